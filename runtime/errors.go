@@ -1,0 +1,131 @@
+package runtime
+
+import (
+	"fmt"
+	"time"
+)
+
+// ErrorMetadata is what every error response carries. Generated error types
+// embed it (`runtime.ErrorMetadata` with tag `json:"-"`), and the runtime
+// fills it through [ModeledError.Metadata].
+type ErrorMetadata struct {
+	// HTTPStatusCode is the response's real HTTP status (not the spec's
+	// fake 48x status).
+	HTTPStatusCode int
+	// ErrorCode is the service's error code, normalised (part after '#',
+	// before ':').
+	ErrorCode string
+	// ErrorMessage is the service's message, if any.
+	ErrorMessage string
+	// RequestID is the server's request ID, if any.
+	RequestID string
+}
+
+// Metadata returns m itself, so that a type embedding ErrorMetadata satisfies
+// the Metadata half of [ModeledError].
+func (m *ErrorMetadata) Metadata() *ErrorMetadata { return m }
+
+// String renders "api error CODE (HTTP STATUS, request ID ID): MESSAGE",
+// leaving out empty parts.
+func (m *ErrorMetadata) String() string {
+	s := "api error"
+	if m.ErrorCode != "" {
+		s += " " + m.ErrorCode
+	}
+	s += fmt.Sprintf(" (HTTP %d", m.HTTPStatusCode)
+	if m.RequestID != "" {
+		s += ", request ID " + m.RequestID
+	}
+	s += ")"
+	if m.ErrorMessage != "" {
+		s += ": " + m.ErrorMessage
+	}
+	return s
+}
+
+// ModeledError is an error response the spec models; generated error types
+// implement it by embedding ErrorMetadata and declaring Error().
+type ModeledError interface {
+	error
+	Metadata() *ErrorMetadata
+}
+
+// APIError is an error response whose code the operation does not model.
+// Body holds up to 64 KiB of the response body.
+type APIError struct {
+	ErrorMetadata
+	Body []byte
+}
+
+// Error renders the metadata (see ErrorMetadata.String).
+func (e *APIError) Error() string { return e.ErrorMetadata.String() }
+
+// QuotaExhaustedError is returned when the client-side retry quota cannot pay
+// for a retry (retry-behavior.md §5). It wraps the last attempt's error.
+type QuotaExhaustedError struct {
+	// Available and Needed are token counts at the moment of refusal.
+	Available, Needed int
+	// Attempts is the number of attempts made.
+	Attempts int
+	Err      error
+}
+
+// Error says plainly that the client-side retry quota is exhausted.
+func (e *QuotaExhaustedError) Error() string {
+	return fmt.Sprintf("client-side retry quota exhausted: %d tokens available, %d needed (after %d attempts): %v",
+		e.Available, e.Needed, e.Attempts, e.Err)
+}
+
+// Unwrap returns the last attempt's error.
+func (e *QuotaExhaustedError) Unwrap() error { return e.Err }
+
+// MaxAttemptsError is returned when every allowed attempt failed with a
+// retryable error. It wraps the last attempt's error.
+type MaxAttemptsError struct {
+	// Attempts is the number of attempts made (= max attempts).
+	Attempts int
+	Err      error
+}
+
+// Error names the attempt count and the last error.
+func (e *MaxAttemptsError) Error() string {
+	return fmt.Sprintf("failed after %d attempts (max attempts reached): %v", e.Attempts, e.Err)
+}
+
+// Unwrap returns the last attempt's error.
+func (e *MaxAttemptsError) Unwrap() error { return e.Err }
+
+// ServerDelayError is returned when the server asks for a delay (Retry-After,
+// x-acs-retry-after) longer than the max server delay or than the time left
+// before the context deadline: the client does not sleep, so the caller can
+// reschedule. It is a throttling error and wraps the last attempt's error.
+type ServerDelayError struct {
+	// Delay is the delay the server asked for; for an overflowing value it
+	// is the largest time.Duration.
+	Delay time.Duration
+	// Header names the header that asked.
+	Header string
+	Err    error
+}
+
+// Error says what the server asked for and why the client did not wait.
+func (e *ServerDelayError) Error() string {
+	return fmt.Sprintf("server asked to retry after %v (%s), longer than the client will wait: %v", e.Delay, e.Header, e.Err)
+}
+
+// Unwrap returns the last attempt's error.
+func (e *ServerDelayError) Unwrap() error { return e.Err }
+
+// RateLimitedError is returned by adaptive mode with RateLimiterFailFast when
+// no send token is available at once.
+type RateLimitedError struct {
+	// Wait is how long the token would have taken.
+	Wait time.Duration
+	// Rate is the limiter's fill rate in tokens/s.
+	Rate float64
+}
+
+// Error names the wait and the rate.
+func (e *RateLimitedError) Error() string {
+	return fmt.Sprintf("client-side rate limiter: no send token for %v at %.3f tokens/s (fail-fast)", e.Wait, e.Rate)
+}

@@ -1,0 +1,86 @@
+package runtime
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// HTTPClient sends one HTTP request. *http.Client satisfies it.
+type HTTPClient interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// Options configure a client, and may be overridden per call. Generated
+// clients embed Options in their own Options type, so
+// `func(o *dynamodb.Options) { o.MaxAttempts = 5 }` works directly.
+//
+// An Options value is plain configuration: the runtime copies it and never
+// mutates it, so one value may be shared by any number of goroutines. All
+// mutable state (retry quota, rate limiter, throttle windows) lives in the
+// [Client]. Zero values mean "not set here" and fall through the precedence
+// of retry-behavior.md §2.
+type Options struct {
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient HTTPClient
+
+	// RetryMode overrides the environment, the config file and the
+	// service's default (§2). Empty means "not set in code".
+	RetryMode Mode
+	// MaxAttempts counts the first attempt (3 = one request + 2 retries;
+	// 1 disables retries). 0 means "not set in code"; negative is invalid.
+	MaxAttempts int
+	// MaxBackoff caps base × 2^n before jitter; 0 means the mode's default
+	// (20 s).
+	MaxBackoff time.Duration
+	// MaxServerDelay is the longest server-directed delay (Retry-After) the
+	// client sleeps; longer requests end the call with a throttling error
+	// carrying the delay. 0 means 20 s.
+	MaxServerDelay time.Duration
+	// RetryQuotaCapacity is the retry quota's initial and maximum balance in
+	// tokens; nil means 500. It is read once, by NewClient.
+	RetryQuotaCapacity *int
+
+	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
+	// to the service's classification; a code listed here moves to this
+	// class. Per-call values add to the client's.
+	TransientCodes    []string
+	ThrottlingCodes   []string
+	NonRetryableCodes []string
+	// Classify, when set, is asked first for every failed attempt; it
+	// returns the class and true to decide, or false to fall through to the
+	// rules of retry-behavior.md §4. It must be safe for concurrent use.
+	Classify func(*AttemptResult) (Class, bool)
+
+	// RateLimiterFailFast makes the adaptive rate limiter return a
+	// *RateLimitedError at once instead of waiting for a send token.
+	RateLimiterFailFast bool
+
+	// ThrottleIdentity keys "User" throttle windows (§8): clients sharing a
+	// WindowStore and an identity block each other. Empty means the client
+	// itself.
+	ThrottleIdentity string
+	// Windows is the throttle-window store; nil means a store owned by the
+	// client. Share one between clients on purpose.
+	Windows *WindowStore
+	// RateLimitDebug sends "X-RateLimit-Mode: debug" on every request, so
+	// the server reports quota before throttling (§8).
+	RateLimitDebug bool
+
+	// BeforeAttempt is called on every attempt's request just before it is
+	// sent (attempt counts from 1), so a signer such as SigV4 can sign each
+	// retry afresh. An error ends the call without sending.
+	BeforeAttempt func(req *http.Request, attempt int) error
+	// OnAttempt is called after every attempt with what was decided. It must
+	// be safe for concurrent use and must not block.
+	OnAttempt func(AttemptInfo)
+	// Logger, when set, logs every attempt at Debug level and every retry at
+	// Info level through the same information as OnAttempt.
+	Logger *slog.Logger
+
+	// Clock and Rand make time and jitter injectable. Clock nil means the
+	// system clock; Rand nil means math/rand/v2.Float64. Rand returns a
+	// value in [0,1) and must be safe for concurrent use.
+	Clock Clock
+	Rand  func() float64
+}

@@ -1,0 +1,154 @@
+package runtime
+
+import "time"
+
+// Mode is a retry mode (retry-behavior.md §1).
+type Mode string
+
+// The retry modes. The zero Mode means "not set here": the next level of
+// configuration decides (retry-behavior.md §2).
+const (
+	// ModeStandard: full-jitter backoff, error-class base delays, retry quota.
+	ModeStandard Mode = "standard"
+	// ModeAdaptive: standard plus the CUBIC client-side rate limiter (§6).
+	ModeAdaptive Mode = "adaptive"
+	// ModeLegacy: botocore's legacy table: no quota, 5 max attempts,
+	// delay = rand[0,1) × 1 s × 2^n unless the service declares otherwise.
+	ModeLegacy Mode = "legacy"
+	// ModeAliyun: the Alibaba Cloud throttling policy (§8): equal jitter,
+	// max retries, max delay, no quota.
+	ModeAliyun Mode = "aliyun"
+)
+
+// Jitter selects how a computed backoff ceiling becomes a delay.
+type Jitter uint8
+
+const (
+	// JitterDefault uses the mode's own jitter: full jitter for standard,
+	// adaptive and legacy, equal jitter for aliyun.
+	JitterDefault Jitter = iota
+	// JitterFull: delay = rand[0,1) × ceiling.
+	JitterFull
+	// JitterEqual: delay = ceiling/2 + rand[0,1] × ceiling/2.
+	JitterEqual
+	// JitterNone: delay = ceiling exactly (DynamoDB-like legacy mode).
+	JitterNone
+)
+
+// ModeDefaults are a service's defaults for one retry mode, as declared by
+// the spec's x-retry extension. A zero field means "use the global default
+// for the mode" (retry-behavior.md §1, §5).
+type ModeDefaults struct {
+	// MaxAttempts counts the first attempt: 3 = one request + 2 retries.
+	MaxAttempts int
+	// TransientBaseDelay is the base of the backoff after a transient
+	// error (global default 50 ms; legacy 1 s).
+	TransientBaseDelay time.Duration
+	// ThrottlingBaseDelay is the base after a throttling error (global
+	// default 1,000 ms; legacy 1 s).
+	ThrottlingBaseDelay time.Duration
+	// MaxBackoff caps base × 2^n before jitter (default 20 s).
+	MaxBackoff time.Duration
+	// Jitter overrides the mode's jitter (JitterNone for DynamoDB legacy).
+	Jitter Jitter
+}
+
+// Service is what a spec's x-retry extension declares about a service. The
+// generator emits one as a Go literal in every client; the runtime never
+// mutates it.
+type Service struct {
+	// Name is the service's title, used in error messages and logs.
+	Name string
+	// EnvPrefix names the environment variables and config file that
+	// configure retries: <EnvPrefix>_RETRY_MODE, <EnvPrefix>_MAX_ATTEMPTS,
+	// <EnvPrefix>_CONFIG_FILE (default ~/.<envprefix>/config),
+	// <EnvPrefix>_PROFILE. Empty disables those two levels.
+	EnvPrefix string
+	// DefaultMode is the service's mode when nothing else chooses one;
+	// empty means standard.
+	DefaultMode Mode
+	// Defaults apply to every mode; PerMode entries override them field by
+	// field for one mode.
+	Defaults ModeDefaults
+	PerMode  map[Mode]ModeDefaults
+
+	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
+	// to the built-in lists of retry-behavior.md §4 (a code listed here
+	// moves to this class).
+	TransientCodes    []string
+	ThrottlingCodes   []string
+	NonRetryableCodes []string
+	// Bare429NotRetried asks for exact AWS behaviour: an HTTP 429 without a
+	// recognised code is non-retryable instead of throttling (§4 rule 7).
+	Bare429NotRetried bool
+
+	// ErrorCodeHeaders are response headers holding the error code, looked
+	// at first; the code is the value's part before the first ':'
+	// (X-Amzn-ErrorType: "ResourceNotFoundException:http://…").
+	ErrorCodeHeaders []string
+	// ErrorCodeFields are JSON body fields holding the error code, dotted
+	// for nesting ("error.code"); the code is the value's part after the
+	// last '#' ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException").
+	ErrorCodeFields []string
+	// ErrorMessageFields are JSON body fields holding the message
+	// ("message", "Message").
+	ErrorMessageFields []string
+	// RequestIDHeaders are response headers holding the request ID
+	// (x-amzn-RequestId); RequestIDFields are JSON body fields for it.
+	RequestIDHeaders []string
+	RequestIDFields  []string
+
+	// ServerDelayHeaders lists the server-delay headers this service sends,
+	// among "x-amz-retry-after" (ms), "Retry-After" (RFC 9110) and
+	// "x-acs-retry-after" (ms). Others are ignored.
+	ServerDelayHeaders []string
+
+	// RetrySafe declares every operation retry-safe after an ambiguous
+	// transport failure, even POST (the AWS JSON services are; §3).
+	RetrySafe bool
+	// AttemptHeader, when set, is sent on every attempt as
+	// "attempt=N; max=M" (AWS: "amz-sdk-request").
+	AttemptHeader string
+
+	// ThrottleControl enables Alibaba-style throttle windows (§8); nil
+	// means off.
+	ThrottleControl *ThrottleControl
+}
+
+// ThrottleControl declares the rate-limit headers of a service that uses
+// Alibaba-style throttle windows (retry-behavior.md §8).
+type ThrottleControl struct {
+	// UserAPIHeader carries the "API + User" dimension
+	// (default X-RateLimit-User-API).
+	UserAPIHeader string
+	// UserHeader carries the "User" dimension (default X-RateLimit-User).
+	UserHeader string
+	// MaxDelay bounds every delay and window wait (default 20 s).
+	MaxDelay time.Duration
+	// RetryStatuses are the HTTP statuses retried in aliyun mode
+	// (default 408, 429, 500, 502, 503, 504).
+	RetryStatuses []int
+}
+
+// Operation describes one API operation to the runtime. Generated code
+// declares one package-level value per operation.
+type Operation struct {
+	// Name is the operation's Go name ("GetItem"); it keys API + User
+	// throttle windows and appears in errors.
+	Name string
+	// RetrySafe: retry after an ambiguous transport failure (GET, HEAD,
+	// OPTIONS, PUT, DELETE, or marked idempotent by the spec; §3).
+	RetrySafe bool
+	// LongPolling: when the retry quota cannot pay, sleep the backoff of
+	// the error's class before returning (§7).
+	LongPolling bool
+	// TransientCodes, ThrottlingCodes and NonRetryableCodes add
+	// per-operation classification on top of the service's.
+	TransientCodes    []string
+	ThrottlingCodes   []string
+	NonRetryableCodes []string
+	// NewError returns a new, empty modelled error for an error code, or nil
+	// when the code is not modelled for this operation. The runtime decodes
+	// the error body into it and fills its metadata.
+	NewError func(code string) ModeledError
+}
