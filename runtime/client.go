@@ -92,6 +92,56 @@ type AttemptResult struct {
 	Sent bool
 }
 
+// Outcome is what one attempt led to. Its String form uses the outcome names
+// of the cross-SDK retry vectors where they exist.
+type Outcome uint8
+
+const (
+	// OutcomeRetry: another attempt follows after AttemptInfo.Delay.
+	OutcomeRetry Outcome = iota
+	// OutcomeSuccess: a 2xx response; the call returns it.
+	OutcomeSuccess
+	// OutcomeNonRetryable: a non-retryable error; returned at once.
+	OutcomeNonRetryable
+	// OutcomeNotRetrySafe: an ambiguous transport failure on an operation
+	// that is not retry-safe (§3); returned at once.
+	OutcomeNotRetrySafe
+	// OutcomeMaxAttempts: the attempt was the last allowed.
+	OutcomeMaxAttempts
+	// OutcomeQuotaExhausted: the retry quota could not pay for a retry.
+	OutcomeQuotaExhausted
+	// OutcomeServerDelayTooLong: the server asked for a delay above the max
+	// server delay or past the deadline.
+	OutcomeServerDelayTooLong
+	// OutcomeDeadline: the next delay would end after the context deadline,
+	// or the context ended while waiting.
+	OutcomeDeadline
+	// OutcomeThrottleWindow: a throttle window (or needed delay) is longer
+	// than the max delay allows (§8).
+	OutcomeThrottleWindow
+)
+
+var outcomeNames = [...]string{
+	OutcomeRetry:              "retry_request",
+	OutcomeSuccess:            "success",
+	OutcomeNonRetryable:       "fail_request",
+	OutcomeNotRetrySafe:       "not_retry_safe",
+	OutcomeMaxAttempts:        "max_attempts_exceeded",
+	OutcomeQuotaExhausted:     "retry_quota_exceeded",
+	OutcomeServerDelayTooLong: "server_delay_too_long",
+	OutcomeDeadline:           "deadline_exceeded",
+	OutcomeThrottleWindow:     "throttle_window_exceeded",
+}
+
+// String returns the outcome's name ("retry_request", "success",
+// "fail_request", "max_attempts_exceeded", "retry_quota_exceeded", …).
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
 // AttemptInfo is passed to Options.OnAttempt after every attempt.
 type AttemptInfo struct {
 	// Operation is the operation's name.
@@ -107,14 +157,19 @@ type AttemptInfo struct {
 	Code       string
 	// Err is the attempt's error, nil on success.
 	Err error
-	// Retry reports whether another attempt follows; Delay is the wait
-	// before it and DelayReason says where Delay came from ("full jitter",
-	// "equal jitter", "x-amz-retry-after", "Retry-After", "throttle window",
-	// "long polling", …). Outcome says why the call ends when Retry is false.
-	Retry       bool
+	// Outcome is what the attempt led to: OutcomeRetry, or why the call
+	// ended.
+	Outcome Outcome
+	// Retry reports whether another attempt follows (Outcome ==
+	// OutcomeRetry).
+	Retry bool
+	// Delay is the wait before the next attempt (or, for a long-polling
+	// operation whose retry quota is exhausted, before returning; or the
+	// server's requested delay for OutcomeServerDelayTooLong). DelayReason
+	// says where it came from ("full jitter", "equal jitter",
+	// "x-amz-retry-after", "Retry-After", "throttle window", …).
 	Delay       time.Duration
 	DelayReason string
-	Outcome     string
 	// QuotaBalance is the retry quota after the attempt, in tokens.
 	QuotaBalance int
 	// LimiterRate is the adaptive limiter's fill rate in tokens/s (0 when

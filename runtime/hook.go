@@ -25,7 +25,7 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 		slog.String("code", a.Code),
 		slog.Duration("delay", a.Delay),
 		slog.String("delay_reason", a.DelayReason),
-		slog.String("outcome", a.Outcome),
+		slog.String("outcome", a.Outcome.String()),
 		slog.Int("retry_quota", a.QuotaBalance),
 		slog.Float64("limiter_rate", a.LimiterRate),
 	)

@@ -64,20 +64,20 @@ func (cl *call) run(ctx context.Context, decode func(*http.Response) error) erro
 					c.quota.Release(NoRetryIncrement)
 				}
 			}
-			cl.observe(attempt, &res, class, false, 0, "", "success")
+			cl.observe(attempt, &res, class, OutcomeSuccess, 0, "")
 			return err
 		}
 		last = res.Err
 		if class == ClassNonRetryable {
-			cl.observe(attempt, &res, class, false, 0, "", "non-retryable")
+			cl.observe(attempt, &res, class, OutcomeNonRetryable, 0, "")
 			return last
 		}
 		if res.StatusCode == 0 && res.Sent && !cl.retrySafe() {
-			cl.observe(attempt, &res, class, false, 0, "", "not retry-safe after an ambiguous transport failure")
+			cl.observe(attempt, &res, class, OutcomeNotRetrySafe, 0, "")
 			return last
 		}
 		if attempt >= p.MaxAttempts {
-			cl.observe(attempt, &res, class, false, 0, "", "max attempts")
+			cl.observe(attempt, &res, class, OutcomeMaxAttempts, 0, "")
 			return &MaxAttemptsError{Attempts: attempt, Err: last}
 		}
 		delay, reason := cl.backoff(class, attempt-1)
@@ -89,7 +89,7 @@ func (cl *call) run(ctx context.Context, decode func(*http.Response) error) erro
 				qerr := &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: attempt, Err: last}
 				if cl.op.LongPolling {
 					// §7: sleep the backoff of this error's class, then return.
-					cl.observe(attempt, &res, class, false, delay, "long polling", "retry quota exhausted")
+					cl.observe(attempt, &res, class, OutcomeQuotaExhausted, delay, reason+" (long polling)")
 					if !cl.fitsDeadline(ctx, delay) {
 						return joinCtx(qerr, context.DeadlineExceeded)
 					}
@@ -98,7 +98,7 @@ func (cl *call) run(ctx context.Context, decode func(*http.Response) error) erro
 					}
 					return qerr
 				}
-				cl.observe(attempt, &res, class, false, 0, "", "retry quota exhausted")
+				cl.observe(attempt, &res, class, OutcomeQuotaExhausted, 0, "")
 				return qerr
 			}
 			cl.paid = cost
@@ -109,16 +109,16 @@ func (cl *call) run(ctx context.Context, decode func(*http.Response) error) erro
 		}
 		if bounded && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
 			cl.refund()
-			cl.observe(attempt, &res, ClassThrottling, false, requested, from, "server delay too long")
+			cl.observe(attempt, &res, ClassThrottling, OutcomeServerDelayTooLong, requested, from)
 			return &ServerDelayError{Delay: requested, Header: from, Err: last}
 		}
 		// Never start a sleep that would end after the deadline.
 		if !cl.fitsDeadline(ctx, delay) {
 			cl.refund()
-			cl.observe(attempt, &res, class, false, delay, reason, "deadline")
+			cl.observe(attempt, &res, class, OutcomeDeadline, delay, reason)
 			return joinCtx(last, context.DeadlineExceeded)
 		}
-		cl.observe(attempt, &res, class, true, delay, reason, "")
+		cl.observe(attempt, &res, class, OutcomeRetry, delay, reason)
 		if err := c.clock.Sleep(ctx, delay); err != nil {
 			cl.refund()
 			return joinCtx(last, err)
@@ -181,14 +181,14 @@ func joinCtx(last, ctxErr error) error {
 
 // observe reports one attempt to the OnAttempt hook and the logger, if any.
 // It builds nothing when neither is set.
-func (cl *call) observe(attempt int, res *AttemptResult, class Class, retry bool, delay time.Duration, reason, outcome string) {
+func (cl *call) observe(attempt int, res *AttemptResult, class Class, outcome Outcome, delay time.Duration, reason string) {
 	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil {
 		return
 	}
 	info := AttemptInfo{
 		Operation: cl.op.Name, Attempt: attempt, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
 		Class: class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
-		Retry: retry, Delay: delay, DelayReason: reason, Outcome: outcome,
+		Outcome: outcome, Retry: outcome == OutcomeRetry, Delay: delay, DelayReason: reason,
 		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit,
 	}
 	if cl.opts.OnAttempt != nil {
