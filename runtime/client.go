@@ -434,3 +434,7 @@ func stringField(fields map[string]any, paths []string) string {
 	}
 	return ""
 }
+
+// Options returns a copy of the client's options, e.g. as the starting
+// point of per-call options.
+func (c *Client) Options() Options { return c.opts }
