@@ -193,7 +193,7 @@ type layer struct {
 //     retries + the first attempt).
 //
 // An empty svc.EnvPrefix skips levels 3 and 4. Mode values are
-// case-insensitive and trimmed. The config file is read only when levels 1
+// case-insensitive and trimmed; a blank variable or key counts as unset. The config file is read only when levels 1
 // to 3 leave a setting undecided; a missing file, an unknown home directory
 // or an absent profile is a level that says nothing.
 //
@@ -249,7 +249,7 @@ func ResolveSettings(svc *Service, client, call *Options, env Env) (Settings, er
 // *ConfigError for an invalid call value or, after a mode change, an
 // invalid service default.
 func (s Settings) WithCall(svc *Service, call *Options) (Settings, error) {
-	if call == nil {
+	if call == nil || !s.changedBy(call) {
 		return s, nil
 	}
 	l := optionsLayer(LevelCallOption, call)
@@ -277,6 +277,15 @@ func (s Settings) WithCall(svc *Service, call *Options) (Settings, error) {
 		return Settings{}, err
 	}
 	return s, nil
+}
+
+// changedBy reports whether call sets a retry mode or max attempts other
+// than the client options that s already holds; it is WithCall's fast path.
+func (s Settings) changedBy(call *Options) bool {
+	fromClient := func(src Source) bool { return src.Level == LevelClientOption }
+	newMode := call.RetryMode != "" && (call.RetryMode != s.Mode.Value || !fromClient(s.Mode.Source))
+	newMax := call.MaxAttempts != 0 && (call.MaxAttempts != s.MaxAttempts.Value || !fromClient(s.MaxAttempts.Source))
+	return newMode || newMax
 }
 
 // optionsLayer reads RetryMode and MaxAttempts from o (nil: nothing set).
@@ -327,7 +336,7 @@ func configFileLayer(prefix string, env Env) (layer, error) {
 	match := func(header string) bool { return sectionProfile(header) == profile }
 	read := func(key string) found {
 		v, header, ok := f.lookup(match, key)
-		return found{set: ok && v.value != "", text: v.value, src: Source{
+		return found{set: ok && v != "", text: v, src: Source{
 			Level: LevelConfigFile, Name: key, Location: path + " [" + header + "]",
 		}}
 	}

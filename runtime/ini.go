@@ -15,18 +15,12 @@ type iniFile struct {
 // sections; lookups treat the later one as winning.
 type iniSection struct {
 	header string
-	keys   map[string]iniValue
-}
-
-// iniValue is a value and the 1-based line its key is on.
-type iniValue struct {
-	value string
-	line  int
+	keys   map[string]string
 }
 
 // IniSyntaxError reports a line of a config file that is neither blank, a
 // comment, a "[section]" header, a "key = value" pair nor the indented
-// continuation of a value. Error renders "PATH:LINE: REASON".
+// continuation of a value, or a key before the first section. Error renders "PATH:LINE: REASON".
 type IniSyntaxError struct {
 	// Path is the file's path as it was opened.
 	Path string
@@ -50,34 +44,32 @@ func (e *IniSyntaxError) Error() string {
 //   - "key = value" or "key: value" (split at the first '=' or ':') sets a
 //     key; keys are lower-cased, keys and values trimmed; a later duplicate
 //     key wins;
-//   - an indented line right after a key continues its value (how the AWS
-//     config nests "s3 =" sub-settings), joined with "\n".
+//   - a line indented deeper than the key before it continues that key's
+//     value (how the AWS config nests "s3 =" sub-settings), joined with
+//     "\n"; other indentation is ignored.
 //
 // Anything else, including a key before the first section, is an
 // *IniSyntaxError naming path and line.
 func parseINI(path string, data []byte) (iniFile, error) {
 	var f iniFile
-	var cur map[string]iniValue // the current section's keys; nil before the first
-	var lastKey string          // the key an indented line continues; "" when none
+	var cur map[string]string // the current section's keys; nil before the first
+	var lastKey string        // the key an indented line may continue; "" when none
+	var lastIndent int        // the indentation of lastKey's line
 	text := strings.TrimPrefix(string(data), "\ufeff")
 	for i, line := range strings.Split(text, "\n") {
 		n := i + 1
 		trimmed := strings.TrimSpace(line)
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
 		switch {
 		case trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';':
 			continue
-		case line[0] == ' ' || line[0] == '\t':
-			if cur == nil || lastKey == "" {
-				return iniFile{}, &IniSyntaxError{Path: path, Line: n, Reason: "indented line continues no key"}
-			}
-			v := cur[lastKey]
-			v.value += "\n" + trimmed
-			cur[lastKey] = v
+		case lastKey != "" && indent > lastIndent:
+			cur[lastKey] += "\n" + trimmed
 		case trimmed[0] == '[':
 			if trimmed[len(trimmed)-1] != ']' || len(trimmed) < 3 {
 				return iniFile{}, &IniSyntaxError{Path: path, Line: n, Reason: `expected "[section]"`}
 			}
-			cur, lastKey = map[string]iniValue{}, ""
+			cur, lastKey = map[string]string{}, ""
 			f.sections = append(f.sections, iniSection{header: strings.TrimSpace(trimmed[1 : len(trimmed)-1]), keys: cur})
 		default:
 			key, value, ok := splitKeyValue(trimmed)
@@ -87,8 +79,8 @@ func parseINI(path string, data []byte) (iniFile, error) {
 			if cur == nil {
 				return iniFile{}, &IniSyntaxError{Path: path, Line: n, Reason: `expected "[section]" before the first key`}
 			}
-			cur[key] = iniValue{value: value, line: n}
-			lastKey = key
+			cur[key] = value
+			lastKey, lastIndent = key, indent
 		}
 	}
 	return f, nil
@@ -111,7 +103,7 @@ func splitKeyValue(line string) (key, value string, ok bool) {
 // lookup returns key's value in the sections whose header satisfies match;
 // when several such sections set it, the one later in the file wins. It also
 // returns the winning section's header.
-func (f iniFile) lookup(match func(header string) bool, key string) (v iniValue, header string, ok bool) {
+func (f iniFile) lookup(match func(header string) bool, key string) (v, header string, ok bool) {
 	for _, s := range f.sections {
 		if sv, found := s.keys[key]; found && match(s.header) {
 			v, header, ok = sv, s.header, true
