@@ -200,7 +200,8 @@ type layer struct {
 // Errors: a *ConfigError when the value of the level that wins is invalid
 // (values shadowed by a higher level are not checked); an *IniSyntaxError
 // for a malformed config file line; the *fs.PathError of an unreadable
-// config file.
+// config file; an error naming <PREFIX>_CONFIG_FILE when its ~/ cannot be
+// expanded because the home directory is unknown.
 func ResolveSettings(svc *Service, client, call *Options, env Env) (Settings, error) {
 	if svc == nil {
 		svc = &Service{}
