@@ -188,11 +188,15 @@ type Client struct {
 	base      string
 	baseQuery url.Values
 	opts      Options
-	clock     Clock
-	rand      func() float64
-	quota     *RetryQuota
-	windows   *WindowStore
-	identity  string
+	// settings and params are the client-level resolution (levels 2–6 of
+	// §2); a call with its own options re-resolves on top of them.
+	settings Settings
+	params   ModeParams
+	clock    Clock
+	rand     func() float64
+	quota    *RetryQuota
+	windows  *WindowStore
+	identity string
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -258,10 +262,35 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
 	}
-	if _, err := c.params(&c.opts); err != nil {
+	s, err := ResolveSettings(svc, &c.opts, nil, Env{})
+	if err != nil {
 		return nil, err
 	}
+	c.settings, c.params = s, s.Params(svc, &c.opts)
 	return c, nil
+}
+
+// Settings returns the client's resolved retry mode and max attempts, each
+// with the source that decided it (§2).
+func (c *Client) Settings() Settings { return c.settings }
+
+// callParams resolves one call's retry parameters: the client's, unless the
+// call's options change the mode, max attempts or max backoff. It allocates
+// nothing in the common case.
+func (c *Client) callParams(opts *Options) (ModeParams, error) {
+	if opts == &c.opts {
+		return c.params, nil
+	}
+	s, err := c.settings.WithCall(c.svc, opts)
+	if err != nil {
+		return ModeParams{}, err
+	}
+	p := c.params
+	if s.Mode.Value != c.settings.Mode.Value || opts.MaxBackoff != c.opts.MaxBackoff {
+		p = s.Params(c.svc, opts)
+	}
+	p.MaxAttempts = s.MaxAttempts.Value
+	return p, nil
 }
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.

@@ -14,7 +14,7 @@ type call struct {
 	op   *Operation
 	req  *Request
 	opts *Options
-	p    modeParams
+	p    ModeParams
 	k    classifier
 	md   ResponseMetadata
 	// paid is the retry cost paid for the attempt in flight: 0 for a first
@@ -27,7 +27,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	if opts == nil {
 		opts = &c.opts
 	}
-	p, err := c.params(opts)
+	p, err := c.callParams(opts)
 	if err != nil {
 		return ResponseMetadata{}, err
 	}
