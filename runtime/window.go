@@ -53,12 +53,13 @@ const (
 // zero value is an empty store ready to use.
 type WindowStore struct {
 	mu sync.Mutex
-	// ends holds each window's absolute end, later than or equal to the
-	// last sweep's time.
+	// ends holds each window's absolute end; ended windows linger until a
+	// sweep or a lookup of their key drops them.
 	ends map[windowKey]time.Time
-	// recordsSinceSweep counts Record calls since the last sweep; a sweep
-	// runs when it reaches len(ends), so sweeping costs O(1) per Record.
-	recordsSinceSweep int
+	// untilSweep counts down the Record calls until the next sweep; each
+	// sweep sets it to the number of windows left, so sweeping costs O(1)
+	// per Record, amortised.
+	untilSweep int
 }
 
 // windowKey identifies one window: operation is "" for the User dimension.
@@ -83,8 +84,7 @@ func (s *WindowStore) Record(identity, operation string, info RateLimitInfo, now
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.recordsSinceSweep++
-	if s.recordsSinceSweep >= len(s.ends) {
+	if s.untilSweep--; s.untilSweep < 0 {
 		s.sweep(now)
 	}
 	if s.ends == nil {
@@ -113,14 +113,15 @@ func (s *WindowStore) extend(k windowKey, end time.Time) {
 	}
 }
 
-// sweep drops every window that has ended at now and restarts the count.
+// sweep drops every window that has ended at now and restarts the
+// countdown.
 func (s *WindowStore) sweep(now time.Time) {
 	for k, end := range s.ends {
 		if !now.Before(end) {
 			delete(s.ends, k)
 		}
 	}
-	s.recordsSinceSweep = 0
+	s.untilSweep = len(s.ends)
 }
 
 // Blocked reports whether a call of operation by identity starting at now
