@@ -175,7 +175,8 @@ func (s *WindowStore) inForce(k windowKey, now time.Time) time.Time {
 type ThrottleWindowError struct {
 	// Until is the window's absolute end.
 	Until time.Time
-	// Dimension is "user" or "api_user".
+	// Dimension is DimensionUser ("user") or DimensionAPIUser
+	// ("api_user"): the window that ends last.
 	Dimension string
 	// Operation is the blocked operation's name.
 	Operation string
