@@ -1,9 +1,16 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -85,6 +92,56 @@ type AttemptResult struct {
 	Sent bool
 }
 
+// Outcome is what one attempt led to. Its String form uses the outcome names
+// of the cross-SDK retry vectors where they exist.
+type Outcome uint8
+
+const (
+	// OutcomeRetry: another attempt follows after AttemptInfo.Delay.
+	OutcomeRetry Outcome = iota
+	// OutcomeSuccess: a 2xx response; the call returns it.
+	OutcomeSuccess
+	// OutcomeNonRetryable: a non-retryable error; returned at once.
+	OutcomeNonRetryable
+	// OutcomeNotRetrySafe: an ambiguous transport failure on an operation
+	// that is not retry-safe (§3); returned at once.
+	OutcomeNotRetrySafe
+	// OutcomeMaxAttempts: the attempt was the last allowed.
+	OutcomeMaxAttempts
+	// OutcomeQuotaExhausted: the retry quota could not pay for a retry.
+	OutcomeQuotaExhausted
+	// OutcomeServerDelayTooLong: the server asked for a delay above the max
+	// server delay or past the deadline.
+	OutcomeServerDelayTooLong
+	// OutcomeDeadline: the next delay would end after the context deadline,
+	// or the context ended while waiting.
+	OutcomeDeadline
+	// OutcomeThrottleWindow: a throttle window (or needed delay) is longer
+	// than the max delay allows (§8).
+	OutcomeThrottleWindow
+)
+
+var outcomeNames = [...]string{
+	OutcomeRetry:              "retry_request",
+	OutcomeSuccess:            "success",
+	OutcomeNonRetryable:       "fail_request",
+	OutcomeNotRetrySafe:       "not_retry_safe",
+	OutcomeMaxAttempts:        "max_attempts_exceeded",
+	OutcomeQuotaExhausted:     "retry_quota_exceeded",
+	OutcomeServerDelayTooLong: "server_delay_too_long",
+	OutcomeDeadline:           "deadline_exceeded",
+	OutcomeThrottleWindow:     "throttle_window_exceeded",
+}
+
+// String returns the outcome's name ("retry_request", "success",
+// "fail_request", "max_attempts_exceeded", "retry_quota_exceeded", …).
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
 // AttemptInfo is passed to Options.OnAttempt after every attempt.
 type AttemptInfo struct {
 	// Operation is the operation's name.
@@ -100,14 +157,19 @@ type AttemptInfo struct {
 	Code       string
 	// Err is the attempt's error, nil on success.
 	Err error
-	// Retry reports whether another attempt follows; Delay is the wait
-	// before it and DelayReason says where Delay came from ("full jitter",
-	// "equal jitter", "x-amz-retry-after", "Retry-After", "throttle window",
-	// "long polling", …). Outcome says why the call ends when Retry is false.
-	Retry       bool
+	// Outcome is what the attempt led to: OutcomeRetry, or why the call
+	// ended.
+	Outcome Outcome
+	// Retry reports whether another attempt follows (Outcome ==
+	// OutcomeRetry).
+	Retry bool
+	// Delay is the wait before the next attempt (or, for a long-polling
+	// operation whose retry quota is exhausted, before returning; or the
+	// server's requested delay for OutcomeServerDelayTooLong). DelayReason
+	// says where it came from ("full jitter", "equal jitter",
+	// "x-amz-retry-after", "Retry-After", "throttle window", …).
 	Delay       time.Duration
 	DelayReason string
-	Outcome     string
 	// QuotaBalance is the retry quota after the attempt, in tokens.
 	QuotaBalance int
 	// LimiterRate is the adaptive limiter's fill rate in tokens/s (0 when
@@ -121,11 +183,20 @@ type AttemptInfo struct {
 // the retry quota, the adaptive rate limiter and the throttle-window store.
 // It is safe for concurrent use.
 type Client struct {
-	service  *Service
-	endpoint *url.URL
-	opts     Options
-	// further state is added by retryer.go, quota.go, adaptive.go, window.go
-	state
+	svc *Service
+	// base is the endpoint without a trailing slash; baseQuery its query.
+	base      string
+	baseQuery url.Values
+	opts      Options
+	// settings and params are the client-level resolution (levels 2–6 of
+	// §2); a call with its own options re-resolves on top of them.
+	settings Settings
+	params   ModeParams
+	clock    Clock
+	rand     func() float64
+	quota    *RetryQuota
+	windows  *WindowStore
+	identity string
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -151,3 +222,248 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
 	return c.do(ctx, op, req, opts, decode)
 }
+
+// Limits on what the runtime reads of responses it does not hand to decode.
+const (
+	// maxErrorBody is how much of an error response is read and kept:
+	// 64 KiB.
+	maxErrorBody = 64 << 10
+	// maxDrain is how much more of a discarded body is read so the
+	// connection can be reused: 4 KiB.
+	maxDrain = 4 << 10
+)
+
+func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
+	if svc == nil {
+		return nil, fmt.Errorf("runtime.NewClient: nil service")
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", endpoint)
+	}
+	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity}
+	c.baseQuery = u.Query()
+	u.RawQuery, u.Fragment = "", ""
+	c.base = strings.TrimSuffix(u.String(), "/")
+	if c.clock == nil {
+		c.clock = SystemClock{}
+	}
+	if c.rand == nil {
+		c.rand = rand.Float64
+	}
+	capacity := DefaultRetryQuotaCapacity
+	if opts.RetryQuotaCapacity != nil {
+		capacity = *opts.RetryQuotaCapacity
+	}
+	c.quota = NewRetryQuota(capacity)
+	if c.windows == nil {
+		c.windows = NewWindowStore()
+	}
+	if c.identity == "" {
+		c.identity = fmt.Sprintf("client-%p", c)
+	}
+	s, err := ResolveSettings(svc, &c.opts, nil, Env{})
+	if err != nil {
+		return nil, err
+	}
+	c.settings, c.params = s, s.Params(svc, &c.opts)
+	return c, nil
+}
+
+// Settings returns the client's resolved retry mode and max attempts, each
+// with the source that decided it (§2).
+func (c *Client) Settings() Settings { return c.settings }
+
+// callParams resolves one call's retry parameters: the client's, unless the
+// call's options change the mode, max attempts or max backoff. It allocates
+// nothing in the common case.
+func (c *Client) callParams(opts *Options) (ModeParams, error) {
+	if opts == &c.opts {
+		return c.params, nil
+	}
+	s, err := c.settings.WithCall(c.svc, opts)
+	if err != nil {
+		return ModeParams{}, err
+	}
+	p := c.params
+	if s.Mode.Value != c.settings.Mode.Value || opts.MaxBackoff != c.opts.MaxBackoff {
+		p = s.Params(c.svc, opts)
+	}
+	p.MaxAttempts = s.MaxAttempts.Value
+	return p, nil
+}
+
+// RetryQuota returns the client's retry quota, e.g. to read its balance.
+func (c *Client) RetryQuota() *RetryQuota { return c.quota }
+
+// send makes one attempt. On a 2xx it returns the response with its body
+// open; otherwise it has read, drained and closed the body and res.Err holds
+// the decoded error.
+func (cl *call) send(ctx context.Context, attempt int) (*http.Response, AttemptResult) {
+	req, opts := cl.req, cl.opts
+	target := cl.c.base + req.Path
+	if q := mergeQuery(cl.c.baseQuery, req.Query); q != "" {
+		target += "?" + q
+	}
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
+	if err != nil {
+		return nil, AttemptResult{Err: fmt.Errorf("%s: building request: %w", cl.op.Name, err)}
+	}
+	if req.Header != nil {
+		hreq.Header = req.Header
+	}
+	if h := cl.c.svc.AttemptHeader; h != "" {
+		hreq.Header.Set(h, "attempt="+strconv.Itoa(attempt)+"; max="+strconv.Itoa(cl.p.MaxAttempts))
+	}
+	if opts.RateLimitDebug {
+		hreq.Header.Set("X-RateLimit-Mode", "debug")
+	}
+	if opts.BeforeAttempt != nil {
+		if err := opts.BeforeAttempt(hreq, attempt); err != nil {
+			// Not a transport failure: nothing was sent and retrying
+			// would not help.
+			return nil, AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
+		}
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(hreq)
+	if err != nil {
+		return nil, AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
+	}
+	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp, res
+	}
+	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	discard(resp)
+	res.Code, res.Err = cl.c.decodeError(cl.op, resp, data)
+	if readErr != nil && len(data) == 0 {
+		// The error body broke off: report the transport failure with the
+		// status, so classification still sees the status.
+		res.Err = fmt.Errorf("%w (reading body of HTTP %d: %v)", res.Err, resp.StatusCode, readErr)
+	}
+	return nil, res
+}
+
+// discard drains up to maxDrain bytes of a body the caller does not want and
+// closes it, so the connection can be reused.
+func discard(resp *http.Response) {
+	_, _ = io.CopyN(io.Discard, resp.Body, maxDrain)
+	_ = resp.Body.Close()
+}
+
+// decodeAndClose hands a 2xx response to decode and then drains and closes
+// its body.
+func decodeAndClose(resp *http.Response, decode func(*http.Response) error) error {
+	defer discard(resp)
+	if decode == nil {
+		return nil
+	}
+	return decode(resp)
+}
+
+func mergeQuery(base, extra url.Values) string {
+	switch {
+	case len(extra) == 0:
+		return base.Encode()
+	case len(base) == 0:
+		return extra.Encode()
+	}
+	all := make(url.Values, len(base)+len(extra))
+	for k, v := range base {
+		all[k] = v
+	}
+	for k, v := range extra {
+		all[k] = append(all[k][:len(all[k]):len(all[k])], v...)
+	}
+	return all.Encode()
+}
+
+// decodeError turns an error response into the operation's modelled error
+// for its code, or an *APIError. The code comes from the service's error-code
+// headers (part before ':') and then its JSON body fields (part after '#').
+func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (string, error) {
+	svc := c.svc
+	var fields map[string]any
+	if len(body) > 0 && (len(svc.ErrorCodeFields) > 0 || len(svc.ErrorMessageFields) > 0 || len(svc.RequestIDFields) > 0) {
+		_ = json.Unmarshal(body, &fields) // a non-JSON body simply has no fields
+	}
+	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
+	for _, h := range svc.ErrorCodeHeaders {
+		if v := resp.Header.Get(h); v != "" {
+			md.ErrorCode = normaliseCode(v)
+			break
+		}
+	}
+	if md.ErrorCode == "" {
+		md.ErrorCode = normaliseCode(stringField(fields, svc.ErrorCodeFields))
+	}
+	md.ErrorMessage = stringField(fields, svc.ErrorMessageFields)
+	for _, h := range svc.RequestIDHeaders {
+		if v := resp.Header.Get(h); v != "" {
+			md.RequestID = v
+			break
+		}
+	}
+	if md.RequestID == "" {
+		md.RequestID = stringField(fields, svc.RequestIDFields)
+	}
+	if op.NewError != nil && md.ErrorCode != "" {
+		if e := op.NewError(md.ErrorCode); e != nil {
+			_ = json.Unmarshal(body, e) // modelled fields are best effort
+			*e.Metadata() = md
+			return md.ErrorCode, e
+		}
+	}
+	return md.ErrorCode, &APIError{ErrorMetadata: md, Body: body}
+}
+
+// normaliseCode keeps the part of an error code before the first ':' and
+// after the last '#': "ResourceNotFoundException:http://…" and
+// "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException" both give
+// "ResourceNotFoundException".
+func normaliseCode(v string) string {
+	if i := strings.IndexByte(v, ':'); i >= 0 {
+		v = v[:i]
+	}
+	if i := strings.LastIndexByte(v, '#'); i >= 0 {
+		v = v[i+1:]
+	}
+	return strings.TrimSpace(v)
+}
+
+// stringField returns the first of the dotted paths ("error.code") that
+// names a string (or number) in fields.
+func stringField(fields map[string]any, paths []string) string {
+	for _, p := range paths {
+		var v any = fields
+		for part := range strings.SplitSeq(p, ".") {
+			m, ok := v.(map[string]any)
+			if !ok {
+				v = nil
+				break
+			}
+			v = m[part]
+		}
+		switch s := v.(type) {
+		case string:
+			if s != "" {
+				return s
+			}
+		case float64:
+			return strconv.FormatFloat(s, 'f', -1, 64)
+		}
+	}
+	return ""
+}
+
+// Options returns a copy of the client's options, e.g. as the starting
+// point of per-call options.
+func (c *Client) Options() Options { return c.opts }

@@ -129,3 +129,19 @@ type RateLimitedError struct {
 func (e *RateLimitedError) Error() string {
 	return fmt.Sprintf("client-side rate limiter: no send token for %v at %.3f tokens/s (fail-fast)", e.Wait, e.Rate)
 }
+
+// RequestHookError is returned when Options.BeforeAttempt fails: nothing was
+// sent and the call ends without retrying.
+type RequestHookError struct {
+	// Attempt is the attempt (from 1) whose request the hook refused.
+	Attempt int
+	Err     error
+}
+
+// Error names the attempt and the hook's error.
+func (e *RequestHookError) Error() string {
+	return fmt.Sprintf("request hook failed on attempt %d: %v", e.Attempt, e.Err)
+}
+
+// Unwrap returns the hook's error.
+func (e *RequestHookError) Unwrap() error { return e.Err }

@@ -1,10 +1,6 @@
 package runtime
 
-import (
-	"math"
-	"strings"
-	"time"
-)
+import "time"
 
 // throttleDelay decides the delay before the next attempt after a retryable
 // response, by the rule of retry-behavior.md §8: when no dimension of info is
@@ -29,38 +25,12 @@ func throttleDelay(info RateLimitInfo, backoff, maxDelay time.Duration) (delay t
 	return delay, delay > maxDelay, dimension
 }
 
-// acsRetryAfterHeader is Alibaba Cloud's server-directed delay header
-// (retry-behavior.md §5).
-const acsRetryAfterHeader = "x-acs-retry-after"
-
 // parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
 // §5): a positive decimal integer of ms, surrounding whitespace allowed. It
 // reports false — the header counts as absent — for empty, 0, negative and
-// non-integer values. A value too large for time.Duration gives the largest
-// Duration, so it counts as "above max delay", never as negative.
+// non-integer values. A value too large for time.Duration gives tooLong, so
+// it counts as "above max delay", never as negative.
 func parseACSRetryAfter(v string) (time.Duration, bool) {
-	s := strings.TrimSpace(v)
-	if s == "" {
-		return 0, false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, false
-		}
-	}
-	n, ok := parseInt64(s)
-	if !ok {
-		return maxDuration, true // all digits, beyond int64
-	}
-	if n == 0 {
-		return 0, false
-	}
-	d, ok := millis(n)
-	if !ok {
-		return maxDuration, true
-	}
-	return d, true
+	d, ok := parseMillis(v)
+	return d, ok && d > 0
 }
-
-// maxDuration is the largest time.Duration, standing for "too long".
-const maxDuration = time.Duration(math.MaxInt64)

@@ -60,8 +60,8 @@ func TestParseACSRetryAfter(t *testing.T) {
 		{"non-integer means absent", "1.5", 0, false},
 		{"plus sign is not an integer", "+5", 0, false},
 		{"text means absent", "soon", 0, false},
-		{"ms overflowing Duration is too long, not negative", "9223372036855", maxDuration, true},
-		{"digits overflowing int64 are too long, not negative", "99999999999999999999", maxDuration, true},
+		{"ms overflowing Duration is too long, not negative", "9223372036855", tooLong, true},
+		{"digits overflowing int64 are too long, not negative", "99999999999999999999", tooLong, true},
 		{"largest ms that fits", "9223372036854", 9223372036854 * time.Millisecond, true},
 	}
 	for _, tt := range tests {

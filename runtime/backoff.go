@@ -1,0 +1,45 @@
+package runtime
+
+import (
+	"math"
+	"time"
+)
+
+// backoffCeiling returns min(maxBackoff, base × 2^exp) in integer
+// nanoseconds, saturating: never overflows and never negative, whatever exp
+// is (retry-behavior.md §5: "compute it in integer nanoseconds or with
+// saturation").
+func backoffCeiling(base, maxBackoff time.Duration, exp int) time.Duration {
+	if base <= 0 || maxBackoff <= 0 {
+		return 0
+	}
+	if exp < 0 {
+		exp = 0
+	}
+	// base << exp > maxBackoff exactly when base > maxBackoff >> exp;
+	// shifting the cap right never overflows.
+	if exp >= 63 || base > maxBackoff>>uint(exp) {
+		return maxBackoff
+	}
+	return base << uint(exp)
+}
+
+// scale returns ceiling × r for r in [0,1], rounded down, clamped to
+// [0, ceiling].
+func scale(ceiling time.Duration, r float64) time.Duration {
+	if !(r > 0) { // also catches NaN
+		return 0
+	}
+	if r >= 1 {
+		return ceiling
+	}
+	d := time.Duration(math.Floor(float64(ceiling) * r))
+	return min(max(d, 0), ceiling)
+}
+
+// fullJitter is the standard-mode backoff before retry n (n from 0):
+// rand[0,1) × min(maxBackoff, base × 2^n) (retry-behavior.md §5; the cap is
+// applied before the jitter).
+func fullJitter(base, maxBackoff time.Duration, n int, r float64) time.Duration {
+	return scale(backoffCeiling(base, maxBackoff, n), r)
+}

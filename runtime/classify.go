@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+)
+
+// The built-in error codes of retry-behavior.md §4. Specs and options add to
+// them and may move a code to another class.
+var (
+	// builtinThrottlingCodes are the 14 throttling codes (base delay 1,000 ms).
+	builtinThrottlingCodes = []string{
+		"Throttling", "ThrottlingException", "ThrottledException",
+		"RequestThrottledException", "TooManyRequestsException",
+		"ProvisionedThroughputExceededException", "TransactionInProgressException",
+		"LimitExceededException", "PriorRequestNotComplete", "RequestThrottled",
+		"EC2ThrottledException", "RequestLimitExceeded", "SlowDown",
+		"BandwidthLimitExceeded",
+	}
+	// builtinTransientCodes are the transient codes (base delay 50 ms).
+	builtinTransientCodes = []string{
+		"RequestTimeout", "RequestTimeoutException", "InternalError", "IDPCommunicationError",
+	}
+)
+
+// codeLists is one level's classification of error codes.
+type codeLists struct {
+	transient, throttling, nonRetryable []string
+}
+
+// lookup returns the class one level assigns to code. Within a level a
+// non-retryable listing wins over throttling, and throttling over transient
+// (§4 rules 2–4).
+func (l codeLists) lookup(code string) (Class, bool) {
+	switch {
+	case contains(l.nonRetryable, code):
+		return ClassNonRetryable, true
+	case contains(l.throttling, code):
+		return ClassThrottling, true
+	case contains(l.transient, code):
+		return ClassTransient, true
+	}
+	return ClassNone, false
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+var builtinCodes = codeLists{transient: builtinTransientCodes, throttling: builtinThrottlingCodes}
+
+// codeClass looks code up level by level, most specific first: the call's
+// and client's options, the operation, the service, the built-in lists. The
+// first level that lists the code decides.
+func codeClass(code string, opts *Options, op *Operation, svc *Service) (Class, bool) {
+	if code == "" {
+		return ClassNone, false
+	}
+	for _, l := range [...]codeLists{
+		{opts.TransientCodes, opts.ThrottlingCodes, opts.NonRetryableCodes},
+		{op.TransientCodes, op.ThrottlingCodes, op.NonRetryableCodes},
+		{svc.TransientCodes, svc.ThrottlingCodes, svc.NonRetryableCodes},
+		builtinCodes,
+	} {
+		if c, ok := l.lookup(code); ok {
+			return c, true
+		}
+	}
+	return ClassNone, false
+}
+
+// classifier holds what classification needs besides the attempt itself.
+type classifier struct {
+	svc  *Service
+	op   *Operation
+	opts *Options
+	// aliyun and legacy select the status rules of those modes (§4 rules
+	// 6–7, §1).
+	aliyun, legacy bool
+}
+
+// classify applies retry-behavior.md §4 in its stated order:
+//  0. Options.Classify, when set and deciding;
+//  1. a cancelled context → non-retryable;
+//  2. a non-retryable code → non-retryable (whatever the status);
+//  3. a throttling code, a positive x-acs-retry-after, or (with throttle
+//     control) a rate-limit header with Remain 0 → throttling;
+//  4. a transient code → transient;
+//  5. an I/O failure → transient;
+//  6. status 500, 502, 503, 504 (aliyun: also 408) → transient;
+//  7. status 429 → throttling unless the service asks for exact AWS
+//     behaviour (legacy mode: also 509);
+//  8. anything else → non-retryable. Any 2xx is success (ClassNone).
+func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited bool) Class {
+	if r.Err == nil && r.StatusCode >= 200 && r.StatusCode < 300 {
+		return ClassNone
+	}
+	if k.opts.Classify != nil {
+		if c, ok := k.opts.Classify(r); ok {
+			return c
+		}
+	}
+	var hookErr *RequestHookError
+	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded) || errors.As(r.Err, &hookErr) {
+		return ClassNonRetryable
+	}
+	c, listed := codeClass(r.Code, k.opts, k.op, k.svc)
+	switch {
+	case listed && c == ClassNonRetryable:
+		return ClassNonRetryable
+	case listed && c == ClassThrottling, positiveACSRetryAfter(r), rateLimited:
+		return ClassThrottling
+	case listed && c == ClassTransient:
+		return ClassTransient
+	}
+	if r.StatusCode == 0 {
+		if isIOFailure(r.Err) {
+			return ClassTransient
+		}
+		return ClassNonRetryable
+	}
+	switch r.StatusCode {
+	case 500, 502, 503, 504:
+		return ClassTransient
+	case 408:
+		if k.aliyun {
+			return ClassTransient
+		}
+	case 429:
+		if !k.svc.Bare429NotRetried || k.legacy || k.aliyun {
+			return ClassThrottling
+		}
+	case 509:
+		if k.legacy {
+			return ClassThrottling
+		}
+	}
+	return ClassNonRetryable
+}
+
+func positiveACSRetryAfter(r *AttemptResult) bool {
+	if r.Header == nil {
+		return false
+	}
+	ms, ok := parseMillis(r.Header.Get(HeaderACSRetryAfter))
+	return ok && ms > 0
+}
+
+// isIOFailure reports whether err is a transport failure worth retrying
+// (§4): connection reset or refused, broken pipe, an unexpected EOF, a
+// timeout, or a DNS failure other than "no such host".
+func isIOFailure(err error) bool {
+	if err == nil {
+		return false
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return !dns.IsNotFound
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var op *net.OpError
+	return errors.As(err, &op)
+}
+
+// sentBeforeFailure reports whether a transport failure may have happened
+// after the request reached the server. Dial failures (refused, DNS,
+// unreachable) happen before anything is written and are retried for every
+// operation; the rest are ambiguous and retried only for retry-safe
+// operations (§3).
+func sentBeforeFailure(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) || errors.Is(err, syscall.ECONNREFUSED) {
+		return false
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return false
+	}
+	return true
+}

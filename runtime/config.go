@@ -1,0 +1,559 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Level is a level of configuration in the precedence of
+// retry-behavior.md §2. Levels are ordered: a lower Level wins.
+type Level uint8
+
+// The levels, highest precedence first.
+const (
+	// LevelCallOption: the Options of one call.
+	LevelCallOption Level = iota + 1
+	// LevelClientOption: the Options given to NewClient.
+	LevelClientOption
+	// LevelEnvironment: <PREFIX>_RETRY_MODE, <PREFIX>_MAX_ATTEMPTS.
+	LevelEnvironment
+	// LevelConfigFile: retry_mode, max_attempts in the active profile of
+	// the shared config file.
+	LevelConfigFile
+	// LevelServiceDefault: what the spec's x-retry declares (Service).
+	LevelServiceDefault
+	// LevelGlobalDefault: the defaults of retry-behavior.md §2 and §5.
+	LevelGlobalDefault
+)
+
+// String returns "call option", "client option", "environment",
+// "config file", "service default" or "global default" ("unset" for the zero
+// Level).
+func (l Level) String() string {
+	switch l {
+	case LevelCallOption:
+		return "call option"
+	case LevelClientOption:
+		return "client option"
+	case LevelEnvironment:
+		return "environment"
+	case LevelConfigFile:
+		return "config file"
+	case LevelServiceDefault:
+		return "service default"
+	case LevelGlobalDefault:
+		return "global default"
+	default:
+		return "unset"
+	}
+}
+
+// Source says where a setting's value came from.
+type Source struct {
+	// Level is the precedence level that decided.
+	Level Level
+	// Name is the setting's name at that level: the environment variable
+	// (AWS_MAX_ATTEMPTS), the INI key (retry_mode), the Options field
+	// (MaxAttempts), the Service field (PerMode[legacy].MaxAttempts), or a
+	// description of the global default (max attempts in legacy mode).
+	Name string
+	// Location narrows the level down: the config file's path and section
+	// ("/home/u/.aws/config [profile dev]"), or the service
+	// ("x-retry of DynamoDB"). Empty for the other levels.
+	Location string
+}
+
+// String renders "AWS_MAX_ATTEMPTS (environment)",
+// "retry_mode (config file /home/u/.aws/config [profile dev])" or
+// "MaxAttempts (client option)".
+func (s Source) String() string {
+	return s.Name + " (" + s.where() + ")"
+}
+
+// where renders the level and, when known, the location within it.
+func (s Source) where() string {
+	if s.Location == "" {
+		return s.Level.String()
+	}
+	return s.Level.String() + " " + s.Location
+}
+
+// Setting is a resolved value and the source that decided it.
+type Setting[T any] struct {
+	Value  T
+	Source Source
+}
+
+// Settings are the resolved retry mode and max attempts of a client or of
+// one call (retry-behavior.md §2). Max attempts counts the first attempt:
+// 3 = one request + 2 retries.
+type Settings struct {
+	Mode        Setting[Mode]
+	MaxAttempts Setting[int]
+}
+
+// The reasons a ConfigError gives.
+const (
+	reasonMode        = "must be one of standard, adaptive, legacy, aliyun"
+	reasonMaxAttempts = "must be an integer ≥ 1"
+)
+
+// ConfigError reports an invalid retry mode or max attempts at the level
+// that wins (retry-behavior.md §2). Error renders
+// `AWS_MAX_ATTEMPTS="0" (environment): must be an integer ≥ 1` or
+// `MaxAttempts=-1 (client option): must be an integer ≥ 1`.
+type ConfigError struct {
+	// Setting is "retry mode" or "max attempts".
+	Setting string
+	// Value is the value as found: a string for text (environment, config
+	// file, Options.RetryMode, Service.DefaultMode), an int for a
+	// MaxAttempts given in code or in the Service.
+	Value any
+	// Source is where the value was found.
+	Source Source
+	// Reason says what a valid value is.
+	Reason string
+}
+
+// Error renders NAME=VALUE (LEVEL LOCATION): REASON, quoting text values.
+func (e *ConfigError) Error() string {
+	v := fmt.Sprint(e.Value)
+	if _, isText := e.Value.(string); isText {
+		v = strconv.Quote(v)
+	}
+	return e.Source.Name + "=" + v + " (" + e.Source.where() + "): " + e.Reason
+}
+
+// Env is the process environment as settings resolution sees it, injectable
+// for tests. A nil Lookup means os.LookupEnv; a nil HomeDir means
+// os.UserHomeDir, so the zero Env is the real process environment.
+type Env struct {
+	// Lookup returns an environment variable and whether it is set.
+	Lookup func(key string) (string, bool)
+	// HomeDir returns the user's home directory (for ~/.<prefix>/config).
+	HomeDir func() (string, error)
+}
+
+// lookup returns the variable's trimmed value; set but blank counts as unset.
+func (e Env) lookup(key string) (string, bool) {
+	get := e.Lookup
+	if get == nil {
+		get = os.LookupEnv
+	}
+	v, ok := get(key)
+	v = strings.TrimSpace(v)
+	return v, ok && v != ""
+}
+
+// homeDir returns the user's home directory.
+func (e Env) homeDir() (string, error) {
+	if e.HomeDir == nil {
+		return os.UserHomeDir()
+	}
+	return e.HomeDir()
+}
+
+// found is one setting's value as found at one level, before validation:
+// text for the environment, the config file and Options.RetryMode, num for
+// Options.MaxAttempts.
+type found struct {
+	set  bool
+	text string
+	num  int
+	src  Source
+}
+
+// layer is what one user-controlled level (levels 1 to 4 of §2) says about
+// both settings.
+type layer struct {
+	mode, maxAttempts found
+}
+
+// ResolveSettings resolves the retry mode, then max attempts, with the
+// precedence of retry-behavior.md §2, highest first:
+//  1. call (may be nil): Options.RetryMode, Options.MaxAttempts;
+//  2. client (may be nil): the same fields; zero means not set;
+//  3. the environment: <PREFIX>_RETRY_MODE, <PREFIX>_MAX_ATTEMPTS (blank
+//     means unset);
+//  4. the shared config file: keys retry_mode, max_attempts of the profile
+//     named by <PREFIX>_PROFILE (default "default"; section [default] or
+//     [profile default] for it, [profile NAME] for the others) in the file
+//     named by <PREFIX>_CONFIG_FILE (a leading ~/ is the home directory;
+//     default ~/.<prefix lower-cased>/config);
+//  5. the service: Service.DefaultMode; Service.PerMode[mode].MaxAttempts,
+//     else Service.Defaults.MaxAttempts, for the resolved mode;
+//  6. the global defaults: standard mode; max attempts 3 in standard and
+//     adaptive mode (§2), 5 in legacy mode (§1), 4 in aliyun mode (§8: 3
+//     retries + the first attempt).
+//
+// An empty svc.EnvPrefix skips levels 3 and 4. Mode values are
+// case-insensitive and trimmed; a blank variable or key counts as unset. The config file is read only when levels 1
+// to 3 leave a setting undecided; a missing file, an unknown home directory
+// or an absent profile is a level that says nothing.
+//
+// Errors: a *ConfigError when the value of the level that wins is invalid
+// (values shadowed by a higher level are not checked); an *IniSyntaxError
+// for a malformed config file line; the *fs.PathError of an unreadable
+// config file; an error naming <PREFIX>_CONFIG_FILE when its ~/ cannot be
+// expanded because the home directory is unknown.
+func ResolveSettings(svc *Service, client, call *Options, env Env) (Settings, error) {
+	if svc == nil {
+		svc = &Service{}
+	}
+	layers := []layer{
+		optionsLayer(LevelCallOption, call),
+		optionsLayer(LevelClientOption, client),
+		envLayer(svc.EnvPrefix, env),
+	}
+	if svc.EnvPrefix != "" && !decided(layers) {
+		l, err := configFileLayer(svc.EnvPrefix, env)
+		if err != nil {
+			return Settings{}, err
+		}
+		layers = append(layers, l)
+	}
+	var s Settings
+	var err error
+	if f, ok := first(layers, func(l layer) found { return l.mode }); ok {
+		s.Mode, err = parseMode(f)
+	} else {
+		s.Mode, err = serviceMode(svc)
+	}
+	if err != nil {
+		return Settings{}, err
+	}
+	if f, ok := first(layers, func(l layer) found { return l.maxAttempts }); ok {
+		s.MaxAttempts, err = parseMaxAttempts(f)
+	} else {
+		s.MaxAttempts, err = defaultMaxAttempts(svc, s.Mode.Value)
+	}
+	if err != nil {
+		return Settings{}, err
+	}
+	return s, nil
+}
+
+// WithCall applies one call's options (level 1 of §2) on top of settings
+// resolved for the client, svc being the client's service. A call that
+// changes the mode but not max attempts gets the new mode's service or
+// global default max attempts, unless max attempts came from levels 2 to 4.
+// A call value equal to a client option it would replace is the client
+// option: Do may pass the client's Options with per-call changes applied.
+//
+// It allocates nothing when call is nil or sets nothing new. Errors: a
+// *ConfigError for an invalid call value or, after a mode change, an
+// invalid service default.
+func (s Settings) WithCall(svc *Service, call *Options) (Settings, error) {
+	if call == nil || !s.changedBy(call) {
+		return s, nil
+	}
+	l := optionsLayer(LevelCallOption, call)
+	modeChanged := false
+	if l.mode.set {
+		m, err := parseMode(l.mode)
+		if err != nil {
+			return Settings{}, err
+		}
+		modeChanged = m.Value != s.Mode.Value
+		if modeChanged || s.Mode.Source.Level != LevelClientOption {
+			s.Mode = m
+		}
+	}
+	var err error
+	switch {
+	case l.maxAttempts.set:
+		if l.maxAttempts.num != s.MaxAttempts.Value || s.MaxAttempts.Source.Level != LevelClientOption {
+			s.MaxAttempts, err = parseMaxAttempts(l.maxAttempts)
+		}
+	case modeChanged && s.MaxAttempts.Source.Level >= LevelServiceDefault:
+		s.MaxAttempts, err = defaultMaxAttempts(svc, s.Mode.Value)
+	}
+	if err != nil {
+		return Settings{}, err
+	}
+	return s, nil
+}
+
+// changedBy reports whether call sets a retry mode or max attempts other
+// than the client options that s already holds; it is WithCall's fast path.
+func (s Settings) changedBy(call *Options) bool {
+	fromClient := func(src Source) bool { return src.Level == LevelClientOption }
+	newMode := call.RetryMode != "" && (call.RetryMode != s.Mode.Value || !fromClient(s.Mode.Source))
+	newMax := call.MaxAttempts != 0 && (call.MaxAttempts != s.MaxAttempts.Value || !fromClient(s.MaxAttempts.Source))
+	return newMode || newMax
+}
+
+// optionsLayer reads RetryMode and MaxAttempts from o (nil: nothing set).
+func optionsLayer(level Level, o *Options) layer {
+	if o == nil {
+		return layer{}
+	}
+	return layer{
+		mode:        found{set: o.RetryMode != "", text: string(o.RetryMode), src: Source{Level: level, Name: "RetryMode"}},
+		maxAttempts: found{set: o.MaxAttempts != 0, num: o.MaxAttempts, src: Source{Level: level, Name: "MaxAttempts"}},
+	}
+}
+
+// envLayer reads <prefix>_RETRY_MODE and <prefix>_MAX_ATTEMPTS.
+func envLayer(prefix string, env Env) layer {
+	if prefix == "" {
+		return layer{}
+	}
+	read := func(name string) found {
+		v, ok := env.lookup(name)
+		return found{set: ok, text: v, src: Source{Level: LevelEnvironment, Name: name}}
+	}
+	return layer{mode: read(prefix + "_RETRY_MODE"), maxAttempts: read(prefix + "_MAX_ATTEMPTS")}
+}
+
+// configFileLayer reads retry_mode and max_attempts from the active profile
+// of the shared config file (see ResolveSettings, level 4).
+func configFileLayer(prefix string, env Env) (layer, error) {
+	path, ok, err := configFilePath(prefix, env)
+	if !ok || err != nil {
+		return layer{}, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return layer{}, nil
+	}
+	if err != nil {
+		return layer{}, err
+	}
+	f, err := parseINI(path, data)
+	if err != nil {
+		return layer{}, err
+	}
+	profile, ok := env.lookup(prefix + "_PROFILE")
+	if !ok {
+		profile = "default"
+	}
+	match := func(header string) bool { return sectionProfile(header) == profile }
+	read := func(key string) found {
+		v, header, ok := f.lookup(match, key)
+		return found{set: ok && v != "", text: v, src: Source{
+			Level: LevelConfigFile, Name: key, Location: path + " [" + header + "]",
+		}}
+	}
+	return layer{mode: read("retry_mode"), maxAttempts: read("max_attempts")}, nil
+}
+
+// configFilePath returns the config file's path: <prefix>_CONFIG_FILE with a
+// leading ~/ expanded, else ~/.<prefix lower-cased>/config. ok is false when
+// the default path is wanted but the home directory is unknown; an explicit
+// ~/ path with an unknown home directory is an error.
+func configFilePath(prefix string, env Env) (path string, ok bool, err error) {
+	name := prefix + "_CONFIG_FILE"
+	if p, set := env.lookup(name); set {
+		if p != "~" && !strings.HasPrefix(p, "~/") {
+			return p, true, nil
+		}
+		home, err := env.homeDir()
+		if err != nil {
+			return "", false, fmt.Errorf("%s=%q: expanding ~: %w", name, p, err)
+		}
+		return filepath.Join(home, p[1:]), true, nil
+	}
+	home, err := env.homeDir()
+	if err != nil || home == "" {
+		return "", false, nil
+	}
+	return filepath.Join(home, "."+strings.ToLower(prefix), "config"), true, nil
+}
+
+// sectionProfile returns the profile an AWS-style config section belongs
+// to: "default" for [default], NAME for [profile NAME] (including
+// [profile default]), "" for any other section. Whitespace between
+// "profile" and NAME may be any run of blanks, as botocore accepts.
+func sectionProfile(header string) string {
+	if header == "default" {
+		return header
+	}
+	fields := strings.Fields(header)
+	if len(fields) == 2 && fields[0] == "profile" {
+		return fields[1]
+	}
+	return ""
+}
+
+// decided reports whether the layers set both settings, so that lower
+// levels need not be read.
+func decided(layers []layer) bool {
+	_, mode := first(layers, func(l layer) found { return l.mode })
+	_, maxAttempts := first(layers, func(l layer) found { return l.maxAttempts })
+	return mode && maxAttempts
+}
+
+// first returns the first (highest-precedence) value that the layers set
+// for the setting that pick selects.
+func first(layers []layer, pick func(layer) found) (found, bool) {
+	for _, l := range layers {
+		if f := pick(l); f.set {
+			return f, true
+		}
+	}
+	return found{}, false
+}
+
+// modes are the valid retry modes (retry-behavior.md §1).
+var modes = [...]Mode{ModeStandard, ModeAdaptive, ModeLegacy, ModeAliyun}
+
+// parseMode validates f.text as a retry mode, case-insensitively and
+// trimmed, without allocating.
+func parseMode(f found) (Setting[Mode], error) {
+	text := strings.TrimSpace(f.text)
+	for _, m := range modes {
+		if strings.EqualFold(text, string(m)) {
+			return Setting[Mode]{Value: m, Source: f.src}, nil
+		}
+	}
+	return Setting[Mode]{}, &ConfigError{Setting: "retry mode", Value: f.text, Source: f.src, Reason: reasonMode}
+}
+
+// parseMaxAttempts validates f as max attempts: the integer f.num when
+// given in code, else the trimmed decimal f.text; it must be ≥ 1
+// (retry-behavior.md §2).
+func parseMaxAttempts(f found) (Setting[int], error) {
+	var value any = f.num
+	n := f.num
+	if f.text != "" {
+		value = f.text
+		var err error
+		if n, err = strconv.Atoi(strings.TrimSpace(f.text)); err != nil {
+			n = 0
+		}
+	}
+	if n < 1 {
+		return Setting[int]{}, &ConfigError{Setting: "max attempts", Value: value, Source: f.src, Reason: reasonMaxAttempts}
+	}
+	return Setting[int]{Value: n, Source: f.src}, nil
+}
+
+// serviceSource names a Service field as the source of a value.
+func serviceSource(svc *Service, field string) Source {
+	loc := "x-retry"
+	if svc.Name != "" {
+		loc += " of " + svc.Name
+	}
+	return Source{Level: LevelServiceDefault, Name: field, Location: loc}
+}
+
+// serviceMode returns the service's default mode (levels 5 and 6).
+func serviceMode(svc *Service) (Setting[Mode], error) {
+	if svc.DefaultMode == "" {
+		return Setting[Mode]{Value: ModeStandard, Source: Source{Level: LevelGlobalDefault, Name: "retry mode"}}, nil
+	}
+	return parseMode(found{set: true, text: string(svc.DefaultMode), src: serviceSource(svc, "DefaultMode")})
+}
+
+// defaultMaxAttempts returns max attempts for mode from levels 5 and 6:
+// Service.PerMode[mode].MaxAttempts, else Service.Defaults.MaxAttempts,
+// else the global default of the mode.
+func defaultMaxAttempts(svc *Service, mode Mode) (Setting[int], error) {
+	if svc == nil {
+		svc = &Service{}
+	}
+	if n := svc.PerMode[mode].MaxAttempts; n != 0 {
+		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "PerMode["+string(mode)+"].MaxAttempts")})
+	}
+	if n := svc.Defaults.MaxAttempts; n != 0 {
+		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "Defaults.MaxAttempts")})
+	}
+	return Setting[int]{
+		Value:  globalParams(mode).MaxAttempts,
+		Source: Source{Level: LevelGlobalDefault, Name: "max attempts in " + string(mode) + " mode"},
+	}, nil
+}
+
+// ModeParams are the retry parameters of the resolved mode that the retry
+// loop uses.
+type ModeParams struct {
+	// Mode is the resolved retry mode.
+	Mode Mode
+	// MaxAttempts counts the first attempt (Settings.MaxAttempts).
+	MaxAttempts int
+	// TransientBaseDelay and ThrottlingBaseDelay are the backoff bases
+	// after a transient and a throttling error.
+	TransientBaseDelay, ThrottlingBaseDelay time.Duration
+	// MaxBackoff caps base × 2^n before jitter (aliyun: the max delay).
+	MaxBackoff time.Duration
+	// Jitter is JitterFull, JitterEqual or JitterNone, never JitterDefault.
+	Jitter Jitter
+	// UsesQuota: retries are paid from the retry quota (§5).
+	UsesQuota bool
+	// UsesLimiter: attempts take send tokens from the client-side rate
+	// limiter (§6).
+	UsesLimiter bool
+}
+
+// Params returns the parameters of s's mode: the mode's global defaults,
+// overridden field by field (positive or non-default values win) by
+// svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
+// positive (opts may be nil). MaxAttempts is s.MaxAttempts, already
+// resolved with its precedence. It allocates nothing.
+func (s Settings) Params(svc *Service, opts *Options) ModeParams {
+	p := globalParams(s.Mode.Value)
+	p.MaxAttempts = s.MaxAttempts.Value
+	if svc != nil {
+		p.override(svc.Defaults)
+		p.override(svc.PerMode[s.Mode.Value])
+	}
+	if opts != nil && opts.MaxBackoff > 0 {
+		p.MaxBackoff = opts.MaxBackoff
+	}
+	return p
+}
+
+// override replaces p's delays and jitter with d's set ones.
+func (p *ModeParams) override(d ModeDefaults) {
+	if d.TransientBaseDelay > 0 {
+		p.TransientBaseDelay = d.TransientBaseDelay
+	}
+	if d.ThrottlingBaseDelay > 0 {
+		p.ThrottlingBaseDelay = d.ThrottlingBaseDelay
+	}
+	if d.MaxBackoff > 0 {
+		p.MaxBackoff = d.MaxBackoff
+	}
+	if d.Jitter != JitterDefault {
+		p.Jitter = d.Jitter
+	}
+}
+
+// globalParams returns the global defaults of mode, every number from
+// retry-behavior.md. An unknown mode gets standard's.
+func globalParams(mode Mode) ModeParams {
+	switch mode {
+	case ModeLegacy:
+		// §1: botocore's legacy table: max attempts 5,
+		// delay = rand[0,1) × 1 s × 2^n for every retryable error, no
+		// quota; capped at 20 s like the other modes so that no delay
+		// overflows (§1: "never let a delay overflow").
+		return ModeParams{Mode: mode, MaxAttempts: 5,
+			TransientBaseDelay: time.Second, ThrottlingBaseDelay: time.Second,
+			MaxBackoff: 20 * time.Second, Jitter: JitterFull}
+	case ModeAliyun:
+		// §8: max retries 3 (max attempts 4), max delay 20 s; §5: equal
+		// jitter with base 100 ms; §1: no quota.
+		return ModeParams{Mode: mode, MaxAttempts: 4,
+			TransientBaseDelay: 100 * time.Millisecond, ThrottlingBaseDelay: 100 * time.Millisecond,
+			MaxBackoff: 20 * time.Second, Jitter: JitterEqual}
+	case ModeAdaptive:
+		// §1: standard plus the client-side rate limiter (§6).
+		p := globalParams(ModeStandard)
+		p.Mode, p.UsesLimiter = mode, true
+		return p
+	default:
+		// §2: max attempts 3; §5: full jitter, base 50 ms (transient) or
+		// 1,000 ms (throttling), max backoff 20 s, retry quota.
+		return ModeParams{Mode: ModeStandard, MaxAttempts: 3,
+			TransientBaseDelay: 50 * time.Millisecond, ThrottlingBaseDelay: time.Second,
+			MaxBackoff: 20 * time.Second, Jitter: JitterFull, UsesQuota: true}
+	}
+}

@@ -1,0 +1,129 @@
+package runtime
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Server-delay header names (retry-behavior.md §5).
+const (
+	// HeaderAmzRetryAfter carries a delay in integer milliseconds; the delay
+	// becomes max(t, min(v, t + 5 s)) where t is the computed backoff.
+	HeaderAmzRetryAfter = "x-amz-retry-after"
+	// HeaderRetryAfter is RFC 9110's Retry-After: delta-seconds or an
+	// HTTP-date; the delay becomes max(t, v).
+	HeaderRetryAfter = "Retry-After"
+	// HeaderACSRetryAfter carries a delay in integer milliseconds (Alibaba
+	// V2); a positive value makes the response a throttling error and
+	// replaces the computed backoff.
+	HeaderACSRetryAfter = "x-acs-retry-after"
+)
+
+// amzRetryAfterSlack bounds how far x-amz-retry-after may push a delay past
+// the computed backoff: 5 s (§5).
+const amzRetryAfterSlack = 5 * time.Second
+
+// DefaultMaxServerDelay is the longest server-directed delay a client
+// sleeps unless Options.MaxServerDelay says otherwise: 20 s.
+const DefaultMaxServerDelay = 20 * time.Second
+
+// tooLong stands for a delay that overflows time.Duration: it is "too long",
+// never negative.
+const tooLong = time.Duration(math.MaxInt64)
+
+// parseMillis parses a non-negative decimal integer of milliseconds, as
+// x-amz-retry-after and x-acs-retry-after carry. Empty, negative and
+// non-integer values are not ok; values that overflow time.Duration saturate
+// to tooLong.
+func parseMillis(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, false
+		}
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || ms > int64(tooLong/time.Millisecond) {
+		return tooLong, true // all digits: only overflow is left
+	}
+	return time.Duration(ms) * time.Millisecond, true
+}
+
+// ParseRetryAfter parses an RFC 9110 Retry-After value: delta-seconds, or an
+// HTTP-date in any of its three forms (IMF-fixdate/RFC 1123, RFC 850,
+// asctime). A date in the past gives 0. A delta that overflows
+// time.Duration gives the largest Duration ("too long", never negative).
+// ok is false for an empty or malformed value.
+func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if v[0] >= '0' && v[0] <= '9' {
+		for i := 0; i < len(v); i++ {
+			if v[i] < '0' || v[i] > '9' {
+				return 0, false
+			}
+		}
+		s, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || s > int64(tooLong/time.Second) {
+			return tooLong, true
+		}
+		return time.Duration(s) * time.Second, true
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	if !t.After(now) {
+		return 0, true
+	}
+	return t.Sub(now), true // Sub saturates
+}
+
+// serverDelay applies the server-delay headers the service declares to the
+// computed backoff t (§5). It returns the delay to sleep, the header that
+// decided it ("" when none did: d == t), and requested, the server's own
+// request, which the caller checks against the max server delay and the
+// context deadline when bounded is true (Retry-After and x-acs-retry-after;
+// x-amz-retry-after is clamped to t + 5 s instead). A later header in the
+// service's list wins over an earlier one.
+func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time) (d, requested time.Duration, from string, bounded bool) {
+	d = t
+	for _, name := range headers {
+		v := h.Get(name)
+		if v == "" {
+			continue
+		}
+		switch {
+		case strings.EqualFold(name, HeaderAmzRetryAfter):
+			if ms, ok := parseMillis(v); ok {
+				d, requested, from, bounded = max(t, min(ms, satAdd(t, amzRetryAfterSlack))), ms, HeaderAmzRetryAfter, false
+			}
+		case strings.EqualFold(name, HeaderRetryAfter):
+			if v, ok := ParseRetryAfter(v, now); ok {
+				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
+			}
+		case strings.EqualFold(name, HeaderACSRetryAfter):
+			if ms, ok := parseMillis(v); ok && ms > 0 {
+				d, requested, from, bounded = ms, ms, HeaderACSRetryAfter, true
+			}
+		}
+	}
+	return d, requested, from, bounded
+}
+
+// satAdd returns a + b for non-negative durations, saturating at the largest
+// Duration.
+func satAdd(a, b time.Duration) time.Duration {
+	if a > tooLong-b {
+		return tooLong
+	}
+	return a + b
+}
