@@ -32,14 +32,142 @@ type RateLimitInfo struct {
 	User RateLimitQuota
 }
 
-// WindowStore remembers throttle windows as absolute end times (§8). It is
-// safe for concurrent use; share one between clients on purpose.
+// The dimensions of a throttle window (retry-behavior.md §8), as reported in
+// [ThrottleWindowError.Dimension].
+const (
+	// DimensionUser is the "User" dimension (X-RateLimit-User): its window
+	// blocks every operation of one throttle identity.
+	DimensionUser = "user"
+	// DimensionAPIUser is the "API + User" dimension (X-RateLimit-User-API):
+	// its window blocks one operation of one throttle identity.
+	DimensionAPIUser = "api_user"
+)
+
+// WindowStore remembers throttle windows as absolute end times
+// (retry-behavior.md §8): a "User" window keyed by a throttle identity, an
+// "API + User" window keyed by a throttle identity and an operation. A window
+// covers [start, end): at its end nothing waits any more. Expired windows are
+// dropped as the store is used (an amortised sweep; no goroutine).
+//
+// It is safe for concurrent use; share one between clients on purpose. The
+// zero value is an empty store ready to use.
 type WindowStore struct {
 	mu sync.Mutex
+	// ends holds each window's absolute end; ended windows linger until a
+	// sweep or a lookup of their key drops them.
+	ends map[windowKey]time.Time
+	// untilSweep counts down the Record calls until the next sweep; each
+	// sweep sets it to the number of windows left, so sweeping costs O(1)
+	// per Record, amortised.
+	untilSweep int
+}
+
+// windowKey identifies one window: operation is "" for the User dimension.
+type windowKey struct {
+	identity, operation string
+	user                bool
 }
 
 // NewWindowStore returns an empty store.
 func NewWindowStore() *WindowStore { return &WindowStore{} }
+
+// Record remembers the windows that info reports for operation of identity,
+// as seen at now: for each dimension whose Remain is 0 and whose TimeLeft is
+// positive, a window ending at now + TimeLeft (§8: the time left, not the
+// window's full length). A dimension with quota left, or throttled without a
+// usable TimeLeft (a throttle known only from the error code), records
+// nothing. When a window of the same key exists, the later end is kept.
+func (s *WindowStore) Record(identity, operation string, info RateLimitInfo, now time.Time) {
+	api, user := windowEnd(info.UserAPI, now), windowEnd(info.User, now)
+	if api.IsZero() && user.IsZero() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.untilSweep--; s.untilSweep < 0 {
+		s.sweep(now)
+	}
+	if s.ends == nil {
+		s.ends = make(map[windowKey]time.Time)
+	}
+	s.extend(windowKey{identity: identity, operation: operation}, api)
+	s.extend(windowKey{identity: identity, user: true}, user)
+}
+
+// windowEnd returns now + q.TimeLeft when q is throttled with a positive
+// TimeLeft, else the zero time.
+func windowEnd(q RateLimitQuota, now time.Time) time.Time {
+	if !q.Throttled() || q.TimeLeft <= 0 {
+		return time.Time{}
+	}
+	return now.Add(q.TimeLeft)
+}
+
+// extend sets k's end to end unless end is zero or k already ends later.
+func (s *WindowStore) extend(k windowKey, end time.Time) {
+	if end.IsZero() {
+		return
+	}
+	if old, ok := s.ends[k]; !ok || end.After(old) {
+		s.ends[k] = end
+	}
+}
+
+// sweep drops every window that has ended at now and restarts the
+// countdown.
+func (s *WindowStore) sweep(now time.Time) {
+	for k, end := range s.ends {
+		if !now.Before(end) {
+			delete(s.ends, k)
+		}
+	}
+	s.untilSweep = len(s.ends)
+}
+
+// Blocked reports whether a call of operation by identity starting at now
+// falls inside a window: until is the latest end among the windows covering
+// it (the User window of identity and the API + User window of identity and
+// operation), dimension is [DimensionUser] or [DimensionAPIUser] for the
+// window that ends last (User on a tie, since it blocks more), and ok is
+// false with zero values when no window covers now. The caller waits
+// until.Sub(now) or, when that is above max delay, fails at once with a
+// [ThrottleWindowError] (§8).
+func (s *WindowStore) Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool) {
+	api, user := s.Windows(identity, operation, now)
+	switch {
+	case user.IsZero() && api.IsZero():
+		return time.Time{}, "", false
+	case !user.Before(api):
+		return user, DimensionUser, true
+	default:
+		return api, DimensionAPIUser, true
+	}
+}
+
+// Windows returns the ends of the windows in force at now for operation of
+// identity: apiUser for the API + User dimension and user for the User
+// dimension, each the zero time when no window of that dimension covers now.
+// Windows that have ended are dropped.
+func (s *WindowStore) Windows(identity, operation string, now time.Time) (apiUser, user time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.inForce(windowKey{identity: identity, operation: operation}, now),
+		s.inForce(windowKey{identity: identity, user: true}, now)
+}
+
+// inForce returns k's end if it covers now; an ended window is dropped and
+// gives the zero time.
+func (s *WindowStore) inForce(k windowKey, now time.Time) time.Time {
+	end, ok := s.ends[k]
+	if !ok {
+		return time.Time{}
+	}
+	if !now.Before(end) {
+		delete(s.ends, k)
+		return time.Time{}
+	}
+	return end
+}
 
 // ThrottleWindowError is returned when a throttle window (or a needed delay)
 // ends later than the max delay or the context deadline allows: the call fails
@@ -47,7 +175,8 @@ func NewWindowStore() *WindowStore { return &WindowStore{} }
 type ThrottleWindowError struct {
 	// Until is the window's absolute end.
 	Until time.Time
-	// Dimension is "user" or "api_user".
+	// Dimension is DimensionUser ("user") or DimensionAPIUser
+	// ("api_user"): the window that ends last.
 	Dimension string
 	// Operation is the blocked operation's name.
 	Operation string

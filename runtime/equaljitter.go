@@ -1,0 +1,19 @@
+package runtime
+
+import "time"
+
+// aliyunBaseDelay is the base of equal-jitter backoff (retry-behavior.md §5).
+const aliyunBaseDelay = 100 * time.Millisecond
+
+// equalJitter returns the equal-jitter backoff of retry-behavior.md §5:
+// ceil = min(maxDelay, base × 2^k), delay = ceil/2 + r × ceil/2, where k is
+// the number of retries already made + 1 (the first retry has k = 1) and r is
+// the one random draw in [0,1] (values outside are clamped; NaN counts as 0).
+// With r = 1 the delay is exactly ceil. The arithmetic is in integer
+// nanoseconds and saturates (backoffCeiling, scale): the result is in
+// [0, maxDelay] for any k.
+func equalJitter(base, maxDelay time.Duration, k int, r float64) time.Duration {
+	ceil := backoffCeiling(base, maxDelay, k)
+	half := ceil / 2
+	return half + scale(ceil-half, r)
+}

@@ -1,0 +1,182 @@
+package runtime
+
+import (
+	"math"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Default names of the rate-limit response headers of Alibaba-style throttle
+// windows (retry-behavior.md §8), used when [ThrottleControl] leaves a name
+// empty.
+const (
+	// DefaultUserAPIHeader carries the "API + User" dimension.
+	DefaultUserAPIHeader = "X-RateLimit-User-API"
+	// DefaultUserHeader carries the "User" dimension.
+	DefaultUserHeader = "X-RateLimit-User"
+)
+
+// Throttled reports whether q says the quota of its dimension is used up:
+// the header was present and its Remain is 0 (retry-behavior.md §8).
+func (q RateLimitQuota) Throttled() bool { return q.Present && q.Remain == 0 }
+
+// Throttled reports whether either dimension is throttled (Remain 0).
+func (i RateLimitInfo) Throttled() bool { return i.UserAPI.Throttled() || i.User.Throttled() }
+
+// ParseRateLimitInfo reads both rate-limit headers of h: the "API + User"
+// dimension from tc.UserAPIHeader and the "User" dimension from
+// tc.UserHeader, defaulting to [DefaultUserAPIHeader] and [DefaultUserHeader]
+// (tc may be nil). Only each header's first value is read; see
+// [ParseRateLimit] for the value's format. It never fails.
+func ParseRateLimitInfo(h http.Header, tc *ThrottleControl) RateLimitInfo {
+	apiName, userName := DefaultUserAPIHeader, DefaultUserHeader
+	if tc != nil {
+		if tc.UserAPIHeader != "" {
+			apiName = tc.UserAPIHeader
+		}
+		if tc.UserHeader != "" {
+			userName = tc.UserHeader
+		}
+	}
+	return RateLimitInfo{
+		UserAPI: ParseRateLimit(h.Get(apiName)),
+		User:    ParseRateLimit(h.Get(userName)),
+	}
+}
+
+// ParseRateLimit parses one rate-limit header value such as
+// "Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000"
+// (retry-behavior.md §8): comma-separated Key:Value pairs in any order, keys
+// compared ASCII case-insensitively, whitespace around keys and values
+// trimmed, unknown keys ignored, the last usable value of a repeated key kept.
+//
+// Values are decimal integers: Remain (calls left; -1 = quota sufficient,
+// 0 = throttled), Limit (calls per window, ≥ 0), Time (window length in ms,
+// ≥ 0), TimeLeft (ms left in the current window, ≥ 0) and Reset (start of the
+// next window, epoch ms, ≥ 0). A malformed pair — no colon, a value that is
+// not an integer, overflows int64 or time.Duration, or is out of the field's
+// range — is ignored; the rest of the value still counts. Remain is -1 when
+// the value gives no usable Remain, so that a header without Remain never
+// reads as throttled. Present is true when at least one field was usable.
+//
+// ParseRateLimit never fails, never panics and does not allocate.
+func ParseRateLimit(value string) RateLimitQuota {
+	q := RateLimitQuota{Remain: -1}
+	for value != "" {
+		var pair string
+		pair, value, _ = strings.Cut(value, ",")
+		key, val, ok := strings.Cut(pair, ":")
+		if !ok {
+			continue
+		}
+		n, ok := parseInt64(strings.TrimSpace(val))
+		if !ok {
+			continue
+		}
+		if q.setField(strings.TrimSpace(key), n) {
+			q.Present = true
+		}
+	}
+	return q
+}
+
+// setField stores n under key when key is known and n is in its range, and
+// reports whether it did.
+func (q *RateLimitQuota) setField(key string, n int64) bool {
+	switch {
+	case asciiEqualFold(key, "Remain"):
+		if n < -1 {
+			return false
+		}
+		q.Remain = n
+	case asciiEqualFold(key, "Limit"):
+		if n < 0 {
+			return false
+		}
+		q.Limit = n
+	case asciiEqualFold(key, "Time"):
+		d, ok := millis(n)
+		if !ok {
+			return false
+		}
+		q.Window = d
+	case asciiEqualFold(key, "TimeLeft"):
+		d, ok := millis(n)
+		if !ok {
+			return false
+		}
+		q.TimeLeft = d
+	case asciiEqualFold(key, "Reset"):
+		if n < 0 {
+			return false
+		}
+		q.Reset = time.UnixMilli(n)
+	default:
+		return false
+	}
+	return true
+}
+
+// millis converts n ms to a Duration; it reports false for negative values
+// and values whose nanoseconds overflow int64.
+func millis(n int64) (time.Duration, bool) {
+	if n < 0 || n > math.MaxInt64/int64(time.Millisecond) {
+		return 0, false
+	}
+	return time.Duration(n) * time.Millisecond, true
+}
+
+// parseInt64 parses an optionally '-'-signed decimal integer without
+// allocating (strconv.ParseInt allocates its error). It reports false for an
+// empty string, any non-digit, and values outside int64.
+func parseInt64(s string) (int64, bool) {
+	neg := false
+	if s != "" && s[0] == '-' {
+		neg, s = true, s[1:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	// Accumulate negatively: -MaxInt64-1 fits, MaxInt64+1 does not.
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := int64(c - '0')
+		if n < (math.MinInt64+d)/10 {
+			return 0, false
+		}
+		n = n*10 - d
+	}
+	if !neg {
+		if n == math.MinInt64 {
+			return 0, false
+		}
+		n = -n
+	}
+	return n, true
+}
+
+// asciiEqualFold reports whether s equals the ASCII word t, ignoring ASCII
+// case only (strings.EqualFold would also match "Reſet").
+func asciiEqualFold(s, t string) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		a, b := s[i], t[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestThrottleDelay(t *testing.T) {
+	ms := time.Millisecond
+	maxDelay := 20 * time.Second
+	sufficient := RateLimitQuota{Present: true, Remain: -1, TimeLeft: 5 * time.Second}
+	tests := []struct {
+		name          string
+		info          RateLimitInfo
+		backoff       time.Duration
+		wantDelay     time.Duration
+		wantExceeded  bool
+		wantDimension string
+	}{
+		{"no rate-limit headers: delay is the equal jitter", RateLimitInfo{}, 150 * ms, 150 * ms, false, ""},
+		{"Remain -1: plain equal jitter, TimeLeft ignored", RateLimitInfo{UserAPI: sufficient, User: sufficient}, 100 * ms, 100 * ms, false, ""},
+		{"throttled, TimeLeft above jitter: delay is TimeLeft", RateLimitInfo{UserAPI: throttled(2000)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
+		{"throttled, jitter above TimeLeft: delay is jitter", RateLimitInfo{UserAPI: throttled(50)}, 200 * ms, 200 * ms, false, ""},
+		{"throttled, TimeLeft equal to jitter: the window sets it", RateLimitInfo{User: throttled(200)}, 200 * ms, 200 * ms, false, DimensionUser},
+		{"throttled without TimeLeft (error code only): jitter", RateLimitInfo{UserAPI: throttled(0)}, 100 * ms, 100 * ms, false, ""},
+		{"both dimensions: the larger TimeLeft wins (User)", RateLimitInfo{UserAPI: throttled(600), User: throttled(1500)}, 100 * ms, 1500 * ms, false, DimensionUser},
+		{"both dimensions: the larger TimeLeft wins (API + User)", RateLimitInfo{UserAPI: throttled(2000), User: throttled(500)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
+		{"only the throttled dimension counts", RateLimitInfo{UserAPI: throttled(300), User: sufficient}, 100 * ms, 300 * ms, false, DimensionAPIUser},
+		{"TimeLeft above max delay is exceeded", RateLimitInfo{UserAPI: throttled(25000)}, 100 * ms, 25000 * ms, true, DimensionAPIUser},
+		{"TimeLeft equal to max delay is allowed", RateLimitInfo{User: throttled(20000)}, 100 * ms, 20000 * ms, false, DimensionUser},
+		{"x-acs-retry-after as backoff: used as is when not throttled", RateLimitInfo{}, 1500 * ms, 1500 * ms, false, ""},
+		{"x-acs-retry-after above max delay is exceeded", RateLimitInfo{}, 25000 * ms, 25000 * ms, true, ""},
+		{"x-acs-retry-after with a rate-limit header: the larger wins", RateLimitInfo{UserAPI: throttled(1200)}, 800 * ms, 1200 * ms, false, DimensionAPIUser},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			delay, exceeded, dim := throttleDelay(tt.info, tt.backoff, maxDelay)
+			require.Equal(t, tt.wantDelay, delay)
+			require.Equal(t, tt.wantExceeded, exceeded)
+			require.Equal(t, tt.wantDimension, dim)
+		})
+	}
+}
+
+func TestParseACSRetryAfter(t *testing.T) {
+	tests := []struct {
+		name   string
+		value  string
+		want   time.Duration
+		wantOK bool
+	}{
+		{"positive integer is ms", "1500", 1500 * time.Millisecond, true},
+		{"surrounding whitespace is trimmed", " 20 ", 20 * time.Millisecond, true},
+		{"leading zeros are allowed", "007", 7 * time.Millisecond, true},
+		{"empty means absent", "", 0, false},
+		{"0 means absent", "0", 0, false},
+		{"negative means absent", "-5", 0, false},
+		{"non-integer means absent", "1.5", 0, false},
+		{"plus sign is not an integer", "+5", 0, false},
+		{"text means absent", "soon", 0, false},
+		{"ms overflowing Duration is too long, not negative", "9223372036855", tooLong, true},
+		{"digits overflowing int64 are too long, not negative", "99999999999999999999", tooLong, true},
+		{"largest ms that fits", "9223372036854", 9223372036854 * time.Millisecond, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := parseACSRetryAfter(tt.value)
+			require.Equal(t, tt.wantOK, ok)
+			require.Equal(t, tt.want, got)
+		})
+	}
+}
