@@ -20,6 +20,12 @@ var (
 		"EC2ThrottledException", "RequestLimitExceeded", "SlowDown",
 		"BandwidthLimitExceeded",
 	}
+	// aliyunThrottlingCodes are the aliyun mode's default throttling codes
+	// (§8).
+	aliyunThrottlingCodes = []string{"Throttling", "Throttling.User", "Throttling.Api"}
+	// aliyunRetryStatuses are the aliyun mode's default retry statuses
+	// (§8).
+	aliyunRetryStatuses = []int{408, 429, 500, 502, 503, 504}
 	// builtinTransientCodes are the transient codes (base delay 50 ms).
 	builtinTransientCodes = []string{
 		"RequestTimeout", "RequestTimeoutException", "InternalError", "IDPCommunicationError",
@@ -44,6 +50,15 @@ func (l codeLists) lookup(code string) (Class, bool) {
 		return ClassTransient, true
 	}
 	return ClassNone, false
+}
+
+func containsInt(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {
@@ -95,7 +110,8 @@ type classifier struct {
 //     control) a rate-limit header with Remain 0 → throttling;
 //  4. a transient code → transient;
 //  5. an I/O failure → transient;
-//  6. status 500, 502, 503, 504 (aliyun: also 408) → transient;
+//  6. status 500, 502, 503, 504 → transient (aliyun: the service's retry
+//     statuses, default 408, 429, 500, 502, 503, 504, with 429 throttling);
 //  7. status 429 → throttling unless the service asks for exact AWS
 //     behaviour (legacy mode: also 509);
 //  8. anything else → non-retryable. Any 2xx is success (ClassNone).
@@ -113,6 +129,9 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited
 		return ClassNonRetryable
 	}
 	c, listed := codeClass(r.Code, k.opts, k.op, k.svc)
+	if !listed && k.aliyun && contains(aliyunThrottlingCodes, r.Code) {
+		c, listed = ClassThrottling, true
+	}
 	switch {
 	case listed && c == ClassNonRetryable:
 		return ClassNonRetryable
@@ -127,15 +146,26 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited
 		}
 		return ClassNonRetryable
 	}
+	if k.aliyun {
+		// §8: the aliyun retry conditions are the service's retry statuses
+		// (default 408, 429, 500, 502, 503, 504); 429 is throttling.
+		statuses := aliyunRetryStatuses
+		if tc := k.svc.ThrottleControl; tc != nil && len(tc.RetryStatuses) > 0 {
+			statuses = tc.RetryStatuses
+		}
+		switch {
+		case !containsInt(statuses, r.StatusCode):
+			return ClassNonRetryable
+		case r.StatusCode == 429:
+			return ClassThrottling
+		}
+		return ClassTransient
+	}
 	switch r.StatusCode {
 	case 500, 502, 503, 504:
 		return ClassTransient
-	case 408:
-		if k.aliyun {
-			return ClassTransient
-		}
 	case 429:
-		if !k.svc.Bare429NotRetried || k.legacy || k.aliyun {
+		if !k.svc.Bare429NotRetried || k.legacy {
 			return ClassThrottling
 		}
 	case 509:
@@ -150,8 +180,8 @@ func positiveACSRetryAfter(r *AttemptResult) bool {
 	if r.Header == nil {
 		return false
 	}
-	ms, ok := parseMillis(r.Header.Get(HeaderACSRetryAfter))
-	return ok && ms > 0
+	_, ok := parseACSRetryAfter(r.Header.Get(HeaderACSRetryAfter))
+	return ok
 }
 
 // isIOFailure reports whether err is a transport failure worth retrying

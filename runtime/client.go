@@ -299,8 +299,8 @@ func (c *Client) RetryQuota() *RetryQuota { return c.quota }
 // send makes one attempt. On a 2xx it returns the response with its body
 // open; otherwise it has read, drained and closed the body and res.Err holds
 // the decoded error.
-func (cl *call) send(ctx context.Context, attempt int) (*http.Response, AttemptResult) {
-	req, opts := cl.req, cl.opts
+func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Response, AttemptResult) {
+	opts := cl.opts
 	target := cl.c.base + req.Path
 	if q := mergeQuery(cl.c.baseQuery, req.Query); q != "" {
 		target += "?" + q

@@ -493,14 +493,17 @@ type ModeParams struct {
 }
 
 // Params returns the parameters of s's mode: the mode's global defaults,
-// overridden field by field (positive or non-default values win) by
-// svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
+// overridden field by field (positive or non-default values win) by the
+// throttle-control max delay (aliyun mode only), svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
 // positive (opts may be nil). MaxAttempts is s.MaxAttempts, already
 // resolved with its precedence. It allocates nothing.
 func (s Settings) Params(svc *Service, opts *Options) ModeParams {
 	p := globalParams(s.Mode.Value)
 	p.MaxAttempts = s.MaxAttempts.Value
 	if svc != nil {
+		if tc := svc.ThrottleControl; p.Mode == ModeAliyun && tc != nil && tc.MaxDelay > 0 {
+			p.MaxBackoff = tc.MaxDelay // §8: the policy's max delay
+		}
 		p.override(svc.Defaults)
 		p.override(svc.PerMode[s.Mode.Value])
 	}

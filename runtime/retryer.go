@@ -7,136 +7,255 @@ import (
 	"time"
 )
 
-// call is the state of one Do call: what the attempt loop needs besides the
-// client. It lives on Do's stack.
-type call struct {
+// Decision is what the runtime decided after one attempt (retry-behavior.md
+// §3, §8).
+type Decision struct {
+	// Outcome is OutcomeRetry, OutcomeSuccess or why the call ends.
+	Outcome Outcome
+	// Class is the attempt's class.
+	Class Class
+	// Delay is the wait before the next attempt (OutcomeRetry), before
+	// returning (a long-polling operation whose retry quota is exhausted),
+	// or the delay the server or a throttle window asked for when it was too
+	// long. DelayReason names its rule.
+	Delay       time.Duration
+	DelayReason string
+	// Err is what the call returns: nil for OutcomeRetry and
+	// OutcomeSuccess.
+	Err error
+}
+
+// Call is one call's retry state. [Client.Do] drives one per call; a
+// conformance runner can drive one step by step with [Call.Admit] and
+// [Call.Decide] on a fake clock. Not safe for concurrent use.
+type Call struct {
 	c    *Client
 	op   *Operation
-	req  *Request
 	opts *Options
 	p    ModeParams
 	k    classifier
-	md   ResponseMetadata
+	// attempts counts the attempts decided so far.
+	attempts int
 	// paid is the retry cost paid for the attempt in flight: 0 for a first
 	// attempt, else 14 or 5 tokens (§5).
 	paid int
+	// last is the last attempt's error.
+	last error
+	md   ResponseMetadata
 }
 
-// do is the attempt loop of retry-behavior.md §3.
-func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
+// NewCall starts a call of op with the call's options (nil means the
+// client's). It returns a *ConfigError when the call's options set an invalid
+// retry mode or max attempts.
+func (c *Client) NewCall(op *Operation, opts *Options) (*Call, error) {
+	cl := new(Call)
+	if err := c.initCall(cl, op, opts); err != nil {
+		return nil, err
+	}
+	return cl, nil
+}
+
+func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
 	p, err := c.callParams(opts)
 	if err != nil {
+		return err
+	}
+	*cl = Call{c: c, op: op, opts: opts, p: p, k: classifier{
+		svc: c.svc, op: op, opts: opts,
+		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
+	}}
+	return nil
+}
+
+// Params returns the call's resolved retry parameters.
+func (cl *Call) Params() ModeParams { return cl.p }
+
+// do is the attempt loop of retry-behavior.md §3.
+func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
+	var cl Call
+	if err := c.initCall(&cl, op, opts); err != nil {
 		return ResponseMetadata{}, err
 	}
-	cl := call{c: c, op: op, req: req, opts: opts, p: p,
-		k: classifier{svc: c.svc, op: op, opts: opts, aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy}}
 	if req.ContentType != "" && req.Body != nil {
 		if req.Header == nil {
 			req.Header = make(http.Header, 4)
 		}
 		req.Header.Set("Content-Type", req.ContentType)
 	}
-	err = cl.run(ctx, decode)
+	err := cl.run(ctx, req, decode)
 	return cl.md, err
 }
 
-func (cl *call) run(ctx context.Context, decode func(*http.Response) error) error {
-	c, p := cl.c, &cl.p
-	var last error // the last attempt's error
-	for attempt := 1; ; attempt++ {
+func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
+	clock := cl.c.clock
+	for {
 		// Check ctx before every attempt: no attempt after cancellation.
 		if err := ctx.Err(); err != nil {
 			cl.refund()
-			return joinCtx(last, err)
+			return joinCtx(cl.last, err)
 		}
-		resp, res := cl.send(ctx, attempt)
-		cl.md.Attempts = attempt
-		class := cl.k.classify(ctx, &res, false)
-		if class == ClassNone {
-			err := decodeAndClose(resp, decode)
-			if p.UsesQuota {
-				if cl.paid > 0 {
-					c.quota.Release(cl.paid)
-				} else {
-					c.quota.Release(NoRetryIncrement)
-				}
-			}
-			cl.observe(attempt, &res, class, OutcomeSuccess, 0, "")
+		wait, err := cl.Admit(ctx)
+		if err != nil {
+			cl.refund()
 			return err
 		}
-		last = res.Err
-		if class == ClassNonRetryable {
-			cl.observe(attempt, &res, class, OutcomeNonRetryable, 0, "")
-			return last
+		if err := clock.Sleep(ctx, wait); err != nil {
+			cl.refund()
+			return joinCtx(cl.last, err)
 		}
-		if res.StatusCode == 0 && res.Sent && !cl.retrySafe() {
-			cl.observe(attempt, &res, class, OutcomeNotRetrySafe, 0, "")
-			return last
-		}
-		if attempt >= p.MaxAttempts {
-			cl.observe(attempt, &res, class, OutcomeMaxAttempts, 0, "")
-			return &MaxAttemptsError{Attempts: attempt, Err: last}
-		}
-		delay, reason := cl.backoff(class, attempt-1)
-		cl.paid = 0
-		if p.UsesQuota {
-			cost := retryCost(class)
-			ok, balance := c.quota.Acquire(cost)
-			if !ok {
-				qerr := &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: attempt, Err: last}
-				if cl.op.LongPolling {
-					// §7: sleep the backoff of this error's class, then return.
-					cl.observe(attempt, &res, class, OutcomeQuotaExhausted, delay, reason+" (long polling)")
-					if !cl.fitsDeadline(ctx, delay) {
-						return joinCtx(qerr, context.DeadlineExceeded)
-					}
-					if err := c.clock.Sleep(ctx, delay); err != nil {
-						return joinCtx(qerr, err)
-					}
-					return qerr
-				}
-				cl.observe(attempt, &res, class, OutcomeQuotaExhausted, 0, "")
-				return qerr
+		resp, res := cl.send(ctx, req, cl.attempts+1)
+		d := cl.Decide(ctx, &res)
+		switch d.Outcome {
+		case OutcomeSuccess:
+			return decodeAndClose(resp, decode)
+		case OutcomeRetry:
+			if err := clock.Sleep(ctx, d.Delay); err != nil {
+				cl.refund()
+				return joinCtx(cl.last, err)
 			}
-			cl.paid = cost
-		}
-		d, requested, from, bounded := serverDelay(res.Header, c.svc.ServerDelayHeaders, delay, c.clock.Now())
-		if from != "" {
-			delay, reason = d, from
-		}
-		if bounded && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
-			cl.refund()
-			cl.observe(attempt, &res, ClassThrottling, OutcomeServerDelayTooLong, requested, from)
-			return &ServerDelayError{Delay: requested, Header: from, Err: last}
-		}
-		// Never start a sleep that would end after the deadline.
-		if !cl.fitsDeadline(ctx, delay) {
-			cl.refund()
-			cl.observe(attempt, &res, class, OutcomeDeadline, delay, reason)
-			return joinCtx(last, context.DeadlineExceeded)
-		}
-		cl.observe(attempt, &res, class, OutcomeRetry, delay, reason)
-		if err := c.clock.Sleep(ctx, delay); err != nil {
-			cl.refund()
-			return joinCtx(last, err)
+		default:
+			if d.Delay > 0 && d.Outcome == OutcomeQuotaExhausted {
+				// Long polling (§7): sleep the backoff, then return.
+				if err := clock.Sleep(ctx, d.Delay); err != nil {
+					return joinCtx(d.Err, err)
+				}
+			}
+			return d.Err
 		}
 	}
 }
 
-// backoff computes the delay before retry n (from 0) after an error of
-// class, and names its rule.
-func (cl *call) backoff(class Class, n int) (time.Duration, string) {
+// Admit decides whether the next attempt may be sent now. It returns how long
+// to wait first for the throttle windows covering the operation (§8), or a
+// *ThrottleWindowError when that wait is longer than the max delay or than
+// the time left before ctx's deadline: the attempt must not be sent.
+func (cl *Call) Admit(ctx context.Context) (time.Duration, error) {
+	c := cl.c
+	if c.svc.ThrottleControl == nil {
+		return 0, nil
+	}
+	now := c.clock.Now()
+	until, dim, ok := c.windows.Blocked(c.identity, cl.op.Name, now)
+	if !ok {
+		return 0, nil
+	}
+	wait := until.Sub(now)
+	if wait > cl.maxDelay() || !cl.fitsDeadline(ctx, wait) {
+		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.last}
+	}
+	return wait, nil
+}
+
+// Decide classifies the result of the next attempt and decides what follows
+// (§3): success, a retry after Decision.Delay, or the error the call returns.
+// It pays and refunds the retry quota and records throttle windows.
+func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
+	c, p := cl.c, &cl.p
+	cl.attempts++
+	cl.md.Attempts = cl.attempts
+	now := c.clock.Now()
+	throttled := false
+	if tc := c.svc.ThrottleControl; tc != nil && res.Header != nil {
+		cl.md.RateLimit = ParseRateLimitInfo(res.Header, tc)
+		c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, now)
+		throttled = cl.md.RateLimit.Throttled()
+	}
+	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
+	switch {
+	case d.Class == ClassNone:
+		if p.UsesQuota {
+			if cl.paid > 0 {
+				c.quota.Release(cl.paid)
+			} else {
+				c.quota.Release(NoRetryIncrement)
+			}
+			cl.paid = 0
+		}
+		d.Outcome = OutcomeSuccess
+		return cl.observe(res, d)
+	case d.Class == ClassNonRetryable:
+		cl.last = res.Err
+		d.Outcome, d.Err = OutcomeNonRetryable, res.Err
+		return cl.observe(res, d)
+	}
+	cl.last = res.Err
+	if res.StatusCode == 0 && res.Sent && !cl.retrySafe() {
+		d.Outcome, d.Err = OutcomeNotRetrySafe, res.Err
+		return cl.observe(res, d)
+	}
+	if cl.attempts >= p.MaxAttempts {
+		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
+		return cl.observe(res, d)
+	}
+	d.Delay, d.DelayReason = cl.backoff(d.Class)
+	cl.paid = 0
+	if p.UsesQuota {
+		cost := retryCost(d.Class)
+		ok, balance := c.quota.Acquire(cost)
+		if !ok {
+			d.Outcome = OutcomeQuotaExhausted
+			d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+			if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
+				d.DelayReason += " (long polling)"
+			} else {
+				d.Delay, d.DelayReason = 0, ""
+			}
+			return cl.observe(res, d)
+		}
+		cl.paid = cost
+	}
+	delay, requested, from, bounded := serverDelay(res.Header, c.svc.ServerDelayHeaders, d.Delay, now)
+	if from != "" {
+		d.Delay, d.DelayReason = delay, from
+	}
+	if bounded && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
+		cl.refund()
+		d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
+		d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
+		return cl.observe(res, d)
+	}
+	if c.svc.ThrottleControl != nil {
+		// §8: a throttled response waits at least the time left of its
+		// window; longer than the max delay fails at once.
+		delay, exceeded, dim := throttleDelay(cl.md.RateLimit, d.Delay, cl.maxDelay())
+		if dim != "" {
+			d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
+		}
+		if exceeded {
+			cl.refund()
+			d.Outcome = OutcomeThrottleWindow
+			d.Err = &ThrottleWindowError{Until: now.Add(delay), Dimension: dim, Operation: cl.op.Name, Err: res.Err}
+			return cl.observe(res, d)
+		}
+	}
+	// Never start a sleep that would end after the deadline.
+	if !cl.fitsDeadline(ctx, d.Delay) {
+		cl.refund()
+		d.Outcome, d.Err = OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
+		return cl.observe(res, d)
+	}
+	d.Outcome = OutcomeRetry
+	return cl.observe(res, d)
+}
+
+// backoff computes the delay before the next retry after an error of class,
+// and names its rule: full jitter (§5), equal jitter (§5, aliyun), or the
+// service's exact exponential backoff (JitterNone).
+func (cl *Call) backoff(class Class) (time.Duration, string) {
 	p := &cl.p
 	base := p.TransientBaseDelay
 	if class == ClassThrottling {
 		base = p.ThrottlingBaseDelay
 	}
+	n := cl.attempts - 1 // retry index from 0
 	switch p.Jitter {
 	case JitterNone:
-		return backoffCeiling(base, p.MaxBackoff, n), "exponential backoff, no jitter"
+		return backoffCeiling(base, p.MaxBackoff, n), "exponential backoff"
+	case JitterEqual:
+		return equalJitter(base, p.MaxBackoff, n+1, cl.c.rand()), "equal jitter"
 	default:
 		return fullJitter(base, p.MaxBackoff, n, cl.c.rand()), "full jitter"
 	}
@@ -144,27 +263,39 @@ func (cl *call) backoff(class Class, n int) (time.Duration, string) {
 
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
-func (cl *call) refund() {
+func (cl *Call) refund() {
 	if cl.paid > 0 {
 		cl.c.quota.Release(cl.paid)
 		cl.paid = 0
 	}
 }
 
-func (cl *call) retrySafe() bool {
+func (cl *Call) retrySafe() bool {
 	return cl.op.RetrySafe || cl.c.svc.RetrySafe
 }
 
-func (cl *call) maxServerDelay() time.Duration {
+func (cl *Call) maxServerDelay() time.Duration {
 	if cl.opts.MaxServerDelay > 0 {
 		return cl.opts.MaxServerDelay
 	}
 	return DefaultMaxServerDelay
 }
 
+// maxDelay bounds throttle-window waits (§8): the aliyun mode's max delay
+// (its max backoff), else the service's ThrottleControl.MaxDelay, else 20 s.
+func (cl *Call) maxDelay() time.Duration {
+	if cl.p.Mode == ModeAliyun {
+		return cl.p.MaxBackoff
+	}
+	if tc := cl.c.svc.ThrottleControl; tc != nil && tc.MaxDelay > 0 {
+		return tc.MaxDelay
+	}
+	return DefaultMaxServerDelay
+}
+
 // fitsDeadline reports whether a wait of d would end no later than ctx's
 // deadline.
-func (cl *call) fitsDeadline(ctx context.Context, d time.Duration) bool {
+func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
 	dl, ok := ctx.Deadline()
 	return !ok || d <= dl.Sub(cl.c.clock.Now())
 }
@@ -179,16 +310,16 @@ func joinCtx(last, ctxErr error) error {
 	return errors.Join(last, ctxErr)
 }
 
-// observe reports one attempt to the OnAttempt hook and the logger, if any.
-// It builds nothing when neither is set.
-func (cl *call) observe(attempt int, res *AttemptResult, class Class, outcome Outcome, delay time.Duration, reason string) {
+// observe reports one decision to the OnAttempt hook and the logger, if any,
+// and returns it. It builds nothing when neither is set.
+func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil {
-		return
+		return d
 	}
 	info := AttemptInfo{
-		Operation: cl.op.Name, Attempt: attempt, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
-		Class: class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
-		Outcome: outcome, Retry: outcome == OutcomeRetry, Delay: delay, DelayReason: reason,
+		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
+		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
+		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
 		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit,
 	}
 	if cl.opts.OnAttempt != nil {
@@ -197,4 +328,5 @@ func (cl *call) observe(attempt int, res *AttemptResult, class Class, outcome Ou
 	if cl.opts.Logger != nil {
 		logAttempt(cl.opts.Logger, &info)
 	}
+	return d
 }
