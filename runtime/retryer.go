@@ -211,7 +211,11 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
 	}
-	if bounded && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
+	// With throttle control, x-acs-retry-after is bounded by the max delay
+	// like a throttle window (§5), below; other server delays by the max
+	// server delay.
+	windowed := from == HeaderACSRetryAfter && c.svc.ThrottleControl != nil
+	if bounded && !windowed && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
 		cl.refund()
 		d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
 		d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}

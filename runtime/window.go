@@ -176,7 +176,8 @@ type ThrottleWindowError struct {
 	// Until is the window's absolute end.
 	Until time.Time
 	// Dimension is DimensionUser ("user") or DimensionAPIUser
-	// ("api_user"): the window that ends last.
+	// ("api_user"): the window that ends last; "" when the delay came from
+	// x-acs-retry-after (§5).
 	Dimension string
 	// Operation is the blocked operation's name.
 	Operation string
@@ -186,7 +187,11 @@ type ThrottleWindowError struct {
 
 // Error says until when and in which dimension the call is blocked.
 func (e *ThrottleWindowError) Error() string {
-	s := fmt.Sprintf("throttle window (%s) for %s until %s", e.Dimension, e.Operation, e.Until.UTC().Format(time.RFC3339Nano))
+	what := "throttle window (" + e.Dimension + ")"
+	if e.Dimension == "" {
+		what = "server-requested throttle delay (" + HeaderACSRetryAfter + ")"
+	}
+	s := fmt.Sprintf("%s for %s until %s, longer than the client may wait", what, e.Operation, e.Until.UTC().Format(time.RFC3339Nano))
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}

@@ -6,8 +6,3 @@ func runCubic(sc *scenario) result { return result{skip: "adaptive mode not wire
 
 // runSendingRate checks a sending-rate scenario (adaptive mode, §6).
 func runSendingRate(sc *scenario) result { return result{skip: "adaptive mode not wired yet"} }
-
-// runThrottleControl checks a throttle_control scenario (§8).
-func (r *vectorRunner) runThrottleControl(sc *scenario) result {
-	return result{skip: "throttle_control not supported yet"}
-}

@@ -31,6 +31,20 @@ func TestVectorsPublishedFilesPass(t *testing.T) {
 	require.Contains(t, out, "PASS DynamoDB base backoff and increased retries\n")
 }
 
+func TestVectorsThrottleControlPass(t *testing.T) {
+	code, out, errOut := runVectorsCmd(t, filepath.Join(vectorsDir, "throttle-control.yaml"), filepath.Join(vectorsDir, "throttle-control-extra.yaml"))
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Equal(t, "23 passed, 0 failed", lines[len(lines)-1])
+	for _, name := range []string{
+		"API + User window: delay is the time left, and blocks the same operation only",
+		"Window longer than max delay fails at once",
+		"x-acs-retry-after above max delay fails at once and sets no window",
+	} {
+		require.Contains(t, out, "PASS "+name+"\n")
+	}
+}
+
 func TestVectorsReportsFailureWithStep(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wrong.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(`"Wrong delay":
