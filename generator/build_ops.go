@@ -79,7 +79,7 @@ func (b *builder) operations() []*Operation {
 }
 
 // urlPath strips the "#k=v" or "?k=v" part of an aws2openapi path key
-// ("/#X-Amz-Target=DynamoDB_20120810.GetItem" → "/"); it is not part of the
+// ("/#X-Amz-Target=Svc_20120810.GetItem" → "/"); it is not part of the
 // URL path.
 func urlPath(key string) string {
 	if i := strings.IndexAny(key, "#?"); i >= 0 {

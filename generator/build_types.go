@@ -83,7 +83,7 @@ func (b *builder) inline(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	}
 	if s.Pattern != "" {
 		if _, err := regexp.Compile(s.Pattern); err != nil {
-			b.d.warnf(child(ptr, "pattern"), "pattern %q is not RE2 syntax; the client does not check it", s.Pattern)
+			b.d.warnf(child(ptr, "pattern"), "pattern '%s' is not RE2 syntax; the client does not check it", s.Pattern)
 		}
 	}
 	if len(s.AllOf) > 0 {

@@ -34,7 +34,7 @@ func emitOperationVar(f *jen.File, op *Operation) {
 		d[jen.Id("NewError")] = jen.Id("new" + op.Name + "Error")
 	}
 	f.Comment("op" + op.Name + " describes " + op.Name + " to the runtime.")
-	f.Var().Id("op" + op.Name).Op("=").Qual(runtimePath, "Operation").Values(d)
+	f.Var().Id("op"+op.Name).Op("=").Qual(runtimePath, "Operation").Values(d)
 	f.Line()
 }
 

@@ -87,4 +87,3 @@ func (ns namespace) claim(name string) (got string, renamed bool) {
 	ns[got] = true
 	return got, got != name
 }
-
