@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
 )
@@ -242,6 +243,10 @@ func (b *builder) fields(typeName string, s *openapi3.Schema, ptr string, reserv
 	var out []Field
 	for _, k := range keys {
 		pptr := child(child(ptr, "properties"), k)
+		if !validJSONName(k) {
+			b.d.warnf(pptr, "property name %q cannot be written in a Go json struct tag; field skipped", k)
+			continue
+		}
 		name, renamed := ns.claim(goName(k, false))
 		if renamed {
 			b.d.warnf(pptr, "Go field name %s is taken; using %s", goName(k, false), name)
@@ -266,4 +271,18 @@ func (b *builder) claim(name, ptr string) string {
 		b.d.warnf(ptr, "Go name %s is taken; using %s", name, got)
 	}
 	return got
+}
+
+// validJSONName reports whether encoding/json accepts name in a struct tag:
+// letters, digits and !#$%&()*+-./:;<=>?@[]^_{|}~ and space.
+func validJSONName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", r) {
+			return false
+		}
+	}
+	return true
 }

@@ -6,7 +6,7 @@ import "time"
 // needs, with every Go name decided. Slices are sorted by Go name, so the
 // emitted code is the same on every run.
 type Service struct {
-	// Title is the spec's info.title ; the runtime's
+	// Title is the spec's info.title, used as the runtime's
 	// Service.Name.
 	Title string
 	// Doc is the spec's info.description.
