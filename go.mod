@@ -24,3 +24,5 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 )
+
+tool github.com/retrygen/retrygen/cmd/retrygen
