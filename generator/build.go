@@ -1,0 +1,103 @@
+package generator
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+)
+
+// builder turns a loaded spec into the model. All Go names are decided here.
+type builder struct {
+	api      *openapi3.T
+	root     *yaml.Node // the spec's root mapping, for operation-level x-retry
+	protocol Protocol
+	retry    RetrySettings
+	d        *diags
+	names    namespace             // package-level Go names
+	comps    map[string]*component // by component schema name
+	types    []*Type
+	errors   map[string]*ErrorShape // by component schema name
+}
+
+// reservedNames are package-level names every generated client declares.
+var reservedNames = []string{"Client", "Options", "New"}
+
+// build makes the model of api. Names are claimed in a fixed order (reserved
+// names, error shapes, component schemas, then inline types in path order),
+// so the same spec always gets the same names.
+func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Protocol, d *diags) *Service {
+	b := &builder{api: api, root: root, retry: retry, protocol: protocol, d: d,
+		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}}
+	for _, n := range reservedNames {
+		b.names[n] = true
+	}
+	if api.Components == nil {
+		api.Components = &openapi3.Components{}
+	}
+	b.declareComponents()
+	for _, name := range sortedKeys(api.Components.Schemas) {
+		b.component(name)
+	}
+	svc := &Service{Retry: retry, Protocol: protocol, Operations: b.operations()}
+	if api.Info != nil {
+		svc.Title, svc.Doc = api.Info.Title, api.Info.Description
+	}
+	for _, name := range sortedKeys(b.errors) {
+		svc.Errors = append(svc.Errors, b.errors[name])
+	}
+	b.markOutputs(svc.Operations)
+	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortFunc(svc.Errors, func(x, y *ErrorShape) int { return strings.Compare(x.Name, y.Name) })
+	svc.Types = b.types
+	return svc
+}
+
+// declareComponents names every component schema before any is built, so
+// references (recursive ones included) resolve to their final names. Error
+// shapes become ErrorShapes; objects with properties and string enums become
+// named types; the rest is written inline where referenced.
+func (b *builder) declareComponents() {
+	errorNames := b.errorShapeNames()
+	for _, name := range sortedKeys(b.api.Components.Schemas) {
+		ptr := pointer("components", "schemas", name)
+		s := b.api.Components.Schemas[name].Value
+		if errorNames[name] {
+			goName := b.claim(goName(name, false), ptr)
+			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: goName, Struct: true}, named: true, built: true}
+			b.errors[name] = &ErrorShape{Name: goName, Code: name, Doc: s.Description}
+			continue
+		}
+		if kind, ok := namedKind(s, true); ok {
+			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: b.claim(goName(name, false), ptr), Struct: kind == KindStruct}, named: true}
+			continue
+		}
+		b.comps[name] = &component{ref: TypeRef{Name: goName(name, false)}}
+	}
+	for _, name := range sortedKeys(b.errors) {
+		e := b.errors[name]
+		e.Fields = b.fields(e.Name, b.api.Components.Schemas[name].Value, pointer("components", "schemas", name), reservedErrorFields)
+	}
+}
+
+// markOutputs flags the output types of operations, which carry
+// ResultMetadata.
+func (b *builder) markOutputs(ops []*Operation) {
+	outputs := map[string]bool{}
+	for _, op := range ops {
+		outputs[op.Output] = true
+	}
+	for _, t := range b.types {
+		t.Output = outputs[t.Name]
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,89 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity says whether a [Diagnostic] stops generation.
+type Severity uint8
+
+const (
+	// SeverityWarning: something was skipped or degraded (a pattern that is
+	// not RE2, a schema typed as json.RawMessage); generation continues.
+	SeverityWarning Severity = iota
+	// SeverityError: the input is wrong (a bad x-retry value); generation
+	// fails.
+	SeverityError
+)
+
+// Diagnostic is a located finding about the spec or an overlay.
+type Diagnostic struct {
+	// File is the spec or overlay path as the user gave it.
+	File string
+	// Pointer is a JSON pointer (RFC 6901) into File's document, starting
+	// with "/" ("" for the whole document).
+	Pointer string
+	// Severity is warning or error.
+	Severity Severity
+	// Message says what is wrong and, for warnings, what was done instead.
+	Message string
+}
+
+// String renders "FILE#POINTER: MESSAGE", the pointer in URI fragment form
+// (RFC 6901 §6: "#" becomes "%23").
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s#%s: %s", d.File, fragment(d.Pointer), d.Message)
+}
+
+// fragment percent-encodes every byte of a JSON pointer that may not appear in
+// a URI fragment (RFC 3986 §3.5).
+func fragment(ptr string) string {
+	const allowed = "-._~!$&'()*+,;=:@/?"
+	var b strings.Builder
+	for i := 0; i < len(ptr); i++ {
+		c := ptr[i]
+		if c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte(allowed, c) >= 0) {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// pointer joins reference tokens into a JSON pointer, escaping "~" as "~0"
+// and "/" as "~1" (RFC 6901 §3).
+func pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// diags collects diagnostics for one file.
+type diags struct {
+	file string
+	list []Diagnostic
+}
+
+func (d *diags) warnf(ptr, format string, args ...any) {
+	d.list = append(d.list, Diagnostic{File: d.file, Pointer: ptr, Severity: SeverityWarning, Message: fmt.Sprintf(format, args...)})
+}
+
+func (d *diags) errorf(ptr, format string, args ...any) {
+	d.list = append(d.list, Diagnostic{File: d.file, Pointer: ptr, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+}
+
+// errors counts the error diagnostics.
+func (d *diags) errors() int {
+	n := 0
+	for _, x := range d.list {
+		if x.Severity == SeverityError {
+			n++
+		}
+	}
+	return n
+}

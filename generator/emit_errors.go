@@ -1,0 +1,25 @@
+package generator
+
+import (
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// emitErrors writes errors.go: one error type per modelled error shape,
+// matchable with errors.As.
+func emitErrors(f *jen.File, svc *Service) {
+	for _, e := range svc.Errors {
+		f.Add(docComment(e.Name+" is the modelled error with code "+strconv.Quote(e.Code)+" ("+e.Class+" by code; retry-behavior.md §4).", e.Doc))
+		fields := append([]jen.Code{
+			jen.Qual(runtimePath, "ErrorMetadata").Tag(map[string]string{"json": "-"}),
+		}, structFields(e.Fields, false)...)
+		f.Type().Id(e.Name).Struct(fields...)
+		f.Line()
+		f.Comment("Error renders the error's metadata: \"api error CODE (HTTP STATUS, request ID ID): MESSAGE\".")
+		f.Func().Params(jen.Id("e").Op("*").Id(e.Name)).Id("Error").Params().String().Block(
+			jen.Return(jen.Id("e").Dot("ErrorMetadata").Dot("String").Call()),
+		)
+		f.Line()
+	}
+}

@@ -1,0 +1,90 @@
+package generator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+)
+
+// LoadService reads the spec at specPath (YAML or JSON), applies the overlay
+// files in order, parses the x-retry and x-protocol extensions and builds the
+// model. Loading is lenient: what kin-openapi's validation finds (patterns
+// that are not RE2, examples that do not match) becomes warnings, never a
+// refusal.
+//
+// It returns every diagnostic found. The error is non-nil when generation
+// cannot go on: the spec or an overlay cannot be read or parsed, or a
+// diagnostic is an error (a bad x-retry value); the diagnostics then say
+// where.
+func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, error) {
+	raw, err := os.ReadFile(specPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, nil, fmt.Errorf("%s: not an OpenAPI document (the root must be a mapping)", specPath)
+	}
+	all, err := applyOverlays(&doc, overlays)
+	if err != nil {
+		return nil, all, err
+	}
+	root := doc.Content[0]
+	d := &diags{file: specPath}
+	retry := parseXRetry(root, d)
+	protocol := parseXProtocol(root, d)
+
+	merged, err := yaml.Marshal(&doc)
+	if err != nil {
+		return nil, all, fmt.Errorf("%s: %w", specPath, err)
+	}
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	api, err := loader.LoadFromData(merged)
+	if err != nil {
+		return nil, all, fmt.Errorf("%s: %w", specPath, err)
+	}
+	validateLeniently(api, d)
+
+	svc := build(api, root, retry, protocol, d)
+	svc.SpecFile = filepath.Base(specPath)
+	for _, o := range overlays {
+		svc.Overlays = append(svc.Overlays, filepath.Base(o))
+	}
+	svc.Retry = retry
+	svc.Protocol = protocol
+	classifyErrors(svc)
+	all = append(all, d.list...)
+	if n := d.errors(); n > 0 {
+		return nil, all, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)
+	}
+	return svc, all, nil
+}
+
+// validateLeniently runs kin-openapi's validation with pattern and example
+// checks off (patterns are checked per schema, with a location, by the
+// builder) and reports each finding as a warning at the document root.
+func validateLeniently(api *openapi3.T, d *diags) {
+	err := api.Validate(context.Background(),
+		openapi3.DisableSchemaPatternValidation(),
+		openapi3.DisableExamplesValidation(),
+		openapi3.EnableMultiError())
+	var multi openapi3.MultiError
+	switch {
+	case err == nil:
+	case errors.As(err, &multi):
+		for _, e := range multi {
+			d.warnf("", "spec validation (ignored): %v", e)
+		}
+	default:
+		d.warnf("", "spec validation (ignored): %v", err)
+	}
+}

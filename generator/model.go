@@ -1,0 +1,256 @@
+package generator
+
+import "time"
+
+// Service is the intermediate model of one spec: everything the emitter
+// needs, with every Go name decided. Slices are sorted by Go name, so the
+// emitted code is the same on every run.
+type Service struct {
+	// Title is the spec's info.title, used as the runtime's
+	// Service.Name.
+	Title string
+	// Doc is the spec's info.description.
+	Doc string
+	// SpecFile is the spec's base file name, quoted in file headers;
+	// Overlays the overlays' base file names, in the order applied.
+	SpecFile string
+	Overlays []string
+	// Retry holds the root-level x-retry extension.
+	Retry RetrySettings
+	// Protocol holds the root-level x-protocol extension.
+	Protocol Protocol
+	// Operations, sorted by Name.
+	Operations []*Operation
+	// Types are the named Go types (structs and enums), sorted by Name.
+	Types []*Type
+	// Errors are the modelled error shapes, sorted by Name.
+	Errors []*ErrorShape
+}
+
+// Protocol is the root-level x-protocol extension.
+type Protocol struct {
+	// JSONContentType is the Content-Type of JSON request bodies (default
+	// "application/json"; AWS JSON 1.0: "application/x-amz-json-1.0").
+	JSONContentType string
+	// TimestampFormat is how "format: date-time" values travel: "date-time"
+	// (RFC 3339 strings, Go time.Time; the default) or "epoch-seconds"
+	// (JSON numbers of seconds since 1970, as the AWS JSON protocols send
+	// them; runtime.EpochSeconds).
+	TimestampFormat string
+}
+
+// Operation is one API operation.
+type Operation struct {
+	// Name is the Go method name ("GetItem").
+	Name string
+	// Doc is the operation's description (HTML allowed; emitted through
+	// commentLines).
+	Doc string
+	// Method is the HTTP method, upper case ("POST").
+	Method string
+	// Path is the URL path with any "#k=v" or "?k=v" suffix of the path key
+	// removed ("/").
+	Path string
+	// Headers are sent on every call with a fixed value: required header
+	// parameters whose schema is a one-value enum (X-Amz-Target). Sorted by
+	// Name, names in canonical MIME form.
+	Headers []FixedHeader
+	// Input and Output name the Go types of the request body and the 2xx
+	// response body (always set; synthesised empty structs when the spec
+	// has none).
+	Input, Output string
+	// Errors are the Go names of the error shapes this operation models,
+	// sorted.
+	Errors []string
+	// Retry holds the operation-level x-retry extension, with RetrySafe
+	// already combined with the method and the service's retrySafe.
+	Retry OperationRetry
+}
+
+// FixedHeader is a request header with a value fixed by the spec.
+type FixedHeader struct {
+	Name, Value string
+}
+
+// TypeKind says what a named Go type is.
+type TypeKind uint8
+
+const (
+	// KindStruct is a struct from an object schema.
+	KindStruct TypeKind = iota
+	// KindEnum is a named string type with one constant per enum value.
+	KindEnum
+)
+
+// Type is a named Go type.
+type Type struct {
+	// Name is the Go type name.
+	Name string
+	// Doc is the schema's description.
+	Doc string
+	// Source says where the type comes from, for the doc comment when Doc
+	// is empty ("schema #/components/schemas/GetItemInput").
+	Source string
+	// Kind is struct or enum.
+	Kind TypeKind
+	// Fields of a struct, sorted by JSON name.
+	Fields []Field
+	// Values of an enum, in spec order.
+	Values []EnumValue
+	// Output is set for the output types of operations: they carry
+	// ResultMetadata.
+	Output bool
+}
+
+// EnumValue is one constant of an enum type.
+type EnumValue struct {
+	// Name is the constant's Go name: the type's name followed by the
+	// value's ("TableStatusActive").
+	Name string
+	// Value is the wire value ("ACTIVE").
+	Value string
+}
+
+// Field is one struct field.
+type Field struct {
+	// Name is the Go field name; JSONName the exact property name.
+	Name, JSONName string
+	// Doc is the property's description.
+	Doc string
+	// Type is the field's Go type.
+	Type TypeRef
+	// Required fields are values without omitempty; optional ones are
+	// pointers (scalars, enums and structs) or nil-able slices and maps,
+	// with omitempty.
+	Required bool
+}
+
+// RefKind says what a TypeRef is.
+type RefKind uint8
+
+const (
+	// RefScalar is a Go built-in or standard-library type, named by Scalar.
+	RefScalar RefKind = iota
+	// RefNamed is a Type of the model, named by Name.
+	RefNamed
+	// RefSlice is []Elem.
+	RefSlice
+	// RefMap is map[string]Elem.
+	RefMap
+)
+
+// Scalar types a TypeRef can name.
+const (
+	ScalarString       = "string"
+	ScalarBool         = "bool"
+	ScalarInt32        = "int32"
+	ScalarInt64        = "int64"
+	ScalarFloat64      = "float64"
+	ScalarBytes        = "[]byte"
+	ScalarTime         = "time.Time"
+	ScalarEpochSeconds = "runtime.EpochSeconds"
+	ScalarRawJSON      = "json.RawMessage"
+)
+
+// TypeRef is the Go type of a field, slice element or map value.
+type TypeRef struct {
+	Kind RefKind
+	// Scalar is one of the Scalar* constants (RefScalar).
+	Scalar string
+	// Name is the model type's name (RefNamed); Struct reports whether it
+	// is a struct (fields of struct type are always pointers, so recursive
+	// shapes compile).
+	Name   string
+	Struct bool
+	// Elem is the element or value type (RefSlice, RefMap).
+	Elem *TypeRef
+}
+
+// ErrorShape is a modelled error: a component schema named by a non-2xx
+// response (aws2openapi's fake statuses 480–48x).
+type ErrorShape struct {
+	// Name is the Go type name; Code the error code it matches (the schema
+	// name).
+	Name, Code string
+	// Doc is the schema's description.
+	Doc string
+	// Fields are the schema's properties, sorted by JSON name.
+	Fields []Field
+	// Class is the code's retry class by retry-behavior.md §4: "transient",
+	// "throttling" or "non-retryable".
+	Class string
+}
+
+// RetrySettings is the root-level x-retry extension, version 1. Its fields
+// map one to one onto runtime.Service; zero values mean "not declared".
+type RetrySettings struct {
+	// Version is the extension's version (1).
+	Version int
+	// EnvPrefix names <PREFIX>_RETRY_MODE, _MAX_ATTEMPTS, _CONFIG_FILE and
+	// _PROFILE ("AWS").
+	EnvPrefix string
+	// Mode is the service's default retry mode: "standard", "adaptive",
+	// "legacy" or "aliyun"; "" means standard.
+	Mode string
+	// Defaults apply to every mode; Modes override them per mode (keys are
+	// mode names).
+	Defaults ModeSettings
+	Modes    map[string]ModeSettings
+	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
+	// to the built-in lists of retry-behavior.md §4.
+	TransientCodes, ThrottlingCodes, NonRetryableCodes []string
+	// Bare429NotRetried: an HTTP 429 without a recognised code is
+	// non-retryable (exact AWS behaviour) instead of throttling
+	// (x-retry bare429: non-retryable).
+	Bare429NotRetried bool
+	// ErrorCodeHeaders (code = part before ':') and ErrorCodeFields (code =
+	// part after '#') say where the error code is.
+	ErrorCodeHeaders, ErrorCodeFields []string
+	// ErrorMessageFields are the body fields holding the message.
+	ErrorMessageFields []string
+	// RequestIDHeaders and RequestIDFields hold the request ID.
+	RequestIDHeaders, RequestIDFields []string
+	// ServerDelayHeaders are the server-delay headers honoured, among
+	// x-amz-retry-after, Retry-After and x-acs-retry-after.
+	ServerDelayHeaders []string
+	// RetrySafe declares every operation retry-safe despite POST.
+	RetrySafe bool
+	// AttemptHeader is sent as "attempt=N; max=M" ("amz-sdk-request").
+	AttemptHeader string
+	// ThrottleControl declares Alibaba-style throttle windows; nil = off.
+	ThrottleControl *ThrottleControl
+}
+
+// ModeSettings are a service's defaults for one retry mode
+// (runtime.ModeDefaults). Zero means "the mode's global default".
+type ModeSettings struct {
+	// MaxAttempts counts the first attempt.
+	MaxAttempts int
+	// TransientBaseDelay, ThrottlingBaseDelay and MaxBackoff come from the
+	// *Ms keys (milliseconds).
+	TransientBaseDelay, ThrottlingBaseDelay, MaxBackoff time.Duration
+	// Jitter is "full", "equal", "none" or "" (the mode's own).
+	Jitter string
+}
+
+// ThrottleControl is x-retry's throttleControl (retry-behavior.md §8).
+type ThrottleControl struct {
+	// UserAPIHeader and UserHeader name the rate-limit headers.
+	UserAPIHeader, UserHeader string
+	// MaxDelay bounds every delay and window wait (maxDelayMs).
+	MaxDelay time.Duration
+	// RetryStatuses are the HTTP statuses retried in aliyun mode.
+	RetryStatuses []int
+}
+
+// OperationRetry is the operation-level x-retry extension.
+type OperationRetry struct {
+	// LongPolling: sleep the backoff before returning when the retry quota
+	// cannot pay (retry-behavior.md §7).
+	LongPolling bool
+	// RetrySafe: retried after ambiguous transport failures (§3).
+	RetrySafe bool
+	// TransientCodes, ThrottlingCodes and NonRetryableCodes add
+	// per-operation classification.
+	TransientCodes, ThrottlingCodes, NonRetryableCodes []string
+}

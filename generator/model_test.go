@@ -1,0 +1,133 @@
+package generator
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestModelSchemas(t *testing.T) {
+	svc, diags, err := load(t, specWith("", `    Holder:
+      type: object
+      required: [Count]
+      properties:
+        Ref:
+          allOf:
+            - $ref: '#/components/schemas/Status'
+            - description: the field's own text
+        Both:
+          allOf:
+            - $ref: '#/components/schemas/Status'
+            - properties: {x: {type: string}}
+        Count: {type: integer, format: int32}
+        When: {type: string, format: date-time}
+        Blob: {type: string, format: byte}
+        Tags: {type: object, additionalProperties: {type: string}}
+        Value: {$ref: '#/components/schemas/Node'}
+    Status: {type: string, enum: [ACTIVE, KEYS_ONLY, in-progress]}
+    Node:
+      type: object
+      properties:
+        M: {type: object, additionalProperties: {$ref: '#/components/schemas/Node'}}
+        L: {type: array, items: {$ref: '#/components/schemas/Node'}}
+        Next: {$ref: '#/components/schemas/Node'}
+`))
+	require.NoError(t, err)
+	holder := typeNamed(svc, "Holder")
+	require.NotNil(t, holder)
+
+	node := TypeRef{Kind: RefNamed, Name: "Node", Struct: true}
+	status := TypeRef{Kind: RefNamed, Name: "Status"}
+	tests := []struct {
+		name  string
+		typ   *Type
+		field string
+		want  Field
+	}{
+		{"allOf of a $ref and a description is the $ref, with the description as field doc", holder, "Ref",
+			Field{Name: "Ref", JSONName: "Ref", Doc: "the field's own text", Type: status}},
+		{"allOf that adds properties degrades to json.RawMessage", holder, "Both",
+			Field{Name: "Both", JSONName: "Both", Type: TypeRef{Scalar: ScalarRawJSON}}},
+		{"format int32 is int32 and required", holder, "Count",
+			Field{Name: "Count", JSONName: "Count", Type: TypeRef{Scalar: ScalarInt32}, Required: true}},
+		{"date-time is time.Time by default", holder, "When",
+			Field{Name: "When", JSONName: "When", Type: TypeRef{Scalar: ScalarTime}}},
+		{"format byte is []byte", holder, "Blob",
+			Field{Name: "Blob", JSONName: "Blob", Type: TypeRef{Scalar: ScalarBytes}}},
+		{"additionalProperties is map[string]T", holder, "Tags",
+			Field{Name: "Tags", JSONName: "Tags", Type: TypeRef{Kind: RefMap, Elem: &TypeRef{Scalar: ScalarString}}}},
+		{"recursive map value is the named struct", typeNamed(svc, "Node"), "M",
+			Field{Name: "M", JSONName: "M", Type: TypeRef{Kind: RefMap, Elem: &node}}},
+		{"recursive slice element is the named struct", typeNamed(svc, "Node"), "L",
+			Field{Name: "L", JSONName: "L", Type: TypeRef{Kind: RefSlice, Elem: &node}}},
+		{"direct recursion is a named struct (a pointer when emitted)", typeNamed(svc, "Node"), "Next",
+			Field{Name: "Next", JSONName: "Next", Type: node}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fieldNamed(tt.typ, tt.field)
+			require.NotNil(t, got)
+			require.Equal(t, tt.want, *got)
+		})
+	}
+	require.Equal(t, []EnumValue{
+		{Name: "StatusActive", Value: "ACTIVE"},
+		{Name: "StatusKeysOnly", Value: "KEYS_ONLY"},
+		{Name: "StatusInProgress", Value: "in-progress"},
+	}, typeNamed(svc, "Status").Values, "enum constants carry the type's name")
+	require.Contains(t, diags, "spec.yaml#/components/schemas/Holder/properties/Both: allOf with more than one typed member is not supported; typed as json.RawMessage")
+}
+
+func TestModelOperation(t *testing.T) {
+	svc, diags, err := load(t, specWith("", ""))
+	require.NoError(t, err)
+	require.Len(t, svc.Operations, 1)
+	op := svc.Operations[0]
+	require.Equal(t, &Operation{
+		Name:    "Op",
+		Method:  "POST",
+		Path:    "/",
+		Headers: []FixedHeader{{Name: "X-Amz-Target", Value: "Svc.Op"}},
+		Input:   "OpInput",
+		Output:  "OpOutput",
+		Errors:  []string{"NotFound"},
+	}, op, "path key split, auto header, optional X-Amz-* header skipped, error shape by schema name")
+	require.Empty(t, diags, "an optional X-Amz-* header is the signer's business, not a warning")
+	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Class: ClassNonRetryable}}, svc.Errors)
+	require.True(t, typeNamed(svc, "OpOutput").Output)
+	require.Nil(t, typeNamed(svc, "NotFound"), "error shapes are not ordinary types")
+}
+
+func TestURLPath(t *testing.T) {
+	tests := []struct{ name, key, want string }{
+		{"fragment part of an aws2openapi key is dropped", "/#X-Amz-Target=Svc.GetItem", "/"},
+		{"query part of a key is dropped", "/queues/{Name}?Action=Send", "/queues/{Name}"},
+		{"plain path is kept", "/items/{id}", "/items/{id}"},
+		{"empty path is /", "#Action=List", "/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, urlPath(tt.key)) })
+	}
+}
+
+func TestGoName(t *testing.T) {
+	tests := []struct {
+		name, in   string
+		titleUpper bool
+		want       string
+	}{
+		{"CamelCase is kept", "GetItemInput", false, "GetItemInput"},
+		{"upper-case words are kept in type names", "SSEType", false, "SSEType"},
+		{"dashes, dots and spaces separate words", "x-amz-date.value now", false, "XAmzDateValueNow"},
+		{"leading digit gets X", "3DSecure", false, "X3DSecure"},
+		{"lower-case keyword becomes exported", "type", false, "Type"},
+		{"predeclared name becomes exported", "string", false, "String"},
+		{"empty is X", "--", false, "X"},
+		{"enum value in upper snake case is title-cased", "PAY_PER_REQUEST", true, "PayPerRequest"},
+		{"single upper letter stays", "S", true, "S"},
+		{"uncased first letter gets X", "名前", false, "X名前"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, goName(tt.in, tt.titleUpper)) })
+	}
+}

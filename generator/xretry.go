@@ -1,0 +1,207 @@
+package generator
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The retry modes x-retry may name (retry-behavior.md §1).
+var retryModes = []string{"standard", "adaptive", "legacy", "aliyun"}
+
+// serverDelayHeaders are the server-delay headers the runtime understands
+// (retry-behavior.md §5), in their canonical spelling.
+var serverDelayHeaders = []string{"x-amz-retry-after", "Retry-After", "x-acs-retry-after"}
+
+// parseXRetry reads the root-level x-retry extension (version 1) at
+// /x-retry of the spec's root mapping. A missing extension yields zero
+// settings (every runtime default applies).
+func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
+	var s RetrySettings
+	n := mapValue(root, "x-retry")
+	if n == nil {
+		return s
+	}
+	const ptr = "/x-retry"
+	x := extReader{d}
+	fields := map[string]func(*yaml.Node, string){
+		"version": func(v *yaml.Node, p string) {
+			if v.Kind != yaml.ScalarNode || v.Value != "1" {
+				d.errorf(p, "must be 1, got %s", describe(v))
+				return
+			}
+			s.Version = 1
+		},
+		"envPrefix": func(v *yaml.Node, p string) { s.EnvPrefix = x.str(v, p) },
+		"mode":      func(v *yaml.Node, p string) { s.Mode = x.oneOf(v, p, retryModes...) },
+		"modes": func(v *yaml.Node, p string) {
+			x.mapping(v, p, modeFields(x, &s))
+		},
+		"errors": func(v *yaml.Node, p string) {
+			x.mapping(v, p, codeFields(x, &s.TransientCodes, &s.ThrottlingCodes, &s.NonRetryableCodes))
+		},
+		"bare429": func(v *yaml.Node, p string) {
+			s.Bare429NotRetried = x.oneOf(v, p, "throttling", "non-retryable") == "non-retryable"
+		},
+		"errorCode": func(v *yaml.Node, p string) {
+			x.mapping(v, p, map[string]func(*yaml.Node, string){
+				"headers": func(v *yaml.Node, p string) { s.ErrorCodeHeaders = x.strs(v, p) },
+				"fields":  func(v *yaml.Node, p string) { s.ErrorCodeFields = x.strs(v, p) },
+			})
+		},
+		"errorMessage": func(v *yaml.Node, p string) {
+			x.mapping(v, p, map[string]func(*yaml.Node, string){
+				"fields": func(v *yaml.Node, p string) { s.ErrorMessageFields = x.strs(v, p) },
+			})
+		},
+		"requestId": func(v *yaml.Node, p string) {
+			x.mapping(v, p, map[string]func(*yaml.Node, string){
+				"headers": func(v *yaml.Node, p string) { s.RequestIDHeaders = x.strs(v, p) },
+				"fields":  func(v *yaml.Node, p string) { s.RequestIDFields = x.strs(v, p) },
+			})
+		},
+		"serverDelayHeaders": func(v *yaml.Node, p string) { s.ServerDelayHeaders = parseDelayHeaders(x, v, p) },
+		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
+		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.str(v, p) },
+		"throttleControl": func(v *yaml.Node, p string) {
+			s.ThrottleControl = &ThrottleControl{}
+			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))
+		},
+	}
+	for k, f := range modeSettingFields(x, &s.Defaults) {
+		if k != "jitter" {
+			fields[k] = f
+		}
+	}
+	if x.mapping(n, ptr, fields) && mapValue(n, "version") == nil {
+		d.errorf(ptr, "version is required (this generator reads x-retry version 1)")
+	}
+	return s
+}
+
+// modeSettingFields reads maxAttempts, the three *Ms delays and jitter into m.
+func modeSettingFields(x extReader, m *ModeSettings) map[string]func(*yaml.Node, string) {
+	ms := func(dst *time.Duration) func(*yaml.Node, string) {
+		return func(v *yaml.Node, p string) {
+			if n, ok := x.intAtLeast(v, p, 1, "milliseconds"); ok {
+				*dst = time.Duration(n) * time.Millisecond
+			}
+		}
+	}
+	return map[string]func(*yaml.Node, string){
+		"maxAttempts": func(v *yaml.Node, p string) {
+			if n, ok := x.intAtLeast(v, p, 1, ""); ok {
+				m.MaxAttempts = int(n)
+			}
+		},
+		"transientBaseDelayMs":  ms(&m.TransientBaseDelay),
+		"throttlingBaseDelayMs": ms(&m.ThrottlingBaseDelay),
+		"maxBackoffMs":          ms(&m.MaxBackoff),
+		"jitter":                func(v *yaml.Node, p string) { m.Jitter = x.oneOf(v, p, "full", "equal", "none") },
+	}
+}
+
+// modeFields reads x-retry.modes: one ModeSettings per retry mode.
+func modeFields(x extReader, s *RetrySettings) map[string]func(*yaml.Node, string) {
+	fields := map[string]func(*yaml.Node, string){}
+	for _, mode := range retryModes {
+		fields[mode] = func(v *yaml.Node, p string) {
+			var m ModeSettings
+			if x.mapping(v, p, modeSettingFields(x, &m)) {
+				if s.Modes == nil {
+					s.Modes = map[string]ModeSettings{}
+				}
+				s.Modes[mode] = m
+			}
+		}
+	}
+	return fields
+}
+
+// codeFields reads an errors mapping: transient, throttling, nonRetryable.
+func codeFields(x extReader, transient, throttling, nonRetryable *[]string) map[string]func(*yaml.Node, string) {
+	return map[string]func(*yaml.Node, string){
+		"transient":    func(v *yaml.Node, p string) { *transient = x.strs(v, p) },
+		"throttling":   func(v *yaml.Node, p string) { *throttling = x.strs(v, p) },
+		"nonRetryable": func(v *yaml.Node, p string) { *nonRetryable = x.strs(v, p) },
+	}
+}
+
+// parseDelayHeaders reads serverDelayHeaders, accepting the known headers in
+// any letter case and storing their canonical spelling.
+func parseDelayHeaders(x extReader, v *yaml.Node, p string) []string {
+	var out []string
+	for i, h := range x.strs(v, p) {
+		known := ""
+		for _, k := range serverDelayHeaders {
+			if strings.EqualFold(h, k) {
+				known = k
+			}
+		}
+		if known == "" {
+			x.d.errorf(child(p, strconv.Itoa(i)), "must be one of %s, got %q", strings.Join(serverDelayHeaders, ", "), h)
+			continue
+		}
+		out = append(out, known)
+	}
+	return out
+}
+
+// throttleControlFields reads x-retry.throttleControl (retry-behavior.md §8).
+func throttleControlFields(x extReader, tc *ThrottleControl) map[string]func(*yaml.Node, string) {
+	return map[string]func(*yaml.Node, string){
+		"userApiHeader": func(v *yaml.Node, p string) { tc.UserAPIHeader = x.str(v, p) },
+		"userHeader":    func(v *yaml.Node, p string) { tc.UserHeader = x.str(v, p) },
+		"maxDelayMs": func(v *yaml.Node, p string) {
+			if n, ok := x.intAtLeast(v, p, 1, "milliseconds"); ok {
+				tc.MaxDelay = time.Duration(n) * time.Millisecond
+			}
+		},
+		"retryStatuses": func(v *yaml.Node, p string) { tc.RetryStatuses = x.ints(v, p, 100) },
+	}
+}
+
+// parseOperationXRetry reads an operation-level x-retry at ptr (a mapping
+// with longPolling, retrySafe and errors).
+func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) OperationRetry {
+	var r OperationRetry
+	if n == nil {
+		return r
+	}
+	x := extReader{d}
+	x.mapping(n, ptr, map[string]func(*yaml.Node, string){
+		"longPolling": func(v *yaml.Node, p string) { r.LongPolling = x.boolean(v, p) },
+		"retrySafe":   func(v *yaml.Node, p string) { r.RetrySafe = x.boolean(v, p) },
+		"errors": func(v *yaml.Node, p string) {
+			x.mapping(v, p, codeFields(x, &r.TransientCodes, &r.ThrottlingCodes, &r.NonRetryableCodes))
+		},
+	})
+	return r
+}
+
+// parseXProtocol reads the root-level x-protocol extension:
+// jsonContentType (default "application/json") and timestampFormat
+// ("date-time", the default, or "epoch-seconds").
+func parseXProtocol(root *yaml.Node, d *diags) Protocol {
+	p := Protocol{JSONContentType: "application/json", TimestampFormat: "date-time"}
+	n := mapValue(root, "x-protocol")
+	if n == nil {
+		return p
+	}
+	x := extReader{d}
+	x.mapping(n, "/x-protocol", map[string]func(*yaml.Node, string){
+		"jsonContentType": func(v *yaml.Node, ptr string) {
+			if s := x.str(v, ptr); s != "" {
+				p.JSONContentType = s
+			}
+		},
+		"timestampFormat": func(v *yaml.Node, ptr string) {
+			if s := x.oneOf(v, ptr, "date-time", "epoch-seconds"); s != "" {
+				p.TimestampFormat = s
+			}
+		},
+	})
+	return p
+}

@@ -1,0 +1,151 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// mapValue returns the value of key in mapping n, or nil.
+func mapValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// extReader reads the values of a vendor extension from YAML nodes, reporting
+// every bad value as an error located by its JSON pointer.
+type extReader struct {
+	d *diags
+}
+
+// mapping calls fields[key] for every key of n, in document order, and
+// reports unknown keys. It reports n itself when it is not a mapping.
+func (x extReader) mapping(n *yaml.Node, ptr string, fields map[string]func(v *yaml.Node, ptr string)) bool {
+	if n.Kind != yaml.MappingNode {
+		x.d.errorf(ptr, "must be a mapping, got %s", describe(n))
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i].Value, n.Content[i+1]
+		f, ok := fields[key]
+		if !ok {
+			x.d.errorf(child(ptr, key), "unknown key %q (known: %s)", key, knownKeys(fields))
+			continue
+		}
+		f(val, child(ptr, key))
+	}
+	return true
+}
+
+// child returns the pointer to key inside the value at ptr.
+func child(ptr, key string) string { return ptr + pointer(key) }
+
+func knownKeys(fields map[string]func(*yaml.Node, string)) string {
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+// describe renders a node for an error message: scalars quoted, other
+// kinds by name.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	default:
+		return "an alias"
+	}
+}
+
+// intAtLeast reads an integer ≥ min; unit ("milliseconds") is named in the
+// error.
+func (x extReader) intAtLeast(n *yaml.Node, ptr string, min int64, unit string) (int64, bool) {
+	v, err := strconv.ParseInt(n.Value, 10, 64)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil || v < min {
+		what := fmt.Sprintf("an integer ≥ %d", min)
+		if unit != "" {
+			what += " (" + unit + ")"
+		}
+		x.d.errorf(ptr, "must be %s, got %s", what, describe(n))
+		return 0, false
+	}
+	return v, true
+}
+
+// str reads a non-empty string.
+func (x extReader) str(n *yaml.Node, ptr string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Value == "" {
+		x.d.errorf(ptr, "must be a non-empty string, got %s", describe(n))
+		return ""
+	}
+	return n.Value
+}
+
+// oneOf reads a string among allowed.
+func (x extReader) oneOf(n *yaml.Node, ptr string, allowed ...string) string {
+	if n.Kind == yaml.ScalarNode {
+		for _, a := range allowed {
+			if n.Value == a {
+				return a
+			}
+		}
+	}
+	x.d.errorf(ptr, "must be one of %s, got %s", strings.Join(allowed, ", "), describe(n))
+	return ""
+}
+
+// boolean reads true or false.
+func (x extReader) boolean(n *yaml.Node, ptr string) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		x.d.errorf(ptr, "must be true or false, got %s", describe(n))
+		return false
+	}
+	return n.Value == "true"
+}
+
+// strs reads a list of non-empty strings.
+func (x extReader) strs(n *yaml.Node, ptr string) []string {
+	if n.Kind != yaml.SequenceNode {
+		x.d.errorf(ptr, "must be a list of strings, got %s", describe(n))
+		return nil
+	}
+	out := []string{}
+	for i, c := range n.Content {
+		if s := x.str(c, child(ptr, strconv.Itoa(i))); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ints reads a list of integers ≥ min.
+func (x extReader) ints(n *yaml.Node, ptr string, min int64) []int {
+	if n.Kind != yaml.SequenceNode {
+		x.d.errorf(ptr, "must be a list of integers, got %s", describe(n))
+		return nil
+	}
+	var out []int
+	for i, c := range n.Content {
+		if v, ok := x.intAtLeast(c, child(ptr, strconv.Itoa(i)), min, ""); ok {
+			out = append(out, int(v))
+		}
+	}
+	return out
+}
