@@ -170,10 +170,21 @@ type harness struct {
 // nil, changes the options before NewClient.
 func newHarness(t testing.TB, svc *Service, r float64, sc *scriptedClient, edit func(*Options)) *harness {
 	t.Helper()
+	return newHarnessAt(t, epoch, svc, r, sc, edit)
+}
+
+// future is a fake-clock start an hour ahead of real time, for deadline
+// tests: a real context whose deadline is built from the fake clock must
+// not expire (in real time) while the test runs.
+var future = time.Now().Add(time.Hour).Truncate(time.Second)
+
+// newHarnessAt is newHarness with the fake clock starting at start.
+func newHarnessAt(t testing.TB, start time.Time, svc *Service, r float64, sc *scriptedClient, edit func(*Options)) *harness {
+	t.Helper()
 	if svc == nil {
 		svc = testService()
 	}
-	clock := clocktest.New(epoch)
+	clock := clocktest.New(start)
 	opts := Options{HTTPClient: sc, Clock: clock, Rand: fixedRand(r)}
 	if edit != nil {
 		edit(&opts)
@@ -202,3 +213,14 @@ type nopBody struct{}
 
 func (nopBody) Read([]byte) (int, error) { return 0, io.EOF }
 func (nopBody) Close() error             { return nil }
+
+// deadline returns a context whose deadline is d after the fake clock's
+// now (the runtime compares ctx.Deadline() with Clock.Now()). The harness
+// must start at future, so the real context does not expire meanwhile.
+func (h *harness) deadline(t testing.TB, d time.Duration) context.Context {
+	t.Helper()
+	require.True(t, h.clock.Now().After(time.Now()), "deadline tests need a harness started at future")
+	ctx, cancel := context.WithDeadline(context.Background(), h.clock.Now().Add(d))
+	t.Cleanup(cancel)
+	return ctx
+}

@@ -83,11 +83,11 @@ func wantAs[T error](t *testing.T, err error) {
 func TestRetryQuotaDeadlineRefund(t *testing.T) {
 	svc := testService()
 	svc.Defaults.ThrottlingBaseDelay = ms(5000)
-	h := newHarness(t, svc, 1, script(status(429)), nil)
-	ctx, cancel := context.WithDeadline(context.Background(), epoch.Add(ms(1000)))
-	defer cancel()
-	_, err := h.call(ctx, opPost)
+	h := newHarnessAt(t, future, svc, 1, script(status(429)), nil)
+	md, err := h.call(h.deadline(t, ms(1000)), opPost)
 	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Equal(t, 1, md.Attempts)
+	require.Empty(t, h.clock.Sleeps())
 	require.Equal(t, 500, h.c.RetryQuota().Balance())
 }
 
