@@ -70,6 +70,9 @@ func (cl *call) run(ctx context.Context, decode func(*http.Response) error) erro
 		last = res.Err
 		if class == ClassNonRetryable {
 			cl.observe(attempt, &res, class, false, 0, "", "non-retryable")
+			if err := ctx.Err(); err != nil && !errors.Is(last, err) {
+				return joinCtx(last, err) // not retried because ctx is done (§4 rule 1)
+			}
 			return last
 		}
 		if res.StatusCode == 0 && res.Sent && !cl.retrySafe() {
