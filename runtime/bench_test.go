@@ -28,42 +28,69 @@ func ok200() *http.Response {
 
 // BenchmarkDoSuccess is the runtime's success path: one Do, a prebuilt 200
 // with an empty body, no retry.
+// "plain" is a service without an attempt header; "attempt-header" sends
+// amz-sdk-request on every attempt, as AWS services do.
 func BenchmarkDoSuccess(b *testing.B) {
-	c, err := NewClient(testService(), "http://svc.test", Options{HTTPClient: fixedClient{ok200()}, Rand: fixedRand(1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	req := &Request{Method: "POST", Path: "/", Header: benchHeader.Clone(), Body: benchBody, ContentType: "application/x-amz-json-1.0"}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Do(ctx, opPost, req, nil, nil); err != nil {
-			b.Fatal(err)
-		}
+	plain := testService()
+	plain.AttemptHeader = ""
+	for _, bc := range []struct {
+		name string
+		svc  *Service
+	}{{"plain", plain}, {"attempt-header", testService()}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c, err := NewClient(bc.svc, "http://svc.test", Options{HTTPClient: fixedClient{ok200()}, Rand: fixedRand(1)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := &Request{Method: "POST", Path: "/", Header: benchHeader.Clone(), Body: benchBody, ContentType: "application/x-amz-json-1.0"}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Do(ctx, opPost, req, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
 // BenchmarkBaselineRawHTTP does what BenchmarkDoSuccess does without the
 // runtime: build the request, send it, drain and close the body. The
-// difference between the two is the runtime's own cost.
+// difference between the two is the runtime's own cost. "minimal" uses a
+// constant URL and a prebuilt header; "same-request" also joins endpoint and
+// path and sets Content-Type on every call, as the runtime (and any
+// hand-written client) does.
 func BenchmarkBaselineRawHTTP(b *testing.B) {
 	var hc HTTPClient = fixedClient{ok200()}
-	hdr := benchHeader.Clone()
-	hdr.Set("Content-Type", "application/x-amz-json-1.0")
 	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		hreq, err := http.NewRequestWithContext(ctx, "POST", "http://svc.test/", bytes.NewReader(benchBody))
-		if err != nil {
-			b.Fatal(err)
-		}
-		hreq.Header = hdr
-		resp, err := hc.Do(hreq)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		_ = resp.Body.Close()
+	endpoint, path := "http://svc.test", "/"
+	for _, bc := range []struct {
+		name    string
+		perCall bool
+	}{{"minimal", false}, {"same-request", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			hdr := benchHeader.Clone()
+			hdr.Set("Content-Type", "application/x-amz-json-1.0")
+			b.ReportAllocs()
+			for b.Loop() {
+				url := "http://svc.test/"
+				if bc.perCall {
+					url = endpoint + path
+					hdr.Set("Content-Type", "application/x-amz-json-1.0")
+				}
+				hreq, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(benchBody))
+				if err != nil {
+					b.Fatal(err)
+				}
+				hreq.Header = hdr
+				resp, err := hc.Do(hreq)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+			}
+		})
 	}
 }
 

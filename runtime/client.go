@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -141,6 +142,8 @@ type Client struct {
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
+	// attemptHeader is svc.AttemptHeader in canonical form ("" for none).
+	attemptHeader string
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -200,6 +203,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		capacity = *opts.RetryQuotaCapacity
 	}
 	c.quota = NewRetryQuota(capacity)
+	if svc.AttemptHeader != "" {
+		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
+	}
 	for _, h := range svc.RequestIDHeaders {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
@@ -238,8 +244,8 @@ func (cl *call) send(ctx context.Context, attempt int) (*http.Response, AttemptR
 	if req.Header != nil {
 		hreq.Header = req.Header
 	}
-	if h := cl.c.svc.AttemptHeader; h != "" {
-		hreq.Header.Set(h, "attempt="+strconv.Itoa(attempt)+"; max="+strconv.Itoa(cl.p.MaxAttempts))
+	if h := cl.c.attemptHeader; h != "" {
+		hreq.Header[h] = []string{"attempt=" + strconv.Itoa(attempt) + "; max=" + strconv.Itoa(cl.p.MaxAttempts)}
 	}
 	if opts.RateLimitDebug {
 		hreq.Header.Set("X-RateLimit-Mode", "debug")
@@ -278,10 +284,17 @@ func (cl *call) send(ctx context.Context, attempt int) (*http.Response, AttemptR
 
 // discard drains up to maxDrain bytes of a body the caller does not want and
 // closes it, so the connection can be reused.
+// It reads into a pooled buffer: io.CopyN would allocate a LimitedReader on
+// every call.
 func discard(resp *http.Response) {
-	_, _ = io.CopyN(io.Discard, resp.Body, maxDrain)
+	buf := drainBufs.Get().(*[maxDrain]byte)
+	_, _ = io.ReadFull(resp.Body, buf[:])
+	drainBufs.Put(buf)
 	_ = resp.Body.Close()
 }
+
+// drainBufs holds the maxDrain-byte buffers discard reads into.
+var drainBufs = sync.Pool{New: func() any { return new([maxDrain]byte) }}
 
 // decodeAndClose hands a 2xx response to decode and then drains and closes
 // its body.
