@@ -210,6 +210,7 @@ func TestAdaptiveRecoversAfterThrottling(t *testing.T) {
 		step(false)
 		require.GreaterOrEqual(t, l.State().FillRate, minFillRate)
 	}
+	t.Logf("fill rate %v ≥ %v again %v after the last throttle", l.State().FillRate, before, clock.Now().Sub(after.LastThrottle))
 }
 
 // TestAdaptiveBalanceNeverNegative is a property test: whatever the sequence
@@ -262,9 +263,9 @@ func TestAdaptiveConcurrentUse(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 200 {
-				if err := l.Acquire(context.Background(), g%2 == 0); err != nil {
-					var rl *RateLimitedError
-					require.ErrorAs(t, err, &rl)
+				var rl *RateLimitedError
+				if err := l.Acquire(context.Background(), g%2 == 0); err != nil && !errors.As(err, &rl) {
+					t.Errorf("goroutine %d, acquire %d: %v", g, i, err)
 				}
 				l.Update((g+i)%7 == 0)
 				clock.Advance(10 * time.Millisecond)
