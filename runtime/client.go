@@ -196,6 +196,9 @@ type Client struct {
 	clock    Clock
 	rand     func() float64
 	quota    *RetryQuota
+	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
+	// every call; disabled until the first throttling response.
+	limiter  *RateLimiter
 	windows  *WindowStore
 	identity string
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
@@ -262,6 +265,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		capacity = *opts.RetryQuotaCapacity
 	}
 	c.quota = NewRetryQuota(capacity)
+	c.limiter = NewRateLimiter(c.clock)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}

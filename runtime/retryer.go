@@ -106,6 +106,16 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 			cl.refund()
 			return joinCtx(cl.last, err)
 		}
+		if cl.p.UsesLimiter {
+			// §6: every attempt, retries too, takes a send token.
+			if err := cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
+				cl.refund()
+				if cl.last != nil {
+					return errors.Join(cl.last, err)
+				}
+				return err
+			}
+		}
 		resp, res := cl.send(ctx, req, cl.attempts+1)
 		d := cl.Decide(ctx, &res)
 		switch d.Outcome {
@@ -164,6 +174,9 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 		throttled = cl.md.RateLimit.Throttled()
 	}
 	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
+	if p.UsesLimiter && res.StatusCode != 0 {
+		c.limiter.Update(d.Class == ClassThrottling)
+	}
 	switch {
 	case d.Class == ClassNone:
 		if p.UsesQuota {
@@ -328,6 +341,9 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
 		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit,
+	}
+	if cl.p.UsesLimiter {
+		info.LimiterRate = cl.c.limiter.Rate()
 	}
 	if cl.opts.OnAttempt != nil {
 		cl.opts.OnAttempt(info)

@@ -20,15 +20,34 @@ func runVectorsCmd(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestVectorsPublishedFilesPass(t *testing.T) {
-	files := []string{"standard.yaml", "multi-thread.yaml"}
+	files := []string{"standard.yaml", "multi-thread.yaml", "cubic.yaml", "sending-rate.yaml", "throttle-control.yaml"}
 	for i := range files {
 		files[i] = filepath.Join(vectorsDir, files[i])
 	}
 	code, out, errOut := runVectorsCmd(t, files...)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Equal(t, "10 passed, 0 failed", lines[len(lines)-1])
-	require.Contains(t, out, "PASS DynamoDB base backoff and increased retries\n")
+	require.Equal(t, "15 passed, 0 failed", lines[len(lines)-1])
+	for _, name := range []string{
+		"DynamoDB base backoff and increased retries",
+		"Shared multi-threaded scenarios",
+		"Cubic success #1",
+		"End-to-end test for client sending rates",
+	} {
+		require.Contains(t, out, "PASS "+name+"\n")
+	}
+}
+
+func TestVectorsCubicFailureNamesTheRate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cubic.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(`"Off by a little":
+  given: {last_max_rate: 10, last_throttle_time: 5}
+  cases:
+    - {response: success, timestamp: 5, calculated_rate: 7.00001}
+`), 0o644))
+	code, out, _ := runVectorsCmd(t, path)
+	require.Equal(t, 1, code)
+	require.Equal(t, "FAIL Off by a little: step 1: want calculated_rate 7.00001, got 7\n0 passed, 1 failed\n", out)
 }
 
 func TestVectorsThrottleControlPass(t *testing.T) {
