@@ -61,9 +61,12 @@ func newClient(t *testing.T, endpoint string, rec *attempts, opts ...func(*dynam
 	return c
 }
 
+// str and boolean return pointers for optional input fields.
 func str(s string) *string { return &s }
 func boolean(b bool) *bool { return &b }
 
+// s, n and bl build string, number and bool attribute values; key builds the
+// primary key of the test tables (pk string, sk number).
 func s(v string) dynamodb.AttributeValue { return dynamodb.AttributeValue{S: &v} }
 func n(v string) dynamodb.AttributeValue { return dynamodb.AttributeValue{N: &v} }
 func bl(v bool) dynamodb.AttributeValue  { return dynamodb.AttributeValue{BOOL: &v} }
@@ -236,14 +239,17 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 		name   string
 		faults []testserver.Fault
 		// wantErr checks the call's error; nil means the call succeeds.
-		wantErr      func(t *testing.T, err error)
+		wantErr func(t *testing.T, err error)
+		// wantClass is the class of every failed attempt.
+		wantClass    runtime.Class
 		wantAttempts int
 		wantQuota    int
 		wantSleeps   []time.Duration
 	}{
 		{
-			name:   "two throttling errors then success on attempt 3 refund the last retry cost",
-			faults: []testserver.Fault{throttled, throttled},
+			name:      "two throttling errors then success on attempt 3 refund the last retry cost",
+			faults:    []testserver.Fault{throttled, throttled},
+			wantClass: runtime.ClassThrottling,
 			// Quota: 500 − 5 (retry 1) − 5 (retry 2) + 5 (refund of the
 			// successful retry's cost) = 495.
 			wantAttempts: 3,
@@ -266,6 +272,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 				require.Equal(t, http.StatusInternalServerError, apiErr.HTTPStatusCode)
 				require.Empty(t, apiErr.ErrorCode)
 			},
+			wantClass: runtime.ClassTransient,
 			// Quota: 500 − 3 × 14 (three transient retries) = 458; the
 			// fourth attempt is the last allowed, so it spends nothing.
 			wantAttempts: 4,
@@ -300,6 +307,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 			var delays []time.Duration
 			for _, a := range infos[:len(infos)-1] {
 				require.Equal(t, runtime.OutcomeRetry, a.Outcome)
+				require.Equal(t, tc.wantClass, a.Class)
 				delays = append(delays, a.Delay)
 			}
 			require.Equal(t, tc.wantSleeps, delays, "the delays reported are the delays slept")
@@ -309,6 +317,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 				require.Nil(t, out)
 				tc.wantErr(t, err)
 				require.Equal(t, runtime.OutcomeMaxAttempts, last.Outcome)
+				require.Equal(t, tc.wantClass, last.Class)
 				require.Empty(t, proxy.Forwarded(), "no attempt reached dynalite")
 				return
 			}
