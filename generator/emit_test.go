@@ -53,3 +53,37 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	_, err = Generate(svc, "func")
 	require.EqualError(t, err, `invalid package name "func"`)
 }
+
+// TestOptionalFieldsOmitOnlyNil checks the JSON tags of emitted fields: an
+// optional field is left out only when nil (omitzero), so an empty list or
+// map is still sent, as DynamoDB's {"L": []} must be; a required field is
+// always sent.
+func TestOptionalFieldsOmitOnlyNil(t *testing.T) {
+	svc, _, err := load(t, specWith("", `    Value:
+      type: object
+      required: [Key]
+      properties:
+        Key: {type: string}
+        S: {type: string}
+        L: {type: array, items: {$ref: '#/components/schemas/Value'}}
+        M: {type: object, additionalProperties: {$ref: '#/components/schemas/Value'}}
+`))
+	require.NoError(t, err)
+	files, err := Generate(svc, "svc")
+	require.NoError(t, err)
+	var types string
+	for _, f := range files {
+		if f.Name == "types.go" {
+			types = string(f.Content)
+		}
+	}
+	for _, want := range []string{
+		"`json:\"Key\"`",
+		"`json:\"S,omitzero\"`",
+		"`json:\"L,omitzero\"`",
+		"`json:\"M,omitzero\"`",
+	} {
+		require.Contains(t, types, want)
+	}
+	require.NotContains(t, types, "omitempty")
+}

@@ -52,7 +52,9 @@ func structFields(fields []Field, output bool) []jen.Code {
 		}
 		tag := fl.JSONName
 		if !fl.Required {
-			tag += ",omitempty"
+			// omitzero, not omitempty: nil means absent, while an empty
+			// non-nil slice or map is sent (DynamoDB's {"L": []}).
+			tag += ",omitzero"
 		}
 		s.Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag})
 		out = append(out, &s)

@@ -119,9 +119,9 @@ type Field struct {
 	Doc string
 	// Type is the field's Go type.
 	Type TypeRef
-	// Required fields are values without omitempty; optional ones are
+	// Required fields are values without omitzero; optional ones are
 	// pointers (scalars, enums and structs) or nil-able slices and maps,
-	// with omitempty.
+	// with omitzero, so only nil is left out (an empty slice or map is sent).
 	Required bool
 }
 

@@ -13,17 +13,17 @@ type ArchivalSummary struct {
 	// The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the
 	// archival reason. If you wish to restore this backup to the same table name, you will need to
 	// delete the original table.
-	ArchivalBackupArn *string `json:"ArchivalBackupArn,omitempty"`
+	ArchivalBackupArn *string `json:"ArchivalBackupArn,omitzero"`
 
 	// The date and time when table archival was initiated by DynamoDB, in UNIX epoch time format.
-	ArchivalDateTime *runtime.EpochSeconds `json:"ArchivalDateTime,omitempty"`
+	ArchivalDateTime *runtime.EpochSeconds `json:"ArchivalDateTime,omitzero"`
 
 	// The reason DynamoDB archived the table. Currently, the only possible value is:
 	//
 	// INACCESSIBLE_ENCRYPTION_CREDENTIALS - The table was archived due to the table's AWS KMS key
 	// being inaccessible for more than seven days. An On-Demand backup was created at the archival
 	// time.
-	ArchivalReason *string `json:"ArchivalReason,omitempty"`
+	ArchivalReason *string `json:"ArchivalReason,omitzero"`
 }
 
 // AttributeAction is generated from schema #/components/schemas/AttributeAction.
@@ -68,27 +68,27 @@ type AttributeValue struct {
 	// An attribute of type Binary. For example:
 	//
 	// "B": "dGhpcyB0ZXh0IGlzIGJhc2U2NC1lbmNvZGVk"
-	B *string `json:"B,omitempty"`
+	B *string `json:"B,omitzero"`
 
 	// An attribute of type Boolean. For example:
 	//
 	// "BOOL": true
-	BOOL *bool `json:"BOOL,omitempty"`
+	BOOL *bool `json:"BOOL,omitzero"`
 
 	// An attribute of type Binary Set. For example:
 	//
 	// "BS": ["U3Vubnk=", "UmFpbnk=", "U25vd3k="]
-	BS []string `json:"BS,omitempty"`
+	BS []string `json:"BS,omitzero"`
 
 	// An attribute of type List. For example:
 	//
 	// "L": [ {"S": "Cookies"} , {"S": "Coffee"}, {"N", "3.14159"}]
-	L []AttributeValue `json:"L,omitempty"`
+	L []AttributeValue `json:"L,omitzero"`
 
 	// An attribute of type Map. For example:
 	//
 	// "M": {"Name": {"S": "Joe"}, "Age": {"N": "35"}}
-	M map[string]AttributeValue `json:"M,omitempty"`
+	M map[string]AttributeValue `json:"M,omitzero"`
 
 	// An attribute of type Number. For example:
 	//
@@ -97,7 +97,7 @@ type AttributeValue struct {
 	// Numbers are sent across the network to DynamoDB as strings, to maximize compatibility across
 	// languages and libraries. However, DynamoDB treats them as number type attributes for
 	// mathematical operations.
-	N *string `json:"N,omitempty"`
+	N *string `json:"N,omitzero"`
 
 	// An attribute of type Number Set. For example:
 	//
@@ -106,22 +106,22 @@ type AttributeValue struct {
 	// Numbers are sent across the network to DynamoDB as strings, to maximize compatibility across
 	// languages and libraries. However, DynamoDB treats them as number type attributes for
 	// mathematical operations.
-	NS []string `json:"NS,omitempty"`
+	NS []string `json:"NS,omitzero"`
 
 	// An attribute of type Null. For example:
 	//
 	// "NULL": true
-	NULL *bool `json:"NULL,omitempty"`
+	NULL *bool `json:"NULL,omitzero"`
 
 	// An attribute of type String. For example:
 	//
 	// "S": "Hello"
-	S *string `json:"S,omitempty"`
+	S *string `json:"S,omitzero"`
 
 	// An attribute of type String Set. For example:
 	//
 	// "SS": ["Giraffe", "Hippo" ,"Zebra"]
-	SS []string `json:"SS,omitempty"`
+	SS []string `json:"SS,omitzero"`
 }
 
 // AttributeValueUpdate is generated from schema #/components/schemas/AttributeValueUpdate.
@@ -191,7 +191,7 @@ type AttributeValueUpdate struct {
 	// ADD - DynamoDB creates an item with the supplied primary key and number (or set of numbers) for
 	// the attribute value. The only data types allowed are number and number set; no other data types
 	// can be specified.
-	Action *AttributeAction `json:"Action,omitempty"`
+	Action *AttributeAction `json:"Action,omitzero"`
 
 	// Represents the data for an attribute.
 	//
@@ -199,7 +199,7 @@ type AttributeValueUpdate struct {
 	// is the data itself.
 	//
 	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
-	Value *AttributeValue `json:"Value,omitempty"`
+	Value *AttributeValue `json:"Value,omitzero"`
 }
 
 // AutoScalingPolicyDescription is generated from schema #/components/schemas/AutoScalingPolicyDescription.
@@ -207,10 +207,10 @@ type AttributeValueUpdate struct {
 // Represents the properties of the scaling policy.
 type AutoScalingPolicyDescription struct {
 	// The name of the scaling policy.
-	PolicyName *string `json:"PolicyName,omitempty"`
+	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
-	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationDescription `json:"TargetTrackingScalingPolicyConfiguration,omitempty"`
+	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationDescription `json:"TargetTrackingScalingPolicyConfiguration,omitzero"`
 }
 
 // AutoScalingPolicyUpdate is generated from schema #/components/schemas/AutoScalingPolicyUpdate.
@@ -218,7 +218,7 @@ type AutoScalingPolicyDescription struct {
 // Represents the auto scaling policy to be modified.
 type AutoScalingPolicyUpdate struct {
 	// The name of the scaling policy.
-	PolicyName *string `json:"PolicyName,omitempty"`
+	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
 	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
@@ -229,20 +229,20 @@ type AutoScalingPolicyUpdate struct {
 // Represents the auto scaling settings for a global table or global secondary index.
 type AutoScalingSettingsDescription struct {
 	// Disabled auto scaling for this global table or global secondary index.
-	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitempty"`
+	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
 
 	// Role ARN used for configuring the auto scaling policy.
-	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitempty"`
+	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitzero"`
 
 	// The maximum capacity units that a global table or global secondary index should be scaled up to.
-	MaximumUnits *int64 `json:"MaximumUnits,omitempty"`
+	MaximumUnits *int64 `json:"MaximumUnits,omitzero"`
 
 	// The minimum capacity units that a global table or global secondary index should be scaled down
 	// to.
-	MinimumUnits *int64 `json:"MinimumUnits,omitempty"`
+	MinimumUnits *int64 `json:"MinimumUnits,omitzero"`
 
 	// Information about the scaling policies.
-	ScalingPolicies []AutoScalingPolicyDescription `json:"ScalingPolicies,omitempty"`
+	ScalingPolicies []AutoScalingPolicyDescription `json:"ScalingPolicies,omitzero"`
 }
 
 // AutoScalingSettingsUpdate is generated from schema #/components/schemas/AutoScalingSettingsUpdate.
@@ -251,21 +251,21 @@ type AutoScalingSettingsDescription struct {
 // index.
 type AutoScalingSettingsUpdate struct {
 	// Disabled auto scaling for this global table or global secondary index.
-	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitempty"`
+	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
 
 	// Role ARN used for configuring auto scaling policy.
-	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitempty"`
+	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitzero"`
 
 	// The maximum capacity units that a global table or global secondary index should be scaled up to.
-	MaximumUnits *int64 `json:"MaximumUnits,omitempty"`
+	MaximumUnits *int64 `json:"MaximumUnits,omitzero"`
 
 	// The minimum capacity units that a global table or global secondary index should be scaled down
 	// to.
-	MinimumUnits *int64 `json:"MinimumUnits,omitempty"`
+	MinimumUnits *int64 `json:"MinimumUnits,omitzero"`
 
 	// The scaling policy to apply for scaling target global table or global secondary index capacity
 	// units.
-	ScalingPolicyUpdate *AutoScalingPolicyUpdate `json:"ScalingPolicyUpdate,omitempty"`
+	ScalingPolicyUpdate *AutoScalingPolicyUpdate `json:"ScalingPolicyUpdate,omitzero"`
 }
 
 // AutoScalingTargetTrackingScalingPolicyConfigurationDescription is generated from schema #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription.
@@ -276,20 +276,20 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
 	// resource. Otherwise, scale in is enabled and the target tracking policy can remove capacity from
 	// the scalable resource. The default value is false.
-	DisableScaleIn *bool `json:"DisableScaleIn,omitempty"`
+	DisableScaleIn *bool `json:"DisableScaleIn,omitzero"`
 
 	// The amount of time, in seconds, after a scale in activity completes before another scale in
 	// activity can start. The cooldown period is used to block subsequent scale in requests until it
 	// has expired. You should scale in conservatively to protect your application's availability.
 	// However, if another alarm triggers a scale out policy during the cooldown period after a
 	// scale-in, application auto scaling scales out your scalable target immediately.
-	ScaleInCooldown *int64 `json:"ScaleInCooldown,omitempty"`
+	ScaleInCooldown *int64 `json:"ScaleInCooldown,omitzero"`
 
 	// The amount of time, in seconds, after a scale out activity completes before another scale out
 	// activity can start. While the cooldown period is in effect, the capacity that has been added by
 	// the previous scale out event that initiated the cooldown is calculated as part of the desired
 	// capacity for the next scale out. You should continuously (but not excessively) scale out.
-	ScaleOutCooldown *int64 `json:"ScaleOutCooldown,omitempty"`
+	ScaleOutCooldown *int64 `json:"ScaleOutCooldown,omitzero"`
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
@@ -304,20 +304,20 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
 	// resource. Otherwise, scale in is enabled and the target tracking policy can remove capacity from
 	// the scalable resource. The default value is false.
-	DisableScaleIn *bool `json:"DisableScaleIn,omitempty"`
+	DisableScaleIn *bool `json:"DisableScaleIn,omitzero"`
 
 	// The amount of time, in seconds, after a scale in activity completes before another scale in
 	// activity can start. The cooldown period is used to block subsequent scale in requests until it
 	// has expired. You should scale in conservatively to protect your application's availability.
 	// However, if another alarm triggers a scale out policy during the cooldown period after a
 	// scale-in, application auto scaling scales out your scalable target immediately.
-	ScaleInCooldown *int64 `json:"ScaleInCooldown,omitempty"`
+	ScaleInCooldown *int64 `json:"ScaleInCooldown,omitzero"`
 
 	// The amount of time, in seconds, after a scale out activity completes before another scale out
 	// activity can start. While the cooldown period is in effect, the capacity that has been added by
 	// the previous scale out event that initiated the cooldown is calculated as part of the desired
 	// capacity for the next scale out. You should continuously (but not excessively) scale out.
-	ScaleOutCooldown *int64 `json:"ScaleOutCooldown,omitempty"`
+	ScaleOutCooldown *int64 `json:"ScaleOutCooldown,omitzero"`
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
@@ -329,14 +329,14 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 // Contains the description of the backup created for the table.
 type BackupDescription struct {
 	// Contains the details of the backup created for the table.
-	BackupDetails *BackupDetails `json:"BackupDetails,omitempty"`
+	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
 
 	// Contains the details of the table when the backup was created.
-	SourceTableDetails *SourceTableDetails `json:"SourceTableDetails,omitempty"`
+	SourceTableDetails *SourceTableDetails `json:"SourceTableDetails,omitzero"`
 
 	// Contains the details of the features enabled on the table when the backup was created. For
 	// example, LSIs, GSIs, streams, TTL.
-	SourceTableFeatureDetails *SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitempty"`
+	SourceTableFeatureDetails *SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitzero"`
 }
 
 // BackupDetails is generated from schema #/components/schemas/BackupDetails.
@@ -351,13 +351,13 @@ type BackupDetails struct {
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
-	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitempty"`
+	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the requested backup.
 	BackupName string `json:"BackupName"`
 
 	// Size of the backup in bytes.
-	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitempty"`
+	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
 	BackupStatus BackupStatus `json:"BackupStatus"`
@@ -392,23 +392,23 @@ const (
 // Contains details for the backup.
 type BackupSummary struct {
 	// ARN associated with the backup.
-	BackupArn *string `json:"BackupArn,omitempty"`
+	BackupArn *string `json:"BackupArn,omitzero"`
 
 	// Time at which the backup was created.
-	BackupCreationDateTime *runtime.EpochSeconds `json:"BackupCreationDateTime,omitempty"`
+	BackupCreationDateTime *runtime.EpochSeconds `json:"BackupCreationDateTime,omitzero"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
-	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitempty"`
+	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the specified backup.
-	BackupName *string `json:"BackupName,omitempty"`
+	BackupName *string `json:"BackupName,omitzero"`
 
 	// Size of the backup in bytes.
-	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitempty"`
+	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
-	BackupStatus *BackupStatus `json:"BackupStatus,omitempty"`
+	BackupStatus *BackupStatus `json:"BackupStatus,omitzero"`
 
 	// BackupType:
 	//
@@ -419,16 +419,16 @@ type BackupSummary struct {
 	// you to restore the deleted table to the state it was in just before the point of deletion.
 	//
 	// AWS_BACKUP - On-demand backup created by you from AWS Backup service.
-	BackupType *BackupType `json:"BackupType,omitempty"`
+	BackupType *BackupType `json:"BackupType,omitzero"`
 
 	// ARN associated with the table.
-	TableArn *string `json:"TableArn,omitempty"`
+	TableArn *string `json:"TableArn,omitzero"`
 
 	// Unique identifier for the table.
-	TableId *string `json:"TableId,omitempty"`
+	TableId *string `json:"TableId,omitzero"`
 
 	// Name of the table.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // BackupType is generated from schema #/components/schemas/BackupType.
@@ -471,7 +471,7 @@ type BatchExecuteStatementOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The response to each PartiQL statement in the batch.
-	Responses []BatchStatementResponse `json:"Responses,omitempty"`
+	Responses []BatchStatementResponse `json:"Responses,omitzero"`
 }
 
 // BatchGetItemInput is generated from schema #/components/schemas/BatchGetItemInput.
@@ -535,7 +535,7 @@ type BatchGetItemInput struct {
 	// AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
 	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide .
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity      `json:"ReturnConsumedCapacity,omitempty"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity      `json:"ReturnConsumedCapacity,omitzero"`
 }
 
 // BatchGetItemOutput is generated from schema #/components/schemas/BatchGetItemOutput.
@@ -552,11 +552,11 @@ type BatchGetItemOutput struct {
 	// TableName - The table that consumed the provisioned throughput.
 	//
 	// CapacityUnits - The total number of capacity units consumed.
-	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A map of table name to a list of items. Each object in Responses consists of a table name, along
 	// with a map of attribute data consisting of the data type and attribute value.
-	Responses map[string][]map[string]AttributeValue `json:"Responses,omitempty"`
+	Responses map[string][]map[string]AttributeValue `json:"Responses,omitzero"`
 
 	// A map of tables and their respective keys that were not processed with the current response. The
 	// UnprocessedKeys value is in the same form as RequestItems , so the value can be provided
@@ -575,7 +575,7 @@ type BatchGetItemOutput struct {
 	// consistent read is used; otherwise, an eventually consistent read is used.
 	//
 	// If there are no unprocessed keys remaining, the response contains an empty UnprocessedKeys map.
-	UnprocessedKeys map[string]KeysAndAttributes `json:"UnprocessedKeys,omitempty"`
+	UnprocessedKeys map[string]KeysAndAttributes `json:"UnprocessedKeys,omitzero"`
 }
 
 // BatchStatementError is generated from schema #/components/schemas/BatchStatementError.
@@ -583,10 +583,10 @@ type BatchGetItemOutput struct {
 // An error associated with a statement in a PartiQL batch that was run.
 type BatchStatementError struct {
 	// The error code associated with the failed PartiQL batch statement.
-	Code *BatchStatementErrorCodeEnum `json:"Code,omitempty"`
+	Code *BatchStatementErrorCodeEnum `json:"Code,omitzero"`
 
 	// The error message associated with the PartiQL batch resposne.
-	Message *string `json:"Message,omitempty"`
+	Message *string `json:"Message,omitzero"`
 }
 
 // BatchStatementErrorCodeEnum is generated from schema #/components/schemas/BatchStatementErrorCodeEnum.
@@ -623,10 +623,10 @@ const (
 // A PartiQL batch statement request.
 type BatchStatementRequest struct {
 	// The read consistency of the PartiQL batch request.
-	ConsistentRead *bool `json:"ConsistentRead,omitempty"`
+	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The parameters associated with a PartiQL statement in the batch request.
-	Parameters []AttributeValue `json:"Parameters,omitempty"`
+	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A valid PartiQL statement.
 	Statement string `json:"Statement"`
@@ -637,13 +637,13 @@ type BatchStatementRequest struct {
 // A PartiQL batch statement response..
 type BatchStatementResponse struct {
 	// The error associated with a failed PartiQL batch statement.
-	Error *BatchStatementError `json:"Error,omitempty"`
+	Error *BatchStatementError `json:"Error,omitzero"`
 
 	// A DynamoDB item associated with a BatchStatementResponse
-	Item map[string]AttributeValue `json:"Item,omitempty"`
+	Item map[string]AttributeValue `json:"Item,omitzero"`
 
 	// The table name associated with a failed PartiQL batch statement.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // BatchWriteItemInput is generated from schema #/components/schemas/BatchWriteItemInput.
@@ -673,12 +673,12 @@ type BatchWriteItemInput struct {
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
 	RequestItems           map[string][]WriteRequest `json:"RequestItems"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitempty"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
-	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitempty"`
+	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 }
 
 // BatchWriteItemOutput is generated from schema #/components/schemas/BatchWriteItemOutput.
@@ -695,7 +695,7 @@ type BatchWriteItemOutput struct {
 	// TableName - The table that consumed the provisioned throughput.
 	//
 	// CapacityUnits - The total number of capacity units consumed.
-	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A list of tables that were processed by BatchWriteItem and, for each table, information about
 	// any item collections that were affected by individual DeleteItem or PutItem operations.
@@ -713,7 +713,7 @@ type BatchWriteItemOutput struct {
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
-	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 
 	// A map of tables and requests against those tables that were not processed. The UnprocessedItems
 	// value is in the same form as RequestItems , so you can provide this value directly to a
@@ -742,7 +742,7 @@ type BatchWriteItemOutput struct {
 	//
 	// If there are no unprocessed items remaining, the response contains an empty UnprocessedItems
 	// map.
-	UnprocessedItems map[string][]WriteRequest `json:"UnprocessedItems,omitempty"`
+	UnprocessedItems map[string][]WriteRequest `json:"UnprocessedItems,omitzero"`
 }
 
 // BillingMode is generated from schema #/components/schemas/BillingMode.
@@ -768,10 +768,10 @@ type BillingModeSummary struct {
 	//
 	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST . We recommend using
 	// PAY_PER_REQUEST for unpredictable workloads.
-	BillingMode *BillingMode `json:"BillingMode,omitempty"`
+	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Represents the time when PAY_PER_REQUEST was last set as the read/write capacity mode.
-	LastUpdateToPayPerRequestDateTime *runtime.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitempty"`
+	LastUpdateToPayPerRequestDateTime *runtime.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
 }
 
 // Capacity is generated from schema #/components/schemas/Capacity.
@@ -779,13 +779,13 @@ type BillingModeSummary struct {
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
 type Capacity struct {
 	// The total number of capacity units consumed on a table or an index.
-	CapacityUnits *float64 `json:"CapacityUnits,omitempty"`
+	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
 
 	// The total number of read capacity units consumed on a table or an index.
-	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitempty"`
+	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitzero"`
 
 	// The total number of write capacity units consumed on a table or an index.
-	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitempty"`
+	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // ComparisonOperator is generated from schema #/components/schemas/ComparisonOperator.
@@ -847,7 +847,7 @@ type Condition struct {
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
-	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
 	// A comparator for evaluating attributes. For example, equals, greater than, less than, etc.
 	//
@@ -975,10 +975,10 @@ type ConditionCheck struct {
 	ConditionExpression string `json:"ConditionExpression"`
 
 	// One or more substitution tokens for attribute names in an expression.
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be checked. Each element consists of an attribute name and a
 	// value for that attribute.
@@ -987,7 +987,7 @@ type ConditionCheck struct {
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the ConditionCheck
 	// condition fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and
 	// ALL_OLD.
-	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitempty"`
+	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the check item request.
 	TableName string `json:"TableName"`
@@ -1012,25 +1012,25 @@ const (
 // see Provisioned Throughput in the Amazon DynamoDB Developer Guide .
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
-	CapacityUnits *float64 `json:"CapacityUnits,omitempty"`
+	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
 
 	// The amount of throughput consumed on each global index affected by the operation.
-	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The amount of throughput consumed on each local index affected by the operation.
-	LocalSecondaryIndexes map[string]Capacity `json:"LocalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes map[string]Capacity `json:"LocalSecondaryIndexes,omitzero"`
 
 	// The total number of read capacity units consumed by the operation.
-	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitempty"`
+	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitzero"`
 
 	// The amount of throughput consumed on the table affected by the operation.
-	Table *Capacity `json:"Table,omitempty"`
+	Table *Capacity `json:"Table,omitzero"`
 
 	// The name of the table that was affected by the operation.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 
 	// The total number of write capacity units consumed by the operation.
-	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitempty"`
+	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // ContinuousBackupsDescription is generated from schema #/components/schemas/ContinuousBackupsDescription.
@@ -1041,7 +1041,7 @@ type ContinuousBackupsDescription struct {
 	ContinuousBackupsStatus ContinuousBackupsStatus `json:"ContinuousBackupsStatus"`
 
 	// The description of the point in time recovery settings applied to the table.
-	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription,omitempty"`
+	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription,omitzero"`
 }
 
 // ContinuousBackupsStatus is generated from schema #/components/schemas/ContinuousBackupsStatus.
@@ -1089,13 +1089,13 @@ const (
 type ContributorInsightsSummary struct {
 	// Describes the current status for contributor insights for the given table and index, if
 	// applicable.
-	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitempty"`
+	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
 
 	// Name of the index associated with the summary, if any.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// Name of the table associated with the summary.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // CreateBackupInput is generated from schema #/components/schemas/CreateBackupInput.
@@ -1113,7 +1113,7 @@ type CreateBackupOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains the details of the backup created for the table.
-	BackupDetails *BackupDetails `json:"BackupDetails,omitempty"`
+	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
 }
 
 // CreateGlobalSecondaryIndexAction is generated from schema #/components/schemas/CreateGlobalSecondaryIndexAction.
@@ -1135,7 +1135,7 @@ type CreateGlobalSecondaryIndexAction struct {
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 	// Quotas in the Amazon DynamoDB Developer Guide .
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
 // CreateGlobalTableInput is generated from schema #/components/schemas/CreateGlobalTableInput.
@@ -1153,7 +1153,7 @@ type CreateGlobalTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains the details of the global table.
-	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitempty"`
+	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
 // CreateReplicaAction is generated from schema #/components/schemas/CreateReplicaAction.
@@ -1169,17 +1169,17 @@ type CreateReplicaAction struct {
 // Represents a replica to be created.
 type CreateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
-	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The AWS KMS customer master key (CMK) that should be used for AWS KMS encryption in the new
 	// replica. To specify a CMK, use its key ID, Amazon Resource Name (ARN), alias name, or alias ARN.
 	// Note that you should only provide this parameter if the key is different from the default
 	// DynamoDB KMS master key alias/aws/dynamodb.
-	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitempty"`
+	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
 
 	// Replica-specific provisioned throughput. If not specified, uses the source table's provisioned
 	// throughput settings.
-	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the new replica will be created.
 	RegionName string `json:"RegionName"`
@@ -1200,7 +1200,7 @@ type CreateTableInput struct {
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
 	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
-	BillingMode *BillingMode `json:"BillingMode,omitempty"`
+	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// One or more global secondary indexes (the maximum is 20) to be created on the table. Each global
 	// secondary index in the array includes the following:
@@ -1229,7 +1229,7 @@ type CreateTableInput struct {
 	//
 	// ProvisionedThroughput - The provisioned throughput settings for the global secondary index,
 	// consisting of read and write capacity units.
-	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// Specifies the attributes that make up the primary key for a table or an index. The attributes in
 	// KeySchema must also be defined in the AttributeDefinitions array. For more information, see Data
@@ -1291,7 +1291,7 @@ type CreateTableInput struct {
 	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
 	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
-	LocalSecondaryIndexes []LocalSecondaryIndex `json:"LocalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes []LocalSecondaryIndex `json:"LocalSecondaryIndexes,omitzero"`
 
 	// Represents the provisioned throughput settings for a specified table or index. The settings can
 	// be modified using the UpdateTable operation.
@@ -1301,10 +1301,10 @@ type CreateTableInput struct {
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 	// Quotas in the Amazon DynamoDB Developer Guide .
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 
 	// Represents the settings used to enable server-side encryption.
-	SSESpecification *SSESpecification `json:"SSESpecification,omitempty"`
+	SSESpecification *SSESpecification `json:"SSESpecification,omitzero"`
 
 	// The settings for DynamoDB Streams on the table. These settings consist of:
 	//
@@ -1320,13 +1320,13 @@ type CreateTableInput struct {
 	// OLD_IMAGE - The entire item, as it appeared before it was modified, is written to the stream.
 	//
 	// NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the stream.
-	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitempty"`
+	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to create.
 	TableName string `json:"TableName"`
 
 	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB .
-	Tags []Tag `json:"Tags,omitempty"`
+	Tags []Tag `json:"Tags,omitzero"`
 }
 
 // CreateTableOutput is generated from schema #/components/schemas/CreateTableOutput.
@@ -1337,7 +1337,7 @@ type CreateTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the properties of the table.
-	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // Delete is generated from schema #/components/schemas/Delete.
@@ -1345,13 +1345,13 @@ type CreateTableOutput struct {
 // Represents a request to perform a DeleteItem operation.
 type Delete struct {
 	// A condition that must be satisfied in order for a conditional delete to succeed.
-	ConditionExpression *string `json:"ConditionExpression,omitempty"`
+	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression.
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be deleted. Each element consists of an attribute name and a
 	// value for that attribute.
@@ -1359,7 +1359,7 @@ type Delete struct {
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Delete condition
 	// fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and ALL_OLD.
-	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitempty"`
+	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which the item to be deleted resides.
 	TableName string `json:"TableName"`
@@ -1377,7 +1377,7 @@ type DeleteBackupOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains the description of the backup created for the table.
-	BackupDescription *BackupDescription `json:"BackupDescription,omitempty"`
+	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
 // DeleteGlobalSecondaryIndexAction is generated from schema #/components/schemas/DeleteGlobalSecondaryIndexAction.
@@ -1407,15 +1407,15 @@ type DeleteItemInput struct {
 	//
 	// For more information about condition expressions, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide .
-	ConditionExpression *string `json:"ConditionExpression,omitempty"`
+	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
-	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitempty"`
+	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
 	// in the Amazon DynamoDB Developer Guide .
-	Expected map[string]ExpectedAttributeValue `json:"Expected,omitempty"`
+	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -1447,7 +1447,7 @@ type DeleteItemInput struct {
 	//
 	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
 	//
@@ -1467,7 +1467,7 @@ type DeleteItemInput struct {
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
 	// delete.
@@ -1476,12 +1476,12 @@ type DeleteItemInput struct {
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
 	Key                    map[string]AttributeValue `json:"Key"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitempty"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
-	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitempty"`
+	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// deleted. For DeleteItem , the valid values are:
@@ -1493,7 +1493,7 @@ type DeleteItemInput struct {
 	//
 	// The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem does not
 	// recognize any values other than NONE or ALL_OLD .
-	ReturnValues *ReturnValue `json:"ReturnValues,omitempty"`
+	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
 	TableName string `json:"TableName"`
@@ -1509,13 +1509,13 @@ type DeleteItemOutput struct {
 	// A map of attribute names to AttributeValue objects, representing the item as it appeared before
 	// the DeleteItem operation. This map appears in the response only if ReturnValues was specified as
 	// ALL_OLD in the request.
-	Attributes map[string]AttributeValue `json:"Attributes,omitempty"`
+	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
 
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide .
-	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
@@ -1535,7 +1535,7 @@ type DeleteItemOutput struct {
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
-	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
 // DeleteReplicaAction is generated from schema #/components/schemas/DeleteReplicaAction.
@@ -1580,7 +1580,7 @@ type DeleteTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the properties of a table.
-	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // DescribeBackupInput is generated from schema #/components/schemas/DescribeBackupInput.
@@ -1595,7 +1595,7 @@ type DescribeBackupOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains the description of the backup created for the table.
-	BackupDescription *BackupDescription `json:"BackupDescription,omitempty"`
+	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
 // DescribeContinuousBackupsInput is generated from schema #/components/schemas/DescribeContinuousBackupsInput.
@@ -1611,13 +1611,13 @@ type DescribeContinuousBackupsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the continuous backups and point in time recovery settings on the table.
-	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitempty"`
+	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
 // DescribeContributorInsightsInput is generated from schema #/components/schemas/DescribeContributorInsightsInput.
 type DescribeContributorInsightsInput struct {
 	// The name of the global secondary index to describe, if applicable.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table to describe.
 	TableName string `json:"TableName"`
@@ -1629,10 +1629,10 @@ type DescribeContributorInsightsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// List of names of the associated Alpine rules.
-	ContributorInsightsRuleList []string `json:"ContributorInsightsRuleList,omitempty"`
+	ContributorInsightsRuleList []string `json:"ContributorInsightsRuleList,omitzero"`
 
 	// Current Status contributor insights.
-	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitempty"`
+	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
 
 	// Returns information about the last failure that encountered.
 	//
@@ -1650,16 +1650,16 @@ type DescribeContributorInsightsOutput struct {
 	//
 	// InternalServerError - Failed to create Amazon CloudWatch Contributor Insights rules. Please
 	// retry request.
-	FailureException *FailureException `json:"FailureException,omitempty"`
+	FailureException *FailureException `json:"FailureException,omitzero"`
 
 	// The name of the global secondary index being described.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// Timestamp of the last time the status was changed.
-	LastUpdateDateTime *runtime.EpochSeconds `json:"LastUpdateDateTime,omitempty"`
+	LastUpdateDateTime *runtime.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
 
 	// The name of the table being described.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // DescribeEndpointsRequest is generated from schema #/components/schemas/DescribeEndpointsRequest.
@@ -1686,7 +1686,7 @@ type DescribeExportOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the properties of the export.
-	ExportDescription *ExportDescription `json:"ExportDescription,omitempty"`
+	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
 // DescribeGlobalTableInput is generated from schema #/components/schemas/DescribeGlobalTableInput.
@@ -1701,7 +1701,7 @@ type DescribeGlobalTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains the details of the global table.
-	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitempty"`
+	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
 // DescribeGlobalTableSettingsInput is generated from schema #/components/schemas/DescribeGlobalTableSettingsInput.
@@ -1716,10 +1716,10 @@ type DescribeGlobalTableSettingsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The name of the global table.
-	GlobalTableName *string `json:"GlobalTableName,omitempty"`
+	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The Region-specific settings for the global table.
-	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitempty"`
+	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
 // DescribeKinesisStreamingDestinationInput is generated from schema #/components/schemas/DescribeKinesisStreamingDestinationInput.
@@ -1734,10 +1734,10 @@ type DescribeKinesisStreamingDestinationOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The list of replica structures for the table being described.
-	KinesisDataStreamDestinations []KinesisDataStreamDestination `json:"KinesisDataStreamDestinations,omitempty"`
+	KinesisDataStreamDestinations []KinesisDataStreamDestination `json:"KinesisDataStreamDestinations,omitzero"`
 
 	// The name of the table being described.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // DescribeLimitsInput is generated from schema #/components/schemas/DescribeLimitsInput.
@@ -1754,21 +1754,21 @@ type DescribeLimitsOutput struct {
 
 	// The maximum total read capacity units that your account allows you to provision across all of
 	// your tables in this Region.
-	AccountMaxReadCapacityUnits *int64 `json:"AccountMaxReadCapacityUnits,omitempty"`
+	AccountMaxReadCapacityUnits *int64 `json:"AccountMaxReadCapacityUnits,omitzero"`
 
 	// The maximum total write capacity units that your account allows you to provision across all of
 	// your tables in this Region.
-	AccountMaxWriteCapacityUnits *int64 `json:"AccountMaxWriteCapacityUnits,omitempty"`
+	AccountMaxWriteCapacityUnits *int64 `json:"AccountMaxWriteCapacityUnits,omitzero"`
 
 	// The maximum read capacity units that your account allows you to provision for a new table that
 	// you are creating in this Region, including the read capacity units provisioned for its global
 	// secondary indexes (GSIs).
-	TableMaxReadCapacityUnits *int64 `json:"TableMaxReadCapacityUnits,omitempty"`
+	TableMaxReadCapacityUnits *int64 `json:"TableMaxReadCapacityUnits,omitzero"`
 
 	// The maximum write capacity units that your account allows you to provision for a new table that
 	// you are creating in this Region, including the write capacity units provisioned for its global
 	// secondary indexes (GSIs).
-	TableMaxWriteCapacityUnits *int64 `json:"TableMaxWriteCapacityUnits,omitempty"`
+	TableMaxWriteCapacityUnits *int64 `json:"TableMaxWriteCapacityUnits,omitzero"`
 }
 
 // DescribeTableInput is generated from schema #/components/schemas/DescribeTableInput.
@@ -1787,7 +1787,7 @@ type DescribeTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The properties of the table.
-	Table *TableDescription `json:"Table,omitempty"`
+	Table *TableDescription `json:"Table,omitzero"`
 }
 
 // DescribeTableReplicaAutoScalingInput is generated from schema #/components/schemas/DescribeTableReplicaAutoScalingInput.
@@ -1802,7 +1802,7 @@ type DescribeTableReplicaAutoScalingOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the auto scaling properties of the table.
-	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitempty"`
+	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
 // DescribeTimeToLiveInput is generated from schema #/components/schemas/DescribeTimeToLiveInput.
@@ -1816,7 +1816,7 @@ type DescribeTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
-	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitempty"`
+	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
 // DestinationStatus is generated from schema #/components/schemas/DestinationStatus.
@@ -1851,13 +1851,13 @@ type Endpoint struct {
 type ExecuteStatementInput struct {
 	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
-	ConsistentRead *bool `json:"ConsistentRead,omitempty"`
+	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 
 	// The parameters for the PartiQL statement, if any.
-	Parameters []AttributeValue `json:"Parameters,omitempty"`
+	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// The PartiQL statement representing the operation to run.
 	Statement string `json:"Statement"`
@@ -1870,18 +1870,18 @@ type ExecuteStatementOutput struct {
 
 	// If a read operation was used, this property will contain the result of the reade operation; a
 	// map of attribute names and their values. For the write operations this value will be empty.
-	Items []map[string]AttributeValue `json:"Items,omitempty"`
+	Items []map[string]AttributeValue `json:"Items,omitzero"`
 
 	// If the response of a read request exceeds the response payload limit DynamoDB will set this
 	// value in the response. If set, you can use that this value in the subsequent request to get the
 	// remaining results.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // ExecuteTransactionInput is generated from schema #/components/schemas/ExecuteTransactionInput.
 type ExecuteTransactionInput struct {
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
-	ClientRequestToken *string `json:"ClientRequestToken,omitempty"`
+	ClientRequestToken *string `json:"ClientRequestToken,omitzero"`
 
 	// The list of PartiQL statements representing the transaction to run.
 	TransactStatements []ParameterizedStatement `json:"TransactStatements"`
@@ -1893,7 +1893,7 @@ type ExecuteTransactionOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The response to a PartiQL transaction.
-	Responses []ItemResponse `json:"Responses,omitempty"`
+	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
 // ExpectedAttributeValue is generated from schema #/components/schemas/ExpectedAttributeValue.
@@ -1930,7 +1930,7 @@ type ExpectedAttributeValue struct {
 	//
 	// For information on specifying data types in JSON, see JSON Data Format in the Amazon DynamoDB
 	// Developer Guide .
-	AttributeValueList []AttributeValue `json:"AttributeValueList,omitempty"`
+	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
 	// A comparator for evaluating attributes in the AttributeValueList . For example, equals, greater
 	// than, less than, etc.
@@ -2044,7 +2044,7 @@ type ExpectedAttributeValue struct {
 	// contains an AttributeValue element of a different type than the one provided in the request, the
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
 	// does not compare to {"NS":["6", "2", "1"]}
-	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitempty"`
+	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitzero"`
 
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
@@ -2067,7 +2067,7 @@ type ExpectedAttributeValue struct {
 	//
 	// Exists is false but you also provide a Value . (You cannot expect an attribute to have a value,
 	// while also expecting it not to exist.)
-	Exists *bool `json:"Exists,omitempty"`
+	Exists *bool `json:"Exists,omitzero"`
 
 	// Represents the data for the expected attribute.
 	//
@@ -2075,7 +2075,7 @@ type ExpectedAttributeValue struct {
 	// is the data itself.
 	//
 	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
-	Value *AttributeValue `json:"Value,omitempty"`
+	Value *AttributeValue `json:"Value,omitzero"`
 }
 
 // ExportDescription is generated from schema #/components/schemas/ExportDescription.
@@ -2083,48 +2083,48 @@ type ExpectedAttributeValue struct {
 // Represents the properties of the exported table.
 type ExportDescription struct {
 	// The billable size of the table export.
-	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitempty"`
+	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitzero"`
 
 	// The client token that was provided for the export task. A client token makes calls to
 	// ExportTableToPointInTimeInput idempotent, meaning that multiple identical calls have the same
 	// effect as one single call.
-	ClientToken *string `json:"ClientToken,omitempty"`
+	ClientToken *string `json:"ClientToken,omitzero"`
 
 	// The time at which the export task completed.
-	EndTime *runtime.EpochSeconds `json:"EndTime,omitempty"`
+	EndTime *runtime.EpochSeconds `json:"EndTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table export.
-	ExportArn *string `json:"ExportArn,omitempty"`
+	ExportArn *string `json:"ExportArn,omitzero"`
 
 	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION .
-	ExportFormat *ExportFormat `json:"ExportFormat,omitempty"`
+	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
 
 	// The name of the manifest file for the export task.
-	ExportManifest *string `json:"ExportManifest,omitempty"`
+	ExportManifest *string `json:"ExportManifest,omitzero"`
 
 	// Export can be in one of the following states: IN_PROGRESS, COMPLETED, or FAILED.
-	ExportStatus *ExportStatus `json:"ExportStatus,omitempty"`
+	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 
 	// Point in time from which table data was exported.
-	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitempty"`
+	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// Status code for the result of the failed export.
-	FailureCode *string `json:"FailureCode,omitempty"`
+	FailureCode *string `json:"FailureCode,omitzero"`
 
 	// Export failure reason description.
-	FailureMessage *string `json:"FailureMessage,omitempty"`
+	FailureMessage *string `json:"FailureMessage,omitzero"`
 
 	// The number of items exported.
-	ItemCount *int64 `json:"ItemCount,omitempty"`
+	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// The name of the Amazon S3 bucket containing the export.
-	S3Bucket *string `json:"S3Bucket,omitempty"`
+	S3Bucket *string `json:"S3Bucket,omitzero"`
 
 	// The ID of the AWS account that owns the bucket containing the export.
-	S3BucketOwner *string `json:"S3BucketOwner,omitempty"`
+	S3BucketOwner *string `json:"S3BucketOwner,omitzero"`
 
 	// The Amazon S3 bucket prefix used as the file name and path of the exported snapshot.
-	S3Prefix *string `json:"S3Prefix,omitempty"`
+	S3Prefix *string `json:"S3Prefix,omitzero"`
 
 	// Type of encryption used on the bucket where export data is stored. Valid values for
 	// S3SseAlgorithm are:
@@ -2132,20 +2132,20 @@ type ExportDescription struct {
 	// AES256 - server-side encryption with Amazon S3 managed keys
 	//
 	// KMS - server-side encryption with AWS KMS managed keys
-	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitempty"`
+	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitzero"`
 
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data is stored (if
 	// applicable).
-	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitempty"`
+	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The time at which the export task began.
-	StartTime *runtime.EpochSeconds `json:"StartTime,omitempty"`
+	StartTime *runtime.EpochSeconds `json:"StartTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table that was exported.
-	TableArn *string `json:"TableArn,omitempty"`
+	TableArn *string `json:"TableArn,omitzero"`
 
 	// Unique ID of the table that was exported.
-	TableId *string `json:"TableId,omitempty"`
+	TableId *string `json:"TableId,omitzero"`
 }
 
 // ExportFormat is generated from schema #/components/schemas/ExportFormat.
@@ -2177,10 +2177,10 @@ const (
 // Summary information about an export task.
 type ExportSummary struct {
 	// The Amazon Resource Name (ARN) of the export.
-	ExportArn *string `json:"ExportArn,omitempty"`
+	ExportArn *string `json:"ExportArn,omitzero"`
 
 	// Export can be in one of the following states: IN_PROGRESS, COMPLETED, or FAILED.
-	ExportStatus *ExportStatus `json:"ExportStatus,omitempty"`
+	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 }
 
 // ExportTableToPointInTimeInput is generated from schema #/components/schemas/ExportTableToPointInTimeInput.
@@ -2195,23 +2195,23 @@ type ExportTableToPointInTimeInput struct {
 	//
 	// If you submit a request with the same client token but a change in other parameters within the
 	// 8-hour idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
-	ClientToken *string `json:"ClientToken,omitempty"`
+	ClientToken *string `json:"ClientToken,omitzero"`
 
 	// The format for the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION .
-	ExportFormat *ExportFormat `json:"ExportFormat,omitempty"`
+	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
 
 	// Time in the past from which to export table data. The table export will be a snapshot of the
 	// table's state at this point in time.
-	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitempty"`
+	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// The name of the Amazon S3 bucket to export the snapshot to.
 	S3Bucket string `json:"S3Bucket"`
 
 	// The ID of the AWS account that owns the bucket the export will be stored in.
-	S3BucketOwner *string `json:"S3BucketOwner,omitempty"`
+	S3BucketOwner *string `json:"S3BucketOwner,omitzero"`
 
 	// The Amazon S3 bucket prefix to use as the file name and path of the exported snapshot.
-	S3Prefix *string `json:"S3Prefix,omitempty"`
+	S3Prefix *string `json:"S3Prefix,omitzero"`
 
 	// Type of encryption used on the bucket where export data will be stored. Valid values for
 	// S3SseAlgorithm are:
@@ -2219,11 +2219,11 @@ type ExportTableToPointInTimeInput struct {
 	// AES256 - server-side encryption with Amazon S3 managed keys
 	//
 	// KMS - server-side encryption with AWS KMS managed keys
-	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitempty"`
+	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitzero"`
 
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data will be stored
 	// (if applicable).
-	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitempty"`
+	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the table to export.
 	TableArn string `json:"TableArn"`
@@ -2235,7 +2235,7 @@ type ExportTableToPointInTimeOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains a description of the table export.
-	ExportDescription *ExportDescription `json:"ExportDescription,omitempty"`
+	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
 // FailureException is generated from schema #/components/schemas/FailureException.
@@ -2243,10 +2243,10 @@ type ExportTableToPointInTimeOutput struct {
 // Represents a failure a contributor insights operation.
 type FailureException struct {
 	// Description of the failure.
-	ExceptionDescription *string `json:"ExceptionDescription,omitempty"`
+	ExceptionDescription *string `json:"ExceptionDescription,omitzero"`
 
 	// Exception name.
-	ExceptionName *string `json:"ExceptionName,omitempty"`
+	ExceptionName *string `json:"ExceptionName,omitzero"`
 }
 
 // Get is generated from schema #/components/schemas/Get.
@@ -2254,7 +2254,7 @@ type FailureException struct {
 // Specifies an item and related attribute values to retrieve in a TransactGetItem object.
 type Get struct {
 	// One or more substitution tokens for attribute names in the ProjectionExpression parameter.
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects that specifies the primary key of the item to
 	// retrieve.
@@ -2264,7 +2264,7 @@ type Get struct {
 	// table. The attributes in the expression must be separated by commas. If no attribute names are
 	// specified, then all attributes of the specified item are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
-	ProjectionExpression *string `json:"ProjectionExpression,omitempty"`
+	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// The name of the table from which to retrieve the specified item.
 	TableName string `json:"TableName"`
@@ -2276,11 +2276,11 @@ type Get struct {
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// AttributesToGet in the Amazon DynamoDB Developer Guide .
-	AttributesToGet []string `json:"AttributesToGet,omitempty"`
+	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// Determines the read consistency model: If set to true , then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
-	ConsistentRead *bool `json:"ConsistentRead,omitempty"`
+	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -2312,7 +2312,7 @@ type GetItemInput struct {
 	//
 	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
 	// retrieve.
@@ -2330,8 +2330,8 @@ type GetItemInput struct {
 	// attributes are not found, they do not appear in the result.
 	//
 	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
-	ProjectionExpression   *string                 `json:"ProjectionExpression,omitempty"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitempty"`
+	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
 	TableName string `json:"TableName"`
@@ -2349,10 +2349,10 @@ type GetItemOutput struct {
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
 	// Guide .
-	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression .
-	Item map[string]AttributeValue `json:"Item,omitempty"`
+	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
 // GlobalSecondaryIndex is generated from schema #/components/schemas/GlobalSecondaryIndex.
@@ -2388,7 +2388,7 @@ type GlobalSecondaryIndex struct {
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 	// Quotas in the Amazon DynamoDB Developer Guide .
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
 // GlobalSecondaryIndexAutoScalingUpdate is generated from schema #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate.
@@ -2397,8 +2397,8 @@ type GlobalSecondaryIndex struct {
 // modified.
 type GlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
-	IndexName                                 *string                    `json:"IndexName,omitempty"`
-	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitempty"`
+	IndexName                                 *string                    `json:"IndexName,omitzero"`
+	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 }
 
 // GlobalSecondaryIndexDescription is generated from schema #/components/schemas/GlobalSecondaryIndexDescription.
@@ -2417,17 +2417,17 @@ type GlobalSecondaryIndexDescription struct {
 	//
 	// For indexes that were created during a CreateTable operation, the Backfilling attribute does not
 	// appear in the DescribeTable output.
-	Backfilling *bool `json:"Backfilling,omitempty"`
+	Backfilling *bool `json:"Backfilling,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
-	IndexArn *string `json:"IndexArn,omitempty"`
+	IndexArn *string `json:"IndexArn,omitzero"`
 
 	// The name of the global secondary index.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The total size of the specified index, in bytes. DynamoDB updates this value approximately every
 	// six hours. Recent changes might not be reflected in this value.
-	IndexSizeBytes *int64 `json:"IndexSizeBytes,omitempty"`
+	IndexSizeBytes *int64 `json:"IndexSizeBytes,omitzero"`
 
 	// The current state of the global secondary index:
 	//
@@ -2438,11 +2438,11 @@ type GlobalSecondaryIndexDescription struct {
 	// DELETING - The index is being deleted.
 	//
 	// ACTIVE - The index is ready for use.
-	IndexStatus *IndexStatus `json:"IndexStatus,omitempty"`
+	IndexStatus *IndexStatus `json:"IndexStatus,omitzero"`
 
 	// The number of items in the specified index. DynamoDB updates this value approximately every six
 	// hours. Recent changes might not be reflected in this value.
-	ItemCount *int64 `json:"ItemCount,omitempty"`
+	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
@@ -2458,18 +2458,18 @@ type GlobalSecondaryIndexDescription struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
-	KeySchema []KeySchemaElement `json:"KeySchema,omitempty"`
+	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	Projection *Projection `json:"Projection,omitempty"`
+	Projection *Projection `json:"Projection,omitzero"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 	// Quotas in the Amazon DynamoDB Developer Guide .
-	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
 }
 
 // GlobalSecondaryIndexInfo is generated from schema #/components/schemas/GlobalSecondaryIndexInfo.
@@ -2477,7 +2477,7 @@ type GlobalSecondaryIndexDescription struct {
 // Represents the properties of a global secondary index for the table when the backup was created.
 type GlobalSecondaryIndexInfo struct {
 	// The name of the global secondary index.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
@@ -2493,15 +2493,15 @@ type GlobalSecondaryIndexInfo struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
-	KeySchema []KeySchemaElement `json:"KeySchema,omitempty"`
+	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	Projection *Projection `json:"Projection,omitempty"`
+	Projection *Projection `json:"Projection,omitzero"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
 // GlobalSecondaryIndexUpdate is generated from schema #/components/schemas/GlobalSecondaryIndexUpdate.
@@ -2525,14 +2525,14 @@ type GlobalSecondaryIndexUpdate struct {
 	// Projection
 	//
 	// ProvisionedThroughput
-	Create *CreateGlobalSecondaryIndexAction `json:"Create,omitempty"`
+	Create *CreateGlobalSecondaryIndexAction `json:"Create,omitzero"`
 
 	// The name of an existing global secondary index to be removed.
-	Delete *DeleteGlobalSecondaryIndexAction `json:"Delete,omitempty"`
+	Delete *DeleteGlobalSecondaryIndexAction `json:"Delete,omitzero"`
 
 	// The name of an existing global secondary index, along with new provisioned throughput settings
 	// to be applied to that index.
-	Update *UpdateGlobalSecondaryIndexAction `json:"Update,omitempty"`
+	Update *UpdateGlobalSecondaryIndexAction `json:"Update,omitzero"`
 }
 
 // GlobalTable is generated from schema #/components/schemas/GlobalTable.
@@ -2540,10 +2540,10 @@ type GlobalSecondaryIndexUpdate struct {
 // Represents the properties of a global table.
 type GlobalTable struct {
 	// The global table name.
-	GlobalTableName *string `json:"GlobalTableName,omitempty"`
+	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The Regions where the global table has replicas.
-	ReplicationGroup []Replica `json:"ReplicationGroup,omitempty"`
+	ReplicationGroup []Replica `json:"ReplicationGroup,omitzero"`
 }
 
 // GlobalTableDescription is generated from schema #/components/schemas/GlobalTableDescription.
@@ -2551,13 +2551,13 @@ type GlobalTable struct {
 // Contains details about the global table.
 type GlobalTableDescription struct {
 	// The creation time of the global table.
-	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitempty"`
+	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The unique identifier of the global table.
-	GlobalTableArn *string `json:"GlobalTableArn,omitempty"`
+	GlobalTableArn *string `json:"GlobalTableArn,omitzero"`
 
 	// The global table name.
-	GlobalTableName *string `json:"GlobalTableName,omitempty"`
+	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The current state of the global table:
 	//
@@ -2568,10 +2568,10 @@ type GlobalTableDescription struct {
 	// DELETING - The global table is being deleted.
 	//
 	// ACTIVE - The global table is ready for use.
-	GlobalTableStatus *GlobalTableStatus `json:"GlobalTableStatus,omitempty"`
+	GlobalTableStatus *GlobalTableStatus `json:"GlobalTableStatus,omitzero"`
 
 	// The Regions where the global table has replicas.
-	ReplicationGroup []ReplicaDescription `json:"ReplicationGroup,omitempty"`
+	ReplicationGroup []ReplicaDescription `json:"ReplicationGroup,omitzero"`
 }
 
 // GlobalTableGlobalSecondaryIndexSettingsUpdate is generated from schema #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate.
@@ -2583,10 +2583,10 @@ type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index's write capacity units.
-	ProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingSettingsUpdate,omitempty"`
+	ProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitempty"`
+	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
 // GlobalTableStatus is generated from schema #/components/schemas/GlobalTableStatus.
@@ -2627,7 +2627,7 @@ const (
 type ItemCollectionMetrics struct {
 	// The partition key value of the item collection. This value is the same as the partition key
 	// value of the item.
-	ItemCollectionKey map[string]AttributeValue `json:"ItemCollectionKey,omitempty"`
+	ItemCollectionKey map[string]AttributeValue `json:"ItemCollectionKey,omitzero"`
 
 	// An estimate of item collection size, in gigabytes. This value is a two-element array containing
 	// a lower bound and an upper bound for the estimate. The estimate includes the size of all the
@@ -2637,7 +2637,7 @@ type ItemCollectionMetrics struct {
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
-	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitempty"`
+	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitzero"`
 }
 
 // ItemResponse is generated from schema #/components/schemas/ItemResponse.
@@ -2645,7 +2645,7 @@ type ItemCollectionMetrics struct {
 // Details for the requested item.
 type ItemResponse struct {
 	// Map of attribute data consisting of the data type and attribute value.
-	Item map[string]AttributeValue `json:"Item,omitempty"`
+	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
 // KeySchemaElement is generated from schema #/components/schemas/KeySchemaElement.
@@ -2701,11 +2701,11 @@ const (
 type KeysAndAttributes struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see Legacy
 	// Conditional Parameters in the Amazon DynamoDB Developer Guide .
-	AttributesToGet []string `json:"AttributesToGet,omitempty"`
+	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
-	ConsistentRead *bool `json:"ConsistentRead,omitempty"`
+	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -2737,7 +2737,7 @@ type KeysAndAttributes struct {
 	//
 	// For more information on expression attribute names, see Accessing Item Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// The primary key attribute values that define the items and the attributes associated with the
 	// items.
@@ -2751,7 +2751,7 @@ type KeysAndAttributes struct {
 	// requested attributes are not found, they will not appear in the result.
 	//
 	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
-	ProjectionExpression *string `json:"ProjectionExpression,omitempty"`
+	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 }
 
 // KinesisDataStreamDestination is generated from schema #/components/schemas/KinesisDataStreamDestination.
@@ -2759,13 +2759,13 @@ type KeysAndAttributes struct {
 // Describes a Kinesis data stream destination.
 type KinesisDataStreamDestination struct {
 	// The current status of replication.
-	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitempty"`
+	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
 
 	// The human-readable string that corresponds to the replica status.
-	DestinationStatusDescription *string `json:"DestinationStatusDescription,omitempty"`
+	DestinationStatusDescription *string `json:"DestinationStatusDescription,omitzero"`
 
 	// The ARN for a specific Kinesis data stream.
-	StreamArn *string `json:"StreamArn,omitempty"`
+	StreamArn *string `json:"StreamArn,omitzero"`
 }
 
 // KinesisStreamingDestinationInput is generated from schema #/components/schemas/KinesisStreamingDestinationInput.
@@ -2783,13 +2783,13 @@ type KinesisStreamingDestinationOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The current status of the replication.
-	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitempty"`
+	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
 
 	// The ARN for the specific Kinesis data stream.
-	StreamArn *string `json:"StreamArn,omitempty"`
+	StreamArn *string `json:"StreamArn,omitzero"`
 
 	// The name of the table being modified.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // ListBackupsInput is generated from schema #/components/schemas/ListBackupsInput.
@@ -2803,25 +2803,25 @@ type ListBackupsInput struct {
 	// SYSTEM - On-demand backup automatically created by DynamoDB.
 	//
 	// ALL - All types of on-demand backups (USER and SYSTEM).
-	BackupType *BackupTypeFilter `json:"BackupType,omitempty"`
+	BackupType *BackupTypeFilter `json:"BackupType,omitzero"`
 
 	// LastEvaluatedBackupArn is the Amazon Resource Name (ARN) of the backup last evaluated when the
 	// current page of results was returned, inclusive of the current page of results. This value may
 	// be specified as the ExclusiveStartBackupArn of a new ListBackups operation in order to fetch the
 	// next page of results.
-	ExclusiveStartBackupArn *string `json:"ExclusiveStartBackupArn,omitempty"`
+	ExclusiveStartBackupArn *string `json:"ExclusiveStartBackupArn,omitzero"`
 
 	// Maximum number of backups to return at once.
-	Limit *int64 `json:"Limit,omitempty"`
+	Limit *int64 `json:"Limit,omitzero"`
 
 	// The backups from the table specified by TableName are listed.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 
 	// Only backups created after this time are listed. TimeRangeLowerBound is inclusive.
-	TimeRangeLowerBound *runtime.EpochSeconds `json:"TimeRangeLowerBound,omitempty"`
+	TimeRangeLowerBound *runtime.EpochSeconds `json:"TimeRangeLowerBound,omitzero"`
 
 	// Only backups created before this time are listed. TimeRangeUpperBound is exclusive.
-	TimeRangeUpperBound *runtime.EpochSeconds `json:"TimeRangeUpperBound,omitempty"`
+	TimeRangeUpperBound *runtime.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
 }
 
 // ListBackupsOutput is generated from schema #/components/schemas/ListBackupsOutput.
@@ -2830,7 +2830,7 @@ type ListBackupsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// List of BackupSummary objects.
-	BackupSummaries []BackupSummary `json:"BackupSummaries,omitempty"`
+	BackupSummaries []BackupSummary `json:"BackupSummaries,omitzero"`
 
 	// The ARN of the backup last evaluated when the current page of results was returned, inclusive of
 	// the current page of results. This value may be specified as the ExclusiveStartBackupArn of a new
@@ -2842,19 +2842,19 @@ type ListBackupsOutput struct {
 	// If LastEvaluatedBackupArn is not empty, this may or may not indicate that there is more data to
 	// be returned. All results are guaranteed to have been returned if and only if no value for
 	// LastEvaluatedBackupArn is returned.
-	LastEvaluatedBackupArn *string `json:"LastEvaluatedBackupArn,omitempty"`
+	LastEvaluatedBackupArn *string `json:"LastEvaluatedBackupArn,omitzero"`
 }
 
 // ListContributorInsightsInput is generated from schema #/components/schemas/ListContributorInsightsInput.
 type ListContributorInsightsInput struct {
 	// Maximum number of results to return per page.
-	MaxResults *int64 `json:"MaxResults,omitempty"`
+	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// A token to for the desired page, if there is one.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 
 	// The name of the table.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // ListContributorInsightsOutput is generated from schema #/components/schemas/ListContributorInsightsOutput.
@@ -2863,23 +2863,23 @@ type ListContributorInsightsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// A list of ContributorInsightsSummary.
-	ContributorInsightsSummaries []ContributorInsightsSummary `json:"ContributorInsightsSummaries,omitempty"`
+	ContributorInsightsSummaries []ContributorInsightsSummary `json:"ContributorInsightsSummaries,omitzero"`
 
 	// A token to go to the next page if there is one.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // ListExportsInput is generated from schema #/components/schemas/ListExportsInput.
 type ListExportsInput struct {
 	// Maximum number of results to return per page.
-	MaxResults *int64 `json:"MaxResults,omitempty"`
+	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListExports . When provided in this manner, the API fetches the next page of results.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the exported table.
-	TableArn *string `json:"TableArn,omitempty"`
+	TableArn *string `json:"TableArn,omitzero"`
 }
 
 // ListExportsOutput is generated from schema #/components/schemas/ListExportsOutput.
@@ -2888,17 +2888,17 @@ type ListExportsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// A list of ExportSummary objects.
-	ExportSummaries []ExportSummary `json:"ExportSummaries,omitempty"`
+	ExportSummaries []ExportSummary `json:"ExportSummaries,omitzero"`
 
 	// If this value is returned, there are additional results to be displayed. To retrieve them, call
 	// ListExports again, with NextToken set to this value.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // ListGlobalTablesInput is generated from schema #/components/schemas/ListGlobalTablesInput.
 type ListGlobalTablesInput struct {
 	// The first global table name that this operation will evaluate.
-	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitempty"`
+	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitzero"`
 
 	// The maximum number of table names to return, if the parameter is not specified DynamoDB defaults
 	// to 100.
@@ -2907,10 +2907,10 @@ type ListGlobalTablesInput struct {
 	// returns the table names collected up to that point, with a table name in the
 	// LastEvaluatedGlobalTableName to apply in a subsequent operation to the
 	// ExclusiveStartGlobalTableName parameter.
-	Limit *int64 `json:"Limit,omitempty"`
+	Limit *int64 `json:"Limit,omitzero"`
 
 	// Lists the global tables in a specific Region.
-	RegionName *string `json:"RegionName,omitempty"`
+	RegionName *string `json:"RegionName,omitzero"`
 }
 
 // ListGlobalTablesOutput is generated from schema #/components/schemas/ListGlobalTablesOutput.
@@ -2919,10 +2919,10 @@ type ListGlobalTablesOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// List of global table names.
-	GlobalTables []GlobalTable `json:"GlobalTables,omitempty"`
+	GlobalTables []GlobalTable `json:"GlobalTables,omitzero"`
 
 	// Last evaluated global table name.
-	LastEvaluatedGlobalTableName *string `json:"LastEvaluatedGlobalTableName,omitempty"`
+	LastEvaluatedGlobalTableName *string `json:"LastEvaluatedGlobalTableName,omitzero"`
 }
 
 // ListTablesInput is generated from schema #/components/schemas/ListTablesInput.
@@ -2931,10 +2931,10 @@ type ListGlobalTablesOutput struct {
 type ListTablesInput struct {
 	// The first table name that this operation will evaluate. Use the value that was returned for
 	// LastEvaluatedTableName in a previous operation, so that you can obtain the next page of results.
-	ExclusiveStartTableName *string `json:"ExclusiveStartTableName,omitempty"`
+	ExclusiveStartTableName *string `json:"ExclusiveStartTableName,omitzero"`
 
 	// A maximum number of table names to return. If this parameter is not specified, the limit is 100.
-	Limit *int64 `json:"Limit,omitempty"`
+	Limit *int64 `json:"Limit,omitzero"`
 }
 
 // ListTablesOutput is generated from schema #/components/schemas/ListTablesOutput.
@@ -2950,7 +2950,7 @@ type ListTablesOutput struct {
 	//
 	// If you do not receive a LastEvaluatedTableName value in the response, this means that there are
 	// no more table names to be retrieved.
-	LastEvaluatedTableName *string `json:"LastEvaluatedTableName,omitempty"`
+	LastEvaluatedTableName *string `json:"LastEvaluatedTableName,omitzero"`
 
 	// The names of the tables associated with the current account at the current endpoint. The maximum
 	// size of this array is 100.
@@ -2958,14 +2958,14 @@ type ListTablesOutput struct {
 	// If LastEvaluatedTableName also appears in the output, you can use this value as the
 	// ExclusiveStartTableName parameter in a subsequent ListTables request and obtain the next page of
 	// results.
-	TableNames []string `json:"TableNames,omitempty"`
+	TableNames []string `json:"TableNames,omitzero"`
 }
 
 // ListTagsOfResourceInput is generated from schema #/components/schemas/ListTagsOfResourceInput.
 type ListTagsOfResourceInput struct {
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListTagOfResource. When provided in this manner, this API fetches the next page of results.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 
 	// The Amazon DynamoDB resource with tags to be listed. This value is an Amazon Resource Name
 	// (ARN).
@@ -2979,10 +2979,10 @@ type ListTagsOfResourceOutput struct {
 
 	// If this value is returned, there are additional results to be displayed. To retrieve them, call
 	// ListTagsOfResource again, with NextToken set to this value.
-	NextToken *string `json:"NextToken,omitempty"`
+	NextToken *string `json:"NextToken,omitzero"`
 
 	// The tags currently associated with the Amazon DynamoDB resource.
-	Tags []Tag `json:"Tags,omitempty"`
+	Tags []Tag `json:"Tags,omitzero"`
 }
 
 // LocalSecondaryIndex is generated from schema #/components/schemas/LocalSecondaryIndex.
@@ -3020,18 +3020,18 @@ type LocalSecondaryIndex struct {
 // Represents the properties of a local secondary index.
 type LocalSecondaryIndexDescription struct {
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
-	IndexArn *string `json:"IndexArn,omitempty"`
+	IndexArn *string `json:"IndexArn,omitzero"`
 
 	// Represents the name of the local secondary index.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The total size of the specified index, in bytes. DynamoDB updates this value approximately every
 	// six hours. Recent changes might not be reflected in this value.
-	IndexSizeBytes *int64 `json:"IndexSizeBytes,omitempty"`
+	IndexSizeBytes *int64 `json:"IndexSizeBytes,omitzero"`
 
 	// The number of items in the specified index. DynamoDB updates this value approximately every six
 	// hours. Recent changes might not be reflected in this value.
-	ItemCount *int64 `json:"ItemCount,omitempty"`
+	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
 	// attribute names and key types:
@@ -3047,12 +3047,12 @@ type LocalSecondaryIndexDescription struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
-	KeySchema []KeySchemaElement `json:"KeySchema,omitempty"`
+	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	Projection *Projection `json:"Projection,omitempty"`
+	Projection *Projection `json:"Projection,omitzero"`
 }
 
 // LocalSecondaryIndexInfo is generated from schema #/components/schemas/LocalSecondaryIndexInfo.
@@ -3060,7 +3060,7 @@ type LocalSecondaryIndexDescription struct {
 // Represents the properties of a local secondary index for the table when the backup was created.
 type LocalSecondaryIndexInfo struct {
 	// Represents the name of the local secondary index.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The complete key schema for a local secondary index, which consists of one or more pairs of
 	// attribute names and key types:
@@ -3076,12 +3076,12 @@ type LocalSecondaryIndexInfo struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
-	KeySchema []KeySchemaElement `json:"KeySchema,omitempty"`
+	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	Projection *Projection `json:"Projection,omitempty"`
+	Projection *Projection `json:"Projection,omitzero"`
 }
 
 // ParameterizedStatement is generated from schema #/components/schemas/ParameterizedStatement.
@@ -3089,7 +3089,7 @@ type LocalSecondaryIndexInfo struct {
 // Represents a PartiQL statment that uses parameters.
 type ParameterizedStatement struct {
 	// The parameter values.
-	Parameters []AttributeValue `json:"Parameters,omitempty"`
+	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A PartiQL statment that uses parameters.
 	Statement string `json:"Statement"`
@@ -3101,10 +3101,10 @@ type ParameterizedStatement struct {
 type PointInTimeRecoveryDescription struct {
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
-	EarliestRestorableDateTime *runtime.EpochSeconds `json:"EarliestRestorableDateTime,omitempty"`
+	EarliestRestorableDateTime *runtime.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
 
 	// LatestRestorableDateTime is typically 5 minutes before the current time.
-	LatestRestorableDateTime *runtime.EpochSeconds `json:"LatestRestorableDateTime,omitempty"`
+	LatestRestorableDateTime *runtime.EpochSeconds `json:"LatestRestorableDateTime,omitzero"`
 
 	// The current state of point in time recovery:
 	//
@@ -3113,7 +3113,7 @@ type PointInTimeRecoveryDescription struct {
 	// ENABLED - Point in time recovery is enabled.
 	//
 	// DISABLED - Point in time recovery is disabled.
-	PointInTimeRecoveryStatus *PointInTimeRecoveryStatus `json:"PointInTimeRecoveryStatus,omitempty"`
+	PointInTimeRecoveryStatus *PointInTimeRecoveryStatus `json:"PointInTimeRecoveryStatus,omitzero"`
 }
 
 // PointInTimeRecoverySpecification is generated from schema #/components/schemas/PointInTimeRecoverySpecification.
@@ -3146,7 +3146,7 @@ type Projection struct {
 	// For local secondary indexes, the total count of NonKeyAttributes summed across all of the local
 	// secondary indexes, must not exceed 20. If you project the same attribute into two different
 	// indexes, this counts as two distinct attributes when determining the total.
-	NonKeyAttributes []string `json:"NonKeyAttributes,omitempty"`
+	NonKeyAttributes []string `json:"NonKeyAttributes,omitzero"`
 
 	// The set of attributes that are projected into the index:
 	//
@@ -3156,7 +3156,7 @@ type Projection struct {
 	// include other non-key attributes that you specify.
 	//
 	// ALL - All of the table attributes are projected into the index.
-	ProjectionType *ProjectionType `json:"ProjectionType,omitempty"`
+	ProjectionType *ProjectionType `json:"ProjectionType,omitzero"`
 }
 
 // ProjectionType is generated from schema #/components/schemas/ProjectionType.
@@ -3201,24 +3201,24 @@ type ProvisionedThroughput struct {
 // capacity units, along with data about increases and decreases.
 type ProvisionedThroughputDescription struct {
 	// The date and time of the last provisioned throughput decrease for this table.
-	LastDecreaseDateTime *runtime.EpochSeconds `json:"LastDecreaseDateTime,omitempty"`
+	LastDecreaseDateTime *runtime.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
 
 	// The date and time of the last provisioned throughput increase for this table.
-	LastIncreaseDateTime *runtime.EpochSeconds `json:"LastIncreaseDateTime,omitempty"`
+	LastIncreaseDateTime *runtime.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
 	// current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in
 	// the Amazon DynamoDB Developer Guide .
-	NumberOfDecreasesToday *int64 `json:"NumberOfDecreasesToday,omitempty"`
+	NumberOfDecreasesToday *int64 `json:"NumberOfDecreasesToday,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException . Eventually consistent reads require less effort than strongly consistent
 	// reads, so a setting of 50 ReadCapacityUnits per second provides 100 eventually consistent
 	// ReadCapacityUnits per second.
-	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitempty"`
+	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
-	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitempty"`
+	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // ProvisionedThroughputOverride is generated from schema #/components/schemas/ProvisionedThroughputOverride.
@@ -3228,7 +3228,7 @@ type ProvisionedThroughputDescription struct {
 type ProvisionedThroughputOverride struct {
 	// Replica-specific read capacity units. If not specified, uses the source table's read capacity
 	// settings.
-	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitempty"`
+	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 }
 
 // Put is generated from schema #/components/schemas/Put.
@@ -3236,13 +3236,13 @@ type ProvisionedThroughputOverride struct {
 // Represents a request to perform a PutItem operation.
 type Put struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
-	ConditionExpression *string `json:"ConditionExpression,omitempty"`
+	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression.
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name to attribute values, representing the primary key of the item to be
 	// written by PutItem . All of the table's primary key attributes must be specified, and their data
@@ -3252,7 +3252,7 @@ type Put struct {
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Put condition fails.
 	// For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and ALL_OLD.
-	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitempty"`
+	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which to write the item.
 	TableName string `json:"TableName"`
@@ -3277,15 +3277,15 @@ type PutItemInput struct {
 	//
 	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
 	// Developer Guide .
-	ConditionExpression *string `json:"ConditionExpression,omitempty"`
+	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
-	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitempty"`
+	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
 	// in the Amazon DynamoDB Developer Guide .
-	Expected map[string]ExpectedAttributeValue `json:"Expected,omitempty"`
+	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -3317,7 +3317,7 @@ type PutItemInput struct {
 	//
 	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
 	//
@@ -3337,7 +3337,7 @@ type PutItemInput struct {
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
 	// required; you can optionally provide other attribute name-value pairs for the item.
@@ -3358,12 +3358,12 @@ type PutItemInput struct {
 	//
 	// Each element in the Item map is an AttributeValue object.
 	Item                   map[string]AttributeValue `json:"Item"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitempty"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
-	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitempty"`
+	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// updated with the PutItem request. For PutItem , the valid values are:
@@ -3376,7 +3376,7 @@ type PutItemInput struct {
 	//
 	// The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does not
 	// recognize any values other than NONE or ALL_OLD .
-	ReturnValues *ReturnValue `json:"ReturnValues,omitempty"`
+	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
 	TableName string `json:"TableName"`
@@ -3392,14 +3392,14 @@ type PutItemOutput struct {
 	// The attribute values as they appeared before the PutItem operation, but only if ReturnValues is
 	// specified as ALL_OLD in the request. Each element consists of an attribute name and an attribute
 	// value.
-	Attributes map[string]AttributeValue `json:"Attributes,omitempty"`
+	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
 
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
 	// Guide .
-	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the PutItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
@@ -3419,7 +3419,7 @@ type PutItemOutput struct {
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
-	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
 // PutRequest is generated from schema #/components/schemas/PutRequest.
@@ -3439,25 +3439,25 @@ type PutRequest struct {
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// AttributesToGet in the Amazon DynamoDB Developer Guide .
-	AttributesToGet []string `json:"AttributesToGet,omitempty"`
+	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
-	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitempty"`
+	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// Determines the read consistency model: If set to true , then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	//
 	// Strongly consistent reads are not supported on global secondary indexes. If you query a global
 	// secondary index with ConsistentRead set to true , you will receive a ValidationException .
-	ConsistentRead *bool `json:"ConsistentRead,omitempty"`
+	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
 	// returned for LastEvaluatedKey in the previous operation.
 	//
 	// The data type for ExclusiveStartKey must be String, Number, or Binary. No set data types are
 	// allowed.
-	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitempty"`
+	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -3489,7 +3489,7 @@ type QueryInput struct {
 	//
 	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
 	//
@@ -3509,7 +3509,7 @@ type QueryInput struct {
 	//
 	// For more information on expression attribute values, see Specifying Conditions in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
 	// the data is returned to you. Items that do not satisfy the FilterExpression criteria are not
@@ -3522,12 +3522,12 @@ type QueryInput struct {
 	// does not consume any additional read capacity units.
 	//
 	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
-	FilterExpression *string `json:"FilterExpression,omitempty"`
+	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
 	// index on the table. Note that if you use the IndexName parameter, you must also provide
 	// TableName.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The condition that specifies the key values for items to be retrieved by the Query action.
 	//
@@ -3586,11 +3586,11 @@ type QueryInput struct {
 	//
 	// For more information on ExpressionAttributeNames and ExpressionAttributeValues , see Using
 	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide .
-	KeyConditionExpression *string `json:"KeyConditionExpression,omitempty"`
+	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
 	// KeyConditions in the Amazon DynamoDB Developer Guide .
-	KeyConditions map[string]Condition `json:"KeyConditions,omitempty"`
+	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
 	// DynamoDB processes the number of items up to the limit while processing the results, it stops
@@ -3600,7 +3600,7 @@ type QueryInput struct {
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Query and Scan in the
 	// Amazon DynamoDB Developer Guide .
-	Limit *int64 `json:"Limit,omitempty"`
+	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
 	// include scalars, sets, or elements of a JSON document. The attributes in the expression must be
@@ -3610,12 +3610,12 @@ type QueryInput struct {
 	// requested attributes are not found, they will not appear in the result.
 	//
 	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
-	ProjectionExpression *string `json:"ProjectionExpression,omitempty"`
+	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see QueryFilter
 	// in the Amazon DynamoDB Developer Guide .
-	QueryFilter            map[string]Condition    `json:"QueryFilter,omitempty"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitempty"`
+	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Specifies the order for index traversal: If true (default), the traversal is performed in
 	// ascending order; if false , the traversal is performed in descending order.
@@ -3628,7 +3628,7 @@ type QueryInput struct {
 	// If ScanIndexForward is true , DynamoDB returns the results in the order in which they are stored
 	// (by sort key value). This is the default behavior. If ScanIndexForward is false , DynamoDB reads
 	// the results in reverse order by sort key value, and then returns the results to the client.
-	ScanIndexForward *bool `json:"ScanIndexForward,omitempty"`
+	ScanIndexForward *bool `json:"ScanIndexForward,omitzero"`
 
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
 	// attributes, the count of matching items, or in the case of an index, some or all of the
@@ -3667,7 +3667,7 @@ type QueryInput struct {
 	//
 	// If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
-	Select *Select `json:"Select,omitempty"`
+	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
 	TableName string `json:"TableName"`
@@ -3685,7 +3685,7 @@ type QueryOutput struct {
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
 	// Guide .
-	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
 	//
@@ -3694,11 +3694,11 @@ type QueryOutput struct {
 	// applied.
 	//
 	// If you did not use a filter in the request, then Count and ScannedCount are the same.
-	Count *int64 `json:"Count,omitempty"`
+	Count *int64 `json:"Count,omitzero"`
 
 	// An array of item attributes that match the query criteria. Each element in this array consists
 	// of an attribute name and the value for that attribute.
-	Items []map[string]AttributeValue `json:"Items,omitempty"`
+	Items []map[string]AttributeValue `json:"Items,omitzero"`
 
 	// The primary key of the item where the operation stopped, inclusive of the previous result set.
 	// Use this value to start a new operation, excluding this value in the new request.
@@ -3709,14 +3709,14 @@ type QueryOutput struct {
 	// If LastEvaluatedKey is not empty, it does not necessarily mean that there is more data in the
 	// result set. The only way to know when you have reached the end of the result set is when
 	// LastEvaluatedKey is empty.
-	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitempty"`
+	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitzero"`
 
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
 	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
 	//
 	// If you did not use a filter in the request, then ScannedCount is the same as Count .
-	ScannedCount *int64 `json:"ScannedCount,omitempty"`
+	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
 // Replica is generated from schema #/components/schemas/Replica.
@@ -3724,7 +3724,7 @@ type QueryOutput struct {
 // Represents the properties of a replica.
 type Replica struct {
 	// The Region where the replica needs to be created.
-	RegionName *string `json:"RegionName,omitempty"`
+	RegionName *string `json:"RegionName,omitzero"`
 }
 
 // ReplicaAutoScalingDescription is generated from schema #/components/schemas/ReplicaAutoScalingDescription.
@@ -3732,12 +3732,12 @@ type Replica struct {
 // Represents the auto scaling settings of the replica.
 type ReplicaAutoScalingDescription struct {
 	// Replica-specific global secondary index auto scaling settings.
-	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexAutoScalingDescription `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexAutoScalingDescription `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The Region where the replica exists.
-	RegionName                                         *string                         `json:"RegionName,omitempty"`
-	ReplicaProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitempty"`
-	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitempty"`
+	RegionName                                         *string                         `json:"RegionName,omitzero"`
+	ReplicaProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
+	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
 	// The current state of the replica:
 	//
@@ -3748,7 +3748,7 @@ type ReplicaAutoScalingDescription struct {
 	// DELETING - The replica is being deleted.
 	//
 	// ACTIVE - The replica is ready for use.
-	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitempty"`
+	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
 // ReplicaAutoScalingUpdate is generated from schema #/components/schemas/ReplicaAutoScalingUpdate.
@@ -3759,8 +3759,8 @@ type ReplicaAutoScalingUpdate struct {
 	RegionName string `json:"RegionName"`
 
 	// Represents the auto scaling settings of global secondary indexes that will be modified.
-	ReplicaGlobalSecondaryIndexUpdates              []ReplicaGlobalSecondaryIndexAutoScalingUpdate `json:"ReplicaGlobalSecondaryIndexUpdates,omitempty"`
-	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate                     `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate,omitempty"`
+	ReplicaGlobalSecondaryIndexUpdates              []ReplicaGlobalSecondaryIndexAutoScalingUpdate `json:"ReplicaGlobalSecondaryIndexUpdates,omitzero"`
+	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate                     `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
 // ReplicaDescription is generated from schema #/components/schemas/ReplicaDescription.
@@ -3768,21 +3768,21 @@ type ReplicaAutoScalingUpdate struct {
 // Contains the details of the replica.
 type ReplicaDescription struct {
 	// Replica-specific global secondary index settings.
-	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The AWS KMS customer master key (CMK) of the replica that will be used for AWS KMS encryption.
-	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitempty"`
+	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
 
 	// Replica-specific provisioned throughput. If not described, uses the source table's provisioned
 	// throughput settings.
-	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The name of the Region.
-	RegionName *string `json:"RegionName,omitempty"`
+	RegionName *string `json:"RegionName,omitzero"`
 
 	// The time at which the replica was first detected as inaccessible. To determine cause of
 	// inaccessibility check the ReplicaStatus property.
-	ReplicaInaccessibleDateTime *runtime.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitempty"`
+	ReplicaInaccessibleDateTime *runtime.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitzero"`
 
 	// The current state of the replica:
 	//
@@ -3805,13 +3805,13 @@ type ReplicaDescription struct {
 	// If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
-	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitempty"`
+	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 
 	// Detailed information about the replica status.
-	ReplicaStatusDescription *string `json:"ReplicaStatusDescription,omitempty"`
+	ReplicaStatusDescription *string `json:"ReplicaStatusDescription,omitzero"`
 
 	// Specifies the progress of a Create, Update, or Delete action on the replica as a percentage.
-	ReplicaStatusPercentProgress *string `json:"ReplicaStatusPercentProgress,omitempty"`
+	ReplicaStatusPercentProgress *string `json:"ReplicaStatusPercentProgress,omitzero"`
 }
 
 // ReplicaGlobalSecondaryIndex is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndex.
@@ -3823,7 +3823,7 @@ type ReplicaGlobalSecondaryIndex struct {
 
 	// Replica table GSI-specific provisioned throughput. If not specified, uses the source table GSI's
 	// read capacity settings.
-	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
 // ReplicaGlobalSecondaryIndexAutoScalingDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription.
@@ -3831,7 +3831,7 @@ type ReplicaGlobalSecondaryIndex struct {
 // Represents the auto scaling configuration for a replica global secondary index.
 type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	// The name of the global secondary index.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The current state of the replica global secondary index:
 	//
@@ -3842,9 +3842,9 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	// DELETING - The index is being deleted.
 	//
 	// ACTIVE - The index is ready for use.
-	IndexStatus                                 *IndexStatus                    `json:"IndexStatus,omitempty"`
-	ProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitempty"`
-	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitempty"`
+	IndexStatus                                 *IndexStatus                    `json:"IndexStatus,omitzero"`
+	ProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitzero"`
+	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 }
 
 // ReplicaGlobalSecondaryIndexAutoScalingUpdate is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate.
@@ -3853,8 +3853,8 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 // modified.
 type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
-	IndexName                                *string                    `json:"IndexName,omitempty"`
-	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingUpdate,omitempty"`
+	IndexName                                *string                    `json:"IndexName,omitzero"`
+	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
 // ReplicaGlobalSecondaryIndexDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexDescription.
@@ -3862,10 +3862,10 @@ type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 // Represents the properties of a replica global secondary index.
 type ReplicaGlobalSecondaryIndexDescription struct {
 	// The name of the global secondary index.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// If not described, uses the source table GSI's read capacity settings.
-	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
 // ReplicaGlobalSecondaryIndexSettingsDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription.
@@ -3885,20 +3885,20 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	// DELETING - The global secondary index is being deleted.
 	//
 	// ACTIVE - The global secondary index is ready for use.
-	IndexStatus *IndexStatus `json:"IndexStatus,omitempty"`
+	IndexStatus *IndexStatus `json:"IndexStatus,omitzero"`
 
 	// Auto scaling settings for a global secondary index replica's read capacity units.
-	ProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitempty"`
+	ProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException .
-	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitempty"`
+	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global secondary index replica's write capacity units.
-	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitempty"`
+	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
-	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitempty"`
+	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
 // ReplicaGlobalSecondaryIndexSettingsUpdate is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate.
@@ -3910,11 +3910,11 @@ type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index replica's read capacity units.
-	ProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingSettingsUpdate,omitempty"`
+	ProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException .
-	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitempty"`
+	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 }
 
 // ReplicaSettingsDescription is generated from schema #/components/schemas/ReplicaSettingsDescription.
@@ -3925,26 +3925,26 @@ type ReplicaSettingsDescription struct {
 	RegionName string `json:"RegionName"`
 
 	// The read/write capacity mode of the replica.
-	ReplicaBillingModeSummary *BillingModeSummary `json:"ReplicaBillingModeSummary,omitempty"`
+	ReplicaBillingModeSummary *BillingModeSummary `json:"ReplicaBillingModeSummary,omitzero"`
 
 	// Replica global secondary index settings for the global table.
-	ReplicaGlobalSecondaryIndexSettings []ReplicaGlobalSecondaryIndexSettingsDescription `json:"ReplicaGlobalSecondaryIndexSettings,omitempty"`
+	ReplicaGlobalSecondaryIndexSettings []ReplicaGlobalSecondaryIndexSettingsDescription `json:"ReplicaGlobalSecondaryIndexSettings,omitzero"`
 
 	// Auto scaling settings for a global table replica's read capacity units.
-	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitempty"`
+	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
 	// Amazon DynamoDB Developer Guide .
-	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitempty"`
+	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global table replica's write capacity units.
-	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitempty"`
+	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
 	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
 	// Developer Guide .
-	ReplicaProvisionedWriteCapacityUnits *int64 `json:"ReplicaProvisionedWriteCapacityUnits,omitempty"`
+	ReplicaProvisionedWriteCapacityUnits *int64 `json:"ReplicaProvisionedWriteCapacityUnits,omitzero"`
 
 	// The current state of the Region:
 	//
@@ -3955,7 +3955,7 @@ type ReplicaSettingsDescription struct {
 	// DELETING - The Region is being deleted.
 	//
 	// ACTIVE - The Region is ready for use.
-	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitempty"`
+	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
 // ReplicaSettingsUpdate is generated from schema #/components/schemas/ReplicaSettingsUpdate.
@@ -3966,15 +3966,15 @@ type ReplicaSettingsUpdate struct {
 	RegionName string `json:"RegionName"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
-	ReplicaGlobalSecondaryIndexSettingsUpdate []ReplicaGlobalSecondaryIndexSettingsUpdate `json:"ReplicaGlobalSecondaryIndexSettingsUpdate,omitempty"`
+	ReplicaGlobalSecondaryIndexSettingsUpdate []ReplicaGlobalSecondaryIndexSettingsUpdate `json:"ReplicaGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// Auto scaling settings for managing a global table replica's read capacity units.
-	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitempty"`
+	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
 	// Amazon DynamoDB Developer Guide .
-	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitempty"`
+	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 }
 
 // ReplicaStatus is generated from schema #/components/schemas/ReplicaStatus.
@@ -4009,10 +4009,10 @@ const (
 // An existing replica to be removed from an existing global table.
 type ReplicaUpdate struct {
 	// The parameters required for creating a replica on an existing global table.
-	Create *CreateReplicaAction `json:"Create,omitempty"`
+	Create *CreateReplicaAction `json:"Create,omitzero"`
 
 	// The name of the existing replica to be removed.
-	Delete *DeleteReplicaAction `json:"Delete,omitempty"`
+	Delete *DeleteReplicaAction `json:"Delete,omitzero"`
 }
 
 // ReplicationGroupUpdate is generated from schema #/components/schemas/ReplicationGroupUpdate.
@@ -4029,13 +4029,13 @@ type ReplicaUpdate struct {
 // destination Region, deleting the replica and all if its items in the destination Region.
 type ReplicationGroupUpdate struct {
 	// The parameters required for creating a replica for the table.
-	Create *CreateReplicationGroupMemberAction `json:"Create,omitempty"`
+	Create *CreateReplicationGroupMemberAction `json:"Create,omitzero"`
 
 	// The parameters required for deleting a replica for the table.
-	Delete *DeleteReplicationGroupMemberAction `json:"Delete,omitempty"`
+	Delete *DeleteReplicationGroupMemberAction `json:"Delete,omitzero"`
 
 	// The parameters required for updating a replica for the table.
-	Update *UpdateReplicationGroupMemberAction `json:"Update,omitempty"`
+	Update *UpdateReplicationGroupMemberAction `json:"Update,omitzero"`
 }
 
 // RestoreSummary is generated from schema #/components/schemas/RestoreSummary.
@@ -4049,10 +4049,10 @@ type RestoreSummary struct {
 	RestoreInProgress bool `json:"RestoreInProgress"`
 
 	// The Amazon Resource Name (ARN) of the backup from which the table was restored.
-	SourceBackupArn *string `json:"SourceBackupArn,omitempty"`
+	SourceBackupArn *string `json:"SourceBackupArn,omitzero"`
 
 	// The ARN of the source table of the backup that is being restored.
-	SourceTableArn *string `json:"SourceTableArn,omitempty"`
+	SourceTableArn *string `json:"SourceTableArn,omitzero"`
 }
 
 // RestoreTableFromBackupInput is generated from schema #/components/schemas/RestoreTableFromBackupInput.
@@ -4061,23 +4061,23 @@ type RestoreTableFromBackupInput struct {
 	BackupArn string `json:"BackupArn"`
 
 	// The billing mode of the restored table.
-	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitempty"`
+	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitzero"`
 
 	// List of global secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
-	GlobalSecondaryIndexOverride []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride,omitempty"`
+	GlobalSecondaryIndexOverride []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride,omitzero"`
 
 	// List of local secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
-	LocalSecondaryIndexOverride []LocalSecondaryIndex `json:"LocalSecondaryIndexOverride,omitempty"`
+	LocalSecondaryIndexOverride []LocalSecondaryIndex `json:"LocalSecondaryIndexOverride,omitzero"`
 
 	// Provisioned throughput settings for the restored table.
-	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The new server-side encryption settings for the restored table.
-	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitempty"`
+	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
 
 	// The name of the new table to which the backup must be restored.
 	TargetTableName string `json:"TargetTableName"`
@@ -4089,45 +4089,45 @@ type RestoreTableFromBackupOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The description of the table created from an existing backup.
-	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // RestoreTableToPointInTimeInput is generated from schema #/components/schemas/RestoreTableToPointInTimeInput.
 type RestoreTableToPointInTimeInput struct {
 	// The billing mode of the restored table.
-	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitempty"`
+	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitzero"`
 
 	// List of global secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
-	GlobalSecondaryIndexOverride []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride,omitempty"`
+	GlobalSecondaryIndexOverride []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride,omitzero"`
 
 	// List of local secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
-	LocalSecondaryIndexOverride []LocalSecondaryIndex `json:"LocalSecondaryIndexOverride,omitempty"`
+	LocalSecondaryIndexOverride []LocalSecondaryIndex `json:"LocalSecondaryIndexOverride,omitzero"`
 
 	// Provisioned throughput settings for the restored table.
-	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// Time in the past to restore the table to.
-	RestoreDateTime *runtime.EpochSeconds `json:"RestoreDateTime,omitempty"`
+	RestoreDateTime *runtime.EpochSeconds `json:"RestoreDateTime,omitzero"`
 
 	// The new server-side encryption settings for the restored table.
-	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitempty"`
+	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
 
 	// The DynamoDB table that will be restored. This value is an Amazon Resource Name (ARN).
-	SourceTableArn *string `json:"SourceTableArn,omitempty"`
+	SourceTableArn *string `json:"SourceTableArn,omitzero"`
 
 	// Name of the source table that is being restored.
-	SourceTableName *string `json:"SourceTableName,omitempty"`
+	SourceTableName *string `json:"SourceTableName,omitzero"`
 
 	// The name of the new table to which it must be restored to.
 	TargetTableName string `json:"TargetTableName"`
 
 	// Restore the table to the latest possible time. LatestRestorableDateTime is typically 5 minutes
 	// before the current time.
-	UseLatestRestorableTime *bool `json:"UseLatestRestorableTime,omitempty"`
+	UseLatestRestorableTime *bool `json:"UseLatestRestorableTime,omitzero"`
 }
 
 // RestoreTableToPointInTimeOutput is generated from schema #/components/schemas/RestoreTableToPointInTimeOutput.
@@ -4136,7 +4136,7 @@ type RestoreTableToPointInTimeOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the properties of a table.
-	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // ReturnConsumedCapacity is generated from schema #/components/schemas/ReturnConsumedCapacity.
@@ -4223,23 +4223,23 @@ type SSEDescription struct {
 	// key was inaccessible. This attribute will automatically be cleared when DynamoDB detects that
 	// the table's AWS KMS key is accessible again. DynamoDB will initiate the table archival process
 	// when table's AWS KMS key remains inaccessible for more than seven days from this date.
-	InaccessibleEncryptionDateTime *runtime.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitempty"`
+	InaccessibleEncryptionDateTime *runtime.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitzero"`
 
 	// The AWS KMS customer master key (CMK) ARN used for the AWS KMS encryption.
-	KMSMasterKeyArn *string `json:"KMSMasterKeyArn,omitempty"`
+	KMSMasterKeyArn *string `json:"KMSMasterKeyArn,omitzero"`
 
 	// Server-side encryption type. The only supported value is:
 	//
 	// KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
 	// account and is managed by AWS KMS (AWS KMS charges apply).
-	SSEType *SSEType `json:"SSEType,omitempty"`
+	SSEType *SSEType `json:"SSEType,omitzero"`
 
 	// Represents the current state of server-side encryption. The only supported values are:
 	//
 	// ENABLED - Server-side encryption is enabled.
 	//
 	// UPDATING - Server-side encryption is being updated.
-	Status *SSEStatus `json:"Status,omitempty"`
+	Status *SSEStatus `json:"Status,omitzero"`
 }
 
 // SSESpecification is generated from schema #/components/schemas/SSESpecification.
@@ -4250,19 +4250,19 @@ type SSESpecification struct {
 	// If enabled (true), server-side encryption type is set to KMS and an AWS managed CMK is used (AWS
 	// KMS charges apply). If disabled (false) or not specified, server-side encryption is set to AWS
 	// owned CMK.
-	Enabled *bool `json:"Enabled,omitempty"`
+	Enabled *bool `json:"Enabled,omitzero"`
 
 	// The AWS KMS customer master key (CMK) that should be used for the AWS KMS encryption. To specify
 	// a CMK, use its key ID, Amazon Resource Name (ARN), alias name, or alias ARN. Note that you
 	// should only provide this parameter if the key is different from the default DynamoDB customer
 	// master key alias/aws/dynamodb.
-	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitempty"`
+	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
 
 	// Server-side encryption type. The only supported value is:
 	//
 	// KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
 	// account and is managed by AWS KMS (AWS KMS charges apply).
-	SSEType *SSEType `json:"SSEType,omitempty"`
+	SSEType *SSEType `json:"SSEType,omitzero"`
 }
 
 // SSEStatus is generated from schema #/components/schemas/SSEStatus.
@@ -4312,11 +4312,11 @@ const (
 type ScanInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// AttributesToGet in the Amazon DynamoDB Developer Guide .
-	AttributesToGet []string `json:"AttributesToGet,omitempty"`
+	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
-	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitempty"`
+	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// A Boolean value that determines the read consistency model during the scan:
 	//
@@ -4330,7 +4330,7 @@ type ScanInput struct {
 	//
 	// The ConsistentRead parameter is not supported on global secondary indexes. If you scan a global
 	// secondary index with ConsistentRead set to true, you will receive a ValidationException .
-	ConsistentRead *bool `json:"ConsistentRead,omitempty"`
+	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
 	// returned for LastEvaluatedKey in the previous operation.
@@ -4340,7 +4340,7 @@ type ScanInput struct {
 	//
 	// In a parallel scan, a Scan request that includes ExclusiveStartKey must specify the same segment
 	// whose previous Scan returned the corresponding value of LastEvaluatedKey .
-	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitempty"`
+	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -4372,7 +4372,7 @@ type ScanInput struct {
 	//
 	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
 	//
@@ -4392,7 +4392,7 @@ type ScanInput struct {
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Scan operation, but before the
 	// data is returned to you. Items that do not satisfy the FilterExpression criteria are not
@@ -4402,11 +4402,11 @@ type ScanInput struct {
 	// does not consume any additional read capacity units.
 	//
 	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
-	FilterExpression *string `json:"FilterExpression,omitempty"`
+	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of a secondary index to scan. This index can be any local secondary index or global
 	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName .
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
 	// DynamoDB processes the number of items up to the limit while processing the results, it stops
@@ -4416,7 +4416,7 @@ type ScanInput struct {
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Working with Queries
 	// in the Amazon DynamoDB Developer Guide .
-	Limit *int64 `json:"Limit,omitempty"`
+	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the specified table or index.
 	// These attributes can include scalars, sets, or elements of a JSON document. The attributes in
@@ -4426,12 +4426,12 @@ type ScanInput struct {
 	// requested attributes are not found, they will not appear in the result.
 	//
 	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
-	ProjectionExpression   *string                 `json:"ProjectionExpression,omitempty"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitempty"`
+	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see ScanFilter
 	// in the Amazon DynamoDB Developer Guide .
-	ScanFilter map[string]Condition `json:"ScanFilter,omitempty"`
+	ScanFilter map[string]Condition `json:"ScanFilter,omitzero"`
 
 	// For a parallel Scan request, Segment identifies an individual segment to be scanned by an
 	// application worker.
@@ -4447,7 +4447,7 @@ type ScanInput struct {
 	// TotalSegments .
 	//
 	// If you provide Segment , you must also provide TotalSegments .
-	Segment *int64 `json:"Segment,omitempty"`
+	Segment *int64 `json:"Segment,omitzero"`
 
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
 	// attributes, the count of matching items, or in the case of an index, some or all of the
@@ -4486,7 +4486,7 @@ type ScanInput struct {
 	//
 	// If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
-	Select *Select `json:"Select,omitempty"`
+	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items; or, if you provide IndexName , the name of
 	// the table to which that index belongs.
@@ -4502,7 +4502,7 @@ type ScanInput struct {
 	// than parallel.
 	//
 	// If you specify TotalSegments , you must also specify Segment .
-	TotalSegments *int64 `json:"TotalSegments,omitempty"`
+	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
 
 // ScanOutput is generated from schema #/components/schemas/ScanOutput.
@@ -4517,7 +4517,7 @@ type ScanOutput struct {
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
 	// Guide .
-	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
 	//
@@ -4526,11 +4526,11 @@ type ScanOutput struct {
 	// applied.
 	//
 	// If you did not use a filter in the request, then Count is the same as ScannedCount .
-	Count *int64 `json:"Count,omitempty"`
+	Count *int64 `json:"Count,omitzero"`
 
 	// An array of item attributes that match the scan criteria. Each element in this array consists of
 	// an attribute name and the value for that attribute.
-	Items []map[string]AttributeValue `json:"Items,omitempty"`
+	Items []map[string]AttributeValue `json:"Items,omitzero"`
 
 	// The primary key of the item where the operation stopped, inclusive of the previous result set.
 	// Use this value to start a new operation, excluding this value in the new request.
@@ -4541,14 +4541,14 @@ type ScanOutput struct {
 	// If LastEvaluatedKey is not empty, it does not necessarily mean that there is more data in the
 	// result set. The only way to know when you have reached the end of the result set is when
 	// LastEvaluatedKey is empty.
-	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitempty"`
+	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitzero"`
 
 	// The number of items evaluated, before any ScanFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Scan operation. For more information, see
 	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
 	//
 	// If you did not use a filter in the request, then ScannedCount is the same as Count .
-	ScannedCount *int64 `json:"ScannedCount,omitempty"`
+	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
 // Select is generated from schema #/components/schemas/Select.
@@ -4578,10 +4578,10 @@ type SourceTableDetails struct {
 	//
 	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST . We recommend using
 	// PAY_PER_REQUEST for unpredictable workloads.
-	BillingMode *BillingMode `json:"BillingMode,omitempty"`
+	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Number of items in the table. Note that this is an approximate value.
-	ItemCount *int64 `json:"ItemCount,omitempty"`
+	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// Schema of the table.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
@@ -4590,7 +4590,7 @@ type SourceTableDetails struct {
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 
 	// ARN of the table for which backup was created.
-	TableArn *string `json:"TableArn,omitempty"`
+	TableArn *string `json:"TableArn,omitzero"`
 
 	// Time when the source table was created.
 	TableCreationDateTime runtime.EpochSeconds `json:"TableCreationDateTime"`
@@ -4602,7 +4602,7 @@ type SourceTableDetails struct {
 	TableName string `json:"TableName"`
 
 	// Size of the table in bytes. Note that this is an approximate value.
-	TableSizeBytes *int64 `json:"TableSizeBytes,omitempty"`
+	TableSizeBytes *int64 `json:"TableSizeBytes,omitzero"`
 }
 
 // SourceTableFeatureDetails is generated from schema #/components/schemas/SourceTableFeatureDetails.
@@ -4613,20 +4613,20 @@ type SourceTableFeatureDetails struct {
 	// Represents the GSI properties for the table when the backup was created. It includes the
 	// IndexName, KeySchema, Projection, and ProvisionedThroughput for the GSIs on the table at the
 	// time of backup.
-	GlobalSecondaryIndexes []GlobalSecondaryIndexInfo `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []GlobalSecondaryIndexInfo `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// Represents the LSI properties for the table when the backup was created. It includes the
 	// IndexName, KeySchema and Projection for the LSIs on the table at the time of backup.
-	LocalSecondaryIndexes []LocalSecondaryIndexInfo `json:"LocalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes []LocalSecondaryIndexInfo `json:"LocalSecondaryIndexes,omitzero"`
 
 	// The description of the server-side encryption status on the table when the backup was created.
-	SSEDescription *SSEDescription `json:"SSEDescription,omitempty"`
+	SSEDescription *SSEDescription `json:"SSEDescription,omitzero"`
 
 	// Stream settings on the table when the backup was created.
-	StreamDescription *StreamSpecification `json:"StreamDescription,omitempty"`
+	StreamDescription *StreamSpecification `json:"StreamDescription,omitzero"`
 
 	// Time to Live settings on the table when the backup was created.
-	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitempty"`
+	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
 // StreamSpecification is generated from schema #/components/schemas/StreamSpecification.
@@ -4646,7 +4646,7 @@ type StreamSpecification struct {
 	// OLD_IMAGE - The entire item, as it appeared before it was modified, is written to the stream.
 	//
 	// NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the stream.
-	StreamViewType *StreamViewType `json:"StreamViewType,omitempty"`
+	StreamViewType *StreamViewType `json:"StreamViewType,omitzero"`
 }
 
 // StreamViewType is generated from schema #/components/schemas/StreamViewType.
@@ -4669,10 +4669,10 @@ const (
 // Represents the auto scaling configuration for a global table.
 type TableAutoScalingDescription struct {
 	// Represents replicas of the global table.
-	Replicas []ReplicaAutoScalingDescription `json:"Replicas,omitempty"`
+	Replicas []ReplicaAutoScalingDescription `json:"Replicas,omitzero"`
 
 	// The name of the table.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 
 	// The current state of the table:
 	//
@@ -4683,7 +4683,7 @@ type TableAutoScalingDescription struct {
 	// DELETING - The table is being deleted.
 	//
 	// ACTIVE - The table is ready for use.
-	TableStatus *TableStatus `json:"TableStatus,omitempty"`
+	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
 // TableDescription is generated from schema #/components/schemas/TableDescription.
@@ -4691,7 +4691,7 @@ type TableAutoScalingDescription struct {
 // Represents the properties of a table.
 type TableDescription struct {
 	// Contains information about the table archive.
-	ArchivalSummary *ArchivalSummary `json:"ArchivalSummary,omitempty"`
+	ArchivalSummary *ArchivalSummary `json:"ArchivalSummary,omitzero"`
 
 	// An array of AttributeDefinition objects. Each of these objects describes one attribute in the
 	// table and index key schema.
@@ -4701,13 +4701,13 @@ type TableDescription struct {
 	// AttributeName - The name of the attribute.
 	//
 	// AttributeType - The data type for the attribute.
-	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitempty"`
+	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitzero"`
 
 	// Contains the details for the read/write capacity mode.
-	BillingModeSummary *BillingModeSummary `json:"BillingModeSummary,omitempty"`
+	BillingModeSummary *BillingModeSummary `json:"BillingModeSummary,omitzero"`
 
 	// The date and time when the table was created, in UNIX epoch time format.
-	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitempty"`
+	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The global secondary indexes, if any, on the table. Each index is scoped to a given partition
 	// key value. Each element is composed of:
@@ -4766,14 +4766,14 @@ type TableDescription struct {
 	// consisting of read and write capacity units, along with data about increases and decreases.
 	//
 	// If the table is in the DELETING state, no information about indexes will be returned.
-	GlobalSecondaryIndexes []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// Represents the version of global tables in use, if the table is replicated across AWS Regions.
-	GlobalTableVersion *string `json:"GlobalTableVersion,omitempty"`
+	GlobalTableVersion *string `json:"GlobalTableVersion,omitzero"`
 
 	// The number of items in the specified table. DynamoDB updates this value approximately every six
 	// hours. Recent changes might not be reflected in this value.
-	ItemCount *int64 `json:"ItemCount,omitempty"`
+	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// The primary key structure for the table. Each KeySchemaElement consists of:
 	//
@@ -4795,10 +4795,10 @@ type TableDescription struct {
 	//
 	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide
 	// .
-	KeySchema []KeySchemaElement `json:"KeySchema,omitempty"`
+	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
-	LatestStreamArn *string `json:"LatestStreamArn,omitempty"`
+	LatestStreamArn *string `json:"LatestStreamArn,omitzero"`
 
 	// A timestamp, in ISO 8601 format, for this stream.
 	//
@@ -4811,7 +4811,7 @@ type TableDescription struct {
 	// Table name
 	//
 	// StreamLabel
-	LatestStreamLabel *string `json:"LatestStreamLabel,omitempty"`
+	LatestStreamLabel *string `json:"LatestStreamLabel,omitzero"`
 
 	// Represents one or more local secondary indexes on the table. Each index is scoped to a given
 	// partition key value. Tables with one or more local secondary indexes are subject to an item
@@ -4849,36 +4849,36 @@ type TableDescription struct {
 	// approximately every six hours. Recent changes might not be reflected in this value.
 	//
 	// If the table is in the DELETING state, no information about indexes will be returned.
-	LocalSecondaryIndexes []LocalSecondaryIndexDescription `json:"LocalSecondaryIndexes,omitempty"`
+	LocalSecondaryIndexes []LocalSecondaryIndexDescription `json:"LocalSecondaryIndexes,omitzero"`
 
 	// The provisioned throughput settings for the table, consisting of read and write capacity units,
 	// along with data about increases and decreases.
-	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
 
 	// Represents replicas of the table.
-	Replicas []ReplicaDescription `json:"Replicas,omitempty"`
+	Replicas []ReplicaDescription `json:"Replicas,omitzero"`
 
 	// Contains details for the restore.
-	RestoreSummary *RestoreSummary `json:"RestoreSummary,omitempty"`
+	RestoreSummary *RestoreSummary `json:"RestoreSummary,omitzero"`
 
 	// The description of the server-side encryption status on the specified table.
-	SSEDescription *SSEDescription `json:"SSEDescription,omitempty"`
+	SSEDescription *SSEDescription `json:"SSEDescription,omitzero"`
 
 	// The current DynamoDB Streams configuration for the table.
-	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitempty"`
+	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the table.
-	TableArn *string `json:"TableArn,omitempty"`
+	TableArn *string `json:"TableArn,omitzero"`
 
 	// Unique identifier for the table for which the backup was created.
-	TableId *string `json:"TableId,omitempty"`
+	TableId *string `json:"TableId,omitzero"`
 
 	// The name of the table.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 
 	// The total size of the specified table, in bytes. DynamoDB updates this value approximately every
 	// six hours. Recent changes might not be reflected in this value.
-	TableSizeBytes *int64 `json:"TableSizeBytes,omitempty"`
+	TableSizeBytes *int64 `json:"TableSizeBytes,omitzero"`
 
 	// The current state of the table:
 	//
@@ -4897,7 +4897,7 @@ type TableDescription struct {
 	// ARCHIVING - The table is being archived. Operations are not allowed until archival is complete.
 	//
 	// ARCHIVED - The table has been archived. See the ArchivalReason for more information.
-	TableStatus *TableStatus `json:"TableStatus,omitempty"`
+	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
 // TableStatus is generated from schema #/components/schemas/TableStatus.
@@ -4964,10 +4964,10 @@ type TagResourceOutput struct {
 // The description of the Time to Live (TTL) status on the specified table.
 type TimeToLiveDescription struct {
 	// The name of the TTL attribute for items in the table.
-	AttributeName *string `json:"AttributeName,omitempty"`
+	AttributeName *string `json:"AttributeName,omitzero"`
 
 	// The TTL status for the table.
-	TimeToLiveStatus *TimeToLiveStatus `json:"TimeToLiveStatus,omitempty"`
+	TimeToLiveStatus *TimeToLiveStatus `json:"TimeToLiveStatus,omitzero"`
 }
 
 // TimeToLiveSpecification is generated from schema #/components/schemas/TimeToLiveSpecification.
@@ -5009,7 +5009,7 @@ type TransactGetItem struct {
 type TransactGetItemsInput struct {
 	// A value of TOTAL causes consumed capacity information to be returned, and a value of NONE
 	// prevents that information from being returned. No other value is valid.
-	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitempty"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// An ordered array of up to 25 TransactGetItem objects, each of which contains a Get structure.
 	TransactItems []TransactGetItem `json:"TransactItems"`
@@ -5024,7 +5024,7 @@ type TransactGetItemsOutput struct {
 	// one for each table addressed by TransactGetItem objects in the TransactItems parameter. These
 	// ConsumedCapacity objects report the read-capacity units consumed by the TransactGetItems call in
 	// that table.
-	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// An ordered array of up to 25 ItemResponse objects, each of which corresponds to the
 	// TransactGetItem object in the same position in the TransactItems array. Each ItemResponse object
@@ -5033,7 +5033,7 @@ type TransactGetItemsOutput struct {
 	// If a requested item could not be retrieved, the corresponding ItemResponse object is Null, or if
 	// the requested item has no projected attributes, the corresponding ItemResponse object is an
 	// empty Map.
-	Responses []ItemResponse `json:"Responses,omitempty"`
+	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
 // TransactWriteItem is generated from schema #/components/schemas/TransactWriteItem.
@@ -5042,16 +5042,16 @@ type TransactGetItemsOutput struct {
 // in one or more tables atomically.
 type TransactWriteItem struct {
 	// A request to perform a check item operation.
-	ConditionCheck *ConditionCheck `json:"ConditionCheck,omitempty"`
+	ConditionCheck *ConditionCheck `json:"ConditionCheck,omitzero"`
 
 	// A request to perform a DeleteItem operation.
-	Delete *Delete `json:"Delete,omitempty"`
+	Delete *Delete `json:"Delete,omitzero"`
 
 	// A request to perform a PutItem operation.
-	Put *Put `json:"Put,omitempty"`
+	Put *Put `json:"Put,omitzero"`
 
 	// A request to perform an UpdateItem operation.
-	Update *Update `json:"Update,omitempty"`
+	Update *Update `json:"Update,omitzero"`
 }
 
 // TransactWriteItemsInput is generated from schema #/components/schemas/TransactWriteItemsInput.
@@ -5073,13 +5073,13 @@ type TransactWriteItemsInput struct {
 	//
 	// If you submit a request with the same client token but a change in other parameters within the
 	// 10-minute idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
-	ClientRequestToken     *string                 `json:"ClientRequestToken,omitempty"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitempty"`
+	ClientRequestToken     *string                 `json:"ClientRequestToken,omitzero"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
 	// statistics about item collections (if any), that were modified during the operation and are
 	// returned in the response. If set to NONE (the default), no statistics are returned.
-	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitempty"`
+	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck
 	// , Put , Update , or Delete object. These can operate on items in different tables, but the
@@ -5095,12 +5095,12 @@ type TransactWriteItemsOutput struct {
 
 	// The capacity units consumed by the entire TransactWriteItems operation. The values of the list
 	// are ordered according to the ordering of the TransactItems request parameter.
-	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A list of tables that were processed by TransactWriteItems and, for each table, information
 	// about any item collections that were affected by individual UpdateItem , PutItem , or DeleteItem
 	// operations.
-	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
 // UntagResourceInput is generated from schema #/components/schemas/UntagResourceInput.
@@ -5125,13 +5125,13 @@ type UntagResourceOutput struct {
 // Represents a request to perform an UpdateItem operation.
 type Update struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
-	ConditionExpression *string `json:"ConditionExpression,omitempty"`
+	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression.
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
@@ -5140,7 +5140,7 @@ type Update struct {
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Update condition
 	// fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE, ALL_OLD,
 	// UPDATED_OLD, ALL_NEW, UPDATED_NEW.
-	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitempty"`
+	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the UpdateItem request.
 	TableName string `json:"TableName"`
@@ -5165,7 +5165,7 @@ type UpdateContinuousBackupsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the continuous backups and point in time recovery settings on the table.
-	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitempty"`
+	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
 // UpdateContributorInsightsInput is generated from schema #/components/schemas/UpdateContributorInsightsInput.
@@ -5174,7 +5174,7 @@ type UpdateContributorInsightsInput struct {
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
 
 	// The global secondary index name, if applicable.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
 	TableName string `json:"TableName"`
@@ -5186,13 +5186,13 @@ type UpdateContributorInsightsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The status of contributor insights
-	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitempty"`
+	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
 
 	// The name of the global secondary index, if applicable.
-	IndexName *string `json:"IndexName,omitempty"`
+	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
-	TableName *string `json:"TableName,omitempty"`
+	TableName *string `json:"TableName,omitzero"`
 }
 
 // UpdateGlobalSecondaryIndexAction is generated from schema #/components/schemas/UpdateGlobalSecondaryIndexAction.
@@ -5224,7 +5224,7 @@ type UpdateGlobalTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Contains the details of the global table.
-	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitempty"`
+	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
 // UpdateGlobalTableSettingsInput is generated from schema #/components/schemas/UpdateGlobalTableSettingsInput.
@@ -5237,22 +5237,22 @@ type UpdateGlobalTableSettingsInput struct {
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
 	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
-	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitempty"`
+	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitzero"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
-	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitempty"`
+	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// The name of the global table
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// Auto scaling settings for managing provisioned write capacity for the global table.
-	GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate,omitempty"`
+	GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	GlobalTableProvisionedWriteCapacityUnits *int64 `json:"GlobalTableProvisionedWriteCapacityUnits,omitempty"`
+	GlobalTableProvisionedWriteCapacityUnits *int64 `json:"GlobalTableProvisionedWriteCapacityUnits,omitzero"`
 
 	// Represents the settings for a global table in a Region that will be modified.
-	ReplicaSettingsUpdate []ReplicaSettingsUpdate `json:"ReplicaSettingsUpdate,omitempty"`
+	ReplicaSettingsUpdate []ReplicaSettingsUpdate `json:"ReplicaSettingsUpdate,omitzero"`
 }
 
 // UpdateGlobalTableSettingsOutput is generated from schema #/components/schemas/UpdateGlobalTableSettingsOutput.
@@ -5261,10 +5261,10 @@ type UpdateGlobalTableSettingsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The name of the global table.
-	GlobalTableName *string `json:"GlobalTableName,omitempty"`
+	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The Region-specific settings for the global table.
-	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitempty"`
+	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
 // UpdateItemInput is generated from schema #/components/schemas/UpdateItemInput.
@@ -5273,7 +5273,7 @@ type UpdateGlobalTableSettingsOutput struct {
 type UpdateItemInput struct {
 	// This is a legacy parameter. Use UpdateExpression instead. For more information, see
 	// AttributeUpdates in the Amazon DynamoDB Developer Guide .
-	AttributeUpdates map[string]AttributeValueUpdate `json:"AttributeUpdates,omitempty"`
+	AttributeUpdates map[string]AttributeValueUpdate `json:"AttributeUpdates,omitzero"`
 
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	//
@@ -5290,15 +5290,15 @@ type UpdateItemInput struct {
 	//
 	// For more information about condition expressions, see Specifying Conditions in the Amazon
 	// DynamoDB Developer Guide .
-	ConditionExpression *string `json:"ConditionExpression,omitempty"`
+	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
-	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitempty"`
+	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
 	// in the Amazon DynamoDB Developer Guide .
-	Expected map[string]ExpectedAttributeValue `json:"Expected,omitempty"`
+	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames :
@@ -5330,7 +5330,7 @@ type UpdateItemInput struct {
 	//
 	// For more information about expression attribute names, see Specifying Item Attributes in the
 	// Amazon DynamoDB Developer Guide .
-	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitempty"`
+	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
 	//
@@ -5350,7 +5350,7 @@ type UpdateItemInput struct {
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide .
-	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitempty"`
+	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
@@ -5359,12 +5359,12 @@ type UpdateItemInput struct {
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
 	Key                    map[string]AttributeValue `json:"Key"`
-	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitempty"`
+	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
-	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitempty"`
+	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appear before or after they are
 	// updated. For UpdateItem , the valid values are:
@@ -5389,7 +5389,7 @@ type UpdateItemInput struct {
 	// consumed.
 	//
 	// The values returned are strongly consistent.
-	ReturnValues *ReturnValue `json:"ReturnValues,omitempty"`
+	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table containing the item to update.
 	TableName string `json:"TableName"`
@@ -5460,7 +5460,7 @@ type UpdateItemInput struct {
 	//
 	// For more information on update expressions, see Modifying Items and Attributes in the Amazon
 	// DynamoDB Developer Guide .
-	UpdateExpression *string `json:"UpdateExpression,omitempty"`
+	UpdateExpression *string `json:"UpdateExpression,omitzero"`
 }
 
 // UpdateItemOutput is generated from schema #/components/schemas/UpdateItemOutput.
@@ -5475,14 +5475,14 @@ type UpdateItemOutput struct {
 	//
 	// The Attributes map is only present if ReturnValues was specified as something other than NONE in
 	// the request. Each element represents one attribute.
-	Attributes map[string]AttributeValue `json:"Attributes,omitempty"`
+	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
 
 	// The capacity units consumed by the UpdateItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
 	// Guide .
-	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitempty"`
+	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the UpdateItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
@@ -5502,7 +5502,7 @@ type UpdateItemOutput struct {
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
-	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitempty"`
+	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
 // UpdateReplicationGroupMemberAction is generated from schema #/components/schemas/UpdateReplicationGroupMemberAction.
@@ -5510,17 +5510,17 @@ type UpdateItemOutput struct {
 // Represents a replica to be modified.
 type UpdateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
-	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitempty"`
+	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The AWS KMS customer master key (CMK) of the replica that should be used for AWS KMS encryption.
 	// To specify a CMK, use its key ID, Amazon Resource Name (ARN), alias name, or alias ARN. Note
 	// that you should only provide this parameter if the key is different from the default DynamoDB
 	// KMS master key alias/aws/dynamodb.
-	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitempty"`
+	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
 
 	// Replica-specific provisioned throughput. If not specified, uses the source table's provisioned
 	// throughput settings.
-	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitempty"`
+	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the replica exists.
 	RegionName string `json:"RegionName"`
@@ -5533,7 +5533,7 @@ type UpdateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes. If you are adding
 	// a new global secondary index to the table, AttributeDefinitions must include the key element(s)
 	// of the new index.
-	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitempty"`
+	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitzero"`
 
 	// Controls how you are charged for read and write throughput and how you manage capacity. When
 	// switching from pay-per-request to provisioned capacity, initial provisioned capacity values must
@@ -5545,7 +5545,7 @@ type UpdateTableInput struct {
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
 	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
-	BillingMode *BillingMode `json:"BillingMode,omitempty"`
+	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// An array of one or more global secondary indexes for the table. For each index in the array, you
 	// can request one action:
@@ -5560,24 +5560,24 @@ type UpdateTableInput struct {
 	//
 	// For more information, see Managing Global Secondary Indexes in the Amazon DynamoDB Developer
 	// Guide .
-	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitempty"`
+	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
 
 	// The new provisioned throughput settings for the specified table or index.
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitempty"`
+	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 
 	// A list of replica update actions (create, delete, or update) for the table.
 	//
 	// This property only applies to Version 2019.11.21 of global tables.
-	ReplicaUpdates []ReplicationGroupUpdate `json:"ReplicaUpdates,omitempty"`
+	ReplicaUpdates []ReplicationGroupUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The new server-side encryption settings for the specified table.
-	SSESpecification *SSESpecification `json:"SSESpecification,omitempty"`
+	SSESpecification *SSESpecification `json:"SSESpecification,omitzero"`
 
 	// Represents the DynamoDB Streams configuration for the table.
 	//
 	// You receive a ResourceInUseException if you try to enable a stream on a table that already has a
 	// stream, or if you try to disable a stream on a table that doesn't have a stream.
-	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitempty"`
+	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to be updated.
 	TableName string `json:"TableName"`
@@ -5591,18 +5591,18 @@ type UpdateTableOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the properties of the table.
-	TableDescription *TableDescription `json:"TableDescription,omitempty"`
+	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // UpdateTableReplicaAutoScalingInput is generated from schema #/components/schemas/UpdateTableReplicaAutoScalingInput.
 type UpdateTableReplicaAutoScalingInput struct {
 	// Represents the auto scaling settings of the global secondary indexes of the replica to be
 	// updated.
-	GlobalSecondaryIndexUpdates               []GlobalSecondaryIndexAutoScalingUpdate `json:"GlobalSecondaryIndexUpdates,omitempty"`
-	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate              `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitempty"`
+	GlobalSecondaryIndexUpdates               []GlobalSecondaryIndexAutoScalingUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
+	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate              `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 
 	// Represents the auto scaling settings of replicas of the table that will be modified.
-	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitempty"`
+	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The name of the global table to be updated.
 	TableName string `json:"TableName"`
@@ -5614,7 +5614,7 @@ type UpdateTableReplicaAutoScalingOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Returns information about the auto scaling settings of a table with replicas.
-	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitempty"`
+	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
 // UpdateTimeToLiveInput is generated from schema #/components/schemas/UpdateTimeToLiveInput.
@@ -5634,7 +5634,7 @@ type UpdateTimeToLiveOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the output of an UpdateTimeToLive operation.
-	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitempty"`
+	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitzero"`
 }
 
 // WriteRequest is generated from schema #/components/schemas/WriteRequest.
@@ -5644,8 +5644,8 @@ type UpdateTimeToLiveOutput struct {
 // operations, you need to provide two separate WriteRequest objects.
 type WriteRequest struct {
 	// A request to perform a DeleteItem operation.
-	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitempty"`
+	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitzero"`
 
 	// A request to perform a PutItem operation.
-	PutRequest *PutRequest `json:"PutRequest,omitempty"`
+	PutRequest *PutRequest `json:"PutRequest,omitzero"`
 }

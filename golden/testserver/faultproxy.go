@@ -24,8 +24,9 @@ type Fault struct {
 
 // FaultProxy is a reverse proxy on a real 127.0.0.1 listener in front of an
 // upstream server. Requests are answered by the queued faults first, in
-// order, and forwarded once the queue is empty. It records the body of every
-// request it receives, injected or forwarded. Safe for concurrent use.
+// order, and forwarded once the queue is empty. It records the body and the
+// header of every request it receives, injected or forwarded. Safe for
+// concurrent use.
 type FaultProxy struct {
 	// URL is the proxy's endpoint, "http://127.0.0.1:PORT".
 	URL string
@@ -33,6 +34,7 @@ type FaultProxy struct {
 	mu       sync.Mutex
 	faults   []Fault
 	bodies   [][]byte
+	headers  []http.Header
 	upstream []int // indexes into bodies of forwarded requests
 }
 
@@ -53,6 +55,7 @@ func StartFaultProxy(t testing.TB, upstream string) *FaultProxy {
 		}
 		p.mu.Lock()
 		p.bodies = append(p.bodies, body)
+		p.headers = append(p.headers, r.Header.Clone())
 		var f *Fault
 		if len(p.faults) > 0 {
 			f = &p.faults[0]
@@ -99,6 +102,18 @@ func (p *FaultProxy) Forwarded() [][]byte {
 	out := make([][]byte, len(p.upstream))
 	for i, j := range p.upstream {
 		out[i] = p.bodies[j]
+	}
+	return out
+}
+
+// Headers returns a copy of the header of every request received so far, in
+// the order of [FaultProxy.Bodies].
+func (p *FaultProxy) Headers() []http.Header {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]http.Header, len(p.headers))
+	for i, h := range p.headers {
+		out[i] = h.Clone()
 	}
 	return out
 }
