@@ -294,8 +294,8 @@ func (c *Client) Settings() Settings { return c.settings }
 // call's options change the mode, max attempts or max backoff. It allocates
 // nothing in the common case.
 func (c *Client) callParams(opts *Options) (ModeParams, error) {
-	if opts == &c.opts {
-		return c.params, nil
+	if opts == &c.opts || (opts.RetryMode == c.opts.RetryMode && opts.MaxAttempts == c.opts.MaxAttempts && opts.MaxBackoff == c.opts.MaxBackoff) {
+		return c.params, nil // the call changes nothing the client resolved
 	}
 	s, err := c.settings.WithCall(c.svc, opts)
 	if err != nil {

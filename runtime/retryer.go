@@ -166,11 +166,10 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	c, p := cl.c, &cl.p
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
-	now := c.clock.Now()
 	throttled := false
 	if tc := c.svc.ThrottleControl; tc != nil && res.Header != nil {
 		cl.md.RateLimit = ParseRateLimitInfo(res.Header, tc)
-		c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, now)
+		c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, c.clock.Now())
 		throttled = cl.md.RateLimit.Throttled()
 	}
 	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
@@ -223,6 +222,7 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 		}
 		cl.paid = cost
 	}
+	now := c.clock.Now()
 	delay, requested, from, bounded := serverDelay(res.Header, c.svc.ServerDelayHeaders, d.Delay, now)
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
