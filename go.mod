@@ -8,8 +8,10 @@ require (
 	github.com/getkin/kin-openapi v0.153.0
 	github.com/speakeasy-api/openapi-overlay v0.10.2
 	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
 	golang.org/x/tools v0.52.0
 	gopkg.in/yaml.v3 v3.0.1
+	pgregory.net/rapid v1.3.0
 )
 
 require (

@@ -120,7 +120,10 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited
 		return ClassNone
 	}
 	if k.opts.Classify != nil {
-		if c, ok := k.opts.Classify(r); ok {
+		// A copy: the predicate cannot change the attempt, and the caller's
+		// AttemptResult stays on its stack (no allocation per attempt).
+		rc := *r
+		if c, ok := k.opts.Classify(&rc); ok {
 			return c
 		}
 	}

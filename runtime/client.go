@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -205,6 +206,11 @@ type Client struct {
 	quota    *RetryQuota
 	windows  *WindowStore
 	identity string
+	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
+	// looking them up on every response allocates nothing.
+	requestIDHeaders []string
+	// attemptHeader is svc.AttemptHeader in canonical form ("" for none).
+	attemptHeader string
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -264,6 +270,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		capacity = *opts.RetryQuotaCapacity
 	}
 	c.quota = NewRetryQuota(capacity)
+	if svc.AttemptHeader != "" {
+		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
+	}
+	for _, h := range svc.RequestIDHeaders {
+		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
+	}
 	if c.windows == nil {
 		c.windows = NewWindowStore()
 	}
@@ -327,8 +339,8 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 	if req.Header != nil {
 		hreq.Header = req.Header
 	}
-	if h := cl.c.svc.AttemptHeader; h != "" {
-		hreq.Header.Set(h, "attempt="+strconv.Itoa(attempt)+"; max="+strconv.Itoa(cl.p.MaxAttempts))
+	if h := cl.c.attemptHeader; h != "" {
+		hreq.Header[h] = []string{"attempt=" + strconv.Itoa(attempt) + "; max=" + strconv.Itoa(cl.p.MaxAttempts)}
 	}
 	if opts.RateLimitDebug {
 		hreq.Header.Set("X-RateLimit-Mode", "debug")
@@ -349,12 +361,14 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 		return nil, AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
 	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
+	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		return resp, res
 	}
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	discard(resp)
-	res.Code, res.Err = cl.c.decodeError(cl.op, resp, data)
+	md, err := cl.c.decodeError(cl.op, resp, data)
+	res.Code, res.Err, cl.md.RequestID = md.ErrorCode, err, md.RequestID
 	if readErr != nil && len(data) == 0 {
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
@@ -365,10 +379,17 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 
 // discard drains up to maxDrain bytes of a body the caller does not want and
 // closes it, so the connection can be reused.
+// It reads into a pooled buffer: io.CopyN would allocate a LimitedReader on
+// every call.
 func discard(resp *http.Response) {
-	_, _ = io.CopyN(io.Discard, resp.Body, maxDrain)
+	buf := drainBufs.Get().(*[maxDrain]byte)
+	_, _ = io.ReadFull(resp.Body, buf[:])
+	drainBufs.Put(buf)
 	_ = resp.Body.Close()
 }
+
+// drainBufs holds the maxDrain-byte buffers discard reads into.
+var drainBufs = sync.Pool{New: func() any { return new([maxDrain]byte) }}
 
 // decodeAndClose hands a 2xx response to decode and then drains and closes
 // its body.
@@ -401,7 +422,7 @@ func mergeQuery(base, extra url.Values) string {
 // for its code (Operation.NewError), else for its status
 // (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
 // headers (part before ':') and then its JSON body fields (part after '#').
-func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (string, error) {
+func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
 	svc := c.svc
 	var fields map[string]any
 	if len(body) > 0 && (len(svc.ErrorCodeFields) > 0 || len(svc.ErrorMessageFields) > 0 || len(svc.RequestIDFields) > 0) {
@@ -418,12 +439,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (s
 		md.ErrorCode = normaliseCode(stringField(fields, svc.ErrorCodeFields))
 	}
 	md.ErrorMessage = stringField(fields, svc.ErrorMessageFields)
-	for _, h := range svc.RequestIDHeaders {
-		if v := resp.Header.Get(h); v != "" {
-			md.RequestID = v
-			break
-		}
-	}
+	md.RequestID = firstHeader(resp.Header, c.requestIDHeaders)
 	if md.RequestID == "" {
 		md.RequestID = stringField(fields, svc.RequestIDFields)
 	}
@@ -437,9 +453,20 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (s
 	if e != nil {
 		_ = json.Unmarshal(body, e) // modelled fields are best effort
 		*e.Metadata() = md
-		return md.ErrorCode, e
+		return md, e
 	}
-	return md.ErrorCode, &APIError{ErrorMetadata: md, Body: body}
+	return md, &APIError{ErrorMetadata: md, Body: body}
+}
+
+// firstHeader returns the first non-empty value of the canonical header keys
+// in h, or "". Indexing h directly (no Header.Get) allocates nothing.
+func firstHeader(h http.Header, canonicalKeys []string) string {
+	for _, k := range canonicalKeys {
+		if v := h[k]; len(v) > 0 && v[0] != "" {
+			return v[0]
+		}
+	}
+	return ""
 }
 
 // normaliseCode keeps the part of an error code before the first ':' and

@@ -187,6 +187,9 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	case d.Class == ClassNonRetryable:
 		cl.last = res.Err
 		d.Outcome, d.Err = OutcomeNonRetryable, res.Err
+		if err := ctx.Err(); err != nil && !errors.Is(res.Err, err) {
+			d.Err = joinCtx(res.Err, err) // not retried because ctx is done (§4 rule 1)
+		}
 		return cl.observe(res, d)
 	}
 	cl.last = res.Err

@@ -1,0 +1,141 @@
+package runtime
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// classRow is one classification case: the first response of a call and
+// the class and code attempt 1 must be given.
+type classRow struct {
+	name  string
+	first step
+	svc   func(*Service)
+	op    *Operation
+	opts  func(*Options)
+	class Class
+	code  string
+}
+
+// TestClassification checks retry-behavior.md §4 through Do, in its stated
+// order. With r=1 the class also fixes the sleep exactly: 50 ms for
+// transient, 1,000 ms for throttling, none for non-retryable.
+func TestClassification(t *testing.T) {
+	rows := []classRow{
+		{name: "2xx is success", first: status(204), class: ClassNone},
+		{name: "declared non-retryable code on a 503 is non-retryable",
+			first: coded(503, "QuotaGone"), svc: func(s *Service) { s.NonRetryableCodes = []string{"QuotaGone"} },
+			class: ClassNonRetryable, code: "QuotaGone"},
+		{name: "throttling code on a 500 is throttling", first: coded(500, "ThrottlingException"),
+			class: ClassThrottling, code: "ThrottlingException"},
+		{name: "transient code on a 400 is transient", first: coded(400, "RequestTimeout"),
+			class: ClassTransient, code: "RequestTimeout"},
+		{name: "unlisted code on a 500 is transient", first: coded(500, "WeirdFailure"),
+			class: ClassTransient, code: "WeirdFailure"},
+		{name: "bare 429 is throttling", first: status(429), class: ClassThrottling},
+		{name: "bare 429 is non-retryable with Bare429NotRetried", first: status(429),
+			svc: func(s *Service) { s.Bare429NotRetried = true }, class: ClassNonRetryable},
+		{name: "429 with a throttling code is throttling even with Bare429NotRetried",
+			first: coded(429, "TooManyRequestsException"), svc: func(s *Service) { s.Bare429NotRetried = true },
+			class: ClassThrottling, code: "TooManyRequestsException"},
+		{name: "400 without a code is non-retryable", first: status(400), class: ClassNonRetryable},
+		{name: "404 without a code is non-retryable", first: status(404), class: ClassNonRetryable},
+		{name: "408 is non-retryable in standard mode", first: status(408), class: ClassNonRetryable},
+		{name: "501 without a code is non-retryable", first: status(501), class: ClassNonRetryable},
+		{name: "unlisted code on a 400 is non-retryable", first: coded(400, "AccessDeniedException"),
+			class: ClassNonRetryable, code: "AccessDeniedException"},
+		{name: "positive x-acs-retry-after makes a 400 throttling",
+			first: status(400, HeaderACSRetryAfter, "10"), class: ClassThrottling},
+		{name: "zero x-acs-retry-after is absent", first: status(400, HeaderACSRetryAfter, "0"), class: ClassNonRetryable},
+		{name: "service ThrottlingCodes moves a transient code", first: coded(400, "InternalError"),
+			svc: func(s *Service) { s.ThrottlingCodes = []string{"InternalError"} }, class: ClassThrottling, code: "InternalError"},
+		{name: "operation TransientCodes adds a code", first: coded(400, "Busy"),
+			op: &Operation{Name: "Op", TransientCodes: []string{"Busy"}}, class: ClassTransient, code: "Busy"},
+		{name: "Options.ThrottlingCodes moves a transient code", first: coded(500, "InternalError"),
+			opts: func(o *Options) { o.ThrottlingCodes = []string{"InternalError"} }, class: ClassThrottling, code: "InternalError"},
+		{name: "Options.NonRetryableCodes moves a throttling code", first: coded(400, "SlowDown"),
+			opts: func(o *Options) { o.NonRetryableCodes = []string{"SlowDown"} }, class: ClassNonRetryable, code: "SlowDown"},
+		{name: "Options level wins over the service level", first: coded(400, "Busy"),
+			svc:  func(s *Service) { s.NonRetryableCodes = []string{"Busy"} },
+			opts: func(o *Options) { o.TransientCodes = []string{"Busy"} }, class: ClassTransient, code: "Busy"},
+		{name: "Options.Classify decides first (transient for a 400)", first: coded(400, "AccessDeniedException"),
+			opts:  func(o *Options) { o.Classify = func(*AttemptResult) (Class, bool) { return ClassTransient, true } },
+			class: ClassTransient, code: "AccessDeniedException"},
+		{name: "Options.Classify decides first (non-retryable for a throttling code)", first: coded(503, "SlowDown"),
+			opts:  func(o *Options) { o.Classify = func(*AttemptResult) (Class, bool) { return ClassNonRetryable, true } },
+			class: ClassNonRetryable, code: "SlowDown"},
+		{name: "Options.Classify falling through leaves the rules", first: coded(503, "SlowDown"),
+			opts:  func(o *Options) { o.Classify = func(*AttemptResult) (Class, bool) { return ClassTransient, false } },
+			class: ClassThrottling, code: "SlowDown"},
+		{name: "code from X-Amzn-ErrorType is the part before ':'",
+			first: status(400, "X-Amzn-ErrorType", "ThrottlingException:http://internal.amazon.com/coral/com.amazon.coral.availability/"),
+			class: ClassThrottling, code: "ThrottlingException"},
+		{name: "code from __type is the part after '#'",
+			first: coded(400, "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException"),
+			class: ClassThrottling, code: "ProvisionedThroughputExceededException"},
+		{name: "error-code header is looked at before the body",
+			first: step{status: 400, header: http.Header{"X-Amzn-Errortype": {"ValidationException"}}, body: `{"__type":"ThrottlingException"}`},
+			class: ClassNonRetryable, code: "ValidationException"},
+		{name: "non-JSON error body has no code", first: step{status: 400, body: "<html>ThrottlingException</html>"},
+			class: ClassNonRetryable},
+	}
+	for _, code := range builtinThrottlingCodes {
+		rows = append(rows, classRow{name: "built-in throttling code " + code + " on a 400",
+			first: coded(400, code), class: ClassThrottling, code: code})
+	}
+	for _, code := range builtinTransientCodes {
+		rows = append(rows, classRow{name: "built-in transient code " + code + " on a 400",
+			first: coded(400, code), class: ClassTransient, code: code})
+	}
+	for _, s := range []int{500, 502, 503, 504} {
+		rows = append(rows, classRow{name: "bare " + strconv.Itoa(s) + " is transient", first: status(s), class: ClassTransient})
+	}
+	require.Len(t, builtinThrottlingCodes, 14)
+	for _, tc := range rows {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := testService()
+			if tc.svc != nil {
+				tc.svc(svc)
+			}
+			var infos []AttemptInfo
+			h := newHarness(t, svc, 1, script(tc.first, status(200)), func(o *Options) {
+				o.OnAttempt = func(a AttemptInfo) { infos = append(infos, a) }
+				if tc.opts != nil {
+					tc.opts(o)
+				}
+			})
+			op := tc.op
+			if op == nil {
+				op = opPost
+			}
+			_, _ = h.call(context.Background(), op)
+			require.NotEmpty(t, infos)
+			require.Equal(t, tc.class, infos[0].Class)
+			require.Equal(t, tc.code, infos[0].Code)
+			var want []time.Duration
+			switch tc.class {
+			case ClassTransient:
+				want = []time.Duration{ms(50)}
+			case ClassThrottling:
+				want = []time.Duration{ms(1000)}
+			}
+			require.Equal(t, want, h.clock.Sleeps())
+		})
+	}
+}
+
+// TestClassifyCancelledContext: a cancelled context is never retried, even
+// for a response that would be (§4 rule 1), unless Options.Classify decides.
+func TestClassifyCancelledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	k := classifier{svc: testService(), op: opPost, opts: &Options{}}
+	require.Equal(t, ClassNonRetryable, k.classify(ctx, &AttemptResult{StatusCode: 503, Err: &APIError{}}, false))
+	require.Equal(t, ClassNonRetryable, k.classify(context.Background(), &AttemptResult{Err: context.Canceled}, false))
+	require.Equal(t, ClassTransient, k.classify(context.Background(), &AttemptResult{StatusCode: 503, Err: &APIError{}}, false))
+}
