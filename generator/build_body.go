@@ -51,17 +51,15 @@ func pickMedia(content openapi3.Content) (mt, kind string, others []string) {
 }
 
 // objectSchema returns the object schema sr stands for (through a
-// reference) when its properties can become struct fields, else nil.
+// reference) when it becomes a struct (namedKind), else nil.
 func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
-	if sr == nil || sr.Value == nil {
+	if sr == nil || sr.Value == nil || len(sr.Value.AllOf)+len(sr.Value.OneOf)+len(sr.Value.AnyOf) > 0 {
 		return nil
 	}
-	s := sr.Value
-	if len(s.Properties) == 0 || (s.Type != nil && !s.Type.IsEmpty() && !s.Type.Is("object")) ||
-		len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) > 0 {
-		return nil
+	if kind, ok := namedKind(sr.Value, sr.Ref != ""); ok && kind == KindStruct {
+		return sr.Value
 	}
-	return s
+	return nil
 }
 
 // input builds the operation's input type from its parameters and request
@@ -70,7 +68,13 @@ func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
 // a new struct called name with the parameter fields followed by the body
 // object's properties, or by a Body field holding the whole body when it is
 // not an object (arrays, scalars, raw bytes: io.Reader).
-func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body) {
+//
+// A query, header or cookie parameter named like a property of the body
+// object is dropped with a warning: the value travels in the body only
+// (aws2openapi repeats pagination tokens such as ExclusiveStartKey as query
+// parameters). It returns the input type's name, the body and the
+// parameters kept.
+func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body, []Param) {
 	var body Body
 	var sr *openapi3.SchemaRef
 	bptr := child(ptr, "requestBody")
@@ -91,11 +95,14 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	if body.Kind == BodyRaw {
 		obj = nil
 	}
+	if obj != nil {
+		ps = b.dropBodyDuplicates(ps, obj, ptr)
+	}
 	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyJSON {
-		return b.structOrEmpty(sr, bptr, name), body
+		return b.structOrEmpty(sr, bptr, name), body, nil
 	}
 	if body.Kind == BodyNone && len(ps.fields) == 0 {
-		return b.structOrEmpty(nil, ptr, name), body
+		return b.structOrEmpty(nil, ptr, name), body, nil
 	}
 	tname := b.claim(name, bptr)
 	t := &Type{Name: tname, Kind: KindStruct, Source: "the parameters and request body of operation " + ptr}
@@ -123,7 +130,23 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 		body.Field = "Body"
 	}
 	t.Fields = append(renameClashes(ps, bodyFields, b, ptr), bodyFields...)
-	return tname, body
+	return tname, body, ps.params
+}
+
+// dropBodyDuplicates removes the query, header and cookie parameters named
+// like a property of the body object, with a warning.
+func (b *builder) dropBodyDuplicates(ps opParams, obj *openapi3.Schema, ptr string) opParams {
+	var kept opParams
+	kept.headers, kept.query = ps.headers, ps.query
+	for i, p := range ps.params {
+		if _, dup := obj.Properties[p.Name]; dup && p.In != "path" {
+			b.d.warnf(ptr, "%s parameter %q is also a request body property; it is sent in the body only", p.In, p.Name)
+			continue
+		}
+		kept.fields = append(kept.fields, ps.fields[i])
+		kept.params = append(kept.params, p)
+	}
+	return kept
 }
 
 // renameClashes gives parameter fields whose Go names a body field already

@@ -51,7 +51,10 @@ func (b *builder) errorResponses(op *openapi3.Operation, ptr, opName string) ([]
 		case isFakeAWSStatus(code) && sr.Ref != "":
 			codes = append(codes, shape.Name)
 		default:
-			statuses = append(statuses, StatusError{Status: strings.ToUpper(code), Name: shape.Name})
+			if code != "default" {
+				code = strings.ToUpper(code)
+			}
+			statuses = append(statuses, StatusError{Status: code, Name: shape.Name})
 		}
 	}
 	return compactSorted(codes), statuses

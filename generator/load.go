@@ -39,7 +39,7 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 	}
 	root := doc.Content[0]
 	d := &diags{file: specPath}
-	retry := parseXRetry(root, d)
+	retry := withDefaults(parseXRetry(root, d), specTitle(root))
 	protocol := parseXProtocol(root, d)
 
 	merged, err := yaml.Marshal(&doc)
