@@ -168,9 +168,16 @@ func renameClashes(ps opParams, bodyFields []Field, b *builder, ptr string) []Fi
 	return ps.fields
 }
 
+// isErrorShape reports whether sr refers to a component that is an error
+// shape (it has no ResultMetadata, so it cannot be an output type itself).
+func (b *builder) isErrorShape(sr *openapi3.SchemaRef) bool {
+	name, ok := strings.CutPrefix(sr.Ref, componentPrefix)
+	return ok && b.errors[name] != nil
+}
+
 // output builds the operation's output type from the first 2xx response
 // with content: JSON objects decode into the output struct itself; other
-// JSON into its Body field; any other media type into a Body []byte field.
+// JSON (and error shapes) into its Body field; any other media type into a Body []byte field.
 // No 2xx content gives an empty struct and no decoding.
 func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, string) {
 	var content openapi3.Content
@@ -190,7 +197,7 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	}
 	cptr = child(child(cptr, "content"), mt)
 	sr := content[mt].Schema
-	if kind == BodyJSON && objectSchema(sr) != nil {
+	if kind == BodyJSON && objectSchema(sr) != nil && !b.isErrorShape(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
 	tname := b.claim(name, cptr)

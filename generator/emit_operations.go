@@ -195,7 +195,7 @@ func encodeBody(op *Operation) []jen.Code {
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
 		call = jen.Qual(runtimePath, "MultipartBody").CallFunc(func(g *jen.Group) {
 			for _, p := range op.Body.Parts {
-				g.Line().Qual(runtimePath, "Part").Values(jen.Lit(p.Name), jen.Id("in").Dot(p.Field))
+				g.Line().Qual(runtimePath, "Part").Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)})
 			}
 			if len(op.Body.Parts) > 0 {
 				g.Line()
