@@ -40,7 +40,7 @@ func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Proto
 	for _, name := range sortedKeys(api.Components.Schemas) {
 		b.component(name)
 	}
-	svc := &Service{Retry: retry, Protocol: protocol, Operations: b.operations()}
+	svc := &Service{Retry: retry, Protocol: protocol, Operations: b.operations(), Auth: b.authOptions(), Servers: b.servers()}
 	if api.Info != nil {
 		svc.Title, svc.Doc = api.Info.Title, api.Info.Description
 	}

@@ -51,6 +51,21 @@ func emitClient(f *jen.File, svc *Service, pkg string) {
 	)
 	f.Line()
 
+	f.Comment("do sends req for op with the client's options and then opts applied (runtime.Client.Do).")
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("do").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
+		jen.Id("req").Op("*").Qual(runtimePath, "Request"), jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")),
+		jen.Id("decode").Func().Params(jen.Op("*").Qual("net/http", "Response")).Error(),
+	).Params(jen.Qual(runtimePath, "ResponseMetadata"), jen.Error()).Block(
+		jen.Id("o").Op(":=").Id("c").Dot("options"),
+		applyOpts(),
+		jen.Return(jen.Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode"))),
+	)
+	f.Line()
+
+	emitServers(f, svc)
+	emitAuth(f, svc)
+
 	f.Comment("service holds what the spec's x-retry extension declares.")
 	f.Var().Id("service").Op("=").Qual(runtimePath, "Service").Values(serviceDict(svc))
 	f.Line()

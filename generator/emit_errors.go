@@ -10,7 +10,11 @@ import (
 // matchable with errors.As.
 func emitErrors(f *jen.File, svc *Service) {
 	for _, e := range svc.Errors {
-		f.Add(docComment(e.Name+" is the modelled error with code "+strconv.Quote(e.Code)+" ("+e.Class+" by code; retry-behavior.md §4).", e.Doc))
+		first := e.Name + " is the modelled error with code " + strconv.Quote(e.Code) + " (" + e.Class + " by code; retry-behavior.md §4)."
+		if e.Code == "" {
+			first = e.Name + " is a modelled error response, matched by HTTP status."
+		}
+		f.Add(docComment(first, e.Doc))
 		fields := append([]jen.Code{
 			jen.Qual(runtimePath, "ErrorMetadata").Tag(map[string]string{"json": "-"}),
 		}, structFields(e.Fields, false)...)

@@ -7,19 +7,45 @@ import (
 )
 
 // emitOperations writes operations.go: per operation its runtime.Operation,
-// its error constructor and its Client method.
+// its error constructors and its Client method. Operations modelling the
+// same errors by status share one constructor, named after the first of
+// them.
 func emitOperations(f *jen.File, svc *Service) {
+	byStatus := map[string]string{} // status mapping → constructor name
+	var owners []*Operation         // the first operation of each mapping
 	for _, op := range svc.Operations {
-		emitOperationVar(f, op)
+		statusFunc := ""
+		if len(op.StatusErrors) > 0 {
+			key := statusKey(op.StatusErrors)
+			statusFunc = byStatus[key]
+			if statusFunc == "" {
+				statusFunc = "new" + op.Name + "StatusError"
+				byStatus[key] = statusFunc
+				owners = append(owners, op)
+			}
+		}
+		emitOperationVar(f, op, statusFunc)
 		if len(op.Errors) > 0 {
 			emitNewError(f, op, svc)
 		}
 		emitMethod(f, op, svc)
 	}
+	for _, op := range owners {
+		emitNewStatusError(f, "new"+op.Name+"StatusError", op)
+	}
+}
+
+// statusKey identifies a status → error shape mapping.
+func statusKey(se []StatusError) string {
+	var b strings.Builder
+	for _, s := range se {
+		b.WriteString(s.Status + "=" + s.Name + ";")
+	}
+	return b.String()
 }
 
 // emitOperationVar writes `var opX = runtime.Operation{…}`.
-func emitOperationVar(f *jen.File, op *Operation) {
+func emitOperationVar(f *jen.File, op *Operation, statusFunc string) {
 	d := jen.Dict{jen.Id("Name"): jen.Lit(op.Name)}
 	if op.Retry.RetrySafe {
 		d[jen.Id("RetrySafe")] = jen.True()
@@ -32,6 +58,9 @@ func emitOperationVar(f *jen.File, op *Operation) {
 	setStrings(d, "NonRetryableCodes", op.Retry.NonRetryableCodes)
 	if len(op.Errors) > 0 {
 		d[jen.Id("NewError")] = jen.Id("new" + op.Name + "Error")
+	}
+	if statusFunc != "" {
+		d[jen.Id("NewErrorForStatus")] = jen.Id(statusFunc)
 	}
 	f.Comment("op" + op.Name + " describes " + op.Name + " to the runtime.")
 	f.Var().Id("op"+op.Name).Op("=").Qual(runtimePath, "Operation").Values(d)
@@ -56,44 +85,254 @@ func emitNewError(f *jen.File, op *Operation, svc *Service) {
 	f.Line()
 }
 
+// emitNewStatusError writes the constructor of errors modelled by HTTP
+// status: exact statuses (grouped by shape), then "4XX"-style ranges, then
+// "default".
+func emitNewStatusError(f *jen.File, name string, op *Operation) {
+	f.Comment(name + " returns an empty modelled error for an HTTP status, or nil.")
+	f.Comment("Operations modelling the same errors as " + op.Name + " share it.")
+	fallback := jen.Nil()
+	var order []string               // shape names in order of first exact status
+	exact := map[string][]jen.Code{} // shape → its status conditions
+	var ranges []jen.Code
+	for _, s := range op.StatusErrors {
+		ret := jen.Return(jen.Op("&").Id(s.Name).Values())
+		switch {
+		case s.Status == "default":
+			fallback = jen.Op("&").Id(s.Name).Values()
+		case strings.HasSuffix(s.Status, "XX"):
+			lo := int(s.Status[0]-'0') * 100
+			ranges = append(ranges, jen.Case(jen.Id("status").Op(">=").Lit(lo).Op("&&").Id("status").Op("<").Lit(lo+100)).Block(ret))
+		default:
+			if exact[s.Name] == nil {
+				order = append(order, s.Name)
+			}
+			exact[s.Name] = append(exact[s.Name], jen.Id("status").Op("==").Id(s.Status))
+		}
+	}
+	var cases []jen.Code
+	for _, n := range order {
+		cases = append(cases, jen.Case(exact[n]...).Block(jen.Return(jen.Op("&").Id(n).Values())))
+	}
+	cases = append(cases, ranges...)
+	f.Func().Id(name).Params(jen.Id("status").Int()).Qual(runtimePath, "ModeledError").BlockFunc(func(g *jen.Group) {
+		if len(cases) > 0 {
+			g.Switch().Block(cases...)
+		}
+		g.Return(fallback)
+	})
+	f.Line()
+}
+
 // emitMethod writes the Client method of an operation.
 func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	first := op.Name + " calls the " + op.Name + " operation (" + op.Method + " " + op.Path + ")."
 	f.Add(docComment(first, op.Doc))
-	if len(op.Errors) > 0 {
+	if len(op.Errors)+len(op.StatusErrors) > 0 {
 		f.Comment("")
-		f.Comment("Modelled errors (match with errors.As): " + strings.Join(op.Errors, ", ") + ".")
+		f.Comment("Modelled errors (match with errors.As): " + strings.Join(errorNames(op), ", ") + ".")
 	}
+	if len(op.Body.Others) > 0 {
+		f.Comment("")
+		f.Comment("The request body is sent as " + op.Body.ContentType + "; the spec also accepts " + strings.Join(op.Body.Others, ", ") + ".")
+	}
+	var body []jen.Code
+	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
+	body = append(body, encodeBody(op)...)
+	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
+	body = append(body, paramStatements(op)...)
+	body = append(body,
+		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
+		jen.List(jen.Id("md"), jen.Err()).Op(":=").Id("c").Dot("do").Call(
+			jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"), decoder(op)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("out").Dot("ResultMetadata").Op("=").Id("md"),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	)
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("in").Op("*").Id(op.Input),
+		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
+	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
+	f.Line()
+}
+
+// errorNames lists the operation's error types, code-keyed first.
+func errorNames(op *Operation) []string {
+	names := append([]string(nil), op.Errors...)
+	for _, s := range op.StatusErrors {
+		if !strings.Contains(strings.Join(names, ","), s.Name) {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// bodySource is the value the body is encoded from: the input itself or
+// its Body field.
+func bodySource(op *Operation) *jen.Statement {
+	if op.Body.Field != "" {
+		return jen.Id("in").Dot(op.Body.Field)
+	}
+	return jen.Id("in")
+}
+
+// encodeBody renders the statements that encode the request body into
+// `body` (and, for multipart, its content type into `ct`).
+func encodeBody(op *Operation) []jen.Code {
+	var call *jen.Statement
+	lhs := jen.List(jen.Id("body"), jen.Err())
+	switch op.Body.Kind {
+	case BodyJSON:
+		if op.Body.Field == "" {
+			call = jen.Qual("encoding/json", "Marshal").Call(jen.Id("in"))
+		} else {
+			call = jen.Qual(runtimePath, "JSONBody").Call(bodySource(op))
+		}
+	case BodyForm:
+		call = jen.Qual(runtimePath, "FormBody").Call(bodySource(op))
+	case BodyMultipart:
+		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
+		call = jen.Qual(runtimePath, "MultipartBody").CallFunc(func(g *jen.Group) {
+			for _, p := range op.Body.Parts {
+				g.Line().Qual(runtimePath, "Part").Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)})
+			}
+			if len(op.Body.Parts) > 0 {
+				g.Line()
+			}
+		})
+	default:
+		return nil
+	}
+	return []jen.Code{
+		lhs.Op(":=").Add(call),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
+}
+
+// requestDict renders the runtime.Request literal's fields.
+func requestDict(op *Operation, svc *Service) jen.Dict {
 	req := jen.Dict{
 		jen.Id("Method"): jen.Lit(op.Method),
-		jen.Id("Path"):   jen.Lit(op.Path),
-		jen.Id("Body"):   jen.Id("body"),
+		jen.Id("Path"):   pathExpr(op),
 	}
-	req[jen.Id("ContentType")] = jen.Lit(svc.Protocol.JSONContentType)
-	if len(op.Headers) > 0 {
+	switch op.Body.Kind {
+	case BodyJSON:
+		ct := op.Body.ContentType
+		if ct == "application/json" {
+			ct = svc.Protocol.JSONContentType
+		}
+		req[jen.Id("Body")] = jen.Id("body")
+		req[jen.Id("ContentType")] = jen.Lit(ct)
+	case BodyForm:
+		req[jen.Id("Body")] = jen.Id("body")
+		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
+	case BodyMultipart:
+		req[jen.Id("Body")] = jen.Id("body")
+		req[jen.Id("ContentType")] = jen.Id("ct")
+	case BodyRaw:
+		req[jen.Id("BodyReader")] = bodySource(op)
+		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
+	}
+	if len(op.Headers) > 0 || hasParamIn(op, "header", "cookie") {
 		h := jen.Dict{}
 		for _, fh := range op.Headers {
 			h[jen.Lit(fh.Name)] = jen.Values(jen.Lit(fh.Value))
 		}
 		req[jen.Id("Header")] = jen.Qual("net/http", "Header").Values(h)
 	}
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
-		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("in").Op("*").Id(op.Input),
-		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
-	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(
-		jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()),
-		jen.List(jen.Id("body"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("in")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(req),
-		jen.Id("o").Op(":=").Id("c").Dot("options"),
-		applyOpts(),
-		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.List(jen.Id("md"), jen.Err()).Op(":=").Id("c").Dot("rt").Dot("Do").Call(
-			jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decodeJSON").Call(jen.Id("out"))),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Id("out").Dot("ResultMetadata").Op("=").Id("md"),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	)
-	f.Line()
+	if len(op.Query) > 0 || hasParamIn(op, "query") {
+		q := jen.Dict{}
+		for _, fq := range op.Query {
+			q[jen.Lit(fq.Name)] = jen.Values(jen.Lit(fq.Value))
+		}
+		req[jen.Id("Query")] = jen.Qual("net/url", "Values").Values(q)
+	}
+	return req
+}
+
+func hasParamIn(op *Operation, in ...string) bool {
+	for _, p := range op.Params {
+		for _, l := range in {
+			if p.In == l {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathExpr renders the request path: a literal, or literal pieces joined
+// with runtime.PathParam calls for each "{name}" of the template. A
+// placeholder no path parameter fills stays in the path as written.
+func pathExpr(op *Operation) *jen.Statement {
+	byName := map[string]Param{}
+	for _, p := range op.Params {
+		if p.In == "path" {
+			byName[p.Name] = p
+		}
+	}
+	var parts []*jen.Statement
+	lit := ""
+	rest := op.Path
+	for {
+		i := strings.IndexByte(rest, '{')
+		j := strings.IndexByte(rest[max(i, 0):], '}')
+		if i < 0 || j < 0 {
+			break
+		}
+		j += i
+		p, ok := byName[rest[i+1:j]]
+		if !ok {
+			lit += rest[:j+1]
+			rest = rest[j+1:]
+			continue
+		}
+		lit += rest[:i]
+		if lit != "" {
+			parts = append(parts, jen.Lit(lit))
+		}
+		lit = ""
+		parts = append(parts, jen.Qual(runtimePath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
+		rest = rest[j+1:]
+	}
+	if lit+rest != "" || len(parts) == 0 {
+		parts = append(parts, jen.Lit(lit+rest))
+	}
+	expr := parts[0]
+	for _, p := range parts[1:] {
+		expr = expr.Op("+").Add(p)
+	}
+	return expr
+}
+
+// paramStatements renders one runtime call per query, header and cookie
+// parameter.
+func paramStatements(op *Operation) []jen.Code {
+	var out []jen.Code
+	for _, p := range op.Params {
+		v := jen.Id("in").Dot(p.Field)
+		switch p.In {
+		case "query":
+			out = append(out, jen.Qual(runtimePath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
+		case "header":
+			out = append(out, jen.Qual(runtimePath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+		case "cookie":
+			out = append(out, jen.Qual(runtimePath, "AddCookie").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+		}
+	}
+	return out
+}
+
+// decoder renders the 2xx body decoder.
+func decoder(op *Operation) jen.Code {
+	switch op.OutputBody {
+	case OutputJSONField:
+		return jen.Id("decodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
+	case OutputRawField:
+		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
+	case OutputNone:
+		return jen.Nil()
+	}
+	return jen.Id("decodeJSON").Call(jen.Id("out"))
 }

@@ -51,7 +51,10 @@ func structFields(fields []Field, output bool) []jen.Code {
 			}
 		}
 		tag := fl.JSONName
-		if !fl.Required {
+		switch {
+		case fl.In != "":
+			tag = "-"
+		case !fl.Required:
 			// omitzero, not omitempty: nil means absent, while an empty
 			// non-nil slice or map is sent (DynamoDB's {"L": []}).
 			tag += ",omitzero"
@@ -68,7 +71,7 @@ func structFields(fields []Field, output bool) []jen.Code {
 func fieldType(fl Field) jen.Code {
 	t := fl.Type
 	pointer := t.Kind == RefNamed && t.Struct ||
-		!fl.Required && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON)
+		!fl.Required && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
 	if pointer {
 		return jen.Op("*").Add(typeExpr(t))
 	}
@@ -95,6 +98,8 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Qual(runtimePath, "EpochSeconds")
 	case ScalarRawJSON:
 		return jen.Qual("encoding/json", "RawMessage")
+	case ScalarReader:
+		return jen.Qual("io", "Reader")
 	}
 	return jen.Id(r.Scalar)
 }

@@ -27,7 +27,7 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 		return nil, nil, err
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
+	if err := yaml.Unmarshal(decodeSurrogatePairs(raw), &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
@@ -39,7 +39,7 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 	}
 	root := doc.Content[0]
 	d := &diags{file: specPath}
-	retry := parseXRetry(root, d)
+	retry := withDefaults(parseXRetry(root, d), specTitle(root))
 	protocol := parseXProtocol(root, d)
 
 	merged, err := yaml.Marshal(&doc)

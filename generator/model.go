@@ -25,6 +25,11 @@ type Service struct {
 	Types []*Type
 	// Errors are the modelled error shapes, sorted by Name.
 	Errors []*ErrorShape
+	// Auth are the client options made from components/securitySchemes,
+	// sorted by Option.
+	Auth []AuthOption
+	// Servers are the spec's servers, in spec order.
+	Servers []Server
 }
 
 // Protocol is the root-level x-protocol extension.
@@ -65,6 +70,98 @@ type Operation struct {
 	// Retry holds the operation-level x-retry extension, with RetrySafe
 	// already combined with the method and the service's retrySafe.
 	Retry OperationRetry
+	// Params are the input fields sent as path, query, header or cookie
+	// parameters, in spec order (path-level ones first).
+	Params []Param
+	// Query are query parameters sent on every call with a fixed value: the
+	// pairs of a "#k=v" or "?k=v" path key suffix (unless a header
+	// parameter has that name) and required one-value-enum query
+	// parameters. Sorted by Name.
+	Query []FixedHeader
+	// Body says how the request body is encoded.
+	Body Body
+	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the
+	// output struct), OutputJSONField or OutputRawField (into its Body
+	// field), or OutputNone (no body).
+	OutputBody string
+	// StatusErrors are the error shapes modelled by HTTP status ("404",
+	// "4XX", "default"), sorted by status with "default" last.
+	StatusErrors []StatusError
+}
+
+// How a 2xx response body is decoded.
+const (
+	OutputSelf      = ""
+	OutputJSONField = "json"
+	OutputRawField  = "raw"
+	OutputNone      = "none"
+)
+
+// Param is an input field sent as a path, query, header or cookie
+// parameter.
+type Param struct {
+	// Field is the input struct's Go field name; Name the exact wire name.
+	Field, Name string
+	// In is "path", "query", "header" or "cookie".
+	In string
+	// Style and Explode are the serialisation (OpenAPI defaults applied).
+	Style   string
+	Explode bool
+}
+
+// Request body kinds.
+const (
+	BodyNone      = ""
+	BodyJSON      = "json"
+	BodyForm      = "form"
+	BodyMultipart = "multipart"
+	BodyRaw       = "raw"
+)
+
+// Body describes an operation's request body.
+type Body struct {
+	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart or BodyRaw.
+	Kind string
+	// ContentType is the media type sent (for multipart the runtime adds
+	// the boundary).
+	ContentType string
+	// Field is the Go name of the input field holding the whole body
+	// ("Body"), or "" when the input struct's own fields are the body.
+	Field string
+	// Parts are the multipart fields in order: wire name and Go field.
+	Parts []Param
+	// Others are the other media types the spec accepts, sorted; this
+	// client sends ContentType (preference: JSON, form, multipart, raw).
+	Others []string
+}
+
+// StatusError maps an HTTP status, range or "default" to an error shape.
+type StatusError struct {
+	// Status is "404", "4XX" or "default".
+	Status string
+	// Name is the error shape's Go name.
+	Name string
+}
+
+// AuthOption is a client option made from a security scheme.
+type AuthOption struct {
+	// Option is the Go function name ("WithBasicAuth").
+	Option string
+	// Scheme is the securitySchemes key; Doc its description.
+	Scheme, Doc string
+	// Kind is "basic", "bearer" or "apiKey".
+	Kind string
+	// In and Name locate an API key ("header", "X-Api-Key").
+	In, Name string
+}
+
+// Server is one entry of the spec's servers.
+type Server struct {
+	// URL is the template ("https://sqs.{region}.amazonaws.com"); Doc its
+	// description.
+	URL, Doc string
+	// Defaults are the variables' default values, by name.
+	Defaults map[string]string
 }
 
 // FixedHeader is a request header with a value fixed by the spec.
@@ -123,6 +220,11 @@ type Field struct {
 	// pointers (scalars, enums and structs) or nil-able slices and maps,
 	// with omitzero, so only nil is left out (an empty slice or map is sent).
 	Required bool
+	// In is where a field that is not a JSON property travels ("path",
+	// "query", "header", "cookie", or "body" for a field holding the whole
+	// request or response body); its tag is json:"-". "" for JSON
+	// properties.
+	In string
 }
 
 // RefKind says what a TypeRef is.
@@ -150,6 +252,7 @@ const (
 	ScalarTime         = "time.Time"
 	ScalarEpochSeconds = "runtime.EpochSeconds"
 	ScalarRawJSON      = "json.RawMessage"
+	ScalarReader       = "io.Reader"
 )
 
 // TypeRef is the Go type of a field, slice element or map value.

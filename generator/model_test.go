@@ -88,6 +88,7 @@ func TestModelOperation(t *testing.T) {
 		Method:  "POST",
 		Path:    "/",
 		Headers: []FixedHeader{{Name: "X-Amz-Target", Value: "Svc.Op"}},
+		Body:    Body{Kind: BodyJSON, ContentType: "application/json"},
 		Input:   "OpInput",
 		Output:  "OpOutput",
 		Errors:  []string{"NotFound"},
@@ -96,18 +97,6 @@ func TestModelOperation(t *testing.T) {
 	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Class: ClassNonRetryable}}, svc.Errors)
 	require.True(t, typeNamed(svc, "OpOutput").Output)
 	require.Nil(t, typeNamed(svc, "NotFound"), "error shapes are not ordinary types")
-}
-
-func TestURLPath(t *testing.T) {
-	tests := []struct{ name, key, want string }{
-		{"fragment part of an aws2openapi key is dropped", "/#X-Amz-Target=Svc.GetItem", "/"},
-		{"query part of a key is dropped", "/queues/{Name}?Action=Send", "/queues/{Name}"},
-		{"plain path is kept", "/items/{id}", "/items/{id}"},
-		{"empty path is /", "#Action=List", "/"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, urlPath(tt.key)) })
-	}
 }
 
 func TestGoName(t *testing.T) {

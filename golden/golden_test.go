@@ -16,20 +16,27 @@ import (
 	"github.com/retrygen/retrygen/generator"
 )
 
-var update = flag.Bool("update", false, "rewrite golden/dynamodb from the spec and overlay")
+var update = flag.Bool("update", false, "rewrite the golden clients from their specs and overlays")
 
-const (
-	spec    = "../specs/aws-dynamodb-2012-08-10.openapi.yaml"
-	overlay = "../specs/dynamodb.overlay.yaml"
-)
+// goldenClient is one checked-in generated client: its directory (also its
+// package name), spec and overlays.
+type goldenClient struct {
+	dir, spec string
+	overlays  []string
+}
+
+var goldenClients = []goldenClient{
+	{dir: "dynamodb", spec: "../specs/aws-dynamodb-2012-08-10.openapi.yaml", overlays: []string{"../specs/dynamodb.overlay.yaml"}},
+	{dir: "ecs", spec: "../specs/ecs.openapi.yaml"},
+}
 
 // generate runs the generator into a fresh temporary directory and returns
 // the files it wrote.
-func generate(t *testing.T) map[string][]byte {
+func generate(t *testing.T, g goldenClient) map[string][]byte {
 	t.Helper()
-	svc, _, err := generator.LoadService(spec, []string{overlay})
+	svc, _, err := generator.LoadService(g.spec, g.overlays)
 	require.NoError(t, err)
-	files, err := generator.Generate(svc, "dynamodb")
+	files, err := generator.Generate(svc, g.dir)
 	require.NoError(t, err)
 	dir := t.TempDir()
 	for _, f := range files {
@@ -51,47 +58,55 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 	return out
 }
 
-func TestGoldenDynamoDB(t *testing.T) {
-	first, second := generate(t), generate(t)
-	require.Equal(t, first, second, "two runs on the same spec must be byte-identical")
-	if *update {
-		require.NoError(t, os.RemoveAll("dynamodb"))
-		require.NoError(t, os.Mkdir("dynamodb", 0o755))
-		for name, b := range first {
-			require.NoError(t, os.WriteFile(filepath.Join("dynamodb", name), b, 0o644))
-		}
-	}
-	golden := readDir(t, "dynamodb")
-	require.Equal(t, len(golden), len(first), "file set differs from golden/dynamodb; run go test ./golden/ -update")
-	for name, want := range first {
-		require.Equal(t, string(want), string(golden[name]), "%s differs from golden/dynamodb; run go test ./golden/ -update", name)
+func TestGolden(t *testing.T) {
+	for _, g := range goldenClients {
+		t.Run(g.dir, func(t *testing.T) {
+			first, second := generate(t, g), generate(t, g)
+			require.Equal(t, first, second, "two runs on the same spec must be byte-identical")
+			if *update {
+				require.NoError(t, os.RemoveAll(g.dir))
+				require.NoError(t, os.Mkdir(g.dir, 0o755))
+				for name, b := range first {
+					require.NoError(t, os.WriteFile(filepath.Join(g.dir, name), b, 0o644))
+				}
+			}
+			golden := readDir(t, g.dir)
+			require.Equal(t, len(golden), len(first), "file set differs from golden/%s; run go test ./golden/ -update", g.dir)
+			for name, want := range first {
+				require.Equal(t, string(want), string(golden[name]), "%s differs from golden/%s; run go test ./golden/ -update", name, g.dir)
+			}
+		})
 	}
 }
 
-// TestGoldenBuildsAndVets compiles and vets the checked-in client.
+// TestGoldenBuildsAndVets compiles and vets the checked-in clients.
 func TestGoldenBuildsAndVets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	out, err := exec.Command("go", "vet", "./dynamodb/").CombinedOutput()
-	require.NoError(t, err, "go vet ./golden/dynamodb/: %s", out)
+	for _, g := range goldenClients {
+		out, err := exec.Command("go", "vet", "./"+g.dir+"/").CombinedOutput()
+		require.NoError(t, err, "go vet ./golden/%s/: %s", g.dir, out)
+	}
 }
 
 // TestGoldenImports checks that generated code imports only the standard
 // library and the runtime, and references the runtime's version constant.
 func TestGoldenImports(t *testing.T) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, "dynamodb", nil, parser.ImportsOnly)
-	require.NoError(t, err)
-	for _, f := range pkgs["dynamodb"].Files {
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			first, _, _ := strings.Cut(path, "/")
-			require.True(t, path == "github.com/retrygen/retrygen/runtime" || !strings.Contains(first, "."),
-				"%s imports %s", fset.Position(imp.Pos()).Filename, path)
+	for _, g := range goldenClients {
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, g.dir, nil, parser.ImportsOnly)
+		require.NoError(t, err)
+		for _, f := range pkgs[g.dir].Files {
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				first, _, _ := strings.Cut(path, "/")
+				require.True(t, path == "github.com/retrygen/retrygen/runtime" || !strings.Contains(first, "."),
+					"%s imports %s", fset.Position(imp.Pos()).Filename, path)
+			}
 		}
+		client, err := os.ReadFile(filepath.Join(g.dir, "client.go"))
+		require.NoError(t, err)
+		require.Contains(t, string(client), "const _ = runtime.SupportsGeneratedCodeV1")
 	}
-	client, err := os.ReadFile("dynamodb/client.go")
-	require.NoError(t, err)
-	require.Contains(t, string(client), "const _ = runtime.SupportsGeneratedCodeV1")
 }

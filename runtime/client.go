@@ -30,6 +30,14 @@ type Request struct {
 	Header http.Header
 	// Body is sent on every attempt byte for byte; nil sends no body.
 	Body []byte
+	// BodyReader, when set, supplies the body instead of Body. The runtime
+	// reads it before the first attempt: up to MaxReplayBody (8 MiB) it is
+	// buffered into Body and replayed on retries; a longer body is streamed
+	// once and the call makes a single attempt (it cannot be replayed).
+	BodyReader io.Reader
+	// stream is the unbuffered remainder of a BodyReader longer than
+	// MaxReplayBody, sent by the call's only attempt.
+	stream io.Reader
 	// ContentType is the body's media type
 	// ("application/x-amz-json-1.0").
 	ContentType string
@@ -322,7 +330,10 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 		target += "?" + q
 	}
 	var body io.Reader
-	if req.Body != nil {
+	switch {
+	case req.stream != nil:
+		body = req.stream
+	case req.Body != nil:
 		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
 	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
@@ -412,7 +423,8 @@ func mergeQuery(base, extra url.Values) string {
 }
 
 // decodeError turns an error response into the operation's modelled error
-// for its code, or an *APIError. The code comes from the service's error-code
+// for its code (Operation.NewError), else for its status
+// (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
 // headers (part before ':') and then its JSON body fields (part after '#').
 func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
 	svc := c.svc
@@ -435,12 +447,17 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	if md.RequestID == "" {
 		md.RequestID = stringField(fields, svc.RequestIDFields)
 	}
+	var e ModeledError
 	if op.NewError != nil && md.ErrorCode != "" {
-		if e := op.NewError(md.ErrorCode); e != nil {
-			_ = json.Unmarshal(body, e) // modelled fields are best effort
-			*e.Metadata() = md
-			return md, e
-		}
+		e = op.NewError(md.ErrorCode)
+	}
+	if e == nil && op.NewErrorForStatus != nil {
+		e = op.NewErrorForStatus(resp.StatusCode)
+	}
+	if e != nil {
+		_ = json.Unmarshal(body, e) // modelled fields are best effort
+		*e.Metadata() = md
+		return md, e
 	}
 	return md, &APIError{ErrorMetadata: md, Body: body}
 }

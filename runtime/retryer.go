@@ -79,13 +79,21 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	if err := c.initCall(&cl, op, opts); err != nil {
 		return ResponseMetadata{}, err
 	}
-	if req.ContentType != "" && req.Body != nil {
+	stream, err := bufferBody(req)
+	if err != nil {
+		return ResponseMetadata{}, err
+	}
+	if stream != nil {
+		// Too long to replay: one attempt only (MaxReplayBody).
+		req.stream, cl.p.MaxAttempts = stream, 1
+	}
+	if req.ContentType != "" && (req.Body != nil || req.stream != nil) {
 		if req.Header == nil {
 			req.Header = make(http.Header, 4)
 		}
 		req.Header.Set("Content-Type", req.ContentType)
 	}
-	err := cl.run(ctx, req, decode)
+	err = cl.run(ctx, req, decode)
 	return cl.md, err
 }
 

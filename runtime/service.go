@@ -151,4 +151,11 @@ type Operation struct {
 	// when the code is not modelled for this operation. The runtime decodes
 	// the error body into it and fills its metadata.
 	NewError func(code string) ModeledError
+	// NewErrorForStatus returns a new, empty modelled error for an HTTP
+	// status (specs that model errors by status, "4XX" ranges and
+	// "default" responses), or nil. The runtime consults it when NewError
+	// is nil or returns nil, then decodes the error body into it and fills
+	// its metadata as for NewError. Nil means no error is modelled by
+	// status.
+	NewErrorForStatus func(status int) ModeledError
 }

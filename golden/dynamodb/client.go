@@ -26,6 +26,7 @@
 package dynamodb
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -68,6 +69,27 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 		options: o,
 		rt:      rt,
 	}, nil
+}
+
+// do sends req for op with the client's options and then opts applied (runtime.Client.Do).
+func (c *Client) do(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), decode func(*http.Response) error) (runtime.ResponseMetadata, error) {
+	o := c.options
+	for _, f := range opts {
+		f(&o)
+	}
+	return c.rt.Do(ctx, op, req, &o.Options, decode)
+}
+
+// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.
+//
+// The DynamoDB multi-region endpoint
+const DefaultServerURL = "http://dynamodb.us-east-1.amazonaws.com"
+
+// ServerURL returns the spec's first server URL, "http://dynamodb.{region}.amazonaws.com", with
+// its variables replaced by vars; a variable missing from vars (or empty) takes its default:
+// region: "us-east-1".
+func ServerURL(vars map[string]string) string {
+	return runtime.ExpandServerURL("http://dynamodb.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
 }
 
 // service holds what the spec's x-retry extension declares.

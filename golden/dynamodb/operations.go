@@ -51,12 +51,8 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(BatchExecuteStatementOutput)
-	md, err := c.rt.Do(ctx, &opBatchExecuteStatement, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opBatchExecuteStatement, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -149,12 +145,8 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(BatchGetItemOutput)
-	md, err := c.rt.Do(ctx, &opBatchGetItem, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opBatchGetItem, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -266,12 +258,8 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(BatchWriteItemOutput)
-	md, err := c.rt.Do(ctx, &opBatchWriteItem, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opBatchWriteItem, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -352,12 +340,8 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(CreateBackupOutput)
-	md, err := c.rt.Do(ctx, &opCreateBackup, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opCreateBackup, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -442,12 +426,8 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(CreateGlobalTableOutput)
-	md, err := c.rt.Do(ctx, &opCreateGlobalTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opCreateGlobalTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -509,12 +489,8 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(CreateTableOutput)
-	md, err := c.rt.Do(ctx, &opCreateTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opCreateTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -566,12 +542,8 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DeleteBackupOutput)
-	md, err := c.rt.Do(ctx, &opDeleteBackup, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDeleteBackup, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -637,12 +609,8 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DeleteItemOutput)
-	md, err := c.rt.Do(ctx, &opDeleteItem, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDeleteItem, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -707,12 +675,8 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DeleteTableOutput)
-	md, err := c.rt.Do(ctx, &opDeleteTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDeleteTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -760,12 +724,8 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeBackupOutput)
-	md, err := c.rt.Do(ctx, &opDescribeBackup, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeBackup, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -821,12 +781,8 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeContinuousBackupsOutput)
-	md, err := c.rt.Do(ctx, &opDescribeContinuousBackups, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeContinuousBackups, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -872,12 +828,8 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeContributorInsightsOutput)
-	md, err := c.rt.Do(ctx, &opDescribeContributorInsights, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeContributorInsights, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -909,12 +861,8 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeEndpointsResponse)
-	md, err := c.rt.Do(ctx, &opDescribeEndpoints, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeEndpoints, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -962,12 +910,8 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeExportOutput)
-	md, err := c.rt.Do(ctx, &opDescribeExport, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeExport, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1016,12 +960,8 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeGlobalTableOutput)
-	md, err := c.rt.Do(ctx, &opDescribeGlobalTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeGlobalTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1069,12 +1009,8 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeGlobalTableSettingsOutput)
-	md, err := c.rt.Do(ctx, &opDescribeGlobalTableSettings, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeGlobalTableSettings, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1120,12 +1056,8 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	md, err := c.rt.Do(ctx, &opDescribeKinesisStreamingDestination, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeKinesisStreamingDestination, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1218,12 +1150,8 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeLimitsOutput)
-	md, err := c.rt.Do(ctx, &opDescribeLimits, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeLimits, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1275,12 +1203,8 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeTableOutput)
-	md, err := c.rt.Do(ctx, &opDescribeTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1328,12 +1252,8 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	md, err := c.rt.Do(ctx, &opDescribeTableReplicaAutoScaling, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeTableReplicaAutoScaling, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1379,12 +1299,8 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(DescribeTimeToLiveOutput)
-	md, err := c.rt.Do(ctx, &opDescribeTimeToLive, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDescribeTimeToLive, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1435,12 +1351,8 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(KinesisStreamingDestinationOutput)
-	md, err := c.rt.Do(ctx, &opDisableKinesisStreamingDestination, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opDisableKinesisStreamingDestination, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1492,12 +1404,8 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(KinesisStreamingDestinationOutput)
-	md, err := c.rt.Do(ctx, &opEnableKinesisStreamingDestination, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opEnableKinesisStreamingDestination, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1556,12 +1464,8 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ExecuteStatementOutput)
-	md, err := c.rt.Do(ctx, &opExecuteStatement, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opExecuteStatement, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1618,12 +1522,8 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ExecuteTransactionOutput)
-	md, err := c.rt.Do(ctx, &opExecuteTransaction, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opExecuteTransaction, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1678,12 +1578,8 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ExportTableToPointInTimeOutput)
-	md, err := c.rt.Do(ctx, &opExportTableToPointInTime, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opExportTableToPointInTime, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1739,12 +1635,8 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(GetItemOutput)
-	md, err := c.rt.Do(ctx, &opGetItem, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opGetItem, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1795,12 +1687,8 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ListBackupsOutput)
-	md, err := c.rt.Do(ctx, &opListBackups, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opListBackups, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1846,12 +1734,8 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ListContributorInsightsOutput)
-	md, err := c.rt.Do(ctx, &opListContributorInsights, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opListContributorInsights, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1897,12 +1781,8 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ListExportsOutput)
-	md, err := c.rt.Do(ctx, &opListExports, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opListExports, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1948,12 +1828,8 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ListGlobalTablesOutput)
-	md, err := c.rt.Do(ctx, &opListGlobalTables, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opListGlobalTables, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -1998,12 +1874,8 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ListTablesOutput)
-	md, err := c.rt.Do(ctx, &opListTables, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opListTables, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2053,12 +1925,8 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ListTagsOfResourceOutput)
-	md, err := c.rt.Do(ctx, &opListTagsOfResource, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opListTagsOfResource, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2159,12 +2027,8 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(PutItemOutput)
-	md, err := c.rt.Do(ctx, &opPutItem, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opPutItem, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2255,12 +2119,8 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(QueryOutput)
-	md, err := c.rt.Do(ctx, &opQuery, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opQuery, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2331,12 +2191,8 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(RestoreTableFromBackupOutput)
-	md, err := c.rt.Do(ctx, &opRestoreTableFromBackup, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opRestoreTableFromBackup, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2427,12 +2283,8 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(RestoreTableToPointInTimeOutput)
-	md, err := c.rt.Do(ctx, &opRestoreTableToPointInTime, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opRestoreTableToPointInTime, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2505,12 +2357,8 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(ScanOutput)
-	md, err := c.rt.Do(ctx, &opScan, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opScan, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2565,12 +2413,8 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(TagResourceOutput)
-	md, err := c.rt.Do(ctx, &opTagResource, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opTagResource, req, opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -2637,12 +2481,8 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(TransactGetItemsOutput)
-	md, err := c.rt.Do(ctx, &opTransactGetItems, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opTransactGetItems, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2740,12 +2580,8 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(TransactWriteItemsOutput)
-	md, err := c.rt.Do(ctx, &opTransactWriteItems, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opTransactWriteItems, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2799,12 +2635,8 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UntagResourceOutput)
-	md, err := c.rt.Do(ctx, &opUntagResource, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUntagResource, req, opts, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -2861,12 +2693,8 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateContinuousBackupsOutput)
-	md, err := c.rt.Do(ctx, &opUpdateContinuousBackups, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateContinuousBackups, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2912,12 +2740,8 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateContributorInsightsOutput)
-	md, err := c.rt.Do(ctx, &opUpdateContributorInsights, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateContributorInsights, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -2983,12 +2807,8 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateGlobalTableOutput)
-	md, err := c.rt.Do(ctx, &opUpdateGlobalTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateGlobalTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -3042,12 +2862,8 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateGlobalTableSettingsOutput)
-	md, err := c.rt.Do(ctx, &opUpdateGlobalTableSettings, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateGlobalTableSettings, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -3109,12 +2925,8 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateItemOutput)
-	md, err := c.rt.Do(ctx, &opUpdateItem, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateItem, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -3180,12 +2992,8 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateTableOutput)
-	md, err := c.rt.Do(ctx, &opUpdateTable, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateTable, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -3237,12 +3045,8 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	md, err := c.rt.Do(ctx, &opUpdateTableReplicaAutoScaling, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateTableReplicaAutoScaling, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}
@@ -3313,12 +3117,8 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 		Method:      "POST",
 		Path:        "/",
 	}
-	o := c.options
-	for _, f := range opts {
-		f(&o)
-	}
 	out := new(UpdateTimeToLiveOutput)
-	md, err := c.rt.Do(ctx, &opUpdateTimeToLive, req, &o.Options, decodeJSON(out))
+	md, err := c.do(ctx, &opUpdateTimeToLive, req, opts, decodeJSON(out))
 	if err != nil {
 		return nil, err
 	}

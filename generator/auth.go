@@ -1,0 +1,70 @@
+package generator
+
+import (
+	"strings"
+)
+
+// authOptions turns components/securitySchemes into client options, in
+// sorted scheme order: HTTP basic → WithBasicAuth(user, password); HTTP
+// bearer, OAuth 2.0 and OpenID Connect → WithBearerToken(token) (the access
+// token is obtained elsewhere); apiKey in a header, the query or a cookie →
+// WithAPIKey(key). When two schemes would give the same option name, the
+// later one is named after its scheme ("WithAccountAuth"). apiKey schemes
+// carrying x-amazon-apigateway-authtype (AWS SigV4) and other schemes get
+// no option, with a warning: sign through Options.BeforeAttempt.
+func (b *builder) authOptions() []AuthOption {
+	if b.api.Components == nil {
+		return nil
+	}
+	var out []AuthOption
+	taken := namespace{}
+	schemes := b.api.Components.SecuritySchemes
+	for _, key := range sortedKeys(schemes) {
+		ptr := pointer("components", "securitySchemes", key)
+		s := schemes[key].Value
+		if s == nil {
+			b.d.warnf(ptr, "security scheme cannot be resolved; no option")
+			continue
+		}
+		a := AuthOption{Scheme: key, Doc: s.Description}
+		switch {
+		case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
+			a.Kind, a.Option = "basic", "WithBasicAuth"
+		case s.Type == "http" && strings.EqualFold(s.Scheme, "bearer"), s.Type == "oauth2", s.Type == "openIdConnect":
+			a.Kind, a.Option = "bearer", "WithBearerToken"
+		case s.Type == "apiKey" && s.Extensions["x-amazon-apigateway-authtype"] != nil:
+			b.d.warnf(ptr, "%s authentication has no option; sign requests in Options.BeforeAttempt (e.g. with a SigV4 signer)", key)
+			continue
+		case s.Type == "apiKey" && (s.In == "header" || s.In == "query" || s.In == "cookie"):
+			a.Kind, a.Option, a.In, a.Name = "apiKey", "WithAPIKey", s.In, s.Name
+		default:
+			b.d.warnf(ptr, "security scheme type %q (scheme %q) has no option; authenticate in Options.BeforeAttempt", s.Type, s.Scheme)
+			continue
+		}
+		if taken[a.Option] {
+			a.Option = "With" + goName(key, false)
+		}
+		a.Option = b.claim(a.Option, ptr)
+		taken[a.Option] = true
+		out = append(out, a)
+	}
+	return out
+}
+
+// servers returns the spec's servers with their variables' defaults.
+func (b *builder) servers() []Server {
+	var out []Server
+	for _, s := range b.api.Servers {
+		if s == nil {
+			continue
+		}
+		srv := Server{URL: s.URL, Doc: s.Description, Defaults: map[string]string{}}
+		for name, v := range s.Variables {
+			if v != nil {
+				srv.Defaults[name] = v.Default
+			}
+		}
+		out = append(out, srv)
+	}
+	return out
+}

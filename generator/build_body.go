@@ -1,0 +1,215 @@
+package generator
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// bodyKind says how a media type is encoded: BodyJSON for JSON types
+// (application/json, +json, anything containing "json"), BodyForm,
+// BodyMultipart (multipart/*), else BodyRaw.
+func bodyKind(mt string) string {
+	l := strings.ToLower(mt)
+	switch {
+	case strings.Contains(l, "json"):
+		return BodyJSON
+	case strings.HasPrefix(l, "application/x-www-form-urlencoded"):
+		return BodyForm
+	case strings.HasPrefix(l, "multipart/"):
+		return BodyMultipart
+	}
+	return BodyRaw
+}
+
+// kindRank orders body kinds by preference.
+var kindRank = map[string]int{BodyJSON: 0, BodyForm: 1, BodyMultipart: 2, BodyRaw: 3}
+
+// pickMedia chooses the media type a client sends or expects when content
+// offers several: JSON, then form, then multipart, then raw; within a kind
+// "application/json" first, then in sorted order. It returns the choice, its
+// kind and the other media types, sorted.
+func pickMedia(content openapi3.Content) (mt, kind string, others []string) {
+	types := sortedKeys(content)
+	if len(types) == 0 {
+		return "", BodyNone, nil
+	}
+	slices.SortStableFunc(types, func(x, y string) int {
+		if d := kindRank[bodyKind(x)] - kindRank[bodyKind(y)]; d != 0 {
+			return d
+		}
+		switch {
+		case x == "application/json":
+			return -1
+		case y == "application/json":
+			return 1
+		}
+		return 0
+	})
+	return types[0], bodyKind(types[0]), slices.Sorted(slices.Values(types[1:]))
+}
+
+// objectSchema returns the object schema sr stands for (through a
+// reference) when it becomes a struct (namedKind), else nil.
+func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
+	if sr == nil || sr.Value == nil || len(sr.Value.AllOf)+len(sr.Value.OneOf)+len(sr.Value.AnyOf) > 0 {
+		return nil
+	}
+	if kind, ok := namedKind(sr.Value, sr.Ref != ""); ok && kind == KindStruct {
+		return sr.Value
+	}
+	return nil
+}
+
+// input builds the operation's input type from its parameters and request
+// body. The input is the body's component type when the body is a
+// reference to an object and there are no parameters (AWS JSON); otherwise
+// a new struct called name with the parameter fields followed by the body
+// object's properties, or by a Body field holding the whole body when it is
+// not an object (arrays, scalars, raw bytes: io.Reader).
+//
+// A query, header or cookie parameter named like a property of the body
+// object is dropped with a warning: the value travels in the body only
+// (aws2openapi repeats pagination tokens such as ExclusiveStartKey as query
+// parameters). It returns the input type's name, the body and the
+// parameters kept.
+func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body, []Param) {
+	var body Body
+	var sr *openapi3.SchemaRef
+	bptr := child(ptr, "requestBody")
+	required := false
+	if rb := op.RequestBody; rb != nil && rb.Value != nil {
+		required = rb.Value.Required
+		mt, kind, others := pickMedia(rb.Value.Content)
+		body = Body{Kind: kind, ContentType: mt, Others: others}
+		if mt != "" {
+			sr = rb.Value.Content[mt].Schema
+			bptr = child(child(bptr, "content"), mt)
+		}
+		if strings.Contains(strings.ToLower(mt), "xml") {
+			b.d.warnf(bptr, "XML bodies are not encoded; the client sends the Body field's bytes as they are")
+		}
+	}
+	obj := objectSchema(sr)
+	if body.Kind == BodyRaw {
+		obj = nil
+	}
+	if obj != nil {
+		ps = b.dropBodyDuplicates(ps, obj, ptr)
+	}
+	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyJSON {
+		return b.structOrEmpty(sr, bptr, name), body, nil
+	}
+	if body.Kind == BodyNone && len(ps.fields) == 0 {
+		return b.structOrEmpty(nil, ptr, name), body, nil
+	}
+	tname := b.claim(name, bptr)
+	t := &Type{Name: tname, Kind: KindStruct, Source: "the parameters and request body of operation " + ptr}
+	b.types = append(b.types, t)
+	var bodyFields []Field
+	switch {
+	case obj != nil:
+		bodyFields = b.fields(tname, obj, child(bptr, "schema"), reservedTypeFields)
+		if body.Kind == BodyMultipart {
+			for _, f := range bodyFields {
+				body.Parts = append(body.Parts, Param{Field: f.Name, Name: f.JSONName})
+			}
+		}
+	case body.Kind == BodyRaw || body.Kind == BodyMultipart || body.Kind == BodyForm:
+		if body.Kind != BodyRaw {
+			b.d.warnf(bptr, "%s body schema is not an object with properties; the client sends the Body field's bytes as they are", body.ContentType)
+			body.Kind = BodyRaw
+		}
+		bodyFields = []Field{{Name: "Body", Doc: "Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).",
+			Type: TypeRef{Kind: RefScalar, Scalar: ScalarReader}, Required: true, In: "body"}}
+		body.Field = "Body"
+	case body.Kind == BodyJSON:
+		bodyFields = []Field{{Name: "Body", Doc: "Body is the JSON request body.",
+			Type: b.schemaRef(sr, child(bptr, "schema"), tname+"Body"), Required: required, In: "body"}}
+		body.Field = "Body"
+	}
+	t.Fields = append(renameClashes(ps, bodyFields, b, ptr), bodyFields...)
+	return tname, body, ps.params
+}
+
+// dropBodyDuplicates removes the query, header and cookie parameters named
+// like a property of the body object, with a warning.
+func (b *builder) dropBodyDuplicates(ps opParams, obj *openapi3.Schema, ptr string) opParams {
+	var kept opParams
+	kept.headers, kept.query = ps.headers, ps.query
+	for i, p := range ps.params {
+		if _, dup := obj.Properties[p.Name]; dup && p.In != "path" {
+			b.d.warnf(ptr, "%s parameter %q is also a request body property; it is sent in the body only", p.In, p.Name)
+			continue
+		}
+		kept.fields = append(kept.fields, ps.fields[i])
+		kept.params = append(kept.params, p)
+	}
+	return kept
+}
+
+// renameClashes gives parameter fields whose Go names a body field already
+// uses a numeric suffix, updating the parameters to match, and returns the
+// parameter fields.
+func renameClashes(ps opParams, bodyFields []Field, b *builder, ptr string) []Field {
+	ns := namespace{}
+	for _, f := range bodyFields {
+		ns[f.Name] = true
+	}
+	for i := range ps.fields {
+		f := &ps.fields[i]
+		got, renamed := ns.claim(f.Name)
+		if renamed {
+			b.d.warnf(ptr, "parameter %q: Go field name %s is taken by the request body; using %s", f.JSONName, f.Name, got)
+			f.Name, ps.params[i].Field = got, got
+		}
+	}
+	return ps.fields
+}
+
+// isErrorShape reports whether sr refers to a component that is an error
+// shape (it has no ResultMetadata, so it cannot be an output type itself).
+func (b *builder) isErrorShape(sr *openapi3.SchemaRef) bool {
+	name, ok := strings.CutPrefix(sr.Ref, componentPrefix)
+	return ok && b.errors[name] != nil
+}
+
+// output builds the operation's output type from the first 2xx response
+// with content: JSON objects decode into the output struct itself; other
+// JSON (and error shapes) into its Body field; any other media type into a Body []byte field.
+// No 2xx content gives an empty struct and no decoding.
+func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, string) {
+	var content openapi3.Content
+	cptr := ""
+	if op.Responses != nil {
+		m := op.Responses.Map()
+		for _, code := range sortedKeys(m) {
+			if r := m[code].Value; is2xx(code) && r != nil && len(r.Content) > 0 {
+				content, cptr = r.Content, child(child(ptr, "responses"), code)
+				break
+			}
+		}
+	}
+	mt, kind, _ := pickMedia(content)
+	if kind == BodyNone {
+		return b.structOrEmpty(nil, ptr, name), OutputNone
+	}
+	cptr = child(child(cptr, "content"), mt)
+	sr := content[mt].Schema
+	if kind == BodyJSON && objectSchema(sr) != nil && !b.isErrorShape(sr) {
+		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
+	}
+	tname := b.claim(name, cptr)
+	t := &Type{Name: tname, Kind: KindStruct, Source: "the 2xx response of operation " + ptr}
+	b.types = append(b.types, t)
+	if kind == BodyJSON && sr != nil {
+		t.Fields = []Field{{Name: "Body", Doc: "Body is the JSON response body.", Type: b.schemaRef(sr, child(cptr, "schema"), tname+"Body"), Required: true, In: "body"}}
+		return tname, OutputJSONField
+	}
+	if strings.Contains(strings.ToLower(mt), "xml") {
+		b.d.warnf(cptr, "XML responses are not decoded; the output's Body field holds the bytes")
+	}
+	t.Fields = []Field{{Name: "Body", Doc: "Body is the response body (" + mt + ").", Type: TypeRef{Kind: RefScalar, Scalar: ScalarBytes}, Required: true, In: "body"}}
+	return tname, OutputRawField
+}

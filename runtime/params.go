@@ -1,0 +1,284 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// Parameter styles of OpenAPI 3.0 §4.7.12.4 ("Style Values"). Generated code
+// passes them to [PathParam], [AppendQuery], [SetHeader] and [AddCookie].
+const (
+	// StyleSimple: path and header parameters; "a,b,c", objects "k,v" or,
+	// exploded, "k=v".
+	StyleSimple = "simple"
+	// StyleLabel: path parameters prefixed with "."; ".a.b" exploded,
+	// ".a,b" not.
+	StyleLabel = "label"
+	// StyleMatrix: path parameters ";name=a;name=b" exploded, ";name=a,b"
+	// not.
+	StyleMatrix = "matrix"
+	// StyleForm: query and cookie parameters; "name=a&name=b" exploded,
+	// "name=a,b" not; exploded objects put each property as its own
+	// parameter.
+	StyleForm = "form"
+	// StyleSpaceDelimited: query arrays "name=a b" (exploded: as form).
+	StyleSpaceDelimited = "spaceDelimited"
+	// StylePipeDelimited: query arrays "name=a|b" (exploded: as form).
+	StylePipeDelimited = "pipeDelimited"
+	// StyleDeepObject: query objects "name[k]=v", nested "name[k][k2]=v".
+	StyleDeepObject = "deepObject"
+)
+
+// paramValue is a parameter value reduced to what the styles distinguish:
+// absent, a primitive, an array of primitives or an object (keys sorted).
+type paramValue struct {
+	absent bool
+	prim   string
+	isArr  bool
+	arr    []string
+	isObj  bool
+	keys   []string
+	obj    map[string]any
+}
+
+// toParam reduces v through its JSON form, so enums, time.Time (RFC 3339),
+// runtime.EpochSeconds and pointers serialise as they do in JSON bodies. A nil
+// pointer, nil slice or map, or JSON null is absent. A value encoding/json
+// cannot marshal is written with fmt.Sprint.
+func toParam(v any) paramValue {
+	if v == nil {
+		return paramValue{absent: true}
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return paramValue{prim: fmt.Sprint(v)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var x any
+	if dec.Decode(&x) != nil || x == nil {
+		return paramValue{absent: true}
+	}
+	switch t := x.(type) {
+	case []any:
+		p := paramValue{isArr: true}
+		for _, e := range t {
+			p.arr = append(p.arr, primitive(e))
+		}
+		return p
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		return paramValue{isObj: true, keys: keys, obj: t}
+	}
+	return paramValue{prim: primitive(x)}
+}
+
+// primitive renders one decoded JSON value: strings as they are, numbers as
+// written, booleans as "true"/"false", null as "", arrays and objects as
+// compact JSON.
+func primitive(x any) string {
+	switch t := x.(type) {
+	case string:
+		return t
+	case json.Number:
+		return t.String()
+	case bool:
+		if t {
+			return "true"
+		}
+		return "false"
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(x) // decoded JSON always re-encodes
+	return string(b)
+}
+
+// pairs returns an object's properties as alternating key, value strings.
+func (p paramValue) pairs() []string {
+	var out []string
+	for _, k := range p.keys {
+		out = append(out, k, primitive(p.obj[k]))
+	}
+	return out
+}
+
+// PathParam renders a path parameter for substitution into the path template
+// (OpenAPI 3.0 §4.7.12.4, styles simple, label and matrix; anything else is
+// treated as simple). Every value is escaped with url.PathEscape; the
+// separators the style adds ("," "." ";" "=") are not. An absent value (nil,
+// nil pointer) renders as "" (matrix: ";name").
+//
+// Examples for name "id" and the array [3, 4]: simple "3,4"; label ".3,4",
+// exploded ".3.4"; matrix ";id=3,4", exploded ";id=3;id=4". For the object
+// {"a": 1, "b": 2} (keys sorted): simple "a,1,b,2", exploded "a=1,b=2".
+func PathParam(name string, v any, style string, explode bool) string {
+	p := toParam(v)
+	esc := func(ss []string) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = url.PathEscape(s)
+		}
+		return out
+	}
+	var vals []string // escaped values, or "k=v" pairs when exploding an object
+	switch {
+	case p.isArr:
+		vals = esc(p.arr)
+	case p.isObj && explode:
+		kv := esc(p.pairs())
+		for i := 0; i < len(kv); i += 2 {
+			vals = append(vals, kv[i]+"="+kv[i+1])
+		}
+	case p.isObj:
+		vals = esc(p.pairs())
+	case !p.absent:
+		vals = []string{url.PathEscape(p.prim)}
+	}
+	ename := url.PathEscape(name)
+	switch style {
+	case StyleLabel:
+		if explode {
+			return "." + strings.Join(vals, ".")
+		}
+		return "." + strings.Join(vals, ",")
+	case StyleMatrix:
+		switch {
+		case p.absent:
+			return ";" + ename
+		case p.isObj && explode:
+			return ";" + strings.Join(vals, ";")
+		case p.isArr && explode:
+			return ";" + ename + "=" + strings.Join(vals, ";"+ename+"=")
+		}
+		return ";" + ename + "=" + strings.Join(vals, ",")
+	}
+	return strings.Join(vals, ",")
+}
+
+// AppendQuery adds query parameter name with value v to q (OpenAPI 3.0
+// §4.7.12.4; styles form, spaceDelimited, pipeDelimited and deepObject;
+// anything else is treated as form). An absent value adds nothing. q must
+// not be nil.
+//
+// For name "id": the array [3, 4] gives id=3&id=4 (form, exploded), id=3,4
+// (form), "id=3 4" (spaceDelimited) or id=3|4 (pipeDelimited); the object
+// {"a": 1, "b": 2} gives a=1&b=2 (form, exploded), id=a,1,b,2 (form) or
+// id[a]=1&id[b]=2 (deepObject, nested objects as id[a][c]=…). Escaping is
+// url.Values.Encode's.
+func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
+	p := toParam(v)
+	sep := map[string]string{StyleSpaceDelimited: " ", StylePipeDelimited: "|"}[style]
+	if sep == "" {
+		sep = ","
+	}
+	switch {
+	case p.absent:
+	case style == StyleDeepObject && p.isObj:
+		appendDeep(q, name, p.obj)
+	case p.isArr && explode:
+		q[name] = append(q[name], p.arr...)
+	case p.isArr:
+		q.Add(name, strings.Join(p.arr, sep))
+	case p.isObj && explode:
+		for _, k := range p.keys {
+			q.Add(k, primitive(p.obj[k]))
+		}
+	case p.isObj:
+		q.Add(name, strings.Join(p.pairs(), sep))
+	default:
+		q.Add(name, p.prim)
+	}
+}
+
+// appendDeep adds an object deepObject-style: prefix[k]=v, recursing into
+// nested objects; array members repeat the key.
+func appendDeep(q url.Values, prefix string, obj map[string]any) {
+	for k, v := range obj {
+		key := prefix + "[" + k + "]"
+		switch t := v.(type) {
+		case map[string]any:
+			appendDeep(q, key, t)
+		case []any:
+			for _, e := range t {
+				q.Add(key, primitive(e))
+			}
+		case nil:
+		default:
+			q.Add(key, primitive(t))
+		}
+	}
+}
+
+// SetHeader sets header parameter name to v in simple style (OpenAPI 3.0
+// §4.7.12.4): arrays "a,b", objects "k,v" or, exploded, "k=v". An absent
+// value sets nothing. h must not be nil.
+func SetHeader(h http.Header, name string, v any, explode bool) {
+	p := toParam(v)
+	if p.absent {
+		return
+	}
+	h.Set(name, headerValue(p, explode))
+}
+
+func headerValue(p paramValue, explode bool) string {
+	switch {
+	case p.isArr:
+		return strings.Join(p.arr, ",")
+	case p.isObj && explode:
+		kv := p.pairs()
+		parts := make([]string, 0, len(kv)/2)
+		for i := 0; i < len(kv); i += 2 {
+			parts = append(parts, kv[i]+"="+kv[i+1])
+		}
+		return strings.Join(parts, ",")
+	case p.isObj:
+		return strings.Join(p.pairs(), ",")
+	}
+	return p.prim
+}
+
+// AddCookie adds cookie parameter name with value v to h's Cookie header in
+// form style (OpenAPI 3.0 §4.7.12.4): "name=a,b" for arrays and "name=k,v"
+// for objects; exploded arrays repeat the cookie ("name=a; name=b"). Each
+// value is escaped with url.QueryEscape, so it holds no ';', ',' or space.
+// An absent value adds nothing. h must not be nil.
+func AddCookie(h http.Header, name string, v any, explode bool) {
+	p := toParam(v)
+	if p.absent {
+		return
+	}
+	var vals []string
+	switch {
+	case p.isArr:
+		vals = p.arr
+	case p.isObj:
+		vals = p.pairs()
+	default:
+		vals = []string{p.prim}
+	}
+	for i, s := range vals {
+		vals[i] = url.QueryEscape(s)
+	}
+	var crumbs []string
+	if p.isArr && explode {
+		for _, s := range vals {
+			crumbs = append(crumbs, name+"="+s)
+		}
+	} else {
+		crumbs = []string{name + "=" + strings.Join(vals, ",")}
+	}
+	if old := h.Get("Cookie"); old != "" {
+		crumbs = append([]string{old}, crumbs...)
+	}
+	h.Set("Cookie", strings.Join(crumbs, "; "))
+}

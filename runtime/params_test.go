@@ -1,0 +1,115 @@
+package runtime
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// paramColour is an enum-like named string type, as generated code declares.
+type paramColour string
+
+var (
+	paramArr = []int{3, 4}
+	paramObj = map[string]any{"b": 2, "a": "x y"}
+)
+
+func TestPathParam(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		v       any
+		style   string
+		explode bool
+		want    string
+	}{
+		{"simple primitive is escaped with PathEscape", "a/b c", StyleSimple, false, "a%2Fb%20c"},
+		{"simple array joins with commas", paramArr, StyleSimple, false, "3,4"},
+		{"simple exploded array joins with commas", paramArr, StyleSimple, true, "3,4"},
+		{"simple object is key,value pairs in key order", paramObj, StyleSimple, false, "a,x%20y,b,2"},
+		{"simple exploded object is key=value pairs", paramObj, StyleSimple, true, "a=x%20y,b=2"},
+		{"label primitive", "5", StyleLabel, false, ".5"},
+		{"label array", paramArr, StyleLabel, false, ".3,4"},
+		{"label exploded array", paramArr, StyleLabel, true, ".3.4"},
+		{"label exploded object", paramObj, StyleLabel, true, ".a=x%20y.b=2"},
+		{"matrix primitive", "5", StyleMatrix, false, ";id=5"},
+		{"matrix array", paramArr, StyleMatrix, false, ";id=3,4"},
+		{"matrix exploded array", paramArr, StyleMatrix, true, ";id=3;id=4"},
+		{"matrix object", paramObj, StyleMatrix, false, ";id=a,x%20y,b,2"},
+		{"matrix exploded object", paramObj, StyleMatrix, true, ";a=x%20y;b=2"},
+		{"matrix absent is the bare name", (*string)(nil), StyleMatrix, false, ";id"},
+		{"enum values are their wire value", paramColour("blue"), StyleSimple, false, "blue"},
+		{"pointers are dereferenced", ptr(int64(7)), StyleSimple, false, "7"},
+		{"booleans are true/false", true, StyleSimple, false, "true"},
+		{"times are RFC 3339", time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), StyleSimple, false, "2024-01-02T03:04:05Z"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, PathParam("id", tc.v, tc.style, tc.explode))
+		})
+	}
+}
+
+func TestAppendQuery(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		v       any
+		style   string
+		explode bool
+		want    string
+	}{
+		{"form primitive", "a b&c", StyleForm, true, "id=a+b%26c"},
+		{"form exploded array repeats the name", paramArr, StyleForm, true, "id=3&id=4"},
+		{"form array joins with commas", paramArr, StyleForm, false, "id=3%2C4"},
+		{"form exploded object uses property names", paramObj, StyleForm, true, "a=x+y&b=2"},
+		{"form object is name=k,v pairs", paramObj, StyleForm, false, "id=a%2Cx+y%2Cb%2C2"},
+		{"spaceDelimited array", paramArr, StyleSpaceDelimited, false, "id=3+4"},
+		{"spaceDelimited exploded array is form", paramArr, StyleSpaceDelimited, true, "id=3&id=4"},
+		{"pipeDelimited array", paramArr, StylePipeDelimited, false, "id=3%7C4"},
+		{"pipeDelimited exploded array is form", paramArr, StylePipeDelimited, true, "id=3&id=4"},
+		{"deepObject object", paramObj, StyleDeepObject, true, "id%5Ba%5D=x+y&id%5Bb%5D=2"},
+		{"deepObject nested object", map[string]any{"a": map[string]any{"c": 1}}, StyleDeepObject, true, "id%5Ba%5D%5Bc%5D=1"},
+		{"nil pointer adds nothing", (*int)(nil), StyleForm, true, ""},
+		{"nil slice adds nothing", []string(nil), StyleForm, true, ""},
+		{"empty string is sent", "", StyleForm, true, "id="},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := url.Values{}
+			AppendQuery(q, "id", tc.v, tc.style, tc.explode)
+			require.Equal(t, tc.want, q.Encode())
+		})
+	}
+}
+
+func TestSetHeaderAndAddCookie(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		v       any
+		explode bool
+		header  string
+		cookie  string
+	}{
+		{"primitive", "v 1", false, "v 1", "id=v+1"},
+		{"array", paramArr, false, "3,4", "id=3,4"},
+		{"exploded array repeats the cookie", paramArr, true, "3,4", "id=3; id=4"},
+		{"object", paramObj, false, "a,x y,b,2", "id=a,x+y,b,2"},
+		{"exploded object header is key=value", paramObj, true, "a=x y,b=2", "id=a,x+y,b,2"},
+		{"cookie values escape ; and ,", "a;b,c", false, "a;b,c", "id=a%3Bb%2Cc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			SetHeader(h, "X-Id", tc.v, tc.explode)
+			require.Equal(t, tc.header, h.Get("X-Id"))
+			c := http.Header{"Cookie": {"session=s1"}}
+			AddCookie(c, "id", tc.v, tc.explode)
+			require.Equal(t, "session=s1; "+tc.cookie, c.Get("Cookie"))
+		})
+	}
+	h := http.Header{}
+	SetHeader(h, "X-Id", (*string)(nil), false)
+	AddCookie(h, "id", (*string)(nil), false)
+	require.Empty(t, h, "absent values set nothing")
+}
+
+func ptr[T any](v T) *T { return &v }
