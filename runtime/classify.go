@@ -97,6 +97,8 @@ type classifier struct {
 	svc  *Service
 	op   *Operation
 	opts *Options
+	// tc is the client's throttle control (nil when off).
+	tc *ThrottleControl
 	// aliyun and legacy select the status rules of those modes (§4 rules
 	// 6–7, §1).
 	aliyun, legacy bool
@@ -153,7 +155,7 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited
 		// §8: the aliyun retry conditions are the service's retry statuses
 		// (default 408, 429, 500, 502, 503, 504); 429 is throttling.
 		statuses := aliyunRetryStatuses
-		if tc := k.svc.ThrottleControl; tc != nil && len(tc.RetryStatuses) > 0 {
+		if tc := k.tc; tc != nil && len(tc.RetryStatuses) > 0 {
 			statuses = tc.RetryStatuses
 		}
 		switch {

@@ -204,6 +204,9 @@ type Client struct {
 	clock    Clock
 	rand     func() float64
 	quota    *RetryQuota
+	// tc is the throttle control in force (§8): the options', else the
+	// service's; nil when off.
+	tc *ThrottleControl
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
@@ -274,6 +277,13 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	c.quota = NewRetryQuota(capacity)
 	c.limiter = NewRateLimiter(c.clock)
+	switch {
+	case opts.DisableThrottleControl:
+	case opts.ThrottleControl != nil:
+		c.tc = opts.ThrottleControl
+	default:
+		c.tc = svc.ThrottleControl
+	}
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}

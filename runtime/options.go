@@ -56,6 +56,13 @@ type Options struct {
 	// *RateLimitedError at once instead of waiting for a send token.
 	RateLimiterFailFast bool
 
+	// ThrottleControl turns on Alibaba-style throttle windows (§8) for this
+	// client, or replaces the service's settings; nil keeps the service's.
+	// DisableThrottleControl turns them off even when the spec enables them
+	// (the retry mode is unchanged). Both are read once, by NewClient.
+	ThrottleControl        *ThrottleControl
+	DisableThrottleControl bool
+
 	// ThrottleIdentity keys "User" throttle windows (§8): clients sharing a
 	// WindowStore and an identity block each other. Empty means the client
 	// itself.

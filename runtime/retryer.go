@@ -64,7 +64,7 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		return err
 	}
 	*cl = Call{c: c, op: op, opts: opts, p: p, k: classifier{
-		svc: c.svc, op: op, opts: opts,
+		svc: c.svc, op: op, opts: opts, tc: c.tc,
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
 	return nil
@@ -152,7 +152,7 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 // the time left before ctx's deadline: the attempt must not be sent.
 func (cl *Call) Admit(ctx context.Context) (time.Duration, error) {
 	c := cl.c
-	if c.svc.ThrottleControl == nil {
+	if c.tc == nil {
 		return 0, nil
 	}
 	now := c.clock.Now()
@@ -175,7 +175,7 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := false
-	if tc := c.svc.ThrottleControl; tc != nil && res.Header != nil {
+	if tc := c.tc; tc != nil && res.Header != nil {
 		cl.md.RateLimit = ParseRateLimitInfo(res.Header, tc)
 		c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, c.clock.Now())
 		throttled = cl.md.RateLimit.Throttled()
@@ -238,14 +238,14 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	// With throttle control, x-acs-retry-after is bounded by the max delay
 	// like a throttle window (§5), below; other server delays by the max
 	// server delay.
-	windowed := from == HeaderACSRetryAfter && c.svc.ThrottleControl != nil
+	windowed := from == HeaderACSRetryAfter && c.tc != nil
 	if bounded && !windowed && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
 		cl.refund()
 		d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
 		d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
 		return cl.observe(res, d)
 	}
-	if c.svc.ThrottleControl != nil {
+	if c.tc != nil {
 		// §8: a throttled response waits at least the time left of its
 		// window; longer than the max delay fails at once.
 		delay, exceeded, dim := throttleDelay(cl.md.RateLimit, d.Delay, cl.maxDelay())
@@ -315,7 +315,7 @@ func (cl *Call) maxDelay() time.Duration {
 	if cl.p.Mode == ModeAliyun {
 		return cl.p.MaxBackoff
 	}
-	if tc := cl.c.svc.ThrottleControl; tc != nil && tc.MaxDelay > 0 {
+	if tc := cl.c.tc; tc != nil && tc.MaxDelay > 0 {
 		return tc.MaxDelay
 	}
 	return DefaultMaxServerDelay

@@ -1,0 +1,97 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// These tests drive throttle windows through Client.Do (retry-behavior.md
+// §8): the loop records windows from every response, waits for them before
+// new calls and retries, and the client can turn throttle control on or off.
+
+func aliyunService() *Service {
+	svc := testService()
+	svc.DefaultMode = ModeAliyun
+	svc.ThrottleControl = &ThrottleControl{}
+	return svc
+}
+
+const throttled2s = "Remain:0,Limit:2,Time:1000,TimeLeft:2000"
+
+func TestWindowDelaysRetryAndNextCall(t *testing.T) {
+	// Throttled with TimeLeft 2000 ms: the retry waits max(2000, jitter 100)
+	// = 2000 ms; a new call at 2000 ms is at the window's end and does not
+	// wait. ResponseMetadata exposes the parsed quota of the last response.
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserAPIHeader, throttled2s),
+		status(200, DefaultUserAPIHeader, "Remain:1,Limit:2,Time:1000,TimeLeft:900"), status(200))
+	h := newHarness(t, aliyunService(), 0, sc, nil)
+	md, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+	require.Equal(t, int64(1), md.RateLimit.UserAPI.Remain)
+	require.Equal(t, 900*time.Millisecond, md.RateLimit.UserAPI.TimeLeft)
+	_, err = h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps())
+}
+
+func TestWindowBlocksOtherCallsUntilItsEnd(t *testing.T) {
+	// Call 1 ends in a throttle window (max attempts 1); call 2 on the same
+	// operation 500 ms later waits the 1500 ms left before sending.
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserAPIHeader, throttled2s), status(200))
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.MaxAttempts = 1 })
+	_, err := h.call(context.Background(), opGet)
+	var maxErr *MaxAttemptsError
+	require.ErrorAs(t, err, &maxErr)
+	h.clock.Advance(500 * time.Millisecond)
+	_, err = h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{1500 * time.Millisecond}, h.clock.Sleeps())
+}
+
+func TestWindowTooLongFailsWithoutSending(t *testing.T) {
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.Api", DefaultUserAPIHeader, "Remain:0,TimeLeft:25000"), status(200))
+	h := newHarness(t, aliyunService(), 0, sc, nil)
+	_, err := h.call(context.Background(), opGet)
+	var twe *ThrottleWindowError
+	require.ErrorAs(t, err, &twe)
+	require.Equal(t, epoch.Add(25*time.Second), twe.Until)
+	require.Equal(t, DimensionAPIUser, twe.Dimension)
+	_, err = h.call(context.Background(), opGet)
+	require.ErrorAs(t, err, &twe)
+	require.Len(t, sc.requests(), 1, "a call inside a too-long window sends nothing")
+}
+
+func TestDisableThrottleControl(t *testing.T) {
+	// Off: the same response is a plain aliyun retry with equal jitter
+	// (k = 1, r = 0: 100 ms) and records no window.
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserAPIHeader, throttled2s), status(200), status(200))
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.DisableThrottleControl = true })
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	_, err = h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{100 * time.Millisecond}, h.clock.Sleeps())
+}
+
+func TestThrottleControlEnabledInCode(t *testing.T) {
+	// A standard-mode service without throttle control, enabled by an
+	// option: windows are honoured in every mode (§1): the retry waits
+	// max(TimeLeft 2000, full jitter 0) = 2000 ms.
+	sc := script(status(429, DefaultUserHeader, throttled2s), status(200))
+	h := newHarness(t, nil, 0, sc, func(o *Options) { o.ThrottleControl = &ThrottleControl{} })
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps())
+}
+
+func TestRateLimitDebugHeader(t *testing.T) {
+	sc := script(status(200))
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.RateLimitDebug = true })
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, "debug", sc.requests()[0].header.Get("X-RateLimit-Mode"))
+}
