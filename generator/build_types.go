@@ -170,10 +170,8 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 			elem := b.schemaRef(ap, child(ptr, "additionalProperties"), ctxName+"Value")
 			return TypeRef{Kind: RefMap, Elem: &elem}
 		}
-		if additionalAny(s) {
-			return TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}}
-		}
-		return b.raw(ptr, "object without properties")
+		// additionalProperties: true, or an object with no properties: any members
+		return TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}}
 	case "array":
 		if s.Items == nil {
 			return b.raw(ptr, "array without items")

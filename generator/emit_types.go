@@ -79,8 +79,11 @@ func structFields(fields []Field, output bool) []jen.Code {
 			}
 		}
 		tag := fl.JSONName
-		if !fl.Required {
+		switch {
+		case !fl.Required:
 			tag += ",omitempty"
+		case tag == "-":
+			tag = "-," // encoding/json's spelling of the name "-"
 		}
 		s.Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag})
 		out = append(out, &s)
