@@ -22,9 +22,12 @@ var updateHostile = flag.Bool("update", false, "rewrite testdata/hostile/*.names
 // TestHostileCorpus generates every spec of testdata/hostile (issue 5, "What
 // must be shown" 3): each must load, and its client must declare exactly the
 // top-level names of NAME.names, report exactly the diagnostics of
-// NAME.diags, and build and vet (one go build and one go vet over all
-// packages). The one refusal, an allOf cycle, must fail with the located
-// error of its .diags and have no .names.
+// NAME.diags, hold no character spec text could smuggle in, and build and
+// vet (one go vet and one go test over all packages; go test runs the
+// behaviour tests of NAME_test.go, copied into the package when present:
+// round trips of additional properties and unions, null for a required
+// nullable field). The one refusal, an allOf cycle, must fail with the
+// located error of its .diags and have no .names.
 func TestHostileCorpus(t *testing.T) {
 	specs, err := filepath.Glob("testdata/hostile/*.yaml")
 	require.NoError(t, err)
@@ -54,11 +57,14 @@ func TestHostileCorpus(t *testing.T) {
 		}
 		checkGolden(t, namesFile, topLevelNames(t, files))
 		pkgs = append(pkgs, "./"+filepath.ToSlash(dir))
+		if test, err := os.ReadFile(strings.TrimSuffix(spec, ".yaml") + "_test.go"); err == nil {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name+"_test.go"), test, 0o644))
+		}
 	}
 	if testing.Short() {
 		t.Skip("go build and go vet of the generated packages")
 	}
-	for _, tool := range [][]string{{"build"}, {"vet"}} {
+	for _, tool := range [][]string{{"vet"}, {"test", "-count=1"}} {
 		out, err := exec.Command("go", append(tool, pkgs...)...).CombinedOutput()
 		require.NoError(t, err, "go %s: %s", tool[0], out)
 	}
