@@ -18,7 +18,9 @@ type builder struct {
 	names    namespace             // package-level Go names
 	comps    map[string]*component // by component schema name
 	types    []*Type
-	errors   map[string]*ErrorShape // by component schema name
+	errors   map[string]*ErrorShape          // by component schema name
+	memo     map[*openapi3.Schema]*component // inline schemas typed so far
+	broken   map[*openapi3.Schema]bool       // schemas on an allOf cycle
 }
 
 // reservedNames are package-level names every generated client declares.
@@ -59,6 +61,7 @@ func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Proto
 // shapes become ErrorShapes; objects with properties and string enums become
 // named types; the rest is written inline where referenced.
 func (b *builder) declareComponents() {
+	b.checkAllOfCycles()
 	errorNames := b.errorShapeNames()
 	for _, name := range sortedKeys(b.api.Components.Schemas) {
 		ptr := pointer("components", "schemas", name)
@@ -70,7 +73,7 @@ func (b *builder) declareComponents() {
 			continue
 		}
 		if kind, ok := namedKind(s, true); ok {
-			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: b.claim(goName(name, false), ptr), Struct: kind == KindStruct}, named: true}
+			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: b.claim(goName(name, false), ptr), Struct: kind != KindEnum}, named: true}
 			continue
 		}
 		b.comps[name] = &component{ref: TypeRef{Name: goName(name, false)}}

@@ -102,8 +102,8 @@ func TestOperationsModel(t *testing.T) {
 	require.Equal(t, "/accounts/{AccountSid}/calls.json", call.Path)
 	require.Equal(t, []Param{
 		{Field: "AccountSid", Name: "AccountSid", In: "path", Style: "simple"},
-		{Field: "StartTime", Name: "StartTime<", In: "query", Style: "form", Explode: true},
-		{Field: "StartTime2", Name: "StartTime>", In: "query", Style: "form", Explode: true},
+		{Field: "StartTimeLt", Name: "StartTime<", In: "query", Style: "form", Explode: true},
+		{Field: "StartTimeGt", Name: "StartTime>", In: "query", Style: "form", Explode: true},
 		{Field: "Tags", Name: "Tags", In: "query", Style: "pipeDelimited"},
 		{Field: "XTrace", Name: "X-Trace", In: "header", Style: "simple"},
 		{Field: "Session", Name: "session", In: "cookie", Style: "form", Explode: true},
@@ -116,7 +116,7 @@ func TestOperationsModel(t *testing.T) {
 	for _, f := range in.Fields {
 		names = append(names, f.Name+"/"+f.In)
 	}
-	require.Equal(t, []string{"AccountSid/path", "StartTime/query", "StartTime2/query", "Tags/query", "XTrace/header", "Session/cookie", "Timeout/", "To/"}, names,
+	require.Equal(t, []string{"AccountSid/path", "StartTimeLt/query", "StartTimeGt/query", "Tags/query", "XTrace/header", "Session/cookie", "Timeout/", "To/"}, names,
 		"parameter fields first, then the form fields")
 	require.Equal(t, "File", call.Output)
 	require.Equal(t, OutputSelf, call.OutputBody)
@@ -155,7 +155,7 @@ func TestOperationsModel(t *testing.T) {
 	require.True(t, ops["UploadFile"].Retry.RetrySafe, "PUT is retry-safe")
 	require.False(t, call.Retry.RetrySafe, "POST is not")
 
-	require.Contains(t, strings.Join(diags, "\n"), "Go field name StartTime is taken by another parameter; using StartTime2")
+	require.NotContains(t, strings.Join(diags, "\n"), "StartTime", "StartTime< and StartTime> get distinct names (Lt, Gt) without a collision")
 }
 
 func TestEnvPrefix(t *testing.T) {

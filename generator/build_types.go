@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,19 +24,30 @@ type component struct {
 }
 
 // schemaRef returns the Go type of a schema or reference found at ptr.
-// ctxName names an inline struct or enum found there.
+// ctxName names an inline struct, enum or union found there. A reference
+// to a component schema is that component's type; any other reference
+// kin-openapi resolved ($defs, a schema inside another component) is typed
+// like an inline schema named after the reference's last segment.
 func (b *builder) schemaRef(sr *openapi3.SchemaRef, ptr, ctxName string) TypeRef {
 	if sr == nil {
 		return b.raw(ptr, "missing schema")
 	}
 	if sr.Ref != "" {
-		name, ok := strings.CutPrefix(sr.Ref, componentPrefix)
-		if !ok || b.api.Components.Schemas[name] == nil {
-			return b.raw(ptr, fmt.Sprintf("reference %q is not a component schema", sr.Ref))
+		if name, ok := strings.CutPrefix(sr.Ref, componentPrefix); ok && b.api.Components.Schemas[name] != nil {
+			return b.component(name)
 		}
-		return b.component(name)
+		if sr.Value == nil {
+			return b.raw(ptr, fmt.Sprintf("reference %q cannot be resolved", sr.Ref))
+		}
+		return b.inline(sr.Value, ptr, goName(refName(sr.Ref), false))
 	}
 	return b.inline(sr.Value, ptr, ctxName)
+}
+
+// refName is the last segment of a reference, unescaped ("#/a/b~1c" → "b/c").
+func refName(ref string) string {
+	seg := ref[strings.LastIndexByte(ref, '/')+1:]
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
 }
 
 // component returns the Go type of components/schemas/name, building its
@@ -45,6 +57,8 @@ func (b *builder) component(name string) TypeRef {
 	ptr := pointer("components", "schemas", name)
 	s := b.api.Components.Schemas[name].Value
 	switch {
+	case b.broken[s]:
+		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // allOf cycle: reported as an error
 	case c.named && !c.built:
 		c.built = true
 		b.namedType(c.ref.Name, s, ptr, "schema "+componentPrefix+name)
@@ -53,81 +67,191 @@ func (b *builder) component(name string) TypeRef {
 			return b.raw(ptr, "schema refers to itself without an object in between")
 		}
 		c.busy = true
-		c.ref = b.inline(s, ptr, c.ref.Name)
+		c.ref = b.unnamed(s, ptr, c.ref.Name)
 		c.busy, c.built = false, true
 	}
 	return c.ref
 }
 
 // namedKind reports whether a schema becomes a named type: an object with
-// properties (a struct), a string enum, or — for a component schema — an
-// object with neither properties nor additionalProperties (an empty struct,
-// as AWS shapes without members are).
+// properties or an allOf that merges objects (a struct); a oneOf/anyOf of
+// two or more non-null members (a union); a string or integer enum or
+// const; or — for a component schema — an object with neither properties
+// nor additionalProperties (an empty struct, as AWS shapes without members
+// are).
 func namedKind(s *openapi3.Schema, component bool) (TypeKind, bool) {
-	switch {
-	case s == nil:
+	if s == nil {
 		return 0, false
-	case len(s.Properties) > 0 && (s.Type == nil || s.Type.Is("object")):
+	}
+	if len(s.AllOf) > 0 {
+		return KindStruct, aliasMember(s) < 0 && (countTyped(s) > 0 || len(s.Properties) > 0)
+	}
+	if n := len(unionMembers(s)); n > 1 {
+		return KindUnion, true
+	} else if n == 1 {
+		return 0, false
+	}
+	typ, _ := schemaType(s)
+	switch {
+	case len(s.Properties) > 0 && typ == "object":
 		return KindStruct, true
-	case component && s.Type != nil && s.Type.Is("object") && s.AdditionalProperties.Schema == nil:
+	case component && typ == "object" && s.AdditionalProperties.Schema == nil && !additionalAny(s):
 		return KindStruct, true
-	case len(s.Enum) > 0 && s.Type != nil && s.Type.Is("string"):
+	case len(enumOf(s)) > 0 && (typ == "string" || typ == "integer"):
 		return KindEnum, true
 	}
 	return 0, false
 }
 
-// inline returns the Go type of a schema that is not a reference.
+// inline returns the Go type of a schema that is not a component, once per
+// schema: a schema reached again (a shared response or request body, a
+// $defs entry referenced twice) gets the same type.
 func (b *builder) inline(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	if s == nil {
 		return b.raw(ptr, "missing schema")
 	}
+	if b.memo == nil {
+		b.memo = map[*openapi3.Schema]*component{}
+	}
+	if c, ok := b.memo[s]; ok {
+		if c.busy {
+			return b.raw(ptr, "schema refers to itself without an object in between")
+		}
+		return c.ref
+	}
+	if kind, ok := namedKind(s, false); ok && !b.broken[s] {
+		name := b.claim(ctxName, ptr)
+		ref := TypeRef{Kind: RefNamed, Name: name, Struct: kind != KindEnum}
+		b.memo[s] = &component{ref: ref}
+		b.namedType(name, s, ptr, "the inline schema at "+ptr)
+		return ref
+	}
+	c := &component{busy: true}
+	b.memo[s] = c
+	c.ref = b.unnamed(s, ptr, ctxName)
+	c.busy = false
+	return c.ref
+}
+
+// unnamed returns the Go type of a schema that is written where it is used:
+// scalars, arrays, maps, the member an allOf or a one-member oneOf stands
+// for, and json.RawMessage for what cannot be typed.
+func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	if s.Pattern != "" {
 		if _, err := regexp.Compile(s.Pattern); err != nil {
 			b.d.warnf(child(ptr, "pattern"), "pattern '%s' is not RE2 syntax; the client does not check it", s.Pattern)
 		}
 	}
-	if len(s.AllOf) > 0 {
-		return b.allOf(s, ptr, ctxName)
+	if b.broken[s] {
+		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
+	}
+	if i := aliasMember(s); i >= 0 {
+		return b.schemaRef(s.AllOf[i], child(child(ptr, "allOf"), strconv.Itoa(i)), ctxName)
 	}
 	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
-		return b.raw(ptr, "oneOf/anyOf is not supported yet")
+		if m := unionMembers(s); len(m) == 1 {
+			return b.schemaRef(m[0].ref, m[0].ptr(ptr), ctxName)
+		} else if len(m) == 0 && len(s.Properties) == 0 {
+			return b.raw(ptr, "oneOf/anyOf has no member with a type")
+		}
 	}
-	if kind, ok := namedKind(s, false); ok {
-		name := b.claim(ctxName, ptr)
-		b.namedType(name, s, ptr, "the inline schema at "+ptr)
-		return TypeRef{Kind: RefNamed, Name: name, Struct: kind == KindStruct}
-	}
-	switch {
-	case s.Type == nil || s.Type.IsEmpty():
+	typ, multi := schemaType(s)
+	switch typ {
+	case "":
+		if multi {
+			return b.raw(ptr, fmt.Sprintf("type %v is not supported", s.Type.Slice()))
+		}
+		if annotationOnly(s) {
+			return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // any JSON value
+		}
 		return b.raw(ptr, "schema has no type")
-	case s.Type.Is("object"):
+	case "object":
 		if ap := s.AdditionalProperties.Schema; ap != nil {
 			elem := b.schemaRef(ap, child(ptr, "additionalProperties"), ctxName+"Value")
 			return TypeRef{Kind: RefMap, Elem: &elem}
 		}
-		return b.raw(ptr, "object without properties")
-	case s.Type.Is("array"):
+		// additionalProperties: true, or an object with no properties: any members
+		return TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}}
+	case "array":
+		if s.Items == nil {
+			return b.raw(ptr, "array without items")
+		}
 		elem := b.schemaRef(s.Items, child(ptr, "items"), ctxName+"Item")
 		return TypeRef{Kind: RefSlice, Elem: &elem}
-	case s.Type.Is("string"):
+	case "string":
 		return TypeRef{Kind: RefScalar, Scalar: b.stringScalar(s.Format)}
-	case s.Type.Is("integer"):
+	case "integer":
 		if s.Format == "int32" {
 			return TypeRef{Kind: RefScalar, Scalar: ScalarInt32}
 		}
 		return TypeRef{Kind: RefScalar, Scalar: ScalarInt64}
-	case s.Type.Is("number"):
+	case "number":
+		if s.Format == "float" {
+			return TypeRef{Kind: RefScalar, Scalar: ScalarFloat32}
+		}
 		return TypeRef{Kind: RefScalar, Scalar: ScalarFloat64}
-	case s.Type.Is("boolean"):
+	case "boolean":
 		return TypeRef{Kind: RefScalar, Scalar: ScalarBool}
 	}
-	return b.raw(ptr, fmt.Sprintf("type %v is not supported", s.Type.Slice()))
+	return b.raw(ptr, fmt.Sprintf("type %q is not supported", typ))
+}
+
+// schemaType returns a schema's one JSON type without "null" (3.1 type
+// lists), inferred when the spec gives none: "object" from properties or
+// additionalProperties, "array" from items, "string" from an all-string
+// enum or const. multi reports a list of several non-null types ("").
+func schemaType(s *openapi3.Schema) (typ string, multi bool) {
+	if s.Type != nil {
+		var types []string
+		for _, t := range *s.Type {
+			if t != "null" {
+				types = append(types, t)
+			}
+		}
+		switch len(types) {
+		case 1:
+			return types[0], false
+		case 0:
+		default:
+			return "", true
+		}
+	}
+	switch {
+	case len(s.Properties) > 0 || s.AdditionalProperties.Schema != nil:
+		return "object", false
+	case s.Items != nil:
+		return "array", false
+	}
+	if e := enumOf(s); len(e) > 0 && !slices.ContainsFunc(e, func(v any) bool { _, ok := v.(string); return !ok && v != nil }) {
+		return "string", false
+	}
+	return "", false
+}
+
+// nullable reports whether a schema admits null: nullable: true (3.0) or
+// "null" in its type list (3.1).
+func nullable(s *openapi3.Schema) bool {
+	return s != nil && (s.Nullable || s.Type != nil && slices.Contains(*s.Type, "null"))
+}
+
+// additionalAny reports additionalProperties: true.
+func additionalAny(s *openapi3.Schema) bool {
+	return s.AdditionalProperties.Has != nil && *s.AdditionalProperties.Has && s.AdditionalProperties.Schema == nil
+}
+
+// enumOf returns a schema's enum values, or its const as a one-value enum
+// (3.1).
+func enumOf(s *openapi3.Schema) []any {
+	if len(s.Enum) == 0 && s.Const != nil {
+		return []any{s.Const}
+	}
+	return s.Enum
 }
 
 // stringScalar maps a string format to its Go type: date-time → time.Time
 // (or runtime.EpochSeconds when x-protocol says timestamps are epoch
-// seconds), byte/binary → []byte, anything else → string.
+// seconds), byte/binary → []byte (base64 in JSON, by encoding/json),
+// anything else ("date" included: see formatDoc) → string.
 func (b *builder) stringScalar(format string) string {
 	switch format {
 	case "date-time":
@@ -141,31 +265,11 @@ func (b *builder) stringScalar(format string) string {
 	return ScalarString
 }
 
-// allOf collapses `allOf: [{$ref: X}, {description: …}]` — one member that
-// carries the type and any number that only annotate it — to X. Other
-// combinations degrade to json.RawMessage.
-func (b *builder) allOf(s *openapi3.Schema, ptr, ctxName string) TypeRef {
-	typed := -1
-	for i, m := range s.AllOf {
-		if m.Ref == "" && annotationOnly(m.Value) {
-			continue
-		}
-		if typed >= 0 {
-			return b.raw(ptr, "allOf with more than one typed member is not supported")
-		}
-		typed = i
-	}
-	if typed < 0 || len(s.Properties) > 0 || (s.Type != nil && !s.Type.IsEmpty()) {
-		return b.raw(ptr, "allOf that adds its own type or properties is not supported")
-	}
-	return b.schemaRef(s.AllOf[typed], child(child(ptr, "allOf"), strconv.Itoa(typed)), ctxName)
-}
-
 // annotationOnly reports whether a schema only annotates (description,
 // title, examples, …) and adds no type, properties, items or composition.
 func annotationOnly(s *openapi3.Schema) bool {
 	return s != nil && (s.Type == nil || s.Type.IsEmpty()) && len(s.Properties) == 0 && s.Items == nil &&
-		s.AdditionalProperties.Schema == nil && len(s.Enum) == 0 && len(s.AllOf) == 0 &&
+		s.AdditionalProperties.Schema == nil && len(s.Enum) == 0 && s.Const == nil && len(s.AllOf) == 0 &&
 		len(s.OneOf) == 0 && len(s.AnyOf) == 0 && s.Not == nil
 }
 
@@ -187,77 +291,146 @@ func description(sr *openapi3.SchemaRef) string {
 	return ""
 }
 
+// formatDoc documents string formats the Go type does not show: "date"
+// stays a string.
+func formatDoc(sr *openapi3.SchemaRef) string {
+	if sr != nil && sr.Value != nil && sr.Value.Format == "date" {
+		return `Format: date (RFC 3339 full-date, "2006-01-02").`
+	}
+	return ""
+}
+
 // raw degrades a schema to json.RawMessage with a located warning.
 func (b *builder) raw(ptr, why string) TypeRef {
 	b.d.warnf(ptr, "%s; typed as json.RawMessage", why)
 	return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
 }
 
-// namedType builds the struct or enum called name from s and adds it to the
-// model.
+// namedType builds the struct, enum or union called name from s and adds it
+// to the model.
 func (b *builder) namedType(name string, s *openapi3.Schema, ptr, source string) {
 	t := &Type{Name: name, Doc: s.Description, Source: source}
 	b.types = append(b.types, t)
-	if len(s.Enum) > 0 {
+	kind, _ := namedKind(s, true)
+	switch kind {
+	case KindEnum:
 		t.Kind = KindEnum
-		t.Values = b.enumValues(name, s, ptr)
-		return
+		b.enumValues(t, s, ptr)
+	case KindUnion:
+		t.Kind = KindUnion
+		b.union(t, s, ptr)
+	default:
+		sh := b.shape(s, ptr)
+		reserved := reservedTypeFields
+		if sh.additional != nil {
+			reserved = append(slices.Clip(reserved), reservedAdditionalFields...)
+			v := b.schemaRef(sh.additional, sh.additionalPtr, name+"Value")
+			t.Additional = &v
+		} else if sh.additionalAny {
+			t.Additional = &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
+			reserved = append(slices.Clip(reserved), reservedAdditionalFields...)
+		}
+		t.Fields = b.shapeFields(name, sh, reserved)
 	}
-	t.Fields = b.fields(name, s, ptr, reservedTypeFields)
 }
 
-// enumValues names one constant per string value of an enum type.
-func (b *builder) enumValues(typeName string, s *openapi3.Schema, ptr string) []EnumValue {
-	var out []EnumValue
-	for i, v := range s.Enum {
-		str, ok := v.(string)
-		if !ok {
-			b.d.warnf(child(child(ptr, "enum"), strconv.Itoa(i)), "enum value %v is not a string; no constant", v)
+// enumValues names one constant per value of an enum type: string values
+// for a string enum (numbers are written as strings, with a warning),
+// integers for an integer enum. null (a nullable enum) gets no constant.
+func (b *builder) enumValues(t *Type, s *openapi3.Schema, ptr string) {
+	typ, _ := schemaType(s)
+	t.IntEnum = typ == "integer"
+	for i, v := range enumOf(s) {
+		vptr := child(child(ptr, "enum"), strconv.Itoa(i))
+		if v == nil {
 			continue
 		}
-		out = append(out, EnumValue{Name: b.claim(typeName+goName(str, true), child(child(ptr, "enum"), strconv.Itoa(i))), Value: str})
+		ev, ok := b.enumValue(v, t.IntEnum, vptr)
+		if !ok {
+			continue
+		}
+		text := ev.Value
+		if t.IntEnum {
+			text = strconv.FormatInt(ev.Int, 10)
+		}
+		ev.Name = b.claim(enumConstName(t.Name, text), vptr)
+		t.Values = append(t.Values, ev)
 	}
-	return out
+}
+
+// enumValue converts one enum value, warning at ptr when it cannot be one.
+func (b *builder) enumValue(v any, integer bool, ptr string) (EnumValue, bool) {
+	if integer {
+		f, ok := v.(float64)
+		if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			b.d.warnf(ptr, "enum value %v is not an integer; no constant", v)
+			return EnumValue{}, false
+		}
+		return EnumValue{Int: int64(f)}, true
+	}
+	switch x := v.(type) {
+	case string:
+		return EnumValue{Value: x}, true
+	case float64, bool:
+		s := fmt.Sprint(x)
+		b.d.warnf(ptr, "enum value %v is not a string; using %q", v, s)
+		return EnumValue{Value: s}, true
+	}
+	b.d.warnf(ptr, "enum value %v is not a string; no constant", v)
+	return EnumValue{}, false
 }
 
 // reservedTypeFields are field names a struct may not use: output types
 // carry ResultMetadata.
 var reservedTypeFields = []string{"ResultMetadata"}
 
+// reservedAdditionalFields are field names a struct with additional
+// properties may not use: its map and its JSON methods.
+var reservedAdditionalFields = []string{"AdditionalProperties", "MarshalJSON", "UnmarshalJSON"}
+
 // reservedErrorFields are field names an error type may not use: its
 // embedded ErrorMetadata, that type's fields and methods, and Error.
 var reservedErrorFields = []string{"ErrorMetadata", "Error", "Metadata", "String",
 	"HTTPStatusCode", "ErrorCode", "ErrorMessage", "RequestID"}
 
-// fields builds a struct's fields from s's properties, sorted by JSON name.
+// fields builds a struct's fields from s's properties (allOf members
+// merged), sorted by JSON name.
 func (b *builder) fields(typeName string, s *openapi3.Schema, ptr string, reserved []string) []Field {
+	return b.shapeFields(typeName, b.shape(s, ptr), reserved)
+}
+
+// shapeFields builds the fields of an object shape, sorted by JSON name.
+// Each property's Go name is decided here, once; a property whose name a
+// json struct tag cannot hold is skipped with a warning.
+func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []string) []Field {
 	ns := namespace{}
 	for _, r := range reserved {
 		ns[r] = true
 	}
-	keys := make([]string, 0, len(s.Properties))
-	for k := range s.Properties {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	var out []Field
-	for _, k := range keys {
-		pptr := child(child(ptr, "properties"), k)
+	for _, k := range sortedKeys(sh.props) {
+		pptr := sh.ptrs[k]
 		if !validJSONName(k) {
 			b.d.warnf(pptr, "property name %q cannot be written in a Go json struct tag; field skipped", k)
 			continue
 		}
-		name, renamed := ns.claim(goName(k, false))
+		want := goName(k, false)
+		name, renamed := ns.claim(want)
 		if renamed {
-			b.d.warnf(pptr, "Go field name %s is taken; using %s", goName(k, false), name)
+			b.d.warnf(pptr, "Go field name %s is taken; using %s", want, name)
 		}
-		prop := s.Properties[k]
+		prop := sh.props[k]
+		doc := description(prop)
+		if f := formatDoc(prop); f != "" {
+			doc = strings.TrimSpace(doc + "\n\n" + f)
+		}
 		out = append(out, Field{
 			Name:     name,
 			JSONName: k,
-			Doc:      description(prop),
-			Type:     b.schemaRef(prop, pptr, typeName+goName(k, false)),
-			Required: slices.Contains(s.Required, k),
+			Doc:      doc,
+			Type:     b.schemaRef(prop, pptr, typeName+want),
+			Required: sh.required[k],
+			Nullable: prop != nil && nullable(prop.Value),
 		})
 	}
 	return out
@@ -274,7 +447,9 @@ func (b *builder) claim(name, ptr string) string {
 }
 
 // validJSONName reports whether encoding/json accepts name in a struct tag:
-// letters, digits and !#$%&()*+-./:;<=>?@[]^_{|}~ and space.
+// letters, digits and !#$%&()*+-./:;<=>?@[]^_{|}~ and space. A name with a
+// quote, backslash, backquote, comma or control character is not
+// representable and its property is skipped (documented in shapeFields).
 func validJSONName(name string) bool {
 	if name == "" {
 		return false

@@ -14,17 +14,18 @@ var htmlTag = regexp.MustCompile(`<[^>]*>`)
 
 // commentLines turns a spec description into plain-text lines for
 // jen.Comment, one call per line. HTML tags are removed, entities decoded,
-// control characters (\r, \n, NUL, …) become spaces, paragraphs (blank lines
-// or </p>) are kept apart by an empty line, and text is wrapped at about 100
-// columns. No line starts with "//" or "/*" (jennifer would print such a line
-// raw), so no description can end a comment or open one.
+// invalid UTF-8 replaced by U+FFFD, and every line break ("\n", "\r\n",
+// "\r", U+0085, U+2028, U+2029), control character (NUL, …) and format
+// character (byte order marks, bidirectional overrides, …) becomes a space;
+// paragraphs (blank lines or </p>) are kept apart by an empty line, and text
+// is wrapped at about 100 columns. No line starts with "//", "/*" (jennifer
+// would print such a line raw) or "+build" (an old build constraint), so no
+// description can end a comment, open one or change the build.
 func commentLines(text string) []string {
-	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n").Replace(text)
+	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n").Replace(strings.ToValidUTF8(text, "\uFFFD"))
 	var out []string
 	for _, para := range strings.Split(text, "\n\n") {
-		words := strings.FieldsFunc(html.UnescapeString(htmlTag.ReplaceAllString(para, " ")), func(r rune) bool {
-			return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\uFEFF'
-		})
+		words := strings.FieldsFunc(html.UnescapeString(htmlTag.ReplaceAllString(para, " ")), breaksWord)
 		if len(words) == 0 {
 			continue
 		}
@@ -34,11 +35,25 @@ func commentLines(text string) []string {
 		out = append(out, wrap(words)...)
 	}
 	for i, l := range out {
-		if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") {
+		if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") || strings.HasPrefix(l, "+build") {
 			out[i] = " " + l
 		}
 	}
 	return out
+}
+
+// breaksWord reports the characters commentLines turns into spaces: white
+// space (line and paragraph separators included), controls and format
+// characters.
+func breaksWord(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+}
+
+// plainLine reduces spec text quoted in a generated comment's first line (a
+// schema name inside a JSON pointer) to one line, without HTML handling:
+// every character commentLines treats as a break becomes a space.
+func plainLine(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "\uFFFD"), breaksWord), " ")
 }
 
 // wrap joins words into lines of at most commentWidth bytes (longer words

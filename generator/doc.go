@@ -4,12 +4,13 @@
 //
 // The pipeline has three steps, each in its own files:
 //
-//   - load (load.go, overlay.go, xretry.go): read the spec as YAML or JSON,
-//     apply OpenAPI Overlay 1.0 documents in order, parse x-retry, and load
-//     the result leniently with kin-openapi;
+//   - load (load.go, load31.go, overlay.go, xretry.go): read the spec as
+//     YAML or JSON, apply OpenAPI Overlay 1.0 documents in order, convert the
+//     OpenAPI 3.1 references kin-openapi does not resolve, parse x-retry,
+//     and load the result leniently with kin-openapi;
 //   - build (build_*.go, naming.go, classify.go): turn kin-openapi's
 //     structures into the intermediate model of model.go, deciding every Go
-//     name once;
+//     name once (the naming rules are in naming.go);
 //   - emit (emit_*.go): render the model with jennifer. The emitter never
 //     sees kin-openapi types, and spec text reaches Go source only through
 //     jen.Comment (one line at a time) and jen.Lit.

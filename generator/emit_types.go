@@ -6,27 +6,55 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// emitTypes writes types.go: one struct or enum per model Type.
+// emitTypes writes types.go: one struct, enum or union per model Type, then
+// the JSON helpers those types use (only the ones used).
 func emitTypes(f *jen.File, svc *Service) {
+	var additional, union bool
 	for _, t := range svc.Types {
-		f.Add(docComment(t.Name+" is generated from "+t.Source+".", t.Doc))
+		f.Add(docComment(t.Name+" is generated from "+plainLine(t.Source)+".", t.Doc))
 		switch t.Kind {
 		case KindEnum:
 			emitEnum(f, t)
+		case KindUnion:
+			emitUnion(f, t)
+			union = true
 		default:
-			f.Type().Id(t.Name).Struct(structFields(t.Fields, t.Output)...)
+			if t.Additional == nil {
+				f.Type().Id(t.Name).Struct(structFields(t.Fields, t.Output)...)
+				break
+			}
+			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output),
+				jen.Line().Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
+				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(map[string]string{"json": "-"}))...)
+			emitAdditionalMethods(f, t)
+			additional = true
 		}
 		f.Line()
 	}
+	if additional {
+		emitObjectHelpers(f)
+	}
+	if union {
+		emitUnionHelpers(f)
+	}
 }
 
-// emitEnum writes a named string type and one constant per value.
+// emitEnum writes a named string (or int64) type and one constant per value.
 func emitEnum(f *jen.File, t *Type) {
-	f.Type().Id(t.Name).String()
+	if t.IntEnum {
+		f.Type().Id(t.Name).Int64()
+	} else {
+		f.Type().Id(t.Name).String()
+	}
 	f.Line()
 	f.Comment("Values of " + t.Name + ".")
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for _, v := range t.Values {
+			if t.IntEnum {
+				g.Comment(v.Name + " is the " + t.Name + " value " + fmt.Sprint(v.Int) + ".")
+				g.Id(v.Name).Id(t.Name).Op("=").Lit(int(v.Int))
+				continue
+			}
 			g.Comment(v.Name + " is the " + t.Name + " value " + fmt.Sprintf("%q", v.Value) + ".")
 			g.Id(v.Name).Id(t.Name).Op("=").Lit(v.Value)
 		}
@@ -58,6 +86,8 @@ func structFields(fields []Field, output bool) []jen.Code {
 			// omitzero, not omitempty: nil means absent, while an empty
 			// non-nil slice or map is sent (DynamoDB's {"L": []}).
 			tag += ",omitzero"
+		case tag == "-":
+			tag = "-," // encoding/json's spelling of the name "-"
 		}
 		s.Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag})
 		out = append(out, &s)
@@ -65,13 +95,14 @@ func structFields(fields []Field, output bool) []jen.Code {
 	return out
 }
 
-// fieldType is a field's Go type: struct types are always pointers (so
-// recursive shapes compile); optional scalars and enums are pointers;
-// slices, maps, []byte and json.RawMessage are nil-able values.
+// fieldType is a field's Go type: struct and union types are always
+// pointers (so recursive shapes compile); optional and nullable scalars and
+// enums are pointers; slices, maps, []byte and json.RawMessage are nil-able
+// values.
 func fieldType(fl Field) jen.Code {
 	t := fl.Type
 	pointer := t.Kind == RefNamed && t.Struct ||
-		!fl.Required && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
+		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
 	if pointer {
 		return jen.Op("*").Add(typeExpr(t))
 	}

@@ -26,6 +26,12 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 	if err != nil {
 		return nil, nil, err
 	}
+	return loadData(specPath, raw, overlays)
+}
+
+// loadData is LoadService on the spec's bytes; specPath names it in
+// diagnostics.
+func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagnostic, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(decodeSurrogatePairs(raw), &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
@@ -39,6 +45,7 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 	}
 	root := doc.Content[0]
 	d := &diags{file: specPath}
+	convert31(root, d)
 	retry := withDefaults(parseXRetry(root, d), specTitle(root))
 	protocol := parseXProtocol(root, d)
 

@@ -175,8 +175,12 @@ type TypeKind uint8
 const (
 	// KindStruct is a struct from an object schema.
 	KindStruct TypeKind = iota
-	// KindEnum is a named string type with one constant per enum value.
+	// KindEnum is a named string type (int64 when IntEnum) with one
+	// constant per enum value.
 	KindEnum
+	// KindUnion is a oneOf/anyOf: a struct with one pointer field per
+	// variant and a Raw json.RawMessage holding the JSON as received.
+	KindUnion
 )
 
 // Type is a named Go type.
@@ -197,6 +201,29 @@ type Type struct {
 	// Output is set for the output types of operations: they carry
 	// ResultMetadata.
 	Output bool
+	// IntEnum: the enum's values are integers (EnumValue.Int), its Go type
+	// int64.
+	IntEnum bool
+	// Additional is the value type of a struct's additionalProperties: the
+	// struct gets an AdditionalProperties map[string]Additional field and
+	// MarshalJSON/UnmarshalJSON methods that keep the fixed and the
+	// additional members together. nil: no additional properties.
+	Additional *TypeRef
+	// Variants of a union, in spec order.
+	Variants []Variant
+	// Discriminator is the union's discriminator property name ("" when the
+	// spec gives none: variants are tried in order).
+	Discriminator string
+}
+
+// Variant is one member of a oneOf/anyOf union.
+type Variant struct {
+	// Name is the Go field name; Type its type (the field is a pointer).
+	Name string
+	Type TypeRef
+	// Tags are the discriminator values selecting this variant (explicit
+	// mapping keys, or the referenced schema's name), sorted.
+	Tags []string
 }
 
 // EnumValue is one constant of an enum type.
@@ -204,8 +231,10 @@ type EnumValue struct {
 	// Name is the constant's Go name: the type's name followed by the
 	// value's ("TableStatusActive").
 	Name string
-	// Value is the wire value ("ACTIVE").
+	// Value is the wire value ("ACTIVE") of a string enum.
 	Value string
+	// Int is the wire value of an integer enum (Type.IntEnum).
+	Int int64
 }
 
 // Field is one struct field.
@@ -225,6 +254,10 @@ type Field struct {
 	// request or response body); its tag is json:"-". "" for JSON
 	// properties.
 	In string
+	// Nullable fields (nullable: true, or a 3.1 type list with "null") are
+	// pointers even when required; a required one has no omitempty, so nil
+	// is sent as null.
+	Nullable bool
 }
 
 // RefKind says what a TypeRef is.
@@ -247,6 +280,7 @@ const (
 	ScalarBool         = "bool"
 	ScalarInt32        = "int32"
 	ScalarInt64        = "int64"
+	ScalarFloat32      = "float32"
 	ScalarFloat64      = "float64"
 	ScalarBytes        = "[]byte"
 	ScalarTime         = "time.Time"

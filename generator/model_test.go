@@ -46,8 +46,8 @@ func TestModelSchemas(t *testing.T) {
 	}{
 		{"allOf of a $ref and a description is the $ref, with the description as field doc", holder, "Ref",
 			Field{Name: "Ref", JSONName: "Ref", Doc: "the field's own text", Type: status}},
-		{"allOf that adds properties degrades to json.RawMessage", holder, "Both",
-			Field{Name: "Both", JSONName: "Both", Type: TypeRef{Scalar: ScalarRawJSON}}},
+		{"allOf of an enum and an object merges into a struct named after the property", holder, "Both",
+			Field{Name: "Both", JSONName: "Both", Type: TypeRef{Kind: RefNamed, Name: "HolderBoth", Struct: true}}},
 		{"format int32 is int32 and required", holder, "Count",
 			Field{Name: "Count", JSONName: "Count", Type: TypeRef{Scalar: ScalarInt32}, Required: true}},
 		{"date-time is time.Time by default", holder, "When",
@@ -75,7 +75,8 @@ func TestModelSchemas(t *testing.T) {
 		{Name: "StatusKeysOnly", Value: "KEYS_ONLY"},
 		{Name: "StatusInProgress", Value: "in-progress"},
 	}, typeNamed(svc, "Status").Values, "enum constants carry the type's name")
-	require.Contains(t, diags, "spec.yaml#/components/schemas/Holder/properties/Both: allOf with more than one typed member is not supported; typed as json.RawMessage")
+	require.Equal(t, []Field{{Name: "X", JSONName: "x", Type: TypeRef{Scalar: ScalarString}}}, typeNamed(svc, "HolderBoth").Fields)
+	require.Empty(t, diags)
 }
 
 func TestModelOperation(t *testing.T) {
@@ -99,6 +100,27 @@ func TestModelOperation(t *testing.T) {
 	require.Nil(t, typeNamed(svc, "NotFound"), "error shapes are not ordinary types")
 }
 
+func TestLocalName(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"exported words are lowered", "GetItem", "getItem"},
+		{"a leading initialism is lowered up to the next word", "URLPath", "urlPath"},
+		{"an all-caps name is lowered", "ID", "id"},
+		{"keywords get _", "type", "type_"},
+		{"predeclared names get _", "len", "len_"},
+		{"names generated code uses get _", "ctx", "ctx_"},
+		{"leading digits keep the n prefix", "404", "n404"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, localName(tt.in)) })
+	}
+}
+
+func TestEnumConstName(t *testing.T) {
+	require.Equal(t, "Arch32bit", enumConstName("Arch", "32bit"), "no digit prefix after the type name")
+	require.Equal(t, "ArchEmpty", enumConstName("Arch", ""), "the empty value")
+	require.Equal(t, "ArchKeysOnly", enumConstName("Arch", "KEYS_ONLY"), "upper snake case is title-cased")
+}
+
 func TestGoName(t *testing.T) {
 	tests := []struct {
 		name, in   string
@@ -108,7 +130,14 @@ func TestGoName(t *testing.T) {
 		{"CamelCase is kept", "GetItemInput", false, "GetItemInput"},
 		{"upper-case words are kept in type names", "SSEType", false, "SSEType"},
 		{"dashes, dots and spaces separate words", "x-amz-date.value now", false, "XAmzDateValueNow"},
-		{"leading digit gets X", "3DSecure", false, "X3DSecure"},
+		{"leading digit gets N", "3DSecure", false, "N3DSecure"},
+		{"trailing < is Lt", "StartTime<", false, "StartTimeLt"},
+		{"trailing >= is Gte", "StartTime>=", false, "StartTimeGte"},
+		{"> closing a < separates", "Page<User>", false, "PageUser"},
+		{"+ is Plus and a leading - before a digit Minus", "+1 -1", true, "Plus1Minus1"},
+		{"combining marks are dropped without splitting", "cafe\u0301s", false, "Cafes"},
+		{"emoji separate words", "a😀b", false, "AB"},
+		{"slashes separate words", "a/b.c d-e", false, "ABCDE"},
 		{"lower-case keyword becomes exported", "type", false, "Type"},
 		{"predeclared name becomes exported", "string", false, "String"},
 		{"empty is X", "--", false, "X"},

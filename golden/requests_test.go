@@ -51,7 +51,7 @@ func TestCreateCallRequest(t *testing.T) {
 	st := "2024-01-01"
 	sess := "s 1"
 	trace := "t1"
-	out, err := c.CreateCall(context.Background(), &CreateCallInput{AccountSid: "AC/1", StartTime: &st, Tags: []string{"a", "b"},
+	out, err := c.CreateCall(context.Background(), &CreateCallInput{AccountSid: "AC/1", StartTimeLt: &st, Tags: []string{"a", "b"},
 		XTrace: &trace, Session: &sess, To: "+1 555", Timeout: &tm})
 	if err != nil {
 		t.Fatal(err)

@@ -111,7 +111,7 @@ type RunInstancesResponse struct {
 
 	InstanceIdSets *RunInstancesResponseInstanceIdSets `json:"InstanceIdSets,omitzero"`
 	RequestId      string                              `json:"RequestId"`
-	TradePrice     *float64                            `json:"TradePrice,omitzero"`
+	TradePrice     *float32                            `json:"TradePrice,omitzero"`
 }
 
 // RunInstancesResponseInstanceIdSets is generated from the inline schema at /components/schemas/RunInstancesResponse/properties/InstanceIdSets.

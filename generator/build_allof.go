@@ -1,0 +1,173 @@
+package generator
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// aliasMember returns the index of the allOf member a schema stands for, or
+// -1 when there is none. A schema without properties of its own stands for
+// a member when that member is the only one with a type (the AWS form
+// `allOf: [{$ref: X}, {description: …}]`), or when no typed member is an
+// object (constraints on a scalar: the first typed member).
+func aliasMember(s *openapi3.Schema) int {
+	if len(s.AllOf) == 0 || len(s.Properties) > 0 {
+		return -1
+	}
+	first, typed, objects := -1, 0, 0
+	for i, m := range s.AllOf {
+		if m.Ref == "" && annotationOnly(m.Value) {
+			continue
+		}
+		typed++
+		if objectish(m.Value, 0) {
+			objects++
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	if typed == 1 || objects == 0 {
+		return first
+	}
+	return -1
+}
+
+// objectish reports whether a schema describes an object (properties, type
+// object, or an allOf with such a member), looking at most a few allOf
+// levels deep (cycles are reported separately).
+func objectish(s *openapi3.Schema, depth int) bool {
+	if s == nil || depth > 8 {
+		return false
+	}
+	if typ, _ := schemaType(s); typ == "object" {
+		return true
+	}
+	return slices.ContainsFunc(s.AllOf, func(m *openapi3.SchemaRef) bool { return objectish(m.Value, depth+1) })
+}
+
+// objectShape is an object schema with its allOf members merged: every
+// property of the schema and of its members (the first definition of a
+// name wins, own properties first), required if any of them requires it,
+// and the first additionalProperties found.
+type objectShape struct {
+	props         map[string]*openapi3.SchemaRef
+	ptrs          map[string]string // JSON pointer of each property's definition
+	required      map[string]bool
+	additional    *openapi3.SchemaRef
+	additionalPtr string
+	additionalAny bool
+}
+
+// shape merges s and its allOf members (naming rule: see objectShape).
+func (b *builder) shape(s *openapi3.Schema, ptr string) *objectShape {
+	sh := &objectShape{props: map[string]*openapi3.SchemaRef{}, ptrs: map[string]string{}, required: map[string]bool{}}
+	b.collect(s, ptr, sh, map[*openapi3.Schema]bool{})
+	return sh
+}
+
+// collect adds s and its allOf members to sh; seen guards against visiting
+// a schema twice (a diamond of allOf references).
+func (b *builder) collect(s *openapi3.Schema, ptr string, sh *objectShape, seen map[*openapi3.Schema]bool) {
+	if s == nil || seen[s] || b.broken[s] {
+		return
+	}
+	seen[s] = true
+	for _, k := range sortedKeys(s.Properties) {
+		if _, dup := sh.props[k]; !dup {
+			sh.props[k], sh.ptrs[k] = s.Properties[k], child(child(ptr, "properties"), k)
+		}
+	}
+	for _, r := range s.Required {
+		sh.required[r] = true
+	}
+	if ap := s.AdditionalProperties.Schema; ap != nil && sh.additional == nil {
+		sh.additional, sh.additionalPtr = ap, child(ptr, "additionalProperties")
+	}
+	sh.additionalAny = sh.additionalAny || additionalAny(s)
+	for i, m := range s.AllOf {
+		mptr := child(child(ptr, "allOf"), strconv.Itoa(i))
+		if p, ok := strings.CutPrefix(m.Ref, "#"); ok {
+			mptr = p
+		}
+		if m.Value != nil && len(m.Value.Properties) == 0 && (len(m.Value.OneOf) > 0 || len(m.Value.AnyOf) > 0) {
+			b.d.warnf(mptr, "oneOf/anyOf inside allOf is not merged; its members' properties are left out")
+		}
+		b.collect(m.Value, mptr, sh, seen)
+	}
+}
+
+// checkAllOfCycles reports every cycle of allOf references (A allOf [A];
+// A allOf [B], B allOf [A]) as an error at the first schema of the cycle,
+// "allOf cycle A → B → A", and marks the schemas on it broken so building
+// them stops there. Such a schema would have to contain itself.
+func (b *builder) checkAllOfCycles() {
+	if b.broken == nil {
+		b.broken = map[*openapi3.Schema]bool{}
+	}
+	done := map[*openapi3.Schema]bool{}
+	for _, name := range sortedKeys(b.api.Components.Schemas) {
+		v := allOfVisit{b: b, done: done}
+		v.visit(b.api.Components.Schemas[name].Value, name, pointer("components", "schemas", name))
+	}
+}
+
+// allOfVisit is one depth-first walk of allOf references.
+type allOfVisit struct {
+	b     *builder
+	done  map[*openapi3.Schema]bool
+	stack []allOfStep
+}
+
+// allOfStep is a schema on the walk's path: its name (the reference's last
+// segment; "" for an inline member) and JSON pointer.
+type allOfStep struct {
+	s         *openapi3.Schema
+	name, ptr string
+}
+
+func (v *allOfVisit) visit(s *openapi3.Schema, name, ptr string) {
+	if s == nil || v.done[s] {
+		return
+	}
+	if i := slices.IndexFunc(v.stack, func(st allOfStep) bool { return st.s == s }); i >= 0 {
+		v.report(v.stack[i:], name)
+		return
+	}
+	v.stack = append(v.stack, allOfStep{s, name, ptr})
+	for i, m := range s.AllOf {
+		if m.Ref != "" {
+			v.visit(m.Value, refName(m.Ref), strings.TrimPrefix(m.Ref, "#"))
+			continue
+		}
+		v.visit(m.Value, "", child(child(ptr, "allOf"), strconv.Itoa(i)))
+	}
+	v.stack = v.stack[:len(v.stack)-1]
+	v.done[s] = true
+}
+
+// report adds the error for the cycle made of steps, closed by name.
+func (v *allOfVisit) report(steps []allOfStep, name string) {
+	var names []string
+	for _, st := range steps {
+		v.b.broken[st.s] = true
+		if st.name != "" {
+			names = append(names, st.name)
+		}
+	}
+	v.b.d.errorf(steps[0].ptr, "allOf cycle %s", strings.Join(append(names, name), " → "))
+}
+
+// countTyped counts the allOf members that are not annotation only.
+func countTyped(s *openapi3.Schema) int {
+	n := 0
+	for _, m := range s.AllOf {
+		if m.Ref != "" || !annotationOnly(m.Value) {
+			n++
+		}
+	}
+	return n
+}

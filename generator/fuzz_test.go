@@ -1,0 +1,34 @@
+package generator
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzGenerate feeds mutated specs (seeded with the hostile corpus) to the
+// loader, the model builder and the emitter: whatever the input, they
+// return a result or an error and never panic, and what they return
+// renders.
+func FuzzGenerate(f *testing.F) {
+	seeds, err := filepath.Glob("testdata/hostile/*.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range seeds {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, spec []byte) {
+		svc, _, err := loadData("fuzz.yaml", spec, nil)
+		if err != nil {
+			return
+		}
+		if _, err := Generate(svc, "fuzz"); err != nil {
+			t.Fatalf("a loaded spec must render: %v", err)
+		}
+	})
+}

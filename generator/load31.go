@@ -1,0 +1,150 @@
+package generator
+
+import (
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// OpenAPI 3.1 support. kin-openapi v0.153.0 parses most of what 3.1 (JSON
+// Schema 2020-12) adds, and the builder reads it directly: type lists
+// ("type: [string, 'null']" is a nullable string), const (a one-value
+// enum), examples, $defs and references into them, numeric
+// exclusiveMinimum/exclusiveMaximum (the client checks no bounds, so
+// nothing is lost). What kin-openapi does not resolve is converted on the
+// YAML tree before loading, each with a located warning because dynamic
+// scope is approximated statically:
+//
+//   - $recursiveRef (2019-09) becomes a $ref to the nearest enclosing schema
+//     with $recursiveAnchor: true, else to the enclosing component schema;
+//   - $dynamicRef: "#name" becomes a $ref to the first schema in document
+//     order with $dynamicAnchor: name (one in the same component first),
+//     else to the enclosing component schema; a $dynamicRef that is a plain
+//     JSON pointer ("#/components/…") is a $ref without a warning.
+//
+// A reference that cannot be resolved this way is removed (the schema is
+// then untyped: json.RawMessage) with a warning.
+
+// convert31 rewrites the 3.1 constructs above in the spec's root mapping.
+func convert31(root *yaml.Node, d *diags) {
+	if v := mapValue(root, "openapi"); v == nil || !strings.HasPrefix(v.Value, "3.1") {
+		return
+	}
+	c := &conv31{d: d, anchors: map[string][]string{}}
+	c.collect(root, "")
+	c.rewrite(root, "", nil)
+}
+
+// conv31 holds the $dynamicAnchor locations found by collect.
+type conv31 struct {
+	d       *diags
+	anchors map[string][]string // anchor → JSON pointers, document order
+}
+
+// collect records every $dynamicAnchor's JSON pointer.
+func (c *conv31) collect(n *yaml.Node, ptr string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i].Value, n.Content[i+1]
+			if k == "$dynamicAnchor" && v.Kind == yaml.ScalarNode {
+				c.anchors[v.Value] = append(c.anchors[v.Value], ptr)
+			}
+			c.collect(v, child(ptr, k))
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			c.collect(v, child(ptr, strconv.Itoa(i)))
+		}
+	}
+}
+
+// rewrite converts $recursiveRef and $dynamicRef below n; recursive lists
+// the pointers of the enclosing schemas with $recursiveAnchor: true,
+// innermost last.
+func (c *conv31) rewrite(n *yaml.Node, ptr string, recursive []string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		if v := mapValue(n, "$recursiveAnchor"); v != nil && v.Value == "true" {
+			recursive = append(recursive[:len(recursive):len(recursive)], ptr)
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			kptr := child(ptr, k.Value)
+			switch k.Value {
+			case "$recursiveRef":
+				target := ""
+				if len(recursive) > 0 {
+					target = recursive[len(recursive)-1]
+				}
+				if c.replace(n, i, kptr, "$recursiveRef", target, ptr) {
+					i -= 2
+				}
+				continue
+			case "$dynamicRef":
+				if strings.HasPrefix(v.Value, "#/") {
+					k.Value = "$ref"
+					continue
+				}
+				if c.replace(n, i, kptr, "$dynamicRef", c.anchor(strings.TrimPrefix(v.Value, "#"), ptr), ptr) {
+					i -= 2
+				}
+				continue
+			}
+			c.rewrite(v, kptr, recursive)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			c.rewrite(v, child(ptr, strconv.Itoa(i)), recursive)
+		}
+	}
+}
+
+// anchor returns the pointer of the schema with $dynamicAnchor name,
+// preferring one in the same component as from; "" when there is none.
+func (c *conv31) anchor(name, from string) string {
+	list := c.anchors[name]
+	comp := enclosingComponent(from)
+	for _, p := range list {
+		if comp != "" && strings.HasPrefix(p+"/", comp+"/") {
+			return p
+		}
+	}
+	if len(list) > 0 {
+		return list[0]
+	}
+	return ""
+}
+
+// replace turns the key at n.Content[i] into a $ref to target (falling back
+// to the component enclosing at), or removes it, with a warning at ptr. It
+// reports whether the key was removed.
+func (c *conv31) replace(n *yaml.Node, i int, ptr, keyword, target, at string) bool {
+	if target == "" {
+		target = enclosingComponent(at)
+	}
+	if target == "" {
+		c.d.warnf(ptr, "%s %q has no schema it can stand for; removed (the schema is untyped)", keyword, n.Content[i+1].Value)
+		n.Content = append(n.Content[:i], n.Content[i+2:]...)
+		return true
+	}
+	c.d.warnf(ptr, "%s %q resolved statically to #%s (OpenAPI 3.1 dynamic scope is not modelled)", keyword, n.Content[i+1].Value, target)
+	n.Content[i].Value = "$ref"
+	n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "#" + target}
+	return false
+}
+
+// enclosingComponent returns the pointer of the component schema that ptr
+// is inside ("/components/schemas/Node"), or "".
+func enclosingComponent(ptr string) string {
+	const prefix = "/components/schemas/"
+	rest, ok := strings.CutPrefix(ptr, prefix)
+	if !ok || rest == "" {
+		return ""
+	}
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	return prefix + rest
+}

@@ -1,0 +1,40 @@
+package schemaoneofdiscriminator
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDiscriminatorSelectsTheVariant(t *testing.T) {
+	tests := []struct {
+		name, in string
+		cat, dog bool
+	}{
+		{"mapping key selects Cat", `{"petType":"kitty","barks":true}`, true, false},
+		{"schema name selects Dog", `{"petType":"Dog","meows":true}`, false, true},
+		{"unknown value falls back to strict order", `{"petType":"x","barks":true}`, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var p Pet
+			if err := json.Unmarshal([]byte(tt.in), &p); err != nil {
+				t.Fatal(err)
+			}
+			if (p.Cat != nil) != tt.cat || (p.Dog != nil) != tt.dog || string(p.Raw) != tt.in {
+				t.Fatalf("got %+v", p)
+			}
+		})
+	}
+}
+
+func TestUnionMarshalsTheSetVariantElseRaw(t *testing.T) {
+	yes := true
+	b, err := json.Marshal(Pet{Dog: &Dog{Barks: &yes}})
+	if err != nil || string(b) != `{"barks":true}` {
+		t.Fatalf("got %s, %v", b, err)
+	}
+	b, err = json.Marshal(Pet{Raw: json.RawMessage(`{"x":1}`)})
+	if err != nil || string(b) != `{"x":1}` {
+		t.Fatalf("got %s, %v", b, err)
+	}
+}
