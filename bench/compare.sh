@@ -117,7 +117,7 @@ reason() {
 	retrygen) line="$(grep -m1 '^retrygen generate:' "$work/gen.log" || true)" ;;
 	oapi) line="$(grep -m1 -i 'error' "$work/gen.log" || true)" ;;
 	# ogen prints log lines, then an error chain whose last "- step:" is the cause.
-	ogen) line="$(grep -v -E '^(INFO|WARN|DEBUG)|^[[:space:]]+(/|[[:alnum:]_./-]+\.[[:alnum:]_(*)]+$)' "$work/gen.log" | grep -E '^[[:space:]]*- ' | tail -1 || true)" ;;
+	ogen) line="$(grep -v -E '^(INFO|WARN|DEBUG)|^[[:space:]]+(/|[[:alnum:]_./-]+\.[[:alnum:]_(*)]+$)' "$work/gen.log" | grep -E '^[[:space:]]*- ' | tail -1 | sed -E 's/^[[:space:]]*- //' || true)" ;;
 	esac
 	[ -n "$line" ] || line="$(grep -m1 . "$work/gen.log" || true)"
 	clean "$line"
@@ -129,7 +129,6 @@ reason() {
 clean() {
 	local s=${1//"$specs_dir/"/}
 	s=${s//"$work/"/}
-	s=${s#*- }
 	s=${s//|/\\|}
 	[ ${#s} -le 240 ] || s="${s:0:90} … ${s: -147}"
 	printf '%s' "$s"
