@@ -11,7 +11,7 @@
 # package, or "fails: REASON" (the error's first line).
 #
 # How each number is taken:
-#   - every command runs under bench/cmd/rusage (the same as GNU
+#   - every command runs under golden/rusage (the same as GNU
 #     `/usr/bin/time -f '%e %M'`: wall seconds, wait4's ru_maxrss in KiB,
 #     which for `go build` includes the compiler it runs);
 #   - each generator writes into a package of its own temporary module:
@@ -57,8 +57,8 @@ log() { printf '%s\n' "$*" >&2; }
 
 # --- tools -------------------------------------------------------------------
 log "building retrygen, oapi-codegen, ogen and rusage"
-(cd "$bench" && go build -o "$bin/" tool ./cmd/rusage)
-(cd "$root" && go build -o "$bin/retrygen" ./cmd/retrygen)
+(cd "$bench" && go build -o "$bin/" tool)
+(cd "$root" && go build -o "$bin/" ./cmd/retrygen ./golden/rusage)
 
 cat >"$work/oapi.yaml" <<'EOF'
 package: gen

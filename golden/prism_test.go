@@ -60,7 +60,7 @@ func runPrismCalls(t *testing.T, root, spec, pkg string) {
 			t.Fatal(err)
 		}
 	}
-	if b := runMeasured(root, nil, "go", "build", rel); b.err != nil {
+	if b := runCmd(root, nil, "go", "build", rel); b.err != nil {
 		t.Skipf("generator: the generated %s client does not compile yet (%s); TestRealSpecs reports it. %s",
 			pkg, firstCompileError(b.stderr), unsupportedParams(diags))
 	}
@@ -71,7 +71,7 @@ func runPrismCalls(t *testing.T, root, spec, pkg string) {
 	if err := os.WriteFile(filepath.Join(dir, "prism_calls_test.go"), calls, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run := runMeasured(root, []string{"RETRYGEN_PRISM_SPEC=" + spec}, "go", "test", "-count=1", "-v", rel)
+	run := runCmd(root, []string{"RETRYGEN_PRISM_SPEC=" + spec}, "go", "test", "-count=1", "-v", rel)
 	t.Logf("go test %s (%.1f s):\n%s%s", rel, run.wall.Seconds(), run.stdout, run.stderr)
 	switch {
 	case run.err == nil:

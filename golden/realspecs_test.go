@@ -36,31 +36,38 @@ func TestRealSpecs(t *testing.T) {
 	specs := append(sharedSpecs(t, root), realSpec{name: "api.github.com.json", path: func(t *testing.T) string {
 		return testserver.GitHubSpec(t)
 	}})
-	cli := buildCLI(t, root)
-	cache := newBuildCache(t, root)
+	tr := &tier{root: root, cli: buildCLI(t, root), cache: newBuildCache(t, root), meter: newMeter(t, root)}
 	rep := &report{}
 	t.Cleanup(func() { rep.write(t) })
 	for _, s := range specs {
 		t.Run(s.name, func(t *testing.T) {
 			row := &specRow{spec: s.name, status: "skipped: see the test log"}
 			rep.add(row)
-			checkRealSpec(t, root, cli, cache, s.path(t), row)
+			tr.check(t, s.path(t), row)
 		})
 	}
 }
 
-// checkRealSpec generates spec in process (for its diagnostics) and with
-// the CLI (measured), compares the two, then builds and vets the package,
-// filling row as it goes. Failures are reported with t.Errorf and end the
-// check.
-func checkRealSpec(t *testing.T, root, cli string, cache *buildCache, spec string, row *specRow) {
+// tier is what every spec's check uses.
+type tier struct {
+	root  string // module root
+	cli   string // the retrygen binary
+	cache *buildCache
+	meter *meter
+}
+
+// check generates spec in process (for its diagnostics) and with the CLI
+// (measured), compares the two, then builds (measured) and vets the
+// package, filling row as it goes. Failures are reported with t.Errorf and
+// end the check.
+func (tr *tier) check(t *testing.T, spec string, row *specRow) {
 	pkg := packageName(row.spec)
 	files, ok := generateInProcess(t, spec, pkg, row)
 	if !ok {
 		return
 	}
-	dir, rel := modulePackageDir(t, root, pkg)
-	gen := runMeasured(root, nil, cli, "generate", "-spec", spec, "-out", dir, "-package", pkg)
+	dir, rel := modulePackageDir(t, tr.root, pkg)
+	gen := tr.meter.run(tr.root, nil, tr.cli, "generate", "-spec", spec, "-out", dir, "-package", pkg)
 	row.genTime, row.genRSS = gen.wall, gen.maxRSS
 	if gen.err != nil {
 		row.status = "fails: retrygen generate: " + firstLine(gen.stderr)
@@ -75,15 +82,15 @@ func checkRealSpec(t *testing.T, root, cli string, cache *buildCache, spec strin
 		row.lines += bytes.Count(f.Content, []byte("\n"))
 	}
 
-	gocache := cache.fresh(t, rel)
-	build := runMeasured(root, []string{"GOCACHE=" + gocache}, "go", "build", rel)
-	row.buildTime, row.buildRSS = build.wall, build.maxRSS
+	gocache := tr.cache.fresh(t, rel)
+	build := tr.meter.run(tr.root, []string{"GOCACHE=" + gocache}, "go", "build", rel)
 	if build.err != nil {
 		row.status = "fails: go build: " + firstCompileError(build.stderr)
 		t.Errorf("go build of the client generated from %s failed:\n%s", spec, head(build.stderr, 40))
 		return
 	}
-	if vet := runMeasured(root, []string{"GOCACHE=" + gocache}, "go", "vet", rel); vet.err != nil {
+	row.buildTime, row.buildRSS = build.wall, build.maxRSS // only a build that succeeded compiled everything
+	if vet := runCmd(tr.root, []string{"GOCACHE=" + gocache}, "go", "vet", rel); vet.err != nil {
 		row.status = "fails: go vet: " + firstCompileError(vet.stderr)
 		t.Errorf("go vet of the client generated from %s failed:\n%s", spec, head(vet.stderr, 40))
 		return
@@ -184,7 +191,7 @@ func sharedSpecs(t *testing.T, root string) []realSpec {
 // buildCLI builds cmd/retrygen once for the test and returns its path.
 func buildCLI(t *testing.T, root string) string {
 	bin := filepath.Join(t.TempDir(), "retrygen")
-	if b := runMeasured(root, nil, "go", "build", "-o", bin, "./cmd/retrygen"); b.err != nil {
+	if b := runCmd(root, nil, "go", "build", "-o", bin, "./cmd/retrygen"); b.err != nil {
 		t.Fatalf("building cmd/retrygen: %v\n%s", b.err, b.stderr)
 	}
 	return bin

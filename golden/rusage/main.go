@@ -10,6 +10,13 @@
 // ru_maxrss; Linux reports KiB, so `go build` includes the compiler it
 // runs). The command's stdin, stdout and stderr are passed through and
 // rusage exits with its status (1 when it could not be started).
+//
+// Why a separate process: Linux starts a child's ru_maxrss at its parent's
+// peak (exec records the old, shared address space's high-water mark), so a
+// command started directly by a big process (a test binary that has just
+// generated GitHub's client) would report at least that process's memory.
+// rusage is small, so the commands it starts are measured from near zero.
+// Used by the realspecs tier (golden/measure_test.go) and bench/compare.sh.
 package main
 
 import (
