@@ -73,6 +73,18 @@ func Install(t testing.TB) string {
 	return dir
 }
 
+// CacheDir returns the directory shared by every test binary for installs,
+// fetched specs and reports: $RETRYGEN_CACHE (made absolute), else
+// os.UserCacheDir()/retrygen. It fails the test when neither is available.
+func CacheDir(t testing.TB) string {
+	t.Helper()
+	dir, err := cacheBase()
+	if err != nil {
+		t.Fatalf("testserver: %v", err)
+	}
+	return dir
+}
+
 // cacheBase returns $RETRYGEN_CACHE, else os.UserCacheDir()/retrygen.
 func cacheBase() (string, error) {
 	if dir := os.Getenv("RETRYGEN_CACHE"); dir != "" {
