@@ -49,7 +49,7 @@ func (l codeLists) lookup(code string) (Class, bool) {
 	case contains(l.transient, code):
 		return ClassTransient, true
 	}
-	return ClassNone, false
+	return ClassSuccess, false
 }
 
 func containsInt(list []int, v int) bool {
@@ -77,7 +77,7 @@ var builtinCodes = codeLists{transient: builtinTransientCodes, throttling: built
 // first level that lists the code decides.
 func codeClass(code string, opts *Options, op *Operation, svc *Service) (Class, bool) {
 	if code == "" {
-		return ClassNone, false
+		return ClassSuccess, false
 	}
 	for _, l := range [...]codeLists{
 		{opts.TransientCodes, opts.ThrottlingCodes, opts.NonRetryableCodes},
@@ -89,7 +89,7 @@ func codeClass(code string, opts *Options, op *Operation, svc *Service) (Class, 
 			return c, true
 		}
 	}
-	return ClassNone, false
+	return ClassSuccess, false
 }
 
 // classifier holds what classification needs besides the attempt itself.
@@ -116,10 +116,10 @@ type classifier struct {
 //     statuses, default 408, 429, 500, 502, 503, 504, with 429 throttling);
 //  7. status 429 → throttling unless the service asks for exact AWS
 //     behaviour (legacy mode: also 509);
-//  8. anything else → non-retryable. Any 2xx is success (ClassNone).
+//  8. anything else → non-retryable. Any 2xx is success (ClassSuccess).
 func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited bool) Class {
 	if r.Err == nil && r.StatusCode >= 200 && r.StatusCode < 300 {
-		return ClassNone
+		return ClassSuccess
 	}
 	if k.opts.Classify != nil {
 		// A copy: the predicate cannot change the attempt, and the caller's

@@ -27,7 +27,7 @@ type classRow struct {
 // transient, 1,000 ms for throttling, none for non-retryable.
 func TestClassification(t *testing.T) {
 	rows := []classRow{
-		{name: "2xx is success", first: status(204), class: ClassNone},
+		{name: "2xx is success", first: status(204), class: ClassSuccess},
 		{name: "declared non-retryable code on a 503 is non-retryable",
 			first: coded(503, "QuotaGone"), svc: func(s *Service) { s.NonRetryableCodes = []string{"QuotaGone"} },
 			class: ClassNonRetryable, code: "QuotaGone"},

@@ -59,8 +59,8 @@ type ResponseMetadata struct {
 type Class uint8
 
 const (
-	// ClassNone: the attempt succeeded (any 2xx).
-	ClassNone Class = iota
+	// ClassSuccess: the attempt succeeded (any 2xx).
+	ClassSuccess Class = iota
 	// ClassTransient: retried after the transient base delay; costs 14
 	// quota tokens.
 	ClassTransient
@@ -74,7 +74,7 @@ const (
 // String returns "success", "transient", "throttling" or "non-retryable".
 func (c Class) String() string {
 	switch c {
-	case ClassNone:
+	case ClassSuccess:
 		return "success"
 	case ClassTransient:
 		return "transient"
@@ -159,7 +159,7 @@ type AttemptInfo struct {
 	Attempt, MaxAttempts int
 	// Mode is the resolved retry mode.
 	Mode Mode
-	// Class is the attempt's class (ClassNone on success).
+	// Class is the attempt's class (ClassSuccess on success).
 	Class Class
 	// StatusCode and Code describe the response (0, "" when none).
 	StatusCode int
@@ -414,6 +414,23 @@ func decodeAndClose(resp *http.Response, decode func(*http.Response) error) erro
 	}
 	return decode(resp)
 }
+
+// DecodeError is returned when a 2xx response's body cannot be decoded into
+// the operation's output. It is not retried: the request succeeded.
+type DecodeError struct {
+	// Operation is the operation's name; StatusCode the response's status.
+	Operation  string
+	StatusCode int
+	Err        error
+}
+
+// Error names the operation and status, then the decoder's error.
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%s: decoding the HTTP %d response: %v", e.Operation, e.StatusCode, e.Err)
+}
+
+// Unwrap returns the decoder's error.
+func (e *DecodeError) Unwrap() error { return e.Err }
 
 func mergeQuery(base, extra url.Values) string {
 	switch {

@@ -26,5 +26,5 @@ package runtime
 // contract fails to compile instead of misbehaving.
 const SupportsGeneratedCodeV1 = true
 
-// Version is the runtime's release, reported in logs and attempt hooks.
+// Version is the runtime's release (semantic versioning).
 const Version = "0.1.0"

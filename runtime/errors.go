@@ -72,8 +72,8 @@ type QuotaExhaustedError struct {
 
 // Error says plainly that the client-side retry quota is exhausted.
 func (e *QuotaExhaustedError) Error() string {
-	return fmt.Sprintf("client-side retry quota exhausted: %d tokens available, %d needed (after %d attempts): %v",
-		e.Available, e.Needed, e.Attempts, e.Err)
+	return fmt.Sprintf("client-side retry quota exhausted: %d tokens available, %d needed (after %s): %v",
+		e.Available, e.Needed, plural(e.Attempts, "attempt"), e.Err)
 }
 
 // Unwrap returns the last attempt's error.
@@ -89,7 +89,7 @@ type MaxAttemptsError struct {
 
 // Error names the attempt count and the last error.
 func (e *MaxAttemptsError) Error() string {
-	return fmt.Sprintf("failed after %d attempts (max attempts reached): %v", e.Attempts, e.Err)
+	return fmt.Sprintf("failed after %s (max attempts reached): %v", plural(e.Attempts, "attempt"), e.Err)
 }
 
 // Unwrap returns the last attempt's error.
@@ -145,3 +145,11 @@ func (e *RequestHookError) Error() string {
 
 // Unwrap returns the hook's error.
 func (e *RequestHookError) Unwrap() error { return e.Err }
+
+// plural renders "1 attempt", "2 attempts".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -54,7 +54,7 @@ func TestOptionsSharedByGoroutines(t *testing.T) {
 		TransientCodes:     withSpare("Busy"),
 		ThrottlingCodes:    withSpare("Slow", "Slower"),
 		NonRetryableCodes:  withSpare("Gone"),
-		Classify:           func(*AttemptResult) (Class, bool) { return ClassNone, false },
+		Classify:           func(*AttemptResult) (Class, bool) { return ClassSuccess, false },
 		OnAttempt:          func(a AttemptInfo) { observed.Store(a.Attempt, true) },
 		Clock:              clocktest.New(epoch),
 		Rand:               fixedRand(1),

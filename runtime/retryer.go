@@ -118,17 +118,17 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 			// §6: every attempt, retries too, takes a send token.
 			if err := cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
 				cl.refund()
-				if cl.last != nil {
-					return errors.Join(cl.last, err)
-				}
-				return err
+				return joinCtx(cl.last, err)
 			}
 		}
 		resp, res := cl.send(ctx, req, cl.attempts+1)
 		d := cl.Decide(ctx, &res)
 		switch d.Outcome {
 		case OutcomeSuccess:
-			return decodeAndClose(resp, decode)
+			if err := decodeAndClose(resp, decode); err != nil {
+				return &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
+			}
+			return nil
 		case OutcomeRetry:
 			if err := clock.Sleep(ctx, d.Delay); err != nil {
 				cl.refund()
@@ -185,7 +185,7 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 		c.limiter.Update(d.Class == ClassThrottling)
 	}
 	switch {
-	case d.Class == ClassNone:
+	case d.Class == ClassSuccess:
 		if p.UsesQuota {
 			if cl.paid > 0 {
 				c.quota.Release(cl.paid)
@@ -330,13 +330,19 @@ func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
 
 // joinCtx joins the last attempt's error (if any) with a context error, so
 // both errors.Is(err, context.DeadlineExceeded) and errors.As on the API
-// error work.
+// error work. The message stays on one line: "LAST: CTXERR".
 func joinCtx(last, ctxErr error) error {
 	if last == nil {
 		return ctxErr
 	}
-	return errors.Join(last, ctxErr)
+	return &joinedError{errs: [2]error{last, ctxErr}}
 }
+
+// joinedError is errors.Join of two errors with a one-line message.
+type joinedError struct{ errs [2]error }
+
+func (e *joinedError) Error() string   { return e.errs[0].Error() + ": " + e.errs[1].Error() }
+func (e *joinedError) Unwrap() []error { return e.errs[:] }
 
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
