@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -34,8 +36,12 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 			}
 			s.Version = 1
 		},
-		"envPrefix": func(v *yaml.Node, p string) { s.EnvPrefix = x.str(v, p) },
-		"mode":      func(v *yaml.Node, p string) { s.Mode = x.oneOf(v, p, retryModes...) },
+		"envPrefix": func(v *yaml.Node, p string) {
+			if s.EnvPrefix = x.str(v, p); s.EnvPrefix != "" && !envPrefixRE.MatchString(s.EnvPrefix) {
+				d.errorf(p, "must be letters, digits and _ not starting with a digit (it names environment variables), got %q", s.EnvPrefix)
+			}
+		},
+		"mode": func(v *yaml.Node, p string) { s.Mode = x.oneOf(v, p, retryModes...) },
 		"modes": func(v *yaml.Node, p string) {
 			x.mapping(v, p, modeFields(x, &s))
 		},
@@ -47,7 +53,7 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 		},
 		"errorCode": func(v *yaml.Node, p string) {
 			x.mapping(v, p, map[string]func(*yaml.Node, string){
-				"headers": func(v *yaml.Node, p string) { s.ErrorCodeHeaders = x.strs(v, p) },
+				"headers": func(v *yaml.Node, p string) { s.ErrorCodeHeaders = x.headers(v, p) },
 				"fields":  func(v *yaml.Node, p string) { s.ErrorCodeFields = x.strs(v, p) },
 			})
 		},
@@ -58,13 +64,13 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 		},
 		"requestId": func(v *yaml.Node, p string) {
 			x.mapping(v, p, map[string]func(*yaml.Node, string){
-				"headers": func(v *yaml.Node, p string) { s.RequestIDHeaders = x.strs(v, p) },
+				"headers": func(v *yaml.Node, p string) { s.RequestIDHeaders = x.headers(v, p) },
 				"fields":  func(v *yaml.Node, p string) { s.RequestIDFields = x.strs(v, p) },
 			})
 		},
 		"serverDelayHeaders": func(v *yaml.Node, p string) { s.ServerDelayHeaders = parseDelayHeaders(x, v, p) },
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
-		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.str(v, p) },
+		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
 			s.ThrottleControl = &ThrottleControl{}
 			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))
@@ -85,14 +91,14 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 func modeSettingFields(x extReader, m *ModeSettings) map[string]func(*yaml.Node, string) {
 	ms := func(dst *time.Duration) func(*yaml.Node, string) {
 		return func(v *yaml.Node, p string) {
-			if n, ok := x.intAtLeast(v, p, 1, "milliseconds"); ok {
-				*dst = time.Duration(n) * time.Millisecond
+			if d, ok := x.millis(v, p); ok {
+				*dst = d
 			}
 		}
 	}
 	return map[string]func(*yaml.Node, string){
 		"maxAttempts": func(v *yaml.Node, p string) {
-			if n, ok := x.intAtLeast(v, p, 1, ""); ok {
+			if n, ok := x.intBetween(v, p, 1, math.MaxInt32, ""); ok {
 				m.MaxAttempts = int(n)
 			}
 		},
@@ -121,13 +127,30 @@ func modeFields(x extReader, s *RetrySettings) map[string]func(*yaml.Node, strin
 }
 
 // codeFields reads an errors mapping: transient, throttling, nonRetryable.
+// A code listed in two classes is an error at its second listing (classes
+// read in the mapping's order).
 func codeFields(x extReader, transient, throttling, nonRetryable *[]string) map[string]func(*yaml.Node, string) {
+	seen := map[string]string{}
+	list := func(class string, dst *[]string) func(*yaml.Node, string) {
+		return func(v *yaml.Node, p string) {
+			*dst = x.strs(v, p)
+			for i, code := range *dst {
+				if other, dup := seen[code]; dup && other != class {
+					x.d.errorf(child(p, strconv.Itoa(i)), "code %q is already listed as %s; a code has one class", code, other)
+				}
+				seen[code] = class
+			}
+		}
+	}
 	return map[string]func(*yaml.Node, string){
-		"transient":    func(v *yaml.Node, p string) { *transient = x.strs(v, p) },
-		"throttling":   func(v *yaml.Node, p string) { *throttling = x.strs(v, p) },
-		"nonRetryable": func(v *yaml.Node, p string) { *nonRetryable = x.strs(v, p) },
+		"transient":    list("transient", transient),
+		"throttling":   list("throttling", throttling),
+		"nonRetryable": list("nonRetryable", nonRetryable),
 	}
 }
+
+// envPrefixRE is what an environment-variable prefix may look like.
+var envPrefixRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // parseDelayHeaders reads serverDelayHeaders, accepting the known headers in
 // any letter case and storing their canonical spelling.
@@ -152,14 +175,14 @@ func parseDelayHeaders(x extReader, v *yaml.Node, p string) []string {
 // throttleControlFields reads x-retry.throttleControl (retry-behavior.md §8).
 func throttleControlFields(x extReader, tc *ThrottleControl) map[string]func(*yaml.Node, string) {
 	return map[string]func(*yaml.Node, string){
-		"userApiHeader": func(v *yaml.Node, p string) { tc.UserAPIHeader = x.str(v, p) },
-		"userHeader":    func(v *yaml.Node, p string) { tc.UserHeader = x.str(v, p) },
+		"userApiHeader": func(v *yaml.Node, p string) { tc.UserAPIHeader = x.header(v, p) },
+		"userHeader":    func(v *yaml.Node, p string) { tc.UserHeader = x.header(v, p) },
 		"maxDelayMs": func(v *yaml.Node, p string) {
-			if n, ok := x.intAtLeast(v, p, 1, "milliseconds"); ok {
-				tc.MaxDelay = time.Duration(n) * time.Millisecond
+			if d, ok := x.millis(v, p); ok {
+				tc.MaxDelay = d
 			}
 		},
-		"retryStatuses": func(v *yaml.Node, p string) { tc.RetryStatuses = x.ints(v, p, 100) },
+		"retryStatuses": func(v *yaml.Node, p string) { tc.RetryStatuses = x.statuses(v, p) },
 	}
 }
 

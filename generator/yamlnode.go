@@ -1,10 +1,13 @@
 package generator
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -77,16 +80,74 @@ func describe(n *yaml.Node) string {
 // intAtLeast reads an integer ≥ min; unit ("milliseconds") is named in the
 // error.
 func (x extReader) intAtLeast(n *yaml.Node, ptr string, min int64, unit string) (int64, bool) {
+	return x.intBetween(n, ptr, min, math.MaxInt64, unit)
+}
+
+// intBetween reads an integer in [min, max]; max == math.MaxInt64 means no
+// upper bound worth naming.
+func (x extReader) intBetween(n *yaml.Node, ptr string, min, max int64, unit string) (int64, bool) {
 	v, err := strconv.ParseInt(n.Value, 10, 64)
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil || v < min {
-		what := fmt.Sprintf("an integer ≥ %d", min)
-		if unit != "" {
-			what += " (" + unit + ")"
-		}
-		x.d.errorf(ptr, "must be %s, got %s", what, describe(n))
-		return 0, false
+	isInt := n.Kind == yaml.ScalarNode && n.Tag == "!!int"
+	what := fmt.Sprintf("an integer ≥ %d", min)
+	// A huge decimal literal is tagged !!float by YAML; it is still "too
+	// large", not "not an integer".
+	tooLarge := errors.Is(err, strconv.ErrRange) && n.Kind == yaml.ScalarNode && strings.Trim(n.Value, "0123456789") == ""
+	if isInt && v > max || tooLarge {
+		what = fmt.Sprintf("at most %d", max)
+	} else if isInt && err == nil && v >= min {
+		return v, true
 	}
-	return v, true
+	if unit != "" {
+		what += " (" + unit + ")"
+	}
+	x.d.errorf(ptr, "must be %s, got %s", what, describe(n))
+	return 0, false
+}
+
+// maxMillis is the largest millisecond count a time.Duration holds (about
+// 292 years).
+const maxMillis = math.MaxInt64 / int64(time.Millisecond)
+
+// millis reads a positive duration in integer milliseconds that fits a
+// time.Duration.
+func (x extReader) millis(n *yaml.Node, ptr string) (time.Duration, bool) {
+	v, ok := x.intBetween(n, ptr, 1, maxMillis, "milliseconds")
+	return time.Duration(v) * time.Millisecond, ok
+}
+
+// header reads an HTTP header name: a non-empty RFC 9110 token.
+func (x extReader) header(n *yaml.Node, ptr string) string {
+	h := x.str(n, ptr)
+	if h != "" && !isToken(h) {
+		x.d.errorf(ptr, "must be an HTTP header name (letters, digits and !#$%%&'*+-.^_`|~), got %q", h)
+		return ""
+	}
+	return h
+}
+
+// headers reads a list of HTTP header names.
+func (x extReader) headers(n *yaml.Node, ptr string) []string {
+	out := x.strs(n, ptr)
+	for i, h := range out {
+		if !isToken(h) {
+			x.d.errorf(child(ptr, strconv.Itoa(i)), "must be an HTTP header name (letters, digits and !#$%%&'*+-.^_`|~), got %q", h)
+		}
+	}
+	return out
+}
+
+// isToken reports whether s is an RFC 9110 token (tchar+).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // str reads a non-empty string.
@@ -144,6 +205,21 @@ func (x extReader) ints(n *yaml.Node, ptr string, min int64) []int {
 	var out []int
 	for i, c := range n.Content {
 		if v, ok := x.intAtLeast(c, child(ptr, strconv.Itoa(i)), min, ""); ok {
+			out = append(out, int(v))
+		}
+	}
+	return out
+}
+
+// statuses reads a list of HTTP status codes (100–599).
+func (x extReader) statuses(n *yaml.Node, ptr string) []int {
+	if n.Kind != yaml.SequenceNode {
+		x.d.errorf(ptr, "must be a list of HTTP status codes, got %s", describe(n))
+		return nil
+	}
+	var out []int
+	for i, c := range n.Content {
+		if v, ok := x.intBetween(c, child(ptr, strconv.Itoa(i)), 100, 599, "an HTTP status"); ok {
 			out = append(out, int(v))
 		}
 	}
