@@ -66,7 +66,10 @@ func pointer(tokens ...string) string {
 // diags collects diagnostics for one file.
 type diags struct {
 	file string
-	list []Diagnostic
+	// errorNote ends every error message (e.g. naming the overlays that
+	// were applied, since a bad value may come from one of them).
+	errorNote string
+	list      []Diagnostic
 }
 
 func (d *diags) warnf(ptr, format string, args ...any) {
@@ -74,7 +77,7 @@ func (d *diags) warnf(ptr, format string, args ...any) {
 }
 
 func (d *diags) errorf(ptr, format string, args ...any) {
-	d.list = append(d.list, Diagnostic{File: d.file, Pointer: ptr, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+	d.list = append(d.list, Diagnostic{File: d.file, Pointer: ptr, Severity: SeverityError, Message: fmt.Sprintf(format, args...) + d.errorNote})
 }
 
 // errors counts the error diagnostics.

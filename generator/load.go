@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
@@ -44,7 +45,15 @@ func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagn
 		return nil, all, err
 	}
 	root := doc.Content[0]
+	if err := checkVersion(specPath, root); err != nil {
+		return nil, all, err
+	}
 	d := &diags{file: specPath}
+	if len(overlays) > 0 {
+		// Pointers are into the spec as the overlays left it; errors say
+		// which overlays may have written the value.
+		d.errorNote = " (in the spec after overlay " + strings.Join(overlayNames(overlays), ", ") + ")"
+	}
 	convert31(root, d)
 	retry := withDefaults(parseXRetry(root, d), specTitle(root))
 	protocol := parseXProtocol(root, d)
@@ -94,4 +103,29 @@ func validateLeniently(api *openapi3.T, d *diags) {
 	default:
 		d.warnf("", "spec validation (ignored): %v", err)
 	}
+}
+
+// checkVersion refuses documents this generator cannot read: Swagger 2.0 and
+// OpenAPI other than 3.0 and 3.1, with the version named.
+func checkVersion(specPath string, root *yaml.Node) error {
+	if v := mapValue(root, "swagger"); v != nil {
+		return fmt.Errorf("%s#/swagger: Swagger %s is not supported; convert the spec to OpenAPI 3 first", specPath, v.Value)
+	}
+	v := mapValue(root, "openapi")
+	if v == nil {
+		return fmt.Errorf("%s#/openapi: missing: not an OpenAPI 3 document", specPath)
+	}
+	if !strings.HasPrefix(v.Value, "3.0") && !strings.HasPrefix(v.Value, "3.1") {
+		return fmt.Errorf("%s#/openapi: version %q is not supported (3.0.x and 3.1.x are)", specPath, v.Value)
+	}
+	return nil
+}
+
+// overlayNames returns the overlays' base names, for locations.
+func overlayNames(overlays []string) []string {
+	names := make([]string, len(overlays))
+	for i, o := range overlays {
+		names[i] = filepath.Base(o)
+	}
+	return names
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/templates"
@@ -58,19 +59,28 @@ func writeDir(dir string, files []generator.File) (err error) {
 	}
 	dir = filepath.Clean(dir)
 	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	mode := fs.FileMode(0o755)
+	if fi, err := os.Stat(dir); err == nil {
+		// Replacing dir deletes its files: refuse before touching anything
+		// when that is not allowed, and keep dir's permissions.
+		if err := syscall.Access(dir, 2 /* W_OK */); err != nil {
+			return fmt.Errorf("%s is not writable (%v): retrygen replaces the files in it", dir, err)
+		}
+		mode = fi.Mode().Perm()
+	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
 	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot create the new %s beside it (its parent directory must be writable): %w", dir, err)
 	}
 	defer func() {
 		if err != nil {
 			os.RemoveAll(tmp)
 		}
 	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := os.Chmod(tmp, mode); err != nil {
 		return err
 	}
 	for _, f := range files {
