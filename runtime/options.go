@@ -71,7 +71,9 @@ type Options struct {
 	// client. Share one between clients on purpose.
 	Windows *WindowStore
 	// RateLimitDebug sends "X-RateLimit-Mode: debug" on every request, so
-	// the server reports quota before throttling (§8).
+	// the server reports quota before throttling (§8); the parsed quota of
+	// every response is exposed in ResponseMetadata.RateLimit and
+	// AttemptInfo.RateLimit, even with throttle control off.
 	RateLimitDebug bool
 
 	// BeforeAttempt is called on every attempt's request just before it is

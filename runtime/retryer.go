@@ -175,10 +175,18 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := false
-	if tc := c.tc; tc != nil && res.Header != nil {
-		cl.md.RateLimit = ParseRateLimitInfo(res.Header, tc)
-		c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, c.clock.Now())
-		throttled = cl.md.RateLimit.Throttled()
+	if res.Header != nil && (c.tc != nil || cl.opts.RateLimitDebug) {
+		// Debug mode exposes the quota even with throttle control off
+		// (header names from the service then).
+		names := c.tc
+		if names == nil {
+			names = c.svc.ThrottleControl
+		}
+		cl.md.RateLimit = ParseRateLimitInfo(res.Header, names)
+		if c.tc != nil {
+			c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, c.clock.Now())
+			throttled = cl.md.RateLimit.Throttled()
+		}
 	}
 	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
 	if p.UsesLimiter && res.StatusCode != 0 {

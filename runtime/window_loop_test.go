@@ -95,3 +95,11 @@ func TestRateLimitDebugHeader(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "debug", sc.requests()[0].header.Get("X-RateLimit-Mode"))
 }
+
+func TestRateLimitDebugExposesQuotaWithControlOff(t *testing.T) {
+	sc := script(status(200, DefaultUserHeader, "Remain:4,Limit:5,Time:200,TimeLeft:120"))
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.RateLimitDebug = true; o.DisableThrottleControl = true })
+	md, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, RateLimitQuota{Present: true, Remain: 4, Limit: 5, Window: 200 * time.Millisecond, TimeLeft: 120 * time.Millisecond}, md.RateLimit.User)
+}
