@@ -30,7 +30,7 @@ import (
 func runVectors(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("retrygen vectors", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	specs := fs.String("specs", "specs", "directory holding the project's specs and overlays; `service: NAME` takes its x-retry defaults from NAME.overlay.yaml there")
+	specs := fs.String("specs", "specs", "`DIR` holding the project's specs and overlays (relative to the working directory): a scenario's \"service: NAME\" takes its x-retry defaults from DIR/NAME.overlay.yaml and the spec it extends")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: retrygen vectors [-specs DIR] FILE...\n\nRuns cross-SDK retry conformance vectors against the runtime.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -42,6 +42,7 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "retrygen vectors: no vector files given")
 		fs.Usage()
 		return 2
 	}
