@@ -3,7 +3,7 @@ package generator
 import "fmt"
 
 // Summary is the one line `retrygen generate` prints on stdout:
-// "PKG: N operations, N types, N error shapes (transient N, throttling N,
+// "PKG: N operations, N types, N error shapes (singular for 1) (transient N, throttling N,
 // non-retryable N)". Types counts the named structs and enums; error shapes
 // are counted by their class (retry-behavior.md §4).
 func (s *Service) Summary(pkg string) string {
@@ -11,6 +11,15 @@ func (s *Service) Summary(pkg string) string {
 	for _, e := range s.Errors {
 		count[e.Class]++
 	}
-	return fmt.Sprintf("%s: %d operations, %d types, %d error shapes (transient %d, throttling %d, non-retryable %d)",
-		pkg, len(s.Operations), len(s.Types), len(s.Errors), count[ClassTransient], count[ClassThrottling], count[ClassNonRetryable])
+	return fmt.Sprintf("%s: %s, %s, %s (transient %d, throttling %d, non-retryable %d)",
+		pkg, plural(len(s.Operations), "operation"), plural(len(s.Types), "type"), plural(len(s.Errors), "error shape"),
+		count[ClassTransient], count[ClassThrottling], count[ClassNonRetryable])
+}
+
+// plural renders "1 type", "2 types".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -136,7 +136,7 @@ func TestGenerateCheck(t *testing.T) {
 
 	code, stdout, stderr := cli(append(gen, "-check")...)
 	require.Equal(t, 0, code, "current DIR passes: %s", stderr)
-	require.Equal(t, "tiny: 1 operations, 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
+	require.Equal(t, "tiny: 1 operation, 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
 
 	types := filepath.Join(out, "types.go")
 	b, err := os.ReadFile(types)
