@@ -29,3 +29,5 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )
+
+tool github.com/retrygen/retrygen/cmd/retrygen
