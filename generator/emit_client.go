@@ -51,15 +51,21 @@ func emitClient(f *jen.File, svc *Service, pkg string) {
 	)
 	f.Line()
 
-	f.Comment("do sends req for op with the client's options and then opts applied (runtime.Client.Do).")
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("do").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
+	f.Comment("call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding")
+	f.Comment("the response with decode (nil: the body is not read). It returns out with md (out's")
+	f.Comment("ResultMetadata) set, or nil and runtime.Client.Do's error. Every operation method ends with it.")
+	f.Func().Id("call").Types(jen.Id("T").Any()).Params(
+		jen.Id("c").Op("*").Id("Client"), jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
 		jen.Id("req").Op("*").Qual(runtimePath, "Request"), jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")),
+		jen.Id("out").Op("*").Id("T"), jen.Id("md").Op("*").Qual(runtimePath, "ResponseMetadata"),
 		jen.Id("decode").Func().Params(jen.Op("*").Qual("net/http", "Response")).Error(),
-	).Params(jen.Qual(runtimePath, "ResponseMetadata"), jen.Error()).Block(
+	).Params(jen.Op("*").Id("T"), jen.Error()).Block(
 		jen.Id("o").Op(":=").Id("c").Dot("options"),
 		applyOpts(),
-		jen.Return(jen.Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode"))),
+		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Op("*").Id("md").Op("=").Id("m"),
+		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	f.Line()
 

@@ -71,13 +71,20 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 	}, nil
 }
 
-// do sends req for op with the client's options and then opts applied (runtime.Client.Do).
-func (c *Client) do(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), decode func(*http.Response) error) (runtime.ResponseMetadata, error) {
+// call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding
+// the response with decode (nil: the body is not read). It returns out with md (out's
+// ResultMetadata) set, or nil and runtime.Client.Do's error. Every operation method ends with it.
+func call[T any](c *Client, ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), out *T, md *runtime.ResponseMetadata, decode func(*http.Response) error) (*T, error) {
 	o := c.options
 	for _, f := range opts {
 		f(&o)
 	}
-	return c.rt.Do(ctx, op, req, &o.Options, decode)
+	m, err := c.rt.Do(ctx, op, req, &o.Options, decode)
+	if err != nil {
+		return nil, err
+	}
+	*md = m
+	return out, nil
 }
 
 // DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.

@@ -52,12 +52,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 		Path:        "/",
 	}
 	out := new(BatchExecuteStatementOutput)
-	md, err := c.do(ctx, &opBatchExecuteStatement, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opBatchExecuteStatement, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opBatchGetItem describes BatchGetItem to the runtime.
@@ -146,12 +141,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 		Path:        "/",
 	}
 	out := new(BatchGetItemOutput)
-	md, err := c.do(ctx, &opBatchGetItem, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opBatchGetItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opBatchWriteItem describes BatchWriteItem to the runtime.
@@ -259,12 +249,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 		Path:        "/",
 	}
 	out := new(BatchWriteItemOutput)
-	md, err := c.do(ctx, &opBatchWriteItem, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opBatchWriteItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opCreateBackup describes CreateBackup to the runtime.
@@ -341,12 +326,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(CreateBackupOutput)
-	md, err := c.do(ctx, &opCreateBackup, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opCreateBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opCreateGlobalTable describes CreateGlobalTable to the runtime.
@@ -427,12 +407,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(CreateGlobalTableOutput)
-	md, err := c.do(ctx, &opCreateGlobalTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opCreateGlobalTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opCreateTable describes CreateTable to the runtime.
@@ -490,12 +465,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(CreateTableOutput)
-	md, err := c.do(ctx, &opCreateTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opCreateTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDeleteBackup describes DeleteBackup to the runtime.
@@ -543,12 +513,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(DeleteBackupOutput)
-	md, err := c.do(ctx, &opDeleteBackup, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDeleteBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDeleteItem describes DeleteItem to the runtime.
@@ -610,12 +575,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(DeleteItemOutput)
-	md, err := c.do(ctx, &opDeleteItem, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDeleteItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDeleteTable describes DeleteTable to the runtime.
@@ -676,12 +636,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(DeleteTableOutput)
-	md, err := c.do(ctx, &opDeleteTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDeleteTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeBackup describes DescribeBackup to the runtime.
@@ -725,12 +680,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 		Path:        "/",
 	}
 	out := new(DescribeBackupOutput)
-	md, err := c.do(ctx, &opDescribeBackup, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeContinuousBackups describes DescribeContinuousBackups to the runtime.
@@ -782,12 +732,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 		Path:        "/",
 	}
 	out := new(DescribeContinuousBackupsOutput)
-	md, err := c.do(ctx, &opDescribeContinuousBackups, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeContinuousBackups, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeContributorInsights describes DescribeContributorInsights to the runtime.
@@ -829,12 +774,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 		Path:        "/",
 	}
 	out := new(DescribeContributorInsightsOutput)
-	md, err := c.do(ctx, &opDescribeContributorInsights, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeContributorInsights, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeEndpoints describes DescribeEndpoints to the runtime.
@@ -862,12 +802,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 		Path:        "/",
 	}
 	out := new(DescribeEndpointsResponse)
-	md, err := c.do(ctx, &opDescribeEndpoints, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeEndpoints, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeExport describes DescribeExport to the runtime.
@@ -911,12 +846,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 		Path:        "/",
 	}
 	out := new(DescribeExportOutput)
-	md, err := c.do(ctx, &opDescribeExport, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeExport, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeGlobalTable describes DescribeGlobalTable to the runtime.
@@ -961,12 +891,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableOutput)
-	md, err := c.do(ctx, &opDescribeGlobalTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeGlobalTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeGlobalTableSettings describes DescribeGlobalTableSettings to the runtime.
@@ -1010,12 +935,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableSettingsOutput)
-	md, err := c.do(ctx, &opDescribeGlobalTableSettings, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeGlobalTableSettings, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeKinesisStreamingDestination describes DescribeKinesisStreamingDestination to the runtime.
@@ -1057,12 +977,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 		Path:        "/",
 	}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	md, err := c.do(ctx, &opDescribeKinesisStreamingDestination, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeKinesisStreamingDestination, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeLimits describes DescribeLimits to the runtime.
@@ -1151,12 +1066,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Path:        "/",
 	}
 	out := new(DescribeLimitsOutput)
-	md, err := c.do(ctx, &opDescribeLimits, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeLimits, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeTable describes DescribeTable to the runtime.
@@ -1204,12 +1114,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 		Path:        "/",
 	}
 	out := new(DescribeTableOutput)
-	md, err := c.do(ctx, &opDescribeTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
@@ -1253,12 +1158,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 		Path:        "/",
 	}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	md, err := c.do(ctx, &opDescribeTableReplicaAutoScaling, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeTableReplicaAutoScaling, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDescribeTimeToLive describes DescribeTimeToLive to the runtime.
@@ -1300,12 +1200,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 		Path:        "/",
 	}
 	out := new(DescribeTimeToLiveOutput)
-	md, err := c.do(ctx, &opDescribeTimeToLive, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeTimeToLive, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opDisableKinesisStreamingDestination describes DisableKinesisStreamingDestination to the runtime.
@@ -1352,12 +1247,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	md, err := c.do(ctx, &opDisableKinesisStreamingDestination, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDisableKinesisStreamingDestination, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opEnableKinesisStreamingDestination describes EnableKinesisStreamingDestination to the runtime.
@@ -1405,12 +1295,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	md, err := c.do(ctx, &opEnableKinesisStreamingDestination, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opEnableKinesisStreamingDestination, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opExecuteStatement describes ExecuteStatement to the runtime.
@@ -1465,12 +1350,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 		Path:        "/",
 	}
 	out := new(ExecuteStatementOutput)
-	md, err := c.do(ctx, &opExecuteStatement, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opExecuteStatement, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opExecuteTransaction describes ExecuteTransaction to the runtime.
@@ -1523,12 +1403,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		Path:        "/",
 	}
 	out := new(ExecuteTransactionOutput)
-	md, err := c.do(ctx, &opExecuteTransaction, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opExecuteTransaction, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opExportTableToPointInTime describes ExportTableToPointInTime to the runtime.
@@ -1579,12 +1454,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 		Path:        "/",
 	}
 	out := new(ExportTableToPointInTimeOutput)
-	md, err := c.do(ctx, &opExportTableToPointInTime, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opExportTableToPointInTime, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opGetItem describes GetItem to the runtime.
@@ -1636,12 +1506,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(GetItemOutput)
-	md, err := c.do(ctx, &opGetItem, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opGetItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opListBackups describes ListBackups to the runtime.
@@ -1688,12 +1553,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListBackupsOutput)
-	md, err := c.do(ctx, &opListBackups, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opListBackups, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opListContributorInsights describes ListContributorInsights to the runtime.
@@ -1735,12 +1595,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 		Path:        "/",
 	}
 	out := new(ListContributorInsightsOutput)
-	md, err := c.do(ctx, &opListContributorInsights, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opListContributorInsights, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opListExports describes ListExports to the runtime.
@@ -1782,12 +1637,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListExportsOutput)
-	md, err := c.do(ctx, &opListExports, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opListExports, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opListGlobalTables describes ListGlobalTables to the runtime.
@@ -1829,12 +1679,7 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 		Path:        "/",
 	}
 	out := new(ListGlobalTablesOutput)
-	md, err := c.do(ctx, &opListGlobalTables, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opListGlobalTables, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opListTables describes ListTables to the runtime.
@@ -1875,12 +1720,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(ListTablesOutput)
-	md, err := c.do(ctx, &opListTables, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opListTables, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
@@ -1926,12 +1766,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 		Path:        "/",
 	}
 	out := new(ListTagsOfResourceOutput)
-	md, err := c.do(ctx, &opListTagsOfResource, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opListTagsOfResource, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opPutItem describes PutItem to the runtime.
@@ -2028,12 +1863,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(PutItemOutput)
-	md, err := c.do(ctx, &opPutItem, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opPutItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opQuery describes Query to the runtime.
@@ -2120,12 +1950,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Path:        "/",
 	}
 	out := new(QueryOutput)
-	md, err := c.do(ctx, &opQuery, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opQuery, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
@@ -2192,12 +2017,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 		Path:        "/",
 	}
 	out := new(RestoreTableFromBackupOutput)
-	md, err := c.do(ctx, &opRestoreTableFromBackup, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opRestoreTableFromBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opRestoreTableToPointInTime describes RestoreTableToPointInTime to the runtime.
@@ -2284,12 +2104,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 		Path:        "/",
 	}
 	out := new(RestoreTableToPointInTimeOutput)
-	md, err := c.do(ctx, &opRestoreTableToPointInTime, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opRestoreTableToPointInTime, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opScan describes Scan to the runtime.
@@ -2358,12 +2173,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		Path:        "/",
 	}
 	out := new(ScanOutput)
-	md, err := c.do(ctx, &opScan, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opScan, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opTagResource describes TagResource to the runtime.
@@ -2414,12 +2224,7 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 		Path:        "/",
 	}
 	out := new(TagResourceOutput)
-	md, err := c.do(ctx, &opTagResource, req, opts, nil)
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opTagResource, req, opts, out, &out.ResultMetadata, nil)
 }
 
 // opTransactGetItems describes TransactGetItems to the runtime.
@@ -2482,12 +2287,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 		Path:        "/",
 	}
 	out := new(TransactGetItemsOutput)
-	md, err := c.do(ctx, &opTransactGetItems, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opTransactGetItems, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opTransactWriteItems describes TransactWriteItems to the runtime.
@@ -2581,12 +2381,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		Path:        "/",
 	}
 	out := new(TransactWriteItemsOutput)
-	md, err := c.do(ctx, &opTransactWriteItems, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opTransactWriteItems, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUntagResource describes UntagResource to the runtime.
@@ -2636,12 +2431,7 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 		Path:        "/",
 	}
 	out := new(UntagResourceOutput)
-	md, err := c.do(ctx, &opUntagResource, req, opts, nil)
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUntagResource, req, opts, out, &out.ResultMetadata, nil)
 }
 
 // opUpdateContinuousBackups describes UpdateContinuousBackups to the runtime.
@@ -2694,12 +2484,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 		Path:        "/",
 	}
 	out := new(UpdateContinuousBackupsOutput)
-	md, err := c.do(ctx, &opUpdateContinuousBackups, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateContinuousBackups, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateContributorInsights describes UpdateContributorInsights to the runtime.
@@ -2741,12 +2526,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 		Path:        "/",
 	}
 	out := new(UpdateContributorInsightsOutput)
-	md, err := c.do(ctx, &opUpdateContributorInsights, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateContributorInsights, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateGlobalTable describes UpdateGlobalTable to the runtime.
@@ -2808,12 +2588,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableOutput)
-	md, err := c.do(ctx, &opUpdateGlobalTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateGlobalTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateGlobalTableSettings describes UpdateGlobalTableSettings to the runtime.
@@ -2863,12 +2638,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableSettingsOutput)
-	md, err := c.do(ctx, &opUpdateGlobalTableSettings, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateGlobalTableSettings, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateItem describes UpdateItem to the runtime.
@@ -2926,12 +2696,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(UpdateItemOutput)
-	md, err := c.do(ctx, &opUpdateItem, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateTable describes UpdateTable to the runtime.
@@ -2993,12 +2758,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(UpdateTableOutput)
-	md, err := c.do(ctx, &opUpdateTable, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateTableReplicaAutoScaling describes UpdateTableReplicaAutoScaling to the runtime.
@@ -3046,12 +2806,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 		Path:        "/",
 	}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	md, err := c.do(ctx, &opUpdateTableReplicaAutoScaling, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateTableReplicaAutoScaling, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opUpdateTimeToLive describes UpdateTimeToLive to the runtime.
@@ -3118,10 +2873,5 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 		Path:        "/",
 	}
 	out := new(UpdateTimeToLiveOutput)
-	md, err := c.do(ctx, &opUpdateTimeToLive, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opUpdateTimeToLive, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }

@@ -39,12 +39,7 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	runtime.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	runtime.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	md, err := c.do(ctx, &opDescribeInstances, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opDescribeInstances, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // opRunInstances describes RunInstances to the runtime.
@@ -76,12 +71,7 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	runtime.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	runtime.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	md, err := c.do(ctx, &opRunInstances, req, opts, decodeJSON(out))
-	if err != nil {
-		return nil, err
-	}
-	out.ResultMetadata = md
-	return out, nil
+	return call(c, ctx, &opRunInstances, req, opts, out, &out.ResultMetadata, decodeJSON(out))
 }
 
 // newDescribeInstancesStatusError returns an empty modelled error for an HTTP status, or nil.
