@@ -21,6 +21,9 @@ type builder struct {
 	errors   map[string]*ErrorShape          // by component schema name
 	memo     map[*openapi3.Schema]*component // inline schemas typed so far
 	broken   map[*openapi3.Schema]bool       // schemas on an allOf cycle
+	merged   map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
+	// mergedPtrs locates the members of each merged object property's allOf.
+	mergedPtrs map[*openapi3.Schema][]string
 }
 
 // reservedNames are package-level names every generated client declares.

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,12 +51,14 @@ func objectish(s *openapi3.Schema, depth int) bool {
 }
 
 // objectShape is an object schema with its allOf members merged: every
-// property of the schema and of its members (the first definition of a
-// name wins, own properties first), required if any of them requires it,
-// and the first additionalProperties found.
+// property of the schema and of its members (a name defined more than once
+// gets the definitions merged by mergedProperty, located at the first,
+// own properties first), required if any of them requires it, and the
+// first additionalProperties found.
 type objectShape struct {
 	props         map[string]*openapi3.SchemaRef
-	ptrs          map[string]string // JSON pointer of each property's definition
+	defs          map[string][]propDef // every distinct definition of each property
+	ptrs          map[string]string    // JSON pointer of each property's first definition
 	required      map[string]bool
 	additional    *openapi3.SchemaRef
 	additionalPtr string
@@ -64,8 +67,14 @@ type objectShape struct {
 
 // shape merges s and its allOf members (naming rule: see objectShape).
 func (b *builder) shape(s *openapi3.Schema, ptr string) *objectShape {
-	sh := &objectShape{props: map[string]*openapi3.SchemaRef{}, ptrs: map[string]string{}, required: map[string]bool{}}
+	sh := &objectShape{props: map[string]*openapi3.SchemaRef{}, defs: map[string][]propDef{},
+		ptrs: map[string]string{}, required: map[string]bool{}}
 	b.collect(s, ptr, sh, map[*openapi3.Schema]bool{})
+	for k, defs := range sh.defs {
+		if len(defs) > 1 {
+			sh.props[k] = b.mergedProperty(defs)
+		}
+	}
 	return sh
 }
 
@@ -77,9 +86,11 @@ func (b *builder) collect(s *openapi3.Schema, ptr string, sh *objectShape, seen 
 	}
 	seen[s] = true
 	for _, k := range sortedKeys(s.Properties) {
+		p, pptr := s.Properties[k], child(child(ptr, "properties"), k)
 		if _, dup := sh.props[k]; !dup {
-			sh.props[k], sh.ptrs[k] = s.Properties[k], child(child(ptr, "properties"), k)
+			sh.props[k], sh.ptrs[k] = p, pptr
 		}
+		sh.defs[k] = append(sh.defs[k], propDef{p, pptr})
 	}
 	for _, r := range s.Required {
 		sh.required[r] = true
@@ -92,12 +103,82 @@ func (b *builder) collect(s *openapi3.Schema, ptr string, sh *objectShape, seen 
 		mptr := child(child(ptr, "allOf"), strconv.Itoa(i))
 		if p, ok := strings.CutPrefix(m.Ref, "#"); ok {
 			mptr = p
+		} else if ptrs, ok := b.mergedPtrs[s]; ok {
+			mptr = ptrs[i] // a merged property's definition, where the spec has it
 		}
 		if m.Value != nil && len(m.Value.Properties) == 0 && (len(m.Value.OneOf) > 0 || len(m.Value.AnyOf) > 0) {
 			b.d.warnf(mptr, "oneOf/anyOf inside allOf is not merged; its members' properties are left out")
 		}
 		b.collect(m.Value, mptr, sh, seen)
 	}
+}
+
+// propDef is one definition of a property and its JSON pointer.
+type propDef struct {
+	ref *openapi3.SchemaRef
+	ptr string
+}
+
+// mergedProperty returns one schema for a property that allOf members
+// define more than once (JSON Schema: a value must match every definition),
+// the same *SchemaRef for the same definitions every time so the property
+// gets one Go type:
+//   - two or more objects (Box's MetadataTemplate field options, defined
+//     with `key` in one member and `key` plus `id` in another) merge as
+//     allOf of every definition, into one struct with every property;
+//   - two or more arrays: an array (the first definition's other keywords)
+//     of the items merged the same way;
+//   - anything else: the first definition with a type (the others only add
+//     constraints or annotations, which the Go type does not carry).
+func (b *builder) mergedProperty(defs []propDef) *openapi3.SchemaRef {
+	var typed []propDef
+	key := ""
+	for _, d := range defs {
+		dup := slices.ContainsFunc(typed, func(t propDef) bool { return t.ref.Value == d.ref.Value })
+		if d.ref.Value == nil || dup || (d.ref.Ref == "" && annotationOnly(d.ref.Value)) {
+			continue
+		}
+		typed = append(typed, d)
+		key += fmt.Sprintf("%p,", d.ref.Value)
+	}
+	switch {
+	case len(typed) == 0:
+		return defs[0].ref
+	case len(typed) == 1:
+		return typed[0].ref
+	}
+	if m, ok := b.merged[key]; ok {
+		return m
+	}
+	if b.merged == nil {
+		b.merged, b.mergedPtrs = map[string]*openapi3.SchemaRef{}, map[*openapi3.Schema][]string{}
+	}
+	merged := typed[0].ref
+	switch {
+	case all(typed, func(s *openapi3.Schema) bool { typ, _ := schemaType(s); return typ == "array" && s.Items != nil }):
+		arr := *typed[0].ref.Value
+		merged = &openapi3.SchemaRef{Value: &arr}
+		b.merged[key] = merged
+		items := make([]propDef, len(typed))
+		for i, d := range typed {
+			items[i] = propDef{d.ref.Value.Items, child(d.ptr, "items")}
+		}
+		arr.Items = b.mergedProperty(items)
+	case all(typed, func(s *openapi3.Schema) bool { return objectish(s, 0) }):
+		s := &openapi3.Schema{Description: typed[0].ref.Value.Description}
+		for _, d := range typed {
+			s.AllOf = append(s.AllOf, d.ref)
+			b.mergedPtrs[s] = append(b.mergedPtrs[s], d.ptr)
+		}
+		merged = &openapi3.SchemaRef{Value: s}
+	}
+	b.merged[key] = merged
+	return merged
+}
+
+// all reports whether every definition's schema satisfies f.
+func all(defs []propDef, f func(*openapi3.Schema) bool) bool {
+	return !slices.ContainsFunc(defs, func(d propDef) bool { return !f(d.ref.Value) })
 }
 
 // checkAllOfCycles reports every cycle of allOf references (A allOf [A];

@@ -149,3 +149,72 @@ func TestGoName(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, goName(tt.in, tt.titleUpper)) })
 	}
 }
+
+// TestModelAllOfSameProperty: a property that several allOf members define
+// must match every definition (JSON Schema), so its Go type has what each
+// definition declares — Box's MetadataTemplate.fields[].options, whose
+// items have `key` in one member and `key` plus `id` in the other.
+func TestModelAllOfSameProperty(t *testing.T) {
+	svc, diags, err := load(t, specWith("", `    Option: {type: object, required: [key], properties: {key: {type: string}}}
+    Template:
+      type: object
+      allOf:
+        - type: object
+          properties:
+            options: {type: array, items: {$ref: '#/components/schemas/Option'}}
+            owner: {type: object, properties: {id: {type: string}}}
+            size: {type: integer, format: int32}
+            same: {$ref: '#/components/schemas/Option'}
+            late: {description: only an annotation here}
+        - properties:
+            options:
+              description: options with their IDs
+              type: array
+              items:
+                allOf:
+                  - $ref: '#/components/schemas/Option'
+                  - properties: {id: {type: string}}
+            owner: {type: object, properties: {login: {type: string}}}
+            size: {type: integer, maximum: 10}
+            same: {$ref: '#/components/schemas/Option'}
+            late: {type: string}
+`))
+	require.NoError(t, err)
+	require.Empty(t, diags)
+	tmpl := typeNamed(svc, "Template")
+	require.NotNil(t, tmpl)
+	option := TypeRef{Kind: RefNamed, Name: "Option", Struct: true}
+	optionsItem := TypeRef{Kind: RefNamed, Name: "TemplateOptionsItem", Struct: true}
+	tests := []struct {
+		name  string
+		field string
+		want  Field
+	}{
+		{"arrays defined twice are an array of the merged items", "Options",
+			Field{Name: "Options", JSONName: "options", Type: TypeRef{Kind: RefSlice, Elem: &optionsItem}}},
+		{"objects defined twice merge into one struct named after the property", "Owner",
+			Field{Name: "Owner", JSONName: "owner", Type: TypeRef{Kind: RefNamed, Name: "TemplateOwner", Struct: true}}},
+		{"scalars defined twice are the first definition", "Size",
+			Field{Name: "Size", JSONName: "size", Type: TypeRef{Scalar: ScalarInt32}}},
+		{"the same schema referenced twice is that schema", "Same",
+			Field{Name: "Same", JSONName: "same", Type: option}},
+		{"an annotation-only definition gives way to the typed one", "Late",
+			Field{Name: "Late", JSONName: "late", Type: TypeRef{Scalar: ScalarString}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := fieldNamed(tmpl, tt.field)
+			require.NotNil(t, got)
+			require.Equal(t, tt.want, *got)
+		})
+	}
+	str := TypeRef{Scalar: ScalarString}
+	require.Equal(t, []Field{
+		{Name: "Id", JSONName: "id", Type: str},
+		{Name: "Key", JSONName: "key", Type: str, Required: true},
+	}, typeNamed(svc, "TemplateOptionsItem").Fields, "the items have the properties of both definitions")
+	require.Equal(t, []Field{
+		{Name: "Id", JSONName: "id", Type: str},
+		{Name: "Login", JSONName: "login", Type: str},
+	}, typeNamed(svc, "TemplateOwner").Fields)
+}

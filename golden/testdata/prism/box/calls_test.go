@@ -26,14 +26,16 @@ import (
 // token is any bearer token: Prism checks that one is sent, not its value.
 const token = "prism-box-token"
 
-// newPrismClient starts Prism on the spec and returns a client whose every
-// request fails the test if Prism rejects it, sending the bearer token
-// through the per-attempt request hook, with opts applied after.
-func newPrismClient(t *testing.T, opts ...func(*Options)) *Client {
+// newPrismClient starts Prism on the spec, building responses from the
+// response schemas, and returns a client whose every request fails the test
+// if Prism rejects it (the bearer token sent through the per-attempt request
+// hook, opts applied after), and the recorder of the last response body.
+func newPrismClient(t *testing.T, opts ...func(*Options)) (*Client, *testserver.BodyRecorder) {
 	t.Helper()
-	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"))
+	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
+	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
 	base := func(o *Options) {
-		o.HTTPClient = &http.Client{Transport: testserver.PrismTransport(t, nil)}
+		o.HTTPClient = &http.Client{Transport: rec}
 		o.BeforeAttempt = func(req *http.Request, _ int) error {
 			req.Header.Set("Authorization", "Bearer "+token)
 			return nil
@@ -41,23 +43,26 @@ func newPrismClient(t *testing.T, opts ...func(*Options)) *Client {
 	}
 	c, err := New(endpoint, append([]func(*Options){base}, opts...)...)
 	require.NoError(t, err)
-	return c
+	return c, rec
 }
 
-// requireDecoded fails unless out, a typed response, decoded at least one
-// field from Prism's example response.
-func requireDecoded(t *testing.T, out any) {
+// requireDecoded fails unless out, a typed response, holds every member of
+// body, Prism's response (generated from the response schema: see
+// testserver.PrismDynamicArgs), and is not empty.
+func requireDecoded(t *testing.T, body []byte, out any) {
 	t.Helper()
-	b, err := json.Marshal(out)
+	typed := testserver.TypedBody(out)
+	missing, err := testserver.MissingMembers(body, typed)
 	require.NoError(t, err)
-	var fields map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(b, &fields))
-	require.NotEmpty(t, fields, "the typed response decoded nothing: %s", b)
+	require.Empty(t, missing, "members of Prism's response that no typed field holds; response: %s", body)
+	b, err := json.Marshal(typed)
+	require.NoError(t, err)
+	require.NotContains(t, []string{"{}", "[]", "null"}, string(b), "the typed response decoded nothing from %s", body)
 }
 
 // TestPrismBoxOperations calls 24 operations with valid inputs.
 func TestPrismBoxOperations(t *testing.T) {
-	c := newPrismClient(t)
+	c, rec := newPrismClient(t)
 	const (
 		fileID   = "12345"
 		folderID = "0"
@@ -135,7 +140,7 @@ func TestPrismBoxOperations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.call(context.Background())
 			require.NoError(t, err)
-			requireDecoded(t, out)
+			requireDecoded(t, rec.Last(), out)
 		})
 	}
 }
@@ -166,7 +171,7 @@ func TestPrismBoxRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 			var attempts []runtime.AttemptInfo
-			c := newPrismClient(t, func(o *Options) {
+			c, _ := newPrismClient(t, func(o *Options) {
 				o.Clock = clock
 				o.Rand = func() float64 { return 0.5 }
 				o.MaxAttempts = 3

@@ -27,33 +27,38 @@ const (
 	hex32      = "0123456789abcdef0123456789abcdef"
 )
 
-// newPrismClient starts Prism on the spec and returns a client whose every
-// request fails the test if Prism rejects it, sending HTTP basic
-// credentials (account SID, auth token) through the per-attempt request
-// hook.
-func newPrismClient(t *testing.T) *Client {
+// newPrismClient starts Prism on the spec, building responses from the
+// response schemas, and returns a client whose every request fails the test
+// if Prism rejects it (HTTP basic credentials, account SID and auth token,
+// sent through the per-attempt request hook), and the recorder of the last
+// response body.
+func newPrismClient(t *testing.T) (*Client, *testserver.BodyRecorder) {
 	t.Helper()
-	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"))
+	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
+	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
 	c, err := New(endpoint, func(o *Options) {
-		o.HTTPClient = &http.Client{Transport: testserver.PrismTransport(t, nil)}
+		o.HTTPClient = &http.Client{Transport: rec}
 		o.BeforeAttempt = func(req *http.Request, _ int) error {
 			req.SetBasicAuth(accountSid, authToken)
 			return nil
 		}
 	})
 	require.NoError(t, err)
-	return c
+	return c, rec
 }
 
-// requireDecoded fails unless out, a typed response, decoded at least one
-// field from Prism's example response.
-func requireDecoded(t *testing.T, out any) {
+// requireDecoded fails unless out, a typed response, holds every member of
+// body, Prism's response (generated from the response schema: see
+// testserver.PrismDynamicArgs), and is not empty.
+func requireDecoded(t *testing.T, body []byte, out any) {
 	t.Helper()
-	b, err := json.Marshal(out)
+	typed := testserver.TypedBody(out)
+	missing, err := testserver.MissingMembers(body, typed)
 	require.NoError(t, err)
-	var fields map[string]json.RawMessage
-	require.NoError(t, json.Unmarshal(b, &fields))
-	require.NotEmpty(t, fields, "the typed response decoded nothing: %s", b)
+	require.Empty(t, missing, "members of Prism's response that no typed field holds; response: %s", body)
+	b, err := json.Marshal(typed)
+	require.NoError(t, err)
+	require.NotContains(t, []string{"{}", "[]", "null"}, string(b), "the typed response decoded nothing from %s", body)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -61,7 +66,7 @@ func ptr[T any](v T) *T { return &v }
 // TestPrismTwilioOperations calls 28 operations with valid inputs, one of
 // them a form-encoded POST.
 func TestPrismTwilioOperations(t *testing.T) {
-	c := newPrismClient(t)
+	c, rec := newPrismClient(t)
 	calls := []struct {
 		name string
 		call func(ctx context.Context) (any, error)
@@ -152,7 +157,7 @@ func TestPrismTwilioOperations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.call(context.Background())
 			require.NoError(t, err)
-			requireDecoded(t, out)
+			requireDecoded(t, rec.Last(), out)
 		})
 	}
 }
