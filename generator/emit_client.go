@@ -52,20 +52,19 @@ func emitClient(f *jen.File, svc *Service, pkg string) {
 	f.Line()
 
 	f.Comment("call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding")
-	f.Comment("the response with decode (nil: the body is not read). It returns out with md (out's")
-	f.Comment("ResultMetadata) set, or nil and runtime.Client.Do's error. Every operation method ends with it.")
-	f.Func().Id("call").Types(jen.Id("T").Any()).Params(
-		jen.Id("c").Op("*").Id("Client"), jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
+	f.Comment("the response with decode (nil: the body is not read), and sets *md (the output's")
+	f.Comment("ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.")
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
 		jen.Id("req").Op("*").Qual(runtimePath, "Request"), jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")),
-		jen.Id("out").Op("*").Id("T"), jen.Id("md").Op("*").Qual(runtimePath, "ResponseMetadata"),
+		jen.Id("md").Op("*").Qual(runtimePath, "ResponseMetadata"),
 		jen.Id("decode").Func().Params(jen.Op("*").Qual("net/http", "Response")).Error(),
-	).Params(jen.Op("*").Id("T"), jen.Error()).Block(
+	).Error().Block(
 		jen.Id("o").Op(":=").Id("c").Dot("options"),
 		applyOpts(),
-		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode")),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Op("*").Id("md").Op("=").Id("m"),
-		jen.Return(jen.Id("out"), jen.Nil()),
+		jen.Var().Err().Error(),
+		jen.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode")),
+		jen.Return(jen.Err()),
 	)
 	f.Line()
 

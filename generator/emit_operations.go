@@ -143,8 +143,9 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	body = append(body, paramStatements(op)...)
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-			jen.Id("out"), jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op))),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
 		jen.Id("ctx").Qual("context", "Context"),

@@ -72,19 +72,16 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 }
 
 // call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding
-// the response with decode (nil: the body is not read). It returns out with md (out's
-// ResultMetadata) set, or nil and runtime.Client.Do's error. Every operation method ends with it.
-func call[T any](c *Client, ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), out *T, md *runtime.ResponseMetadata, decode func(*http.Response) error) (*T, error) {
+// the response with decode (nil: the body is not read), and sets *md (the output's
+// ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
+func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error) error {
 	o := c.options
 	for _, f := range opts {
 		f(&o)
 	}
-	m, err := c.rt.Do(ctx, op, req, &o.Options, decode)
-	if err != nil {
-		return nil, err
-	}
-	*md = m
-	return out, nil
+	var err error
+	*md, err = c.rt.Do(ctx, op, req, &o.Options, decode)
+	return err
 }
 
 // DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.

@@ -52,7 +52,10 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 		Path:        "/",
 	}
 	out := new(BatchExecuteStatementOutput)
-	return call(c, ctx, &opBatchExecuteStatement, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opBatchGetItem describes BatchGetItem to the runtime.
@@ -141,7 +144,10 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 		Path:        "/",
 	}
 	out := new(BatchGetItemOutput)
-	return call(c, ctx, &opBatchGetItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opBatchWriteItem describes BatchWriteItem to the runtime.
@@ -249,7 +255,10 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 		Path:        "/",
 	}
 	out := new(BatchWriteItemOutput)
-	return call(c, ctx, &opBatchWriteItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opCreateBackup describes CreateBackup to the runtime.
@@ -326,7 +335,10 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(CreateBackupOutput)
-	return call(c, ctx, &opCreateBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opCreateGlobalTable describes CreateGlobalTable to the runtime.
@@ -407,7 +419,10 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(CreateGlobalTableOutput)
-	return call(c, ctx, &opCreateGlobalTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opCreateTable describes CreateTable to the runtime.
@@ -465,7 +480,10 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(CreateTableOutput)
-	return call(c, ctx, &opCreateTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDeleteBackup describes DeleteBackup to the runtime.
@@ -513,7 +531,10 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(DeleteBackupOutput)
-	return call(c, ctx, &opDeleteBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDeleteItem describes DeleteItem to the runtime.
@@ -575,7 +596,10 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(DeleteItemOutput)
-	return call(c, ctx, &opDeleteItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDeleteTable describes DeleteTable to the runtime.
@@ -636,7 +660,10 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(DeleteTableOutput)
-	return call(c, ctx, &opDeleteTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeBackup describes DescribeBackup to the runtime.
@@ -680,7 +707,10 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 		Path:        "/",
 	}
 	out := new(DescribeBackupOutput)
-	return call(c, ctx, &opDescribeBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeContinuousBackups describes DescribeContinuousBackups to the runtime.
@@ -732,7 +762,10 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 		Path:        "/",
 	}
 	out := new(DescribeContinuousBackupsOutput)
-	return call(c, ctx, &opDescribeContinuousBackups, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeContributorInsights describes DescribeContributorInsights to the runtime.
@@ -774,7 +807,10 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 		Path:        "/",
 	}
 	out := new(DescribeContributorInsightsOutput)
-	return call(c, ctx, &opDescribeContributorInsights, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeEndpoints describes DescribeEndpoints to the runtime.
@@ -802,7 +838,10 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 		Path:        "/",
 	}
 	out := new(DescribeEndpointsResponse)
-	return call(c, ctx, &opDescribeEndpoints, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeExport describes DescribeExport to the runtime.
@@ -846,7 +885,10 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 		Path:        "/",
 	}
 	out := new(DescribeExportOutput)
-	return call(c, ctx, &opDescribeExport, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeGlobalTable describes DescribeGlobalTable to the runtime.
@@ -891,7 +933,10 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableOutput)
-	return call(c, ctx, &opDescribeGlobalTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeGlobalTableSettings describes DescribeGlobalTableSettings to the runtime.
@@ -935,7 +980,10 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableSettingsOutput)
-	return call(c, ctx, &opDescribeGlobalTableSettings, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeKinesisStreamingDestination describes DescribeKinesisStreamingDestination to the runtime.
@@ -977,7 +1025,10 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 		Path:        "/",
 	}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	return call(c, ctx, &opDescribeKinesisStreamingDestination, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeLimits describes DescribeLimits to the runtime.
@@ -1066,7 +1117,10 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Path:        "/",
 	}
 	out := new(DescribeLimitsOutput)
-	return call(c, ctx, &opDescribeLimits, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeTable describes DescribeTable to the runtime.
@@ -1114,7 +1168,10 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 		Path:        "/",
 	}
 	out := new(DescribeTableOutput)
-	return call(c, ctx, &opDescribeTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
@@ -1158,7 +1215,10 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 		Path:        "/",
 	}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	return call(c, ctx, &opDescribeTableReplicaAutoScaling, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDescribeTimeToLive describes DescribeTimeToLive to the runtime.
@@ -1200,7 +1260,10 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 		Path:        "/",
 	}
 	out := new(DescribeTimeToLiveOutput)
-	return call(c, ctx, &opDescribeTimeToLive, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opDisableKinesisStreamingDestination describes DisableKinesisStreamingDestination to the runtime.
@@ -1247,7 +1310,10 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	return call(c, ctx, &opDisableKinesisStreamingDestination, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opEnableKinesisStreamingDestination describes EnableKinesisStreamingDestination to the runtime.
@@ -1295,7 +1361,10 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	return call(c, ctx, &opEnableKinesisStreamingDestination, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opExecuteStatement describes ExecuteStatement to the runtime.
@@ -1350,7 +1419,10 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 		Path:        "/",
 	}
 	out := new(ExecuteStatementOutput)
-	return call(c, ctx, &opExecuteStatement, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opExecuteTransaction describes ExecuteTransaction to the runtime.
@@ -1403,7 +1475,10 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		Path:        "/",
 	}
 	out := new(ExecuteTransactionOutput)
-	return call(c, ctx, &opExecuteTransaction, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opExportTableToPointInTime describes ExportTableToPointInTime to the runtime.
@@ -1454,7 +1529,10 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 		Path:        "/",
 	}
 	out := new(ExportTableToPointInTimeOutput)
-	return call(c, ctx, &opExportTableToPointInTime, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGetItem describes GetItem to the runtime.
@@ -1506,7 +1584,10 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(GetItemOutput)
-	return call(c, ctx, &opGetItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListBackups describes ListBackups to the runtime.
@@ -1553,7 +1634,10 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListBackupsOutput)
-	return call(c, ctx, &opListBackups, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListContributorInsights describes ListContributorInsights to the runtime.
@@ -1595,7 +1679,10 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 		Path:        "/",
 	}
 	out := new(ListContributorInsightsOutput)
-	return call(c, ctx, &opListContributorInsights, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListExports describes ListExports to the runtime.
@@ -1637,7 +1724,10 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListExportsOutput)
-	return call(c, ctx, &opListExports, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListGlobalTables describes ListGlobalTables to the runtime.
@@ -1679,7 +1769,10 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 		Path:        "/",
 	}
 	out := new(ListGlobalTablesOutput)
-	return call(c, ctx, &opListGlobalTables, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListTables describes ListTables to the runtime.
@@ -1720,7 +1813,10 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(ListTablesOutput)
-	return call(c, ctx, &opListTables, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
@@ -1766,7 +1862,10 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 		Path:        "/",
 	}
 	out := new(ListTagsOfResourceOutput)
-	return call(c, ctx, &opListTagsOfResource, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPutItem describes PutItem to the runtime.
@@ -1863,7 +1962,10 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(PutItemOutput)
-	return call(c, ctx, &opPutItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opQuery describes Query to the runtime.
@@ -1950,7 +2052,10 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Path:        "/",
 	}
 	out := new(QueryOutput)
-	return call(c, ctx, &opQuery, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
@@ -2017,7 +2122,10 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 		Path:        "/",
 	}
 	out := new(RestoreTableFromBackupOutput)
-	return call(c, ctx, &opRestoreTableFromBackup, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opRestoreTableToPointInTime describes RestoreTableToPointInTime to the runtime.
@@ -2104,7 +2212,10 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 		Path:        "/",
 	}
 	out := new(RestoreTableToPointInTimeOutput)
-	return call(c, ctx, &opRestoreTableToPointInTime, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opScan describes Scan to the runtime.
@@ -2173,7 +2284,10 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		Path:        "/",
 	}
 	out := new(ScanOutput)
-	return call(c, ctx, &opScan, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opTagResource describes TagResource to the runtime.
@@ -2224,7 +2338,10 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 		Path:        "/",
 	}
 	out := new(TagResourceOutput)
-	return call(c, ctx, &opTagResource, req, opts, out, &out.ResultMetadata, nil)
+	if err := c.call(ctx, &opTagResource, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opTransactGetItems describes TransactGetItems to the runtime.
@@ -2287,7 +2404,10 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 		Path:        "/",
 	}
 	out := new(TransactGetItemsOutput)
-	return call(c, ctx, &opTransactGetItems, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opTransactWriteItems describes TransactWriteItems to the runtime.
@@ -2381,7 +2501,10 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		Path:        "/",
 	}
 	out := new(TransactWriteItemsOutput)
-	return call(c, ctx, &opTransactWriteItems, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUntagResource describes UntagResource to the runtime.
@@ -2431,7 +2554,10 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 		Path:        "/",
 	}
 	out := new(UntagResourceOutput)
-	return call(c, ctx, &opUntagResource, req, opts, out, &out.ResultMetadata, nil)
+	if err := c.call(ctx, &opUntagResource, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateContinuousBackups describes UpdateContinuousBackups to the runtime.
@@ -2484,7 +2610,10 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 		Path:        "/",
 	}
 	out := new(UpdateContinuousBackupsOutput)
-	return call(c, ctx, &opUpdateContinuousBackups, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateContributorInsights describes UpdateContributorInsights to the runtime.
@@ -2526,7 +2655,10 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 		Path:        "/",
 	}
 	out := new(UpdateContributorInsightsOutput)
-	return call(c, ctx, &opUpdateContributorInsights, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateGlobalTable describes UpdateGlobalTable to the runtime.
@@ -2588,7 +2720,10 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableOutput)
-	return call(c, ctx, &opUpdateGlobalTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateGlobalTableSettings describes UpdateGlobalTableSettings to the runtime.
@@ -2638,7 +2773,10 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableSettingsOutput)
-	return call(c, ctx, &opUpdateGlobalTableSettings, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateItem describes UpdateItem to the runtime.
@@ -2696,7 +2834,10 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(UpdateItemOutput)
-	return call(c, ctx, &opUpdateItem, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateTable describes UpdateTable to the runtime.
@@ -2758,7 +2899,10 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(UpdateTableOutput)
-	return call(c, ctx, &opUpdateTable, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateTableReplicaAutoScaling describes UpdateTableReplicaAutoScaling to the runtime.
@@ -2806,7 +2950,10 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 		Path:        "/",
 	}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	return call(c, ctx, &opUpdateTableReplicaAutoScaling, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opUpdateTimeToLive describes UpdateTimeToLive to the runtime.
@@ -2873,5 +3020,8 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 		Path:        "/",
 	}
 	out := new(UpdateTimeToLiveOutput)
-	return call(c, ctx, &opUpdateTimeToLive, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

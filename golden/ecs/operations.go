@@ -39,7 +39,10 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	runtime.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	runtime.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	return call(c, ctx, &opDescribeInstances, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opRunInstances describes RunInstances to the runtime.
@@ -71,7 +74,10 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	runtime.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	runtime.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	return call(c, ctx, &opRunInstances, req, opts, out, &out.ResultMetadata, decodeJSON(out))
+	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // newDescribeInstancesStatusError returns an empty modelled error for an HTTP status, or nil.
