@@ -58,10 +58,16 @@ func pointer(tokens ...string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+		if strings.ContainsAny(t, "~/") {
+			t = pointerEscaper.Replace(t)
+		}
+		b.WriteString(t)
 	}
 	return b.String()
 }
+
+// pointerEscaper escapes a JSON pointer reference token (RFC 6901 §3).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // diags collects diagnostics for one file.
 type diags struct {

@@ -2,8 +2,10 @@ package generator
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/imports"
@@ -40,19 +42,26 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 		{"operations.go", emitOperations},
 		{"types.go", emitTypes},
 	}
-	var out []File
-	for _, e := range emitters {
-		f := jen.NewFile(pkg)
-		f.ImportName(runtimePath, "runtime")
-		if err := header(f, svc); err != nil {
-			return nil, err
-		}
-		e.emit(f, svc)
-		src, err := render(f, e.name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, File{Name: e.name, Content: src})
+	// The files are rendered concurrently (each only reads svc); formatting
+	// is most of the time on large specs.
+	out := make([]File, len(emitters))
+	errs := make([]error, len(emitters))
+	var wg sync.WaitGroup
+	for i, e := range emitters {
+		wg.Go(func() {
+			f := jen.NewFile(pkg)
+			f.ImportName(runtimePath, "runtime")
+			if errs[i] = header(f, svc); errs[i] != nil {
+				return
+			}
+			e.emit(f, svc)
+			out[i] = File{Name: e.name}
+			out[i].Content, errs[i] = render(f, e.name)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -81,7 +90,10 @@ func oneLine(s string) string {
 
 // render renders f and formats it with imports.Process (FormatOnly: no
 // import resolution, so the result does not depend on the machine).
+// jennifer's own formatting is off: imports.Process formats the same source
+// again, and each pass costs a parse and a print.
 func render(f *jen.File, name string) ([]byte, error) {
+	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", name, err)

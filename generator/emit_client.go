@@ -51,15 +51,20 @@ func emitClient(f *jen.File, svc *Service, pkg string) {
 	)
 	f.Line()
 
-	f.Comment("do sends req for op with the client's options and then opts applied (runtime.Client.Do).")
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("do").Params(
+	f.Comment("call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding")
+	f.Comment("the response with decode (nil: the body is not read), and sets *md (the output's")
+	f.Comment("ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.")
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
 		jen.Id("req").Op("*").Qual(runtimePath, "Request"), jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")),
+		jen.Id("md").Op("*").Qual(runtimePath, "ResponseMetadata"),
 		jen.Id("decode").Func().Params(jen.Op("*").Qual("net/http", "Response")).Error(),
-	).Params(jen.Qual(runtimePath, "ResponseMetadata"), jen.Error()).Block(
+	).Error().Block(
 		jen.Id("o").Op(":=").Id("c").Dot("options"),
 		applyOpts(),
-		jen.Return(jen.Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode"))),
+		jen.Var().Err().Error(),
+		jen.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode")),
+		jen.Return(jen.Err()),
 	)
 	f.Line()
 

@@ -143,10 +143,8 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	body = append(body, paramStatements(op)...)
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.List(jen.Id("md"), jen.Err()).Op(":=").Id("c").Dot("do").Call(
-			jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"), decoder(op)),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Id("out").Dot("ResultMetadata").Op("=").Id("md"),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(

@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"fmt"
-
 	"github.com/dave/jennifer/jen"
 )
 
@@ -47,15 +45,15 @@ func emitEnum(f *jen.File, t *Type) {
 		f.Type().Id(t.Name).String()
 	}
 	f.Line()
-	f.Comment("Values of " + t.Name + ".")
+	// One comment documents the block: each constant's value is its wire
+	// value, so a comment per constant would repeat its line.
+	f.Comment("Values of " + t.Name + ", as sent on the wire.")
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for _, v := range t.Values {
 			if t.IntEnum {
-				g.Comment(v.Name + " is the " + t.Name + " value " + fmt.Sprint(v.Int) + ".")
 				g.Id(v.Name).Id(t.Name).Op("=").Lit(int(v.Int))
 				continue
 			}
-			g.Comment(v.Name + " is the " + t.Name + " value " + fmt.Sprintf("%q", v.Value) + ".")
 			g.Id(v.Name).Id(t.Name).Op("=").Lit(v.Value)
 		}
 	})

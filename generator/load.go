@@ -58,13 +58,7 @@ func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagn
 	retry := withDefaults(parseXRetry(root, d), specTitle(root))
 	protocol := parseXProtocol(root, d)
 
-	merged, err := yaml.Marshal(&doc)
-	if err != nil {
-		return nil, all, fmt.Errorf("%s: %w", specPath, err)
-	}
-	loader := openapi3.NewLoader()
-	loader.IsExternalRefsAllowed = false
-	api, err := loader.LoadFromData(merged)
+	api, err := loadOpenAPI(&doc)
 	if err != nil {
 		return nil, all, fmt.Errorf("%s: %w", specPath, err)
 	}

@@ -30,8 +30,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output `DIR`, owned by retrygen: it may hold only files retrygen generated; required")
 	pkg := fs.String("package", "", "Go package `NAME` of the generated client; required")
 	check := fs.Bool("check", false, "write nothing; exit 1 and print a short diff when DIR differs from what generation would produce")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the run to `FILE` when it ends (go tool pprof; -sample_index=alloc_space for bytes allocated)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check]\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
 			"Generates a typed Go client with SDK-grade retries from an OpenAPI 3 spec.\n"+
 			"stdout: one summary line; stderr: located warnings and errors (FILE#/json/pointer: message).\n"+
 			"Exit status: 0 ok, 1 generation failed (or -check found differences), 2 bad usage.\n\nflags:\n")
@@ -48,8 +50,23 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	prof, err := startProfiling(*cpuProfile, *memProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		return 1
+	}
+	code := generate(*spec, overlays, *out, *pkg, *check, stdout, stderr)
+	if err := prof.stop(); err != nil {
+		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		code = 1
+	}
+	return code
+}
 
-	svc, diags, err := generator.LoadService(*spec, overlays)
+// generate loads spec with its overlays and writes (or, with check, compares)
+// the package pkg in out; it returns runGenerate's exit status.
+func generate(spec string, overlays []string, out, pkg string, check bool, stdout, stderr io.Writer) int {
+	svc, diags, err := generator.LoadService(spec, overlays)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -57,29 +74,29 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	files, err := generator.Generate(svc, *pkg)
+	files, err := generator.Generate(svc, pkg)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	if *check {
-		diff, err := checkDir(*out, files)
+	if check {
+		diff, err := checkDir(out, files)
 		if err != nil {
 			fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 			return 1
 		}
-		fmt.Fprintln(stdout, svc.Summary(*pkg))
+		fmt.Fprintln(stdout, svc.Summary(pkg))
 		if len(diff) > 0 {
-			fmt.Fprintf(stderr, "retrygen generate: %s is not up to date:\n  %s\n", *out, strings.Join(diff, "\n  "))
+			fmt.Fprintf(stderr, "retrygen generate: %s is not up to date:\n  %s\n", out, strings.Join(diff, "\n  "))
 			return 1
 		}
 		return 0
 	}
-	if err := writeDir(*out, files); err != nil {
+	if err := writeDir(out, files); err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, svc.Summary(*pkg))
+	fmt.Fprintln(stdout, svc.Summary(pkg))
 	return 0
 }
 

@@ -209,7 +209,7 @@ func TestGenerateUsage(t *testing.T) {
 			require.Empty(t, stdout)
 			require.Contains(t, stderr, tt.stderr)
 			if tt.code == 0 {
-				for _, f := range []string{"-spec FILE", "-overlay FILE", "-out DIR", "-package NAME", "-check"} {
+				for _, f := range []string{"-spec FILE", "-overlay FILE", "-out DIR", "-package NAME", "-check", "-cpuprofile FILE", "-memprofile FILE"} {
 					require.Contains(t, stderr, f)
 				}
 			}

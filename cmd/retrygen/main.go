@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check]
+//	retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-cpuprofile FILE] [-memprofile FILE]
 //	retrygen vectors FILE...
 //
 // Exit status: 0 on success, 1 when the command fails, 2 on bad usage.

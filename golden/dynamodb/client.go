@@ -71,13 +71,17 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 	}, nil
 }
 
-// do sends req for op with the client's options and then opts applied (runtime.Client.Do).
-func (c *Client) do(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), decode func(*http.Response) error) (runtime.ResponseMetadata, error) {
+// call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding
+// the response with decode (nil: the body is not read), and sets *md (the output's
+// ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
+func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error) error {
 	o := c.options
 	for _, f := range opts {
 		f(&o)
 	}
-	return c.rt.Do(ctx, op, req, &o.Options, decode)
+	var err error
+	*md, err = c.rt.Do(ctx, op, req, &o.Options, decode)
+	return err
 }
 
 // DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.

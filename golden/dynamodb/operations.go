@@ -52,11 +52,9 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 		Path:        "/",
 	}
 	out := new(BatchExecuteStatementOutput)
-	md, err := c.do(ctx, &opBatchExecuteStatement, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -146,11 +144,9 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 		Path:        "/",
 	}
 	out := new(BatchGetItemOutput)
-	md, err := c.do(ctx, &opBatchGetItem, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -259,11 +255,9 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 		Path:        "/",
 	}
 	out := new(BatchWriteItemOutput)
-	md, err := c.do(ctx, &opBatchWriteItem, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -341,11 +335,9 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(CreateBackupOutput)
-	md, err := c.do(ctx, &opCreateBackup, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -427,11 +419,9 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(CreateGlobalTableOutput)
-	md, err := c.do(ctx, &opCreateGlobalTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -490,11 +480,9 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(CreateTableOutput)
-	md, err := c.do(ctx, &opCreateTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -543,11 +531,9 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(DeleteBackupOutput)
-	md, err := c.do(ctx, &opDeleteBackup, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -610,11 +596,9 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(DeleteItemOutput)
-	md, err := c.do(ctx, &opDeleteItem, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -676,11 +660,9 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(DeleteTableOutput)
-	md, err := c.do(ctx, &opDeleteTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -725,11 +707,9 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 		Path:        "/",
 	}
 	out := new(DescribeBackupOutput)
-	md, err := c.do(ctx, &opDescribeBackup, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -782,11 +762,9 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 		Path:        "/",
 	}
 	out := new(DescribeContinuousBackupsOutput)
-	md, err := c.do(ctx, &opDescribeContinuousBackups, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -829,11 +807,9 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 		Path:        "/",
 	}
 	out := new(DescribeContributorInsightsOutput)
-	md, err := c.do(ctx, &opDescribeContributorInsights, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -862,11 +838,9 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 		Path:        "/",
 	}
 	out := new(DescribeEndpointsResponse)
-	md, err := c.do(ctx, &opDescribeEndpoints, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -911,11 +885,9 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 		Path:        "/",
 	}
 	out := new(DescribeExportOutput)
-	md, err := c.do(ctx, &opDescribeExport, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -961,11 +933,9 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableOutput)
-	md, err := c.do(ctx, &opDescribeGlobalTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1010,11 +980,9 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableSettingsOutput)
-	md, err := c.do(ctx, &opDescribeGlobalTableSettings, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1057,11 +1025,9 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 		Path:        "/",
 	}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	md, err := c.do(ctx, &opDescribeKinesisStreamingDestination, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1151,11 +1117,9 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Path:        "/",
 	}
 	out := new(DescribeLimitsOutput)
-	md, err := c.do(ctx, &opDescribeLimits, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1204,11 +1168,9 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 		Path:        "/",
 	}
 	out := new(DescribeTableOutput)
-	md, err := c.do(ctx, &opDescribeTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1253,11 +1215,9 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 		Path:        "/",
 	}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	md, err := c.do(ctx, &opDescribeTableReplicaAutoScaling, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1300,11 +1260,9 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 		Path:        "/",
 	}
 	out := new(DescribeTimeToLiveOutput)
-	md, err := c.do(ctx, &opDescribeTimeToLive, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1352,11 +1310,9 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	md, err := c.do(ctx, &opDisableKinesisStreamingDestination, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1405,11 +1361,9 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	md, err := c.do(ctx, &opEnableKinesisStreamingDestination, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1465,11 +1419,9 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 		Path:        "/",
 	}
 	out := new(ExecuteStatementOutput)
-	md, err := c.do(ctx, &opExecuteStatement, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1523,11 +1475,9 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		Path:        "/",
 	}
 	out := new(ExecuteTransactionOutput)
-	md, err := c.do(ctx, &opExecuteTransaction, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1579,11 +1529,9 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 		Path:        "/",
 	}
 	out := new(ExportTableToPointInTimeOutput)
-	md, err := c.do(ctx, &opExportTableToPointInTime, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1636,11 +1584,9 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(GetItemOutput)
-	md, err := c.do(ctx, &opGetItem, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1688,11 +1634,9 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListBackupsOutput)
-	md, err := c.do(ctx, &opListBackups, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1735,11 +1679,9 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 		Path:        "/",
 	}
 	out := new(ListContributorInsightsOutput)
-	md, err := c.do(ctx, &opListContributorInsights, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1782,11 +1724,9 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListExportsOutput)
-	md, err := c.do(ctx, &opListExports, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1829,11 +1769,9 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 		Path:        "/",
 	}
 	out := new(ListGlobalTablesOutput)
-	md, err := c.do(ctx, &opListGlobalTables, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1875,11 +1813,9 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(ListTablesOutput)
-	md, err := c.do(ctx, &opListTables, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -1926,11 +1862,9 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 		Path:        "/",
 	}
 	out := new(ListTagsOfResourceOutput)
-	md, err := c.do(ctx, &opListTagsOfResource, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2028,11 +1962,9 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(PutItemOutput)
-	md, err := c.do(ctx, &opPutItem, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2120,11 +2052,9 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Path:        "/",
 	}
 	out := new(QueryOutput)
-	md, err := c.do(ctx, &opQuery, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2192,11 +2122,9 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 		Path:        "/",
 	}
 	out := new(RestoreTableFromBackupOutput)
-	md, err := c.do(ctx, &opRestoreTableFromBackup, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2284,11 +2212,9 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 		Path:        "/",
 	}
 	out := new(RestoreTableToPointInTimeOutput)
-	md, err := c.do(ctx, &opRestoreTableToPointInTime, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2358,11 +2284,9 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		Path:        "/",
 	}
 	out := new(ScanOutput)
-	md, err := c.do(ctx, &opScan, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2414,11 +2338,9 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 		Path:        "/",
 	}
 	out := new(TagResourceOutput)
-	md, err := c.do(ctx, &opTagResource, req, opts, nil)
-	if err != nil {
+	if err := c.call(ctx, &opTagResource, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2482,11 +2404,9 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 		Path:        "/",
 	}
 	out := new(TransactGetItemsOutput)
-	md, err := c.do(ctx, &opTransactGetItems, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2581,11 +2501,9 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		Path:        "/",
 	}
 	out := new(TransactWriteItemsOutput)
-	md, err := c.do(ctx, &opTransactWriteItems, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2636,11 +2554,9 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 		Path:        "/",
 	}
 	out := new(UntagResourceOutput)
-	md, err := c.do(ctx, &opUntagResource, req, opts, nil)
-	if err != nil {
+	if err := c.call(ctx, &opUntagResource, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2694,11 +2610,9 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 		Path:        "/",
 	}
 	out := new(UpdateContinuousBackupsOutput)
-	md, err := c.do(ctx, &opUpdateContinuousBackups, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2741,11 +2655,9 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 		Path:        "/",
 	}
 	out := new(UpdateContributorInsightsOutput)
-	md, err := c.do(ctx, &opUpdateContributorInsights, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2808,11 +2720,9 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableOutput)
-	md, err := c.do(ctx, &opUpdateGlobalTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2863,11 +2773,9 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableSettingsOutput)
-	md, err := c.do(ctx, &opUpdateGlobalTableSettings, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2926,11 +2834,9 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(UpdateItemOutput)
-	md, err := c.do(ctx, &opUpdateItem, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -2993,11 +2899,9 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(UpdateTableOutput)
-	md, err := c.do(ctx, &opUpdateTable, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -3046,11 +2950,9 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 		Path:        "/",
 	}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	md, err := c.do(ctx, &opUpdateTableReplicaAutoScaling, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -3118,10 +3020,8 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 		Path:        "/",
 	}
 	out := new(UpdateTimeToLiveOutput)
-	md, err := c.do(ctx, &opUpdateTimeToLive, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }

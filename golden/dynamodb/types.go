@@ -29,13 +29,10 @@ type ArchivalSummary struct {
 // AttributeAction is generated from schema #/components/schemas/AttributeAction.
 type AttributeAction string
 
-// Values of AttributeAction.
+// Values of AttributeAction, as sent on the wire.
 const (
-	// AttributeActionAdd is the AttributeAction value "ADD".
-	AttributeActionAdd AttributeAction = "ADD"
-	// AttributeActionPut is the AttributeAction value "PUT".
-	AttributeActionPut AttributeAction = "PUT"
-	// AttributeActionDelete is the AttributeAction value "DELETE".
+	AttributeActionAdd    AttributeAction = "ADD"
+	AttributeActionPut    AttributeAction = "PUT"
 	AttributeActionDelete AttributeAction = "DELETE"
 )
 
@@ -377,13 +374,10 @@ type BackupDetails struct {
 // BackupStatus is generated from schema #/components/schemas/BackupStatus.
 type BackupStatus string
 
-// Values of BackupStatus.
+// Values of BackupStatus, as sent on the wire.
 const (
-	// BackupStatusCreating is the BackupStatus value "CREATING".
-	BackupStatusCreating BackupStatus = "CREATING"
-	// BackupStatusDeleted is the BackupStatus value "DELETED".
-	BackupStatusDeleted BackupStatus = "DELETED"
-	// BackupStatusAvailable is the BackupStatus value "AVAILABLE".
+	BackupStatusCreating  BackupStatus = "CREATING"
+	BackupStatusDeleted   BackupStatus = "DELETED"
 	BackupStatusAvailable BackupStatus = "AVAILABLE"
 )
 
@@ -434,29 +428,22 @@ type BackupSummary struct {
 // BackupType is generated from schema #/components/schemas/BackupType.
 type BackupType string
 
-// Values of BackupType.
+// Values of BackupType, as sent on the wire.
 const (
-	// BackupTypeUser is the BackupType value "USER".
-	BackupTypeUser BackupType = "USER"
-	// BackupTypeSystem is the BackupType value "SYSTEM".
-	BackupTypeSystem BackupType = "SYSTEM"
-	// BackupTypeAwsBackup is the BackupType value "AWS_BACKUP".
+	BackupTypeUser      BackupType = "USER"
+	BackupTypeSystem    BackupType = "SYSTEM"
 	BackupTypeAwsBackup BackupType = "AWS_BACKUP"
 )
 
 // BackupTypeFilter is generated from schema #/components/schemas/BackupTypeFilter.
 type BackupTypeFilter string
 
-// Values of BackupTypeFilter.
+// Values of BackupTypeFilter, as sent on the wire.
 const (
-	// BackupTypeFilterUser is the BackupTypeFilter value "USER".
-	BackupTypeFilterUser BackupTypeFilter = "USER"
-	// BackupTypeFilterSystem is the BackupTypeFilter value "SYSTEM".
-	BackupTypeFilterSystem BackupTypeFilter = "SYSTEM"
-	// BackupTypeFilterAwsBackup is the BackupTypeFilter value "AWS_BACKUP".
+	BackupTypeFilterUser      BackupTypeFilter = "USER"
+	BackupTypeFilterSystem    BackupTypeFilter = "SYSTEM"
 	BackupTypeFilterAwsBackup BackupTypeFilter = "AWS_BACKUP"
-	// BackupTypeFilterAll is the BackupTypeFilter value "ALL".
-	BackupTypeFilterAll BackupTypeFilter = "ALL"
+	BackupTypeFilterAll       BackupTypeFilter = "ALL"
 )
 
 // BatchExecuteStatementInput is generated from schema #/components/schemas/BatchExecuteStatementInput.
@@ -592,30 +579,19 @@ type BatchStatementError struct {
 // BatchStatementErrorCodeEnum is generated from schema #/components/schemas/BatchStatementErrorCodeEnum.
 type BatchStatementErrorCodeEnum string
 
-// Values of BatchStatementErrorCodeEnum.
+// Values of BatchStatementErrorCodeEnum, as sent on the wire.
 const (
-	// BatchStatementErrorCodeEnumConditionalCheckFailed is the BatchStatementErrorCodeEnum value "ConditionalCheckFailed".
-	BatchStatementErrorCodeEnumConditionalCheckFailed BatchStatementErrorCodeEnum = "ConditionalCheckFailed"
-	// BatchStatementErrorCodeEnumItemCollectionSizeLimitExceeded is the BatchStatementErrorCodeEnum value "ItemCollectionSizeLimitExceeded".
+	BatchStatementErrorCodeEnumConditionalCheckFailed          BatchStatementErrorCodeEnum = "ConditionalCheckFailed"
 	BatchStatementErrorCodeEnumItemCollectionSizeLimitExceeded BatchStatementErrorCodeEnum = "ItemCollectionSizeLimitExceeded"
-	// BatchStatementErrorCodeEnumRequestLimitExceeded is the BatchStatementErrorCodeEnum value "RequestLimitExceeded".
-	BatchStatementErrorCodeEnumRequestLimitExceeded BatchStatementErrorCodeEnum = "RequestLimitExceeded"
-	// BatchStatementErrorCodeEnumValidationError is the BatchStatementErrorCodeEnum value "ValidationError".
-	BatchStatementErrorCodeEnumValidationError BatchStatementErrorCodeEnum = "ValidationError"
-	// BatchStatementErrorCodeEnumProvisionedThroughputExceeded is the BatchStatementErrorCodeEnum value "ProvisionedThroughputExceeded".
-	BatchStatementErrorCodeEnumProvisionedThroughputExceeded BatchStatementErrorCodeEnum = "ProvisionedThroughputExceeded"
-	// BatchStatementErrorCodeEnumTransactionConflict is the BatchStatementErrorCodeEnum value "TransactionConflict".
-	BatchStatementErrorCodeEnumTransactionConflict BatchStatementErrorCodeEnum = "TransactionConflict"
-	// BatchStatementErrorCodeEnumThrottlingError is the BatchStatementErrorCodeEnum value "ThrottlingError".
-	BatchStatementErrorCodeEnumThrottlingError BatchStatementErrorCodeEnum = "ThrottlingError"
-	// BatchStatementErrorCodeEnumInternalServerError is the BatchStatementErrorCodeEnum value "InternalServerError".
-	BatchStatementErrorCodeEnumInternalServerError BatchStatementErrorCodeEnum = "InternalServerError"
-	// BatchStatementErrorCodeEnumResourceNotFound is the BatchStatementErrorCodeEnum value "ResourceNotFound".
-	BatchStatementErrorCodeEnumResourceNotFound BatchStatementErrorCodeEnum = "ResourceNotFound"
-	// BatchStatementErrorCodeEnumAccessDenied is the BatchStatementErrorCodeEnum value "AccessDenied".
-	BatchStatementErrorCodeEnumAccessDenied BatchStatementErrorCodeEnum = "AccessDenied"
-	// BatchStatementErrorCodeEnumDuplicateItem is the BatchStatementErrorCodeEnum value "DuplicateItem".
-	BatchStatementErrorCodeEnumDuplicateItem BatchStatementErrorCodeEnum = "DuplicateItem"
+	BatchStatementErrorCodeEnumRequestLimitExceeded            BatchStatementErrorCodeEnum = "RequestLimitExceeded"
+	BatchStatementErrorCodeEnumValidationError                 BatchStatementErrorCodeEnum = "ValidationError"
+	BatchStatementErrorCodeEnumProvisionedThroughputExceeded   BatchStatementErrorCodeEnum = "ProvisionedThroughputExceeded"
+	BatchStatementErrorCodeEnumTransactionConflict             BatchStatementErrorCodeEnum = "TransactionConflict"
+	BatchStatementErrorCodeEnumThrottlingError                 BatchStatementErrorCodeEnum = "ThrottlingError"
+	BatchStatementErrorCodeEnumInternalServerError             BatchStatementErrorCodeEnum = "InternalServerError"
+	BatchStatementErrorCodeEnumResourceNotFound                BatchStatementErrorCodeEnum = "ResourceNotFound"
+	BatchStatementErrorCodeEnumAccessDenied                    BatchStatementErrorCodeEnum = "AccessDenied"
+	BatchStatementErrorCodeEnumDuplicateItem                   BatchStatementErrorCodeEnum = "DuplicateItem"
 )
 
 // BatchStatementRequest is generated from schema #/components/schemas/BatchStatementRequest.
@@ -748,11 +724,9 @@ type BatchWriteItemOutput struct {
 // BillingMode is generated from schema #/components/schemas/BillingMode.
 type BillingMode string
 
-// Values of BillingMode.
+// Values of BillingMode, as sent on the wire.
 const (
-	// BillingModeProvisioned is the BillingMode value "PROVISIONED".
-	BillingModeProvisioned BillingMode = "PROVISIONED"
-	// BillingModePayPerRequest is the BillingMode value "PAY_PER_REQUEST".
+	BillingModeProvisioned   BillingMode = "PROVISIONED"
 	BillingModePayPerRequest BillingMode = "PAY_PER_REQUEST"
 )
 
@@ -791,34 +765,21 @@ type Capacity struct {
 // ComparisonOperator is generated from schema #/components/schemas/ComparisonOperator.
 type ComparisonOperator string
 
-// Values of ComparisonOperator.
+// Values of ComparisonOperator, as sent on the wire.
 const (
-	// ComparisonOperatorEq is the ComparisonOperator value "EQ".
-	ComparisonOperatorEq ComparisonOperator = "EQ"
-	// ComparisonOperatorNe is the ComparisonOperator value "NE".
-	ComparisonOperatorNe ComparisonOperator = "NE"
-	// ComparisonOperatorIn is the ComparisonOperator value "IN".
-	ComparisonOperatorIn ComparisonOperator = "IN"
-	// ComparisonOperatorLe is the ComparisonOperator value "LE".
-	ComparisonOperatorLe ComparisonOperator = "LE"
-	// ComparisonOperatorLt is the ComparisonOperator value "LT".
-	ComparisonOperatorLt ComparisonOperator = "LT"
-	// ComparisonOperatorGe is the ComparisonOperator value "GE".
-	ComparisonOperatorGe ComparisonOperator = "GE"
-	// ComparisonOperatorGt is the ComparisonOperator value "GT".
-	ComparisonOperatorGt ComparisonOperator = "GT"
-	// ComparisonOperatorBetween is the ComparisonOperator value "BETWEEN".
-	ComparisonOperatorBetween ComparisonOperator = "BETWEEN"
-	// ComparisonOperatorNotNull is the ComparisonOperator value "NOT_NULL".
-	ComparisonOperatorNotNull ComparisonOperator = "NOT_NULL"
-	// ComparisonOperatorNull is the ComparisonOperator value "NULL".
-	ComparisonOperatorNull ComparisonOperator = "NULL"
-	// ComparisonOperatorContains is the ComparisonOperator value "CONTAINS".
-	ComparisonOperatorContains ComparisonOperator = "CONTAINS"
-	// ComparisonOperatorNotContains is the ComparisonOperator value "NOT_CONTAINS".
+	ComparisonOperatorEq          ComparisonOperator = "EQ"
+	ComparisonOperatorNe          ComparisonOperator = "NE"
+	ComparisonOperatorIn          ComparisonOperator = "IN"
+	ComparisonOperatorLe          ComparisonOperator = "LE"
+	ComparisonOperatorLt          ComparisonOperator = "LT"
+	ComparisonOperatorGe          ComparisonOperator = "GE"
+	ComparisonOperatorGt          ComparisonOperator = "GT"
+	ComparisonOperatorBetween     ComparisonOperator = "BETWEEN"
+	ComparisonOperatorNotNull     ComparisonOperator = "NOT_NULL"
+	ComparisonOperatorNull        ComparisonOperator = "NULL"
+	ComparisonOperatorContains    ComparisonOperator = "CONTAINS"
 	ComparisonOperatorNotContains ComparisonOperator = "NOT_CONTAINS"
-	// ComparisonOperatorBeginsWith is the ComparisonOperator value "BEGINS_WITH".
-	ComparisonOperatorBeginsWith ComparisonOperator = "BEGINS_WITH"
+	ComparisonOperatorBeginsWith  ComparisonOperator = "BEGINS_WITH"
 )
 
 // Condition is generated from schema #/components/schemas/Condition.
@@ -996,12 +957,10 @@ type ConditionCheck struct {
 // ConditionalOperator is generated from schema #/components/schemas/ConditionalOperator.
 type ConditionalOperator string
 
-// Values of ConditionalOperator.
+// Values of ConditionalOperator, as sent on the wire.
 const (
-	// ConditionalOperatorAnd is the ConditionalOperator value "AND".
 	ConditionalOperatorAnd ConditionalOperator = "AND"
-	// ConditionalOperatorOr is the ConditionalOperator value "OR".
-	ConditionalOperatorOr ConditionalOperator = "OR"
+	ConditionalOperatorOr  ConditionalOperator = "OR"
 )
 
 // ConsumedCapacity is generated from schema #/components/schemas/ConsumedCapacity.
@@ -1047,40 +1006,31 @@ type ContinuousBackupsDescription struct {
 // ContinuousBackupsStatus is generated from schema #/components/schemas/ContinuousBackupsStatus.
 type ContinuousBackupsStatus string
 
-// Values of ContinuousBackupsStatus.
+// Values of ContinuousBackupsStatus, as sent on the wire.
 const (
-	// ContinuousBackupsStatusEnabled is the ContinuousBackupsStatus value "ENABLED".
-	ContinuousBackupsStatusEnabled ContinuousBackupsStatus = "ENABLED"
-	// ContinuousBackupsStatusDisabled is the ContinuousBackupsStatus value "DISABLED".
+	ContinuousBackupsStatusEnabled  ContinuousBackupsStatus = "ENABLED"
 	ContinuousBackupsStatusDisabled ContinuousBackupsStatus = "DISABLED"
 )
 
 // ContributorInsightsAction is generated from schema #/components/schemas/ContributorInsightsAction.
 type ContributorInsightsAction string
 
-// Values of ContributorInsightsAction.
+// Values of ContributorInsightsAction, as sent on the wire.
 const (
-	// ContributorInsightsActionEnable is the ContributorInsightsAction value "ENABLE".
-	ContributorInsightsActionEnable ContributorInsightsAction = "ENABLE"
-	// ContributorInsightsActionDisable is the ContributorInsightsAction value "DISABLE".
+	ContributorInsightsActionEnable  ContributorInsightsAction = "ENABLE"
 	ContributorInsightsActionDisable ContributorInsightsAction = "DISABLE"
 )
 
 // ContributorInsightsStatus is generated from schema #/components/schemas/ContributorInsightsStatus.
 type ContributorInsightsStatus string
 
-// Values of ContributorInsightsStatus.
+// Values of ContributorInsightsStatus, as sent on the wire.
 const (
-	// ContributorInsightsStatusEnabling is the ContributorInsightsStatus value "ENABLING".
-	ContributorInsightsStatusEnabling ContributorInsightsStatus = "ENABLING"
-	// ContributorInsightsStatusEnabled is the ContributorInsightsStatus value "ENABLED".
-	ContributorInsightsStatusEnabled ContributorInsightsStatus = "ENABLED"
-	// ContributorInsightsStatusDisabling is the ContributorInsightsStatus value "DISABLING".
+	ContributorInsightsStatusEnabling  ContributorInsightsStatus = "ENABLING"
+	ContributorInsightsStatusEnabled   ContributorInsightsStatus = "ENABLED"
 	ContributorInsightsStatusDisabling ContributorInsightsStatus = "DISABLING"
-	// ContributorInsightsStatusDisabled is the ContributorInsightsStatus value "DISABLED".
-	ContributorInsightsStatusDisabled ContributorInsightsStatus = "DISABLED"
-	// ContributorInsightsStatusFailed is the ContributorInsightsStatus value "FAILED".
-	ContributorInsightsStatusFailed ContributorInsightsStatus = "FAILED"
+	ContributorInsightsStatusDisabled  ContributorInsightsStatus = "DISABLED"
+	ContributorInsightsStatusFailed    ContributorInsightsStatus = "FAILED"
 )
 
 // ContributorInsightsSummary is generated from schema #/components/schemas/ContributorInsightsSummary.
@@ -1822,17 +1772,12 @@ type DescribeTimeToLiveOutput struct {
 // DestinationStatus is generated from schema #/components/schemas/DestinationStatus.
 type DestinationStatus string
 
-// Values of DestinationStatus.
+// Values of DestinationStatus, as sent on the wire.
 const (
-	// DestinationStatusEnabling is the DestinationStatus value "ENABLING".
-	DestinationStatusEnabling DestinationStatus = "ENABLING"
-	// DestinationStatusActive is the DestinationStatus value "ACTIVE".
-	DestinationStatusActive DestinationStatus = "ACTIVE"
-	// DestinationStatusDisabling is the DestinationStatus value "DISABLING".
-	DestinationStatusDisabling DestinationStatus = "DISABLING"
-	// DestinationStatusDisabled is the DestinationStatus value "DISABLED".
-	DestinationStatusDisabled DestinationStatus = "DISABLED"
-	// DestinationStatusEnableFailed is the DestinationStatus value "ENABLE_FAILED".
+	DestinationStatusEnabling     DestinationStatus = "ENABLING"
+	DestinationStatusActive       DestinationStatus = "ACTIVE"
+	DestinationStatusDisabling    DestinationStatus = "DISABLING"
+	DestinationStatusDisabled     DestinationStatus = "DISABLED"
 	DestinationStatusEnableFailed DestinationStatus = "ENABLE_FAILED"
 )
 
@@ -2151,25 +2096,20 @@ type ExportDescription struct {
 // ExportFormat is generated from schema #/components/schemas/ExportFormat.
 type ExportFormat string
 
-// Values of ExportFormat.
+// Values of ExportFormat, as sent on the wire.
 const (
-	// ExportFormatDynamodbJson is the ExportFormat value "DYNAMODB_JSON".
 	ExportFormatDynamodbJson ExportFormat = "DYNAMODB_JSON"
-	// ExportFormatIon is the ExportFormat value "ION".
-	ExportFormatIon ExportFormat = "ION"
+	ExportFormatIon          ExportFormat = "ION"
 )
 
 // ExportStatus is generated from schema #/components/schemas/ExportStatus.
 type ExportStatus string
 
-// Values of ExportStatus.
+// Values of ExportStatus, as sent on the wire.
 const (
-	// ExportStatusInProgress is the ExportStatus value "IN_PROGRESS".
 	ExportStatusInProgress ExportStatus = "IN_PROGRESS"
-	// ExportStatusCompleted is the ExportStatus value "COMPLETED".
-	ExportStatusCompleted ExportStatus = "COMPLETED"
-	// ExportStatusFailed is the ExportStatus value "FAILED".
-	ExportStatusFailed ExportStatus = "FAILED"
+	ExportStatusCompleted  ExportStatus = "COMPLETED"
+	ExportStatusFailed     ExportStatus = "FAILED"
 )
 
 // ExportSummary is generated from schema #/components/schemas/ExportSummary.
@@ -2592,31 +2532,23 @@ type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 // GlobalTableStatus is generated from schema #/components/schemas/GlobalTableStatus.
 type GlobalTableStatus string
 
-// Values of GlobalTableStatus.
+// Values of GlobalTableStatus, as sent on the wire.
 const (
-	// GlobalTableStatusCreating is the GlobalTableStatus value "CREATING".
 	GlobalTableStatusCreating GlobalTableStatus = "CREATING"
-	// GlobalTableStatusActive is the GlobalTableStatus value "ACTIVE".
-	GlobalTableStatusActive GlobalTableStatus = "ACTIVE"
-	// GlobalTableStatusDeleting is the GlobalTableStatus value "DELETING".
+	GlobalTableStatusActive   GlobalTableStatus = "ACTIVE"
 	GlobalTableStatusDeleting GlobalTableStatus = "DELETING"
-	// GlobalTableStatusUpdating is the GlobalTableStatus value "UPDATING".
 	GlobalTableStatusUpdating GlobalTableStatus = "UPDATING"
 )
 
 // IndexStatus is generated from schema #/components/schemas/IndexStatus.
 type IndexStatus string
 
-// Values of IndexStatus.
+// Values of IndexStatus, as sent on the wire.
 const (
-	// IndexStatusCreating is the IndexStatus value "CREATING".
 	IndexStatusCreating IndexStatus = "CREATING"
-	// IndexStatusUpdating is the IndexStatus value "UPDATING".
 	IndexStatusUpdating IndexStatus = "UPDATING"
-	// IndexStatusDeleting is the IndexStatus value "DELETING".
 	IndexStatusDeleting IndexStatus = "DELETING"
-	// IndexStatusActive is the IndexStatus value "ACTIVE".
-	IndexStatusActive IndexStatus = "ACTIVE"
+	IndexStatusActive   IndexStatus = "ACTIVE"
 )
 
 // ItemCollectionMetrics is generated from schema #/components/schemas/ItemCollectionMetrics.
@@ -2683,11 +2615,9 @@ type KeySchemaElement struct {
 // KeyType is generated from schema #/components/schemas/KeyType.
 type KeyType string
 
-// Values of KeyType.
+// Values of KeyType, as sent on the wire.
 const (
-	// KeyTypeHash is the KeyType value "HASH".
-	KeyTypeHash KeyType = "HASH"
-	// KeyTypeRange is the KeyType value "RANGE".
+	KeyTypeHash  KeyType = "HASH"
 	KeyTypeRange KeyType = "RANGE"
 )
 
@@ -3127,11 +3057,9 @@ type PointInTimeRecoverySpecification struct {
 // PointInTimeRecoveryStatus is generated from schema #/components/schemas/PointInTimeRecoveryStatus.
 type PointInTimeRecoveryStatus string
 
-// Values of PointInTimeRecoveryStatus.
+// Values of PointInTimeRecoveryStatus, as sent on the wire.
 const (
-	// PointInTimeRecoveryStatusEnabled is the PointInTimeRecoveryStatus value "ENABLED".
-	PointInTimeRecoveryStatusEnabled PointInTimeRecoveryStatus = "ENABLED"
-	// PointInTimeRecoveryStatusDisabled is the PointInTimeRecoveryStatus value "DISABLED".
+	PointInTimeRecoveryStatusEnabled  PointInTimeRecoveryStatus = "ENABLED"
 	PointInTimeRecoveryStatusDisabled PointInTimeRecoveryStatus = "DISABLED"
 )
 
@@ -3162,14 +3090,11 @@ type Projection struct {
 // ProjectionType is generated from schema #/components/schemas/ProjectionType.
 type ProjectionType string
 
-// Values of ProjectionType.
+// Values of ProjectionType, as sent on the wire.
 const (
-	// ProjectionTypeAll is the ProjectionType value "ALL".
-	ProjectionTypeAll ProjectionType = "ALL"
-	// ProjectionTypeKeysOnly is the ProjectionType value "KEYS_ONLY".
+	ProjectionTypeAll      ProjectionType = "ALL"
 	ProjectionTypeKeysOnly ProjectionType = "KEYS_ONLY"
-	// ProjectionTypeInclude is the ProjectionType value "INCLUDE".
-	ProjectionTypeInclude ProjectionType = "INCLUDE"
+	ProjectionTypeInclude  ProjectionType = "INCLUDE"
 )
 
 // ProvisionedThroughput is generated from schema #/components/schemas/ProvisionedThroughput.
@@ -3980,21 +3905,14 @@ type ReplicaSettingsUpdate struct {
 // ReplicaStatus is generated from schema #/components/schemas/ReplicaStatus.
 type ReplicaStatus string
 
-// Values of ReplicaStatus.
+// Values of ReplicaStatus, as sent on the wire.
 const (
-	// ReplicaStatusCreating is the ReplicaStatus value "CREATING".
-	ReplicaStatusCreating ReplicaStatus = "CREATING"
-	// ReplicaStatusCreationFailed is the ReplicaStatus value "CREATION_FAILED".
-	ReplicaStatusCreationFailed ReplicaStatus = "CREATION_FAILED"
-	// ReplicaStatusUpdating is the ReplicaStatus value "UPDATING".
-	ReplicaStatusUpdating ReplicaStatus = "UPDATING"
-	// ReplicaStatusDeleting is the ReplicaStatus value "DELETING".
-	ReplicaStatusDeleting ReplicaStatus = "DELETING"
-	// ReplicaStatusActive is the ReplicaStatus value "ACTIVE".
-	ReplicaStatusActive ReplicaStatus = "ACTIVE"
-	// ReplicaStatusRegionDisabled is the ReplicaStatus value "REGION_DISABLED".
-	ReplicaStatusRegionDisabled ReplicaStatus = "REGION_DISABLED"
-	// ReplicaStatusInaccessibleEncryptionCredentials is the ReplicaStatus value "INACCESSIBLE_ENCRYPTION_CREDENTIALS".
+	ReplicaStatusCreating                          ReplicaStatus = "CREATING"
+	ReplicaStatusCreationFailed                    ReplicaStatus = "CREATION_FAILED"
+	ReplicaStatusUpdating                          ReplicaStatus = "UPDATING"
+	ReplicaStatusDeleting                          ReplicaStatus = "DELETING"
+	ReplicaStatusActive                            ReplicaStatus = "ACTIVE"
+	ReplicaStatusRegionDisabled                    ReplicaStatus = "REGION_DISABLED"
 	ReplicaStatusInaccessibleEncryptionCredentials ReplicaStatus = "INACCESSIBLE_ENCRYPTION_CREDENTIALS"
 )
 
@@ -4155,64 +4073,50 @@ type RestoreTableToPointInTimeOutput struct {
 // NONE - No ConsumedCapacity details are included in the response.
 type ReturnConsumedCapacity string
 
-// Values of ReturnConsumedCapacity.
+// Values of ReturnConsumedCapacity, as sent on the wire.
 const (
-	// ReturnConsumedCapacityIndexes is the ReturnConsumedCapacity value "INDEXES".
 	ReturnConsumedCapacityIndexes ReturnConsumedCapacity = "INDEXES"
-	// ReturnConsumedCapacityTotal is the ReturnConsumedCapacity value "TOTAL".
-	ReturnConsumedCapacityTotal ReturnConsumedCapacity = "TOTAL"
-	// ReturnConsumedCapacityNone is the ReturnConsumedCapacity value "NONE".
-	ReturnConsumedCapacityNone ReturnConsumedCapacity = "NONE"
+	ReturnConsumedCapacityTotal   ReturnConsumedCapacity = "TOTAL"
+	ReturnConsumedCapacityNone    ReturnConsumedCapacity = "NONE"
 )
 
 // ReturnItemCollectionMetrics is generated from schema #/components/schemas/ReturnItemCollectionMetrics.
 type ReturnItemCollectionMetrics string
 
-// Values of ReturnItemCollectionMetrics.
+// Values of ReturnItemCollectionMetrics, as sent on the wire.
 const (
-	// ReturnItemCollectionMetricsSize is the ReturnItemCollectionMetrics value "SIZE".
 	ReturnItemCollectionMetricsSize ReturnItemCollectionMetrics = "SIZE"
-	// ReturnItemCollectionMetricsNone is the ReturnItemCollectionMetrics value "NONE".
 	ReturnItemCollectionMetricsNone ReturnItemCollectionMetrics = "NONE"
 )
 
 // ReturnValue is generated from schema #/components/schemas/ReturnValue.
 type ReturnValue string
 
-// Values of ReturnValue.
+// Values of ReturnValue, as sent on the wire.
 const (
-	// ReturnValueNone is the ReturnValue value "NONE".
-	ReturnValueNone ReturnValue = "NONE"
-	// ReturnValueAllOld is the ReturnValue value "ALL_OLD".
-	ReturnValueAllOld ReturnValue = "ALL_OLD"
-	// ReturnValueUpdatedOld is the ReturnValue value "UPDATED_OLD".
+	ReturnValueNone       ReturnValue = "NONE"
+	ReturnValueAllOld     ReturnValue = "ALL_OLD"
 	ReturnValueUpdatedOld ReturnValue = "UPDATED_OLD"
-	// ReturnValueAllNew is the ReturnValue value "ALL_NEW".
-	ReturnValueAllNew ReturnValue = "ALL_NEW"
-	// ReturnValueUpdatedNew is the ReturnValue value "UPDATED_NEW".
+	ReturnValueAllNew     ReturnValue = "ALL_NEW"
 	ReturnValueUpdatedNew ReturnValue = "UPDATED_NEW"
 )
 
 // ReturnValuesOnConditionCheckFailure is generated from schema #/components/schemas/ReturnValuesOnConditionCheckFailure.
 type ReturnValuesOnConditionCheckFailure string
 
-// Values of ReturnValuesOnConditionCheckFailure.
+// Values of ReturnValuesOnConditionCheckFailure, as sent on the wire.
 const (
-	// ReturnValuesOnConditionCheckFailureAllOld is the ReturnValuesOnConditionCheckFailure value "ALL_OLD".
 	ReturnValuesOnConditionCheckFailureAllOld ReturnValuesOnConditionCheckFailure = "ALL_OLD"
-	// ReturnValuesOnConditionCheckFailureNone is the ReturnValuesOnConditionCheckFailure value "NONE".
-	ReturnValuesOnConditionCheckFailureNone ReturnValuesOnConditionCheckFailure = "NONE"
+	ReturnValuesOnConditionCheckFailureNone   ReturnValuesOnConditionCheckFailure = "NONE"
 )
 
 // S3SseAlgorithm is generated from schema #/components/schemas/S3SseAlgorithm.
 type S3SseAlgorithm string
 
-// Values of S3SseAlgorithm.
+// Values of S3SseAlgorithm, as sent on the wire.
 const (
-	// S3SseAlgorithmAes256 is the S3SseAlgorithm value "AES256".
 	S3SseAlgorithmAes256 S3SseAlgorithm = "AES256"
-	// S3SseAlgorithmKms is the S3SseAlgorithm value "KMS".
-	S3SseAlgorithmKms S3SseAlgorithm = "KMS"
+	S3SseAlgorithmKms    S3SseAlgorithm = "KMS"
 )
 
 // SSEDescription is generated from schema #/components/schemas/SSEDescription.
@@ -4268,41 +4172,31 @@ type SSESpecification struct {
 // SSEStatus is generated from schema #/components/schemas/SSEStatus.
 type SSEStatus string
 
-// Values of SSEStatus.
+// Values of SSEStatus, as sent on the wire.
 const (
-	// SSEStatusEnabling is the SSEStatus value "ENABLING".
-	SSEStatusEnabling SSEStatus = "ENABLING"
-	// SSEStatusEnabled is the SSEStatus value "ENABLED".
-	SSEStatusEnabled SSEStatus = "ENABLED"
-	// SSEStatusDisabling is the SSEStatus value "DISABLING".
+	SSEStatusEnabling  SSEStatus = "ENABLING"
+	SSEStatusEnabled   SSEStatus = "ENABLED"
 	SSEStatusDisabling SSEStatus = "DISABLING"
-	// SSEStatusDisabled is the SSEStatus value "DISABLED".
-	SSEStatusDisabled SSEStatus = "DISABLED"
-	// SSEStatusUpdating is the SSEStatus value "UPDATING".
-	SSEStatusUpdating SSEStatus = "UPDATING"
+	SSEStatusDisabled  SSEStatus = "DISABLED"
+	SSEStatusUpdating  SSEStatus = "UPDATING"
 )
 
 // SSEType is generated from schema #/components/schemas/SSEType.
 type SSEType string
 
-// Values of SSEType.
+// Values of SSEType, as sent on the wire.
 const (
-	// SSETypeAes256 is the SSEType value "AES256".
 	SSETypeAes256 SSEType = "AES256"
-	// SSETypeKms is the SSEType value "KMS".
-	SSETypeKms SSEType = "KMS"
+	SSETypeKms    SSEType = "KMS"
 )
 
 // ScalarAttributeType is generated from schema #/components/schemas/ScalarAttributeType.
 type ScalarAttributeType string
 
-// Values of ScalarAttributeType.
+// Values of ScalarAttributeType, as sent on the wire.
 const (
-	// ScalarAttributeTypeS is the ScalarAttributeType value "S".
 	ScalarAttributeTypeS ScalarAttributeType = "S"
-	// ScalarAttributeTypeN is the ScalarAttributeType value "N".
 	ScalarAttributeTypeN ScalarAttributeType = "N"
-	// ScalarAttributeTypeB is the ScalarAttributeType value "B".
 	ScalarAttributeTypeB ScalarAttributeType = "B"
 )
 
@@ -4554,16 +4448,12 @@ type ScanOutput struct {
 // Select is generated from schema #/components/schemas/Select.
 type Select string
 
-// Values of Select.
+// Values of Select, as sent on the wire.
 const (
-	// SelectAllAttributes is the Select value "ALL_ATTRIBUTES".
-	SelectAllAttributes Select = "ALL_ATTRIBUTES"
-	// SelectAllProjectedAttributes is the Select value "ALL_PROJECTED_ATTRIBUTES".
+	SelectAllAttributes          Select = "ALL_ATTRIBUTES"
 	SelectAllProjectedAttributes Select = "ALL_PROJECTED_ATTRIBUTES"
-	// SelectSpecificAttributes is the Select value "SPECIFIC_ATTRIBUTES".
-	SelectSpecificAttributes Select = "SPECIFIC_ATTRIBUTES"
-	// SelectCount is the Select value "COUNT".
-	SelectCount Select = "COUNT"
+	SelectSpecificAttributes     Select = "SPECIFIC_ATTRIBUTES"
+	SelectCount                  Select = "COUNT"
 )
 
 // SourceTableDetails is generated from schema #/components/schemas/SourceTableDetails.
@@ -4652,16 +4542,12 @@ type StreamSpecification struct {
 // StreamViewType is generated from schema #/components/schemas/StreamViewType.
 type StreamViewType string
 
-// Values of StreamViewType.
+// Values of StreamViewType, as sent on the wire.
 const (
-	// StreamViewTypeNewImage is the StreamViewType value "NEW_IMAGE".
-	StreamViewTypeNewImage StreamViewType = "NEW_IMAGE"
-	// StreamViewTypeOldImage is the StreamViewType value "OLD_IMAGE".
-	StreamViewTypeOldImage StreamViewType = "OLD_IMAGE"
-	// StreamViewTypeNewAndOldImages is the StreamViewType value "NEW_AND_OLD_IMAGES".
+	StreamViewTypeNewImage        StreamViewType = "NEW_IMAGE"
+	StreamViewTypeOldImage        StreamViewType = "OLD_IMAGE"
 	StreamViewTypeNewAndOldImages StreamViewType = "NEW_AND_OLD_IMAGES"
-	// StreamViewTypeKeysOnly is the StreamViewType value "KEYS_ONLY".
-	StreamViewTypeKeysOnly StreamViewType = "KEYS_ONLY"
+	StreamViewTypeKeysOnly        StreamViewType = "KEYS_ONLY"
 )
 
 // TableAutoScalingDescription is generated from schema #/components/schemas/TableAutoScalingDescription.
@@ -4903,22 +4789,15 @@ type TableDescription struct {
 // TableStatus is generated from schema #/components/schemas/TableStatus.
 type TableStatus string
 
-// Values of TableStatus.
+// Values of TableStatus, as sent on the wire.
 const (
-	// TableStatusCreating is the TableStatus value "CREATING".
-	TableStatusCreating TableStatus = "CREATING"
-	// TableStatusUpdating is the TableStatus value "UPDATING".
-	TableStatusUpdating TableStatus = "UPDATING"
-	// TableStatusDeleting is the TableStatus value "DELETING".
-	TableStatusDeleting TableStatus = "DELETING"
-	// TableStatusActive is the TableStatus value "ACTIVE".
-	TableStatusActive TableStatus = "ACTIVE"
-	// TableStatusInaccessibleEncryptionCredentials is the TableStatus value "INACCESSIBLE_ENCRYPTION_CREDENTIALS".
+	TableStatusCreating                          TableStatus = "CREATING"
+	TableStatusUpdating                          TableStatus = "UPDATING"
+	TableStatusDeleting                          TableStatus = "DELETING"
+	TableStatusActive                            TableStatus = "ACTIVE"
 	TableStatusInaccessibleEncryptionCredentials TableStatus = "INACCESSIBLE_ENCRYPTION_CREDENTIALS"
-	// TableStatusArchiving is the TableStatus value "ARCHIVING".
-	TableStatusArchiving TableStatus = "ARCHIVING"
-	// TableStatusArchived is the TableStatus value "ARCHIVED".
-	TableStatusArchived TableStatus = "ARCHIVED"
+	TableStatusArchiving                         TableStatus = "ARCHIVING"
+	TableStatusArchived                          TableStatus = "ARCHIVED"
 )
 
 // Tag is generated from schema #/components/schemas/Tag.
@@ -4984,16 +4863,12 @@ type TimeToLiveSpecification struct {
 // TimeToLiveStatus is generated from schema #/components/schemas/TimeToLiveStatus.
 type TimeToLiveStatus string
 
-// Values of TimeToLiveStatus.
+// Values of TimeToLiveStatus, as sent on the wire.
 const (
-	// TimeToLiveStatusEnabling is the TimeToLiveStatus value "ENABLING".
-	TimeToLiveStatusEnabling TimeToLiveStatus = "ENABLING"
-	// TimeToLiveStatusDisabling is the TimeToLiveStatus value "DISABLING".
+	TimeToLiveStatusEnabling  TimeToLiveStatus = "ENABLING"
 	TimeToLiveStatusDisabling TimeToLiveStatus = "DISABLING"
-	// TimeToLiveStatusEnabled is the TimeToLiveStatus value "ENABLED".
-	TimeToLiveStatusEnabled TimeToLiveStatus = "ENABLED"
-	// TimeToLiveStatusDisabled is the TimeToLiveStatus value "DISABLED".
-	TimeToLiveStatusDisabled TimeToLiveStatus = "DISABLED"
+	TimeToLiveStatusEnabled   TimeToLiveStatus = "ENABLED"
+	TimeToLiveStatusDisabled  TimeToLiveStatus = "DISABLED"
 )
 
 // TransactGetItem is generated from schema #/components/schemas/TransactGetItem.

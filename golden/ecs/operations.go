@@ -39,11 +39,9 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	runtime.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	runtime.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	md, err := c.do(ctx, &opDescribeInstances, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 
@@ -76,11 +74,9 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	runtime.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	runtime.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	md, err := c.do(ctx, &opRunInstances, req, opts, decodeJSON(out))
-	if err != nil {
+	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
 		return nil, err
 	}
-	out.ResultMetadata = md
 	return out, nil
 }
 

@@ -67,18 +67,13 @@ type Instance struct {
 // InstanceStatus is generated from the inline schema at /components/schemas/Instance/properties/Status.
 type InstanceStatus string
 
-// Values of InstanceStatus.
+// Values of InstanceStatus, as sent on the wire.
 const (
-	// InstanceStatusPending is the InstanceStatus value "Pending".
-	InstanceStatusPending InstanceStatus = "Pending"
-	// InstanceStatusRunning is the InstanceStatus value "Running".
-	InstanceStatusRunning InstanceStatus = "Running"
-	// InstanceStatusStarting is the InstanceStatus value "Starting".
+	InstanceStatusPending  InstanceStatus = "Pending"
+	InstanceStatusRunning  InstanceStatus = "Running"
 	InstanceStatusStarting InstanceStatus = "Starting"
-	// InstanceStatusStopping is the InstanceStatus value "Stopping".
 	InstanceStatusStopping InstanceStatus = "Stopping"
-	// InstanceStatusStopped is the InstanceStatus value "Stopped".
-	InstanceStatusStopped InstanceStatus = "Stopped"
+	InstanceStatusStopped  InstanceStatus = "Stopped"
 )
 
 // RunInstancesInput is generated from the parameters and request body of operation /paths/~1#Action=RunInstances/get.
