@@ -60,7 +60,7 @@ type Source struct {
 	Level Level
 	// Name is the setting's name at that level: the environment variable
 	// (AWS_MAX_ATTEMPTS), the INI key (retry_mode), the Options field
-	// (MaxAttempts), the Service field (PerMode[legacy].MaxAttempts), or a
+	// (MaxAttempts), the x-retry key (modes.legacy.maxAttempts), or a
 	// description of the global default (max attempts in legacy mode).
 	Name string
 	// Location narrows the level down: the config file's path and section
@@ -435,7 +435,8 @@ func parseMaxAttempts(f found) (Setting[int], error) {
 	return Setting[int]{Value: n, Source: f.src}, nil
 }
 
-// serviceSource names a Service field as the source of a value.
+// serviceSource names an x-retry key (the spec's words for a Service field)
+// as the source of a value.
 func serviceSource(svc *Service, field string) Source {
 	loc := "x-retry"
 	if svc.Name != "" {
@@ -449,7 +450,7 @@ func serviceMode(svc *Service) (Setting[Mode], error) {
 	if svc.DefaultMode == "" {
 		return Setting[Mode]{Value: ModeStandard, Source: Source{Level: LevelGlobalDefault, Name: "retry mode"}}, nil
 	}
-	return parseMode(found{set: true, text: string(svc.DefaultMode), src: serviceSource(svc, "DefaultMode")})
+	return parseMode(found{set: true, text: string(svc.DefaultMode), src: serviceSource(svc, "mode")})
 }
 
 // defaultMaxAttempts returns max attempts for mode from levels 5 and 6:
@@ -460,10 +461,10 @@ func defaultMaxAttempts(svc *Service, mode Mode) (Setting[int], error) {
 		svc = &Service{}
 	}
 	if n := svc.PerMode[mode].MaxAttempts; n != 0 {
-		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "PerMode["+string(mode)+"].MaxAttempts")})
+		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "modes."+string(mode)+".maxAttempts")})
 	}
 	if n := svc.Defaults.MaxAttempts; n != 0 {
-		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "Defaults.MaxAttempts")})
+		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "maxAttempts")})
 	}
 	return Setting[int]{
 		Value:  globalParams(mode).MaxAttempts,

@@ -123,20 +123,20 @@ func TestResolveSettingsPrecedence(t *testing.T) {
 		{
 			configCase: configCase{name: "service default beats global default",
 				svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", DefaultMode: ModeAdaptive, Defaults: ModeDefaults{MaxAttempts: 4}}},
-			wantMode: "adaptive", wantModeSource: "DefaultMode (service default x-retry of DynamoDB)",
-			wantMax: 4, wantMaxSource: "Defaults.MaxAttempts (service default x-retry of DynamoDB)",
+			wantMode: "adaptive", wantModeSource: "mode (service default x-retry of DynamoDB)",
+			wantMax: 4, wantMaxSource: "maxAttempts (service default x-retry of DynamoDB)",
 		},
 		{
 			configCase: configCase{name: "per-mode service default beats Defaults: DynamoDB-like legacy 10",
 				svc: dynamoLike, env: map[string]string{"AWS_RETRY_MODE": "legacy"}},
 			wantMode: "legacy", wantModeSource: "AWS_RETRY_MODE (environment)",
-			wantMax: 10, wantMaxSource: "PerMode[legacy].MaxAttempts (service default x-retry of DynamoDB)",
+			wantMax: 10, wantMaxSource: "modes.legacy.maxAttempts (service default x-retry of DynamoDB)",
 		},
 		{
 			configCase: configCase{name: "per-mode service default applies to its mode only: DynamoDB-like standard 4",
 				svc: dynamoLike},
 			wantMode: "standard", wantModeSource: "retry mode (global default)",
-			wantMax: 4, wantMaxSource: "Defaults.MaxAttempts (service default x-retry of DynamoDB)",
+			wantMax: 4, wantMaxSource: "maxAttempts (service default x-retry of DynamoDB)",
 		},
 		{
 			configCase: configCase{name: "config file beats service default",
@@ -274,7 +274,7 @@ func TestResolveSettingsPrecedence(t *testing.T) {
 		{
 			configCase: configCase{name: "service without a name is x-retry",
 				svc: &Service{EnvPrefix: "AWS", DefaultMode: ModeLegacy}},
-			wantMode: "legacy", wantModeSource: "DefaultMode (service default x-retry)",
+			wantMode: "legacy", wantModeSource: "mode (service default x-retry)",
 			wantMax: 5, wantMaxSource: "max attempts in legacy mode (global default)",
 		},
 	}
@@ -310,7 +310,7 @@ func TestResolveSettingsEmptyPrefixSkipsEnvironmentAndFile(t *testing.T) {
 	}
 	s, err := ResolveSettings(&Service{DefaultMode: ModeLegacy}, nil, nil, env)
 	require.NoError(t, err)
-	require.Equal(t, "DefaultMode (service default x-retry)", s.Mode.Source.String())
+	require.Equal(t, "mode (service default x-retry)", s.Mode.Source.String())
 	require.Equal(t, 5, s.MaxAttempts.Value)
 }
 
@@ -388,16 +388,16 @@ func TestResolveSettingsErrors(t *testing.T) {
 			wantSetting: "retry mode", wantValue: "Turbo", wantLevel: LevelCallOption},
 		{configCase: configCase{name: "invalid default mode in the spec",
 			svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", DefaultMode: "fast"}},
-			want:        `DefaultMode="fast" (service default x-retry of DynamoDB): must be one of standard, adaptive, legacy, aliyun`,
+			want:        `mode="fast" (service default x-retry of DynamoDB): must be one of standard, adaptive, legacy, aliyun`,
 			wantSetting: "retry mode", wantValue: "fast", wantLevel: LevelServiceDefault},
 		{configCase: configCase{name: "invalid default max attempts in the spec",
 			svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", Defaults: ModeDefaults{MaxAttempts: -3}}},
-			want:        `Defaults.MaxAttempts=-3 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
+			want:        `maxAttempts=-3 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
 			wantSetting: "max attempts", wantValue: -3, wantLevel: LevelServiceDefault},
 		{configCase: configCase{name: "invalid per-mode max attempts in the spec",
 			svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", PerMode: map[Mode]ModeDefaults{ModeLegacy: {MaxAttempts: -1}}},
 			env: map[string]string{"AWS_RETRY_MODE": "legacy"}},
-			want:        `PerMode[legacy].MaxAttempts=-1 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
+			want:        `modes.legacy.maxAttempts=-1 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
 			wantSetting: "max attempts", wantValue: -1, wantLevel: LevelServiceDefault},
 		{configCase: configCase{name: "malformed config file line names path and line",
 			home: map[string]string{".aws/config": "[default]\nretry_mode = standard\nmax_attempts\n"}},
@@ -498,7 +498,7 @@ func TestSettingsWithCall(t *testing.T) {
 		{name: "nil call keeps the client's settings",
 			svc: dynamoLike, client: &Options{RetryMode: ModeLegacy},
 			wantMode: ModeLegacy, wantModeSource: "RetryMode (client option)",
-			wantMaxAttempts: 10, wantMax: "PerMode[legacy].MaxAttempts (service default x-retry of DynamoDB)"},
+			wantMaxAttempts: 10, wantMax: "modes.legacy.maxAttempts (service default x-retry of DynamoDB)"},
 		{name: "call equal to the client's options keeps client sources",
 			svc: dynamoLike, client: &Options{RetryMode: ModeLegacy, MaxAttempts: 6}, call: &Options{RetryMode: ModeLegacy, MaxAttempts: 6},
 			wantMode: ModeLegacy, wantModeSource: "RetryMode (client option)",
@@ -510,7 +510,7 @@ func TestSettingsWithCall(t *testing.T) {
 		{name: "call mode change takes the new mode's per-mode service default",
 			svc: dynamoLike, call: &Options{RetryMode: ModeLegacy},
 			wantMode: ModeLegacy, wantModeSource: "RetryMode (call option)",
-			wantMaxAttempts: 10, wantMax: "PerMode[legacy].MaxAttempts (service default x-retry of DynamoDB)"},
+			wantMaxAttempts: 10, wantMax: "modes.legacy.maxAttempts (service default x-retry of DynamoDB)"},
 		{name: "call mode change takes the new mode's global default",
 			svc: awsService, call: &Options{RetryMode: ModeAliyun},
 			wantMode: ModeAliyun, wantModeSource: "RetryMode (call option)",
@@ -560,7 +560,7 @@ func TestSettingsWithCallErrors(t *testing.T) {
 		{name: "call mode change reaches an invalid per-mode default",
 			svc:  &Service{Name: "S", PerMode: map[Mode]ModeDefaults{ModeLegacy: {MaxAttempts: -1}}},
 			call: &Options{RetryMode: ModeLegacy},
-			want: `PerMode[legacy].MaxAttempts=-1 (service default x-retry of S): must be an integer ≥ 1`},
+			want: `modes.legacy.maxAttempts=-1 (service default x-retry of S): must be an integer ≥ 1`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@
 //
 //	retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-cpuprofile FILE] [-memprofile FILE]
 //	retrygen vectors FILE...
+//	retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N]
 //
 // Exit status: 0 on success, 1 when the command fails, 2 on bad usage.
 package main
@@ -24,6 +25,7 @@ type command struct {
 var commands = map[string]command{
 	"generate": {runGenerate, "generate a Go client from an OpenAPI 3 spec"},
 	"vectors":  {runVectors, "run retry conformance vectors against the runtime"},
+	"explain":  {runExplain, "print the retry settings a client would resolve here, with their sources"},
 }
 
 func main() {
@@ -53,6 +55,7 @@ func usage(w io.Writer) {
 commands:
   generate   generate a Go client from an OpenAPI 3 spec
   vectors    run retry conformance vectors against the runtime
+  explain    print the retry settings a client would resolve here, with their sources
 
 Run "retrygen <command> -h" for the flags of a command.
 `)

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/retrygen/retrygen/generator"
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// runExplain implements "retrygen explain": it prints the retry settings a
+// client generated from the spec would resolve right now — retry mode and
+// max attempts with the source that decided each (retry-behavior.md §2:
+// options > environment > config file > spec > global default), and the
+// mode's delays, jitter, retry quota and limiter. -mode and -max-attempts
+// stand for client options.
+func runExplain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("retrygen explain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	spec := fs.String("spec", "", "OpenAPI 3 spec `FILE` (YAML or JSON)")
+	var overlays overlayFlags
+	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec first; repeatable, applied in order")
+	mode := fs.String("mode", "", "retry `MODE` as if set in client options (standard, adaptive, legacy, aliyun)")
+	maxAttempts := fs.Int("max-attempts", 0, "max attempts `N` as if set in client options (0: not set)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N]\n\n"+
+			"Prints the retry settings a generated client would resolve in this environment, and where each came from.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *spec == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "retrygen explain: -spec is required and takes no arguments")
+		fs.Usage()
+		return 2
+	}
+	svc, _, err := generator.LoadService(*spec, overlays)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+		return 1
+	}
+	rs := runtimeService(svc.Title, &svc.Retry)
+	opts := runtime.Options{RetryMode: runtime.Mode(*mode), MaxAttempts: *maxAttempts}
+	s, err := runtime.ResolveSettings(rs, &opts, nil, runtime.Env{})
+	if err != nil {
+		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, explain(rs, s, s.Params(rs, &opts)))
+	return 0
+}
+
+// explain renders resolved settings, one "name: value (source)" per line.
+func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams) string {
+	var b strings.Builder
+	line := func(name string, value any, why string) {
+		fmt.Fprintf(&b, "%-22s %v", name+":", value)
+		if why != "" {
+			fmt.Fprintf(&b, "  (%s)", why)
+		}
+		b.WriteByte('\n')
+	}
+	prefix := svc.EnvPrefix
+	if prefix == "" {
+		prefix = "none: environment and config file not read"
+	}
+	line("service", svc.Name, "env prefix "+prefix)
+	line("retry mode", s.Mode.Value, s.Mode.Source.String())
+	line("max attempts", s.MaxAttempts.Value, s.MaxAttempts.Source.String())
+	line("transient base delay", p.TransientBaseDelay, "")
+	line("throttling base delay", p.ThrottlingBaseDelay, "")
+	line("max backoff", p.MaxBackoff, "")
+	line("jitter", jitterName(p.Jitter), "")
+	quota := "off"
+	if p.UsesQuota {
+		quota = fmt.Sprintf("%d tokens (retry cost %d transient, %d throttling)",
+			runtime.DefaultRetryQuotaCapacity, runtime.RetryCostTransient, runtime.RetryCostThrottling)
+	}
+	line("retry quota", quota, "")
+	line("rate limiter", onOff(p.UsesLimiter), "adaptive mode: CUBIC")
+	windows := "off"
+	if tc := svc.ThrottleControl; tc != nil {
+		windows = "on"
+		if tc.MaxDelay > 0 {
+			windows += ", max delay " + tc.MaxDelay.String()
+		}
+	}
+	line("throttle windows", windows, "")
+	line("server delays", strings.Join(svc.ServerDelayHeaders, ", "), "max "+runtime.DefaultMaxServerDelay.Round(time.Second).String())
+	return b.String()
+}
+
+func jitterName(j runtime.Jitter) string {
+	switch j {
+	case runtime.JitterEqual:
+		return "equal"
+	case runtime.JitterNone:
+		return "none"
+	default:
+		return "full"
+	}
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

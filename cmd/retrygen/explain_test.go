@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func runExplainCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"explain"}, args...), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+var dynamoArgs = []string{"-spec", "../../specs/aws-dynamodb-2012-08-10.openapi.yaml", "-overlay", "../../specs/dynamodb.overlay.yaml"}
+
+func TestExplainNamesEverySource(t *testing.T) {
+	// Environment over config file over spec (retry-behavior.md §2).
+	cfg := filepath.Join(t.TempDir(), "config")
+	require.NoError(t, os.WriteFile(cfg, []byte("[profile dev]\nretry_mode = legacy\nmax_attempts = 7\n"), 0o644))
+	t.Setenv("AWS_CONFIG_FILE", cfg)
+	t.Setenv("AWS_PROFILE", "dev")
+	t.Setenv("AWS_RETRY_MODE", "adaptive")
+	t.Setenv("AWS_MAX_ATTEMPTS", "")
+	code, out, errOut := runExplainCmd(t, dynamoArgs...)
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, `service:               Amazon DynamoDB  (env prefix AWS)
+retry mode:            adaptive  (AWS_RETRY_MODE (environment))
+max attempts:          7  (max_attempts (config file `+cfg+` [profile dev]))
+transient base delay:  25ms
+throttling base delay: 1s
+max backoff:           20s
+jitter:                full
+retry quota:           500 tokens (retry cost 14 transient, 5 throttling)
+rate limiter:          on  (adaptive mode: CUBIC)
+throttle windows:      off
+server delays:         x-amz-retry-after  (max 20s)
+`, out)
+}
+
+func TestExplainClientOptionsWinAndSpecDefaultsShow(t *testing.T) {
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_RETRY_MODE", "adaptive")
+	t.Setenv("AWS_MAX_ATTEMPTS", "")
+	code, out, _ := runExplainCmd(t, append(dynamoArgs, "-mode", "legacy")...)
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "retry mode:            legacy  (RetryMode (client option))\n")
+	require.Contains(t, out, "max attempts:          10  (modes.legacy.maxAttempts (service default x-retry of Amazon DynamoDB))\n")
+	require.Contains(t, out, "throttling base delay: 50ms\n")
+	require.Contains(t, out, "jitter:                none\n")
+	require.Contains(t, out, "retry quota:           off\n")
+}
+
+func TestExplainInvalidEnvironmentNamesItsSource(t *testing.T) {
+	t.Setenv("AWS_MAX_ATTEMPTS", "0")
+	code, out, errOut := runExplainCmd(t, dynamoArgs...)
+	require.Equal(t, 1, code)
+	require.Empty(t, out)
+	require.Equal(t, "retrygen explain: AWS_MAX_ATTEMPTS=\"0\" (environment): must be an integer ≥ 1\n", errOut)
+}
+
+func TestExplainUsage(t *testing.T) {
+	code, _, errOut := runExplainCmd(t)
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "usage: retrygen explain -spec FILE")
+}
