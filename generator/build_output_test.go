@@ -99,3 +99,24 @@ func TestComponentUses(t *testing.T) {
 	require.Equal(t, map[string]int{"Pet": 2}, componentUses(api),
 		"ListPets' items and GetDog's allOf use Pet; whole 2xx responses (GetItem, GetPet) are not uses")
 }
+
+// TestEmbeddedOutputEmitted checks the Go source of an output embedding a
+// shared type, and that the shared type itself has no ResultMetadata.
+func TestEmbeddedOutputEmitted(t *testing.T) {
+	svc, _, err := load(t, outputsSpec)
+	require.NoError(t, err)
+	files, err := Generate(svc, "svc")
+	require.NoError(t, err)
+	var types string
+	for _, f := range files {
+		if f.Name == "types.go" {
+			types = string(f.Content)
+		}
+	}
+	require.Contains(t, types, "type GetPetOutput struct {\n"+
+		"\t// ResultMetadata describes how the call went: attempts made, request ID.\n"+
+		"\tResultMetadata runtime.ResponseMetadata `json:\"-\"`\n\n"+
+		"\t// Pet is the decoded response body; its fields and JSON methods are promoted.\n"+
+		"\tPet\n}")
+	require.Contains(t, types, "type Pet struct {\n\tName *string `json:\"name,omitzero\"`\n}")
+}

@@ -11,7 +11,7 @@ func emitTypes(f *jen.File, svc *Service) {
 	for _, t := range svc.Types {
 		first := t.Name + " is generated from " + plainLine(t.Source) + "."
 		if t.Embed != "" {
-			first += " It embeds " + t.Embed + ", which the response body decodes into, so the body's members are fields of the output (out.Name, not out.Body.Name)."
+			first += " It embeds " + t.Embed + ", the decoded response body, so its fields are read on the output directly."
 		}
 		f.Add(docComment(first, t.Doc))
 		switch t.Kind {
