@@ -24,6 +24,9 @@ type builder struct {
 	merged   map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
 	// mergedPtrs locates the members of each merged object property's allOf.
 	mergedPtrs map[*openapi3.Schema][]string
+	// uses counts each component schema's references other than as a
+	// whole 2xx response (componentUses).
+	uses map[string]int
 }
 
 // reservedNames are package-level names every generated client declares.
@@ -34,7 +37,7 @@ var reservedNames = []string{"Client", "Options", "New"}
 // so the same spec always gets the same names.
 func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Protocol, d *diags) *Service {
 	b := &builder{api: api, root: root, retry: retry, protocol: protocol, d: d,
-		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}}
+		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}, uses: componentUses(api)}
 	for _, n := range reservedNames {
 		b.names[n] = true
 	}

@@ -176,9 +176,14 @@ func (b *builder) isErrorShape(sr *openapi3.SchemaRef) bool {
 }
 
 // output builds the operation's output type from the first 2xx response
-// with content: JSON objects decode into the output struct itself; other
-// JSON (and error shapes) into its Body field; any other media type into a Body []byte field.
-// No 2xx content gives an empty struct and no decoding.
+// with content. A JSON object whose schema is dedicated to the response (a
+// component referenced nowhere else, see componentUses, or an inline object)
+// is the output type itself. Any other JSON decodes into a new struct called
+// name: a struct type (a shared component such as a REST resource, an allOf
+// or oneOf) is embedded in it, so its fields are the output's; anything else
+// (arrays, scalars, maps, error shapes) goes in its Body field. Other media
+// types give a Body []byte field; no 2xx content an empty struct and no
+// decoding.
 func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, string) {
 	var content openapi3.Content
 	cptr := ""
@@ -197,14 +202,19 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	}
 	cptr = child(child(cptr, "content"), mt)
 	sr := content[mt].Schema
-	if kind == BodyJSON && objectSchema(sr) != nil && !b.isErrorShape(sr) {
+	if kind == BodyJSON && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
 	tname := b.claim(name, cptr)
 	t := &Type{Name: tname, Kind: KindStruct, Source: "the 2xx response of operation " + ptr}
 	b.types = append(b.types, t)
 	if kind == BodyJSON && sr != nil {
-		t.Fields = []Field{{Name: "Body", Doc: "Body is the JSON response body.", Type: b.schemaRef(sr, child(cptr, "schema"), tname+"Body"), Required: true, In: "body"}}
+		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")
+		if ref.Kind == RefNamed && ref.Struct && !b.isErrorShape(sr) && ref.Name != "ResultMetadata" {
+			t.Embed = ref.Name
+			return tname, OutputSelf
+		}
+		t.Fields = []Field{{Name: "Body", Doc: "Body is the JSON response body.", Type: ref, Required: true, In: "body"}}
 		return tname, OutputJSONField
 	}
 	if strings.Contains(strings.ToLower(mt), "xml") {
@@ -212,4 +222,15 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	}
 	t.Fields = []Field{{Name: "Body", Doc: "Body is the response body (" + mt + ").", Type: TypeRef{Kind: RefScalar, Scalar: ScalarBytes}, Required: true, In: "body"}}
 	return tname, OutputRawField
+}
+
+// dedicatedOutput reports whether the 2xx JSON schema sr becomes the
+// output type itself: an object that is not an error shape, either inline
+// or a component with no use other than as a 2xx response.
+func (b *builder) dedicatedOutput(sr *openapi3.SchemaRef) bool {
+	if objectSchema(sr) == nil || b.isErrorShape(sr) {
+		return false
+	}
+	name, ok := strings.CutPrefix(sr.Ref, componentPrefix)
+	return !ok || b.uses[name] == 0
 }

@@ -118,7 +118,8 @@ func TestOperationsModel(t *testing.T) {
 	}
 	require.Equal(t, []string{"AccountSid/path", "StartTimeLt/query", "StartTimeGt/query", "Tags/query", "XTrace/header", "Session/cookie", "Timeout/", "To/"}, names,
 		"parameter fields first, then the form fields")
-	require.Equal(t, "File", call.Output)
+	require.Equal(t, "CreateCallOutput", call.Output, "File is also CreateFile's request body: shared, so embedded")
+	require.Equal(t, "File", typeNamed(svc, "CreateCallOutput").Embed)
 	require.Equal(t, OutputSelf, call.OutputBody)
 	require.Equal(t, []StatusError{{Status: "404", Name: "Problem"}, {Status: "4XX", Name: "CreateCall4XXError"}, {Status: "default", Name: "Problem"}}, call.StatusErrors)
 	require.Empty(t, call.Errors, "no aws2openapi 48x codes")

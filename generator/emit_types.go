@@ -9,7 +9,11 @@ import (
 func emitTypes(f *jen.File, svc *Service) {
 	var additional, union bool
 	for _, t := range svc.Types {
-		f.Add(docComment(t.Name+" is generated from "+plainLine(t.Source)+".", t.Doc))
+		first := t.Name + " is generated from " + plainLine(t.Source) + "."
+		if t.Embed != "" {
+			first += " It embeds " + t.Embed + ", the decoded response body, so its fields are read on the output directly."
+		}
+		f.Add(docComment(first, t.Doc))
 		switch t.Kind {
 		case KindEnum:
 			emitEnum(f, t)
@@ -17,6 +21,11 @@ func emitTypes(f *jen.File, svc *Service) {
 			emitUnion(f, t)
 			union = true
 		default:
+			if t.Embed != "" {
+				f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output),
+					jen.Line().Comment(t.Embed+" is the decoded response body; its fields and JSON methods are promoted."), jen.Id(t.Embed))...)
+				break
+			}
 			if t.Additional == nil {
 				f.Type().Id(t.Name).Struct(structFields(t.Fields, t.Output)...)
 				break

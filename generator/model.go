@@ -81,7 +81,7 @@ type Operation struct {
 	// Body says how the request body is encoded.
 	Body Body
 	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the
-	// output struct), OutputJSONField or OutputRawField (into its Body
+	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
 	// field), or OutputNone (no body).
 	OutputBody string
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
@@ -201,6 +201,10 @@ type Type struct {
 	// Output is set for the output types of operations: they carry
 	// ResultMetadata.
 	Output bool
+	// Embed names the struct type an output type embeds: the shared
+	// component (or allOf/oneOf type) its 2xx JSON object decodes into, so
+	// the object's fields are promoted onto the output. "" for none.
+	Embed string
 	// IntEnum: the enum's values are integers (EnumValue.Int), its Go type
 	// int64.
 	IntEnum bool

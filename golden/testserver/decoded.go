@@ -67,10 +67,12 @@ func (r *BodyRecorder) Last() []byte {
 }
 
 // TypedBody returns the value a generated operation decoded its JSON
-// response into. A generated output decodes a JSON object into itself, and
-// any other JSON into its Body field, which is not a JSON member of the
-// output (tag `json:"-"`); TypedBody returns that field's value when out (a
-// struct or a pointer to one) has it, else out.
+// response into. A generated output decodes a JSON object into itself
+// (a dedicated shape) or into the struct it embeds (a shared one: the
+// embedded fields and JSON methods are promoted, so the output encodes as
+// the body), and any other JSON into its Body field, which is not a JSON
+// member of the output (tag `json:"-"`); TypedBody returns that field's
+// value when out (a struct or a pointer to one) has it, else out.
 func TypedBody(out any) any {
 	v := reflect.ValueOf(out)
 	for v.Kind() == reflect.Pointer && !v.IsNil() {

@@ -29,6 +29,36 @@ type selfWithBodyMember struct {
 	Body string `json:"body"`
 }
 
+// union has a generated union's JSON methods; embeddedUnion is an output
+// embedding it (a shared oneOf response), whose promoted methods decode and
+// encode the whole body.
+type union struct {
+	User *user
+	Raw  json.RawMessage
+}
+
+func (u *union) UnmarshalJSON(b []byte) error {
+	u.Raw = append(json.RawMessage(nil), b...)
+	return json.Unmarshal(b, &u.User)
+}
+
+func (u union) MarshalJSON() ([]byte, error) { return u.Raw, nil }
+
+type embeddedUnion struct {
+	ResultMetadata struct{ Attempts int } `json:"-"`
+	union
+}
+
+func TestEmbeddedOutputRoundTrips(t *testing.T) {
+	body := []byte(`{"id":"7","name":"Ann","Tags":["a"]}`)
+	out := &embeddedUnion{}
+	require.NoError(t, json.Unmarshal(body, out))
+	require.Equal(t, "Ann", *out.User.Name, "the promoted UnmarshalJSON decoded into the embedded union")
+	missing, err := testserver.MissingMembers(body, testserver.TypedBody(out))
+	require.NoError(t, err)
+	require.Empty(t, missing)
+}
+
 func TestTypedBody(t *testing.T) {
 	u := &user{ID: "7"}
 	tests := []struct {
@@ -40,6 +70,7 @@ func TestTypedBody(t *testing.T) {
 		{name: "an output decoded from a JSON object is itself", out: u, want: u},
 		{name: "a Body field that is a JSON member is not the wrapped body", out: &selfWithBodyMember{Body: "x"}, want: &selfWithBodyMember{Body: "x"}},
 		{name: "a non-struct is itself", out: []int{1}, want: []int{1}},
+		{name: "an output embedding the decoded struct is itself", out: &embeddedUnion{}, want: &embeddedUnion{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
