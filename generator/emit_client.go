@@ -73,18 +73,6 @@ func emitClient(f *jen.File, svc *Service, pkg string) {
 
 	f.Comment("service holds what the spec's x-retry extension declares.")
 	f.Var().Id("service").Op("=").Qual(runtimePath, "Service").Values(serviceDict(svc))
-	f.Line()
-
-	f.Comment("decodeJSON returns a decoder of a JSON response body into v; an empty body leaves v empty.")
-	f.Func().Id("decodeJSON").Params(jen.Id("v").Any()).Func().Params(jen.Op("*").Qual("net/http", "Response")).Error().Block(
-		jen.Return(jen.Func().Params(jen.Id("r").Op("*").Qual("net/http", "Response")).Error().Block(
-			jen.If(
-				jen.Err().Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Id("r").Dot("Body")).Dot("Decode").Call(jen.Id("v")),
-				jen.Err().Op("!=").Nil().Op("&&").Op("!").Qual("errors", "Is").Call(jen.Err(), jen.Qual("io", "EOF")),
-			).Block(jen.Return(jen.Err())),
-			jen.Return(jen.Nil()),
-		)),
-	)
 }
 
 // applyOpts renders `for _, f := range opts { f(&o) }`.

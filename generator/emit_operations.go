@@ -326,11 +326,11 @@ func paramStatements(op *Operation) []jen.Code {
 func decoder(op *Operation) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
-		return jen.Id("decodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
+		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputRawField:
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputNone:
 		return jen.Nil()
 	}
-	return jen.Id("decodeJSON").Call(jen.Id("out"))
+	return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Id("out"))
 }

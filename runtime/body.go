@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -156,6 +157,18 @@ func MultipartBody(parts ...Part) ([]byte, string, error) {
 // mime/multipart does.
 func escapeQuotes(s string) string {
 	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"").Replace(s)
+}
+
+// DecodeJSON returns a decoder of a JSON response body into v (a pointer);
+// an empty body leaves v as it is. It returns encoding/json's error for a
+// malformed body, which Client.Do wraps in a *DecodeError.
+func DecodeJSON(v any) func(*http.Response) error {
+	return func(r *http.Response) error {
+		if err := json.NewDecoder(r.Body).Decode(v); err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		return nil
+	}
 }
 
 // DecodeBytes returns a decoder that reads a whole response body into *dst,

@@ -154,3 +154,13 @@ func TestDecodeBytes(t *testing.T) {
 	require.NoError(t, DecodeBytes(&got)(&http.Response{Body: io.NopCloser(strings.NewReader("raw\x00"))}))
 	require.Equal(t, []byte("raw\x00"), got)
 }
+
+func TestDecodeJSON(t *testing.T) {
+	resp := func(body string) *http.Response { return &http.Response{Body: io.NopCloser(strings.NewReader(body))} }
+	var v struct{ A int }
+	require.NoError(t, DecodeJSON(&v)(resp(`{"A":7}`)))
+	require.Equal(t, 7, v.A)
+	require.NoError(t, DecodeJSON(&v)(resp("")), "an empty body leaves v as it is")
+	require.Equal(t, 7, v.A)
+	require.EqualError(t, DecodeJSON(&v)(resp(`{"A":`)), "unexpected EOF")
+}

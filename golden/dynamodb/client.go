@@ -27,9 +27,6 @@ package dynamodb
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"time"
 
@@ -122,14 +119,4 @@ var service = runtime.Service{
 	RetrySafe:          true,
 	ServerDelayHeaders: []string{"x-amz-retry-after"},
 	ThrottlingCodes:    []string{"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"},
-}
-
-// decodeJSON returns a decoder of a JSON response body into v; an empty body leaves v empty.
-func decodeJSON(v any) func(*http.Response) error {
-	return func(r *http.Response) error {
-		if err := json.NewDecoder(r.Body).Decode(v); err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		return nil
-	}
 }

@@ -52,7 +52,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 		Path:        "/",
 	}
 	out := new(BatchExecuteStatementOutput)
-	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -144,7 +144,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 		Path:        "/",
 	}
 	out := new(BatchGetItemOutput)
-	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -255,7 +255,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 		Path:        "/",
 	}
 	out := new(BatchWriteItemOutput)
-	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -335,7 +335,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(CreateBackupOutput)
-	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -419,7 +419,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(CreateGlobalTableOutput)
-	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -480,7 +480,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(CreateTableOutput)
-	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -531,7 +531,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(DeleteBackupOutput)
-	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -596,7 +596,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(DeleteItemOutput)
-	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -660,7 +660,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(DeleteTableOutput)
-	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -707,7 +707,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 		Path:        "/",
 	}
 	out := new(DescribeBackupOutput)
-	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -762,7 +762,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 		Path:        "/",
 	}
 	out := new(DescribeContinuousBackupsOutput)
-	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -807,7 +807,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 		Path:        "/",
 	}
 	out := new(DescribeContributorInsightsOutput)
-	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -838,7 +838,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 		Path:        "/",
 	}
 	out := new(DescribeEndpointsResponse)
-	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -885,7 +885,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 		Path:        "/",
 	}
 	out := new(DescribeExportOutput)
-	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -933,7 +933,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableOutput)
-	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -980,7 +980,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableSettingsOutput)
-	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1025,7 +1025,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 		Path:        "/",
 	}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1117,7 +1117,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Path:        "/",
 	}
 	out := new(DescribeLimitsOutput)
-	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1168,7 +1168,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 		Path:        "/",
 	}
 	out := new(DescribeTableOutput)
-	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1215,7 +1215,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 		Path:        "/",
 	}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1260,7 +1260,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 		Path:        "/",
 	}
 	out := new(DescribeTimeToLiveOutput)
-	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1310,7 +1310,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1361,7 +1361,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1419,7 +1419,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 		Path:        "/",
 	}
 	out := new(ExecuteStatementOutput)
-	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1475,7 +1475,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		Path:        "/",
 	}
 	out := new(ExecuteTransactionOutput)
-	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1529,7 +1529,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 		Path:        "/",
 	}
 	out := new(ExportTableToPointInTimeOutput)
-	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1584,7 +1584,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(GetItemOutput)
-	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1634,7 +1634,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListBackupsOutput)
-	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1679,7 +1679,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 		Path:        "/",
 	}
 	out := new(ListContributorInsightsOutput)
-	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1724,7 +1724,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListExportsOutput)
-	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1769,7 +1769,7 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 		Path:        "/",
 	}
 	out := new(ListGlobalTablesOutput)
-	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1813,7 +1813,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(ListTablesOutput)
-	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1862,7 +1862,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 		Path:        "/",
 	}
 	out := new(ListTagsOfResourceOutput)
-	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1962,7 +1962,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(PutItemOutput)
-	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2052,7 +2052,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Path:        "/",
 	}
 	out := new(QueryOutput)
-	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2122,7 +2122,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 		Path:        "/",
 	}
 	out := new(RestoreTableFromBackupOutput)
-	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2212,7 +2212,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 		Path:        "/",
 	}
 	out := new(RestoreTableToPointInTimeOutput)
-	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2284,7 +2284,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		Path:        "/",
 	}
 	out := new(ScanOutput)
-	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2404,7 +2404,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 		Path:        "/",
 	}
 	out := new(TransactGetItemsOutput)
-	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2501,7 +2501,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		Path:        "/",
 	}
 	out := new(TransactWriteItemsOutput)
-	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2610,7 +2610,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 		Path:        "/",
 	}
 	out := new(UpdateContinuousBackupsOutput)
-	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2655,7 +2655,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 		Path:        "/",
 	}
 	out := new(UpdateContributorInsightsOutput)
-	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2720,7 +2720,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableOutput)
-	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2773,7 +2773,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableSettingsOutput)
-	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2834,7 +2834,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(UpdateItemOutput)
-	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2899,7 +2899,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(UpdateTableOutput)
-	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2950,7 +2950,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 		Path:        "/",
 	}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -3020,7 +3020,7 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 		Path:        "/",
 	}
 	out := new(UpdateTimeToLiveOutput)
-	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -16,9 +16,6 @@ package ecs
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"time"
 
@@ -93,14 +90,4 @@ var service = runtime.Service{
 		UserHeader:    "X-RateLimit-User",
 	},
 	ThrottlingCodes: []string{"Throttling", "Throttling.User", "Throttling.Api"},
-}
-
-// decodeJSON returns a decoder of a JSON response body into v; an empty body leaves v empty.
-func decodeJSON(v any) func(*http.Response) error {
-	return func(r *http.Response) error {
-		if err := json.NewDecoder(r.Body).Decode(v); err != nil && !errors.Is(err, io.EOF) {
-			return err
-		}
-		return nil
-	}
 }

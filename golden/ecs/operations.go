@@ -39,7 +39,7 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	runtime.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	runtime.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -74,7 +74,7 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	runtime.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	runtime.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, decodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
