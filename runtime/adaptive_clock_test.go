@@ -15,51 +15,6 @@ func adaptiveAt(seconds float64) time.Time {
 	return adaptiveEpoch.Add(time.Duration(seconds * float64(time.Second)))
 }
 
-// adaptiveFakeClock is a settable clock whose Sleep advances time by d at
-// once (nil unless ctx is done) and counts the sleeps.
-type adaptiveFakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps int
-}
-
-func (c *adaptiveFakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *adaptiveFakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
-
-func (c *adaptiveFakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-func (c *adaptiveFakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sleeps++
-	if d > 0 {
-		c.now = c.now.Add(d)
-	}
-	return nil
-}
-
-func (c *adaptiveFakeClock) Sleeps() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sleeps
-}
-
 // adaptiveManualClock is a clock whose Sleep blocks until Advance reaches
 // its end or ctx is done. Every Sleep reports its d on the sleeps channel
 // once it is registered, so a test knows when a caller is blocked.

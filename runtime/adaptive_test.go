@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/runtime/clocktest"
 	"pgregory.net/rapid"
 )
 
@@ -54,7 +56,7 @@ func TestAdaptiveAcquireWhileDisabledIsFree(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &adaptiveFakeClock{now: adaptiveAt(0)}
+			clock := clocktest.New(adaptiveAt(0))
 			l := NewRateLimiter(clock)
 			for _, at := range tt.successes {
 				clock.Set(adaptiveAt(at))
@@ -68,7 +70,7 @@ func TestAdaptiveAcquireWhileDisabledIsFree(t *testing.T) {
 			require.False(t, st.Enabled)
 			require.InDelta(t, tt.tokens, st.Tokens, 1e-12)
 			require.Zero(t, l.Rate())
-			require.Zero(t, clock.Sleeps())
+			require.Empty(t, clock.Sleeps())
 		})
 	}
 }
@@ -91,7 +93,7 @@ func TestAdaptiveFailFast(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clock := &adaptiveFakeClock{now: adaptiveAt(0)}
+			clock := clocktest.New(adaptiveAt(0))
 			l := throttledLimiter(t, clock)
 			clock.Advance(tt.elapsed)
 			err := l.Acquire(context.Background(), true)
@@ -103,7 +105,7 @@ func TestAdaptiveFailFast(t *testing.T) {
 				require.Equal(t, tt.wantErr, rl)
 			}
 			require.InDelta(t, tt.tokens, l.State().Tokens, 1e-12)
-			require.Zero(t, clock.Sleeps())
+			require.Empty(t, clock.Sleeps())
 		})
 	}
 }
@@ -184,7 +186,7 @@ func TestAdaptiveRateChangeWakesWaiter(t *testing.T) {
 // fill rate must climb back to the pre-throttle send rate within 10 s, and
 // never starve below 0.5 tokens/s on the way.
 func TestAdaptiveRecoversAfterThrottling(t *testing.T) {
-	clock := &adaptiveFakeClock{now: adaptiveAt(0)}
+	clock := clocktest.New(adaptiveAt(0))
 	l := NewRateLimiter(clock)
 	step := func(throttled bool) {
 		require.NoError(t, l.Acquire(context.Background(), false))
@@ -219,7 +221,7 @@ func TestAdaptiveRecoversAfterThrottling(t *testing.T) {
 // fills at 0.5 tokens/s or more.
 func TestAdaptiveBalanceNeverNegative(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		clock := &adaptiveFakeClock{now: adaptiveAt(rapid.Float64Range(0, 1e6).Draw(rt, "t0"))}
+		clock := clocktest.New(adaptiveAt(rapid.Float64Range(0, 1e6).Draw(rt, "t0")))
 		l := NewRateLimiter(clock)
 		rt.Repeat(map[string]func(*rapid.T){
 			"advance": func(rt *rapid.T) {
@@ -257,7 +259,7 @@ func TestAdaptiveBalanceNeverNegative(t *testing.T) {
 // TestAdaptiveConcurrentUse runs acquisitions and updates from many
 // goroutines, for the race detector, and checks the balance afterwards.
 func TestAdaptiveConcurrentUse(t *testing.T) {
-	clock := &adaptiveFakeClock{now: adaptiveAt(0)}
+	clock := clocktest.New(adaptiveAt(0))
 	l := NewRateLimiter(clock)
 	var wg sync.WaitGroup
 	for g := range 8 {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/runtime/clocktest"
 	"gopkg.in/yaml.v3"
 )
 
@@ -72,7 +74,7 @@ func TestAdaptiveSendingRateVectors(t *testing.T) {
 	for name, sc := range loadAdaptiveVectors(t, "sending-rate.yaml") {
 		t.Run(name, func(t *testing.T) {
 			require.NotEmpty(t, sc.Cases)
-			clock := &adaptiveFakeClock{now: adaptiveAt(0)}
+			clock := clocktest.New(adaptiveAt(0))
 			l := NewRateLimiter(clock)
 			for i, c := range sc.Cases {
 				require.NotNil(t, c.MeasuredTxRate, "case %d", i)

@@ -51,6 +51,13 @@ func (c *Clock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// Set moves the clock to t (forward or back) without recording a sleep.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
 // Sleeps returns a copy of the durations slept so far, in order.
 func (c *Clock) Sleeps() []time.Duration {
 	c.mu.Lock()
