@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 )
 
 // PrismDynamicArgs are the [StartPrism] extra arguments that make Prism 5.14.2
@@ -145,3 +146,25 @@ func missingMembers(ptr string, sent, got any, missing *[]string) {
 
 // pointerEscaper escapes a member name for a JSON pointer (RFC 6901).
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// RequireDecoded fails t unless out, a generated operation's output, holds
+// every member of body (the raw response, e.g. from a BodyRecorder) in a
+// typed field and is not empty ({}, [] or null once re-encoded).
+func RequireDecoded(t testing.TB, body []byte, out any) {
+	t.Helper()
+	typed := TypedBody(out)
+	missing, err := MissingMembers(body, typed)
+	if err != nil {
+		t.Fatalf("comparing the response with its typed value: %v", err)
+	}
+	if len(missing) > 0 {
+		t.Fatalf("members of the response that no typed field holds: %v; response: %s", missing, body)
+	}
+	b, err := json.Marshal(typed)
+	if err != nil {
+		t.Fatalf("re-encoding the typed value: %v", err)
+	}
+	if s := string(b); s == "{}" || s == "[]" || s == "null" {
+		t.Fatalf("the typed response decoded nothing from %s", body)
+	}
+}

@@ -9,7 +9,6 @@ package box
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"strconv"
@@ -28,36 +27,17 @@ const token = "prism-box-token"
 
 // newPrismClient starts Prism on the spec, building responses from the
 // response schemas, and returns a client whose every request fails the test
-// if Prism rejects it (the bearer token sent through the per-attempt request
-// hook, opts applied after), and the recorder of the last response body.
+// if Prism rejects it (the bearer token sent with the generated
+// WithBearerToken option; opts applied after), and the recorder of the last
+// response body.
 func newPrismClient(t *testing.T, opts ...func(*Options)) (*Client, *testserver.BodyRecorder) {
 	t.Helper()
 	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
 	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
-	base := func(o *Options) {
-		o.HTTPClient = &http.Client{Transport: rec}
-		o.BeforeAttempt = func(req *http.Request, _ int) error {
-			req.Header.Set("Authorization", "Bearer "+token)
-			return nil
-		}
-	}
-	c, err := New(endpoint, append([]func(*Options){base}, opts...)...)
+	base := func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }
+	c, err := New(endpoint, append([]func(*Options){base, WithBearerToken(token)}, opts...)...)
 	require.NoError(t, err)
 	return c, rec
-}
-
-// requireDecoded fails unless out, a typed response, holds every member of
-// body, Prism's response (generated from the response schema: see
-// testserver.PrismDynamicArgs), and is not empty.
-func requireDecoded(t *testing.T, body []byte, out any) {
-	t.Helper()
-	typed := testserver.TypedBody(out)
-	missing, err := testserver.MissingMembers(body, typed)
-	require.NoError(t, err)
-	require.Empty(t, missing, "members of Prism's response that no typed field holds; response: %s", body)
-	b, err := json.Marshal(typed)
-	require.NoError(t, err)
-	require.NotContains(t, []string{"{}", "[]", "null"}, string(b), "the typed response decoded nothing from %s", body)
 }
 
 // TestPrismBoxOperations calls 24 operations with valid inputs.
@@ -140,7 +120,7 @@ func TestPrismBoxOperations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.call(context.Background())
 			require.NoError(t, err)
-			requireDecoded(t, rec.Last(), out)
+			testserver.RequireDecoded(t, rec.Last(), out)
 		})
 	}
 }

@@ -9,7 +9,6 @@ package twilio
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"os"
 	"testing"
@@ -30,35 +29,15 @@ const (
 // newPrismClient starts Prism on the spec, building responses from the
 // response schemas, and returns a client whose every request fails the test
 // if Prism rejects it (HTTP basic credentials, account SID and auth token,
-// sent through the per-attempt request hook), and the recorder of the last
-// response body.
+// sent with the generated WithBasicAuth option), and the recorder of the
+// last response body.
 func newPrismClient(t *testing.T) (*Client, *testserver.BodyRecorder) {
 	t.Helper()
 	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
 	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
-	c, err := New(endpoint, func(o *Options) {
-		o.HTTPClient = &http.Client{Transport: rec}
-		o.BeforeAttempt = func(req *http.Request, _ int) error {
-			req.SetBasicAuth(accountSid, authToken)
-			return nil
-		}
-	})
+	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithBasicAuth(accountSid, authToken))
 	require.NoError(t, err)
 	return c, rec
-}
-
-// requireDecoded fails unless out, a typed response, holds every member of
-// body, Prism's response (generated from the response schema: see
-// testserver.PrismDynamicArgs), and is not empty.
-func requireDecoded(t *testing.T, body []byte, out any) {
-	t.Helper()
-	typed := testserver.TypedBody(out)
-	missing, err := testserver.MissingMembers(body, typed)
-	require.NoError(t, err)
-	require.Empty(t, missing, "members of Prism's response that no typed field holds; response: %s", body)
-	b, err := json.Marshal(typed)
-	require.NoError(t, err)
-	require.NotContains(t, []string{"{}", "[]", "null"}, string(b), "the typed response decoded nothing from %s", body)
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -157,7 +136,7 @@ func TestPrismTwilioOperations(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.call(context.Background())
 			require.NoError(t, err)
-			requireDecoded(t, rec.Last(), out)
+			testserver.RequireDecoded(t, rec.Last(), out)
 		})
 	}
 }
