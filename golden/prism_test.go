@@ -16,7 +16,7 @@ import (
 // TestPrismClients (issue 5, "What must be shown" 2) generates the Twilio
 // and Box clients into packages inside the module, copies the calls in
 // testdata/prism/PKG/calls_test.go into them, and runs them: each starts
-// `prism mock` on the spec (golden/testserver) and makes at least 20 calls
+// `prism mock` on the spec (internal/testserver) and makes at least 20 calls
 // through the generated client, every request checked by Prism; Box's also
 // shows typed errors and retries on `Prefer: code=429` and `code=503`.
 //

@@ -21,7 +21,7 @@ import (
 	"unicode"
 
 	"github.com/retrygen/retrygen/generator"
-	"github.com/retrygen/retrygen/golden/testserver"
+	"github.com/retrygen/retrygen/internal/testserver"
 )
 
 // realSpec is one spec the tier generates from.

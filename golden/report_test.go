@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrygen/retrygen/golden/testserver"
+	"github.com/retrygen/retrygen/internal/testserver"
 )
 
 // specRow is one spec's line of the realspecs report.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/retrygen/retrygen/golden/testserver"
+	"github.com/retrygen/retrygen/internal/testserver"
 )
 
 // Valid identifiers: Twilio's path parameters are patterns "^XX[0-9a-fA-F]{32}$"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/retrygen/retrygen/golden/testserver"
+	"github.com/retrygen/retrygen/internal/testserver"
 )
 
 // awsJSONCall describes one AWS JSON protocol request to a local server.

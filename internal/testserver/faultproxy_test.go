@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/retrygen/retrygen/golden/testserver"
+	"github.com/retrygen/retrygen/internal/testserver"
 )
 
 // TestFaultProxyRecordsEveryRequest sends two requests through a proxy with

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/retrygen/retrygen/golden/testserver"
+	"github.com/retrygen/retrygen/internal/testserver"
 )
 
 // user, users and wrapped have the shapes of generated outputs: a JSON
