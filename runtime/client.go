@@ -186,6 +186,10 @@ type AttemptInfo struct {
 	LimiterRate float64
 	// RateLimit is the quota parsed from the response's rate-limit headers.
 	RateLimit RateLimitInfo
+	// StoreFault is set when a shared throttle-window store or fleet retry
+	// budget (runtime/redisstore) could not reach its backend and used this
+	// process's local state instead: the call went on as if unshared.
+	StoreFault error
 }
 
 // Client holds one generated client's retry state: the resolved settings,
@@ -210,8 +214,12 @@ type Client struct {
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
-	windows  *WindowStore
+	windows  ThrottleWindowStore
 	identity string
+	// fleet is Options.FleetRetryBudget (nil for none); faults are the
+	// stores that report falling back to local state.
+	fleet  RetryBudget
+	faults []StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
@@ -292,6 +300,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	if c.windows == nil {
 		c.windows = NewWindowStore()
+	}
+	c.fleet = opts.FleetRetryBudget
+	for _, s := range []any{c.windows, c.fleet} {
+		if f, ok := s.(StoreFaultReporter); ok {
+			c.faults = append(c.faults, f)
+		}
 	}
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)

@@ -29,4 +29,8 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 		slog.Int("retry_quota", a.QuotaBalance),
 		slog.Float64("limiter_rate", a.LimiterRate),
 	)
+	if a.StoreFault != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, "shared store unavailable, using local state",
+			slog.String("operation", a.Operation), slog.Int("attempt", a.Attempt), slog.Any("error", a.StoreFault))
+	}
 }

@@ -196,9 +196,9 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	case d.Class == ClassSuccess:
 		if p.UsesQuota {
 			if cl.paid > 0 {
-				c.quota.Release(cl.paid)
+				c.releaseRetry(cl.paid)
 			} else {
-				c.quota.Release(NoRetryIncrement)
+				c.releaseRetry(NoRetryIncrement)
 			}
 			cl.paid = 0
 		}
@@ -225,10 +225,10 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.paid = 0
 	if p.UsesQuota {
 		cost := retryCost(d.Class)
-		ok, balance := c.quota.Acquire(cost)
+		ok, balance, fleet := c.payRetry(cost)
 		if !ok {
 			d.Outcome = OutcomeQuotaExhausted
-			d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+			d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
 			if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
 				d.DelayReason += " (long polling)"
 			} else {
@@ -301,7 +301,7 @@ func (cl *Call) backoff(class Class) (time.Duration, string) {
 // sent (§3 step 7).
 func (cl *Call) refund() {
 	if cl.paid > 0 {
-		cl.c.quota.Release(cl.paid)
+		cl.c.releaseRetry(cl.paid)
 		cl.paid = 0
 	}
 }
@@ -362,7 +362,7 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
-		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit,
+		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit, StoreFault: cl.c.storeFault(),
 	}
 	if cl.p.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()
