@@ -117,6 +117,7 @@ func (r *Redis) Kill() {
 	r.proc = nil
 	r.mu.Unlock()
 	if p != nil {
+		_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGCONT) // a paused server dies too
 		p.kill()
 		if r.t.Failed() {
 			r.t.Logf("testserver: redis-server output:\n%s", p.out.String())
@@ -229,4 +230,20 @@ func aptInstall(pkg string) error {
 		}
 	}
 	return nil
+}
+
+// Pause stops the server with SIGSTOP: it keeps its connections but answers
+// nothing, like a Redis stalled on a slow disk or a long command, until
+// Resume.
+func (r *Redis) Pause() { r.signal(syscall.SIGSTOP) }
+
+// Resume continues a paused server (SIGCONT).
+func (r *Redis) Resume() { r.signal(syscall.SIGCONT) }
+
+func (r *Redis) signal(sig syscall.Signal) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.proc != nil {
+		_ = syscall.Kill(r.proc.cmd.Process.Pid, sig)
+	}
 }

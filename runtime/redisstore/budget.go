@@ -185,7 +185,7 @@ func (b *budget) run(ctx context.Context, lease, old string, want, least, back i
 		old, back = none, 0
 	}
 	return budgetScript.Run(ctx, b.s.rdb, []string{b.s.opts.Prefix + "{budget}", lease, old},
-		b.s.opts.FleetCapacity, want, least, b.s.opts.LeaseTTL.Milliseconds(), back, delta, bucketIdleTTL.Milliseconds()).Int64Slice()
+		b.s.opts.FleetCapacity, want, least, 2*b.s.opts.LeaseTTL.Milliseconds(), back, delta, bucketIdleTTL.Milliseconds()).Int64Slice()
 }
 
 // Release adds n tokens to the refills that the next flush writes; no

@@ -39,8 +39,9 @@
 // as spent. Refills are added up locally and written in one batch every
 // [Options.FlushInterval]. A lease ends after [Options.LeaseTTL]: a live
 // process then gives its unused tokens back; one killed with kill -9 cannot,
-// so its lease key simply expires and those tokens stay spent (at most one
-// lease per process), to come back through refills like any spent token.
+// so its lease key simply expires (after twice the TTL) and those tokens stay
+// spent (at most one lease per process), to come back through refills like
+// any spent token.
 //
 // # Faults
 //
