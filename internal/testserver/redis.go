@@ -39,7 +39,7 @@ type redisProc struct {
 	exited chan struct{}
 }
 
-// StartRedis runs `redis-server --port P --bind 127.0.0.1 --save ”
+// StartRedis runs `redis-server --port P --bind 127.0.0.1 --save ""
 // --appendonly no --dir TMP` (Debian's redis-server 7) on a free 127.0.0.1
 // port, TMP a fresh t.TempDir, for the rest of the test, and returns it once
 // it answers PING. redis-server is installed first when missing
