@@ -188,12 +188,10 @@ func (b *budget) run(ctx context.Context, lease, old string, want, least, back i
 		b.s.opts.FleetCapacity, want, least, 2*b.s.opts.LeaseTTL.Milliseconds(), back, delta, bucketIdleTTL.Milliseconds()).Int64Slice()
 }
 
-// Release adds n tokens to the refills that the next flush writes; no
-// Redis round trip.
+// Release adds n tokens to the refills that the next flush (every
+// Options.FlushInterval) writes; no Redis round trip, no lock.
 func (b *budget) Release(n int) {
-	if b.delta.Add(int64(n)) >= int64(b.s.opts.LeaseSize) {
-		b.s.signal()
-	}
+	b.delta.Add(int64(n))
 }
 
 // StoreFault is the store's (runtime.StoreFaultReporter).

@@ -24,8 +24,10 @@
 //
 // Host clocks are not trusted: a window's end is computed by Redis, as its
 // own TIME plus the time left that the server reported, and each Store maps
-// Redis time to its monotonic clock from a TIME sample taken at every resync
-// (error at most half that sample's round trip).
+// Redis time to its monotonic clock from the best of three TIME samples
+// taken at every resync, placing Redis's reading at the moment the reply
+// arrived: a window is never honoured early, and at most one TIME round trip
+// late.
 //
 // # Fleet retry budget
 //

@@ -133,18 +133,21 @@ func (s *Store) writeWindows() error {
 	return nil
 }
 
-// clockRef maps Redis time to local time: Redis read redisMS at local.
+// clockRef maps Redis time to local time: Redis read redisMS at local, or
+// earlier.
 type clockRef struct {
 	mu      sync.Mutex
 	local   time.Time
 	redisMS int64
 }
 
-// set stores a TIME sample taken between the local times before and after:
-// the reading is placed at their midpoint.
-func (r *clockRef) set(redisMS int64, before, after time.Time) {
+// set stores a TIME sample received at local time after. Redis read its
+// clock between the request and after, so mapping its reading to after
+// errs one way only: a window's end maps at most one round trip late,
+// never early.
+func (r *clockRef) set(redisMS int64, after time.Time) {
 	r.mu.Lock()
-	r.local, r.redisMS = before.Add(after.Sub(before)/2), redisMS
+	r.local, r.redisMS = after, redisMS
 	r.mu.Unlock()
 }
 
@@ -189,12 +192,20 @@ func (s *Store) learn(name string, endMS int64) {
 func (s *Store) resync() error {
 	ctx, cancel := context.WithTimeout(context.Background(), backgroundTimeout)
 	defer cancel()
-	before := time.Now()
-	now, err := s.rdb.Time(ctx).Result()
-	if err != nil {
-		return err
+	// The best of three TIME samples: the one with the shortest round trip.
+	var best time.Duration
+	for i := range 3 {
+		before := time.Now()
+		now, err := s.rdb.Time(ctx).Result()
+		if err != nil {
+			return err
+		}
+		after := time.Now()
+		if rtt := after.Sub(before); i == 0 || rtt < best {
+			best = rtt
+			s.ref.set(now.UnixMilli(), after)
+		}
 	}
-	s.ref.set(now.UnixMilli(), before, time.Now())
 	var cursor uint64
 	for {
 		keys, next, err := s.rdb.Scan(ctx, cursor, s.opts.Prefix+"window:*", 1000).Result()
