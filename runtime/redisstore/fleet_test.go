@@ -182,9 +182,9 @@ type fleetServer struct {
 	mu     sync.Mutex
 	// window is the start of the current fixed window; used the calls
 	// counted in it.
-	window            time.Time
-	used              int
-	requests, success int
+	window               time.Time
+	used                 int
+	requests, success    int
 	throttled, outage503 int
 }
 
