@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
@@ -311,4 +312,21 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return strings.Clone(b.b.String())
+}
+
+// TestCloseStopsGoroutines: Close ends the Store's goroutines (with the
+// Redis client closed too, nothing is left running), and a closed Store
+// still answers from local state without touching Redis.
+func TestCloseStopsGoroutines(t *testing.T) {
+	r := testserver.StartRedis(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr})
+	s, err := New(rdb, Options{FleetCapacity: 100})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, 5*time.Second, time.Millisecond)
+	require.NoError(t, s.Close())
+	require.NoError(t, s.Close(), "twice is fine")
+	require.NoError(t, rdb.Close())
+	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	require.True(t, ok, "closed: local state only")
 }
