@@ -146,6 +146,23 @@ func (e *RequestHookError) Error() string {
 // Unwrap returns the hook's error.
 func (e *RequestHookError) Unwrap() error { return e.Err }
 
+// DecodeError is returned when a 2xx response's body cannot be decoded into
+// the operation's output. It is not retried: the request succeeded.
+type DecodeError struct {
+	// Operation is the operation's name; StatusCode the response's status.
+	Operation  string
+	StatusCode int
+	Err        error
+}
+
+// Error names the operation and status, then the decoder's error.
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%s: decoding the HTTP %d response: %v", e.Operation, e.StatusCode, e.Err)
+}
+
+// Unwrap returns the decoder's error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
 // plural renders "1 attempt", "2 attempts".
 func plural(n int, noun string) string {
 	if n == 1 {

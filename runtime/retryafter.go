@@ -55,6 +55,16 @@ func parseMillis(v string) (time.Duration, bool) {
 	return time.Duration(ms) * time.Millisecond, true
 }
 
+// parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
+// §5): a positive decimal integer of ms, surrounding whitespace allowed. It
+// reports false — the header counts as absent — for empty, 0, negative and
+// non-integer values. A value too large for time.Duration gives tooLong, so
+// it counts as "above max delay", never as negative.
+func parseACSRetryAfter(v string) (time.Duration, bool) {
+	d, ok := parseMillis(v)
+	return d, ok && d > 0
+}
+
 // ParseRetryAfter parses an RFC 9110 Retry-After value: delta-seconds, or an
 // HTTP-date in any of its three forms (IMF-fixdate/RFC 1123, RFC 850,
 // asctime). A date in the past gives 0. A delta that overflows

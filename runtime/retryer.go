@@ -7,6 +7,56 @@ import (
 	"time"
 )
 
+// Outcome is what one attempt led to. Its String form uses the outcome names
+// of the cross-SDK retry vectors where they exist.
+type Outcome uint8
+
+const (
+	// OutcomeRetry: another attempt follows after AttemptInfo.Delay.
+	OutcomeRetry Outcome = iota
+	// OutcomeSuccess: a 2xx response; the call returns it.
+	OutcomeSuccess
+	// OutcomeNonRetryable: a non-retryable error; returned at once.
+	OutcomeNonRetryable
+	// OutcomeNotRetrySafe: an ambiguous transport failure on an operation
+	// that is not retry-safe (§3); returned at once.
+	OutcomeNotRetrySafe
+	// OutcomeMaxAttempts: the attempt was the last allowed.
+	OutcomeMaxAttempts
+	// OutcomeQuotaExhausted: the retry quota could not pay for a retry.
+	OutcomeQuotaExhausted
+	// OutcomeServerDelayTooLong: the server asked for a delay above the max
+	// server delay or past the deadline.
+	OutcomeServerDelayTooLong
+	// OutcomeDeadline: the next delay would end after the context deadline,
+	// or the context ended while waiting.
+	OutcomeDeadline
+	// OutcomeThrottleWindow: a throttle window (or needed delay) is longer
+	// than the max delay allows (§8).
+	OutcomeThrottleWindow
+)
+
+var outcomeNames = [...]string{
+	OutcomeRetry:              "retry_request",
+	OutcomeSuccess:            "success",
+	OutcomeNonRetryable:       "fail_request",
+	OutcomeNotRetrySafe:       "not_retry_safe",
+	OutcomeMaxAttempts:        "max_attempts_exceeded",
+	OutcomeQuotaExhausted:     "retry_quota_exceeded",
+	OutcomeServerDelayTooLong: "server_delay_too_long",
+	OutcomeDeadline:           "deadline_exceeded",
+	OutcomeThrottleWindow:     "throttle_window_exceeded",
+}
+
+// String returns the outcome's name ("retry_request", "success",
+// "fail_request", "max_attempts_exceeded", "retry_quota_exceeded", …).
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
 // Decision is what the runtime decided after one attempt (retry-behavior.md
 // §3, §8).
 type Decision struct {
@@ -175,17 +225,17 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := false
-	if res.Header != nil && (c.tc != nil || cl.opts.RateLimitDebug) {
+	if res.Header != nil && (c.tc != nil || cl.opts.ThrottleDebug) {
 		// Debug mode exposes the quota even with throttle control off
 		// (header names from the service then).
 		names := c.tc
 		if names == nil {
 			names = c.svc.ThrottleControl
 		}
-		cl.md.RateLimit = ParseRateLimitInfo(res.Header, names)
+		cl.md.Throttle = parseThrottleHeaders(res.Header, names)
 		if c.tc != nil {
-			c.windows.Record(c.identity, cl.op.Name, cl.md.RateLimit, c.clock.Now())
-			throttled = cl.md.RateLimit.Throttled()
+			c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
+			throttled = cl.md.Throttle.Throttled()
 		}
 	}
 	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
@@ -256,7 +306,7 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	if c.tc != nil {
 		// §8: a throttled response waits at least the time left of its
 		// window; longer than the max delay fails at once.
-		delay, exceeded, dim := throttleDelay(cl.md.RateLimit, d.Delay, cl.maxDelay())
+		delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.maxDelay())
 		if dim != "" {
 			d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
 		}
@@ -362,7 +412,7 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
-		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit,
+		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle,
 	}
 	if cl.p.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()

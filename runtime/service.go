@@ -115,7 +115,7 @@ type Service struct {
 	ThrottleControl *ThrottleControl
 }
 
-// ThrottleControl declares the rate-limit headers of a service that uses
+// ThrottleControl declares the throttle headers of a service that uses
 // Alibaba-style throttle windows (retry-behavior.md §8).
 type ThrottleControl struct {
 	// UserAPIHeader carries the "API + User" dimension
