@@ -298,7 +298,7 @@ func mergeQuery(base, extra url.Values) string {
 	return all.Encode()
 }
 
-// decodeError turns an error response into the operation's modelled error
+// decodeError turns an error response into the operation's modeled error
 // for its code (Operation.NewError), else for its status
 // (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
 // headers (part before ':') and then its JSON body fields (part after '#').
@@ -331,7 +331,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 		e = op.NewErrorForStatus(resp.StatusCode)
 	}
 	if e != nil {
-		_ = json.Unmarshal(body, e) // modelled fields are best effort
+		_ = json.Unmarshal(body, e) // modeled fields are best effort
 		*e.Metadata() = md
 		return md, e
 	}

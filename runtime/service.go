@@ -147,15 +147,15 @@ type Operation struct {
 	TransientCodes    []string
 	ThrottlingCodes   []string
 	NonRetryableCodes []string
-	// NewError returns a new, empty modelled error for an error code, or nil
-	// when the code is not modelled for this operation. The runtime decodes
+	// NewError returns a new, empty modeled error for an error code, or nil
+	// when the code is not modeled for this operation. The runtime decodes
 	// the error body into it and fills its metadata.
 	NewError func(code string) ModeledError
-	// NewErrorForStatus returns a new, empty modelled error for an HTTP
+	// NewErrorForStatus returns a new, empty modeled error for an HTTP
 	// status (specs that model errors by status, "4XX" ranges and
 	// "default" responses), or nil. The runtime consults it when NewError
 	// is nil or returns nil, then decodes the error body into it and fills
-	// its metadata as for NewError. Nil means no error is modelled by
+	// its metadata as for NewError. Nil means no error is modeled by
 	// status.
 	NewErrorForStatus func(status int) ModeledError
 }

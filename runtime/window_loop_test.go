@@ -88,7 +88,7 @@ func TestThrottleControlEnabledInCode(t *testing.T) {
 	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps())
 }
 
-func TestRateLimitDebugHeader(t *testing.T) {
+func TestThrottleDebugHeader(t *testing.T) {
 	sc := script(status(200))
 	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.ThrottleDebug = true })
 	_, err := h.call(context.Background(), opGet)
@@ -96,7 +96,7 @@ func TestRateLimitDebugHeader(t *testing.T) {
 	require.Equal(t, "debug", sc.requests()[0].header.Get("X-RateLimit-Mode"))
 }
 
-func TestRateLimitDebugExposesQuotaWithControlOff(t *testing.T) {
+func TestThrottleDebugExposesQuotaWithControlOff(t *testing.T) {
 	sc := script(status(200, DefaultUserHeader, "Remain:4,Limit:5,Time:200,TimeLeft:120"))
 	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.ThrottleDebug = true; o.DisableThrottleControl = true })
 	md, err := h.call(context.Background(), opGet)
