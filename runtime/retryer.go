@@ -220,111 +220,185 @@ func (cl *Call) Admit(ctx context.Context) (time.Duration, error) {
 // Decide classifies the result of the next attempt and decides what follows
 // (§3): success, a retry after Decision.Delay, or the error the call returns.
 // It pays and refunds the retry quota and records throttle windows.
+//
+// Decide is part of the step API (see the package doc): [Client.Do] calls it
+// after every attempt, a conformance runner or simulator may call it with a
+// scripted result. It takes these steps in this order; the first step that
+// ends the call decides:
+//
+//  1. read the throttle headers and record their windows (§8), then classify
+//     the attempt (§4) and update the adaptive rate limiter (§6);
+//  2. end: success, a non-retryable error, an ambiguous failure of an
+//     operation that is not retry-safe, or max attempts (§3);
+//  3. retry quota: compute the backoff and pay the retry cost (§5);
+//     OutcomeQuotaExhausted when the quota cannot pay;
+//  4. server delay: Retry-After, x-amz-retry-after, x-acs-retry-after (§5);
+//     OutcomeServerDelayTooLong when it is too long;
+//  5. throttle window: wait at least the time left of a throttled window
+//     (§8); OutcomeThrottleWindow when it is longer than the max delay;
+//  6. deadline: never start a sleep that ends after ctx's deadline;
+//     OutcomeDeadline.
+//
+// Otherwise the outcome is OutcomeRetry after Decision.Delay.
 func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
-	c, p := cl.c, &cl.p
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
-	throttled := false
-	if res.Header != nil && (c.tc != nil || cl.opts.ThrottleDebug) {
-		// Debug mode exposes the quota even with throttle control off
-		// (header names from the service then).
-		names := c.tc
-		if names == nil {
-			names = c.svc.ThrottleControl
-		}
-		cl.md.Throttle = parseThrottleHeaders(res.Header, names)
-		if c.tc != nil {
-			c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
-			throttled = cl.md.Throttle.Throttled()
-		}
-	}
+	throttled := cl.recordThrottleHeaders(res)
 	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
-	if p.UsesLimiter && res.StatusCode != 0 {
-		c.limiter.Update(d.Class == ClassThrottling)
+	if cl.p.UsesLimiter && res.StatusCode != 0 {
+		cl.c.limiter.Update(d.Class == ClassThrottling)
 	}
-	switch {
-	case d.Class == ClassSuccess:
-		if p.UsesQuota {
+	if cl.decideEnd(ctx, res, &d) ||
+		cl.payQuota(ctx, res, &d) ||
+		cl.applyServerDelay(ctx, res, &d) ||
+		cl.applyThrottleWindow(res, &d) ||
+		cl.checkDeadline(ctx, res, &d) {
+		return cl.observe(res, d)
+	}
+	d.Outcome = OutcomeRetry
+	return cl.observe(res, d)
+}
+
+// recordThrottleHeaders parses the attempt's throttle headers into the
+// call's metadata, records the windows they report (§8) and reports whether
+// one of their dimensions is throttled. With throttle control off it only
+// parses, for ThrottleDebug (header names from the service then), and
+// reports false.
+func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
+	c := cl.c
+	if res.Header == nil || (c.tc == nil && !cl.opts.ThrottleDebug) {
+		return false
+	}
+	names := c.tc
+	if names == nil {
+		names = c.svc.ThrottleControl
+	}
+	cl.md.Throttle = parseThrottleHeaders(res.Header, names)
+	if c.tc == nil {
+		return false
+	}
+	c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
+	return cl.md.Throttle.Throttled()
+}
+
+// decideEnd ends the call without a retry when one of these holds, in this
+// order (§3): the attempt succeeded (a first-attempt success adds
+// NoRetryIncrement to the retry quota, a successful retry refunds its
+// cost); its error is non-retryable; it failed ambiguously (sent, no
+// response) on an operation that is not retry-safe; it was the last of max
+// attempts. It reports whether the call ends.
+func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	switch d.Class {
+	case ClassSuccess:
+		if cl.p.UsesQuota {
 			if cl.paid > 0 {
-				c.quota.Release(cl.paid)
+				cl.c.quota.Release(cl.paid)
 			} else {
-				c.quota.Release(NoRetryIncrement)
+				cl.c.quota.Release(NoRetryIncrement)
 			}
 			cl.paid = 0
 		}
 		d.Outcome = OutcomeSuccess
-		return cl.observe(res, d)
-	case d.Class == ClassNonRetryable:
+		return true
+	case ClassNonRetryable:
 		cl.last = res.Err
 		d.Outcome, d.Err = OutcomeNonRetryable, res.Err
 		if err := ctx.Err(); err != nil && !errors.Is(res.Err, err) {
 			d.Err = joinCtx(res.Err, err) // not retried because ctx is done (§4 rule 1)
 		}
-		return cl.observe(res, d)
+		return true
 	}
 	cl.last = res.Err
-	if res.StatusCode == 0 && res.Sent && !cl.retrySafe() {
+	switch {
+	case res.StatusCode == 0 && res.Sent && !cl.retrySafe():
 		d.Outcome, d.Err = OutcomeNotRetrySafe, res.Err
-		return cl.observe(res, d)
-	}
-	if cl.attempts >= p.MaxAttempts {
+		return true
+	case cl.attempts >= cl.p.MaxAttempts:
 		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
-		return cl.observe(res, d)
+		return true
 	}
+	return false
+}
+
+// payQuota sets the retry's backoff (§5) and, in modes with a retry quota,
+// pays its retry cost. It reports true, ending the call, when the quota
+// cannot pay: the outcome is OutcomeQuotaExhausted, and a long-polling
+// operation keeps the backoff as the delay to sleep before returning (§7)
+// when it fits the deadline.
+func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class)
 	cl.paid = 0
-	if p.UsesQuota {
-		cost := retryCost(d.Class)
-		ok, balance := c.quota.Acquire(cost)
-		if !ok {
-			d.Outcome = OutcomeQuotaExhausted
-			d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
-			if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
-				d.DelayReason += " (long polling)"
-			} else {
-				d.Delay, d.DelayReason = 0, ""
-			}
-			return cl.observe(res, d)
-		}
-		cl.paid = cost
+	if !cl.p.UsesQuota {
+		return false
 	}
-	now := c.clock.Now()
-	delay, requested, from, bounded := serverDelay(res.Header, c.svc.ServerDelayHeaders, d.Delay, now)
+	cost := retryCost(d.Class)
+	ok, balance := cl.c.quota.Acquire(cost)
+	if ok {
+		cl.paid = cost
+		return false
+	}
+	d.Outcome = OutcomeQuotaExhausted
+	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+	if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
+		d.DelayReason += " (long polling)"
+	} else {
+		d.Delay, d.DelayReason = 0, ""
+	}
+	return true
+}
+
+// applyServerDelay applies the server-delay headers the service declares to
+// the backoff (§5, serverDelay). It reports true, ending the call with a
+// refund and a *ServerDelayError, when a Retry-After or x-acs-retry-after
+// delay is longer than the max server delay or the time left before ctx's
+// deadline. With throttle control, x-acs-retry-after is bounded by the max
+// delay like a throttle window instead (applyThrottleWindow).
+func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	delay, requested, from, bounded := serverDelay(res.Header, cl.c.svc.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
 	}
-	// With throttle control, x-acs-retry-after is bounded by the max delay
-	// like a throttle window (§5), below; other server delays by the max
-	// server delay.
-	windowed := from == HeaderACSRetryAfter && c.tc != nil
-	if bounded && !windowed && (requested > cl.maxServerDelay() || !cl.fitsDeadline(ctx, requested)) {
-		cl.refund()
-		d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
-		d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
-		return cl.observe(res, d)
+	windowed := from == HeaderACSRetryAfter && cl.c.tc != nil
+	if !bounded || windowed || (requested <= cl.maxServerDelay() && cl.fitsDeadline(ctx, requested)) {
+		return false
 	}
-	if c.tc != nil {
-		// §8: a throttled response waits at least the time left of its
-		// window; longer than the max delay fails at once.
-		delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.maxDelay())
-		if dim != "" {
-			d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
-		}
-		if exceeded {
-			cl.refund()
-			d.Outcome = OutcomeThrottleWindow
-			d.Err = &ThrottleWindowError{Until: now.Add(delay), Dimension: dim, Operation: cl.op.Name, Err: res.Err}
-			return cl.observe(res, d)
-		}
+	cl.refund()
+	d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
+	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
+	return true
+}
+
+// applyThrottleWindow, with throttle control on (§8), makes a throttled
+// response wait at least the time left of its window (throttleDelay). It
+// reports true, ending the call with a refund and a *ThrottleWindowError,
+// when that delay is longer than the max delay.
+func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
+	if cl.c.tc == nil {
+		return false
 	}
-	// Never start a sleep that would end after the deadline.
-	if !cl.fitsDeadline(ctx, d.Delay) {
-		cl.refund()
-		d.Outcome, d.Err = OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
-		return cl.observe(res, d)
+	delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.maxDelay())
+	if dim != "" {
+		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
 	}
-	d.Outcome = OutcomeRetry
-	return cl.observe(res, d)
+	if !exceeded {
+		return false
+	}
+	cl.refund()
+	d.Outcome = OutcomeThrottleWindow
+	d.Err = &ThrottleWindowError{Until: cl.c.clock.Now().Add(delay), Dimension: dim, Operation: cl.op.Name, Err: res.Err}
+	return true
+}
+
+// checkDeadline reports true, ending the call with a refund and an error
+// that wraps context.DeadlineExceeded, when the delay would end after ctx's
+// deadline: never start a sleep that cannot finish.
+func (cl *Call) checkDeadline(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	if cl.fitsDeadline(ctx, d.Delay) {
+		return false
+	}
+	cl.refund()
+	d.Outcome, d.Err = OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
+	return true
 }
 
 // backoff computes the delay before the next retry after an error of class,
