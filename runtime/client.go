@@ -99,14 +99,20 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // the call's options: the client's options with any per-call changes applied
 // (nil means the client's). On a 2xx response decode is called with the
 // response, whose body the runtime closes afterwards; decode's error is
-// returned as is (not retried). On failure Do returns a ModeledError (from
-// op.NewError), an *APIError, a transport error, or one of
+// wrapped in a *DecodeError (not retried). Every failure is an
+// *OperationError naming the service and op, wrapping a ModeledError (from
+// op.NewError), an *APIError, a transport or context error, a *ConfigError
+// (invalid per-call options), a *RequestHookError, a *DecodeError, or one of
 // *MaxAttemptsError, *QuotaExhaustedError, *ServerDelayError,
-// *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error.
-// Every response body not handed to decode is drained (up to 4 KiB) and
-// closed.
+// *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error;
+// match them with errors.As and errors.Is. Every response body not handed to
+// decode is drained (up to 4 KiB) and closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	return c.do(ctx, op, req, opts, decode)
+	md, err := c.do(ctx, op, req, opts, decode)
+	if err != nil {
+		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
+	return md, nil
 }
 
 // Limits on what the runtime reads of responses it does not hand to decode.
@@ -214,7 +220,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
-		return nil, AttemptResult{Err: fmt.Errorf("%s: building request: %w", cl.op.Name, err)}
+		return nil, AttemptResult{Err: fmt.Errorf("building request: %w", err)}
 	}
 	if req.Header != nil {
 		hreq.Header = req.Header

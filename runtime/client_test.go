@@ -176,7 +176,7 @@ func TestErrorDecoding(t *testing.T) {
 	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, ErrorCode: "ResourceNotFoundException",
 		ErrorMessage: "Requested resource not found", RequestID: "REQ1"}, rnf.ErrorMetadata)
 	require.Equal(t, "t1", rnf.TableName)
-	require.Equal(t, "api error ResourceNotFoundException (HTTP 400, request ID REQ1): Requested resource not found", err.Error())
+	require.Equal(t, "test: GetItem: api error ResourceNotFoundException (HTTP 400, request ID REQ1): Requested resource not found", err.Error())
 	require.Equal(t, 1, md.Attempts)
 	require.Equal(t, "REQ1", md.RequestID, "ResponseMetadata.RequestID is the last response's")
 

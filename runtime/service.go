@@ -57,8 +57,13 @@ type ModeDefaults struct {
 // generator emits one as a Go literal in every client; the runtime never
 // mutates it.
 type Service struct {
-	// Name is the service's title, used in error messages and logs.
+	// Name is the service's title ("Amazon DynamoDB"), used in error
+	// messages and logs.
 	Name string
+	// PackageName is the generated Go package's name ("dynamodb"). Errors
+	// returned by [Client.Do] start with it, as Go errors start with their
+	// package's name ([OperationError]); empty means Name.
+	PackageName string
 	// EnvPrefix names the environment variables and config file that
 	// configure retries: <EnvPrefix>_RETRY_MODE, <EnvPrefix>_MAX_ATTEMPTS,
 	// <EnvPrefix>_CONFIG_FILE (default ~/.<envprefix>/config),
@@ -158,4 +163,12 @@ type Operation struct {
 	// its metadata as for NewError. Nil means no error is modeled by
 	// status.
 	NewErrorForStatus func(status int) ModeledError
+}
+
+// errorName is the service's name in errors: PackageName, else Name.
+func (s *Service) errorName() string {
+	if s.PackageName != "" {
+		return s.PackageName
+	}
+	return s.Name
 }

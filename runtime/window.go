@@ -159,13 +159,14 @@ type ThrottleWindowError struct {
 	Err error
 }
 
-// Error says until when and in which dimension the call is blocked.
+// Error says until when and in which dimension the call is blocked
+// ([OperationError] names the operation).
 func (e *ThrottleWindowError) Error() string {
 	what := "throttle window (" + e.Dimension + ")"
 	if e.Dimension == "" {
 		what = "server-requested throttle delay (" + HeaderACSRetryAfter + ")"
 	}
-	s := fmt.Sprintf("%s for %s until %s, longer than the client may wait", what, e.Operation, e.Until.UTC().Format(time.RFC3339Nano))
+	s := fmt.Sprintf("%s until %s, longer than the client may wait", what, e.Until.UTC().Format(time.RFC3339Nano))
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
