@@ -65,12 +65,12 @@ func parseACSRetryAfter(v string) (time.Duration, bool) {
 	return d, ok && d > 0
 }
 
-// ParseRetryAfter parses an RFC 9110 Retry-After value: delta-seconds, or an
+// parseRetryAfter parses an RFC 9110 Retry-After value: delta-seconds, or an
 // HTTP-date in any of its three forms (IMF-fixdate/RFC 1123, RFC 850,
 // asctime). A date in the past gives 0. A delta that overflows
 // time.Duration gives the largest Duration ("too long", never negative).
 // ok is false for an empty or malformed value.
-func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -117,7 +117,7 @@ func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time
 				d, requested, from, bounded = max(t, min(ms, satAdd(t, amzRetryAfterSlack))), ms, HeaderAmzRetryAfter, false
 			}
 		case strings.EqualFold(name, HeaderRetryAfter):
-			if v, ok := ParseRetryAfter(v, now); ok {
+			if v, ok := parseRetryAfter(v, now); ok {
 				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
 			}
 		case strings.EqualFold(name, HeaderACSRetryAfter):
