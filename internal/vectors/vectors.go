@@ -79,7 +79,9 @@ type Given struct {
 // Step is one response of a Responses or Threads scenario and the decision
 // expected after it.
 type Step struct {
+	// Response is the scripted response.
 	Response Response `yaml:"response"`
+	// Expected is the decision after it.
 	Expected struct {
 		// Outcome is the runtime's outcome name ("retry_request",
 		// "success", "max_attempts_exceeded", …).
@@ -93,17 +95,23 @@ type Step struct {
 
 // Response is one scripted HTTP response.
 type Response struct {
-	StatusCode int               `yaml:"status_code"`
-	ErrorCode  string            `yaml:"error_code"`
-	Headers    map[string]string `yaml:"headers"`
+	// StatusCode is the HTTP status.
+	StatusCode int `yaml:"status_code"`
+	// ErrorCode is the service's error code, "" for none.
+	ErrorCode string `yaml:"error_code"`
+	// Headers are response headers, one value each.
+	Headers map[string]string `yaml:"headers"`
 }
 
 // RateCase is one case of a CUBIC or sending-rate scenario (retry-behavior.md
 // §6); rates are in tokens/s, the timestamp in seconds.
 type RateCase struct {
 	// Response is "success" or "throttle".
-	Response           string   `yaml:"response"`
-	Timestamp          float64  `yaml:"timestamp"`
+	Response  string  `yaml:"response"`
+	Timestamp float64 `yaml:"timestamp"`
+	// CalculatedRate is the CUBIC rate expected after the response;
+	// MeasuredTxRate and NewTokenBucketRate the limiter's measured send
+	// rate and fill rate.
 	CalculatedRate     *float64 `yaml:"calculated_rate"`
 	MeasuredTxRate     *float64 `yaml:"measured_tx_rate"`
 	NewTokenBucketRate *float64 `yaml:"new_token_bucket_rate"`
@@ -113,14 +121,18 @@ type RateCase struct {
 // set) or the response to a call's latest attempt (Response set), at AtMs
 // on a fake clock starting at 0.
 type ThrottleStep struct {
-	Call       string            `yaml:"call"`
-	Operation  string            `yaml:"operation"`
+	// Call names a new call of Operation.
+	Call      string `yaml:"call"`
+	Operation string `yaml:"operation"`
+	// Response names the call whose latest attempt this response answers,
+	// with StatusCode, ErrorCode and Headers.
 	Response   string            `yaml:"response"`
-	AtMs       int64             `yaml:"at_ms"`
 	StatusCode int               `yaml:"status_code"`
 	ErrorCode  string            `yaml:"error_code"`
 	Headers    map[string]string `yaml:"headers"`
-	Expected   struct {
+	// AtMs is the step's time on the fake clock, in ms from 0.
+	AtMs     int64 `yaml:"at_ms"`
+	Expected struct {
 		// Outcome is "send" or "throttle_window_exceeded" for a call,
 		// the runtime's outcome name for a response.
 		Outcome string `yaml:"outcome"`
