@@ -27,7 +27,7 @@ func FuzzGenerate(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, spec []byte) {
-		svc, _, err := loadData("fuzz.yaml", spec, nil)
+		svc, _, err := loadData("fuzz.yaml", spec, nil, nil)
 		if err != nil {
 			return
 		}
