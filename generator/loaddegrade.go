@@ -145,12 +145,13 @@ func (c *refChecker) walk(n *yaml.Node, ptr string) {
 	}
 }
 
-// at returns the file and pointer of the $ref of mapping n found at ptr.
-func (c *refChecker) at(n *yaml.Node, ptr string) (string, string) {
+// at returns the file and pointer of the $ref of mapping n found at ptr,
+// and the reference as written there.
+func (c *refChecker) at(n *yaml.Node, ptr, ref string) (string, string, string) {
 	if o, ok := c.origin[n]; ok {
-		return c.names(o.file), child(o.ptr, "$ref")
+		return c.names(o.file), child(o.ptr, "$ref"), o.ref
 	}
-	return c.d.file, child(ptr, "$ref")
+	return c.d.file, child(ptr, "$ref"), ref
 }
 
 // ref checks the $ref of mapping n at ptr.
@@ -158,10 +159,10 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 	if !strings.HasPrefix(ref, "#/") && ref != "#" {
 		return // a 3.1 anchor ("#node"), or an external $ref the bundler refused
 	}
-	file, at := c.at(n, ptr)
+	file, at, written := c.at(n, ptr, ref)
 	target, why := c.resolve(ref)
 	if target == nil {
-		degrade(n, ptr, file, at, fmt.Sprintf("$ref %q %s", ref, why), c.d, c.skip)
+		degrade(n, ptr, file, at, fmt.Sprintf("$ref %q %s", written, why), c.d, c.skip)
 		return
 	}
 	toks := splitPointer(ptr)
@@ -178,10 +179,10 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 		return
 	case want != "" && isComp && kind != want:
 		if !hasShape(target, want) {
-			degrade(n, ptr, file, at, fmt.Sprintf("$ref %q names a %s where a %s belongs", ref, singular(kind), singular(want)), c.d, c.skip)
+			degrade(n, ptr, file, at, fmt.Sprintf("$ref %q names a %s where a %s belongs", written, singular(kind), singular(want)), c.d, c.skip)
 			return
 		}
-		c.d.warnIn(file, at, "$ref %q names a %s where a %s belongs; it has the shape of a %s, so it is read as one", ref, singular(kind), singular(want), singular(want))
+		c.d.warnIn(file, at, "$ref %q names a %s where a %s belongs; it has the shape of a %s, so it is read as one", written, singular(kind), singular(want), singular(want))
 		c.inline(n, target, ptr)
 		return
 	}
@@ -192,7 +193,7 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
 	cp := c.budget.copyNode(target)
 	if cp == nil {
-		file, at := c.at(n, ptr)
+		file, at, _ := c.at(n, ptr, "")
 		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes", file, fragment(at), maxExpandedNodes)
 		return
 	}

@@ -47,9 +47,10 @@ type refTarget struct {
 }
 
 // refOrigin is where a $ref was written: the file (slash path relative to
-// the spec's directory) and the JSON pointer of the mapping holding it.
+// the spec's directory), the JSON pointer of the mapping holding it and
+// the reference as written.
 type refOrigin struct {
-	file, ptr string
+	file, ptr, ref string
 }
 
 // bundler reads the files a spec's $refs name into its tree.
@@ -154,7 +155,7 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 	if strings.HasPrefix(ref, "#") && file == b.rootName {
 		return // a $ref inside the spec: checked by checkRefs
 	}
-	b.origin[n] = refOrigin{file, src}
+	b.origin[n] = refOrigin{file, src, ref}
 	at := child(src, "$ref")
 	t, err := b.target(file, ref)
 	if err != nil {
