@@ -24,7 +24,7 @@ type faultyBudget struct {
 func (b faultyBudget) StoreFault() error { return b.fault }
 
 func fleetOf(capacity int) func(*Options) {
-	return func(o *Options) { o.FleetRetryBudget = NewRetryQuota(capacity) }
+	return func(o *Options) { o.FleetRetryBudget = newRetryQuota(capacity) }
 }
 
 // TestFleetRetryBudgetThroughDo: a retry pays its retry cost from both the
@@ -54,11 +54,11 @@ func TestFleetRetryBudgetThroughDo(t *testing.T) {
 				var qe *QuotaExhaustedError
 				require.ErrorAs(t, err, &qe)
 				require.Equal(t, QuotaExhaustedError{Available: 6, Needed: 14, Attempts: 2, Fleet: true, Err: qe.Err}, *qe)
-				require.Regexp(t, `^fleet retry budget exhausted: 6 tokens available, 14 needed \(after 2 attempts\)`, err.Error())
+				require.Regexp(t, `^test: GetThing: fleet retry budget exhausted: 6 tokens available, 14 needed \(after 2 attempts\)`, err.Error())
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fleet := NewRetryQuota(tc.fleetCapacity)
+			fleet := newRetryQuota(tc.fleetCapacity)
 			h := newHarness(t, nil, 1, script(tc.steps...), func(o *Options) { o.FleetRetryBudget = fleet })
 			md, err := h.call(context.Background(), opGet)
 			if tc.wantErr == nil {
@@ -77,7 +77,7 @@ func TestFleetRetryBudgetThroughDo(t *testing.T) {
 // TestFleetRetryBudgetRefundOnAbandon: a paid retry abandoned before it is
 // sent (Retry-After above the max server delay) is refunded to both.
 func TestFleetRetryBudgetRefundOnAbandon(t *testing.T) {
-	fleet := NewRetryQuota(50)
+	fleet := newRetryQuota(50)
 	h := newHarness(t, nil, 1, script(status(503, "Retry-After", "21")), func(o *Options) { o.FleetRetryBudget = fleet })
 	_, err := h.call(context.Background(), opGet)
 	wantAs[*ServerDelayError](t, err)
@@ -106,7 +106,7 @@ type recordingStore struct {
 	fault            error
 }
 
-func (s *recordingStore) Record(identity, operation string, info RateLimitInfo, now time.Time) {
+func (s *recordingStore) Record(identity, operation string, info ThrottleHeaders, now time.Time) {
 	s.mu.Lock()
 	s.records++
 	s.mu.Unlock()
@@ -153,7 +153,7 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	var infos []AttemptInfo
 	h := newHarness(t, aliyunService(), 0, script(status(500), status(200), status(200)), func(o *Options) {
 		o.Windows = store
-		o.FleetRetryBudget = faultyBudget{RetryQuota: NewRetryQuota(100)}
+		o.FleetRetryBudget = faultyBudget{RetryQuota: newRetryQuota(100)}
 		o.OnAttempt = func(ai AttemptInfo) { infos = append(infos, ai) }
 	})
 	_, err := h.call(context.Background(), opGet)

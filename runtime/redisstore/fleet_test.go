@@ -100,7 +100,7 @@ func fleetChild(jobJSON string) int {
 	rep.Errors = map[string]int{}
 	var mu sync.Mutex
 	opts := runtime.Options{
-		RetryMode: runtime.ModeStandard, MaxAttempts: 3, ThrottleIdentity: "ak-fleet", RateLimitDebug: true,
+		RetryMode: runtime.ModeStandard, MaxAttempts: 3, ThrottleIdentity: "ak-fleet", ThrottleDebug: true,
 		HTTPClient: &http.Client{Timeout: 10 * time.Second},
 		OnAttempt: func(ai runtime.AttemptInfo) {
 			mu.Lock()

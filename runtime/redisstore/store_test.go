@@ -48,8 +48,8 @@ func eventually(t *testing.T, cond func() bool, msg string) {
 }
 
 // throttledUser reports a "User" window with timeLeft left.
-func throttledUser(timeLeft time.Duration) runtime.RateLimitInfo {
-	return runtime.RateLimitInfo{User: runtime.RateLimitQuota{Present: true, Remain: 0, Limit: 2, Window: time.Second, TimeLeft: timeLeft}}
+func throttledUser(timeLeft time.Duration) runtime.ThrottleHeaders {
+	return runtime.ThrottleHeaders{User: runtime.ThrottleQuota{Present: true, Remain: 0, Limit: 2, Window: time.Second, TimeLeft: timeLeft}}
 }
 
 func TestNewRequiresFleetCapacity(t *testing.T) {

@@ -20,7 +20,7 @@ var _ runtime.ThrottleWindowStore = (*Store)(nil)
 // as seen at now (runtime.WindowStore.Record's rule): in this process at
 // once, and for the fleet by the background goroutine, which writes them to
 // Redis without delaying the call.
-func (s *Store) Record(identity, operation string, info runtime.RateLimitInfo, now time.Time) {
+func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders, now time.Time) {
 	if !info.Throttled() {
 		return
 	}
@@ -30,7 +30,7 @@ func (s *Store) Record(identity, operation string, info runtime.RateLimitInfo, n
 	s.wmu.Lock()
 	for _, w := range [2]struct {
 		dim string
-		q   runtime.RateLimitQuota
+		q   runtime.ThrottleQuota
 		op  string
 	}{{runtime.DimensionAPIUser, info.UserAPI, operation}, {runtime.DimensionUser, info.User, ""}} {
 		if !w.q.Throttled() || w.q.TimeLeft <= 0 {
@@ -178,8 +178,8 @@ func (s *Store) learn(name string, endMS int64) {
 	if left <= 0 {
 		return
 	}
-	q := runtime.RateLimitQuota{Present: true, Remain: 0, TimeLeft: left}
-	var info runtime.RateLimitInfo
+	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left}
+	var info runtime.ThrottleHeaders
 	if k.dimension == runtime.DimensionUser {
 		info.User = q
 	} else {
