@@ -151,7 +151,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if opts.RetryQuotaCapacity != nil {
 		capacity = *opts.RetryQuotaCapacity
 	}
-	c.quota = newRetryQuota(capacity)
+	c.quota = NewRetryQuota(capacity)
 	c.limiter = NewRateLimiter(c.clock)
 	switch {
 	case opts.DisableThrottleControl:

@@ -50,9 +50,11 @@ type RetryQuota struct {
 	capacity int64
 }
 
-// newRetryQuota returns a full quota of capacity tokens (the initial balance
-// is also the maximum). A negative capacity is treated as 0.
-func newRetryQuota(capacity int) *RetryQuota {
+// NewRetryQuota returns a full quota of capacity tokens (the initial balance
+// is also the maximum). A negative capacity is treated as 0. Every client
+// makes its own; make one yourself to give several clients of one process a
+// common [Options.FleetRetryBudget].
+func NewRetryQuota(capacity int) *RetryQuota {
 	q := &RetryQuota{capacity: int64(max(capacity, 0))}
 	q.balance.Store(q.capacity)
 	return q

@@ -24,7 +24,7 @@ type faultyBudget struct {
 func (b faultyBudget) StoreFault() error { return b.fault }
 
 func fleetOf(capacity int) func(*Options) {
-	return func(o *Options) { o.FleetRetryBudget = newRetryQuota(capacity) }
+	return func(o *Options) { o.FleetRetryBudget = NewRetryQuota(capacity) }
 }
 
 // TestFleetRetryBudgetThroughDo: a retry pays its retry cost from both the
@@ -58,7 +58,7 @@ func TestFleetRetryBudgetThroughDo(t *testing.T) {
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fleet := newRetryQuota(tc.fleetCapacity)
+			fleet := NewRetryQuota(tc.fleetCapacity)
 			h := newHarness(t, nil, 1, script(tc.steps...), func(o *Options) { o.FleetRetryBudget = fleet })
 			md, err := h.call(context.Background(), opGet)
 			if tc.wantErr == nil {
@@ -77,7 +77,7 @@ func TestFleetRetryBudgetThroughDo(t *testing.T) {
 // TestFleetRetryBudgetRefundOnAbandon: a paid retry abandoned before it is
 // sent (Retry-After above the max server delay) is refunded to both.
 func TestFleetRetryBudgetRefundOnAbandon(t *testing.T) {
-	fleet := newRetryQuota(50)
+	fleet := NewRetryQuota(50)
 	h := newHarness(t, nil, 1, script(status(503, "Retry-After", "21")), func(o *Options) { o.FleetRetryBudget = fleet })
 	_, err := h.call(context.Background(), opGet)
 	wantAs[*ServerDelayError](t, err)
@@ -153,7 +153,7 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	var infos []AttemptInfo
 	h := newHarness(t, aliyunService(), 0, script(status(500), status(200), status(200)), func(o *Options) {
 		o.Windows = store
-		o.FleetRetryBudget = faultyBudget{RetryQuota: newRetryQuota(100)}
+		o.FleetRetryBudget = faultyBudget{RetryQuota: NewRetryQuota(100)}
 		o.OnAttempt = func(ai AttemptInfo) { infos = append(infos, ai) }
 	})
 	_, err := h.call(context.Background(), opGet)

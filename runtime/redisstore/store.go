@@ -56,11 +56,16 @@
 // Redis is back. The fault is reported in runtime.AttemptInfo.StoreFault and
 // logged through [Options.Logger] when it starts and ends. A background probe
 // (every FlushInterval) resumes sharing as soon as Redis answers: the Store
-// resubscribes, resyncs its windows and writes what it held back. A Redis
-// restart loses no correctness: windows still in force are in every mirror
-// and are written again by the process that learned them only if it still
-// holds them unwritten; the budget of a Redis that lost its data starts full,
-// like a new fleet's.
+// resubscribes, resyncs its windows and writes what it held back (windows
+// learned meanwhile, refills, what it spent on credit). A Redis restart that
+// loses its data loses no correctness, only sharing: every process keeps
+// honouring the windows in its mirror, windows learned from then on are
+// shared again, returns of leases taken before the restart are refused (their
+// keys are gone), and the fleet budget starts full, like a new fleet's.
+//
+// Redis load: besides the writes above, each Store resyncs (three TIME, one
+// SCAN and one MGET) every ResyncInterval and writes refills at most once per
+// FlushInterval; a successful call with no active window sends nothing.
 package redisstore
 
 import (

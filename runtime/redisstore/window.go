@@ -232,8 +232,8 @@ func (s *Store) resync() error {
 }
 
 // subscribe keeps a subscription to the window channel: after each
-// (re)subscription it resyncs, then applies every announcement; it resyncs
-// again whenever ResyncInterval passes without one. A broken subscription
+// (re)subscription it resyncs, then applies every announcement, and resyncs
+// again every ResyncInterval. A broken subscription
 // is replaced after FlushInterval.
 func (s *Store) subscribe() {
 	defer s.wg.Done()
@@ -281,15 +281,19 @@ func (s *Store) subscribeOnce() error {
 	if err := s.resync(); err != nil {
 		return err
 	}
+	lastResync := time.Now()
 	for {
+		if time.Since(lastResync) >= s.opts.ResyncInterval {
+			if err := s.resync(); err != nil {
+				return err
+			}
+			lastResync = time.Now()
+		}
 		msg, err := ps.ReceiveTimeout(ctx, s.opts.ResyncInterval)
 		if err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
-				if err := s.resync(); err != nil {
-					return err
-				}
-				continue
+				continue // resync above
 			}
 			return err
 		}
