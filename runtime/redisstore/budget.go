@@ -188,10 +188,25 @@ func (b *budget) run(ctx context.Context, lease, old string, want, least, back i
 		b.s.opts.FleetCapacity, want, least, 2*b.s.opts.LeaseTTL.Milliseconds(), back, delta, bucketIdleTTL.Milliseconds()).Int64Slice()
 }
 
-// Release adds n tokens to the refills that the next flush (every
-// Options.FlushInterval) writes; no Redis round trip, no lock.
+// Release gives back n tokens (a successful retry's refund, a first-attempt
+// increment) without a Redis round trip and without waiting: they first top
+// the current lease back up to Options.LeaseSize (leased tokens count as
+// spent, so the fleet bucket sees no difference until the lease is given
+// back), and the rest is written in one batch by the next flush, every
+// Options.FlushInterval. When the lease's lock is busy, all of n waits for
+// the flush.
 func (b *budget) Release(n int) {
-	b.delta.Add(int64(n))
+	if b.mu.TryLock() {
+		if b.lease != "" && b.have < b.s.opts.LeaseSize {
+			add := min(n, b.s.opts.LeaseSize-b.have)
+			b.have += add
+			n -= add
+		}
+		b.mu.Unlock()
+	}
+	if n > 0 {
+		b.delta.Add(int64(n))
+	}
 }
 
 // StoreFault is the store's (runtime.StoreFaultReporter).

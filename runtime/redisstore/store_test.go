@@ -195,25 +195,47 @@ func TestFleetBudgetLeases(t *testing.T) {
 	require.Nil(t, s.StoreFault(), "a refusal is not a fault")
 }
 
-// TestFleetBudgetRefillsBatched: Release costs no round trip; the refills
-// reach the bucket in one batch at the next flush, capped at the capacity,
-// and Close gives back the unused tokens of the lease.
+// TestFleetBudgetRefillsBatched: Release costs no round trip: refunds and
+// increments first top the lease back up to 28 tokens, the rest reaches the
+// bucket in one batch at the next flush, capped at the capacity; Close gives
+// back the unused tokens of the lease.
 func TestFleetBudgetRefillsBatched(t *testing.T) {
 	r := testserver.StartRedis(t)
 	s, rdb := newTestStore(t, r, Options{FleetCapacity: 100, FlushInterval: time.Hour})
 	fb := s.FleetRetryBudget()
-	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	ok, bal := fb.Acquire(runtime.RetryCostTransient)
 	require.True(t, ok)
+	require.Equal(t, 14, bal)
 	require.Equal(t, int64(72), bucket(t, rdb))
-	fb.Release(runtime.RetryCostTransient) // a successful retry's refund
+	fb.Release(runtime.RetryCostTransient) // a successful retry's refund: the lease is full again
 	for range 5 {
 		fb.Release(runtime.NoRetryIncrement)
 	}
 	require.Equal(t, int64(72), bucket(t, rdb), "nothing written yet")
+	require.Equal(t, int64(5), s.budget.delta.Load())
 	require.NoError(t, s.budget.flush(false))
-	require.Equal(t, int64(72+14+5), bucket(t, rdb))
+	require.Equal(t, int64(72+5), bucket(t, rdb))
 	require.NoError(t, s.Close())
-	require.Equal(t, int64(100), bucket(t, rdb), "Close gave back the lease's 14 tokens (91+14 capped at 100)")
+	require.Equal(t, int64(100), bucket(t, rdb), "Close gave back the lease's 28 tokens (77+28 capped at 100)")
+}
+
+// TestFleetBudgetSuccessfulRetriesNoRoundTrip: after the first lease,
+// 1,000 retries that each succeed (pay 14, get 14 back) make no Redis round
+// trip.
+func TestFleetBudgetSuccessfulRetriesNoRoundTrip(t *testing.T) {
+	_, store, counter := sharedClient(t, true)
+	fb := store.FleetRetryBudget()
+	ok, _ := fb.Acquire(runtime.RetryCostTransient) // the first lease
+	require.True(t, ok)
+	fb.Release(runtime.RetryCostTransient)
+	before := counter.n.Load()
+	for range 1000 {
+		ok, _ := fb.Acquire(runtime.RetryCostTransient)
+		require.True(t, ok)
+		fb.Release(runtime.RetryCostTransient)
+	}
+	require.Equal(t, before, counter.n.Load())
+	require.Equal(t, 28, store.budget.have)
 }
 
 // TestFleetBudgetLeaseEndsAfterTTL: once a lease's TTL has passed its
