@@ -331,7 +331,7 @@ func sum(reps []fleetReport) fleetReport {
 // server must answer at least 5× fewer throttled responses.
 func TestFleetSharedWindows(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 16 processes for 11 s")
+		t.Skip("runs 16 processes for 13 s")
 	}
 	r := testserver.StartRedis(t)
 	srv := &fleetServer{}
@@ -359,7 +359,7 @@ func TestFleetSharedWindows(t *testing.T) {
 // most 140 / 14 = 10.
 func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 16 processes for 7 s")
+		t.Skip("runs 16 processes for 9 s")
 	}
 	r := testserver.StartRedis(t)
 	srv := &fleetServer{}
