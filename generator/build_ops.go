@@ -72,6 +72,7 @@ func (b *builder) operations() []*Operation {
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Retry = parseOperationXRetry(mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry"), child(ptr, "x-retry"), b.d)
+		o.Retry.Name = name
 		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || slices.Contains(retrySafeMethods, o.Method)
 		out = append(out, o)
 	})

@@ -8,7 +8,7 @@
 //     YAML or JSON, apply OpenAPI Overlay 1.0 documents in order, convert the
 //     OpenAPI 3.1 references kin-openapi does not resolve, parse x-retry,
 //     and load the result leniently with kin-openapi;
-//   - build (build_*.go, naming.go, classify.go): turn kin-openapi's
+//   - build (build_*.go, naming.go): turn kin-openapi's
 //     structures into the intermediate model of model.go, deciding every Go
 //     name once (the naming rules are in naming.go);
 //   - emit (emit_*.go): render the model with jennifer. The emitter never

@@ -35,12 +35,12 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 	}
 	emitters := []struct {
 		name string
-		emit func(*jen.File, *Service)
+		emit func(*jen.File, *Service) error
 	}{
-		{"client.go", func(f *jen.File, svc *Service) { emitClient(f, svc, pkg) }},
-		{"errors.go", emitErrors},
+		{"client.go", func(f *jen.File, svc *Service) error { return emitClient(f, svc, pkg) }},
+		{"errors.go", func(f *jen.File, svc *Service) error { emitErrors(f, svc); return nil }},
 		{"operations.go", emitOperations},
-		{"types.go", emitTypes},
+		{"types.go", func(f *jen.File, svc *Service) error { emitTypes(f, svc); return nil }},
 	}
 	// The files are rendered concurrently (each only reads svc); formatting
 	// is most of the time on large specs.
@@ -54,7 +54,9 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 			if errs[i] = header(f, svc); errs[i] != nil {
 				return
 			}
-			e.emit(f, svc)
+			if errs[i] = e.emit(f, svc); errs[i] != nil {
+				return
+			}
 			out[i] = File{Name: e.name}
 			out[i].Content, errs[i] = render(f, e.name)
 		})

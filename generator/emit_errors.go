@@ -10,7 +10,7 @@ import (
 // matchable with errors.As.
 func emitErrors(f *jen.File, svc *Service) {
 	for _, e := range svc.Errors {
-		first := e.Name + " is the modelled error with code " + strconv.Quote(e.Code) + " (" + e.Class + " by code; retry-behavior.md §4)."
+		first := e.Name + " is the modelled error with code " + strconv.Quote(e.Code) + " (" + e.Class.String() + " by code)."
 		if e.Code == "" {
 			first = e.Name + " is a modelled error response, matched by HTTP status."
 		}

@@ -10,7 +10,7 @@ import (
 // its error constructors and its Client method. Operations modelling the
 // same errors by status share one constructor, named after the first of
 // them.
-func emitOperations(f *jen.File, svc *Service) {
+func emitOperations(f *jen.File, svc *Service) error {
 	byStatus := map[string]string{} // status mapping → constructor name
 	var owners []*Operation         // the first operation of each mapping
 	for _, op := range svc.Operations {
@@ -24,7 +24,9 @@ func emitOperations(f *jen.File, svc *Service) {
 				owners = append(owners, op)
 			}
 		}
-		emitOperationVar(f, op, statusFunc)
+		if err := emitOperationVar(f, op, statusFunc); err != nil {
+			return err
+		}
 		if len(op.Errors) > 0 {
 			emitNewError(f, op, svc)
 		}
@@ -33,6 +35,7 @@ func emitOperations(f *jen.File, svc *Service) {
 	for _, op := range owners {
 		emitNewStatusError(f, "new"+op.Name+"StatusError", op)
 	}
+	return nil
 }
 
 // statusKey identifies a status → error shape mapping.
@@ -44,27 +47,24 @@ func statusKey(se []StatusError) string {
 	return b.String()
 }
 
-// emitOperationVar writes `var opX = runtime.Operation{…}`.
-func emitOperationVar(f *jen.File, op *Operation, statusFunc string) {
-	d := jen.Dict{jen.Id("Name"): jen.Lit(op.Name)}
-	if op.Retry.RetrySafe {
-		d[jen.Id("RetrySafe")] = jen.True()
-	}
-	if op.Retry.LongPolling {
-		d[jen.Id("LongPolling")] = jen.True()
-	}
-	setStrings(d, "TransientCodes", op.Retry.TransientCodes)
-	setStrings(d, "ThrottlingCodes", op.Retry.ThrottlingCodes)
-	setStrings(d, "NonRetryableCodes", op.Retry.NonRetryableCodes)
+// emitOperationVar writes `var opX = runtime.Operation{…}`: op.Retry as a
+// literal, with the error constructors named.
+func emitOperationVar(f *jen.File, op *Operation, statusFunc string) error {
+	fill := map[string]jen.Code{"NewError": nil, "NewErrorForStatus": nil}
 	if len(op.Errors) > 0 {
-		d[jen.Id("NewError")] = jen.Id("new" + op.Name + "Error")
+		fill["NewError"] = jen.Id("new" + op.Name + "Error")
 	}
 	if statusFunc != "" {
-		d[jen.Id("NewErrorForStatus")] = jen.Id(statusFunc)
+		fill["NewErrorForStatus"] = jen.Id(statusFunc)
+	}
+	lit, err := runtimeLiteral(op.Retry, fill)
+	if err != nil {
+		return err
 	}
 	f.Comment("op" + op.Name + " describes " + op.Name + " to the runtime.")
-	f.Var().Id("op"+op.Name).Op("=").Qual(runtimePath, "Operation").Values(d)
+	f.Var().Id("op" + op.Name).Op("=").Add(lit)
 	f.Line()
+	return nil
 }
 
 // emitNewError writes the constructor of the operation's modelled errors.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // LoadService reads the spec at specPath (YAML or JSON), applies the overlay
@@ -28,6 +30,20 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 		return nil, nil, err
 	}
 	return loadData(specPath, raw, overlays)
+}
+
+// LoadRetryService loads the spec at specPath with its overlays exactly as
+// LoadService does and returns the runtime.Service the generated client
+// holds as its service literal (Service.Retry: x-retry, or the defaults for
+// specs without it). `retrygen vectors` and `retrygen explain` run this value,
+// so they see what a generated client sees. Its diagnostics and error are
+// LoadService's.
+func LoadRetryService(specPath string, overlays []string) (*runtime.Service, []Diagnostic, error) {
+	svc, diags, err := LoadService(specPath, overlays)
+	if err != nil {
+		return nil, diags, err
+	}
+	return &svc.Retry, diags, nil
 }
 
 // loadData is LoadService on the spec's bytes; specPath names it in
@@ -55,7 +71,8 @@ func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagn
 		d.errorNote = " (in the spec after overlay " + strings.Join(overlayNames(overlays), ", ") + ")"
 	}
 	convert31(root, d)
-	retry := withDefaults(parseXRetry(root, d), specTitle(root))
+	retry, declared := parseXRetry(root, d)
+	retry = withDefaults(retry, declared, specTitle(root))
 	protocol := parseXProtocol(root, d)
 
 	api, err := loadOpenAPI(&doc)
@@ -69,9 +86,6 @@ func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagn
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))
 	}
-	svc.Retry = retry
-	svc.Protocol = protocol
-	classifyErrors(svc)
 	all = append(all, d.list...)
 	if n := d.errors(); n > 0 {
 		return nil, all, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)

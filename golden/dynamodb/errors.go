@@ -6,7 +6,7 @@ package dynamodb
 
 import "github.com/retrygen/retrygen/runtime"
 
-// BackupInUseException is the modelled error with code "BackupInUseException" (non-retryable by code; retry-behavior.md §4).
+// BackupInUseException is the modelled error with code "BackupInUseException" (non-retryable by code).
 type BackupInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -16,7 +16,7 @@ func (e *BackupInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// BackupNotFoundException is the modelled error with code "BackupNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// BackupNotFoundException is the modelled error with code "BackupNotFoundException" (non-retryable by code).
 type BackupNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -26,7 +26,7 @@ func (e *BackupNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ConditionalCheckFailedException is the modelled error with code "ConditionalCheckFailedException" (non-retryable by code; retry-behavior.md §4).
+// ConditionalCheckFailedException is the modelled error with code "ConditionalCheckFailedException" (non-retryable by code).
 type ConditionalCheckFailedException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -36,7 +36,7 @@ func (e *ConditionalCheckFailedException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ContinuousBackupsUnavailableException is the modelled error with code "ContinuousBackupsUnavailableException" (non-retryable by code; retry-behavior.md §4).
+// ContinuousBackupsUnavailableException is the modelled error with code "ContinuousBackupsUnavailableException" (non-retryable by code).
 type ContinuousBackupsUnavailableException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -46,7 +46,7 @@ func (e *ContinuousBackupsUnavailableException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// DuplicateItemException is the modelled error with code "DuplicateItemException" (non-retryable by code; retry-behavior.md §4).
+// DuplicateItemException is the modelled error with code "DuplicateItemException" (non-retryable by code).
 type DuplicateItemException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -56,7 +56,7 @@ func (e *DuplicateItemException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ExportConflictException is the modelled error with code "ExportConflictException" (non-retryable by code; retry-behavior.md §4).
+// ExportConflictException is the modelled error with code "ExportConflictException" (non-retryable by code).
 type ExportConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -66,7 +66,7 @@ func (e *ExportConflictException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ExportNotFoundException is the modelled error with code "ExportNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ExportNotFoundException is the modelled error with code "ExportNotFoundException" (non-retryable by code).
 type ExportNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -76,7 +76,7 @@ func (e *ExportNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// GlobalTableAlreadyExistsException is the modelled error with code "GlobalTableAlreadyExistsException" (non-retryable by code; retry-behavior.md §4).
+// GlobalTableAlreadyExistsException is the modelled error with code "GlobalTableAlreadyExistsException" (non-retryable by code).
 type GlobalTableAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -86,7 +86,7 @@ func (e *GlobalTableAlreadyExistsException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// GlobalTableNotFoundException is the modelled error with code "GlobalTableNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// GlobalTableNotFoundException is the modelled error with code "GlobalTableNotFoundException" (non-retryable by code).
 type GlobalTableNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -96,7 +96,7 @@ func (e *GlobalTableNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// IdempotentParameterMismatchException is the modelled error with code "IdempotentParameterMismatchException" (non-retryable by code; retry-behavior.md §4).
+// IdempotentParameterMismatchException is the modelled error with code "IdempotentParameterMismatchException" (non-retryable by code).
 type IdempotentParameterMismatchException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -106,7 +106,7 @@ func (e *IdempotentParameterMismatchException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// IndexNotFoundException is the modelled error with code "IndexNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// IndexNotFoundException is the modelled error with code "IndexNotFoundException" (non-retryable by code).
 type IndexNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -116,7 +116,7 @@ func (e *IndexNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InternalServerError is the modelled error with code "InternalServerError" (non-retryable by code; retry-behavior.md §4).
+// InternalServerError is the modelled error with code "InternalServerError" (non-retryable by code).
 type InternalServerError struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -126,7 +126,7 @@ func (e *InternalServerError) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InvalidExportTimeException is the modelled error with code "InvalidExportTimeException" (non-retryable by code; retry-behavior.md §4).
+// InvalidExportTimeException is the modelled error with code "InvalidExportTimeException" (non-retryable by code).
 type InvalidExportTimeException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -136,7 +136,7 @@ func (e *InvalidExportTimeException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InvalidRestoreTimeException is the modelled error with code "InvalidRestoreTimeException" (non-retryable by code; retry-behavior.md §4).
+// InvalidRestoreTimeException is the modelled error with code "InvalidRestoreTimeException" (non-retryable by code).
 type InvalidRestoreTimeException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -146,7 +146,7 @@ func (e *InvalidRestoreTimeException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ItemCollectionSizeLimitExceededException is the modelled error with code "ItemCollectionSizeLimitExceededException" (non-retryable by code; retry-behavior.md §4).
+// ItemCollectionSizeLimitExceededException is the modelled error with code "ItemCollectionSizeLimitExceededException" (non-retryable by code).
 type ItemCollectionSizeLimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -156,7 +156,7 @@ func (e *ItemCollectionSizeLimitExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// LimitExceededException is the modelled error with code "LimitExceededException" (throttling by code; retry-behavior.md §4).
+// LimitExceededException is the modelled error with code "LimitExceededException" (throttling by code).
 type LimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -166,7 +166,7 @@ func (e *LimitExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// PointInTimeRecoveryUnavailableException is the modelled error with code "PointInTimeRecoveryUnavailableException" (non-retryable by code; retry-behavior.md §4).
+// PointInTimeRecoveryUnavailableException is the modelled error with code "PointInTimeRecoveryUnavailableException" (non-retryable by code).
 type PointInTimeRecoveryUnavailableException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -176,7 +176,7 @@ func (e *PointInTimeRecoveryUnavailableException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ProvisionedThroughputExceededException is the modelled error with code "ProvisionedThroughputExceededException" (throttling by code; retry-behavior.md §4).
+// ProvisionedThroughputExceededException is the modelled error with code "ProvisionedThroughputExceededException" (throttling by code).
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -186,7 +186,7 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ReplicaAlreadyExistsException is the modelled error with code "ReplicaAlreadyExistsException" (non-retryable by code; retry-behavior.md §4).
+// ReplicaAlreadyExistsException is the modelled error with code "ReplicaAlreadyExistsException" (non-retryable by code).
 type ReplicaAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -196,7 +196,7 @@ func (e *ReplicaAlreadyExistsException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ReplicaNotFoundException is the modelled error with code "ReplicaNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ReplicaNotFoundException is the modelled error with code "ReplicaNotFoundException" (non-retryable by code).
 type ReplicaNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -206,7 +206,7 @@ func (e *ReplicaNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// RequestLimitExceeded is the modelled error with code "RequestLimitExceeded" (throttling by code; retry-behavior.md §4).
+// RequestLimitExceeded is the modelled error with code "RequestLimitExceeded" (throttling by code).
 type RequestLimitExceeded struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -216,7 +216,7 @@ func (e *RequestLimitExceeded) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceInUseException is the modelled error with code "ResourceInUseException" (non-retryable by code; retry-behavior.md §4).
+// ResourceInUseException is the modelled error with code "ResourceInUseException" (non-retryable by code).
 type ResourceInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -226,7 +226,7 @@ func (e *ResourceInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException" (non-retryable by code).
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -236,7 +236,7 @@ func (e *ResourceNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TableAlreadyExistsException is the modelled error with code "TableAlreadyExistsException" (non-retryable by code; retry-behavior.md §4).
+// TableAlreadyExistsException is the modelled error with code "TableAlreadyExistsException" (non-retryable by code).
 type TableAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -246,7 +246,7 @@ func (e *TableAlreadyExistsException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TableInUseException is the modelled error with code "TableInUseException" (non-retryable by code; retry-behavior.md §4).
+// TableInUseException is the modelled error with code "TableInUseException" (non-retryable by code).
 type TableInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -256,7 +256,7 @@ func (e *TableInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TableNotFoundException is the modelled error with code "TableNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// TableNotFoundException is the modelled error with code "TableNotFoundException" (non-retryable by code).
 type TableNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -266,7 +266,7 @@ func (e *TableNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionCanceledException is the modelled error with code "TransactionCanceledException" (non-retryable by code; retry-behavior.md §4).
+// TransactionCanceledException is the modelled error with code "TransactionCanceledException" (non-retryable by code).
 type TransactionCanceledException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -276,7 +276,7 @@ func (e *TransactionCanceledException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionConflictException is the modelled error with code "TransactionConflictException" (non-retryable by code; retry-behavior.md §4).
+// TransactionConflictException is the modelled error with code "TransactionConflictException" (non-retryable by code).
 type TransactionConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -286,7 +286,7 @@ func (e *TransactionConflictException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionInProgressException is the modelled error with code "TransactionInProgressException" (throttling by code; retry-behavior.md §4).
+// TransactionInProgressException is the modelled error with code "TransactionInProgressException" (throttling by code).
 type TransactionInProgressException struct {
 	runtime.ErrorMetadata `json:"-"`
 }

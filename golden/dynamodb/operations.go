@@ -15,8 +15,8 @@ import (
 // opBatchExecuteStatement describes BatchExecuteStatement to the runtime.
 var opBatchExecuteStatement = runtime.Operation{
 	Name:      "BatchExecuteStatement",
-	NewError:  newBatchExecuteStatementError,
 	RetrySafe: true,
+	NewError:  newBatchExecuteStatementError,
 }
 
 // newBatchExecuteStatementError returns an empty modelled error of BatchExecuteStatement for code, or nil.
@@ -61,8 +61,8 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 // opBatchGetItem describes BatchGetItem to the runtime.
 var opBatchGetItem = runtime.Operation{
 	Name:      "BatchGetItem",
-	NewError:  newBatchGetItemError,
 	RetrySafe: true,
+	NewError:  newBatchGetItemError,
 }
 
 // newBatchGetItemError returns an empty modelled error of BatchGetItem for code, or nil.
@@ -153,8 +153,8 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 // opBatchWriteItem describes BatchWriteItem to the runtime.
 var opBatchWriteItem = runtime.Operation{
 	Name:      "BatchWriteItem",
-	NewError:  newBatchWriteItemError,
 	RetrySafe: true,
+	NewError:  newBatchWriteItemError,
 }
 
 // newBatchWriteItemError returns an empty modelled error of BatchWriteItem for code, or nil.
@@ -264,8 +264,8 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 // opCreateBackup describes CreateBackup to the runtime.
 var opCreateBackup = runtime.Operation{
 	Name:      "CreateBackup",
-	NewError:  newCreateBackupError,
 	RetrySafe: true,
+	NewError:  newCreateBackupError,
 }
 
 // newCreateBackupError returns an empty modelled error of CreateBackup for code, or nil.
@@ -344,8 +344,8 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 // opCreateGlobalTable describes CreateGlobalTable to the runtime.
 var opCreateGlobalTable = runtime.Operation{
 	Name:      "CreateGlobalTable",
-	NewError:  newCreateGlobalTableError,
 	RetrySafe: true,
+	NewError:  newCreateGlobalTableError,
 }
 
 // newCreateGlobalTableError returns an empty modelled error of CreateGlobalTable for code, or nil.
@@ -428,8 +428,8 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 // opCreateTable describes CreateTable to the runtime.
 var opCreateTable = runtime.Operation{
 	Name:      "CreateTable",
-	NewError:  newCreateTableError,
 	RetrySafe: true,
+	NewError:  newCreateTableError,
 }
 
 // newCreateTableError returns an empty modelled error of CreateTable for code, or nil.
@@ -489,8 +489,8 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 // opDeleteBackup describes DeleteBackup to the runtime.
 var opDeleteBackup = runtime.Operation{
 	Name:      "DeleteBackup",
-	NewError:  newDeleteBackupError,
 	RetrySafe: true,
+	NewError:  newDeleteBackupError,
 }
 
 // newDeleteBackupError returns an empty modelled error of DeleteBackup for code, or nil.
@@ -540,8 +540,8 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 // opDeleteItem describes DeleteItem to the runtime.
 var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
-	NewError:  newDeleteItemError,
 	RetrySafe: true,
+	NewError:  newDeleteItemError,
 }
 
 // newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
@@ -605,8 +605,8 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 // opDeleteTable describes DeleteTable to the runtime.
 var opDeleteTable = runtime.Operation{
 	Name:      "DeleteTable",
-	NewError:  newDeleteTableError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
 // newDeleteTableError returns an empty modelled error of DeleteTable for code, or nil.
@@ -669,8 +669,8 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 // opDescribeBackup describes DescribeBackup to the runtime.
 var opDescribeBackup = runtime.Operation{
 	Name:      "DescribeBackup",
-	NewError:  newDescribeBackupError,
 	RetrySafe: true,
+	NewError:  newDescribeBackupError,
 }
 
 // newDescribeBackupError returns an empty modelled error of DescribeBackup for code, or nil.
@@ -716,8 +716,8 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 // opDescribeContinuousBackups describes DescribeContinuousBackups to the runtime.
 var opDescribeContinuousBackups = runtime.Operation{
 	Name:      "DescribeContinuousBackups",
-	NewError:  newDescribeContinuousBackupsError,
 	RetrySafe: true,
+	NewError:  newDescribeContinuousBackupsError,
 }
 
 // newDescribeContinuousBackupsError returns an empty modelled error of DescribeContinuousBackups for code, or nil.
@@ -771,8 +771,8 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 // opDescribeContributorInsights describes DescribeContributorInsights to the runtime.
 var opDescribeContributorInsights = runtime.Operation{
 	Name:      "DescribeContributorInsights",
-	NewError:  newDescribeContributorInsightsError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
 // newDescribeContributorInsightsError returns an empty modelled error of DescribeContributorInsights for code, or nil.
@@ -847,8 +847,8 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 // opDescribeExport describes DescribeExport to the runtime.
 var opDescribeExport = runtime.Operation{
 	Name:      "DescribeExport",
-	NewError:  newDescribeExportError,
 	RetrySafe: true,
+	NewError:  newDescribeExportError,
 }
 
 // newDescribeExportError returns an empty modelled error of DescribeExport for code, or nil.
@@ -894,8 +894,8 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 // opDescribeGlobalTable describes DescribeGlobalTable to the runtime.
 var opDescribeGlobalTable = runtime.Operation{
 	Name:      "DescribeGlobalTable",
-	NewError:  newDescribeGlobalTableError,
 	RetrySafe: true,
+	NewError:  newDescribeGlobalTableError,
 }
 
 // newDescribeGlobalTableError returns an empty modelled error of DescribeGlobalTable for code, or nil.
@@ -942,8 +942,8 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 // opDescribeGlobalTableSettings describes DescribeGlobalTableSettings to the runtime.
 var opDescribeGlobalTableSettings = runtime.Operation{
 	Name:      "DescribeGlobalTableSettings",
-	NewError:  newDescribeGlobalTableSettingsError,
 	RetrySafe: true,
+	NewError:  newDescribeGlobalTableSettingsError,
 }
 
 // newDescribeGlobalTableSettingsError returns an empty modelled error of DescribeGlobalTableSettings for code, or nil.
@@ -989,8 +989,8 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 // opDescribeKinesisStreamingDestination describes DescribeKinesisStreamingDestination to the runtime.
 var opDescribeKinesisStreamingDestination = runtime.Operation{
 	Name:      "DescribeKinesisStreamingDestination",
-	NewError:  newDescribeKinesisStreamingDestinationError,
 	RetrySafe: true,
+	NewError:  newDescribeKinesisStreamingDestinationError,
 }
 
 // newDescribeKinesisStreamingDestinationError returns an empty modelled error of DescribeKinesisStreamingDestination for code, or nil.
@@ -1034,8 +1034,8 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 // opDescribeLimits describes DescribeLimits to the runtime.
 var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
-	NewError:  newDescribeLimitsError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
 // newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
@@ -1126,8 +1126,8 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 // opDescribeTable describes DescribeTable to the runtime.
 var opDescribeTable = runtime.Operation{
 	Name:      "DescribeTable",
-	NewError:  newDescribeTableError,
 	RetrySafe: true,
+	NewError:  newDescribeTableError,
 }
 
 // newDescribeTableError returns an empty modelled error of DescribeTable for code, or nil.
@@ -1177,8 +1177,8 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
 var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	Name:      "DescribeTableReplicaAutoScaling",
-	NewError:  newDescribeTableReplicaAutoScalingError,
 	RetrySafe: true,
+	NewError:  newDescribeTableReplicaAutoScalingError,
 }
 
 // newDescribeTableReplicaAutoScalingError returns an empty modelled error of DescribeTableReplicaAutoScaling for code, or nil.
@@ -1224,8 +1224,8 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 // opDescribeTimeToLive describes DescribeTimeToLive to the runtime.
 var opDescribeTimeToLive = runtime.Operation{
 	Name:      "DescribeTimeToLive",
-	NewError:  newDescribeTimeToLiveError,
 	RetrySafe: true,
+	NewError:  newDescribeTimeToLiveError,
 }
 
 // newDescribeTimeToLiveError returns an empty modelled error of DescribeTimeToLive for code, or nil.
@@ -1269,8 +1269,8 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 // opDisableKinesisStreamingDestination describes DisableKinesisStreamingDestination to the runtime.
 var opDisableKinesisStreamingDestination = runtime.Operation{
 	Name:      "DisableKinesisStreamingDestination",
-	NewError:  newDisableKinesisStreamingDestinationError,
 	RetrySafe: true,
+	NewError:  newDisableKinesisStreamingDestinationError,
 }
 
 // newDisableKinesisStreamingDestinationError returns an empty modelled error of DisableKinesisStreamingDestination for code, or nil.
@@ -1319,8 +1319,8 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 // opEnableKinesisStreamingDestination describes EnableKinesisStreamingDestination to the runtime.
 var opEnableKinesisStreamingDestination = runtime.Operation{
 	Name:      "EnableKinesisStreamingDestination",
-	NewError:  newEnableKinesisStreamingDestinationError,
 	RetrySafe: true,
+	NewError:  newEnableKinesisStreamingDestinationError,
 }
 
 // newEnableKinesisStreamingDestinationError returns an empty modelled error of EnableKinesisStreamingDestination for code, or nil.
@@ -1370,8 +1370,8 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 // opExecuteStatement describes ExecuteStatement to the runtime.
 var opExecuteStatement = runtime.Operation{
 	Name:      "ExecuteStatement",
-	NewError:  newExecuteStatementError,
 	RetrySafe: true,
+	NewError:  newExecuteStatementError,
 }
 
 // newExecuteStatementError returns an empty modelled error of ExecuteStatement for code, or nil.
@@ -1428,8 +1428,8 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 // opExecuteTransaction describes ExecuteTransaction to the runtime.
 var opExecuteTransaction = runtime.Operation{
 	Name:      "ExecuteTransaction",
-	NewError:  newExecuteTransactionError,
 	RetrySafe: true,
+	NewError:  newExecuteTransactionError,
 }
 
 // newExecuteTransactionError returns an empty modelled error of ExecuteTransaction for code, or nil.
@@ -1484,8 +1484,8 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 // opExportTableToPointInTime describes ExportTableToPointInTime to the runtime.
 var opExportTableToPointInTime = runtime.Operation{
 	Name:      "ExportTableToPointInTime",
-	NewError:  newExportTableToPointInTimeError,
 	RetrySafe: true,
+	NewError:  newExportTableToPointInTimeError,
 }
 
 // newExportTableToPointInTimeError returns an empty modelled error of ExportTableToPointInTime for code, or nil.
@@ -1538,8 +1538,8 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 // opGetItem describes GetItem to the runtime.
 var opGetItem = runtime.Operation{
 	Name:      "GetItem",
-	NewError:  newGetItemError,
 	RetrySafe: true,
+	NewError:  newGetItemError,
 }
 
 // newGetItemError returns an empty modelled error of GetItem for code, or nil.
@@ -1593,8 +1593,8 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 // opListBackups describes ListBackups to the runtime.
 var opListBackups = runtime.Operation{
 	Name:      "ListBackups",
-	NewError:  newListBackupsError,
 	RetrySafe: true,
+	NewError:  newListBackupsError,
 }
 
 // newListBackupsError returns an empty modelled error of ListBackups for code, or nil.
@@ -1643,8 +1643,8 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 // opListContributorInsights describes ListContributorInsights to the runtime.
 var opListContributorInsights = runtime.Operation{
 	Name:      "ListContributorInsights",
-	NewError:  newListContributorInsightsError,
 	RetrySafe: true,
+	NewError:  newListContributorInsightsError,
 }
 
 // newListContributorInsightsError returns an empty modelled error of ListContributorInsights for code, or nil.
@@ -1688,8 +1688,8 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 // opListExports describes ListExports to the runtime.
 var opListExports = runtime.Operation{
 	Name:      "ListExports",
-	NewError:  newListExportsError,
 	RetrySafe: true,
+	NewError:  newListExportsError,
 }
 
 // newListExportsError returns an empty modelled error of ListExports for code, or nil.
@@ -1733,8 +1733,8 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 // opListGlobalTables describes ListGlobalTables to the runtime.
 var opListGlobalTables = runtime.Operation{
 	Name:      "ListGlobalTables",
-	NewError:  newListGlobalTablesError,
 	RetrySafe: true,
+	NewError:  newListGlobalTablesError,
 }
 
 // newListGlobalTablesError returns an empty modelled error of ListGlobalTables for code, or nil.
@@ -1778,8 +1778,8 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 // opListTables describes ListTables to the runtime.
 var opListTables = runtime.Operation{
 	Name:      "ListTables",
-	NewError:  newListTablesError,
 	RetrySafe: true,
+	NewError:  newListTablesError,
 }
 
 // newListTablesError returns an empty modelled error of ListTables for code, or nil.
@@ -1822,8 +1822,8 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
 var opListTagsOfResource = runtime.Operation{
 	Name:      "ListTagsOfResource",
-	NewError:  newListTagsOfResourceError,
 	RetrySafe: true,
+	NewError:  newListTagsOfResourceError,
 }
 
 // newListTagsOfResourceError returns an empty modelled error of ListTagsOfResource for code, or nil.
@@ -1871,8 +1871,8 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 // opPutItem describes PutItem to the runtime.
 var opPutItem = runtime.Operation{
 	Name:      "PutItem",
-	NewError:  newPutItemError,
 	RetrySafe: true,
+	NewError:  newPutItemError,
 }
 
 // newPutItemError returns an empty modelled error of PutItem for code, or nil.
@@ -1971,8 +1971,8 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 // opQuery describes Query to the runtime.
 var opQuery = runtime.Operation{
 	Name:      "Query",
-	NewError:  newQueryError,
 	RetrySafe: true,
+	NewError:  newQueryError,
 }
 
 // newQueryError returns an empty modelled error of Query for code, or nil.
@@ -2061,8 +2061,8 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
 var opRestoreTableFromBackup = runtime.Operation{
 	Name:      "RestoreTableFromBackup",
-	NewError:  newRestoreTableFromBackupError,
 	RetrySafe: true,
+	NewError:  newRestoreTableFromBackupError,
 }
 
 // newRestoreTableFromBackupError returns an empty modelled error of RestoreTableFromBackup for code, or nil.
@@ -2131,8 +2131,8 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 // opRestoreTableToPointInTime describes RestoreTableToPointInTime to the runtime.
 var opRestoreTableToPointInTime = runtime.Operation{
 	Name:      "RestoreTableToPointInTime",
-	NewError:  newRestoreTableToPointInTimeError,
 	RetrySafe: true,
+	NewError:  newRestoreTableToPointInTimeError,
 }
 
 // newRestoreTableToPointInTimeError returns an empty modelled error of RestoreTableToPointInTime for code, or nil.
@@ -2221,8 +2221,8 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 // opScan describes Scan to the runtime.
 var opScan = runtime.Operation{
 	Name:      "Scan",
-	NewError:  newScanError,
 	RetrySafe: true,
+	NewError:  newScanError,
 }
 
 // newScanError returns an empty modelled error of Scan for code, or nil.
@@ -2293,8 +2293,8 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 // opTagResource describes TagResource to the runtime.
 var opTagResource = runtime.Operation{
 	Name:      "TagResource",
-	NewError:  newTagResourceError,
 	RetrySafe: true,
+	NewError:  newTagResourceError,
 }
 
 // newTagResourceError returns an empty modelled error of TagResource for code, or nil.
@@ -2347,8 +2347,8 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 // opTransactGetItems describes TransactGetItems to the runtime.
 var opTransactGetItems = runtime.Operation{
 	Name:      "TransactGetItems",
-	NewError:  newTransactGetItemsError,
 	RetrySafe: true,
+	NewError:  newTransactGetItemsError,
 }
 
 // newTransactGetItemsError returns an empty modelled error of TransactGetItems for code, or nil.
@@ -2413,8 +2413,8 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 // opTransactWriteItems describes TransactWriteItems to the runtime.
 var opTransactWriteItems = runtime.Operation{
 	Name:      "TransactWriteItems",
-	NewError:  newTransactWriteItemsError,
 	RetrySafe: true,
+	NewError:  newTransactWriteItemsError,
 }
 
 // newTransactWriteItemsError returns an empty modelled error of TransactWriteItems for code, or nil.
@@ -2510,8 +2510,8 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 // opUntagResource describes UntagResource to the runtime.
 var opUntagResource = runtime.Operation{
 	Name:      "UntagResource",
-	NewError:  newUntagResourceError,
 	RetrySafe: true,
+	NewError:  newUntagResourceError,
 }
 
 // newUntagResourceError returns an empty modelled error of UntagResource for code, or nil.
@@ -2563,8 +2563,8 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 // opUpdateContinuousBackups describes UpdateContinuousBackups to the runtime.
 var opUpdateContinuousBackups = runtime.Operation{
 	Name:      "UpdateContinuousBackups",
-	NewError:  newUpdateContinuousBackupsError,
 	RetrySafe: true,
+	NewError:  newUpdateContinuousBackupsError,
 }
 
 // newUpdateContinuousBackupsError returns an empty modelled error of UpdateContinuousBackups for code, or nil.
@@ -2619,8 +2619,8 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 // opUpdateContributorInsights describes UpdateContributorInsights to the runtime.
 var opUpdateContributorInsights = runtime.Operation{
 	Name:      "UpdateContributorInsights",
-	NewError:  newUpdateContributorInsightsError,
 	RetrySafe: true,
+	NewError:  newUpdateContributorInsightsError,
 }
 
 // newUpdateContributorInsightsError returns an empty modelled error of UpdateContributorInsights for code, or nil.
@@ -2664,8 +2664,8 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 // opUpdateGlobalTable describes UpdateGlobalTable to the runtime.
 var opUpdateGlobalTable = runtime.Operation{
 	Name:      "UpdateGlobalTable",
-	NewError:  newUpdateGlobalTableError,
 	RetrySafe: true,
+	NewError:  newUpdateGlobalTableError,
 }
 
 // newUpdateGlobalTableError returns an empty modelled error of UpdateGlobalTable for code, or nil.
@@ -2729,8 +2729,8 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 // opUpdateGlobalTableSettings describes UpdateGlobalTableSettings to the runtime.
 var opUpdateGlobalTableSettings = runtime.Operation{
 	Name:      "UpdateGlobalTableSettings",
-	NewError:  newUpdateGlobalTableSettingsError,
 	RetrySafe: true,
+	NewError:  newUpdateGlobalTableSettingsError,
 }
 
 // newUpdateGlobalTableSettingsError returns an empty modelled error of UpdateGlobalTableSettings for code, or nil.
@@ -2782,8 +2782,8 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 // opUpdateItem describes UpdateItem to the runtime.
 var opUpdateItem = runtime.Operation{
 	Name:      "UpdateItem",
-	NewError:  newUpdateItemError,
 	RetrySafe: true,
+	NewError:  newUpdateItemError,
 }
 
 // newUpdateItemError returns an empty modelled error of UpdateItem for code, or nil.
@@ -2843,8 +2843,8 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 // opUpdateTable describes UpdateTable to the runtime.
 var opUpdateTable = runtime.Operation{
 	Name:      "UpdateTable",
-	NewError:  newUpdateTableError,
 	RetrySafe: true,
+	NewError:  newUpdateTableError,
 }
 
 // newUpdateTableError returns an empty modelled error of UpdateTable for code, or nil.
@@ -2908,8 +2908,8 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 // opUpdateTableReplicaAutoScaling describes UpdateTableReplicaAutoScaling to the runtime.
 var opUpdateTableReplicaAutoScaling = runtime.Operation{
 	Name:      "UpdateTableReplicaAutoScaling",
-	NewError:  newUpdateTableReplicaAutoScalingError,
 	RetrySafe: true,
+	NewError:  newUpdateTableReplicaAutoScalingError,
 }
 
 // newUpdateTableReplicaAutoScalingError returns an empty modelled error of UpdateTableReplicaAutoScaling for code, or nil.
@@ -2959,8 +2959,8 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 // opUpdateTimeToLive describes UpdateTimeToLive to the runtime.
 var opUpdateTimeToLive = runtime.Operation{
 	Name:      "UpdateTimeToLive",
-	NewError:  newUpdateTimeToLiveError,
 	RetrySafe: true,
+	NewError:  newUpdateTimeToLiveError,
 }
 
 // newUpdateTimeToLiveError returns an empty modelled error of UpdateTimeToLive for code, or nil.

@@ -75,19 +75,19 @@ const DefaultServerURL = "https://ecs.aliyuncs.com"
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
+	Name:               "ECS-like Compute Service",
+	EnvPrefix:          "ALIBABA_CLOUD",
 	DefaultMode:        runtime.ModeAliyun,
 	Defaults:           runtime.ModeDefaults{MaxAttempts: 4},
-	EnvPrefix:          "ALIBABA_CLOUD",
+	ThrottlingCodes:    []string{"Throttling", "Throttling.User", "Throttling.Api"},
 	ErrorCodeFields:    []string{"Code"},
 	ErrorMessageFields: []string{"Message"},
-	Name:               "ECS-like Compute Service",
 	RequestIDFields:    []string{"RequestId"},
 	ServerDelayHeaders: []string{"x-acs-retry-after"},
 	ThrottleControl: &runtime.ThrottleControl{
-		MaxDelay:      20000 * time.Millisecond,
-		RetryStatuses: []int{408, 429, 500, 502, 503, 504},
 		UserAPIHeader: "X-RateLimit-User-API",
 		UserHeader:    "X-RateLimit-User",
+		MaxDelay:      20 * time.Second,
+		RetryStatuses: []int{408, 429, 500, 502, 503, 504},
 	},
-	ThrottlingCodes: []string{"Throttling", "Throttling.User", "Throttling.Api"},
 }

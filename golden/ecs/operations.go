@@ -13,8 +13,8 @@ import (
 // opDescribeInstances describes DescribeInstances to the runtime.
 var opDescribeInstances = runtime.Operation{
 	Name:              "DescribeInstances",
-	NewErrorForStatus: newDescribeInstancesStatusError,
 	RetrySafe:         true,
+	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
 // DescribeInstances calls the DescribeInstances operation (GET /).
@@ -48,8 +48,8 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 // opRunInstances describes RunInstances to the runtime.
 var opRunInstances = runtime.Operation{
 	Name:              "RunInstances",
-	NewErrorForStatus: newDescribeInstancesStatusError,
 	RetrySafe:         true,
+	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
 // RunInstances calls the RunInstances operation (GET /).
