@@ -80,7 +80,7 @@ func (b *builder) declareComponents() {
 		if errorNames[name] {
 			goName := b.claim(goName(name, false), ptr)
 			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: goName, Struct: true}, named: true, built: true}
-			b.errors[name] = &ErrorShape{Name: goName, Code: name, Doc: s.Description}
+			b.errors[name] = &ErrorShape{Name: goName, Code: name, Doc: s.Description, Source: ptr}
 			continue
 		}
 		if kind, ok := namedKind(s, true); ok {

@@ -26,7 +26,8 @@ func TestErrorClassIsTheRuntimes(t *testing.T) {
 
 	files, err := Generate(svc, "svc")
 	require.NoError(t, err)
-	require.Contains(t, string(fileNamed(t, files, "errors.go")), `(transient by code)`)
+	doc := strings.ReplaceAll(string(fileNamed(t, files, "errors.go")), "\n// ", " ")
+	require.Contains(t, doc, `with code "ProvisionedThroughputExceededException": by its code it is a transient error,`)
 
 	rt, err := runtime.NewClient(&svc.Retry, "http://127.0.0.1:1", runtime.Options{})
 	require.NoError(t, err)

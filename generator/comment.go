@@ -10,7 +10,10 @@ import (
 // commentWidth is the column at which doc comment text is wrapped.
 const commentWidth = 96
 
-var htmlTag = regexp.MustCompile(`<[^>]*>`)
+// htmlTag matches the HTML elements spec descriptions use (AWS's
+// documentation is HTML) and HTML comments; other text in angle brackets,
+// such as a placeholder "<Op>", is kept.
+var htmlTag = regexp.MustCompile(`(?i)<!--.*?-->|</?(?:a|abbr|b|blockquote|br|caption|code|dd|div|dl|dt|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|q|s|samp|small|span|strong|sub|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var)\b[^>]*>`)
 
 // commentLines turns a spec description into plain-text lines for
 // jen.Comment, one call per line. HTML tags are removed, entities decoded,

@@ -51,9 +51,11 @@ type Protocol struct {
 type Operation struct {
 	// Name is the Go method name ("GetItem").
 	Name string
-	// Doc is the operation's description (HTML allowed; emitted through
-	// commentLines).
-	Doc string
+	// Summary and Doc are the operation's summary and description (HTML
+	// allowed; emitted through commentLines).
+	Summary, Doc string
+	// Source is the operation's JSON pointer ("/paths/~1pets/get").
+	Source string
 	// Method is the HTTP method, upper case ("POST").
 	Method string
 	// Path is the URL path with any "#k=v" or "?k=v" suffix of the path key
@@ -194,8 +196,10 @@ type Type struct {
 	Name string
 	// Doc is the schema's description.
 	Doc string
-	// Source says where the type comes from, for the doc comment when Doc
-	// is empty ("schema #/components/schemas/GetItemInput").
+	// Source is the JSON pointer of what the type is generated from: a
+	// schema ("/components/schemas/GetItemInput", or an inline one), or the
+	// operation whose input or output it is ("/paths/~1pets/get"). The
+	// doc comment ends with it.
 	Source string
 	// Kind is struct or enum.
 	Kind TypeKind
@@ -318,8 +322,9 @@ type ErrorShape struct {
 	// Name is the Go type name; Code the error code it matches (the schema
 	// name).
 	Name, Code string
-	// Doc is the schema's description.
-	Doc string
+	// Doc is the schema's description; Source its JSON pointer
+	// ("/components/schemas/ResourceNotFoundException").
+	Doc, Source string
 	// Fields are the schema's properties, sorted by JSON name.
 	Fields []Field
 	// Class is the code's retry class as the runtime classifies it by code

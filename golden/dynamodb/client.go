@@ -7,11 +7,11 @@
 // Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
-// Amazon DynamoDB Amazon DynamoDB is a fully managed NoSQL database service that provides fast and
-// predictable performance with seamless scalability. DynamoDB lets you offload the administrative
-// burdens of operating and scaling a distributed database, so that you don't have to worry about
-// hardware provisioning, setup and configuration, replication, software patching, or cluster
-// scaling.
+// <fullname>Amazon DynamoDB</fullname> Amazon DynamoDB is a fully managed NoSQL database service
+// that provides fast and predictable performance with seamless scalability. DynamoDB lets you
+// offload the administrative burdens of operating and scaling a distributed database, so that you
+// don't have to worry about hardware provisioning, setup and configuration, replication, software
+// patching, or cluster scaling.
 //
 // With DynamoDB, you can create database tables that can store and retrieve any amount of data,
 // and serve any level of request traffic. You can scale up or scale down your tables' throughput
@@ -81,9 +81,12 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.
-//
 // The DynamoDB multi-region endpoint
+//
+// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
+// another endpoint) to New.
+//
+// Source: #/servers/0
 const DefaultServerURL = "http://dynamodb.us-east-1.amazonaws.com"
 
 // ServerURL returns the spec's first server URL, "http://dynamodb.{region}.amazonaws.com", with

@@ -6,9 +6,9 @@ package dynamodb
 
 import "github.com/retrygen/retrygen/runtime"
 
-// ArchivalSummary is generated from schema #/components/schemas/ArchivalSummary.
-//
 // Contains details of a table archival operation.
+//
+// Source: #/components/schemas/ArchivalSummary
 type ArchivalSummary struct {
 	// The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the
 	// archival reason. If you wish to restore this backup to the same table name, you will need to
@@ -26,7 +26,9 @@ type ArchivalSummary struct {
 	ArchivalReason *string `json:"ArchivalReason,omitzero"`
 }
 
-// AttributeAction is generated from schema #/components/schemas/AttributeAction.
+// AttributeAction is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/AttributeAction
 type AttributeAction string
 
 // Values of AttributeAction, as sent on the wire.
@@ -36,11 +38,13 @@ const (
 	AttributeActionDelete AttributeAction = "DELETE"
 )
 
-// AttributeDefinition is generated from schema #/components/schemas/AttributeDefinition.
-//
 // Represents an attribute for describing the key schema for the table and indexes.
+//
+// Source: #/components/schemas/AttributeDefinition
 type AttributeDefinition struct {
 	// A name for the attribute.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// The data type for the attribute, where:
@@ -50,17 +54,19 @@ type AttributeDefinition struct {
 	// N - the attribute is of type Number
 	//
 	// B - the attribute is of type Binary
+	//
+	// Required.
 	AttributeType ScalarAttributeType `json:"AttributeType"`
 }
 
-// AttributeValue is generated from schema #/components/schemas/AttributeValue.
-//
 // Represents the data for an attribute.
 //
 // Each attribute value is described as a name-value pair. The name is the data type, and the value
 // is the data itself.
 //
 // For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+//
+// Source: #/components/schemas/AttributeValue
 type AttributeValue struct {
 	// An attribute of type Binary. For example:
 	//
@@ -121,17 +127,17 @@ type AttributeValue struct {
 	SS []string `json:"SS,omitzero"`
 }
 
-// AttributeValueUpdate is generated from schema #/components/schemas/AttributeValueUpdate.
-//
 // For the UpdateItem operation, represents the attributes to be modified, the action to perform on
 // each, and the new value for each.
 //
-// You cannot use UpdateItem to update any primary key attributes. Instead, you will need to delete
-// the item, and then use PutItem to create a new item with new attributes.
+// <note> You cannot use UpdateItem to update any primary key attributes. Instead, you will need to
+// delete the item, and then use PutItem to create a new item with new attributes.
 //
-// Attribute values cannot be null; string and binary type attributes must have lengths greater
-// than zero; and set type attributes must not be empty. Requests with empty values will be
+// </note> Attribute values cannot be null; string and binary type attributes must have lengths
+// greater than zero; and set type attributes must not be empty. Requests with empty values will be
 // rejected with a ValidationException exception.
+//
+// Source: #/components/schemas/AttributeValueUpdate
 type AttributeValueUpdate struct {
 	// Specifies how to perform the update. Valid values are PUT (default), DELETE , and ADD . The
 	// behavior depends on whether the specified primary key already exists in the table.
@@ -156,8 +162,8 @@ type AttributeValueUpdate struct {
 	// mathematically added to the existing attribute. If Value is a negative number, then it is
 	// subtracted from the existing attribute.
 	//
-	// If you use ADD to increment or decrement a number value for an item that doesn't exist before
-	// the update, DynamoDB uses 0 as the initial value.
+	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
+	// before the update, DynamoDB uses 0 as the initial value.
 	//
 	// In addition, if you use ADD to update an existing item, and intend to increment or decrement an
 	// attribute value which does not yet exist, DynamoDB uses 0 as the initial value. For example,
@@ -166,11 +172,11 @@ type AttributeValueUpdate struct {
 	// exist. DynamoDB will create the itemcount attribute, set its initial value to 0 , and finally
 	// add 3 to it. The result will be a new itemcount attribute in the item, with a value of 3 .
 	//
-	// If the existing data type is a set, and if the Value is also a set, then the Value is added to
-	// the existing set. (This is a set operation, not mathematical addition.) For example, if the
-	// attribute value was the set [1,2] , and the ADD action specified [3] , then the final attribute
-	// value would be [1,2,3] . An error occurs if an Add action is specified for a set attribute and
-	// the attribute type specified does not match the existing set type.
+	// </note> If the existing data type is a set, and if the Value is also a set, then the Value is
+	// added to the existing set. (This is a set operation, not mathematical addition.) For example, if
+	// the attribute value was the set [1,2] , and the ADD action specified [3] , then the final
+	// attribute value would be [1,2,3] . An error occurs if an Add action is specified for a set
+	// attribute and the attribute type specified does not match the existing set type.
 	//
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings. The same holds true for number sets and
@@ -199,9 +205,9 @@ type AttributeValueUpdate struct {
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
-// AutoScalingPolicyDescription is generated from schema #/components/schemas/AutoScalingPolicyDescription.
-//
 // Represents the properties of the scaling policy.
+//
+// Source: #/components/schemas/AutoScalingPolicyDescription
 type AutoScalingPolicyDescription struct {
 	// The name of the scaling policy.
 	PolicyName *string `json:"PolicyName,omitzero"`
@@ -210,20 +216,22 @@ type AutoScalingPolicyDescription struct {
 	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationDescription `json:"TargetTrackingScalingPolicyConfiguration,omitzero"`
 }
 
-// AutoScalingPolicyUpdate is generated from schema #/components/schemas/AutoScalingPolicyUpdate.
-//
 // Represents the auto scaling policy to be modified.
+//
+// Source: #/components/schemas/AutoScalingPolicyUpdate
 type AutoScalingPolicyUpdate struct {
 	// The name of the scaling policy.
 	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
+	//
+	// Required.
 	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
 }
 
-// AutoScalingSettingsDescription is generated from schema #/components/schemas/AutoScalingSettingsDescription.
-//
 // Represents the auto scaling settings for a global table or global secondary index.
+//
+// Source: #/components/schemas/AutoScalingSettingsDescription
 type AutoScalingSettingsDescription struct {
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
@@ -242,10 +250,10 @@ type AutoScalingSettingsDescription struct {
 	ScalingPolicies []AutoScalingPolicyDescription `json:"ScalingPolicies,omitzero"`
 }
 
-// AutoScalingSettingsUpdate is generated from schema #/components/schemas/AutoScalingSettingsUpdate.
-//
 // Represents the auto scaling settings to be modified for a global table or global secondary
 // index.
+//
+// Source: #/components/schemas/AutoScalingSettingsUpdate
 type AutoScalingSettingsUpdate struct {
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
@@ -265,9 +273,9 @@ type AutoScalingSettingsUpdate struct {
 	ScalingPolicyUpdate *AutoScalingPolicyUpdate `json:"ScalingPolicyUpdate,omitzero"`
 }
 
-// AutoScalingTargetTrackingScalingPolicyConfigurationDescription is generated from schema #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription.
-//
 // Represents the properties of a target tracking scaling policy.
+//
+// Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription
 type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
@@ -290,12 +298,14 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
+	//
+	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
-// AutoScalingTargetTrackingScalingPolicyConfigurationUpdate is generated from schema #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationUpdate.
-//
 // Represents the settings of a target tracking scaling policy that will be modified.
+//
+// Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationUpdate
 type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
@@ -318,12 +328,14 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
+	//
+	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
-// BackupDescription is generated from schema #/components/schemas/BackupDescription.
-//
 // Contains the description of the backup created for the table.
+//
+// Source: #/components/schemas/BackupDescription
 type BackupDescription struct {
 	// Contains the details of the backup created for the table.
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
@@ -336,14 +348,18 @@ type BackupDescription struct {
 	SourceTableFeatureDetails *SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitzero"`
 }
 
-// BackupDetails is generated from schema #/components/schemas/BackupDetails.
-//
 // Contains the details of the backup created for the table.
+//
+// Source: #/components/schemas/BackupDetails
 type BackupDetails struct {
 	// ARN associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 
 	// Time at which the backup was created. This is the request time of the backup.
+	//
+	// Required.
 	BackupCreationDateTime runtime.EpochSeconds `json:"BackupCreationDateTime"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
@@ -351,12 +367,16 @@ type BackupDetails struct {
 	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the requested backup.
+	//
+	// Required.
 	BackupName string `json:"BackupName"`
 
 	// Size of the backup in bytes.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
+	//
+	// Required.
 	BackupStatus BackupStatus `json:"BackupStatus"`
 
 	// BackupType:
@@ -368,10 +388,14 @@ type BackupDetails struct {
 	// you to restore the deleted table to the state it was in just before the point of deletion.
 	//
 	// AWS_BACKUP - On-demand backup created by you from AWS Backup service.
+	//
+	// Required.
 	BackupType BackupType `json:"BackupType"`
 }
 
-// BackupStatus is generated from schema #/components/schemas/BackupStatus.
+// BackupStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BackupStatus
 type BackupStatus string
 
 // Values of BackupStatus, as sent on the wire.
@@ -381,9 +405,9 @@ const (
 	BackupStatusAvailable BackupStatus = "AVAILABLE"
 )
 
-// BackupSummary is generated from schema #/components/schemas/BackupSummary.
-//
 // Contains details for the backup.
+//
+// Source: #/components/schemas/BackupSummary
 type BackupSummary struct {
 	// ARN associated with the backup.
 	BackupArn *string `json:"BackupArn,omitzero"`
@@ -425,7 +449,9 @@ type BackupSummary struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// BackupType is generated from schema #/components/schemas/BackupType.
+// BackupType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BackupType
 type BackupType string
 
 // Values of BackupType, as sent on the wire.
@@ -435,7 +461,9 @@ const (
 	BackupTypeAwsBackup BackupType = "AWS_BACKUP"
 )
 
-// BackupTypeFilter is generated from schema #/components/schemas/BackupTypeFilter.
+// BackupTypeFilter is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BackupTypeFilter
 type BackupTypeFilter string
 
 // Values of BackupTypeFilter, as sent on the wire.
@@ -446,13 +474,19 @@ const (
 	BackupTypeFilterAll       BackupTypeFilter = "ALL"
 )
 
-// BatchExecuteStatementInput is generated from schema #/components/schemas/BatchExecuteStatementInput.
+// BatchExecuteStatementInput is the input of BatchExecuteStatement.
+//
+// Source: #/components/schemas/BatchExecuteStatementInput
 type BatchExecuteStatementInput struct {
 	// The list of PartiQL statements representing the batch to run.
+	//
+	// Required.
 	Statements []BatchStatementRequest `json:"Statements"`
 }
 
-// BatchExecuteStatementOutput is generated from schema #/components/schemas/BatchExecuteStatementOutput.
+// BatchExecuteStatementOutput is the output of BatchExecuteStatement.
+//
+// Source: #/components/schemas/BatchExecuteStatementOutput
 type BatchExecuteStatementOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -461,9 +495,11 @@ type BatchExecuteStatementOutput struct {
 	Responses []BatchStatementResponse `json:"Responses,omitzero"`
 }
 
-// BatchGetItemInput is generated from schema #/components/schemas/BatchGetItemInput.
-//
 // Represents the input of a BatchGetItem operation.
+//
+// BatchGetItemInput is the input of BatchGetItem.
+//
+// Source: #/components/schemas/BatchGetItemInput
 type BatchGetItemInput struct {
 	// A map of one or more table names and, for each table, a map that describes one or more items to
 	// retrieve from that table. Each table name can be used only once per BatchGetItem request.
@@ -499,11 +535,11 @@ type BatchGetItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information about expression attribute names, see Accessing Item Attributes in the
-	// Amazon DynamoDB Developer Guide .
+	// </note> For more information about expression attribute names, see Accessing Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	//
 	// Keys - An array of primary key attribute values that define specific items in the table. For
 	// each primary key, you must provide all of the key attributes. For example, with a simple primary
@@ -521,13 +557,17 @@ type BatchGetItemInput struct {
 	//
 	// AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
 	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity      `json:"ReturnConsumedCapacity,omitzero"`
 }
 
-// BatchGetItemOutput is generated from schema #/components/schemas/BatchGetItemOutput.
-//
 // Represents the output of a BatchGetItem operation.
+//
+// BatchGetItemOutput is the output of BatchGetItem.
+//
+// Source: #/components/schemas/BatchGetItemOutput
 type BatchGetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -565,9 +605,9 @@ type BatchGetItemOutput struct {
 	UnprocessedKeys map[string]KeysAndAttributes `json:"UnprocessedKeys,omitzero"`
 }
 
-// BatchStatementError is generated from schema #/components/schemas/BatchStatementError.
-//
 // An error associated with a statement in a PartiQL batch that was run.
+//
+// Source: #/components/schemas/BatchStatementError
 type BatchStatementError struct {
 	// The error code associated with the failed PartiQL batch statement.
 	Code *BatchStatementErrorCodeEnum `json:"Code,omitzero"`
@@ -576,7 +616,9 @@ type BatchStatementError struct {
 	Message *string `json:"Message,omitzero"`
 }
 
-// BatchStatementErrorCodeEnum is generated from schema #/components/schemas/BatchStatementErrorCodeEnum.
+// BatchStatementErrorCodeEnum is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BatchStatementErrorCodeEnum
 type BatchStatementErrorCodeEnum string
 
 // Values of BatchStatementErrorCodeEnum, as sent on the wire.
@@ -594,9 +636,9 @@ const (
 	BatchStatementErrorCodeEnumDuplicateItem                   BatchStatementErrorCodeEnum = "DuplicateItem"
 )
 
-// BatchStatementRequest is generated from schema #/components/schemas/BatchStatementRequest.
-//
 // A PartiQL batch statement request.
+//
+// Source: #/components/schemas/BatchStatementRequest
 type BatchStatementRequest struct {
 	// The read consistency of the PartiQL batch request.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
@@ -605,12 +647,14 @@ type BatchStatementRequest struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A valid PartiQL statement.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
-// BatchStatementResponse is generated from schema #/components/schemas/BatchStatementResponse.
-//
 // A PartiQL batch statement response..
+//
+// Source: #/components/schemas/BatchStatementResponse
 type BatchStatementResponse struct {
 	// The error associated with a failed PartiQL batch statement.
 	Error *BatchStatementError `json:"Error,omitzero"`
@@ -622,9 +666,11 @@ type BatchStatementResponse struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// BatchWriteItemInput is generated from schema #/components/schemas/BatchWriteItemInput.
-//
 // Represents the input of a BatchWriteItem operation.
+//
+// BatchWriteItemInput is the input of BatchWriteItem.
+//
+// Source: #/components/schemas/BatchWriteItemInput
 type BatchWriteItemInput struct {
 	// A map of one or more table names and, for each table, a list of operations to be performed (
 	// DeleteRequest or PutRequest ). Each element in the map consists of the following:
@@ -648,6 +694,8 @@ type BatchWriteItemInput struct {
 	//
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
+	//
+	// Required.
 	RequestItems           map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -657,9 +705,11 @@ type BatchWriteItemInput struct {
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 }
 
-// BatchWriteItemOutput is generated from schema #/components/schemas/BatchWriteItemOutput.
-//
 // Represents the output of a BatchWriteItem operation.
+//
+// BatchWriteItemOutput is the output of BatchWriteItem.
+//
+// Source: #/components/schemas/BatchWriteItemOutput
 type BatchWriteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -721,7 +771,9 @@ type BatchWriteItemOutput struct {
 	UnprocessedItems map[string][]WriteRequest `json:"UnprocessedItems,omitzero"`
 }
 
-// BillingMode is generated from schema #/components/schemas/BillingMode.
+// BillingMode is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BillingMode
 type BillingMode string
 
 // Values of BillingMode, as sent on the wire.
@@ -730,9 +782,9 @@ const (
 	BillingModePayPerRequest BillingMode = "PAY_PER_REQUEST"
 )
 
-// BillingModeSummary is generated from schema #/components/schemas/BillingModeSummary.
-//
 // Contains the details for the read/write capacity mode.
+//
+// Source: #/components/schemas/BillingModeSummary
 type BillingModeSummary struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
@@ -748,9 +800,9 @@ type BillingModeSummary struct {
 	LastUpdateToPayPerRequestDateTime *runtime.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
 }
 
-// Capacity is generated from schema #/components/schemas/Capacity.
-//
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
+//
+// Source: #/components/schemas/Capacity
 type Capacity struct {
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -762,7 +814,9 @@ type Capacity struct {
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ComparisonOperator is generated from schema #/components/schemas/ComparisonOperator.
+// ComparisonOperator is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ComparisonOperator
 type ComparisonOperator string
 
 // Values of ComparisonOperator, as sent on the wire.
@@ -782,8 +836,6 @@ const (
 	ComparisonOperatorBeginsWith  ComparisonOperator = "BEGINS_WITH"
 )
 
-// Condition is generated from schema #/components/schemas/Condition.
-//
 // Represents the selection criteria for a Query or Scan operation:
 //
 // For a Query operation, Condition is used for specifying the KeyConditions to use when querying a
@@ -796,6 +848,8 @@ const (
 //
 // For a Scan operation, Condition is used in a ScanFilter , which evaluates the scan results and
 // returns only the desired values.
+//
+// Source: #/components/schemas/Condition
 type Condition struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
 	// depends on the ComparisonOperator being used.
@@ -864,20 +918,20 @@ type Condition struct {
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
-	// This operator tests for the existence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean true .
-	// This result is because the attribute " a " exists; its data type is not relevant to the NOT_NULL
+	// <note> This operator tests for the existence of an attribute, not its data type. If the data
+	// type of attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean
+	// true . This result is because the attribute " a " exists; its data type is not relevant to the
+	// NOT_NULL comparison operator.
+	//
+	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
+	// lists and maps.
+	//
+	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// type of attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false
+	// . This is because the attribute " a " exists; its data type is not relevant to the NULL
 	// comparison operator.
 	//
-	// NULL : The attribute does not exist. NULL is supported for all data types, including lists and
-	// maps.
-	//
-	// This operator tests for the nonexistence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false . This
-	// is because the attribute " a " exists; its data type is not relevant to the NULL comparison
-	// operator.
-	//
-	// CONTAINS : Checks for a subsequence, or value in a set.
+	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
@@ -924,15 +978,19 @@ type Condition struct {
 	//
 	// For usage examples of AttributeValueList and ComparisonOperator , see Legacy Conditional
 	// Parameters in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
 }
 
-// ConditionCheck is generated from schema #/components/schemas/ConditionCheck.
-//
 // Represents a request to perform a check that an item exists or to check the condition of
 // specific attributes of the item.
+//
+// Source: #/components/schemas/ConditionCheck
 type ConditionCheck struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
+	//
+	// Required.
 	ConditionExpression string `json:"ConditionExpression"`
 
 	// One or more substitution tokens for attribute names in an expression.
@@ -943,6 +1001,8 @@ type ConditionCheck struct {
 
 	// The primary key of the item to be checked. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the ConditionCheck
@@ -951,10 +1011,14 @@ type ConditionCheck struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the check item request.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// ConditionalOperator is generated from schema #/components/schemas/ConditionalOperator.
+// ConditionalOperator is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ConditionalOperator
 type ConditionalOperator string
 
 // Values of ConditionalOperator, as sent on the wire.
@@ -963,12 +1027,12 @@ const (
 	ConditionalOperatorOr  ConditionalOperator = "OR"
 )
 
-// ConsumedCapacity is generated from schema #/components/schemas/ConsumedCapacity.
-//
 // The capacity units consumed by an operation. The data returned includes the total provisioned
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
 // see Provisioned Throughput in the Amazon DynamoDB Developer Guide .
+//
+// Source: #/components/schemas/ConsumedCapacity
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -992,18 +1056,22 @@ type ConsumedCapacity struct {
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ContinuousBackupsDescription is generated from schema #/components/schemas/ContinuousBackupsDescription.
-//
 // Represents the continuous backups and point in time recovery settings on the table.
+//
+// Source: #/components/schemas/ContinuousBackupsDescription
 type ContinuousBackupsDescription struct {
 	// ContinuousBackupsStatus can be one of the following states: ENABLED, DISABLED
+	//
+	// Required.
 	ContinuousBackupsStatus ContinuousBackupsStatus `json:"ContinuousBackupsStatus"`
 
 	// The description of the point in time recovery settings applied to the table.
 	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription,omitzero"`
 }
 
-// ContinuousBackupsStatus is generated from schema #/components/schemas/ContinuousBackupsStatus.
+// ContinuousBackupsStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ContinuousBackupsStatus
 type ContinuousBackupsStatus string
 
 // Values of ContinuousBackupsStatus, as sent on the wire.
@@ -1012,7 +1080,9 @@ const (
 	ContinuousBackupsStatusDisabled ContinuousBackupsStatus = "DISABLED"
 )
 
-// ContributorInsightsAction is generated from schema #/components/schemas/ContributorInsightsAction.
+// ContributorInsightsAction is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ContributorInsightsAction
 type ContributorInsightsAction string
 
 // Values of ContributorInsightsAction, as sent on the wire.
@@ -1021,7 +1091,9 @@ const (
 	ContributorInsightsActionDisable ContributorInsightsAction = "DISABLE"
 )
 
-// ContributorInsightsStatus is generated from schema #/components/schemas/ContributorInsightsStatus.
+// ContributorInsightsStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ContributorInsightsStatus
 type ContributorInsightsStatus string
 
 // Values of ContributorInsightsStatus, as sent on the wire.
@@ -1033,9 +1105,9 @@ const (
 	ContributorInsightsStatusFailed    ContributorInsightsStatus = "FAILED"
 )
 
-// ContributorInsightsSummary is generated from schema #/components/schemas/ContributorInsightsSummary.
-//
 // Represents a Contributor Insights summary entry.
+//
+// Source: #/components/schemas/ContributorInsightsSummary
 type ContributorInsightsSummary struct {
 	// Describes the current status for contributor insights for the given table and index, if
 	// applicable.
@@ -1048,16 +1120,24 @@ type ContributorInsightsSummary struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// CreateBackupInput is generated from schema #/components/schemas/CreateBackupInput.
+// CreateBackupInput is the input of CreateBackup.
+//
+// Source: #/components/schemas/CreateBackupInput
 type CreateBackupInput struct {
 	// Specified name for the backup.
+	//
+	// Required.
 	BackupName string `json:"BackupName"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// CreateBackupOutput is generated from schema #/components/schemas/CreateBackupOutput.
+// CreateBackupOutput is the output of CreateBackup.
+//
+// Source: #/components/schemas/CreateBackupOutput
 type CreateBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1066,19 +1146,25 @@ type CreateBackupOutput struct {
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
 }
 
-// CreateGlobalSecondaryIndexAction is generated from schema #/components/schemas/CreateGlobalSecondaryIndexAction.
-//
 // Represents a new global secondary index to be added to an existing table.
+//
+// Source: #/components/schemas/CreateGlobalSecondaryIndexAction
 type CreateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be created.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The key schema for the global secondary index.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into an index. These are in
 	// addition to the primary key attributes and index key attributes, which are automatically
 	// projected.
+	//
+	// Required.
 	Projection *Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
@@ -1088,16 +1174,24 @@ type CreateGlobalSecondaryIndexAction struct {
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
-// CreateGlobalTableInput is generated from schema #/components/schemas/CreateGlobalTableInput.
+// CreateGlobalTableInput is the input of CreateGlobalTable.
+//
+// Source: #/components/schemas/CreateGlobalTableInput
 type CreateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// The Regions where the global table needs to be created.
+	//
+	// Required.
 	ReplicationGroup []Replica `json:"ReplicationGroup"`
 }
 
-// CreateGlobalTableOutput is generated from schema #/components/schemas/CreateGlobalTableOutput.
+// CreateGlobalTableOutput is the output of CreateGlobalTable.
+//
+// Source: #/components/schemas/CreateGlobalTableOutput
 type CreateGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1106,17 +1200,19 @@ type CreateGlobalTableOutput struct {
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
-// CreateReplicaAction is generated from schema #/components/schemas/CreateReplicaAction.
-//
 // Represents a replica to be added.
+//
+// Source: #/components/schemas/CreateReplicaAction
 type CreateReplicaAction struct {
 	// The Region of the replica to be added.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// CreateReplicationGroupMemberAction is generated from schema #/components/schemas/CreateReplicationGroupMemberAction.
-//
 // Represents a replica to be created.
+//
+// Source: #/components/schemas/CreateReplicationGroupMemberAction
 type CreateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
@@ -1132,14 +1228,20 @@ type CreateReplicationGroupMemberAction struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the new replica will be created.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// CreateTableInput is generated from schema #/components/schemas/CreateTableInput.
-//
 // Represents the input of a CreateTable operation.
+//
+// CreateTableInput is the input of CreateTable.
+//
+// Source: #/components/schemas/CreateTableInput
 type CreateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes.
+	//
+	// Required.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions"`
 
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
@@ -1195,22 +1297,24 @@ type CreateTableInput struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from the DynamoDB usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from the DynamoDB usage of an internal hash function to evenly distribute
+	// data items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
 	//
-	// For a simple primary key (partition key), you must provide exactly one element with a KeyType of
-	// HASH .
+	// </note> For a simple primary key (partition key), you must provide exactly one element with a
+	// KeyType of HASH .
 	//
 	// For a composite primary key (partition key and sort key), you must provide exactly two elements,
 	// in this order: The first element must have a KeyType of HASH , and the second element must have
 	// a KeyType of RANGE .
 	//
 	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is
@@ -1273,15 +1377,19 @@ type CreateTableInput struct {
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to create.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB .
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
-// CreateTableOutput is generated from schema #/components/schemas/CreateTableOutput.
-//
 // Represents the output of a CreateTable operation.
+//
+// CreateTableOutput is the output of CreateTable.
+//
+// Source: #/components/schemas/CreateTableOutput
 type CreateTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1290,9 +1398,9 @@ type CreateTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// Delete is generated from schema #/components/schemas/Delete.
-//
 // Represents a request to perform a DeleteItem operation.
+//
+// Source: #/components/schemas/Delete
 type Delete struct {
 	// A condition that must be satisfied in order for a conditional delete to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
@@ -1305,6 +1413,8 @@ type Delete struct {
 
 	// The primary key of the item to be deleted. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Delete condition
@@ -1312,16 +1422,24 @@ type Delete struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which the item to be deleted resides.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteBackupInput is generated from schema #/components/schemas/DeleteBackupInput.
+// DeleteBackupInput is the input of DeleteBackup.
+//
+// Source: #/components/schemas/DeleteBackupInput
 type DeleteBackupInput struct {
 	// The ARN associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 }
 
-// DeleteBackupOutput is generated from schema #/components/schemas/DeleteBackupOutput.
+// DeleteBackupOutput is the output of DeleteBackup.
+//
+// Source: #/components/schemas/DeleteBackupOutput
 type DeleteBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1330,17 +1448,21 @@ type DeleteBackupOutput struct {
 	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
-// DeleteGlobalSecondaryIndexAction is generated from schema #/components/schemas/DeleteGlobalSecondaryIndexAction.
-//
 // Represents a global secondary index to be deleted from an existing table.
+//
+// Source: #/components/schemas/DeleteGlobalSecondaryIndexAction
 type DeleteGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be deleted.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 }
 
-// DeleteItemInput is generated from schema #/components/schemas/DeleteItemInput.
-//
 // Represents the input of a DeleteItem operation.
+//
+// DeleteItemInput is the input of DeleteItem.
+//
+// Source: #/components/schemas/DeleteItemInput
 type DeleteItemInput struct {
 	// A condition that must be satisfied in order for a conditional DeleteItem to succeed.
 	//
@@ -1392,11 +1514,11 @@ type DeleteItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -1425,6 +1547,8 @@ type DeleteItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -1441,17 +1565,23 @@ type DeleteItemInput struct {
 	//
 	// ALL_OLD - The content of the old item is returned.
 	//
-	// The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem does not
-	// recognize any values other than NONE or ALL_OLD .
+	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
+	// does not recognize any values other than NONE or ALL_OLD .
+	//
+	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteItemOutput is generated from schema #/components/schemas/DeleteItemOutput.
-//
 // Represents the output of a DeleteItem operation.
+//
+// DeleteItemOutput is the output of DeleteItem.
+//
+// Source: #/components/schemas/DeleteItemOutput
 type DeleteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1488,43 +1618,55 @@ type DeleteItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// DeleteReplicaAction is generated from schema #/components/schemas/DeleteReplicaAction.
-//
 // Represents a replica to be removed.
+//
+// Source: #/components/schemas/DeleteReplicaAction
 type DeleteReplicaAction struct {
 	// The Region of the replica to be removed.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// DeleteReplicationGroupMemberAction is generated from schema #/components/schemas/DeleteReplicationGroupMemberAction.
-//
 // Represents a replica to be deleted.
+//
+// Source: #/components/schemas/DeleteReplicationGroupMemberAction
 type DeleteReplicationGroupMemberAction struct {
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// DeleteRequest is generated from schema #/components/schemas/DeleteRequest.
-//
 // Represents a request to perform a DeleteItem operation on an item.
+//
+// Source: #/components/schemas/DeleteRequest
 type DeleteRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of the item to delete.
 	// All of the table's primary key attributes must be specified, and their data types must match
 	// those of the table's key schema.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 }
 
-// DeleteTableInput is generated from schema #/components/schemas/DeleteTableInput.
-//
 // Represents the input of a DeleteTable operation.
+//
+// DeleteTableInput is the input of DeleteTable.
+//
+// Source: #/components/schemas/DeleteTableInput
 type DeleteTableInput struct {
 	// The name of the table to delete.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteTableOutput is generated from schema #/components/schemas/DeleteTableOutput.
-//
 // Represents the output of a DeleteTable operation.
+//
+// DeleteTableOutput is the output of DeleteTable.
+//
+// Source: #/components/schemas/DeleteTableOutput
 type DeleteTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1533,13 +1675,19 @@ type DeleteTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// DescribeBackupInput is generated from schema #/components/schemas/DescribeBackupInput.
+// DescribeBackupInput is the input of DescribeBackup.
+//
+// Source: #/components/schemas/DescribeBackupInput
 type DescribeBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 }
 
-// DescribeBackupOutput is generated from schema #/components/schemas/DescribeBackupOutput.
+// DescribeBackupOutput is the output of DescribeBackup.
+//
+// Source: #/components/schemas/DescribeBackupOutput
 type DescribeBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1548,14 +1696,20 @@ type DescribeBackupOutput struct {
 	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
-// DescribeContinuousBackupsInput is generated from schema #/components/schemas/DescribeContinuousBackupsInput.
+// DescribeContinuousBackupsInput is the input of DescribeContinuousBackups.
+//
+// Source: #/components/schemas/DescribeContinuousBackupsInput
 type DescribeContinuousBackupsInput struct {
 	// Name of the table for which the customer wants to check the continuous backups and point in time
 	// recovery settings.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeContinuousBackupsOutput is generated from schema #/components/schemas/DescribeContinuousBackupsOutput.
+// DescribeContinuousBackupsOutput is the output of DescribeContinuousBackups.
+//
+// Source: #/components/schemas/DescribeContinuousBackupsOutput
 type DescribeContinuousBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1564,16 +1718,22 @@ type DescribeContinuousBackupsOutput struct {
 	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
-// DescribeContributorInsightsInput is generated from schema #/components/schemas/DescribeContributorInsightsInput.
+// DescribeContributorInsightsInput is the input of DescribeContributorInsights.
+//
+// Source: #/components/schemas/DescribeContributorInsightsInput
 type DescribeContributorInsightsInput struct {
 	// The name of the global secondary index to describe, if applicable.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table to describe.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeContributorInsightsOutput is generated from schema #/components/schemas/DescribeContributorInsightsOutput.
+// DescribeContributorInsightsOutput is the output of DescribeContributorInsights.
+//
+// Source: #/components/schemas/DescribeContributorInsightsOutput
 type DescribeContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1612,25 +1772,37 @@ type DescribeContributorInsightsOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// DescribeEndpointsRequest is generated from schema #/components/schemas/DescribeEndpointsRequest.
+// DescribeEndpointsRequest is the input of DescribeEndpoints.
+//
+// Source: #/components/schemas/DescribeEndpointsRequest
 type DescribeEndpointsRequest struct{}
 
-// DescribeEndpointsResponse is generated from schema #/components/schemas/DescribeEndpointsResponse.
+// DescribeEndpointsResponse is the output of DescribeEndpoints.
+//
+// Source: #/components/schemas/DescribeEndpointsResponse
 type DescribeEndpointsResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// List of endpoints.
+	//
+	// Required.
 	Endpoints []Endpoint `json:"Endpoints"`
 }
 
-// DescribeExportInput is generated from schema #/components/schemas/DescribeExportInput.
+// DescribeExportInput is the input of DescribeExport.
+//
+// Source: #/components/schemas/DescribeExportInput
 type DescribeExportInput struct {
 	// The Amazon Resource Name (ARN) associated with the export.
+	//
+	// Required.
 	ExportArn string `json:"ExportArn"`
 }
 
-// DescribeExportOutput is generated from schema #/components/schemas/DescribeExportOutput.
+// DescribeExportOutput is the output of DescribeExport.
+//
+// Source: #/components/schemas/DescribeExportOutput
 type DescribeExportOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1639,13 +1811,19 @@ type DescribeExportOutput struct {
 	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
-// DescribeGlobalTableInput is generated from schema #/components/schemas/DescribeGlobalTableInput.
+// DescribeGlobalTableInput is the input of DescribeGlobalTable.
+//
+// Source: #/components/schemas/DescribeGlobalTableInput
 type DescribeGlobalTableInput struct {
 	// The name of the global table.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
-// DescribeGlobalTableOutput is generated from schema #/components/schemas/DescribeGlobalTableOutput.
+// DescribeGlobalTableOutput is the output of DescribeGlobalTable.
+//
+// Source: #/components/schemas/DescribeGlobalTableOutput
 type DescribeGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1654,13 +1832,19 @@ type DescribeGlobalTableOutput struct {
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
-// DescribeGlobalTableSettingsInput is generated from schema #/components/schemas/DescribeGlobalTableSettingsInput.
+// DescribeGlobalTableSettingsInput is the input of DescribeGlobalTableSettings.
+//
+// Source: #/components/schemas/DescribeGlobalTableSettingsInput
 type DescribeGlobalTableSettingsInput struct {
 	// The name of the global table to describe.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
-// DescribeGlobalTableSettingsOutput is generated from schema #/components/schemas/DescribeGlobalTableSettingsOutput.
+// DescribeGlobalTableSettingsOutput is the output of DescribeGlobalTableSettings.
+//
+// Source: #/components/schemas/DescribeGlobalTableSettingsOutput
 type DescribeGlobalTableSettingsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1672,13 +1856,19 @@ type DescribeGlobalTableSettingsOutput struct {
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
-// DescribeKinesisStreamingDestinationInput is generated from schema #/components/schemas/DescribeKinesisStreamingDestinationInput.
+// DescribeKinesisStreamingDestinationInput is the input of DescribeKinesisStreamingDestination.
+//
+// Source: #/components/schemas/DescribeKinesisStreamingDestinationInput
 type DescribeKinesisStreamingDestinationInput struct {
 	// The name of the table being described.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeKinesisStreamingDestinationOutput is generated from schema #/components/schemas/DescribeKinesisStreamingDestinationOutput.
+// DescribeKinesisStreamingDestinationOutput is the output of DescribeKinesisStreamingDestination.
+//
+// Source: #/components/schemas/DescribeKinesisStreamingDestinationOutput
 type DescribeKinesisStreamingDestinationOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1690,14 +1880,18 @@ type DescribeKinesisStreamingDestinationOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// DescribeLimitsInput is generated from schema #/components/schemas/DescribeLimitsInput.
-//
 // Represents the input of a DescribeLimits operation. Has no content.
+//
+// DescribeLimitsInput is the input of DescribeLimits.
+//
+// Source: #/components/schemas/DescribeLimitsInput
 type DescribeLimitsInput struct{}
 
-// DescribeLimitsOutput is generated from schema #/components/schemas/DescribeLimitsOutput.
-//
 // Represents the output of a DescribeLimits operation.
+//
+// DescribeLimitsOutput is the output of DescribeLimits.
+//
+// Source: #/components/schemas/DescribeLimitsOutput
 type DescribeLimitsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1721,17 +1915,23 @@ type DescribeLimitsOutput struct {
 	TableMaxWriteCapacityUnits *int64 `json:"TableMaxWriteCapacityUnits,omitzero"`
 }
 
-// DescribeTableInput is generated from schema #/components/schemas/DescribeTableInput.
-//
 // Represents the input of a DescribeTable operation.
+//
+// DescribeTableInput is the input of DescribeTable.
+//
+// Source: #/components/schemas/DescribeTableInput
 type DescribeTableInput struct {
 	// The name of the table to describe.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeTableOutput is generated from schema #/components/schemas/DescribeTableOutput.
-//
 // Represents the output of a DescribeTable operation.
+//
+// DescribeTableOutput is the output of DescribeTable.
+//
+// Source: #/components/schemas/DescribeTableOutput
 type DescribeTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1740,13 +1940,19 @@ type DescribeTableOutput struct {
 	Table *TableDescription `json:"Table,omitzero"`
 }
 
-// DescribeTableReplicaAutoScalingInput is generated from schema #/components/schemas/DescribeTableReplicaAutoScalingInput.
+// DescribeTableReplicaAutoScalingInput is the input of DescribeTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/DescribeTableReplicaAutoScalingInput
 type DescribeTableReplicaAutoScalingInput struct {
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeTableReplicaAutoScalingOutput is generated from schema #/components/schemas/DescribeTableReplicaAutoScalingOutput.
+// DescribeTableReplicaAutoScalingOutput is the output of DescribeTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/DescribeTableReplicaAutoScalingOutput
 type DescribeTableReplicaAutoScalingOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1755,13 +1961,19 @@ type DescribeTableReplicaAutoScalingOutput struct {
 	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
-// DescribeTimeToLiveInput is generated from schema #/components/schemas/DescribeTimeToLiveInput.
+// DescribeTimeToLiveInput is the input of DescribeTimeToLive.
+//
+// Source: #/components/schemas/DescribeTimeToLiveInput
 type DescribeTimeToLiveInput struct {
 	// The name of the table to be described.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeTimeToLiveOutput is generated from schema #/components/schemas/DescribeTimeToLiveOutput.
+// DescribeTimeToLiveOutput is the output of DescribeTimeToLive.
+//
+// Source: #/components/schemas/DescribeTimeToLiveOutput
 type DescribeTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1769,7 +1981,9 @@ type DescribeTimeToLiveOutput struct {
 	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
-// DestinationStatus is generated from schema #/components/schemas/DestinationStatus.
+// DestinationStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/DestinationStatus
 type DestinationStatus string
 
 // Values of DestinationStatus, as sent on the wire.
@@ -1781,18 +1995,24 @@ const (
 	DestinationStatusEnableFailed DestinationStatus = "ENABLE_FAILED"
 )
 
-// Endpoint is generated from schema #/components/schemas/Endpoint.
-//
 // An endpoint information details.
+//
+// Source: #/components/schemas/Endpoint
 type Endpoint struct {
 	// IP address of the endpoint.
+	//
+	// Required.
 	Address string `json:"Address"`
 
 	// Endpoint cache time to live (TTL) value.
+	//
+	// Required.
 	CachePeriodInMinutes int64 `json:"CachePeriodInMinutes"`
 }
 
-// ExecuteStatementInput is generated from schema #/components/schemas/ExecuteStatementInput.
+// ExecuteStatementInput is the input of ExecuteStatement.
+//
+// Source: #/components/schemas/ExecuteStatementInput
 type ExecuteStatementInput struct {
 	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
@@ -1805,10 +2025,14 @@ type ExecuteStatementInput struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// The PartiQL statement representing the operation to run.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
-// ExecuteStatementOutput is generated from schema #/components/schemas/ExecuteStatementOutput.
+// ExecuteStatementOutput is the output of ExecuteStatement.
+//
+// Source: #/components/schemas/ExecuteStatementOutput
 type ExecuteStatementOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1823,16 +2047,22 @@ type ExecuteStatementOutput struct {
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ExecuteTransactionInput is generated from schema #/components/schemas/ExecuteTransactionInput.
+// ExecuteTransactionInput is the input of ExecuteTransaction.
+//
+// Source: #/components/schemas/ExecuteTransactionInput
 type ExecuteTransactionInput struct {
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
 	ClientRequestToken *string `json:"ClientRequestToken,omitzero"`
 
 	// The list of PartiQL statements representing the transaction to run.
+	//
+	// Required.
 	TransactStatements []ParameterizedStatement `json:"TransactStatements"`
 }
 
-// ExecuteTransactionOutput is generated from schema #/components/schemas/ExecuteTransactionOutput.
+// ExecuteTransactionOutput is the output of ExecuteTransaction.
+//
+// Source: #/components/schemas/ExecuteTransactionOutput
 type ExecuteTransactionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1841,8 +2071,6 @@ type ExecuteTransactionOutput struct {
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
-// ExpectedAttributeValue is generated from schema #/components/schemas/ExpectedAttributeValue.
-//
 // Represents a condition to be compared with an attribute value. This condition can be used with
 // DeleteItem , PutItem , or UpdateItem operations; if the comparison evaluates to true, the
 // operation succeeds; if not, the operation fails. You can use ExpectedAttributeValue in one of
@@ -1860,6 +2088,8 @@ type ExecuteTransactionOutput struct {
 //
 // Value and Exists are incompatible with AttributeValueList and ComparisonOperator . Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
+//
+// Source: #/components/schemas/ExpectedAttributeValue
 type ExpectedAttributeValue struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
 	// depends on the ComparisonOperator being used.
@@ -1932,20 +2162,20 @@ type ExpectedAttributeValue struct {
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
-	// This operator tests for the existence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean true .
-	// This result is because the attribute " a " exists; its data type is not relevant to the NOT_NULL
+	// <note> This operator tests for the existence of an attribute, not its data type. If the data
+	// type of attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean
+	// true . This result is because the attribute " a " exists; its data type is not relevant to the
+	// NOT_NULL comparison operator.
+	//
+	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
+	// lists and maps.
+	//
+	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// type of attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false
+	// . This is because the attribute " a " exists; its data type is not relevant to the NULL
 	// comparison operator.
 	//
-	// NULL : The attribute does not exist. NULL is supported for all data types, including lists and
-	// maps.
-	//
-	// This operator tests for the nonexistence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false . This
-	// is because the attribute " a " exists; its data type is not relevant to the NULL comparison
-	// operator.
-	//
-	// CONTAINS : Checks for a subsequence, or value in a set.
+	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
@@ -2023,9 +2253,9 @@ type ExpectedAttributeValue struct {
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
-// ExportDescription is generated from schema #/components/schemas/ExportDescription.
-//
 // Represents the properties of the exported table.
+//
+// Source: #/components/schemas/ExportDescription
 type ExportDescription struct {
 	// The billable size of the table export.
 	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitzero"`
@@ -2093,7 +2323,9 @@ type ExportDescription struct {
 	TableId *string `json:"TableId,omitzero"`
 }
 
-// ExportFormat is generated from schema #/components/schemas/ExportFormat.
+// ExportFormat is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ExportFormat
 type ExportFormat string
 
 // Values of ExportFormat, as sent on the wire.
@@ -2102,7 +2334,9 @@ const (
 	ExportFormatIon          ExportFormat = "ION"
 )
 
-// ExportStatus is generated from schema #/components/schemas/ExportStatus.
+// ExportStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ExportStatus
 type ExportStatus string
 
 // Values of ExportStatus, as sent on the wire.
@@ -2112,9 +2346,9 @@ const (
 	ExportStatusFailed     ExportStatus = "FAILED"
 )
 
-// ExportSummary is generated from schema #/components/schemas/ExportSummary.
-//
 // Summary information about an export task.
+//
+// Source: #/components/schemas/ExportSummary
 type ExportSummary struct {
 	// The Amazon Resource Name (ARN) of the export.
 	ExportArn *string `json:"ExportArn,omitzero"`
@@ -2123,7 +2357,9 @@ type ExportSummary struct {
 	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 }
 
-// ExportTableToPointInTimeInput is generated from schema #/components/schemas/ExportTableToPointInTimeInput.
+// ExportTableToPointInTimeInput is the input of ExportTableToPointInTime.
+//
+// Source: #/components/schemas/ExportTableToPointInTimeInput
 type ExportTableToPointInTimeInput struct {
 	// Providing a ClientToken makes the call to ExportTableToPointInTimeInput idempotent, meaning that
 	// multiple identical calls have the same effect as one single call.
@@ -2145,6 +2381,8 @@ type ExportTableToPointInTimeInput struct {
 	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// The name of the Amazon S3 bucket to export the snapshot to.
+	//
+	// Required.
 	S3Bucket string `json:"S3Bucket"`
 
 	// The ID of the AWS account that owns the bucket the export will be stored in.
@@ -2166,10 +2404,14 @@ type ExportTableToPointInTimeInput struct {
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the table to export.
+	//
+	// Required.
 	TableArn string `json:"TableArn"`
 }
 
-// ExportTableToPointInTimeOutput is generated from schema #/components/schemas/ExportTableToPointInTimeOutput.
+// ExportTableToPointInTimeOutput is the output of ExportTableToPointInTime.
+//
+// Source: #/components/schemas/ExportTableToPointInTimeOutput
 type ExportTableToPointInTimeOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2178,9 +2420,9 @@ type ExportTableToPointInTimeOutput struct {
 	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
-// FailureException is generated from schema #/components/schemas/FailureException.
-//
 // Represents a failure a contributor insights operation.
+//
+// Source: #/components/schemas/FailureException
 type FailureException struct {
 	// Description of the failure.
 	ExceptionDescription *string `json:"ExceptionDescription,omitzero"`
@@ -2189,15 +2431,17 @@ type FailureException struct {
 	ExceptionName *string `json:"ExceptionName,omitzero"`
 }
 
-// Get is generated from schema #/components/schemas/Get.
-//
 // Specifies an item and related attribute values to retrieve in a TransactGetItem object.
+//
+// Source: #/components/schemas/Get
 type Get struct {
 	// One or more substitution tokens for attribute names in the ProjectionExpression parameter.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects that specifies the primary key of the item to
 	// retrieve.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes of the specified item to retrieve from the
@@ -2207,12 +2451,16 @@ type Get struct {
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// The name of the table from which to retrieve the specified item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// GetItemInput is generated from schema #/components/schemas/GetItemInput.
-//
 // Represents the input of a GetItem operation.
+//
+// GetItemInput is the input of GetItem.
+//
+// Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// AttributesToGet in the Amazon DynamoDB Developer Guide .
@@ -2247,11 +2495,11 @@ type GetItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -2260,6 +2508,8 @@ type GetItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -2274,12 +2524,16 @@ type GetItemInput struct {
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// GetItemOutput is generated from schema #/components/schemas/GetItemOutput.
-//
 // Represents the output of a GetItem operation.
+//
+// GetItemOutput is the output of GetItem.
+//
+// Source: #/components/schemas/GetItemOutput
 type GetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2295,12 +2549,14 @@ type GetItemOutput struct {
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
-// GlobalSecondaryIndex is generated from schema #/components/schemas/GlobalSecondaryIndex.
-//
 // Represents the properties of a global secondary index.
+//
+// Source: #/components/schemas/GlobalSecondaryIndex
 type GlobalSecondaryIndex struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
@@ -2310,18 +2566,24 @@ type GlobalSecondaryIndex struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
+	//
+	// Required.
 	Projection *Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
@@ -2331,19 +2593,19 @@ type GlobalSecondaryIndex struct {
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
-// GlobalSecondaryIndexAutoScalingUpdate is generated from schema #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate.
-//
 // Represents the auto scaling settings of a global secondary index for a global table that will be
 // modified.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate
 type GlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
 	IndexName                                 *string                    `json:"IndexName,omitzero"`
 	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 }
 
-// GlobalSecondaryIndexDescription is generated from schema #/components/schemas/GlobalSecondaryIndexDescription.
-//
 // Represents the properties of a global secondary index.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexDescription
 type GlobalSecondaryIndexDescription struct {
 	// Indicates whether the index is currently backfilling. Backfilling is the process of reading
 	// items from the table and determining whether they can be added to the index. (Not all items will
@@ -2355,8 +2617,10 @@ type GlobalSecondaryIndexDescription struct {
 	// set to CREATING and Backfilling is true. You can't delete the index that is being created when
 	// IndexStatus is set to CREATING and Backfilling is false.
 	//
-	// For indexes that were created during a CreateTable operation, the Backfilling attribute does not
-	// appear in the DescribeTable output.
+	// <note> For indexes that were created during a CreateTable operation, the Backfilling attribute
+	// does not appear in the DescribeTable output.
+	//
+	// </note>
 	Backfilling *bool `json:"Backfilling,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
@@ -2391,13 +2655,15 @@ type GlobalSecondaryIndexDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2412,9 +2678,9 @@ type GlobalSecondaryIndexDescription struct {
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
 }
 
-// GlobalSecondaryIndexInfo is generated from schema #/components/schemas/GlobalSecondaryIndexInfo.
-//
 // Represents the properties of a global secondary index for the table when the backup was created.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexInfo
 type GlobalSecondaryIndexInfo struct {
 	// The name of the global secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -2426,13 +2692,15 @@ type GlobalSecondaryIndexInfo struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2444,8 +2712,6 @@ type GlobalSecondaryIndexInfo struct {
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
-// GlobalSecondaryIndexUpdate is generated from schema #/components/schemas/GlobalSecondaryIndexUpdate.
-//
 // Represents one of the following:
 //
 // A new global secondary index to be added to an existing table.
@@ -2453,6 +2719,8 @@ type GlobalSecondaryIndexInfo struct {
 // New provisioned throughput parameters for an existing global secondary index.
 //
 // An existing global secondary index to be removed from an existing table.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexUpdate
 type GlobalSecondaryIndexUpdate struct {
 	// The parameters required for creating a global secondary index on an existing table:
 	//
@@ -2475,9 +2743,9 @@ type GlobalSecondaryIndexUpdate struct {
 	Update *UpdateGlobalSecondaryIndexAction `json:"Update,omitzero"`
 }
 
-// GlobalTable is generated from schema #/components/schemas/GlobalTable.
-//
 // Represents the properties of a global table.
+//
+// Source: #/components/schemas/GlobalTable
 type GlobalTable struct {
 	// The global table name.
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
@@ -2486,9 +2754,9 @@ type GlobalTable struct {
 	ReplicationGroup []Replica `json:"ReplicationGroup,omitzero"`
 }
 
-// GlobalTableDescription is generated from schema #/components/schemas/GlobalTableDescription.
-//
 // Contains details about the global table.
+//
+// Source: #/components/schemas/GlobalTableDescription
 type GlobalTableDescription struct {
 	// The creation time of the global table.
 	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
@@ -2514,12 +2782,14 @@ type GlobalTableDescription struct {
 	ReplicationGroup []ReplicaDescription `json:"ReplicationGroup,omitzero"`
 }
 
-// GlobalTableGlobalSecondaryIndexSettingsUpdate is generated from schema #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate.
-//
 // Represents the settings of a global secondary index for a global table that will be modified.
+//
+// Source: #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate
 type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index's write capacity units.
@@ -2529,7 +2799,9 @@ type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
-// GlobalTableStatus is generated from schema #/components/schemas/GlobalTableStatus.
+// GlobalTableStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/GlobalTableStatus
 type GlobalTableStatus string
 
 // Values of GlobalTableStatus, as sent on the wire.
@@ -2540,7 +2812,9 @@ const (
 	GlobalTableStatusUpdating GlobalTableStatus = "UPDATING"
 )
 
-// IndexStatus is generated from schema #/components/schemas/IndexStatus.
+// IndexStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/IndexStatus
 type IndexStatus string
 
 // Values of IndexStatus, as sent on the wire.
@@ -2551,11 +2825,11 @@ const (
 	IndexStatusActive   IndexStatus = "ACTIVE"
 )
 
-// ItemCollectionMetrics is generated from schema #/components/schemas/ItemCollectionMetrics.
-//
 // Information about item collections, if any, that were affected by the operation.
 // ItemCollectionMetrics is only returned if the request asked for it. If the table does not have
 // any local secondary indexes, this information is not returned in the response.
+//
+// Source: #/components/schemas/ItemCollectionMetrics
 type ItemCollectionMetrics struct {
 	// The partition key value of the item collection. This value is the same as the partition key
 	// value of the item.
@@ -2572,16 +2846,14 @@ type ItemCollectionMetrics struct {
 	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitzero"`
 }
 
-// ItemResponse is generated from schema #/components/schemas/ItemResponse.
-//
 // Details for the requested item.
+//
+// Source: #/components/schemas/ItemResponse
 type ItemResponse struct {
 	// Map of attribute data consisting of the data type and attribute value.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
-// KeySchemaElement is generated from schema #/components/schemas/KeySchemaElement.
-//
 // Represents a single element of a key schema. A key schema specifies the attributes that make up
 // the primary key of a table, or the key attributes of an index.
 //
@@ -2592,8 +2864,12 @@ type ItemResponse struct {
 //
 // A KeySchemaElement must be a scalar, top-level attribute (not a nested attribute). The data type
 // must be one of String, Number, or Binary. The attribute cannot be nested within a List or a Map.
+//
+// Source: #/components/schemas/KeySchemaElement
 type KeySchemaElement struct {
 	// The name of a key attribute.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// The role that this key attribute will assume:
@@ -2602,17 +2878,23 @@ type KeySchemaElement struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
+	//
+	// Required.
 	KeyType KeyType `json:"KeyType"`
 }
 
-// KeyType is generated from schema #/components/schemas/KeyType.
+// KeyType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/KeyType
 type KeyType string
 
 // Values of KeyType, as sent on the wire.
@@ -2621,13 +2903,13 @@ const (
 	KeyTypeRange KeyType = "RANGE"
 )
 
-// KeysAndAttributes is generated from schema #/components/schemas/KeysAndAttributes.
-//
 // Represents a set of primary keys and, for each key, the attributes to retrieve from the table.
 //
 // For each primary key, you must provide all of the key attributes. For example, with a simple
 // primary key, you only need to provide the partition key. For a composite primary key, you must
 // provide both the partition key and the sort key.
+//
+// Source: #/components/schemas/KeysAndAttributes
 type KeysAndAttributes struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see Legacy
 	// Conditional Parameters in the Amazon DynamoDB Developer Guide .
@@ -2662,15 +2944,17 @@ type KeysAndAttributes struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Accessing Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Accessing Item Attributes in the
+	// Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// The primary key attribute values that define the items and the attributes associated with the
 	// items.
+	//
+	// Required.
 	Keys []map[string]AttributeValue `json:"Keys"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -2684,9 +2968,9 @@ type KeysAndAttributes struct {
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 }
 
-// KinesisDataStreamDestination is generated from schema #/components/schemas/KinesisDataStreamDestination.
-//
 // Describes a Kinesis data stream destination.
+//
+// Source: #/components/schemas/KinesisDataStreamDestination
 type KinesisDataStreamDestination struct {
 	// The current status of replication.
 	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
@@ -2698,16 +2982,24 @@ type KinesisDataStreamDestination struct {
 	StreamArn *string `json:"StreamArn,omitzero"`
 }
 
-// KinesisStreamingDestinationInput is generated from schema #/components/schemas/KinesisStreamingDestinationInput.
+// KinesisStreamingDestinationInput is the input of DisableKinesisStreamingDestination.
+//
+// Source: #/components/schemas/KinesisStreamingDestinationInput
 type KinesisStreamingDestinationInput struct {
 	// The ARN for a Kinesis data stream.
+	//
+	// Required.
 	StreamArn string `json:"StreamArn"`
 
 	// The name of the DynamoDB table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// KinesisStreamingDestinationOutput is generated from schema #/components/schemas/KinesisStreamingDestinationOutput.
+// KinesisStreamingDestinationOutput is the output of DisableKinesisStreamingDestination.
+//
+// Source: #/components/schemas/KinesisStreamingDestinationOutput
 type KinesisStreamingDestinationOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2722,7 +3014,9 @@ type KinesisStreamingDestinationOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// ListBackupsInput is generated from schema #/components/schemas/ListBackupsInput.
+// ListBackupsInput is the input of ListBackups.
+//
+// Source: #/components/schemas/ListBackupsInput
 type ListBackupsInput struct {
 	// The backups from the table specified by BackupType are listed.
 	//
@@ -2754,7 +3048,9 @@ type ListBackupsInput struct {
 	TimeRangeUpperBound *runtime.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
 }
 
-// ListBackupsOutput is generated from schema #/components/schemas/ListBackupsOutput.
+// ListBackupsOutput is the output of ListBackups.
+//
+// Source: #/components/schemas/ListBackupsOutput
 type ListBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2775,7 +3071,9 @@ type ListBackupsOutput struct {
 	LastEvaluatedBackupArn *string `json:"LastEvaluatedBackupArn,omitzero"`
 }
 
-// ListContributorInsightsInput is generated from schema #/components/schemas/ListContributorInsightsInput.
+// ListContributorInsightsInput is the input of ListContributorInsights.
+//
+// Source: #/components/schemas/ListContributorInsightsInput
 type ListContributorInsightsInput struct {
 	// Maximum number of results to return per page.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -2787,7 +3085,9 @@ type ListContributorInsightsInput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// ListContributorInsightsOutput is generated from schema #/components/schemas/ListContributorInsightsOutput.
+// ListContributorInsightsOutput is the output of ListContributorInsights.
+//
+// Source: #/components/schemas/ListContributorInsightsOutput
 type ListContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2799,7 +3099,9 @@ type ListContributorInsightsOutput struct {
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ListExportsInput is generated from schema #/components/schemas/ListExportsInput.
+// ListExportsInput is the input of ListExports.
+//
+// Source: #/components/schemas/ListExportsInput
 type ListExportsInput struct {
 	// Maximum number of results to return per page.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -2812,7 +3114,9 @@ type ListExportsInput struct {
 	TableArn *string `json:"TableArn,omitzero"`
 }
 
-// ListExportsOutput is generated from schema #/components/schemas/ListExportsOutput.
+// ListExportsOutput is the output of ListExports.
+//
+// Source: #/components/schemas/ListExportsOutput
 type ListExportsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2825,7 +3129,9 @@ type ListExportsOutput struct {
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ListGlobalTablesInput is generated from schema #/components/schemas/ListGlobalTablesInput.
+// ListGlobalTablesInput is the input of ListGlobalTables.
+//
+// Source: #/components/schemas/ListGlobalTablesInput
 type ListGlobalTablesInput struct {
 	// The first global table name that this operation will evaluate.
 	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitzero"`
@@ -2843,7 +3149,9 @@ type ListGlobalTablesInput struct {
 	RegionName *string `json:"RegionName,omitzero"`
 }
 
-// ListGlobalTablesOutput is generated from schema #/components/schemas/ListGlobalTablesOutput.
+// ListGlobalTablesOutput is the output of ListGlobalTables.
+//
+// Source: #/components/schemas/ListGlobalTablesOutput
 type ListGlobalTablesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2855,9 +3163,11 @@ type ListGlobalTablesOutput struct {
 	LastEvaluatedGlobalTableName *string `json:"LastEvaluatedGlobalTableName,omitzero"`
 }
 
-// ListTablesInput is generated from schema #/components/schemas/ListTablesInput.
-//
 // Represents the input of a ListTables operation.
+//
+// ListTablesInput is the input of ListTables.
+//
+// Source: #/components/schemas/ListTablesInput
 type ListTablesInput struct {
 	// The first table name that this operation will evaluate. Use the value that was returned for
 	// LastEvaluatedTableName in a previous operation, so that you can obtain the next page of results.
@@ -2867,9 +3177,11 @@ type ListTablesInput struct {
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
-// ListTablesOutput is generated from schema #/components/schemas/ListTablesOutput.
-//
 // Represents the output of a ListTables operation.
+//
+// ListTablesOutput is the output of ListTables.
+//
+// Source: #/components/schemas/ListTablesOutput
 type ListTablesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2891,7 +3203,9 @@ type ListTablesOutput struct {
 	TableNames []string `json:"TableNames,omitzero"`
 }
 
-// ListTagsOfResourceInput is generated from schema #/components/schemas/ListTagsOfResourceInput.
+// ListTagsOfResourceInput is the input of ListTagsOfResource.
+//
+// Source: #/components/schemas/ListTagsOfResourceInput
 type ListTagsOfResourceInput struct {
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListTagOfResource. When provided in this manner, this API fetches the next page of results.
@@ -2899,10 +3213,14 @@ type ListTagsOfResourceInput struct {
 
 	// The Amazon DynamoDB resource with tags to be listed. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 }
 
-// ListTagsOfResourceOutput is generated from schema #/components/schemas/ListTagsOfResourceOutput.
+// ListTagsOfResourceOutput is the output of ListTagsOfResource.
+//
+// Source: #/components/schemas/ListTagsOfResourceOutput
 type ListTagsOfResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2915,12 +3233,14 @@ type ListTagsOfResourceOutput struct {
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
-// LocalSecondaryIndex is generated from schema #/components/schemas/LocalSecondaryIndex.
-//
 // Represents the properties of a local secondary index.
+//
+// Source: #/components/schemas/LocalSecondaryIndex
 type LocalSecondaryIndex struct {
 	// The name of the local secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
@@ -2930,24 +3250,30 @@ type LocalSecondaryIndex struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into the local secondary index.
 	// These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
+	//
+	// Required.
 	Projection *Projection `json:"Projection"`
 }
 
-// LocalSecondaryIndexDescription is generated from schema #/components/schemas/LocalSecondaryIndexDescription.
-//
 // Represents the properties of a local secondary index.
+//
+// Source: #/components/schemas/LocalSecondaryIndexDescription
 type LocalSecondaryIndexDescription struct {
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
 	IndexArn *string `json:"IndexArn,omitzero"`
@@ -2970,13 +3296,15 @@ type LocalSecondaryIndexDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2985,9 +3313,9 @@ type LocalSecondaryIndexDescription struct {
 	Projection *Projection `json:"Projection,omitzero"`
 }
 
-// LocalSecondaryIndexInfo is generated from schema #/components/schemas/LocalSecondaryIndexInfo.
-//
 // Represents the properties of a local secondary index for the table when the backup was created.
+//
+// Source: #/components/schemas/LocalSecondaryIndexInfo
 type LocalSecondaryIndexInfo struct {
 	// Represents the name of the local secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -2999,13 +3327,15 @@ type LocalSecondaryIndexInfo struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -3014,20 +3344,22 @@ type LocalSecondaryIndexInfo struct {
 	Projection *Projection `json:"Projection,omitzero"`
 }
 
-// ParameterizedStatement is generated from schema #/components/schemas/ParameterizedStatement.
-//
 // Represents a PartiQL statment that uses parameters.
+//
+// Source: #/components/schemas/ParameterizedStatement
 type ParameterizedStatement struct {
 	// The parameter values.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A PartiQL statment that uses parameters.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
-// PointInTimeRecoveryDescription is generated from schema #/components/schemas/PointInTimeRecoveryDescription.
-//
 // The description of the point in time settings applied to the table.
+//
+// Source: #/components/schemas/PointInTimeRecoveryDescription
 type PointInTimeRecoveryDescription struct {
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
@@ -3046,15 +3378,19 @@ type PointInTimeRecoveryDescription struct {
 	PointInTimeRecoveryStatus *PointInTimeRecoveryStatus `json:"PointInTimeRecoveryStatus,omitzero"`
 }
 
-// PointInTimeRecoverySpecification is generated from schema #/components/schemas/PointInTimeRecoverySpecification.
-//
 // Represents the settings used to enable point in time recovery.
+//
+// Source: #/components/schemas/PointInTimeRecoverySpecification
 type PointInTimeRecoverySpecification struct {
 	// Indicates whether point in time recovery is enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	PointInTimeRecoveryEnabled bool `json:"PointInTimeRecoveryEnabled"`
 }
 
-// PointInTimeRecoveryStatus is generated from schema #/components/schemas/PointInTimeRecoveryStatus.
+// PointInTimeRecoveryStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/PointInTimeRecoveryStatus
 type PointInTimeRecoveryStatus string
 
 // Values of PointInTimeRecoveryStatus, as sent on the wire.
@@ -3063,11 +3399,11 @@ const (
 	PointInTimeRecoveryStatusDisabled PointInTimeRecoveryStatus = "DISABLED"
 )
 
-// Projection is generated from schema #/components/schemas/Projection.
-//
 // Represents attributes that are copied (projected) from the table into an index. These are in
 // addition to the primary key attributes and index key attributes, which are automatically
 // projected.
+//
+// Source: #/components/schemas/Projection
 type Projection struct {
 	// Represents the non-key attribute names which will be projected into the index.
 	//
@@ -3087,7 +3423,9 @@ type Projection struct {
 	ProjectionType *ProjectionType `json:"ProjectionType,omitzero"`
 }
 
-// ProjectionType is generated from schema #/components/schemas/ProjectionType.
+// ProjectionType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ProjectionType
 type ProjectionType string
 
 // Values of ProjectionType, as sent on the wire.
@@ -3097,19 +3435,21 @@ const (
 	ProjectionTypeInclude  ProjectionType = "INCLUDE"
 )
 
-// ProvisionedThroughput is generated from schema #/components/schemas/ProvisionedThroughput.
-//
 // Represents the provisioned throughput settings for a specified table or index. The settings can
 // be modified using the UpdateTable operation.
 //
 // For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 // Quotas in the Amazon DynamoDB Developer Guide .
+//
+// Source: #/components/schemas/ProvisionedThroughput
 type ProvisionedThroughput struct {
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
 	// Amazon DynamoDB Developer Guide .
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
+	//
+	// Required.
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
@@ -3117,13 +3457,15 @@ type ProvisionedThroughput struct {
 	// Developer Guide .
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
+	//
+	// Required.
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
 }
 
-// ProvisionedThroughputDescription is generated from schema #/components/schemas/ProvisionedThroughputDescription.
-//
 // Represents the provisioned throughput settings for the table, consisting of read and write
 // capacity units, along with data about increases and decreases.
+//
+// Source: #/components/schemas/ProvisionedThroughputDescription
 type ProvisionedThroughputDescription struct {
 	// The date and time of the last provisioned throughput decrease for this table.
 	LastDecreaseDateTime *runtime.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
@@ -3146,19 +3488,19 @@ type ProvisionedThroughputDescription struct {
 	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ProvisionedThroughputOverride is generated from schema #/components/schemas/ProvisionedThroughputOverride.
-//
 // Replica-specific provisioned throughput settings. If not specified, uses the source table's
 // provisioned throughput settings.
+//
+// Source: #/components/schemas/ProvisionedThroughputOverride
 type ProvisionedThroughputOverride struct {
 	// Replica-specific read capacity units. If not specified, uses the source table's read capacity
 	// settings.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 }
 
-// Put is generated from schema #/components/schemas/Put.
-//
 // Represents a request to perform a PutItem operation.
+//
+// Source: #/components/schemas/Put
 type Put struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
@@ -3173,6 +3515,8 @@ type Put struct {
 	// written by PutItem . All of the table's primary key attributes must be specified, and their data
 	// types must match those of the table's key schema. If any attributes are present in the item that
 	// are part of an index key schema for the table, their types must match the index key schema.
+	//
+	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Put condition fails.
@@ -3180,12 +3524,16 @@ type Put struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which to write the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// PutItemInput is generated from schema #/components/schemas/PutItemInput.
-//
 // Represents the input of a PutItem operation.
+//
+// PutItemInput is the input of PutItem.
+//
+// Source: #/components/schemas/PutItemInput
 type PutItemInput struct {
 	// A condition that must be satisfied in order for a conditional PutItem operation to succeed.
 	//
@@ -3237,11 +3585,11 @@ type PutItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3282,6 +3630,8 @@ type PutItemInput struct {
 	// .
 	//
 	// Each element in the Item map is an AttributeValue object.
+	//
+	// Required.
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -3299,17 +3649,23 @@ type PutItemInput struct {
 	// ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old item is
 	// returned.
 	//
-	// The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does not
-	// recognize any values other than NONE or ALL_OLD .
+	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
+	// not recognize any values other than NONE or ALL_OLD .
+	//
+	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// PutItemOutput is generated from schema #/components/schemas/PutItemOutput.
-//
 // Represents the output of a PutItem operation.
+//
+// PutItemOutput is the output of PutItem.
+//
+// Source: #/components/schemas/PutItemOutput
 type PutItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -3347,20 +3703,24 @@ type PutItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// PutRequest is generated from schema #/components/schemas/PutRequest.
-//
 // Represents a request to perform a PutItem operation on an item.
+//
+// Source: #/components/schemas/PutRequest
 type PutRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of an item to be
 	// processed by PutItem . All of the table's primary key attributes must be specified, and their
 	// data types must match those of the table's key schema. If any attributes are present in the item
 	// that are part of an index key schema for the table, their types must match the index key schema.
+	//
+	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 }
 
-// QueryInput is generated from schema #/components/schemas/QueryInput.
-//
 // Represents the input of a Query operation.
+//
+// QueryInput is the input of Query.
+//
+// Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// AttributesToGet in the Amazon DynamoDB Developer Guide .
@@ -3409,11 +3769,11 @@ type QueryInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3443,10 +3803,10 @@ type QueryInput struct {
 	// A FilterExpression does not allow key attributes. You cannot define a filter expression based on
 	// a partition key or a sort key.
 	//
-	// A FilterExpression is applied after the items have already been read; the process of filtering
-	// does not consume any additional read capacity units.
+	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// filtering does not consume any additional read capacity units.
 	//
-	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
@@ -3590,17 +3950,23 @@ type QueryInput struct {
 	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
 	// for Select .)
 	//
-	// If you use the ProjectionExpression parameter, then the value for Select can only be
+	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	//
+	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// QueryOutput is generated from schema #/components/schemas/QueryOutput.
-//
 // Represents the output of a Query operation.
+//
+// QueryOutput is the output of Query.
+//
+// Source: #/components/schemas/QueryOutput
 type QueryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -3644,17 +4010,17 @@ type QueryOutput struct {
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
-// Replica is generated from schema #/components/schemas/Replica.
-//
 // Represents the properties of a replica.
+//
+// Source: #/components/schemas/Replica
 type Replica struct {
 	// The Region where the replica needs to be created.
 	RegionName *string `json:"RegionName,omitzero"`
 }
 
-// ReplicaAutoScalingDescription is generated from schema #/components/schemas/ReplicaAutoScalingDescription.
-//
 // Represents the auto scaling settings of the replica.
+//
+// Source: #/components/schemas/ReplicaAutoScalingDescription
 type ReplicaAutoScalingDescription struct {
 	// Replica-specific global secondary index auto scaling settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexAutoScalingDescription `json:"GlobalSecondaryIndexes,omitzero"`
@@ -3676,11 +4042,13 @@ type ReplicaAutoScalingDescription struct {
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
-// ReplicaAutoScalingUpdate is generated from schema #/components/schemas/ReplicaAutoScalingUpdate.
-//
 // Represents the auto scaling settings of a replica that will be modified.
+//
+// Source: #/components/schemas/ReplicaAutoScalingUpdate
 type ReplicaAutoScalingUpdate struct {
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// Represents the auto scaling settings of global secondary indexes that will be modified.
@@ -3688,9 +4056,9 @@ type ReplicaAutoScalingUpdate struct {
 	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate                     `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
-// ReplicaDescription is generated from schema #/components/schemas/ReplicaDescription.
-//
 // Contains the details of the replica.
+//
+// Source: #/components/schemas/ReplicaDescription
 type ReplicaDescription struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
@@ -3721,15 +4089,18 @@ type ReplicaDescription struct {
 	//
 	// REGION_DISABLED - The replica is inaccessible because the AWS Region has been disabled.
 	//
-	// If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this replica
-	// from the replication group. The replica will not be deleted and replication will stop from and
-	// to this region.
-	//
-	// INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is inaccessible.
-	//
-	// If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
+	// <note> If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
+	//
+	// </note> INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is
+	// inaccessible.
+	//
+	// <note> If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
+	// replica from the replication group. The replica will not be deleted and replication will stop
+	// from and to this region.
+	//
+	// </note>
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 
 	// Detailed information about the replica status.
@@ -3739,11 +4110,13 @@ type ReplicaDescription struct {
 	ReplicaStatusPercentProgress *string `json:"ReplicaStatusPercentProgress,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndex is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndex.
-//
 // Represents the properties of a replica global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndex
 type ReplicaGlobalSecondaryIndex struct {
 	// The name of the global secondary index.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Replica table GSI-specific provisioned throughput. If not specified, uses the source table GSI's
@@ -3751,9 +4124,9 @@ type ReplicaGlobalSecondaryIndex struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexAutoScalingDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription.
-//
 // Represents the auto scaling configuration for a replica global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription
 type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	// The name of the global secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -3772,19 +4145,19 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexAutoScalingUpdate is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate.
-//
 // Represents the auto scaling settings of a global secondary index for a replica that will be
 // modified.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate
 type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
 	IndexName                                *string                    `json:"IndexName,omitzero"`
 	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexDescription.
-//
 // Represents the properties of a replica global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexDescription
 type ReplicaGlobalSecondaryIndexDescription struct {
 	// The name of the global secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -3793,12 +4166,14 @@ type ReplicaGlobalSecondaryIndexDescription struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexSettingsDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription.
-//
 // Represents the properties of a global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The current status of the global secondary index:
@@ -3826,12 +4201,14 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexSettingsUpdate is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate.
-//
 // Represents the settings of a global secondary index for a global table that will be modified.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate
 type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index replica's read capacity units.
@@ -3842,11 +4219,13 @@ type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 }
 
-// ReplicaSettingsDescription is generated from schema #/components/schemas/ReplicaSettingsDescription.
-//
 // Represents the properties of a replica.
+//
+// Source: #/components/schemas/ReplicaSettingsDescription
 type ReplicaSettingsDescription struct {
 	// The Region name of the replica.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// The read/write capacity mode of the replica.
@@ -3883,11 +4262,13 @@ type ReplicaSettingsDescription struct {
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
-// ReplicaSettingsUpdate is generated from schema #/components/schemas/ReplicaSettingsUpdate.
-//
 // Represents the settings for a global table in a Region that will be modified.
+//
+// Source: #/components/schemas/ReplicaSettingsUpdate
 type ReplicaSettingsUpdate struct {
 	// The Region of the replica to be added.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
@@ -3902,7 +4283,9 @@ type ReplicaSettingsUpdate struct {
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 }
 
-// ReplicaStatus is generated from schema #/components/schemas/ReplicaStatus.
+// ReplicaStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReplicaStatus
 type ReplicaStatus string
 
 // Values of ReplicaStatus, as sent on the wire.
@@ -3916,8 +4299,6 @@ const (
 	ReplicaStatusInaccessibleEncryptionCredentials ReplicaStatus = "INACCESSIBLE_ENCRYPTION_CREDENTIALS"
 )
 
-// ReplicaUpdate is generated from schema #/components/schemas/ReplicaUpdate.
-//
 // Represents one of the following:
 //
 // A new replica to be added to an existing global table.
@@ -3925,6 +4306,8 @@ const (
 // New parameters for an existing replica.
 //
 // An existing replica to be removed from an existing global table.
+//
+// Source: #/components/schemas/ReplicaUpdate
 type ReplicaUpdate struct {
 	// The parameters required for creating a replica on an existing global table.
 	Create *CreateReplicaAction `json:"Create,omitzero"`
@@ -3933,8 +4316,6 @@ type ReplicaUpdate struct {
 	Delete *DeleteReplicaAction `json:"Delete,omitzero"`
 }
 
-// ReplicationGroupUpdate is generated from schema #/components/schemas/ReplicationGroupUpdate.
-//
 // Represents one of the following:
 //
 // A new replica to be added to an existing regional table or global table. This request invokes
@@ -3945,6 +4326,8 @@ type ReplicaUpdate struct {
 //
 // An existing replica to be deleted. The request invokes the DeleteTableReplica action in the
 // destination Region, deleting the replica and all if its items in the destination Region.
+//
+// Source: #/components/schemas/ReplicationGroupUpdate
 type ReplicationGroupUpdate struct {
 	// The parameters required for creating a replica for the table.
 	Create *CreateReplicationGroupMemberAction `json:"Create,omitzero"`
@@ -3956,14 +4339,18 @@ type ReplicationGroupUpdate struct {
 	Update *UpdateReplicationGroupMemberAction `json:"Update,omitzero"`
 }
 
-// RestoreSummary is generated from schema #/components/schemas/RestoreSummary.
-//
 // Contains details for the restore.
+//
+// Source: #/components/schemas/RestoreSummary
 type RestoreSummary struct {
 	// Point in time or source backup time.
+	//
+	// Required.
 	RestoreDateTime runtime.EpochSeconds `json:"RestoreDateTime"`
 
 	// Indicates if a restore is in progress or not.
+	//
+	// Required.
 	RestoreInProgress bool `json:"RestoreInProgress"`
 
 	// The Amazon Resource Name (ARN) of the backup from which the table was restored.
@@ -3973,9 +4360,13 @@ type RestoreSummary struct {
 	SourceTableArn *string `json:"SourceTableArn,omitzero"`
 }
 
-// RestoreTableFromBackupInput is generated from schema #/components/schemas/RestoreTableFromBackupInput.
+// RestoreTableFromBackupInput is the input of RestoreTableFromBackup.
+//
+// Source: #/components/schemas/RestoreTableFromBackupInput
 type RestoreTableFromBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 
 	// The billing mode of the restored table.
@@ -3998,10 +4389,14 @@ type RestoreTableFromBackupInput struct {
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
 
 	// The name of the new table to which the backup must be restored.
+	//
+	// Required.
 	TargetTableName string `json:"TargetTableName"`
 }
 
-// RestoreTableFromBackupOutput is generated from schema #/components/schemas/RestoreTableFromBackupOutput.
+// RestoreTableFromBackupOutput is the output of RestoreTableFromBackup.
+//
+// Source: #/components/schemas/RestoreTableFromBackupOutput
 type RestoreTableFromBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4010,7 +4405,9 @@ type RestoreTableFromBackupOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// RestoreTableToPointInTimeInput is generated from schema #/components/schemas/RestoreTableToPointInTimeInput.
+// RestoreTableToPointInTimeInput is the input of RestoreTableToPointInTime.
+//
+// Source: #/components/schemas/RestoreTableToPointInTimeInput
 type RestoreTableToPointInTimeInput struct {
 	// The billing mode of the restored table.
 	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitzero"`
@@ -4041,6 +4438,8 @@ type RestoreTableToPointInTimeInput struct {
 	SourceTableName *string `json:"SourceTableName,omitzero"`
 
 	// The name of the new table to which it must be restored to.
+	//
+	// Required.
 	TargetTableName string `json:"TargetTableName"`
 
 	// Restore the table to the latest possible time. LatestRestorableDateTime is typically 5 minutes
@@ -4048,7 +4447,9 @@ type RestoreTableToPointInTimeInput struct {
 	UseLatestRestorableTime *bool `json:"UseLatestRestorableTime,omitzero"`
 }
 
-// RestoreTableToPointInTimeOutput is generated from schema #/components/schemas/RestoreTableToPointInTimeOutput.
+// RestoreTableToPointInTimeOutput is the output of RestoreTableToPointInTime.
+//
+// Source: #/components/schemas/RestoreTableToPointInTimeOutput
 type RestoreTableToPointInTimeOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4057,8 +4458,6 @@ type RestoreTableToPointInTimeOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// ReturnConsumedCapacity is generated from schema #/components/schemas/ReturnConsumedCapacity.
-//
 // Determines the level of detail about provisioned throughput consumption that is returned in the
 // response:
 //
@@ -4071,6 +4470,8 @@ type RestoreTableToPointInTimeOutput struct {
 // TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
 //
 // NONE - No ConsumedCapacity details are included in the response.
+//
+// Source: #/components/schemas/ReturnConsumedCapacity
 type ReturnConsumedCapacity string
 
 // Values of ReturnConsumedCapacity, as sent on the wire.
@@ -4080,7 +4481,9 @@ const (
 	ReturnConsumedCapacityNone    ReturnConsumedCapacity = "NONE"
 )
 
-// ReturnItemCollectionMetrics is generated from schema #/components/schemas/ReturnItemCollectionMetrics.
+// ReturnItemCollectionMetrics is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnItemCollectionMetrics
 type ReturnItemCollectionMetrics string
 
 // Values of ReturnItemCollectionMetrics, as sent on the wire.
@@ -4089,7 +4492,9 @@ const (
 	ReturnItemCollectionMetricsNone ReturnItemCollectionMetrics = "NONE"
 )
 
-// ReturnValue is generated from schema #/components/schemas/ReturnValue.
+// ReturnValue is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnValue
 type ReturnValue string
 
 // Values of ReturnValue, as sent on the wire.
@@ -4101,7 +4506,9 @@ const (
 	ReturnValueUpdatedNew ReturnValue = "UPDATED_NEW"
 )
 
-// ReturnValuesOnConditionCheckFailure is generated from schema #/components/schemas/ReturnValuesOnConditionCheckFailure.
+// ReturnValuesOnConditionCheckFailure is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnValuesOnConditionCheckFailure
 type ReturnValuesOnConditionCheckFailure string
 
 // Values of ReturnValuesOnConditionCheckFailure, as sent on the wire.
@@ -4110,7 +4517,9 @@ const (
 	ReturnValuesOnConditionCheckFailureNone   ReturnValuesOnConditionCheckFailure = "NONE"
 )
 
-// S3SseAlgorithm is generated from schema #/components/schemas/S3SseAlgorithm.
+// S3SseAlgorithm is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/S3SseAlgorithm
 type S3SseAlgorithm string
 
 // Values of S3SseAlgorithm, as sent on the wire.
@@ -4119,9 +4528,9 @@ const (
 	S3SseAlgorithmKms    S3SseAlgorithm = "KMS"
 )
 
-// SSEDescription is generated from schema #/components/schemas/SSEDescription.
-//
 // The description of the server-side encryption status on the specified table.
+//
+// Source: #/components/schemas/SSEDescription
 type SSEDescription struct {
 	// Indicates the time, in UNIX epoch date format, when DynamoDB detected that the table's AWS KMS
 	// key was inaccessible. This attribute will automatically be cleared when DynamoDB detects that
@@ -4146,9 +4555,9 @@ type SSEDescription struct {
 	Status *SSEStatus `json:"Status,omitzero"`
 }
 
-// SSESpecification is generated from schema #/components/schemas/SSESpecification.
-//
 // Represents the settings used to enable server-side encryption.
+//
+// Source: #/components/schemas/SSESpecification
 type SSESpecification struct {
 	// Indicates whether server-side encryption is done using an AWS managed CMK or an AWS owned CMK.
 	// If enabled (true), server-side encryption type is set to KMS and an AWS managed CMK is used (AWS
@@ -4169,7 +4578,9 @@ type SSESpecification struct {
 	SSEType *SSEType `json:"SSEType,omitzero"`
 }
 
-// SSEStatus is generated from schema #/components/schemas/SSEStatus.
+// SSEStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/SSEStatus
 type SSEStatus string
 
 // Values of SSEStatus, as sent on the wire.
@@ -4181,7 +4592,9 @@ const (
 	SSEStatusUpdating  SSEStatus = "UPDATING"
 )
 
-// SSEType is generated from schema #/components/schemas/SSEType.
+// SSEType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/SSEType
 type SSEType string
 
 // Values of SSEType, as sent on the wire.
@@ -4190,7 +4603,9 @@ const (
 	SSETypeKms    SSEType = "KMS"
 )
 
-// ScalarAttributeType is generated from schema #/components/schemas/ScalarAttributeType.
+// ScalarAttributeType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ScalarAttributeType
 type ScalarAttributeType string
 
 // Values of ScalarAttributeType, as sent on the wire.
@@ -4200,9 +4615,11 @@ const (
 	ScalarAttributeTypeB ScalarAttributeType = "B"
 )
 
-// ScanInput is generated from schema #/components/schemas/ScanInput.
-//
 // Represents the input of a Scan operation.
+//
+// ScanInput is the input of Scan.
+//
+// Source: #/components/schemas/ScanInput
 type ScanInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// AttributesToGet in the Amazon DynamoDB Developer Guide .
@@ -4261,11 +4678,11 @@ type ScanInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -4292,10 +4709,10 @@ type ScanInput struct {
 	// data is returned to you. Items that do not satisfy the FilterExpression criteria are not
 	// returned.
 	//
-	// A FilterExpression is applied after the items have already been read; the process of filtering
-	// does not consume any additional read capacity units.
+	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// filtering does not consume any additional read capacity units.
 	//
-	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of a secondary index to scan. This index can be any local secondary index or global
@@ -4378,12 +4795,16 @@ type ScanInput struct {
 	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
 	// for Select .)
 	//
-	// If you use the ProjectionExpression parameter, then the value for Select can only be
+	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	//
+	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items; or, if you provide IndexName , the name of
 	// the table to which that index belongs.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// For a parallel Scan request, TotalSegments represents the total number of segments into which
@@ -4399,9 +4820,11 @@ type ScanInput struct {
 	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
 
-// ScanOutput is generated from schema #/components/schemas/ScanOutput.
-//
 // Represents the output of a Scan operation.
+//
+// ScanOutput is the output of Scan.
+//
+// Source: #/components/schemas/ScanOutput
 type ScanOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4445,7 +4868,9 @@ type ScanOutput struct {
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
-// Select is generated from schema #/components/schemas/Select.
+// Select is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/Select
 type Select string
 
 // Values of Select, as sent on the wire.
@@ -4456,9 +4881,9 @@ const (
 	SelectCount                  Select = "COUNT"
 )
 
-// SourceTableDetails is generated from schema #/components/schemas/SourceTableDetails.
-//
 // Contains the details of the table when the backup was created.
+//
+// Source: #/components/schemas/SourceTableDetails
 type SourceTableDetails struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
@@ -4474,31 +4899,41 @@ type SourceTableDetails struct {
 	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// Schema of the table.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Read IOPs and Write IOPS on the table when the backup was created.
+	//
+	// Required.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 
 	// ARN of the table for which backup was created.
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Time when the source table was created.
+	//
+	// Required.
 	TableCreationDateTime runtime.EpochSeconds `json:"TableCreationDateTime"`
 
 	// Unique identifier for the table for which the backup was created.
+	//
+	// Required.
 	TableId string `json:"TableId"`
 
 	// The name of the table for which the backup was created.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// Size of the table in bytes. Note that this is an approximate value.
 	TableSizeBytes *int64 `json:"TableSizeBytes,omitzero"`
 }
 
-// SourceTableFeatureDetails is generated from schema #/components/schemas/SourceTableFeatureDetails.
-//
 // Contains the details of the features enabled on the table when the backup was created. For
 // example, LSIs, GSIs, streams, TTL.
+//
+// Source: #/components/schemas/SourceTableFeatureDetails
 type SourceTableFeatureDetails struct {
 	// Represents the GSI properties for the table when the backup was created. It includes the
 	// IndexName, KeySchema, Projection, and ProvisionedThroughput for the GSIs on the table at the
@@ -4519,11 +4954,13 @@ type SourceTableFeatureDetails struct {
 	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
-// StreamSpecification is generated from schema #/components/schemas/StreamSpecification.
-//
 // Represents the DynamoDB Streams configuration for a table in DynamoDB.
+//
+// Source: #/components/schemas/StreamSpecification
 type StreamSpecification struct {
 	// Indicates whether DynamoDB Streams is enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	StreamEnabled bool `json:"StreamEnabled"`
 
 	// When an item in the table is modified, StreamViewType determines what information is written to
@@ -4539,7 +4976,9 @@ type StreamSpecification struct {
 	StreamViewType *StreamViewType `json:"StreamViewType,omitzero"`
 }
 
-// StreamViewType is generated from schema #/components/schemas/StreamViewType.
+// StreamViewType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/StreamViewType
 type StreamViewType string
 
 // Values of StreamViewType, as sent on the wire.
@@ -4550,9 +4989,9 @@ const (
 	StreamViewTypeKeysOnly        StreamViewType = "KEYS_ONLY"
 )
 
-// TableAutoScalingDescription is generated from schema #/components/schemas/TableAutoScalingDescription.
-//
 // Represents the auto scaling configuration for a global table.
+//
+// Source: #/components/schemas/TableAutoScalingDescription
 type TableAutoScalingDescription struct {
 	// Represents replicas of the global table.
 	Replicas []ReplicaAutoScalingDescription `json:"Replicas,omitzero"`
@@ -4572,9 +5011,9 @@ type TableAutoScalingDescription struct {
 	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
-// TableDescription is generated from schema #/components/schemas/TableDescription.
-//
 // Represents the properties of a table.
+//
+// Source: #/components/schemas/TableDescription
 type TableDescription struct {
 	// Contains information about the table archive.
 	ArchivalSummary *ArchivalSummary `json:"ArchivalSummary,omitzero"`
@@ -4671,16 +5110,16 @@ type TableDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide
-	// .
+	// </note> For more information about primary keys, see Primary Key in the Amazon DynamoDB
+	// Developer Guide .
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
@@ -4786,7 +5225,9 @@ type TableDescription struct {
 	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
-// TableStatus is generated from schema #/components/schemas/TableStatus.
+// TableStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/TableStatus
 type TableStatus string
 
 // Values of TableStatus, as sent on the wire.
@@ -4800,8 +5241,6 @@ const (
 	TableStatusArchived                          TableStatus = "ARCHIVED"
 )
 
-// Tag is generated from schema #/components/schemas/Tag.
-//
 // Describes a tag. A tag is a key-value pair. You can add up to 50 tags to a single DynamoDB
 // table.
 //
@@ -4812,35 +5251,49 @@ const (
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
 // Developer Guide .
+//
+// Source: #/components/schemas/Tag
 type Tag struct {
 	// The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag
 	// with the same key. If you try to add an existing tag (same key), the existing tag value will be
 	// updated to the new value.
+	//
+	// Required.
 	Key string `json:"Key"`
 
 	// The value of the tag. Tag values are case-sensitive and can be null.
+	//
+	// Required.
 	Value string `json:"Value"`
 }
 
-// TagResourceInput is generated from schema #/components/schemas/TagResourceInput.
+// TagResourceInput is the input of TagResource.
+//
+// Source: #/components/schemas/TagResourceInput
 type TagResourceInput struct {
 	// Identifies the Amazon DynamoDB resource to which tags should be added. This value is an Amazon
 	// Resource Name (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 
 	// The tags to be assigned to the Amazon DynamoDB resource.
+	//
+	// Required.
 	Tags []Tag `json:"Tags"`
 }
 
-// TagResourceOutput is generated from operation /paths/~1#X-Amz-Target=DynamoDB_20120810.TagResource/post (the spec gives no object schema).
+// TagResourceOutput is the output of TagResource.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
 type TagResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// TimeToLiveDescription is generated from schema #/components/schemas/TimeToLiveDescription.
-//
 // The description of the Time to Live (TTL) status on the specified table.
+//
+// Source: #/components/schemas/TimeToLiveDescription
 type TimeToLiveDescription struct {
 	// The name of the TTL attribute for items in the table.
 	AttributeName *string `json:"AttributeName,omitzero"`
@@ -4849,18 +5302,24 @@ type TimeToLiveDescription struct {
 	TimeToLiveStatus *TimeToLiveStatus `json:"TimeToLiveStatus,omitzero"`
 }
 
-// TimeToLiveSpecification is generated from schema #/components/schemas/TimeToLiveSpecification.
-//
 // Represents the settings used to enable or disable Time to Live (TTL) for the specified table.
+//
+// Source: #/components/schemas/TimeToLiveSpecification
 type TimeToLiveSpecification struct {
 	// The name of the TTL attribute used to store the expiration time for items in the table.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// Indicates whether TTL is to be enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	Enabled bool `json:"Enabled"`
 }
 
-// TimeToLiveStatus is generated from schema #/components/schemas/TimeToLiveStatus.
+// TimeToLiveStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/TimeToLiveStatus
 type TimeToLiveStatus string
 
 // Values of TimeToLiveStatus, as sent on the wire.
@@ -4871,26 +5330,34 @@ const (
 	TimeToLiveStatusDisabled  TimeToLiveStatus = "DISABLED"
 )
 
-// TransactGetItem is generated from schema #/components/schemas/TransactGetItem.
-//
 // Specifies an item to be retrieved as part of the transaction.
+//
+// Source: #/components/schemas/TransactGetItem
 type TransactGetItem struct {
 	// Contains the primary key that identifies the item to get, together with the name of the table
 	// that contains the item, and optionally the specific attributes of the item to retrieve.
+	//
+	// Required.
 	Get *Get `json:"Get"`
 }
 
-// TransactGetItemsInput is generated from schema #/components/schemas/TransactGetItemsInput.
+// TransactGetItemsInput is the input of TransactGetItems.
+//
+// Source: #/components/schemas/TransactGetItemsInput
 type TransactGetItemsInput struct {
 	// A value of TOTAL causes consumed capacity information to be returned, and a value of NONE
 	// prevents that information from being returned. No other value is valid.
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// An ordered array of up to 25 TransactGetItem objects, each of which contains a Get structure.
+	//
+	// Required.
 	TransactItems []TransactGetItem `json:"TransactItems"`
 }
 
-// TransactGetItemsOutput is generated from schema #/components/schemas/TransactGetItemsOutput.
+// TransactGetItemsOutput is the output of TransactGetItems.
+//
+// Source: #/components/schemas/TransactGetItemsOutput
 type TransactGetItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4911,10 +5378,10 @@ type TransactGetItemsOutput struct {
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
-// TransactWriteItem is generated from schema #/components/schemas/TransactWriteItem.
-//
 // A list of requests that can perform update, put, delete, or check operations on multiple items
 // in one or more tables atomically.
+//
+// Source: #/components/schemas/TransactWriteItem
 type TransactWriteItem struct {
 	// A request to perform a check item operation.
 	ConditionCheck *ConditionCheck `json:"ConditionCheck,omitzero"`
@@ -4929,7 +5396,9 @@ type TransactWriteItem struct {
 	Update *Update `json:"Update,omitzero"`
 }
 
-// TransactWriteItemsInput is generated from schema #/components/schemas/TransactWriteItemsInput.
+// TransactWriteItemsInput is the input of TransactWriteItems.
+//
+// Source: #/components/schemas/TransactWriteItemsInput
 type TransactWriteItemsInput struct {
 	// Providing a ClientRequestToken makes the call to TransactWriteItems idempotent, meaning that
 	// multiple identical calls have the same effect as one single call.
@@ -4960,10 +5429,14 @@ type TransactWriteItemsInput struct {
 	// , Put , Update , or Delete object. These can operate on items in different tables, but the
 	// tables must reside in the same AWS account and Region, and no two of them can operate on the
 	// same item.
+	//
+	// Required.
 	TransactItems []TransactWriteItem `json:"TransactItems"`
 }
 
-// TransactWriteItemsOutput is generated from schema #/components/schemas/TransactWriteItemsOutput.
+// TransactWriteItemsOutput is the output of TransactWriteItems.
+//
+// Source: #/components/schemas/TransactWriteItemsOutput
 type TransactWriteItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4978,26 +5451,34 @@ type TransactWriteItemsOutput struct {
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// UntagResourceInput is generated from schema #/components/schemas/UntagResourceInput.
+// UntagResourceInput is the input of UntagResource.
+//
+// Source: #/components/schemas/UntagResourceInput
 type UntagResourceInput struct {
 	// The DynamoDB resource that the tags will be removed from. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 
 	// A list of tag keys. Existing tags of the resource whose keys are members of this list will be
 	// removed from the DynamoDB resource.
+	//
+	// Required.
 	TagKeys []string `json:"TagKeys"`
 }
 
-// UntagResourceOutput is generated from operation /paths/~1#X-Amz-Target=DynamoDB_20120810.UntagResource/post (the spec gives no object schema).
+// UntagResourceOutput is the output of UntagResource.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
 type UntagResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// Update is generated from schema #/components/schemas/Update.
-//
 // Represents a request to perform an UpdateItem operation.
+//
+// Source: #/components/schemas/Update
 type Update struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
@@ -5010,6 +5491,8 @@ type Update struct {
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Update condition
@@ -5018,23 +5501,35 @@ type Update struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the UpdateItem request.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new value(s) for them.
+	//
+	// Required.
 	UpdateExpression string `json:"UpdateExpression"`
 }
 
-// UpdateContinuousBackupsInput is generated from schema #/components/schemas/UpdateContinuousBackupsInput.
+// UpdateContinuousBackupsInput is the input of UpdateContinuousBackups.
+//
+// Source: #/components/schemas/UpdateContinuousBackupsInput
 type UpdateContinuousBackupsInput struct {
 	// Represents the settings used to enable point in time recovery.
+	//
+	// Required.
 	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateContinuousBackupsOutput is generated from schema #/components/schemas/UpdateContinuousBackupsOutput.
+// UpdateContinuousBackupsOutput is the output of UpdateContinuousBackups.
+//
+// Source: #/components/schemas/UpdateContinuousBackupsOutput
 type UpdateContinuousBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5043,19 +5538,27 @@ type UpdateContinuousBackupsOutput struct {
 	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
-// UpdateContributorInsightsInput is generated from schema #/components/schemas/UpdateContributorInsightsInput.
+// UpdateContributorInsightsInput is the input of UpdateContributorInsights.
+//
+// Source: #/components/schemas/UpdateContributorInsightsInput
 type UpdateContributorInsightsInput struct {
 	// Represents the contributor insights action.
+	//
+	// Required.
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
 
 	// The global secondary index name, if applicable.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateContributorInsightsOutput is generated from schema #/components/schemas/UpdateContributorInsightsOutput.
+// UpdateContributorInsightsOutput is the output of UpdateContributorInsights.
+//
+// Source: #/components/schemas/UpdateContributorInsightsOutput
 type UpdateContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5070,30 +5573,42 @@ type UpdateContributorInsightsOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// UpdateGlobalSecondaryIndexAction is generated from schema #/components/schemas/UpdateGlobalSecondaryIndexAction.
-//
 // Represents the new provisioned throughput settings to be applied to a global secondary index.
+//
+// Source: #/components/schemas/UpdateGlobalSecondaryIndexAction
 type UpdateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be updated.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 	// Quotas in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 }
 
-// UpdateGlobalTableInput is generated from schema #/components/schemas/UpdateGlobalTableInput.
+// UpdateGlobalTableInput is the input of UpdateGlobalTable.
+//
+// Source: #/components/schemas/UpdateGlobalTableInput
 type UpdateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// A list of Regions that should be added or removed from the global table.
+	//
+	// Required.
 	ReplicaUpdates []ReplicaUpdate `json:"ReplicaUpdates"`
 }
 
-// UpdateGlobalTableOutput is generated from schema #/components/schemas/UpdateGlobalTableOutput.
+// UpdateGlobalTableOutput is the output of UpdateGlobalTable.
+//
+// Source: #/components/schemas/UpdateGlobalTableOutput
 type UpdateGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5102,7 +5617,9 @@ type UpdateGlobalTableOutput struct {
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
-// UpdateGlobalTableSettingsInput is generated from schema #/components/schemas/UpdateGlobalTableSettingsInput.
+// UpdateGlobalTableSettingsInput is the input of UpdateGlobalTableSettings.
+//
+// Source: #/components/schemas/UpdateGlobalTableSettingsInput
 type UpdateGlobalTableSettingsInput struct {
 	// The billing mode of the global table. If GlobalTableBillingMode is not specified, the global
 	// table defaults to PROVISIONED capacity billing mode.
@@ -5118,6 +5635,8 @@ type UpdateGlobalTableSettingsInput struct {
 	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// The name of the global table
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// Auto scaling settings for managing provisioned write capacity for the global table.
@@ -5130,7 +5649,9 @@ type UpdateGlobalTableSettingsInput struct {
 	ReplicaSettingsUpdate []ReplicaSettingsUpdate `json:"ReplicaSettingsUpdate,omitzero"`
 }
 
-// UpdateGlobalTableSettingsOutput is generated from schema #/components/schemas/UpdateGlobalTableSettingsOutput.
+// UpdateGlobalTableSettingsOutput is the output of UpdateGlobalTableSettings.
+//
+// Source: #/components/schemas/UpdateGlobalTableSettingsOutput
 type UpdateGlobalTableSettingsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5142,9 +5663,11 @@ type UpdateGlobalTableSettingsOutput struct {
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
-// UpdateItemInput is generated from schema #/components/schemas/UpdateItemInput.
-//
 // Represents the input of an UpdateItem operation.
+//
+// UpdateItemInput is the input of UpdateItem.
+//
+// Source: #/components/schemas/UpdateItemInput
 type UpdateItemInput struct {
 	// This is a legacy parameter. Use UpdateExpression instead. For more information, see
 	// AttributeUpdates in the Amazon DynamoDB Developer Guide .
@@ -5200,11 +5723,11 @@ type UpdateItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information about expression attribute names, see Specifying Item Attributes in the
-	// Amazon DynamoDB Developer Guide .
+	// </note> For more information about expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide .
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -5233,6 +5756,8 @@ type UpdateItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -5267,6 +5792,8 @@ type UpdateItemInput struct {
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table containing the item to update.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// An expression that defines one or more attributes to be updated, the action to be performed on
@@ -5299,8 +5826,8 @@ type UpdateItemInput struct {
 	// mathematically added to the existing attribute. If Value is a negative number, then it is
 	// subtracted from the existing attribute.
 	//
-	// If you use ADD to increment or decrement a number value for an item that doesn't exist before
-	// the update, DynamoDB uses 0 as the initial value.
+	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
+	// before the update, DynamoDB uses 0 as the initial value.
 	//
 	// Similarly, if you use ADD for an existing item to increment or decrement an attribute value that
 	// doesn't exist before the update, DynamoDB uses 0 as the initial value. For example, suppose that
@@ -5309,8 +5836,8 @@ type UpdateItemInput struct {
 	// initial value to 0 , and finally add 3 to it. The result will be a new itemcount attribute in
 	// the item, with a value of 3 .
 	//
-	// If the existing data type is a set and if Value is also a set, then Value is added to the
-	// existing set. For example, if the attribute value is the set [1,2] , and the ADD action
+	// </note> If the existing data type is a set and if Value is also a set, then Value is added to
+	// the existing set. For example, if the attribute value is the set [1,2] , and the ADD action
 	// specified [3] , then the final attribute value is [1,2,3] . An error occurs if an ADD action is
 	// specified for a set attribute and the attribute type specified does not match the existing set
 	// type.
@@ -5318,29 +5845,31 @@ type UpdateItemInput struct {
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings.
 	//
-	// The ADD action only supports Number and set data types. In addition, ADD can only be used on
-	// top-level attributes, not nested attributes.
+	// <important> The ADD action only supports Number and set data types. In addition, ADD can only be
+	// used on top-level attributes, not nested attributes.
 	//
-	// DELETE - Deletes an element from a set.
+	// </important> DELETE - Deletes an element from a set.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
 	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c] , then the
 	// final attribute value is [b] . Specifying an empty set is an error.
 	//
-	// The DELETE action only supports set data types. In addition, DELETE can only be used on
-	// top-level attributes, not nested attributes.
+	// <important> The DELETE action only supports set data types. In addition, DELETE can only be used
+	// on top-level attributes, not nested attributes.
 	//
-	// You can have many actions in a single expression, such as the following: SET a=:value1,
-	// b=:value2 DELETE :value3, :value4, :value5
+	// </important> You can have many actions in a single expression, such as the following: SET
+	// a=:value1, b=:value2 DELETE :value3, :value4, :value5
 	//
 	// For more information on update expressions, see Modifying Items and Attributes in the Amazon
 	// DynamoDB Developer Guide .
 	UpdateExpression *string `json:"UpdateExpression,omitzero"`
 }
 
-// UpdateItemOutput is generated from schema #/components/schemas/UpdateItemOutput.
-//
 // Represents the output of an UpdateItem operation.
+//
+// UpdateItemOutput is the output of UpdateItem.
+//
+// Source: #/components/schemas/UpdateItemOutput
 type UpdateItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5380,9 +5909,9 @@ type UpdateItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// UpdateReplicationGroupMemberAction is generated from schema #/components/schemas/UpdateReplicationGroupMemberAction.
-//
 // Represents a replica to be modified.
+//
+// Source: #/components/schemas/UpdateReplicationGroupMemberAction
 type UpdateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
@@ -5398,12 +5927,16 @@ type UpdateReplicationGroupMemberAction struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// UpdateTableInput is generated from schema #/components/schemas/UpdateTableInput.
-//
 // Represents the input of an UpdateTable operation.
+//
+// UpdateTableInput is the input of UpdateTable.
+//
+// Source: #/components/schemas/UpdateTableInput
 type UpdateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes. If you are adding
 	// a new global secondary index to the table, AttributeDefinitions must include the key element(s)
@@ -5442,7 +5975,9 @@ type UpdateTableInput struct {
 
 	// A list of replica update actions (create, delete, or update) for the table.
 	//
-	// This property only applies to Version 2019.11.21 of global tables.
+	// <note> This property only applies to Version 2019.11.21 of global tables.
+	//
+	// </note>
 	ReplicaUpdates []ReplicationGroupUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The new server-side encryption settings for the specified table.
@@ -5450,17 +5985,23 @@ type UpdateTableInput struct {
 
 	// Represents the DynamoDB Streams configuration for the table.
 	//
-	// You receive a ResourceInUseException if you try to enable a stream on a table that already has a
-	// stream, or if you try to disable a stream on a table that doesn't have a stream.
+	// <note> You receive a ResourceInUseException if you try to enable a stream on a table that
+	// already has a stream, or if you try to disable a stream on a table that doesn't have a stream.
+	//
+	// </note>
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to be updated.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateTableOutput is generated from schema #/components/schemas/UpdateTableOutput.
-//
 // Represents the output of an UpdateTable operation.
+//
+// UpdateTableOutput is the output of UpdateTable.
+//
+// Source: #/components/schemas/UpdateTableOutput
 type UpdateTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5469,7 +6010,9 @@ type UpdateTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// UpdateTableReplicaAutoScalingInput is generated from schema #/components/schemas/UpdateTableReplicaAutoScalingInput.
+// UpdateTableReplicaAutoScalingInput is the input of UpdateTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/UpdateTableReplicaAutoScalingInput
 type UpdateTableReplicaAutoScalingInput struct {
 	// Represents the auto scaling settings of the global secondary indexes of the replica to be
 	// updated.
@@ -5480,10 +6023,14 @@ type UpdateTableReplicaAutoScalingInput struct {
 	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The name of the global table to be updated.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateTableReplicaAutoScalingOutput is generated from schema #/components/schemas/UpdateTableReplicaAutoScalingOutput.
+// UpdateTableReplicaAutoScalingOutput is the output of UpdateTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/UpdateTableReplicaAutoScalingOutput
 type UpdateTableReplicaAutoScalingOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5492,18 +6039,26 @@ type UpdateTableReplicaAutoScalingOutput struct {
 	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
-// UpdateTimeToLiveInput is generated from schema #/components/schemas/UpdateTimeToLiveInput.
-//
 // Represents the input of an UpdateTimeToLive operation.
+//
+// UpdateTimeToLiveInput is the input of UpdateTimeToLive.
+//
+// Source: #/components/schemas/UpdateTimeToLiveInput
 type UpdateTimeToLiveInput struct {
 	// The name of the table to be configured.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// Represents the settings used to enable or disable Time to Live for the specified table.
+	//
+	// Required.
 	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
-// UpdateTimeToLiveOutput is generated from schema #/components/schemas/UpdateTimeToLiveOutput.
+// UpdateTimeToLiveOutput is the output of UpdateTimeToLive.
+//
+// Source: #/components/schemas/UpdateTimeToLiveOutput
 type UpdateTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5512,11 +6067,11 @@ type UpdateTimeToLiveOutput struct {
 	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitzero"`
 }
 
-// WriteRequest is generated from schema #/components/schemas/WriteRequest.
-//
 // Represents an operation to perform - either DeleteItem or PutItem . You can only request one of
 // these operations, not both, in a single WriteRequest . If you do need to perform both of these
 // operations, you need to provide two separate WriteRequest objects.
+//
+// Source: #/components/schemas/WriteRequest
 type WriteRequest struct {
 	// A request to perform a DeleteItem operation.
 	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitzero"`
