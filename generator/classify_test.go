@@ -22,7 +22,7 @@ func TestErrorClassIsTheRuntimes(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, diags)
 	require.Equal(t, runtime.ClassTransient, svc.Errors[0].Class)
-	require.Equal(t, "svc: 1 operation, 2 types, 1 error shape (transient 1, throttling 0, non-retryable 0)", svc.Summary("svc"))
+	require.Equal(t, "svc: 1 operation (0 skipped), 2 types, 1 error shape (transient 1, throttling 0, non-retryable 0)", svc.Summary("svc"))
 
 	files, err := Generate(svc, "svc")
 	require.NoError(t, err)
