@@ -12,7 +12,8 @@ func TestCommentLines(t *testing.T) {
 		want     []string
 	}{
 		{"HTML elements are removed, paragraphs kept", "<p>Returns the <code>Item</code>.</p><p>Second.</p>",
-			[]string{"Returns the Item .", "", "Second."}},
+			[]string{"Returns the Item.", "", "Second."}},
+		{"block elements separate words", "one<br>two<li>three</li>", []string{"one two three"}},
 		{"a placeholder in angle brackets is kept", "Every operation is `GET /?Action=<Op>`.",
 			[]string{"Every operation is `GET /?Action=<Op>`."}},
 		{"HTML comments are removed", "a <!-- hidden --> b", []string{"a b"}},

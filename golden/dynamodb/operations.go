@@ -89,8 +89,8 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 // A single operation can retrieve up to 16 MB of data, which can contain as many as 100 items.
 // BatchGetItem returns a partial result if the response size limit is exceeded, the table's
 // provisioned throughput is exceeded, or an internal processing failure occurs. If a partial
-// result is returned, the operation returns a value for UnprocessedKeys . You can use this value
-// to retry the operation starting with the next item to get.
+// result is returned, the operation returns a value for UnprocessedKeys. You can use this value to
+// retry the operation starting with the next item to get.
 //
 // <important> If you request more than 100 items, BatchGetItem returns a ValidationException with
 // the message "Too many items requested for the BatchGetItem call."
@@ -101,18 +101,18 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 // application can include its own logic to assemble the pages of results into one dataset.
 //
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
-// tables in the request, then BatchGetItem returns a ProvisionedThroughputExceededException . If
-// at least one of the items is successfully processed, then BatchGetItem completes successfully,
-// while returning the keys of the unread items in UnprocessedKeys .
+// tables in the request, then BatchGetItem returns a ProvisionedThroughputExceededException. If at
+// least one of the items is successfully processed, then BatchGetItem completes successfully,
+// while returning the keys of the unread items in UnprocessedKeys.
 //
 // <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
-// those items. However, we strongly recommend that you use an exponential backoff algorithm . If
+// those items. However, we strongly recommend that you use an exponential backoff algorithm. If
 // you retry the batch operation immediately, the underlying read or write requests can still fail
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
 // For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
 // </important> By default, BatchGetItem performs eventually consistent reads on every table in the
 // request. If you want strongly consistent reads instead, you can set ConsistentRead to true for
@@ -126,7 +126,7 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 //
 // If a requested item does not exist, it is not returned in the result. Requests for nonexistent
 // items consume the minimum read capacity units according to the type of read. For more
-// information, see Working with Tables in the Amazon DynamoDB Developer Guide .
+// information, see Working with Tables in the Amazon DynamoDB Developer Guide.
 //
 // BatchGetItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchGetItem.
 //
@@ -195,18 +195,18 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 // unprocessed items until all items have been processed.
 //
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
-// tables in the request, then BatchWriteItem returns a ProvisionedThroughputExceededException .
+// tables in the request, then BatchWriteItem returns a ProvisionedThroughputExceededException.
 //
 // <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
-// those items. However, we strongly recommend that you use an exponential backoff algorithm . If
+// those items. However, we strongly recommend that you use an exponential backoff algorithm. If
 // you retry the batch operation immediately, the underlying read or write requests can still fail
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
 // For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
-// </important> With BatchWriteItem , you can efficiently write or delete large amounts of data,
+// </important> With BatchWriteItem, you can efficiently write or delete large amounts of data,
 // such as from Amazon EMR, or copy data from another database into DynamoDB. In order to improve
 // performance with these large-scale operations, BatchWriteItem does not behave in the same way as
 // individual PutItem and DeleteItem calls would. For example, you cannot specify conditions on
@@ -470,8 +470,8 @@ func newCreateTableError(code string) runtime.ModeledError {
 // tables in different Regions.
 //
 // CreateTable is an asynchronous operation. Upon receiving a CreateTable request, DynamoDB
-// immediately returns a response with a TableStatus of CREATING . After the table is created,
-// DynamoDB sets the TableStatus to ACTIVE . You can perform read and write operations only on an
+// immediately returns a response with a TableStatus of CREATING. After the table is created,
+// DynamoDB sets the TableStatus to ACTIVE. You can perform read and write operations only on an
 // ACTIVE table.
 //
 // You can optionally define secondary indexes on the new table, as part of the CreateTable
@@ -659,12 +659,12 @@ func newDeleteTableError(code string) runtime.ModeledError {
 // The DeleteTable operation deletes a table and all of its items. After a DeleteTable request, the
 // specified table is in the DELETING state until DynamoDB completes the deletion. If the table is
 // in the ACTIVE state, you can delete it. If a table is in CREATING or UPDATING states, then
-// DynamoDB returns a ResourceInUseException . If the specified table does not exist, DynamoDB
-// returns a ResourceNotFoundException . If table is already in the DELETING state, no error is
+// DynamoDB returns a ResourceInUseException. If the specified table does not exist, DynamoDB
+// returns a ResourceNotFoundException. If table is already in the DELETING state, no error is
 // returned.
 //
 // <note> DynamoDB might continue to accept data read and write operations, such as GetItem and
-// PutItem , on a table in the DELETING state until the table deletion is complete.
+// PutItem, on a table in the DELETING state until the table deletion is complete.
 //
 // </note> When you delete a table, any indexes on that table are also deleted.
 //
@@ -773,7 +773,7 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 // enabled, PointInTimeRecoveryStatus will be set to ENABLED.
 //
 // After continuous backups and point in time recovery are enabled, you can restore to any point in
-// time within EarliestRestorableDateTime and LatestRestorableDateTime .
+// time within EarliestRestorableDateTime and LatestRestorableDateTime.
 //
 // LatestRestorableDateTime is typically 5 minutes before the current time. You can restore your
 // table to any point in time during the last 35 days.
@@ -1095,9 +1095,9 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // units and write capacity units that you can provision across all of your DynamoDB tables in a
 // given Region. Also, there are per-table quotas that apply when you create a table there. For
 // more information, see Service, Account, and Table Quotas page in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
-// Although you can increase these quotas by filing a case at AWS Support Center , obtaining the
+// Although you can increase these quotas by filing a case at AWS Support Center, obtaining the
 // increase is not instantaneous. The DescribeLimits action lets you write code to compare the
 // capacity you are currently using to those quotas imposed by your account so that you have enough
 // time to apply for an increase before you hit a quota.
@@ -1112,7 +1112,7 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // Call ListTables to obtain a list of all your DynamoDB tables.
 //
-// For each table name listed by ListTables , do the following:
+// For each table name listed by ListTables, do the following:
 //
 // Call DescribeTable with the table name.
 //
@@ -1122,7 +1122,7 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // If the table has one or more global secondary indexes (GSIs), loop over these GSIs and add their
 // provisioned capacity values to your variables as well.
 //
-// Report the account quotas for that Region returned by DescribeLimits , along with the total
+// Report the account quotas for that Region returned by DescribeLimits, along with the total
 // current provisioned capacity levels you have calculated.
 //
 // This will let you see whether you are getting close to your account-level quotas.
@@ -1177,7 +1177,7 @@ var opDescribeTable = runtime.Operation{
 // created, the primary key schema, and any indexes on the table.
 //
 // <note> If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB
-// might return a ResourceNotFoundException . This is because DescribeTable uses an eventually
+// might return a ResourceNotFoundException. This is because DescribeTable uses an eventually
 // consistent query, and the metadata for your table might not be available at that moment. Wait
 // for a few seconds, and then try the DescribeTable request again.
 //
@@ -1561,7 +1561,7 @@ var opGetItem = runtime.Operation{
 // the response.
 //
 // GetItem provides an eventually consistent read by default. If your application requires a
-// strongly consistent read, set ConsistentRead to true . Although a strongly consistent read might
+// strongly consistent read, set ConsistentRead to true. Although a strongly consistent read might
 // take more time than an eventually consistent read, it always returns the last updated value.
 //
 // GetItem sends POST / with X-Amz-Target: DynamoDB_20120810.GetItem.
@@ -1600,8 +1600,8 @@ var opListBackups = runtime.Operation{
 }
 
 // List backups associated with an AWS account. To list backups for a given table, specify
-// TableName . ListBackups returns a paginated list of results with at most 1 MB worth of items in
-// a page. You can also specify a maximum number of entries to be returned in a page.
+// TableName. ListBackups returns a paginated list of results with at most 1 MB worth of items in a
+// page. You can also specify a maximum number of entries to be returned in a page.
 //
 // In the request, start time is inclusive, but end time is exclusive. Note that these boundaries
 // are for the time at which the original backup was requested.
@@ -1807,7 +1807,7 @@ var opListTagsOfResource = runtime.Operation{
 // second, per account.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
 // ListTagsOfResource sends POST / with X-Amz-Target: DynamoDB_20120810.ListTagsOfResource.
 //
@@ -1887,8 +1887,8 @@ var opPutItem = runtime.Operation{
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// </note> For more information about PutItem , see Working with Items in the Amazon DynamoDB
-// Developer Guide .
+// </note> For more information about PutItem, see Working with Items in the Amazon DynamoDB
+// Developer Guide.
 //
 // PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
 //
@@ -1932,8 +1932,8 @@ var opQuery = runtime.Operation{
 // Use the KeyConditionExpression parameter to provide a specific value for the partition key. The
 // Query operation will return all of the items from the table or index with that partition key
 // value. You can optionally narrow the scope of the Query operation by specifying a sort key value
-// and a comparison operator in KeyConditionExpression . To further refine the Query results, you
-// can optionally provide a FilterExpression . A FilterExpression determines which items within the
+// and a comparison operator in KeyConditionExpression. To further refine the Query results, you
+// can optionally provide a FilterExpression. A FilterExpression determines which items within the
 // results should be returned to you. All of the other results are discarded.
 //
 // A Query operation always returns a result set. If no matching items are found, the result set
@@ -1944,7 +1944,7 @@ var opQuery = runtime.Operation{
 // the amount of data that is returned to an application. The number of capacity units consumed
 // will be the same whether you request all of the attributes (the default behavior) or just some
 // of them (using a projection expression). The number will also be the same whether or not you use
-// a FilterExpression .
+// a FilterExpression.
 //
 // </note> Query results are always sorted by the sort key value. If the data type of the sort key
 // is Number, the results are returned in numeric order; otherwise, the results are returned in
@@ -1953,13 +1953,13 @@ var opQuery = runtime.Operation{
 //
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
-// FilterExpression . If LastEvaluatedKey is present in the response, you will need to paginate the
+// FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
 // result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
-// attributes in the KeyConditionExpression .
+// attributes in the KeyConditionExpression.
 //
 // <note> A Query operation can return an empty result set and a LastEvaluatedKey if all the items
 // read for the page of results are filtered out.
@@ -2099,8 +2099,8 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 }
 
 // Restores the specified table to the specified point in time within EarliestRestorableDateTime
-// and LatestRestorableDateTime . You can restore your table to any point in time during the last
-// 35 days. Any number of users can execute up to 4 concurrent restores (any type of restore) in a
+// and LatestRestorableDateTime. You can restore your table to any point in time during the last 35
+// days. Any number of users can execute up to 4 concurrent restores (any type of restore) in a
 // given account.
 //
 // When you restore using point in time recovery, DynamoDB restores your table data to the state
@@ -2184,19 +2184,19 @@ var opScan = runtime.Operation{
 //
 // A single Scan operation reads up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
-// FilterExpression . If LastEvaluatedKey is present in the response, you need to paginate the
+// FilterExpression. If LastEvaluatedKey is present in the response, you need to paginate the
 // result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
 // Scan operations proceed sequentially; however, for faster performance on a large table or
 // secondary index, applications can request a parallel Scan operation by providing the Segment and
 // TotalSegments parameters. For more information, see Parallel Scan in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
 // Scan uses eventually consistent reads when accessing the data in a table; therefore, the result
 // set might not include the changes to data in the table immediately before the operation began.
 // If you need a consistent copy of the data, as of the time that the Scan begins, you can set the
-// ConsistentRead parameter to true .
+// ConsistentRead parameter to true.
 //
 // Scan sends POST / with X-Amz-Target: DynamoDB_20120810.Scan.
 //
@@ -2238,7 +2238,7 @@ var opTagResource = runtime.Operation{
 // allocation tracking. You can call TagResource up to five times per second, per account.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
 // TagResource sends POST / with X-Amz-Target: DynamoDB_20120810.TagResource.
 //
@@ -2429,7 +2429,7 @@ var opUntagResource = runtime.Operation{
 // to five times per second, per account.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
 // UntagResource sends POST / with X-Amz-Target: DynamoDB_20120810.UntagResource.
 //
@@ -2480,12 +2480,12 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 }
 
 // UpdateContinuousBackups enables or disables point in time recovery for the specified table. A
-// successful UpdateContinuousBackups call returns the current ContinuousBackupsDescription .
+// successful UpdateContinuousBackups call returns the current ContinuousBackupsDescription.
 // Continuous backups are ENABLED on all tables at table creation. If point in time recovery is
 // enabled, PointInTimeRecoveryStatus will be set to ENABLED.
 //
 // Once continuous backups and point in time recovery are enabled, you can restore to any point in
-// time within EarliestRestorableDateTime and LatestRestorableDateTime .
+// time within EarliestRestorableDateTime and LatestRestorableDateTime.
 //
 // LatestRestorableDateTime is typically 5 minutes before the current time. You can restore your
 // table to any point in time during the last 35 days.
@@ -2749,8 +2749,8 @@ var opUpdateTable = runtime.Operation{
 // use UpdateTable to perform other operations.
 //
 // UpdateTable is an asynchronous operation; while it is executing, the table status changes from
-// ACTIVE to UPDATING . While it is UPDATING , you cannot issue another UpdateTable request. When
-// the table returns to the ACTIVE state, the UpdateTable operation is complete.
+// ACTIVE to UPDATING. While it is UPDATING, you cannot issue another UpdateTable request. When the
+// table returns to the ACTIVE state, the UpdateTable operation is complete.
 //
 // UpdateTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateTable.
 //
@@ -2830,9 +2830,9 @@ var opUpdateTimeToLive = runtime.Operation{
 }
 
 // The UpdateTimeToLive method enables or disables Time to Live (TTL) for the specified table. A
-// successful UpdateTimeToLive call returns the current TimeToLiveSpecification . It can take up to
+// successful UpdateTimeToLive call returns the current TimeToLiveSpecification. It can take up to
 // one hour for the change to fully process. Any additional UpdateTimeToLive calls for the same
-// table during this one hour duration result in a ValidationException .
+// table during this one hour duration result in a ValidationException.
 //
 // TTL compares the current time in epoch time format to the time stored in the TTL attribute of an
 // item. If the epoch time value stored in the attribute is less than the current time, the item is

@@ -64,7 +64,7 @@ type AttributeDefinition struct {
 // Each attribute value is described as a name-value pair. The name is the data type, and the value
 // is the data itself.
 //
-// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/AttributeValue
 type AttributeValue struct {
@@ -139,7 +139,7 @@ type AttributeValue struct {
 //
 // Source: #/components/schemas/AttributeValueUpdate
 type AttributeValueUpdate struct {
-	// Specifies how to perform the update. Valid values are PUT (default), DELETE , and ADD . The
+	// Specifies how to perform the update. Valid values are PUT (default), DELETE, and ADD. The
 	// behavior depends on whether the specified primary key already exists in the table.
 	//
 	// If an item with the specified Key is found in the table:
@@ -151,8 +151,8 @@ type AttributeValueUpdate struct {
 	// data type of the specified value must match the existing value's data type.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
-	// if the attribute value was the set [a,b,c] and the DELETE action specified [a,c] , then the
-	// final attribute value would be [b] . Specifying an empty set is an error.
+	// if the attribute value was the set [a,b,c] and the DELETE action specified [a,c], then the final
+	// attribute value would be [b]. Specifying an empty set is an error.
 	//
 	// ADD - If the attribute does not already exist, then the attribute and its values are added to
 	// the item. If the attribute does exist, then the behavior of ADD depends on the data type of the
@@ -167,15 +167,15 @@ type AttributeValueUpdate struct {
 	//
 	// In addition, if you use ADD to update an existing item, and intend to increment or decrement an
 	// attribute value which does not yet exist, DynamoDB uses 0 as the initial value. For example,
-	// suppose that the item you want to update does not yet have an attribute named itemcount , but
-	// you decide to ADD the number 3 to this attribute anyway, even though it currently does not
-	// exist. DynamoDB will create the itemcount attribute, set its initial value to 0 , and finally
-	// add 3 to it. The result will be a new itemcount attribute in the item, with a value of 3 .
+	// suppose that the item you want to update does not yet have an attribute named itemcount, but you
+	// decide to ADD the number 3 to this attribute anyway, even though it currently does not exist.
+	// DynamoDB will create the itemcount attribute, set its initial value to 0, and finally add 3 to
+	// it. The result will be a new itemcount attribute in the item, with a value of 3.
 	//
 	// </note> If the existing data type is a set, and if the Value is also a set, then the Value is
 	// added to the existing set. (This is a set operation, not mathematical addition.) For example, if
-	// the attribute value was the set [1,2] , and the ADD action specified [3] , then the final
-	// attribute value would be [1,2,3] . An error occurs if an Add action is specified for a set
+	// the attribute value was the set [1,2], and the ADD action specified [3], then the final
+	// attribute value would be [1,2,3]. An error occurs if an Add action is specified for a set
 	// attribute and the attribute type specified does not match the existing set type.
 	//
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
@@ -201,7 +201,7 @@ type AttributeValueUpdate struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
@@ -506,12 +506,12 @@ type BatchGetItemInput struct {
 	//
 	// Each element in the map of items to retrieve consists of the following:
 	//
-	// ConsistentRead - If true , a strongly consistent read is used; if false (the default), an
+	// ConsistentRead - If true, a strongly consistent read is used; if false (the default), an
 	// eventually consistent read is used.
 	//
 	// ExpressionAttributeNames - One or more substitution tokens for attribute names in the
 	// ProjectionExpression parameter. The following are some use cases for using
-	// ExpressionAttributeNames :
+	// ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -526,8 +526,8 @@ type BatchGetItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -535,11 +535,11 @@ type BatchGetItemInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information about expression attribute names, see Accessing Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	//
 	// Keys - An array of primary key attribute values that define specific items in the table. For
 	// each primary key, you must provide all of the key attributes. For example, with a simple primary
@@ -553,10 +553,10 @@ type BatchGetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	//
 	// AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
-	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
@@ -586,9 +586,9 @@ type BatchGetItemOutput struct {
 	Responses map[string][]map[string]AttributeValue `json:"Responses,omitzero"`
 
 	// A map of tables and their respective keys that were not processed with the current response. The
-	// UnprocessedKeys value is in the same form as RequestItems , so the value can be provided
-	// directly to a subsequent BatchGetItem operation. For more information, see RequestItems in the
-	// Request Parameters section.
+	// UnprocessedKeys value is in the same form as RequestItems, so the value can be provided directly
+	// to a subsequent BatchGetItem operation. For more information, see RequestItems in the Request
+	// Parameters section.
 	//
 	// Each element consists of:
 	//
@@ -598,8 +598,8 @@ type BatchGetItemOutput struct {
 	// default, all attributes are returned. If a requested attribute is not found, it does not appear
 	// in the result.
 	//
-	// ConsistentRead - The consistency of a read operation. If set to true , then a strongly
-	// consistent read is used; otherwise, an eventually consistent read is used.
+	// ConsistentRead - The consistency of a read operation. If set to true, then a strongly consistent
+	// read is used; otherwise, an eventually consistent read is used.
 	//
 	// If there are no unprocessed keys remaining, the response contains an empty UnprocessedKeys map.
 	UnprocessedKeys map[string]KeysAndAttributes `json:"UnprocessedKeys,omitzero"`
@@ -672,8 +672,8 @@ type BatchStatementResponse struct {
 //
 // Source: #/components/schemas/BatchWriteItemInput
 type BatchWriteItemInput struct {
-	// A map of one or more table names and, for each table, a list of operations to be performed (
-	// DeleteRequest or PutRequest ). Each element in the map consists of the following:
+	// A map of one or more table names and, for each table, a list of operations to be performed
+	// (DeleteRequest or PutRequest). Each element in the map consists of the following:
 	//
 	// DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted is
 	// identified by a Key subelement:
@@ -699,7 +699,7 @@ type BatchWriteItemInput struct {
 	RequestItems           map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
@@ -742,12 +742,12 @@ type BatchWriteItemOutput struct {
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 
 	// A map of tables and requests against those tables that were not processed. The UnprocessedItems
-	// value is in the same form as RequestItems , so you can provide this value directly to a
+	// value is in the same form as RequestItems, so you can provide this value directly to a
 	// subsequent BatchGetItem operation. For more information, see RequestItems in the Request
 	// Parameters section.
 	//
 	// Each UnprocessedItems entry consists of a table name and, for that table, a list of operations
-	// to perform ( DeleteRequest or PutRequest ).
+	// to perform (DeleteRequest or PutRequest).
 	//
 	// DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted is
 	// identified by a Key subelement:
@@ -789,10 +789,10 @@ type BillingModeSummary struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED . We recommend using PROVISIONED
+	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using PROVISIONED
 	// for predictable workloads.
 	//
-	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST . We recommend using
+	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
 	// PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
@@ -839,14 +839,14 @@ const (
 // Represents the selection criteria for a Query or Scan operation:
 //
 // For a Query operation, Condition is used for specifying the KeyConditions to use when querying a
-// table or an index. For KeyConditions , only the following comparison operators are supported:
+// table or an index. For KeyConditions, only the following comparison operators are supported:
 //
 // EQ | LE | LT | GE | GT | BEGINS_WITH | BETWEEN
 //
-// Condition is also used in a QueryFilter , which evaluates the query results and returns only the
+// Condition is also used in a QueryFilter, which evaluates the query results and returns only the
 // desired values.
 //
-// For a Scan operation, Condition is used in a ScanFilter , which evaluates the scan results and
+// For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results and
 // returns only the desired values.
 //
 // Source: #/components/schemas/Condition
@@ -857,8 +857,8 @@ type Condition struct {
 	// For type Number, value comparisons are numeric.
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
-	// code values. For example, a is greater than A , and a is greater than B . For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters .
+	// code values. For example, a is greater than A, and a is greater than B. For a list of code
+	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
@@ -878,58 +878,58 @@ type Condition struct {
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
-	// {"S":"6"} does not equal {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
 	// <note> This operator tests for the existence of an attribute, not its data type. If the data
-	// type of attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean
-	// true . This result is because the attribute " a " exists; its data type is not relevant to the
-	// NOT_NULL comparison operator.
+	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
+	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
+	// comparison operator.
 	//
 	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
 	// lists and maps.
 	//
 	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
-	// type of attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false
-	// . This is because the attribute " a " exists; its data type is not relevant to the NULL
-	// comparison operator.
+	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
+	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
+	// operator.
 	//
 	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
@@ -937,11 +937,11 @@ type Condition struct {
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
 	// checks for a substring match. If the target attribute of the comparison is of type Binary, then
 	// the operator looks for a subsequence of the target that matches the input. If the target
-	// attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the operator evaluates to
-	// true if it finds an exact match with any member of the set.
+	// attribute of the comparison is a set ("SS", "NS", or "BS"), then the operator evaluates to true
+	// if it finds an exact match with any member of the set.
 	//
-	// CONTAINS is supported for lists: When evaluating " a CONTAINS b ", " a " can be a list; however,
-	// " b " cannot be a set, a map, or a list.
+	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
+	// cannot be a set, a map, or a list.
 	//
 	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
@@ -949,11 +949,11 @@ type Condition struct {
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
 	// checks for the absence of a substring match. If the target attribute of the comparison is
 	// Binary, then the operator checks for the absence of a subsequence of the target that matches the
-	// input. If the target attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the
+	// input. If the target attribute of the comparison is a set ("SS", "NS", or "BS"), then the
 	// operator evaluates to true if it does not find an exact match with any member of the set.
 	//
-	// NOT_CONTAINS is supported for lists: When evaluating " a NOT CONTAINS b ", " a " can be a list;
-	// however, " b " cannot be a set, a map, or a list.
+	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
+	// however, "b" cannot be a set, a map, or a list.
 	//
 	// BEGINS_WITH : Checks for a prefix.
 	//
@@ -973,11 +973,11 @@ type Condition struct {
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
 	// than, or equal to, the first element and less than, or equal to, the second element. If an item
 	// contains an AttributeValue element of a different type than the one provided in the request, the
-	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
-	// does not compare to {"NS":["6", "2", "1"]}
+	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
+	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator , see Legacy Conditional
-	// Parameters in the Amazon DynamoDB Developer Guide .
+	// For usage examples of AttributeValueList and ComparisonOperator, see Legacy Conditional
+	// Parameters in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
@@ -1006,7 +1006,7 @@ type ConditionCheck struct {
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the ConditionCheck
-	// condition fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and
+	// condition fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and
 	// ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
@@ -1030,7 +1030,7 @@ const (
 // The capacity units consumed by an operation. The data returned includes the total provisioned
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
-// see Provisioned Throughput in the Amazon DynamoDB Developer Guide .
+// see Provisioned Throughput in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/ConsumedCapacity
 type ConsumedCapacity struct {
@@ -1170,7 +1170,7 @@ type CreateGlobalSecondaryIndexAction struct {
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
@@ -1248,10 +1248,10 @@ type CreateTableInput struct {
 	// setting can be changed later.
 	//
 	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode .
+	// billing mode to Provisioned Mode.
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
+	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// One or more global secondary indexes (the maximum is 20) to be created on the table. Each global
@@ -1270,12 +1270,12 @@ type CreateTableInput struct {
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
 	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes .
+	// projected attributes is in NonKeyAttributes.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	//
@@ -1285,7 +1285,7 @@ type CreateTableInput struct {
 
 	// Specifies the attributes that make up the primary key for a table or an index. The attributes in
 	// KeySchema must also be defined in the AttributeDefinitions array. For more information, see Data
-	// Model in the Amazon DynamoDB Developer Guide .
+	// Model in the Amazon DynamoDB Developer Guide.
 	//
 	// Each KeySchemaElement in the array is composed of:
 	//
@@ -1297,22 +1297,22 @@ type CreateTableInput struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from the DynamoDB usage of an internal hash function to evenly distribute
 	// data items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note> For a simple primary key (partition key), you must provide exactly one element with a
-	// KeyType of HASH .
+	// KeyType of HASH.
 	//
 	// For a composite primary key (partition key and sort key), you must provide exactly two elements,
-	// in this order: The first element must have a KeyType of HASH , and the second element must have
-	// a KeyType of RANGE .
+	// in this order: The first element must have a KeyType of HASH, and the second element must have a
+	// KeyType of RANGE.
 	//
-	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide .
+	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
@@ -1337,12 +1337,12 @@ type CreateTableInput struct {
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
 	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes .
+	// projected attributes is in NonKeyAttributes.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	LocalSecondaryIndexes []LocalSecondaryIndex `json:"LocalSecondaryIndexes,omitzero"`
@@ -1350,11 +1350,11 @@ type CreateTableInput struct {
 	// Represents the provisioned throughput settings for a specified table or index. The settings can
 	// be modified using the UpdateTable operation.
 	//
-	// If you set BillingMode as PROVISIONED , you must specify this property. If you set BillingMode
-	// as PAY_PER_REQUEST , you cannot specify this property.
+	// If you set BillingMode as PROVISIONED, you must specify this property. If you set BillingMode as
+	// PAY_PER_REQUEST, you cannot specify this property.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 
 	// Represents the settings used to enable server-side encryption.
@@ -1381,7 +1381,7 @@ type CreateTableInput struct {
 	// Required.
 	TableName string `json:"TableName"`
 
-	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB .
+	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB.
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
@@ -1418,7 +1418,7 @@ type Delete struct {
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Delete condition
-	// fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and ALL_OLD.
+	// fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which the item to be deleted resides.
@@ -1478,19 +1478,19 @@ type DeleteItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -1505,8 +1505,8 @@ type DeleteItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -1514,11 +1514,11 @@ type DeleteItemInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -1538,7 +1538,7 @@ type DeleteItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -1552,21 +1552,21 @@ type DeleteItemInput struct {
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
-	// deleted. For DeleteItem , the valid values are:
+	// deleted. For DeleteItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - The content of the old item is returned.
 	//
 	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
-	// does not recognize any values other than NONE or ALL_OLD .
+	// does not recognize any values other than NONE or ALL_OLD.
 	//
 	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
@@ -1594,7 +1594,7 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide .
+	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
@@ -2014,7 +2014,7 @@ type Endpoint struct {
 //
 // Source: #/components/schemas/ExecuteStatementInput
 type ExecuteStatementInput struct {
-	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
+	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
@@ -2072,7 +2072,7 @@ type ExecuteTransactionOutput struct {
 }
 
 // Represents a condition to be compared with an attribute value. This condition can be used with
-// DeleteItem , PutItem , or UpdateItem operations; if the comparison evaluates to true, the
+// DeleteItem, PutItem, or UpdateItem operations; if the comparison evaluates to true, the
 // operation succeeds; if not, the operation fails. You can use ExpectedAttributeValue in one of
 // two different ways:
 //
@@ -2086,7 +2086,7 @@ type ExecuteTransactionOutput struct {
 // attribute value in the table. In this case, the conditional operation succeeds only if the
 // comparison evaluates to false.
 //
-// Value and Exists are incompatible with AttributeValueList and ComparisonOperator . Note that if
+// Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
 //
 // Source: #/components/schemas/ExpectedAttributeValue
@@ -2097,17 +2097,17 @@ type ExpectedAttributeValue struct {
 	// For type Number, value comparisons are numeric.
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
-	// code values. For example, a is greater than A , and a is greater than B . For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters .
+	// code values. For example, a is greater than A, and a is greater than B. For a list of code
+	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
 	// For information on specifying data types in JSON, see JSON Data Format in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
-	// A comparator for evaluating attributes in the AttributeValueList . For example, equals, greater
+	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
 	// than, less than, etc.
 	//
 	// The following comparison operators are available:
@@ -2122,58 +2122,58 @@ type ExpectedAttributeValue struct {
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
-	// {"S":"6"} does not equal {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
 	// <note> This operator tests for the existence of an attribute, not its data type. If the data
-	// type of attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean
-	// true . This result is because the attribute " a " exists; its data type is not relevant to the
-	// NOT_NULL comparison operator.
+	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
+	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
+	// comparison operator.
 	//
 	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
 	// lists and maps.
 	//
 	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
-	// type of attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false
-	// . This is because the attribute " a " exists; its data type is not relevant to the NULL
-	// comparison operator.
+	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
+	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
+	// operator.
 	//
 	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
@@ -2181,11 +2181,11 @@ type ExpectedAttributeValue struct {
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
 	// checks for a substring match. If the target attribute of the comparison is of type Binary, then
 	// the operator looks for a subsequence of the target that matches the input. If the target
-	// attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the operator evaluates to
-	// true if it finds an exact match with any member of the set.
+	// attribute of the comparison is a set ("SS", "NS", or "BS"), then the operator evaluates to true
+	// if it finds an exact match with any member of the set.
 	//
-	// CONTAINS is supported for lists: When evaluating " a CONTAINS b ", " a " can be a list; however,
-	// " b " cannot be a set, a map, or a list.
+	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
+	// cannot be a set, a map, or a list.
 	//
 	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
@@ -2193,11 +2193,11 @@ type ExpectedAttributeValue struct {
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
 	// checks for the absence of a substring match. If the target attribute of the comparison is
 	// Binary, then the operator checks for the absence of a subsequence of the target that matches the
-	// input. If the target attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the
+	// input. If the target attribute of the comparison is a set ("SS", "NS", or "BS"), then the
 	// operator evaluates to true if it does not find an exact match with any member of the set.
 	//
-	// NOT_CONTAINS is supported for lists: When evaluating " a NOT CONTAINS b ", " a " can be a list;
-	// however, " b " cannot be a set, a map, or a list.
+	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
+	// however, "b" cannot be a set, a map, or a list.
 	//
 	// BEGINS_WITH : Checks for a prefix.
 	//
@@ -2217,30 +2217,30 @@ type ExpectedAttributeValue struct {
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
 	// than, or equal to, the first element and less than, or equal to, the second element. If an item
 	// contains an AttributeValue element of a different type than the one provided in the request, the
-	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
-	// does not compare to {"NS":["6", "2", "1"]}
+	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
+	// not compare to {"NS":["6", "2", "1"]}
 	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitzero"`
 
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
-	// If Exists is true , DynamoDB will check to see if that attribute value already exists in the
+	// If Exists is true, DynamoDB will check to see if that attribute value already exists in the
 	// table. If it is found, then the operation succeeds. If it is not found, the operation fails with
-	// a ConditionCheckFailedException .
+	// a ConditionCheckFailedException.
 	//
-	// If Exists is false , DynamoDB assumes that the attribute value does not exist in the table. If
-	// in fact the value does not exist, then the assumption is valid and the operation succeeds. If
-	// the value is found, despite the assumption that it does not exist, the operation fails with a
-	// ConditionCheckFailedException .
+	// If Exists is false, DynamoDB assumes that the attribute value does not exist in the table. If in
+	// fact the value does not exist, then the assumption is valid and the operation succeeds. If the
+	// value is found, despite the assumption that it does not exist, the operation fails with a
+	// ConditionCheckFailedException.
 	//
-	// The default setting for Exists is true . If you supply a Value all by itself, DynamoDB assumes
-	// the attribute exists: You don't have to set Exists to true , because it is implied.
+	// The default setting for Exists is true. If you supply a Value all by itself, DynamoDB assumes
+	// the attribute exists: You don't have to set Exists to true, because it is implied.
 	//
 	// DynamoDB returns a ValidationException if:
 	//
 	// Exists is true but there is no Value to check. (You expect a value to exist, but don't specify
 	// what that value is.)
 	//
-	// Exists is false but you also provide a Value . (You cannot expect an attribute to have a value,
+	// Exists is false but you also provide a Value. (You cannot expect an attribute to have a value,
 	// while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
 
@@ -2249,7 +2249,7 @@ type ExpectedAttributeValue struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
@@ -2271,7 +2271,7 @@ type ExportDescription struct {
 	// The Amazon Resource Name (ARN) of the table export.
 	ExportArn *string `json:"ExportArn,omitzero"`
 
-	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION .
+	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
 	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
 
 	// The name of the manifest file for the export task.
@@ -2373,7 +2373,7 @@ type ExportTableToPointInTimeInput struct {
 	// 8-hour idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
 	ClientToken *string `json:"ClientToken,omitzero"`
 
-	// The format for the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION .
+	// The format for the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
 	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
 
 	// Time in the past from which to export table data. The table export will be a snapshot of the
@@ -2463,15 +2463,15 @@ type Get struct {
 // Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
-	// Determines the read consistency model: If set to true , then the operation uses strongly
+	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -2486,8 +2486,8 @@ type GetItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -2495,11 +2495,11 @@ type GetItemInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -2519,7 +2519,7 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -2542,10 +2542,10 @@ type GetItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
-	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression .
+	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
@@ -2566,13 +2566,13 @@ type GlobalSecondaryIndex struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	//
@@ -2589,7 +2589,7 @@ type GlobalSecondaryIndex struct {
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
@@ -2655,13 +2655,13 @@ type GlobalSecondaryIndexDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
@@ -2674,7 +2674,7 @@ type GlobalSecondaryIndexDescription struct {
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
 }
 
@@ -2692,13 +2692,13 @@ type GlobalSecondaryIndexInfo struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
@@ -2878,13 +2878,13 @@ type KeySchemaElement struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	//
@@ -2912,15 +2912,15 @@ const (
 // Source: #/components/schemas/KeysAndAttributes
 type KeysAndAttributes struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see Legacy
-	// Conditional Parameters in the Amazon DynamoDB Developer Guide .
+	// Conditional Parameters in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
-	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
+	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -2935,8 +2935,8 @@ type KeysAndAttributes struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -2944,11 +2944,11 @@ type KeysAndAttributes struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information on expression attribute names, see Accessing Item Attributes in the
-	// Amazon DynamoDB Developer Guide .
+	// Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// The primary key attribute values that define the items and the attributes associated with the
@@ -2964,7 +2964,7 @@ type KeysAndAttributes struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 }
 
@@ -3107,7 +3107,7 @@ type ListExportsInput struct {
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// An optional string that, if supplied, must be copied from the output of a previous call to
-	// ListExports . When provided in this manner, the API fetches the next page of results.
+	// ListExports. When provided in this manner, the API fetches the next page of results.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the exported table.
@@ -3250,13 +3250,13 @@ type LocalSecondaryIndex struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	//
@@ -3296,13 +3296,13 @@ type LocalSecondaryIndexDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
@@ -3327,13 +3327,13 @@ type LocalSecondaryIndexInfo struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
@@ -3416,8 +3416,8 @@ type Projection struct {
 	//
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
-	// INCLUDE - In addition to the attributes described in KEYS_ONLY , the secondary index will
-	// include other non-key attributes that you specify.
+	// INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include
+	// other non-key attributes that you specify.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	ProjectionType *ProjectionType `json:"ProjectionType,omitzero"`
@@ -3439,22 +3439,22 @@ const (
 // be modified using the UpdateTable operation.
 //
 // For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-// Quotas in the Amazon DynamoDB Developer Guide .
+// Quotas in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/ProvisionedThroughput
 type ProvisionedThroughput struct {
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide .
+	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
+	// Amazon DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
 	//
 	// Required.
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
 	//
@@ -3475,16 +3475,16 @@ type ProvisionedThroughputDescription struct {
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
 	// current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	NumberOfDecreasesToday *int64 `json:"NumberOfDecreasesToday,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . Eventually consistent reads require less effort than strongly consistent
+	// ThrottlingException. Eventually consistent reads require less effort than strongly consistent
 	// reads, so a setting of 50 ReadCapacityUnits per second provides 100 eventually consistent
 	// ReadCapacityUnits per second.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitzero"`
 }
 
@@ -3512,7 +3512,7 @@ type Put struct {
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name to attribute values, representing the primary key of the item to be
-	// written by PutItem . All of the table's primary key attributes must be specified, and their data
+	// written by PutItem. All of the table's primary key attributes must be specified, and their data
 	// types must match those of the table's key schema. If any attributes are present in the item that
 	// are part of an index key schema for the table, their types must match the index key schema.
 	//
@@ -3520,7 +3520,7 @@ type Put struct {
 	Item map[string]AttributeValue `json:"Item"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Put condition fails.
-	// For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and ALL_OLD.
+	// For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which to write the item.
@@ -3549,19 +3549,19 @@ type PutItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -3576,8 +3576,8 @@ type PutItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -3585,11 +3585,11 @@ type PutItemInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3609,7 +3609,7 @@ type PutItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
@@ -3626,8 +3626,7 @@ type PutItemInput struct {
 	// must have a length greater than zero if the attribute is used as a key attribute for a table or
 	// index.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide
-	// .
+	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
 	//
@@ -3635,22 +3634,22 @@ type PutItemInput struct {
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
-	// updated with the PutItem request. For PutItem , the valid values are:
+	// updated with the PutItem request. For PutItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old item is
 	// returned.
 	//
 	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
-	// not recognize any values other than NONE or ALL_OLD .
+	// not recognize any values other than NONE or ALL_OLD.
 	//
 	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
@@ -3679,7 +3678,7 @@ type PutItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the PutItem operation.
@@ -3708,7 +3707,7 @@ type PutItemOutput struct {
 // Source: #/components/schemas/PutRequest
 type PutRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of an item to be
-	// processed by PutItem . All of the table's primary key attributes must be specified, and their
+	// processed by PutItem. All of the table's primary key attributes must be specified, and their
 	// data types must match those of the table's key schema. If any attributes are present in the item
 	// that are part of an index key schema for the table, their types must match the index key schema.
 	//
@@ -3723,18 +3722,18 @@ type PutRequest struct {
 // Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// Determines the read consistency model: If set to true , then the operation uses strongly
+	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	//
 	// Strongly consistent reads are not supported on global secondary indexes. If you query a global
-	// secondary index with ConsistentRead set to true , you will receive a ValidationException .
+	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
@@ -3745,7 +3744,7 @@ type QueryInput struct {
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -3760,8 +3759,8 @@ type QueryInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -3769,11 +3768,11 @@ type QueryInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3793,7 +3792,7 @@ type QueryInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Specifying Conditions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
@@ -3806,7 +3805,7 @@ type QueryInput struct {
 	// <note> A FilterExpression is applied after the items have already been read; the process of
 	// filtering does not consume any additional read capacity units.
 	//
-	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
@@ -3834,21 +3833,20 @@ type QueryInput struct {
 	//
 	// Valid comparisons for the sort key condition are as follows:
 	//
-	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval .
+	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
 	//
-	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval .
+	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
 	//
-	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval .
+	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval.
 	//
-	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval .
+	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
 	//
-	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval
-	// .
+	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval.
 	//
 	// sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater than
-	// or equal to :sortkeyval1 , and less than or equal to :sortkeyval2 .
+	// or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
 	//
-	// begins_with ( sortKeyName , :sortkeyval ) - true if the sort key value begins with a particular
+	// begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a particular
 	// operand. (You cannot use this function with a sort key that is of type Number.) Note that the
 	// function name begins_with is case-sensitive.
 	//
@@ -3862,19 +3860,19 @@ type QueryInput struct {
 	//
 	// Size = :myval
 	//
-	// To work around this, define a placeholder (such a #S ) to represent the attribute name Size .
+	// To work around this, define a placeholder (such a #S) to represent the attribute name Size.
 	// KeyConditionExpression then is as follows:
 	//
 	// #S = :myval
 	//
-	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide .
+	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues , see Using
-	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide .
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see Using
+	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide.
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
-	// KeyConditions in the Amazon DynamoDB Developer Guide .
+	// KeyConditions in the Amazon DynamoDB Developer Guide.
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -3884,7 +3882,7 @@ type QueryInput struct {
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Query and Scan in the
-	// Amazon DynamoDB Developer Guide .
+	// Amazon DynamoDB Developer Guide.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -3894,24 +3892,24 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see QueryFilter
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Specifies the order for index traversal: If true (default), the traversal is performed in
-	// ascending order; if false , the traversal is performed in descending order.
+	// ascending order; if false, the traversal is performed in descending order.
 	//
 	// Items with the same partition key value are stored in sorted order by sort key. If the sort key
 	// data type is Number, the results are stored in numeric order. For type String, the results are
 	// stored in order of UTF-8 bytes. For type Binary, DynamoDB treats each byte of the binary data as
 	// unsigned.
 	//
-	// If ScanIndexForward is true , DynamoDB returns the results in the order in which they are stored
-	// (by sort key value). This is the default behavior. If ScanIndexForward is false , DynamoDB reads
+	// If ScanIndexForward is true, DynamoDB returns the results in the order in which they are stored
+	// (by sort key value). This is the default behavior. If ScanIndexForward is false, DynamoDB reads
 	// the results in reverse order by sort key value, and then returns the results to the client.
 	ScanIndexForward *bool `json:"ScanIndexForward,omitzero"`
 
@@ -3927,12 +3925,12 @@ type QueryInput struct {
 	//
 	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
 	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES .
+	// return value is equivalent to specifying ALL_ATTRIBUTES.
 	//
 	// COUNT - Returns the number of matching items, rather than the matching items themselves.
 	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet . This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select .
+	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
+	// is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation will read only the index and not the table. If any of the requested
@@ -3947,11 +3945,11 @@ type QueryInput struct {
 	// If neither Select nor AttributesToGet are specified, DynamoDB defaults to ALL_ATTRIBUTES when
 	// accessing a table, and ALL_PROJECTED_ATTRIBUTES when accessing an index. You cannot use both
 	// Select and AttributesToGet together in a single request, unless the value for Select is
-	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
-	// for Select .)
+	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
+	// for Select.)
 	//
 	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
-	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
 	//
 	// </note>
 	Select *Select `json:"Select,omitzero"`
@@ -3975,7 +3973,7 @@ type QueryOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -4004,9 +4002,9 @@ type QueryOutput struct {
 
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
+	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
 	//
-	// If you did not use a filter in the request, then ScannedCount is the same as Count .
+	// If you did not use a filter in the request, then ScannedCount is the same as Count.
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
@@ -4191,13 +4189,13 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	ProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException .
+	// ThrottlingException.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global secondary index replica's write capacity units.
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
@@ -4215,7 +4213,7 @@ type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	ProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException .
+	// ThrottlingException.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 }
 
@@ -4238,16 +4236,16 @@ type ReplicaSettingsDescription struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide .
+	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
+	// Amazon DynamoDB Developer Guide.
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global table replica's write capacity units.
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	ReplicaProvisionedWriteCapacityUnits *int64 `json:"ReplicaProvisionedWriteCapacityUnits,omitzero"`
 
 	// The current state of the Region:
@@ -4278,8 +4276,8 @@ type ReplicaSettingsUpdate struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide .
+	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
+	// Amazon DynamoDB Developer Guide.
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 }
 
@@ -4464,7 +4462,7 @@ type RestoreTableToPointInTimeOutput struct {
 // INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together with
 // ConsumedCapacity for each table and secondary index that was accessed.
 //
-// Note that some operations, such as GetItem and BatchGetItem , do not access any indexes at all.
+// Note that some operations, such as GetItem and BatchGetItem, do not access any indexes at all.
 // In these cases, specifying INDEXES will only return ConsumedCapacity information for table(s).
 //
 // TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
@@ -4622,25 +4620,25 @@ const (
 // Source: #/components/schemas/ScanInput
 type ScanInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// A Boolean value that determines the read consistency model during the scan:
 	//
-	// If ConsistentRead is false , then the data returned from Scan might not contain the results from
-	// other recently completed write operations ( PutItem , UpdateItem , or DeleteItem ).
+	// If ConsistentRead is false, then the data returned from Scan might not contain the results from
+	// other recently completed write operations (PutItem, UpdateItem, or DeleteItem).
 	//
-	// If ConsistentRead is true , then all of the write operations that completed before the Scan
-	// began are guaranteed to be contained in the Scan response.
+	// If ConsistentRead is true, then all of the write operations that completed before the Scan began
+	// are guaranteed to be contained in the Scan response.
 	//
-	// The default setting for ConsistentRead is false .
+	// The default setting for ConsistentRead is false.
 	//
 	// The ConsistentRead parameter is not supported on global secondary indexes. If you scan a global
-	// secondary index with ConsistentRead set to true, you will receive a ValidationException .
+	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
@@ -4650,11 +4648,11 @@ type ScanInput struct {
 	// allowed.
 	//
 	// In a parallel scan, a Scan request that includes ExclusiveStartKey must specify the same segment
-	// whose previous Scan returned the corresponding value of LastEvaluatedKey .
+	// whose previous Scan returned the corresponding value of LastEvaluatedKey.
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -4669,8 +4667,8 @@ type ScanInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -4678,11 +4676,11 @@ type ScanInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -4702,7 +4700,7 @@ type ScanInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Scan operation, but before the
@@ -4712,11 +4710,11 @@ type ScanInput struct {
 	// <note> A FilterExpression is applied after the items have already been read; the process of
 	// filtering does not consume any additional read capacity units.
 	//
-	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of a secondary index to scan. This index can be any local secondary index or global
-	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName .
+	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -4726,7 +4724,7 @@ type ScanInput struct {
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Working with Queries
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the specified table or index.
@@ -4736,12 +4734,12 @@ type ScanInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see ScanFilter
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	ScanFilter map[string]Condition `json:"ScanFilter,omitzero"`
 
 	// For a parallel Scan request, Segment identifies an individual segment to be scanned by an
@@ -4755,9 +4753,9 @@ type ScanInput struct {
 	// ExclusiveStartKey with the same segment ID in a subsequent Scan operation.
 	//
 	// The value for Segment must be greater than or equal to 0, and less than the value provided for
-	// TotalSegments .
+	// TotalSegments.
 	//
-	// If you provide Segment , you must also provide TotalSegments .
+	// If you provide Segment, you must also provide TotalSegments.
 	Segment *int64 `json:"Segment,omitzero"`
 
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
@@ -4772,12 +4770,12 @@ type ScanInput struct {
 	//
 	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
 	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES .
+	// return value is equivalent to specifying ALL_ATTRIBUTES.
 	//
 	// COUNT - Returns the number of matching items, rather than the matching items themselves.
 	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet . This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select .
+	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
+	// is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation reads only the index and not the table. If any of the requested
@@ -4792,16 +4790,16 @@ type ScanInput struct {
 	// If neither Select nor AttributesToGet are specified, DynamoDB defaults to ALL_ATTRIBUTES when
 	// accessing a table, and ALL_PROJECTED_ATTRIBUTES when accessing an index. You cannot use both
 	// Select and AttributesToGet together in a single request, unless the value for Select is
-	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
-	// for Select .)
+	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
+	// for Select.)
 	//
 	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
-	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
 	//
 	// </note>
 	Select *Select `json:"Select,omitzero"`
 
-	// The name of the table containing the requested items; or, if you provide IndexName , the name of
+	// The name of the table containing the requested items; or, if you provide IndexName, the name of
 	// the table to which that index belongs.
 	//
 	// Required.
@@ -4816,7 +4814,7 @@ type ScanInput struct {
 	// 1000000. If you specify a TotalSegments value of 1, the Scan operation will be sequential rather
 	// than parallel.
 	//
-	// If you specify TotalSegments , you must also specify Segment .
+	// If you specify TotalSegments, you must also specify Segment.
 	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
 
@@ -4833,7 +4831,7 @@ type ScanOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -4842,7 +4840,7 @@ type ScanOutput struct {
 	// filter was applied, and ScannedCount is the number of matching items before the filter was
 	// applied.
 	//
-	// If you did not use a filter in the request, then Count is the same as ScannedCount .
+	// If you did not use a filter in the request, then Count is the same as ScannedCount.
 	Count *int64 `json:"Count,omitzero"`
 
 	// An array of item attributes that match the scan criteria. Each element in this array consists of
@@ -4862,9 +4860,9 @@ type ScanOutput struct {
 
 	// The number of items evaluated, before any ScanFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Scan operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
+	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
 	//
-	// If you did not use a filter in the request, then ScannedCount is the same as Count .
+	// If you did not use a filter in the request, then ScannedCount is the same as Count.
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
@@ -4888,10 +4886,10 @@ type SourceTableDetails struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED . We recommend using PROVISIONED
+	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using PROVISIONED
 	// for predictable workloads.
 	//
-	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST . We recommend using
+	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
 	// PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
@@ -5077,13 +5075,13 @@ type TableDescription struct {
 	//
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
-	// INCLUDE - In addition to the attributes described in KEYS_ONLY , the secondary index will
-	// include other non-key attributes that you specify.
+	// INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include
+	// other non-key attributes that you specify.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 20. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	//
@@ -5110,16 +5108,16 @@ type TableDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute . The term "hash
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
 	// </note> For more information about primary keys, see Primary Key in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
@@ -5158,12 +5156,12 @@ type TableDescription struct {
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
 	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes .
+	// projected attributes is in NonKeyAttributes.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 20. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	//
@@ -5250,7 +5248,7 @@ const (
 // application of a tag.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
 // Source: #/components/schemas/Tag
 type Tag struct {
@@ -5362,8 +5360,8 @@ type TransactGetItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
-	// If the ReturnConsumedCapacity value was TOTAL , this is an array of ConsumedCapacity objects,
-	// one for each table addressed by TransactGetItem objects in the TransactItems parameter. These
+	// If the ReturnConsumedCapacity value was TOTAL, this is an array of ConsumedCapacity objects, one
+	// for each table addressed by TransactGetItem objects in the TransactItems parameter. These
 	// ConsumedCapacity objects report the read-capacity units consumed by the TransactGetItems call in
 	// that table.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -5420,15 +5418,14 @@ type TransactWriteItemsInput struct {
 	ClientRequestToken     *string                 `json:"ClientRequestToken,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections (if any), that were modified during the operation and are
 	// returned in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
-	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck
-	// , Put , Update , or Delete object. These can operate on items in different tables, but the
-	// tables must reside in the same AWS account and Region, and no two of them can operate on the
-	// same item.
+	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck,
+	// Put, Update, or Delete object. These can operate on items in different tables, but the tables
+	// must reside in the same AWS account and Region, and no two of them can operate on the same item.
 	//
 	// Required.
 	TransactItems []TransactWriteItem `json:"TransactItems"`
@@ -5446,7 +5443,7 @@ type TransactWriteItemsOutput struct {
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A list of tables that were processed by TransactWriteItems and, for each table, information
-	// about any item collections that were affected by individual UpdateItem , PutItem , or DeleteItem
+	// about any item collections that were affected by individual UpdateItem, PutItem, or DeleteItem
 	// operations.
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
@@ -5496,7 +5493,7 @@ type Update struct {
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Update condition
-	// fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE, ALL_OLD,
+	// fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE, ALL_OLD,
 	// UPDATED_OLD, ALL_NEW, UPDATED_NEW.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
@@ -5585,7 +5582,7 @@ type UpdateGlobalSecondaryIndexAction struct {
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
@@ -5625,10 +5622,10 @@ type UpdateGlobalTableSettingsInput struct {
 	// table defaults to PROVISIONED capacity billing mode.
 	//
 	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode .
+	// billing mode to Provisioned Mode.
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
+	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitzero"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
@@ -5670,7 +5667,7 @@ type UpdateGlobalTableSettingsOutput struct {
 // Source: #/components/schemas/UpdateItemInput
 type UpdateItemInput struct {
 	// This is a legacy parameter. Use UpdateExpression instead. For more information, see
-	// AttributeUpdates in the Amazon DynamoDB Developer Guide .
+	// AttributeUpdates in the Amazon DynamoDB Developer Guide.
 	AttributeUpdates map[string]AttributeValueUpdate `json:"AttributeUpdates,omitzero"`
 
 	// A condition that must be satisfied in order for a conditional update to succeed.
@@ -5687,19 +5684,19 @@ type UpdateItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Specifying Conditions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -5714,8 +5711,8 @@ type UpdateItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide .) To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide.) To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -5723,11 +5720,11 @@ type UpdateItemInput struct {
 	//
 	// #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values , which are
+	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
 	// </note> For more information about expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -5747,7 +5744,7 @@ type UpdateItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
@@ -5761,16 +5758,16 @@ type UpdateItemInput struct {
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appear before or after they are
-	// updated. For UpdateItem , the valid values are:
+	// updated. For UpdateItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - Returns all of the attributes of the item, as they appeared before the UpdateItem
 	// operation.
@@ -5799,7 +5796,7 @@ type UpdateItemInput struct {
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new values for them.
 	//
-	// The following action values are available for UpdateExpression .
+	// The following action values are available for UpdateExpression.
 	//
 	// SET - Adds one or more attributes and values to an item. If any of these attributes already
 	// exist, they are replaced by the new values. You can also use SET to add or subtract from an
@@ -5831,14 +5828,14 @@ type UpdateItemInput struct {
 	//
 	// Similarly, if you use ADD for an existing item to increment or decrement an attribute value that
 	// doesn't exist before the update, DynamoDB uses 0 as the initial value. For example, suppose that
-	// the item you want to update doesn't have an attribute named itemcount , but you decide to ADD
-	// the number 3 to this attribute anyway. DynamoDB will create the itemcount attribute, set its
-	// initial value to 0 , and finally add 3 to it. The result will be a new itemcount attribute in
-	// the item, with a value of 3 .
+	// the item you want to update doesn't have an attribute named itemcount, but you decide to ADD the
+	// number 3 to this attribute anyway. DynamoDB will create the itemcount attribute, set its initial
+	// value to 0, and finally add 3 to it. The result will be a new itemcount attribute in the item,
+	// with a value of 3.
 	//
 	// </note> If the existing data type is a set and if Value is also a set, then Value is added to
-	// the existing set. For example, if the attribute value is the set [1,2] , and the ADD action
-	// specified [3] , then the final attribute value is [1,2,3] . An error occurs if an ADD action is
+	// the existing set. For example, if the attribute value is the set [1,2], and the ADD action
+	// specified [3], then the final attribute value is [1,2,3]. An error occurs if an ADD action is
 	// specified for a set attribute and the attribute type specified does not match the existing set
 	// type.
 	//
@@ -5851,8 +5848,8 @@ type UpdateItemInput struct {
 	// </important> DELETE - Deletes an element from a set.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
-	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c] , then the
-	// final attribute value is [b] . Specifying an empty set is an error.
+	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c], then the final
+	// attribute value is [b]. Specifying an empty set is an error.
 	//
 	// <important> The DELETE action only supports set data types. In addition, DELETE can only be used
 	// on top-level attributes, not nested attributes.
@@ -5861,7 +5858,7 @@ type UpdateItemInput struct {
 	// a=:value1, b=:value2 DELETE :value3, :value4, :value5
 	//
 	// For more information on update expressions, see Modifying Items and Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	UpdateExpression *string `json:"UpdateExpression,omitzero"`
 }
 
@@ -5885,7 +5882,7 @@ type UpdateItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the UpdateItem operation.
@@ -5949,10 +5946,10 @@ type UpdateTableInput struct {
 	// write capacity of your table and global secondary indexes over the past 30 minutes.
 	//
 	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode .
+	// billing mode to Provisioned Mode.
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
+	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// An array of one or more global secondary indexes for the table. For each index in the array, you
@@ -5967,7 +5964,7 @@ type UpdateTableInput struct {
 	// You can create or delete only one global secondary index per UpdateTable operation.
 	//
 	// For more information, see Managing Global Secondary Indexes in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
 
 	// The new provisioned throughput settings for the specified table or index.
@@ -6067,8 +6064,8 @@ type UpdateTimeToLiveOutput struct {
 	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitzero"`
 }
 
-// Represents an operation to perform - either DeleteItem or PutItem . You can only request one of
-// these operations, not both, in a single WriteRequest . If you do need to perform both of these
+// Represents an operation to perform - either DeleteItem or PutItem. You can only request one of
+// these operations, not both, in a single WriteRequest. If you do need to perform both of these
 // operations, you need to provide two separate WriteRequest objects.
 //
 // Source: #/components/schemas/WriteRequest
