@@ -191,10 +191,10 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 // inline replaces the $ref mapping n with a copy of target, whose own $refs
 // are then checked.
 func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
-	cp := c.budget.copyNode(target)
+	cp := c.budget.copyNode(target, true)
 	if cp == nil {
 		file, at, _ := c.at(n, ptr, "")
-		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes", file, fragment(at), maxExpandedNodes)
+		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", file, fragment(at), maxExpandedNodes)
 		return
 	}
 	*n = *cp
