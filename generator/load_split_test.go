@@ -46,7 +46,7 @@ func TestSplitSpecRedocly(t *testing.T) {
 	require.Equal(t, []string{
 		`CreateThing POST /things params=[] body="json" "application/json" in=NewThing out=CreateThingOutput/"" errors=[] doc="Creates a thing."`,
 		`DeleteThing DELETE /things/{id} params=[path:id] body="" "" in=DeleteThingInput out=DeleteThingOutput/"none" errors=[404:ThingNotFound] doc="Deletes a thing. It cannot be undone.\n"`,
-		`GetNode GET /nodes/{nodeId} params=[path:nodeId] body="" "" in=GetNodeInput out=GetNodeOutput/"" errors=[] doc="Gets a node of the thing tree."`,
+		`GetNode GET /nodes/{nodeId} params=[path:nodeId] body="" "" in=GetNodeInput out=GetNodeOutput/"" errors=[404:ThingNotFound] doc="Gets a node of the thing tree."`,
 		`GetThing GET /things/{id} params=[path:id header:X-Trace] body="" "" in=GetThingInput out=GetThingOutput/"" errors=[404:ThingNotFound] doc="Gets one thing."`,
 		`ListThings GET /things params=[query:limit] body="" "" in=ListThingsInput out=ListThingsOutput/"" errors=[] doc="Lists the things, newest first."`,
 	}, got)

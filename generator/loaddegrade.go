@@ -66,10 +66,8 @@ func isSchemaPosition(toks []string) bool {
 	switch {
 	case n == 0:
 		return false
-	case n == 3 && toks[0] == "components" && toks[1] == "schemas":
-		return true
-	case n >= 2 && toks[0] == "components" && toks[1] == "schemas":
-		// inside a component schema: its subschemas
+	case n == 3 && toks[0] == "components":
+		return toks[1] == "schemas" // a parameter called "items" is not a schema
 	}
 	last := toks[n-1]
 	switch last {
