@@ -130,6 +130,13 @@ func TestDegradePerOperation(t *testing.T) {
 		},
 		ops: []string{"GetA"},
 	}, {
+		// FuzzGenerate crasher 6b6d126166736458: the key went into the
+		// generated code as it was, which then did not parse.
+		name:  "response key that is not an HTTP status",
+		extra: "  /b:\n    get:\n      operationId: getB\n      responses:\n        '0\"': {description: x, content: {application/json: {schema: {$ref: '#/components/schemas/Fine'}}}}\n",
+		diags: []string{`spec.yaml#/paths/~1b/get/responses/0%22: response key "0\"" is not an HTTP status (100–599, 1XX–5XX or default); ignored`},
+		ops:   []string{"GetA", "GetB"},
+	}, {
 		name:  "unknown media type keeps the body raw",
 		extra: "  /b:\n    post:\n      operationId: postB\n      requestBody: {content: {json: {schema: {$ref: '#/components/schemas/Fine'}}}}\n      responses: {\"200\": {description: ok}}\n",
 		diags: []string{`spec.yaml#/paths/~1b/post/requestBody/content/json: "json" is not a media type (type/subtype); the body is kept raw (bytes as they are)`},
