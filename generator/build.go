@@ -48,7 +48,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 	}
 	b.declareComponents()
 	for _, name := range sortedKeys(api.Components.Schemas) {
-		b.d.at = pointer("components", "schemas", name)
+		b.d.building(pointer("components", "schemas", name))
 		b.component(name)
 	}
 	svc := &Service{Retry: retry, Protocol: protocol, Operations: b.operations(), Auth: b.authOptions(), Servers: b.servers()}
