@@ -91,7 +91,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			continue
 		}
 		fmt.Fprintf(&b, "\n## Outage %q: retry quota and recovery\n\n", p.Name)
-		b.WriteString("Quota drained = every client's retry quota below the cost of a transient retry (14 tokens); " +
+		b.WriteString("Quota drained = every client's retry quota below the retry cost of the outage's failures (14 tokens for a transient error, 5 for throttling); " +
 			"attempts/call after = attempts of the calls started after that, until the outage ends; " +
 			fmt.Sprintf("recovered = end of the first %s bucket after the outage in which at most %.0f %% of the calls that ended failed.\n\n", dur(runs[0].bucket), recoveryErrorRate*100))
 		b.WriteString("| mode | quota drained after | attempts/call after | recovered after |\n|---|---:|---:|---:|\n")
@@ -101,6 +101,8 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			if ps.drainedAt >= 0 {
 				drained = dur(ps.drainedAt - ps.start)
 				after = ratio(float64(ps.drainedAttempt), float64(ps.drainedStarted))
+			} else if r.mode == modeNone {
+				drained = "no retries"
 			} else if r.mode != "legacy" && r.mode != "aliyun" {
 				drained = "not drained"
 			}

@@ -75,7 +75,8 @@ type evKind uint8
 const (
 	evArrival evKind = iota // a client starts a call
 	evAttempt               // a call's next attempt is due (after its backoff)
-	evAcquire               // a call may take a send token (after a window or limiter wait)
+	evAcquire               // a call's throttle-window wait is over
+	evToken                 // a client's next send token is due
 	evResponse              // an attempt's response arrives
 	evTimeout               // a call's deadline
 	evSample                // a time bucket ends: sample quotas and limiters
@@ -145,9 +146,11 @@ type simClient struct {
 	// rng draws the client's arrivals and think times; jitter has its own
 	// source inside rc.
 	rng *rand.Rand
-	// waiters are the calls waiting for a send token, woken after every
-	// limiter update as Acquire's waiters are.
-	waiters []*call
+	// waiters are the calls waiting for a send token (some may have
+	// ended since: they are dropped when drawn); tokenGen numbers the
+	// latest planned evToken.
+	waiters  []*call
+	tokenGen uint32
 }
 
 // call is one simulated call.
@@ -159,7 +162,6 @@ type call struct {
 	deadline time.Duration // 0: none
 	gen      uint32
 	inFlight bool // an attempt was sent and its response is pending
-	waiting  bool // in cl.waiters
 	done     bool
 	attempts int
 	phase    int  // the phase the call started in
@@ -332,6 +334,10 @@ func (r *run) handle(e event) {
 		r.attempt(e.call)
 	case evAcquire:
 		r.acquire(e.call)
+	case evToken:
+		if e.gen == e.cl.tokenGen {
+			r.serveWaiters(e.cl)
+		}
 	case evResponse:
 		r.response(e.call)
 	case evTimeout:
@@ -383,36 +389,57 @@ func (r *run) attempt(c *call) {
 	r.acquire(c)
 }
 
-// acquire takes a send token (adaptive mode) and sends, or waits for the
-// token: until the bucket holds one, or until the next limiter update.
+// acquire takes a send token (adaptive mode) and sends, or joins the
+// client's waiters until a token is there.
 func (r *run) acquire(c *call) {
-	if c.cl.params.UsesLimiter {
-		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
-		if !ok {
-			c.gen++
-			r.schedule(event{at: r.now + wait, kind: evAcquire, gen: c.gen, call: c})
-			if !c.waiting {
-				c.waiting = true
-				c.cl.waiters = append(c.cl.waiters, c)
-			}
-			return
-		}
-		c.waiting = false
+	if !c.cl.params.UsesLimiter {
+		r.send(c)
+		return
 	}
-	r.send(c)
+	wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
+	if ok {
+		r.send(c)
+		return
+	}
+	c.cl.waiters = append(c.cl.waiters, c)
+	r.scheduleToken(c.cl, wait)
 }
 
-// wake reschedules every call waiting for a send token of cl at now, as an
-// update of the limiter wakes Acquire's waiters to recompute their wait.
-func (r *run) wake(cl *simClient) {
-	for _, c := range cl.waiters {
-		if c.waiting && !c.done {
-			c.waiting = false
-			c.gen++
-			r.schedule(event{at: r.now, kind: evAcquire, gen: c.gen, call: c})
+// scheduleToken makes cl's waiters try again after wait (replacing an
+// earlier plan: the wait is computed afresh each time).
+func (r *run) scheduleToken(cl *simClient, wait time.Duration) {
+	cl.tokenGen++
+	r.schedule(event{at: r.now + wait, kind: evToken, gen: cl.tokenGen, cl: cl})
+}
+
+// serveWaiters hands the send tokens the bucket holds now to cl's waiting
+// calls, then plans the next try. It runs when a token is due and after every
+// limiter update, as an update wakes Acquire's waiters. Which waiting call
+// gets a token is drawn at random, as goroutines racing for the limiter's
+// lock would get it in no particular order.
+func (r *run) serveWaiters(cl *simClient) {
+	for len(cl.waiters) > 0 {
+		i := cl.rng.IntN(len(cl.waiters))
+		c := cl.waiters[i]
+		if c.done {
+			cl.removeWaiter(i)
+			continue
 		}
+		wait, ok := cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
+		if !ok {
+			r.scheduleToken(cl, wait)
+			return
+		}
+		cl.removeWaiter(i)
+		r.send(c)
 	}
-	cl.waiters = cl.waiters[:0]
+}
+
+func (cl *simClient) removeWaiter(i int) {
+	last := len(cl.waiters) - 1
+	cl.waiters[i] = cl.waiters[last]
+	cl.waiters[last] = nil
+	cl.waiters = cl.waiters[:last]
 }
 
 func (r *run) send(c *call) {
@@ -430,7 +457,7 @@ func (r *run) response(c *call) {
 	d := c.rc.Decide(c.ctx, &c.res)
 	r.stats.responded(r, d.Class)
 	if c.cl.params.UsesLimiter && len(c.cl.waiters) > 0 {
-		r.wake(c.cl)
+		r.serveWaiters(c.cl)
 	}
 	switch d.Outcome {
 	case runtime.OutcomeSuccess:

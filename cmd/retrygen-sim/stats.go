@@ -37,7 +37,8 @@ type phaseStats struct {
 	sendRateSum       float64
 	samples           int64
 	// drainedAt is when every client's retry quota first held less than
-	// the retry cost of a transient retry (14 tokens) in this phase, or -1;
+	// the retry cost of the outage's failures (14 tokens for a 503, 5 for
+	// throttling) in this phase, or -1;
 	// drained* count the calls started after it.
 	drainedAt                      time.Duration
 	drainedStarted, drainedAttempt int64
@@ -141,12 +142,17 @@ func (s *runStats) sample(r *run) {
 	if b < 0 || b >= len(s.quota) {
 		return
 	}
+	p := r.phaseAt(r.now - 1)
+	cost := runtime.RetryCostTransient
+	if p >= 0 && r.sc.Phases[p].Failure != failure503 {
+		cost = runtime.RetryCostThrottling
+	}
 	var quota, rate float64
 	drained := true
 	for _, cl := range r.clients {
 		q := cl.rc.RetryQuota().Balance()
 		quota += float64(q)
-		if q >= runtime.RetryCostTransient {
+		if q >= cost {
 			drained = false
 		}
 		if cl.params.UsesLimiter {
@@ -155,12 +161,12 @@ func (s *runStats) sample(r *run) {
 	}
 	quota /= float64(len(r.clients))
 	s.quota[b], s.sendRate[b] = quota, rate
-	if p := r.phaseAt(r.now - 1); p >= 0 {
+	if p >= 0 {
 		ps := &s.phases[p]
 		ps.quotaSum += quota
 		ps.sendRateSum += rate
 		ps.samples++
-		if drained && ps.drainedAt < 0 && r.clients[0].params.UsesQuota && r.sc.Phases[p].Kind == kindOutage {
+		if drained && ps.drainedAt < 0 && r.clients[0].params.UsesQuota && r.clients[0].params.MaxAttempts > 1 && r.sc.Phases[p].Kind == kindOutage {
 			ps.drainedAt = r.now
 		}
 	}
