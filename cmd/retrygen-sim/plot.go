@@ -43,8 +43,8 @@ func plots(sc *Scenario, runs []*runStats) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	specs := []struct {
 		file, title, y string
-		series        func(*runStats) []float64
-		capacity      bool
+		series         func(*runStats) []float64
+		capacity       bool
 	}{
 		{serverLoadPlot, "Server load: " + sc.Name, "requests/s at the server", func(r *runStats) []float64 { return perSec(r, r.serverReq) }, true},
 		{goodputPlot, "Goodput: " + sc.Name, "successful calls/s", func(r *runStats) []float64 { return perSec(r, r.succeeded) }, false},
@@ -102,4 +102,3 @@ func xys(r *runStats, v []float64) plotter.XYs {
 	}
 	return pts
 }
-

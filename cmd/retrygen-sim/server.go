@@ -57,14 +57,16 @@ func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) 
 		}
 		w.count++
 	}
+	// After the last phase its condition holds while the calls in flight
+	// finish.
 	p := r.phaseAt(now)
-	capacity := s.cfg.Capacity
-	if p >= 0 {
-		ph := &r.sc.Phases[p]
-		capacity *= ph.CapacityFactor
-		if ph.FailPercent >= 100 || (ph.FailPercent > 0 && s.rng.Float64()*100 < ph.FailPercent) {
-			return now + latency, s.failure(ph.Failure)
-		}
+	if p < 0 {
+		p = len(r.sc.Phases) - 1
+	}
+	ph := &r.sc.Phases[p]
+	capacity := s.cfg.Capacity * ph.CapacityFactor
+	if ph.FailPercent >= 100 || (ph.FailPercent > 0 && s.rng.Float64()*100 < ph.FailPercent) {
+		return now + latency, s.failure(ph.Failure)
 	}
 	if capacity <= 0 {
 		return now + latency, s.failure(s.cfg.Overload)

@@ -73,13 +73,13 @@ var noEnv = runtime.Env{
 type evKind uint8
 
 const (
-	evArrival evKind = iota // a client starts a call
-	evAttempt               // a call's next attempt is due (after its backoff)
-	evAcquire               // a call's throttle-window wait is over
-	evToken                 // a client's next send token is due
-	evResponse              // an attempt's response arrives
-	evTimeout               // a call's deadline
-	evSample                // a time bucket ends: sample quotas and limiters
+	evArrival  evKind = iota // a client starts a call
+	evAttempt                // a call's next attempt is due (after its backoff)
+	evAcquire                // a call's throttle-window wait is over
+	evToken                  // a client's next send token is due
+	evResponse               // an attempt's response arrives
+	evTimeout                // a call's deadline
+	evSample                 // a time bucket ends: sample quotas and limiters
 )
 
 type event struct {

@@ -29,7 +29,7 @@ type phaseStats struct {
 	// started calls, and the attempts those calls made in all (whenever
 	// they made them): attempts per call by the phase the call started in.
 	started, startedAttempts, startedEnded int64
-	serverReq, responses, throttled     int64
+	serverReq, responses, throttled        int64
 	// succeeded and failed count calls that ended in the phase.
 	succeeded, failed int64
 	latency           histogram
