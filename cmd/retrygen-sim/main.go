@@ -108,7 +108,7 @@ func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][
 	if progress != nil {
 		progress("", len(sc.Modes), len(sc.Modes), 0, 0)
 	}
-	files, err := plots(sc, runs)
+	files, err := plots(sc, runs, "svg")
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -20,9 +21,10 @@ var modeColors = map[string]color.RGBA{
 	modeNone:   {R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
 }
 
-// plots renders the SVG plots: server load (with the capacity), goodput and
-// the mean retry quota over time, one line per mode.
-func plots(sc *Scenario, runs []*runStats) (map[string][]byte, error) {
+// plots renders the plots in format ("svg"; "png" for a raster copy): server
+// load (with the capacity), goodput and the mean retry quota over time, one
+// line per mode. Files are named as the SVG plots, with format's extension.
+func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, error) {
 	perSec := func(r *runStats, v []int64) []float64 {
 		out := make([]float64, len(v))
 		for i, x := range v {
@@ -71,6 +73,8 @@ func plots(sc *Scenario, runs []*runStats) (map[string][]byte, error) {
 			p.Add(l)
 			p.Legend.Add(modeName(r.mode), l)
 		}
+		// Headroom above the highest line keeps the legend off the lines.
+		p.Y.Max *= 1.35
 		if sp.capacity {
 			l, err := plotter.NewLine(xys(runs[0], capacity))
 			if err != nil {
@@ -81,7 +85,7 @@ func plots(sc *Scenario, runs []*runStats) (map[string][]byte, error) {
 			p.Add(l)
 			p.Legend.Add("capacity", l)
 		}
-		wt, err := p.WriterTo(9*vg.Inch, 4.5*vg.Inch, "svg")
+		wt, err := p.WriterTo(9*vg.Inch, 4.5*vg.Inch, format)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sp.file, err)
 		}
@@ -89,7 +93,7 @@ func plots(sc *Scenario, runs []*runStats) (map[string][]byte, error) {
 		if _, err := wt.WriteTo(&b); err != nil {
 			return nil, fmt.Errorf("%s: %w", sp.file, err)
 		}
-		out[sp.file] = b.Bytes()
+		out[strings.TrimSuffix(sp.file, ".svg")+"."+format] = b.Bytes()
 	}
 	return out, nil
 }

@@ -41,11 +41,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		if g.TimeoutMs > 0 {
 			timeout = fmt.Sprintf("deadline %d ms", g.TimeoutMs)
 		}
-		service := "the simulator's AWS-like service"
-		if g.Spec != "" {
-			service = "x-retry of " + g.Spec
-		}
-		fmt.Fprintf(&b, "- %s: %d clients, %s, %s (no retry: 1), %s, %s\n", g.Name, g.Count, load, attempts, timeout, service)
+		fmt.Fprintf(&b, "- %s: %d clients, %s, %s (no retry: 1), %s\n", g.Name, g.Count, load, attempts, timeout)
 	}
 	s := sc.Server
 	fmt.Fprintf(&b, "\n**Server**: capacity %s req/s, burst %d, queue %d, latency %s ms, overload answered with %s",

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,9 +33,6 @@ type Scenario struct {
 	Clients []ClientGroup `yaml:"clients"`
 	Server  Server        `yaml:"server"`
 	Phases  []Phase       `yaml:"phases"`
-
-	// dir is the scenario file's directory: spec paths are relative to it.
-	dir string
 }
 
 // ClientGroup is Count identical clients, each one runtime.Client with its
@@ -57,11 +53,6 @@ type ClientGroup struct {
 	// TimeoutMs is each call's deadline in ms (0: none). A call still
 	// waiting or in flight at its deadline fails.
 	TimeoutMs int `yaml:"timeoutMs"`
-	// Spec and Overlays, when set, take the service's x-retry settings
-	// from a spec (paths relative to the scenario file). Without them the
-	// clients use the simulator's AWS-like service (simService).
-	Spec     string   `yaml:"spec"`
-	Overlays []string `yaml:"overlays"`
 }
 
 // ClosedLoop is a closed-loop client: a fixed number of callers.
@@ -182,7 +173,6 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s.dir = filepath.Dir(path)
 	v := validator{path: path, root: root.Content[0]}
 	s.validate(&v)
 	if v.err != nil {
@@ -303,9 +293,6 @@ func (s *Scenario) validate(v *validator) {
 		}
 		if g.TimeoutMs < 0 {
 			v.fail(at+".timeoutMs", "must be ≥ 0 ms, got %d", g.TimeoutMs)
-		}
-		if g.Spec == "" && len(g.Overlays) > 0 {
-			v.fail(at+".overlays", "overlays need a spec")
 		}
 	}
 	if total > maxClients {
