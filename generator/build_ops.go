@@ -53,6 +53,7 @@ func (b *builder) operations() []*Operation {
 	methods := namespace{}
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
+		b.d.at = ptr
 		id := op.OperationID
 		if id == "" {
 			id = method + " " + path
