@@ -80,9 +80,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// progressFunc reports a run's progress: mode i of n, virtual time done of
-// total.
-type progressFunc func(mode string, i, n int, done, total time.Duration)
+// progressFunc reports a run's progress: run i (label) of n, virtual time
+// done of total.
+type progressFunc func(label string, i, n int, done, total time.Duration)
 
 // simulateAll runs every mode of sc and renders the report and plots.
 func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][]byte, error) {
@@ -94,19 +94,23 @@ func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][
 	}
 	services := newServiceCache()
 	var runs []*runStats
-	for i, mode := range sc.Modes {
-		var p func(done, total time.Duration)
-		if progress != nil {
-			p = func(done, total time.Duration) { progress(mode, i, len(sc.Modes), done, total) }
+	n := len(sc.Modes) * len(sc.Sharing)
+	for _, sharing := range sc.Sharing {
+		for _, mode := range sc.Modes {
+			i, label := len(runs), runLabel(sc, mode, sharing)
+			var p func(done, total time.Duration)
+			if progress != nil {
+				p = func(done, total time.Duration) { progress(label, i, n, done, total) }
+			}
+			r, err := simulate(sc, mode, sharing, seed, services.service, p)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", label, err)
+			}
+			runs = append(runs, r)
 		}
-		r, err := simulate(sc, mode, seed, services.service, p)
-		if err != nil {
-			return nil, fmt.Errorf("mode %s: %w", mode, err)
-		}
-		runs = append(runs, r)
 	}
 	if progress != nil {
-		progress("", len(sc.Modes), len(sc.Modes), 0, 0)
+		progress("", n, n, 0, 0)
 	}
 	files, err := plots(sc, runs, "svg")
 	if err != nil {
@@ -163,8 +167,8 @@ func isTerminal(w io.Writer) bool {
 func newProgressBar(w io.Writer) progressFunc {
 	const width = 30
 	last := -1
-	return func(mode string, i, n int, done, total time.Duration) {
-		if mode == "" {
+	return func(label string, i, n int, done, total time.Duration) {
+		if label == "" {
 			fmt.Fprintf(w, "\r%s\r", strings.Repeat(" ", width+40))
 			return
 		}
@@ -175,6 +179,6 @@ func newProgressBar(w io.Writer) progressFunc {
 		}
 		last = key
 		filled := width * pct / 100
-		fmt.Fprintf(w, "\r%-9s (%d/%d) [%s%s] %3d%%", modeName(mode), i+1, n, strings.Repeat("#", filled), strings.Repeat(".", width-filled), pct)
+		fmt.Fprintf(w, "\r%-9s (%d/%d) [%s%s] %3d%%", label, i+1, n, strings.Repeat("#", filled), strings.Repeat(".", width-filled), pct)
 	}
 }

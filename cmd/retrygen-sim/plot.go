@@ -71,7 +71,10 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 			l.Color = modeColors[r.mode]
 			l.Width = vg.Points(1.2)
 			p.Add(l)
-			p.Legend.Add(modeName(r.mode), l)
+			if r.sharing == sharingShared {
+				l.Dashes = []vg.Length{vg.Points(6), vg.Points(2)}
+			}
+			p.Legend.Add(r.label, l)
 		}
 		// Headroom above the highest line keeps the legend off the lines.
 		p.Y.Max *= 1.35

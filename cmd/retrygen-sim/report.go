@@ -41,13 +41,20 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		if g.TimeoutMs > 0 {
 			timeout = fmt.Sprintf("deadline %d ms", g.TimeoutMs)
 		}
-		fmt.Fprintf(&b, "- %s: %d clients, %s, %s (no retry: 1), %s\n", g.Name, g.Count, load, attempts, timeout)
+		user := ""
+		if g.User != "" {
+			user = fmt.Sprintf(", all calling as user %q", g.User)
+		}
+		fmt.Fprintf(&b, "- %s: %d clients, %s, %s (no retry: 1), %s%s\n", g.Name, g.Count, load, attempts, timeout, user)
 	}
 	s := sc.Server
 	fmt.Fprintf(&b, "\n**Server**: capacity %s req/s, burst %d, queue %d, latency %s ms, overload answered with %s",
 		num(s.Capacity), s.Burst, s.Queue, num(s.LatencyMs), failureName(s.Overload, s.RetryAfterMs))
 	if u := s.UserLimit; u != nil {
 		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per client (%s dimension)", u.Limit, u.WindowMs, u.Dimension)
+	}
+	if len(sc.Sharing) > 1 || sc.Sharing[0] == sharingShared {
+		fmt.Fprintf(&b, "\n\n**Throttle windows**: each mode run with %s windows (per-process: each client its own store; shared: one in-memory store per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
 	}
 	b.WriteString("\n\n**Phases**\n\n| phase | kind | from (s) | to (s) | condition |\n|---|---|---:|---:|---|\n")
 	for i, p := range sc.Phases {
@@ -74,7 +81,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 				rate = fmt.Sprintf("%.1f", mean(ps.sendRateSum, ps.samples))
 			}
 			fmt.Fprintf(&b, "| %s | %.1f | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %.0f | %s |\n",
-				modeName(r.mode), float64(ps.started)/secs, float64(ps.serverReq)/secs,
+				r.label, float64(ps.started)/secs, float64(ps.serverReq)/secs,
 				ratio(float64(ps.serverReq)/secs, capacity), ratio(float64(ps.serverReq), float64(ps.started)),
 				ratio(float64(ps.startedAttempts), float64(ps.startedEnded)),
 				float64(ps.succeeded)/secs, percent(ps.failed, ended), percent(ps.throttled, ps.responses),
@@ -102,7 +109,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			} else if r.mode != "legacy" && r.mode != "aliyun" {
 				drained = "not drained"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", modeName(r.mode), drained, after, recovery(r, ps.end))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.label, drained, after, recovery(r, ps.end))
 		}
 	}
 	fmt.Fprintf(&b, "\n## Plots\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)

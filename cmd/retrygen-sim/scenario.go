@@ -29,7 +29,13 @@ type Scenario struct {
 	// Modes are the retry modes the scenario is run for, each on fresh
 	// clients: standard, adaptive, legacy, aliyun, or none (max attempts
 	// 1). Default: legacy, standard, adaptive, aliyun, none.
-	Modes   []string      `yaml:"modes"`
+	Modes []string `yaml:"modes"`
+	// Sharing lists how the clients of a group keep their throttle
+	// windows, each run for every mode: per-process (default: each
+	// client its own store, as today's processes) or shared (one
+	// in-memory store per group, what a fleet-wide store such as Redis
+	// gives every process).
+	Sharing []string      `yaml:"sharing"`
 	Clients []ClientGroup `yaml:"clients"`
 	Server  Server        `yaml:"server"`
 	Phases  []Phase       `yaml:"phases"`
@@ -53,6 +59,10 @@ type ClientGroup struct {
 	// TimeoutMs is each call's deadline in ms (0: none). A call still
 	// waiting or in flight at its deadline fails.
 	TimeoutMs int `yaml:"timeoutMs"`
+	// User is the Alibaba user (account) the group's clients call as: the
+	// server's user limit counts their requests together, and it is their
+	// throttle identity. Empty: each client is a user of its own.
+	User string `yaml:"user"`
 }
 
 // ClosedLoop is a closed-loop client: a fixed number of callers.
@@ -128,6 +138,9 @@ const (
 
 	// modeNone is the "no retry" run: standard mode with max attempts 1.
 	modeNone = "none"
+
+	sharingPerProcess = "per-process"
+	sharingShared     = "shared"
 )
 
 var (
@@ -260,6 +273,19 @@ func (s *Scenario) validate(v *validator) {
 			v.fail(fmt.Sprintf("modes[%d]", i), "%q listed twice", m)
 		}
 		seen[m] = true
+	}
+	if len(s.Sharing) == 0 {
+		s.Sharing = []string{sharingPerProcess}
+	}
+	seenSharing := map[string]bool{}
+	for i, sh := range s.Sharing {
+		if sh != sharingPerProcess && sh != sharingShared {
+			v.fail(fmt.Sprintf("sharing[%d]", i), "must be %s or %s, got %q", sharingPerProcess, sharingShared, sh)
+		}
+		if seenSharing[sh] {
+			v.fail(fmt.Sprintf("sharing[%d]", i), "%q listed twice", sh)
+		}
+		seenSharing[sh] = true
 	}
 	if len(s.Clients) == 0 {
 		v.fail("clients", "at least one client group is required")

@@ -20,9 +20,9 @@ type server struct {
 	// algorithm: when the server will have worked off every accepted
 	// request at its capacity.
 	tat time.Duration
-	// windows counts each client's requests in its current fixed window
+	// windows counts each user's requests in its current fixed window
 	// (Alibaba user limit).
-	windows map[int]*userWindow
+	windows map[string]*userWindow
 }
 
 type userWindow struct {
@@ -31,7 +31,7 @@ type userWindow struct {
 }
 
 func newServer(cfg *Server, rng *rand.Rand) *server {
-	return &server{cfg: cfg, rng: rng, windows: map[int]*userWindow{}}
+	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}}
 }
 
 // handle answers one request arriving now from call c: it returns when the
@@ -43,10 +43,10 @@ func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) 
 	if u := s.cfg.UserLimit; u != nil {
 		win := time.Duration(u.WindowMs) * time.Millisecond
 		idx := int64(now / win)
-		w := s.windows[c.cl.idx]
+		w := s.windows[c.cl.user]
 		if w == nil {
 			w = &userWindow{index: idx}
-			s.windows[c.cl.idx] = w
+			s.windows[c.cl.user] = w
 		}
 		if w.index != idx {
 			w.index, w.count = idx, 0

@@ -138,7 +138,9 @@ func (q *eventQueue) pop() event {
 
 // simClient is one simulated client process: one runtime.Client.
 type simClient struct {
-	idx   int
+	idx int
+	// user is the client's Alibaba user and throttle identity.
+	user  string
 	group *ClientGroup
 	rc    *runtime.Client
 	// params are the client's resolved retry parameters.
@@ -173,6 +175,7 @@ type call struct {
 type run struct {
 	sc      *Scenario
 	mode    string
+	sharing string
 	clock   *virtualClock
 	q       eventQueue
 	seq     uint64
@@ -192,17 +195,18 @@ type run struct {
 // the x-retry settings of the group's spec.
 type serviceSource func(sc *Scenario, g *ClientGroup) (*runtime.Service, error)
 
-// simulate runs sc once for mode with the given seed.
-func simulate(sc *Scenario, mode string, seed uint64, services serviceSource, progress func(done, total time.Duration)) (*runStats, error) {
+// simulate runs sc once for mode and sharing (per-process or shared throttle
+// windows) with the given seed.
+func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceSource, progress func(done, total time.Duration)) (*runStats, error) {
 	r := &run{
-		sc: sc, mode: mode, clock: &virtualClock{now: simEpoch},
+		sc: sc, mode: mode, sharing: sharing, clock: &virtualClock{now: simEpoch},
 		bucket: time.Duration(sc.BucketMs) * time.Millisecond, progress: progress,
 	}
 	for _, p := range sc.Phases {
 		r.end += seconds(p.DurationS)
 		r.phaseEnds = append(r.phaseEnds, r.end)
 	}
-	r.stats = newRunStats(mode, sc, r.end, r.bucket)
+	r.stats = newRunStats(runLabel(sc, mode, sharing), mode, sharing, sc, r.end, r.bucket)
 	r.srv = newServer(&sc.Server, rand.New(rand.NewPCG(seed, 1)))
 	idx := 0
 	for gi := range sc.Clients {
@@ -211,8 +215,12 @@ func simulate(sc *Scenario, mode string, seed uint64, services serviceSource, pr
 		if err != nil {
 			return nil, err
 		}
+		var windows *runtime.WindowStore
+		if sharing == sharingShared {
+			windows = runtime.NewWindowStore() // one store for the group
+		}
 		for range g.Count {
-			cl, err := r.newClient(svc, g, idx, seed)
+			cl, err := r.newClient(svc, g, idx, seed, windows)
 			if err != nil {
 				return nil, err
 			}
@@ -245,11 +253,22 @@ func simulate(sc *Scenario, mode string, seed uint64, services serviceSource, pr
 	return r.stats, nil
 }
 
+// runLabel names a run in tables and plots: the mode, with "(shared
+// windows)" when the scenario compares sharing.
+func runLabel(sc *Scenario, mode, sharing string) string {
+	name := modeName(mode)
+	if len(sc.Sharing) > 1 || sharing == sharingShared {
+		name += " (" + sharing + " windows)"
+	}
+	return name
+}
+
 func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
 
 // newClient builds client idx of group g for the run's mode: settings only
-// from the scenario (mode, max attempts) and the service's x-retry.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64) (*simClient, error) {
+// from the scenario (mode, max attempts) and the service's x-retry. windows
+// is the group's shared throttle-window store, or nil for one of its own.
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows *runtime.WindowStore) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
@@ -263,17 +282,22 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		maxAttempts = s.MaxAttempts.Value
 	}
 	jitter := rand.New(rand.NewPCG(seed, uint64(2_000_000+idx)))
+	user := g.User
+	if user == "" {
+		user = fmt.Sprintf("client-%d", idx)
+	}
 	rc, err := runtime.NewClient(svc, "http://sim.invalid", runtime.Options{
 		RetryMode:        mode,
 		MaxAttempts:      maxAttempts,
 		Clock:            r.clock,
 		Rand:             jitter.Float64,
-		ThrottleIdentity: fmt.Sprintf("client-%d", idx),
+		ThrottleIdentity: user,
+		Windows:          windows,
 	})
 	if err != nil {
 		return nil, err
 	}
-	cl := &simClient{idx: idx, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
+	cl := &simClient{idx: idx, user: user, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
 	c, err := rc.NewCall(&simOperation, nil)
 	if err != nil {
 		return nil, err

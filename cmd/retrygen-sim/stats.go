@@ -10,8 +10,9 @@ import (
 // runStats is what one mode's run measured: per time bucket (the plots, the
 // recovery time) and per phase (the report's tables).
 type runStats struct {
-	mode   string
-	bucket time.Duration
+	// label names the run ("standard", "standard (shared windows)").
+	label, mode, sharing string
+	bucket               time.Duration
 	// Per bucket, by the time it happened: calls started, requests
 	// arriving at the server, responses, throttling responses, calls that
 	// ended in success and in failure.
@@ -44,10 +45,10 @@ type phaseStats struct {
 	drainedStarted, drainedAttempt int64
 }
 
-func newRunStats(mode string, sc *Scenario, end, bucket time.Duration) *runStats {
+func newRunStats(label, mode, sharing string, sc *Scenario, end, bucket time.Duration) *runStats {
 	n := int((end + bucket - 1) / bucket)
 	s := &runStats{
-		mode: mode, bucket: bucket,
+		label: label, mode: mode, sharing: sharing, bucket: bucket,
 		offered: make([]int64, n), serverReq: make([]int64, n), responses: make([]int64, n),
 		throttled: make([]int64, n), succeeded: make([]int64, n), failed: make([]int64, n),
 		quota: make([]float64, n), sendRate: make([]float64, n),
