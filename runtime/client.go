@@ -212,6 +212,11 @@ func (c *Client) callParams(opts *Options) (ModeParams, error) {
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
 
+// RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
+// all its calls, e.g. to read its state or to take send tokens with
+// [RateLimiter.TryAcquireAt] when driving calls with the step API.
+func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
+
 // send makes one attempt. On a 2xx it returns the response with its body
 // open; otherwise it has read, drained and closed the body and res.Err holds
 // the decoded error.

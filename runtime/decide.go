@@ -278,6 +278,12 @@ func (cl *Call) backoff(class Class) (time.Duration, string) {
 	}
 }
 
+// Abandon ends a call driven with the step API whose next attempt will not
+// be sent (a throttle window too long, the context ended while waiting for a
+// send token): it refunds the retry cost paid for that attempt, as [Client.Do]
+// does (retry-behavior.md §3 step 7). Calling it again refunds nothing.
+func (cl *Call) Abandon() { cl.refund() }
+
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
 func (cl *Call) refund() {
