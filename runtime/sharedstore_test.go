@@ -175,3 +175,18 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	require.Contains(t, lines[1], ` store_fault="redis: connection refused"`)
 	require.NotContains(t, lines[2], "store_fault", "absent while the store shares")
 }
+
+// TestNilPointersMeanNotSet: a nil *WindowStore in Options.Windows (the
+// field's type before it took any ThrottleWindowStore) still means a store
+// owned by the client, and a nil *RetryQuota in FleetRetryBudget means none:
+// neither is called through a nil pointer.
+func TestNilPointersMeanNotSet(t *testing.T) {
+	var ws *WindowStore
+	var q *RetryQuota
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserHeader, throttled2s), status(200))
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.Windows, o.FleetRetryBudget = ws, q })
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps(), "the client's own store holds the window")
+	require.Nil(t, h.c.fleet)
+}
