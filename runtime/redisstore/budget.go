@@ -21,9 +21,9 @@ type budget struct {
 	s *Store
 
 	// delta is the tokens to add to the fleet bucket at the next flush:
-	// refunds and first-attempt increments, minus what retries spent on
-	// credit while Redis was unreachable. Lock-free: Release is on every
-	// call's success path.
+	// refunds and first-attempt increments that the lease had no room for,
+	// minus what retries spent on credit while Redis was unreachable.
+	// Atomic: Release, on every call's success path, never waits.
 	delta atomic.Int64
 
 	mu sync.Mutex
@@ -67,7 +67,7 @@ var budgetScript = redis.NewScript(`
 local cap = tonumber(ARGV[1])
 local b = tonumber(redis.call('GET', KEYS[1]) or cap)
 local back = tonumber(ARGV[5])
-if back > 0 and redis.call('DEL', KEYS[3]) == 1 then b = b + back end
+if redis.call('DEL', KEYS[3]) == 1 then b = b + back end
 b = b + tonumber(ARGV[6])
 if b > cap then b = cap end
 if b < 0 then b = 0 end
