@@ -108,7 +108,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 				after = ratio(float64(ps.drainedAttempt), float64(ps.drainedStarted))
 			} else if r.mode == modeNone {
 				drained = "no retries"
-			} else if r.mode != string(runtime.ModeLegacy) && r.mode != string(runtime.ModeAliyun) {
+			} else if usesQuota(r.mode) {
 				drained = "not drained"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.label, drained, after, recovery(r, ps.end))
@@ -128,6 +128,17 @@ func recovery(r *runStats, end time.Duration) string {
 		}
 	}
 	return "not within the run"
+}
+
+// usesQuota reports whether a run's mode pays retries from the retry
+// quota, as the runtime decides it (runtime.ModeParams.UsesQuota; §5).
+// The "no retry" run is standard mode, which does.
+func usesQuota(mode string) bool {
+	if mode == modeNone {
+		mode = string(runtime.ModeStandard)
+	}
+	s := runtime.Settings{Mode: runtime.Setting[runtime.Mode]{Value: runtime.Mode(mode)}}
+	return s.Params(nil, nil).UsesQuota
 }
 
 func modeName(m string) string {
