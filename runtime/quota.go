@@ -14,6 +14,10 @@ const (
 	RetryCostThrottling = 5
 	// NoRetryIncrement is what a first-attempt success adds: 1 token.
 	NoRetryIncrement = 1
+	// RetryCostTimeout is the retry cost of a timed-out attempt: 14 tokens,
+	// as a transient error (aws-sdk-go-v2 charges RetryCost; its
+	// RetryTimeoutCost of 10 is a legacy value it no longer uses).
+	RetryCostTimeout = 14
 )
 
 // RetryQuota is the client-side retry quota: a token bucket shared by every
@@ -66,8 +70,43 @@ func (q *RetryQuota) Balance() int { return int(q.balance.Load()) }
 // Capacity returns the maximum balance in tokens.
 func (q *RetryQuota) Capacity() int { return int(q.capacity) }
 
-// retryCost is the retry cost of a class: 5 tokens for throttling, 14 for
-// everything else retried (§5).
+// retryCosts are one client's retry costs and success increment (§5),
+// DefaultRetryQuotaCapacity's siblings, possibly changed by Options.
+type retryCosts struct {
+	transient, throttling, timeout, noRetryIncrement int
+}
+
+// newRetryCosts returns the costs opts set, the defaults of §5 elsewhere.
+func newRetryCosts(opts *Options) retryCosts {
+	pick := func(p *int, def int) int {
+		if p == nil {
+			return def
+		}
+		return max(*p, 0)
+	}
+	return retryCosts{
+		transient:        pick(opts.RetryCostTransient, RetryCostTransient),
+		throttling:       pick(opts.RetryCostThrottling, RetryCostThrottling),
+		timeout:          pick(opts.RetryCostTimeout, RetryCostTimeout),
+		noRetryIncrement: pick(opts.NoRetryIncrement, NoRetryIncrement),
+	}
+}
+
+// retryCost is the retry cost of a retry after err, of class c: the
+// throttling cost for throttling, the timeout cost for a timed-out attempt,
+// the transient cost for everything else retried (§5).
+func (k retryCosts) retryCost(c Class, err error) int {
+	switch {
+	case c == ClassThrottling:
+		return k.throttling
+	case isTimeout(err):
+		return k.timeout
+	}
+	return k.transient
+}
+
+// retryCost is the default retry cost of class c (§5): 5 tokens for
+// throttling, 14 for everything else retried.
 func retryCost(c Class) int {
 	if c == ClassThrottling {
 		return RetryCostThrottling
