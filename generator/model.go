@@ -358,6 +358,12 @@ type RetrySettings struct {
 	RetrySafe bool
 	// AttemptHeader is sent as "attempt=N; max=M" ("amz-sdk-request").
 	AttemptHeader string
+	// InvocationIDHeader is sent with one UUID v4 per call, the same on
+	// every attempt ("amz-sdk-invocation-id").
+	InvocationIDHeader string
+	// ChecksumHeader names the response header holding the CRC32 of a 2xx
+	// body ("x-amz-crc32").
+	ChecksumHeader string
 	// ThrottleControl declares Alibaba-style throttle windows; nil = off.
 	ThrottleControl *ThrottleControl
 }

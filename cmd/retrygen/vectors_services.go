@@ -100,6 +100,8 @@ func runtimeService(name string, r *generator.RetrySettings) *runtime.Service {
 		ServerDelayHeaders: r.ServerDelayHeaders,
 		RetrySafe:          r.RetrySafe,
 		AttemptHeader:      r.AttemptHeader,
+		InvocationIDHeader: r.InvocationIDHeader,
+		ChecksumHeader:     r.ChecksumHeader,
 	}
 	if len(r.Modes) > 0 {
 		svc.PerMode = make(map[runtime.Mode]runtime.ModeDefaults, len(r.Modes))

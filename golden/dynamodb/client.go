@@ -72,12 +72,16 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 // the response with decode (nil: the body is not read), and sets *md (the output's
 // ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
 func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error) error {
-	o := c.options
-	for _, f := range opts {
-		f(&o)
+	ro := &c.options.Options
+	if len(opts) > 0 {
+		o := c.options
+		for _, f := range opts {
+			f(&o)
+		}
+		ro = &o.Options
 	}
 	var err error
-	*md, err = c.rt.Do(ctx, op, req, &o.Options, decode)
+	*md, err = c.rt.Do(ctx, op, req, ro, decode)
 	return err
 }
 
@@ -95,9 +99,9 @@ func ServerURL(vars map[string]string) string {
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
-	AttemptHeader:     "amz-sdk-request",
-	Bare429NotRetried: true,
-	DefaultMode:       runtime.ModeStandard,
+	AttemptHeader:  "amz-sdk-request",
+	ChecksumHeader: "x-amz-crc32",
+	DefaultMode:    runtime.ModeStandard,
 	Defaults: runtime.ModeDefaults{
 		MaxAttempts:         4,
 		MaxBackoff:          20000 * time.Millisecond,
@@ -108,6 +112,7 @@ var service = runtime.Service{
 	ErrorCodeFields:    []string{"__type"},
 	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
 	ErrorMessageFields: []string{"message", "Message"},
+	InvocationIDHeader: "amz-sdk-invocation-id",
 	Name:               "Amazon DynamoDB",
 	PerMode: map[runtime.Mode]runtime.ModeDefaults{runtime.ModeLegacy: {
 		Jitter:              runtime.JitterNone,
