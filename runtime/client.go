@@ -77,8 +77,12 @@ type Client struct {
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
-	windows  *WindowStore
+	windows  ThrottleWindowStore
 	identity string
+	// fleet is Options.FleetRetryBudget (nil for none); faults are the
+	// stores that report falling back to local state.
+	fleet  RetryBudget
+	faults []StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
@@ -162,7 +166,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if opts.RetryQuotaCapacity != nil {
 		capacity = *opts.RetryQuotaCapacity
 	}
-	c.quota = newRetryQuota(capacity)
+	c.quota = NewRetryQuota(capacity)
 	c.costs = newRetryCosts(&opts)
 	c.maxWindow = DefaultMaxThrottleWindow
 	if opts.MaxThrottleWindow > 0 {
@@ -190,6 +194,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	if c.windows == nil {
 		c.windows = NewWindowStore()
+	}
+	c.fleet = opts.FleetRetryBudget
+	for _, s := range []any{c.windows, c.fleet} {
+		if f, ok := s.(StoreFaultReporter); ok {
+			c.faults = append(c.faults, f)
+		}
 	}
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
@@ -232,6 +242,11 @@ func (c *Client) callParams(opts *Options) (ModeParams, error) {
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
+
+// RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
+// all its calls, e.g. to read its state or to take send tokens with
+// [RateLimiter.TryAcquireAt] when driving calls with the step API.
+func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 
 // send makes one attempt, under its own deadline when Options.AttemptTimeout
 // is set: the deadline covers the response headers and the reading and

@@ -155,9 +155,9 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 	case ClassSuccess:
 		if cl.p.UsesQuota {
 			if cl.paid > 0 {
-				cl.c.quota.Release(cl.paid)
+				cl.c.releaseRetry(cl.paid)
 			} else {
-				cl.c.quota.Release(cl.c.costs.noRetryIncrement)
+				cl.c.releaseRetry(cl.c.costs.noRetryIncrement)
 			}
 			cl.paid = 0
 		}
@@ -198,13 +198,13 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 		return false
 	}
 	cost := cl.c.costs.retryCost(d.Class, res.Err)
-	ok, balance := cl.c.quota.Acquire(cost)
+	ok, balance, fleet := cl.c.payRetry(cost)
 	if ok {
 		cl.paid = cost
 		return false
 	}
 	d.Outcome = OutcomeQuotaExhausted
-	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
 	if cl.op.LongPolling {
 		// §7: the forced sleep honours the server delay headers the
 		// service declares, clamped to the max server delay as a retry's
@@ -300,11 +300,17 @@ func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
 	}
 }
 
+// Abandon ends a call driven with the step API whose next attempt will not
+// be sent (a throttle window too long, the context ended while waiting for a
+// send token): it refunds the retry cost paid for that attempt, as [Client.Do]
+// does (retry-behavior.md §3 step 7). Calling it again refunds nothing.
+func (cl *Call) Abandon() { cl.refund() }
+
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
 func (cl *Call) refund() {
 	if cl.paid > 0 {
-		cl.c.quota.Release(cl.paid)
+		cl.c.releaseRetry(cl.paid)
 		cl.paid = 0
 	}
 }

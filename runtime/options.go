@@ -68,6 +68,11 @@ type Options struct {
 	// as 0. It must be safe for concurrent use (aws-sdk-go-v2:
 	// StandardOptions.Backoff).
 	Backoff func(attempt int, err error) time.Duration
+	// FleetRetryBudget, when set, is a second token bucket that every retry
+	// must also pay from, on top of the client's retry quota, with the same
+	// costs and refills (§5); typically one shared by a fleet of processes
+	// (runtime/redisstore). nil means none. Read once, by NewClient.
+	FleetRetryBudget RetryBudget
 
 	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
 	// to the service's classification; a code listed here moves to this
@@ -99,9 +104,10 @@ type Options struct {
 	// WindowStore and an identity block each other. Empty means the client
 	// itself.
 	ThrottleIdentity string
-	// Windows is the throttle-window store; nil means a store owned by the
-	// client. Share one between clients on purpose.
-	Windows *WindowStore
+	// Windows is the throttle-window store; nil means a [*WindowStore] owned
+	// by the client. Share one between clients on purpose, or share windows
+	// between processes with runtime/redisstore. Read once, by NewClient.
+	Windows ThrottleWindowStore
 	// ThrottleDebug sends "X-RateLimit-Mode: debug" on every request, so
 	// the server reports quota before throttling (§8); the parsed quota of
 	// every response is exposed in ResponseMetadata.Throttle and
