@@ -400,14 +400,15 @@ func attemptValue(attempt, max int) string {
 // before its Content-Length gives io.ErrUnexpectedEOF, an attempt deadline
 // context.DeadlineExceeded, a checksum mismatch a *ChecksumError.
 func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) error) error {
-	defer discard(resp)
+	body := resp.Body
+	defer func() { resp.Body = body; discard(resp) }()
 	if h := cl.c.checksumHeader; h != "" {
 		if want := resp.Header[h]; len(want) > 0 {
-			data, err := io.ReadAll(resp.Body)
+			data, err := io.ReadAll(body)
 			if err != nil {
 				return err
 			}
-			if err := verifyCRC32(h, want[0], data); err != nil {
+			if err := verifyCRC32(cl.c.svc.ChecksumHeader, want[0], data); err != nil {
 				return err
 			}
 			resp.Body = io.NopCloser(bytes.NewReader(data))

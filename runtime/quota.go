@@ -102,19 +102,15 @@ type retryCosts struct {
 	transient, throttling, timeout, noRetryIncrement int
 }
 
-// newRetryCosts returns the costs opts set, the defaults of §5 elsewhere.
+// newRetryCosts returns the costs opts set, the defaults of §5 elsewhere
+// (ResolveQuotaSettings).
 func newRetryCosts(opts *Options) retryCosts {
-	pick := func(p *int, def int) int {
-		if p == nil {
-			return def
-		}
-		return max(*p, 0)
-	}
+	q := ResolveQuotaSettings(opts)
 	return retryCosts{
-		transient:        pick(opts.RetryCostTransient, RetryCostTransient),
-		throttling:       pick(opts.RetryCostThrottling, RetryCostThrottling),
-		timeout:          pick(opts.RetryCostTimeout, RetryCostTimeout),
-		noRetryIncrement: pick(opts.NoRetryIncrement, NoRetryIncrement),
+		transient:        q.CostTransient.Value,
+		throttling:       q.CostThrottling.Value,
+		timeout:          q.CostTimeout.Value,
+		noRetryIncrement: q.NoRetryIncrement.Value,
 	}
 }
 
@@ -173,4 +169,33 @@ func (c *Client) storeFault() error {
 		}
 	}
 	return nil
+}
+
+// QuotaSettings are the retry quota's tunable values (§5), each with the
+// source that decided it: an Options field (client option) or the global
+// default. Values are in tokens.
+type QuotaSettings struct {
+	Capacity, CostTransient, CostThrottling, CostTimeout, NoRetryIncrement Setting[int]
+}
+
+// ResolveQuotaSettings returns the retry quota settings a client built
+// with opts uses (nil opts: the defaults). It is what NewClient reads and
+// what `retrygen explain` prints.
+func ResolveQuotaSettings(opts *Options) QuotaSettings {
+	if opts == nil {
+		opts = &Options{}
+	}
+	pick := func(p *int, field, desc string, def int) Setting[int] {
+		if p == nil {
+			return Setting[int]{Value: def, Source: Source{Level: LevelGlobalDefault, Name: desc}}
+		}
+		return Setting[int]{Value: max(*p, 0), Source: Source{Level: LevelClientOption, Name: field}}
+	}
+	return QuotaSettings{
+		Capacity:         pick(opts.RetryQuotaCapacity, "RetryQuotaCapacity", "retry quota capacity", DefaultRetryQuotaCapacity),
+		CostTransient:    pick(opts.RetryCostTransient, "RetryCostTransient", "retry cost of a transient error", RetryCostTransient),
+		CostThrottling:   pick(opts.RetryCostThrottling, "RetryCostThrottling", "retry cost of a throttling error", RetryCostThrottling),
+		CostTimeout:      pick(opts.RetryCostTimeout, "RetryCostTimeout", "retry cost of a timeout", RetryCostTimeout),
+		NoRetryIncrement: pick(opts.NoRetryIncrement, "NoRetryIncrement", "first-attempt success increment", NoRetryIncrement),
+	}
 }
