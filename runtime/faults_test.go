@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -154,4 +155,21 @@ func TestDecodeErrorOf2xxIsNotRetried(t *testing.T) {
 	var nrs *NotRetrySafeError
 	require.False(t, errors.As(err, &nrs))
 	require.Equal(t, 1, md.Attempts)
+}
+
+func TestAdaptiveLimiterUpdatedAfterTransportFailure(t *testing.T) {
+	// aws-sdk-go-v2 (aws/retry/adaptive.go handleResponse) updates the rate
+	// limiter after every attempt, transport failures included, as a
+	// non-throttle. Two 429s, a connection reset, a 200 (Rand 0.5): the
+	// reset's update moves the fill rate from 0.5 to 1.12 tokens/s (it
+	// stayed at 0.5 while transport failures were skipped).
+	var rates []float64
+	h := newHarness(t, nil, 0.5, script(status(429), status(429), failure(syscall.ECONNRESET), status(200)), func(o *Options) {
+		o.RetryMode = ModeAdaptive
+		o.MaxAttempts = 4
+		o.OnAttempt = func(a AttemptInfo) { rates = append(rates, a.LimiterRate) }
+	})
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, []float64{0.5, 0.5, 1.12, 3.424}, rates, 1e-9)
 }
