@@ -227,3 +227,31 @@ func TestLoopbackBrickHeaderWindowIsCapped(t *testing.T) {
 	require.Len(t, seen, 2)
 	require.Equal(t, "enable", seen[0].Get("x-sdk-throttling-control"), "sent while throttle control is on")
 }
+
+func TestInvocationIDOnePerCall(t *testing.T) {
+	// amz-sdk-invocation-id: one UUID v4 per call, the same on every
+	// attempt of that call, a new one for the next call.
+	srv := newRecordingServer(t, func(w http.ResponseWriter, _ *http.Request, n int) {
+		if n%2 == 1 {
+			w.WriteHeader(503)
+		}
+	})
+	svc := testService()
+	svc.InvocationIDHeader = "amz-sdk-invocation-id"
+	c, _ := loopbackClient(t, svc, srv.URL, nil)
+	for range 2 {
+		_, err := c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
+		require.NoError(t, err)
+	}
+	seen := srv.seen()
+	require.Len(t, seen, 4)
+	ids := make([]string, len(seen))
+	for i, h := range seen {
+		require.Len(t, h.Values("Amz-Sdk-Invocation-Id"), 1)
+		ids[i] = h.Get("Amz-Sdk-Invocation-Id")
+		require.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, ids[i])
+	}
+	require.Equal(t, ids[0], ids[1], "call 1: one id on both attempts")
+	require.Equal(t, ids[2], ids[3], "call 2: one id on both attempts")
+	require.NotEqual(t, ids[0], ids[2], "a new id per call")
+}
