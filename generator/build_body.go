@@ -130,7 +130,7 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 		return b.structOrEmpty(nil, ptr, name), body, nil
 	}
 	tname := b.claim(name, bptr)
-	t := &Type{Name: tname, Kind: KindStruct, Source: "the parameters and request body of operation " + ptr}
+	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
 	var bodyFields []Field
 	switch {
@@ -232,7 +232,7 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
 	tname := b.claim(name, cptr)
-	t := &Type{Name: tname, Kind: KindStruct, Source: "the 2xx response of operation " + ptr}
+	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
 	if kind == BodyJSON && sr != nil {
 		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -25,7 +26,7 @@ func opLine(op *Operation) string {
 		es = append(es, e.Status+":"+e.Name)
 	}
 	return fmt.Sprintf("%s %s %s params=%v body=%q %q in=%s out=%s/%q errors=%v doc=%q",
-		op.Name, op.Method, op.Path, ps, op.Body.Kind, op.Body.ContentType, op.Input, op.Output, op.OutputBody, es, op.Doc)
+		op.Name, op.Method, op.Path, ps, op.Body.Kind, op.Body.ContentType, op.Input, op.Output, op.OutputBody, es, cmp.Or(op.Doc, op.Summary))
 }
 
 // TestSplitSpecRedocly loads the split spec of testdata/split/redocly (a
