@@ -97,7 +97,8 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		b.WriteString("Quota drained = every client's retry quota below the retry cost of the outage's failures (14 tokens for a transient error, 5 for throttling); " +
 			"attempts/call after = attempts of the calls started after that, until the outage ends; " +
 			fmt.Sprintf("recovered = end of the first %s bucket after the outage in which at most %.0f %% of the calls that ended failed.\n\n", dur(runs[0].bucket), recoveryErrorRate*100))
-		b.WriteString("| mode | quota drained after | attempts/call after | recovered after |\n|---|---:|---:|---:|\n")
+		b.WriteString("Second half = server requests ÷ calls started in the outage's second half (time buckets), the steady state.\n\n")
+		b.WriteString("| mode | quota drained after | attempts/call after | amplification, second half | recovered after |\n|---|---:|---:|---:|---:|\n")
 		for _, r := range runs {
 			ps := &r.phases[i]
 			drained, after := "never (no quota)", "–"
@@ -109,11 +110,24 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			} else if r.mode != "legacy" && r.mode != "aliyun" {
 				drained = "not drained"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.label, drained, after, recovery(r, ps.end))
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.label, drained, after, secondHalf(r, ps), recovery(r, ps.end))
 		}
 	}
 	fmt.Fprintf(&b, "\n## Plots\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)
 	return b.Bytes()
+}
+
+// secondHalf is the amplification over the time buckets of the second half
+// of a phase: server requests ÷ calls started.
+func secondHalf(r *runStats, ps *phaseStats) string {
+	from := int((ps.start + (ps.end-ps.start)/2 + r.bucket - 1) / r.bucket)
+	to := int(ps.end / r.bucket)
+	var req, calls int64
+	for b := from; b < to && b < len(r.offered); b++ {
+		req += r.serverReq[b]
+		calls += r.offered[b]
+	}
+	return ratio(float64(req), float64(calls))
 }
 
 // recovery is the time from end until the end of the first bucket in which
