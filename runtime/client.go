@@ -76,8 +76,12 @@ type Client struct {
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
-	windows  *WindowStore
+	windows  ThrottleWindowStore
 	identity string
+	// fleet is Options.FleetRetryBudget (nil for none); faults are the
+	// stores that report falling back to local state.
+	fleet  RetryBudget
+	faults []StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
@@ -147,7 +151,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if opts.RetryQuotaCapacity != nil {
 		capacity = *opts.RetryQuotaCapacity
 	}
-	c.quota = newRetryQuota(capacity)
+	c.quota = NewRetryQuota(capacity)
 	c.limiter = NewRateLimiter(c.clock)
 	switch {
 	case opts.DisableThrottleControl:
@@ -164,6 +168,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	if c.windows == nil {
 		c.windows = NewWindowStore()
+	}
+	c.fleet = opts.FleetRetryBudget
+	for _, s := range []any{c.windows, c.fleet} {
+		if f, ok := s.(StoreFaultReporter); ok {
+			c.faults = append(c.faults, f)
+		}
 	}
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)

@@ -149,9 +149,9 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 	case ClassSuccess:
 		if cl.p.UsesQuota {
 			if cl.paid > 0 {
-				cl.c.quota.Release(cl.paid)
+				cl.c.releaseRetry(cl.paid)
 			} else {
-				cl.c.quota.Release(NoRetryIncrement)
+				cl.c.releaseRetry(NoRetryIncrement)
 			}
 			cl.paid = 0
 		}
@@ -189,13 +189,13 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 		return false
 	}
 	cost := retryCost(d.Class)
-	ok, balance := cl.c.quota.Acquire(cost)
+	ok, balance, fleet := cl.c.payRetry(cost)
 	if ok {
 		cl.paid = cost
 		return false
 	}
 	d.Outcome = OutcomeQuotaExhausted
-	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
 	if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
 		d.DelayReason += " (long polling)"
 	} else {
@@ -288,7 +288,7 @@ func (cl *Call) Abandon() { cl.refund() }
 // sent (§3 step 7).
 func (cl *Call) refund() {
 	if cl.paid > 0 {
-		cl.c.quota.Release(cl.paid)
+		cl.c.releaseRetry(cl.paid)
 		cl.paid = 0
 	}
 }

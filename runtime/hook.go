@@ -42,6 +42,10 @@ type AttemptInfo struct {
 	// Throttle is the quota parsed from the response's throttle headers
 	// (§8).
 	Throttle ThrottleHeaders
+	// StoreFault is set when a shared throttle-window store or fleet retry
+	// budget (runtime/redisstore) could not reach its backend and used this
+	// process's local state instead: the call went on as if unshared.
+	StoreFault error
 }
 
 // logAttempt logs one attempt: retries at Info, everything else at Debug.
@@ -68,4 +72,8 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 		slog.Int("retry_quota", a.QuotaBalance),
 		slog.Float64("limiter_rate", a.LimiterRate),
 	)
+	if a.StoreFault != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, "shared store unavailable, using local state",
+			slog.String("operation", a.Operation), slog.Int("attempt", a.Attempt), slog.Any("error", a.StoreFault))
+	}
 }

@@ -76,7 +76,7 @@ func generate(spec string, overlays []string, out, pkg string, check, strict boo
 			code = 1
 		}
 	}()
-	svc, diags, err := generator.LoadService(spec, overlays)
+	svc, diags, err := loadService(spec, overlays)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -117,6 +117,10 @@ func generate(spec string, overlays []string, out, pkg string, check, strict boo
 	fmt.Fprintln(stdout, svc.Summary(pkg))
 	return 0
 }
+
+// loadService is generator.LoadService; tests replace it to make loading
+// panic.
+var loadService = generator.LoadService
 
 // usageError returns what is wrong with the command line, or "".
 func usageError(fs *flag.FlagSet, spec, out, pkg string) string {
