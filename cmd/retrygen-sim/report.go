@@ -45,6 +45,9 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		if g.User != "" {
 			user = fmt.Sprintf(", all calling as user %q", g.User)
 		}
+		if g.FleetRetryBudget > 0 {
+			user += fmt.Sprintf(", sharing a fleet retry budget of %d tokens in the shared runs", g.FleetRetryBudget)
+		}
 		fmt.Fprintf(&b, "- %s: %d clients, %s, %s (no retry: 1), %s%s\n", g.Name, g.Count, load, attempts, timeout, user)
 	}
 	s := sc.Server
@@ -54,7 +57,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per client (%s dimension)", u.Limit, u.WindowMs, u.Dimension)
 	}
 	if len(sc.Sharing) > 1 || sc.Sharing[0] == sharingShared {
-		fmt.Fprintf(&b, "\n\n**Throttle windows**: each mode run with %s windows (per-process: each client its own store; shared: one in-memory store per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
+		fmt.Fprintf(&b, "\n\n**Sharing**: each mode run with %s windows (per-process: each client its own throttle-window store and no fleet budget; shared: one in-memory window store and the fleet retry budget per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
 	}
 	b.WriteString("\n\n**Phases**\n\n| phase | kind | from (s) | to (s) | condition |\n|---|---|---:|---:|---|\n")
 	for i, p := range sc.Phases {
@@ -98,7 +101,8 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			"attempts/call after = attempts of the calls started after that, until the outage ends; " +
 			fmt.Sprintf("recovered = end of the first %s bucket after the outage in which at most %.0f %% of the calls that ended failed.\n\n", dur(runs[0].bucket), recoveryErrorRate*100))
 		b.WriteString("Second half = server requests ÷ calls started in the outage's second half (time buckets), the steady state.\n\n")
-		b.WriteString("| mode | quota drained after | attempts/call after | amplification, second half | recovered after |\n|---|---:|---:|---:|---:|\n")
+		b.WriteString("Retries = attempts after the first made by the calls started in the outage.\n\n")
+		b.WriteString("| mode | retries | quota drained after | attempts/call after | amplification, second half | recovered after |\n|---|---:|---:|---:|---:|---:|\n")
 		for _, r := range runs {
 			ps := &r.phases[i]
 			drained, after := "never (no quota)", "–"
@@ -110,7 +114,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			} else if r.mode != "legacy" && r.mode != "aliyun" {
 				drained = "not drained"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", r.label, drained, after, secondHalf(r, ps), recovery(r, ps.end))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s |\n", r.label, ps.startedRetries, drained, after, secondHalf(r, ps), recovery(r, ps.end))
 		}
 	}
 	fmt.Fprintf(&b, "\n## Plots\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)

@@ -31,10 +31,11 @@ type Scenario struct {
 	// 1). Default: legacy, standard, adaptive, aliyun, none.
 	Modes []string `yaml:"modes"`
 	// Sharing lists how the clients of a group keep their throttle
-	// windows, each run for every mode: per-process (default: each
-	// client its own store, as today's processes) or shared (one
-	// in-memory store per group, what a fleet-wide store such as Redis
-	// gives every process).
+	// windows and retry budget, each run for every mode: per-process
+	// (default: each client its own window store, no fleet budget) or
+	// shared (one in-memory window store per group and the group's
+	// FleetRetryBudget, what a fleet-wide store such as Redis gives every
+	// process).
 	Sharing []string      `yaml:"sharing"`
 	Clients []ClientGroup `yaml:"clients"`
 	Server  Server        `yaml:"server"`
@@ -63,6 +64,11 @@ type ClientGroup struct {
 	// server's user limit counts their requests together, and it is their
 	// throttle identity. Empty: each client is a user of its own.
 	User string `yaml:"user"`
+	// FleetRetryBudget, in the runs with shared stores, is the capacity in
+	// tokens of one retry budget the group's clients share on top of their
+	// own retry quotas (runtime.Options.FleetRetryBudget): a retry needs
+	// both. 0: none.
+	FleetRetryBudget int `yaml:"fleetRetryBudget"`
 }
 
 // ClosedLoop is a closed-loop client: a fixed number of callers.
@@ -316,6 +322,9 @@ func (s *Scenario) validate(v *validator) {
 		}
 		if g.MaxAttempts < 0 || g.MaxAttempts > 100 {
 			v.fail(at+".maxAttempts", "must be an integer between 1 and 100, got %d", g.MaxAttempts)
+		}
+		if g.FleetRetryBudget < 0 {
+			v.fail(at+".fleetRetryBudget", "must be ≥ 0 tokens, got %d", g.FleetRetryBudget)
 		}
 		if g.TimeoutMs < 0 {
 			v.fail(at+".timeoutMs", "must be ≥ 0 ms, got %d", g.TimeoutMs)

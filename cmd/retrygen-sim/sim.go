@@ -215,12 +215,19 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		if err != nil {
 			return nil, err
 		}
-		var windows *runtime.WindowStore
+		// Shared: one window store and, when the group sets one, one fleet
+		// retry budget for the whole group, as a fleet-wide store (Redis,
+		// runtime/redisstore) gives every process.
+		var windows runtime.ThrottleWindowStore
+		var budget runtime.RetryBudget
 		if sharing == sharingShared {
-			windows = runtime.NewWindowStore() // one store for the group
+			windows = runtime.NewWindowStore()
+			if g.FleetRetryBudget > 0 {
+				budget = runtime.NewRetryQuota(g.FleetRetryBudget)
+			}
 		}
 		for range g.Count {
-			cl, err := r.newClient(svc, g, idx, seed, windows)
+			cl, err := r.newClient(svc, g, idx, seed, windows, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -267,8 +274,9 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 
 // newClient builds client idx of group g for the run's mode: settings only
 // from the scenario (mode, max attempts) and the service's x-retry. windows
-// is the group's shared throttle-window store, or nil for one of its own.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows *runtime.WindowStore) (*simClient, error) {
+// is the group's shared throttle-window store, or nil for one of its own;
+// budget the group's fleet retry budget, or nil for none.
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore, budget runtime.RetryBudget) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
@@ -293,6 +301,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		Rand:             jitter.Float64,
 		ThrottleIdentity: user,
 		Windows:          windows,
+		FleetRetryBudget: budget,
 	})
 	if err != nil {
 		return nil, err

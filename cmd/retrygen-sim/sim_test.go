@@ -165,6 +165,27 @@ func sortedKeys(m map[string][]byte) []string {
 	return keys
 }
 
+// Issue 13 item 5 in the simulator: under a total outage the fleet's retries
+// stay within the fleet retry budget (1,000 tokens pay 71 transient retries
+// of 14), not 100 × each client's quota.
+func TestFleetRetryBudget(t *testing.T) {
+	sc, err := LoadScenario("testdata/fleet-outage-small.yaml")
+	require.NoError(t, err)
+	retries := func(sharing string) int64 {
+		r, err := simulate(sc, "standard", sharing, sc.Seed, newServiceCache().service, nil)
+		require.NoError(t, err)
+		p := &r.phases[1]
+		return p.startedRetries
+	}
+	per, shared := retries(sharingPerProcess), retries(sharingShared)
+	require.LessOrEqual(t, shared, int64(1000/14), "the fleet budget pays at most 71 retries")
+	require.Positive(t, shared)
+	// Each client's 500 tokens pay 35 retries: 3,500 fleet-wide, less what
+	// the calls started in the healthy phase spent.
+	require.Greater(t, per, int64(3000))
+	require.Greater(t, per, 40*shared)
+}
+
 // Invalid scenarios are refused with the file, the line and the field.
 func TestScenarioErrors(t *testing.T) {
 	valid := `name: x
@@ -206,7 +227,7 @@ phases:
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../../specs/scenarios/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 6)
+	require.Len(t, files, 7)
 	for _, f := range files {
 		sc, err := LoadScenario(f)
 		require.NoError(t, err, f)

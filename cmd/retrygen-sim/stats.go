@@ -30,6 +30,8 @@ type phaseStats struct {
 	// started calls, and the attempts those calls made in all (whenever
 	// they made them): attempts per call by the phase the call started in.
 	started, startedAttempts, startedEnded int64
+	// startedRetries counts the attempts after the first of those calls.
+	startedRetries int64
 	serverReq, responses, throttled        int64
 	// succeeded and failed count calls that ended in the phase.
 	succeeded, failed int64
@@ -129,6 +131,7 @@ func (s *runStats) callEnded(r *run, c *call, ok bool) {
 	if c.phase >= 0 {
 		ps := &s.phases[c.phase]
 		ps.startedAttempts += int64(c.attempts)
+		ps.startedRetries += int64(max(c.attempts-1, 0))
 		ps.startedEnded++
 		if c.drained {
 			ps.drainedAttempt += int64(c.attempts)
