@@ -259,3 +259,15 @@ func TestCommand(t *testing.T) {
 	require.Equal(t, 2, realMain([]string{"-scenario", bad, "-out", dir}, &stdout, &stderr))
 	require.Contains(t, stderr.String(), "bad.yaml:1: clients: at least one client group is required")
 }
+
+// The progress bar redraws one line per percent and clears it at the end.
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgressBar(&b)
+	p("standard", 1, 5, 30*time.Second, 60*time.Second)
+	p("standard", 1, 5, 30*time.Second+time.Millisecond, 60*time.Second) // same percent: no redraw
+	require.Equal(t, "\rstandard  (2/5) [###############...............]  50%", b.String())
+	b.Reset()
+	p("", 5, 5, 0, 0)
+	require.Equal(t, "\r"+strings.Repeat(" ", 70)+"\r", b.String())
+}
