@@ -42,6 +42,9 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			timeout = fmt.Sprintf("deadline %d ms", g.TimeoutMs)
 		}
 		user := ""
+		if g.Spec != "" {
+			user = ", x-retry of " + strings.Join(append([]string{g.Spec}, g.Overlays...), " + ")
+		}
 		if g.User != "" {
 			user = fmt.Sprintf(", all calling as user %q", g.User)
 		}
@@ -54,10 +57,21 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 	fmt.Fprintf(&b, "\n**Server**: capacity %s req/s, burst %d, queue %d, latency %s ms, overload answered with %s",
 		num(s.Capacity), s.Burst, s.Queue, num(s.LatencyMs), failureName(s.Overload, s.RetryAfterMs))
 	if u := s.UserLimit; u != nil {
-		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per client (%s dimension)", u.Limit, u.WindowMs, u.Dimension)
+		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per user (%s dimension)", u.Limit, u.WindowMs, u.Dimension)
 	}
 	if len(sc.Sharing) > 1 || sc.Sharing[0] == sharingShared {
 		fmt.Fprintf(&b, "\n\n**Sharing**: each mode run with %s windows (per-process: each client its own throttle-window store and no fleet budget; shared: one in-memory window store and the fleet retry budget per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
+	}
+	b.WriteString("\n\n**Max attempts** (first client group, as resolved):")
+	for i, r := range runs {
+		if r.sharing != runs[0].sharing {
+			break
+		}
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %s %d", sep, modeName(r.mode), r.maxAttempts)
 	}
 	b.WriteString("\n\n**Phases**\n\n| phase | kind | from (s) | to (s) | condition |\n|---|---|---:|---:|---|\n")
 	for i, p := range sc.Phases {

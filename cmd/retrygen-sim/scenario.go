@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -40,6 +41,9 @@ type Scenario struct {
 	Clients []ClientGroup `yaml:"clients"`
 	Server  Server        `yaml:"server"`
 	Phases  []Phase       `yaml:"phases"`
+
+	// dir is the scenario file's directory: spec paths are relative to it.
+	dir string
 }
 
 // ClientGroup is Count identical clients, each one runtime.Client with its
@@ -64,6 +68,13 @@ type ClientGroup struct {
 	// server's user limit counts their requests together, and it is their
 	// throttle identity. Empty: each client is a user of its own.
 	User string `yaml:"user"`
+	// Spec and Overlays, when set, give the group's clients the x-retry
+	// settings of a spec (paths relative to the scenario file), as its
+	// generated client would hold them; the environment and config files
+	// still never apply. Without a spec the clients use the simulator's
+	// AWS-like service.
+	Spec     string   `yaml:"spec"`
+	Overlays []string `yaml:"overlays"`
 	// FleetRetryBudget, in the runs with shared stores, is the capacity in
 	// tokens of one retry budget the group's clients share on top of their
 	// own retry quotas (runtime.Options.FleetRetryBudget): a retry needs
@@ -192,6 +203,7 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	s.dir = filepath.Dir(path)
 	v := validator{path: path, root: root.Content[0]}
 	s.validate(&v)
 	if v.err != nil {
@@ -322,6 +334,9 @@ func (s *Scenario) validate(v *validator) {
 		}
 		if g.MaxAttempts < 0 || g.MaxAttempts > 100 {
 			v.fail(at+".maxAttempts", "must be an integer between 1 and 100, got %d", g.MaxAttempts)
+		}
+		if g.Spec == "" && len(g.Overlays) > 0 {
+			v.fail(at+".overlays", "overlays need a spec")
 		}
 		if g.FleetRetryBudget < 0 {
 			v.fail(at+".fleetRetryBudget", "must be ≥ 0 tokens, got %d", g.FleetRetryBudget)

@@ -244,6 +244,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			r.schedule(event{at: r.interArrival(cl, 0), kind: evArrival, cl: cl})
 		}
 	}
+	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
 	r.schedule(event{at: r.bucket, kind: evSample})
 	for len(r.q) > 0 {
 		e := r.q.pop()

@@ -271,3 +271,16 @@ func TestProgressBar(t *testing.T) {
 	p("", 5, 5, 0, 0)
 	require.Equal(t, "\r"+strings.Repeat(" ", 70)+"\r", b.String())
 }
+
+// A client group takes its x-retry settings from a spec and overlay, as its
+// generated client would: DynamoDB's legacy mode makes 10 attempts per call
+// (issue 12's "DynamoDB: 10.0"), its standard mode 4 (the spec's max
+// attempts).
+func TestSpecSettings(t *testing.T) {
+	sc, runs := runScenario(t, "testdata/dynamodb-outage.yaml")
+	leg := phase(t, sc, runs["legacy"], "outage")
+	require.Equal(t, leg.started, leg.startedEnded)
+	require.Equal(t, 10*leg.started, leg.startedAttempts, "DynamoDB legacy: 10 attempts per call")
+	std := runs["standard"]
+	require.Equal(t, 4, std.maxAttempts, "DynamoDB standard: max attempts 4")
+}

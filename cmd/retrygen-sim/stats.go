@@ -12,7 +12,9 @@ import (
 type runStats struct {
 	// label names the run ("standard", "standard (shared windows)").
 	label, mode, sharing string
-	bucket               time.Duration
+	// maxAttempts is the first client's resolved max attempts.
+	maxAttempts int
+	bucket      time.Duration
 	// Per bucket, by the time it happened: calls started, requests
 	// arriving at the server, responses, throttling responses, calls that
 	// ended in success and in failure.
@@ -31,8 +33,8 @@ type phaseStats struct {
 	// they made them): attempts per call by the phase the call started in.
 	started, startedAttempts, startedEnded int64
 	// startedRetries counts the attempts after the first of those calls.
-	startedRetries int64
-	serverReq, responses, throttled        int64
+	startedRetries                  int64
+	serverReq, responses, throttled int64
 	// succeeded and failed count calls that ended in the phase.
 	succeeded, failed int64
 	latency           histogram
