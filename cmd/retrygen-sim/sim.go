@@ -261,12 +261,12 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	return r.stats, nil
 }
 
-// runLabel names a run in tables and plots: the mode, with "(shared
-// windows)" when the scenario compares sharing.
+// runLabel names a run in tables and plots: the mode, with "(shared)" or
+// "(per-process)" when the scenario compares sharing.
 func runLabel(sc *Scenario, mode, sharing string) string {
 	name := modeName(mode)
 	if len(sc.Sharing) > 1 || sharing == sharingShared {
-		name += " (" + sharing + " windows)"
+		name += " (" + sharing + ")"
 	}
 	return name
 }

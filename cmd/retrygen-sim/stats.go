@@ -10,7 +10,7 @@ import (
 // runStats is what one mode's run measured: per time bucket (the plots, the
 // recovery time) and per phase (the report's tables).
 type runStats struct {
-	// label names the run ("standard", "standard (shared windows)").
+	// label names the run ("standard", "standard (shared)").
 	label, mode, sharing string
 	// maxAttempts is the first client's resolved max attempts.
 	maxAttempts int
