@@ -59,7 +59,11 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 	fmt.Fprintf(&b, "\n**Server**: capacity %s req/s, burst %d, queue %d, latency %s ms, overload answered with %s",
 		num(s.Capacity), s.Burst, s.Queue, num(s.LatencyMs), failureName(s.Overload, s.RetryAfterMs))
 	if u := s.UserLimit; u != nil {
-		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per user (%s dimension)", u.Limit, u.WindowMs, u.Dimension)
+		code := "no error code"
+		if u.Code != "" {
+			code = "error code " + u.Code
+		}
+		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per user (%s dimension; HTTP 400, %s, Remain:0 and TimeLeft)", u.Limit, u.WindowMs, u.Dimension, code)
 	}
 	if len(sc.Sharing) > 1 || sc.Sharing[0] == sharingShared {
 		fmt.Fprintf(&b, "\n\n**Sharing**: each mode run with %s windows (per-process: each client its own throttle-window store and no fleet budget; shared: one in-memory window store and the fleet retry budget per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
@@ -170,13 +174,13 @@ func modeName(m string) string {
 }
 
 func failureName(kind string, retryAfterMs int) string {
-	switch kind {
-	case failureThrottling:
-		return "HTTP 400 ThrottlingException"
-	case failureRetryAfter:
-		return fmt.Sprintf("HTTP 400 ThrottlingException with x-amz-retry-after: %d", retryAfterMs)
+	switch {
+	case kind == failure503:
+		return "HTTP 503"
+	case retryAfterMs > 0:
+		return fmt.Sprintf("HTTP 400 %s with x-amz-retry-after: %d", kind, retryAfterMs)
 	}
-	return "HTTP 503"
+	return "HTTP 400 " + kind
 }
 
 func condition(p *Phase, retryAfterMs int) string {

@@ -141,6 +141,7 @@ type simClient struct {
 	idx int
 	// user is the client's Alibaba user and throttle identity.
 	user  string
+	svc   *runtime.Service
 	group *ClientGroup
 	rc    *runtime.Client
 	// params are the client's resolved retry parameters.
@@ -307,7 +308,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if err != nil {
 		return nil, err
 	}
-	cl := &simClient{idx: idx, user: user, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
+	cl := &simClient{idx: idx, user: user, svc: svc, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
 	c, err := rc.NewCall(&simOperation, nil)
 	if err != nil {
 		return nil, err

@@ -150,7 +150,7 @@ func (s *runStats) sample(r *run) {
 	}
 	p := r.phaseAt(r.now - 1)
 	cost := runtime.RetryCostTransient
-	if p >= 0 && r.sc.Phases[p].Failure != failure503 {
+	if p >= 0 && r.sc.Phases[p].Failure != failure503 && r.clients[0].svc.CodeClass(r.sc.Phases[p].Failure) == runtime.ClassThrottling {
 		cost = runtime.RetryCostThrottling
 	}
 	var quota, rate float64
