@@ -178,10 +178,26 @@ func fleetChild(jobJSON string) int {
 	return 0
 }
 
-// errorKind is err's type and code, e.g. "*runtime.MaxAttemptsError 503".
+// errorKind names why a call failed, e.g. "max attempts 503
+// ServiceUnavailable" or "fleet retry budget 503 ServiceUnavailable".
 func errorKind(err error) string {
+	var (
+		quota *runtime.QuotaExhaustedError
+		maxed *runtime.MaxAttemptsError
+		win   *runtime.ThrottleWindowError
+		api   *runtime.APIError
+	)
 	kind := fmt.Sprintf("%T", err)
-	var api *runtime.APIError
+	switch {
+	case errors.As(err, &quota) && quota.Fleet:
+		kind = "fleet retry budget"
+	case errors.As(err, &quota):
+		kind = "retry quota"
+	case errors.As(err, &maxed):
+		kind = "max attempts"
+	case errors.As(err, &win):
+		kind = "throttle window"
+	}
 	if errors.As(err, &api) {
 		kind += " " + strconv.Itoa(api.HTTPStatusCode) + " " + api.ErrorCode
 	}
