@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -357,4 +359,30 @@ func TestCloseStopsGoroutines(t *testing.T) {
 	require.NoError(t, rdb.Close())
 	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
 	require.True(t, ok, "closed: local state only")
+}
+
+// TestWindowPropagationDelay measures how long a window recorded in one
+// Store takes to block calls in another (20 windows, polled every 100 µs)
+// and asserts the documented bound: well within ResyncInterval.
+func TestWindowPropagationDelay(t *testing.T) {
+	r := testserver.StartRedis(t)
+	a, _ := newTestStore(t, r, Options{})
+	b, _ := newTestStore(t, r, Options{})
+	eventually(t, func() bool { _, ok := b.ref.toLocal(0); return ok }, "b resynced once")
+	var delays []time.Duration
+	for i := range 20 {
+		id := "ak-" + strconv.Itoa(i)
+		start := time.Now()
+		a.Record(id, "Op", throttledUser(time.Minute), start)
+		for {
+			if _, _, ok := b.Blocked(id, "Op", time.Now()); ok {
+				break
+			}
+			require.Less(t, time.Since(start), DefaultResyncInterval, "window %d never arrived", i)
+			time.Sleep(100 * time.Microsecond)
+		}
+		delays = append(delays, time.Since(start))
+	}
+	slices.Sort(delays)
+	t.Logf("propagation delay over %d windows: median %v, max %v", len(delays), delays[len(delays)/2], delays[len(delays)-1])
 }
