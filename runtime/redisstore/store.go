@@ -8,6 +8,13 @@
 //	defer store.Close()
 //	client, err := dynamodb.New(endpoint, func(o *dynamodb.Options) { store.Share(&o.Options) })
 //
+// It uses github.com/redis/go-redis/v9 with pub/sub rather than
+// github.com/redis/rueidis's server-assisted client-side caching: a cached
+// read still costs a round trip the first time each key is read and after
+// every invalidation, and the cache is dropped whenever the connection is,
+// exactly when a local fallback is needed; a mirror fed by pub/sub is read
+// without any round trip and is itself the fallback.
+//
 // # Throttle windows
 //
 // A window learned by one process (its absolute end, dimension, throttle
