@@ -166,9 +166,10 @@ type Store struct {
 	wmu sync.Mutex
 	// unwritten are windows learned here and not yet written to Redis.
 	unwritten map[windowKey]unwrittenWindow
-	// ref maps Redis time to local time: Redis's clock read refRedis (ms)
-	// at local time refLocal.
+	// ref maps Redis time to local time.
 	ref clockRef
+	// resyncs counts the completed resyncs (tests wait for the first).
+	resyncs atomic.Int64
 
 	budget budget
 

@@ -89,7 +89,7 @@ func TestWindowSharedBetweenStores(t *testing.T) {
 	r := testserver.StartRedis(t)
 	a, rdb := newTestStore(t, r, Options{})
 	b, _ := newTestStore(t, r, Options{})
-	eventually(t, func() bool { _, ok := b.ref.toLocal(0); return ok }, "b resynced once")
+	eventually(t, func() bool { return b.resyncs.Load() > 0 }, "b resynced once")
 
 	now := time.Now()
 	a.Record("ak-1", "DescribeRegions", throttledUser(3*time.Second), now)
@@ -300,7 +300,7 @@ func TestRedisDownFallsBackAndResumes(t *testing.T) {
 func TestRedisStalledNeverStallsARetry(t *testing.T) {
 	r := testserver.StartRedis(t)
 	s, _ := newTestStore(t, r, Options{FleetCapacity: 100, Timeout: 20 * time.Millisecond})
-	eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, "connected")
+	eventually(t, func() bool { return s.resyncs.Load() > 0 }, "connected")
 	r.Pause()
 	defer r.Resume()
 	fb := s.FleetRetryBudget()
@@ -353,7 +353,7 @@ func TestCloseStopsGoroutines(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: r.Addr})
 	s, err := New(rdb, Options{FleetCapacity: 100})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return s.resyncs.Load() > 0 }, 5*time.Second, time.Millisecond)
 	require.NoError(t, s.Close())
 	require.NoError(t, s.Close(), "twice is fine")
 	require.NoError(t, rdb.Close())
@@ -368,7 +368,7 @@ func TestWindowPropagationDelay(t *testing.T) {
 	r := testserver.StartRedis(t)
 	a, _ := newTestStore(t, r, Options{})
 	b, _ := newTestStore(t, r, Options{})
-	eventually(t, func() bool { _, ok := b.ref.toLocal(0); return ok }, "b resynced once")
+	eventually(t, func() bool { return b.resyncs.Load() > 0 }, "b resynced once")
 	var delays []time.Duration
 	for i := range 20 {
 		id := "ak-" + strconv.Itoa(i)
