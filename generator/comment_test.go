@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,7 +14,16 @@ func TestCommentLines(t *testing.T) {
 	}{
 		{"HTML elements are removed, paragraphs kept", "<p>Returns the <code>Item</code>.</p><p>Second.</p>",
 			[]string{"Returns the Item.", "", "Second."}},
-		{"block elements separate words", "one<br>two<li>three</li>", []string{"one two three"}},
+		{"block elements separate words", "one<br>two<div>three</div>", []string{"one two three"}},
+		{"a Markdown list is a Go doc list", "Can be one of:\n  * agent for questions\n  * agent for text\ngeneration\n\nAfter.",
+			[]string{"Can be one of:", "", "  - agent for questions", "  - agent for text generation", "", "After."}},
+		{"a numbered list keeps its numbers", "Steps:\n1. first\n2) second", []string{"Steps:", "", " 1. first", " 2. second"}},
+		{"an HTML list is a Go doc list", "<p>Where:</p><ul><li><p><code>S</code> - a string</p></li><li>N - a number</li></ul><p>Done.</p>",
+			[]string{"Where:", "", "  - S - a string", "  - N - a number", "", "Done."}},
+		{"a long item continues four spaces in", "- " + strings.Repeat("word ", 25),
+			[]string{"  - " + strings.TrimSpace(strings.Repeat("word ", 18)), "    " + strings.TrimSpace(strings.Repeat("word ", 7))}},
+		{"a list item cannot open a comment either", "* // x", []string{"  - // x"}},
+		{"a minus sign is not a bullet", "-1 means none", []string{"-1 means none"}},
 		{"a placeholder in angle brackets is kept", "Every operation is `GET /?Action=<Op>`.",
 			[]string{"Every operation is `GET /?Action=<Op>`."}},
 		{"HTML comments are removed", "a <!-- hidden --> b", []string{"a b"}},
