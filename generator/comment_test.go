@@ -1,9 +1,13 @@
 package generator
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -48,4 +52,24 @@ func TestDocComment(t *testing.T) {
 		render([]string{"", " "}, []string{"Pet is an object of the spec."}, "/components/schemas/Pet"),
 		"without spec text the generated sentence leads")
 	require.Equal(t, "// Same.", render([]string{"Same.", "Same."}, nil, ""), "a description repeating the summary is left out")
+}
+
+// FuzzDocComment renders any description as a doc comment: the file must
+// format and parse with the declaration after it intact, so no text can end
+// the comment, open another or turn into code.
+func FuzzDocComment(f *testing.F) {
+	for _, s := range []string{"plain", "a\n* b\n* // c\n\n1. */ d", "<ul><li>x</li></ul>", "x\u2028// y\r\n+build z", "*/\n/*", "- \n-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		file := jen.NewFile("p")
+		file.Add(docComment([]string{s}, []string{"note"}, "/components/schemas/"+s))
+		file.Type().Id("T").Int()
+		src, err := render(file, "p.go")
+		require.NoError(t, err)
+		af, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
+		require.NoError(t, err, "%s", src)
+		require.Len(t, af.Decls, 1, "%s", src)
+		require.Contains(t, af.Decls[0].(*ast.GenDecl).Doc.Text(), "Source: #/components/schemas/")
+	})
 }
