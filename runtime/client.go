@@ -322,17 +322,17 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
 	}
-	var extra [5]struct{ k, v string }
+	var extra [4 + len(cl.callHeaders)]headerKV
 	n := 0
-	add := func(k, v string) { extra[n].k, extra[n].v = k, v; n++ }
+	add := func(k, v string) { extra[n] = headerKV{k, v}; n++ }
 	if req.ContentType != "" && body != nil {
 		add("Content-Type", req.ContentType)
 	}
 	if c.attemptHeader != "" {
 		add(c.attemptHeader, cl.attemptValue(attempt))
 	}
-	if c.invocationIDHeader != "" {
-		add(c.invocationIDHeader, cl.invocationID)
+	for _, h := range cl.callHeaders[:cl.nCallHeaders] {
+		add(h.key, h.value)
 	}
 	if c.tc != nil {
 		add(HeaderThrottlingControl, "enable")
@@ -351,8 +351,8 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 		h[k], vals = vals[:m:m], vals[m:]
 	}
 	for _, e := range extra[:n] {
-		vals[0] = e.v
-		h[e.k], vals = vals[:1:1], vals[1:]
+		vals[0] = e.value
+		h[e.key], vals = vals[:1:1], vals[1:]
 	}
 	hreq.Header = h
 	return hreq, nil
