@@ -159,7 +159,9 @@ func TestLoopbackHTTPClientTimeoutRetries(t *testing.T) {
 	// (150 ms) on a slow response: retried like any timeout (aws-sdk-go-v2
 	// makes 2 attempts of 2 here too), each paying the timeout cost 14.
 	for name, hc := range map[string]func(*http.Transport) *http.Client{
-		"http.Client.Timeout": func(tr *http.Transport) *http.Client { return &http.Client{Timeout: 150 * time.Millisecond, Transport: tr} },
+		"http.Client.Timeout": func(tr *http.Transport) *http.Client {
+			return &http.Client{Timeout: 150 * time.Millisecond, Transport: tr}
+		},
 		"ResponseHeaderTimeout": func(tr *http.Transport) *http.Client {
 			tr.ResponseHeaderTimeout = 150 * time.Millisecond
 			return &http.Client{Transport: tr}

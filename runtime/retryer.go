@@ -27,7 +27,7 @@ type Call struct {
 	// are sent on every attempt, such as the invocation ID
 	// (Service.InvocationIDHeader, a UUID v4): keys canonical. They go
 	// into each attempt's own header map, never into the caller's Request.
-	callHeaders [2]headerKV
+	callHeaders  [2]headerKV
 	nCallHeaders int
 }
 
