@@ -192,10 +192,15 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	for _, h := range svc.RequestIDHeaders {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
-	if c.windows == nil {
+	if ws, ok := c.windows.(*WindowStore); c.windows == nil || ok && ws == nil {
+		// A nil *WindowStore still means "not set", as when the option was
+		// of that type.
 		c.windows = NewWindowStore()
 	}
 	c.fleet = opts.FleetRetryBudget
+	if q, ok := c.fleet.(*RetryQuota); ok && q == nil {
+		c.fleet = nil
+	}
 	for _, s := range []any{c.windows, c.fleet} {
 		if f, ok := s.(StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
