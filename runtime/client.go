@@ -25,8 +25,11 @@ type Request struct {
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
-	// Header holds request headers (e.g. X-Amz-Target). The runtime adds
-	// Content-Type, the attempt header and the debug header itself.
+	// Header holds request headers (e.g. X-Amz-Target). The runtime never
+	// writes it: each attempt sends its own copy, to which the runtime adds
+	// Content-Type, the attempt header, the invocation ID header,
+	// x-sdk-throttling-control and the debug header, and which
+	// BeforeAttempt may change for that attempt only.
 	Header http.Header
 	// Body is sent on every attempt byte for byte; nil sends no body.
 	Body []byte
