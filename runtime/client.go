@@ -310,8 +310,8 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 }
 
 // newAttemptRequest builds one attempt's request from the operation's
-// request: a new *http.Request with a new header map holding req.Header's
-// values (never req.Header itself, which the runtime does not write) and the
+// request: a new *http.Request with a new header map holding the
+// operation's fixed headers and req.Header's values (never req.Header itself, which the runtime does not write) and the
 // runtime's own headers: Content-Type, the attempt header, the invocation ID
 // header, x-sdk-throttling-control and the throttle debug header. A
 // BeforeAttempt hook therefore sees a request no earlier attempt touched.
@@ -348,12 +348,17 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	if cl.opts.ThrottleDebug {
 		add("X-Ratelimit-Mode", "debug")
 	}
-	nv := n
+	fixed := cl.op.FixedHeaders
+	nv := n + len(fixed)
 	for _, v := range req.Header {
 		nv += len(v)
 	}
-	h := make(http.Header, len(req.Header)+n)
+	h := make(http.Header, len(fixed)+len(req.Header)+n)
 	vals := make([]string, nv)
+	for k, v := range fixed {
+		vals[0] = v
+		h[k], vals = vals[:1:1], vals[1:]
+	}
 	for k, v := range req.Header {
 		m := copy(vals, v)
 		h[k], vals = vals[:m:m], vals[m:]
