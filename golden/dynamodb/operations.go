@@ -7,7 +7,6 @@ package dynamodb
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -16,7 +15,10 @@ import (
 var opBatchExecuteStatement = runtime.Operation{
 	Name:      "BatchExecuteStatement",
 	RetrySafe: true,
-	NewError:  newBatchExecuteStatementError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.BatchExecuteStatement",
+	},
+	NewError: newBatchExecuteStatementError,
 }
 
 // newBatchExecuteStatementError returns an empty modelled error of BatchExecuteStatement for code, or nil.
@@ -49,7 +51,6 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.BatchExecuteStatement"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -64,7 +65,10 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 var opBatchGetItem = runtime.Operation{
 	Name:      "BatchGetItem",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.BatchGetItem",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // newBatchGetItemError returns an empty modelled error of BatchGetItem for code, or nil.
@@ -145,7 +149,6 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.BatchGetItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -160,7 +163,10 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 var opBatchWriteItem = runtime.Operation{
 	Name:      "BatchWriteItem",
 	RetrySafe: true,
-	NewError:  newBatchWriteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.BatchWriteItem",
+	},
+	NewError: newBatchWriteItemError,
 }
 
 // newBatchWriteItemError returns an empty modelled error of BatchWriteItem for code, or nil.
@@ -255,7 +261,6 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.BatchWriteItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -270,7 +275,10 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 var opCreateBackup = runtime.Operation{
 	Name:      "CreateBackup",
 	RetrySafe: true,
-	NewError:  newCreateBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.CreateBackup",
+	},
+	NewError: newCreateBackupError,
 }
 
 // newCreateBackupError returns an empty modelled error of CreateBackup for code, or nil.
@@ -336,7 +344,6 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.CreateBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -351,7 +358,10 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 var opCreateGlobalTable = runtime.Operation{
 	Name:      "CreateGlobalTable",
 	RetrySafe: true,
-	NewError:  newCreateGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.CreateGlobalTable",
+	},
+	NewError: newCreateGlobalTableError,
 }
 
 // newCreateGlobalTableError returns an empty modelled error of CreateGlobalTable for code, or nil.
@@ -420,7 +430,6 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.CreateGlobalTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -435,7 +444,10 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 var opCreateTable = runtime.Operation{
 	Name:      "CreateTable",
 	RetrySafe: true,
-	NewError:  newCreateTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.CreateTable",
+	},
+	NewError: newCreateTableError,
 }
 
 // newCreateTableError returns an empty modelled error of CreateTable for code, or nil.
@@ -484,7 +496,6 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.CreateTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -499,7 +510,10 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 var opDeleteBackup = runtime.Operation{
 	Name:      "DeleteBackup",
 	RetrySafe: true,
-	NewError:  newDeleteBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteBackup",
+	},
+	NewError: newDeleteBackupError,
 }
 
 // newDeleteBackupError returns an empty modelled error of DeleteBackup for code, or nil.
@@ -538,7 +552,6 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -553,7 +566,10 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
@@ -608,7 +624,6 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -623,7 +638,10 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 var opDeleteTable = runtime.Operation{
 	Name:      "DeleteTable",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteTable",
+	},
+	NewError: newDeleteTableError,
 }
 
 // newDeleteTableError returns an empty modelled error of DeleteTable for code, or nil.
@@ -676,7 +694,6 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -691,7 +708,10 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 var opDescribeBackup = runtime.Operation{
 	Name:      "DescribeBackup",
 	RetrySafe: true,
-	NewError:  newDescribeBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeBackup",
+	},
+	NewError: newDescribeBackupError,
 }
 
 // newDescribeBackupError returns an empty modelled error of DescribeBackup for code, or nil.
@@ -725,7 +745,6 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -740,7 +759,10 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 var opDescribeContinuousBackups = runtime.Operation{
 	Name:      "DescribeContinuousBackups",
 	RetrySafe: true,
-	NewError:  newDescribeContinuousBackupsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeContinuousBackups",
+	},
+	NewError: newDescribeContinuousBackupsError,
 }
 
 // newDescribeContinuousBackupsError returns an empty modelled error of DescribeContinuousBackups for code, or nil.
@@ -783,7 +805,6 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeContinuousBackups"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -798,7 +819,10 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 var opDescribeContributorInsights = runtime.Operation{
 	Name:      "DescribeContributorInsights",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // newDescribeContributorInsightsError returns an empty modelled error of DescribeContributorInsights for code, or nil.
@@ -832,7 +856,6 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeContributorInsights"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -847,6 +870,9 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 var opDescribeEndpoints = runtime.Operation{
 	Name:      "DescribeEndpoints",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeEndpoints",
+	},
 }
 
 // Returns the regional endpoint information.
@@ -865,7 +891,6 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeEndpoints"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -880,7 +905,10 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 var opDescribeExport = runtime.Operation{
 	Name:      "DescribeExport",
 	RetrySafe: true,
-	NewError:  newDescribeExportError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeExport",
+	},
+	NewError: newDescribeExportError,
 }
 
 // newDescribeExportError returns an empty modelled error of DescribeExport for code, or nil.
@@ -915,7 +943,6 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeExport"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -930,7 +957,10 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 var opDescribeGlobalTable = runtime.Operation{
 	Name:      "DescribeGlobalTable",
 	RetrySafe: true,
-	NewError:  newDescribeGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable",
+	},
+	NewError: newDescribeGlobalTableError,
 }
 
 // newDescribeGlobalTableError returns an empty modelled error of DescribeGlobalTable for code, or nil.
@@ -968,7 +998,6 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeGlobalTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -983,7 +1012,10 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 var opDescribeGlobalTableSettings = runtime.Operation{
 	Name:      "DescribeGlobalTableSettings",
 	RetrySafe: true,
-	NewError:  newDescribeGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings",
+	},
+	NewError: newDescribeGlobalTableError,
 }
 
 // Describes Region-specific settings for a global table.
@@ -1009,7 +1041,6 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeGlobalTableSettings"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1024,7 +1055,10 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 var opDescribeKinesisStreamingDestination = runtime.Operation{
 	Name:      "DescribeKinesisStreamingDestination",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Returns information about the status of Kinesis streaming.
@@ -1046,7 +1080,6 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeKinesisStreamingDestination"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1061,7 +1094,10 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeLimits",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
@@ -1134,7 +1170,6 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeLimits"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1149,7 +1184,10 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 var opDescribeTable = runtime.Operation{
 	Name:      "DescribeTable",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeTable",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Returns information about the table, including the current status of the table, when it was
@@ -1178,7 +1216,6 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1193,7 +1230,10 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	Name:      "DescribeTableReplicaAutoScaling",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Describes auto scaling settings across replicas of the global table at once.
@@ -1219,7 +1259,6 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeTableReplicaAutoScaling"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1234,7 +1273,10 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 var opDescribeTimeToLive = runtime.Operation{
 	Name:      "DescribeTimeToLive",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Gives a description of the Time to Live (TTL) status on the specified table.
@@ -1255,7 +1297,6 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeTimeToLive"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1270,7 +1311,10 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 var opDisableKinesisStreamingDestination = runtime.Operation{
 	Name:      "DisableKinesisStreamingDestination",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Stops replication from the DynamoDB table to the Kinesis data stream. This is done without
@@ -1294,7 +1338,6 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DisableKinesisStreamingDestination"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1309,7 +1352,10 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 var opEnableKinesisStreamingDestination = runtime.Operation{
 	Name:      "EnableKinesisStreamingDestination",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Starts table data replication to the specified Kinesis data stream at a timestamp chosen during
@@ -1334,7 +1380,6 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.EnableKinesisStreamingDestination"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1349,7 +1394,10 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 var opExecuteStatement = runtime.Operation{
 	Name:      "ExecuteStatement",
 	RetrySafe: true,
-	NewError:  newExecuteStatementError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ExecuteStatement",
+	},
+	NewError: newExecuteStatementError,
 }
 
 // newExecuteStatementError returns an empty modelled error of ExecuteStatement for code, or nil.
@@ -1397,7 +1445,6 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ExecuteStatement"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1412,7 +1459,10 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 var opExecuteTransaction = runtime.Operation{
 	Name:      "ExecuteTransaction",
 	RetrySafe: true,
-	NewError:  newExecuteTransactionError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction",
+	},
+	NewError: newExecuteTransactionError,
 }
 
 // newExecuteTransactionError returns an empty modelled error of ExecuteTransaction for code, or nil.
@@ -1458,7 +1508,6 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ExecuteTransaction"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1473,7 +1522,10 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 var opExportTableToPointInTime = runtime.Operation{
 	Name:      "ExportTableToPointInTime",
 	RetrySafe: true,
-	NewError:  newExportTableToPointInTimeError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ExportTableToPointInTime",
+	},
+	NewError: newExportTableToPointInTimeError,
 }
 
 // newExportTableToPointInTimeError returns an empty modelled error of ExportTableToPointInTime for code, or nil.
@@ -1517,7 +1569,6 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ExportTableToPointInTime"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1532,7 +1583,10 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 var opGetItem = runtime.Operation{
 	Name:      "GetItem",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.GetItem",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
@@ -1560,7 +1614,6 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.GetItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1575,7 +1628,10 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 var opListBackups = runtime.Operation{
 	Name:      "ListBackups",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListBackups",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // List backups associated with an AWS account. To list backups for a given table, specify
@@ -1603,7 +1659,6 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListBackups"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1618,7 +1673,10 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 var opListContributorInsights = runtime.Operation{
 	Name:      "ListContributorInsights",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListContributorInsights",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
@@ -1640,7 +1698,6 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListContributorInsights"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1655,7 +1712,10 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 var opListExports = runtime.Operation{
 	Name:      "ListExports",
 	RetrySafe: true,
-	NewError:  newListExportsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListExports",
+	},
+	NewError: newListExportsError,
 }
 
 // newListExportsError returns an empty modelled error of ListExports for code, or nil.
@@ -1687,7 +1747,6 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListExports"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1702,7 +1761,10 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 var opListGlobalTables = runtime.Operation{
 	Name:      "ListGlobalTables",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListGlobalTables",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // Lists all global tables that have a replica in the specified Region.
@@ -1727,7 +1789,6 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListGlobalTables"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1742,7 +1803,10 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 var opListTables = runtime.Operation{
 	Name:      "ListTables",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListTables",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // Returns an array of table names associated with the current account and endpoint. The output
@@ -1764,7 +1828,6 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListTables"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1779,7 +1842,10 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 var opListTagsOfResource = runtime.Operation{
 	Name:      "ListTagsOfResource",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
@@ -1804,7 +1870,6 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListTagsOfResource"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1819,7 +1884,10 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 var opPutItem = runtime.Operation{
 	Name:      "PutItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.PutItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -1879,7 +1947,6 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.PutItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1894,7 +1961,10 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 var opQuery = runtime.Operation{
 	Name:      "Query",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.Query",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -1957,7 +2027,6 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.Query"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1972,7 +2041,10 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 var opRestoreTableFromBackup = runtime.Operation{
 	Name:      "RestoreTableFromBackup",
 	RetrySafe: true,
-	NewError:  newRestoreTableFromBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.RestoreTableFromBackup",
+	},
+	NewError: newRestoreTableFromBackupError,
 }
 
 // newRestoreTableFromBackupError returns an empty modelled error of RestoreTableFromBackup for code, or nil.
@@ -2025,7 +2097,6 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.RestoreTableFromBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2040,7 +2111,10 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 var opRestoreTableToPointInTime = runtime.Operation{
 	Name:      "RestoreTableToPointInTime",
 	RetrySafe: true,
-	NewError:  newRestoreTableToPointInTimeError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.RestoreTableToPointInTime",
+	},
+	NewError: newRestoreTableToPointInTimeError,
 }
 
 // newRestoreTableToPointInTimeError returns an empty modelled error of RestoreTableToPointInTime for code, or nil.
@@ -2114,7 +2188,6 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.RestoreTableToPointInTime"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2129,7 +2202,10 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 var opScan = runtime.Operation{
 	Name:      "Scan",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.Scan",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // The Scan operation returns one or more items and item attributes by accessing every item in a
@@ -2174,7 +2250,6 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.Scan"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2189,7 +2264,10 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 var opTagResource = runtime.Operation{
 	Name:      "TagResource",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.TagResource",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Associate a set of tags with an Amazon DynamoDB resource. You can then activate these
@@ -2216,7 +2294,6 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.TagResource"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2231,7 +2308,10 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 var opTransactGetItems = runtime.Operation{
 	Name:      "TransactGetItems",
 	RetrySafe: true,
-	NewError:  newTransactGetItemsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.TransactGetItems",
+	},
+	NewError: newTransactGetItemsError,
 }
 
 // newTransactGetItemsError returns an empty modelled error of TransactGetItems for code, or nil.
@@ -2283,7 +2363,6 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.TransactGetItems"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2298,7 +2377,10 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 var opTransactWriteItems = runtime.Operation{
 	Name:      "TransactWriteItems",
 	RetrySafe: true,
-	NewError:  newExecuteTransactionError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
+	},
+	NewError: newExecuteTransactionError,
 }
 
 // TransactWriteItems is a synchronous write operation that groups up to 25 action requests. These
@@ -2357,7 +2439,6 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.TransactWriteItems"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2372,7 +2453,10 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 var opUntagResource = runtime.Operation{
 	Name:      "UntagResource",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UntagResource",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
@@ -2398,7 +2482,6 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UntagResource"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2413,7 +2496,10 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 var opUpdateContinuousBackups = runtime.Operation{
 	Name:      "UpdateContinuousBackups",
 	RetrySafe: true,
-	NewError:  newUpdateContinuousBackupsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateContinuousBackups",
+	},
+	NewError: newUpdateContinuousBackupsError,
 }
 
 // newUpdateContinuousBackupsError returns an empty modelled error of UpdateContinuousBackups for code, or nil.
@@ -2458,7 +2544,6 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateContinuousBackups"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2473,7 +2558,10 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 var opUpdateContributorInsights = runtime.Operation{
 	Name:      "UpdateContributorInsights",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Updates the status for contributor insights for a specific table or index.
@@ -2495,7 +2583,6 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateContributorInsights"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2510,7 +2597,10 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 var opUpdateGlobalTable = runtime.Operation{
 	Name:      "UpdateGlobalTable",
 	RetrySafe: true,
-	NewError:  newUpdateGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTable",
+	},
+	NewError: newUpdateGlobalTableError,
 }
 
 // newUpdateGlobalTableError returns an empty modelled error of UpdateGlobalTable for code, or nil.
@@ -2564,7 +2654,6 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateGlobalTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2579,7 +2668,10 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 var opUpdateGlobalTableSettings = runtime.Operation{
 	Name:      "UpdateGlobalTableSettings",
 	RetrySafe: true,
-	NewError:  newUpdateGlobalTableSettingsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTableSettings",
+	},
+	NewError: newUpdateGlobalTableSettingsError,
 }
 
 // newUpdateGlobalTableSettingsError returns an empty modelled error of UpdateGlobalTableSettings for code, or nil.
@@ -2621,7 +2713,6 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateGlobalTableSettings"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2636,7 +2727,10 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 var opUpdateItem = runtime.Operation{
 	Name:      "UpdateItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // Edits an existing item's attributes, or adds a new item to the table if it does not already
@@ -2665,7 +2759,6 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2680,7 +2773,10 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 var opUpdateTable = runtime.Operation{
 	Name:      "UpdateTable",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateTable",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Modifies the provisioned throughput settings, global secondary indexes, or DynamoDB Streams
@@ -2715,7 +2811,6 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2730,7 +2825,10 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 var opUpdateTableReplicaAutoScaling = runtime.Operation{
 	Name:      "UpdateTableReplicaAutoScaling",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Updates auto scaling settings on your global tables at once.
@@ -2757,7 +2855,6 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateTableReplicaAutoScaling"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2772,7 +2869,10 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 var opUpdateTimeToLive = runtime.Operation{
 	Name:      "UpdateTimeToLive",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
+	},
+	NewError: newDeleteTableError,
 }
 
 // The UpdateTimeToLive method enables or disables Time to Live (TTL) for the specified table. A
@@ -2818,7 +2918,6 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateTimeToLive"}},
 		Method:      "POST",
 		Path:        "/",
 	}
