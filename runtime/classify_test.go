@@ -90,7 +90,7 @@ func TestClassification(t *testing.T) {
 		{name: "429 with a code the operation does not model is throttling", first: coded(429, "NotThere"),
 			class: ClassThrottling, code: "NotThere"},
 		{name: "429 whose error is modeled only by status (4XX) is throttling", first: coded(429, "insufficient_scope"),
-			op: &Operation{Name: "ByStatus", NewErrorForStatus: func(int) ModeledError { return &modeledErr{} }},
+			op:    &Operation{Name: "ByStatus", NewErrorForStatus: func(int) ModeledError { return &modeledErr{} }},
 			class: ClassThrottling, code: "insufficient_scope"},
 		{name: "429 with a modeled throttling code is throttling", first: coded(429, "SlowDown"),
 			op: opModeling("SlowDown"), class: ClassThrottling, code: "SlowDown"},
