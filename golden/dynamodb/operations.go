@@ -232,22 +232,16 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 //
 // If one or more of the following is true, DynamoDB rejects the entire batch write operation:
 //
-// One or more tables specified in the BatchWriteItem request does not exist.
-//
-// Primary key attributes specified on an item in the request do not match those in the
-// corresponding table's primary key schema.
-//
-// You try to perform multiple operations on the same item in the same BatchWriteItem request. For
-// example, you cannot put and delete the same item in the same BatchWriteItem request.
-//
-// Your request contains at least two items with identical hash and range keys (which essentially
-// is two put operations).
-//
-// There are more than 25 requests in the batch.
-//
-// Any individual item in a batch exceeds 400 KB.
-//
-// The total request size exceeds 16 MB.
+//   - One or more tables specified in the BatchWriteItem request does not exist.
+//   - Primary key attributes specified on an item in the request do not match those in the
+//     corresponding table's primary key schema.
+//   - You try to perform multiple operations on the same item in the same BatchWriteItem request.
+//     For example, you cannot put and delete the same item in the same BatchWriteItem request.
+//   - Your request contains at least two items with identical hash and range keys (which
+//     essentially is two put operations).
+//   - There are more than 25 requests in the batch.
+//   - Any individual item in a batch exceeds 400 KB.
+//   - The total request size exceeds 16 MB.
 //
 // BatchWriteItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
 //
@@ -327,13 +321,10 @@ func newCreateBackupError(code string) runtime.ModeledError {
 //
 // Along with data, the following are also included on the backups:
 //
-// Global secondary indexes (GSIs)
-//
-// Local secondary indexes (LSIs)
-//
-// # Streams
-//
-// # Provisioned read and write capacity
+//   - Global secondary indexes (GSIs)
+//   - Local secondary indexes (LSIs)
+//   - Streams
+//   - Provisioned read and write capacity
 //
 // CreateBackup sends POST / with X-Amz-Target: DynamoDB_20120810.CreateBackup.
 //
@@ -396,26 +387,21 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 // </note> If you want to add a new replica table to a global table, each of the following
 // conditions must be true:
 //
-// The table must have the same primary key as all of the other replicas.
-//
-// The table must have the same name as all of the other replicas.
-//
-// The table must have DynamoDB Streams enabled, with the stream containing both the new and the
-// old images of the item.
-//
-// None of the replica tables in the global table can contain any data.
+//   - The table must have the same primary key as all of the other replicas.
+//   - The table must have the same name as all of the other replicas.
+//   - The table must have DynamoDB Streams enabled, with the stream containing both the new and
+//     the old images of the item.
+//   - None of the replica tables in the global table can contain any data.
 //
 // If global secondary indexes are specified, then the following conditions must also be met:
 //
-// The global secondary indexes must have the same name.
-//
-// The global secondary indexes must have the same hash key and sort key (if present).
+//   - The global secondary indexes must have the same name.
+//   - The global secondary indexes must have the same hash key and sort key (if present).
 //
 // If local secondary indexes are specified, then the following conditions must also be met:
 //
-// The local secondary indexes must have the same name.
-//
-// The local secondary indexes must have the same hash key and sort key (if present).
+//   - The local secondary indexes must have the same name.
+//   - The local secondary indexes must have the same hash key and sort key (if present).
 //
 // <important> Write capacity settings should be set consistently across your replica tables and
 // secondary indexes. DynamoDB strongly recommends enabling auto scaling to manage the write
@@ -1140,26 +1126,19 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // For example, you could use one of the AWS SDKs to do the following:
 //
-// Call DescribeLimits for a particular Region to obtain your current account quotas on provisioned
-// capacity there.
-//
-// Create a variable to hold the aggregate read capacity units provisioned for all your tables in
-// that Region, and one to hold the aggregate write capacity units. Zero them both.
-//
-// Call ListTables to obtain a list of all your DynamoDB tables.
-//
-// For each table name listed by ListTables, do the following:
-//
-// Call DescribeTable with the table name.
-//
-// Use the data returned by DescribeTable to add the read capacity units and write capacity units
-// provisioned for the table itself to your variables.
-//
-// If the table has one or more global secondary indexes (GSIs), loop over these GSIs and add their
-// provisioned capacity values to your variables as well.
-//
-// Report the account quotas for that Region returned by DescribeLimits, along with the total
-// current provisioned capacity levels you have calculated.
+//   - Call DescribeLimits for a particular Region to obtain your current account quotas on
+//     provisioned capacity there.
+//   - Create a variable to hold the aggregate read capacity units provisioned for all your tables
+//     in that Region, and one to hold the aggregate write capacity units. Zero them both.
+//   - Call ListTables to obtain a list of all your DynamoDB tables.
+//   - For each table name listed by ListTables, do the following:
+//   - Call DescribeTable with the table name.
+//   - Use the data returned by DescribeTable to add the read capacity units and write capacity
+//     units provisioned for the table itself to your variables.
+//   - If the table has one or more global secondary indexes (GSIs), loop over these GSIs and add
+//     their provisioned capacity values to your variables as well.
+//   - Report the account quotas for that Region returned by DescribeLimits, along with the total
+//     current provisioned capacity levels you have calculated.
 //
 // This will let you see whether you are getting close to your account-level quotas.
 //
@@ -1923,23 +1902,15 @@ var opPutItem = runtime.Operation{
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
 //
-// # PutItem in the AWS Command Line Interface
-//
-// # PutItem in the AWS SDK for .NET
-//
-// PutItem in the AWS SDK for C++
-//
-// # PutItem in the AWS SDK for Go
-//
-// # PutItem in the AWS SDK for Java
-//
-// # PutItem in the AWS SDK for JavaScript
-//
-// # PutItem in the AWS SDK for PHP V3
-//
-// # PutItem in the AWS SDK for Python
-//
-// # PutItem in the AWS SDK for Ruby V2
+//   - PutItem in the AWS Command Line Interface
+//   - PutItem in the AWS SDK for .NET
+//   - PutItem in the AWS SDK for C++
+//   - PutItem in the AWS SDK for Go
+//   - PutItem in the AWS SDK for Java
+//   - PutItem in the AWS SDK for JavaScript
+//   - PutItem in the AWS SDK for PHP V3
+//   - PutItem in the AWS SDK for Python
+//   - PutItem in the AWS SDK for Ruby V2
 //
 // </important> When you add an item, the primary key attributes are the only required attributes.
 // Attribute values cannot be null.
@@ -2102,17 +2073,12 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 //
 // You must manually set up the following on the restored table:
 //
-// # Auto scaling policies
-//
-// # IAM policies
-//
-// # Amazon CloudWatch metrics and alarms
-//
-// # Tags
-//
-// # Stream settings
-//
-// # Time to Live (TTL) settings
+//   - Auto scaling policies
+//   - IAM policies
+//   - Amazon CloudWatch metrics and alarms
+//   - Tags
+//   - Stream settings
+//   - Time to Live (TTL) settings
 //
 // RestoreTableFromBackup sends POST / with X-Amz-Target: DynamoDB_20120810.RestoreTableFromBackup.
 //
@@ -2183,32 +2149,25 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 // Along with data, the following are also included on the new restored table using point in time
 // recovery:
 //
-// Global secondary indexes (GSIs)
-//
-// Local secondary indexes (LSIs)
-//
-// # Provisioned read and write capacity
-//
-// # Encryption settings
+//   - Global secondary indexes (GSIs)
+//   - Local secondary indexes (LSIs)
+//   - Provisioned read and write capacity
+//   - Encryption settings
 //
 // <important> All these settings come from the current settings of the source table at the time of
 // restore.
 //
-// </important> You must manually set up the following on the restored table:
+// </important>
 //
-// # Auto scaling policies
+// You must manually set up the following on the restored table:
 //
-// # IAM policies
-//
-// # Amazon CloudWatch metrics and alarms
-//
-// # Tags
-//
-// # Stream settings
-//
-// # Time to Live (TTL) settings
-//
-// # Point in time recovery settings
+//   - Auto scaling policies
+//   - IAM policies
+//   - Amazon CloudWatch metrics and alarms
+//   - Tags
+//   - Stream settings
+//   - Time to Live (TTL) settings
+//   - Point in time recovery settings
 //
 // RestoreTableToPointInTime sends POST / with X-Amz-Target:
 // DynamoDB_20120810.RestoreTableToPointInTime.
@@ -2381,13 +2340,10 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 //
 // DynamoDB rejects the entire TransactGetItems request if any of the following is true:
 //
-// A conflicting operation is in the process of updating an item to be read.
-//
-// There is insufficient provisioned capacity for the transaction to be completed.
-//
-// There is a user error, such as an invalid data format.
-//
-// The aggregate size of the items in the transaction cannot exceed 4 MB.
+//   - A conflicting operation is in the process of updating an item to be read.
+//   - There is insufficient provisioned capacity for the transaction to be completed.
+//   - There is a user error, such as an invalid data format.
+//   - The aggregate size of the items in the transaction cannot exceed 4 MB.
 //
 // TransactGetItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactGetItems.
 //
@@ -2435,41 +2391,35 @@ var opTransactWriteItems = runtime.Operation{
 // The actions are completed atomically so that either all of them succeed, or all of them fail.
 // They are defined by the following objects:
 //
-// Put — Initiates a PutItem operation to write a new item. This structure specifies the primary
-// key of the item to be written, the name of the table to write it in, an optional condition
-// expression that must be satisfied for the write to succeed, a list of the item's attributes, and
-// a field indicating whether to retrieve the item's attributes if the condition is not met.
-//
-// Update — Initiates an UpdateItem operation to update an existing item. This structure
-// specifies the primary key of the item to be updated, the name of the table where it resides, an
-// optional condition expression that must be satisfied for the update to succeed, an expression
-// that defines one or more attributes to be updated, and a field indicating whether to retrieve
-// the item's attributes if the condition is not met.
-//
-// Delete — Initiates a DeleteItem operation to delete an existing item. This structure specifies
-// the primary key of the item to be deleted, the name of the table where it resides, an optional
-// condition expression that must be satisfied for the deletion to succeed, and a field indicating
-// whether to retrieve the item's attributes if the condition is not met.
-//
-// ConditionCheck — Applies a condition to an item that is not being modified by the transaction.
-// This structure specifies the primary key of the item to be checked, the name of the table where
-// it resides, a condition expression that must be satisfied for the transaction to succeed, and a
-// field indicating whether to retrieve the item's attributes if the condition is not met.
+//   - Put — Initiates a PutItem operation to write a new item. This structure specifies the
+//     primary key of the item to be written, the name of the table to write it in, an optional
+//     condition expression that must be satisfied for the write to succeed, a list of the item's
+//     attributes, and a field indicating whether to retrieve the item's attributes if the
+//     condition is not met.
+//   - Update — Initiates an UpdateItem operation to update an existing item. This structure
+//     specifies the primary key of the item to be updated, the name of the table where it resides,
+//     an optional condition expression that must be satisfied for the update to succeed, an
+//     expression that defines one or more attributes to be updated, and a field indicating whether
+//     to retrieve the item's attributes if the condition is not met.
+//   - Delete — Initiates a DeleteItem operation to delete an existing item. This structure
+//     specifies the primary key of the item to be deleted, the name of the table where it resides,
+//     an optional condition expression that must be satisfied for the deletion to succeed, and a
+//     field indicating whether to retrieve the item's attributes if the condition is not met.
+//   - ConditionCheck — Applies a condition to an item that is not being modified by the
+//     transaction. This structure specifies the primary key of the item to be checked, the name of
+//     the table where it resides, a condition expression that must be satisfied for the
+//     transaction to succeed, and a field indicating whether to retrieve the item's attributes if
+//     the condition is not met.
 //
 // DynamoDB rejects the entire TransactWriteItems request if any of the following is true:
 //
-// A condition in one of the condition expressions is not met.
-//
-// An ongoing operation is in the process of updating the same item.
-//
-// There is insufficient provisioned capacity for the transaction to be completed.
-//
-// An item size becomes too large (bigger than 400 KB), a local secondary index (LSI) becomes too
-// large, or a similar validation error occurs because of changes made by the transaction.
-//
-// The aggregate size of the items in the transaction exceeds 4 MB.
-//
-// There is a user error, such as an invalid data format.
+//   - A condition in one of the condition expressions is not met.
+//   - An ongoing operation is in the process of updating the same item.
+//   - There is insufficient provisioned capacity for the transaction to be completed.
+//   - An item size becomes too large (bigger than 400 KB), a local secondary index (LSI) becomes
+//     too large, or a similar validation error occurs because of changes made by the transaction.
+//   - The aggregate size of the items in the transaction exceeds 4 MB.
+//   - There is a user error, such as an invalid data format.
 //
 // TransactWriteItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
 //
@@ -2682,11 +2632,10 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 // </note> If global secondary indexes are specified, then the following conditions must also be
 // met:
 //
-// The global secondary indexes must have the same name.
-//
-// The global secondary indexes must have the same hash key and sort key (if present).
-//
-// The global secondary indexes must have the same provisioned and maximum write capacity units.
+//   - The global secondary indexes must have the same name.
+//   - The global secondary indexes must have the same hash key and sort key (if present).
+//   - The global secondary indexes must have the same provisioned and maximum write capacity
+//     units.
 //
 // UpdateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
 //
@@ -2835,14 +2784,11 @@ var opUpdateTable = runtime.Operation{
 //
 // You can only perform one of the following operations at once:
 //
-// Modify the provisioned throughput settings of the table.
-//
-// Enable or disable DynamoDB Streams on the table.
-//
-// Remove a global secondary index from the table.
-//
-// Create a new global secondary index on the table. After the index begins backfilling, you can
-// use UpdateTable to perform other operations.
+//   - Modify the provisioned throughput settings of the table.
+//   - Enable or disable DynamoDB Streams on the table.
+//   - Remove a global secondary index from the table.
+//   - Create a new global secondary index on the table. After the index begins backfilling, you
+//     can use UpdateTable to perform other operations.
 //
 // UpdateTable is an asynchronous operation; while it is executing, the table status changes from
 // ACTIVE to UPDATING. While it is UPDATING, you cannot issue another UpdateTable request. When the
