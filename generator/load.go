@@ -114,6 +114,7 @@ func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (svc *
 	if err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s: %w", specPath, err)
 	}
+	skipped = append(skipped, skipUnfilledPlaceholders(api, d)...)
 	validateLeniently(api, d)
 
 	svc = build(api, root, retry, protocol, d)
