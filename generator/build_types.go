@@ -249,7 +249,7 @@ func enumOf(s *openapi3.Schema) []any {
 }
 
 // stringScalar maps a string format to its Go type: date-time → time.Time
-// (or runtime.EpochSeconds when x-protocol says timestamps are epoch
+// (or openapi.EpochSeconds when x-protocol says timestamps are epoch
 // seconds), byte/binary → []byte (base64 in JSON, by encoding/json),
 // anything else ("date" included: see formatDoc) → string.
 func (b *builder) stringScalar(format string) string {

@@ -16,6 +16,10 @@ import (
 // runtimePath is the import path of the runtime generated code calls.
 const runtimePath = "github.com/retrygen/retrygen/runtime"
 
+// openapiPath is the import path of the OpenAPI wire encoding generated code
+// calls (parameters, bodies, credentials, server URLs, timestamps, unions).
+const openapiPath = "github.com/retrygen/retrygen/runtime/openapi"
+
 // File is one generated Go file.
 type File struct {
 	// Name is the file's base name ("client.go").
@@ -51,6 +55,7 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 		wg.Go(func() {
 			f := jen.NewFile(pkg)
 			f.ImportName(runtimePath, "runtime")
+			f.ImportName(openapiPath, "openapi")
 			if errs[i] = header(f, svc); errs[i] != nil {
 				return
 			}

@@ -185,15 +185,15 @@ func encodeBody(op *Operation) []jen.Code {
 		if op.Body.Field == "" {
 			call = jen.Qual("encoding/json", "Marshal").Call(jen.Id("in"))
 		} else {
-			call = jen.Qual(runtimePath, "JSONBody").Call(bodySource(op))
+			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
 	case BodyForm:
-		call = jen.Qual(runtimePath, "FormBody").Call(bodySource(op))
+		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op))
 	case BodyMultipart:
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
-		call = jen.Qual(runtimePath, "MultipartBody").CallFunc(func(g *jen.Group) {
+		call = jen.Qual(openapiPath, "MultipartBody").CallFunc(func(g *jen.Group) {
 			for _, p := range op.Body.Parts {
-				g.Line().Qual(runtimePath, "Part").Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)})
+				g.Line().Qual(openapiPath, "Part").Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)})
 			}
 			if len(op.Body.Parts) > 0 {
 				g.Line()
@@ -261,7 +261,7 @@ func hasParamIn(op *Operation, in ...string) bool {
 }
 
 // pathExpr renders the request path: a literal, or literal pieces joined
-// with runtime.PathParam calls for each "{name}" of the template. A
+// with openapi.PathParam calls for each "{name}" of the template. A
 // placeholder no path parameter fills stays in the path as written.
 func pathExpr(op *Operation) *jen.Statement {
 	byName := map[string]Param{}
@@ -291,7 +291,7 @@ func pathExpr(op *Operation) *jen.Statement {
 			parts = append(parts, jen.Lit(lit))
 		}
 		lit = ""
-		parts = append(parts, jen.Qual(runtimePath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
+		parts = append(parts, jen.Qual(openapiPath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
 		rest = rest[j+1:]
 	}
 	if lit+rest != "" || len(parts) == 0 {
@@ -312,11 +312,11 @@ func paramStatements(op *Operation) []jen.Code {
 		v := jen.Id("in").Dot(p.Field)
 		switch p.In {
 		case "query":
-			out = append(out, jen.Qual(runtimePath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
+			out = append(out, jen.Qual(openapiPath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
 		case "header":
-			out = append(out, jen.Qual(runtimePath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+			out = append(out, jen.Qual(openapiPath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		case "cookie":
-			out = append(out, jen.Qual(runtimePath, "AddCookie").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+			out = append(out, jen.Qual(openapiPath, "AddCookie").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		}
 	}
 	return out

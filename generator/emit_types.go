@@ -5,9 +5,12 @@ import (
 )
 
 // emitTypes writes types.go: one struct, enum or union per model Type, then
-// the JSON helpers those types use (only the ones used).
+// their JSON methods.
 func emitTypes(f *jen.File, svc *Service) {
-	var additional, union bool
+	types := make(map[string]*Type, len(svc.Types))
+	for _, t := range svc.Types {
+		types[t.Name] = t
+	}
 	for _, t := range svc.Types {
 		first := t.Name + " is generated from " + plainLine(t.Source) + "."
 		if t.Embed != "" {
@@ -18,8 +21,7 @@ func emitTypes(f *jen.File, svc *Service) {
 		case KindEnum:
 			emitEnum(f, t)
 		case KindUnion:
-			emitUnion(f, t)
-			union = true
+			emitUnion(f, t, types)
 		default:
 			if t.Embed != "" {
 				f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output),
@@ -34,15 +36,8 @@ func emitTypes(f *jen.File, svc *Service) {
 				jen.Line().Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
 				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(map[string]string{"json": "-"}))...)
 			emitAdditionalMethods(f, t)
-			additional = true
 		}
 		f.Line()
-	}
-	if additional {
-		emitObjectHelpers(f)
-	}
-	if union {
-		emitUnionHelpers(f)
 	}
 }
 
@@ -133,7 +128,7 @@ func typeExpr(r TypeRef) *jen.Statement {
 	case ScalarTime:
 		return jen.Qual("time", "Time")
 	case ScalarEpochSeconds:
-		return jen.Qual(runtimePath, "EpochSeconds")
+		return jen.Qual(openapiPath, "EpochSeconds")
 	case ScalarRawJSON:
 		return jen.Qual("encoding/json", "RawMessage")
 	case ScalarReader:

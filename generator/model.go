@@ -40,7 +40,7 @@ type Protocol struct {
 	// TimestampFormat is how "format: date-time" values travel: "date-time"
 	// (RFC 3339 strings, Go time.Time; the default) or "epoch-seconds"
 	// (JSON numbers of seconds since 1970, as the AWS JSON protocols send
-	// them; runtime.EpochSeconds).
+	// them; openapi.EpochSeconds).
 	TimestampFormat string
 }
 
@@ -258,6 +258,11 @@ type Field struct {
 	// request or response body); its tag is json:"-". "" for JSON
 	// properties.
 	In string
+	// ReadOnly properties (readOnly: true) are sent by the server only: the
+	// field is left out of request bodies. WriteOnly properties (writeOnly:
+	// true) are sent by the client only: a union never requires them when
+	// recognising a response.
+	ReadOnly, WriteOnly bool
 	// Nullable fields (nullable: true, or a 3.1 type list with "null") are
 	// pointers even when required; a required one has no omitempty, so nil
 	// is sent as null.
@@ -288,7 +293,7 @@ const (
 	ScalarFloat64      = "float64"
 	ScalarBytes        = "[]byte"
 	ScalarTime         = "time.Time"
-	ScalarEpochSeconds = "runtime.EpochSeconds"
+	ScalarEpochSeconds = "openapi.EpochSeconds"
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
 )

@@ -19,8 +19,9 @@
 // error types ([MaxAttemptsError], [QuotaExhaustedError], [ServerDelayError],
 // [ThrottleWindowError], [RateLimitedError], [RequestHookError],
 // [DecodeError], [APIError]) and [AttemptInfo] (the per-attempt hook).
-// [Service], [Operation], [Request] and the parameter and body helpers are
-// the contract with generated code; [Call], [RateLimiter], [CubicSuccess]
+// [Service], [Operation], [Request] and the response decoders are the
+// contract with generated code (the wire encoding of parameters, bodies,
+// credentials and unions is in the subpackage openapi); [Call], [RateLimiter], [CubicSuccess]
 // and [CubicThrottle] let conformance runners drive the real rules step by
 // step.
 package runtime

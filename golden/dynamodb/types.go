@@ -4,7 +4,10 @@
 
 package dynamodb
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
+)
 
 // ArchivalSummary is generated from schema #/components/schemas/ArchivalSummary.
 //
@@ -16,7 +19,7 @@ type ArchivalSummary struct {
 	ArchivalBackupArn *string `json:"ArchivalBackupArn,omitzero"`
 
 	// The date and time when table archival was initiated by DynamoDB, in UNIX epoch time format.
-	ArchivalDateTime *runtime.EpochSeconds `json:"ArchivalDateTime,omitzero"`
+	ArchivalDateTime *openapi.EpochSeconds `json:"ArchivalDateTime,omitzero"`
 
 	// The reason DynamoDB archived the table. Currently, the only possible value is:
 	//
@@ -344,11 +347,11 @@ type BackupDetails struct {
 	BackupArn string `json:"BackupArn"`
 
 	// Time at which the backup was created. This is the request time of the backup.
-	BackupCreationDateTime runtime.EpochSeconds `json:"BackupCreationDateTime"`
+	BackupCreationDateTime openapi.EpochSeconds `json:"BackupCreationDateTime"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
-	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
+	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the requested backup.
 	BackupName string `json:"BackupName"`
@@ -389,11 +392,11 @@ type BackupSummary struct {
 	BackupArn *string `json:"BackupArn,omitzero"`
 
 	// Time at which the backup was created.
-	BackupCreationDateTime *runtime.EpochSeconds `json:"BackupCreationDateTime,omitzero"`
+	BackupCreationDateTime *openapi.EpochSeconds `json:"BackupCreationDateTime,omitzero"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
-	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
+	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the specified backup.
 	BackupName *string `json:"BackupName,omitzero"`
@@ -745,7 +748,7 @@ type BillingModeSummary struct {
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Represents the time when PAY_PER_REQUEST was last set as the read/write capacity mode.
-	LastUpdateToPayPerRequestDateTime *runtime.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
+	LastUpdateToPayPerRequestDateTime *openapi.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
 }
 
 // Capacity is generated from schema #/components/schemas/Capacity.
@@ -1606,7 +1609,7 @@ type DescribeContributorInsightsOutput struct {
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// Timestamp of the last time the status was changed.
-	LastUpdateDateTime *runtime.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
+	LastUpdateDateTime *openapi.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
 
 	// The name of the table being described.
 	TableName *string `json:"TableName,omitzero"`
@@ -2036,7 +2039,7 @@ type ExportDescription struct {
 	ClientToken *string `json:"ClientToken,omitzero"`
 
 	// The time at which the export task completed.
-	EndTime *runtime.EpochSeconds `json:"EndTime,omitzero"`
+	EndTime *openapi.EpochSeconds `json:"EndTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table export.
 	ExportArn *string `json:"ExportArn,omitzero"`
@@ -2051,7 +2054,7 @@ type ExportDescription struct {
 	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 
 	// Point in time from which table data was exported.
-	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
+	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// Status code for the result of the failed export.
 	FailureCode *string `json:"FailureCode,omitzero"`
@@ -2084,7 +2087,7 @@ type ExportDescription struct {
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The time at which the export task began.
-	StartTime *runtime.EpochSeconds `json:"StartTime,omitzero"`
+	StartTime *openapi.EpochSeconds `json:"StartTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table that was exported.
 	TableArn *string `json:"TableArn,omitzero"`
@@ -2142,7 +2145,7 @@ type ExportTableToPointInTimeInput struct {
 
 	// Time in the past from which to export table data. The table export will be a snapshot of the
 	// table's state at this point in time.
-	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
+	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// The name of the Amazon S3 bucket to export the snapshot to.
 	S3Bucket string `json:"S3Bucket"`
@@ -2491,7 +2494,7 @@ type GlobalTable struct {
 // Contains details about the global table.
 type GlobalTableDescription struct {
 	// The creation time of the global table.
-	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
+	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The unique identifier of the global table.
 	GlobalTableArn *string `json:"GlobalTableArn,omitzero"`
@@ -2748,10 +2751,10 @@ type ListBackupsInput struct {
 	TableName *string `json:"TableName,omitzero"`
 
 	// Only backups created after this time are listed. TimeRangeLowerBound is inclusive.
-	TimeRangeLowerBound *runtime.EpochSeconds `json:"TimeRangeLowerBound,omitzero"`
+	TimeRangeLowerBound *openapi.EpochSeconds `json:"TimeRangeLowerBound,omitzero"`
 
 	// Only backups created before this time are listed. TimeRangeUpperBound is exclusive.
-	TimeRangeUpperBound *runtime.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
+	TimeRangeUpperBound *openapi.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
 }
 
 // ListBackupsOutput is generated from schema #/components/schemas/ListBackupsOutput.
@@ -3031,10 +3034,10 @@ type ParameterizedStatement struct {
 type PointInTimeRecoveryDescription struct {
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
-	EarliestRestorableDateTime *runtime.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
+	EarliestRestorableDateTime *openapi.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
 
 	// LatestRestorableDateTime is typically 5 minutes before the current time.
-	LatestRestorableDateTime *runtime.EpochSeconds `json:"LatestRestorableDateTime,omitzero"`
+	LatestRestorableDateTime *openapi.EpochSeconds `json:"LatestRestorableDateTime,omitzero"`
 
 	// The current state of point in time recovery:
 	//
@@ -3126,10 +3129,10 @@ type ProvisionedThroughput struct {
 // capacity units, along with data about increases and decreases.
 type ProvisionedThroughputDescription struct {
 	// The date and time of the last provisioned throughput decrease for this table.
-	LastDecreaseDateTime *runtime.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
+	LastDecreaseDateTime *openapi.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
 
 	// The date and time of the last provisioned throughput increase for this table.
-	LastIncreaseDateTime *runtime.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
+	LastIncreaseDateTime *openapi.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
 	// current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in
@@ -3707,7 +3710,7 @@ type ReplicaDescription struct {
 
 	// The time at which the replica was first detected as inaccessible. To determine cause of
 	// inaccessibility check the ReplicaStatus property.
-	ReplicaInaccessibleDateTime *runtime.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitzero"`
+	ReplicaInaccessibleDateTime *openapi.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitzero"`
 
 	// The current state of the replica:
 	//
@@ -3961,7 +3964,7 @@ type ReplicationGroupUpdate struct {
 // Contains details for the restore.
 type RestoreSummary struct {
 	// Point in time or source backup time.
-	RestoreDateTime runtime.EpochSeconds `json:"RestoreDateTime"`
+	RestoreDateTime openapi.EpochSeconds `json:"RestoreDateTime"`
 
 	// Indicates if a restore is in progress or not.
 	RestoreInProgress bool `json:"RestoreInProgress"`
@@ -4029,7 +4032,7 @@ type RestoreTableToPointInTimeInput struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// Time in the past to restore the table to.
-	RestoreDateTime *runtime.EpochSeconds `json:"RestoreDateTime,omitzero"`
+	RestoreDateTime *openapi.EpochSeconds `json:"RestoreDateTime,omitzero"`
 
 	// The new server-side encryption settings for the restored table.
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
@@ -4127,7 +4130,7 @@ type SSEDescription struct {
 	// key was inaccessible. This attribute will automatically be cleared when DynamoDB detects that
 	// the table's AWS KMS key is accessible again. DynamoDB will initiate the table archival process
 	// when table's AWS KMS key remains inaccessible for more than seven days from this date.
-	InaccessibleEncryptionDateTime *runtime.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitzero"`
+	InaccessibleEncryptionDateTime *openapi.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitzero"`
 
 	// The AWS KMS customer master key (CMK) ARN used for the AWS KMS encryption.
 	KMSMasterKeyArn *string `json:"KMSMasterKeyArn,omitzero"`
@@ -4483,7 +4486,7 @@ type SourceTableDetails struct {
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Time when the source table was created.
-	TableCreationDateTime runtime.EpochSeconds `json:"TableCreationDateTime"`
+	TableCreationDateTime openapi.EpochSeconds `json:"TableCreationDateTime"`
 
 	// Unique identifier for the table for which the backup was created.
 	TableId string `json:"TableId"`
@@ -4593,7 +4596,7 @@ type TableDescription struct {
 	BillingModeSummary *BillingModeSummary `json:"BillingModeSummary,omitzero"`
 
 	// The date and time when the table was created, in UNIX epoch time format.
-	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
+	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The global secondary indexes, if any, on the table. Each index is scoped to a given partition
 	// key value. Each element is composed of:

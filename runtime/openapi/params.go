@@ -1,4 +1,4 @@
-package runtime
+package openapi
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ type paramValue struct {
 }
 
 // toParam reduces v through its JSON form, so enums, time.Time (RFC 3339),
-// runtime.EpochSeconds and pointers serialise as they do in JSON bodies. A nil
+// EpochSeconds and pointers serialise as they do in JSON bodies. A nil
 // pointer, nil slice or map, or JSON null is absent. A value encoding/json
 // cannot marshal is written with fmt.Sprint.
 func toParam(v any) paramValue {

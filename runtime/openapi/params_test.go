@@ -1,4 +1,4 @@
-package runtime
+package openapi
 
 import (
 	"net/http"
@@ -111,5 +111,3 @@ func TestSetHeaderAndAddCookie(t *testing.T) {
 	AddCookie(h, "id", (*string)(nil), false)
 	require.Empty(t, h, "absent values set nothing")
 }
-
-func ptr[T any](v T) *T { return &v }
