@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -95,6 +96,14 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	if body.Kind == BodyRaw {
 		obj = nil
 	}
+	if (body.Kind == BodyForm || body.Kind == BodyMultipart) && emptyObject(sr) {
+		// Stripe's GET operations declare a form body with no properties:
+		// nothing to send.
+		body, obj = Body{}, nil
+	}
+	if body.Kind == BodyForm || body.Kind == BodyMultipart {
+		body.Encoding = b.encodings(op.RequestBody.Value.Content[body.ContentType], body.Kind, bptr)
+	}
 	if obj != nil {
 		ps = b.dropBodyDuplicates(ps, obj, ptr)
 	}
@@ -111,8 +120,13 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	switch {
 	case obj != nil:
 		bodyFields = b.fields(tname, obj, child(bptr, "schema"), reservedTypeFields)
+		bodyFields = slices.DeleteFunc(bodyFields, func(f Field) bool { return f.ReadOnly }) // never sent
 		if body.Kind == BodyMultipart {
-			for _, f := range bodyFields {
+			for i, f := range bodyFields {
+				if p := obj.Properties[f.JSONName]; p != nil && p.Value != nil && p.Value.Format == "binary" && f.Type.Kind == RefScalar {
+					bodyFields[i].Type = TypeRef{Kind: RefScalar, Scalar: ScalarFile}
+					bodyFields[i].Required = false
+				}
 				body.Parts = append(body.Parts, Param{Field: f.Name, Name: f.JSONName})
 			}
 		}
@@ -131,6 +145,79 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	}
 	t.Fields = append(renameClashes(ps, bodyFields, b, ptr), bodyFields...)
 	return tname, body, ps.params
+}
+
+// emptyObject reports an object schema with no properties that keeps no
+// other members either (additionalProperties absent or false).
+func emptyObject(sr *openapi3.SchemaRef) bool {
+	if sr == nil || sr.Value == nil {
+		return false
+	}
+	s := sr.Value
+	typ, _ := schemaType(s)
+	return typ == "object" && len(s.Properties) == 0 && len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 &&
+		s.AdditionalProperties.Schema == nil && (s.AdditionalProperties.Has == nil || !*s.AdditionalProperties.Has)
+}
+
+// encodings reads the Encoding Object of a form or multipart media type,
+// applying its defaults (style form; explode true for form); a header of a
+// part is sent when its schema fixes the value (a default or one enum
+// value), else it is left out with a warning.
+func (b *builder) encodings(mt *openapi3.MediaType, kind, ptr string) map[string]Encoding {
+	if mt == nil || len(mt.Encoding) == 0 {
+		return nil
+	}
+	out := map[string]Encoding{}
+	for _, name := range sortedKeys(mt.Encoding) {
+		e := mt.Encoding[name]
+		if e == nil {
+			continue
+		}
+		enc := Encoding{ContentType: e.ContentType, Style: e.Style}
+		if enc.Style == "" {
+			enc.Style = "form"
+		}
+		enc.Explode = enc.Style == "form"
+		if e.Explode != nil {
+			enc.Explode = *e.Explode
+		}
+		if e.Style == "" && e.Explode == nil {
+			enc.Style = "" // the runtime's default for the property's type
+		}
+		for _, h := range sortedKeys(e.Headers) {
+			if kind != BodyMultipart || strings.EqualFold(h, "Content-Type") {
+				continue // OpenAPI 3.0 §4.7.15: ignored
+			}
+			hp := child(child(child(child(ptr, "encoding"), name), "headers"), h)
+			v, ok := fixedHeaderValue(e.Headers[h])
+			if !ok {
+				b.d.warnf(hp, "multipart part header %q has no fixed value (default or single enum value); not sent", h)
+				continue
+			}
+			if enc.Headers == nil {
+				enc.Headers = map[string]string{}
+			}
+			enc.Headers[h] = v
+		}
+		out[name] = enc
+	}
+	return out
+}
+
+// fixedHeaderValue returns the value a Header Object's schema fixes.
+func fixedHeaderValue(h *openapi3.HeaderRef) (string, bool) {
+	if h == nil || h.Value == nil || h.Value.Schema == nil || h.Value.Schema.Value == nil {
+		return "", false
+	}
+	s := h.Value.Schema.Value
+	v := s.Default
+	if v == nil && len(s.Enum) == 1 {
+		v = s.Enum[0]
+	}
+	if v == nil {
+		return "", false
+	}
+	return fmt.Sprint(v), true
 }
 
 // dropBodyDuplicates removes the query, header and cookie parameters named

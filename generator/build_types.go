@@ -429,11 +429,19 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			JSONName: k,
 			Doc:      doc,
 			Type:     b.schemaRef(prop, pptr, typeName+want),
-			Required: sh.required[k],
-			Nullable: prop != nil && nullable(prop.Value),
+			// readOnly: required of responses only, never sent.
+			Required:  sh.required[k] && !readOnly(prop),
+			Nullable:  prop != nil && nullable(prop.Value),
+			ReadOnly:  readOnly(prop),
+			WriteOnly: prop != nil && prop.Value != nil && prop.Value.WriteOnly,
 		})
 	}
 	return out
+}
+
+// readOnly reports a property marked readOnly: true.
+func readOnly(p *openapi3.SchemaRef) bool {
+	return p != nil && p.Value != nil && p.Value.ReadOnly
 }
 
 // claim reserves a package-level Go name, warning at ptr when it had to be

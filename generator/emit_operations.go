@@ -25,6 +25,7 @@ func emitOperations(f *jen.File, svc *Service) {
 			}
 		}
 		emitOperationVar(f, op, statusFunc)
+		emitFormEncoding(f, op)
 		if len(op.Errors) > 0 {
 			emitNewError(f, op, svc)
 		}
@@ -188,12 +189,20 @@ func encodeBody(op *Operation) []jen.Code {
 			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
 	case BodyForm:
-		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op))
+		enc := jen.Nil()
+		if len(op.Body.Encoding) > 0 {
+			enc = jen.Id("encoding" + op.Name)
+		}
+		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op), enc)
 	case BodyMultipart:
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
 		call = jen.Qual(openapiPath, "MultipartBody").CallFunc(func(g *jen.Group) {
 			for _, p := range op.Body.Parts {
-				g.Line().Qual(openapiPath, "Part").Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)})
+				d := jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)}
+				if e, ok := op.Body.Encoding[p.Name]; ok {
+					d[jen.Id("Encoding")] = jen.Qual(openapiPath, "Encoding").Values(encodingDict(e))
+				}
+				g.Line().Qual(openapiPath, "Part").Values(d)
 			}
 			if len(op.Body.Parts) > 0 {
 				g.Line()
@@ -206,6 +215,43 @@ func encodeBody(op *Operation) []jen.Code {
 		lhs.Op(":=").Add(call),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}
+}
+
+// emitFormEncoding writes `var encodingX = map[string]openapi.Encoding{…}`,
+// the Encoding Object of a form body, when the spec gives one.
+func emitFormEncoding(f *jen.File, op *Operation) {
+	if op.Body.Kind != BodyForm || len(op.Body.Encoding) == 0 {
+		return
+	}
+	d := jen.Dict{}
+	for name, e := range op.Body.Encoding {
+		d[jen.Lit(name)] = jen.Values(encodingDict(e))
+	}
+	f.Comment("encoding" + op.Name + " is the Encoding Object of " + op.Name + "'s form body, by property.")
+	f.Var().Id("encoding"+op.Name).Op("=").Map(jen.String()).Qual(openapiPath, "Encoding").Values(d)
+	f.Line()
+}
+
+// encodingDict renders an openapi.Encoding literal's fields.
+func encodingDict(e Encoding) jen.Dict {
+	d := jen.Dict{}
+	if e.ContentType != "" {
+		d[jen.Id("ContentType")] = jen.Lit(e.ContentType)
+	}
+	if len(e.Headers) > 0 {
+		h := jen.Dict{}
+		for k, v := range e.Headers {
+			h[jen.Lit(k)] = jen.Lit(v)
+		}
+		d[jen.Id("Headers")] = jen.Map(jen.String()).String().Values(h)
+	}
+	if e.Style != "" {
+		d[jen.Id("Style")] = jen.Lit(e.Style)
+	}
+	if e.Explode {
+		d[jen.Id("Explode")] = jen.True()
+	}
+	return d
 }
 
 // requestDict renders the runtime.Request literal's fields.

@@ -103,7 +103,7 @@ func structFields(fields []Field, output bool) []jen.Code {
 // values.
 func fieldType(fl Field) jen.Code {
 	t := fl.Type
-	pointer := t.Kind == RefNamed && t.Struct ||
+	pointer := t.Kind == RefNamed && t.Struct || t.Kind == RefScalar && t.Scalar == ScalarFile ||
 		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
 	if pointer {
 		return jen.Op("*").Add(typeExpr(t))
@@ -133,6 +133,8 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Qual("encoding/json", "RawMessage")
 	case ScalarReader:
 		return jen.Qual("io", "Reader")
+	case ScalarFile:
+		return jen.Qual(openapiPath, "File")
 	}
 	return jen.Id(r.Scalar)
 }

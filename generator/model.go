@@ -133,6 +133,24 @@ type Body struct {
 	// Others are the other media types the spec accepts, sorted; this
 	// client sends ContentType (preference: JSON, form, multipart, raw).
 	Others []string
+	// Encoding is the media type's Encoding Object per property (form and
+	// multipart bodies), keyed by JSON name; nil when the spec gives none.
+	Encoding map[string]Encoding
+}
+
+// Encoding is the Encoding Object of one property of a form or multipart
+// body (OpenAPI 3.0 §4.7.15), with defaults applied: it maps one to one
+// onto openapi.Encoding.
+type Encoding struct {
+	// ContentType is the part's media type ("" for the default).
+	ContentType string
+	// Headers are the part's extra headers with the value the spec fixes
+	// (a schema default or a single enum value), keyed by name.
+	Headers map[string]string
+	// Style is the parameter style ("" for the default, form); Explode the
+	// explode flag (default true for form).
+	Style   string
+	Explode bool
 }
 
 // StatusError maps an HTTP status, range or "default" to an error shape.
@@ -296,6 +314,7 @@ const (
 	ScalarEpochSeconds = "openapi.EpochSeconds"
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
+	ScalarFile         = "openapi.File"
 )
 
 // TypeRef is the Go type of a field, slice element or map value.
