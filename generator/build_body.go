@@ -71,10 +71,10 @@ func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
 // not an object (arrays, scalars, raw bytes: io.Reader).
 //
 // A query, header or cookie parameter named like a property of the body
-// object is dropped with a warning: the value travels in the body only
-// (aws2openapi repeats pagination tokens such as ExclusiveStartKey as query
-// parameters). It returns the input type's name, the body and the
-// parameters kept.
+// object is kept beside it: two fields, both sent (the parameter's Go name
+// gets a numeric suffix). Specs that duplicate body members as parameters
+// by mistake (aws2openapi's AWS specs) remove the copies with an overlay.
+// It returns the input type's name, the body and the parameters.
 func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body, []Param) {
 	var body Body
 	var sr *openapi3.SchemaRef
@@ -103,9 +103,6 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	}
 	if body.Kind == BodyForm || body.Kind == BodyMultipart {
 		body.Encoding = b.encodings(op.RequestBody.Value.Content[body.ContentType], body.Kind, bptr)
-	}
-	if obj != nil {
-		ps = b.dropBodyDuplicates(ps, obj, ptr)
 	}
 	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyJSON {
 		return b.structOrEmpty(sr, bptr, name), body, nil
@@ -218,22 +215,6 @@ func fixedHeaderValue(h *openapi3.HeaderRef) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprint(v), true
-}
-
-// dropBodyDuplicates removes the query, header and cookie parameters named
-// like a property of the body object, with a warning.
-func (b *builder) dropBodyDuplicates(ps opParams, obj *openapi3.Schema, ptr string) opParams {
-	var kept opParams
-	kept.headers, kept.query = ps.headers, ps.query
-	for i, p := range ps.params {
-		if _, dup := obj.Properties[p.Name]; dup && p.In != "path" {
-			b.d.warnf(ptr, "%s parameter %q is also a request body property; it is sent in the body only", p.In, p.Name)
-			continue
-		}
-		kept.fields = append(kept.fields, ps.fields[i])
-		kept.params = append(kept.params, p)
-	}
-	return kept
 }
 
 // renameClashes gives parameter fields whose Go names a body field already

@@ -62,22 +62,61 @@ func (b *builder) operations() []*Operation {
 			b.d.warnf(ptr, "method name %s is taken; using %s", goName(id, false), name)
 		}
 		path0, _ := splitPathKey(path)
-		o := &Operation{Name: name, Doc: op.Description, Method: strings.ToUpper(method), Path: path0}
-		if o.Doc == "" {
-			o.Doc = op.Summary
-		}
+		o := &Operation{Name: name, Doc: opDoc(op), Method: strings.ToUpper(method), Path: path0}
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query = ps.headers, ps.query
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Retry = parseOperationXRetry(mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry"), child(ptr, "x-retry"), b.d)
-		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || slices.Contains(retrySafeMethods, o.Method)
+		idempotent := slices.Contains(retrySafeMethods, o.Method)
+		if o.Retry.IdempotencyHeader == "" && !idempotent {
+			o.Retry.IdempotencyHeader = b.retry.IdempotencyHeader
+		}
+		b.idempotencyToken(o, child(ptr, "x-retry"))
+		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || idempotent ||
+			o.Retry.IdempotencyHeader != "" || o.Retry.IdempotencyTokenGo != ""
 		out = append(out, o)
 	})
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })
 	b.clearUnusedCodes(out)
 	return out
+}
+
+// opDoc is an operation's doc text: its summary, then its description
+// after an empty line (either alone when the other is empty or the same).
+func opDoc(op *openapi3.Operation) string {
+	sum, desc := strings.TrimSpace(op.Summary), strings.TrimSpace(op.Description)
+	switch {
+	case sum == "" || sum == desc:
+		return desc
+	case desc == "":
+		return sum
+	}
+	return sum + "\n\n" + desc
+}
+
+// idempotencyToken finds the input field named by the operation's
+// x-retry idempotencyTokenField (a string member of the input), or reports
+// a located error.
+func (b *builder) idempotencyToken(o *Operation, ptr string) {
+	name := o.Retry.IdempotencyTokenField
+	if name == "" {
+		return
+	}
+	for _, t := range b.types {
+		if t.Name != o.Input {
+			continue
+		}
+		for _, f := range t.Fields {
+			if f.JSONName == name && f.In == "" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
+				o.Retry.IdempotencyTokenGo = f.Name
+				o.Retry.IdempotencyTokenPtr = !f.Required || f.Nullable
+				return
+			}
+		}
+	}
+	b.d.errorf(child(ptr, "idempotencyTokenField"), "the input %s has no string member %q", o.Input, name)
 }
 
 // structOrEmpty returns the struct type of sr, or declares an empty struct

@@ -54,6 +54,9 @@ func emitOperationVar(f *jen.File, op *Operation, statusFunc string) {
 	if op.Retry.LongPolling {
 		d[jen.Id("LongPolling")] = jen.True()
 	}
+	if op.Retry.IdempotencyHeader != "" {
+		d[jen.Id("IdempotencyHeader")] = jen.Lit(op.Retry.IdempotencyHeader)
+	}
 	setStrings(d, "TransientCodes", op.Retry.TransientCodes)
 	setStrings(d, "ThrottlingCodes", op.Retry.ThrottlingCodes)
 	setStrings(d, "NonRetryableCodes", op.Retry.NonRetryableCodes)
@@ -139,6 +142,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	}
 	var body []jen.Code
 	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
+	body = append(body, fillIdempotencyToken(op)...)
 	body = append(body, encodeBody(op)...)
 	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
 	body = append(body, paramStatements(op)...)
@@ -154,6 +158,29 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
 	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// fillIdempotencyToken renders the statements that put a fresh UUID into
+// an empty idempotency token field of a copy of the input, so the caller's
+// input is never changed and every attempt sends the same token.
+func fillIdempotencyToken(op *Operation) []jen.Code {
+	f := op.Retry.IdempotencyTokenGo
+	if f == "" {
+		return nil
+	}
+	field := jen.Id("in").Dot(f)
+	empty := field.Clone().Op("==").Lit("")
+	set := []jen.Code{jen.Id("cp").Op(":=").Op("*").Id("in"), jen.Id("cp").Dot(f).Op("=").Qual(runtimePath, "NewUUID").Call()}
+	if op.Retry.IdempotencyTokenPtr {
+		empty = field.Clone().Op("==").Nil().Op("||").Op("*").Add(field.Clone()).Op("==").Lit("")
+		set = []jen.Code{jen.Id("token").Op(":=").Qual(runtimePath, "NewUUID").Call(), jen.Id("cp").Op(":=").Op("*").Id("in"),
+			jen.Id("cp").Dot(f).Op("=").Op("&").Id("token")}
+	}
+	set = append(set, jen.Id("in").Op("=").Op("&").Id("cp"))
+	return []jen.Code{
+		jen.Comment(f + " is the idempotency token: a fresh UUID when empty, set on a copy of the input."),
+		jen.If(empty).Block(set...),
+	}
 }
 
 // errorNames lists the operation's error types, code-keyed first.

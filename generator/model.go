@@ -380,6 +380,9 @@ type RetrySettings struct {
 	ServerDelayHeaders []string
 	// RetrySafe declares every operation retry-safe despite POST.
 	RetrySafe bool
+	// IdempotencyHeader is the idempotency-key header of every POST and
+	// PATCH operation ("Idempotency-Key"; x-retry idempotencyKey.header).
+	IdempotencyHeader string
 	// AttemptHeader is sent as "attempt=N; max=M" ("amz-sdk-request").
 	AttemptHeader string
 	// ThrottleControl declares Alibaba-style throttle windows; nil = off.
@@ -418,4 +421,17 @@ type OperationRetry struct {
 	// TransientCodes, ThrottlingCodes and NonRetryableCodes add
 	// per-operation classification.
 	TransientCodes, ThrottlingCodes, NonRetryableCodes []string
+	// IdempotencyHeader is the header carrying a fresh idempotency key per
+	// call (x-retry idempotencyKey.header, at the root for every POST and
+	// PATCH, or on the operation); the operation is then retry-safe.
+	IdempotencyHeader string
+	// IdempotencyTokenField is the JSON name of the input member that
+	// carries an idempotency token (x-retry idempotencyTokenField, AWS
+	// ClientToken): filled with a fresh UUID when the caller leaves it
+	// empty; the operation is then retry-safe. IdempotencyTokenGo is its
+	// Go field name and IdempotencyTokenPtr whether that field is a
+	// pointer, both set by the builder.
+	IdempotencyTokenField string
+	IdempotencyTokenGo    string
+	IdempotencyTokenPtr   bool
 }

@@ -71,6 +71,7 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 		"serverDelayHeaders": func(v *yaml.Node, p string) { s.ServerDelayHeaders = parseDelayHeaders(x, v, p) },
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
 		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
+		"idempotencyKey":     func(v *yaml.Node, p string) { s.IdempotencyHeader = idempotencyKey(x, v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
 			s.ThrottleControl = &ThrottleControl{}
 			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))
@@ -200,8 +201,22 @@ func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) OperationRetry {
 		"errors": func(v *yaml.Node, p string) {
 			x.mapping(v, p, codeFields(x, &r.TransientCodes, &r.ThrottlingCodes, &r.NonRetryableCodes))
 		},
+		"idempotencyKey":        func(v *yaml.Node, p string) { r.IdempotencyHeader = idempotencyKey(x, v, p) },
+		"idempotencyTokenField": func(v *yaml.Node, p string) { r.IdempotencyTokenField = x.str(v, p) },
 	})
 	return r
+}
+
+// idempotencyKey reads an idempotencyKey mapping, {header: NAME}, and
+// returns the header's name.
+func idempotencyKey(x extReader, v *yaml.Node, p string) string {
+	var h string
+	if x.mapping(v, p, map[string]func(*yaml.Node, string){
+		"header": func(v *yaml.Node, p string) { h = x.header(v, p) },
+	}) && h == "" {
+		x.d.errorf(p, "header is required (the header that carries the idempotency key)")
+	}
+	return h
 }
 
 // parseXProtocol reads the root-level x-protocol extension:

@@ -76,6 +76,12 @@ type Options struct {
 	// AttemptInfo.RateLimit, even with throttle control off.
 	RateLimitDebug bool
 
+	// IdempotencyKey is the idempotency key sent by operations that declare
+	// one (Operation.IdempotencyHeader), on every attempt of the call; ""
+	// means a fresh UUID version 4 per call. Set it per call, to repeat a
+	// call the server may already have carried out.
+	IdempotencyKey string
+
 	// BeforeAttempt is called on every attempt's request just before it is
 	// sent (attempt counts from 1), so a signer such as SigV4 can sign each
 	// retry afresh. An error ends the call without sending.

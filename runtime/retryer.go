@@ -93,6 +93,17 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		}
 		req.Header.Set("Content-Type", req.ContentType)
 	}
+	if h := op.IdempotencyHeader; h != "" && req.Header.Get(h) == "" {
+		// One key per call, the same on every attempt.
+		key := cl.opts.IdempotencyKey
+		if key == "" {
+			key = NewUUID()
+		}
+		if req.Header == nil {
+			req.Header = make(http.Header, 4)
+		}
+		req.Header.Set(h, key)
+	}
 	err = cl.run(ctx, req, decode)
 	return cl.md, err
 }

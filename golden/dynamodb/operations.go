@@ -1463,6 +1463,13 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	if in == nil {
 		in = &ExecuteTransactionInput{}
 	}
+	// ClientRequestToken is the idempotency token: a fresh UUID when empty, set on a copy of the input.
+	if in.ClientRequestToken == nil || *in.ClientRequestToken == "" {
+		token := runtime.NewUUID()
+		cp := *in
+		cp.ClientRequestToken = &token
+		in = &cp
+	}
 	body, err := json.Marshal(in)
 	if err != nil {
 		return nil, err
@@ -2488,6 +2495,13 @@ func newTransactWriteItemsError(code string) runtime.ModeledError {
 func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput, opts ...func(*Options)) (*TransactWriteItemsOutput, error) {
 	if in == nil {
 		in = &TransactWriteItemsInput{}
+	}
+	// ClientRequestToken is the idempotency token: a fresh UUID when empty, set on a copy of the input.
+	if in.ClientRequestToken == nil || *in.ClientRequestToken == "" {
+		token := runtime.NewUUID()
+		cp := *in
+		cp.ClientRequestToken = &token
+		in = &cp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
