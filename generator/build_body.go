@@ -179,7 +179,7 @@ func (b *builder) encodings(mt *openapi3.MediaType, kind, ptr string) map[string
 			enc.Explode = *e.Explode
 		}
 		if e.Style == "" && e.Explode == nil {
-			enc.Style = "" // the runtime's default for the property's type
+			enc.Style, enc.Explode = "", false // the runtime's default for the property's type
 		}
 		for _, h := range sortedKeys(e.Headers) {
 			if kind != BodyMultipart || strings.EqualFold(h, "Content-Type") {

@@ -93,6 +93,9 @@ func opDoc(op *openapi3.Operation) string {
 	case desc == "":
 		return sum
 	}
+	if !strings.ContainsAny(sum[len(sum)-1:], ".!?:") {
+		sum += "." // a one-line paragraph without a period would render as a doc heading
+	}
 	return sum + "\n\n" + desc
 }
 

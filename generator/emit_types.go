@@ -72,7 +72,14 @@ func structFields(fields []Field, output bool) []jen.Code {
 	}
 	for i, fl := range fields {
 		var s jen.Statement
-		if lines := commentLines(fl.Doc); len(lines) > 0 {
+		lines := commentLines(fl.Doc)
+		if fl.Required && fl.In == "" {
+			if len(lines) > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, "Required.")
+		}
+		if len(lines) > 0 {
 			if i > 0 || output {
 				s.Line()
 			}
@@ -97,13 +104,13 @@ func structFields(fields []Field, output bool) []jen.Code {
 	return out
 }
 
-// fieldType is a field's Go type: struct and union types are always
-// pointers (so recursive shapes compile); optional and nullable scalars and
-// enums are pointers; slices, maps, []byte and json.RawMessage are nil-able
-// values.
+// fieldType is a field's Go type: optional and nullable structs, unions,
+// scalars and enums are pointers, and required structs that close a cycle
+// of values (Indirect); required ones are plain values; slices, maps,
+// []byte and json.RawMessage are nil-able values.
 func fieldType(fl Field) jen.Code {
 	t := fl.Type
-	pointer := t.Kind == RefNamed && t.Struct || t.Kind == RefScalar && t.Scalar == ScalarFile ||
+	pointer := t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
 		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
 	if pointer {
 		return jen.Op("*").Add(typeExpr(t))

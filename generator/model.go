@@ -276,6 +276,9 @@ type Field struct {
 	// request or response body); its tag is json:"-". "" for JSON
 	// properties.
 	In string
+	// Indirect: a required struct field that would close a cycle of struct
+	// values is a pointer all the same (set by breakValueCycles).
+	Indirect bool
 	// ReadOnly properties (readOnly: true) are sent by the server only: the
 	// field is left out of request bodies. WriteOnly properties (writeOnly:
 	// true) are sent by the client only: a union never requires them when
@@ -323,8 +326,8 @@ type TypeRef struct {
 	// Scalar is one of the Scalar* constants (RefScalar).
 	Scalar string
 	// Name is the model type's name (RefNamed); Struct reports whether it
-	// is a struct (fields of struct type are always pointers, so recursive
-	// shapes compile).
+	// is a struct or union (optional fields of such a type are pointers,
+	// required ones values unless they close a cycle: Field.Indirect).
 	Name   string
 	Struct bool
 	// Elem is the element or value type (RefSlice, RefMap).

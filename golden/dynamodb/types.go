@@ -44,6 +44,8 @@ const (
 // Represents an attribute for describing the key schema for the table and indexes.
 type AttributeDefinition struct {
 	// A name for the attribute.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// The data type for the attribute, where:
@@ -53,6 +55,8 @@ type AttributeDefinition struct {
 	// N - the attribute is of type Number
 	//
 	// B - the attribute is of type Binary
+	//
+	// Required.
 	AttributeType ScalarAttributeType `json:"AttributeType"`
 }
 
@@ -221,7 +225,9 @@ type AutoScalingPolicyUpdate struct {
 	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
-	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
+	//
+	// Required.
+	TargetTrackingScalingPolicyConfiguration AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
 }
 
 // AutoScalingSettingsDescription is generated from schema #/components/schemas/AutoScalingSettingsDescription.
@@ -293,6 +299,8 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
+	//
+	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
@@ -321,6 +329,8 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
+	//
+	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
@@ -344,9 +354,13 @@ type BackupDescription struct {
 // Contains the details of the backup created for the table.
 type BackupDetails struct {
 	// ARN associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 
 	// Time at which the backup was created. This is the request time of the backup.
+	//
+	// Required.
 	BackupCreationDateTime openapi.EpochSeconds `json:"BackupCreationDateTime"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
@@ -354,12 +368,16 @@ type BackupDetails struct {
 	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the requested backup.
+	//
+	// Required.
 	BackupName string `json:"BackupName"`
 
 	// Size of the backup in bytes.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
+	//
+	// Required.
 	BackupStatus BackupStatus `json:"BackupStatus"`
 
 	// BackupType:
@@ -371,6 +389,8 @@ type BackupDetails struct {
 	// you to restore the deleted table to the state it was in just before the point of deletion.
 	//
 	// AWS_BACKUP - On-demand backup created by you from AWS Backup service.
+	//
+	// Required.
 	BackupType BackupType `json:"BackupType"`
 }
 
@@ -452,6 +472,8 @@ const (
 // BatchExecuteStatementInput is generated from schema #/components/schemas/BatchExecuteStatementInput.
 type BatchExecuteStatementInput struct {
 	// The list of PartiQL statements representing the batch to run.
+	//
+	// Required.
 	Statements []BatchStatementRequest `json:"Statements"`
 }
 
@@ -524,6 +546,8 @@ type BatchGetItemInput struct {
 	//
 	// AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
 	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity      `json:"ReturnConsumedCapacity,omitzero"`
 }
@@ -608,6 +632,8 @@ type BatchStatementRequest struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A valid PartiQL statement.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
@@ -651,6 +677,8 @@ type BatchWriteItemInput struct {
 	//
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
+	//
+	// Required.
 	RequestItems           map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -927,6 +955,8 @@ type Condition struct {
 	//
 	// For usage examples of AttributeValueList and ComparisonOperator , see Legacy Conditional
 	// Parameters in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
 }
 
@@ -936,6 +966,8 @@ type Condition struct {
 // specific attributes of the item.
 type ConditionCheck struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
+	//
+	// Required.
 	ConditionExpression string `json:"ConditionExpression"`
 
 	// One or more substitution tokens for attribute names in an expression.
@@ -946,6 +978,8 @@ type ConditionCheck struct {
 
 	// The primary key of the item to be checked. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the ConditionCheck
@@ -954,6 +988,8 @@ type ConditionCheck struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the check item request.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1000,6 +1036,8 @@ type ConsumedCapacity struct {
 // Represents the continuous backups and point in time recovery settings on the table.
 type ContinuousBackupsDescription struct {
 	// ContinuousBackupsStatus can be one of the following states: ENABLED, DISABLED
+	//
+	// Required.
 	ContinuousBackupsStatus ContinuousBackupsStatus `json:"ContinuousBackupsStatus"`
 
 	// The description of the point in time recovery settings applied to the table.
@@ -1054,9 +1092,13 @@ type ContributorInsightsSummary struct {
 // CreateBackupInput is generated from schema #/components/schemas/CreateBackupInput.
 type CreateBackupInput struct {
 	// Specified name for the backup.
+	//
+	// Required.
 	BackupName string `json:"BackupName"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1074,15 +1116,21 @@ type CreateBackupOutput struct {
 // Represents a new global secondary index to be added to an existing table.
 type CreateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be created.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The key schema for the global secondary index.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into an index. These are in
 	// addition to the primary key attributes and index key attributes, which are automatically
 	// projected.
-	Projection *Projection `json:"Projection"`
+	//
+	// Required.
+	Projection Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
@@ -1094,9 +1142,13 @@ type CreateGlobalSecondaryIndexAction struct {
 // CreateGlobalTableInput is generated from schema #/components/schemas/CreateGlobalTableInput.
 type CreateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// The Regions where the global table needs to be created.
+	//
+	// Required.
 	ReplicationGroup []Replica `json:"ReplicationGroup"`
 }
 
@@ -1114,6 +1166,8 @@ type CreateGlobalTableOutput struct {
 // Represents a replica to be added.
 type CreateReplicaAction struct {
 	// The Region of the replica to be added.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
@@ -1135,6 +1189,8 @@ type CreateReplicationGroupMemberAction struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the new replica will be created.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
@@ -1143,6 +1199,8 @@ type CreateReplicationGroupMemberAction struct {
 // Represents the input of a CreateTable operation.
 type CreateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes.
+	//
+	// Required.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions"`
 
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
@@ -1214,6 +1272,8 @@ type CreateTableInput struct {
 	// a KeyType of RANGE .
 	//
 	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide .
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is
@@ -1276,6 +1336,8 @@ type CreateTableInput struct {
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to create.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB .
@@ -1308,6 +1370,8 @@ type Delete struct {
 
 	// The primary key of the item to be deleted. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Delete condition
@@ -1315,12 +1379,16 @@ type Delete struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which the item to be deleted resides.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
 // DeleteBackupInput is generated from schema #/components/schemas/DeleteBackupInput.
 type DeleteBackupInput struct {
 	// The ARN associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 }
 
@@ -1338,6 +1406,8 @@ type DeleteBackupOutput struct {
 // Represents a global secondary index to be deleted from an existing table.
 type DeleteGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be deleted.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 }
 
@@ -1428,6 +1498,8 @@ type DeleteItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -1449,6 +1521,8 @@ type DeleteItemInput struct {
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1496,6 +1570,8 @@ type DeleteItemOutput struct {
 // Represents a replica to be removed.
 type DeleteReplicaAction struct {
 	// The Region of the replica to be removed.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
@@ -1504,6 +1580,8 @@ type DeleteReplicaAction struct {
 // Represents a replica to be deleted.
 type DeleteReplicationGroupMemberAction struct {
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
@@ -1514,6 +1592,8 @@ type DeleteRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of the item to delete.
 	// All of the table's primary key attributes must be specified, and their data types must match
 	// those of the table's key schema.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 }
 
@@ -1522,6 +1602,8 @@ type DeleteRequest struct {
 // Represents the input of a DeleteTable operation.
 type DeleteTableInput struct {
 	// The name of the table to delete.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1539,6 +1621,8 @@ type DeleteTableOutput struct {
 // DescribeBackupInput is generated from schema #/components/schemas/DescribeBackupInput.
 type DescribeBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 }
 
@@ -1555,6 +1639,8 @@ type DescribeBackupOutput struct {
 type DescribeContinuousBackupsInput struct {
 	// Name of the table for which the customer wants to check the continuous backups and point in time
 	// recovery settings.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1573,6 +1659,8 @@ type DescribeContributorInsightsInput struct {
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table to describe.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1624,12 +1712,16 @@ type DescribeEndpointsResponse struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// List of endpoints.
+	//
+	// Required.
 	Endpoints []Endpoint `json:"Endpoints"`
 }
 
 // DescribeExportInput is generated from schema #/components/schemas/DescribeExportInput.
 type DescribeExportInput struct {
 	// The Amazon Resource Name (ARN) associated with the export.
+	//
+	// Required.
 	ExportArn string `json:"ExportArn"`
 }
 
@@ -1645,6 +1737,8 @@ type DescribeExportOutput struct {
 // DescribeGlobalTableInput is generated from schema #/components/schemas/DescribeGlobalTableInput.
 type DescribeGlobalTableInput struct {
 	// The name of the global table.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
@@ -1660,6 +1754,8 @@ type DescribeGlobalTableOutput struct {
 // DescribeGlobalTableSettingsInput is generated from schema #/components/schemas/DescribeGlobalTableSettingsInput.
 type DescribeGlobalTableSettingsInput struct {
 	// The name of the global table to describe.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
@@ -1678,6 +1774,8 @@ type DescribeGlobalTableSettingsOutput struct {
 // DescribeKinesisStreamingDestinationInput is generated from schema #/components/schemas/DescribeKinesisStreamingDestinationInput.
 type DescribeKinesisStreamingDestinationInput struct {
 	// The name of the table being described.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1729,6 +1827,8 @@ type DescribeLimitsOutput struct {
 // Represents the input of a DescribeTable operation.
 type DescribeTableInput struct {
 	// The name of the table to describe.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1746,6 +1846,8 @@ type DescribeTableOutput struct {
 // DescribeTableReplicaAutoScalingInput is generated from schema #/components/schemas/DescribeTableReplicaAutoScalingInput.
 type DescribeTableReplicaAutoScalingInput struct {
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1761,6 +1863,8 @@ type DescribeTableReplicaAutoScalingOutput struct {
 // DescribeTimeToLiveInput is generated from schema #/components/schemas/DescribeTimeToLiveInput.
 type DescribeTimeToLiveInput struct {
 	// The name of the table to be described.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -1789,9 +1893,13 @@ const (
 // An endpoint information details.
 type Endpoint struct {
 	// IP address of the endpoint.
+	//
+	// Required.
 	Address string `json:"Address"`
 
 	// Endpoint cache time to live (TTL) value.
+	//
+	// Required.
 	CachePeriodInMinutes int64 `json:"CachePeriodInMinutes"`
 }
 
@@ -1808,6 +1916,8 @@ type ExecuteStatementInput struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// The PartiQL statement representing the operation to run.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
@@ -1832,6 +1942,8 @@ type ExecuteTransactionInput struct {
 	ClientRequestToken *string `json:"ClientRequestToken,omitzero"`
 
 	// The list of PartiQL statements representing the transaction to run.
+	//
+	// Required.
 	TransactStatements []ParameterizedStatement `json:"TransactStatements"`
 }
 
@@ -2148,6 +2260,8 @@ type ExportTableToPointInTimeInput struct {
 	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// The name of the Amazon S3 bucket to export the snapshot to.
+	//
+	// Required.
 	S3Bucket string `json:"S3Bucket"`
 
 	// The ID of the AWS account that owns the bucket the export will be stored in.
@@ -2169,6 +2283,8 @@ type ExportTableToPointInTimeInput struct {
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the table to export.
+	//
+	// Required.
 	TableArn string `json:"TableArn"`
 }
 
@@ -2201,6 +2317,8 @@ type Get struct {
 
 	// A map of attribute names to AttributeValue objects that specifies the primary key of the item to
 	// retrieve.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes of the specified item to retrieve from the
@@ -2210,6 +2328,8 @@ type Get struct {
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// The name of the table from which to retrieve the specified item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -2263,6 +2383,8 @@ type GetItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -2277,6 +2399,8 @@ type GetItemInput struct {
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -2304,6 +2428,8 @@ type GetItemOutput struct {
 type GlobalSecondaryIndex struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
@@ -2320,12 +2446,16 @@ type GlobalSecondaryIndex struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	Projection *Projection `json:"Projection"`
+	//
+	// Required.
+	Projection Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
@@ -2523,6 +2653,8 @@ type GlobalTableDescription struct {
 type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index's write capacity units.
@@ -2597,6 +2729,8 @@ type ItemResponse struct {
 // must be one of String, Number, or Binary. The attribute cannot be nested within a List or a Map.
 type KeySchemaElement struct {
 	// The name of a key attribute.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// The role that this key attribute will assume:
@@ -2612,6 +2746,8 @@ type KeySchemaElement struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// Required.
 	KeyType KeyType `json:"KeyType"`
 }
 
@@ -2674,6 +2810,8 @@ type KeysAndAttributes struct {
 
 	// The primary key attribute values that define the items and the attributes associated with the
 	// items.
+	//
+	// Required.
 	Keys []map[string]AttributeValue `json:"Keys"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -2704,9 +2842,13 @@ type KinesisDataStreamDestination struct {
 // KinesisStreamingDestinationInput is generated from schema #/components/schemas/KinesisStreamingDestinationInput.
 type KinesisStreamingDestinationInput struct {
 	// The ARN for a Kinesis data stream.
+	//
+	// Required.
 	StreamArn string `json:"StreamArn"`
 
 	// The name of the DynamoDB table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -2902,6 +3044,8 @@ type ListTagsOfResourceInput struct {
 
 	// The Amazon DynamoDB resource with tags to be listed. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 }
 
@@ -2924,6 +3068,8 @@ type ListTagsOfResourceOutput struct {
 type LocalSecondaryIndex struct {
 	// The name of the local secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
@@ -2940,12 +3086,16 @@ type LocalSecondaryIndex struct {
 	// The sort key of an item is also known as its range attribute . The term "range attribute"
 	// derives from the way DynamoDB stores items with the same partition key physically close
 	// together, in sorted order by the sort key value.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into the local secondary index.
 	// These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	Projection *Projection `json:"Projection"`
+	//
+	// Required.
+	Projection Projection `json:"Projection"`
 }
 
 // LocalSecondaryIndexDescription is generated from schema #/components/schemas/LocalSecondaryIndexDescription.
@@ -3025,6 +3175,8 @@ type ParameterizedStatement struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A PartiQL statment that uses parameters.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
@@ -3054,6 +3206,8 @@ type PointInTimeRecoveryDescription struct {
 // Represents the settings used to enable point in time recovery.
 type PointInTimeRecoverySpecification struct {
 	// Indicates whether point in time recovery is enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	PointInTimeRecoveryEnabled bool `json:"PointInTimeRecoveryEnabled"`
 }
 
@@ -3113,6 +3267,8 @@ type ProvisionedThroughput struct {
 	// Amazon DynamoDB Developer Guide .
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
+	//
+	// Required.
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
@@ -3120,6 +3276,8 @@ type ProvisionedThroughput struct {
 	// Developer Guide .
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
+	//
+	// Required.
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
 }
 
@@ -3176,6 +3334,8 @@ type Put struct {
 	// written by PutItem . All of the table's primary key attributes must be specified, and their data
 	// types must match those of the table's key schema. If any attributes are present in the item that
 	// are part of an index key schema for the table, their types must match the index key schema.
+	//
+	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Put condition fails.
@@ -3183,6 +3343,8 @@ type Put struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which to write the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -3285,6 +3447,8 @@ type PutItemInput struct {
 	// .
 	//
 	// Each element in the Item map is an AttributeValue object.
+	//
+	// Required.
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -3307,6 +3471,8 @@ type PutItemInput struct {
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -3358,6 +3524,8 @@ type PutRequest struct {
 	// processed by PutItem . All of the table's primary key attributes must be specified, and their
 	// data types must match those of the table's key schema. If any attributes are present in the item
 	// that are part of an index key schema for the table, their types must match the index key schema.
+	//
+	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 }
 
@@ -3598,6 +3766,8 @@ type QueryInput struct {
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -3684,6 +3854,8 @@ type ReplicaAutoScalingDescription struct {
 // Represents the auto scaling settings of a replica that will be modified.
 type ReplicaAutoScalingUpdate struct {
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// Represents the auto scaling settings of global secondary indexes that will be modified.
@@ -3747,6 +3919,8 @@ type ReplicaDescription struct {
 // Represents the properties of a replica global secondary index.
 type ReplicaGlobalSecondaryIndex struct {
 	// The name of the global secondary index.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Replica table GSI-specific provisioned throughput. If not specified, uses the source table GSI's
@@ -3802,6 +3976,8 @@ type ReplicaGlobalSecondaryIndexDescription struct {
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The current status of the global secondary index:
@@ -3835,6 +4011,8 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index replica's read capacity units.
@@ -3850,6 +4028,8 @@ type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 // Represents the properties of a replica.
 type ReplicaSettingsDescription struct {
 	// The Region name of the replica.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// The read/write capacity mode of the replica.
@@ -3891,6 +4071,8 @@ type ReplicaSettingsDescription struct {
 // Represents the settings for a global table in a Region that will be modified.
 type ReplicaSettingsUpdate struct {
 	// The Region of the replica to be added.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
@@ -3964,9 +4146,13 @@ type ReplicationGroupUpdate struct {
 // Contains details for the restore.
 type RestoreSummary struct {
 	// Point in time or source backup time.
+	//
+	// Required.
 	RestoreDateTime openapi.EpochSeconds `json:"RestoreDateTime"`
 
 	// Indicates if a restore is in progress or not.
+	//
+	// Required.
 	RestoreInProgress bool `json:"RestoreInProgress"`
 
 	// The Amazon Resource Name (ARN) of the backup from which the table was restored.
@@ -3979,6 +4165,8 @@ type RestoreSummary struct {
 // RestoreTableFromBackupInput is generated from schema #/components/schemas/RestoreTableFromBackupInput.
 type RestoreTableFromBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 
 	// The billing mode of the restored table.
@@ -4001,6 +4189,8 @@ type RestoreTableFromBackupInput struct {
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
 
 	// The name of the new table to which the backup must be restored.
+	//
+	// Required.
 	TargetTableName string `json:"TargetTableName"`
 }
 
@@ -4044,6 +4234,8 @@ type RestoreTableToPointInTimeInput struct {
 	SourceTableName *string `json:"SourceTableName,omitzero"`
 
 	// The name of the new table to which it must be restored to.
+	//
+	// Required.
 	TargetTableName string `json:"TargetTableName"`
 
 	// Restore the table to the latest possible time. LatestRestorableDateTime is typically 5 minutes
@@ -4387,6 +4579,8 @@ type ScanInput struct {
 
 	// The name of the table containing the requested items; or, if you provide IndexName , the name of
 	// the table to which that index belongs.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// For a parallel Scan request, TotalSegments represents the total number of segments into which
@@ -4477,21 +4671,31 @@ type SourceTableDetails struct {
 	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// Schema of the table.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Read IOPs and Write IOPS on the table when the backup was created.
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
+	//
+	// Required.
+	ProvisionedThroughput ProvisionedThroughput `json:"ProvisionedThroughput"`
 
 	// ARN of the table for which backup was created.
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Time when the source table was created.
+	//
+	// Required.
 	TableCreationDateTime openapi.EpochSeconds `json:"TableCreationDateTime"`
 
 	// Unique identifier for the table for which the backup was created.
+	//
+	// Required.
 	TableId string `json:"TableId"`
 
 	// The name of the table for which the backup was created.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// Size of the table in bytes. Note that this is an approximate value.
@@ -4527,6 +4731,8 @@ type SourceTableFeatureDetails struct {
 // Represents the DynamoDB Streams configuration for a table in DynamoDB.
 type StreamSpecification struct {
 	// Indicates whether DynamoDB Streams is enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	StreamEnabled bool `json:"StreamEnabled"`
 
 	// When an item in the table is modified, StreamViewType determines what information is written to
@@ -4819,9 +5025,13 @@ type Tag struct {
 	// The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag
 	// with the same key. If you try to add an existing tag (same key), the existing tag value will be
 	// updated to the new value.
+	//
+	// Required.
 	Key string `json:"Key"`
 
 	// The value of the tag. Tag values are case-sensitive and can be null.
+	//
+	// Required.
 	Value string `json:"Value"`
 }
 
@@ -4829,9 +5039,13 @@ type Tag struct {
 type TagResourceInput struct {
 	// Identifies the Amazon DynamoDB resource to which tags should be added. This value is an Amazon
 	// Resource Name (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 
 	// The tags to be assigned to the Amazon DynamoDB resource.
+	//
+	// Required.
 	Tags []Tag `json:"Tags"`
 }
 
@@ -4857,9 +5071,13 @@ type TimeToLiveDescription struct {
 // Represents the settings used to enable or disable Time to Live (TTL) for the specified table.
 type TimeToLiveSpecification struct {
 	// The name of the TTL attribute used to store the expiration time for items in the table.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// Indicates whether TTL is to be enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	Enabled bool `json:"Enabled"`
 }
 
@@ -4880,7 +5098,9 @@ const (
 type TransactGetItem struct {
 	// Contains the primary key that identifies the item to get, together with the name of the table
 	// that contains the item, and optionally the specific attributes of the item to retrieve.
-	Get *Get `json:"Get"`
+	//
+	// Required.
+	Get Get `json:"Get"`
 }
 
 // TransactGetItemsInput is generated from schema #/components/schemas/TransactGetItemsInput.
@@ -4890,6 +5110,8 @@ type TransactGetItemsInput struct {
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// An ordered array of up to 25 TransactGetItem objects, each of which contains a Get structure.
+	//
+	// Required.
 	TransactItems []TransactGetItem `json:"TransactItems"`
 }
 
@@ -4963,6 +5185,8 @@ type TransactWriteItemsInput struct {
 	// , Put , Update , or Delete object. These can operate on items in different tables, but the
 	// tables must reside in the same AWS account and Region, and no two of them can operate on the
 	// same item.
+	//
+	// Required.
 	TransactItems []TransactWriteItem `json:"TransactItems"`
 }
 
@@ -4985,10 +5209,14 @@ type TransactWriteItemsOutput struct {
 type UntagResourceInput struct {
 	// The DynamoDB resource that the tags will be removed from. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 
 	// A list of tag keys. Existing tags of the resource whose keys are members of this list will be
 	// removed from the DynamoDB resource.
+	//
+	// Required.
 	TagKeys []string `json:"TagKeys"`
 }
 
@@ -5013,6 +5241,8 @@ type Update struct {
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Update condition
@@ -5021,19 +5251,27 @@ type Update struct {
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the UpdateItem request.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new value(s) for them.
+	//
+	// Required.
 	UpdateExpression string `json:"UpdateExpression"`
 }
 
 // UpdateContinuousBackupsInput is generated from schema #/components/schemas/UpdateContinuousBackupsInput.
 type UpdateContinuousBackupsInput struct {
 	// Represents the settings used to enable point in time recovery.
-	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
+	//
+	// Required.
+	PointInTimeRecoverySpecification PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -5049,12 +5287,16 @@ type UpdateContinuousBackupsOutput struct {
 // UpdateContributorInsightsInput is generated from schema #/components/schemas/UpdateContributorInsightsInput.
 type UpdateContributorInsightsInput struct {
 	// Represents the contributor insights action.
+	//
+	// Required.
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
 
 	// The global secondary index name, if applicable.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -5078,21 +5320,29 @@ type UpdateContributorInsightsOutput struct {
 // Represents the new provisioned throughput settings to be applied to a global secondary index.
 type UpdateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be updated.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
 	// Quotas in the Amazon DynamoDB Developer Guide .
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
+	//
+	// Required.
+	ProvisionedThroughput ProvisionedThroughput `json:"ProvisionedThroughput"`
 }
 
 // UpdateGlobalTableInput is generated from schema #/components/schemas/UpdateGlobalTableInput.
 type UpdateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// A list of Regions that should be added or removed from the global table.
+	//
+	// Required.
 	ReplicaUpdates []ReplicaUpdate `json:"ReplicaUpdates"`
 }
 
@@ -5121,6 +5371,8 @@ type UpdateGlobalTableSettingsInput struct {
 	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// The name of the global table
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// Auto scaling settings for managing provisioned write capacity for the global table.
@@ -5236,6 +5488,8 @@ type UpdateItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -5270,6 +5524,8 @@ type UpdateItemInput struct {
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table containing the item to update.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// An expression that defines one or more attributes to be updated, the action to be performed on
@@ -5401,6 +5657,8 @@ type UpdateReplicationGroupMemberAction struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
@@ -5458,6 +5716,8 @@ type UpdateTableInput struct {
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to be updated.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -5483,6 +5743,8 @@ type UpdateTableReplicaAutoScalingInput struct {
 	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The name of the global table to be updated.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
@@ -5500,10 +5762,14 @@ type UpdateTableReplicaAutoScalingOutput struct {
 // Represents the input of an UpdateTimeToLive operation.
 type UpdateTimeToLiveInput struct {
 	// The name of the table to be configured.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// Represents the settings used to enable or disable Time to Live for the specified table.
-	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification"`
+	//
+	// Required.
+	TimeToLiveSpecification TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
 // UpdateTimeToLiveOutput is generated from schema #/components/schemas/UpdateTimeToLiveOutput.

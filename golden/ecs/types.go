@@ -40,8 +40,10 @@ type DescribeInstancesResponse struct {
 	Instances  *DescribeInstancesResponseInstances `json:"Instances,omitzero"`
 	PageNumber *int32                              `json:"PageNumber,omitzero"`
 	PageSize   *int32                              `json:"PageSize,omitzero"`
-	RequestId  string                              `json:"RequestId"`
-	TotalCount *int32                              `json:"TotalCount,omitzero"`
+
+	// Required.
+	RequestId  string `json:"RequestId"`
+	TotalCount *int32 `json:"TotalCount,omitzero"`
 }
 
 // DescribeInstancesResponseInstances is generated from the inline schema at /components/schemas/DescribeInstancesResponse/properties/Instances.
@@ -54,14 +56,18 @@ type Instance struct {
 	Cpu          *int32     `json:"Cpu,omitzero"`
 	CreationTime *time.Time `json:"CreationTime,omitzero"`
 	ImageId      *string    `json:"ImageId,omitzero"`
-	InstanceId   string     `json:"InstanceId"`
-	InstanceName *string    `json:"InstanceName,omitzero"`
-	InstanceType *string    `json:"InstanceType,omitzero"`
+
+	// Required.
+	InstanceId   string  `json:"InstanceId"`
+	InstanceName *string `json:"InstanceName,omitzero"`
+	InstanceType *string `json:"InstanceType,omitzero"`
 
 	// Memory in MiB.
-	Memory   *int32         `json:"Memory,omitzero"`
-	RegionId *string        `json:"RegionId,omitzero"`
-	Status   InstanceStatus `json:"Status"`
+	Memory   *int32  `json:"Memory,omitzero"`
+	RegionId *string `json:"RegionId,omitzero"`
+
+	// Required.
+	Status InstanceStatus `json:"Status"`
 }
 
 // InstanceStatus is generated from the inline schema at /components/schemas/Instance/properties/Status.
@@ -105,8 +111,10 @@ type RunInstancesResponse struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	InstanceIdSets *RunInstancesResponseInstanceIdSets `json:"InstanceIdSets,omitzero"`
-	RequestId      string                              `json:"RequestId"`
-	TradePrice     *float32                            `json:"TradePrice,omitzero"`
+
+	// Required.
+	RequestId  string   `json:"RequestId"`
+	TradePrice *float32 `json:"TradePrice,omitzero"`
 }
 
 // RunInstancesResponseInstanceIdSets is generated from the inline schema at /components/schemas/RunInstancesResponse/properties/InstanceIdSets.
