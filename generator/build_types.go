@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -433,10 +434,25 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			Required:  sh.required[k] && !readOnly(prop),
 			Nullable:  prop != nil && nullable(prop.Value),
 			ReadOnly:  readOnly(prop),
+			Const:     constOf(prop),
 			WriteOnly: prop != nil && prop.Value != nil && prop.Value.WriteOnly,
 		})
 	}
 	return out
+}
+
+// constOf returns the JSON text of the only value a property may hold (an
+// enum of one value or a const), or "".
+func constOf(p *openapi3.SchemaRef) string {
+	if p == nil || p.Value == nil {
+		return ""
+	}
+	if e := enumOf(p.Value); len(e) == 1 && e[0] != nil {
+		if b, err := json.Marshal(e[0]); err == nil {
+			return string(b)
+		}
+	}
+	return ""
 }
 
 // readOnly reports a property marked readOnly: true.

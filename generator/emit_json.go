@@ -1,9 +1,6 @@
 package generator
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/dave/jennifer/jen"
 )
 
@@ -79,7 +76,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		// Properties only matter when another variant has the same JSON
 		// type.
 		if st := types[v.Type.Name]; kinds[kind] > 1 && v.Type.Kind == RefNamed && st != nil && st.Kind == KindStruct {
-			req, consts, props := variantEvidence(st, types)
+			req, consts, props := variantEvidence(st)
 			if len(req) > 0 {
 				d[jen.Id("Required")] = litStrings(req)
 			}
@@ -160,9 +157,9 @@ func jsonType(r TypeRef, types map[string]*Type) string {
 
 // variantEvidence returns the JSON names of st's required properties (what
 // a response must carry: writeOnly ones are left out), as name/JSON value
-// pairs its properties whose enum has a single value, and the JSON names of
-// all its properties.
-func variantEvidence(st *Type, types map[string]*Type) (required, consts, props []string) {
+// pairs its properties that may hold one value only (Field.Const), and the
+// JSON names of all its properties.
+func variantEvidence(st *Type) (required, consts, props []string) {
 	for _, fl := range st.Fields {
 		if fl.In != "" {
 			continue
@@ -171,13 +168,8 @@ func variantEvidence(st *Type, types map[string]*Type) (required, consts, props 
 		if fl.Required && !fl.WriteOnly {
 			required = append(required, fl.JSONName)
 		}
-		if e := types[fl.Type.Name]; fl.Type.Kind == RefNamed && e != nil && e.Kind == KindEnum && len(e.Values) == 1 {
-			v := e.Values[0]
-			lit, _ := json.Marshal(v.Value)
-			if e.IntEnum {
-				lit = strconv.AppendInt(nil, v.Int, 10)
-			}
-			consts = append(consts, fl.JSONName, string(lit))
+		if fl.Const != "" {
+			consts = append(consts, fl.JSONName, fl.Const)
 		}
 	}
 	return required, consts, props

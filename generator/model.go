@@ -276,6 +276,10 @@ type Field struct {
 	// request or response body); its tag is json:"-". "" for JSON
 	// properties.
 	In string
+	// Const is the JSON text of the only value the property may hold (an
+	// enum of one value, or const), "" when it may hold more: a union uses
+	// it to recognise its variants (Stripe's DeletedCustomer.deleted: true).
+	Const string
 	// Indirect: a required struct field that would close a cycle of struct
 	// values is a pointer all the same (set by breakValueCycles).
 	Indirect bool

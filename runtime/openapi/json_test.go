@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -138,4 +139,31 @@ func TestObjectWithAdditionalProperties(t *testing.T) {
 	b, err = MarshalObject(f, map[string]int{"a": 9})
 	require.NoError(t, err)
 	require.Equal(t, `{"a":"x"}`, string(b), "a fixed field wins over an extra member of the same name")
+}
+
+// TestUnionErrorThroughEncodingJSON: a union nested in a struct fails the
+// whole decode with the *UnionError itself (encoding/json hands
+// UnmarshalJSON's error on), so callers find it with errors.As.
+func TestUnionErrorThroughEncodingJSON(t *testing.T) {
+	var out struct {
+		Customer pet `json:"customer"`
+	}
+	err := json.Unmarshal([]byte(`{"customer":{"id":"cus_1","object":"customer","deleted":false}}`), &out)
+	var ue *UnionError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, `{"id":"cus_1","object":"customer","deleted":false}`, string(ue.Raw))
+}
+
+// pet is a union type as generated code declares one.
+type pet struct {
+	Customer        *customer
+	DeletedCustomer *deletedCustomer
+	String          *string
+	Raw             json.RawMessage
+}
+
+func (u *pet) UnmarshalJSON(b []byte) error {
+	*u = pet{Raw: append(json.RawMessage(nil), b...)}
+	_, err := unionCustomer.Decode(b, Into(&u.Customer), Into(&u.DeletedCustomer), Into(&u.String))
+	return err
 }
