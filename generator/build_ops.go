@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
 )
 
 // retrySafeMethods are retried after ambiguous transport failures
@@ -53,6 +54,7 @@ func (b *builder) operations() []*Operation {
 	methods := namespace{}
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
+		b.d.building(ptr)
 		id := op.OperationID
 		if id == "" {
 			id = method + " " + path
@@ -62,20 +64,22 @@ func (b *builder) operations() []*Operation {
 			b.d.warnf(ptr, "method name %s is taken; using %s", goName(id, false), name)
 		}
 		path0, _ := splitPathKey(path)
-		o := &Operation{Name: name, Doc: opDoc(op), Method: strings.ToUpper(method), Path: path0}
+		o := &Operation{Name: name, Summary: op.Summary, Doc: op.Description, Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query = ps.headers, ps.query
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
-		o.Retry = parseOperationXRetry(mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry"), child(ptr, "x-retry"), b.d)
+		opXRetry := mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry")
+		o.Retry = parseOperationXRetry(opXRetry, child(ptr, "x-retry"), b.d)
+		o.Retry.Name = name
 		idempotent := slices.Contains(retrySafeMethods, o.Method)
 		if o.Retry.IdempotencyHeader == "" && !idempotent {
-			o.Retry.IdempotencyHeader = b.retry.IdempotencyHeader
+			o.Retry.IdempotencyHeader = rootIdempotencyHeader(b.root)
 		}
-		b.idempotencyToken(o, child(ptr, "x-retry"))
+		b.idempotencyToken(o, opXRetry, child(ptr, "x-retry"))
 		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || idempotent ||
-			o.Retry.IdempotencyHeader != "" || o.Retry.IdempotencyTokenGo != ""
+			o.Retry.IdempotencyHeader != "" || o.IdempotencyTokenGo != ""
 		out = append(out, o)
 	})
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })
@@ -83,38 +87,24 @@ func (b *builder) operations() []*Operation {
 	return out
 }
 
-// opDoc is an operation's doc text: its summary, then its description
-// after an empty line (either alone when the other is empty or the same).
-func opDoc(op *openapi3.Operation) string {
-	sum, desc := strings.TrimSpace(op.Summary), strings.TrimSpace(op.Description)
-	switch {
-	case sum == "" || sum == desc:
-		return desc
-	case desc == "":
-		return sum
-	}
-	if !strings.ContainsAny(sum[len(sum)-1:], ".!?:") {
-		sum += "." // a one-line paragraph without a period would render as a doc heading
-	}
-	return sum + "\n\n" + desc
-}
-
 // idempotencyToken finds the input field named by the operation's
-// x-retry idempotencyTokenField (a string member of the input), or reports
-// a located error.
-func (b *builder) idempotencyToken(o *Operation, ptr string) {
-	name := o.Retry.IdempotencyTokenField
-	if name == "" {
-		return
+// x-retry idempotencyTokenField (a string member of the input; xretry is
+// the operation's x-retry mapping), or reports a located error.
+func (b *builder) idempotencyToken(o *Operation, xretry *yaml.Node, ptr string) {
+	n := mapValue(xretry, "idempotencyTokenField")
+	if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
+		return // parseOperationXRetry reports a bad value
 	}
+	name := n.Value
+	o.IdempotencyTokenField = name
 	for _, t := range b.types {
 		if t.Name != o.Input {
 			continue
 		}
 		for _, f := range t.Fields {
 			if f.JSONName == name && f.In == "" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
-				o.Retry.IdempotencyTokenGo = f.Name
-				o.Retry.IdempotencyTokenPtr = !f.Required || f.Nullable
+				o.IdempotencyTokenGo = f.Name
+				o.IdempotencyTokenPtr = !f.Required || f.Nullable
 				return
 			}
 		}
@@ -133,7 +123,7 @@ func (b *builder) structOrEmpty(sr *openapi3.SchemaRef, ptr, fallback string) st
 		b.d.warnf(ptr, "body schema is not an object with properties; using an empty struct")
 	}
 	name := b.claim(fallback, ptr)
-	b.types = append(b.types, &Type{Name: name, Kind: KindStruct, Source: "operation " + ptr + " (the spec gives no object schema)"})
+	b.types = append(b.types, &Type{Name: name, Kind: KindStruct, Source: ptr})
 	return name
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // opsSpec is a small non-AWS spec exercising parameters, bodies, responses,
@@ -148,7 +150,7 @@ func TestOperationsModel(t *testing.T) {
 	require.Equal(t, []Server{{URL: "https://{region}.api.test/v1", Defaults: map[string]string{"region": "eu"}}}, svc.Servers)
 
 	require.Equal(t, "BOX_PLATFORM_API", svc.Retry.EnvPrefix)
-	require.Equal(t, "standard", svc.Retry.Mode)
+	require.Equal(t, runtime.ModeStandard, svc.Retry.DefaultMode)
 	require.Equal(t, []string{"code", "error.code", "__type", "Code"}, svc.Retry.ErrorCodeFields)
 	require.Equal(t, []string{"X-Amzn-ErrorType"}, svc.Retry.ErrorCodeHeaders)
 	require.Equal(t, []string{"Retry-After"}, svc.Retry.ServerDelayHeaders)

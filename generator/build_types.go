@@ -58,11 +58,19 @@ func (b *builder) component(name string) TypeRef {
 	ptr := pointer("components", "schemas", name)
 	s := b.api.Components.Schemas[name].Value
 	switch {
+	case s == nil:
+		// A $ref chain that never reaches a schema (R → R, R1 → R2 → R1):
+		// reported where the chain is found, typed as any JSON here.
+		if !c.built {
+			c.built = true
+			c.ref = b.raw(ptr, "$ref chain never reaches a schema")
+		}
+		return c.ref
 	case b.broken[s]:
 		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // allOf cycle: reported as an error
 	case c.named && !c.built:
 		c.built = true
-		b.namedType(c.ref.Name, s, ptr, "schema "+componentPrefix+name)
+		b.namedType(c.ref.Name, s, ptr)
 	case !c.named && !c.built:
 		if c.busy {
 			return b.raw(ptr, "schema refers to itself without an object in between")
@@ -124,7 +132,7 @@ func (b *builder) inline(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 		name := b.claim(ctxName, ptr)
 		ref := TypeRef{Kind: RefNamed, Name: name, Struct: kind != KindEnum}
 		b.memo[s] = &component{ref: ref}
-		b.namedType(name, s, ptr, "the inline schema at "+ptr)
+		b.namedType(name, s, ptr)
 		return ref
 	}
 	c := &component{busy: true}
@@ -309,8 +317,8 @@ func (b *builder) raw(ptr, why string) TypeRef {
 
 // namedType builds the struct, enum or union called name from s and adds it
 // to the model.
-func (b *builder) namedType(name string, s *openapi3.Schema, ptr, source string) {
-	t := &Type{Name: name, Doc: s.Description, Source: source}
+func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
+	t := &Type{Name: name, Doc: s.Description, Source: ptr}
 	b.types = append(b.types, t)
 	kind, _ := namedKind(s, true)
 	switch kind {

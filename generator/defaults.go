@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // specTitle returns info.title of the spec's root mapping, or "".
@@ -26,22 +28,22 @@ var (
 	// message.
 	defaultErrorMessageFields = []string{"message", "error.message", "Message"}
 	// defaultServerDelayHeaders: Retry-After is honoured (RFC 9110 §10.2.3).
-	defaultServerDelayHeaders = []string{"Retry-After"}
+	defaultServerDelayHeaders = []string{runtime.HeaderRetryAfter}
 )
 
-// withDefaults returns r unchanged when the spec declares x-retry (Version
-// set); otherwise the defaults for specs without it: standard mode; error
+// withDefaults returns r unchanged when the spec declares x-retry;
+// otherwise the defaults for specs without it: standard mode; error
 // codes from the X-Amzn-ErrorType header, then the body fields code,
 // error.code, __type and Code; messages from message, error.message and
 // Message; Retry-After honoured; a bare 429 is throttling (the runtime's
 // default); operations are retry-safe by method (GET, HEAD, OPTIONS, PUT,
 // DELETE) or by an operation-level x-retry retrySafe; and the environment
 // prefix derived from the title by envPrefix.
-func withDefaults(r RetrySettings, title string) RetrySettings {
-	if r.Version != 0 {
+func withDefaults(r runtime.Service, declared bool, title string) runtime.Service {
+	if declared {
 		return r
 	}
-	r.Mode = "standard"
+	r.DefaultMode = runtime.ModeStandard
 	r.EnvPrefix = envPrefix(title)
 	r.ErrorCodeHeaders = defaultErrorCodeHeaders
 	r.ErrorCodeFields = defaultErrorCodeFields

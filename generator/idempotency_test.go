@@ -16,11 +16,11 @@ func TestIdempotencyKey(t *testing.T) {
 	svc, diags, err := load(t, spec)
 	require.NoError(t, err)
 	require.Empty(t, diags)
-	r := svc.Operations[0].Retry
-	require.Equal(t, "Idempotency-Key", r.IdempotencyHeader)
-	require.Equal(t, "Name", r.IdempotencyTokenGo)
-	require.False(t, r.IdempotencyTokenPtr, "Name is required: a plain string")
-	require.True(t, r.RetrySafe, "an idempotency key makes a POST retry-safe")
+	op := svc.Operations[0]
+	require.Equal(t, "Idempotency-Key", op.Retry.IdempotencyHeader)
+	require.Equal(t, "Name", op.IdempotencyTokenGo)
+	require.False(t, op.IdempotencyTokenPtr, "Name is required: a plain string")
+	require.True(t, op.Retry.RetrySafe, "an idempotency key makes a POST retry-safe")
 }
 
 func TestIdempotencyErrors(t *testing.T) {

@@ -182,7 +182,7 @@ func TestGeneratedRequests(t *testing.T) {
 	require.NoError(t, err)
 	for _, f := range files {
 		if f.Name == "operations.go" {
-			require.Contains(t, string(f.Content), "// Create a charge.\n//\n// Charges the customer.\n", "summary and description both reach the doc")
+			require.Contains(t, string(f.Content), "// Create a charge\n//\n// Charges the customer.\n", "summary and description both reach the doc")
 		}
 	}
 	dir, err := os.MkdirTemp(".", ".tmp-build-")

@@ -102,7 +102,7 @@ func TestQuotaExhaustedError(t *testing.T) {
 	var qe *QuotaExhaustedError
 	require.ErrorAs(t, err, &qe)
 	require.Equal(t, QuotaExhaustedError{Available: 3, Needed: 14, Attempts: 1, Err: qe.Err}, *qe)
-	require.Regexp(t, `^client-side retry quota exhausted: 3 tokens available, 14 needed`, err.Error())
+	require.Regexp(t, `^test: PutThing: client-side retry quota exhausted: 3 tokens available, 14 needed`, err.Error())
 	var api *APIError
 	require.ErrorAs(t, err, &api)
 	require.Equal(t, "InternalError", api.ErrorCode)

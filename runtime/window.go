@@ -6,32 +6,6 @@ import (
 	"time"
 )
 
-// RateLimitQuota is one dimension of a rate-limit header such as
-// `X-RateLimit-User-API: Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
-// (retry-behavior.md §8).
-type RateLimitQuota struct {
-	// Present reports whether the header was there and held at least one
-	// usable field.
-	Present bool
-	// Remain is the calls left in the window: -1 = quota sufficient,
-	// 0 = throttled. Limit is the calls allowed per window.
-	Remain, Limit int64
-	// Window is the window's length (Time, ms on the wire); TimeLeft is
-	// what is left of the current window (ms on the wire).
-	Window, TimeLeft time.Duration
-	// Reset is the start of the next window (epoch ms on the wire); zero
-	// when absent.
-	Reset time.Time
-}
-
-// RateLimitInfo holds both dimensions of a response's rate-limit headers.
-type RateLimitInfo struct {
-	// UserAPI is the "API + User" dimension (X-RateLimit-User-API).
-	UserAPI RateLimitQuota
-	// User is the "User" dimension (X-RateLimit-User).
-	User RateLimitQuota
-}
-
 // The dimensions of a throttle window (retry-behavior.md §8), as reported in
 // [ThrottleWindowError.Dimension].
 const (
@@ -43,14 +17,45 @@ const (
 	DimensionAPIUser = "api_user"
 )
 
+// ThrottleWindowStore is where a client keeps its throttle windows
+// (retry-behavior.md §8): [Client] records the windows each response reports
+// and asks before every attempt whether one covers it. [*WindowStore], the
+// default, keeps them in this process; runtime/redisstore shares them between
+// processes through Redis. Set one with [Options.Windows].
+//
+// Implementations must be safe for concurrent use, must not block or fail
+// (a store that depends on a remote service falls back to its local state and
+// says so through [StoreFaultReporter]), and must honour the semantics of
+// [WindowStore.Record] and [WindowStore.Blocked]: a window covers [start,
+// end); of two windows of one key the later end wins.
+type ThrottleWindowStore interface {
+	// Record remembers the windows that info reports for operation of
+	// identity, as seen at now (see [WindowStore.Record]).
+	Record(identity, operation string, info ThrottleHeaders, now time.Time)
+	// Blocked reports whether a call of operation by identity starting at
+	// now falls inside a window, until when, and in which dimension (see
+	// [WindowStore.Blocked]).
+	Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool)
+}
+
+// StoreFaultReporter is implemented by a [ThrottleWindowStore] or
+// [RetryBudget] that shares state with other processes (runtime/redisstore).
+// StoreFault returns the error that made it fall back to its local state, or
+// nil while it shares. The client copies it into [AttemptInfo.StoreFault]
+// and logs it; it never fails a call.
+type StoreFaultReporter interface {
+	StoreFault() error
+}
+
 // WindowStore remembers throttle windows as absolute end times
 // (retry-behavior.md §8): a "User" window keyed by a throttle identity, an
 // "API + User" window keyed by a throttle identity and an operation. A window
 // covers [start, end): at its end nothing waits any more. Expired windows are
 // dropped as the store is used (an amortised sweep; no goroutine).
 //
-// It is safe for concurrent use; share one between clients on purpose. The
-// zero value is an empty store ready to use.
+// WindowStore is the in-process [ThrottleWindowStore], and the default. It
+// is safe for concurrent use; share one between clients on purpose. The zero
+// value is an empty store ready to use.
 type WindowStore struct {
 	mu sync.Mutex
 	// ends holds each window's absolute end; ended windows linger until a
@@ -77,7 +82,7 @@ func NewWindowStore() *WindowStore { return &WindowStore{} }
 // window's full length). A dimension with quota left, or throttled without a
 // usable TimeLeft (a throttle known only from the error code), records
 // nothing. When a window of the same key exists, the later end is kept.
-func (s *WindowStore) Record(identity, operation string, info RateLimitInfo, now time.Time) {
+func (s *WindowStore) Record(identity, operation string, info ThrottleHeaders, now time.Time) {
 	api, user := windowEnd(info.UserAPI, now), windowEnd(info.User, now)
 	if api.IsZero() && user.IsZero() {
 		return
@@ -96,7 +101,7 @@ func (s *WindowStore) Record(identity, operation string, info RateLimitInfo, now
 
 // windowEnd returns now + q.TimeLeft when q is throttled with a positive
 // TimeLeft, else the zero time.
-func windowEnd(q RateLimitQuota, now time.Time) time.Time {
+func windowEnd(q ThrottleQuota, now time.Time) time.Time {
 	if !q.Throttled() || q.TimeLeft <= 0 {
 		return time.Time{}
 	}
@@ -185,13 +190,14 @@ type ThrottleWindowError struct {
 	Err error
 }
 
-// Error says until when and in which dimension the call is blocked.
+// Error says until when and in which dimension the call is blocked
+// ([OperationError] names the operation).
 func (e *ThrottleWindowError) Error() string {
 	what := "throttle window (" + e.Dimension + ")"
 	if e.Dimension == "" {
 		what = "server-requested throttle delay (" + HeaderACSRetryAfter + ")"
 	}
-	s := fmt.Sprintf("%s for %s until %s, longer than the client may wait", what, e.Operation, e.Until.UTC().Format(time.RFC3339Nano))
+	s := fmt.Sprintf("%s until %s, longer than the client may wait", what, e.Until.UTC().Format(time.RFC3339Nano))
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/retrygen/retrygen/generator"
@@ -30,10 +31,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output `DIR`, owned by retrygen: it may hold only files retrygen generated; required")
 	pkg := fs.String("package", "", "Go package `NAME` of the generated client; required")
 	check := fs.Bool("check", false, "write nothing; exit 1 and print a short diff when DIR differs from what generation would produce")
+	strict := fs.Bool("strict", false, "treat every warning as an error: exit 1, writing nothing, when the spec has any")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the run to `FILE` when it ends (go tool pprof; -sample_index=alloc_space for bytes allocated)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-strict] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
 			"Generates a typed Go client with SDK-grade retries from an OpenAPI 3 spec.\n"+
 			"stdout: one summary line; stderr: located warnings and errors (FILE#/json/pointer: message).\n"+
 			"Exit status: 0 ok, 1 generation failed (or -check found differences), 2 bad usage.\n\nflags:\n")
@@ -55,7 +57,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	code := generate(*spec, overlays, *out, *pkg, *check, stdout, stderr)
+	code := generate(*spec, overlays, *out, *pkg, *check, *strict, stdout, stderr)
 	if err := prof.stop(); err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		code = 1
@@ -64,14 +66,30 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 }
 
 // generate loads spec with its overlays and writes (or, with check, compares)
-// the package pkg in out; it returns runGenerate's exit status.
-func generate(spec string, overlays []string, out, pkg string, check bool, stdout, stderr io.Writer) int {
-	svc, diags, err := generator.LoadService(spec, overlays)
+// the package pkg in out; it returns runGenerate's exit status. With strict,
+// any warning fails generation. A panic (a bug in retrygen) is exit status
+// 1 with "internal error" and the spec location being built, never 2.
+func generate(spec string, overlays []string, out, pkg string, check, strict bool, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "retrygen generate: internal error while generating from %s: %v (please report this with the spec)\n%s", spec, r, debug.Stack())
+			code = 1
+		}
+	}()
+	svc, diags, err := loadService(spec, overlays)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
+	if ie := (*generator.InternalError)(nil); errors.As(err, &ie) {
+		fmt.Fprintf(stderr, "retrygen generate: %v\n%s", err, ie.Stack)
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		return 1
+	}
+	if strict && len(diags) > 0 {
+		fmt.Fprintf(stderr, "retrygen generate: -strict: %d warning(s) in the spec; nothing written\n", len(diags))
 		return 1
 	}
 	files, err := generator.Generate(svc, pkg)
@@ -99,6 +117,10 @@ func generate(spec string, overlays []string, out, pkg string, check bool, stdou
 	fmt.Fprintln(stdout, svc.Summary(pkg))
 	return 0
 }
+
+// loadService is generator.LoadService; tests replace it to make loading
+// panic.
+var loadService = generator.LoadService
 
 // usageError returns what is wrong with the command line, or "".
 func usageError(fs *flag.FlagSet, spec, out, pkg string) string {

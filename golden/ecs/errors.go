@@ -6,6 +6,8 @@ package ecs
 import "github.com/retrygen/retrygen/runtime"
 
 // ErrorResponse is a modelled error response, matched by HTTP status.
+//
+// Source: #/components/schemas/ErrorResponse
 type ErrorResponse struct {
 	runtime.ErrorMetadata `json:"-"`
 	// The error code, e.g. `Throttling.User` or `InvalidParameter`.

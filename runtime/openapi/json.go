@@ -121,6 +121,7 @@ type UnionError struct {
 	Raw json.RawMessage
 }
 
+// Error says which union no variant of fits and why each was rejected.
 func (e *UnionError) Error() string {
 	return "no variant of " + e.Union + " fits the JSON value: tried " + strings.Join(e.Tried, "; ")
 }
