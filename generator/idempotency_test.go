@@ -38,3 +38,31 @@ func TestIdempotencyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestEncodingOfAPropertyNamedDescription: Stripe's form bodies have an
+// Encoding Object for a property called "description"; a map keyed by
+// names (encoding, headers, …) is not a description to check.
+func TestEncodingOfAPropertyNamedDescription(t *testing.T) {
+	spec := `openapi: 3.0.0
+info: {title: T, version: '1'}
+paths:
+  /v1/products:
+    post:
+      operationId: PostProducts
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            encoding:
+              description: {style: deepObject, explode: true}
+            schema:
+              type: object
+              properties:
+                description: {type: object, properties: {text: {type: string}}}
+      responses:
+        '200': {description: ok}
+`
+	svc, diags, err := load(t, spec)
+	require.NoError(t, err)
+	require.Empty(t, diags)
+	require.Equal(t, map[string]Encoding{"description": {Style: "deepObject", Explode: true}}, svc.Operations[0].Body.Encoding)
+}
