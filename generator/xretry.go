@@ -71,6 +71,8 @@ func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
 		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
 		"idempotencyKey":     func(v *yaml.Node, p string) { idempotencyKey(x, v, p) }, // the builder reads it: rootIdempotencyHeader
+		"invocationIdHeader": func(v *yaml.Node, p string) { s.InvocationIDHeader = x.header(v, p) },
+		"checksumHeader":     func(v *yaml.Node, p string) { s.ChecksumHeader = x.header(v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
 			s.ThrottleControl = &runtime.ThrottleControl{}
 			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))

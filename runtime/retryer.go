@@ -23,6 +23,13 @@ type Call struct {
 	// last is the last attempt's error.
 	last error
 	md   ResponseMetadata
+	// invocationID is the call's invocation ID (Service.InvocationIDHeader),
+	// a UUID v4 sent on every attempt.
+	invocationID string
+	// idempotencyKey is the call's idempotency key
+	// (Operation.IdempotencyHeader), "" when the request carries its own
+	// or the operation declares none.
+	idempotencyKey string
 }
 
 // NewCall starts a call of op with the call's options (nil means the
@@ -48,6 +55,9 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		svc: c.svc, op: op, opts: opts, tc: c.tc,
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
+	if c.invocationIDHeader != "" {
+		cl.invocationID = NewUUID()
+	}
 	return nil
 }
 
@@ -68,22 +78,11 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		// Too long to replay: one attempt only (MaxReplayBody).
 		req.stream, cl.p.MaxAttempts = stream, 1
 	}
-	if req.ContentType != "" && (req.Body != nil || req.stream != nil) {
-		if req.Header == nil {
-			req.Header = make(http.Header, 4)
+	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
+		// One key per call, sent on every attempt (newAttemptRequest).
+		if cl.idempotencyKey = cl.opts.IdempotencyKey; cl.idempotencyKey == "" {
+			cl.idempotencyKey = NewUUID()
 		}
-		req.Header.Set("Content-Type", req.ContentType)
-	}
-	if h := op.IdempotencyHeader; h != "" && req.Header.Get(h) == "" {
-		// One key per call, the same on every attempt.
-		key := cl.opts.IdempotencyKey
-		if key == "" {
-			key = NewUUID()
-		}
-		if req.Header == nil {
-			req.Header = make(http.Header, 4)
-		}
-		req.Header.Set(h, key)
 	}
 	err = cl.run(ctx, req, decode)
 	return cl.md, err
@@ -113,13 +112,10 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 				return joinCtx(cl.last, err)
 			}
 		}
-		resp, res := cl.send(ctx, req, cl.attempts+1)
+		res := cl.send(ctx, req, cl.attempts+1, decode)
 		d := cl.Decide(ctx, &res)
 		switch d.Outcome {
 		case OutcomeSuccess:
-			if err := decodeAndClose(resp, decode); err != nil {
-				return &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
-			}
 			return nil
 		case OutcomeRetry:
 			if err := clock.Sleep(ctx, d.Delay); err != nil {
