@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 
@@ -80,6 +81,14 @@ func (b *builder) operations() []*Operation {
 		b.idempotencyToken(o, opXRetry, child(ptr, "x-retry"))
 		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || idempotent ||
 			o.Retry.IdempotencyHeader != "" || o.IdempotencyTokenGo != ""
+		// Fixed headers go to the runtime's Operation, read-only, copied into
+		// each attempt's header map.
+		for _, h := range o.Headers {
+			if o.Retry.FixedHeaders == nil {
+				o.Retry.FixedHeaders = map[string]string{}
+			}
+			o.Retry.FixedHeaders[http.CanonicalHeaderKey(h.Name)] = h.Value
+		}
 		out = append(out, o)
 	})
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })

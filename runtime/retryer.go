@@ -23,13 +23,30 @@ type Call struct {
 	// last is the last attempt's error.
 	last error
 	md   ResponseMetadata
-	// invocationID is the call's invocation ID (Service.InvocationIDHeader),
-	// a UUID v4 sent on every attempt.
-	invocationID string
-	// idempotencyKey is the call's idempotency key
-	// (Operation.IdempotencyHeader), "" when the request carries its own
-	// or the operation declares none.
-	idempotencyKey string
+	// callHeaders are headers that hold one value for the whole call and
+	// are sent on every attempt, such as the invocation ID
+	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
+	// (Operation.IdempotencyHeader): keys canonical. They go
+	// into each attempt's own header map, never into the caller's Request.
+	callHeaders  [3]headerKV
+	nCallHeaders int
+}
+
+// headerKV is one header key (canonical) and its value.
+type headerKV struct{ key, value string }
+
+// setCallHeader sends key: value on every attempt of the call; key must
+// be canonical. At most len(Call.callHeaders) keys; a repeated key
+// replaces its value.
+func (cl *Call) setCallHeader(key, value string) {
+	for i := range cl.callHeaders[:cl.nCallHeaders] {
+		if cl.callHeaders[i].key == key {
+			cl.callHeaders[i].value = value
+			return
+		}
+	}
+	cl.callHeaders[cl.nCallHeaders] = headerKV{key, value}
+	cl.nCallHeaders++
 }
 
 // NewCall starts a call of op with the call's options (nil means the
@@ -56,7 +73,7 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
 	if c.invocationIDHeader != "" {
-		cl.invocationID = NewUUID()
+		cl.setCallHeader(c.invocationIDHeader, NewUUID())
 	}
 	return nil
 }
@@ -79,10 +96,12 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		req.stream, cl.p.MaxAttempts = stream, 1
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
-		// One key per call, sent on every attempt (newAttemptRequest).
-		if cl.idempotencyKey = cl.opts.IdempotencyKey; cl.idempotencyKey == "" {
-			cl.idempotencyKey = NewUUID()
+		// One key per call, sent on every attempt.
+		key := cl.opts.IdempotencyKey
+		if key == "" {
+			key = NewUUID()
 		}
+		cl.setCallHeader(http.CanonicalHeaderKey(op.IdempotencyHeader), key)
 	}
 	err = cl.run(ctx, req, decode)
 	return cl.md, err
