@@ -2049,6 +2049,13 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	if in == nil {
 		in = &ExecuteTransactionInput{}
 	}
+	// ClientRequestToken is the idempotency token: a fresh UUID when empty, set on a copy of the input.
+	if in.ClientRequestToken == nil || *in.ClientRequestToken == "" {
+		token := runtime.NewUUID()
+		cp := *in
+		cp.ClientRequestToken = &token
+		in = &cp
+	}
 	body, err := json.Marshal(in)
 	if err != nil {
 		return nil, err
@@ -3252,6 +3259,13 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	if in == nil {
 		in = &TransactWriteItemsInput{}
 	}
+	// ClientRequestToken is the idempotency token: a fresh UUID when empty, set on a copy of the input.
+	if in.ClientRequestToken == nil || *in.ClientRequestToken == "" {
+		token := runtime.NewUUID()
+		cp := *in
+		cp.ClientRequestToken = &token
+		in = &cp
+	}
 	body, err := json.Marshal(in)
 	if err != nil {
 		return nil, err
@@ -3367,7 +3381,7 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 // that UpdateContinuousBackups refuses before sending (a nil in misses them all), or nil.
 func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
-	if in == nil || in.PointInTimeRecoverySpecification == nil {
+	if in == nil {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification",
 			Reason: runtime.MissingRequiredField,
@@ -3911,7 +3925,7 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 			Reason: runtime.MissingRequiredField,
 		})
 	}
-	if in == nil || in.TimeToLiveSpecification == nil {
+	if in == nil {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "UpdateTimeToLiveInput.TimeToLiveSpecification",
 			Reason: runtime.MissingRequiredField,
