@@ -91,7 +91,7 @@ func TestGenerateFailureLeavesDirUntouched(t *testing.T) {
 		stderr  string
 	}{
 		{"overlay that is not an overlay", "overlay: 1.0.0\nactions: []\n", "overlay must define at least one action"},
-		{"overlay whose target selects nothing", "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: $.nothing\n    update: {x: 1}\n", "overlay "},
+		{"overlay whose target selects nothing", "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: $.nothing\n    update: {x: 1}\n", "bad.overlay.yaml: actions[0] (line 4): target \"$.nothing\": did not match any node"},
 		{"bad x-retry value", "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n  - target: $\n    update:\n      x-retry: {version: 1, maxAttempts: 0}\n",
 			`tiny.yaml#/x-retry/maxAttempts: must be an integer ≥ 1, got "0"`},
 		{"write fails half-way", "", "disk full"},
