@@ -74,7 +74,7 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	emitAuth(f, svc)
 
 	retry := svc.Retry
-	retry.PackageName = pkg // errors read "pkg: Op: …"
+	retry.PackageName = pkg // errors name the package: "dynamodb: GetItem: …"
 	lit, err := runtimeLiteral(retry, nil)
 	if err != nil {
 		return err
