@@ -34,10 +34,10 @@ func inputChecks(op *Operation, svc *Service) []inputCheck {
 		v := jen.Id("in").Dot(fl.Name)
 		nilable := isNilable(fl)
 		switch {
+		case fl.In == "path" && fl.Type.Kind == RefSlice:
+			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter"})
 		case fl.In == "path" && nilable:
 			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "EmptyPathParameter"})
-		case fl.In == "path" && (fl.Type.Kind == RefSlice):
-			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter"})
 		case fl.In == "path" && (fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarString ||
 			fl.Type.Kind == RefNamed && types[fl.Type.Name] != nil && types[fl.Type.Name].Kind == KindEnum && !types[fl.Type.Name].IntEnum):
 			out = append(out, inputCheck{fl.Name, v.Op("==").Lit(""), "EmptyPathParameter"})
