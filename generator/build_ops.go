@@ -57,9 +57,14 @@ func (b *builder) operations() []*Operation {
 		if id == "" {
 			id = method + " " + path
 		}
-		name, renamed := methods.claim(goName(id, false))
+		want := goName(id, false)
+		if n, ok := b.sel.Rename.Operations[want]; ok {
+			b.renamed["operations/"+want] = true
+			want = n
+		}
+		name, renamed := methods.claim(want)
 		if renamed {
-			b.d.warnf(ptr, "method name %s is taken; using %s", goName(id, false), name)
+			b.d.warnf(ptr, "method name %s is taken; using %s", want, name)
 		}
 		path0, _ := splitPathKey(path)
 		o := &Operation{Name: name, Doc: op.Description, Method: strings.ToUpper(method), Path: path0}

@@ -30,9 +30,26 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 	return loadData(specPath, raw, overlays)
 }
 
+// LoadSelected is LoadService generating only the operations sel keeps,
+// under sel's name overrides (nil: all, unrenamed). The component schemas
+// no kept operation reaches are left out; selection entries that match
+// nothing are warnings.
+func LoadSelected(specPath string, overlays []string, sel *Selection) (*Service, []Diagnostic, error) {
+	raw, err := os.ReadFile(specPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return loadSelected(specPath, raw, overlays, sel)
+}
+
 // loadData is LoadService on the spec's bytes; specPath names it in
 // diagnostics.
 func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagnostic, error) {
+	return loadSelected(specPath, raw, overlays, nil)
+}
+
+// loadSelected is LoadSelected on the spec's bytes.
+func loadSelected(specPath string, raw []byte, overlays []string, sel *Selection) (*Service, []Diagnostic, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(decodeSurrogatePairs(raw), &doc); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
@@ -63,8 +80,9 @@ func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagn
 		return nil, all, fmt.Errorf("%s: %w", specPath, err)
 	}
 	validateLeniently(api, d)
+	sel.apply(api, d)
 
-	svc := build(api, root, retry, protocol, d)
+	svc := build(api, root, retry, protocol, sel, d)
 	svc.SpecFile = filepath.Base(specPath)
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))
