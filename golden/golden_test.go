@@ -84,7 +84,7 @@ func TestGoldenBuildsAndVets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	for _, g := range goldenClients {
+	for _, g := range append(goldenClients, goldenClient{dir: "dynamodblite"}) {
 		out, err := exec.Command("go", "vet", "./"+g.dir+"/").CombinedOutput()
 		require.NoError(t, err, "go vet ./golden/%s/: %s", g.dir, out)
 	}
@@ -93,7 +93,7 @@ func TestGoldenBuildsAndVets(t *testing.T) {
 // TestGoldenImports checks that generated code imports only the standard
 // library and the runtime, and references the runtime's version constant.
 func TestGoldenImports(t *testing.T) {
-	for _, g := range goldenClients {
+	for _, g := range append(goldenClients, goldenClient{dir: "dynamodblite"}) {
 		fset := token.NewFileSet()
 		pkgs, err := parser.ParseDir(fset, g.dir, nil, parser.ImportsOnly)
 		require.NoError(t, err)
