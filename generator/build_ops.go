@@ -51,6 +51,7 @@ func (b *builder) eachOperation(f func(path, method string, op *openapi3.Operati
 func (b *builder) operations() []*Operation {
 	var out []*Operation
 	methods := namespace{}
+	ids := map[string]string{} // operationId → pointer of its first operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		id := op.OperationID
@@ -63,8 +64,17 @@ func (b *builder) operations() []*Operation {
 			want = n
 		}
 		name, renamed := methods.claim(want)
-		if renamed {
+		first, dup := ids[op.OperationID]
+		switch {
+		case op.OperationID == "":
+			b.d.warnf(ptr, "no operationId; the method is named %s (from %s %s)", name, strings.ToUpper(method), path)
+		case dup:
+			b.d.warnf(child(ptr, "operationId"), "operationId %q is also used by #%s; this method is named %s", op.OperationID, first, name)
+		case renamed:
 			b.d.warnf(ptr, "method name %s is taken; using %s", want, name)
+		}
+		if op.OperationID != "" && !dup {
+			ids[op.OperationID] = ptr
 		}
 		path0, _ := splitPathKey(path)
 		o := &Operation{Name: name, Doc: op.Description, Method: strings.ToUpper(method), Path: path0}

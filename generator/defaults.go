@@ -30,7 +30,8 @@ var (
 )
 
 // withDefaults returns r unchanged when the spec declares x-retry (Version
-// set); otherwise the defaults for specs without it: standard mode; error
+// set); otherwise the defaults for specs without it: no mode (the runtime's
+// global default, standard, so explain names that source); error
 // codes from the X-Amzn-ErrorType header, then the body fields code,
 // error.code, __type and Code; messages from message, error.message and
 // Message; Retry-After honoured; a bare 429 is throttling (the runtime's
@@ -41,7 +42,6 @@ func withDefaults(r RetrySettings, title string) RetrySettings {
 	if r.Version != 0 {
 		return r
 	}
-	r.Mode = "standard"
 	r.EnvPrefix = envPrefix(title)
 	r.ErrorCodeHeaders = defaultErrorCodeHeaders
 	r.ErrorCodeFields = defaultErrorCodeFields

@@ -243,6 +243,12 @@ func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	return c.do(ctx, op, req, opts, decode)
 }
 
+// defaultRequestIDHeaders are looked up for the request ID when the service
+// declares neither RequestIDHeaders nor RequestIDFields: the de-facto
+// X-Request-Id and the Request-Id of W3C trace context's predecessor
+// (used by Stripe, Azure and many others).
+var defaultRequestIDHeaders = []string{"X-Request-Id", "Request-Id"}
+
 // Limits on what the runtime reads of responses it does not hand to decode.
 const (
 	// maxErrorBody is how much of an error response is read and kept:
@@ -287,7 +293,11 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
-	for _, h := range svc.RequestIDHeaders {
+	reqIDs := svc.RequestIDHeaders
+	if len(reqIDs) == 0 && len(svc.RequestIDFields) == 0 {
+		reqIDs = defaultRequestIDHeaders
+	}
+	for _, h := range reqIDs {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
 	if c.windows == nil {

@@ -94,7 +94,8 @@ type Service struct {
 	// ("message", "Message").
 	ErrorMessageFields []string
 	// RequestIDHeaders are response headers holding the request ID
-	// (x-amzn-RequestId); RequestIDFields are JSON body fields for it.
+	// (x-amzn-RequestId); RequestIDFields are JSON body fields for it. When
+	// both are empty the runtime looks at X-Request-Id, then Request-Id.
 	RequestIDHeaders []string
 	RequestIDFields  []string
 

@@ -68,3 +68,17 @@ func TestExplainUsage(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "usage: retrygen explain -spec FILE")
 }
+
+// TestExplainWithoutXRetrySaysGlobalDefault: a spec without x-retry has no
+// service default, so explain names the global default as the source.
+func TestExplainWithoutXRetrySaysGlobalDefault(t *testing.T) {
+	spec, _ := setup(t)
+	t.Setenv("TINY_RETRY_MODE", "")
+	t.Setenv("TINY_MAX_ATTEMPTS", "")
+	t.Setenv("TINY_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	code, out, errOut := runExplainCmd(t, "-spec", spec)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "retry mode:            standard  (retry mode (global default))\n")
+	require.Contains(t, out, "max attempts:          3  (max attempts in standard mode (global default))\n")
+	require.NotContains(t, out, "x-retry of")
+}
