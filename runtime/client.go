@@ -186,6 +186,9 @@ type AttemptInfo struct {
 	LimiterRate float64
 	// RateLimit is the quota parsed from the response's rate-limit headers.
 	RateLimit RateLimitInfo
+	// AdmitWait is how long this attempt waited for throttle windows
+	// covering its operation before it was sent (§8); 0 when it did not.
+	AdmitWait time.Duration
 }
 
 // Client holds one generated client's retry state: the resolved settings,
@@ -369,8 +372,11 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 	if opts.RateLimitDebug {
 		hreq.Header.Set("X-RateLimit-Mode", "debug")
 	}
-	if opts.BeforeAttempt != nil {
-		if err := opts.BeforeAttempt(hreq, attempt); err != nil {
+	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
+		if hook == nil {
+			continue
+		}
+		if err := hook(hreq, attempt); err != nil {
 			// Not a transport failure: nothing was sent and retrying
 			// would not help.
 			return nil, AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}

@@ -42,6 +42,11 @@ type Call struct {
 	// last is the last attempt's error.
 	last error
 	md   ResponseMetadata
+	// hooks are what Options.OnCall returned for this call.
+	hooks CallHooks
+	// admitWait is how long the attempt in flight waited for throttle
+	// windows before it was sent (AttemptInfo.AdmitWait).
+	admitWait time.Duration
 }
 
 // NewCall starts a call of op with the call's options (nil means the
@@ -93,7 +98,16 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		}
 		req.Header.Set("Content-Type", req.ContentType)
 	}
+	if opts := cl.opts; opts.OnCall != nil {
+		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: c.clock.Now(), Mode: cl.p.Mode, MaxAttempts: cl.p.MaxAttempts})
+		if cl.hooks.Context != nil {
+			ctx = cl.hooks.Context
+		}
+	}
 	err = cl.run(ctx, req, decode)
+	if cl.hooks.End != nil {
+		cl.hooks.End(cl.md, err)
+	}
 	return cl.md, err
 }
 
@@ -110,6 +124,7 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 			cl.refund()
 			return err
 		}
+		cl.admitWait = wait
 		if err := clock.Sleep(ctx, wait); err != nil {
 			cl.refund()
 			return joinCtx(cl.last, err)
@@ -355,14 +370,14 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
 func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
-	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil {
+	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil && cl.hooks.OnAttempt == nil {
 		return d
 	}
 	info := AttemptInfo{
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
-		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit,
+		QuotaBalance: cl.c.quota.Balance(), RateLimit: cl.md.RateLimit, AdmitWait: cl.admitWait,
 	}
 	if cl.p.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()
@@ -372,6 +387,9 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 	}
 	if cl.opts.Logger != nil {
 		logAttempt(cl.opts.Logger, &info)
+	}
+	if cl.hooks.OnAttempt != nil {
+		cl.hooks.OnAttempt(info)
 	}
 	return d
 }
