@@ -28,6 +28,8 @@ type goldenClient struct {
 var goldenClients = []goldenClient{
 	{dir: "dynamodb", spec: "../specs/aws-dynamodb-2012-08-10.openapi.yaml", overlays: []string{"../specs/dynamodb.overlay.yaml"}},
 	{dir: "ecs", spec: "../specs/ecs.openapi.yaml"},
+	{dir: "kinesis", spec: "../specs/aws-kinesis-2013-12-02.openapi.yaml", overlays: []string{"../specs/kinesis.overlay.yaml"}},
+	{dir: "sqs", spec: "../specs/aws-sqs-2012-11-05.openapi.yaml", overlays: []string{"../specs/sqs.overlay.yaml"}},
 }
 
 // generate runs the generator into a fresh temporary directory and returns

@@ -468,12 +468,17 @@ func mergeQuery(base, extra url.Values) string {
 // decodeError turns an error response into the operation's modelled error
 // for its code (Operation.NewError), else for its status
 // (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
-// headers (part before ':') and then its JSON body fields (part after '#').
+// headers (part before ':') and then its body fields (part after '#'): JSON
+// fields, or for an XML body the elements below the root (xmlFields).
 func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
 	svc := c.svc
 	var fields map[string]any
 	if len(body) > 0 && (len(svc.ErrorCodeFields) > 0 || len(svc.ErrorMessageFields) > 0 || len(svc.RequestIDFields) > 0) {
-		_ = json.Unmarshal(body, &fields) // a non-JSON body simply has no fields
+		if looksXML(resp.Header.Get("Content-Type"), body) {
+			fields = xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
+		} else {
+			_ = json.Unmarshal(body, &fields) // a body of neither kind simply has no fields
+		}
 	}
 	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
 	for _, h := range svc.ErrorCodeHeaders {

@@ -89,6 +89,11 @@ type Service struct {
 	// ErrorCodeFields are JSON body fields holding the error code, dotted
 	// for nesting ("error.code"); the code is the value's part after the
 	// last '#' ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException").
+	// An XML body (Content-Type *xml, or starting with '<') is read as its
+	// elements below the root: "Error.Code" finds SlowDown in
+	// <ErrorResponse><Error><Code>SlowDown</Code></Error></ErrorResponse>
+	// (the AWS query protocol). ErrorMessageFields and RequestIDFields
+	// read bodies the same way.
 	ErrorCodeFields []string
 	// ErrorMessageFields are JSON body fields holding the message
 	// ("message", "Message").
