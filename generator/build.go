@@ -55,6 +55,7 @@ func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Proto
 	}
 	b.declareComponents()
 	for _, name := range sortedKeys(api.Components.Schemas) {
+		b.d.at = pointer("components", "schemas", name)
 		b.component(name)
 	}
 	svc := &Service{Retry: retry, Protocol: protocol, Operations: b.operations(), Auth: b.authOptions(), Servers: b.servers()}
@@ -82,7 +83,7 @@ func (b *builder) declareComponents() {
 	for _, name := range sortedKeys(b.api.Components.Schemas) {
 		ptr := pointer("components", "schemas", name)
 		s := b.api.Components.Schemas[name].Value
-		if errorNames[name] {
+		if errorNames[name] && s != nil {
 			goName := b.claim(goName(name, false), ptr)
 			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: goName, Struct: true}, named: true, built: true}
 			b.errors[name] = &ErrorShape{Name: goName, Code: name, Doc: s.Description}

@@ -50,6 +50,18 @@ func pickMedia(content openapi3.Content) (mt, kind string, others []string) {
 	return types[0], bodyKind(types[0]), slices.Sorted(slices.Values(types[1:]))
 }
 
+// mediaSchema returns the schema of media type mt of content, found at
+// ptr. A null media type object (`application/json:` with nothing after it)
+// has none: a warning says so, and the body is typed as raw JSON or bytes.
+func (b *builder) mediaSchema(content openapi3.Content, mt, ptr string) *openapi3.SchemaRef {
+	m := content[mt]
+	if m == nil {
+		b.d.warnf(ptr, "media type object is null; the body has no schema")
+		return nil
+	}
+	return m.Schema
+}
+
 // objectSchema returns the object schema sr stands for (through a
 // reference) when it becomes a struct (namedKind), else nil.
 func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
@@ -84,8 +96,8 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 		mt, kind, others := pickMedia(rb.Value.Content)
 		body = Body{Kind: kind, ContentType: mt, Others: others}
 		if mt != "" {
-			sr = rb.Value.Content[mt].Schema
 			bptr = child(child(bptr, "content"), mt)
+			sr = b.mediaSchema(rb.Value.Content, mt, bptr)
 		}
 		if strings.Contains(strings.ToLower(mt), "xml") {
 			b.d.warnf(bptr, "XML bodies are not encoded; the client sends the Body field's bytes as they are")
@@ -201,7 +213,7 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 		return b.structOrEmpty(nil, ptr, name), OutputNone
 	}
 	cptr = child(child(cptr, "content"), mt)
-	sr := content[mt].Schema
+	sr := b.mediaSchema(content, mt, cptr)
 	if kind == BodyJSON && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}

@@ -54,6 +54,7 @@ func (b *builder) operations() []*Operation {
 	ids := map[string]string{} // operationId → pointer of its first operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
+		b.d.at = ptr
 		id := op.OperationID
 		if id == "" {
 			id = method + " " + path

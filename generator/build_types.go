@@ -57,6 +57,14 @@ func (b *builder) component(name string) TypeRef {
 	ptr := pointer("components", "schemas", name)
 	s := b.api.Components.Schemas[name].Value
 	switch {
+	case s == nil:
+		// A $ref chain that never reaches a schema (R → R, R1 → R2 → R1):
+		// reported where the chain is found, typed as any JSON here.
+		if !c.built {
+			c.built = true
+			c.ref = b.raw(ptr, "$ref chain never reaches a schema")
+		}
+		return c.ref
 	case b.broken[s]:
 		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // allOf cycle: reported as an error
 	case c.named && !c.built:

@@ -76,6 +76,9 @@ type diags struct {
 	// were applied, since a bad value may come from one of them).
 	errorNote string
 	list      []Diagnostic
+	// at is the JSON pointer of what the builder is building (an
+	// operation, a component schema), named by an InternalError.
+	at string
 }
 
 func (d *diags) warnf(ptr, format string, args ...any) {
@@ -95,4 +98,30 @@ func (d *diags) errors() int {
 		}
 	}
 	return n
+}
+
+// warnIn reports a warning located in another file of the spec (a file a
+// $ref names).
+func (d *diags) warnIn(file, ptr, format string, args ...any) {
+	d.list = append(d.list, Diagnostic{File: file, Pointer: ptr, Severity: SeverityWarning, Message: fmt.Sprintf(format, args...)})
+}
+
+// errorIn reports an error located in another file of the spec.
+func (d *diags) errorIn(file, ptr, format string, args ...any) {
+	d.list = append(d.list, Diagnostic{File: file, Pointer: ptr, Severity: SeverityError, Message: fmt.Sprintf(format, args...) + d.errorNote})
+}
+
+// InternalError is a panic in the generator, recovered: a bug in retrygen,
+// not in the spec. It names the spec location being built when it happened.
+type InternalError struct {
+	// File is the spec; Pointer the JSON pointer of the operation or
+	// component being built ("" before building began).
+	File, Pointer string
+	// Panic is the recovered value; Stack the goroutine's stack then.
+	Panic any
+	Stack string
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error while building %s#%s: %v (please report this with the spec)", e.File, fragment(e.Pointer), e.Panic)
 }

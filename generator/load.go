@@ -4,30 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
 )
 
-// LoadService reads the spec at specPath (YAML or JSON), applies the overlay
-// files in order, parses the x-retry and x-protocol extensions and builds the
-// model. Loading is lenient: what kin-openapi's validation finds (patterns
-// that are not RE2, examples that do not match) becomes warnings, never a
-// refusal.
+// LoadService reads the spec at specPath (YAML or JSON) with the files its
+// relative $refs name under its directory (see bundle), applies the overlay
+// files in order, parses the x-retry and x-protocol extensions and builds
+// the model. Loading is lenient: what kin-openapi's validation finds
+// (patterns that are not RE2, examples that do not match) becomes warnings,
+// never a refusal, and a defect that concerns one operation (a dangling
+// $ref) skips that operation with a warning (see degrade).
 //
 // It returns every diagnostic found. The error is non-nil when generation
-// cannot go on: the spec or an overlay cannot be read or parsed, or a
-// diagnostic is an error (a bad x-retry value); the diagnostics then say
-// where.
+// cannot go on: the spec or an overlay cannot be read or parsed (the error
+// names the file and line), the YAML node budget is exceeded
+// (maxExpandedNodes), or a diagnostic is an error (a bad x-retry value, a
+// $ref to a URL); the diagnostics then say where. A panic while building is
+// returned as an *InternalError naming the spec location being built.
 func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, error) {
-	raw, err := os.ReadFile(specPath)
-	if err != nil {
-		return nil, nil, err
-	}
-	return loadData(specPath, raw, overlays)
+	return LoadSelected(specPath, overlays, nil)
 }
 
 // LoadSelected is LoadService generating only the operations sel keeps,
@@ -39,56 +41,86 @@ func LoadSelected(specPath string, overlays []string, sel *Selection) (*Service,
 	if err != nil {
 		return nil, nil, err
 	}
-	return loadSelected(specPath, raw, overlays, sel)
+	dir, err := os.OpenRoot(filepath.Dir(specPath))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer dir.Close()
+	return loadSelected(specPath, raw, overlays, dir.FS(), sel)
 }
 
 // loadData is LoadService on the spec's bytes; specPath names it in
-// diagnostics.
-func loadData(specPath string, raw []byte, overlays []string) (*Service, []Diagnostic, error) {
-	return loadSelected(specPath, raw, overlays, nil)
+// diagnostics, and the files its $refs name are read from fsys (the spec's
+// directory; nil: none can be).
+func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (*Service, []Diagnostic, error) {
+	return loadSelected(specPath, raw, overlays, fsys, nil)
 }
 
-// loadSelected is LoadSelected on the spec's bytes.
-func loadSelected(specPath string, raw []byte, overlays []string, sel *Selection) (*Service, []Diagnostic, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(decodeSurrogatePairs(raw), &doc); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", specPath, err)
+// loadSelected is loadData keeping only what sel selects.
+func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, sel *Selection) (svc *Service, all []Diagnostic, err error) {
+	d := &diags{file: specPath}
+	defer func() {
+		if r := recover(); r != nil {
+			svc, all, err = nil, append(all, d.list...), &InternalError{File: specPath, Pointer: d.at, Panic: r, Stack: string(debug.Stack())}
+		}
+	}()
+	doc, err := parseYAML(specPath, raw)
+	if err != nil {
+		return nil, nil, err
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, nil, fmt.Errorf("%s: not an OpenAPI document (the root must be a mapping)", specPath)
 	}
-	all, err := applyOverlays(&doc, overlays)
-	if err != nil {
-		return nil, all, err
+	budget := newNodeBudget()
+	if err := budget.chargeAliases(specPath, doc); err != nil {
+		return nil, nil, err
 	}
 	root := doc.Content[0]
-	if err := checkVersion(specPath, root); err != nil {
-		return nil, all, err
+	skip := newSkipSet()
+	origin, err := bundle(root, filepath.Base(specPath), filepath.Dir(specPath), fsys, d, budget, skip)
+	if err != nil {
+		return nil, d.list, err
 	}
-	d := &diags{file: specPath}
+	if n := d.errors(); n > 0 {
+		// A $ref refused (a URL, a path outside the spec's directory).
+		return nil, d.list, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)
+	}
+	all, err = applyOverlays(doc, overlays)
+	if err != nil {
+		return nil, append(all, d.list...), err
+	}
+	if err := checkVersion(specPath, root); err != nil {
+		return nil, append(all, d.list...), err
+	}
 	if len(overlays) > 0 {
 		// Pointers are into the spec as the overlays left it; errors say
 		// which overlays may have written the value.
 		d.errorNote = " (in the spec after overlay " + strings.Join(overlayNames(overlays), ", ") + ")"
 	}
 	convert31(root, d)
+	names := func(file string) string { return filepath.Join(filepath.Dir(specPath), filepath.FromSlash(file)) }
+	if err := checkRefs(root, d, budget, skip, origin, names); err != nil {
+		return nil, append(all, d.list...), err
+	}
+	skipped := removeSkipped(root, skip)
 	retry := withDefaults(parseXRetry(root, d), specTitle(root))
 	protocol := parseXProtocol(root, d)
 
-	api, err := loadOpenAPI(&doc)
+	api, err := loadOpenAPI(doc)
 	if err != nil {
-		return nil, all, fmt.Errorf("%s: %w", specPath, err)
+		return nil, append(all, d.list...), fmt.Errorf("%s: %w", specPath, err)
 	}
 	validateLeniently(api, d)
 	sel.apply(api, d)
 
-	svc := build(api, root, retry, protocol, sel, d)
+	svc = build(api, root, retry, protocol, sel, d)
 	svc.SpecFile = filepath.Base(specPath)
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))
 	}
 	svc.Retry = retry
 	svc.Protocol = protocol
+	svc.Skipped = skipped
 	classifyErrors(svc)
 	all = append(all, d.list...)
 	if n := d.errors(); n > 0 {

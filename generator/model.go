@@ -30,6 +30,11 @@ type Service struct {
 	Auth []AuthOption
 	// Servers are the spec's servers, in spec order.
 	Servers []Server
+	// Skipped lists the operations left out because of a defect that
+	// concerns them alone ("GET /things"), each reported by a located
+	// warning; a path item that could not be read at all counts as one
+	// ("path /things").
+	Skipped []string
 }
 
 // Protocol is the root-level x-protocol extension.

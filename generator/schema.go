@@ -69,7 +69,7 @@ func CheckSchema(schemaJSON []byte, def string, n *yaml.Node) ([]SchemaFinding, 
 			msg = rest
 		}
 		f := SchemaFinding{Pointer: pointer(e.InstanceLocation...), Message: msg}
-		if v := nodeAt(n, e.InstanceLocation); v != nil {
+		if v := schemaNodeAt(n, e.InstanceLocation); v != nil {
 			f.Line, f.Column = v.Line, v.Column
 		}
 		out = append(out, f)
@@ -113,7 +113,7 @@ func compileSchema(schemaJSON []byte, def string) (*jsonschema.Schema, error) {
 	return s, nil
 }
 
-// maxAliasDepth bounds alias following in yamlValue and nodeAt.
+// maxAliasDepth bounds alias following in yamlValue and schemaNodeAt.
 const maxAliasDepth = 32
 
 // yamlValue converts a YAML node to the JSON value a JSON Schema sees:
@@ -164,8 +164,8 @@ func yamlValue(n *yaml.Node, depth int) any {
 	return n.Value
 }
 
-// nodeAt returns the node at the JSON pointer tokens inside n, or nil.
-func nodeAt(n *yaml.Node, tokens []string) *yaml.Node {
+// schemaNodeAt returns the node at the JSON pointer tokens inside n, or nil.
+func schemaNodeAt(n *yaml.Node, tokens []string) *yaml.Node {
 	for depth := 0; n != nil && (n.Kind == yaml.DocumentNode || n.Kind == yaml.AliasNode) && depth <= maxAliasDepth; depth++ {
 		if n.Kind == yaml.AliasNode {
 			n = n.Alias
@@ -180,20 +180,20 @@ func nodeAt(n *yaml.Node, tokens []string) *yaml.Node {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		return nodeAt(mapValue(n, tokens[0]), tokens[1:])
+		return schemaNodeAt(mapValue(n, tokens[0]), tokens[1:])
 	case yaml.SequenceNode:
 		i, err := strconv.Atoi(tokens[0])
 		if err != nil || i < 0 || i >= len(n.Content) {
 			return nil
 		}
-		return nodeAt(n.Content[i], tokens[1:])
+		return schemaNodeAt(n.Content[i], tokens[1:])
 	}
 	return nil
 }
 
 // keyPosition returns the line and column of key in the mapping at tokens.
 func keyPosition(n *yaml.Node, tokens []string, key string) (int, int) {
-	m := nodeAt(n, tokens)
+	m := schemaNodeAt(n, tokens)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return 0, 0
 	}

@@ -3,16 +3,18 @@ package generator
 import "fmt"
 
 // Summary is the one line `retrygen generate` prints on stdout:
-// "PKG: N operations, N types, N error shapes (singular for 1) (transient N, throttling N,
-// non-retryable N)". Types counts the named structs and enums; error shapes
-// are counted by their class (retry-behavior.md §4).
+// "PKG: N operations (N skipped), N types, N error shapes (singular for 1)
+// (transient N, throttling N, non-retryable N)". Skipped counts the
+// operations left out for a defect of their own (Service.Skipped). Types
+// counts the named structs and enums; error shapes are counted by their
+// class (retry-behavior.md §4).
 func (s *Service) Summary(pkg string) string {
 	count := map[string]int{}
 	for _, e := range s.Errors {
 		count[e.Class]++
 	}
-	return fmt.Sprintf("%s: %s, %s, %s (transient %d, throttling %d, non-retryable %d)",
-		pkg, plural(len(s.Operations), "operation"), plural(len(s.Types), "type"), plural(len(s.Errors), "error shape"),
+	return fmt.Sprintf("%s: %s (%d skipped), %s, %s (transient %d, throttling %d, non-retryable %d)",
+		pkg, plural(len(s.Operations), "operation"), len(s.Skipped), plural(len(s.Types), "type"), plural(len(s.Errors), "error shape"),
 		count[ClassTransient], count[ClassThrottling], count[ClassNonRetryable])
 }
 

@@ -58,7 +58,7 @@ func TestXRetrySchemaAgreesWithGenerator(t *testing.T) {
 			target.Content = append(target.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x-retry"}, doc)
 			text, err := yaml.Marshal(&spec)
 			require.NoError(t, err)
-			_, diags, err := loadData("corpus.yaml", text, nil)
+			_, diags, err := loadData("corpus.yaml", text, nil, nil)
 			require.Equal(t, wantValid, err == nil, "generator: %v %v", err, diags)
 		})
 		if wantValid {

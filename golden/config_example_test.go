@@ -36,7 +36,7 @@ func TestGoGenerateConfigExample(t *testing.T) {
 	cmd := exec.Command(args[0], append(args[1:], "-out", out)...)
 	stdout, err := cmd.Output()
 	require.NoError(t, err, "%s", stdout)
-	require.Equal(t, "dynamodblite: 4 operations, 20 types, 7 error shapes (transient 0, throttling 2, non-retryable 5)\n", string(stdout))
+	require.Equal(t, "dynamodblite: 4 operations (0 skipped), 20 types, 7 error shapes (transient 0, throttling 2, non-retryable 5)\n", string(stdout))
 
 	got, want := readDir(t, out), readDir(t, "dynamodblite")
 	require.Equal(t, len(want), len(got), "file set differs from golden/dynamodblite; run go test ./golden/ -update")

@@ -216,7 +216,7 @@ type ecsAttemptTrace struct {
 func (a *ecsAttemptTrace) record(i runtime.AttemptInfo) {
 	line := fmt.Sprintf("%8.1f ms %s #%d %s %d %s Remain:%d TimeLeft:%v delay %v (%s)",
 		float64(time.Since(a.start).Microseconds())/1000, i.Operation, i.Attempt, i.Outcome, i.StatusCode, i.Code,
-		i.RateLimit.UserAPI.Remain, i.RateLimit.UserAPI.TimeLeft, i.Delay, i.DelayReason)
+		i.Throttle.UserAPI.Remain, i.Throttle.UserAPI.TimeLeft, i.Delay, i.DelayReason)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.lines = append(a.lines, line)
@@ -342,27 +342,27 @@ func TestECSThrottleControlEndToEnd(t *testing.T) {
 		"with throttle control on the server must answer at most half as many throttled responses (on %d, off %d)", on.throttled, off.throttled)
 }
 
-// TestECSRateLimitDebugEndToEnd checks debug mode (retry-behavior.md §8): a
-// client with RateLimitDebug sends X-RateLimit-Mode: debug on every request,
-// and each success exposes on ResultMetadata.RateLimit exactly the quota the
-// server sent with it; a client without RateLimitDebug sends no such header.
-func TestECSRateLimitDebugEndToEnd(t *testing.T) {
+// TestECSThrottleDebugEndToEnd checks debug mode (retry-behavior.md §8): a
+// client with ThrottleDebug sends X-RateLimit-Mode: debug on every request,
+// and each success exposes on ResultMetadata.Throttle exactly the quota the
+// server sent with it; a client without ThrottleDebug sends no such header.
+func TestECSThrottleDebugEndToEnd(t *testing.T) {
 	s := startECSLimitServer(t)
 	ctx := context.Background()
 
 	plain := newECSClient(t, s)
 	_, err := plain.RunInstances(ctx, &ecs.RunInstancesInput{RegionId: "cn-hangzhou", ImageId: "img", InstanceType: "ecs.g6.large"})
 	require.NoError(t, err)
-	require.Equal(t, 0, s.debugRequests(), "a client without RateLimitDebug sent X-RateLimit-Mode: debug")
+	require.Equal(t, 0, s.debugRequests(), "a client without ThrottleDebug sent X-RateLimit-Mode: debug")
 
-	debug := newECSClient(t, s, func(o *ecs.Options) { o.RateLimitDebug = true })
+	debug := newECSClient(t, s, func(o *ecs.Options) { o.ThrottleDebug = true })
 	for i := range 3 {
 		out, err := debug.DescribeInstances(ctx, &ecs.DescribeInstancesInput{RegionId: "cn-hangzhou"})
 		require.NoError(t, err)
 		sent := s.sentFor(t, out.RequestId)
 		require.True(t, sent.Debug, "call %d: request without X-RateLimit-Mode: debug", i)
-		require.Equal(t, runtime.RateLimitInfo{
-			UserAPI: runtime.RateLimitQuota{
+		require.Equal(t, runtime.ThrottleHeaders{
+			UserAPI: runtime.ThrottleQuota{
 				Present:  true,
 				Remain:   sent.Remain,
 				Limit:    ecsWindowLimit,
@@ -370,9 +370,9 @@ func TestECSRateLimitDebugEndToEnd(t *testing.T) {
 				TimeLeft: time.Duration(sent.TimeLeftMs) * time.Millisecond,
 			},
 			// No X-RateLimit-User header: absent, and Remain -1 so that it
-			// never reads as throttled (runtime.ParseRateLimit).
-			User: runtime.RateLimitQuota{Remain: -1},
-		}, out.ResultMetadata.RateLimit, "call %d", i)
+			// never reads as throttled (the runtime's throttle-header parser).
+			User: runtime.ThrottleQuota{Remain: -1},
+		}, out.ResultMetadata.Throttle, "call %d", i)
 		require.Equal(t, 1, out.ResultMetadata.Attempts, "call %d", i)
 	}
 	require.Equal(t, 3, s.debugRequests())

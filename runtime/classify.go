@@ -5,8 +5,55 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"syscall"
 )
+
+// Class is the retry class of a failed attempt (retry-behavior.md §4).
+type Class uint8
+
+const (
+	// ClassSuccess: the attempt succeeded (any 2xx).
+	ClassSuccess Class = iota
+	// ClassTransient: retried after the transient base delay; costs 14
+	// quota tokens.
+	ClassTransient
+	// ClassThrottling: retried after the throttling base delay; costs 5
+	// quota tokens.
+	ClassThrottling
+	// ClassNonRetryable: returned at once.
+	ClassNonRetryable
+)
+
+// String returns "success", "transient", "throttling" or "non-retryable".
+func (c Class) String() string {
+	switch c {
+	case ClassSuccess:
+		return "success"
+	case ClassTransient:
+		return "transient"
+	case ClassThrottling:
+		return "throttling"
+	default:
+		return "non-retryable"
+	}
+}
+
+// AttemptResult is what one attempt produced, as seen by classification.
+type AttemptResult struct {
+	// StatusCode is the HTTP status, or 0 when no response arrived.
+	StatusCode int
+	// Header is the response header, or nil.
+	Header http.Header
+	// Code is the normalised error code, or "".
+	Code string
+	// Err is the transport error or the decoded API error; nil on success.
+	Err error
+	// Sent reports whether the request may have reached the server: false
+	// for failures before anything was written (dial errors, refused
+	// connections), which are retried for every operation (§3).
+	Sent bool
+}
 
 // The built-in error codes of retry-behavior.md §4. Specs and options add to
 // them and may move a code to another class.
@@ -109,7 +156,7 @@ type classifier struct {
 //  1. a cancelled context → non-retryable;
 //  2. a non-retryable code → non-retryable (whatever the status);
 //  3. a throttling code, a positive x-acs-retry-after, or (with throttle
-//     control) a rate-limit header with Remain 0 → throttling;
+//     control) a throttle header with Remain 0 → throttling;
 //  4. a transient code → transient;
 //  5. an I/O failure → transient;
 //  6. status 500, 502, 503, 504 → transient (aliyun: the service's retry
@@ -117,7 +164,7 @@ type classifier struct {
 //  7. status 429 → throttling unless the service asks for exact AWS
 //     behaviour (legacy mode: also 509);
 //  8. anything else → non-retryable. Any 2xx is success (ClassSuccess).
-func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited bool) Class {
+func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled bool) Class {
 	if r.Err == nil && r.StatusCode >= 200 && r.StatusCode < 300 {
 		return ClassSuccess
 	}
@@ -140,7 +187,7 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, rateLimited
 	switch {
 	case listed && c == ClassNonRetryable:
 		return ClassNonRetryable
-	case listed && c == ClassThrottling, positiveACSRetryAfter(r), rateLimited:
+	case listed && c == ClassThrottling, positiveACSRetryAfter(r), throttled:
 		return ClassThrottling
 	case listed && c == ClassTransient:
 		return ClassTransient

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -50,145 +49,9 @@ type ResponseMetadata struct {
 	Attempts int
 	// RequestID is the last response's request ID, if any.
 	RequestID string
-	// RateLimit is the quota the last response reported in its rate-limit
+	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
-	RateLimit RateLimitInfo
-}
-
-// Class is the retry class of a failed attempt (retry-behavior.md §4).
-type Class uint8
-
-const (
-	// ClassSuccess: the attempt succeeded (any 2xx).
-	ClassSuccess Class = iota
-	// ClassTransient: retried after the transient base delay; costs 14
-	// quota tokens.
-	ClassTransient
-	// ClassThrottling: retried after the throttling base delay; costs 5
-	// quota tokens.
-	ClassThrottling
-	// ClassNonRetryable: returned at once.
-	ClassNonRetryable
-)
-
-// String returns "success", "transient", "throttling" or "non-retryable".
-func (c Class) String() string {
-	switch c {
-	case ClassSuccess:
-		return "success"
-	case ClassTransient:
-		return "transient"
-	case ClassThrottling:
-		return "throttling"
-	default:
-		return "non-retryable"
-	}
-}
-
-// AttemptResult is what one attempt produced, as seen by classification.
-type AttemptResult struct {
-	// StatusCode is the HTTP status, or 0 when no response arrived.
-	StatusCode int
-	// Header is the response header, or nil.
-	Header http.Header
-	// Code is the normalised error code, or "".
-	Code string
-	// Err is the transport error or the decoded API error; nil on success.
-	Err error
-	// Sent reports whether the request may have reached the server: false
-	// for failures before anything was written (dial errors, refused
-	// connections), which are retried for every operation (§3).
-	Sent bool
-}
-
-// Outcome is what one attempt led to. Its String form uses the outcome names
-// of the cross-SDK retry vectors where they exist.
-type Outcome uint8
-
-const (
-	// OutcomeRetry: another attempt follows after AttemptInfo.Delay.
-	OutcomeRetry Outcome = iota
-	// OutcomeSuccess: a 2xx response; the call returns it.
-	OutcomeSuccess
-	// OutcomeNonRetryable: a non-retryable error; returned at once.
-	OutcomeNonRetryable
-	// OutcomeNotRetrySafe: an ambiguous transport failure on an operation
-	// that is not retry-safe (§3); returned at once.
-	OutcomeNotRetrySafe
-	// OutcomeMaxAttempts: the attempt was the last allowed.
-	OutcomeMaxAttempts
-	// OutcomeQuotaExhausted: the retry quota could not pay for a retry.
-	OutcomeQuotaExhausted
-	// OutcomeServerDelayTooLong: the server asked for a delay above the max
-	// server delay or past the deadline.
-	OutcomeServerDelayTooLong
-	// OutcomeDeadline: the next delay would end after the context deadline,
-	// or the context ended while waiting.
-	OutcomeDeadline
-	// OutcomeThrottleWindow: a throttle window (or needed delay) is longer
-	// than the max delay allows (§8).
-	OutcomeThrottleWindow
-)
-
-var outcomeNames = [...]string{
-	OutcomeRetry:              "retry_request",
-	OutcomeSuccess:            "success",
-	OutcomeNonRetryable:       "fail_request",
-	OutcomeNotRetrySafe:       "not_retry_safe",
-	OutcomeMaxAttempts:        "max_attempts_exceeded",
-	OutcomeQuotaExhausted:     "retry_quota_exceeded",
-	OutcomeServerDelayTooLong: "server_delay_too_long",
-	OutcomeDeadline:           "deadline_exceeded",
-	OutcomeThrottleWindow:     "throttle_window_exceeded",
-}
-
-// String returns the outcome's name ("retry_request", "success",
-// "fail_request", "max_attempts_exceeded", "retry_quota_exceeded", …).
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return "unknown"
-}
-
-// AttemptInfo is passed to Options.OnAttempt after every attempt.
-type AttemptInfo struct {
-	// Operation is the operation's name.
-	Operation string
-	// Attempt counts from 1; MaxAttempts is the resolved max attempts.
-	Attempt, MaxAttempts int
-	// Mode is the resolved retry mode.
-	Mode Mode
-	// Class is the attempt's class (ClassSuccess on success).
-	Class Class
-	// StatusCode and Code describe the response (0, "" when none).
-	StatusCode int
-	Code       string
-	// Err is the attempt's error, nil on success.
-	Err error
-	// Outcome is what the attempt led to: OutcomeRetry, or why the call
-	// ended.
-	Outcome Outcome
-	// Retry reports whether another attempt follows (Outcome ==
-	// OutcomeRetry).
-	Retry bool
-	// Delay is the wait before the next attempt (or, for a long-polling
-	// operation whose retry quota is exhausted, before returning; or the
-	// server's requested delay for OutcomeServerDelayTooLong). DelayReason
-	// says where it came from ("full jitter", "equal jitter",
-	// "x-amz-retry-after", "Retry-After", "throttle window", …).
-	Delay       time.Duration
-	DelayReason string
-	// QuotaBalance is the retry quota after the attempt, in tokens.
-	QuotaBalance int
-	// LimiterRate is the adaptive limiter's fill rate in tokens/s (0 when
-	// the limiter is not enabled).
-	LimiterRate float64
-	// RateLimit is the quota parsed from the response's rate-limit headers.
-	RateLimit RateLimitInfo
-	// AdmitWait is how long this attempt waited for throttle windows
-	// covering its operation before it was sent (§8); 0 when it did not.
-	AdmitWait time.Duration
+	Throttle ThrottleHeaders
 }
 
 // Client holds one generated client's retry state: the resolved settings,
@@ -236,14 +99,20 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // the call's options: the client's options with any per-call changes applied
 // (nil means the client's). On a 2xx response decode is called with the
 // response, whose body the runtime closes afterwards; decode's error is
-// returned as is (not retried). On failure Do returns a ModeledError (from
-// op.NewError), an *APIError, a transport error, or one of
+// wrapped in a *DecodeError (not retried). Every failure is an
+// *OperationError naming the service and op, wrapping a ModeledError (from
+// op.NewError), an *APIError, a transport or context error, a *ConfigError
+// (invalid per-call options), a *RequestHookError, a *DecodeError, or one of
 // *MaxAttemptsError, *QuotaExhaustedError, *ServerDelayError,
-// *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error.
-// Every response body not handed to decode is drained (up to 4 KiB) and
-// closed.
+// *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error;
+// match them with errors.As and errors.Is. Every response body not handed to
+// decode is drained (up to 4 KiB) and closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	return c.do(ctx, op, req, opts, decode)
+	md, err := c.do(ctx, op, req, opts, decode)
+	if err != nil {
+		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
+	return md, nil
 }
 
 // defaultRequestIDHeaders are looked up for the request ID when the service
@@ -284,7 +153,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if opts.RetryQuotaCapacity != nil {
 		capacity = *opts.RetryQuotaCapacity
 	}
-	c.quota = NewRetryQuota(capacity)
+	c.quota = newRetryQuota(capacity)
 	c.limiter = NewRateLimiter(c.clock)
 	switch {
 	case opts.DisableThrottleControl:
@@ -361,7 +230,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
-		return nil, AttemptResult{Err: fmt.Errorf("%s: building request: %w", cl.op.Name, err)}
+		return nil, AttemptResult{Err: fmt.Errorf("building request: %w", err)}
 	}
 	if req.Header != nil {
 		hreq.Header = req.Header
@@ -369,7 +238,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 	if h := cl.c.attemptHeader; h != "" {
 		hreq.Header[h] = []string{"attempt=" + strconv.Itoa(attempt) + "; max=" + strconv.Itoa(cl.p.MaxAttempts)}
 	}
-	if opts.RateLimitDebug {
+	if opts.ThrottleDebug {
 		hreq.Header.Set("X-RateLimit-Mode", "debug")
 	}
 	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
@@ -431,23 +300,6 @@ func decodeAndClose(resp *http.Response, decode func(*http.Response) error) erro
 	return decode(resp)
 }
 
-// DecodeError is returned when a 2xx response's body cannot be decoded into
-// the operation's output. It is not retried: the request succeeded.
-type DecodeError struct {
-	// Operation is the operation's name; StatusCode the response's status.
-	Operation  string
-	StatusCode int
-	Err        error
-}
-
-// Error names the operation and status, then the decoder's error.
-func (e *DecodeError) Error() string {
-	return fmt.Sprintf("%s: decoding the HTTP %d response: %v", e.Operation, e.StatusCode, e.Err)
-}
-
-// Unwrap returns the decoder's error.
-func (e *DecodeError) Unwrap() error { return e.Err }
-
 func mergeQuery(base, extra url.Values) string {
 	switch {
 	case len(extra) == 0:
@@ -465,7 +317,7 @@ func mergeQuery(base, extra url.Values) string {
 	return all.Encode()
 }
 
-// decodeError turns an error response into the operation's modelled error
+// decodeError turns an error response into the operation's modeled error
 // for its code (Operation.NewError), else for its status
 // (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
 // headers (part before ':') and then its body fields (part after '#'): JSON
@@ -503,7 +355,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 		e = op.NewErrorForStatus(resp.StatusCode)
 	}
 	if e != nil {
-		_ = json.Unmarshal(body, e) // modelled fields are best effort
+		_ = json.Unmarshal(body, e) // modeled fields are best effort
 		*e.Metadata() = md
 		return md, e
 	}

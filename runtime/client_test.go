@@ -145,7 +145,7 @@ func TestEveryResponseBodyClosed(t *testing.T) {
 	}
 }
 
-// resourceNotFound is a modelled error as generated code declares it.
+// resourceNotFound is a modeled error as generated code declares it.
 type resourceNotFound struct {
 	ErrorMetadata `json:"-"`
 	Message       string `json:"message"`
@@ -154,15 +154,15 @@ type resourceNotFound struct {
 
 func (e *resourceNotFound) Error() string { return e.ErrorMetadata.String() }
 
-var opModelled = &Operation{Name: "GetItem", NewError: func(code string) ModeledError {
+var opModeled = &Operation{Name: "GetItem", NewError: func(code string) ModeledError {
 	if code == "ResourceNotFoundException" {
 		return &resourceNotFound{}
 	}
 	return nil
 }}
 
-// TestErrorDecoding: a modelled code gives the operation's error type with
-// its metadata and modelled fields filled; an unmodelled code gives an
+// TestErrorDecoding: a modeled code gives the operation's error type with
+// its metadata and modeled fields filled; an unmodeled code gives an
 // *APIError with the body.
 func TestErrorDecoding(t *testing.T) {
 	const body = `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException","message":"Requested resource not found","TableName":"t1"}`
@@ -170,17 +170,17 @@ func TestErrorDecoding(t *testing.T) {
 		step{status: 400, header: http.Header{"X-Amzn-Requestid": {"REQ1"}}, body: body},
 		step{status: 400, header: http.Header{"X-Amzn-Requestid": {"REQ2"}}, body: `{"__type":"ns#ValidationException","Message":"bad key"}`},
 	), nil)
-	md, err := h.call(context.Background(), opModelled)
+	md, err := h.call(context.Background(), opModeled)
 	var rnf *resourceNotFound
 	require.ErrorAs(t, err, &rnf)
 	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, ErrorCode: "ResourceNotFoundException",
 		ErrorMessage: "Requested resource not found", RequestID: "REQ1"}, rnf.ErrorMetadata)
 	require.Equal(t, "t1", rnf.TableName)
-	require.Equal(t, "api error ResourceNotFoundException (HTTP 400, request ID REQ1): Requested resource not found", err.Error())
+	require.Equal(t, "test: GetItem: api error ResourceNotFoundException (HTTP 400, request ID REQ1): Requested resource not found", err.Error())
 	require.Equal(t, 1, md.Attempts)
 	require.Equal(t, "REQ1", md.RequestID, "ResponseMetadata.RequestID is the last response's")
 
-	md, err = h.call(context.Background(), opModelled)
+	md, err = h.call(context.Background(), opModeled)
 	var api *APIError
 	require.ErrorAs(t, err, &api)
 	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, ErrorCode: "ValidationException",

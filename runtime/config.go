@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Level is a level of configuration in the precedence of
@@ -470,94 +469,4 @@ func defaultMaxAttempts(svc *Service, mode Mode) (Setting[int], error) {
 		Value:  globalParams(mode).MaxAttempts,
 		Source: Source{Level: LevelGlobalDefault, Name: "max attempts in " + string(mode) + " mode"},
 	}, nil
-}
-
-// ModeParams are the retry parameters of the resolved mode that the retry
-// loop uses.
-type ModeParams struct {
-	// Mode is the resolved retry mode.
-	Mode Mode
-	// MaxAttempts counts the first attempt (Settings.MaxAttempts).
-	MaxAttempts int
-	// TransientBaseDelay and ThrottlingBaseDelay are the backoff bases
-	// after a transient and a throttling error.
-	TransientBaseDelay, ThrottlingBaseDelay time.Duration
-	// MaxBackoff caps base × 2^n before jitter (aliyun: the max delay).
-	MaxBackoff time.Duration
-	// Jitter is JitterFull, JitterEqual or JitterNone, never JitterDefault.
-	Jitter Jitter
-	// UsesQuota: retries are paid from the retry quota (§5).
-	UsesQuota bool
-	// UsesLimiter: attempts take send tokens from the client-side rate
-	// limiter (§6).
-	UsesLimiter bool
-}
-
-// Params returns the parameters of s's mode: the mode's global defaults,
-// overridden field by field (positive or non-default values win) by the
-// throttle-control max delay (aliyun mode only), svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
-// positive (opts may be nil). MaxAttempts is s.MaxAttempts, already
-// resolved with its precedence. It allocates nothing.
-func (s Settings) Params(svc *Service, opts *Options) ModeParams {
-	p := globalParams(s.Mode.Value)
-	p.MaxAttempts = s.MaxAttempts.Value
-	if svc != nil {
-		if tc := svc.ThrottleControl; p.Mode == ModeAliyun && tc != nil && tc.MaxDelay > 0 {
-			p.MaxBackoff = tc.MaxDelay // §8: the policy's max delay
-		}
-		p.override(svc.Defaults)
-		p.override(svc.PerMode[s.Mode.Value])
-	}
-	if opts != nil && opts.MaxBackoff > 0 {
-		p.MaxBackoff = opts.MaxBackoff
-	}
-	return p
-}
-
-// override replaces p's delays and jitter with d's set ones.
-func (p *ModeParams) override(d ModeDefaults) {
-	if d.TransientBaseDelay > 0 {
-		p.TransientBaseDelay = d.TransientBaseDelay
-	}
-	if d.ThrottlingBaseDelay > 0 {
-		p.ThrottlingBaseDelay = d.ThrottlingBaseDelay
-	}
-	if d.MaxBackoff > 0 {
-		p.MaxBackoff = d.MaxBackoff
-	}
-	if d.Jitter != JitterDefault {
-		p.Jitter = d.Jitter
-	}
-}
-
-// globalParams returns the global defaults of mode, every number from
-// retry-behavior.md. An unknown mode gets standard's.
-func globalParams(mode Mode) ModeParams {
-	switch mode {
-	case ModeLegacy:
-		// §1: botocore's legacy table: max attempts 5,
-		// delay = rand[0,1) × 1 s × 2^n for every retryable error, no
-		// quota; capped at 20 s like the other modes so that no delay
-		// overflows (§1: "never let a delay overflow").
-		return ModeParams{Mode: mode, MaxAttempts: 5,
-			TransientBaseDelay: time.Second, ThrottlingBaseDelay: time.Second,
-			MaxBackoff: 20 * time.Second, Jitter: JitterFull}
-	case ModeAliyun:
-		// §8: max retries 3 (max attempts 4), max delay 20 s; §5: equal
-		// jitter with base 100 ms; §1: no quota.
-		return ModeParams{Mode: mode, MaxAttempts: 4,
-			TransientBaseDelay: 100 * time.Millisecond, ThrottlingBaseDelay: 100 * time.Millisecond,
-			MaxBackoff: 20 * time.Second, Jitter: JitterEqual}
-	case ModeAdaptive:
-		// §1: standard plus the client-side rate limiter (§6).
-		p := globalParams(ModeStandard)
-		p.Mode, p.UsesLimiter = mode, true
-		return p
-	default:
-		// §2: max attempts 3; §5: full jitter, base 50 ms (transient) or
-		// 1,000 ms (throttling), max backoff 20 s, retry quota.
-		return ModeParams{Mode: ModeStandard, MaxAttempts: 3,
-			TransientBaseDelay: 50 * time.Millisecond, ThrottlingBaseDelay: time.Second,
-			MaxBackoff: 20 * time.Second, Jitter: JitterFull, UsesQuota: true}
-	}
 }

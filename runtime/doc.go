@@ -2,27 +2,73 @@
 //
 // It implements the retry behaviour restated in retry-behavior.md, kept next
 // to this file (a copy of the project's design notes; "§N" in doc comments
-// refers to its sections): the standard, adaptive, legacy and aliyun retry modes,
-// error classification (transient, throttling, non-retryable), exponential
-// backoff with full or equal jitter capped by a max backoff, the retry quota
-// (a token bucket of 500 tokens per client), server-directed delays
-// (Retry-After, x-amz-retry-after, x-acs-retry-after), the adaptive
-// client-side rate limiter (CUBIC) and throttle windows read from rate-limit
-// response headers.
+// refers to its sections): the standard, adaptive, legacy and aliyun retry
+// modes, error classification (transient, throttling, non-retryable),
+// exponential backoff with full or equal jitter capped by a max backoff, the
+// retry quota (a token bucket of 500 tokens per client), server-directed
+// delays (Retry-After, x-amz-retry-after, x-acs-retry-after), the adaptive
+// client-side rate limiter (CUBIC) and Alibaba-style throttle windows read
+// from throttle headers (X-RateLimit-User-API, X-RateLimit-User).
 //
 // The package imports only the standard library. Generated code builds a
 // [Request] per call and hands it to [Client.Do] together with the
 // [Operation] it belongs to; everything about attempts, delays and quotas
 // happens here.
 //
+// # Users
+//
 // Users meet [Options] (embedded in every generated client's Options), the
-// error types ([MaxAttemptsError], [QuotaExhaustedError], [ServerDelayError],
-// [ThrottleWindowError], [RateLimitedError], [RequestHookError],
-// [DecodeError], [APIError]) and [AttemptInfo] (the per-attempt hook).
-// [Service], [Operation], [Request] and the parameter and body helpers are
-// the contract with generated code; [Call], [RateLimiter], [CubicSuccess]
-// and [CubicThrottle] let conformance runners drive the real rules step by
-// step.
+// errors — every failure of [Client.Do] is an [*OperationError] naming the
+// service and operation ("dynamodb: GetItem: …") that wraps a modeled error,
+// an [APIError] or one of [MaxAttemptsError], [QuotaExhaustedError],
+// [ServerDelayError], [ThrottleWindowError], [RateLimitedError],
+// [RequestHookError], [DecodeError], [ConfigError] — and [AttemptInfo] (the
+// per-attempt hook).
+//
+// # Generated code
+//
+// [Service], [Operation], [Request], [ResponseMetadata], [ErrorMetadata],
+// [ModeledError] and [DecodeJSON] are the contract with generated code,
+// which also references [SupportsGeneratedCodeV1].
+//
+// # Step API
+//
+// A step API for conformance runners and simulators drives the real rules
+// one step at a time on a fake clock (runtime/clocktest), without HTTP:
+// [Client.NewCall] starts a [Call]; [Call.Admit] says how long the next
+// attempt must wait for throttle windows; [Call.Decide] classifies a
+// scripted [AttemptResult] and returns the [Decision] (the [Outcome], the
+// delay and its rule). [RateLimiter] (with [RateLimiterState]),
+// [CubicSuccess] and [CubicThrottle] expose the adaptive mode's CUBIC rate
+// limiter, [RetryQuota] the retry quota and [WindowStore] the throttle
+// windows. `retrygen vectors` runs the cross-SDK conformance vectors through
+// this API. [Client.Do] uses the same steps, so what the step API shows is
+// what a generated client does.
+//
+// # Where each rule is
+//
+//   - mode.go: the retry modes and each mode's parameters and global
+//     defaults (§1).
+//   - config.go, ini.go: settings and their precedence: options,
+//     environment, shared config file, service defaults (§2).
+//   - retryer.go: a call's attempt loop, [Call] and [Call.Admit] (§3).
+//   - decide.go: [Call.Decide], the decision after each attempt, step by
+//     step: end, retry quota, server delay, throttle window, deadline (§3;
+//     long polling, §7).
+//   - classify.go: [Class] and the classification rules and error-code lists
+//     (§4).
+//   - backoff.go, equaljitter.go: full jitter and equal jitter (§5).
+//   - quota.go: the retry quota and retry costs (§5).
+//   - retryafter.go: server delays: Retry-After, x-amz-retry-after,
+//     x-acs-retry-after (§5).
+//   - adaptive.go: the client-side rate limiter and CUBIC (§6).
+//   - throttleheader.go: throttle headers and their parser (§8).
+//   - window.go, throttledelay.go: throttle windows, the delay after a
+//     throttled response, [ThrottleWindowError] (§8).
+//   - client.go: [Client], [Client.Do], sending one attempt, decoding error
+//     responses; service.go: [Service], [Operation], [ThrottleControl];
+//     options.go: [Options]; errors.go: the error types; hook.go:
+//     [AttemptInfo] and logging; clock.go: [Clock].
 package runtime
 
 // SupportsGeneratedCodeV1 is referenced by every generated client

@@ -146,6 +146,49 @@ func (e *RequestHookError) Error() string {
 // Unwrap returns the hook's error.
 func (e *RequestHookError) Unwrap() error { return e.Err }
 
+// DecodeError is returned when a 2xx response's body cannot be decoded into
+// the operation's output. It is not retried: the request succeeded.
+type DecodeError struct {
+	// Operation is the operation's name; StatusCode the response's status.
+	Operation  string
+	StatusCode int
+	Err        error
+}
+
+// Error names the status and the decoder's error ([OperationError] names
+// the operation).
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("decoding the HTTP %d response: %v", e.StatusCode, e.Err)
+}
+
+// Unwrap returns the decoder's error.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// OperationError is what [Client.Do] returns for every failure: it names
+// the service and the operation, and wraps the error that ended the call, so
+// errors.As and errors.Is reach every error type of this package, the
+// operation's modeled errors and context errors through it. Its text is
+// "SERVICE: OPERATION: ERR", e.g. "dynamodb: GetItem: failed after 4
+// attempts (max attempts reached): api error …", after aws-sdk-go-v2's
+// "operation error DynamoDB: GetItem, …".
+type OperationError struct {
+	// Service is the service's [Service.PackageName], else its
+	// [Service.Name].
+	Service string
+	// Operation is the operation's name ([Operation.Name], "GetItem").
+	Operation string
+	// Err is the error that ended the call.
+	Err error
+}
+
+// Error renders "SERVICE: OPERATION: ERR".
+func (e *OperationError) Error() string {
+	return e.Service + ": " + e.Operation + ": " + e.Err.Error()
+}
+
+// Unwrap returns the error that ended the call.
+func (e *OperationError) Unwrap() error { return e.Err }
+
 // plural renders "1 attempt", "2 attempts".
 func plural(n int, noun string) string {
 	if n == 1 {

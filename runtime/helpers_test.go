@@ -143,6 +143,7 @@ func (s *scriptedClient) requireAllClosed(t *testing.T) {
 func testService() *Service {
 	return &Service{
 		Name:               "Test",
+		PackageName:        "test",
 		ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
 		ErrorCodeFields:    []string{"__type", "code"},
 		ErrorMessageFields: []string{"message", "Message"},

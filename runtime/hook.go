@@ -3,7 +3,49 @@ package runtime
 import (
 	"context"
 	"log/slog"
+	"time"
 )
+
+// AttemptInfo is passed to Options.OnAttempt after every attempt.
+type AttemptInfo struct {
+	// Operation is the operation's name.
+	Operation string
+	// Attempt counts from 1; MaxAttempts is the resolved max attempts.
+	Attempt, MaxAttempts int
+	// Mode is the resolved retry mode.
+	Mode Mode
+	// Class is the attempt's class (ClassSuccess on success).
+	Class Class
+	// StatusCode and Code describe the response (0, "" when none).
+	StatusCode int
+	Code       string
+	// Err is the attempt's error, nil on success.
+	Err error
+	// Outcome is what the attempt led to: OutcomeRetry, or why the call
+	// ended.
+	Outcome Outcome
+	// Retry reports whether another attempt follows (Outcome ==
+	// OutcomeRetry).
+	Retry bool
+	// Delay is the wait before the next attempt (or, for a long-polling
+	// operation whose retry quota is exhausted, before returning; or the
+	// server's requested delay for OutcomeServerDelayTooLong). DelayReason
+	// says where it came from ("full jitter", "equal jitter",
+	// "x-amz-retry-after", "Retry-After", "throttle window", …).
+	Delay       time.Duration
+	DelayReason string
+	// QuotaBalance is the retry quota after the attempt, in tokens.
+	QuotaBalance int
+	// LimiterRate is the adaptive limiter's fill rate in tokens/s (0 when
+	// the limiter is not enabled).
+	LimiterRate float64
+	// Throttle is the quota parsed from the response's throttle headers
+	// (§8).
+	Throttle ThrottleHeaders
+	// AdmitWait is how long this attempt waited for throttle windows
+	// covering its operation before it was sent (§8); 0 when it did not.
+	AdmitWait time.Duration
+}
 
 // logAttempt logs one attempt: retries at Info, everything else at Debug.
 func logAttempt(l *slog.Logger, a *AttemptInfo) {

@@ -71,11 +71,11 @@ type Options struct {
 	// Windows is the throttle-window store; nil means a store owned by the
 	// client. Share one between clients on purpose.
 	Windows *WindowStore
-	// RateLimitDebug sends "X-RateLimit-Mode: debug" on every request, so
+	// ThrottleDebug sends "X-RateLimit-Mode: debug" on every request, so
 	// the server reports quota before throttling (§8); the parsed quota of
-	// every response is exposed in ResponseMetadata.RateLimit and
-	// AttemptInfo.RateLimit, even with throttle control off.
-	RateLimitDebug bool
+	// every response is exposed in ResponseMetadata.Throttle and
+	// AttemptInfo.Throttle, even with throttle control off.
+	ThrottleDebug bool
 
 	// BeforeAttempt is called on every attempt's request just before it is
 	// sent (attempt counts from 1), so a signer such as SigV4 can sign each

@@ -26,9 +26,9 @@ type RetryQuota struct {
 	capacity int64
 }
 
-// NewRetryQuota returns a full quota of capacity tokens (the initial balance
+// newRetryQuota returns a full quota of capacity tokens (the initial balance
 // is also the maximum). A negative capacity is treated as 0.
-func NewRetryQuota(capacity int) *RetryQuota {
+func newRetryQuota(capacity int) *RetryQuota {
 	q := &RetryQuota{capacity: int64(max(capacity, 0))}
 	q.balance.Store(q.capacity)
 	return q

@@ -102,7 +102,7 @@ func TestQuotaExhaustedError(t *testing.T) {
 	var qe *QuotaExhaustedError
 	require.ErrorAs(t, err, &qe)
 	require.Equal(t, QuotaExhaustedError{Available: 3, Needed: 14, Attempts: 1, Err: qe.Err}, *qe)
-	require.Regexp(t, `^client-side retry quota exhausted: 3 tokens available, 14 needed`, err.Error())
+	require.Regexp(t, `^test: PutThing: client-side retry quota exhausted: 3 tokens available, 14 needed`, err.Error())
 	var api *APIError
 	require.ErrorAs(t, err, &api)
 	require.Equal(t, "InternalError", api.ErrorCode)
@@ -161,20 +161,20 @@ func TestRetryQuotaConcurrent(t *testing.T) {
 // TestRetryQuotaAcquireRelease checks the bucket itself: Acquire refuses
 // without taking when the balance is short, Release never exceeds capacity.
 func TestRetryQuotaAcquireRelease(t *testing.T) {
-	q := NewRetryQuota(20)
+	q := newRetryQuota(20)
 	ok, b := q.Acquire(14)
 	require.Equal(t, []any{true, 6}, []any{ok, b})
 	ok, b = q.Acquire(14)
 	require.Equal(t, []any{false, 6}, []any{ok, b}, "refused, balance untouched")
 	q.Release(100)
 	require.Equal(t, 20, q.Balance(), "release capped at capacity")
-	require.Equal(t, 0, NewRetryQuota(-1).Capacity(), "negative capacity is 0")
+	require.Equal(t, 0, newRetryQuota(-1).Capacity(), "negative capacity is 0")
 }
 
 // BenchmarkRetryQuota measures one Acquire+Release pair; run with
 // -cpu 1,2,8 to see contention on the shared atomic.
 func BenchmarkRetryQuota(b *testing.B) {
-	q := NewRetryQuota(DefaultRetryQuotaCapacity)
+	q := newRetryQuota(DefaultRetryQuotaCapacity)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

@@ -55,12 +55,22 @@ func parseMillis(v string) (time.Duration, bool) {
 	return time.Duration(ms) * time.Millisecond, true
 }
 
-// ParseRetryAfter parses an RFC 9110 Retry-After value: delta-seconds, or an
+// parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
+// §5): a positive decimal integer of ms, surrounding whitespace allowed. It
+// reports false — the header counts as absent — for empty, 0, negative and
+// non-integer values. A value too large for time.Duration gives tooLong, so
+// it counts as "above max delay", never as negative.
+func parseACSRetryAfter(v string) (time.Duration, bool) {
+	d, ok := parseMillis(v)
+	return d, ok && d > 0
+}
+
+// parseRetryAfter parses an RFC 9110 Retry-After value: delta-seconds, or an
 // HTTP-date in any of its three forms (IMF-fixdate/RFC 1123, RFC 850,
 // asctime). A date in the past gives 0. A delta that overflows
 // time.Duration gives the largest Duration ("too long", never negative).
 // ok is false for an empty or malformed value.
-func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -107,7 +117,7 @@ func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time
 				d, requested, from, bounded = max(t, min(ms, satAdd(t, amzRetryAfterSlack))), ms, HeaderAmzRetryAfter, false
 			}
 		case strings.EqualFold(name, HeaderRetryAfter):
-			if v, ok := ParseRetryAfter(v, now); ok {
+			if v, ok := parseRetryAfter(v, now); ok {
 				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
 			}
 		case strings.EqualFold(name, HeaderACSRetryAfter):

@@ -2,63 +2,17 @@ package runtime
 
 import "time"
 
-// Mode is a retry mode (retry-behavior.md §1).
-type Mode string
-
-// The retry modes. The zero Mode means "not set here": the next level of
-// configuration decides (retry-behavior.md §2).
-const (
-	// ModeStandard: full-jitter backoff, error-class base delays, retry quota.
-	ModeStandard Mode = "standard"
-	// ModeAdaptive: standard plus the CUBIC client-side rate limiter (§6).
-	ModeAdaptive Mode = "adaptive"
-	// ModeLegacy: botocore's legacy table: no quota, 5 max attempts,
-	// delay = rand[0,1) × 1 s × 2^n unless the service declares otherwise.
-	ModeLegacy Mode = "legacy"
-	// ModeAliyun: the Alibaba Cloud throttling policy (§8): equal jitter,
-	// max retries, max delay, no quota.
-	ModeAliyun Mode = "aliyun"
-)
-
-// Jitter selects how a computed backoff ceiling becomes a delay.
-type Jitter uint8
-
-const (
-	// JitterDefault uses the mode's own jitter: full jitter for standard,
-	// adaptive and legacy, equal jitter for aliyun.
-	JitterDefault Jitter = iota
-	// JitterFull: delay = rand[0,1) × ceiling.
-	JitterFull
-	// JitterEqual: delay = ceiling/2 + rand[0,1] × ceiling/2.
-	JitterEqual
-	// JitterNone: delay = ceiling exactly (DynamoDB-like legacy mode).
-	JitterNone
-)
-
-// ModeDefaults are a service's defaults for one retry mode, as declared by
-// the spec's x-retry extension. A zero field means "use the global default
-// for the mode" (retry-behavior.md §1, §5).
-type ModeDefaults struct {
-	// MaxAttempts counts the first attempt: 3 = one request + 2 retries.
-	MaxAttempts int
-	// TransientBaseDelay is the base of the backoff after a transient
-	// error (global default 50 ms; legacy 1 s).
-	TransientBaseDelay time.Duration
-	// ThrottlingBaseDelay is the base after a throttling error (global
-	// default 1,000 ms; legacy 1 s).
-	ThrottlingBaseDelay time.Duration
-	// MaxBackoff caps base × 2^n before jitter (default 20 s).
-	MaxBackoff time.Duration
-	// Jitter overrides the mode's jitter (JitterNone for DynamoDB legacy).
-	Jitter Jitter
-}
-
 // Service is what a spec's x-retry extension declares about a service. The
 // generator emits one as a Go literal in every client; the runtime never
 // mutates it.
 type Service struct {
-	// Name is the service's title, used in error messages and logs.
+	// Name is the service's title ("Amazon DynamoDB"), used in error
+	// messages and logs.
 	Name string
+	// PackageName is the generated Go package's name ("dynamodb"). Errors
+	// returned by [Client.Do] start with it, as Go errors start with their
+	// package's name ([OperationError]); empty means Name.
+	PackageName string
 	// EnvPrefix names the environment variables and config file that
 	// configure retries: <EnvPrefix>_RETRY_MODE, <EnvPrefix>_MAX_ATTEMPTS,
 	// <EnvPrefix>_CONFIG_FILE (default ~/.<envprefix>/config),
@@ -121,7 +75,7 @@ type Service struct {
 	ThrottleControl *ThrottleControl
 }
 
-// ThrottleControl declares the rate-limit headers of a service that uses
+// ThrottleControl declares the throttle headers of a service that uses
 // Alibaba-style throttle windows (retry-behavior.md §8).
 type ThrottleControl struct {
 	// UserAPIHeader carries the "API + User" dimension
@@ -153,15 +107,23 @@ type Operation struct {
 	TransientCodes    []string
 	ThrottlingCodes   []string
 	NonRetryableCodes []string
-	// NewError returns a new, empty modelled error for an error code, or nil
-	// when the code is not modelled for this operation. The runtime decodes
+	// NewError returns a new, empty modeled error for an error code, or nil
+	// when the code is not modeled for this operation. The runtime decodes
 	// the error body into it and fills its metadata.
 	NewError func(code string) ModeledError
-	// NewErrorForStatus returns a new, empty modelled error for an HTTP
+	// NewErrorForStatus returns a new, empty modeled error for an HTTP
 	// status (specs that model errors by status, "4XX" ranges and
 	// "default" responses), or nil. The runtime consults it when NewError
 	// is nil or returns nil, then decodes the error body into it and fills
-	// its metadata as for NewError. Nil means no error is modelled by
+	// its metadata as for NewError. Nil means no error is modeled by
 	// status.
 	NewErrorForStatus func(status int) ModeledError
+}
+
+// errorName is the service's name in errors: PackageName, else Name.
+func (s *Service) errorName() string {
+	if s.PackageName != "" {
+		return s.PackageName
+	}
+	return s.Name
 }

@@ -7,14 +7,14 @@ import "time"
 // throttled the delay is backoff; otherwise it is max(TimeLeft, backoff) over
 // the throttled dimensions. backoff is the equal jitter (§5), or the
 // x-acs-retry-after value when the response carried one (it replaces the
-// computed backoff; with a rate-limit header too, the larger wins).
+// computed backoff; with a throttle header too, the larger wins).
 //
 // exceeded is true when the delay is above maxDelay (equal is allowed): the
 // call then fails at once. dimension names the window that set the delay
 // ([DimensionUser] or [DimensionAPIUser]; User on a tie between dimensions, a
 // window on a tie with backoff), and is "" when backoff set it. Max retries
 // is the caller's to check first.
-func throttleDelay(info RateLimitInfo, backoff, maxDelay time.Duration) (delay time.Duration, exceeded bool, dimension string) {
+func throttleDelay(info ThrottleHeaders, backoff, maxDelay time.Duration) (delay time.Duration, exceeded bool, dimension string) {
 	delay = backoff
 	if info.UserAPI.Throttled() && info.UserAPI.TimeLeft >= delay {
 		delay, dimension = info.UserAPI.TimeLeft, DimensionAPIUser
@@ -23,14 +23,4 @@ func throttleDelay(info RateLimitInfo, backoff, maxDelay time.Duration) (delay t
 		delay, dimension = info.User.TimeLeft, DimensionUser
 	}
 	return delay, delay > maxDelay, dimension
-}
-
-// parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
-// §5): a positive decimal integer of ms, surrounding whitespace allowed. It
-// reports false — the header counts as absent — for empty, 0, negative and
-// non-integer values. A value too large for time.Duration gives tooLong, so
-// it counts as "above max delay", never as negative.
-func parseACSRetryAfter(v string) (time.Duration, bool) {
-	d, ok := parseMillis(v)
-	return d, ok && d > 0
 }

@@ -10,29 +10,29 @@ import (
 func TestThrottleDelay(t *testing.T) {
 	ms := time.Millisecond
 	maxDelay := 20 * time.Second
-	sufficient := RateLimitQuota{Present: true, Remain: -1, TimeLeft: 5 * time.Second}
+	sufficient := ThrottleQuota{Present: true, Remain: -1, TimeLeft: 5 * time.Second}
 	tests := []struct {
 		name          string
-		info          RateLimitInfo
+		info          ThrottleHeaders
 		backoff       time.Duration
 		wantDelay     time.Duration
 		wantExceeded  bool
 		wantDimension string
 	}{
-		{"no rate-limit headers: delay is the equal jitter", RateLimitInfo{}, 150 * ms, 150 * ms, false, ""},
-		{"Remain -1: plain equal jitter, TimeLeft ignored", RateLimitInfo{UserAPI: sufficient, User: sufficient}, 100 * ms, 100 * ms, false, ""},
-		{"throttled, TimeLeft above jitter: delay is TimeLeft", RateLimitInfo{UserAPI: throttled(2000)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
-		{"throttled, jitter above TimeLeft: delay is jitter", RateLimitInfo{UserAPI: throttled(50)}, 200 * ms, 200 * ms, false, ""},
-		{"throttled, TimeLeft equal to jitter: the window sets it", RateLimitInfo{User: throttled(200)}, 200 * ms, 200 * ms, false, DimensionUser},
-		{"throttled without TimeLeft (error code only): jitter", RateLimitInfo{UserAPI: throttled(0)}, 100 * ms, 100 * ms, false, ""},
-		{"both dimensions: the larger TimeLeft wins (User)", RateLimitInfo{UserAPI: throttled(600), User: throttled(1500)}, 100 * ms, 1500 * ms, false, DimensionUser},
-		{"both dimensions: the larger TimeLeft wins (API + User)", RateLimitInfo{UserAPI: throttled(2000), User: throttled(500)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
-		{"only the throttled dimension counts", RateLimitInfo{UserAPI: throttled(300), User: sufficient}, 100 * ms, 300 * ms, false, DimensionAPIUser},
-		{"TimeLeft above max delay is exceeded", RateLimitInfo{UserAPI: throttled(25000)}, 100 * ms, 25000 * ms, true, DimensionAPIUser},
-		{"TimeLeft equal to max delay is allowed", RateLimitInfo{User: throttled(20000)}, 100 * ms, 20000 * ms, false, DimensionUser},
-		{"x-acs-retry-after as backoff: used as is when not throttled", RateLimitInfo{}, 1500 * ms, 1500 * ms, false, ""},
-		{"x-acs-retry-after above max delay is exceeded", RateLimitInfo{}, 25000 * ms, 25000 * ms, true, ""},
-		{"x-acs-retry-after with a rate-limit header: the larger wins", RateLimitInfo{UserAPI: throttled(1200)}, 800 * ms, 1200 * ms, false, DimensionAPIUser},
+		{"no rate-limit headers: delay is the equal jitter", ThrottleHeaders{}, 150 * ms, 150 * ms, false, ""},
+		{"Remain -1: plain equal jitter, TimeLeft ignored", ThrottleHeaders{UserAPI: sufficient, User: sufficient}, 100 * ms, 100 * ms, false, ""},
+		{"throttled, TimeLeft above jitter: delay is TimeLeft", ThrottleHeaders{UserAPI: throttled(2000)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
+		{"throttled, jitter above TimeLeft: delay is jitter", ThrottleHeaders{UserAPI: throttled(50)}, 200 * ms, 200 * ms, false, ""},
+		{"throttled, TimeLeft equal to jitter: the window sets it", ThrottleHeaders{User: throttled(200)}, 200 * ms, 200 * ms, false, DimensionUser},
+		{"throttled without TimeLeft (error code only): jitter", ThrottleHeaders{UserAPI: throttled(0)}, 100 * ms, 100 * ms, false, ""},
+		{"both dimensions: the larger TimeLeft wins (User)", ThrottleHeaders{UserAPI: throttled(600), User: throttled(1500)}, 100 * ms, 1500 * ms, false, DimensionUser},
+		{"both dimensions: the larger TimeLeft wins (API + User)", ThrottleHeaders{UserAPI: throttled(2000), User: throttled(500)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
+		{"only the throttled dimension counts", ThrottleHeaders{UserAPI: throttled(300), User: sufficient}, 100 * ms, 300 * ms, false, DimensionAPIUser},
+		{"TimeLeft above max delay is exceeded", ThrottleHeaders{UserAPI: throttled(25000)}, 100 * ms, 25000 * ms, true, DimensionAPIUser},
+		{"TimeLeft equal to max delay is allowed", ThrottleHeaders{User: throttled(20000)}, 100 * ms, 20000 * ms, false, DimensionUser},
+		{"x-acs-retry-after as backoff: used as is when not throttled", ThrottleHeaders{}, 1500 * ms, 1500 * ms, false, ""},
+		{"x-acs-retry-after above max delay is exceeded", ThrottleHeaders{}, 25000 * ms, 25000 * ms, true, ""},
+		{"x-acs-retry-after with a rate-limit header: the larger wins", ThrottleHeaders{UserAPI: throttled(1200)}, 800 * ms, 1200 * ms, false, DimensionAPIUser},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,32 +6,6 @@ import (
 	"time"
 )
 
-// RateLimitQuota is one dimension of a rate-limit header such as
-// `X-RateLimit-User-API: Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
-// (retry-behavior.md §8).
-type RateLimitQuota struct {
-	// Present reports whether the header was there and held at least one
-	// usable field.
-	Present bool
-	// Remain is the calls left in the window: -1 = quota sufficient,
-	// 0 = throttled. Limit is the calls allowed per window.
-	Remain, Limit int64
-	// Window is the window's length (Time, ms on the wire); TimeLeft is
-	// what is left of the current window (ms on the wire).
-	Window, TimeLeft time.Duration
-	// Reset is the start of the next window (epoch ms on the wire); zero
-	// when absent.
-	Reset time.Time
-}
-
-// RateLimitInfo holds both dimensions of a response's rate-limit headers.
-type RateLimitInfo struct {
-	// UserAPI is the "API + User" dimension (X-RateLimit-User-API).
-	UserAPI RateLimitQuota
-	// User is the "User" dimension (X-RateLimit-User).
-	User RateLimitQuota
-}
-
 // The dimensions of a throttle window (retry-behavior.md §8), as reported in
 // [ThrottleWindowError.Dimension].
 const (
@@ -77,7 +51,7 @@ func NewWindowStore() *WindowStore { return &WindowStore{} }
 // window's full length). A dimension with quota left, or throttled without a
 // usable TimeLeft (a throttle known only from the error code), records
 // nothing. When a window of the same key exists, the later end is kept.
-func (s *WindowStore) Record(identity, operation string, info RateLimitInfo, now time.Time) {
+func (s *WindowStore) Record(identity, operation string, info ThrottleHeaders, now time.Time) {
 	api, user := windowEnd(info.UserAPI, now), windowEnd(info.User, now)
 	if api.IsZero() && user.IsZero() {
 		return
@@ -96,7 +70,7 @@ func (s *WindowStore) Record(identity, operation string, info RateLimitInfo, now
 
 // windowEnd returns now + q.TimeLeft when q is throttled with a positive
 // TimeLeft, else the zero time.
-func windowEnd(q RateLimitQuota, now time.Time) time.Time {
+func windowEnd(q ThrottleQuota, now time.Time) time.Time {
 	if !q.Throttled() || q.TimeLeft <= 0 {
 		return time.Time{}
 	}
@@ -185,13 +159,14 @@ type ThrottleWindowError struct {
 	Err error
 }
 
-// Error says until when and in which dimension the call is blocked.
+// Error says until when and in which dimension the call is blocked
+// ([OperationError] names the operation).
 func (e *ThrottleWindowError) Error() string {
 	what := "throttle window (" + e.Dimension + ")"
 	if e.Dimension == "" {
 		what = "server-requested throttle delay (" + HeaderACSRetryAfter + ")"
 	}
-	s := fmt.Sprintf("%s for %s until %s, longer than the client may wait", what, e.Operation, e.Until.UTC().Format(time.RFC3339Nano))
+	s := fmt.Sprintf("%s until %s, longer than the client may wait", what, e.Until.UTC().Format(time.RFC3339Nano))
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}

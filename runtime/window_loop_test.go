@@ -31,8 +31,8 @@ func TestWindowDelaysRetryAndNextCall(t *testing.T) {
 	md, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
 	require.Equal(t, 2, md.Attempts)
-	require.Equal(t, int64(1), md.RateLimit.UserAPI.Remain)
-	require.Equal(t, 900*time.Millisecond, md.RateLimit.UserAPI.TimeLeft)
+	require.Equal(t, int64(1), md.Throttle.UserAPI.Remain)
+	require.Equal(t, 900*time.Millisecond, md.Throttle.UserAPI.TimeLeft)
 	_, err = h.call(context.Background(), opGet)
 	require.NoError(t, err)
 	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps())
@@ -88,18 +88,18 @@ func TestThrottleControlEnabledInCode(t *testing.T) {
 	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps())
 }
 
-func TestRateLimitDebugHeader(t *testing.T) {
+func TestThrottleDebugHeader(t *testing.T) {
 	sc := script(status(200))
-	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.RateLimitDebug = true })
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.ThrottleDebug = true })
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
 	require.Equal(t, "debug", sc.requests()[0].header.Get("X-RateLimit-Mode"))
 }
 
-func TestRateLimitDebugExposesQuotaWithControlOff(t *testing.T) {
+func TestThrottleDebugExposesQuotaWithControlOff(t *testing.T) {
 	sc := script(status(200, DefaultUserHeader, "Remain:4,Limit:5,Time:200,TimeLeft:120"))
-	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.RateLimitDebug = true; o.DisableThrottleControl = true })
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.ThrottleDebug = true; o.DisableThrottleControl = true })
 	md, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
-	require.Equal(t, RateLimitQuota{Present: true, Remain: 4, Limit: 5, Window: 200 * time.Millisecond, TimeLeft: 120 * time.Millisecond}, md.RateLimit.User)
+	require.Equal(t, ThrottleQuota{Present: true, Remain: 4, Limit: 5, Window: 200 * time.Millisecond, TimeLeft: 120 * time.Millisecond}, md.Throttle.User)
 }

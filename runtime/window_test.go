@@ -16,14 +16,14 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 func at(ms int64) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 
 // throttled returns a throttled quota (Remain 0) with TimeLeft ms left.
-func throttled(timeLeftMs int64) RateLimitQuota {
-	return RateLimitQuota{Present: true, Remain: 0, TimeLeft: time.Duration(timeLeftMs) * time.Millisecond}
+func throttled(timeLeftMs int64) ThrottleQuota {
+	return ThrottleQuota{Present: true, Remain: 0, TimeLeft: time.Duration(timeLeftMs) * time.Millisecond}
 }
 
 // record is one WindowStore.Record call.
 type record struct {
 	identity, operation string
-	info                RateLimitInfo
+	info                ThrottleHeaders
 	atMs                int64
 }
 
@@ -39,58 +39,58 @@ func TestWindowStoreBlocked(t *testing.T) {
 	}{
 		{"empty store blocks nothing", nil, "c1", "DescribeInstances", 0, time.Time{}, "", false},
 		{"API + User window blocks its operation until now + TimeLeft",
-			[]record{{"c1", "DescribeInstances", RateLimitInfo{UserAPI: throttled(2000)}, 0}},
+			[]record{{"c1", "DescribeInstances", ThrottleHeaders{UserAPI: throttled(2000)}, 0}},
 			"c1", "DescribeInstances", 500, at(2000), DimensionAPIUser, true},
 		{"API + User window does not block another operation",
-			[]record{{"c1", "DescribeInstances", RateLimitInfo{UserAPI: throttled(2000)}, 0}},
+			[]record{{"c1", "DescribeInstances", ThrottleHeaders{UserAPI: throttled(2000)}, 0}},
 			"c1", "RunInstances", 500, time.Time{}, "", false},
 		{"API + User window does not block another identity",
-			[]record{{"c1", "DescribeInstances", RateLimitInfo{UserAPI: throttled(2000)}, 0}},
+			[]record{{"c1", "DescribeInstances", ThrottleHeaders{UserAPI: throttled(2000)}, 0}},
 			"c2", "DescribeInstances", 500, time.Time{}, "", false},
 		{"User window blocks every operation of the identity",
-			[]record{{"c1", "DescribeInstances", RateLimitInfo{User: throttled(900)}, 100}},
+			[]record{{"c1", "DescribeInstances", ThrottleHeaders{User: throttled(900)}, 100}},
 			"c1", "RunInstances", 400, at(1000), DimensionUser, true},
 		{"User window does not block another identity",
-			[]record{{"c1", "DescribeInstances", RateLimitInfo{User: throttled(900)}, 100}},
+			[]record{{"c1", "DescribeInstances", ThrottleHeaders{User: throttled(900)}, 100}},
 			"c2", "RunInstances", 400, time.Time{}, "", false},
 		{"window covers [start, end): one ms before the end still waits",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(2000)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(2000)}, 0}},
 			"c1", "Op", 1999, at(2000), DimensionAPIUser, true},
 		{"window covers [start, end): exactly at the end nothing waits",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(2000)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(2000)}, 0}},
 			"c1", "Op", 2000, time.Time{}, "", false},
 		{"window is the time left, not the window's full length (Java SDK defect)",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: RateLimitQuota{Present: true, Remain: 0, Window: 60 * time.Second, TimeLeft: 122 * time.Millisecond}}, 1000}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: ThrottleQuota{Present: true, Remain: 0, Window: 60 * time.Second, TimeLeft: 122 * time.Millisecond}}, 1000}},
 			"c1", "Op", 1000, at(1122), DimensionAPIUser, true},
 		{"both dimensions: the later end wins (User)",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(600), User: throttled(1500)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(600), User: throttled(1500)}, 0}},
 			"c1", "Op", 100, at(1500), DimensionUser, true},
 		{"both dimensions: the later end wins (API + User)",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(2000), User: throttled(500)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(2000), User: throttled(500)}, 0}},
 			"c1", "Op", 100, at(2000), DimensionAPIUser, true},
 		{"both dimensions ending together report User",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(700), User: throttled(700)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(700), User: throttled(700)}, 0}},
 			"c1", "Op", 100, at(700), DimensionUser, true},
 		{"after the User window ends the API + User window still blocks",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(2000), User: throttled(500)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(2000), User: throttled(500)}, 0}},
 			"c1", "Op", 500, at(2000), DimensionAPIUser, true},
 		{"a later record extends the window",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(1000)}, 0}, {"c1", "Op", RateLimitInfo{UserAPI: throttled(1000)}, 500}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(1000)}, 0}, {"c1", "Op", ThrottleHeaders{UserAPI: throttled(1000)}, 500}},
 			"c1", "Op", 1200, at(1500), DimensionAPIUser, true},
 		{"an earlier-ending record keeps the later end",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(3000)}, 0}, {"c1", "Op", RateLimitInfo{UserAPI: throttled(100)}, 500}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(3000)}, 0}, {"c1", "Op", ThrottleHeaders{UserAPI: throttled(100)}, 500}},
 			"c1", "Op", 1200, at(3000), DimensionAPIUser, true},
 		{"throttled without TimeLeft (error-code-only) sets no window",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: throttled(0), User: throttled(0)}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: throttled(0), User: throttled(0)}, 0}},
 			"c1", "Op", 0, time.Time{}, "", false},
 		{"Remain -1 (quota sufficient) sets no window even with TimeLeft",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: RateLimitQuota{Present: true, Remain: -1, TimeLeft: time.Second}}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: ThrottleQuota{Present: true, Remain: -1, TimeLeft: time.Second}}, 0}},
 			"c1", "Op", 0, time.Time{}, "", false},
 		{"Remain above 0 sets no window",
-			[]record{{"c1", "Op", RateLimitInfo{User: RateLimitQuota{Present: true, Remain: 3, TimeLeft: time.Second}}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{User: ThrottleQuota{Present: true, Remain: 3, TimeLeft: time.Second}}, 0}},
 			"c1", "Op", 0, time.Time{}, "", false},
 		{"absent header (zero quota, not present) sets no window",
-			[]record{{"c1", "Op", RateLimitInfo{UserAPI: RateLimitQuota{TimeLeft: time.Second}}, 0}},
+			[]record{{"c1", "Op", ThrottleHeaders{UserAPI: ThrottleQuota{TimeLeft: time.Second}}, 0}},
 			"c1", "Op", 0, time.Time{}, "", false},
 	}
 	for _, tt := range tests {
@@ -109,7 +109,7 @@ func TestWindowStoreBlocked(t *testing.T) {
 
 func TestWindowStoreWindows(t *testing.T) {
 	s := NewWindowStore()
-	s.Record("c1", "DescribeInstances", RateLimitInfo{UserAPI: throttled(600), User: throttled(1500)}, at(100))
+	s.Record("c1", "DescribeInstances", ThrottleHeaders{UserAPI: throttled(600), User: throttled(1500)}, at(100))
 	tests := []struct {
 		name          string
 		operation     string
@@ -136,13 +136,13 @@ func TestWindowStoreWindows(t *testing.T) {
 func TestWindowStoreSweepsExpiredWindowsOnRecord(t *testing.T) {
 	s := NewWindowStore()
 	for i := range 100 {
-		s.Record("c1", fmt.Sprintf("Op%d", i), RateLimitInfo{UserAPI: throttled(10)}, at(0))
+		s.Record("c1", fmt.Sprintf("Op%d", i), ThrottleHeaders{UserAPI: throttled(10)}, at(0))
 	}
 	require.Len(t, s.ends, 100)
 	// All 100 windows ended at 10 ms; records at 20 ms sweep them within
 	// len(ends) calls, so the store holds only live windows after 100 more.
 	for i := range 100 {
-		s.Record("c1", fmt.Sprintf("New%d", i), RateLimitInfo{UserAPI: throttled(1000)}, at(20))
+		s.Record("c1", fmt.Sprintf("New%d", i), ThrottleHeaders{UserAPI: throttled(1000)}, at(20))
 	}
 	require.Len(t, s.ends, 100)
 	for k, end := range s.ends {
@@ -154,7 +154,7 @@ func TestWindowStoreZeroValueIsUsable(t *testing.T) {
 	var s WindowStore
 	_, _, ok := s.Blocked("c1", "Op", at(0))
 	require.False(t, ok)
-	s.Record("c1", "Op", RateLimitInfo{User: throttled(5)}, at(0))
+	s.Record("c1", "Op", ThrottleHeaders{User: throttled(5)}, at(0))
 	until, dim, ok := s.Blocked("c1", "Other", at(1))
 	require.Equal(t, []any{at(5), DimensionUser, true}, []any{until, dim, ok})
 }
@@ -166,7 +166,7 @@ func TestWindowStoreConcurrentUse(t *testing.T) {
 		wg.Go(func() {
 			for i := range 500 {
 				op := fmt.Sprintf("Op%d", i%7)
-				s.Record("c1", op, RateLimitInfo{UserAPI: throttled(int64(100 + g)), User: throttled(50)}, at(int64(i)))
+				s.Record("c1", op, ThrottleHeaders{UserAPI: throttled(int64(100 + g)), User: throttled(50)}, at(int64(i)))
 				s.Blocked("c1", op, at(int64(i)))
 				s.Windows("c1", op, at(int64(i)))
 			}
@@ -184,9 +184,9 @@ func TestWindowStoreConcurrentUse(t *testing.T) {
 func TestThrottleWindowError(t *testing.T) {
 	last := errors.New("api error Throttling.User (HTTP 400)")
 	err := error(&ThrottleWindowError{Until: at(25000), Dimension: DimensionUser, Operation: "DescribeInstances", Err: last})
-	require.Equal(t, "throttle window (user) for DescribeInstances until 2026-01-02T03:04:30Z, longer than the client may wait: api error Throttling.User (HTTP 400)", err.Error())
+	require.Equal(t, "throttle window (user) until 2026-01-02T03:04:30Z, longer than the client may wait: api error Throttling.User (HTTP 400)", err.Error())
 	acs := &ThrottleWindowError{Until: at(25000), Operation: "DescribeInstances"}
-	require.Equal(t, "server-requested throttle delay (x-acs-retry-after) for DescribeInstances until 2026-01-02T03:04:30Z, longer than the client may wait", acs.Error())
+	require.Equal(t, "server-requested throttle delay (x-acs-retry-after) until 2026-01-02T03:04:30Z, longer than the client may wait", acs.Error())
 	require.ErrorIs(t, err, last)
 	var twe *ThrottleWindowError
 	require.ErrorAs(t, err, &twe)

@@ -71,7 +71,7 @@ rename:
 	code, stdout, stderr := cli("generate", "-config", cfg)
 	require.Equal(t, 0, code, stderr)
 	require.Empty(t, stderr)
-	require.Equal(t, "pets: 1 operation, 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
+	require.Equal(t, "pets: 1 operation (0 skipped), 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
 	out := filepath.Join(filepath.Dir(cfg), "client")
 	ops, err := os.ReadFile(filepath.Join(out, "operations.go"))
 	require.NoError(t, err)
@@ -133,5 +133,5 @@ rename:
 
 	code, _, stderr = cli("generate", "-config", cfg, "-strict")
 	require.Equal(t, 1, code)
-	require.Contains(t, stderr, "retrygen generate: -strict: 2 warning(s); nothing written\n")
+	require.Contains(t, stderr, "retrygen generate: -strict: 2 warning(s) in the spec; nothing written\n")
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/retrygen/retrygen/generator"
@@ -30,8 +31,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output `DIR`, owned by retrygen: it may hold only files retrygen generated; required")
 	pkg := fs.String("package", "", "Go package `NAME` of the generated client; required")
 	config := fs.String("config", "", "read spec, overlays, output, package, strict, include, exclude and rename from the YAML `FILE` (schema: templates/schema/retrygen-config.schema.json); flags override it")
-	strict := fs.Bool("strict", false, "make any warning fatal (exit status 1)")
 	check := fs.Bool("check", false, "write nothing; exit 1 and print a short diff when DIR differs from what generation would produce")
+	strict := fs.Bool("strict", false, "treat every warning as an error: exit 1, writing nothing, when the spec has any")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the run to `FILE` when it ends (go tool pprof; -sample_index=alloc_space for bytes allocated)")
 	fs.Usage = func() {
@@ -107,18 +108,30 @@ type genJob struct {
 }
 
 // generate loads the spec with its overlays and writes (or, with check,
-// compares) the package in out; it returns runGenerate's exit status.
-func generate(j genJob, stdout, stderr io.Writer) int {
+// compares) the package in out; it returns runGenerate's exit status. With
+// strict, any warning fails generation. A panic (a bug in retrygen) is exit
+// status 1 with "internal error" and the spec location being built, never 2.
+func generate(j genJob, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "retrygen generate: internal error while generating from %s: %v (please report this with the spec)\n%s", j.spec, r, debug.Stack())
+			code = 1
+		}
+	}()
 	svc, diags, err := generator.LoadSelected(j.spec, j.overlays, j.sel)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
+	}
+	if ie := (*generator.InternalError)(nil); errors.As(err, &ie) {
+		fmt.Fprintf(stderr, "retrygen generate: %v\n%s", err, ie.Stack)
+		return 1
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
 	if j.strict && len(diags) > 0 {
-		fmt.Fprintf(stderr, "retrygen generate: -strict: %d warning(s); nothing written\n", len(diags))
+		fmt.Fprintf(stderr, "retrygen generate: -strict: %d warning(s) in the spec; nothing written\n", len(diags))
 		return 1
 	}
 	files, err := generator.Generate(svc, j.pkg)

@@ -79,7 +79,7 @@ func TestGenerateDynamoDBSummary(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "dynamodb")
 	code, stdout, stderr := cli("generate", "-spec", dynamoSpec, "-overlay", dynamoOverlay, "-out", out, "-package", "dynamodb")
 	require.Equal(t, 0, code, stderr)
-	require.Equal(t, "dynamodb: 50 operations, 223 types, 29 error shapes (transient 0, throttling 4, non-retryable 25)\n", stdout)
+	require.Equal(t, "dynamodb: 50 operations (0 skipped), 223 types, 29 error shapes (transient 0, throttling 4, non-retryable 25)\n", stdout)
 	require.Contains(t, stderr, dynamoSpec+"#/components/schemas/AutoScalingPolicyName/pattern: pattern '\\p{Print}+' is not RE2 syntax; the client does not check it\n")
 	require.Contains(t, stderr, dynamoSpec+"#/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post: query parameter \"Limit\" is also a request body property; it is sent in the body only\n")
 	entries, err := os.ReadDir(out)
@@ -139,7 +139,7 @@ func TestGenerateCheck(t *testing.T) {
 
 	code, stdout, stderr := cli(append(gen, "-check")...)
 	require.Equal(t, 0, code, "current DIR passes: %s", stderr)
-	require.Equal(t, "tiny: 1 operation, 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
+	require.Equal(t, "tiny: 1 operation (0 skipped), 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
 
 	types := filepath.Join(out, "types.go")
 	b, err := os.ReadFile(types)

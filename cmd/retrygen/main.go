@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-cpuprofile FILE] [-memprofile FILE]
+//	retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-strict] [-cpuprofile FILE] [-memprofile FILE]
 //	retrygen vectors FILE...
 //	retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N]
 //	retrygen version (or retrygen -version)

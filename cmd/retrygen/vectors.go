@@ -9,13 +9,11 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"os"
 	"strconv"
 	"sync"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/retrygen/retrygen/internal/vectors"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
 )
@@ -46,9 +44,9 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	var files []vectorFile
+	var files []vectors.File
 	for _, path := range fs.Args() {
-		f, err := readVectorFile(path)
+		f, err := vectors.ReadFile(path)
 		if err != nil {
 			fmt.Fprintf(stderr, "retrygen vectors: %v\n", err)
 			return 2
@@ -58,18 +56,18 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 	r := vectorRunner{services: serviceLoader{dir: *specs}}
 	var passed, failed, skipped int
 	for _, f := range files {
-		for _, sc := range f.scenarios {
+		for _, sc := range f.Scenarios {
 			res := r.run(&sc)
 			switch {
 			case res.skip != "":
 				skipped++
-				fmt.Fprintf(stdout, "SKIP %s: %s\n", sc.name, res.skip)
+				fmt.Fprintf(stdout, "SKIP %s: %s\n", sc.Name, res.skip)
 			case res.fail != "":
 				failed++
-				fmt.Fprintf(stdout, "FAIL %s: %s\n", sc.name, res.fail)
+				fmt.Fprintf(stdout, "FAIL %s: %s\n", sc.Name, res.fail)
 			default:
 				passed++
-				fmt.Fprintf(stdout, "PASS %s\n", sc.name)
+				fmt.Fprintf(stdout, "PASS %s\n", sc.Name)
 			}
 		}
 	}
@@ -84,88 +82,6 @@ func runVectors(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// vectorFile is one parsed vector file; scenarios keep the file's order.
-type vectorFile struct {
-	path      string
-	scenarios []scenario
-}
-
-// scenario is one named scenario of any kind; its kind is told apart by its
-// keys (shared/vectors/README.md).
-type scenario struct {
-	name string
-	Kind string `yaml:"kind"`
-	// Given holds every kind's settings.
-	Given struct {
-		MaxAttempts        *int     `yaml:"max_attempts"`
-		InitialRetryTokens *int     `yaml:"initial_retry_tokens"`
-		ExponentialBase    *float64 `yaml:"exponential_base"`
-		MaxBackoffTime     *float64 `yaml:"max_backoff_time"`
-		Service            string   `yaml:"service"`
-		LongPolling        bool     `yaml:"long_polling"`
-		Mode               string   `yaml:"mode"`
-		LastMaxRate        *float64 `yaml:"last_max_rate"`
-		LastThrottleTime   *float64 `yaml:"last_throttle_time"`
-		MaxRetries         *int     `yaml:"max_retries"`
-		MaxDelayMs         *int64   `yaml:"max_delay_ms"`
-		Random             *float64 `yaml:"random"`
-	} `yaml:"given"`
-	Responses          []vectorStep   `yaml:"responses"`
-	Threads            [][]vectorStep `yaml:"threads"`
-	ExpectedFinalQuota *int           `yaml:"expected_final_quota"`
-	Cases              []rateCase     `yaml:"cases"`
-	Steps              []yaml.Node    `yaml:"steps"`
-}
-
-// vectorStep is one response of a "responses" or "threads" scenario and the
-// decision expected after it.
-type vectorStep struct {
-	Response struct {
-		StatusCode int               `yaml:"status_code"`
-		ErrorCode  string            `yaml:"error_code"`
-		Headers    map[string]string `yaml:"headers"`
-	} `yaml:"response"`
-	Expected struct {
-		Outcome    string   `yaml:"outcome"`
-		RetryQuota *int     `yaml:"retry_quota"`
-		Delay      *float64 `yaml:"delay"`
-	} `yaml:"expected"`
-}
-
-// rateCase is one case of a CUBIC or sending-rate scenario.
-type rateCase struct {
-	Response           string   `yaml:"response"`
-	Timestamp          float64  `yaml:"timestamp"`
-	CalculatedRate     *float64 `yaml:"calculated_rate"`
-	MeasuredTxRate     *float64 `yaml:"measured_tx_rate"`
-	NewTokenBucketRate *float64 `yaml:"new_token_bucket_rate"`
-}
-
-func readVectorFile(path string) (vectorFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return vectorFile{}, err
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return vectorFile{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return vectorFile{}, fmt.Errorf("%s: want a mapping of scenario names to scenarios", path)
-	}
-	m := doc.Content[0]
-	f := vectorFile{path: path}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		var sc scenario
-		if err := m.Content[i+1].Decode(&sc); err != nil {
-			return vectorFile{}, fmt.Errorf("%s:%d: scenario %q: %w", path, m.Content[i].Line, m.Content[i].Value, err)
-		}
-		sc.name = m.Content[i].Value
-		f.scenarios = append(f.scenarios, sc)
-	}
-	return f, nil
-}
-
 // result is a scenario's verdict: skip or fail hold the reason; both empty
 // means it passed.
 type result struct{ skip, fail string }
@@ -176,7 +92,7 @@ type vectorRunner struct {
 	services serviceLoader
 }
 
-func (r *vectorRunner) run(sc *scenario) result {
+func (r *vectorRunner) run(sc *vectors.Scenario) result {
 	switch {
 	case sc.Kind == "throttle_control":
 		return r.runThrottleControl(sc)
@@ -199,7 +115,7 @@ var vectorOperation = runtime.Operation{Name: "VectorOperation"}
 
 // client builds the runtime client a "responses" or "threads" scenario runs
 // on, with its fake clock.
-func (r *vectorRunner) client(sc *scenario, hc runtime.HTTPClient, hook func(runtime.AttemptInfo)) (*runtime.Client, *runtime.Operation, error) {
+func (r *vectorRunner) client(sc *vectors.Scenario, hc runtime.HTTPClient, hook func(runtime.AttemptInfo)) (*runtime.Client, *runtime.Operation, error) {
 	svc, err := r.services.service(sc.Given.Service)
 	if err != nil {
 		return nil, nil, err
@@ -233,7 +149,7 @@ func (r *vectorRunner) client(sc *scenario, hc runtime.HTTPClient, hook func(run
 
 // runResponses feeds the responses in order to one client: a call ends when
 // the runtime stops retrying; the next response starts a new call.
-func (r *vectorRunner) runResponses(sc *scenario) result {
+func (r *vectorRunner) runResponses(sc *vectors.Scenario) result {
 	script := &scriptedHTTP{steps: sc.Responses}
 	var infos []runtime.AttemptInfo
 	c, op, err := r.client(sc, script, func(a runtime.AttemptInfo) { infos = append(infos, a) })
@@ -263,7 +179,7 @@ func (r *vectorRunner) runResponses(sc *scenario) result {
 
 // runThreads runs each thread's responses as calls in its own goroutine, all
 // on one client, and checks only the final quota.
-func (r *vectorRunner) runThreads(sc *scenario) result {
+func (r *vectorRunner) runThreads(sc *vectors.Scenario) result {
 	c, op, err := r.client(sc, nil, nil)
 	if err != nil {
 		return failf("setup: %v", err)
@@ -299,7 +215,7 @@ func (r *vectorRunner) runThreads(sc *scenario) result {
 }
 
 // checkStep compares one observed attempt with a step's expectations.
-func checkStep(step *vectorStep, a *runtime.AttemptInfo) string {
+func checkStep(step *vectors.Step, a *runtime.AttemptInfo) string {
 	want := step.Expected
 	if got := a.Outcome.String(); got != want.Outcome {
 		return fmt.Sprintf("want outcome %s, got %s (%v)", want.Outcome, got, a.Err)
@@ -323,7 +239,7 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * 1e9)
 // service reads.
 type scriptedHTTP struct {
 	mu    sync.Mutex
-	steps []vectorStep
+	steps []vectors.Step
 	next  int
 	err   error
 }

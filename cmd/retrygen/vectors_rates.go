@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/retrygen/retrygen/internal/vectors"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
 )
@@ -15,7 +16,7 @@ const rateTolerance = 1e-6
 // runCubic checks a CUBIC scenario (§6) against runtime.CubicSuccess and
 // runtime.CubicThrottle: a throttle reduces the previous case's calculated
 // rate and records it as the new last max rate, at the case's timestamp.
-func runCubic(sc *scenario) result {
+func runCubic(sc *vectors.Scenario) result {
 	lastMax, prev := *sc.Given.LastMaxRate, *sc.Given.LastMaxRate
 	lastThrottle := 0.0
 	if sc.Given.LastThrottleTime != nil {
@@ -45,7 +46,7 @@ func runCubic(sc *scenario) result {
 
 // runSendingRate checks a sending-rate scenario (§6): one limiter on a fake
 // clock starting at 0, one Update per case at its timestamp.
-func runSendingRate(sc *scenario) result {
+func runSendingRate(sc *vectors.Scenario) result {
 	epoch := time.Unix(0, 0)
 	clock := clocktest.New(epoch)
 	l := runtime.NewRateLimiter(clock)

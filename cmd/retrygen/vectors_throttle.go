@@ -6,27 +6,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/retrygen/retrygen/internal/vectors"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
 )
-
-// throttleStep is one step of a throttle_control scenario: a new call, or
-// the response to a call's latest attempt.
-type throttleStep struct {
-	Call       string            `yaml:"call"`
-	Operation  string            `yaml:"operation"`
-	Response   string            `yaml:"response"`
-	AtMs       int64             `yaml:"at_ms"`
-	StatusCode int               `yaml:"status_code"`
-	ErrorCode  string            `yaml:"error_code"`
-	Headers    map[string]string `yaml:"headers"`
-	Expected   struct {
-		Outcome        string           `yaml:"outcome"`
-		WaitMs         *int64           `yaml:"wait_ms"`
-		DelayMs        *int64           `yaml:"delay_ms"`
-		BlockedUntilMs map[string]int64 `yaml:"blocked_until_ms"`
-	} `yaml:"expected"`
-}
 
 // throttleIdentity is the throttle identity of the vector client.
 const throttleIdentity = "vectors"
@@ -34,7 +17,7 @@ const throttleIdentity = "vectors"
 // runThrottleControl drives one aliyun-mode client step by step on a fake
 // clock (§8): each call is a runtime.Call; a call step asks Admit, a response
 // step asks Decide, and windows are read from the client's store.
-func (r *vectorRunner) runThrottleControl(sc *scenario) result {
+func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 	g := sc.Given
 	maxRetries, maxDelay, rnd := 3, int64(20000), 0.0
 	if g.MaxRetries != nil {
@@ -73,11 +56,7 @@ func (r *vectorRunner) runThrottleControl(sc *scenario) result {
 	calls := map[string]*callState{}
 	ops := map[string]*runtime.Operation{}
 	ctx := context.Background()
-	for i, node := range sc.Steps {
-		var st throttleStep
-		if err := node.Decode(&st); err != nil {
-			return failf("step %d: %v", i+1, err)
-		}
+	for i, st := range sc.Steps {
 		at := epoch.Add(time.Duration(st.AtMs) * time.Millisecond)
 		if at.Before(clock.Now()) {
 			return failf("step %d: at_ms %d is before the clock (%d ms): the clock only moves forward", i+1, st.AtMs, clock.Now().Sub(epoch).Milliseconds())

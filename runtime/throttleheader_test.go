@@ -9,33 +9,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseRateLimit(t *testing.T) {
+func TestParseThrottleHeader(t *testing.T) {
 	ms := time.Millisecond
-	absent := RateLimitQuota{Remain: -1}
+	absent := ThrottleQuota{Remain: -1}
 	tests := []struct {
 		name  string
 		value string
-		want  RateLimitQuota
+		want  ThrottleQuota
 	}{
 		{"documented example: all five fields", "Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000",
-			RateLimitQuota{Present: true, Remain: 0, Limit: 2, Window: 1000 * ms, TimeLeft: 122 * ms, Reset: time.UnixMilli(1637835220000)}},
+			ThrottleQuota{Present: true, Remain: 0, Limit: 2, Window: 1000 * ms, TimeLeft: 122 * ms, Reset: time.UnixMilli(1637835220000)}},
 		{"pairs in any order", "Reset:5,TimeLeft:7,Time:9,Limit:3,Remain:1",
-			RateLimitQuota{Present: true, Remain: 1, Limit: 3, Window: 9 * ms, TimeLeft: 7 * ms, Reset: time.UnixMilli(5)}},
+			ThrottleQuota{Present: true, Remain: 1, Limit: 3, Window: 9 * ms, TimeLeft: 7 * ms, Reset: time.UnixMilli(5)}},
 		{"keys are case-insensitive", "REMAIN:0,timeleft:50,tImE:100",
-			RateLimitQuota{Present: true, Remain: 0, Window: 100 * ms, TimeLeft: 50 * ms}},
+			ThrottleQuota{Present: true, Remain: 0, Window: 100 * ms, TimeLeft: 50 * ms}},
 		{"whitespace around keys and values is trimmed", "  Remain : 0 ,\tTimeLeft:\t50  ",
-			RateLimitQuota{Present: true, Remain: 0, TimeLeft: 50 * ms}},
+			ThrottleQuota{Present: true, Remain: 0, TimeLeft: 50 * ms}},
 		{"Remain -1 means quota sufficient", "Remain:-1,TimeLeft:400",
-			RateLimitQuota{Present: true, Remain: -1, TimeLeft: 400 * ms}},
+			ThrottleQuota{Present: true, Remain: -1, TimeLeft: 400 * ms}},
 		{"missing Remain reads as -1, not throttled", "TimeLeft:400",
-			RateLimitQuota{Present: true, Remain: -1, TimeLeft: 400 * ms}},
-		{"unknown keys are ignored", "Foo:1,Remain:0,Bar:x", RateLimitQuota{Present: true, Remain: 0}},
-		{"a repeated key keeps its last usable value", "TimeLeft:5,TimeLeft:9,TimeLeft:x", RateLimitQuota{Present: true, Remain: -1, TimeLeft: 9 * ms}},
-		{"pair without colon is ignored", "Remain,TimeLeft:3", RateLimitQuota{Present: true, Remain: -1, TimeLeft: 3 * ms}},
-		{"non-integer value is ignored", "Remain:abc,TimeLeft:1.5,Limit:2", RateLimitQuota{Present: true, Remain: -1, Limit: 2}},
-		{"value overflowing int64 is ignored", "TimeLeft:99999999999999999999,Remain:0", RateLimitQuota{Present: true, Remain: 0}},
-		{"ms overflowing Duration is ignored", "TimeLeft:9223372036855,Time:9223372036854", RateLimitQuota{Present: true, Remain: -1, Window: 9223372036854 * ms}},
-		{"negative TimeLeft and Time are ignored", "TimeLeft:-5,Time:-1,Remain:0", RateLimitQuota{Present: true, Remain: 0}},
+			ThrottleQuota{Present: true, Remain: -1, TimeLeft: 400 * ms}},
+		{"unknown keys are ignored", "Foo:1,Remain:0,Bar:x", ThrottleQuota{Present: true, Remain: 0}},
+		{"a repeated key keeps its last usable value", "TimeLeft:5,TimeLeft:9,TimeLeft:x", ThrottleQuota{Present: true, Remain: -1, TimeLeft: 9 * ms}},
+		{"pair without colon is ignored", "Remain,TimeLeft:3", ThrottleQuota{Present: true, Remain: -1, TimeLeft: 3 * ms}},
+		{"non-integer value is ignored", "Remain:abc,TimeLeft:1.5,Limit:2", ThrottleQuota{Present: true, Remain: -1, Limit: 2}},
+		{"value overflowing int64 is ignored", "TimeLeft:99999999999999999999,Remain:0", ThrottleQuota{Present: true, Remain: 0}},
+		{"ms overflowing Duration is ignored", "TimeLeft:9223372036855,Time:9223372036854", ThrottleQuota{Present: true, Remain: -1, Window: 9223372036854 * ms}},
+		{"negative TimeLeft and Time are ignored", "TimeLeft:-5,Time:-1,Remain:0", ThrottleQuota{Present: true, Remain: 0}},
 		{"negative Limit and Reset are ignored", "Limit:-2,Reset:-1", absent},
 		{"Remain below -1 is ignored", "Remain:-2", absent},
 		{"plus sign is not an integer", "Remain:+0", absent},
@@ -49,7 +49,7 @@ func TestParseRateLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, ParseRateLimit(tt.value))
+			require.Equal(t, tt.want, parseThrottleHeader(tt.value))
 		})
 	}
 }
@@ -78,7 +78,7 @@ func TestParseInt64Bounds(t *testing.T) {
 	}
 }
 
-func TestParseRateLimitInfo(t *testing.T) {
+func TestParseThrottleHeaders(t *testing.T) {
 	h := http.Header{}
 	h.Set("X-RateLimit-User-API", "Remain:0,TimeLeft:200")
 	h.Set("X-RateLimit-User", "Remain:5,TimeLeft:900")
@@ -87,42 +87,42 @@ func TestParseRateLimitInfo(t *testing.T) {
 	tests := []struct {
 		name          string
 		tc            *ThrottleControl
-		want          RateLimitInfo
+		want          ThrottleHeaders
 		wantThrottled bool
 	}{
-		{"nil ThrottleControl uses the default header names", nil, RateLimitInfo{
-			UserAPI: RateLimitQuota{Present: true, Remain: 0, TimeLeft: 200 * ms},
-			User:    RateLimitQuota{Present: true, Remain: 5, TimeLeft: 900 * ms},
+		{"nil ThrottleControl uses the default header names", nil, ThrottleHeaders{
+			UserAPI: ThrottleQuota{Present: true, Remain: 0, TimeLeft: 200 * ms},
+			User:    ThrottleQuota{Present: true, Remain: 5, TimeLeft: 900 * ms},
 		}, true},
-		{"configured header name replaces the default, empty keeps it", &ThrottleControl{UserAPIHeader: "X-Custom-Api"}, RateLimitInfo{
-			UserAPI: RateLimitQuota{Present: true, Remain: 0, TimeLeft: 7 * ms},
-			User:    RateLimitQuota{Present: true, Remain: 5, TimeLeft: 900 * ms},
+		{"configured header name replaces the default, empty keeps it", &ThrottleControl{UserAPIHeader: "X-Custom-Api"}, ThrottleHeaders{
+			UserAPI: ThrottleQuota{Present: true, Remain: 0, TimeLeft: 7 * ms},
+			User:    ThrottleQuota{Present: true, Remain: 5, TimeLeft: 900 * ms},
 		}, true},
-		{"absent headers are not present and not throttled", &ThrottleControl{UserAPIHeader: "X-None", UserHeader: "X-Nothing"}, RateLimitInfo{
-			UserAPI: RateLimitQuota{Remain: -1},
-			User:    RateLimitQuota{Remain: -1},
+		{"absent headers are not present and not throttled", &ThrottleControl{UserAPIHeader: "X-None", UserHeader: "X-Nothing"}, ThrottleHeaders{
+			UserAPI: ThrottleQuota{Remain: -1},
+			User:    ThrottleQuota{Remain: -1},
 		}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ParseRateLimitInfo(h, tt.tc)
+			got := parseThrottleHeaders(h, tt.tc)
 			require.Equal(t, tt.want, got)
 			require.Equal(t, tt.wantThrottled, got.Throttled())
 		})
 	}
 }
 
-func TestRateLimitThrottled(t *testing.T) {
+func TestThrottleQuotaThrottled(t *testing.T) {
 	tests := []struct {
 		name string
-		info RateLimitInfo
+		info ThrottleHeaders
 		want bool
 	}{
-		{"zero value is not throttled", RateLimitInfo{}, false},
-		{"Remain 0 in API + User is throttled", RateLimitInfo{UserAPI: RateLimitQuota{Present: true}}, true},
-		{"Remain 0 in User is throttled", RateLimitInfo{User: RateLimitQuota{Present: true}}, true},
-		{"Remain -1 in both is not throttled", RateLimitInfo{UserAPI: RateLimitQuota{Present: true, Remain: -1}, User: RateLimitQuota{Present: true, Remain: -1}}, false},
-		{"Remain 1 is not throttled", RateLimitInfo{User: RateLimitQuota{Present: true, Remain: 1}}, false},
+		{"zero value is not throttled", ThrottleHeaders{}, false},
+		{"Remain 0 in API + User is throttled", ThrottleHeaders{UserAPI: ThrottleQuota{Present: true}}, true},
+		{"Remain 0 in User is throttled", ThrottleHeaders{User: ThrottleQuota{Present: true}}, true},
+		{"Remain -1 in both is not throttled", ThrottleHeaders{UserAPI: ThrottleQuota{Present: true, Remain: -1}, User: ThrottleQuota{Present: true, Remain: -1}}, false},
+		{"Remain 1 is not throttled", ThrottleHeaders{User: ThrottleQuota{Present: true, Remain: 1}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,7 +131,7 @@ func TestRateLimitThrottled(t *testing.T) {
 	}
 }
 
-func FuzzParseRateLimit(f *testing.F) {
+func FuzzParseThrottleHeader(f *testing.F) {
 	for _, seed := range []string{
 		"", ":", ",,,", "Remain", "Remain:", "Remain:abc",
 		"TimeLeft:99999999999999999999", "TimeLeft:-5", "Time:-1",
@@ -143,20 +143,20 @@ func FuzzParseRateLimit(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		q := ParseRateLimit(v)
+		q := parseThrottleHeader(v)
 		if q.TimeLeft < 0 || q.Window < 0 || q.Limit < 0 || q.Remain < -1 {
-			t.Fatalf("ParseRateLimit(%q) = %+v: negative field", v, q)
+			t.Fatalf("parseThrottleHeader(%q) = %+v: negative field", v, q)
 		}
-		if !q.Present && q != (RateLimitQuota{Remain: -1}) {
-			t.Fatalf("ParseRateLimit(%q) = %+v: fields set but not present", v, q)
+		if !q.Present && q != (ThrottleQuota{Remain: -1}) {
+			t.Fatalf("parseThrottleHeader(%q) = %+v: fields set but not present", v, q)
 		}
 		if q.Throttled() != (q.Present && q.Remain == 0) {
-			t.Fatalf("ParseRateLimit(%q): Throttled inconsistent", v)
+			t.Fatalf("parseThrottleHeader(%q): Throttled inconsistent", v)
 		}
 	})
 }
 
-func BenchmarkParseRateLimit(b *testing.B) {
+func BenchmarkParseThrottleHeader(b *testing.B) {
 	values := map[string]string{
 		"full":      "Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000",
 		"malformed": "Remain:abc, TimeLeft:99999999999999999999 ,:,,Foo:1",
@@ -165,13 +165,13 @@ func BenchmarkParseRateLimit(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				ParseRateLimit(v)
+				parseThrottleHeader(v)
 			}
 		})
 	}
 }
 
-func TestParseRateLimitDoesNotAllocate(t *testing.T) {
+func TestParseThrottleHeaderDoesNotAllocate(t *testing.T) {
 	v := "Remain:abc, TimeLeft:99999999999999999999 ,Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000"
-	require.Zero(t, testing.AllocsPerRun(100, func() { ParseRateLimit(v) }))
+	require.Zero(t, testing.AllocsPerRun(100, func() { parseThrottleHeader(v) }))
 }

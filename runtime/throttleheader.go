@@ -7,9 +7,16 @@ import (
 	"time"
 )
 
-// Default names of the rate-limit response headers of Alibaba-style throttle
-// windows (retry-behavior.md §8), used when [ThrottleControl] leaves a name
-// empty.
+// Throttle headers: the response headers through which an Alibaba-style
+// service reports the quota of its throttle windows (retry-behavior.md §8),
+// one header per dimension, each value a list such as
+// "Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000". The wire
+// names say "RateLimit"; this package calls them throttle headers and their
+// parsed values [ThrottleQuota] and [ThrottleHeaders], keeping "rate limiter"
+// for adaptive mode's client-side [RateLimiter] (§6).
+
+// Default names of the throttle headers, used when [ThrottleControl] leaves
+// a name empty.
 const (
 	// DefaultUserAPIHeader carries the "API + User" dimension.
 	DefaultUserAPIHeader = "X-RateLimit-User-API"
@@ -17,19 +24,47 @@ const (
 	DefaultUserHeader = "X-RateLimit-User"
 )
 
+// ThrottleQuota is the parsed value of one throttle header (one dimension),
+// such as
+// `X-RateLimit-User-API: Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
+// (retry-behavior.md §8).
+type ThrottleQuota struct {
+	// Present reports whether the header was there and held at least one
+	// usable field.
+	Present bool
+	// Remain is the calls left in the window: -1 = quota sufficient,
+	// 0 = throttled. Limit is the calls allowed per window.
+	Remain, Limit int64
+	// Window is the window's length (Time, ms on the wire); TimeLeft is
+	// what is left of the current window (ms on the wire).
+	Window, TimeLeft time.Duration
+	// Reset is the start of the next window (epoch ms on the wire); zero
+	// when absent.
+	Reset time.Time
+}
+
+// ThrottleHeaders holds the parsed throttle headers of one response: both
+// dimensions.
+type ThrottleHeaders struct {
+	// UserAPI is the "API + User" dimension (X-RateLimit-User-API).
+	UserAPI ThrottleQuota
+	// User is the "User" dimension (X-RateLimit-User).
+	User ThrottleQuota
+}
+
 // Throttled reports whether q says the quota of its dimension is used up:
 // the header was present and its Remain is 0 (retry-behavior.md §8).
-func (q RateLimitQuota) Throttled() bool { return q.Present && q.Remain == 0 }
+func (q ThrottleQuota) Throttled() bool { return q.Present && q.Remain == 0 }
 
 // Throttled reports whether either dimension is throttled (Remain 0).
-func (i RateLimitInfo) Throttled() bool { return i.UserAPI.Throttled() || i.User.Throttled() }
+func (i ThrottleHeaders) Throttled() bool { return i.UserAPI.Throttled() || i.User.Throttled() }
 
-// ParseRateLimitInfo reads both rate-limit headers of h: the "API + User"
+// parseThrottleHeaders reads both throttle headers of h: the "API + User"
 // dimension from tc.UserAPIHeader and the "User" dimension from
 // tc.UserHeader, defaulting to [DefaultUserAPIHeader] and [DefaultUserHeader]
 // (tc may be nil). Only each header's first value is read; see
-// [ParseRateLimit] for the value's format. It never fails.
-func ParseRateLimitInfo(h http.Header, tc *ThrottleControl) RateLimitInfo {
+// [parseThrottleHeader] for the value's format. It never fails.
+func parseThrottleHeaders(h http.Header, tc *ThrottleControl) ThrottleHeaders {
 	apiName, userName := DefaultUserAPIHeader, DefaultUserHeader
 	if tc != nil {
 		if tc.UserAPIHeader != "" {
@@ -39,13 +74,13 @@ func ParseRateLimitInfo(h http.Header, tc *ThrottleControl) RateLimitInfo {
 			userName = tc.UserHeader
 		}
 	}
-	return RateLimitInfo{
-		UserAPI: ParseRateLimit(h.Get(apiName)),
-		User:    ParseRateLimit(h.Get(userName)),
+	return ThrottleHeaders{
+		UserAPI: parseThrottleHeader(h.Get(apiName)),
+		User:    parseThrottleHeader(h.Get(userName)),
 	}
 }
 
-// ParseRateLimit parses one rate-limit header value such as
+// parseThrottleHeader parses one throttle header value such as
 // "Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000"
 // (retry-behavior.md §8): comma-separated Key:Value pairs in any order, keys
 // compared ASCII case-insensitively, whitespace around keys and values
@@ -60,9 +95,9 @@ func ParseRateLimitInfo(h http.Header, tc *ThrottleControl) RateLimitInfo {
 // the value gives no usable Remain, so that a header without Remain never
 // reads as throttled. Present is true when at least one field was usable.
 //
-// ParseRateLimit never fails, never panics and does not allocate.
-func ParseRateLimit(value string) RateLimitQuota {
-	q := RateLimitQuota{Remain: -1}
+// parseThrottleHeader never fails, never panics and does not allocate.
+func parseThrottleHeader(value string) ThrottleQuota {
+	q := ThrottleQuota{Remain: -1}
 	for value != "" {
 		var pair string
 		pair, value, _ = strings.Cut(value, ",")
@@ -83,7 +118,7 @@ func ParseRateLimit(value string) RateLimitQuota {
 
 // setField stores n under key when key is known and n is in its range, and
 // reports whether it did.
-func (q *RateLimitQuota) setField(key string, n int64) bool {
+func (q *ThrottleQuota) setField(key string, n int64) bool {
 	switch {
 	case asciiEqualFold(key, "Remain"):
 		if n < -1 {

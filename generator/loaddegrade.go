@@ -1,0 +1,386 @@
+package generator
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Per-operation degradation. A defect that concerns one operation does not
+// stop the generation of the others: a $ref that names nothing, a $ref into
+// the wrong kind of component that cannot be read as the right one, a $ref
+// chain that never reaches a value. Each gets a warning located at the
+// $ref, and:
+//
+//   - in a schema: the schema is replaced by {} (json.RawMessage, any JSON);
+//   - in an operation (its parameters, request body or responses) or one
+//     path-level parameter: the operation, or every operation of the path,
+//     is skipped — left out of the client and counted in the summary line;
+//   - a whole component (#/components/responses/X): it is removed, and so
+//     is every operation that refers to it (each with its own warning);
+//   - anywhere else: the value is replaced by an empty mapping.
+
+// httpMethods are the operation keys of a path item.
+var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+// skipSet holds the operations and path items to leave out.
+type skipSet struct {
+	ops   map[[2]string]bool // {path, method}
+	paths map[string]bool
+}
+
+func newSkipSet() *skipSet {
+	return &skipSet{ops: map[[2]string]bool{}, paths: map[string]bool{}}
+}
+
+// degrade handles the defective node n at pointer out of the bundled spec
+// (see above); file and at locate the defect for the warning, which says
+// msg and what was done.
+func degrade(n *yaml.Node, out, file, at, msg string, d *diags, skip *skipSet) {
+	toks := splitPointer(out)
+	switch {
+	case isSchemaPosition(toks):
+		*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+		d.warnIn(file, at, "%s; the schema is replaced by {} (json.RawMessage)", msg)
+	case len(toks) >= 3 && toks[0] == "paths" && slices.Contains(httpMethods, toks[2]):
+		skip.ops[[2]string{toks[1], toks[2]}] = true
+		d.warnIn(file, at, "%s; operation %s %s skipped", msg, strings.ToUpper(toks[2]), toks[1])
+	case len(toks) >= 2 && toks[0] == "paths":
+		skip.paths[toks[1]] = true
+		d.warnIn(file, at, "%s; every operation of path %s skipped", msg, toks[1])
+	case len(toks) == 3 && toks[0] == "components":
+		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"} // removed by removeSkipped
+		d.warnIn(file, at, "%s; component #%s removed (operations that refer to it are skipped)", msg, fragment(out))
+	default:
+		*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+		d.warnIn(file, at, "%s; replaced by an empty mapping", msg)
+	}
+}
+
+// isSchemaPosition reports whether the pointer tokens name a schema.
+func isSchemaPosition(toks []string) bool {
+	n := len(toks)
+	switch {
+	case n == 0:
+		return false
+	case n == 3 && toks[0] == "components" && toks[1] == "schemas":
+		return true
+	case n >= 2 && toks[0] == "components" && toks[1] == "schemas":
+		// inside a component schema: its subschemas
+	}
+	last := toks[n-1]
+	switch last {
+	case "schema", "items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else":
+		return true
+	}
+	if n >= 2 {
+		switch toks[n-2] {
+		case "properties", "allOf", "oneOf", "anyOf", "$defs", "definitions", "patternProperties", "prefixItems":
+			return true
+		}
+	}
+	return false
+}
+
+// refChecker checks the $refs inside the bundled spec (see checkRefs).
+type refChecker struct {
+	root   *yaml.Node
+	d      *diags
+	budget *nodeBudget
+	skip   *skipSet
+	origin map[*yaml.Node]refOrigin // where the bundler found a $ref in another file
+	names  func(file string) string // a spec file's name for messages
+	fatal  error
+}
+
+// checkRefs checks every local $ref of the bundled spec (root mapping)
+// before kin-openapi resolves them, degrading (see degrade) those that
+// name nothing or form a chain of $refs with no value at its end. A $ref
+// where kin-openapi takes none (an operation, a description, a summary) is
+// replaced by a copy of its target; so is a response, request body or
+// parameter $ref into another kind of component whose target has the
+// shape of the right one (a response $ref into #/components/requestBodies
+// is read as the response it looks like), with a warning. Components are
+// checked first, so a chain that loops is broken once, at a component.
+func checkRefs(root *yaml.Node, d *diags, budget *nodeBudget, skip *skipSet, origin map[*yaml.Node]refOrigin, names func(string) string) error {
+	c := &refChecker{root: root, d: d, budget: budget, skip: skip, origin: origin, names: names}
+	if comps := mapValue(root, "components"); comps != nil {
+		c.walk(comps, "/components")
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i].Value; k != "components" {
+			c.walk(root.Content[i+1], child("", k))
+		}
+	}
+	return c.fatal
+}
+
+func (c *refChecker) walk(n *yaml.Node, ptr string) {
+	if c.fatal != nil {
+		return
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			c.walk(v, child(ptr, strconv.Itoa(i)))
+		}
+	case yaml.MappingNode:
+		if ref, ok := refValue(n); ok {
+			c.ref(n, ref, ptr)
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i].Value, n.Content[i+1]
+			c.walk(v, child(ptr, k))
+			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !strings.HasSuffix(ptr, "/properties") {
+				// kin-openapi reads text here: a mapping stops the load.
+				file, at := c.d.file, child(ptr, k)
+				c.d.warnIn(file, at, "%s must be text, got %s; ignored", k, describe(v))
+				n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Line: v.Line, Column: v.Column}
+			}
+		}
+	}
+}
+
+// at returns the file and pointer of the $ref of mapping n found at ptr,
+// and the reference as written there.
+func (c *refChecker) at(n *yaml.Node, ptr, ref string) (string, string, string) {
+	if o, ok := c.origin[n]; ok {
+		return c.names(o.file), child(o.ptr, "$ref"), o.ref
+	}
+	return c.d.file, child(ptr, "$ref"), ref
+}
+
+// ref checks the $ref of mapping n at ptr.
+func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
+	if !strings.HasPrefix(ref, "#/") && ref != "#" {
+		return // a 3.1 anchor ("#node"), or an external $ref the bundler refused
+	}
+	file, at, written := c.at(n, ptr, ref)
+	target, why := c.resolve(ref)
+	if target == nil {
+		degrade(n, ptr, file, at, fmt.Sprintf("$ref %q %s", written, why), c.d, c.skip)
+		return
+	}
+	toks := splitPointer(ptr)
+	tptr := strings.TrimPrefix(ref, "#")
+	if u, ok := unescapeFragment(tptr); ok {
+		tptr = u
+	}
+	want := expectedKind(toks)
+	kind, _, isComp := componentPointer(tptr)
+	switch {
+	case inlinePosition(toks):
+		// kin-openapi reads no $ref here: put the value in its place.
+		c.inline(n, target, ptr)
+		return
+	case want != "" && isComp && kind != want:
+		if !hasShape(target, want) {
+			degrade(n, ptr, file, at, fmt.Sprintf("$ref %q names a %s where a %s belongs", written, singular(kind), singular(want)), c.d, c.skip)
+			return
+		}
+		c.d.warnIn(file, at, "$ref %q names a %s where a %s belongs; it has the shape of a %s, so it is read as one", written, singular(kind), singular(want), singular(want))
+		c.inline(n, target, ptr)
+		return
+	}
+}
+
+// inline replaces the $ref mapping n with a copy of target, whose own $refs
+// are then checked.
+func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
+	cp := c.budget.copyNode(target)
+	if cp == nil {
+		file, at, _ := c.at(n, ptr, "")
+		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes", file, fragment(at), maxExpandedNodes)
+		return
+	}
+	*n = *cp
+	c.walk(n, ptr)
+}
+
+// resolve follows ref (and the $refs it leads to) to a node that is not a
+// $ref. It returns nil and why when a pointer names nothing or the chain
+// loops.
+func (c *refChecker) resolve(ref string) (*yaml.Node, string) {
+	seen := map[string]bool{}
+	chain := []string{ref}
+	for {
+		p := strings.TrimPrefix(ref, "#")
+		if seen[p] {
+			return nil, fmt.Sprintf("is a chain of $refs that never reaches a value (%s)", strings.Join(chain, " → "))
+		}
+		seen[p] = true
+		n := nodeAt(c.root, p)
+		if n == nil {
+			if u, ok := unescapeFragment(p); ok {
+				n = nodeAt(c.root, u)
+			}
+		}
+		if n == nil {
+			if len(chain) == 1 {
+				return nil, "names nothing in the spec"
+			}
+			return nil, fmt.Sprintf("leads to %q, which names nothing in the spec", ref)
+		}
+		next, ok := refValue(n)
+		if !ok || !strings.HasPrefix(next, "#/") {
+			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+				return nil, "names a null value (a component removed above?)"
+			}
+			return n, ""
+		}
+		ref = next
+		chain = append(chain, ref)
+	}
+}
+
+// unescapeFragment percent-decodes a URI fragment.
+func unescapeFragment(p string) (string, bool) {
+	if !strings.Contains(p, "%") {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' && i+2 < len(p) {
+			if v, err := strconv.ParseUint(p[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String(), true
+}
+
+// inlinePosition reports whether a $ref at these pointer tokens is one
+// kin-openapi does not resolve: a path item, an operation, a description or
+// a summary.
+func inlinePosition(toks []string) bool {
+	n := len(toks)
+	switch {
+	case n == 2 && toks[0] == "paths":
+		return true
+	case n == 3 && toks[0] == "paths" && slices.Contains(httpMethods, toks[2]):
+		return true
+	case n >= 1 && (toks[n-1] == "description" || toks[n-1] == "summary"):
+		return !(n >= 2 && toks[n-2] == "properties")
+	}
+	return false
+}
+
+// expectedKind returns the component kind a $ref at these pointer tokens
+// must name: responses, requestBodies or parameters; "" for any other
+// place.
+func expectedKind(toks []string) string {
+	n := len(toks)
+	switch {
+	case n == 3 && toks[0] == "components" && (toks[1] == "responses" || toks[1] == "requestBodies" || toks[1] == "parameters"):
+		return toks[1]
+	case n >= 2 && toks[0] == "paths" && toks[n-2] == "responses":
+		return "responses"
+	case n >= 3 && toks[0] == "paths" && toks[n-1] == "requestBody":
+		return "requestBodies"
+	case n >= 3 && toks[0] == "paths" && toks[n-2] == "parameters":
+		return "parameters"
+	}
+	return ""
+}
+
+// shapeKeys are the keys each kind of object may have (besides x-…).
+var shapeKeys = map[string][]string{
+	"responses":     {"description", "headers", "content", "links"},
+	"requestBodies": {"description", "content", "required"},
+	"parameters":    {"name", "in", "description", "required", "deprecated", "allowEmptyValue", "style", "explode", "allowReserved", "schema", "example", "examples", "content"},
+}
+
+// hasShape reports whether n is a mapping with only the keys of a want
+// object (and, for a parameter, a name and an in).
+func hasShape(n *yaml.Node, want string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if !strings.HasPrefix(k, "x-") && !slices.Contains(shapeKeys[want], k) {
+			return false
+		}
+	}
+	if want == "parameters" {
+		return mapValue(n, "name") != nil && mapValue(n, "in") != nil
+	}
+	return true
+}
+
+// singular names one object of a component kind ("requestBodies" → "request body").
+func singular(kind string) string {
+	switch kind {
+	case "requestBodies":
+		return "request body"
+	case "pathItems":
+		return "path item"
+	case "securitySchemes":
+		return "security scheme"
+	}
+	return strings.TrimSuffix(kind, "s")
+}
+
+// removeSkipped removes the skipped operations and path items and the
+// components degrade nulled from root, and returns the locations of the
+// operations left out ("GET /things", a path item whose operations are
+// unknown counting as one).
+func removeSkipped(root *yaml.Node, skip *skipSet) []string {
+	var out []string
+	if comps := mapValue(root, "components"); comps != nil && comps.Kind == yaml.MappingNode {
+		for i := 1; i < len(comps.Content); i += 2 {
+			m := comps.Content[i]
+			if m.Kind != yaml.MappingNode {
+				continue
+			}
+			for j := 0; j+1 < len(m.Content); {
+				if v := m.Content[j+1]; v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+					m.Content = slices.Delete(m.Content, j, j+2)
+					continue
+				}
+				j += 2
+			}
+		}
+	}
+	paths := mapValue(root, "paths")
+	if paths == nil || paths.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(paths.Content); {
+		p, item := paths.Content[i].Value, paths.Content[i+1]
+		if skip.paths[p] {
+			n := 0
+			for _, m := range httpMethods {
+				if mapValue(item, m) != nil {
+					out = append(out, strings.ToUpper(m)+" "+p)
+					n++
+				}
+			}
+			if n == 0 {
+				out = append(out, "path "+p)
+			}
+			paths.Content = slices.Delete(paths.Content, i, i+2)
+			continue
+		}
+		if item.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(item.Content); {
+				m := item.Content[j].Value
+				if skip.ops[[2]string{p, m}] {
+					out = append(out, strings.ToUpper(m)+" "+p)
+					item.Content = slices.Delete(item.Content, j, j+2)
+					continue
+				}
+				j += 2
+			}
+		}
+		i += 2
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+package generator
+
+import (
+	"errors"
+	"fmt"
+
+	yaml4 "go.yaml.in/yaml/v4"
+	"gopkg.in/yaml.v3"
+)
+
+// maxExpandedNodes is the node budget of one load: the YAML nodes that
+// alias expansion and the inlining of referenced files may add to what the
+// spec's files hold literally. A 1.5 KB spec of nested aliases ("billion
+// laughs") expands to billions of nodes; the budget refuses it before
+// anything expands it. Real specs add none (no aliases) or a few thousand.
+const maxExpandedNodes = 1 << 20
+
+// nodeBudget counts down the nodes a load may still add (maxExpandedNodes).
+type nodeBudget struct {
+	left int
+}
+
+func newNodeBudget() *nodeBudget { return &nodeBudget{left: maxExpandedNodes} }
+
+// parseYAML parses one file of the spec (YAML or JSON) into a document
+// node. A syntax error names the file, line and column where the parser
+// stopped (and the line where the construct it was reading began, when
+// that differs): gopkg.in/yaml.v3 reports the line before, or the line of
+// the enclosing block, so the error is taken from go.yaml.in/yaml/v4's
+// parser, which keeps both marks.
+func parseYAML(file string, raw []byte) (*yaml.Node, error) {
+	raw = decodeSurrogatePairs(raw)
+	var doc yaml.Node
+	err := yaml.Unmarshal(raw, &doc)
+	if err == nil {
+		return &doc, nil
+	}
+	var n4 yaml4.Node
+	var le *yaml4.LoadError
+	if err4 := yaml4.Unmarshal(raw, &n4); errors.As(err4, &le) && le.Mark.Line > 0 {
+		msg := fmt.Sprintf("%s:%d:%d: %s", file, le.Mark.Line, le.Mark.Column, le.Message)
+		if le.ContextMsg != "" && le.ContextMark.Line > 0 && le.ContextMark.Line != le.Mark.Line {
+			msg += fmt.Sprintf(" (%s that begins on line %d)", le.ContextMsg, le.ContextMark.Line)
+		}
+		return nil, errors.New(msg)
+	}
+	return nil, fmt.Errorf("%s: %w", file, err)
+}
+
+// chargeAliases takes from the budget the nodes alias expansion adds to
+// doc, in document order. It fails at the first alias whose expansion
+// exhausts the budget, naming its file, line and column.
+func (nb *nodeBudget) chargeAliases(file string, doc *yaml.Node) error {
+	sizes := map[*yaml.Node]int{}
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n.Kind == yaml.AliasNode {
+			if n.Alias == nil {
+				return nil
+			}
+			nb.left -= expandedSize(n.Alias, sizes, maxExpandedNodes+1)
+			if nb.left < 0 {
+				return fmt.Errorf("%s:%d:%d: alias *%s expands the spec past the budget of %d YAML nodes that aliases and referenced files may add; refusing it",
+					file, n.Line, n.Column, n.Value, maxExpandedNodes)
+			}
+			return nil
+		}
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(doc)
+}
+
+// expandedSize counts the nodes of n with its aliases expanded, memoized in
+// sizes, saturating at limit (so a bomb costs one visit per distinct node).
+func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int, limit int) int {
+	if n.Kind == yaml.AliasNode {
+		if n.Alias == nil {
+			return 1
+		}
+		return expandedSize(n.Alias, sizes, limit)
+	}
+	if s, ok := sizes[n]; ok {
+		return s
+	}
+	sizes[n] = limit // an anchor that contains itself: yaml.v3 refuses it, count it as too big
+	s := 1
+	for _, c := range n.Content {
+		s += expandedSize(c, sizes, limit)
+		if s >= limit {
+			s = limit
+			break
+		}
+	}
+	sizes[n] = s
+	return s
+}
+
+// copyNode deep-copies n with its aliases expanded, charging every node to
+// the budget; it returns nil when the budget runs out.
+func (nb *nodeBudget) copyNode(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return nb.copyNode(n.Alias)
+	}
+	nb.left--
+	if nb.left < 0 {
+		return nil
+	}
+	c := *n
+	c.Anchor = ""
+	if n.Kind == yaml.AliasNode { // an alias to nothing: an empty mapping
+		c = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	}
+	if len(n.Content) > 0 {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, sub := range n.Content {
+			if c.Content[i] = nb.copyNode(sub); c.Content[i] == nil {
+				return nil
+			}
+		}
+	}
+	return &c
+}

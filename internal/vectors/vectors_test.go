@@ -1,0 +1,63 @@
+package vectors
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestReadFilePublishedVectors parses every committed vector file: each
+// scenario has its name and line, and each kind's fields decode.
+func TestReadFilePublishedVectors(t *testing.T) {
+	paths, err := filepath.Glob("../../runtime/testdata/vectors/*.yaml")
+	require.NoError(t, err)
+	require.Len(t, paths, 6)
+	total := 0
+	for _, p := range paths {
+		f, err := ReadFile(p)
+		require.NoError(t, err)
+		require.Equal(t, p, f.Path)
+		for _, sc := range f.Scenarios {
+			require.NotEmpty(t, sc.Name, p)
+			require.Positive(t, sc.Line, p)
+		}
+		total += len(f.Scenarios)
+	}
+	require.Equal(t, 35, total)
+
+	f, err := ReadFile("../../runtime/testdata/vectors/throttle-control.yaml")
+	require.NoError(t, err)
+	sc := f.Scenarios[1]
+	require.Equal(t, "API + User window: delay is the time left, and blocks the same operation only", sc.Name)
+	require.Equal(t, 11, sc.Line)
+	require.Equal(t, "throttle_control", sc.Kind)
+	require.Equal(t, 3, *sc.Given.MaxRetries)
+	st := sc.Steps[1]
+	require.Equal(t, "a", st.Response)
+	require.Equal(t, 400, st.StatusCode)
+	require.Equal(t, "Throttling.User", st.ErrorCode)
+	require.Equal(t, map[string]string{"X-RateLimit-User-API": "Remain:0,Limit:2,Time:1000,TimeLeft:2000,Reset:1700000002000"}, st.Headers)
+	require.Equal(t, "retry_request", st.Expected.Outcome)
+	require.Equal(t, int64(2000), *st.Expected.DelayMs)
+	require.Equal(t, map[string]int64{"api_user": 2000}, st.Expected.BlockedUntilMs)
+}
+
+// TestParseErrorsNameThePlace: bad input gives an error naming the file and,
+// for a scenario that does not decode, the line of its name.
+func TestParseErrorsNameThePlace(t *testing.T) {
+	for _, tt := range []struct {
+		name, data, want string
+	}{
+		{"not YAML", "a: [", "v.yaml: yaml: line 1: did not find expected node content"},
+		{"a list", "- just\n- a list\n", "v.yaml: want a mapping of scenario names to scenarios"},
+		{"empty", "", "v.yaml: want a mapping of scenario names to scenarios"},
+		{"bad scenario", "\"ok\":\n  given: {max_attempts: 3}\n\"bad\":\n  given: {max_attempts: many}\n",
+			"v.yaml:3: scenario \"bad\": yaml: unmarshal errors:\n  line 4: cannot unmarshal !!str `many` into int"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("v.yaml", []byte(tt.data))
+			require.EqualError(t, err, tt.want)
+		})
+	}
+}

@@ -1,0 +1,318 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Outcome is what one attempt led to. Its String form uses the outcome names
+// of the cross-SDK retry vectors where they exist.
+type Outcome uint8
+
+const (
+	// OutcomeRetry: another attempt follows after AttemptInfo.Delay.
+	OutcomeRetry Outcome = iota
+	// OutcomeSuccess: a 2xx response; the call returns it.
+	OutcomeSuccess
+	// OutcomeNonRetryable: a non-retryable error; returned at once.
+	OutcomeNonRetryable
+	// OutcomeNotRetrySafe: an ambiguous transport failure on an operation
+	// that is not retry-safe (§3); returned at once.
+	OutcomeNotRetrySafe
+	// OutcomeMaxAttempts: the attempt was the last allowed.
+	OutcomeMaxAttempts
+	// OutcomeQuotaExhausted: the retry quota could not pay for a retry.
+	OutcomeQuotaExhausted
+	// OutcomeServerDelayTooLong: the server asked for a delay above the max
+	// server delay or past the deadline.
+	OutcomeServerDelayTooLong
+	// OutcomeDeadline: the next delay would end after the context deadline,
+	// or the context ended while waiting.
+	OutcomeDeadline
+	// OutcomeThrottleWindow: a throttle window (or needed delay) is longer
+	// than the max delay allows (§8).
+	OutcomeThrottleWindow
+)
+
+var outcomeNames = [...]string{
+	OutcomeRetry:              "retry_request",
+	OutcomeSuccess:            "success",
+	OutcomeNonRetryable:       "fail_request",
+	OutcomeNotRetrySafe:       "not_retry_safe",
+	OutcomeMaxAttempts:        "max_attempts_exceeded",
+	OutcomeQuotaExhausted:     "retry_quota_exceeded",
+	OutcomeServerDelayTooLong: "server_delay_too_long",
+	OutcomeDeadline:           "deadline_exceeded",
+	OutcomeThrottleWindow:     "throttle_window_exceeded",
+}
+
+// String returns the outcome's name ("retry_request", "success",
+// "fail_request", "max_attempts_exceeded", "retry_quota_exceeded", …).
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
+// Decision is what the runtime decided after one attempt (retry-behavior.md
+// §3, §8).
+type Decision struct {
+	// Outcome is OutcomeRetry, OutcomeSuccess or why the call ends.
+	Outcome Outcome
+	// Class is the attempt's class.
+	Class Class
+	// Delay is the wait before the next attempt (OutcomeRetry), before
+	// returning (a long-polling operation whose retry quota is exhausted),
+	// or the delay the server or a throttle window asked for when it was too
+	// long. DelayReason names its rule.
+	Delay       time.Duration
+	DelayReason string
+	// Err is what the call returns: nil for OutcomeRetry and
+	// OutcomeSuccess.
+	Err error
+}
+
+// Decide classifies the result of the next attempt and decides what follows
+// (§3): success, a retry after Decision.Delay, or the error the call returns.
+// It pays and refunds the retry quota and records throttle windows.
+//
+// Decide is part of the step API (see the package doc): [Client.Do] calls it
+// after every attempt, a conformance runner or simulator may call it with a
+// scripted result. It takes these steps in this order; the first step that
+// ends the call decides:
+//
+//  1. read the throttle headers and record their windows (§8), then classify
+//     the attempt (§4) and update the adaptive rate limiter (§6);
+//  2. end: success, a non-retryable error, an ambiguous failure of an
+//     operation that is not retry-safe, or max attempts (§3);
+//  3. retry quota: compute the backoff and pay the retry cost (§5);
+//     OutcomeQuotaExhausted when the quota cannot pay;
+//  4. server delay: Retry-After, x-amz-retry-after, x-acs-retry-after (§5);
+//     OutcomeServerDelayTooLong when it is too long;
+//  5. throttle window: wait at least the time left of a throttled window
+//     (§8); OutcomeThrottleWindow when it is longer than the max delay;
+//  6. deadline: never start a sleep that ends after ctx's deadline;
+//     OutcomeDeadline.
+//
+// Otherwise the outcome is OutcomeRetry after Decision.Delay.
+func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
+	cl.attempts++
+	cl.md.Attempts = cl.attempts
+	throttled := cl.recordThrottleHeaders(res)
+	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
+	if cl.p.UsesLimiter && res.StatusCode != 0 {
+		cl.c.limiter.Update(d.Class == ClassThrottling)
+	}
+	if cl.decideEnd(ctx, res, &d) ||
+		cl.payQuota(ctx, res, &d) ||
+		cl.applyServerDelay(ctx, res, &d) ||
+		cl.applyThrottleWindow(res, &d) ||
+		cl.checkDeadline(ctx, res, &d) {
+		return cl.observe(res, d)
+	}
+	d.Outcome = OutcomeRetry
+	return cl.observe(res, d)
+}
+
+// recordThrottleHeaders parses the attempt's throttle headers into the
+// call's metadata, records the windows they report (§8) and reports whether
+// one of their dimensions is throttled. With throttle control off it only
+// parses, for ThrottleDebug (header names from the service then), and
+// reports false.
+func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
+	c := cl.c
+	if res.Header == nil || (c.tc == nil && !cl.opts.ThrottleDebug) {
+		return false
+	}
+	names := c.tc
+	if names == nil {
+		names = c.svc.ThrottleControl
+	}
+	cl.md.Throttle = parseThrottleHeaders(res.Header, names)
+	if c.tc == nil {
+		return false
+	}
+	c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
+	return cl.md.Throttle.Throttled()
+}
+
+// decideEnd ends the call without a retry when one of these holds, in this
+// order (§3): the attempt succeeded (a first-attempt success adds
+// NoRetryIncrement to the retry quota, a successful retry refunds its
+// cost); its error is non-retryable; it failed ambiguously (sent, no
+// response) on an operation that is not retry-safe; it was the last of max
+// attempts. It reports whether the call ends.
+func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	switch d.Class {
+	case ClassSuccess:
+		if cl.p.UsesQuota {
+			if cl.paid > 0 {
+				cl.c.quota.Release(cl.paid)
+			} else {
+				cl.c.quota.Release(NoRetryIncrement)
+			}
+			cl.paid = 0
+		}
+		d.Outcome = OutcomeSuccess
+		return true
+	case ClassNonRetryable:
+		cl.last = res.Err
+		d.Outcome, d.Err = OutcomeNonRetryable, res.Err
+		if err := ctx.Err(); err != nil && !errors.Is(res.Err, err) {
+			d.Err = joinCtx(res.Err, err) // not retried because ctx is done (§4 rule 1)
+		}
+		return true
+	}
+	cl.last = res.Err
+	switch {
+	case res.StatusCode == 0 && res.Sent && !cl.retrySafe():
+		d.Outcome, d.Err = OutcomeNotRetrySafe, res.Err
+		return true
+	case cl.attempts >= cl.p.MaxAttempts:
+		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
+		return true
+	}
+	return false
+}
+
+// payQuota sets the retry's backoff (§5) and, in modes with a retry quota,
+// pays its retry cost. It reports true, ending the call, when the quota
+// cannot pay: the outcome is OutcomeQuotaExhausted, and a long-polling
+// operation keeps the backoff as the delay to sleep before returning (§7)
+// when it fits the deadline.
+func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	d.Delay, d.DelayReason = cl.backoff(d.Class)
+	cl.paid = 0
+	if !cl.p.UsesQuota {
+		return false
+	}
+	cost := retryCost(d.Class)
+	ok, balance := cl.c.quota.Acquire(cost)
+	if ok {
+		cl.paid = cost
+		return false
+	}
+	d.Outcome = OutcomeQuotaExhausted
+	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+	if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
+		d.DelayReason += " (long polling)"
+	} else {
+		d.Delay, d.DelayReason = 0, ""
+	}
+	return true
+}
+
+// applyServerDelay applies the server-delay headers the service declares to
+// the backoff (§5, serverDelay). It reports true, ending the call with a
+// refund and a *ServerDelayError, when a Retry-After or x-acs-retry-after
+// delay is longer than the max server delay or the time left before ctx's
+// deadline. With throttle control, x-acs-retry-after is bounded by the max
+// delay like a throttle window instead (applyThrottleWindow).
+func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	delay, requested, from, bounded := serverDelay(res.Header, cl.c.svc.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+	if from != "" {
+		d.Delay, d.DelayReason = delay, from
+	}
+	windowed := from == HeaderACSRetryAfter && cl.c.tc != nil
+	if !bounded || windowed || (requested <= cl.maxServerDelay() && cl.fitsDeadline(ctx, requested)) {
+		return false
+	}
+	cl.refund()
+	d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
+	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
+	return true
+}
+
+// applyThrottleWindow, with throttle control on (§8), makes a throttled
+// response wait at least the time left of its window (throttleDelay). It
+// reports true, ending the call with a refund and a *ThrottleWindowError,
+// when that delay is longer than the max delay.
+func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
+	if cl.c.tc == nil {
+		return false
+	}
+	delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.maxDelay())
+	if dim != "" {
+		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
+	}
+	if !exceeded {
+		return false
+	}
+	cl.refund()
+	d.Outcome = OutcomeThrottleWindow
+	d.Err = &ThrottleWindowError{Until: cl.c.clock.Now().Add(delay), Dimension: dim, Operation: cl.op.Name, Err: res.Err}
+	return true
+}
+
+// checkDeadline reports true, ending the call with a refund and an error
+// that wraps context.DeadlineExceeded, when the delay would end after ctx's
+// deadline: never start a sleep that cannot finish.
+func (cl *Call) checkDeadline(ctx context.Context, res *AttemptResult, d *Decision) bool {
+	if cl.fitsDeadline(ctx, d.Delay) {
+		return false
+	}
+	cl.refund()
+	d.Outcome, d.Err = OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
+	return true
+}
+
+// backoff computes the delay before the next retry after an error of class,
+// and names its rule: full jitter (§5), equal jitter (§5, aliyun), or the
+// service's exact exponential backoff (JitterNone).
+func (cl *Call) backoff(class Class) (time.Duration, string) {
+	p := &cl.p
+	base := p.TransientBaseDelay
+	if class == ClassThrottling {
+		base = p.ThrottlingBaseDelay
+	}
+	n := cl.attempts - 1 // retry index from 0
+	switch p.Jitter {
+	case JitterNone:
+		return backoffCeiling(base, p.MaxBackoff, n), "exponential backoff"
+	case JitterEqual:
+		return equalJitter(base, p.MaxBackoff, n+1, cl.c.rand()), "equal jitter"
+	default:
+		return fullJitter(base, p.MaxBackoff, n, cl.c.rand()), "full jitter"
+	}
+}
+
+// refund returns the cost of a paid retry that is abandoned before it is
+// sent (§3 step 7).
+func (cl *Call) refund() {
+	if cl.paid > 0 {
+		cl.c.quota.Release(cl.paid)
+		cl.paid = 0
+	}
+}
+
+func (cl *Call) retrySafe() bool {
+	return cl.op.RetrySafe || cl.c.svc.RetrySafe
+}
+
+func (cl *Call) maxServerDelay() time.Duration {
+	if cl.opts.MaxServerDelay > 0 {
+		return cl.opts.MaxServerDelay
+	}
+	return DefaultMaxServerDelay
+}
+
+// maxDelay bounds throttle-window waits (§8): the aliyun mode's max delay
+// (its max backoff), else the service's ThrottleControl.MaxDelay, else 20 s.
+func (cl *Call) maxDelay() time.Duration {
+	if cl.p.Mode == ModeAliyun {
+		return cl.p.MaxBackoff
+	}
+	if tc := cl.c.tc; tc != nil && tc.MaxDelay > 0 {
+		return tc.MaxDelay
+	}
+	return DefaultMaxServerDelay
+}
+
+// fitsDeadline reports whether a wait of d would end no later than ctx's
+// deadline.
+func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
+	dl, ok := ctx.Deadline()
+	return !ok || d <= dl.Sub(cl.c.clock.Now())
+}
