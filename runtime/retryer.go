@@ -23,6 +23,9 @@ type Call struct {
 	// last is the last attempt's error.
 	last error
 	md   ResponseMetadata
+	// start is when the call started (the retry deadline Service.MaxElapsed
+	// counts from it).
+	start time.Time
 	// hooks are what Options.OnCall returned for this call.
 	hooks CallHooks
 	// admitWait is how long the attempt in flight waited for throttle
@@ -49,7 +52,7 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	*cl = Call{c: c, op: op, opts: opts, p: p, k: classifier{
+	*cl = Call{c: c, op: op, opts: opts, p: p, start: c.clock.Now(), k: classifier{
 		svc: c.svc, op: op, opts: opts, tc: c.tc,
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
@@ -80,7 +83,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		req.Header.Set("Content-Type", req.ContentType)
 	}
 	if opts := cl.opts; opts.OnCall != nil {
-		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: c.clock.Now(), Mode: cl.p.Mode, MaxAttempts: cl.p.MaxAttempts})
+		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.p.Mode, MaxAttempts: cl.p.MaxAttempts})
 		if cl.hooks.Context != nil {
 			ctx = cl.hooks.Context
 		}

@@ -35,6 +35,24 @@ type Service struct {
 	// Bare429NotRetried asks for exact AWS behaviour: an HTTP 429 without a
 	// recognised code is non-retryable instead of throttling (§4 rule 7).
 	Bare429NotRetried bool
+	// RetryStatuses, when set, replace §4 rules 6 and 7 (outside aliyun
+	// mode, whose ThrottleControl.RetryStatuses apply): an error response
+	// whose status is in a range is retried, as throttling for 429 and as
+	// transient otherwise, and any other status is non-retryable. Error
+	// codes still decide first (rules 2–4). x-retry retryStatuses;
+	// x-speakeasy-retries statusCodes.
+	RetryStatuses []StatusRange
+	// ConnectionErrorsNotRetried makes I/O failures (§4 rule 5)
+	// non-retryable: x-retry retryConnectionErrors: false,
+	// x-speakeasy-retries retryConnectionErrors: false.
+	ConnectionErrorsNotRetried bool
+	// MaxElapsed is the retry deadline of every call, counted from its
+	// start: a retry whose delay would end later is not made, and the call
+	// returns the last attempt's error joined with
+	// context.DeadlineExceeded, as for a context deadline (§3 step 7); an
+	// attempt in flight is not cancelled. 0 means none. x-retry
+	// maxElapsedMs; x-speakeasy-retries backoff.maxElapsedTime.
+	MaxElapsed time.Duration
 
 	// ErrorCodeHeaders are response headers holding the error code, looked
 	// at first; the code is the value's part before the first ':'
