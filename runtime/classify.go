@@ -193,12 +193,16 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 		return ClassTransient
 	}
 	if r.StatusCode == 0 {
-		if isIOFailure(r.Err) && !k.svc.ConnectionErrorsNotRetried {
+		if isIOFailure(r.Err) && !k.svc.ConnectionErrorsNotRetried && !k.op.ConnectionErrorsNotRetried {
 			return ClassTransient
 		}
 		return ClassNonRetryable
 	}
-	if rs := k.svc.RetryStatuses; len(rs) > 0 && !k.aliyun {
+	rs := k.op.RetryStatuses
+	if len(rs) == 0 {
+		rs = k.svc.RetryStatuses
+	}
+	if len(rs) > 0 && !k.aliyun {
 		// The service's own retry statuses replace rules 6 and 7: a listed
 		// status is retried (429 as throttling), any other is not.
 		switch {

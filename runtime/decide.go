@@ -314,7 +314,11 @@ func (cl *Call) maxDelay() time.Duration {
 // deadline.
 func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
 	now := cl.c.clock.Now()
-	if e := cl.c.svc.MaxElapsed; e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
+	e := cl.op.MaxElapsed
+	if e <= 0 {
+		e = cl.c.svc.MaxElapsed
+	}
+	if e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
 		return false // the service's retry deadline (Service.MaxElapsed)
 	}
 	dl, ok := ctx.Deadline()

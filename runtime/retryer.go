@@ -52,6 +52,17 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	if b := op.Backoff; b != (ModeDefaults{}) {
+		// The operation's own defaults sit between the service's and the
+		// options (§2).
+		p.override(b)
+		if opts.MaxBackoff > 0 {
+			p.MaxBackoff = opts.MaxBackoff
+		}
+		if b.MaxAttempts > 0 && opts.MaxAttempts == 0 && c.settings.MaxAttempts.Source.Level >= LevelServiceDefault {
+			p.MaxAttempts = b.MaxAttempts
+		}
+	}
 	*cl = Call{c: c, op: op, opts: opts, p: p, start: c.clock.Now(), k: classifier{
 		svc: c.svc, op: op, opts: opts, tc: c.tc,
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,

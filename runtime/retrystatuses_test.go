@@ -107,3 +107,41 @@ func TestMaxElapsed(t *testing.T) {
 	require.Equal(t, DefaultRetryQuotaCapacity-2*RetryCostTransient, h.c.RetryQuota().Balance(), "the abandoned third retry was refunded")
 	require.False(t, errors.Is(err, context.Canceled))
 }
+
+// TestOperationOverrides: an operation's own backoff, retry statuses, retry
+// deadline and connection-error rule win over the service's; options still
+// win over the operation's max backoff and max attempts.
+func TestOperationOverrides(t *testing.T) {
+	svc := testService()
+	svc.RetryStatuses = []StatusRange{{500, 599}}
+	op := &Operation{Name: "Slow", RetrySafe: true,
+		Backoff:       ModeDefaults{MaxAttempts: 4, TransientBaseDelay: ms(200), BackoffExponent: 3, Jitter: JitterNone},
+		RetryStatuses: []StatusRange{{409, 409}}}
+	// 409 retried only for op; delays 200, 600, 1,800 ms (exponent 3).
+	h := newHarness(t, svc, 1, script(status(409), status(409), status(409), status(409)), nil)
+	md, err := h.c.Do(context.Background(), op, &Request{Method: "GET", Path: "/"}, nil, nil)
+	require.Error(t, err)
+	require.Equal(t, 4, md.Attempts, "the operation's max attempts")
+	require.Equal(t, []time.Duration{ms(200), ms(600), ms(1800)}, h.clock.Sleeps())
+
+	// Options win: max attempts 2 and max backoff 100 ms.
+	h = newHarness(t, svc, 1, script(status(409), status(409)), func(o *Options) { o.MaxAttempts, o.MaxBackoff = 2, ms(100) })
+	md, _ = h.c.Do(context.Background(), op, &Request{Method: "GET", Path: "/"}, nil, nil)
+	require.Equal(t, 2, md.Attempts)
+	require.Equal(t, []time.Duration{ms(100)}, h.clock.Sleeps())
+
+	// The service's statuses still apply to other operations: 409 is not retried.
+	h = newHarness(t, svc, 1, script(status(409)), nil)
+	md, _ = h.c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
+	require.Equal(t, 1, md.Attempts)
+
+	// The operation's retry deadline and connection-error rule.
+	op2 := &Operation{Name: "Once", RetrySafe: true, ConnectionErrorsNotRetried: true, MaxElapsed: ms(10)}
+	h = newHarness(t, svc, 1, script(step{err: syscall.ECONNREFUSED}), nil)
+	md, _ = h.c.Do(context.Background(), op2, &Request{Method: "GET", Path: "/"}, nil, nil)
+	require.Equal(t, 1, md.Attempts, "connection errors not retried for this operation")
+	h = newHarness(t, svc, 1, script(status(503), status(503)), nil)
+	md, err = h.c.Do(context.Background(), op2, &Request{Method: "GET", Path: "/"}, nil, nil)
+	require.Equal(t, 1, md.Attempts, "a 50 ms retry does not fit the operation's 10 ms retry deadline")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+}

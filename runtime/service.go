@@ -125,6 +125,21 @@ type Operation struct {
 	TransientCodes    []string
 	ThrottlingCodes   []string
 	NonRetryableCodes []string
+	// Backoff overrides the service's mode defaults for this operation
+	// (the operation's x-retry or x-speakeasy-retries): its set fields win
+	// over Service.Defaults and PerMode; options still win over it. Its
+	// MaxAttempts applies when max attempts is not set in options, the
+	// environment or the config file (§2).
+	Backoff ModeDefaults
+	// RetryStatuses, when set, replace the service's (Service.RetryStatuses)
+	// for this operation.
+	RetryStatuses []StatusRange
+	// ConnectionErrorsNotRetried makes I/O failures non-retryable for this
+	// operation (Service.ConnectionErrorsNotRetried).
+	ConnectionErrorsNotRetried bool
+	// MaxElapsed, when positive, replaces the service's retry deadline
+	// (Service.MaxElapsed) for this operation.
+	MaxElapsed time.Duration
 	// NewError returns a new, empty modeled error for an error code, or nil
 	// when the code is not modeled for this operation. The runtime decodes
 	// the error body into it and fills its metadata.
