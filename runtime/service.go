@@ -13,6 +13,10 @@ type Service struct {
 	// returned by [Client.Do] start with it, as Go errors start with their
 	// package's name ([OperationError]); empty means Name.
 	PackageName string
+	// Extension names the spec extension the service's defaults come from
+	// in Source.Location ("x-speakeasy-retries of Swagger Petstore"); empty
+	// means "x-retry".
+	Extension string
 	// EnvPrefix names the environment variables and config file that
 	// configure retries: <EnvPrefix>_RETRY_MODE, <EnvPrefix>_MAX_ATTEMPTS,
 	// <EnvPrefix>_CONFIG_FILE (default ~/.<envprefix>/config),
