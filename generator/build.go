@@ -6,6 +6,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // builder turns a loaded spec into the model. All Go names are decided here.
@@ -13,7 +15,7 @@ type builder struct {
 	api      *openapi3.T
 	root     *yaml.Node // the spec's root mapping, for operation-level x-retry
 	protocol Protocol
-	retry    RetrySettings
+	retry    runtime.Service
 	d        *diags
 	names    namespace             // package-level Go names
 	comps    map[string]*component // by component schema name
@@ -40,7 +42,7 @@ var reservedNames = []string{"Client", "Options", "New"}
 // build makes the model of api. Names are claimed in a fixed order (reserved
 // names, error shapes, component schemas, then inline types in path order),
 // so the same spec always gets the same names.
-func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Protocol, sel *Selection, d *diags) *Service {
+func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Protocol, sel *Selection, d *diags) *Service {
 	if sel == nil {
 		sel = &Selection{}
 	}
@@ -55,15 +57,18 @@ func build(api *openapi3.T, root *yaml.Node, retry RetrySettings, protocol Proto
 	}
 	b.declareComponents()
 	for _, name := range sortedKeys(api.Components.Schemas) {
-		b.d.at = pointer("components", "schemas", name)
+		b.d.building(pointer("components", "schemas", name))
 		b.component(name)
 	}
 	svc := &Service{Retry: retry, Protocol: protocol, Operations: b.operations(), Auth: b.authOptions(), Servers: b.servers()}
 	if api.Info != nil {
 		svc.Title, svc.Doc = api.Info.Title, api.Info.Description
 	}
+	svc.Retry.Name = svc.Title
 	for _, name := range sortedKeys(b.errors) {
-		svc.Errors = append(svc.Errors, b.errors[name])
+		e := b.errors[name]
+		e.Class = svc.Retry.CodeClass(e.Code)
+		svc.Errors = append(svc.Errors, e)
 	}
 	b.markOutputs(svc.Operations)
 	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
@@ -86,7 +91,7 @@ func (b *builder) declareComponents() {
 		if errorNames[name] && s != nil {
 			goName := b.claim(goName(name, false), ptr)
 			b.comps[name] = &component{ref: TypeRef{Kind: RefNamed, Name: goName, Struct: true}, named: true, built: true}
-			b.errors[name] = &ErrorShape{Name: goName, Code: name, Doc: s.Description}
+			b.errors[name] = &ErrorShape{Name: goName, Code: name, Doc: s.Description, Source: ptr}
 			continue
 		}
 		if kind, ok := namedKind(s, true); ok {

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"mime"
 	"slices"
 	"strings"
 
@@ -62,6 +63,17 @@ func (b *builder) mediaSchema(content openapi3.Content, mt, ptr string) *openapi
 	return m.Schema
 }
 
+// checkMediaType returns kind, or BodyRaw with a warning at ptr when mt is
+// not a media type (RFC 6838 type/subtype, mime.ParseMediaType): the body is
+// then kept raw, bytes as they are.
+func (b *builder) checkMediaType(mt, kind, ptr string) string {
+	if parsed, _, err := mime.ParseMediaType(mt); err != nil || !strings.Contains(parsed, "/") {
+		b.d.warnf(ptr, "%q is not a media type (type/subtype); the body is kept raw (bytes as they are)", mt)
+		return BodyRaw
+	}
+	return kind
+}
+
 // objectSchema returns the object schema sr stands for (through a
 // reference) when it becomes a struct (namedKind), else nil.
 func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
@@ -94,11 +106,12 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	if rb := op.RequestBody; rb != nil && rb.Value != nil {
 		required = rb.Value.Required
 		mt, kind, others := pickMedia(rb.Value.Content)
-		body = Body{Kind: kind, ContentType: mt, Others: others}
 		if mt != "" {
 			bptr = child(child(bptr, "content"), mt)
 			sr = b.mediaSchema(rb.Value.Content, mt, bptr)
+			kind = b.checkMediaType(mt, kind, bptr)
 		}
+		body = Body{Kind: kind, ContentType: mt, Others: others}
 		if strings.Contains(strings.ToLower(mt), "xml") {
 			b.d.warnf(bptr, "XML bodies are not encoded; the client sends the Body field's bytes as they are")
 		}
@@ -117,7 +130,7 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 		return b.structOrEmpty(nil, ptr, name), body, nil
 	}
 	tname := b.claim(name, bptr)
-	t := &Type{Name: tname, Kind: KindStruct, Source: "the parameters and request body of operation " + ptr}
+	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
 	var bodyFields []Field
 	switch {
@@ -214,11 +227,12 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	}
 	cptr = child(child(cptr, "content"), mt)
 	sr := b.mediaSchema(content, mt, cptr)
+	kind = b.checkMediaType(mt, kind, cptr)
 	if kind == BodyJSON && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
 	tname := b.claim(name, cptr)
-	t := &Type{Name: tname, Kind: KindStruct, Source: "the 2xx response of operation " + ptr}
+	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
 	if kind == BodyJSON && sr != nil {
 		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")

@@ -14,6 +14,22 @@ func isFakeAWSStatus(code string) bool {
 	return len(code) == 3 && strings.HasPrefix(code, "48")
 }
 
+// isStatusKey reports whether a responses key is an HTTP status code
+// (100–599), a range (1XX–5XX, any case) or "default" (OpenAPI 3.0
+// §4.7.16).
+func isStatusKey(code string) bool {
+	if code == "default" {
+		return true
+	}
+	if len(code) != 3 || code[0] < '1' || code[0] > '5' {
+		return false
+	}
+	if strings.EqualFold(code[1:], "XX") {
+		return true
+	}
+	return '0' <= code[1] && code[1] <= '9' && '0' <= code[2] && code[2] <= '9'
+}
+
 // errorResponses returns the error shapes of the operation's non-2xx and
 // default responses that have a JSON schema: the Go names of those keyed by
 // error code (aws2openapi's fake statuses 480–489), sorted, and those keyed
@@ -32,6 +48,10 @@ func (b *builder) errorResponses(op *openapi3.Operation, ptr, opName string) ([]
 	for _, code := range sortedKeys(m) {
 		r := m[code].Value
 		if is2xx(code) || r == nil {
+			continue
+		}
+		if !isStatusKey(code) {
+			b.d.warnf(child(child(ptr, "responses"), code), "response key %q is not an HTTP status (100–599, 1XX–5XX or default); ignored", code)
 			continue
 		}
 		sr := jsonSchema(r.Content)

@@ -54,7 +54,7 @@ func (b *builder) operations() []*Operation {
 	ids := map[string]string{} // operationId → pointer of its first operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
-		b.d.at = ptr
+		b.d.building(ptr)
 		id := op.OperationID
 		if id == "" {
 			id = method + " " + path
@@ -78,16 +78,14 @@ func (b *builder) operations() []*Operation {
 			ids[op.OperationID] = ptr
 		}
 		path0, _ := splitPathKey(path)
-		o := &Operation{Name: name, Doc: op.Description, Method: strings.ToUpper(method), Path: path0}
-		if o.Doc == "" {
-			o.Doc = op.Summary
-		}
+		o := &Operation{Name: name, Summary: op.Summary, Doc: op.Description, Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query = ps.headers, ps.query
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Retry = parseOperationXRetry(mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry"), child(ptr, "x-retry"), b.d)
+		o.Retry.Name = name
 		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || slices.Contains(retrySafeMethods, o.Method)
 		out = append(out, o)
 	})
@@ -107,7 +105,7 @@ func (b *builder) structOrEmpty(sr *openapi3.SchemaRef, ptr, fallback string) st
 		b.d.warnf(ptr, "body schema is not an object with properties; using an empty struct")
 	}
 	name := b.claim(fallback, ptr)
-	b.types = append(b.types, &Type{Name: name, Kind: KindStruct, Source: "operation " + ptr + " (the spec gives no object schema)"})
+	b.types = append(b.types, &Type{Name: name, Kind: KindStruct, Source: ptr})
 	return name
 }
 

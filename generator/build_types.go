@@ -69,7 +69,7 @@ func (b *builder) component(name string) TypeRef {
 		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // allOf cycle: reported as an error
 	case c.named && !c.built:
 		c.built = true
-		b.namedType(c.ref.Name, s, ptr, "schema "+componentPrefix+name)
+		b.namedType(c.ref.Name, s, ptr)
 	case !c.named && !c.built:
 		if c.busy {
 			return b.raw(ptr, "schema refers to itself without an object in between")
@@ -131,7 +131,7 @@ func (b *builder) inline(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 		name := b.claim(ctxName, ptr)
 		ref := TypeRef{Kind: RefNamed, Name: name, Struct: kind != KindEnum}
 		b.memo[s] = &component{ref: ref}
-		b.namedType(name, s, ptr, "the inline schema at "+ptr)
+		b.namedType(name, s, ptr)
 		return ref
 	}
 	c := &component{busy: true}
@@ -316,8 +316,8 @@ func (b *builder) raw(ptr, why string) TypeRef {
 
 // namedType builds the struct, enum or union called name from s and adds it
 // to the model.
-func (b *builder) namedType(name string, s *openapi3.Schema, ptr, source string) {
-	t := &Type{Name: name, Doc: s.Description, Source: source}
+func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
+	t := &Type{Name: name, Doc: s.Description, Source: ptr}
 	b.types = append(b.types, t)
 	kind, _ := namedKind(s, true)
 	switch kind {

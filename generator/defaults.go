@@ -5,6 +5,8 @@ import (
 	"unicode"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // specTitle returns info.title of the spec's root mapping, or "".
@@ -26,11 +28,11 @@ var (
 	// message.
 	defaultErrorMessageFields = []string{"message", "error.message", "Message"}
 	// defaultServerDelayHeaders: Retry-After is honoured (RFC 9110 §10.2.3).
-	defaultServerDelayHeaders = []string{"Retry-After"}
+	defaultServerDelayHeaders = []string{runtime.HeaderRetryAfter}
 )
 
-// withDefaults returns r unchanged when the spec declares x-retry (Version
-// set); otherwise the defaults for specs without it: no mode (the runtime's
+// withDefaults returns r unchanged when the spec declares x-retry;
+// otherwise the defaults for specs without it: no mode (the runtime's
 // global default, standard, so explain names that source); error
 // codes from the X-Amzn-ErrorType header, then the body fields code,
 // error.code, __type and Code; messages from message, error.message and
@@ -38,8 +40,8 @@ var (
 // default); operations are retry-safe by method (GET, HEAD, OPTIONS, PUT,
 // DELETE) or by an operation-level x-retry retrySafe; and the environment
 // prefix derived from the title by envPrefix.
-func withDefaults(r RetrySettings, title string) RetrySettings {
-	if r.Version != 0 {
+func withDefaults(r runtime.Service, declared bool, title string) runtime.Service {
+	if declared {
 		return r
 	}
 	r.EnvPrefix = envPrefix(title)

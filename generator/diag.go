@@ -122,6 +122,21 @@ type InternalError struct {
 	Stack string
 }
 
+// Error renders "internal error while building FILE#POINTER: PANIC (please
+// report this with the spec)".
 func (e *InternalError) Error() string {
 	return fmt.Sprintf("internal error while building %s#%s: %v (please report this with the spec)", e.File, fragment(e.Pointer), e.Panic)
+}
+
+// testHookBuilding, set by tests only, is called with every location the
+// builder starts on (to make it panic there).
+var testHookBuilding func(ptr string)
+
+// building records that the builder starts on ptr (an operation, a
+// component schema), for an InternalError.
+func (d *diags) building(ptr string) {
+	d.at = ptr
+	if testHookBuilding != nil {
+		testHookBuilding(ptr)
+	}
 }

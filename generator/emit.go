@@ -36,12 +36,12 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 	}
 	emitters := []struct {
 		name string
-		emit func(*jen.File, *Service)
+		emit func(*jen.File, *Service) error
 	}{
-		{"client.go", func(f *jen.File, svc *Service) { emitClient(f, svc, pkg) }},
-		{"errors.go", emitErrors},
+		{"client.go", func(f *jen.File, svc *Service) error { return emitClient(f, svc, pkg) }},
+		{"errors.go", func(f *jen.File, svc *Service) error { emitErrors(f, svc); return nil }},
 		{"operations.go", emitOperations},
-		{"types.go", emitTypes},
+		{"types.go", func(f *jen.File, svc *Service) error { emitTypes(f, svc); return nil }},
 	}
 	// The files are rendered concurrently (each only reads svc); formatting
 	// is most of the time on large specs.
@@ -55,7 +55,9 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 			if errs[i] = header(f, svc); errs[i] != nil {
 				return
 			}
-			e.emit(f, svc)
+			if errs[i] = e.emit(f, svc); errs[i] != nil {
+				return
+			}
 			out[i] = File{Name: e.name}
 			out[i].Content, errs[i] = render(f, e.name)
 		})
@@ -106,15 +108,47 @@ func render(f *jen.File, name string) ([]byte, error) {
 	return src, nil
 }
 
-// docComment returns doc comment lines: first, then the description's
-// lines after an empty line.
-func docComment(first, desc string) *jen.Statement {
-	s := jen.Comment(first)
-	if lines := commentLines(desc); len(lines) > 0 {
-		s.Line().Comment("")
-		for _, l := range lines {
-			s.Line().Comment(l)
+// docComment returns a doc comment built like a hand-written SDK's: the
+// spec's own text first (spec: summary, then description; empty and
+// repeated texts left out), then the generator's notes (one paragraph each;
+// the first names the declaration, so it leads when the spec says nothing),
+// and last "Source: #POINTER", the JSON pointer of what the declaration is
+// generated from (omitted when source is ""). Spec text and notes pass
+// through commentLines; the pointer is fragment-encoded, so no line can end
+// the comment.
+func docComment(spec, notes []string, source string) *jen.Statement {
+	var paras [][]string
+	seen := map[string]bool{}
+	for _, text := range spec {
+		lines := commentLines(text)
+		key := strings.Join(lines, " ")
+		if len(lines) == 0 || seen[key] {
+			continue
 		}
+		seen[key] = true
+		paras = append(paras, lines)
+	}
+	for _, n := range notes {
+		if lines := commentLines(n); len(lines) > 0 {
+			paras = append(paras, lines)
+		}
+	}
+	if source != "" {
+		paras = append(paras, []string{"Source: #" + fragment(source)})
+	}
+	var lines []string
+	for i, p := range paras {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, p...)
+	}
+	if len(lines) == 0 {
+		return &jen.Statement{}
+	}
+	s := jen.Comment(lines[0])
+	for _, l := range lines[1:] {
+		s.Line().Comment(l)
 	}
 	return s
 }

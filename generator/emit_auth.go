@@ -30,7 +30,8 @@ func emitAuth(f *jen.File, svc *Service) {
 			hook = jen.Qual(runtimePath, "APIKey").Call(jen.Lit(a.In), jen.Lit(a.Name), jen.Id("key"))
 			first = a.Option + " sends key as the " + a.In + " " + strconv.Quote(a.Name) + " on every attempt"
 		}
-		f.Add(docComment(first+" (security scheme "+strconv.Quote(a.Scheme)+"). It keeps a BeforeAttempt hook set before it (that hook runs first); other schemes, such as AWS SigV4, go through Options.BeforeAttempt.", a.Doc))
+		f.Add(docComment([]string{a.Doc}, []string{first + " (security scheme " + strconv.Quote(a.Scheme) + "). It keeps a BeforeAttempt hook set before it (that hook runs first); other schemes, such as AWS SigV4, go through Options.BeforeAttempt."},
+			pointer("components", "securitySchemes", a.Scheme)))
 		f.Func().Id(a.Option).Params(params...).Func().Params(jen.Op("*").Id("Options")).Block(
 			jen.Return(jen.Func().Params(jen.Id("o").Op("*").Id("Options")).Block(
 				jen.Id("o").Dot("BeforeAttempt").Op("=").Qual(runtimePath, "ChainBeforeAttempt").Call(jen.Id("o").Dot("BeforeAttempt"), hook),
@@ -54,7 +55,7 @@ func emitServers(f *jen.File, svc *Service) {
 		names = append(names, n+": "+strconv.Quote(v))
 	}
 	sort.Strings(names)
-	f.Add(docComment("DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.", s.Doc))
+	f.Add(docComment([]string{s.Doc}, []string{"DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New."}, "/servers/0"))
 	f.Const().Id("DefaultServerURL").Op("=").Lit(expandDefaults(s))
 	f.Line()
 	if len(s.Defaults) == 0 {

@@ -8,12 +8,26 @@ import (
 
 // emitOperations writes operations.go: per operation its runtime.Operation,
 // its error constructors and its Client method. Operations modelling the
-// same errors by status share one constructor, named after the first of
-// them.
-func emitOperations(f *jen.File, svc *Service) {
+// same errors (by code, or by status) share one constructor, named after
+// the first of them.
+func emitOperations(f *jen.File, svc *Service) error {
 	byStatus := map[string]string{} // status mapping → constructor name
 	var owners []*Operation         // the first operation of each mapping
+	byCode := map[string]string{}   // error list → constructor name
+	uses := map[string]int{}        // key → operations using it
 	for _, op := range svc.Operations {
+		uses[strings.Join(op.Errors, ",")]++
+		uses[statusKey(op.StatusErrors)]++
+	}
+	for _, op := range svc.Operations {
+		codeFunc, newCodeFunc := "", false
+		if len(op.Errors) > 0 {
+			key := strings.Join(op.Errors, ",")
+			if codeFunc = byCode[key]; codeFunc == "" {
+				codeFunc, newCodeFunc = "new"+op.Name+"Error", true
+				byCode[key] = codeFunc
+			}
+		}
 		statusFunc := ""
 		if len(op.StatusErrors) > 0 {
 			key := statusKey(op.StatusErrors)
@@ -24,15 +38,18 @@ func emitOperations(f *jen.File, svc *Service) {
 				owners = append(owners, op)
 			}
 		}
-		emitOperationVar(f, op, statusFunc)
-		if len(op.Errors) > 0 {
-			emitNewError(f, op, svc)
+		if err := emitOperationVar(f, op, codeFunc, statusFunc); err != nil {
+			return err
+		}
+		if newCodeFunc {
+			emitNewError(f, codeFunc, op, svc, uses[strings.Join(op.Errors, ",")] > 1)
 		}
 		emitMethod(f, op, svc)
 	}
 	for _, op := range owners {
-		emitNewStatusError(f, "new"+op.Name+"StatusError", op)
+		emitNewStatusError(f, "new"+op.Name+"StatusError", op, uses[statusKey(op.StatusErrors)] > 1)
 	}
+	return nil
 }
 
 // statusKey identifies a status → error shape mapping.
@@ -44,37 +61,38 @@ func statusKey(se []StatusError) string {
 	return b.String()
 }
 
-// emitOperationVar writes `var opX = runtime.Operation{…}`.
-func emitOperationVar(f *jen.File, op *Operation, statusFunc string) {
-	d := jen.Dict{jen.Id("Name"): jen.Lit(op.Name)}
-	if op.Retry.RetrySafe {
-		d[jen.Id("RetrySafe")] = jen.True()
-	}
-	if op.Retry.LongPolling {
-		d[jen.Id("LongPolling")] = jen.True()
-	}
-	setStrings(d, "TransientCodes", op.Retry.TransientCodes)
-	setStrings(d, "ThrottlingCodes", op.Retry.ThrottlingCodes)
-	setStrings(d, "NonRetryableCodes", op.Retry.NonRetryableCodes)
-	if len(op.Errors) > 0 {
-		d[jen.Id("NewError")] = jen.Id("new" + op.Name + "Error")
+// emitOperationVar writes `var opX = runtime.Operation{…}`: op.Retry as a
+// literal, with the error constructors named.
+func emitOperationVar(f *jen.File, op *Operation, codeFunc, statusFunc string) error {
+	fill := map[string]jen.Code{"NewError": nil, "NewErrorForStatus": nil}
+	if codeFunc != "" {
+		fill["NewError"] = jen.Id(codeFunc)
 	}
 	if statusFunc != "" {
-		d[jen.Id("NewErrorForStatus")] = jen.Id(statusFunc)
+		fill["NewErrorForStatus"] = jen.Id(statusFunc)
+	}
+	lit, err := runtimeLiteral(op.Retry, fill)
+	if err != nil {
+		return err
 	}
 	f.Comment("op" + op.Name + " describes " + op.Name + " to the runtime.")
-	f.Var().Id("op"+op.Name).Op("=").Qual(runtimePath, "Operation").Values(d)
+	f.Var().Id("op" + op.Name).Op("=").Add(lit)
 	f.Line()
+	return nil
 }
 
-// emitNewError writes the constructor of the operation's modelled errors.
-func emitNewError(f *jen.File, op *Operation, svc *Service) {
+// emitNewError writes name, the constructor of the operation's modelled
+// errors by code.
+func emitNewError(f *jen.File, name string, op *Operation, svc *Service, shared bool) {
 	codes := map[string]string{}
 	for _, e := range svc.Errors {
 		codes[e.Name] = e.Code
 	}
-	f.Comment("new" + op.Name + "Error returns an empty modelled error of " + op.Name + " for code, or nil.")
-	f.Func().Id("new"+op.Name+"Error").Params(jen.Id("code").String()).Qual(runtimePath, "ModeledError").Block(
+	f.Comment(name + " returns an empty modelled error of " + op.Name + " for code, or nil.")
+	if shared {
+		f.Comment("Operations modelling the same errors as " + op.Name + " share it.")
+	}
+	f.Func().Id(name).Params(jen.Id("code").String()).Qual(runtimePath, "ModeledError").Block(
 		jen.Switch(jen.Id("code")).BlockFunc(func(g *jen.Group) {
 			for _, name := range op.Errors {
 				g.Case(jen.Lit(codes[name])).Block(jen.Return(jen.Op("&").Id(name).Values()))
@@ -88,9 +106,11 @@ func emitNewError(f *jen.File, op *Operation, svc *Service) {
 // emitNewStatusError writes the constructor of errors modelled by HTTP
 // status: exact statuses (grouped by shape), then "4XX"-style ranges, then
 // "default".
-func emitNewStatusError(f *jen.File, name string, op *Operation) {
-	f.Comment(name + " returns an empty modelled error for an HTTP status, or nil.")
-	f.Comment("Operations modelling the same errors as " + op.Name + " share it.")
+func emitNewStatusError(f *jen.File, name string, op *Operation, shared bool) {
+	f.Comment(name + " returns an empty modelled error of " + op.Name + " for an HTTP status, or nil.")
+	if shared {
+		f.Comment("Operations modelling the same errors as " + op.Name + " share it.")
+	}
 	fallback := jen.Nil()
 	var order []string               // shape names in order of first exact status
 	exact := map[string][]jen.Code{} // shape → its status conditions
@@ -126,16 +146,17 @@ func emitNewStatusError(f *jen.File, name string, op *Operation) {
 
 // emitMethod writes the Client method of an operation.
 func emitMethod(f *jen.File, op *Operation, svc *Service) {
-	first := op.Name + " calls the " + op.Name + " operation (" + op.Method + " " + op.Path + ")."
-	f.Add(docComment(first, op.Doc))
+	notes := []string{op.Name + " sends " + requestLine(op) + "."}
+	if op.Retry.LongPolling {
+		notes = append(notes, "It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the backoff of the error's class before returning.")
+	}
 	if len(op.Errors)+len(op.StatusErrors) > 0 {
-		f.Comment("")
-		f.Comment("Modelled errors (match with errors.As): " + strings.Join(errorNames(op), ", ") + ".")
+		notes = append(notes, "Modelled errors (match with errors.As): "+strings.Join(errorNames(op), ", ")+".")
 	}
 	if len(op.Body.Others) > 0 {
-		f.Comment("")
-		f.Comment("The request body is sent as " + op.Body.ContentType + "; the spec also accepts " + strings.Join(op.Body.Others, ", ") + ".")
+		notes = append(notes, "The request body is sent as "+op.Body.ContentType+"; the spec also accepts "+strings.Join(op.Body.Others, ", ")+".")
 	}
+	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
 	var body []jen.Code
 	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
 	body = append(body, encodeBody(op)...)
@@ -153,6 +174,20 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
 	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// requestLine renders the operation's request as its doc comment names it:
+// method, path and fixed query ("GET /?Action=DescribeInstances"), then the
+// fixed headers ("POST / with X-Amz-Target: DynamoDB_20120810.GetItem").
+func requestLine(op *Operation) string {
+	line := op.Method + " " + op.Path
+	for i, q := range op.Query {
+		line += map[bool]string{true: "?", false: "&"}[i == 0] + q.Name + "=" + q.Value
+	}
+	for i, h := range op.Headers {
+		line += map[bool]string{true: " with ", false: ", "}[i == 0] + h.Name + ": " + h.Value
+	}
+	return line
 }
 
 // errorNames lists the operation's error types, code-keyed first.

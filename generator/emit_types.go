@@ -8,12 +8,16 @@ import (
 // the JSON helpers those types use (only the ones used).
 func emitTypes(f *jen.File, svc *Service) {
 	var additional, union bool
+	roles := typeRoles(svc)
 	for _, t := range svc.Types {
-		first := t.Name + " is generated from " + plainLine(t.Source) + "."
-		if t.Embed != "" {
-			first += " It embeds " + t.Embed + ", the decoded response body, so its fields are read on the output directly."
+		var notes []string
+		if s := typeSentence(t, roles[t.Name]); s != "" {
+			notes = append(notes, s)
 		}
-		f.Add(docComment(first, t.Doc))
+		if t.Embed != "" {
+			notes = append(notes, "It embeds "+t.Embed+", the decoded response body, so its fields are read on the output directly.")
+		}
+		f.Add(docComment([]string{t.Doc}, notes, t.Source))
 		switch t.Kind {
 		case KindEnum:
 			emitEnum(f, t)
@@ -44,6 +48,40 @@ func emitTypes(f *jen.File, svc *Service) {
 	if union {
 		emitUnionHelpers(f)
 	}
+}
+
+// typeRoles says, by type name, which operation a type is the input or
+// output of ("the input of GetItem"); the first operation in name order
+// wins.
+func typeRoles(svc *Service) map[string]string {
+	roles := map[string]string{}
+	for _, op := range svc.Operations {
+		for name, role := range map[string]string{op.Input: "the input of ", op.Output: "the output of "} {
+			if roles[name] == "" {
+				roles[name] = role + op.Name
+			}
+		}
+	}
+	return roles
+}
+
+// typeSentence is the generator's sentence naming a type: its role for an
+// operation's input or output ("GetItemInput is the input of GetItem."),
+// else, when the spec has no description to lead with, what kind of
+// schema it is ("TableStatus is an enumeration of the spec: one constant per
+// value."); "" when the spec's description says it all.
+func typeSentence(t *Type, role string) string {
+	switch {
+	case role != "":
+		return t.Name + " is " + role + "."
+	case t.Doc != "":
+		return ""
+	case t.Kind == KindEnum:
+		return t.Name + " is an enumeration of the spec: one constant per value."
+	case t.Kind == KindUnion:
+		return t.Name + " is a union of the spec (oneOf/anyOf): one field per variant."
+	}
+	return t.Name + " is an object of the spec."
 }
 
 // emitEnum writes a named string (or int64) type and one constant per value.
@@ -77,7 +115,7 @@ func structFields(fields []Field, output bool) []jen.Code {
 	}
 	for i, fl := range fields {
 		var s jen.Statement
-		if lines := commentLines(fl.Doc); len(lines) > 0 {
+		if lines := fieldDoc(fl); len(lines) > 0 {
 			if i > 0 || output {
 				s.Line()
 			}
@@ -100,6 +138,23 @@ func structFields(fields []Field, output bool) []jen.Code {
 		out = append(out, &s)
 	}
 	return out
+}
+
+// fieldDoc is a field's doc comment lines: the property's description,
+// then "Required." for a required property (with how nil travels when it
+// is nullable too).
+func fieldDoc(fl Field) []string {
+	lines := commentLines(fl.Doc)
+	if !fl.Required {
+		return lines
+	}
+	if len(lines) > 0 {
+		lines = append(lines, "")
+	}
+	if fl.Nullable {
+		return append(lines, "Required; nil is sent as null.")
+	}
+	return append(lines, "Required.")
 }
 
 // fieldType is a field's Go type: struct and union types are always

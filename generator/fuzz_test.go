@@ -3,7 +3,9 @@ package generator
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // FuzzGenerate feeds mutated specs (seeded with the hostile and crash corpora) to the
@@ -28,6 +30,56 @@ func FuzzGenerate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		svc, _, err := loadData("fuzz.yaml", spec, nil, nil)
+		if err != nil {
+			return
+		}
+		if _, err := Generate(svc, "fuzz"); err != nil {
+			t.Fatalf("a loaded spec must render: %v", err)
+		}
+	})
+}
+
+// FuzzSplitSpec feeds a small split spec whose path item file and one $ref
+// are mutated (seeded with the files of testdata/split/redocly): the
+// bundler, the $ref checks and the builder return a result or an error,
+// never panic, never read outside the spec's directory (an fstest.MapFS
+// holds it), and what they return renders.
+func FuzzSplitSpec(f *testing.F) {
+	root := []byte(`openapi: 3.0.3
+info:
+  title: Split
+  version: "1"
+  description: {$ref: "text/intro.md"}
+paths:
+  /things/{id}:
+    $ref: paths/item.yaml
+components:
+  schemas:
+    Thing: {$ref: schemas/Thing.yaml}
+    Fuzzed: {$ref: paths/ref.yaml}
+`)
+	thing := []byte("type: object\nproperties:\n  id: {type: string}\n  parent: {$ref: Thing.yaml}\n")
+	seeds, err := filepath.Glob("testdata/split/redocly/*/*.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range seeds {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, "../schemas/Thing.yaml")
+	}
+	f.Add([]byte("get:\n  operationId: getThing\n  parameters: [{$ref: '../params.yaml#/id'}]\n  responses:\n    '200': {description: ok, content: {application/json: {schema: {$ref: '../schemas/Thing.yaml'}}}}\n"), "../schemas/Thing.yaml#/properties/parent")
+	f.Fuzz(func(t *testing.T, item []byte, ref string) {
+		fsys := fstest.MapFS{
+			"paths/item.yaml":    {Data: item},
+			"paths/ref.yaml":     {Data: []byte("$ref: '" + strings.ReplaceAll(ref, "'", "''") + "'\n")},
+			"schemas/Thing.yaml": {Data: thing},
+			"params.yaml":        {Data: []byte("id: {name: id, in: path, required: true, schema: {type: string}}\n")},
+			"text/intro.md":      {Data: []byte("Intro.")},
+		}
+		svc, _, err := loadData("openapi.yaml", root, nil, fsys)
 		if err != nil {
 			return
 		}

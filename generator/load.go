@@ -12,6 +12,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // LoadService reads the spec at specPath (YAML or JSON) with the files its
@@ -47,6 +49,20 @@ func LoadSelected(specPath string, overlays []string, sel *Selection) (*Service,
 	}
 	defer dir.Close()
 	return loadSelected(specPath, raw, overlays, dir.FS(), sel)
+}
+
+// LoadRetryService loads the spec at specPath with its overlays exactly as
+// LoadService does and returns the runtime.Service the generated client
+// holds as its service literal (Service.Retry: x-retry, or the defaults for
+// specs without it). `retrygen vectors` and `retrygen explain` run this value,
+// so they see what a generated client sees. Its diagnostics and error are
+// LoadService's.
+func LoadRetryService(specPath string, overlays []string) (*runtime.Service, []Diagnostic, error) {
+	svc, diags, err := LoadService(specPath, overlays)
+	if err != nil {
+		return nil, diags, err
+	}
+	return &svc.Retry, diags, nil
 }
 
 // loadData is LoadService on the spec's bytes; specPath names it in
@@ -103,7 +119,8 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		return nil, append(all, d.list...), err
 	}
 	skipped := removeSkipped(root, skip)
-	retry := withDefaults(parseXRetry(root, d), specTitle(root))
+	retry, declared := parseXRetry(root, d)
+	retry = withDefaults(retry, declared, specTitle(root))
 	protocol := parseXProtocol(root, d)
 
 	api, err := loadOpenAPI(doc)
@@ -118,10 +135,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))
 	}
-	svc.Retry = retry
-	svc.Protocol = protocol
 	svc.Skipped = skipped
-	classifyErrors(svc)
 	all = append(all, d.list...)
 	if n := d.errors(); n > 0 {
 		return nil, all, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)

@@ -66,10 +66,8 @@ func isSchemaPosition(toks []string) bool {
 	switch {
 	case n == 0:
 		return false
-	case n == 3 && toks[0] == "components" && toks[1] == "schemas":
-		return true
-	case n >= 2 && toks[0] == "components" && toks[1] == "schemas":
-		// inside a component schema: its subschemas
+	case n == 3 && toks[0] == "components":
+		return toks[1] == "schemas" // a parameter called "items" is not a schema
 	}
 	last := toks[n-1]
 	switch last {
@@ -191,10 +189,10 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 // inline replaces the $ref mapping n with a copy of target, whose own $refs
 // are then checked.
 func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
-	cp := c.budget.copyNode(target)
+	cp := c.budget.copyNode(target, true)
 	if cp == nil {
 		file, at, _ := c.at(n, ptr, "")
-		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes", file, fragment(at), maxExpandedNodes)
+		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", file, fragment(at), maxExpandedNodes)
 		return
 	}
 	*n = *cp

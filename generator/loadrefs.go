@@ -64,6 +64,7 @@ type bundler struct {
 	files    map[string]*yaml.Node // parsed files by name; nil: the file is missing
 	fileErr  map[string]string     // why a file could not be read
 	hoisted  map[refTarget]string  // target → pointer of its component in the spec
+	copied   map[refTarget]bool    // targets copied once (later copies are charged to the budget)
 	stack    []refTarget           // targets being inlined, outermost first
 	origin   map[*yaml.Node]refOrigin
 	skip     *skipSet
@@ -76,7 +77,7 @@ type bundler struct {
 func bundle(root *yaml.Node, rootName, dir string, fsys fs.FS, d *diags, budget *nodeBudget, skip *skipSet) (map[*yaml.Node]refOrigin, error) {
 	b := &bundler{fsys: fsys, dir: dir, rootName: rootName, root: root, d: d, budget: budget,
 		files: map[string]*yaml.Node{rootName: root}, fileErr: map[string]string{},
-		hoisted: map[refTarget]string{}, origin: map[*yaml.Node]refOrigin{}, skip: skip}
+		hoisted: map[refTarget]string{}, copied: map[refTarget]bool{}, origin: map[*yaml.Node]refOrigin{}, skip: skip}
 	b.registerRootComponents()
 	b.walk(root, rootName, "", "")
 	return b.origin, b.fatal
@@ -191,9 +192,10 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 			b.hoisted[t] = b.claimComponent(kind, t)
 		}
 	}
-	c := b.budget.copyNode(tn)
+	c := b.budget.copyNode(tn, b.copied[t])
+	b.copied[t] = true
 	if c == nil {
-		b.fatal = fmt.Errorf("%s#%s: $ref %q: inlining referenced files exceeds the budget of %d YAML nodes", b.path(file), fragment(at), ref, maxExpandedNodes)
+		b.fatal = fmt.Errorf("%s#%s: $ref %q: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", b.path(file), fragment(at), ref, maxExpandedNodes)
 		return
 	}
 	b.stack = append(b.stack, t)

@@ -1,6 +1,6 @@
 package generator
 
-import "time"
+import "github.com/retrygen/retrygen/runtime"
 
 // Service is the intermediate model of one spec: everything the emitter
 // needs, with every Go name decided. Slices are sorted by Go name, so the
@@ -15,8 +15,11 @@ type Service struct {
 	// Overlays the overlays' base file names, in the order applied.
 	SpecFile string
 	Overlays []string
-	// Retry holds the root-level x-retry extension.
-	Retry RetrySettings
+	// Retry is the runtime.Service the root-level x-retry extension
+	// declares (Name is Title), with the defaults for specs without x-retry
+	// applied; the generated client holds it as a literal, and the CLI runs
+	// it as is.
+	Retry runtime.Service
 	// Protocol holds the root-level x-protocol extension.
 	Protocol Protocol
 	// Operations, sorted by Name.
@@ -53,9 +56,11 @@ type Protocol struct {
 type Operation struct {
 	// Name is the Go method name ("GetItem").
 	Name string
-	// Doc is the operation's description (HTML allowed; emitted through
-	// commentLines).
-	Doc string
+	// Summary and Doc are the operation's summary and description (HTML
+	// allowed; emitted through commentLines).
+	Summary, Doc string
+	// Source is the operation's JSON pointer ("/paths/~1pets/get").
+	Source string
 	// Method is the HTTP method, upper case ("POST").
 	Method string
 	// Path is the URL path with any "#k=v" or "?k=v" suffix of the path key
@@ -72,9 +77,11 @@ type Operation struct {
 	// Errors are the Go names of the error shapes this operation models,
 	// sorted.
 	Errors []string
-	// Retry holds the operation-level x-retry extension, with RetrySafe
-	// already combined with the method and the service's retrySafe.
-	Retry OperationRetry
+	// Retry is the runtime.Operation of the operation-level x-retry
+	// extension: Name set, RetrySafe already combined with the method and
+	// the service's retrySafe. Its NewError and NewErrorForStatus are nil;
+	// the emitter names the generated constructors.
+	Retry runtime.Operation
 	// Params are the input fields sent as path, query, header or cookie
 	// parameters, in spec order (path-level ones first).
 	Params []Param
@@ -194,8 +201,10 @@ type Type struct {
 	Name string
 	// Doc is the schema's description.
 	Doc string
-	// Source says where the type comes from, for the doc comment when Doc
-	// is empty ("schema #/components/schemas/GetItemInput").
+	// Source is the JSON pointer of what the type is generated from: a
+	// schema ("/components/schemas/GetItemInput", or an inline one), or the
+	// operation whose input or output it is ("/paths/~1pets/get"). The
+	// doc comment ends with it.
 	Source string
 	// Kind is struct or enum.
 	Kind TypeKind
@@ -318,85 +327,12 @@ type ErrorShape struct {
 	// Name is the Go type name; Code the error code it matches (the schema
 	// name).
 	Name, Code string
-	// Doc is the schema's description.
-	Doc string
+	// Doc is the schema's description; Source its JSON pointer
+	// ("/components/schemas/ResourceNotFoundException").
+	Doc, Source string
 	// Fields are the schema's properties, sorted by JSON name.
 	Fields []Field
-	// Class is the code's retry class by retry-behavior.md §4: "transient",
-	// "throttling" or "non-retryable".
-	Class string
-}
-
-// RetrySettings is the root-level x-retry extension, version 1. Its fields
-// map one to one onto runtime.Service; zero values mean "not declared".
-type RetrySettings struct {
-	// Version is the extension's version (1).
-	Version int
-	// EnvPrefix names <PREFIX>_RETRY_MODE, _MAX_ATTEMPTS, _CONFIG_FILE and
-	// _PROFILE ("AWS").
-	EnvPrefix string
-	// Mode is the service's default retry mode: "standard", "adaptive",
-	// "legacy" or "aliyun"; "" means standard.
-	Mode string
-	// Defaults apply to every mode; Modes override them per mode (keys are
-	// mode names).
-	Defaults ModeSettings
-	Modes    map[string]ModeSettings
-	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
-	// to the built-in lists of retry-behavior.md §4.
-	TransientCodes, ThrottlingCodes, NonRetryableCodes []string
-	// Bare429NotRetried: an HTTP 429 without a recognised code is
-	// non-retryable (exact AWS behaviour) instead of throttling
-	// (x-retry bare429: non-retryable).
-	Bare429NotRetried bool
-	// ErrorCodeHeaders (code = part before ':') and ErrorCodeFields (code =
-	// part after '#') say where the error code is.
-	ErrorCodeHeaders, ErrorCodeFields []string
-	// ErrorMessageFields are the body fields holding the message.
-	ErrorMessageFields []string
-	// RequestIDHeaders and RequestIDFields hold the request ID.
-	RequestIDHeaders, RequestIDFields []string
-	// ServerDelayHeaders are the server-delay headers honoured, among
-	// x-amz-retry-after, Retry-After and x-acs-retry-after.
-	ServerDelayHeaders []string
-	// RetrySafe declares every operation retry-safe despite POST.
-	RetrySafe bool
-	// AttemptHeader is sent as "attempt=N; max=M" ("amz-sdk-request").
-	AttemptHeader string
-	// ThrottleControl declares Alibaba-style throttle windows; nil = off.
-	ThrottleControl *ThrottleControl
-}
-
-// ModeSettings are a service's defaults for one retry mode
-// (runtime.ModeDefaults). Zero means "the mode's global default".
-type ModeSettings struct {
-	// MaxAttempts counts the first attempt.
-	MaxAttempts int
-	// TransientBaseDelay, ThrottlingBaseDelay and MaxBackoff come from the
-	// *Ms keys (milliseconds).
-	TransientBaseDelay, ThrottlingBaseDelay, MaxBackoff time.Duration
-	// Jitter is "full", "equal", "none" or "" (the mode's own).
-	Jitter string
-}
-
-// ThrottleControl is x-retry's throttleControl (retry-behavior.md §8).
-type ThrottleControl struct {
-	// UserAPIHeader and UserHeader name the rate-limit headers.
-	UserAPIHeader, UserHeader string
-	// MaxDelay bounds every delay and window wait (maxDelayMs).
-	MaxDelay time.Duration
-	// RetryStatuses are the HTTP statuses retried in aliyun mode.
-	RetryStatuses []int
-}
-
-// OperationRetry is the operation-level x-retry extension.
-type OperationRetry struct {
-	// LongPolling: sleep the backoff before returning when the retry quota
-	// cannot pay (retry-behavior.md §7).
-	LongPolling bool
-	// RetrySafe: retried after ambiguous transport failures (§3).
-	RetrySafe bool
-	// TransientCodes, ThrottlingCodes and NonRetryableCodes add
-	// per-operation classification.
-	TransientCodes, ThrottlingCodes, NonRetryableCodes []string
+	// Class is the code's retry class as the runtime classifies it by code
+	// (runtime.Service.CodeClass, retry-behavior.md §4).
+	Class runtime.Class
 }

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 func TestModelSchemas(t *testing.T) {
@@ -86,6 +88,7 @@ func TestModelOperation(t *testing.T) {
 	op := svc.Operations[0]
 	require.Equal(t, &Operation{
 		Name:    "Op",
+		Source:  "/paths/~1#X-Amz-Target=Svc.Op/post",
 		Method:  "POST",
 		Path:    "/",
 		Headers: []FixedHeader{{Name: "X-Amz-Target", Value: "Svc.Op"}},
@@ -93,9 +96,10 @@ func TestModelOperation(t *testing.T) {
 		Input:   "OpInput",
 		Output:  "OpOutput",
 		Errors:  []string{"NotFound"},
+		Retry:   runtime.Operation{Name: "Op"},
 	}, op, "path key split, auto header, optional X-Amz-* header skipped, error shape by schema name")
 	require.Empty(t, diags, "an optional X-Amz-* header is the signer's business, not a warning")
-	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Class: ClassNonRetryable}}, svc.Errors)
+	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Source: "/components/schemas/NotFound", Class: runtime.ClassNonRetryable}}, svc.Errors)
 	require.True(t, typeNamed(svc, "OpOutput").Output)
 	require.Nil(t, typeNamed(svc, "NotFound"), "error shapes are not ordinary types")
 }

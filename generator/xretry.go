@@ -8,23 +8,22 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
-)
 
-// The retry modes x-retry may name (retry-behavior.md §1).
-var retryModes = []string{"standard", "adaptive", "legacy", "aliyun"}
+	"github.com/retrygen/retrygen/runtime"
+)
 
 // serverDelayHeaders are the server-delay headers the runtime understands
 // (retry-behavior.md §5), in their canonical spelling.
-var serverDelayHeaders = []string{"x-amz-retry-after", "Retry-After", "x-acs-retry-after"}
+var serverDelayHeaders = []string{runtime.HeaderAmzRetryAfter, runtime.HeaderRetryAfter, runtime.HeaderACSRetryAfter}
 
 // parseXRetry reads the root-level x-retry extension (version 1) at
-// /x-retry of the spec's root mapping. A missing extension yields zero
-// settings (every runtime default applies).
-func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
-	var s RetrySettings
+// /x-retry of the spec's root mapping straight into the runtime's
+// Service. declared reports whether the spec has the extension; a missing
+// one yields a zero Service (every runtime default applies).
+func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 	n := mapValue(root, "x-retry")
 	if n == nil {
-		return s
+		return s, false
 	}
 	const ptr = "/x-retry"
 	x := extReader{d}
@@ -32,16 +31,16 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 		"version": func(v *yaml.Node, p string) {
 			if v.Kind != yaml.ScalarNode || v.Value != "1" {
 				d.errorf(p, "must be 1, got %s", describe(v))
-				return
 			}
-			s.Version = 1
 		},
 		"envPrefix": func(v *yaml.Node, p string) {
 			if s.EnvPrefix = x.str(v, p); s.EnvPrefix != "" && !envPrefixRE.MatchString(s.EnvPrefix) {
 				d.errorf(p, "must be letters, digits and _ not starting with a digit (it names environment variables), got %q", s.EnvPrefix)
 			}
 		},
-		"mode": func(v *yaml.Node, p string) { s.Mode = x.oneOf(v, p, retryModes...) },
+		"mode": func(v *yaml.Node, p string) {
+			s.DefaultMode, _ = oneOfValues(x, v, p, runtime.Modes(), func(m runtime.Mode) string { return string(m) })
+		},
 		"modes": func(v *yaml.Node, p string) {
 			x.mapping(v, p, modeFields(x, &s))
 		},
@@ -72,7 +71,7 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
 		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
-			s.ThrottleControl = &ThrottleControl{}
+			s.ThrottleControl = &runtime.ThrottleControl{}
 			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))
 		},
 	}
@@ -84,11 +83,28 @@ func parseXRetry(root *yaml.Node, d *diags) RetrySettings {
 	if x.mapping(n, ptr, fields) && mapValue(n, "version") == nil {
 		d.errorf(ptr, "version is required (this generator reads x-retry version 1)")
 	}
-	return s
+	return s, true
+}
+
+// oneOfValues reads one of values, each spelled as name gives it, and
+// reports anything else as "must be one of …".
+func oneOfValues[T any](x extReader, v *yaml.Node, p string, values []T, name func(T) string) (T, bool) {
+	names := make([]string, len(values))
+	for i, val := range values {
+		names[i] = name(val)
+	}
+	got := x.oneOf(v, p, names...)
+	for i, n := range names {
+		if got != "" && n == got {
+			return values[i], true
+		}
+	}
+	var zero T
+	return zero, false
 }
 
 // modeSettingFields reads maxAttempts, the three *Ms delays and jitter into m.
-func modeSettingFields(x extReader, m *ModeSettings) map[string]func(*yaml.Node, string) {
+func modeSettingFields(x extReader, m *runtime.ModeDefaults) map[string]func(*yaml.Node, string) {
 	ms := func(dst *time.Duration) func(*yaml.Node, string) {
 		return func(v *yaml.Node, p string) {
 			if d, ok := x.millis(v, p); ok {
@@ -105,21 +121,23 @@ func modeSettingFields(x extReader, m *ModeSettings) map[string]func(*yaml.Node,
 		"transientBaseDelayMs":  ms(&m.TransientBaseDelay),
 		"throttlingBaseDelayMs": ms(&m.ThrottlingBaseDelay),
 		"maxBackoffMs":          ms(&m.MaxBackoff),
-		"jitter":                func(v *yaml.Node, p string) { m.Jitter = x.oneOf(v, p, "full", "equal", "none") },
+		"jitter": func(v *yaml.Node, p string) {
+			m.Jitter, _ = oneOfValues(x, v, p, runtime.Jitters(), runtime.Jitter.String)
+		},
 	}
 }
 
-// modeFields reads x-retry.modes: one ModeSettings per retry mode.
-func modeFields(x extReader, s *RetrySettings) map[string]func(*yaml.Node, string) {
+// modeFields reads x-retry.modes: one runtime.ModeDefaults per retry mode.
+func modeFields(x extReader, s *runtime.Service) map[string]func(*yaml.Node, string) {
 	fields := map[string]func(*yaml.Node, string){}
-	for _, mode := range retryModes {
-		fields[mode] = func(v *yaml.Node, p string) {
-			var m ModeSettings
+	for _, mode := range runtime.Modes() {
+		fields[string(mode)] = func(v *yaml.Node, p string) {
+			var m runtime.ModeDefaults
 			if x.mapping(v, p, modeSettingFields(x, &m)) {
-				if s.Modes == nil {
-					s.Modes = map[string]ModeSettings{}
+				if s.PerMode == nil {
+					s.PerMode = map[runtime.Mode]runtime.ModeDefaults{}
 				}
-				s.Modes[mode] = m
+				s.PerMode[mode] = m
 			}
 		}
 	}
@@ -173,7 +191,7 @@ func parseDelayHeaders(x extReader, v *yaml.Node, p string) []string {
 }
 
 // throttleControlFields reads x-retry.throttleControl (retry-behavior.md §8).
-func throttleControlFields(x extReader, tc *ThrottleControl) map[string]func(*yaml.Node, string) {
+func throttleControlFields(x extReader, tc *runtime.ThrottleControl) map[string]func(*yaml.Node, string) {
 	return map[string]func(*yaml.Node, string){
 		"userApiHeader": func(v *yaml.Node, p string) { tc.UserAPIHeader = x.header(v, p) },
 		"userHeader":    func(v *yaml.Node, p string) { tc.UserHeader = x.header(v, p) },
@@ -187,9 +205,10 @@ func throttleControlFields(x extReader, tc *ThrottleControl) map[string]func(*ya
 }
 
 // parseOperationXRetry reads an operation-level x-retry at ptr (a mapping
-// with longPolling, retrySafe and errors).
-func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) OperationRetry {
-	var r OperationRetry
+// with longPolling, retrySafe and errors) into the runtime's Operation;
+// the builder sets Name and combines RetrySafe with the method.
+func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) runtime.Operation {
+	var r runtime.Operation
 	if n == nil {
 		return r
 	}

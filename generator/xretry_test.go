@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 func TestXRetryParse(t *testing.T) {
@@ -33,13 +35,13 @@ func TestXRetryParse(t *testing.T) {
 x-protocol: {jsonContentType: application/x-amz-json-1.0, timestampFormat: epoch-seconds}`, ""))
 	require.NoError(t, err)
 	require.Empty(t, diags)
-	require.Equal(t, RetrySettings{
-		Version:   1,
-		EnvPrefix: "AWS",
-		Mode:      "standard",
-		Defaults:  ModeSettings{MaxAttempts: 4, TransientBaseDelay: 25 * time.Millisecond, ThrottlingBaseDelay: time.Second, MaxBackoff: 20 * time.Second},
-		Modes: map[string]ModeSettings{"legacy": {MaxAttempts: 10, TransientBaseDelay: 50 * time.Millisecond,
-			ThrottlingBaseDelay: 50 * time.Millisecond, Jitter: "none"}},
+	require.Equal(t, runtime.Service{
+		Name:        "Test Service",
+		EnvPrefix:   "AWS",
+		DefaultMode: runtime.ModeStandard,
+		Defaults:    runtime.ModeDefaults{MaxAttempts: 4, TransientBaseDelay: 25 * time.Millisecond, ThrottlingBaseDelay: time.Second, MaxBackoff: 20 * time.Second},
+		PerMode: map[runtime.Mode]runtime.ModeDefaults{runtime.ModeLegacy: {MaxAttempts: 10, TransientBaseDelay: 50 * time.Millisecond,
+			ThrottlingBaseDelay: 50 * time.Millisecond, Jitter: runtime.JitterNone}},
 		ThrottlingCodes:    []string{"ProvisionedThroughputExceededException"},
 		NonRetryableCodes:  []string{"NotFound"},
 		Bare429NotRetried:  true,
@@ -50,11 +52,11 @@ x-protocol: {jsonContentType: application/x-amz-json-1.0, timestampFormat: epoch
 		ServerDelayHeaders: []string{"x-amz-retry-after"},
 		RetrySafe:          true,
 		AttemptHeader:      "amz-sdk-request",
-		ThrottleControl:    &ThrottleControl{UserAPIHeader: "X-RateLimit-User-API", MaxDelay: 20 * time.Second, RetryStatuses: []int{429, 503}},
+		ThrottleControl:    &runtime.ThrottleControl{UserAPIHeader: "X-RateLimit-User-API", MaxDelay: 20 * time.Second, RetryStatuses: []int{429, 503}},
 	}, svc.Retry)
 	require.Equal(t, Protocol{JSONContentType: "application/x-amz-json-1.0", TimestampFormat: "epoch-seconds"}, svc.Protocol)
 	require.True(t, svc.Operations[0].Retry.RetrySafe, "the service's retrySafe makes POST operations retry-safe")
-	require.Equal(t, ClassNonRetryable, svc.Errors[0].Class)
+	require.Equal(t, runtime.ClassNonRetryable, svc.Errors[0].Class)
 }
 
 func TestXRetryErrors(t *testing.T) {
@@ -125,6 +127,6 @@ func TestOperationXRetry(t *testing.T) {
 	spec = strings.Replace(spec, "retrySafe: maybe", "retrySafe: false", 1)
 	svc, _, err := load(t, spec)
 	require.NoError(t, err)
-	require.Equal(t, OperationRetry{LongPolling: true, TransientCodes: []string{"Busy"}}, svc.Operations[0].Retry,
+	require.Equal(t, runtime.Operation{Name: "Op", LongPolling: true, TransientCodes: []string{"Busy"}}, svc.Operations[0].Retry,
 		"POST without the service's retrySafe is not retry-safe")
 }

@@ -117,6 +117,7 @@ func generateInProcess(t *testing.T, spec, pkg string, row *specRow) ([]generato
 		return nil, false
 	}
 	row.ops = opsCount(svc.Summary(pkg))
+	t.Logf("summary: %s; skipped: %v", svc.Summary(pkg), svc.Skipped)
 	files, err := generator.Generate(svc, pkg)
 	if err != nil {
 		row.status = "fails: generate: " + firstLine(err.Error())

@@ -140,17 +140,11 @@ func NewRateLimiter(clock Clock) *RateLimiter {
 func (l *RateLimiter) Acquire(ctx context.Context, failFast bool) error {
 	l.mu.Lock()
 	for {
-		if !l.enabled {
+		wait, ok := l.take(l.clock.Now())
+		if ok {
 			l.mu.Unlock()
 			return nil
 		}
-		l.refill(l.clock.Now())
-		if l.tokens >= 1 {
-			l.tokens--
-			l.mu.Unlock()
-			return nil
-		}
-		wait := l.waitForToken()
 		if failFast {
 			rate := l.fillRate
 			l.mu.Unlock()
@@ -160,6 +154,35 @@ func (l *RateLimiter) Acquire(ctx context.Context, failFast bool) error {
 			return err
 		}
 	}
+}
+
+// TryAcquireAt is the non-blocking form of Acquire for a caller that keeps
+// its own time, such as a discrete-event simulation on a virtual clock
+// (cmd/retrygen-sim): at now it takes one send token if one is there and
+// returns (0, true); while the limiter is disabled it returns (0, true) and
+// takes nothing. Otherwise it takes nothing and returns false and how long
+// after now the bucket will hold a token at the current fill rate (rounded
+// up to the nanosecond). An Update before then changes that time: ask
+// again after every Update. now should not be before the clock's time of
+// the last Update; an earlier now refills nothing (retry-behavior.md §6).
+func (l *RateLimiter) TryAcquireAt(now time.Time) (wait time.Duration, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.take(now)
+}
+
+// take takes one token at now if the limiter is disabled (for free) or the
+// bucket holds one, else returns the wait for the next token. l.mu is held.
+func (l *RateLimiter) take(now time.Time) (time.Duration, bool) {
+	if !l.enabled {
+		return 0, true
+	}
+	l.refill(now)
+	if l.tokens >= 1 {
+		l.tokens--
+		return 0, true
+	}
+	return l.waitForToken(), false
 }
 
 // sleep waits for d or until Update wakes it, with l.mu held on entry and on

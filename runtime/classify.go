@@ -292,6 +292,32 @@ func sentBeforeFailure(err error) bool {
 	return true
 }
 
+// CodeClass returns the retry class the service gives an error code by code
+// alone, as the runtime classifies it (retry-behavior.md §4 rules 2–4), in
+// this order:
+//  1. the service's lists (NonRetryableCodes, then ThrottlingCodes, then
+//     TransientCodes): a code listed here has this class, even a built-in
+//     one;
+//  2. the built-in lists: the 14 throttling codes, then the 4 transient
+//     codes;
+//  3. in aliyun mode (the service's DefaultMode), the aliyun throttling
+//     codes (§8).
+//
+// Any other code, and "", is ClassNonRetryable by code: at run time the
+// HTTP status may still make the response transient or throttling (§4 rules
+// 5–7). Options and an operation's own lists, which come first at run time,
+// are not consulted. The generator uses it for doc comments and its summary.
+func (s *Service) CodeClass(code string) Class {
+	c, listed := codeClass(code, &Options{}, &Operation{}, s)
+	switch {
+	case listed:
+		return c
+	case s.DefaultMode == ModeAliyun && contains(aliyunThrottlingCodes, code):
+		return ClassThrottling
+	}
+	return ClassNonRetryable
+}
+
 // StatusRange is an inclusive range of HTTP statuses: a single status
 // ({503, 503}) or a class ("5XX" is {500, 599}).
 type StatusRange struct {

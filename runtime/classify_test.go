@@ -139,3 +139,30 @@ func TestClassifyCancelledContext(t *testing.T) {
 	require.Equal(t, ClassNonRetryable, k.classify(context.Background(), &AttemptResult{Err: context.Canceled}, false))
 	require.Equal(t, ClassTransient, k.classify(context.Background(), &AttemptResult{StatusCode: 503, Err: &APIError{}}, false))
 }
+
+// TestServiceCodeClass checks CodeClass's rule order (the generator's doc
+// comments and summary rely on it): the
+// service's lists before the built-in ones, non-retryable before throttling
+// before transient, aliyun throttling codes only in aliyun mode.
+func TestServiceCodeClass(t *testing.T) {
+	tests := []struct {
+		name string
+		svc  Service
+		code string
+		want Class
+	}{
+		{"built-in throttling code", Service{}, "ThrottlingException", ClassThrottling},
+		{"built-in transient code", Service{}, "RequestTimeout", ClassTransient},
+		{"unlisted code is non-retryable by code", Service{}, "NotFound", ClassNonRetryable},
+		{"no code is non-retryable by code", Service{}, "", ClassNonRetryable},
+		{"service moves a built-in code", Service{TransientCodes: []string{"ThrottlingException"}}, "ThrottlingException", ClassTransient},
+		{"service non-retryable wins over its throttling", Service{ThrottlingCodes: []string{"X"}, NonRetryableCodes: []string{"X"}}, "X", ClassNonRetryable},
+		{"aliyun code in aliyun mode", Service{DefaultMode: ModeAliyun}, "Throttling.User", ClassThrottling},
+		{"aliyun code in standard mode", Service{}, "Throttling.User", ClassNonRetryable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, tt.svc.CodeClass(tt.code))
+		})
+	}
+}

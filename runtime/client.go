@@ -76,8 +76,12 @@ type Client struct {
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
-	windows  *WindowStore
+	windows  ThrottleWindowStore
 	identity string
+	// fleet is Options.FleetRetryBudget (nil for none); faults are the
+	// stores that report falling back to local state.
+	fleet  RetryBudget
+	faults []StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
@@ -153,7 +157,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if opts.RetryQuotaCapacity != nil {
 		capacity = *opts.RetryQuotaCapacity
 	}
-	c.quota = newRetryQuota(capacity)
+	c.quota = NewRetryQuota(capacity)
 	c.limiter = NewRateLimiter(c.clock)
 	switch {
 	case opts.DisableThrottleControl:
@@ -174,6 +178,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	if c.windows == nil {
 		c.windows = NewWindowStore()
+	}
+	c.fleet = opts.FleetRetryBudget
+	for _, s := range []any{c.windows, c.fleet} {
+		if f, ok := s.(StoreFaultReporter); ok {
+			c.faults = append(c.faults, f)
+		}
 	}
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
@@ -211,6 +221,11 @@ func (c *Client) callParams(opts *Options) (ModeParams, error) {
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
+
+// RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
+// all its calls, e.g. to read its state or to take send tokens with
+// [RateLimiter.TryAcquireAt] when driving calls with the step API.
+func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 
 // send makes one attempt. On a 2xx it returns the response with its body
 // open; otherwise it has read, drained and closed the body and res.Err holds

@@ -149,9 +149,9 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 	case ClassSuccess:
 		if cl.p.UsesQuota {
 			if cl.paid > 0 {
-				cl.c.quota.Release(cl.paid)
+				cl.c.releaseRetry(cl.paid)
 			} else {
-				cl.c.quota.Release(NoRetryIncrement)
+				cl.c.releaseRetry(NoRetryIncrement)
 			}
 			cl.paid = 0
 		}
@@ -189,13 +189,13 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 		return false
 	}
 	cost := retryCost(d.Class)
-	ok, balance := cl.c.quota.Acquire(cost)
+	ok, balance, fleet := cl.c.payRetry(cost)
 	if ok {
 		cl.paid = cost
 		return false
 	}
 	d.Outcome = OutcomeQuotaExhausted
-	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Err: res.Err}
+	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
 	if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
 		d.DelayReason += " (long polling)"
 	} else {
@@ -278,11 +278,17 @@ func (cl *Call) backoff(class Class) (time.Duration, string) {
 	}
 }
 
+// Abandon ends a call driven with the step API whose next attempt will not
+// be sent (a throttle window too long, the context ended while waiting for a
+// send token): it refunds the retry cost paid for that attempt, as [Client.Do]
+// does (retry-behavior.md §3 step 7). Calling it again refunds nothing.
+func (cl *Call) Abandon() { cl.refund() }
+
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
 func (cl *Call) refund() {
 	if cl.paid > 0 {
-		cl.c.quota.Release(cl.paid)
+		cl.c.releaseRetry(cl.paid)
 		cl.paid = 0
 	}
 }

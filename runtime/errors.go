@@ -67,13 +67,22 @@ type QuotaExhaustedError struct {
 	Available, Needed int
 	// Attempts is the number of attempts made.
 	Attempts int
-	Err      error
+	// Fleet reports that the fleet retry budget (Options.FleetRetryBudget)
+	// refused, not the client's own retry quota; Available is then the
+	// budget's balance.
+	Fleet bool
+	Err   error
 }
 
-// Error says plainly that the client-side retry quota is exhausted.
+// Error says plainly that the client-side retry quota (or the fleet retry
+// budget) is exhausted.
 func (e *QuotaExhaustedError) Error() string {
-	return fmt.Sprintf("client-side retry quota exhausted: %d tokens available, %d needed (after %s): %v",
-		e.Available, e.Needed, plural(e.Attempts, "attempt"), e.Err)
+	what := "client-side retry quota"
+	if e.Fleet {
+		what = "fleet retry budget"
+	}
+	return fmt.Sprintf("%s exhausted: %d tokens available, %d needed (after %s): %v",
+		what, e.Available, e.Needed, plural(e.Attempts, "attempt"), e.Err)
 }
 
 // Unwrap returns the last attempt's error.

@@ -45,6 +45,10 @@ type AttemptInfo struct {
 	// AdmitWait is how long this attempt waited for throttle windows
 	// covering its operation before it was sent (§8); 0 when it did not.
 	AdmitWait time.Duration
+	// StoreFault is set when a shared throttle-window store or fleet retry
+	// budget (runtime/redisstore) could not reach its backend and used this
+	// process's local state instead: the call went on as if unshared.
+	StoreFault error
 }
 
 // logAttempt logs one attempt: retries at Info, everything else at Debug.
@@ -71,4 +75,8 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 		slog.Int("retry_quota", a.QuotaBalance),
 		slog.Float64("limiter_rate", a.LimiterRate),
 	)
+	if a.StoreFault != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, "shared store unavailable, using local state",
+			slog.String("operation", a.Operation), slog.Int("attempt", a.Attempt), slog.Any("error", a.StoreFault))
+	}
 }

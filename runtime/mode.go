@@ -35,6 +35,32 @@ const (
 	JitterNone
 )
 
+// Modes returns every retry mode, in the order of retry-behavior.md §1:
+// standard, adaptive, legacy, aliyun. The result is a new slice.
+func Modes() []Mode {
+	return append([]Mode(nil), modes[:]...)
+}
+
+// Jitters returns every jitter a service may declare (JitterDefault aside):
+// full, equal, none. The result is a new slice.
+func Jitters() []Jitter {
+	return []Jitter{JitterFull, JitterEqual, JitterNone}
+}
+
+// String returns the jitter's name as x-retry spells it: "full", "equal" or
+// "none"; "default" for JitterDefault and unknown values.
+func (j Jitter) String() string {
+	switch j {
+	case JitterFull:
+		return "full"
+	case JitterEqual:
+		return "equal"
+	case JitterNone:
+		return "none"
+	}
+	return "default"
+}
+
 // ModeDefaults are a service's defaults for one retry mode, as declared by
 // the spec's x-retry extension. A zero field means "use the global default
 // for the mode" (retry-behavior.md §1, §5).

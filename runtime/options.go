@@ -41,6 +41,11 @@ type Options struct {
 	// RetryQuotaCapacity is the retry quota's initial and maximum balance in
 	// tokens; nil means 500. It is read once, by NewClient.
 	RetryQuotaCapacity *int
+	// FleetRetryBudget, when set, is a second token bucket that every retry
+	// must also pay from, on top of the client's retry quota, with the same
+	// costs and refills (§5); typically one shared by a fleet of processes
+	// (runtime/redisstore). nil means none. Read once, by NewClient.
+	FleetRetryBudget RetryBudget
 
 	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
 	// to the service's classification; a code listed here moves to this
@@ -68,9 +73,10 @@ type Options struct {
 	// WindowStore and an identity block each other. Empty means the client
 	// itself.
 	ThrottleIdentity string
-	// Windows is the throttle-window store; nil means a store owned by the
-	// client. Share one between clients on purpose.
-	Windows *WindowStore
+	// Windows is the throttle-window store; nil means a [*WindowStore] owned
+	// by the client. Share one between clients on purpose, or share windows
+	// between processes with runtime/redisstore. Read once, by NewClient.
+	Windows ThrottleWindowStore
 	// ThrottleDebug sends "X-RateLimit-Mode: debug" on every request, so
 	// the server reports quota before throttling (§8); the parsed quota of
 	// every response is exposed in ResponseMetadata.Throttle and

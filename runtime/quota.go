@@ -16,6 +16,30 @@ const (
 	NoRetryIncrement = 1
 )
 
+// RetryBudget is a token bucket that pays retry costs in tokens like the
+// retry quota (retry-behavior.md §5): a retry pays its retry cost (14 or 5
+// tokens) with Acquire, a successful retry gets that cost back and a
+// first-attempt success adds [NoRetryIncrement] through Release.
+// [*RetryQuota], each client's own retry quota, implements it.
+//
+// [Options.FleetRetryBudget] takes one as a second bucket, on top of the
+// client's retry quota: a retry is sent only when both pay. runtime/redisstore
+// provides one that a fleet of processes shares through Redis.
+// Implementations must be safe for concurrent use and must not block; one
+// that depends on a remote service falls back to local state and says so
+// through [StoreFaultReporter].
+type RetryBudget interface {
+	// Acquire takes cost tokens if the balance covers them. It returns
+	// whether it did and the balance in tokens it saw when it refused (or
+	// the new balance).
+	Acquire(cost int) (ok bool, balance int)
+	// Release gives back n tokens (a refund or the first-attempt
+	// increment), never above the capacity.
+	Release(n int)
+}
+
+var _ RetryBudget = (*RetryQuota)(nil)
+
 // RetryQuota is the client-side retry quota: a token bucket shared by every
 // call of one client (retry-behavior.md §5). Retries pay their retry cost; a
 // successful retry refunds the cost of that last retry; a first-attempt
@@ -26,9 +50,11 @@ type RetryQuota struct {
 	capacity int64
 }
 
-// newRetryQuota returns a full quota of capacity tokens (the initial balance
-// is also the maximum). A negative capacity is treated as 0.
-func newRetryQuota(capacity int) *RetryQuota {
+// NewRetryQuota returns a full quota of capacity tokens (the initial balance
+// is also the maximum). A negative capacity is treated as 0. Every client
+// makes its own; make one yourself to give several clients of one process a
+// common [Options.FleetRetryBudget].
+func NewRetryQuota(capacity int) *RetryQuota {
 	q := &RetryQuota{capacity: int64(max(capacity, 0))}
 	q.balance.Store(q.capacity)
 	return q
@@ -73,4 +99,39 @@ func retryCost(c Class) int {
 		return RetryCostThrottling
 	}
 	return RetryCostTransient
+}
+
+// payRetry pays cost tokens from the client's retry quota and, when set, the
+// fleet retry budget: from both or from neither. When one refuses it returns
+// false with that bucket's balance, and fleet reports whether it was the
+// fleet retry budget.
+func (c *Client) payRetry(cost int) (ok bool, balance int, fleet bool) {
+	if ok, balance = c.quota.Acquire(cost); !ok || c.fleet == nil {
+		return ok, balance, false
+	}
+	if fok, fbalance := c.fleet.Acquire(cost); !fok {
+		c.quota.Release(cost)
+		return false, fbalance, true
+	}
+	return true, balance, false
+}
+
+// releaseRetry gives n tokens back to the client's retry quota and, when
+// set, to the fleet retry budget.
+func (c *Client) releaseRetry(n int) {
+	c.quota.Release(n)
+	if c.fleet != nil {
+		c.fleet.Release(n)
+	}
+}
+
+// storeFault returns the first fault reported by the client's shared stores
+// (StoreFaultReporter), or nil.
+func (c *Client) storeFault() error {
+	for _, f := range c.faults {
+		if err := f.StoreFault(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

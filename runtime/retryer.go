@@ -203,7 +203,7 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
-		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait,
+		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait, StoreFault: cl.c.storeFault(),
 	}
 	if cl.p.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()

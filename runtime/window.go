@@ -17,14 +17,45 @@ const (
 	DimensionAPIUser = "api_user"
 )
 
+// ThrottleWindowStore is where a client keeps its throttle windows
+// (retry-behavior.md §8): [Client] records the windows each response reports
+// and asks before every attempt whether one covers it. [*WindowStore], the
+// default, keeps them in this process; runtime/redisstore shares them between
+// processes through Redis. Set one with [Options.Windows].
+//
+// Implementations must be safe for concurrent use, must not block or fail
+// (a store that depends on a remote service falls back to its local state and
+// says so through [StoreFaultReporter]), and must honour the semantics of
+// [WindowStore.Record] and [WindowStore.Blocked]: a window covers [start,
+// end); of two windows of one key the later end wins.
+type ThrottleWindowStore interface {
+	// Record remembers the windows that info reports for operation of
+	// identity, as seen at now (see [WindowStore.Record]).
+	Record(identity, operation string, info ThrottleHeaders, now time.Time)
+	// Blocked reports whether a call of operation by identity starting at
+	// now falls inside a window, until when, and in which dimension (see
+	// [WindowStore.Blocked]).
+	Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool)
+}
+
+// StoreFaultReporter is implemented by a [ThrottleWindowStore] or
+// [RetryBudget] that shares state with other processes (runtime/redisstore).
+// StoreFault returns the error that made it fall back to its local state, or
+// nil while it shares. The client copies it into [AttemptInfo.StoreFault]
+// and logs it; it never fails a call.
+type StoreFaultReporter interface {
+	StoreFault() error
+}
+
 // WindowStore remembers throttle windows as absolute end times
 // (retry-behavior.md §8): a "User" window keyed by a throttle identity, an
 // "API + User" window keyed by a throttle identity and an operation. A window
 // covers [start, end): at its end nothing waits any more. Expired windows are
 // dropped as the store is used (an amortised sweep; no goroutine).
 //
-// It is safe for concurrent use; share one between clients on purpose. The
-// zero value is an empty store ready to use.
+// WindowStore is the in-process [ThrottleWindowStore], and the default. It
+// is safe for concurrent use; share one between clients on purpose. The zero
+// value is an empty store ready to use.
 type WindowStore struct {
 	mu sync.Mutex
 	// ends holds each window's absolute end; ended windows linger until a

@@ -42,12 +42,16 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	svc, _, err := generator.LoadService(*spec, overlays)
+	rs, diags, err := generator.LoadRetryService(*spec, overlays)
 	if err != nil {
+		for _, d := range diags {
+			if d.Severity == generator.SeverityError {
+				fmt.Fprintln(stderr, d)
+			}
+		}
 		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
 		return 1
 	}
-	rs := runtimeService(svc.Title, &svc.Retry)
 	opts := runtime.Options{RetryMode: runtime.Mode(*mode), MaxAttempts: *maxAttempts}
 	s, err := runtime.ResolveSettings(rs, &opts, nil, runtime.Env{})
 	if err != nil {
@@ -78,7 +82,7 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams) str
 	line("transient base delay", p.TransientBaseDelay, "")
 	line("throttling base delay", p.ThrottlingBaseDelay, "")
 	line("max backoff", p.MaxBackoff, "")
-	line("jitter", jitterName(p.Jitter), "")
+	line("jitter", p.Jitter, "")
 	if p.BackoffExponent != 0 && p.BackoffExponent != 2 {
 		line("backoff exponent", p.BackoffExponent, "base × exponent^n")
 	}
@@ -108,17 +112,6 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams) str
 	line("throttle windows", windows, "")
 	line("server delays", strings.Join(svc.ServerDelayHeaders, ", "), "max "+runtime.DefaultMaxServerDelay.Round(time.Second).String())
 	return b.String()
-}
-
-func jitterName(j runtime.Jitter) string {
-	switch j {
-	case runtime.JitterEqual:
-		return "equal"
-	case runtime.JitterNone:
-		return "none"
-	default:
-		return "full"
-	}
 }
 
 func onOff(b bool) string {

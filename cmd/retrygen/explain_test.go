@@ -69,6 +69,16 @@ func TestExplainUsage(t *testing.T) {
 	require.Contains(t, errOut, "usage: retrygen explain -spec FILE")
 }
 
+func TestExplainBadXRetryIsLocated(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "spec.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("openapi: 3.0.0\ninfo: {title: T, version: '1'}\nx-retry: {version: 1, mode: fast}\npaths: {}\n"), 0o644))
+	code, out, errOut := runExplainCmd(t, "-spec", spec)
+	require.Equal(t, 1, code)
+	require.Empty(t, out)
+	require.Equal(t, spec+`#/x-retry/mode: must be one of standard, adaptive, legacy, aliyun, got "fast"`+"\n"+
+		"retrygen explain: "+spec+": 1 error(s) in the spec\n", errOut)
+}
+
 // TestExplainWithoutXRetrySaysGlobalDefault: a spec without x-retry has no
 // service default, so explain names the global default as the source.
 func TestExplainWithoutXRetrySaysGlobalDefault(t *testing.T) {

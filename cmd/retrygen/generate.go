@@ -118,7 +118,7 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 			code = 1
 		}
 	}()
-	svc, diags, err := generator.LoadSelected(j.spec, j.overlays, j.sel)
+	svc, diags, err := loadService(j.spec, j.overlays, j.sel)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -159,6 +159,10 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 	fmt.Fprintln(stdout, svc.Summary(j.pkg))
 	return 0
 }
+
+// loadService is generator.LoadSelected; tests replace it to make loading
+// panic.
+var loadService = generator.LoadSelected
 
 // rerunCommand is "retrygen generate ARGS" with -check removed, each
 // argument shell-quoted when it needs to be.

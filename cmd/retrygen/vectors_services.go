@@ -56,8 +56,8 @@ func (l *serviceLoader) service(name string) (*runtime.Service, error) {
 }
 
 // loadVectorService reads DIR/NAME.overlay.yaml, loads the spec its
-// `extends` names (relative to DIR) with that overlay, and converts the
-// resulting x-retry settings to a runtime.Service.
+// `extends` names (relative to DIR) with that overlay, and returns the
+// runtime.Service the generator builds from them (generator.LoadRetryService).
 func loadVectorService(dir, name string) (*runtime.Service, error) {
 	overlayPath := filepath.Join(dir, name+".overlay.yaml")
 	data, err := os.ReadFile(overlayPath)
@@ -73,59 +73,18 @@ func loadVectorService(dir, name string) (*runtime.Service, error) {
 	if head.Extends == "" || filepath.IsAbs(head.Extends) || strings.Contains(head.Extends, "://") {
 		return nil, fmt.Errorf("service %q: %s: extends must name a spec file in %s, got %q", name, overlayPath, dir, head.Extends)
 	}
-	svc, _, err := generator.LoadService(filepath.Join(dir, head.Extends), []string{overlayPath})
+	svc, diags, err := generator.LoadRetryService(filepath.Join(dir, head.Extends), []string{overlayPath})
 	if err != nil {
+		var located []string
+		for _, d := range diags {
+			if d.Severity == generator.SeverityError {
+				located = append(located, d.String())
+			}
+		}
+		if len(located) > 0 {
+			return nil, fmt.Errorf("service %q: %w:\n  %s", name, err, strings.Join(located, "\n  "))
+		}
 		return nil, fmt.Errorf("service %q: %w", name, err)
 	}
-	return runtimeService(svc.Title, &svc.Retry), nil
-}
-
-// runtimeService converts a spec's x-retry settings to the runtime's form,
-// field for field, as the generated client's service literal does.
-func runtimeService(name string, r *generator.RetrySettings) *runtime.Service {
-	svc := &runtime.Service{
-		Name:               name,
-		EnvPrefix:          r.EnvPrefix,
-		DefaultMode:        runtime.Mode(r.Mode),
-		Defaults:           modeDefaults(r.Defaults),
-		TransientCodes:     r.TransientCodes,
-		ThrottlingCodes:    r.ThrottlingCodes,
-		NonRetryableCodes:  r.NonRetryableCodes,
-		Bare429NotRetried:  r.Bare429NotRetried,
-		ErrorCodeHeaders:   r.ErrorCodeHeaders,
-		ErrorCodeFields:    r.ErrorCodeFields,
-		ErrorMessageFields: r.ErrorMessageFields,
-		RequestIDHeaders:   r.RequestIDHeaders,
-		RequestIDFields:    r.RequestIDFields,
-		ServerDelayHeaders: r.ServerDelayHeaders,
-		RetrySafe:          r.RetrySafe,
-		AttemptHeader:      r.AttemptHeader,
-	}
-	if len(r.Modes) > 0 {
-		svc.PerMode = make(map[runtime.Mode]runtime.ModeDefaults, len(r.Modes))
-		for mode, m := range r.Modes {
-			svc.PerMode[runtime.Mode(mode)] = modeDefaults(m)
-		}
-	}
-	if tc := r.ThrottleControl; tc != nil {
-		svc.ThrottleControl = &runtime.ThrottleControl{
-			UserAPIHeader: tc.UserAPIHeader, UserHeader: tc.UserHeader,
-			MaxDelay: tc.MaxDelay, RetryStatuses: tc.RetryStatuses,
-		}
-	}
-	return svc
-}
-
-var jitters = map[string]runtime.Jitter{
-	"": runtime.JitterDefault, "full": runtime.JitterFull, "equal": runtime.JitterEqual, "none": runtime.JitterNone,
-}
-
-func modeDefaults(m generator.ModeSettings) runtime.ModeDefaults {
-	return runtime.ModeDefaults{
-		MaxAttempts:         m.MaxAttempts,
-		TransientBaseDelay:  m.TransientBaseDelay,
-		ThrottlingBaseDelay: m.ThrottlingBaseDelay,
-		MaxBackoff:          m.MaxBackoff,
-		Jitter:              jitters[m.Jitter],
-	}
+	return svc, nil
 }

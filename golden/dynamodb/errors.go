@@ -6,7 +6,10 @@ package dynamodb
 
 import "github.com/retrygen/retrygen/runtime"
 
-// BackupInUseException is the modelled error with code "BackupInUseException" (non-retryable by code; retry-behavior.md §4).
+// BackupInUseException is the modelled error with code "BackupInUseException": its code alone does
+// not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/BackupInUseException
 type BackupInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -16,7 +19,10 @@ func (e *BackupInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// BackupNotFoundException is the modelled error with code "BackupNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// BackupNotFoundException is the modelled error with code "BackupNotFoundException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/BackupNotFoundException
 type BackupNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -26,7 +32,11 @@ func (e *BackupNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ConditionalCheckFailedException is the modelled error with code "ConditionalCheckFailedException" (non-retryable by code; retry-behavior.md §4).
+// ConditionalCheckFailedException is the modelled error with code
+// "ConditionalCheckFailedException": its code alone does not make it retryable (the HTTP status
+// may).
+//
+// Source: #/components/schemas/ConditionalCheckFailedException
 type ConditionalCheckFailedException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -36,7 +46,11 @@ func (e *ConditionalCheckFailedException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ContinuousBackupsUnavailableException is the modelled error with code "ContinuousBackupsUnavailableException" (non-retryable by code; retry-behavior.md §4).
+// ContinuousBackupsUnavailableException is the modelled error with code
+// "ContinuousBackupsUnavailableException": its code alone does not make it retryable (the HTTP
+// status may).
+//
+// Source: #/components/schemas/ContinuousBackupsUnavailableException
 type ContinuousBackupsUnavailableException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -46,7 +60,10 @@ func (e *ContinuousBackupsUnavailableException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// DuplicateItemException is the modelled error with code "DuplicateItemException" (non-retryable by code; retry-behavior.md §4).
+// DuplicateItemException is the modelled error with code "DuplicateItemException": its code alone
+// does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/DuplicateItemException
 type DuplicateItemException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -56,7 +73,10 @@ func (e *DuplicateItemException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ExportConflictException is the modelled error with code "ExportConflictException" (non-retryable by code; retry-behavior.md §4).
+// ExportConflictException is the modelled error with code "ExportConflictException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ExportConflictException
 type ExportConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -66,7 +86,10 @@ func (e *ExportConflictException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ExportNotFoundException is the modelled error with code "ExportNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ExportNotFoundException is the modelled error with code "ExportNotFoundException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ExportNotFoundException
 type ExportNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -76,7 +99,11 @@ func (e *ExportNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// GlobalTableAlreadyExistsException is the modelled error with code "GlobalTableAlreadyExistsException" (non-retryable by code; retry-behavior.md §4).
+// GlobalTableAlreadyExistsException is the modelled error with code
+// "GlobalTableAlreadyExistsException": its code alone does not make it retryable (the HTTP status
+// may).
+//
+// Source: #/components/schemas/GlobalTableAlreadyExistsException
 type GlobalTableAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -86,7 +113,10 @@ func (e *GlobalTableAlreadyExistsException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// GlobalTableNotFoundException is the modelled error with code "GlobalTableNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// GlobalTableNotFoundException is the modelled error with code "GlobalTableNotFoundException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/GlobalTableNotFoundException
 type GlobalTableNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -96,7 +126,11 @@ func (e *GlobalTableNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// IdempotentParameterMismatchException is the modelled error with code "IdempotentParameterMismatchException" (non-retryable by code; retry-behavior.md §4).
+// IdempotentParameterMismatchException is the modelled error with code
+// "IdempotentParameterMismatchException": its code alone does not make it retryable (the HTTP
+// status may).
+//
+// Source: #/components/schemas/IdempotentParameterMismatchException
 type IdempotentParameterMismatchException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -106,7 +140,10 @@ func (e *IdempotentParameterMismatchException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// IndexNotFoundException is the modelled error with code "IndexNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// IndexNotFoundException is the modelled error with code "IndexNotFoundException": its code alone
+// does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/IndexNotFoundException
 type IndexNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -116,7 +153,10 @@ func (e *IndexNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InternalServerError is the modelled error with code "InternalServerError" (non-retryable by code; retry-behavior.md §4).
+// InternalServerError is the modelled error with code "InternalServerError": its code alone does
+// not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/InternalServerError
 type InternalServerError struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -126,7 +166,10 @@ func (e *InternalServerError) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InvalidExportTimeException is the modelled error with code "InvalidExportTimeException" (non-retryable by code; retry-behavior.md §4).
+// InvalidExportTimeException is the modelled error with code "InvalidExportTimeException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/InvalidExportTimeException
 type InvalidExportTimeException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -136,7 +179,10 @@ func (e *InvalidExportTimeException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InvalidRestoreTimeException is the modelled error with code "InvalidRestoreTimeException" (non-retryable by code; retry-behavior.md §4).
+// InvalidRestoreTimeException is the modelled error with code "InvalidRestoreTimeException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/InvalidRestoreTimeException
 type InvalidRestoreTimeException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -146,7 +192,11 @@ func (e *InvalidRestoreTimeException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ItemCollectionSizeLimitExceededException is the modelled error with code "ItemCollectionSizeLimitExceededException" (non-retryable by code; retry-behavior.md §4).
+// ItemCollectionSizeLimitExceededException is the modelled error with code
+// "ItemCollectionSizeLimitExceededException": its code alone does not make it retryable (the HTTP
+// status may).
+//
+// Source: #/components/schemas/ItemCollectionSizeLimitExceededException
 type ItemCollectionSizeLimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -156,7 +206,10 @@ func (e *ItemCollectionSizeLimitExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// LimitExceededException is the modelled error with code "LimitExceededException" (throttling by code; retry-behavior.md §4).
+// LimitExceededException is the modelled error with code "LimitExceededException": by its code it
+// is a throttling error, retried after the throttling base delay.
+//
+// Source: #/components/schemas/LimitExceededException
 type LimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -166,7 +219,11 @@ func (e *LimitExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// PointInTimeRecoveryUnavailableException is the modelled error with code "PointInTimeRecoveryUnavailableException" (non-retryable by code; retry-behavior.md §4).
+// PointInTimeRecoveryUnavailableException is the modelled error with code
+// "PointInTimeRecoveryUnavailableException": its code alone does not make it retryable (the HTTP
+// status may).
+//
+// Source: #/components/schemas/PointInTimeRecoveryUnavailableException
 type PointInTimeRecoveryUnavailableException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -176,7 +233,11 @@ func (e *PointInTimeRecoveryUnavailableException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ProvisionedThroughputExceededException is the modelled error with code "ProvisionedThroughputExceededException" (throttling by code; retry-behavior.md §4).
+// ProvisionedThroughputExceededException is the modelled error with code
+// "ProvisionedThroughputExceededException": by its code it is a throttling error, retried after
+// the throttling base delay.
+//
+// Source: #/components/schemas/ProvisionedThroughputExceededException
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -186,7 +247,10 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ReplicaAlreadyExistsException is the modelled error with code "ReplicaAlreadyExistsException" (non-retryable by code; retry-behavior.md §4).
+// ReplicaAlreadyExistsException is the modelled error with code "ReplicaAlreadyExistsException":
+// its code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ReplicaAlreadyExistsException
 type ReplicaAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -196,7 +260,10 @@ func (e *ReplicaAlreadyExistsException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ReplicaNotFoundException is the modelled error with code "ReplicaNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ReplicaNotFoundException is the modelled error with code "ReplicaNotFoundException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ReplicaNotFoundException
 type ReplicaNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -206,7 +273,10 @@ func (e *ReplicaNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// RequestLimitExceeded is the modelled error with code "RequestLimitExceeded" (throttling by code; retry-behavior.md §4).
+// RequestLimitExceeded is the modelled error with code "RequestLimitExceeded": by its code it is a
+// throttling error, retried after the throttling base delay.
+//
+// Source: #/components/schemas/RequestLimitExceeded
 type RequestLimitExceeded struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -216,7 +286,10 @@ func (e *RequestLimitExceeded) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceInUseException is the modelled error with code "ResourceInUseException" (non-retryable by code; retry-behavior.md §4).
+// ResourceInUseException is the modelled error with code "ResourceInUseException": its code alone
+// does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ResourceInUseException
 type ResourceInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -226,7 +299,10 @@ func (e *ResourceInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ResourceNotFoundException
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -236,7 +312,10 @@ func (e *ResourceNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TableAlreadyExistsException is the modelled error with code "TableAlreadyExistsException" (non-retryable by code; retry-behavior.md §4).
+// TableAlreadyExistsException is the modelled error with code "TableAlreadyExistsException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/TableAlreadyExistsException
 type TableAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -246,7 +325,10 @@ func (e *TableAlreadyExistsException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TableInUseException is the modelled error with code "TableInUseException" (non-retryable by code; retry-behavior.md §4).
+// TableInUseException is the modelled error with code "TableInUseException": its code alone does
+// not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/TableInUseException
 type TableInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -256,7 +338,10 @@ func (e *TableInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TableNotFoundException is the modelled error with code "TableNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// TableNotFoundException is the modelled error with code "TableNotFoundException": its code alone
+// does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/TableNotFoundException
 type TableNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -266,7 +351,10 @@ func (e *TableNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionCanceledException is the modelled error with code "TransactionCanceledException" (non-retryable by code; retry-behavior.md §4).
+// TransactionCanceledException is the modelled error with code "TransactionCanceledException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/TransactionCanceledException
 type TransactionCanceledException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -276,7 +364,10 @@ func (e *TransactionCanceledException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionConflictException is the modelled error with code "TransactionConflictException" (non-retryable by code; retry-behavior.md §4).
+// TransactionConflictException is the modelled error with code "TransactionConflictException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/TransactionConflictException
 type TransactionConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -286,7 +377,10 @@ func (e *TransactionConflictException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionInProgressException is the modelled error with code "TransactionInProgressException" (throttling by code; retry-behavior.md §4).
+// TransactionInProgressException is the modelled error with code "TransactionInProgressException":
+// by its code it is a throttling error, retried after the throttling base delay.
+//
+// Source: #/components/schemas/TransactionInProgressException
 type TransactionInProgressException struct {
 	runtime.ErrorMetadata `json:"-"`
 }

@@ -15,8 +15,8 @@ import (
 // opBatchExecuteStatement describes BatchExecuteStatement to the runtime.
 var opBatchExecuteStatement = runtime.Operation{
 	Name:      "BatchExecuteStatement",
-	NewError:  newBatchExecuteStatementError,
 	RetrySafe: true,
+	NewError:  newBatchExecuteStatementError,
 }
 
 // newBatchExecuteStatementError returns an empty modelled error of BatchExecuteStatement for code, or nil.
@@ -30,12 +30,14 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 	return nil
 }
 
-// BatchExecuteStatement calls the BatchExecuteStatement operation (POST /).
-//
 // This operation allows you to perform batch reads and writes on data stored in DynamoDB, using
 // PartiQL.
 //
+// BatchExecuteStatement sends POST / with X-Amz-Target: DynamoDB_20120810.BatchExecuteStatement.
+//
 // Modelled errors (match with errors.As): InternalServerError, RequestLimitExceeded.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchExecuteStatement/post
 func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStatementInput, opts ...func(*Options)) (*BatchExecuteStatementOutput, error) {
 	if in == nil {
 		in = &BatchExecuteStatementInput{}
@@ -61,11 +63,12 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 // opBatchGetItem describes BatchGetItem to the runtime.
 var opBatchGetItem = runtime.Operation{
 	Name:      "BatchGetItem",
-	NewError:  newBatchGetItemError,
 	RetrySafe: true,
+	NewError:  newBatchGetItemError,
 }
 
 // newBatchGetItemError returns an empty modelled error of BatchGetItem for code, or nil.
+// Operations modelling the same errors as BatchGetItem share it.
 func newBatchGetItemError(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
@@ -80,42 +83,40 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 	return nil
 }
 
-// BatchGetItem calls the BatchGetItem operation (POST /).
-//
 // The BatchGetItem operation returns the attributes of one or more items from one or more tables.
 // You identify requested items by primary key.
 //
 // A single operation can retrieve up to 16 MB of data, which can contain as many as 100 items.
 // BatchGetItem returns a partial result if the response size limit is exceeded, the table's
 // provisioned throughput is exceeded, or an internal processing failure occurs. If a partial
-// result is returned, the operation returns a value for UnprocessedKeys . You can use this value
-// to retry the operation starting with the next item to get.
+// result is returned, the operation returns a value for UnprocessedKeys. You can use this value to
+// retry the operation starting with the next item to get.
 //
-// If you request more than 100 items, BatchGetItem returns a ValidationException with the message
-// "Too many items requested for the BatchGetItem call."
+// <important> If you request more than 100 items, BatchGetItem returns a ValidationException with
+// the message "Too many items requested for the BatchGetItem call."
 //
-// For example, if you ask to retrieve 100 items, but each individual item is 300 KB in size, the
-// system returns 52 items (so as not to exceed the 16 MB limit). It also returns an appropriate
-// UnprocessedKeys value so you can get the next page of results. If desired, your application can
-// include its own logic to assemble the pages of results into one dataset.
+// </important> For example, if you ask to retrieve 100 items, but each individual item is 300 KB
+// in size, the system returns 52 items (so as not to exceed the 16 MB limit). It also returns an
+// appropriate UnprocessedKeys value so you can get the next page of results. If desired, your
+// application can include its own logic to assemble the pages of results into one dataset.
 //
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
-// tables in the request, then BatchGetItem returns a ProvisionedThroughputExceededException . If
-// at least one of the items is successfully processed, then BatchGetItem completes successfully,
-// while returning the keys of the unread items in UnprocessedKeys .
+// tables in the request, then BatchGetItem returns a ProvisionedThroughputExceededException. If at
+// least one of the items is successfully processed, then BatchGetItem completes successfully,
+// while returning the keys of the unread items in UnprocessedKeys.
 //
-// If DynamoDB returns any unprocessed items, you should retry the batch operation on those items.
-// However, we strongly recommend that you use an exponential backoff algorithm . If you retry the
-// batch operation immediately, the underlying read or write requests can still fail due to
-// throttling on the individual tables. If you delay the batch operation using exponential backoff,
-// the individual requests in the batch are much more likely to succeed.
+// <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
+// those items. However, we strongly recommend that you use an exponential backoff algorithm. If
+// you retry the batch operation immediately, the underlying read or write requests can still fail
+// due to throttling on the individual tables. If you delay the batch operation using exponential
+// backoff, the individual requests in the batch are much more likely to succeed.
 //
 // For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
-// By default, BatchGetItem performs eventually consistent reads on every table in the request. If
-// you want strongly consistent reads instead, you can set ConsistentRead to true for any or all
-// tables.
+// </important> By default, BatchGetItem performs eventually consistent reads on every table in the
+// request. If you want strongly consistent reads instead, you can set ConsistentRead to true for
+// any or all tables.
 //
 // In order to minimize response latency, BatchGetItem retrieves items in parallel.
 //
@@ -125,9 +126,14 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 //
 // If a requested item does not exist, it is not returned in the result. Requests for nonexistent
 // items consume the minimum read capacity units according to the type of read. For more
-// information, see Working with Tables in the Amazon DynamoDB Developer Guide .
+// information, see Working with Tables in the Amazon DynamoDB Developer Guide.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// BatchGetItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchGetItem.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchGetItem/post
 func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts ...func(*Options)) (*BatchGetItemOutput, error) {
 	if in == nil {
 		in = &BatchGetItemInput{}
@@ -153,8 +159,8 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 // opBatchWriteItem describes BatchWriteItem to the runtime.
 var opBatchWriteItem = runtime.Operation{
 	Name:      "BatchWriteItem",
-	NewError:  newBatchWriteItemError,
 	RetrySafe: true,
+	NewError:  newBatchWriteItemError,
 }
 
 // newBatchWriteItemError returns an empty modelled error of BatchWriteItem for code, or nil.
@@ -174,16 +180,14 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 	return nil
 }
 
-// BatchWriteItem calls the BatchWriteItem operation (POST /).
-//
 // The BatchWriteItem operation puts or deletes multiple items in one or more tables. A single call
 // to BatchWriteItem can write up to 16 MB of data, which can comprise as many as 25 put or delete
 // requests. Individual items to be written can be as large as 400 KB.
 //
-// BatchWriteItem cannot update items. To update items, use the UpdateItem action.
+// <note> BatchWriteItem cannot update items. To update items, use the UpdateItem action.
 //
-// The individual PutItem and DeleteItem operations specified in BatchWriteItem are atomic; however
-// BatchWriteItem as a whole is not. If any requested operations fail because the table's
+// </note> The individual PutItem and DeleteItem operations specified in BatchWriteItem are atomic;
+// however BatchWriteItem as a whole is not. If any requested operations fail because the table's
 // provisioned throughput is exceeded or an internal processing failure occurs, the failed
 // operations are returned in the UnprocessedItems response parameter. You can investigate and
 // optionally resend the requests. Typically, you would call BatchWriteItem in a loop. Each
@@ -191,22 +195,23 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 // unprocessed items until all items have been processed.
 //
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
-// tables in the request, then BatchWriteItem returns a ProvisionedThroughputExceededException .
+// tables in the request, then BatchWriteItem returns a ProvisionedThroughputExceededException.
 //
-// If DynamoDB returns any unprocessed items, you should retry the batch operation on those items.
-// However, we strongly recommend that you use an exponential backoff algorithm . If you retry the
-// batch operation immediately, the underlying read or write requests can still fail due to
-// throttling on the individual tables. If you delay the batch operation using exponential backoff,
-// the individual requests in the batch are much more likely to succeed.
+// <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
+// those items. However, we strongly recommend that you use an exponential backoff algorithm. If
+// you retry the batch operation immediately, the underlying read or write requests can still fail
+// due to throttling on the individual tables. If you delay the batch operation using exponential
+// backoff, the individual requests in the batch are much more likely to succeed.
 //
 // For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
-// With BatchWriteItem , you can efficiently write or delete large amounts of data, such as from
-// Amazon EMR, or copy data from another database into DynamoDB. In order to improve performance
-// with these large-scale operations, BatchWriteItem does not behave in the same way as individual
-// PutItem and DeleteItem calls would. For example, you cannot specify conditions on individual put
-// and delete requests, and BatchWriteItem does not return deleted items in the response.
+// </important> With BatchWriteItem, you can efficiently write or delete large amounts of data,
+// such as from Amazon EMR, or copy data from another database into DynamoDB. In order to improve
+// performance with these large-scale operations, BatchWriteItem does not behave in the same way as
+// individual PutItem and DeleteItem calls would. For example, you cannot specify conditions on
+// individual put and delete requests, and BatchWriteItem does not return deleted items in the
+// response.
 //
 // If you use a programming language that supports concurrency, you can use threads to write items
 // in parallel. Your application must include the necessary logic to manage the threads. With
@@ -238,7 +243,13 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 //
 // The total request size exceeds 16 MB.
 //
-// Modelled errors (match with errors.As): InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// BatchWriteItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
+// RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchWriteItem/post
 func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, opts ...func(*Options)) (*BatchWriteItemOutput, error) {
 	if in == nil {
 		in = &BatchWriteItemInput{}
@@ -264,8 +275,8 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 // opCreateBackup describes CreateBackup to the runtime.
 var opCreateBackup = runtime.Operation{
 	Name:      "CreateBackup",
-	NewError:  newCreateBackupError,
 	RetrySafe: true,
+	NewError:  newCreateBackupError,
 }
 
 // newCreateBackupError returns an empty modelled error of CreateBackup for code, or nil.
@@ -287,8 +298,6 @@ func newCreateBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
-// CreateBackup calls the CreateBackup operation (POST /).
-//
 // Creates a backup for an existing table.
 //
 // Each time you create an on-demand backup, the entire table data is backed up. There is no limit
@@ -318,7 +327,13 @@ func newCreateBackupError(code string) runtime.ModeledError {
 //
 // # Provisioned read and write capacity
 //
-// Modelled errors (match with errors.As): BackupInUseException, ContinuousBackupsUnavailableException, InternalServerError, LimitExceededException, TableInUseException, TableNotFoundException.
+// CreateBackup sends POST / with X-Amz-Target: DynamoDB_20120810.CreateBackup.
+//
+// Modelled errors (match with errors.As): BackupInUseException,
+// ContinuousBackupsUnavailableException, InternalServerError, LimitExceededException,
+// TableInUseException, TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateBackup/post
 func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts ...func(*Options)) (*CreateBackupOutput, error) {
 	if in == nil {
 		in = &CreateBackupInput{}
@@ -344,8 +359,8 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 // opCreateGlobalTable describes CreateGlobalTable to the runtime.
 var opCreateGlobalTable = runtime.Operation{
 	Name:      "CreateGlobalTable",
-	NewError:  newCreateGlobalTableError,
 	RetrySafe: true,
+	NewError:  newCreateGlobalTableError,
 }
 
 // newCreateGlobalTableError returns an empty modelled error of CreateGlobalTable for code, or nil.
@@ -363,15 +378,13 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 	return nil
 }
 
-// CreateGlobalTable calls the CreateGlobalTable operation (POST /).
-//
 // Creates a global table from an existing table. A global table creates a replication relationship
 // between two or more DynamoDB tables with the same table name in the provided Regions.
 //
-// This operation only applies to Version 2017.11.29 of global tables.
+// <note> This operation only applies to Version 2017.11.29 of global tables.
 //
-// If you want to add a new replica table to a global table, each of the following conditions must
-// be true:
+// </note> If you want to add a new replica table to a global table, each of the following
+// conditions must be true:
 //
 // The table must have the same primary key as all of the other replicas.
 //
@@ -394,15 +407,22 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 //
 // The local secondary indexes must have the same hash key and sort key (if present).
 //
-// Write capacity settings should be set consistently across your replica tables and secondary
-// indexes. DynamoDB strongly recommends enabling auto scaling to manage the write capacity
-// settings for all of your global tables replicas and indexes.
+// <important> Write capacity settings should be set consistently across your replica tables and
+// secondary indexes. DynamoDB strongly recommends enabling auto scaling to manage the write
+// capacity settings for all of your global tables replicas and indexes.
 //
 // If you prefer to manage write capacity settings manually, you should provision equal replicated
 // write capacity units to your replica tables. You should also provision equal replicated write
 // capacity units to matching secondary indexes across your global table.
 //
-// Modelled errors (match with errors.As): GlobalTableAlreadyExistsException, InternalServerError, LimitExceededException, TableNotFoundException.
+// </important>
+//
+// CreateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.CreateGlobalTable.
+//
+// Modelled errors (match with errors.As): GlobalTableAlreadyExistsException, InternalServerError,
+// LimitExceededException, TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateGlobalTable/post
 func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInput, opts ...func(*Options)) (*CreateGlobalTableOutput, error) {
 	if in == nil {
 		in = &CreateGlobalTableInput{}
@@ -428,8 +448,8 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 // opCreateTable describes CreateTable to the runtime.
 var opCreateTable = runtime.Operation{
 	Name:      "CreateTable",
-	NewError:  newCreateTableError,
 	RetrySafe: true,
+	NewError:  newCreateTableError,
 }
 
 // newCreateTableError returns an empty modelled error of CreateTable for code, or nil.
@@ -445,15 +465,13 @@ func newCreateTableError(code string) runtime.ModeledError {
 	return nil
 }
 
-// CreateTable calls the CreateTable operation (POST /).
-//
 // The CreateTable operation adds a new table to your account. In an AWS account, table names must
 // be unique within each Region. That is, you can have two tables with same name if you create the
 // tables in different Regions.
 //
 // CreateTable is an asynchronous operation. Upon receiving a CreateTable request, DynamoDB
-// immediately returns a response with a TableStatus of CREATING . After the table is created,
-// DynamoDB sets the TableStatus to ACTIVE . You can perform read and write operations only on an
+// immediately returns a response with a TableStatus of CREATING. After the table is created,
+// DynamoDB sets the TableStatus to ACTIVE. You can perform read and write operations only on an
 // ACTIVE table.
 //
 // You can optionally define secondary indexes on the new table, as part of the CreateTable
@@ -463,7 +481,12 @@ func newCreateTableError(code string) runtime.ModeledError {
 //
 // You can use the DescribeTable action to check the table status.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException.
+// CreateTable sends POST / with X-Amz-Target: DynamoDB_20120810.CreateTable.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateTable/post
 func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...func(*Options)) (*CreateTableOutput, error) {
 	if in == nil {
 		in = &CreateTableInput{}
@@ -489,8 +512,8 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 // opDeleteBackup describes DeleteBackup to the runtime.
 var opDeleteBackup = runtime.Operation{
 	Name:      "DeleteBackup",
-	NewError:  newDeleteBackupError,
 	RetrySafe: true,
+	NewError:  newDeleteBackupError,
 }
 
 // newDeleteBackupError returns an empty modelled error of DeleteBackup for code, or nil.
@@ -508,13 +531,16 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DeleteBackup calls the DeleteBackup operation (POST /).
-//
 // Deletes an existing backup of a table.
 //
 // You can call DeleteBackup at a maximum rate of 10 times per second.
 //
-// Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException, InternalServerError, LimitExceededException.
+// DeleteBackup sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteBackup.
+//
+// Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException,
+// InternalServerError, LimitExceededException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteBackup/post
 func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts ...func(*Options)) (*DeleteBackupOutput, error) {
 	if in == nil {
 		in = &DeleteBackupInput{}
@@ -540,11 +566,12 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 // opDeleteItem describes DeleteItem to the runtime.
 var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
-	NewError:  newDeleteItemError,
 	RetrySafe: true,
+	NewError:  newDeleteItemError,
 }
 
 // newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
+// Operations modelling the same errors as DeleteItem share it.
 func newDeleteItemError(code string) runtime.ModeledError {
 	switch code {
 	case "ConditionalCheckFailedException":
@@ -565,8 +592,6 @@ func newDeleteItemError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DeleteItem calls the DeleteItem operation (POST /).
-//
 // Deletes a single item in a table by primary key. You can perform a conditional delete operation
 // that deletes the item if it exists, or if it has an expected attribute value.
 //
@@ -579,7 +604,13 @@ func newDeleteItemError(code string) runtime.ModeledError {
 // Conditional deletes are useful for deleting items only if specific conditions are met. If those
 // conditions are met, DynamoDB performs the delete. Otherwise, the item is not deleted.
 //
-// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+// DeleteItem sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteItem.
+//
+// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
+// ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
+// RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteItem/post
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...func(*Options)) (*DeleteItemOutput, error) {
 	if in == nil {
 		in = &DeleteItemInput{}
@@ -605,11 +636,12 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 // opDeleteTable describes DeleteTable to the runtime.
 var opDeleteTable = runtime.Operation{
 	Name:      "DeleteTable",
-	NewError:  newDeleteTableError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
 // newDeleteTableError returns an empty modelled error of DeleteTable for code, or nil.
+// Operations modelling the same errors as DeleteTable share it.
 func newDeleteTableError(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
@@ -624,26 +656,29 @@ func newDeleteTableError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DeleteTable calls the DeleteTable operation (POST /).
-//
 // The DeleteTable operation deletes a table and all of its items. After a DeleteTable request, the
 // specified table is in the DELETING state until DynamoDB completes the deletion. If the table is
 // in the ACTIVE state, you can delete it. If a table is in CREATING or UPDATING states, then
-// DynamoDB returns a ResourceInUseException . If the specified table does not exist, DynamoDB
-// returns a ResourceNotFoundException . If table is already in the DELETING state, no error is
+// DynamoDB returns a ResourceInUseException. If the specified table does not exist, DynamoDB
+// returns a ResourceNotFoundException. If table is already in the DELETING state, no error is
 // returned.
 //
-// DynamoDB might continue to accept data read and write operations, such as GetItem and PutItem ,
-// on a table in the DELETING state until the table deletion is complete.
+// <note> DynamoDB might continue to accept data read and write operations, such as GetItem and
+// PutItem, on a table in the DELETING state until the table deletion is complete.
 //
-// When you delete a table, any indexes on that table are also deleted.
+// </note> When you delete a table, any indexes on that table are also deleted.
 //
 // If you have DynamoDB Streams enabled on the table, then the corresponding stream on that table
 // goes into the DISABLED state, and the stream is automatically deleted after 24 hours.
 //
 // Use the DescribeTable action to check the status of the table.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// DeleteTable sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteTable.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteTable/post
 func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...func(*Options)) (*DeleteTableOutput, error) {
 	if in == nil {
 		in = &DeleteTableInput{}
@@ -669,8 +704,8 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 // opDescribeBackup describes DescribeBackup to the runtime.
 var opDescribeBackup = runtime.Operation{
 	Name:      "DescribeBackup",
-	NewError:  newDescribeBackupError,
 	RetrySafe: true,
+	NewError:  newDescribeBackupError,
 }
 
 // newDescribeBackupError returns an empty modelled error of DescribeBackup for code, or nil.
@@ -684,13 +719,15 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeBackup calls the DescribeBackup operation (POST /).
-//
 // Describes an existing backup of a table.
 //
 // You can call DescribeBackup at a maximum rate of 10 times per second.
 //
+// DescribeBackup sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeBackup.
+//
 // Modelled errors (match with errors.As): BackupNotFoundException, InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeBackup/post
 func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, opts ...func(*Options)) (*DescribeBackupOutput, error) {
 	if in == nil {
 		in = &DescribeBackupInput{}
@@ -716,8 +753,8 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 // opDescribeContinuousBackups describes DescribeContinuousBackups to the runtime.
 var opDescribeContinuousBackups = runtime.Operation{
 	Name:      "DescribeContinuousBackups",
-	NewError:  newDescribeContinuousBackupsError,
 	RetrySafe: true,
+	NewError:  newDescribeContinuousBackupsError,
 }
 
 // newDescribeContinuousBackupsError returns an empty modelled error of DescribeContinuousBackups for code, or nil.
@@ -731,21 +768,24 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeContinuousBackups calls the DescribeContinuousBackups operation (POST /).
-//
 // Checks the status of continuous backups and point in time recovery on the specified table.
 // Continuous backups are ENABLED on all tables at table creation. If point in time recovery is
 // enabled, PointInTimeRecoveryStatus will be set to ENABLED.
 //
 // After continuous backups and point in time recovery are enabled, you can restore to any point in
-// time within EarliestRestorableDateTime and LatestRestorableDateTime .
+// time within EarliestRestorableDateTime and LatestRestorableDateTime.
 //
 // LatestRestorableDateTime is typically 5 minutes before the current time. You can restore your
 // table to any point in time during the last 35 days.
 //
 // You can call DescribeContinuousBackups at a maximum rate of 10 times per second.
 //
+// DescribeContinuousBackups sends POST / with X-Amz-Target:
+// DynamoDB_20120810.DescribeContinuousBackups.
+//
 // Modelled errors (match with errors.As): InternalServerError, TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeContinuousBackups/post
 func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeContinuousBackupsInput, opts ...func(*Options)) (*DescribeContinuousBackupsOutput, error) {
 	if in == nil {
 		in = &DescribeContinuousBackupsInput{}
@@ -771,11 +811,12 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 // opDescribeContributorInsights describes DescribeContributorInsights to the runtime.
 var opDescribeContributorInsights = runtime.Operation{
 	Name:      "DescribeContributorInsights",
-	NewError:  newDescribeContributorInsightsError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
 // newDescribeContributorInsightsError returns an empty modelled error of DescribeContributorInsights for code, or nil.
+// Operations modelling the same errors as DescribeContributorInsights share it.
 func newDescribeContributorInsightsError(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
@@ -786,11 +827,14 @@ func newDescribeContributorInsightsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeContributorInsights calls the DescribeContributorInsights operation (POST /).
-//
 // Returns information about contributor insights, for a given table or global secondary index.
 //
+// DescribeContributorInsights sends POST / with X-Amz-Target:
+// DynamoDB_20120810.DescribeContributorInsights.
+//
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeContributorInsights/post
 func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeContributorInsightsInput, opts ...func(*Options)) (*DescribeContributorInsightsOutput, error) {
 	if in == nil {
 		in = &DescribeContributorInsightsInput{}
@@ -819,9 +863,11 @@ var opDescribeEndpoints = runtime.Operation{
 	RetrySafe: true,
 }
 
-// DescribeEndpoints calls the DescribeEndpoints operation (POST /).
-//
 // Returns the regional endpoint information.
+//
+// DescribeEndpoints sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeEndpoints.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeEndpoints/post
 func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsRequest, opts ...func(*Options)) (*DescribeEndpointsResponse, error) {
 	if in == nil {
 		in = &DescribeEndpointsRequest{}
@@ -847,8 +893,8 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 // opDescribeExport describes DescribeExport to the runtime.
 var opDescribeExport = runtime.Operation{
 	Name:      "DescribeExport",
-	NewError:  newDescribeExportError,
 	RetrySafe: true,
+	NewError:  newDescribeExportError,
 }
 
 // newDescribeExportError returns an empty modelled error of DescribeExport for code, or nil.
@@ -864,11 +910,14 @@ func newDescribeExportError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeExport calls the DescribeExport operation (POST /).
-//
 // Describes an existing table export.
 //
-// Modelled errors (match with errors.As): ExportNotFoundException, InternalServerError, LimitExceededException.
+// DescribeExport sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeExport.
+//
+// Modelled errors (match with errors.As): ExportNotFoundException, InternalServerError,
+// LimitExceededException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeExport/post
 func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, opts ...func(*Options)) (*DescribeExportOutput, error) {
 	if in == nil {
 		in = &DescribeExportInput{}
@@ -894,11 +943,12 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 // opDescribeGlobalTable describes DescribeGlobalTable to the runtime.
 var opDescribeGlobalTable = runtime.Operation{
 	Name:      "DescribeGlobalTable",
-	NewError:  newDescribeGlobalTableError,
 	RetrySafe: true,
+	NewError:  newDescribeGlobalTableError,
 }
 
 // newDescribeGlobalTableError returns an empty modelled error of DescribeGlobalTable for code, or nil.
+// Operations modelling the same errors as DescribeGlobalTable share it.
 func newDescribeGlobalTableError(code string) runtime.ModeledError {
 	switch code {
 	case "GlobalTableNotFoundException":
@@ -909,14 +959,18 @@ func newDescribeGlobalTableError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeGlobalTable calls the DescribeGlobalTable operation (POST /).
-//
 // Returns information about the specified global table.
 //
-// This operation only applies to Version 2017.11.29 of global tables. If you are using global
-// tables Version 2019.11.21 you can use DescribeTable instead.
+// <note> This operation only applies to Version 2017.11.29 of global tables. If you are using
+// global tables Version 2019.11.21 you can use DescribeTable instead.
+//
+// </note>
+//
+// DescribeGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeGlobalTable.
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTable/post
 func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTableInput, opts ...func(*Options)) (*DescribeGlobalTableOutput, error) {
 	if in == nil {
 		in = &DescribeGlobalTableInput{}
@@ -942,28 +996,22 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 // opDescribeGlobalTableSettings describes DescribeGlobalTableSettings to the runtime.
 var opDescribeGlobalTableSettings = runtime.Operation{
 	Name:      "DescribeGlobalTableSettings",
-	NewError:  newDescribeGlobalTableSettingsError,
 	RetrySafe: true,
+	NewError:  newDescribeGlobalTableError,
 }
 
-// newDescribeGlobalTableSettingsError returns an empty modelled error of DescribeGlobalTableSettings for code, or nil.
-func newDescribeGlobalTableSettingsError(code string) runtime.ModeledError {
-	switch code {
-	case "GlobalTableNotFoundException":
-		return &GlobalTableNotFoundException{}
-	case "InternalServerError":
-		return &InternalServerError{}
-	}
-	return nil
-}
-
-// DescribeGlobalTableSettings calls the DescribeGlobalTableSettings operation (POST /).
-//
 // Describes Region-specific settings for a global table.
 //
-// This operation only applies to Version 2017.11.29 of global tables.
+// <note> This operation only applies to Version 2017.11.29 of global tables.
+//
+// </note>
+//
+// DescribeGlobalTableSettings sends POST / with X-Amz-Target:
+// DynamoDB_20120810.DescribeGlobalTableSettings.
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTableSettings/post
 func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGlobalTableSettingsInput, opts ...func(*Options)) (*DescribeGlobalTableSettingsOutput, error) {
 	if in == nil {
 		in = &DescribeGlobalTableSettingsInput{}
@@ -989,26 +1037,18 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 // opDescribeKinesisStreamingDestination describes DescribeKinesisStreamingDestination to the runtime.
 var opDescribeKinesisStreamingDestination = runtime.Operation{
 	Name:      "DescribeKinesisStreamingDestination",
-	NewError:  newDescribeKinesisStreamingDestinationError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newDescribeKinesisStreamingDestinationError returns an empty modelled error of DescribeKinesisStreamingDestination for code, or nil.
-func newDescribeKinesisStreamingDestinationError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DescribeKinesisStreamingDestination calls the DescribeKinesisStreamingDestination operation (POST /).
-//
 // Returns information about the status of Kinesis streaming.
 //
+// DescribeKinesisStreamingDestination sends POST / with X-Amz-Target:
+// DynamoDB_20120810.DescribeKinesisStreamingDestination.
+//
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeKinesisStreamingDestination/post
 func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *DescribeKinesisStreamingDestinationInput, opts ...func(*Options)) (*DescribeKinesisStreamingDestinationOutput, error) {
 	if in == nil {
 		in = &DescribeKinesisStreamingDestinationInput{}
@@ -1034,11 +1074,12 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 // opDescribeLimits describes DescribeLimits to the runtime.
 var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
-	NewError:  newDescribeLimitsError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
 // newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
+// Operations modelling the same errors as DescribeLimits share it.
 func newDescribeLimitsError(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
@@ -1047,8 +1088,6 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeLimits calls the DescribeLimits operation (POST /).
-//
 // Returns the current provisioned-capacity quotas for your AWS account in a Region, both for the
 // Region as a whole and for any one DynamoDB table that you create there.
 //
@@ -1056,9 +1095,9 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // units and write capacity units that you can provision across all of your DynamoDB tables in a
 // given Region. Also, there are per-table quotas that apply when you create a table there. For
 // more information, see Service, Account, and Table Quotas page in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
-// Although you can increase these quotas by filing a case at AWS Support Center , obtaining the
+// Although you can increase these quotas by filing a case at AWS Support Center, obtaining the
 // increase is not instantaneous. The DescribeLimits action lets you write code to compare the
 // capacity you are currently using to those quotas imposed by your account so that you have enough
 // time to apply for an increase before you hit a quota.
@@ -1073,7 +1112,7 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // Call ListTables to obtain a list of all your DynamoDB tables.
 //
-// For each table name listed by ListTables , do the following:
+// For each table name listed by ListTables, do the following:
 //
 // Call DescribeTable with the table name.
 //
@@ -1083,7 +1122,7 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // If the table has one or more global secondary indexes (GSIs), loop over these GSIs and add their
 // provisioned capacity values to your variables as well.
 //
-// Report the account quotas for that Region returned by DescribeLimits , along with the total
+// Report the account quotas for that Region returned by DescribeLimits, along with the total
 // current provisioned capacity levels you have calculated.
 //
 // This will let you see whether you are getting close to your account-level quotas.
@@ -1095,12 +1134,16 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // extremely rapidly, but the only quota that applies is that the aggregate provisioned capacity
 // over all your tables and GSIs cannot exceed either of the per-account quotas.
 //
-// DescribeLimits should only be called periodically. You can expect throttling errors if you call
-// it more than once in a minute.
+// <note> DescribeLimits should only be called periodically. You can expect throttling errors if
+// you call it more than once in a minute.
 //
-// The DescribeLimits Request element has no content.
+// </note> The DescribeLimits Request element has no content.
+//
+// DescribeLimits sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeLimits.
 //
 // Modelled errors (match with errors.As): InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeLimits/post
 func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, opts ...func(*Options)) (*DescribeLimitsOutput, error) {
 	if in == nil {
 		in = &DescribeLimitsInput{}
@@ -1126,32 +1169,25 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 // opDescribeTable describes DescribeTable to the runtime.
 var opDescribeTable = runtime.Operation{
 	Name:      "DescribeTable",
-	NewError:  newDescribeTableError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newDescribeTableError returns an empty modelled error of DescribeTable for code, or nil.
-func newDescribeTableError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DescribeTable calls the DescribeTable operation (POST /).
-//
 // Returns information about the table, including the current status of the table, when it was
 // created, the primary key schema, and any indexes on the table.
 //
-// If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB might
-// return a ResourceNotFoundException . This is because DescribeTable uses an eventually consistent
-// query, and the metadata for your table might not be available at that moment. Wait for a few
-// seconds, and then try the DescribeTable request again.
+// <note> If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB
+// might return a ResourceNotFoundException. This is because DescribeTable uses an eventually
+// consistent query, and the metadata for your table might not be available at that moment. Wait
+// for a few seconds, and then try the DescribeTable request again.
+//
+// </note>
+//
+// DescribeTable sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeTable.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post
 func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts ...func(*Options)) (*DescribeTableOutput, error) {
 	if in == nil {
 		in = &DescribeTableInput{}
@@ -1177,28 +1213,22 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
 var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	Name:      "DescribeTableReplicaAutoScaling",
-	NewError:  newDescribeTableReplicaAutoScalingError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newDescribeTableReplicaAutoScalingError returns an empty modelled error of DescribeTableReplicaAutoScaling for code, or nil.
-func newDescribeTableReplicaAutoScalingError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DescribeTableReplicaAutoScaling calls the DescribeTableReplicaAutoScaling operation (POST /).
-//
 // Describes auto scaling settings across replicas of the global table at once.
 //
-// This operation only applies to Version 2019.11.21 of global tables.
+// <note> This operation only applies to Version 2019.11.21 of global tables.
+//
+// </note>
+//
+// DescribeTableReplicaAutoScaling sends POST / with X-Amz-Target:
+// DynamoDB_20120810.DescribeTableReplicaAutoScaling.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTableReplicaAutoScaling/post
 func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *DescribeTableReplicaAutoScalingInput, opts ...func(*Options)) (*DescribeTableReplicaAutoScalingOutput, error) {
 	if in == nil {
 		in = &DescribeTableReplicaAutoScalingInput{}
@@ -1224,26 +1254,17 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 // opDescribeTimeToLive describes DescribeTimeToLive to the runtime.
 var opDescribeTimeToLive = runtime.Operation{
 	Name:      "DescribeTimeToLive",
-	NewError:  newDescribeTimeToLiveError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newDescribeTimeToLiveError returns an empty modelled error of DescribeTimeToLive for code, or nil.
-func newDescribeTimeToLiveError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DescribeTimeToLive calls the DescribeTimeToLive operation (POST /).
-//
 // Gives a description of the Time to Live (TTL) status on the specified table.
 //
+// DescribeTimeToLive sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeTimeToLive.
+//
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTimeToLive/post
 func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveInput, opts ...func(*Options)) (*DescribeTimeToLiveOutput, error) {
 	if in == nil {
 		in = &DescribeTimeToLiveInput{}
@@ -1269,31 +1290,20 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 // opDisableKinesisStreamingDestination describes DisableKinesisStreamingDestination to the runtime.
 var opDisableKinesisStreamingDestination = runtime.Operation{
 	Name:      "DisableKinesisStreamingDestination",
-	NewError:  newDisableKinesisStreamingDestinationError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newDisableKinesisStreamingDestinationError returns an empty modelled error of DisableKinesisStreamingDestination for code, or nil.
-func newDisableKinesisStreamingDestinationError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DisableKinesisStreamingDestination calls the DisableKinesisStreamingDestination operation (POST /).
-//
 // Stops replication from the DynamoDB table to the Kinesis data stream. This is done without
 // deleting either of the resources.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// DisableKinesisStreamingDestination sends POST / with X-Amz-Target:
+// DynamoDB_20120810.DisableKinesisStreamingDestination.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DisableKinesisStreamingDestination/post
 func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *KinesisStreamingDestinationInput, opts ...func(*Options)) (*KinesisStreamingDestinationOutput, error) {
 	if in == nil {
 		in = &KinesisStreamingDestinationInput{}
@@ -1319,32 +1329,21 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 // opEnableKinesisStreamingDestination describes EnableKinesisStreamingDestination to the runtime.
 var opEnableKinesisStreamingDestination = runtime.Operation{
 	Name:      "EnableKinesisStreamingDestination",
-	NewError:  newEnableKinesisStreamingDestinationError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newEnableKinesisStreamingDestinationError returns an empty modelled error of EnableKinesisStreamingDestination for code, or nil.
-func newEnableKinesisStreamingDestinationError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// EnableKinesisStreamingDestination calls the EnableKinesisStreamingDestination operation (POST /).
-//
 // Starts table data replication to the specified Kinesis data stream at a timestamp chosen during
 // the enable workflow. If this operation doesn't return results immediately, use
 // DescribeKinesisStreamingDestination to check if streaming to the Kinesis data stream is ACTIVE.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// EnableKinesisStreamingDestination sends POST / with X-Amz-Target:
+// DynamoDB_20120810.EnableKinesisStreamingDestination.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.EnableKinesisStreamingDestination/post
 func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *KinesisStreamingDestinationInput, opts ...func(*Options)) (*KinesisStreamingDestinationOutput, error) {
 	if in == nil {
 		in = &KinesisStreamingDestinationInput{}
@@ -1370,8 +1369,8 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 // opExecuteStatement describes ExecuteStatement to the runtime.
 var opExecuteStatement = runtime.Operation{
 	Name:      "ExecuteStatement",
-	NewError:  newExecuteStatementError,
 	RetrySafe: true,
+	NewError:  newExecuteStatementError,
 }
 
 // newExecuteStatementError returns an empty modelled error of ExecuteStatement for code, or nil.
@@ -1397,12 +1396,17 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 	return nil
 }
 
-// ExecuteStatement calls the ExecuteStatement operation (POST /).
-//
 // This operation allows you to perform reads and singleton writes on data stored in DynamoDB,
 // using PartiQL.
 //
-// Modelled errors (match with errors.As): ConditionalCheckFailedException, DuplicateItemException, InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+// ExecuteStatement sends POST / with X-Amz-Target: DynamoDB_20120810.ExecuteStatement.
+//
+// Modelled errors (match with errors.As): ConditionalCheckFailedException, DuplicateItemException,
+// InternalServerError, ItemCollectionSizeLimitExceededException,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException,
+// TransactionConflictException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExecuteStatement/post
 func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput, opts ...func(*Options)) (*ExecuteStatementOutput, error) {
 	if in == nil {
 		in = &ExecuteStatementInput{}
@@ -1428,11 +1432,12 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 // opExecuteTransaction describes ExecuteTransaction to the runtime.
 var opExecuteTransaction = runtime.Operation{
 	Name:      "ExecuteTransaction",
-	NewError:  newExecuteTransactionError,
 	RetrySafe: true,
+	NewError:  newExecuteTransactionError,
 }
 
 // newExecuteTransactionError returns an empty modelled error of ExecuteTransaction for code, or nil.
+// Operations modelling the same errors as ExecuteTransaction share it.
 func newExecuteTransactionError(code string) runtime.ModeledError {
 	switch code {
 	case "IdempotentParameterMismatchException":
@@ -1453,12 +1458,16 @@ func newExecuteTransactionError(code string) runtime.ModeledError {
 	return nil
 }
 
-// ExecuteTransaction calls the ExecuteTransaction operation (POST /).
-//
 // This operation allows you to perform transactional reads or writes on data stored in DynamoDB,
 // using PartiQL.
 //
-// Modelled errors (match with errors.As): IdempotentParameterMismatchException, InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionCanceledException, TransactionInProgressException.
+// ExecuteTransaction sends POST / with X-Amz-Target: DynamoDB_20120810.ExecuteTransaction.
+//
+// Modelled errors (match with errors.As): IdempotentParameterMismatchException,
+// InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
+// ResourceNotFoundException, TransactionCanceledException, TransactionInProgressException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExecuteTransaction/post
 func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionInput, opts ...func(*Options)) (*ExecuteTransactionOutput, error) {
 	if in == nil {
 		in = &ExecuteTransactionInput{}
@@ -1484,8 +1493,8 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 // opExportTableToPointInTime describes ExportTableToPointInTime to the runtime.
 var opExportTableToPointInTime = runtime.Operation{
 	Name:      "ExportTableToPointInTime",
-	NewError:  newExportTableToPointInTimeError,
 	RetrySafe: true,
+	NewError:  newExportTableToPointInTimeError,
 }
 
 // newExportTableToPointInTimeError returns an empty modelled error of ExportTableToPointInTime for code, or nil.
@@ -1507,12 +1516,17 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 	return nil
 }
 
-// ExportTableToPointInTime calls the ExportTableToPointInTime operation (POST /).
-//
 // Exports table data to an S3 bucket. The table must have point in time recovery enabled, and you
 // can export data from any time within the point in time recovery window.
 //
-// Modelled errors (match with errors.As): ExportConflictException, InternalServerError, InvalidExportTimeException, LimitExceededException, PointInTimeRecoveryUnavailableException, TableNotFoundException.
+// ExportTableToPointInTime sends POST / with X-Amz-Target:
+// DynamoDB_20120810.ExportTableToPointInTime.
+//
+// Modelled errors (match with errors.As): ExportConflictException, InternalServerError,
+// InvalidExportTimeException, LimitExceededException, PointInTimeRecoveryUnavailableException,
+// TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExportTableToPointInTime/post
 func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableToPointInTimeInput, opts ...func(*Options)) (*ExportTableToPointInTimeOutput, error) {
 	if in == nil {
 		in = &ExportTableToPointInTimeInput{}
@@ -1538,36 +1552,24 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 // opGetItem describes GetItem to the runtime.
 var opGetItem = runtime.Operation{
 	Name:      "GetItem",
-	NewError:  newGetItemError,
 	RetrySafe: true,
+	NewError:  newBatchGetItemError,
 }
 
-// newGetItemError returns an empty modelled error of GetItem for code, or nil.
-func newGetItemError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// GetItem calls the GetItem operation (POST /).
-//
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
 // there is no matching item, GetItem does not return any data and there will be no Item element in
 // the response.
 //
 // GetItem provides an eventually consistent read by default. If your application requires a
-// strongly consistent read, set ConsistentRead to true . Although a strongly consistent read might
+// strongly consistent read, set ConsistentRead to true. Although a strongly consistent read might
 // take more time than an eventually consistent read, it always returns the last updated value.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// GetItem sends POST / with X-Amz-Target: DynamoDB_20120810.GetItem.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.GetItem/post
 func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Options)) (*GetItemOutput, error) {
 	if in == nil {
 		in = &GetItemInput{}
@@ -1593,31 +1595,24 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 // opListBackups describes ListBackups to the runtime.
 var opListBackups = runtime.Operation{
 	Name:      "ListBackups",
-	NewError:  newListBackupsError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
-// newListBackupsError returns an empty modelled error of ListBackups for code, or nil.
-func newListBackupsError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	}
-	return nil
-}
-
-// ListBackups calls the ListBackups operation (POST /).
-//
 // List backups associated with an AWS account. To list backups for a given table, specify
-// TableName . ListBackups returns a paginated list of results with at most 1 MB worth of items in
-// a page. You can also specify a maximum number of entries to be returned in a page.
+// TableName. ListBackups returns a paginated list of results with at most 1 MB worth of items in a
+// page. You can also specify a maximum number of entries to be returned in a page.
 //
 // In the request, start time is inclusive, but end time is exclusive. Note that these boundaries
 // are for the time at which the original backup was requested.
 //
 // You can call ListBackups a maximum of five times per second.
 //
+// ListBackups sends POST / with X-Amz-Target: DynamoDB_20120810.ListBackups.
+//
 // Modelled errors (match with errors.As): InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListBackups/post
 func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...func(*Options)) (*ListBackupsOutput, error) {
 	if in == nil {
 		in = &ListBackupsInput{}
@@ -1643,26 +1638,18 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 // opListContributorInsights describes ListContributorInsights to the runtime.
 var opListContributorInsights = runtime.Operation{
 	Name:      "ListContributorInsights",
-	NewError:  newListContributorInsightsError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newListContributorInsightsError returns an empty modelled error of ListContributorInsights for code, or nil.
-func newListContributorInsightsError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// ListContributorInsights calls the ListContributorInsights operation (POST /).
-//
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
 //
+// ListContributorInsights sends POST / with X-Amz-Target:
+// DynamoDB_20120810.ListContributorInsights.
+//
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post
 func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) (*ListContributorInsightsOutput, error) {
 	if in == nil {
 		in = &ListContributorInsightsInput{}
@@ -1688,8 +1675,8 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 // opListExports describes ListExports to the runtime.
 var opListExports = runtime.Operation{
 	Name:      "ListExports",
-	NewError:  newListExportsError,
 	RetrySafe: true,
+	NewError:  newListExportsError,
 }
 
 // newListExportsError returns an empty modelled error of ListExports for code, or nil.
@@ -1703,11 +1690,13 @@ func newListExportsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// ListExports calls the ListExports operation (POST /).
-//
 // Lists completed exports within the past 90 days.
 //
+// ListExports sends POST / with X-Amz-Target: DynamoDB_20120810.ListExports.
+//
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post
 func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) (*ListExportsOutput, error) {
 	if in == nil {
 		in = &ListExportsInput{}
@@ -1733,26 +1722,21 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 // opListGlobalTables describes ListGlobalTables to the runtime.
 var opListGlobalTables = runtime.Operation{
 	Name:      "ListGlobalTables",
-	NewError:  newListGlobalTablesError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
-// newListGlobalTablesError returns an empty modelled error of ListGlobalTables for code, or nil.
-func newListGlobalTablesError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	}
-	return nil
-}
-
-// ListGlobalTables calls the ListGlobalTables operation (POST /).
-//
 // Lists all global tables that have a replica in the specified Region.
 //
-// This operation only applies to Version 2017.11.29 of global tables.
+// <note> This operation only applies to Version 2017.11.29 of global tables.
+//
+// </note>
+//
+// ListGlobalTables sends POST / with X-Amz-Target: DynamoDB_20120810.ListGlobalTables.
 //
 // Modelled errors (match with errors.As): InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListGlobalTables/post
 func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput, opts ...func(*Options)) (*ListGlobalTablesOutput, error) {
 	if in == nil {
 		in = &ListGlobalTablesInput{}
@@ -1778,25 +1762,18 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 // opListTables describes ListTables to the runtime.
 var opListTables = runtime.Operation{
 	Name:      "ListTables",
-	NewError:  newListTablesError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
-// newListTablesError returns an empty modelled error of ListTables for code, or nil.
-func newListTablesError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	}
-	return nil
-}
-
-// ListTables calls the ListTables operation (POST /).
-//
 // Returns an array of table names associated with the current account and endpoint. The output
 // from ListTables is paginated, with each page returning a maximum of 100 table names.
 //
+// ListTables sends POST / with X-Amz-Target: DynamoDB_20120810.ListTables.
+//
 // Modelled errors (match with errors.As): InternalServerError.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post
 func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) (*ListTablesOutput, error) {
 	if in == nil {
 		in = &ListTablesInput{}
@@ -1822,30 +1799,21 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
 var opListTagsOfResource = runtime.Operation{
 	Name:      "ListTagsOfResource",
-	NewError:  newListTagsOfResourceError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newListTagsOfResourceError returns an empty modelled error of ListTagsOfResource for code, or nil.
-func newListTagsOfResourceError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// ListTagsOfResource calls the ListTagsOfResource operation (POST /).
-//
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
 // second, per account.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
+//
+// ListTagsOfResource sends POST / with X-Amz-Target: DynamoDB_20120810.ListTagsOfResource.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTagsOfResource/post
 func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceInput, opts ...func(*Options)) (*ListTagsOfResourceOutput, error) {
 	if in == nil {
 		in = &ListTagsOfResourceInput{}
@@ -1871,33 +1839,10 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 // opPutItem describes PutItem to the runtime.
 var opPutItem = runtime.Operation{
 	Name:      "PutItem",
-	NewError:  newPutItemError,
 	RetrySafe: true,
+	NewError:  newDeleteItemError,
 }
 
-// newPutItemError returns an empty modelled error of PutItem for code, or nil.
-func newPutItemError(code string) runtime.ModeledError {
-	switch code {
-	case "ConditionalCheckFailedException":
-		return &ConditionalCheckFailedException{}
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ItemCollectionSizeLimitExceededException":
-		return &ItemCollectionSizeLimitExceededException{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	case "TransactionConflictException":
-		return &TransactionConflictException{}
-	}
-	return nil
-}
-
-// PutItem calls the PutItem operation (POST /).
-//
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
 // primary key as the new item already exists in the specified table, the new item completely
 // replaces the existing item. You can perform a conditional put operation (add a new item if one
@@ -1905,7 +1850,7 @@ func newPutItemError(code string) runtime.ModeledError {
 // attribute values. You can return the item's attribute values in the same operation, using the
 // ReturnValues parameter.
 //
-// This topic provides general information about the PutItem API.
+// <important> This topic provides general information about the PutItem API.
 //
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
@@ -1928,8 +1873,8 @@ func newPutItemError(code string) runtime.ModeledError {
 //
 // # PutItem in the AWS SDK for Ruby V2
 //
-// When you add an item, the primary key attributes are the only required attributes. Attribute
-// values cannot be null.
+// </important> When you add an item, the primary key attributes are the only required attributes.
+// Attribute values cannot be null.
 //
 // Empty String and Binary attribute values are allowed. Attribute values of type String and Binary
 // must have a length greater than zero if the attribute is used as a key attribute for a table or
@@ -1937,15 +1882,21 @@ func newPutItemError(code string) runtime.ModeledError {
 //
 // Invalid Requests with empty values will be rejected with a ValidationException exception.
 //
-// To prevent a new item from replacing an existing item, use a conditional expression that
+// <note> To prevent a new item from replacing an existing item, use a conditional expression that
 // contains the attribute_not_exists function with the name of the attribute being used as the
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// For more information about PutItem , see Working with Items in the Amazon DynamoDB Developer
-// Guide .
+// </note> For more information about PutItem, see Working with Items in the Amazon DynamoDB
+// Developer Guide.
 //
-// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+// PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
+//
+// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
+// ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
+// RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
 	if in == nil {
 		in = &PutItemInput{}
@@ -1971,71 +1922,59 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 // opQuery describes Query to the runtime.
 var opQuery = runtime.Operation{
 	Name:      "Query",
-	NewError:  newQueryError,
 	RetrySafe: true,
+	NewError:  newBatchGetItemError,
 }
 
-// newQueryError returns an empty modelled error of Query for code, or nil.
-func newQueryError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// Query calls the Query operation (POST /).
-//
 // The Query operation finds items based on primary key values. You can query any table or
 // secondary index that has a composite primary key (a partition key and a sort key).
 //
 // Use the KeyConditionExpression parameter to provide a specific value for the partition key. The
 // Query operation will return all of the items from the table or index with that partition key
 // value. You can optionally narrow the scope of the Query operation by specifying a sort key value
-// and a comparison operator in KeyConditionExpression . To further refine the Query results, you
-// can optionally provide a FilterExpression . A FilterExpression determines which items within the
+// and a comparison operator in KeyConditionExpression. To further refine the Query results, you
+// can optionally provide a FilterExpression. A FilterExpression determines which items within the
 // results should be returned to you. All of the other results are discarded.
 //
 // A Query operation always returns a result set. If no matching items are found, the result set
 // will be empty. Queries that do not return results consume the minimum number of read capacity
 // units for that type of read operation.
 //
-// DynamoDB calculates the number of read capacity units consumed based on item size, not on the
-// amount of data that is returned to an application. The number of capacity units consumed will be
-// the same whether you request all of the attributes (the default behavior) or just some of them
-// (using a projection expression). The number will also be the same whether or not you use a
-// FilterExpression .
+// <note> DynamoDB calculates the number of read capacity units consumed based on item size, not on
+// the amount of data that is returned to an application. The number of capacity units consumed
+// will be the same whether you request all of the attributes (the default behavior) or just some
+// of them (using a projection expression). The number will also be the same whether or not you use
+// a FilterExpression.
 //
-// Query results are always sorted by the sort key value. If the data type of the sort key is
-// Number, the results are returned in numeric order; otherwise, the results are returned in order
-// of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
+// </note> Query results are always sorted by the sort key value. If the data type of the sort key
+// is Number, the results are returned in numeric order; otherwise, the results are returned in
+// order of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
 // ScanIndexForward parameter to false.
 //
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
-// FilterExpression . If LastEvaluatedKey is present in the response, you will need to paginate the
+// FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
 // result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
-// attributes in the KeyConditionExpression .
+// attributes in the KeyConditionExpression.
 //
-// A Query operation can return an empty result set and a LastEvaluatedKey if all the items read
-// for the page of results are filtered out.
+// <note> A Query operation can return an empty result set and a LastEvaluatedKey if all the items
+// read for the page of results are filtered out.
 //
-// You can query a table, a local secondary index, or a global secondary index. For a query on a
-// table or on a local secondary index, you can set the ConsistentRead parameter to true and obtain
-// a strongly consistent result. Global secondary indexes support eventually consistent reads only,
-// so do not specify ConsistentRead when querying a global secondary index.
+// </note> You can query a table, a local secondary index, or a global secondary index. For a query
+// on a table or on a local secondary index, you can set the ConsistentRead parameter to true and
+// obtain a strongly consistent result. Global secondary indexes support eventually consistent
+// reads only, so do not specify ConsistentRead when querying a global secondary index.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// Query sends POST / with X-Amz-Target: DynamoDB_20120810.Query.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
 	if in == nil {
 		in = &QueryInput{}
@@ -2061,8 +2000,8 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
 var opRestoreTableFromBackup = runtime.Operation{
 	Name:      "RestoreTableFromBackup",
-	NewError:  newRestoreTableFromBackupError,
 	RetrySafe: true,
+	NewError:  newRestoreTableFromBackupError,
 }
 
 // newRestoreTableFromBackupError returns an empty modelled error of RestoreTableFromBackup for code, or nil.
@@ -2084,8 +2023,6 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
-// RestoreTableFromBackup calls the RestoreTableFromBackup operation (POST /).
-//
 // Creates a new table from an existing backup. Any number of users can execute up to 4 concurrent
 // restores (any type of restore) in a given account.
 //
@@ -2105,7 +2042,12 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 //
 // # Time to Live (TTL) settings
 //
-// Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException, InternalServerError, LimitExceededException, TableAlreadyExistsException, TableInUseException.
+// RestoreTableFromBackup sends POST / with X-Amz-Target: DynamoDB_20120810.RestoreTableFromBackup.
+//
+// Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException,
+// InternalServerError, LimitExceededException, TableAlreadyExistsException, TableInUseException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.RestoreTableFromBackup/post
 func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFromBackupInput, opts ...func(*Options)) (*RestoreTableFromBackupOutput, error) {
 	if in == nil {
 		in = &RestoreTableFromBackupInput{}
@@ -2131,8 +2073,8 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 // opRestoreTableToPointInTime describes RestoreTableToPointInTime to the runtime.
 var opRestoreTableToPointInTime = runtime.Operation{
 	Name:      "RestoreTableToPointInTime",
-	NewError:  newRestoreTableToPointInTimeError,
 	RetrySafe: true,
+	NewError:  newRestoreTableToPointInTimeError,
 }
 
 // newRestoreTableToPointInTimeError returns an empty modelled error of RestoreTableToPointInTime for code, or nil.
@@ -2156,11 +2098,9 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 	return nil
 }
 
-// RestoreTableToPointInTime calls the RestoreTableToPointInTime operation (POST /).
-//
 // Restores the specified table to the specified point in time within EarliestRestorableDateTime
-// and LatestRestorableDateTime . You can restore your table to any point in time during the last
-// 35 days. Any number of users can execute up to 4 concurrent restores (any type of restore) in a
+// and LatestRestorableDateTime. You can restore your table to any point in time during the last 35
+// days. Any number of users can execute up to 4 concurrent restores (any type of restore) in a
 // given account.
 //
 // When you restore using point in time recovery, DynamoDB restores your table data to the state
@@ -2177,9 +2117,10 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 //
 // # Encryption settings
 //
-// All these settings come from the current settings of the source table at the time of restore.
+// <important> All these settings come from the current settings of the source table at the time of
+// restore.
 //
-// You must manually set up the following on the restored table:
+// </important> You must manually set up the following on the restored table:
 //
 // # Auto scaling policies
 //
@@ -2195,7 +2136,14 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 //
 // # Point in time recovery settings
 //
-// Modelled errors (match with errors.As): InternalServerError, InvalidRestoreTimeException, LimitExceededException, PointInTimeRecoveryUnavailableException, TableAlreadyExistsException, TableInUseException, TableNotFoundException.
+// RestoreTableToPointInTime sends POST / with X-Amz-Target:
+// DynamoDB_20120810.RestoreTableToPointInTime.
+//
+// Modelled errors (match with errors.As): InternalServerError, InvalidRestoreTimeException,
+// LimitExceededException, PointInTimeRecoveryUnavailableException, TableAlreadyExistsException,
+// TableInUseException, TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.RestoreTableToPointInTime/post
 func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTableToPointInTimeInput, opts ...func(*Options)) (*RestoreTableToPointInTimeOutput, error) {
 	if in == nil {
 		in = &RestoreTableToPointInTimeInput{}
@@ -2221,27 +2169,10 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 // opScan describes Scan to the runtime.
 var opScan = runtime.Operation{
 	Name:      "Scan",
-	NewError:  newScanError,
 	RetrySafe: true,
+	NewError:  newBatchGetItemError,
 }
 
-// newScanError returns an empty modelled error of Scan for code, or nil.
-func newScanError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// Scan calls the Scan operation (POST /).
-//
 // The Scan operation returns one or more items and item attributes by accessing every item in a
 // table or a secondary index. To have DynamoDB return fewer items, you can provide a
 // FilterExpression operation.
@@ -2253,21 +2184,26 @@ func newScanError(code string) runtime.ModeledError {
 //
 // A single Scan operation reads up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
-// FilterExpression . If LastEvaluatedKey is present in the response, you need to paginate the
+// FilterExpression. If LastEvaluatedKey is present in the response, you need to paginate the
 // result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
 // Scan operations proceed sequentially; however, for faster performance on a large table or
 // secondary index, applications can request a parallel Scan operation by providing the Segment and
 // TotalSegments parameters. For more information, see Parallel Scan in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
 // Scan uses eventually consistent reads when accessing the data in a table; therefore, the result
 // set might not include the changes to data in the table immediately before the operation began.
 // If you need a consistent copy of the data, as of the time that the Scan begins, you can set the
-// ConsistentRead parameter to true .
+// ConsistentRead parameter to true.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// Scan sends POST / with X-Amz-Target: DynamoDB_20120810.Scan.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post
 func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)) (*ScanOutput, error) {
 	if in == nil {
 		in = &ScanInput{}
@@ -2293,35 +2229,23 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 // opTagResource describes TagResource to the runtime.
 var opTagResource = runtime.Operation{
 	Name:      "TagResource",
-	NewError:  newTagResourceError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newTagResourceError returns an empty modelled error of TagResource for code, or nil.
-func newTagResourceError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// TagResource calls the TagResource operation (POST /).
-//
 // Associate a set of tags with an Amazon DynamoDB resource. You can then activate these
 // user-defined tags so that they appear on the Billing and Cost Management console for cost
 // allocation tracking. You can call TagResource up to five times per second, per account.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// TagResource sends POST / with X-Amz-Target: DynamoDB_20120810.TagResource.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
 func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...func(*Options)) (*TagResourceOutput, error) {
 	if in == nil {
 		in = &TagResourceInput{}
@@ -2347,8 +2271,8 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 // opTransactGetItems describes TransactGetItems to the runtime.
 var opTransactGetItems = runtime.Operation{
 	Name:      "TransactGetItems",
-	NewError:  newTransactGetItemsError,
 	RetrySafe: true,
+	NewError:  newTransactGetItemsError,
 }
 
 // newTransactGetItemsError returns an empty modelled error of TransactGetItems for code, or nil.
@@ -2368,8 +2292,6 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// TransactGetItems calls the TransactGetItems operation (POST /).
-//
 // TransactGetItems is a synchronous operation that atomically retrieves multiple items from one or
 // more tables (but not from indexes) in a single account and Region. A TransactGetItems call can
 // contain up to 25 TransactGetItem objects, each of which contains a Get structure that specifies
@@ -2387,7 +2309,13 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 //
 // The aggregate size of the items in the transaction cannot exceed 4 MB.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionCanceledException.
+// TransactGetItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactGetItems.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException,
+// TransactionCanceledException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TransactGetItems/post
 func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput, opts ...func(*Options)) (*TransactGetItemsOutput, error) {
 	if in == nil {
 		in = &TransactGetItemsInput{}
@@ -2413,33 +2341,10 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 // opTransactWriteItems describes TransactWriteItems to the runtime.
 var opTransactWriteItems = runtime.Operation{
 	Name:      "TransactWriteItems",
-	NewError:  newTransactWriteItemsError,
 	RetrySafe: true,
+	NewError:  newExecuteTransactionError,
 }
 
-// newTransactWriteItemsError returns an empty modelled error of TransactWriteItems for code, or nil.
-func newTransactWriteItemsError(code string) runtime.ModeledError {
-	switch code {
-	case "IdempotentParameterMismatchException":
-		return &IdempotentParameterMismatchException{}
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	case "TransactionCanceledException":
-		return &TransactionCanceledException{}
-	case "TransactionInProgressException":
-		return &TransactionInProgressException{}
-	}
-	return nil
-}
-
-// TransactWriteItems calls the TransactWriteItems operation (POST /).
-//
 // TransactWriteItems is a synchronous write operation that groups up to 25 action requests. These
 // actions can target items in different tables, but not in different AWS accounts or Regions, and
 // no two actions can target the same item. For example, you cannot both ConditionCheck and Update
@@ -2484,7 +2389,13 @@ func newTransactWriteItemsError(code string) runtime.ModeledError {
 //
 // There is a user error, such as an invalid data format.
 //
-// Modelled errors (match with errors.As): IdempotentParameterMismatchException, InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionCanceledException, TransactionInProgressException.
+// TransactWriteItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
+//
+// Modelled errors (match with errors.As): IdempotentParameterMismatchException,
+// InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
+// ResourceNotFoundException, TransactionCanceledException, TransactionInProgressException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TransactWriteItems/post
 func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput, opts ...func(*Options)) (*TransactWriteItemsOutput, error) {
 	if in == nil {
 		in = &TransactWriteItemsInput{}
@@ -2510,34 +2421,22 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 // opUntagResource describes UntagResource to the runtime.
 var opUntagResource = runtime.Operation{
 	Name:      "UntagResource",
-	NewError:  newUntagResourceError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newUntagResourceError returns an empty modelled error of UntagResource for code, or nil.
-func newUntagResourceError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// UntagResource calls the UntagResource operation (POST /).
-//
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
 // to five times per second, per account.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// UntagResource sends POST / with X-Amz-Target: DynamoDB_20120810.UntagResource.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
 func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts ...func(*Options)) (*UntagResourceOutput, error) {
 	if in == nil {
 		in = &UntagResourceInput{}
@@ -2563,8 +2462,8 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 // opUpdateContinuousBackups describes UpdateContinuousBackups to the runtime.
 var opUpdateContinuousBackups = runtime.Operation{
 	Name:      "UpdateContinuousBackups",
-	NewError:  newUpdateContinuousBackupsError,
 	RetrySafe: true,
+	NewError:  newUpdateContinuousBackupsError,
 }
 
 // newUpdateContinuousBackupsError returns an empty modelled error of UpdateContinuousBackups for code, or nil.
@@ -2580,20 +2479,24 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// UpdateContinuousBackups calls the UpdateContinuousBackups operation (POST /).
-//
 // UpdateContinuousBackups enables or disables point in time recovery for the specified table. A
-// successful UpdateContinuousBackups call returns the current ContinuousBackupsDescription .
+// successful UpdateContinuousBackups call returns the current ContinuousBackupsDescription.
 // Continuous backups are ENABLED on all tables at table creation. If point in time recovery is
 // enabled, PointInTimeRecoveryStatus will be set to ENABLED.
 //
 // Once continuous backups and point in time recovery are enabled, you can restore to any point in
-// time within EarliestRestorableDateTime and LatestRestorableDateTime .
+// time within EarliestRestorableDateTime and LatestRestorableDateTime.
 //
 // LatestRestorableDateTime is typically 5 minutes before the current time. You can restore your
 // table to any point in time during the last 35 days.
 //
-// Modelled errors (match with errors.As): ContinuousBackupsUnavailableException, InternalServerError, TableNotFoundException.
+// UpdateContinuousBackups sends POST / with X-Amz-Target:
+// DynamoDB_20120810.UpdateContinuousBackups.
+//
+// Modelled errors (match with errors.As): ContinuousBackupsUnavailableException,
+// InternalServerError, TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateContinuousBackups/post
 func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuousBackupsInput, opts ...func(*Options)) (*UpdateContinuousBackupsOutput, error) {
 	if in == nil {
 		in = &UpdateContinuousBackupsInput{}
@@ -2619,26 +2522,18 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 // opUpdateContributorInsights describes UpdateContributorInsights to the runtime.
 var opUpdateContributorInsights = runtime.Operation{
 	Name:      "UpdateContributorInsights",
-	NewError:  newUpdateContributorInsightsError,
 	RetrySafe: true,
+	NewError:  newDescribeContributorInsightsError,
 }
 
-// newUpdateContributorInsightsError returns an empty modelled error of UpdateContributorInsights for code, or nil.
-func newUpdateContributorInsightsError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// UpdateContributorInsights calls the UpdateContributorInsights operation (POST /).
-//
 // Updates the status for contributor insights for a specific table or index.
 //
+// UpdateContributorInsights sends POST / with X-Amz-Target:
+// DynamoDB_20120810.UpdateContributorInsights.
+//
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateContributorInsights/post
 func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContributorInsightsInput, opts ...func(*Options)) (*UpdateContributorInsightsOutput, error) {
 	if in == nil {
 		in = &UpdateContributorInsightsInput{}
@@ -2664,8 +2559,8 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 // opUpdateGlobalTable describes UpdateGlobalTable to the runtime.
 var opUpdateGlobalTable = runtime.Operation{
 	Name:      "UpdateGlobalTable",
-	NewError:  newUpdateGlobalTableError,
 	RetrySafe: true,
+	NewError:  newUpdateGlobalTableError,
 }
 
 // newUpdateGlobalTableError returns an empty modelled error of UpdateGlobalTable for code, or nil.
@@ -2685,17 +2580,17 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 	return nil
 }
 
-// UpdateGlobalTable calls the UpdateGlobalTable operation (POST /).
-//
 // Adds or removes replicas in the specified global table. The global table must already exist to
 // be able to use this operation. Any replica to be added must be empty, have the same name as the
 // global table, have the same key schema, have DynamoDB Streams enabled, and have the same
 // provisioned and maximum write capacity units.
 //
-// Although you can use UpdateGlobalTable to add replicas and remove replicas in a single request,
-// for simplicity we recommend that you issue separate requests for adding or removing replicas.
+// <note> Although you can use UpdateGlobalTable to add replicas and remove replicas in a single
+// request, for simplicity we recommend that you issue separate requests for adding or removing
+// replicas.
 //
-// If global secondary indexes are specified, then the following conditions must also be met:
+// </note> If global secondary indexes are specified, then the following conditions must also be
+// met:
 //
 // The global secondary indexes must have the same name.
 //
@@ -2703,7 +2598,12 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 //
 // The global secondary indexes must have the same provisioned and maximum write capacity units.
 //
-// Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError, ReplicaAlreadyExistsException, ReplicaNotFoundException, TableNotFoundException.
+// UpdateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
+//
+// Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError,
+// ReplicaAlreadyExistsException, ReplicaNotFoundException, TableNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateGlobalTable/post
 func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInput, opts ...func(*Options)) (*UpdateGlobalTableOutput, error) {
 	if in == nil {
 		in = &UpdateGlobalTableInput{}
@@ -2729,8 +2629,8 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 // opUpdateGlobalTableSettings describes UpdateGlobalTableSettings to the runtime.
 var opUpdateGlobalTableSettings = runtime.Operation{
 	Name:      "UpdateGlobalTableSettings",
-	NewError:  newUpdateGlobalTableSettingsError,
 	RetrySafe: true,
+	NewError:  newUpdateGlobalTableSettingsError,
 }
 
 // newUpdateGlobalTableSettingsError returns an empty modelled error of UpdateGlobalTableSettings for code, or nil.
@@ -2752,11 +2652,15 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// UpdateGlobalTableSettings calls the UpdateGlobalTableSettings operation (POST /).
-//
 // Updates settings for a global table.
 //
-// Modelled errors (match with errors.As): GlobalTableNotFoundException, IndexNotFoundException, InternalServerError, LimitExceededException, ReplicaNotFoundException, ResourceInUseException.
+// UpdateGlobalTableSettings sends POST / with X-Amz-Target:
+// DynamoDB_20120810.UpdateGlobalTableSettings.
+//
+// Modelled errors (match with errors.As): GlobalTableNotFoundException, IndexNotFoundException,
+// InternalServerError, LimitExceededException, ReplicaNotFoundException, ResourceInUseException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateGlobalTableSettings/post
 func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobalTableSettingsInput, opts ...func(*Options)) (*UpdateGlobalTableSettingsOutput, error) {
 	if in == nil {
 		in = &UpdateGlobalTableSettingsInput{}
@@ -2782,33 +2686,10 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 // opUpdateItem describes UpdateItem to the runtime.
 var opUpdateItem = runtime.Operation{
 	Name:      "UpdateItem",
-	NewError:  newUpdateItemError,
 	RetrySafe: true,
+	NewError:  newDeleteItemError,
 }
 
-// newUpdateItemError returns an empty modelled error of UpdateItem for code, or nil.
-func newUpdateItemError(code string) runtime.ModeledError {
-	switch code {
-	case "ConditionalCheckFailedException":
-		return &ConditionalCheckFailedException{}
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ItemCollectionSizeLimitExceededException":
-		return &ItemCollectionSizeLimitExceededException{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	case "TransactionConflictException":
-		return &TransactionConflictException{}
-	}
-	return nil
-}
-
-// UpdateItem calls the UpdateItem operation (POST /).
-//
 // Edits an existing item's attributes, or adds a new item to the table if it does not already
 // exist. You can put, delete, or add attribute values. You can also perform a conditional update
 // on an existing item (insert a new attribute name-value pair if it doesn't exist, or replace an
@@ -2817,7 +2698,13 @@ func newUpdateItemError(code string) runtime.ModeledError {
 // You can also return the item's attribute values in the same UpdateItem operation using the
 // ReturnValues parameter.
 //
-// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+// UpdateItem sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateItem.
+//
+// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
+// ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
+// RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateItem/post
 func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...func(*Options)) (*UpdateItemOutput, error) {
 	if in == nil {
 		in = &UpdateItemInput{}
@@ -2843,27 +2730,10 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 // opUpdateTable describes UpdateTable to the runtime.
 var opUpdateTable = runtime.Operation{
 	Name:      "UpdateTable",
-	NewError:  newUpdateTableError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newUpdateTableError returns an empty modelled error of UpdateTable for code, or nil.
-func newUpdateTableError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// UpdateTable calls the UpdateTable operation (POST /).
-//
 // Modifies the provisioned throughput settings, global secondary indexes, or DynamoDB Streams
 // settings for a given table.
 //
@@ -2879,10 +2749,15 @@ func newUpdateTableError(code string) runtime.ModeledError {
 // use UpdateTable to perform other operations.
 //
 // UpdateTable is an asynchronous operation; while it is executing, the table status changes from
-// ACTIVE to UPDATING . While it is UPDATING , you cannot issue another UpdateTable request. When
-// the table returns to the ACTIVE state, the UpdateTable operation is complete.
+// ACTIVE to UPDATING. While it is UPDATING, you cannot issue another UpdateTable request. When the
+// table returns to the ACTIVE state, the UpdateTable operation is complete.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// UpdateTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateTable.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTable/post
 func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...func(*Options)) (*UpdateTableOutput, error) {
 	if in == nil {
 		in = &UpdateTableInput{}
@@ -2908,32 +2783,23 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 // opUpdateTableReplicaAutoScaling describes UpdateTableReplicaAutoScaling to the runtime.
 var opUpdateTableReplicaAutoScaling = runtime.Operation{
 	Name:      "UpdateTableReplicaAutoScaling",
-	NewError:  newUpdateTableReplicaAutoScalingError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newUpdateTableReplicaAutoScalingError returns an empty modelled error of UpdateTableReplicaAutoScaling for code, or nil.
-func newUpdateTableReplicaAutoScalingError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// UpdateTableReplicaAutoScaling calls the UpdateTableReplicaAutoScaling operation (POST /).
-//
 // Updates auto scaling settings on your global tables at once.
 //
-// This operation only applies to Version 2019.11.21 of global tables.
+// <note> This operation only applies to Version 2019.11.21 of global tables.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// </note>
+//
+// UpdateTableReplicaAutoScaling sends POST / with X-Amz-Target:
+// DynamoDB_20120810.UpdateTableReplicaAutoScaling.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTableReplicaAutoScaling/post
 func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTableReplicaAutoScalingInput, opts ...func(*Options)) (*UpdateTableReplicaAutoScalingOutput, error) {
 	if in == nil {
 		in = &UpdateTableReplicaAutoScalingInput{}
@@ -2959,51 +2825,42 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 // opUpdateTimeToLive describes UpdateTimeToLive to the runtime.
 var opUpdateTimeToLive = runtime.Operation{
 	Name:      "UpdateTimeToLive",
-	NewError:  newUpdateTimeToLiveError,
 	RetrySafe: true,
+	NewError:  newDeleteTableError,
 }
 
-// newUpdateTimeToLiveError returns an empty modelled error of UpdateTimeToLive for code, or nil.
-func newUpdateTimeToLiveError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// UpdateTimeToLive calls the UpdateTimeToLive operation (POST /).
-//
 // The UpdateTimeToLive method enables or disables Time to Live (TTL) for the specified table. A
-// successful UpdateTimeToLive call returns the current TimeToLiveSpecification . It can take up to
+// successful UpdateTimeToLive call returns the current TimeToLiveSpecification. It can take up to
 // one hour for the change to fully process. Any additional UpdateTimeToLive calls for the same
-// table during this one hour duration result in a ValidationException .
+// table during this one hour duration result in a ValidationException.
 //
 // TTL compares the current time in epoch time format to the time stored in the TTL attribute of an
 // item. If the epoch time value stored in the attribute is less than the current time, the item is
 // marked as expired and subsequently deleted.
 //
-// The epoch time format is the number of seconds elapsed since 12:00:00 AM January 1, 1970 UTC.
+// <note> The epoch time format is the number of seconds elapsed since 12:00:00 AM January 1, 1970
+// UTC.
 //
-// DynamoDB deletes expired items on a best-effort basis to ensure availability of throughput for
-// other data operations.
+// </note> DynamoDB deletes expired items on a best-effort basis to ensure availability of
+// throughput for other data operations.
 //
-// DynamoDB typically deletes expired items within two days of expiration. The exact duration
-// within which an item gets deleted after expiration is specific to the nature of the workload.
-// Items that have expired and not been deleted will still show up in reads, queries, and scans.
+// <important> DynamoDB typically deletes expired items within two days of expiration. The exact
+// duration within which an item gets deleted after expiration is specific to the nature of the
+// workload. Items that have expired and not been deleted will still show up in reads, queries, and
+// scans.
 //
-// As items are deleted, they are removed from any local secondary index and global secondary index
-// immediately in the same eventually consistent way as a standard delete operation.
+// </important> As items are deleted, they are removed from any local secondary index and global
+// secondary index immediately in the same eventually consistent way as a standard delete
+// operation.
 //
 // For more information, see Time To Live in the Amazon DynamoDB Developer Guide.
 //
-// Modelled errors (match with errors.As): InternalServerError, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// UpdateTimeToLive sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateTimeToLive.
+//
+// Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTimeToLive/post
 func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput, opts ...func(*Options)) (*UpdateTimeToLiveOutput, error) {
 	if in == nil {
 		in = &UpdateTimeToLiveInput{}

@@ -6,9 +6,9 @@ package dynamodb
 
 import "github.com/retrygen/retrygen/runtime"
 
-// ArchivalSummary is generated from schema #/components/schemas/ArchivalSummary.
-//
 // Contains details of a table archival operation.
+//
+// Source: #/components/schemas/ArchivalSummary
 type ArchivalSummary struct {
 	// The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the
 	// archival reason. If you wish to restore this backup to the same table name, you will need to
@@ -26,7 +26,9 @@ type ArchivalSummary struct {
 	ArchivalReason *string `json:"ArchivalReason,omitzero"`
 }
 
-// AttributeAction is generated from schema #/components/schemas/AttributeAction.
+// AttributeAction is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/AttributeAction
 type AttributeAction string
 
 // Values of AttributeAction, as sent on the wire.
@@ -36,11 +38,13 @@ const (
 	AttributeActionDelete AttributeAction = "DELETE"
 )
 
-// AttributeDefinition is generated from schema #/components/schemas/AttributeDefinition.
-//
 // Represents an attribute for describing the key schema for the table and indexes.
+//
+// Source: #/components/schemas/AttributeDefinition
 type AttributeDefinition struct {
 	// A name for the attribute.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// The data type for the attribute, where:
@@ -50,17 +54,19 @@ type AttributeDefinition struct {
 	// N - the attribute is of type Number
 	//
 	// B - the attribute is of type Binary
+	//
+	// Required.
 	AttributeType ScalarAttributeType `json:"AttributeType"`
 }
 
-// AttributeValue is generated from schema #/components/schemas/AttributeValue.
-//
 // Represents the data for an attribute.
 //
 // Each attribute value is described as a name-value pair. The name is the data type, and the value
 // is the data itself.
 //
-// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+//
+// Source: #/components/schemas/AttributeValue
 type AttributeValue struct {
 	// An attribute of type Binary. For example:
 	//
@@ -121,19 +127,19 @@ type AttributeValue struct {
 	SS []string `json:"SS,omitzero"`
 }
 
-// AttributeValueUpdate is generated from schema #/components/schemas/AttributeValueUpdate.
-//
 // For the UpdateItem operation, represents the attributes to be modified, the action to perform on
 // each, and the new value for each.
 //
-// You cannot use UpdateItem to update any primary key attributes. Instead, you will need to delete
-// the item, and then use PutItem to create a new item with new attributes.
+// <note> You cannot use UpdateItem to update any primary key attributes. Instead, you will need to
+// delete the item, and then use PutItem to create a new item with new attributes.
 //
-// Attribute values cannot be null; string and binary type attributes must have lengths greater
-// than zero; and set type attributes must not be empty. Requests with empty values will be
+// </note> Attribute values cannot be null; string and binary type attributes must have lengths
+// greater than zero; and set type attributes must not be empty. Requests with empty values will be
 // rejected with a ValidationException exception.
+//
+// Source: #/components/schemas/AttributeValueUpdate
 type AttributeValueUpdate struct {
-	// Specifies how to perform the update. Valid values are PUT (default), DELETE , and ADD . The
+	// Specifies how to perform the update. Valid values are PUT (default), DELETE, and ADD. The
 	// behavior depends on whether the specified primary key already exists in the table.
 	//
 	// If an item with the specified Key is found in the table:
@@ -145,8 +151,8 @@ type AttributeValueUpdate struct {
 	// data type of the specified value must match the existing value's data type.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
-	// if the attribute value was the set [a,b,c] and the DELETE action specified [a,c] , then the
-	// final attribute value would be [b] . Specifying an empty set is an error.
+	// if the attribute value was the set [a,b,c] and the DELETE action specified [a,c], then the final
+	// attribute value would be [b]. Specifying an empty set is an error.
 	//
 	// ADD - If the attribute does not already exist, then the attribute and its values are added to
 	// the item. If the attribute does exist, then the behavior of ADD depends on the data type of the
@@ -156,21 +162,21 @@ type AttributeValueUpdate struct {
 	// mathematically added to the existing attribute. If Value is a negative number, then it is
 	// subtracted from the existing attribute.
 	//
-	// If you use ADD to increment or decrement a number value for an item that doesn't exist before
-	// the update, DynamoDB uses 0 as the initial value.
+	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
+	// before the update, DynamoDB uses 0 as the initial value.
 	//
 	// In addition, if you use ADD to update an existing item, and intend to increment or decrement an
 	// attribute value which does not yet exist, DynamoDB uses 0 as the initial value. For example,
-	// suppose that the item you want to update does not yet have an attribute named itemcount , but
-	// you decide to ADD the number 3 to this attribute anyway, even though it currently does not
-	// exist. DynamoDB will create the itemcount attribute, set its initial value to 0 , and finally
-	// add 3 to it. The result will be a new itemcount attribute in the item, with a value of 3 .
+	// suppose that the item you want to update does not yet have an attribute named itemcount, but you
+	// decide to ADD the number 3 to this attribute anyway, even though it currently does not exist.
+	// DynamoDB will create the itemcount attribute, set its initial value to 0, and finally add 3 to
+	// it. The result will be a new itemcount attribute in the item, with a value of 3.
 	//
-	// If the existing data type is a set, and if the Value is also a set, then the Value is added to
-	// the existing set. (This is a set operation, not mathematical addition.) For example, if the
-	// attribute value was the set [1,2] , and the ADD action specified [3] , then the final attribute
-	// value would be [1,2,3] . An error occurs if an Add action is specified for a set attribute and
-	// the attribute type specified does not match the existing set type.
+	// </note> If the existing data type is a set, and if the Value is also a set, then the Value is
+	// added to the existing set. (This is a set operation, not mathematical addition.) For example, if
+	// the attribute value was the set [1,2], and the ADD action specified [3], then the final
+	// attribute value would be [1,2,3]. An error occurs if an Add action is specified for a set
+	// attribute and the attribute type specified does not match the existing set type.
 	//
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings. The same holds true for number sets and
@@ -195,13 +201,13 @@ type AttributeValueUpdate struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
-// AutoScalingPolicyDescription is generated from schema #/components/schemas/AutoScalingPolicyDescription.
-//
 // Represents the properties of the scaling policy.
+//
+// Source: #/components/schemas/AutoScalingPolicyDescription
 type AutoScalingPolicyDescription struct {
 	// The name of the scaling policy.
 	PolicyName *string `json:"PolicyName,omitzero"`
@@ -210,20 +216,22 @@ type AutoScalingPolicyDescription struct {
 	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationDescription `json:"TargetTrackingScalingPolicyConfiguration,omitzero"`
 }
 
-// AutoScalingPolicyUpdate is generated from schema #/components/schemas/AutoScalingPolicyUpdate.
-//
 // Represents the auto scaling policy to be modified.
+//
+// Source: #/components/schemas/AutoScalingPolicyUpdate
 type AutoScalingPolicyUpdate struct {
 	// The name of the scaling policy.
 	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
+	//
+	// Required.
 	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
 }
 
-// AutoScalingSettingsDescription is generated from schema #/components/schemas/AutoScalingSettingsDescription.
-//
 // Represents the auto scaling settings for a global table or global secondary index.
+//
+// Source: #/components/schemas/AutoScalingSettingsDescription
 type AutoScalingSettingsDescription struct {
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
@@ -242,10 +250,10 @@ type AutoScalingSettingsDescription struct {
 	ScalingPolicies []AutoScalingPolicyDescription `json:"ScalingPolicies,omitzero"`
 }
 
-// AutoScalingSettingsUpdate is generated from schema #/components/schemas/AutoScalingSettingsUpdate.
-//
 // Represents the auto scaling settings to be modified for a global table or global secondary
 // index.
+//
+// Source: #/components/schemas/AutoScalingSettingsUpdate
 type AutoScalingSettingsUpdate struct {
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
@@ -265,9 +273,9 @@ type AutoScalingSettingsUpdate struct {
 	ScalingPolicyUpdate *AutoScalingPolicyUpdate `json:"ScalingPolicyUpdate,omitzero"`
 }
 
-// AutoScalingTargetTrackingScalingPolicyConfigurationDescription is generated from schema #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription.
-//
 // Represents the properties of a target tracking scaling policy.
+//
+// Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription
 type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
@@ -290,12 +298,14 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
+	//
+	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
-// AutoScalingTargetTrackingScalingPolicyConfigurationUpdate is generated from schema #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationUpdate.
-//
 // Represents the settings of a target tracking scaling policy that will be modified.
+//
+// Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationUpdate
 type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
@@ -318,12 +328,14 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
+	//
+	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
-// BackupDescription is generated from schema #/components/schemas/BackupDescription.
-//
 // Contains the description of the backup created for the table.
+//
+// Source: #/components/schemas/BackupDescription
 type BackupDescription struct {
 	// Contains the details of the backup created for the table.
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
@@ -336,14 +348,18 @@ type BackupDescription struct {
 	SourceTableFeatureDetails *SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitzero"`
 }
 
-// BackupDetails is generated from schema #/components/schemas/BackupDetails.
-//
 // Contains the details of the backup created for the table.
+//
+// Source: #/components/schemas/BackupDetails
 type BackupDetails struct {
 	// ARN associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 
 	// Time at which the backup was created. This is the request time of the backup.
+	//
+	// Required.
 	BackupCreationDateTime runtime.EpochSeconds `json:"BackupCreationDateTime"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
@@ -351,12 +367,16 @@ type BackupDetails struct {
 	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the requested backup.
+	//
+	// Required.
 	BackupName string `json:"BackupName"`
 
 	// Size of the backup in bytes.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
+	//
+	// Required.
 	BackupStatus BackupStatus `json:"BackupStatus"`
 
 	// BackupType:
@@ -368,10 +388,14 @@ type BackupDetails struct {
 	// you to restore the deleted table to the state it was in just before the point of deletion.
 	//
 	// AWS_BACKUP - On-demand backup created by you from AWS Backup service.
+	//
+	// Required.
 	BackupType BackupType `json:"BackupType"`
 }
 
-// BackupStatus is generated from schema #/components/schemas/BackupStatus.
+// BackupStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BackupStatus
 type BackupStatus string
 
 // Values of BackupStatus, as sent on the wire.
@@ -381,9 +405,9 @@ const (
 	BackupStatusAvailable BackupStatus = "AVAILABLE"
 )
 
-// BackupSummary is generated from schema #/components/schemas/BackupSummary.
-//
 // Contains details for the backup.
+//
+// Source: #/components/schemas/BackupSummary
 type BackupSummary struct {
 	// ARN associated with the backup.
 	BackupArn *string `json:"BackupArn,omitzero"`
@@ -425,7 +449,9 @@ type BackupSummary struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// BackupType is generated from schema #/components/schemas/BackupType.
+// BackupType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BackupType
 type BackupType string
 
 // Values of BackupType, as sent on the wire.
@@ -435,7 +461,9 @@ const (
 	BackupTypeAwsBackup BackupType = "AWS_BACKUP"
 )
 
-// BackupTypeFilter is generated from schema #/components/schemas/BackupTypeFilter.
+// BackupTypeFilter is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BackupTypeFilter
 type BackupTypeFilter string
 
 // Values of BackupTypeFilter, as sent on the wire.
@@ -446,13 +474,19 @@ const (
 	BackupTypeFilterAll       BackupTypeFilter = "ALL"
 )
 
-// BatchExecuteStatementInput is generated from schema #/components/schemas/BatchExecuteStatementInput.
+// BatchExecuteStatementInput is the input of BatchExecuteStatement.
+//
+// Source: #/components/schemas/BatchExecuteStatementInput
 type BatchExecuteStatementInput struct {
 	// The list of PartiQL statements representing the batch to run.
+	//
+	// Required.
 	Statements []BatchStatementRequest `json:"Statements"`
 }
 
-// BatchExecuteStatementOutput is generated from schema #/components/schemas/BatchExecuteStatementOutput.
+// BatchExecuteStatementOutput is the output of BatchExecuteStatement.
+//
+// Source: #/components/schemas/BatchExecuteStatementOutput
 type BatchExecuteStatementOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -461,21 +495,23 @@ type BatchExecuteStatementOutput struct {
 	Responses []BatchStatementResponse `json:"Responses,omitzero"`
 }
 
-// BatchGetItemInput is generated from schema #/components/schemas/BatchGetItemInput.
-//
 // Represents the input of a BatchGetItem operation.
+//
+// BatchGetItemInput is the input of BatchGetItem.
+//
+// Source: #/components/schemas/BatchGetItemInput
 type BatchGetItemInput struct {
 	// A map of one or more table names and, for each table, a map that describes one or more items to
 	// retrieve from that table. Each table name can be used only once per BatchGetItem request.
 	//
 	// Each element in the map of items to retrieve consists of the following:
 	//
-	// ConsistentRead - If true , a strongly consistent read is used; if false (the default), an
+	// ConsistentRead - If true, a strongly consistent read is used; if false (the default), an
 	// eventually consistent read is used.
 	//
 	// ExpressionAttributeNames - One or more substitution tokens for attribute names in the
 	// ProjectionExpression parameter. The following are some use cases for using
-	// ExpressionAttributeNames :
+	// ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -490,8 +526,8 @@ type BatchGetItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -499,11 +535,11 @@ type BatchGetItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information about expression attribute names, see Accessing Item Attributes in the
-	// Amazon DynamoDB Developer Guide .
+	// </note> For more information about expression attribute names, see Accessing Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	//
 	// Keys - An array of primary key attribute values that define specific items in the table. For
 	// each primary key, you must provide all of the key attributes. For example, with a simple primary
@@ -517,17 +553,21 @@ type BatchGetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	//
 	// AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
-	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide.
+	//
+	// Required.
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity      `json:"ReturnConsumedCapacity,omitzero"`
 }
 
-// BatchGetItemOutput is generated from schema #/components/schemas/BatchGetItemOutput.
-//
 // Represents the output of a BatchGetItem operation.
+//
+// BatchGetItemOutput is the output of BatchGetItem.
+//
+// Source: #/components/schemas/BatchGetItemOutput
 type BatchGetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -546,9 +586,9 @@ type BatchGetItemOutput struct {
 	Responses map[string][]map[string]AttributeValue `json:"Responses,omitzero"`
 
 	// A map of tables and their respective keys that were not processed with the current response. The
-	// UnprocessedKeys value is in the same form as RequestItems , so the value can be provided
-	// directly to a subsequent BatchGetItem operation. For more information, see RequestItems in the
-	// Request Parameters section.
+	// UnprocessedKeys value is in the same form as RequestItems, so the value can be provided directly
+	// to a subsequent BatchGetItem operation. For more information, see RequestItems in the Request
+	// Parameters section.
 	//
 	// Each element consists of:
 	//
@@ -558,16 +598,16 @@ type BatchGetItemOutput struct {
 	// default, all attributes are returned. If a requested attribute is not found, it does not appear
 	// in the result.
 	//
-	// ConsistentRead - The consistency of a read operation. If set to true , then a strongly
-	// consistent read is used; otherwise, an eventually consistent read is used.
+	// ConsistentRead - The consistency of a read operation. If set to true, then a strongly consistent
+	// read is used; otherwise, an eventually consistent read is used.
 	//
 	// If there are no unprocessed keys remaining, the response contains an empty UnprocessedKeys map.
 	UnprocessedKeys map[string]KeysAndAttributes `json:"UnprocessedKeys,omitzero"`
 }
 
-// BatchStatementError is generated from schema #/components/schemas/BatchStatementError.
-//
 // An error associated with a statement in a PartiQL batch that was run.
+//
+// Source: #/components/schemas/BatchStatementError
 type BatchStatementError struct {
 	// The error code associated with the failed PartiQL batch statement.
 	Code *BatchStatementErrorCodeEnum `json:"Code,omitzero"`
@@ -576,7 +616,9 @@ type BatchStatementError struct {
 	Message *string `json:"Message,omitzero"`
 }
 
-// BatchStatementErrorCodeEnum is generated from schema #/components/schemas/BatchStatementErrorCodeEnum.
+// BatchStatementErrorCodeEnum is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BatchStatementErrorCodeEnum
 type BatchStatementErrorCodeEnum string
 
 // Values of BatchStatementErrorCodeEnum, as sent on the wire.
@@ -594,9 +636,9 @@ const (
 	BatchStatementErrorCodeEnumDuplicateItem                   BatchStatementErrorCodeEnum = "DuplicateItem"
 )
 
-// BatchStatementRequest is generated from schema #/components/schemas/BatchStatementRequest.
-//
 // A PartiQL batch statement request.
+//
+// Source: #/components/schemas/BatchStatementRequest
 type BatchStatementRequest struct {
 	// The read consistency of the PartiQL batch request.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
@@ -605,12 +647,14 @@ type BatchStatementRequest struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A valid PartiQL statement.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
-// BatchStatementResponse is generated from schema #/components/schemas/BatchStatementResponse.
-//
 // A PartiQL batch statement response..
+//
+// Source: #/components/schemas/BatchStatementResponse
 type BatchStatementResponse struct {
 	// The error associated with a failed PartiQL batch statement.
 	Error *BatchStatementError `json:"Error,omitzero"`
@@ -622,12 +666,14 @@ type BatchStatementResponse struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// BatchWriteItemInput is generated from schema #/components/schemas/BatchWriteItemInput.
-//
 // Represents the input of a BatchWriteItem operation.
+//
+// BatchWriteItemInput is the input of BatchWriteItem.
+//
+// Source: #/components/schemas/BatchWriteItemInput
 type BatchWriteItemInput struct {
-	// A map of one or more table names and, for each table, a list of operations to be performed (
-	// DeleteRequest or PutRequest ). Each element in the map consists of the following:
+	// A map of one or more table names and, for each table, a list of operations to be performed
+	// (DeleteRequest or PutRequest). Each element in the map consists of the following:
 	//
 	// DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted is
 	// identified by a Key subelement:
@@ -648,18 +694,22 @@ type BatchWriteItemInput struct {
 	//
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
+	//
+	// Required.
 	RequestItems           map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 }
 
-// BatchWriteItemOutput is generated from schema #/components/schemas/BatchWriteItemOutput.
-//
 // Represents the output of a BatchWriteItem operation.
+//
+// BatchWriteItemOutput is the output of BatchWriteItem.
+//
+// Source: #/components/schemas/BatchWriteItemOutput
 type BatchWriteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -692,12 +742,12 @@ type BatchWriteItemOutput struct {
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 
 	// A map of tables and requests against those tables that were not processed. The UnprocessedItems
-	// value is in the same form as RequestItems , so you can provide this value directly to a
+	// value is in the same form as RequestItems, so you can provide this value directly to a
 	// subsequent BatchGetItem operation. For more information, see RequestItems in the Request
 	// Parameters section.
 	//
 	// Each UnprocessedItems entry consists of a table name and, for that table, a list of operations
-	// to perform ( DeleteRequest or PutRequest ).
+	// to perform (DeleteRequest or PutRequest).
 	//
 	// DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted is
 	// identified by a Key subelement:
@@ -721,7 +771,9 @@ type BatchWriteItemOutput struct {
 	UnprocessedItems map[string][]WriteRequest `json:"UnprocessedItems,omitzero"`
 }
 
-// BillingMode is generated from schema #/components/schemas/BillingMode.
+// BillingMode is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/BillingMode
 type BillingMode string
 
 // Values of BillingMode, as sent on the wire.
@@ -730,17 +782,17 @@ const (
 	BillingModePayPerRequest BillingMode = "PAY_PER_REQUEST"
 )
 
-// BillingModeSummary is generated from schema #/components/schemas/BillingModeSummary.
-//
 // Contains the details for the read/write capacity mode.
+//
+// Source: #/components/schemas/BillingModeSummary
 type BillingModeSummary struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED . We recommend using PROVISIONED
+	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using PROVISIONED
 	// for predictable workloads.
 	//
-	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST . We recommend using
+	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
 	// PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
@@ -748,9 +800,9 @@ type BillingModeSummary struct {
 	LastUpdateToPayPerRequestDateTime *runtime.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
 }
 
-// Capacity is generated from schema #/components/schemas/Capacity.
-//
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
+//
+// Source: #/components/schemas/Capacity
 type Capacity struct {
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -762,7 +814,9 @@ type Capacity struct {
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ComparisonOperator is generated from schema #/components/schemas/ComparisonOperator.
+// ComparisonOperator is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ComparisonOperator
 type ComparisonOperator string
 
 // Values of ComparisonOperator, as sent on the wire.
@@ -782,20 +836,20 @@ const (
 	ComparisonOperatorBeginsWith  ComparisonOperator = "BEGINS_WITH"
 )
 
-// Condition is generated from schema #/components/schemas/Condition.
-//
 // Represents the selection criteria for a Query or Scan operation:
 //
 // For a Query operation, Condition is used for specifying the KeyConditions to use when querying a
-// table or an index. For KeyConditions , only the following comparison operators are supported:
+// table or an index. For KeyConditions, only the following comparison operators are supported:
 //
 // EQ | LE | LT | GE | GT | BEGINS_WITH | BETWEEN
 //
-// Condition is also used in a QueryFilter , which evaluates the query results and returns only the
+// Condition is also used in a QueryFilter, which evaluates the query results and returns only the
 // desired values.
 //
-// For a Scan operation, Condition is used in a ScanFilter , which evaluates the scan results and
+// For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results and
 // returns only the desired values.
+//
+// Source: #/components/schemas/Condition
 type Condition struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
 	// depends on the ComparisonOperator being used.
@@ -803,8 +857,8 @@ type Condition struct {
 	// For type Number, value comparisons are numeric.
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
-	// code values. For example, a is greater than A , and a is greater than B . For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters .
+	// code values. For example, a is greater than A, and a is greater than B. For a list of code
+	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
@@ -824,70 +878,70 @@ type Condition struct {
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
-	// {"S":"6"} does not equal {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
-	// This operator tests for the existence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean true .
-	// This result is because the attribute " a " exists; its data type is not relevant to the NOT_NULL
+	// <note> This operator tests for the existence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
+	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// NULL : The attribute does not exist. NULL is supported for all data types, including lists and
-	// maps.
+	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
+	// lists and maps.
 	//
-	// This operator tests for the nonexistence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false . This
-	// is because the attribute " a " exists; its data type is not relevant to the NULL comparison
+	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
+	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// CONTAINS : Checks for a subsequence, or value in a set.
+	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
 	// checks for a substring match. If the target attribute of the comparison is of type Binary, then
 	// the operator looks for a subsequence of the target that matches the input. If the target
-	// attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the operator evaluates to
-	// true if it finds an exact match with any member of the set.
+	// attribute of the comparison is a set ("SS", "NS", or "BS"), then the operator evaluates to true
+	// if it finds an exact match with any member of the set.
 	//
-	// CONTAINS is supported for lists: When evaluating " a CONTAINS b ", " a " can be a list; however,
-	// " b " cannot be a set, a map, or a list.
+	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
+	// cannot be a set, a map, or a list.
 	//
 	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
@@ -895,11 +949,11 @@ type Condition struct {
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
 	// checks for the absence of a substring match. If the target attribute of the comparison is
 	// Binary, then the operator checks for the absence of a subsequence of the target that matches the
-	// input. If the target attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the
+	// input. If the target attribute of the comparison is a set ("SS", "NS", or "BS"), then the
 	// operator evaluates to true if it does not find an exact match with any member of the set.
 	//
-	// NOT_CONTAINS is supported for lists: When evaluating " a NOT CONTAINS b ", " a " can be a list;
-	// however, " b " cannot be a set, a map, or a list.
+	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
+	// however, "b" cannot be a set, a map, or a list.
 	//
 	// BEGINS_WITH : Checks for a prefix.
 	//
@@ -919,20 +973,24 @@ type Condition struct {
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
 	// than, or equal to, the first element and less than, or equal to, the second element. If an item
 	// contains an AttributeValue element of a different type than the one provided in the request, the
-	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
-	// does not compare to {"NS":["6", "2", "1"]}
+	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
+	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator , see Legacy Conditional
-	// Parameters in the Amazon DynamoDB Developer Guide .
+	// For usage examples of AttributeValueList and ComparisonOperator, see Legacy Conditional
+	// Parameters in the Amazon DynamoDB Developer Guide.
+	//
+	// Required.
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
 }
 
-// ConditionCheck is generated from schema #/components/schemas/ConditionCheck.
-//
 // Represents a request to perform a check that an item exists or to check the condition of
 // specific attributes of the item.
+//
+// Source: #/components/schemas/ConditionCheck
 type ConditionCheck struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
+	//
+	// Required.
 	ConditionExpression string `json:"ConditionExpression"`
 
 	// One or more substitution tokens for attribute names in an expression.
@@ -943,18 +1001,24 @@ type ConditionCheck struct {
 
 	// The primary key of the item to be checked. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the ConditionCheck
-	// condition fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and
+	// condition fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and
 	// ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the check item request.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// ConditionalOperator is generated from schema #/components/schemas/ConditionalOperator.
+// ConditionalOperator is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ConditionalOperator
 type ConditionalOperator string
 
 // Values of ConditionalOperator, as sent on the wire.
@@ -963,12 +1027,12 @@ const (
 	ConditionalOperatorOr  ConditionalOperator = "OR"
 )
 
-// ConsumedCapacity is generated from schema #/components/schemas/ConsumedCapacity.
-//
 // The capacity units consumed by an operation. The data returned includes the total provisioned
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
-// see Provisioned Throughput in the Amazon DynamoDB Developer Guide .
+// see Provisioned Throughput in the Amazon DynamoDB Developer Guide.
+//
+// Source: #/components/schemas/ConsumedCapacity
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -992,18 +1056,22 @@ type ConsumedCapacity struct {
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ContinuousBackupsDescription is generated from schema #/components/schemas/ContinuousBackupsDescription.
-//
 // Represents the continuous backups and point in time recovery settings on the table.
+//
+// Source: #/components/schemas/ContinuousBackupsDescription
 type ContinuousBackupsDescription struct {
 	// ContinuousBackupsStatus can be one of the following states: ENABLED, DISABLED
+	//
+	// Required.
 	ContinuousBackupsStatus ContinuousBackupsStatus `json:"ContinuousBackupsStatus"`
 
 	// The description of the point in time recovery settings applied to the table.
 	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription,omitzero"`
 }
 
-// ContinuousBackupsStatus is generated from schema #/components/schemas/ContinuousBackupsStatus.
+// ContinuousBackupsStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ContinuousBackupsStatus
 type ContinuousBackupsStatus string
 
 // Values of ContinuousBackupsStatus, as sent on the wire.
@@ -1012,7 +1080,9 @@ const (
 	ContinuousBackupsStatusDisabled ContinuousBackupsStatus = "DISABLED"
 )
 
-// ContributorInsightsAction is generated from schema #/components/schemas/ContributorInsightsAction.
+// ContributorInsightsAction is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ContributorInsightsAction
 type ContributorInsightsAction string
 
 // Values of ContributorInsightsAction, as sent on the wire.
@@ -1021,7 +1091,9 @@ const (
 	ContributorInsightsActionDisable ContributorInsightsAction = "DISABLE"
 )
 
-// ContributorInsightsStatus is generated from schema #/components/schemas/ContributorInsightsStatus.
+// ContributorInsightsStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ContributorInsightsStatus
 type ContributorInsightsStatus string
 
 // Values of ContributorInsightsStatus, as sent on the wire.
@@ -1033,9 +1105,9 @@ const (
 	ContributorInsightsStatusFailed    ContributorInsightsStatus = "FAILED"
 )
 
-// ContributorInsightsSummary is generated from schema #/components/schemas/ContributorInsightsSummary.
-//
 // Represents a Contributor Insights summary entry.
+//
+// Source: #/components/schemas/ContributorInsightsSummary
 type ContributorInsightsSummary struct {
 	// Describes the current status for contributor insights for the given table and index, if
 	// applicable.
@@ -1048,16 +1120,24 @@ type ContributorInsightsSummary struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// CreateBackupInput is generated from schema #/components/schemas/CreateBackupInput.
+// CreateBackupInput is the input of CreateBackup.
+//
+// Source: #/components/schemas/CreateBackupInput
 type CreateBackupInput struct {
 	// Specified name for the backup.
+	//
+	// Required.
 	BackupName string `json:"BackupName"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// CreateBackupOutput is generated from schema #/components/schemas/CreateBackupOutput.
+// CreateBackupOutput is the output of CreateBackup.
+//
+// Source: #/components/schemas/CreateBackupOutput
 type CreateBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1066,38 +1146,52 @@ type CreateBackupOutput struct {
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
 }
 
-// CreateGlobalSecondaryIndexAction is generated from schema #/components/schemas/CreateGlobalSecondaryIndexAction.
-//
 // Represents a new global secondary index to be added to an existing table.
+//
+// Source: #/components/schemas/CreateGlobalSecondaryIndexAction
 type CreateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be created.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The key schema for the global secondary index.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into an index. These are in
 	// addition to the primary key attributes and index key attributes, which are automatically
 	// projected.
+	//
+	// Required.
 	Projection *Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
-// CreateGlobalTableInput is generated from schema #/components/schemas/CreateGlobalTableInput.
+// CreateGlobalTableInput is the input of CreateGlobalTable.
+//
+// Source: #/components/schemas/CreateGlobalTableInput
 type CreateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// The Regions where the global table needs to be created.
+	//
+	// Required.
 	ReplicationGroup []Replica `json:"ReplicationGroup"`
 }
 
-// CreateGlobalTableOutput is generated from schema #/components/schemas/CreateGlobalTableOutput.
+// CreateGlobalTableOutput is the output of CreateGlobalTable.
+//
+// Source: #/components/schemas/CreateGlobalTableOutput
 type CreateGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1106,17 +1200,19 @@ type CreateGlobalTableOutput struct {
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
-// CreateReplicaAction is generated from schema #/components/schemas/CreateReplicaAction.
-//
 // Represents a replica to be added.
+//
+// Source: #/components/schemas/CreateReplicaAction
 type CreateReplicaAction struct {
 	// The Region of the replica to be added.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// CreateReplicationGroupMemberAction is generated from schema #/components/schemas/CreateReplicationGroupMemberAction.
-//
 // Represents a replica to be created.
+//
+// Source: #/components/schemas/CreateReplicationGroupMemberAction
 type CreateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
@@ -1132,24 +1228,30 @@ type CreateReplicationGroupMemberAction struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the new replica will be created.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// CreateTableInput is generated from schema #/components/schemas/CreateTableInput.
-//
 // Represents the input of a CreateTable operation.
+//
+// CreateTableInput is the input of CreateTable.
+//
+// Source: #/components/schemas/CreateTableInput
 type CreateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes.
+	//
+	// Required.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions"`
 
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
 	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode .
+	// billing mode to Provisioned Mode.
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
+	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// One or more global secondary indexes (the maximum is 20) to be created on the table. Each global
@@ -1168,12 +1270,12 @@ type CreateTableInput struct {
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
 	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes .
+	// projected attributes is in NonKeyAttributes.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	//
@@ -1183,7 +1285,7 @@ type CreateTableInput struct {
 
 	// Specifies the attributes that make up the primary key for a table or an index. The attributes in
 	// KeySchema must also be defined in the AttributeDefinitions array. For more information, see Data
-	// Model in the Amazon DynamoDB Developer Guide .
+	// Model in the Amazon DynamoDB Developer Guide.
 	//
 	// Each KeySchemaElement in the array is composed of:
 	//
@@ -1195,22 +1297,24 @@ type CreateTableInput struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from the DynamoDB usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from the DynamoDB usage of an internal hash function to evenly distribute
+	// data items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
-	// For a simple primary key (partition key), you must provide exactly one element with a KeyType of
-	// HASH .
+	// </note> For a simple primary key (partition key), you must provide exactly one element with a
+	// KeyType of HASH.
 	//
 	// For a composite primary key (partition key and sort key), you must provide exactly two elements,
-	// in this order: The first element must have a KeyType of HASH , and the second element must have
-	// a KeyType of RANGE .
+	// in this order: The first element must have a KeyType of HASH, and the second element must have a
+	// KeyType of RANGE.
 	//
-	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide .
+	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is
@@ -1233,12 +1337,12 @@ type CreateTableInput struct {
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
 	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes .
+	// projected attributes is in NonKeyAttributes.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	LocalSecondaryIndexes []LocalSecondaryIndex `json:"LocalSecondaryIndexes,omitzero"`
@@ -1246,11 +1350,11 @@ type CreateTableInput struct {
 	// Represents the provisioned throughput settings for a specified table or index. The settings can
 	// be modified using the UpdateTable operation.
 	//
-	// If you set BillingMode as PROVISIONED , you must specify this property. If you set BillingMode
-	// as PAY_PER_REQUEST , you cannot specify this property.
+	// If you set BillingMode as PROVISIONED, you must specify this property. If you set BillingMode as
+	// PAY_PER_REQUEST, you cannot specify this property.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 
 	// Represents the settings used to enable server-side encryption.
@@ -1273,15 +1377,19 @@ type CreateTableInput struct {
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to create.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
-	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB .
+	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB.
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
-// CreateTableOutput is generated from schema #/components/schemas/CreateTableOutput.
-//
 // Represents the output of a CreateTable operation.
+//
+// CreateTableOutput is the output of CreateTable.
+//
+// Source: #/components/schemas/CreateTableOutput
 type CreateTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1290,9 +1398,9 @@ type CreateTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// Delete is generated from schema #/components/schemas/Delete.
-//
 // Represents a request to perform a DeleteItem operation.
+//
+// Source: #/components/schemas/Delete
 type Delete struct {
 	// A condition that must be satisfied in order for a conditional delete to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
@@ -1305,23 +1413,33 @@ type Delete struct {
 
 	// The primary key of the item to be deleted. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Delete condition
-	// fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and ALL_OLD.
+	// fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which the item to be deleted resides.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteBackupInput is generated from schema #/components/schemas/DeleteBackupInput.
+// DeleteBackupInput is the input of DeleteBackup.
+//
+// Source: #/components/schemas/DeleteBackupInput
 type DeleteBackupInput struct {
 	// The ARN associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 }
 
-// DeleteBackupOutput is generated from schema #/components/schemas/DeleteBackupOutput.
+// DeleteBackupOutput is the output of DeleteBackup.
+//
+// Source: #/components/schemas/DeleteBackupOutput
 type DeleteBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1330,17 +1448,21 @@ type DeleteBackupOutput struct {
 	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
-// DeleteGlobalSecondaryIndexAction is generated from schema #/components/schemas/DeleteGlobalSecondaryIndexAction.
-//
 // Represents a global secondary index to be deleted from an existing table.
+//
+// Source: #/components/schemas/DeleteGlobalSecondaryIndexAction
 type DeleteGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be deleted.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 }
 
-// DeleteItemInput is generated from schema #/components/schemas/DeleteItemInput.
-//
 // Represents the input of a DeleteItem operation.
+//
+// DeleteItemInput is the input of DeleteItem.
+//
+// Source: #/components/schemas/DeleteItemInput
 type DeleteItemInput struct {
 	// A condition that must be satisfied in order for a conditional DeleteItem to succeed.
 	//
@@ -1356,19 +1478,19 @@ type DeleteItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -1383,8 +1505,8 @@ type DeleteItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -1392,11 +1514,11 @@ type DeleteItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -1416,7 +1538,7 @@ type DeleteItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -1425,33 +1547,41 @@ type DeleteItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
-	// deleted. For DeleteItem , the valid values are:
+	// deleted. For DeleteItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - The content of the old item is returned.
 	//
-	// The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem does not
-	// recognize any values other than NONE or ALL_OLD .
+	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
+	// does not recognize any values other than NONE or ALL_OLD.
+	//
+	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteItemOutput is generated from schema #/components/schemas/DeleteItemOutput.
-//
 // Represents the output of a DeleteItem operation.
+//
+// DeleteItemOutput is the output of DeleteItem.
+//
+// Source: #/components/schemas/DeleteItemOutput
 type DeleteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1464,7 +1594,7 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide .
+	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
@@ -1488,43 +1618,55 @@ type DeleteItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// DeleteReplicaAction is generated from schema #/components/schemas/DeleteReplicaAction.
-//
 // Represents a replica to be removed.
+//
+// Source: #/components/schemas/DeleteReplicaAction
 type DeleteReplicaAction struct {
 	// The Region of the replica to be removed.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// DeleteReplicationGroupMemberAction is generated from schema #/components/schemas/DeleteReplicationGroupMemberAction.
-//
 // Represents a replica to be deleted.
+//
+// Source: #/components/schemas/DeleteReplicationGroupMemberAction
 type DeleteReplicationGroupMemberAction struct {
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// DeleteRequest is generated from schema #/components/schemas/DeleteRequest.
-//
 // Represents a request to perform a DeleteItem operation on an item.
+//
+// Source: #/components/schemas/DeleteRequest
 type DeleteRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of the item to delete.
 	// All of the table's primary key attributes must be specified, and their data types must match
 	// those of the table's key schema.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 }
 
-// DeleteTableInput is generated from schema #/components/schemas/DeleteTableInput.
-//
 // Represents the input of a DeleteTable operation.
+//
+// DeleteTableInput is the input of DeleteTable.
+//
+// Source: #/components/schemas/DeleteTableInput
 type DeleteTableInput struct {
 	// The name of the table to delete.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteTableOutput is generated from schema #/components/schemas/DeleteTableOutput.
-//
 // Represents the output of a DeleteTable operation.
+//
+// DeleteTableOutput is the output of DeleteTable.
+//
+// Source: #/components/schemas/DeleteTableOutput
 type DeleteTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1533,13 +1675,19 @@ type DeleteTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// DescribeBackupInput is generated from schema #/components/schemas/DescribeBackupInput.
+// DescribeBackupInput is the input of DescribeBackup.
+//
+// Source: #/components/schemas/DescribeBackupInput
 type DescribeBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 }
 
-// DescribeBackupOutput is generated from schema #/components/schemas/DescribeBackupOutput.
+// DescribeBackupOutput is the output of DescribeBackup.
+//
+// Source: #/components/schemas/DescribeBackupOutput
 type DescribeBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1548,14 +1696,20 @@ type DescribeBackupOutput struct {
 	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
-// DescribeContinuousBackupsInput is generated from schema #/components/schemas/DescribeContinuousBackupsInput.
+// DescribeContinuousBackupsInput is the input of DescribeContinuousBackups.
+//
+// Source: #/components/schemas/DescribeContinuousBackupsInput
 type DescribeContinuousBackupsInput struct {
 	// Name of the table for which the customer wants to check the continuous backups and point in time
 	// recovery settings.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeContinuousBackupsOutput is generated from schema #/components/schemas/DescribeContinuousBackupsOutput.
+// DescribeContinuousBackupsOutput is the output of DescribeContinuousBackups.
+//
+// Source: #/components/schemas/DescribeContinuousBackupsOutput
 type DescribeContinuousBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1564,16 +1718,22 @@ type DescribeContinuousBackupsOutput struct {
 	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
-// DescribeContributorInsightsInput is generated from schema #/components/schemas/DescribeContributorInsightsInput.
+// DescribeContributorInsightsInput is the input of DescribeContributorInsights.
+//
+// Source: #/components/schemas/DescribeContributorInsightsInput
 type DescribeContributorInsightsInput struct {
 	// The name of the global secondary index to describe, if applicable.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table to describe.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeContributorInsightsOutput is generated from schema #/components/schemas/DescribeContributorInsightsOutput.
+// DescribeContributorInsightsOutput is the output of DescribeContributorInsights.
+//
+// Source: #/components/schemas/DescribeContributorInsightsOutput
 type DescribeContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1612,25 +1772,37 @@ type DescribeContributorInsightsOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// DescribeEndpointsRequest is generated from schema #/components/schemas/DescribeEndpointsRequest.
+// DescribeEndpointsRequest is the input of DescribeEndpoints.
+//
+// Source: #/components/schemas/DescribeEndpointsRequest
 type DescribeEndpointsRequest struct{}
 
-// DescribeEndpointsResponse is generated from schema #/components/schemas/DescribeEndpointsResponse.
+// DescribeEndpointsResponse is the output of DescribeEndpoints.
+//
+// Source: #/components/schemas/DescribeEndpointsResponse
 type DescribeEndpointsResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// List of endpoints.
+	//
+	// Required.
 	Endpoints []Endpoint `json:"Endpoints"`
 }
 
-// DescribeExportInput is generated from schema #/components/schemas/DescribeExportInput.
+// DescribeExportInput is the input of DescribeExport.
+//
+// Source: #/components/schemas/DescribeExportInput
 type DescribeExportInput struct {
 	// The Amazon Resource Name (ARN) associated with the export.
+	//
+	// Required.
 	ExportArn string `json:"ExportArn"`
 }
 
-// DescribeExportOutput is generated from schema #/components/schemas/DescribeExportOutput.
+// DescribeExportOutput is the output of DescribeExport.
+//
+// Source: #/components/schemas/DescribeExportOutput
 type DescribeExportOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1639,13 +1811,19 @@ type DescribeExportOutput struct {
 	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
-// DescribeGlobalTableInput is generated from schema #/components/schemas/DescribeGlobalTableInput.
+// DescribeGlobalTableInput is the input of DescribeGlobalTable.
+//
+// Source: #/components/schemas/DescribeGlobalTableInput
 type DescribeGlobalTableInput struct {
 	// The name of the global table.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
-// DescribeGlobalTableOutput is generated from schema #/components/schemas/DescribeGlobalTableOutput.
+// DescribeGlobalTableOutput is the output of DescribeGlobalTable.
+//
+// Source: #/components/schemas/DescribeGlobalTableOutput
 type DescribeGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1654,13 +1832,19 @@ type DescribeGlobalTableOutput struct {
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
-// DescribeGlobalTableSettingsInput is generated from schema #/components/schemas/DescribeGlobalTableSettingsInput.
+// DescribeGlobalTableSettingsInput is the input of DescribeGlobalTableSettings.
+//
+// Source: #/components/schemas/DescribeGlobalTableSettingsInput
 type DescribeGlobalTableSettingsInput struct {
 	// The name of the global table to describe.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
-// DescribeGlobalTableSettingsOutput is generated from schema #/components/schemas/DescribeGlobalTableSettingsOutput.
+// DescribeGlobalTableSettingsOutput is the output of DescribeGlobalTableSettings.
+//
+// Source: #/components/schemas/DescribeGlobalTableSettingsOutput
 type DescribeGlobalTableSettingsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1672,13 +1856,19 @@ type DescribeGlobalTableSettingsOutput struct {
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
-// DescribeKinesisStreamingDestinationInput is generated from schema #/components/schemas/DescribeKinesisStreamingDestinationInput.
+// DescribeKinesisStreamingDestinationInput is the input of DescribeKinesisStreamingDestination.
+//
+// Source: #/components/schemas/DescribeKinesisStreamingDestinationInput
 type DescribeKinesisStreamingDestinationInput struct {
 	// The name of the table being described.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeKinesisStreamingDestinationOutput is generated from schema #/components/schemas/DescribeKinesisStreamingDestinationOutput.
+// DescribeKinesisStreamingDestinationOutput is the output of DescribeKinesisStreamingDestination.
+//
+// Source: #/components/schemas/DescribeKinesisStreamingDestinationOutput
 type DescribeKinesisStreamingDestinationOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1690,14 +1880,18 @@ type DescribeKinesisStreamingDestinationOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// DescribeLimitsInput is generated from schema #/components/schemas/DescribeLimitsInput.
-//
 // Represents the input of a DescribeLimits operation. Has no content.
+//
+// DescribeLimitsInput is the input of DescribeLimits.
+//
+// Source: #/components/schemas/DescribeLimitsInput
 type DescribeLimitsInput struct{}
 
-// DescribeLimitsOutput is generated from schema #/components/schemas/DescribeLimitsOutput.
-//
 // Represents the output of a DescribeLimits operation.
+//
+// DescribeLimitsOutput is the output of DescribeLimits.
+//
+// Source: #/components/schemas/DescribeLimitsOutput
 type DescribeLimitsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1721,17 +1915,23 @@ type DescribeLimitsOutput struct {
 	TableMaxWriteCapacityUnits *int64 `json:"TableMaxWriteCapacityUnits,omitzero"`
 }
 
-// DescribeTableInput is generated from schema #/components/schemas/DescribeTableInput.
-//
 // Represents the input of a DescribeTable operation.
+//
+// DescribeTableInput is the input of DescribeTable.
+//
+// Source: #/components/schemas/DescribeTableInput
 type DescribeTableInput struct {
 	// The name of the table to describe.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeTableOutput is generated from schema #/components/schemas/DescribeTableOutput.
-//
 // Represents the output of a DescribeTable operation.
+//
+// DescribeTableOutput is the output of DescribeTable.
+//
+// Source: #/components/schemas/DescribeTableOutput
 type DescribeTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1740,13 +1940,19 @@ type DescribeTableOutput struct {
 	Table *TableDescription `json:"Table,omitzero"`
 }
 
-// DescribeTableReplicaAutoScalingInput is generated from schema #/components/schemas/DescribeTableReplicaAutoScalingInput.
+// DescribeTableReplicaAutoScalingInput is the input of DescribeTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/DescribeTableReplicaAutoScalingInput
 type DescribeTableReplicaAutoScalingInput struct {
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeTableReplicaAutoScalingOutput is generated from schema #/components/schemas/DescribeTableReplicaAutoScalingOutput.
+// DescribeTableReplicaAutoScalingOutput is the output of DescribeTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/DescribeTableReplicaAutoScalingOutput
 type DescribeTableReplicaAutoScalingOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1755,13 +1961,19 @@ type DescribeTableReplicaAutoScalingOutput struct {
 	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
-// DescribeTimeToLiveInput is generated from schema #/components/schemas/DescribeTimeToLiveInput.
+// DescribeTimeToLiveInput is the input of DescribeTimeToLive.
+//
+// Source: #/components/schemas/DescribeTimeToLiveInput
 type DescribeTimeToLiveInput struct {
 	// The name of the table to be described.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DescribeTimeToLiveOutput is generated from schema #/components/schemas/DescribeTimeToLiveOutput.
+// DescribeTimeToLiveOutput is the output of DescribeTimeToLive.
+//
+// Source: #/components/schemas/DescribeTimeToLiveOutput
 type DescribeTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1769,7 +1981,9 @@ type DescribeTimeToLiveOutput struct {
 	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
-// DestinationStatus is generated from schema #/components/schemas/DestinationStatus.
+// DestinationStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/DestinationStatus
 type DestinationStatus string
 
 // Values of DestinationStatus, as sent on the wire.
@@ -1781,20 +1995,26 @@ const (
 	DestinationStatusEnableFailed DestinationStatus = "ENABLE_FAILED"
 )
 
-// Endpoint is generated from schema #/components/schemas/Endpoint.
-//
 // An endpoint information details.
+//
+// Source: #/components/schemas/Endpoint
 type Endpoint struct {
 	// IP address of the endpoint.
+	//
+	// Required.
 	Address string `json:"Address"`
 
 	// Endpoint cache time to live (TTL) value.
+	//
+	// Required.
 	CachePeriodInMinutes int64 `json:"CachePeriodInMinutes"`
 }
 
-// ExecuteStatementInput is generated from schema #/components/schemas/ExecuteStatementInput.
+// ExecuteStatementInput is the input of ExecuteStatement.
+//
+// Source: #/components/schemas/ExecuteStatementInput
 type ExecuteStatementInput struct {
-	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
+	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
@@ -1805,10 +2025,14 @@ type ExecuteStatementInput struct {
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// The PartiQL statement representing the operation to run.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
-// ExecuteStatementOutput is generated from schema #/components/schemas/ExecuteStatementOutput.
+// ExecuteStatementOutput is the output of ExecuteStatement.
+//
+// Source: #/components/schemas/ExecuteStatementOutput
 type ExecuteStatementOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1823,16 +2047,22 @@ type ExecuteStatementOutput struct {
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ExecuteTransactionInput is generated from schema #/components/schemas/ExecuteTransactionInput.
+// ExecuteTransactionInput is the input of ExecuteTransaction.
+//
+// Source: #/components/schemas/ExecuteTransactionInput
 type ExecuteTransactionInput struct {
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
 	ClientRequestToken *string `json:"ClientRequestToken,omitzero"`
 
 	// The list of PartiQL statements representing the transaction to run.
+	//
+	// Required.
 	TransactStatements []ParameterizedStatement `json:"TransactStatements"`
 }
 
-// ExecuteTransactionOutput is generated from schema #/components/schemas/ExecuteTransactionOutput.
+// ExecuteTransactionOutput is the output of ExecuteTransaction.
+//
+// Source: #/components/schemas/ExecuteTransactionOutput
 type ExecuteTransactionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1841,10 +2071,8 @@ type ExecuteTransactionOutput struct {
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
-// ExpectedAttributeValue is generated from schema #/components/schemas/ExpectedAttributeValue.
-//
 // Represents a condition to be compared with an attribute value. This condition can be used with
-// DeleteItem , PutItem , or UpdateItem operations; if the comparison evaluates to true, the
+// DeleteItem, PutItem, or UpdateItem operations; if the comparison evaluates to true, the
 // operation succeeds; if not, the operation fails. You can use ExpectedAttributeValue in one of
 // two different ways:
 //
@@ -1858,8 +2086,10 @@ type ExecuteTransactionOutput struct {
 // attribute value in the table. In this case, the conditional operation succeeds only if the
 // comparison evaluates to false.
 //
-// Value and Exists are incompatible with AttributeValueList and ComparisonOperator . Note that if
+// Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
+//
+// Source: #/components/schemas/ExpectedAttributeValue
 type ExpectedAttributeValue struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
 	// depends on the ComparisonOperator being used.
@@ -1867,17 +2097,17 @@ type ExpectedAttributeValue struct {
 	// For type Number, value comparisons are numeric.
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
-	// code values. For example, a is greater than A , and a is greater than B . For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters .
+	// code values. For example, a is greater than A, and a is greater than B. For a list of code
+	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
 	// For information on specifying data types in JSON, see JSON Data Format in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
-	// A comparator for evaluating attributes in the AttributeValueList . For example, equals, greater
+	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
 	// than, less than, etc.
 	//
 	// The following comparison operators are available:
@@ -1892,70 +2122,70 @@ type ExpectedAttributeValue struct {
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
-	// {"S":"6"} does not equal {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
-	// This operator tests for the existence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean true .
-	// This result is because the attribute " a " exists; its data type is not relevant to the NOT_NULL
+	// <note> This operator tests for the existence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
+	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// NULL : The attribute does not exist. NULL is supported for all data types, including lists and
-	// maps.
+	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
+	// lists and maps.
 	//
-	// This operator tests for the nonexistence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false . This
-	// is because the attribute " a " exists; its data type is not relevant to the NULL comparison
+	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
+	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// CONTAINS : Checks for a subsequence, or value in a set.
+	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
 	// checks for a substring match. If the target attribute of the comparison is of type Binary, then
 	// the operator looks for a subsequence of the target that matches the input. If the target
-	// attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the operator evaluates to
-	// true if it finds an exact match with any member of the set.
+	// attribute of the comparison is a set ("SS", "NS", or "BS"), then the operator evaluates to true
+	// if it finds an exact match with any member of the set.
 	//
-	// CONTAINS is supported for lists: When evaluating " a CONTAINS b ", " a " can be a list; however,
-	// " b " cannot be a set, a map, or a list.
+	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
+	// cannot be a set, a map, or a list.
 	//
 	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
@@ -1963,11 +2193,11 @@ type ExpectedAttributeValue struct {
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
 	// checks for the absence of a substring match. If the target attribute of the comparison is
 	// Binary, then the operator checks for the absence of a subsequence of the target that matches the
-	// input. If the target attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the
+	// input. If the target attribute of the comparison is a set ("SS", "NS", or "BS"), then the
 	// operator evaluates to true if it does not find an exact match with any member of the set.
 	//
-	// NOT_CONTAINS is supported for lists: When evaluating " a NOT CONTAINS b ", " a " can be a list;
-	// however, " b " cannot be a set, a map, or a list.
+	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
+	// however, "b" cannot be a set, a map, or a list.
 	//
 	// BEGINS_WITH : Checks for a prefix.
 	//
@@ -1987,30 +2217,30 @@ type ExpectedAttributeValue struct {
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
 	// than, or equal to, the first element and less than, or equal to, the second element. If an item
 	// contains an AttributeValue element of a different type than the one provided in the request, the
-	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
-	// does not compare to {"NS":["6", "2", "1"]}
+	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
+	// not compare to {"NS":["6", "2", "1"]}
 	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitzero"`
 
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
-	// If Exists is true , DynamoDB will check to see if that attribute value already exists in the
+	// If Exists is true, DynamoDB will check to see if that attribute value already exists in the
 	// table. If it is found, then the operation succeeds. If it is not found, the operation fails with
-	// a ConditionCheckFailedException .
+	// a ConditionCheckFailedException.
 	//
-	// If Exists is false , DynamoDB assumes that the attribute value does not exist in the table. If
-	// in fact the value does not exist, then the assumption is valid and the operation succeeds. If
-	// the value is found, despite the assumption that it does not exist, the operation fails with a
-	// ConditionCheckFailedException .
+	// If Exists is false, DynamoDB assumes that the attribute value does not exist in the table. If in
+	// fact the value does not exist, then the assumption is valid and the operation succeeds. If the
+	// value is found, despite the assumption that it does not exist, the operation fails with a
+	// ConditionCheckFailedException.
 	//
-	// The default setting for Exists is true . If you supply a Value all by itself, DynamoDB assumes
-	// the attribute exists: You don't have to set Exists to true , because it is implied.
+	// The default setting for Exists is true. If you supply a Value all by itself, DynamoDB assumes
+	// the attribute exists: You don't have to set Exists to true, because it is implied.
 	//
 	// DynamoDB returns a ValidationException if:
 	//
 	// Exists is true but there is no Value to check. (You expect a value to exist, but don't specify
 	// what that value is.)
 	//
-	// Exists is false but you also provide a Value . (You cannot expect an attribute to have a value,
+	// Exists is false but you also provide a Value. (You cannot expect an attribute to have a value,
 	// while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
 
@@ -2019,13 +2249,13 @@ type ExpectedAttributeValue struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
-// ExportDescription is generated from schema #/components/schemas/ExportDescription.
-//
 // Represents the properties of the exported table.
+//
+// Source: #/components/schemas/ExportDescription
 type ExportDescription struct {
 	// The billable size of the table export.
 	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitzero"`
@@ -2041,7 +2271,7 @@ type ExportDescription struct {
 	// The Amazon Resource Name (ARN) of the table export.
 	ExportArn *string `json:"ExportArn,omitzero"`
 
-	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION .
+	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
 	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
 
 	// The name of the manifest file for the export task.
@@ -2093,7 +2323,9 @@ type ExportDescription struct {
 	TableId *string `json:"TableId,omitzero"`
 }
 
-// ExportFormat is generated from schema #/components/schemas/ExportFormat.
+// ExportFormat is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ExportFormat
 type ExportFormat string
 
 // Values of ExportFormat, as sent on the wire.
@@ -2102,7 +2334,9 @@ const (
 	ExportFormatIon          ExportFormat = "ION"
 )
 
-// ExportStatus is generated from schema #/components/schemas/ExportStatus.
+// ExportStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ExportStatus
 type ExportStatus string
 
 // Values of ExportStatus, as sent on the wire.
@@ -2112,9 +2346,9 @@ const (
 	ExportStatusFailed     ExportStatus = "FAILED"
 )
 
-// ExportSummary is generated from schema #/components/schemas/ExportSummary.
-//
 // Summary information about an export task.
+//
+// Source: #/components/schemas/ExportSummary
 type ExportSummary struct {
 	// The Amazon Resource Name (ARN) of the export.
 	ExportArn *string `json:"ExportArn,omitzero"`
@@ -2123,7 +2357,9 @@ type ExportSummary struct {
 	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 }
 
-// ExportTableToPointInTimeInput is generated from schema #/components/schemas/ExportTableToPointInTimeInput.
+// ExportTableToPointInTimeInput is the input of ExportTableToPointInTime.
+//
+// Source: #/components/schemas/ExportTableToPointInTimeInput
 type ExportTableToPointInTimeInput struct {
 	// Providing a ClientToken makes the call to ExportTableToPointInTimeInput idempotent, meaning that
 	// multiple identical calls have the same effect as one single call.
@@ -2137,7 +2373,7 @@ type ExportTableToPointInTimeInput struct {
 	// 8-hour idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
 	ClientToken *string `json:"ClientToken,omitzero"`
 
-	// The format for the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION .
+	// The format for the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
 	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
 
 	// Time in the past from which to export table data. The table export will be a snapshot of the
@@ -2145,6 +2381,8 @@ type ExportTableToPointInTimeInput struct {
 	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// The name of the Amazon S3 bucket to export the snapshot to.
+	//
+	// Required.
 	S3Bucket string `json:"S3Bucket"`
 
 	// The ID of the AWS account that owns the bucket the export will be stored in.
@@ -2166,10 +2404,14 @@ type ExportTableToPointInTimeInput struct {
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the table to export.
+	//
+	// Required.
 	TableArn string `json:"TableArn"`
 }
 
-// ExportTableToPointInTimeOutput is generated from schema #/components/schemas/ExportTableToPointInTimeOutput.
+// ExportTableToPointInTimeOutput is the output of ExportTableToPointInTime.
+//
+// Source: #/components/schemas/ExportTableToPointInTimeOutput
 type ExportTableToPointInTimeOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2178,9 +2420,9 @@ type ExportTableToPointInTimeOutput struct {
 	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
-// FailureException is generated from schema #/components/schemas/FailureException.
-//
 // Represents a failure a contributor insights operation.
+//
+// Source: #/components/schemas/FailureException
 type FailureException struct {
 	// Description of the failure.
 	ExceptionDescription *string `json:"ExceptionDescription,omitzero"`
@@ -2189,15 +2431,17 @@ type FailureException struct {
 	ExceptionName *string `json:"ExceptionName,omitzero"`
 }
 
-// Get is generated from schema #/components/schemas/Get.
-//
 // Specifies an item and related attribute values to retrieve in a TransactGetItem object.
+//
+// Source: #/components/schemas/Get
 type Get struct {
 	// One or more substitution tokens for attribute names in the ProjectionExpression parameter.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects that specifies the primary key of the item to
 	// retrieve.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes of the specified item to retrieve from the
@@ -2207,23 +2451,27 @@ type Get struct {
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// The name of the table from which to retrieve the specified item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// GetItemInput is generated from schema #/components/schemas/GetItemInput.
-//
 // Represents the input of a GetItem operation.
+//
+// GetItemInput is the input of GetItem.
+//
+// Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
-	// Determines the read consistency model: If set to true , then the operation uses strongly
+	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -2238,8 +2486,8 @@ type GetItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -2247,11 +2495,11 @@ type GetItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -2260,6 +2508,8 @@ type GetItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -2269,17 +2519,21 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// GetItemOutput is generated from schema #/components/schemas/GetItemOutput.
-//
 // Represents the output of a GetItem operation.
+//
+// GetItemOutput is the output of GetItem.
+//
+// Source: #/components/schemas/GetItemOutput
 type GetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2288,19 +2542,21 @@ type GetItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
-	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression .
+	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
-// GlobalSecondaryIndex is generated from schema #/components/schemas/GlobalSecondaryIndex.
-//
 // Represents the properties of a global secondary index.
+//
+// Source: #/components/schemas/GlobalSecondaryIndex
 type GlobalSecondaryIndex struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
@@ -2310,40 +2566,46 @@ type GlobalSecondaryIndex struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
+	//
+	// Required.
 	Projection *Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
-// GlobalSecondaryIndexAutoScalingUpdate is generated from schema #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate.
-//
 // Represents the auto scaling settings of a global secondary index for a global table that will be
 // modified.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate
 type GlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
 	IndexName                                 *string                    `json:"IndexName,omitzero"`
 	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 }
 
-// GlobalSecondaryIndexDescription is generated from schema #/components/schemas/GlobalSecondaryIndexDescription.
-//
 // Represents the properties of a global secondary index.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexDescription
 type GlobalSecondaryIndexDescription struct {
 	// Indicates whether the index is currently backfilling. Backfilling is the process of reading
 	// items from the table and determining whether they can be added to the index. (Not all items will
@@ -2355,8 +2617,10 @@ type GlobalSecondaryIndexDescription struct {
 	// set to CREATING and Backfilling is true. You can't delete the index that is being created when
 	// IndexStatus is set to CREATING and Backfilling is false.
 	//
-	// For indexes that were created during a CreateTable operation, the Backfilling attribute does not
-	// appear in the DescribeTable output.
+	// <note> For indexes that were created during a CreateTable operation, the Backfilling attribute
+	// does not appear in the DescribeTable output.
+	//
+	// </note>
 	Backfilling *bool `json:"Backfilling,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
@@ -2391,13 +2655,15 @@ type GlobalSecondaryIndexDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2408,13 +2674,13 @@ type GlobalSecondaryIndexDescription struct {
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
 }
 
-// GlobalSecondaryIndexInfo is generated from schema #/components/schemas/GlobalSecondaryIndexInfo.
-//
 // Represents the properties of a global secondary index for the table when the backup was created.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexInfo
 type GlobalSecondaryIndexInfo struct {
 	// The name of the global secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -2426,13 +2692,15 @@ type GlobalSecondaryIndexInfo struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2444,8 +2712,6 @@ type GlobalSecondaryIndexInfo struct {
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
-// GlobalSecondaryIndexUpdate is generated from schema #/components/schemas/GlobalSecondaryIndexUpdate.
-//
 // Represents one of the following:
 //
 // A new global secondary index to be added to an existing table.
@@ -2453,6 +2719,8 @@ type GlobalSecondaryIndexInfo struct {
 // New provisioned throughput parameters for an existing global secondary index.
 //
 // An existing global secondary index to be removed from an existing table.
+//
+// Source: #/components/schemas/GlobalSecondaryIndexUpdate
 type GlobalSecondaryIndexUpdate struct {
 	// The parameters required for creating a global secondary index on an existing table:
 	//
@@ -2475,9 +2743,9 @@ type GlobalSecondaryIndexUpdate struct {
 	Update *UpdateGlobalSecondaryIndexAction `json:"Update,omitzero"`
 }
 
-// GlobalTable is generated from schema #/components/schemas/GlobalTable.
-//
 // Represents the properties of a global table.
+//
+// Source: #/components/schemas/GlobalTable
 type GlobalTable struct {
 	// The global table name.
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
@@ -2486,9 +2754,9 @@ type GlobalTable struct {
 	ReplicationGroup []Replica `json:"ReplicationGroup,omitzero"`
 }
 
-// GlobalTableDescription is generated from schema #/components/schemas/GlobalTableDescription.
-//
 // Contains details about the global table.
+//
+// Source: #/components/schemas/GlobalTableDescription
 type GlobalTableDescription struct {
 	// The creation time of the global table.
 	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
@@ -2514,12 +2782,14 @@ type GlobalTableDescription struct {
 	ReplicationGroup []ReplicaDescription `json:"ReplicationGroup,omitzero"`
 }
 
-// GlobalTableGlobalSecondaryIndexSettingsUpdate is generated from schema #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate.
-//
 // Represents the settings of a global secondary index for a global table that will be modified.
+//
+// Source: #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate
 type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index's write capacity units.
@@ -2529,7 +2799,9 @@ type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
-// GlobalTableStatus is generated from schema #/components/schemas/GlobalTableStatus.
+// GlobalTableStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/GlobalTableStatus
 type GlobalTableStatus string
 
 // Values of GlobalTableStatus, as sent on the wire.
@@ -2540,7 +2812,9 @@ const (
 	GlobalTableStatusUpdating GlobalTableStatus = "UPDATING"
 )
 
-// IndexStatus is generated from schema #/components/schemas/IndexStatus.
+// IndexStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/IndexStatus
 type IndexStatus string
 
 // Values of IndexStatus, as sent on the wire.
@@ -2551,11 +2825,11 @@ const (
 	IndexStatusActive   IndexStatus = "ACTIVE"
 )
 
-// ItemCollectionMetrics is generated from schema #/components/schemas/ItemCollectionMetrics.
-//
 // Information about item collections, if any, that were affected by the operation.
 // ItemCollectionMetrics is only returned if the request asked for it. If the table does not have
 // any local secondary indexes, this information is not returned in the response.
+//
+// Source: #/components/schemas/ItemCollectionMetrics
 type ItemCollectionMetrics struct {
 	// The partition key value of the item collection. This value is the same as the partition key
 	// value of the item.
@@ -2572,16 +2846,14 @@ type ItemCollectionMetrics struct {
 	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitzero"`
 }
 
-// ItemResponse is generated from schema #/components/schemas/ItemResponse.
-//
 // Details for the requested item.
+//
+// Source: #/components/schemas/ItemResponse
 type ItemResponse struct {
 	// Map of attribute data consisting of the data type and attribute value.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
-// KeySchemaElement is generated from schema #/components/schemas/KeySchemaElement.
-//
 // Represents a single element of a key schema. A key schema specifies the attributes that make up
 // the primary key of a table, or the key attributes of an index.
 //
@@ -2592,8 +2864,12 @@ type ItemResponse struct {
 //
 // A KeySchemaElement must be a scalar, top-level attribute (not a nested attribute). The data type
 // must be one of String, Number, or Binary. The attribute cannot be nested within a List or a Map.
+//
+// Source: #/components/schemas/KeySchemaElement
 type KeySchemaElement struct {
 	// The name of a key attribute.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// The role that this key attribute will assume:
@@ -2602,17 +2878,23 @@ type KeySchemaElement struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
+	//
+	// Required.
 	KeyType KeyType `json:"KeyType"`
 }
 
-// KeyType is generated from schema #/components/schemas/KeyType.
+// KeyType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/KeyType
 type KeyType string
 
 // Values of KeyType, as sent on the wire.
@@ -2621,24 +2903,24 @@ const (
 	KeyTypeRange KeyType = "RANGE"
 )
 
-// KeysAndAttributes is generated from schema #/components/schemas/KeysAndAttributes.
-//
 // Represents a set of primary keys and, for each key, the attributes to retrieve from the table.
 //
 // For each primary key, you must provide all of the key attributes. For example, with a simple
 // primary key, you only need to provide the partition key. For a composite primary key, you must
 // provide both the partition key and the sort key.
+//
+// Source: #/components/schemas/KeysAndAttributes
 type KeysAndAttributes struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see Legacy
-	// Conditional Parameters in the Amazon DynamoDB Developer Guide .
+	// Conditional Parameters in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
-	// The consistency of a read operation. If set to true , then a strongly consistent read is used;
+	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -2653,8 +2935,8 @@ type KeysAndAttributes struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -2662,15 +2944,17 @@ type KeysAndAttributes struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Accessing Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Accessing Item Attributes in the
+	// Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// The primary key attribute values that define the items and the attributes associated with the
 	// items.
+	//
+	// Required.
 	Keys []map[string]AttributeValue `json:"Keys"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -2680,13 +2964,13 @@ type KeysAndAttributes struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 }
 
-// KinesisDataStreamDestination is generated from schema #/components/schemas/KinesisDataStreamDestination.
-//
 // Describes a Kinesis data stream destination.
+//
+// Source: #/components/schemas/KinesisDataStreamDestination
 type KinesisDataStreamDestination struct {
 	// The current status of replication.
 	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
@@ -2698,16 +2982,24 @@ type KinesisDataStreamDestination struct {
 	StreamArn *string `json:"StreamArn,omitzero"`
 }
 
-// KinesisStreamingDestinationInput is generated from schema #/components/schemas/KinesisStreamingDestinationInput.
+// KinesisStreamingDestinationInput is the input of DisableKinesisStreamingDestination.
+//
+// Source: #/components/schemas/KinesisStreamingDestinationInput
 type KinesisStreamingDestinationInput struct {
 	// The ARN for a Kinesis data stream.
+	//
+	// Required.
 	StreamArn string `json:"StreamArn"`
 
 	// The name of the DynamoDB table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// KinesisStreamingDestinationOutput is generated from schema #/components/schemas/KinesisStreamingDestinationOutput.
+// KinesisStreamingDestinationOutput is the output of DisableKinesisStreamingDestination.
+//
+// Source: #/components/schemas/KinesisStreamingDestinationOutput
 type KinesisStreamingDestinationOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2722,7 +3014,9 @@ type KinesisStreamingDestinationOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// ListBackupsInput is generated from schema #/components/schemas/ListBackupsInput.
+// ListBackupsInput is the input of ListBackups.
+//
+// Source: #/components/schemas/ListBackupsInput
 type ListBackupsInput struct {
 	// The backups from the table specified by BackupType are listed.
 	//
@@ -2754,7 +3048,9 @@ type ListBackupsInput struct {
 	TimeRangeUpperBound *runtime.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
 }
 
-// ListBackupsOutput is generated from schema #/components/schemas/ListBackupsOutput.
+// ListBackupsOutput is the output of ListBackups.
+//
+// Source: #/components/schemas/ListBackupsOutput
 type ListBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2775,7 +3071,9 @@ type ListBackupsOutput struct {
 	LastEvaluatedBackupArn *string `json:"LastEvaluatedBackupArn,omitzero"`
 }
 
-// ListContributorInsightsInput is generated from schema #/components/schemas/ListContributorInsightsInput.
+// ListContributorInsightsInput is the input of ListContributorInsights.
+//
+// Source: #/components/schemas/ListContributorInsightsInput
 type ListContributorInsightsInput struct {
 	// Maximum number of results to return per page.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -2787,7 +3085,9 @@ type ListContributorInsightsInput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// ListContributorInsightsOutput is generated from schema #/components/schemas/ListContributorInsightsOutput.
+// ListContributorInsightsOutput is the output of ListContributorInsights.
+//
+// Source: #/components/schemas/ListContributorInsightsOutput
 type ListContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2799,20 +3099,24 @@ type ListContributorInsightsOutput struct {
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ListExportsInput is generated from schema #/components/schemas/ListExportsInput.
+// ListExportsInput is the input of ListExports.
+//
+// Source: #/components/schemas/ListExportsInput
 type ListExportsInput struct {
 	// Maximum number of results to return per page.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// An optional string that, if supplied, must be copied from the output of a previous call to
-	// ListExports . When provided in this manner, the API fetches the next page of results.
+	// ListExports. When provided in this manner, the API fetches the next page of results.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the exported table.
 	TableArn *string `json:"TableArn,omitzero"`
 }
 
-// ListExportsOutput is generated from schema #/components/schemas/ListExportsOutput.
+// ListExportsOutput is the output of ListExports.
+//
+// Source: #/components/schemas/ListExportsOutput
 type ListExportsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2825,7 +3129,9 @@ type ListExportsOutput struct {
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ListGlobalTablesInput is generated from schema #/components/schemas/ListGlobalTablesInput.
+// ListGlobalTablesInput is the input of ListGlobalTables.
+//
+// Source: #/components/schemas/ListGlobalTablesInput
 type ListGlobalTablesInput struct {
 	// The first global table name that this operation will evaluate.
 	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitzero"`
@@ -2843,7 +3149,9 @@ type ListGlobalTablesInput struct {
 	RegionName *string `json:"RegionName,omitzero"`
 }
 
-// ListGlobalTablesOutput is generated from schema #/components/schemas/ListGlobalTablesOutput.
+// ListGlobalTablesOutput is the output of ListGlobalTables.
+//
+// Source: #/components/schemas/ListGlobalTablesOutput
 type ListGlobalTablesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2855,9 +3163,11 @@ type ListGlobalTablesOutput struct {
 	LastEvaluatedGlobalTableName *string `json:"LastEvaluatedGlobalTableName,omitzero"`
 }
 
-// ListTablesInput is generated from schema #/components/schemas/ListTablesInput.
-//
 // Represents the input of a ListTables operation.
+//
+// ListTablesInput is the input of ListTables.
+//
+// Source: #/components/schemas/ListTablesInput
 type ListTablesInput struct {
 	// The first table name that this operation will evaluate. Use the value that was returned for
 	// LastEvaluatedTableName in a previous operation, so that you can obtain the next page of results.
@@ -2867,9 +3177,11 @@ type ListTablesInput struct {
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
-// ListTablesOutput is generated from schema #/components/schemas/ListTablesOutput.
-//
 // Represents the output of a ListTables operation.
+//
+// ListTablesOutput is the output of ListTables.
+//
+// Source: #/components/schemas/ListTablesOutput
 type ListTablesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2891,7 +3203,9 @@ type ListTablesOutput struct {
 	TableNames []string `json:"TableNames,omitzero"`
 }
 
-// ListTagsOfResourceInput is generated from schema #/components/schemas/ListTagsOfResourceInput.
+// ListTagsOfResourceInput is the input of ListTagsOfResource.
+//
+// Source: #/components/schemas/ListTagsOfResourceInput
 type ListTagsOfResourceInput struct {
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListTagOfResource. When provided in this manner, this API fetches the next page of results.
@@ -2899,10 +3213,14 @@ type ListTagsOfResourceInput struct {
 
 	// The Amazon DynamoDB resource with tags to be listed. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 }
 
-// ListTagsOfResourceOutput is generated from schema #/components/schemas/ListTagsOfResourceOutput.
+// ListTagsOfResourceOutput is the output of ListTagsOfResource.
+//
+// Source: #/components/schemas/ListTagsOfResourceOutput
 type ListTagsOfResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -2915,12 +3233,14 @@ type ListTagsOfResourceOutput struct {
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
-// LocalSecondaryIndex is generated from schema #/components/schemas/LocalSecondaryIndex.
-//
 // Represents the properties of a local secondary index.
+//
+// Source: #/components/schemas/LocalSecondaryIndex
 type LocalSecondaryIndex struct {
 	// The name of the local secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
@@ -2930,24 +3250,30 @@ type LocalSecondaryIndex struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Represents attributes that are copied (projected) from the table into the local secondary index.
 	// These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
+	//
+	// Required.
 	Projection *Projection `json:"Projection"`
 }
 
-// LocalSecondaryIndexDescription is generated from schema #/components/schemas/LocalSecondaryIndexDescription.
-//
 // Represents the properties of a local secondary index.
+//
+// Source: #/components/schemas/LocalSecondaryIndexDescription
 type LocalSecondaryIndexDescription struct {
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
 	IndexArn *string `json:"IndexArn,omitzero"`
@@ -2970,13 +3296,15 @@ type LocalSecondaryIndexDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2985,9 +3313,9 @@ type LocalSecondaryIndexDescription struct {
 	Projection *Projection `json:"Projection,omitzero"`
 }
 
-// LocalSecondaryIndexInfo is generated from schema #/components/schemas/LocalSecondaryIndexInfo.
-//
 // Represents the properties of a local secondary index for the table when the backup was created.
+//
+// Source: #/components/schemas/LocalSecondaryIndexInfo
 type LocalSecondaryIndexInfo struct {
 	// Represents the name of the local secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -2999,13 +3327,15 @@ type LocalSecondaryIndexInfo struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
+	//
+	// </note>
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -3014,20 +3344,22 @@ type LocalSecondaryIndexInfo struct {
 	Projection *Projection `json:"Projection,omitzero"`
 }
 
-// ParameterizedStatement is generated from schema #/components/schemas/ParameterizedStatement.
-//
 // Represents a PartiQL statment that uses parameters.
+//
+// Source: #/components/schemas/ParameterizedStatement
 type ParameterizedStatement struct {
 	// The parameter values.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A PartiQL statment that uses parameters.
+	//
+	// Required.
 	Statement string `json:"Statement"`
 }
 
-// PointInTimeRecoveryDescription is generated from schema #/components/schemas/PointInTimeRecoveryDescription.
-//
 // The description of the point in time settings applied to the table.
+//
+// Source: #/components/schemas/PointInTimeRecoveryDescription
 type PointInTimeRecoveryDescription struct {
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
@@ -3046,15 +3378,19 @@ type PointInTimeRecoveryDescription struct {
 	PointInTimeRecoveryStatus *PointInTimeRecoveryStatus `json:"PointInTimeRecoveryStatus,omitzero"`
 }
 
-// PointInTimeRecoverySpecification is generated from schema #/components/schemas/PointInTimeRecoverySpecification.
-//
 // Represents the settings used to enable point in time recovery.
+//
+// Source: #/components/schemas/PointInTimeRecoverySpecification
 type PointInTimeRecoverySpecification struct {
 	// Indicates whether point in time recovery is enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	PointInTimeRecoveryEnabled bool `json:"PointInTimeRecoveryEnabled"`
 }
 
-// PointInTimeRecoveryStatus is generated from schema #/components/schemas/PointInTimeRecoveryStatus.
+// PointInTimeRecoveryStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/PointInTimeRecoveryStatus
 type PointInTimeRecoveryStatus string
 
 // Values of PointInTimeRecoveryStatus, as sent on the wire.
@@ -3063,11 +3399,11 @@ const (
 	PointInTimeRecoveryStatusDisabled PointInTimeRecoveryStatus = "DISABLED"
 )
 
-// Projection is generated from schema #/components/schemas/Projection.
-//
 // Represents attributes that are copied (projected) from the table into an index. These are in
 // addition to the primary key attributes and index key attributes, which are automatically
 // projected.
+//
+// Source: #/components/schemas/Projection
 type Projection struct {
 	// Represents the non-key attribute names which will be projected into the index.
 	//
@@ -3080,14 +3416,16 @@ type Projection struct {
 	//
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
-	// INCLUDE - In addition to the attributes described in KEYS_ONLY , the secondary index will
-	// include other non-key attributes that you specify.
+	// INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include
+	// other non-key attributes that you specify.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	ProjectionType *ProjectionType `json:"ProjectionType,omitzero"`
 }
 
-// ProjectionType is generated from schema #/components/schemas/ProjectionType.
+// ProjectionType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ProjectionType
 type ProjectionType string
 
 // Values of ProjectionType, as sent on the wire.
@@ -3097,33 +3435,37 @@ const (
 	ProjectionTypeInclude  ProjectionType = "INCLUDE"
 )
 
-// ProvisionedThroughput is generated from schema #/components/schemas/ProvisionedThroughput.
-//
 // Represents the provisioned throughput settings for a specified table or index. The settings can
 // be modified using the UpdateTable operation.
 //
 // For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-// Quotas in the Amazon DynamoDB Developer Guide .
+// Quotas in the Amazon DynamoDB Developer Guide.
+//
+// Source: #/components/schemas/ProvisionedThroughput
 type ProvisionedThroughput struct {
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide .
+	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
+	// Amazon DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
+	//
+	// Required.
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
+	//
+	// Required.
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
 }
 
-// ProvisionedThroughputDescription is generated from schema #/components/schemas/ProvisionedThroughputDescription.
-//
 // Represents the provisioned throughput settings for the table, consisting of read and write
 // capacity units, along with data about increases and decreases.
+//
+// Source: #/components/schemas/ProvisionedThroughputDescription
 type ProvisionedThroughputDescription struct {
 	// The date and time of the last provisioned throughput decrease for this table.
 	LastDecreaseDateTime *runtime.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
@@ -3133,32 +3475,32 @@ type ProvisionedThroughputDescription struct {
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
 	// current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in
-	// the Amazon DynamoDB Developer Guide .
+	// the Amazon DynamoDB Developer Guide.
 	NumberOfDecreasesToday *int64 `json:"NumberOfDecreasesToday,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . Eventually consistent reads require less effort than strongly consistent
+	// ThrottlingException. Eventually consistent reads require less effort than strongly consistent
 	// reads, so a setting of 50 ReadCapacityUnits per second provides 100 eventually consistent
 	// ReadCapacityUnits per second.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ProvisionedThroughputOverride is generated from schema #/components/schemas/ProvisionedThroughputOverride.
-//
 // Replica-specific provisioned throughput settings. If not specified, uses the source table's
 // provisioned throughput settings.
+//
+// Source: #/components/schemas/ProvisionedThroughputOverride
 type ProvisionedThroughputOverride struct {
 	// Replica-specific read capacity units. If not specified, uses the source table's read capacity
 	// settings.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 }
 
-// Put is generated from schema #/components/schemas/Put.
-//
 // Represents a request to perform a PutItem operation.
+//
+// Source: #/components/schemas/Put
 type Put struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
@@ -3170,22 +3512,28 @@ type Put struct {
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name to attribute values, representing the primary key of the item to be
-	// written by PutItem . All of the table's primary key attributes must be specified, and their data
+	// written by PutItem. All of the table's primary key attributes must be specified, and their data
 	// types must match those of the table's key schema. If any attributes are present in the item that
 	// are part of an index key schema for the table, their types must match the index key schema.
+	//
+	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Put condition fails.
-	// For ReturnValuesOnConditionCheckFailure , the valid values are: NONE and ALL_OLD.
+	// For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table in which to write the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// PutItemInput is generated from schema #/components/schemas/PutItemInput.
-//
 // Represents the input of a PutItem operation.
+//
+// PutItemInput is the input of PutItem.
+//
+// Source: #/components/schemas/PutItemInput
 type PutItemInput struct {
 	// A condition that must be satisfied in order for a conditional PutItem operation to succeed.
 	//
@@ -3201,19 +3549,19 @@ type PutItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -3228,8 +3576,8 @@ type PutItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -3237,11 +3585,11 @@ type PutItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3261,7 +3609,7 @@ type PutItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
@@ -3278,38 +3626,45 @@ type PutItemInput struct {
 	// must have a length greater than zero if the attribute is used as a key attribute for a table or
 	// index.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide
-	// .
+	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
+	//
+	// Required.
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
-	// updated with the PutItem request. For PutItem , the valid values are:
+	// updated with the PutItem request. For PutItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old item is
 	// returned.
 	//
-	// The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does not
-	// recognize any values other than NONE or ALL_OLD .
+	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
+	// not recognize any values other than NONE or ALL_OLD.
+	//
+	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// PutItemOutput is generated from schema #/components/schemas/PutItemOutput.
-//
 // Represents the output of a PutItem operation.
+//
+// PutItemOutput is the output of PutItem.
+//
+// Source: #/components/schemas/PutItemOutput
 type PutItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -3323,7 +3678,7 @@ type PutItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the PutItem operation.
@@ -3347,34 +3702,38 @@ type PutItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// PutRequest is generated from schema #/components/schemas/PutRequest.
-//
 // Represents a request to perform a PutItem operation on an item.
+//
+// Source: #/components/schemas/PutRequest
 type PutRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of an item to be
-	// processed by PutItem . All of the table's primary key attributes must be specified, and their
+	// processed by PutItem. All of the table's primary key attributes must be specified, and their
 	// data types must match those of the table's key schema. If any attributes are present in the item
 	// that are part of an index key schema for the table, their types must match the index key schema.
+	//
+	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 }
 
-// QueryInput is generated from schema #/components/schemas/QueryInput.
-//
 // Represents the input of a Query operation.
+//
+// QueryInput is the input of Query.
+//
+// Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// Determines the read consistency model: If set to true , then the operation uses strongly
+	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	//
 	// Strongly consistent reads are not supported on global secondary indexes. If you query a global
-	// secondary index with ConsistentRead set to true , you will receive a ValidationException .
+	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
@@ -3385,7 +3744,7 @@ type QueryInput struct {
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -3400,8 +3759,8 @@ type QueryInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -3409,11 +3768,11 @@ type QueryInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3433,7 +3792,7 @@ type QueryInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Specifying Conditions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
@@ -3443,10 +3802,10 @@ type QueryInput struct {
 	// A FilterExpression does not allow key attributes. You cannot define a filter expression based on
 	// a partition key or a sort key.
 	//
-	// A FilterExpression is applied after the items have already been read; the process of filtering
-	// does not consume any additional read capacity units.
+	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// filtering does not consume any additional read capacity units.
 	//
-	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
@@ -3474,21 +3833,20 @@ type QueryInput struct {
 	//
 	// Valid comparisons for the sort key condition are as follows:
 	//
-	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval .
+	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
 	//
-	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval .
+	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
 	//
-	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval .
+	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval.
 	//
-	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval .
+	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
 	//
-	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval
-	// .
+	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval.
 	//
 	// sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater than
-	// or equal to :sortkeyval1 , and less than or equal to :sortkeyval2 .
+	// or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
 	//
-	// begins_with ( sortKeyName , :sortkeyval ) - true if the sort key value begins with a particular
+	// begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a particular
 	// operand. (You cannot use this function with a sort key that is of type Number.) Note that the
 	// function name begins_with is case-sensitive.
 	//
@@ -3502,19 +3860,19 @@ type QueryInput struct {
 	//
 	// Size = :myval
 	//
-	// To work around this, define a placeholder (such a #S ) to represent the attribute name Size .
+	// To work around this, define a placeholder (such a #S) to represent the attribute name Size.
 	// KeyConditionExpression then is as follows:
 	//
 	// #S = :myval
 	//
-	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide .
+	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues , see Using
-	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide .
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see Using
+	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide.
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
-	// KeyConditions in the Amazon DynamoDB Developer Guide .
+	// KeyConditions in the Amazon DynamoDB Developer Guide.
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -3524,7 +3882,7 @@ type QueryInput struct {
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Query and Scan in the
-	// Amazon DynamoDB Developer Guide .
+	// Amazon DynamoDB Developer Guide.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -3534,24 +3892,24 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see QueryFilter
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Specifies the order for index traversal: If true (default), the traversal is performed in
-	// ascending order; if false , the traversal is performed in descending order.
+	// ascending order; if false, the traversal is performed in descending order.
 	//
 	// Items with the same partition key value are stored in sorted order by sort key. If the sort key
 	// data type is Number, the results are stored in numeric order. For type String, the results are
 	// stored in order of UTF-8 bytes. For type Binary, DynamoDB treats each byte of the binary data as
 	// unsigned.
 	//
-	// If ScanIndexForward is true , DynamoDB returns the results in the order in which they are stored
-	// (by sort key value). This is the default behavior. If ScanIndexForward is false , DynamoDB reads
+	// If ScanIndexForward is true, DynamoDB returns the results in the order in which they are stored
+	// (by sort key value). This is the default behavior. If ScanIndexForward is false, DynamoDB reads
 	// the results in reverse order by sort key value, and then returns the results to the client.
 	ScanIndexForward *bool `json:"ScanIndexForward,omitzero"`
 
@@ -3567,12 +3925,12 @@ type QueryInput struct {
 	//
 	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
 	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES .
+	// return value is equivalent to specifying ALL_ATTRIBUTES.
 	//
 	// COUNT - Returns the number of matching items, rather than the matching items themselves.
 	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet . This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select .
+	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
+	// is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation will read only the index and not the table. If any of the requested
@@ -3587,20 +3945,26 @@ type QueryInput struct {
 	// If neither Select nor AttributesToGet are specified, DynamoDB defaults to ALL_ATTRIBUTES when
 	// accessing a table, and ALL_PROJECTED_ATTRIBUTES when accessing an index. You cannot use both
 	// Select and AttributesToGet together in a single request, unless the value for Select is
-	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
-	// for Select .)
+	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
+	// for Select.)
 	//
-	// If you use the ProjectionExpression parameter, then the value for Select can only be
-	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
+	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
+	//
+	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// QueryOutput is generated from schema #/components/schemas/QueryOutput.
-//
 // Represents the output of a Query operation.
+//
+// QueryOutput is the output of Query.
+//
+// Source: #/components/schemas/QueryOutput
 type QueryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -3609,7 +3973,7 @@ type QueryOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -3638,23 +4002,23 @@ type QueryOutput struct {
 
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
+	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
 	//
-	// If you did not use a filter in the request, then ScannedCount is the same as Count .
+	// If you did not use a filter in the request, then ScannedCount is the same as Count.
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
-// Replica is generated from schema #/components/schemas/Replica.
-//
 // Represents the properties of a replica.
+//
+// Source: #/components/schemas/Replica
 type Replica struct {
 	// The Region where the replica needs to be created.
 	RegionName *string `json:"RegionName,omitzero"`
 }
 
-// ReplicaAutoScalingDescription is generated from schema #/components/schemas/ReplicaAutoScalingDescription.
-//
 // Represents the auto scaling settings of the replica.
+//
+// Source: #/components/schemas/ReplicaAutoScalingDescription
 type ReplicaAutoScalingDescription struct {
 	// Replica-specific global secondary index auto scaling settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexAutoScalingDescription `json:"GlobalSecondaryIndexes,omitzero"`
@@ -3676,11 +4040,13 @@ type ReplicaAutoScalingDescription struct {
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
-// ReplicaAutoScalingUpdate is generated from schema #/components/schemas/ReplicaAutoScalingUpdate.
-//
 // Represents the auto scaling settings of a replica that will be modified.
+//
+// Source: #/components/schemas/ReplicaAutoScalingUpdate
 type ReplicaAutoScalingUpdate struct {
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// Represents the auto scaling settings of global secondary indexes that will be modified.
@@ -3688,9 +4054,9 @@ type ReplicaAutoScalingUpdate struct {
 	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate                     `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
-// ReplicaDescription is generated from schema #/components/schemas/ReplicaDescription.
-//
 // Contains the details of the replica.
+//
+// Source: #/components/schemas/ReplicaDescription
 type ReplicaDescription struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
@@ -3721,15 +4087,18 @@ type ReplicaDescription struct {
 	//
 	// REGION_DISABLED - The replica is inaccessible because the AWS Region has been disabled.
 	//
-	// If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this replica
-	// from the replication group. The replica will not be deleted and replication will stop from and
-	// to this region.
-	//
-	// INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is inaccessible.
-	//
-	// If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
+	// <note> If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
+	//
+	// </note> INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is
+	// inaccessible.
+	//
+	// <note> If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
+	// replica from the replication group. The replica will not be deleted and replication will stop
+	// from and to this region.
+	//
+	// </note>
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 
 	// Detailed information about the replica status.
@@ -3739,11 +4108,13 @@ type ReplicaDescription struct {
 	ReplicaStatusPercentProgress *string `json:"ReplicaStatusPercentProgress,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndex is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndex.
-//
 // Represents the properties of a replica global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndex
 type ReplicaGlobalSecondaryIndex struct {
 	// The name of the global secondary index.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Replica table GSI-specific provisioned throughput. If not specified, uses the source table GSI's
@@ -3751,9 +4122,9 @@ type ReplicaGlobalSecondaryIndex struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexAutoScalingDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription.
-//
 // Represents the auto scaling configuration for a replica global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription
 type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	// The name of the global secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -3772,19 +4143,19 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexAutoScalingUpdate is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate.
-//
 // Represents the auto scaling settings of a global secondary index for a replica that will be
 // modified.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate
 type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
 	IndexName                                *string                    `json:"IndexName,omitzero"`
 	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexDescription.
-//
 // Represents the properties of a replica global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexDescription
 type ReplicaGlobalSecondaryIndexDescription struct {
 	// The name of the global secondary index.
 	IndexName *string `json:"IndexName,omitzero"`
@@ -3793,12 +4164,14 @@ type ReplicaGlobalSecondaryIndexDescription struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexSettingsDescription is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription.
-//
 // Represents the properties of a global secondary index.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The current status of the global secondary index:
@@ -3816,37 +4189,41 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	ProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException .
+	// ThrottlingException.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global secondary index replica's write capacity units.
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
-// ReplicaGlobalSecondaryIndexSettingsUpdate is generated from schema #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate.
-//
 // Represents the settings of a global secondary index for a global table that will be modified.
+//
+// Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate
 type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Auto scaling settings for managing a global secondary index replica's read capacity units.
 	ProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException .
+	// ThrottlingException.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 }
 
-// ReplicaSettingsDescription is generated from schema #/components/schemas/ReplicaSettingsDescription.
-//
 // Represents the properties of a replica.
+//
+// Source: #/components/schemas/ReplicaSettingsDescription
 type ReplicaSettingsDescription struct {
 	// The Region name of the replica.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// The read/write capacity mode of the replica.
@@ -3859,16 +4236,16 @@ type ReplicaSettingsDescription struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide .
+	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
+	// Amazon DynamoDB Developer Guide.
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global table replica's write capacity units.
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
-	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException .
+	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	ReplicaProvisionedWriteCapacityUnits *int64 `json:"ReplicaProvisionedWriteCapacityUnits,omitzero"`
 
 	// The current state of the Region:
@@ -3883,11 +4260,13 @@ type ReplicaSettingsDescription struct {
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
-// ReplicaSettingsUpdate is generated from schema #/components/schemas/ReplicaSettingsUpdate.
-//
 // Represents the settings for a global table in a Region that will be modified.
+//
+// Source: #/components/schemas/ReplicaSettingsUpdate
 type ReplicaSettingsUpdate struct {
 	// The Region of the replica to be added.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
@@ -3897,12 +4276,14 @@ type ReplicaSettingsUpdate struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException . For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide .
+	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
+	// Amazon DynamoDB Developer Guide.
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 }
 
-// ReplicaStatus is generated from schema #/components/schemas/ReplicaStatus.
+// ReplicaStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReplicaStatus
 type ReplicaStatus string
 
 // Values of ReplicaStatus, as sent on the wire.
@@ -3916,8 +4297,6 @@ const (
 	ReplicaStatusInaccessibleEncryptionCredentials ReplicaStatus = "INACCESSIBLE_ENCRYPTION_CREDENTIALS"
 )
 
-// ReplicaUpdate is generated from schema #/components/schemas/ReplicaUpdate.
-//
 // Represents one of the following:
 //
 // A new replica to be added to an existing global table.
@@ -3925,6 +4304,8 @@ const (
 // New parameters for an existing replica.
 //
 // An existing replica to be removed from an existing global table.
+//
+// Source: #/components/schemas/ReplicaUpdate
 type ReplicaUpdate struct {
 	// The parameters required for creating a replica on an existing global table.
 	Create *CreateReplicaAction `json:"Create,omitzero"`
@@ -3933,8 +4314,6 @@ type ReplicaUpdate struct {
 	Delete *DeleteReplicaAction `json:"Delete,omitzero"`
 }
 
-// ReplicationGroupUpdate is generated from schema #/components/schemas/ReplicationGroupUpdate.
-//
 // Represents one of the following:
 //
 // A new replica to be added to an existing regional table or global table. This request invokes
@@ -3945,6 +4324,8 @@ type ReplicaUpdate struct {
 //
 // An existing replica to be deleted. The request invokes the DeleteTableReplica action in the
 // destination Region, deleting the replica and all if its items in the destination Region.
+//
+// Source: #/components/schemas/ReplicationGroupUpdate
 type ReplicationGroupUpdate struct {
 	// The parameters required for creating a replica for the table.
 	Create *CreateReplicationGroupMemberAction `json:"Create,omitzero"`
@@ -3956,14 +4337,18 @@ type ReplicationGroupUpdate struct {
 	Update *UpdateReplicationGroupMemberAction `json:"Update,omitzero"`
 }
 
-// RestoreSummary is generated from schema #/components/schemas/RestoreSummary.
-//
 // Contains details for the restore.
+//
+// Source: #/components/schemas/RestoreSummary
 type RestoreSummary struct {
 	// Point in time or source backup time.
+	//
+	// Required.
 	RestoreDateTime runtime.EpochSeconds `json:"RestoreDateTime"`
 
 	// Indicates if a restore is in progress or not.
+	//
+	// Required.
 	RestoreInProgress bool `json:"RestoreInProgress"`
 
 	// The Amazon Resource Name (ARN) of the backup from which the table was restored.
@@ -3973,9 +4358,13 @@ type RestoreSummary struct {
 	SourceTableArn *string `json:"SourceTableArn,omitzero"`
 }
 
-// RestoreTableFromBackupInput is generated from schema #/components/schemas/RestoreTableFromBackupInput.
+// RestoreTableFromBackupInput is the input of RestoreTableFromBackup.
+//
+// Source: #/components/schemas/RestoreTableFromBackupInput
 type RestoreTableFromBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Required.
 	BackupArn string `json:"BackupArn"`
 
 	// The billing mode of the restored table.
@@ -3998,10 +4387,14 @@ type RestoreTableFromBackupInput struct {
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
 
 	// The name of the new table to which the backup must be restored.
+	//
+	// Required.
 	TargetTableName string `json:"TargetTableName"`
 }
 
-// RestoreTableFromBackupOutput is generated from schema #/components/schemas/RestoreTableFromBackupOutput.
+// RestoreTableFromBackupOutput is the output of RestoreTableFromBackup.
+//
+// Source: #/components/schemas/RestoreTableFromBackupOutput
 type RestoreTableFromBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4010,7 +4403,9 @@ type RestoreTableFromBackupOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// RestoreTableToPointInTimeInput is generated from schema #/components/schemas/RestoreTableToPointInTimeInput.
+// RestoreTableToPointInTimeInput is the input of RestoreTableToPointInTime.
+//
+// Source: #/components/schemas/RestoreTableToPointInTimeInput
 type RestoreTableToPointInTimeInput struct {
 	// The billing mode of the restored table.
 	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitzero"`
@@ -4041,6 +4436,8 @@ type RestoreTableToPointInTimeInput struct {
 	SourceTableName *string `json:"SourceTableName,omitzero"`
 
 	// The name of the new table to which it must be restored to.
+	//
+	// Required.
 	TargetTableName string `json:"TargetTableName"`
 
 	// Restore the table to the latest possible time. LatestRestorableDateTime is typically 5 minutes
@@ -4048,7 +4445,9 @@ type RestoreTableToPointInTimeInput struct {
 	UseLatestRestorableTime *bool `json:"UseLatestRestorableTime,omitzero"`
 }
 
-// RestoreTableToPointInTimeOutput is generated from schema #/components/schemas/RestoreTableToPointInTimeOutput.
+// RestoreTableToPointInTimeOutput is the output of RestoreTableToPointInTime.
+//
+// Source: #/components/schemas/RestoreTableToPointInTimeOutput
 type RestoreTableToPointInTimeOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4057,20 +4456,20 @@ type RestoreTableToPointInTimeOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// ReturnConsumedCapacity is generated from schema #/components/schemas/ReturnConsumedCapacity.
-//
 // Determines the level of detail about provisioned throughput consumption that is returned in the
 // response:
 //
 // INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together with
 // ConsumedCapacity for each table and secondary index that was accessed.
 //
-// Note that some operations, such as GetItem and BatchGetItem , do not access any indexes at all.
+// Note that some operations, such as GetItem and BatchGetItem, do not access any indexes at all.
 // In these cases, specifying INDEXES will only return ConsumedCapacity information for table(s).
 //
 // TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
 //
 // NONE - No ConsumedCapacity details are included in the response.
+//
+// Source: #/components/schemas/ReturnConsumedCapacity
 type ReturnConsumedCapacity string
 
 // Values of ReturnConsumedCapacity, as sent on the wire.
@@ -4080,7 +4479,9 @@ const (
 	ReturnConsumedCapacityNone    ReturnConsumedCapacity = "NONE"
 )
 
-// ReturnItemCollectionMetrics is generated from schema #/components/schemas/ReturnItemCollectionMetrics.
+// ReturnItemCollectionMetrics is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnItemCollectionMetrics
 type ReturnItemCollectionMetrics string
 
 // Values of ReturnItemCollectionMetrics, as sent on the wire.
@@ -4089,7 +4490,9 @@ const (
 	ReturnItemCollectionMetricsNone ReturnItemCollectionMetrics = "NONE"
 )
 
-// ReturnValue is generated from schema #/components/schemas/ReturnValue.
+// ReturnValue is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnValue
 type ReturnValue string
 
 // Values of ReturnValue, as sent on the wire.
@@ -4101,7 +4504,9 @@ const (
 	ReturnValueUpdatedNew ReturnValue = "UPDATED_NEW"
 )
 
-// ReturnValuesOnConditionCheckFailure is generated from schema #/components/schemas/ReturnValuesOnConditionCheckFailure.
+// ReturnValuesOnConditionCheckFailure is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnValuesOnConditionCheckFailure
 type ReturnValuesOnConditionCheckFailure string
 
 // Values of ReturnValuesOnConditionCheckFailure, as sent on the wire.
@@ -4110,7 +4515,9 @@ const (
 	ReturnValuesOnConditionCheckFailureNone   ReturnValuesOnConditionCheckFailure = "NONE"
 )
 
-// S3SseAlgorithm is generated from schema #/components/schemas/S3SseAlgorithm.
+// S3SseAlgorithm is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/S3SseAlgorithm
 type S3SseAlgorithm string
 
 // Values of S3SseAlgorithm, as sent on the wire.
@@ -4119,9 +4526,9 @@ const (
 	S3SseAlgorithmKms    S3SseAlgorithm = "KMS"
 )
 
-// SSEDescription is generated from schema #/components/schemas/SSEDescription.
-//
 // The description of the server-side encryption status on the specified table.
+//
+// Source: #/components/schemas/SSEDescription
 type SSEDescription struct {
 	// Indicates the time, in UNIX epoch date format, when DynamoDB detected that the table's AWS KMS
 	// key was inaccessible. This attribute will automatically be cleared when DynamoDB detects that
@@ -4146,9 +4553,9 @@ type SSEDescription struct {
 	Status *SSEStatus `json:"Status,omitzero"`
 }
 
-// SSESpecification is generated from schema #/components/schemas/SSESpecification.
-//
 // Represents the settings used to enable server-side encryption.
+//
+// Source: #/components/schemas/SSESpecification
 type SSESpecification struct {
 	// Indicates whether server-side encryption is done using an AWS managed CMK or an AWS owned CMK.
 	// If enabled (true), server-side encryption type is set to KMS and an AWS managed CMK is used (AWS
@@ -4169,7 +4576,9 @@ type SSESpecification struct {
 	SSEType *SSEType `json:"SSEType,omitzero"`
 }
 
-// SSEStatus is generated from schema #/components/schemas/SSEStatus.
+// SSEStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/SSEStatus
 type SSEStatus string
 
 // Values of SSEStatus, as sent on the wire.
@@ -4181,7 +4590,9 @@ const (
 	SSEStatusUpdating  SSEStatus = "UPDATING"
 )
 
-// SSEType is generated from schema #/components/schemas/SSEType.
+// SSEType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/SSEType
 type SSEType string
 
 // Values of SSEType, as sent on the wire.
@@ -4190,7 +4601,9 @@ const (
 	SSETypeKms    SSEType = "KMS"
 )
 
-// ScalarAttributeType is generated from schema #/components/schemas/ScalarAttributeType.
+// ScalarAttributeType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ScalarAttributeType
 type ScalarAttributeType string
 
 // Values of ScalarAttributeType, as sent on the wire.
@@ -4200,30 +4613,32 @@ const (
 	ScalarAttributeTypeB ScalarAttributeType = "B"
 )
 
-// ScanInput is generated from schema #/components/schemas/ScanInput.
-//
 // Represents the input of a Scan operation.
+//
+// ScanInput is the input of Scan.
+//
+// Source: #/components/schemas/ScanInput
 type ScanInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// A Boolean value that determines the read consistency model during the scan:
 	//
-	// If ConsistentRead is false , then the data returned from Scan might not contain the results from
-	// other recently completed write operations ( PutItem , UpdateItem , or DeleteItem ).
+	// If ConsistentRead is false, then the data returned from Scan might not contain the results from
+	// other recently completed write operations (PutItem, UpdateItem, or DeleteItem).
 	//
-	// If ConsistentRead is true , then all of the write operations that completed before the Scan
-	// began are guaranteed to be contained in the Scan response.
+	// If ConsistentRead is true, then all of the write operations that completed before the Scan began
+	// are guaranteed to be contained in the Scan response.
 	//
-	// The default setting for ConsistentRead is false .
+	// The default setting for ConsistentRead is false.
 	//
 	// The ConsistentRead parameter is not supported on global secondary indexes. If you scan a global
-	// secondary index with ConsistentRead set to true, you will receive a ValidationException .
+	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
@@ -4233,11 +4648,11 @@ type ScanInput struct {
 	// allowed.
 	//
 	// In a parallel scan, a Scan request that includes ExclusiveStartKey must specify the same segment
-	// whose previous Scan returned the corresponding value of LastEvaluatedKey .
+	// whose previous Scan returned the corresponding value of LastEvaluatedKey.
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -4252,8 +4667,8 @@ type ScanInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -4261,11 +4676,11 @@ type ScanInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -4285,21 +4700,21 @@ type ScanInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Scan operation, but before the
 	// data is returned to you. Items that do not satisfy the FilterExpression criteria are not
 	// returned.
 	//
-	// A FilterExpression is applied after the items have already been read; the process of filtering
-	// does not consume any additional read capacity units.
+	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// filtering does not consume any additional read capacity units.
 	//
-	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of a secondary index to scan. This index can be any local secondary index or global
-	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName .
+	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -4309,7 +4724,7 @@ type ScanInput struct {
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Working with Queries
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the specified table or index.
@@ -4319,12 +4734,12 @@ type ScanInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see ScanFilter
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	ScanFilter map[string]Condition `json:"ScanFilter,omitzero"`
 
 	// For a parallel Scan request, Segment identifies an individual segment to be scanned by an
@@ -4338,9 +4753,9 @@ type ScanInput struct {
 	// ExclusiveStartKey with the same segment ID in a subsequent Scan operation.
 	//
 	// The value for Segment must be greater than or equal to 0, and less than the value provided for
-	// TotalSegments .
+	// TotalSegments.
 	//
-	// If you provide Segment , you must also provide TotalSegments .
+	// If you provide Segment, you must also provide TotalSegments.
 	Segment *int64 `json:"Segment,omitzero"`
 
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
@@ -4355,12 +4770,12 @@ type ScanInput struct {
 	//
 	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
 	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES .
+	// return value is equivalent to specifying ALL_ATTRIBUTES.
 	//
 	// COUNT - Returns the number of matching items, rather than the matching items themselves.
 	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet . This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select .
+	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
+	// is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation reads only the index and not the table. If any of the requested
@@ -4375,15 +4790,19 @@ type ScanInput struct {
 	// If neither Select nor AttributesToGet are specified, DynamoDB defaults to ALL_ATTRIBUTES when
 	// accessing a table, and ALL_PROJECTED_ATTRIBUTES when accessing an index. You cannot use both
 	// Select and AttributesToGet together in a single request, unless the value for Select is
-	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
-	// for Select .)
+	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
+	// for Select.)
 	//
-	// If you use the ProjectionExpression parameter, then the value for Select can only be
-	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
+	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
+	//
+	// </note>
 	Select *Select `json:"Select,omitzero"`
 
-	// The name of the table containing the requested items; or, if you provide IndexName , the name of
+	// The name of the table containing the requested items; or, if you provide IndexName, the name of
 	// the table to which that index belongs.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// For a parallel Scan request, TotalSegments represents the total number of segments into which
@@ -4395,13 +4814,15 @@ type ScanInput struct {
 	// 1000000. If you specify a TotalSegments value of 1, the Scan operation will be sequential rather
 	// than parallel.
 	//
-	// If you specify TotalSegments , you must also specify Segment .
+	// If you specify TotalSegments, you must also specify Segment.
 	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
 
-// ScanOutput is generated from schema #/components/schemas/ScanOutput.
-//
 // Represents the output of a Scan operation.
+//
+// ScanOutput is the output of Scan.
+//
+// Source: #/components/schemas/ScanOutput
 type ScanOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4410,7 +4831,7 @@ type ScanOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -4419,7 +4840,7 @@ type ScanOutput struct {
 	// filter was applied, and ScannedCount is the number of matching items before the filter was
 	// applied.
 	//
-	// If you did not use a filter in the request, then Count is the same as ScannedCount .
+	// If you did not use a filter in the request, then Count is the same as ScannedCount.
 	Count *int64 `json:"Count,omitzero"`
 
 	// An array of item attributes that match the scan criteria. Each element in this array consists of
@@ -4439,13 +4860,15 @@ type ScanOutput struct {
 
 	// The number of items evaluated, before any ScanFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Scan operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
+	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
 	//
-	// If you did not use a filter in the request, then ScannedCount is the same as Count .
+	// If you did not use a filter in the request, then ScannedCount is the same as Count.
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
-// Select is generated from schema #/components/schemas/Select.
+// Select is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/Select
 type Select string
 
 // Values of Select, as sent on the wire.
@@ -4456,17 +4879,17 @@ const (
 	SelectCount                  Select = "COUNT"
 )
 
-// SourceTableDetails is generated from schema #/components/schemas/SourceTableDetails.
-//
 // Contains the details of the table when the backup was created.
+//
+// Source: #/components/schemas/SourceTableDetails
 type SourceTableDetails struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED . We recommend using PROVISIONED
+	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using PROVISIONED
 	// for predictable workloads.
 	//
-	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST . We recommend using
+	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
 	// PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
@@ -4474,31 +4897,41 @@ type SourceTableDetails struct {
 	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// Schema of the table.
+	//
+	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// Read IOPs and Write IOPS on the table when the backup was created.
+	//
+	// Required.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 
 	// ARN of the table for which backup was created.
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Time when the source table was created.
+	//
+	// Required.
 	TableCreationDateTime runtime.EpochSeconds `json:"TableCreationDateTime"`
 
 	// Unique identifier for the table for which the backup was created.
+	//
+	// Required.
 	TableId string `json:"TableId"`
 
 	// The name of the table for which the backup was created.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// Size of the table in bytes. Note that this is an approximate value.
 	TableSizeBytes *int64 `json:"TableSizeBytes,omitzero"`
 }
 
-// SourceTableFeatureDetails is generated from schema #/components/schemas/SourceTableFeatureDetails.
-//
 // Contains the details of the features enabled on the table when the backup was created. For
 // example, LSIs, GSIs, streams, TTL.
+//
+// Source: #/components/schemas/SourceTableFeatureDetails
 type SourceTableFeatureDetails struct {
 	// Represents the GSI properties for the table when the backup was created. It includes the
 	// IndexName, KeySchema, Projection, and ProvisionedThroughput for the GSIs on the table at the
@@ -4519,11 +4952,13 @@ type SourceTableFeatureDetails struct {
 	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
-// StreamSpecification is generated from schema #/components/schemas/StreamSpecification.
-//
 // Represents the DynamoDB Streams configuration for a table in DynamoDB.
+//
+// Source: #/components/schemas/StreamSpecification
 type StreamSpecification struct {
 	// Indicates whether DynamoDB Streams is enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	StreamEnabled bool `json:"StreamEnabled"`
 
 	// When an item in the table is modified, StreamViewType determines what information is written to
@@ -4539,7 +4974,9 @@ type StreamSpecification struct {
 	StreamViewType *StreamViewType `json:"StreamViewType,omitzero"`
 }
 
-// StreamViewType is generated from schema #/components/schemas/StreamViewType.
+// StreamViewType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/StreamViewType
 type StreamViewType string
 
 // Values of StreamViewType, as sent on the wire.
@@ -4550,9 +4987,9 @@ const (
 	StreamViewTypeKeysOnly        StreamViewType = "KEYS_ONLY"
 )
 
-// TableAutoScalingDescription is generated from schema #/components/schemas/TableAutoScalingDescription.
-//
 // Represents the auto scaling configuration for a global table.
+//
+// Source: #/components/schemas/TableAutoScalingDescription
 type TableAutoScalingDescription struct {
 	// Represents replicas of the global table.
 	Replicas []ReplicaAutoScalingDescription `json:"Replicas,omitzero"`
@@ -4572,9 +5009,9 @@ type TableAutoScalingDescription struct {
 	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
-// TableDescription is generated from schema #/components/schemas/TableDescription.
-//
 // Represents the properties of a table.
+//
+// Source: #/components/schemas/TableDescription
 type TableDescription struct {
 	// Contains information about the table archive.
 	ArchivalSummary *ArchivalSummary `json:"ArchivalSummary,omitzero"`
@@ -4638,13 +5075,13 @@ type TableDescription struct {
 	//
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
-	// INCLUDE - In addition to the attributes described in KEYS_ONLY , the secondary index will
-	// include other non-key attributes that you specify.
+	// INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include
+	// other non-key attributes that you specify.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 20. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	//
@@ -4671,16 +5108,16 @@ type TableDescription struct {
 	//
 	// RANGE - sort key
 	//
-	// The partition key of an item is also known as its hash attribute . The term "hash attribute"
-	// derives from DynamoDB's usage of an internal hash function to evenly distribute data items
-	// across partitions, based on their partition key values.
+	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
+	// items across partitions, based on their partition key values.
 	//
-	// The sort key of an item is also known as its range attribute . The term "range attribute"
-	// derives from the way DynamoDB stores items with the same partition key physically close
-	// together, in sorted order by the sort key value.
+	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
+	// from the way DynamoDB stores items with the same partition key physically close together, in
+	// sorted order by the sort key value.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide
-	// .
+	// </note> For more information about primary keys, see Primary Key in the Amazon DynamoDB
+	// Developer Guide.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
@@ -4719,12 +5156,12 @@ type TableDescription struct {
 	// KEYS_ONLY - Only the index and primary keys are projected into the index.
 	//
 	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes .
+	// projected attributes is in NonKeyAttributes.
 	//
 	// ALL - All of the table attributes are projected into the index.
 	//
 	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes , summed across all
+	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
 	// of the secondary indexes, must not exceed 20. If you project the same attribute into two
 	// different indexes, this counts as two distinct attributes when determining the total.
 	//
@@ -4786,7 +5223,9 @@ type TableDescription struct {
 	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
-// TableStatus is generated from schema #/components/schemas/TableStatus.
+// TableStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/TableStatus
 type TableStatus string
 
 // Values of TableStatus, as sent on the wire.
@@ -4800,8 +5239,6 @@ const (
 	TableStatusArchived                          TableStatus = "ARCHIVED"
 )
 
-// Tag is generated from schema #/components/schemas/Tag.
-//
 // Describes a tag. A tag is a key-value pair. You can add up to 50 tags to a single DynamoDB
 // table.
 //
@@ -4811,36 +5248,50 @@ const (
 // application of a tag.
 //
 // For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide .
+// Developer Guide.
+//
+// Source: #/components/schemas/Tag
 type Tag struct {
 	// The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag
 	// with the same key. If you try to add an existing tag (same key), the existing tag value will be
 	// updated to the new value.
+	//
+	// Required.
 	Key string `json:"Key"`
 
 	// The value of the tag. Tag values are case-sensitive and can be null.
+	//
+	// Required.
 	Value string `json:"Value"`
 }
 
-// TagResourceInput is generated from schema #/components/schemas/TagResourceInput.
+// TagResourceInput is the input of TagResource.
+//
+// Source: #/components/schemas/TagResourceInput
 type TagResourceInput struct {
 	// Identifies the Amazon DynamoDB resource to which tags should be added. This value is an Amazon
 	// Resource Name (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 
 	// The tags to be assigned to the Amazon DynamoDB resource.
+	//
+	// Required.
 	Tags []Tag `json:"Tags"`
 }
 
-// TagResourceOutput is generated from operation /paths/~1#X-Amz-Target=DynamoDB_20120810.TagResource/post (the spec gives no object schema).
+// TagResourceOutput is the output of TagResource.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
 type TagResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// TimeToLiveDescription is generated from schema #/components/schemas/TimeToLiveDescription.
-//
 // The description of the Time to Live (TTL) status on the specified table.
+//
+// Source: #/components/schemas/TimeToLiveDescription
 type TimeToLiveDescription struct {
 	// The name of the TTL attribute for items in the table.
 	AttributeName *string `json:"AttributeName,omitzero"`
@@ -4849,18 +5300,24 @@ type TimeToLiveDescription struct {
 	TimeToLiveStatus *TimeToLiveStatus `json:"TimeToLiveStatus,omitzero"`
 }
 
-// TimeToLiveSpecification is generated from schema #/components/schemas/TimeToLiveSpecification.
-//
 // Represents the settings used to enable or disable Time to Live (TTL) for the specified table.
+//
+// Source: #/components/schemas/TimeToLiveSpecification
 type TimeToLiveSpecification struct {
 	// The name of the TTL attribute used to store the expiration time for items in the table.
+	//
+	// Required.
 	AttributeName string `json:"AttributeName"`
 
 	// Indicates whether TTL is to be enabled (true) or disabled (false) on the table.
+	//
+	// Required.
 	Enabled bool `json:"Enabled"`
 }
 
-// TimeToLiveStatus is generated from schema #/components/schemas/TimeToLiveStatus.
+// TimeToLiveStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/TimeToLiveStatus
 type TimeToLiveStatus string
 
 // Values of TimeToLiveStatus, as sent on the wire.
@@ -4871,32 +5328,40 @@ const (
 	TimeToLiveStatusDisabled  TimeToLiveStatus = "DISABLED"
 )
 
-// TransactGetItem is generated from schema #/components/schemas/TransactGetItem.
-//
 // Specifies an item to be retrieved as part of the transaction.
+//
+// Source: #/components/schemas/TransactGetItem
 type TransactGetItem struct {
 	// Contains the primary key that identifies the item to get, together with the name of the table
 	// that contains the item, and optionally the specific attributes of the item to retrieve.
+	//
+	// Required.
 	Get *Get `json:"Get"`
 }
 
-// TransactGetItemsInput is generated from schema #/components/schemas/TransactGetItemsInput.
+// TransactGetItemsInput is the input of TransactGetItems.
+//
+// Source: #/components/schemas/TransactGetItemsInput
 type TransactGetItemsInput struct {
 	// A value of TOTAL causes consumed capacity information to be returned, and a value of NONE
 	// prevents that information from being returned. No other value is valid.
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// An ordered array of up to 25 TransactGetItem objects, each of which contains a Get structure.
+	//
+	// Required.
 	TransactItems []TransactGetItem `json:"TransactItems"`
 }
 
-// TransactGetItemsOutput is generated from schema #/components/schemas/TransactGetItemsOutput.
+// TransactGetItemsOutput is the output of TransactGetItems.
+//
+// Source: #/components/schemas/TransactGetItemsOutput
 type TransactGetItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
-	// If the ReturnConsumedCapacity value was TOTAL , this is an array of ConsumedCapacity objects,
-	// one for each table addressed by TransactGetItem objects in the TransactItems parameter. These
+	// If the ReturnConsumedCapacity value was TOTAL, this is an array of ConsumedCapacity objects, one
+	// for each table addressed by TransactGetItem objects in the TransactItems parameter. These
 	// ConsumedCapacity objects report the read-capacity units consumed by the TransactGetItems call in
 	// that table.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -4911,10 +5376,10 @@ type TransactGetItemsOutput struct {
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
-// TransactWriteItem is generated from schema #/components/schemas/TransactWriteItem.
-//
 // A list of requests that can perform update, put, delete, or check operations on multiple items
 // in one or more tables atomically.
+//
+// Source: #/components/schemas/TransactWriteItem
 type TransactWriteItem struct {
 	// A request to perform a check item operation.
 	ConditionCheck *ConditionCheck `json:"ConditionCheck,omitzero"`
@@ -4929,7 +5394,9 @@ type TransactWriteItem struct {
 	Update *Update `json:"Update,omitzero"`
 }
 
-// TransactWriteItemsInput is generated from schema #/components/schemas/TransactWriteItemsInput.
+// TransactWriteItemsInput is the input of TransactWriteItems.
+//
+// Source: #/components/schemas/TransactWriteItemsInput
 type TransactWriteItemsInput struct {
 	// Providing a ClientRequestToken makes the call to TransactWriteItems idempotent, meaning that
 	// multiple identical calls have the same effect as one single call.
@@ -4951,19 +5418,22 @@ type TransactWriteItemsInput struct {
 	ClientRequestToken     *string                 `json:"ClientRequestToken,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections (if any), that were modified during the operation and are
 	// returned in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
-	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck
-	// , Put , Update , or Delete object. These can operate on items in different tables, but the
-	// tables must reside in the same AWS account and Region, and no two of them can operate on the
-	// same item.
+	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck,
+	// Put, Update, or Delete object. These can operate on items in different tables, but the tables
+	// must reside in the same AWS account and Region, and no two of them can operate on the same item.
+	//
+	// Required.
 	TransactItems []TransactWriteItem `json:"TransactItems"`
 }
 
-// TransactWriteItemsOutput is generated from schema #/components/schemas/TransactWriteItemsOutput.
+// TransactWriteItemsOutput is the output of TransactWriteItems.
+//
+// Source: #/components/schemas/TransactWriteItemsOutput
 type TransactWriteItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -4973,31 +5443,39 @@ type TransactWriteItemsOutput struct {
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A list of tables that were processed by TransactWriteItems and, for each table, information
-	// about any item collections that were affected by individual UpdateItem , PutItem , or DeleteItem
+	// about any item collections that were affected by individual UpdateItem, PutItem, or DeleteItem
 	// operations.
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// UntagResourceInput is generated from schema #/components/schemas/UntagResourceInput.
+// UntagResourceInput is the input of UntagResource.
+//
+// Source: #/components/schemas/UntagResourceInput
 type UntagResourceInput struct {
 	// The DynamoDB resource that the tags will be removed from. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Required.
 	ResourceArn string `json:"ResourceArn"`
 
 	// A list of tag keys. Existing tags of the resource whose keys are members of this list will be
 	// removed from the DynamoDB resource.
+	//
+	// Required.
 	TagKeys []string `json:"TagKeys"`
 }
 
-// UntagResourceOutput is generated from operation /paths/~1#X-Amz-Target=DynamoDB_20120810.UntagResource/post (the spec gives no object schema).
+// UntagResourceOutput is the output of UntagResource.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
 type UntagResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// Update is generated from schema #/components/schemas/Update.
-//
 // Represents a request to perform an UpdateItem operation.
+//
+// Source: #/components/schemas/Update
 type Update struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
@@ -5010,31 +5488,45 @@ type Update struct {
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Update condition
-	// fails. For ReturnValuesOnConditionCheckFailure , the valid values are: NONE, ALL_OLD,
+	// fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE, ALL_OLD,
 	// UPDATED_OLD, ALL_NEW, UPDATED_NEW.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
 
 	// Name of the table for the UpdateItem request.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new value(s) for them.
+	//
+	// Required.
 	UpdateExpression string `json:"UpdateExpression"`
 }
 
-// UpdateContinuousBackupsInput is generated from schema #/components/schemas/UpdateContinuousBackupsInput.
+// UpdateContinuousBackupsInput is the input of UpdateContinuousBackups.
+//
+// Source: #/components/schemas/UpdateContinuousBackupsInput
 type UpdateContinuousBackupsInput struct {
 	// Represents the settings used to enable point in time recovery.
+	//
+	// Required.
 	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateContinuousBackupsOutput is generated from schema #/components/schemas/UpdateContinuousBackupsOutput.
+// UpdateContinuousBackupsOutput is the output of UpdateContinuousBackups.
+//
+// Source: #/components/schemas/UpdateContinuousBackupsOutput
 type UpdateContinuousBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5043,19 +5535,27 @@ type UpdateContinuousBackupsOutput struct {
 	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
-// UpdateContributorInsightsInput is generated from schema #/components/schemas/UpdateContributorInsightsInput.
+// UpdateContributorInsightsInput is the input of UpdateContributorInsights.
+//
+// Source: #/components/schemas/UpdateContributorInsightsInput
 type UpdateContributorInsightsInput struct {
 	// Represents the contributor insights action.
+	//
+	// Required.
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
 
 	// The global secondary index name, if applicable.
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateContributorInsightsOutput is generated from schema #/components/schemas/UpdateContributorInsightsOutput.
+// UpdateContributorInsightsOutput is the output of UpdateContributorInsights.
+//
+// Source: #/components/schemas/UpdateContributorInsightsOutput
 type UpdateContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5070,30 +5570,42 @@ type UpdateContributorInsightsOutput struct {
 	TableName *string `json:"TableName,omitzero"`
 }
 
-// UpdateGlobalSecondaryIndexAction is generated from schema #/components/schemas/UpdateGlobalSecondaryIndexAction.
-//
 // Represents the new provisioned throughput settings to be applied to a global secondary index.
+//
+// Source: #/components/schemas/UpdateGlobalSecondaryIndexAction
 type UpdateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be updated.
+	//
+	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide .
+	// Quotas in the Amazon DynamoDB Developer Guide.
+	//
+	// Required.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
 }
 
-// UpdateGlobalTableInput is generated from schema #/components/schemas/UpdateGlobalTableInput.
+// UpdateGlobalTableInput is the input of UpdateGlobalTable.
+//
+// Source: #/components/schemas/UpdateGlobalTableInput
 type UpdateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// A list of Regions that should be added or removed from the global table.
+	//
+	// Required.
 	ReplicaUpdates []ReplicaUpdate `json:"ReplicaUpdates"`
 }
 
-// UpdateGlobalTableOutput is generated from schema #/components/schemas/UpdateGlobalTableOutput.
+// UpdateGlobalTableOutput is the output of UpdateGlobalTable.
+//
+// Source: #/components/schemas/UpdateGlobalTableOutput
 type UpdateGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5102,22 +5614,26 @@ type UpdateGlobalTableOutput struct {
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
-// UpdateGlobalTableSettingsInput is generated from schema #/components/schemas/UpdateGlobalTableSettingsInput.
+// UpdateGlobalTableSettingsInput is the input of UpdateGlobalTableSettings.
+//
+// Source: #/components/schemas/UpdateGlobalTableSettingsInput
 type UpdateGlobalTableSettingsInput struct {
 	// The billing mode of the global table. If GlobalTableBillingMode is not specified, the global
 	// table defaults to PROVISIONED capacity billing mode.
 	//
 	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode .
+	// billing mode to Provisioned Mode.
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
+	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitzero"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
 	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// The name of the global table
+	//
+	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 
 	// Auto scaling settings for managing provisioned write capacity for the global table.
@@ -5130,7 +5646,9 @@ type UpdateGlobalTableSettingsInput struct {
 	ReplicaSettingsUpdate []ReplicaSettingsUpdate `json:"ReplicaSettingsUpdate,omitzero"`
 }
 
-// UpdateGlobalTableSettingsOutput is generated from schema #/components/schemas/UpdateGlobalTableSettingsOutput.
+// UpdateGlobalTableSettingsOutput is the output of UpdateGlobalTableSettings.
+//
+// Source: #/components/schemas/UpdateGlobalTableSettingsOutput
 type UpdateGlobalTableSettingsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5142,12 +5660,14 @@ type UpdateGlobalTableSettingsOutput struct {
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
-// UpdateItemInput is generated from schema #/components/schemas/UpdateItemInput.
-//
 // Represents the input of an UpdateItem operation.
+//
+// UpdateItemInput is the input of UpdateItem.
+//
+// Source: #/components/schemas/UpdateItemInput
 type UpdateItemInput struct {
 	// This is a legacy parameter. Use UpdateExpression instead. For more information, see
-	// AttributeUpdates in the Amazon DynamoDB Developer Guide .
+	// AttributeUpdates in the Amazon DynamoDB Developer Guide.
 	AttributeUpdates map[string]AttributeValueUpdate `json:"AttributeUpdates,omitzero"`
 
 	// A condition that must be satisfied in order for a conditional update to succeed.
@@ -5164,19 +5684,19 @@ type UpdateItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Specifying Conditions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -5191,8 +5711,8 @@ type UpdateItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide .) To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide.) To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -5200,11 +5720,11 @@ type UpdateItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information about expression attribute names, see Specifying Item Attributes in the
-	// Amazon DynamoDB Developer Guide .
+	// </note> For more information about expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -5224,7 +5744,7 @@ type UpdateItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
@@ -5233,19 +5753,21 @@ type UpdateItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appear before or after they are
-	// updated. For UpdateItem , the valid values are:
+	// updated. For UpdateItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - Returns all of the attributes of the item, as they appeared before the UpdateItem
 	// operation.
@@ -5267,12 +5789,14 @@ type UpdateItemInput struct {
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table containing the item to update.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new values for them.
 	//
-	// The following action values are available for UpdateExpression .
+	// The following action values are available for UpdateExpression.
 	//
 	// SET - Adds one or more attributes and values to an item. If any of these attributes already
 	// exist, they are replaced by the new values. You can also use SET to add or subtract from an
@@ -5299,48 +5823,50 @@ type UpdateItemInput struct {
 	// mathematically added to the existing attribute. If Value is a negative number, then it is
 	// subtracted from the existing attribute.
 	//
-	// If you use ADD to increment or decrement a number value for an item that doesn't exist before
-	// the update, DynamoDB uses 0 as the initial value.
+	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
+	// before the update, DynamoDB uses 0 as the initial value.
 	//
 	// Similarly, if you use ADD for an existing item to increment or decrement an attribute value that
 	// doesn't exist before the update, DynamoDB uses 0 as the initial value. For example, suppose that
-	// the item you want to update doesn't have an attribute named itemcount , but you decide to ADD
-	// the number 3 to this attribute anyway. DynamoDB will create the itemcount attribute, set its
-	// initial value to 0 , and finally add 3 to it. The result will be a new itemcount attribute in
-	// the item, with a value of 3 .
+	// the item you want to update doesn't have an attribute named itemcount, but you decide to ADD the
+	// number 3 to this attribute anyway. DynamoDB will create the itemcount attribute, set its initial
+	// value to 0, and finally add 3 to it. The result will be a new itemcount attribute in the item,
+	// with a value of 3.
 	//
-	// If the existing data type is a set and if Value is also a set, then Value is added to the
-	// existing set. For example, if the attribute value is the set [1,2] , and the ADD action
-	// specified [3] , then the final attribute value is [1,2,3] . An error occurs if an ADD action is
+	// </note> If the existing data type is a set and if Value is also a set, then Value is added to
+	// the existing set. For example, if the attribute value is the set [1,2], and the ADD action
+	// specified [3], then the final attribute value is [1,2,3]. An error occurs if an ADD action is
 	// specified for a set attribute and the attribute type specified does not match the existing set
 	// type.
 	//
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings.
 	//
-	// The ADD action only supports Number and set data types. In addition, ADD can only be used on
-	// top-level attributes, not nested attributes.
+	// <important> The ADD action only supports Number and set data types. In addition, ADD can only be
+	// used on top-level attributes, not nested attributes.
 	//
-	// DELETE - Deletes an element from a set.
+	// </important> DELETE - Deletes an element from a set.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
-	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c] , then the
-	// final attribute value is [b] . Specifying an empty set is an error.
+	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c], then the final
+	// attribute value is [b]. Specifying an empty set is an error.
 	//
-	// The DELETE action only supports set data types. In addition, DELETE can only be used on
-	// top-level attributes, not nested attributes.
+	// <important> The DELETE action only supports set data types. In addition, DELETE can only be used
+	// on top-level attributes, not nested attributes.
 	//
-	// You can have many actions in a single expression, such as the following: SET a=:value1,
-	// b=:value2 DELETE :value3, :value4, :value5
+	// </important> You can have many actions in a single expression, such as the following: SET
+	// a=:value1, b=:value2 DELETE :value3, :value4, :value5
 	//
 	// For more information on update expressions, see Modifying Items and Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	UpdateExpression *string `json:"UpdateExpression,omitzero"`
 }
 
-// UpdateItemOutput is generated from schema #/components/schemas/UpdateItemOutput.
-//
 // Represents the output of an UpdateItem operation.
+//
+// UpdateItemOutput is the output of UpdateItem.
+//
+// Source: #/components/schemas/UpdateItemOutput
 type UpdateItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5356,7 +5882,7 @@ type UpdateItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the UpdateItem operation.
@@ -5380,9 +5906,9 @@ type UpdateItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// UpdateReplicationGroupMemberAction is generated from schema #/components/schemas/UpdateReplicationGroupMemberAction.
-//
 // Represents a replica to be modified.
+//
+// Source: #/components/schemas/UpdateReplicationGroupMemberAction
 type UpdateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
@@ -5398,12 +5924,16 @@ type UpdateReplicationGroupMemberAction struct {
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// The Region where the replica exists.
+	//
+	// Required.
 	RegionName string `json:"RegionName"`
 }
 
-// UpdateTableInput is generated from schema #/components/schemas/UpdateTableInput.
-//
 // Represents the input of an UpdateTable operation.
+//
+// UpdateTableInput is the input of UpdateTable.
+//
+// Source: #/components/schemas/UpdateTableInput
 type UpdateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes. If you are adding
 	// a new global secondary index to the table, AttributeDefinitions must include the key element(s)
@@ -5416,10 +5946,10 @@ type UpdateTableInput struct {
 	// write capacity of your table and global secondary indexes over the past 30 minutes.
 	//
 	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode .
+	// billing mode to Provisioned Mode.
 	//
 	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode .
+	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// An array of one or more global secondary indexes for the table. For each index in the array, you
@@ -5434,7 +5964,7 @@ type UpdateTableInput struct {
 	// You can create or delete only one global secondary index per UpdateTable operation.
 	//
 	// For more information, see Managing Global Secondary Indexes in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
 
 	// The new provisioned throughput settings for the specified table or index.
@@ -5442,7 +5972,9 @@ type UpdateTableInput struct {
 
 	// A list of replica update actions (create, delete, or update) for the table.
 	//
-	// This property only applies to Version 2019.11.21 of global tables.
+	// <note> This property only applies to Version 2019.11.21 of global tables.
+	//
+	// </note>
 	ReplicaUpdates []ReplicationGroupUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The new server-side encryption settings for the specified table.
@@ -5450,17 +5982,23 @@ type UpdateTableInput struct {
 
 	// Represents the DynamoDB Streams configuration for the table.
 	//
-	// You receive a ResourceInUseException if you try to enable a stream on a table that already has a
-	// stream, or if you try to disable a stream on a table that doesn't have a stream.
+	// <note> You receive a ResourceInUseException if you try to enable a stream on a table that
+	// already has a stream, or if you try to disable a stream on a table that doesn't have a stream.
+	//
+	// </note>
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to be updated.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateTableOutput is generated from schema #/components/schemas/UpdateTableOutput.
-//
 // Represents the output of an UpdateTable operation.
+//
+// UpdateTableOutput is the output of UpdateTable.
+//
+// Source: #/components/schemas/UpdateTableOutput
 type UpdateTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5469,7 +6007,9 @@ type UpdateTableOutput struct {
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
-// UpdateTableReplicaAutoScalingInput is generated from schema #/components/schemas/UpdateTableReplicaAutoScalingInput.
+// UpdateTableReplicaAutoScalingInput is the input of UpdateTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/UpdateTableReplicaAutoScalingInput
 type UpdateTableReplicaAutoScalingInput struct {
 	// Represents the auto scaling settings of the global secondary indexes of the replica to be
 	// updated.
@@ -5480,10 +6020,14 @@ type UpdateTableReplicaAutoScalingInput struct {
 	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The name of the global table to be updated.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// UpdateTableReplicaAutoScalingOutput is generated from schema #/components/schemas/UpdateTableReplicaAutoScalingOutput.
+// UpdateTableReplicaAutoScalingOutput is the output of UpdateTableReplicaAutoScaling.
+//
+// Source: #/components/schemas/UpdateTableReplicaAutoScalingOutput
 type UpdateTableReplicaAutoScalingOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5492,18 +6036,26 @@ type UpdateTableReplicaAutoScalingOutput struct {
 	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
-// UpdateTimeToLiveInput is generated from schema #/components/schemas/UpdateTimeToLiveInput.
-//
 // Represents the input of an UpdateTimeToLive operation.
+//
+// UpdateTimeToLiveInput is the input of UpdateTimeToLive.
+//
+// Source: #/components/schemas/UpdateTimeToLiveInput
 type UpdateTimeToLiveInput struct {
 	// The name of the table to be configured.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 
 	// Represents the settings used to enable or disable Time to Live for the specified table.
+	//
+	// Required.
 	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
-// UpdateTimeToLiveOutput is generated from schema #/components/schemas/UpdateTimeToLiveOutput.
+// UpdateTimeToLiveOutput is the output of UpdateTimeToLive.
+//
+// Source: #/components/schemas/UpdateTimeToLiveOutput
 type UpdateTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -5512,11 +6064,11 @@ type UpdateTimeToLiveOutput struct {
 	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitzero"`
 }
 
-// WriteRequest is generated from schema #/components/schemas/WriteRequest.
-//
-// Represents an operation to perform - either DeleteItem or PutItem . You can only request one of
-// these operations, not both, in a single WriteRequest . If you do need to perform both of these
+// Represents an operation to perform - either DeleteItem or PutItem. You can only request one of
+// these operations, not both, in a single WriteRequest. If you do need to perform both of these
 // operations, you need to provide two separate WriteRequest objects.
+//
+// Source: #/components/schemas/WriteRequest
 type WriteRequest struct {
 	// A request to perform a DeleteItem operation.
 	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitzero"`

@@ -7,11 +7,11 @@
 // Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
-// Amazon DynamoDB Amazon DynamoDB is a fully managed NoSQL database service that provides fast and
-// predictable performance with seamless scalability. DynamoDB lets you offload the administrative
-// burdens of operating and scaling a distributed database, so that you don't have to worry about
-// hardware provisioning, setup and configuration, replication, software patching, or cluster
-// scaling.
+// <fullname>Amazon DynamoDB</fullname> Amazon DynamoDB is a fully managed NoSQL database service
+// that provides fast and predictable performance with seamless scalability. DynamoDB lets you
+// offload the administrative burdens of operating and scaling a distributed database, so that you
+// don't have to worry about hardware provisioning, setup and configuration, replication, software
+// patching, or cluster scaling.
 //
 // With DynamoDB, you can create database tables that can store and retrieve any amount of data,
 // and serve any level of request traffic. You can scale up or scale down your tables' throughput
@@ -81,9 +81,12 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.
-//
 // The DynamoDB multi-region endpoint
+//
+// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
+// another endpoint) to New.
+//
+// Source: #/servers/0
 const DefaultServerURL = "http://dynamodb.us-east-1.amazonaws.com"
 
 // ServerURL returns the spec's first server URL, "http://dynamodb.{region}.amazonaws.com", with
@@ -95,28 +98,30 @@ func ServerURL(vars map[string]string) string {
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
-	AttemptHeader:     "amz-sdk-request",
-	Bare429NotRetried: true,
-	DefaultMode:       runtime.ModeStandard,
+	Name:        "Amazon DynamoDB",
+	EnvPrefix:   "AWS",
+	DefaultMode: runtime.ModeStandard,
 	Defaults: runtime.ModeDefaults{
 		MaxAttempts:         4,
-		MaxBackoff:          20000 * time.Millisecond,
-		ThrottlingBaseDelay: 1000 * time.Millisecond,
 		TransientBaseDelay:  25 * time.Millisecond,
+		ThrottlingBaseDelay: time.Second,
+		MaxBackoff:          20 * time.Second,
 	},
-	EnvPrefix:          "AWS",
-	ErrorCodeFields:    []string{"__type"},
-	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
-	ErrorMessageFields: []string{"message", "Message"},
-	Name:               "Amazon DynamoDB",
-	PerMode: map[runtime.Mode]runtime.ModeDefaults{runtime.ModeLegacy: {
-		Jitter:              runtime.JitterNone,
-		MaxAttempts:         10,
-		ThrottlingBaseDelay: 50 * time.Millisecond,
-		TransientBaseDelay:  50 * time.Millisecond,
-	}},
-	RequestIDHeaders:   []string{"x-amzn-RequestId"},
-	RetrySafe:          true,
-	ServerDelayHeaders: []string{"x-amz-retry-after"},
+	PerMode: map[runtime.Mode]runtime.ModeDefaults{
+		runtime.ModeLegacy: {
+			MaxAttempts:         10,
+			TransientBaseDelay:  50 * time.Millisecond,
+			ThrottlingBaseDelay: 50 * time.Millisecond,
+			Jitter:              runtime.JitterNone,
+		},
+	},
 	ThrottlingCodes:    []string{"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"},
+	Bare429NotRetried:  true,
+	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
+	ErrorCodeFields:    []string{"__type"},
+	ErrorMessageFields: []string{"message", "Message"},
+	RequestIDHeaders:   []string{"x-amzn-RequestId"},
+	ServerDelayHeaders: []string{"x-amz-retry-after"},
+	RetrySafe:          true,
+	AttemptHeader:      "amz-sdk-request",
 }

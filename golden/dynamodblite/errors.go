@@ -6,7 +6,11 @@ package dynamodblite
 
 import "github.com/retrygen/retrygen/runtime"
 
-// ConditionalCheckFailedException is the modelled error with code "ConditionalCheckFailedException" (non-retryable by code; retry-behavior.md §4).
+// ConditionalCheckFailedException is the modelled error with code
+// "ConditionalCheckFailedException": its code alone does not make it retryable (the HTTP status
+// may).
+//
+// Source: #/components/schemas/ConditionalCheckFailedException
 type ConditionalCheckFailedException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -16,7 +20,10 @@ func (e *ConditionalCheckFailedException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InternalServerError is the modelled error with code "InternalServerError" (non-retryable by code; retry-behavior.md §4).
+// InternalServerError is the modelled error with code "InternalServerError": its code alone does
+// not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/InternalServerError
 type InternalServerError struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -26,7 +33,11 @@ func (e *InternalServerError) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ItemCollectionSizeLimitExceededException is the modelled error with code "ItemCollectionSizeLimitExceededException" (non-retryable by code; retry-behavior.md §4).
+// ItemCollectionSizeLimitExceededException is the modelled error with code
+// "ItemCollectionSizeLimitExceededException": its code alone does not make it retryable (the HTTP
+// status may).
+//
+// Source: #/components/schemas/ItemCollectionSizeLimitExceededException
 type ItemCollectionSizeLimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -36,7 +47,11 @@ func (e *ItemCollectionSizeLimitExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ProvisionedThroughputExceededException is the modelled error with code "ProvisionedThroughputExceededException" (throttling by code; retry-behavior.md §4).
+// ProvisionedThroughputExceededException is the modelled error with code
+// "ProvisionedThroughputExceededException": by its code it is a throttling error, retried after
+// the throttling base delay.
+//
+// Source: #/components/schemas/ProvisionedThroughputExceededException
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -46,7 +61,10 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// RequestLimitExceeded is the modelled error with code "RequestLimitExceeded" (throttling by code; retry-behavior.md §4).
+// RequestLimitExceeded is the modelled error with code "RequestLimitExceeded": by its code it is a
+// throttling error, retried after the throttling base delay.
+//
+// Source: #/components/schemas/RequestLimitExceeded
 type RequestLimitExceeded struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -56,7 +74,10 @@ func (e *RequestLimitExceeded) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ResourceNotFoundException
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -66,7 +87,10 @@ func (e *ResourceNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// TransactionConflictException is the modelled error with code "TransactionConflictException" (non-retryable by code; retry-behavior.md §4).
+// TransactionConflictException is the modelled error with code "TransactionConflictException": its
+// code alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/TransactionConflictException
 type TransactionConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
 }

@@ -15,11 +15,12 @@ import (
 // opDeleteItem describes DeleteItem to the runtime.
 var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
-	NewError:  newDeleteItemError,
 	RetrySafe: true,
+	NewError:  newDeleteItemError,
 }
 
 // newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
+// Operations modelling the same errors as DeleteItem share it.
 func newDeleteItemError(code string) runtime.ModeledError {
 	switch code {
 	case "ConditionalCheckFailedException":
@@ -40,8 +41,6 @@ func newDeleteItemError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DeleteItem calls the DeleteItem operation (POST /).
-//
 // Deletes a single item in a table by primary key. You can perform a conditional delete operation
 // that deletes the item if it exists, or if it has an expected attribute value.
 //
@@ -54,7 +53,13 @@ func newDeleteItemError(code string) runtime.ModeledError {
 // Conditional deletes are useful for deleting items only if specific conditions are met. If those
 // conditions are met, DynamoDB performs the delete. Otherwise, the item is not deleted.
 //
-// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+// DeleteItem sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteItem.
+//
+// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
+// ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
+// RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteItem/post
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...func(*Options)) (*DeleteItemOutput, error) {
 	if in == nil {
 		in = &DeleteItemInput{}
@@ -80,11 +85,12 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 // opFetchItem describes FetchItem to the runtime.
 var opFetchItem = runtime.Operation{
 	Name:      "FetchItem",
-	NewError:  newFetchItemError,
 	RetrySafe: true,
+	NewError:  newFetchItemError,
 }
 
 // newFetchItemError returns an empty modelled error of FetchItem for code, or nil.
+// Operations modelling the same errors as FetchItem share it.
 func newFetchItemError(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
@@ -99,17 +105,20 @@ func newFetchItemError(code string) runtime.ModeledError {
 	return nil
 }
 
-// FetchItem calls the FetchItem operation (POST /).
-//
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
 // there is no matching item, GetItem does not return any data and there will be no Item element in
 // the response.
 //
 // GetItem provides an eventually consistent read by default. If your application requires a
-// strongly consistent read, set ConsistentRead to true . Although a strongly consistent read might
+// strongly consistent read, set ConsistentRead to true. Although a strongly consistent read might
 // take more time than an eventually consistent read, it always returns the last updated value.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// FetchItem sends POST / with X-Amz-Target: DynamoDB_20120810.GetItem.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.GetItem/post
 func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*Options)) (*GetItemOutput, error) {
 	if in == nil {
 		in = &GetItemInput{}
@@ -135,33 +144,10 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 // opPutItem describes PutItem to the runtime.
 var opPutItem = runtime.Operation{
 	Name:      "PutItem",
-	NewError:  newPutItemError,
 	RetrySafe: true,
+	NewError:  newDeleteItemError,
 }
 
-// newPutItemError returns an empty modelled error of PutItem for code, or nil.
-func newPutItemError(code string) runtime.ModeledError {
-	switch code {
-	case "ConditionalCheckFailedException":
-		return &ConditionalCheckFailedException{}
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ItemCollectionSizeLimitExceededException":
-		return &ItemCollectionSizeLimitExceededException{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	case "TransactionConflictException":
-		return &TransactionConflictException{}
-	}
-	return nil
-}
-
-// PutItem calls the PutItem operation (POST /).
-//
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
 // primary key as the new item already exists in the specified table, the new item completely
 // replaces the existing item. You can perform a conditional put operation (add a new item if one
@@ -169,7 +155,7 @@ func newPutItemError(code string) runtime.ModeledError {
 // attribute values. You can return the item's attribute values in the same operation, using the
 // ReturnValues parameter.
 //
-// This topic provides general information about the PutItem API.
+// <important> This topic provides general information about the PutItem API.
 //
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
@@ -192,8 +178,8 @@ func newPutItemError(code string) runtime.ModeledError {
 //
 // # PutItem in the AWS SDK for Ruby V2
 //
-// When you add an item, the primary key attributes are the only required attributes. Attribute
-// values cannot be null.
+// </important> When you add an item, the primary key attributes are the only required attributes.
+// Attribute values cannot be null.
 //
 // Empty String and Binary attribute values are allowed. Attribute values of type String and Binary
 // must have a length greater than zero if the attribute is used as a key attribute for a table or
@@ -201,15 +187,21 @@ func newPutItemError(code string) runtime.ModeledError {
 //
 // Invalid Requests with empty values will be rejected with a ValidationException exception.
 //
-// To prevent a new item from replacing an existing item, use a conditional expression that
+// <note> To prevent a new item from replacing an existing item, use a conditional expression that
 // contains the attribute_not_exists function with the name of the attribute being used as the
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// For more information about PutItem , see Working with Items in the Amazon DynamoDB Developer
-// Guide .
+// </note> For more information about PutItem, see Working with Items in the Amazon DynamoDB
+// Developer Guide.
 //
-// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError, ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+// PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
+//
+// Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
+// ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
+// RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
 	if in == nil {
 		in = &PutItemInput{}
@@ -235,71 +227,59 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 // opQuery describes Query to the runtime.
 var opQuery = runtime.Operation{
 	Name:      "Query",
-	NewError:  newQueryError,
 	RetrySafe: true,
+	NewError:  newFetchItemError,
 }
 
-// newQueryError returns an empty modelled error of Query for code, or nil.
-func newQueryError(code string) runtime.ModeledError {
-	switch code {
-	case "InternalServerError":
-		return &InternalServerError{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "RequestLimitExceeded":
-		return &RequestLimitExceeded{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// Query calls the Query operation (POST /).
-//
 // The Query operation finds items based on primary key values. You can query any table or
 // secondary index that has a composite primary key (a partition key and a sort key).
 //
 // Use the KeyConditionExpression parameter to provide a specific value for the partition key. The
 // Query operation will return all of the items from the table or index with that partition key
 // value. You can optionally narrow the scope of the Query operation by specifying a sort key value
-// and a comparison operator in KeyConditionExpression . To further refine the Query results, you
-// can optionally provide a FilterExpression . A FilterExpression determines which items within the
+// and a comparison operator in KeyConditionExpression. To further refine the Query results, you
+// can optionally provide a FilterExpression. A FilterExpression determines which items within the
 // results should be returned to you. All of the other results are discarded.
 //
 // A Query operation always returns a result set. If no matching items are found, the result set
 // will be empty. Queries that do not return results consume the minimum number of read capacity
 // units for that type of read operation.
 //
-// DynamoDB calculates the number of read capacity units consumed based on item size, not on the
-// amount of data that is returned to an application. The number of capacity units consumed will be
-// the same whether you request all of the attributes (the default behavior) or just some of them
-// (using a projection expression). The number will also be the same whether or not you use a
-// FilterExpression .
+// <note> DynamoDB calculates the number of read capacity units consumed based on item size, not on
+// the amount of data that is returned to an application. The number of capacity units consumed
+// will be the same whether you request all of the attributes (the default behavior) or just some
+// of them (using a projection expression). The number will also be the same whether or not you use
+// a FilterExpression.
 //
-// Query results are always sorted by the sort key value. If the data type of the sort key is
-// Number, the results are returned in numeric order; otherwise, the results are returned in order
-// of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
+// </note> Query results are always sorted by the sort key value. If the data type of the sort key
+// is Number, the results are returned in numeric order; otherwise, the results are returned in
+// order of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
 // ScanIndexForward parameter to false.
 //
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
-// FilterExpression . If LastEvaluatedKey is present in the response, you will need to paginate the
+// FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
 // result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide .
+// Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
-// attributes in the KeyConditionExpression .
+// attributes in the KeyConditionExpression.
 //
-// A Query operation can return an empty result set and a LastEvaluatedKey if all the items read
-// for the page of results are filtered out.
+// <note> A Query operation can return an empty result set and a LastEvaluatedKey if all the items
+// read for the page of results are filtered out.
 //
-// You can query a table, a local secondary index, or a global secondary index. For a query on a
-// table or on a local secondary index, you can set the ConsistentRead parameter to true and obtain
-// a strongly consistent result. Global secondary indexes support eventually consistent reads only,
-// so do not specify ConsistentRead when querying a global secondary index.
+// </note> You can query a table, a local secondary index, or a global secondary index. For a query
+// on a table or on a local secondary index, you can set the ConsistentRead parameter to true and
+// obtain a strongly consistent result. Global secondary indexes support eventually consistent
+// reads only, so do not specify ConsistentRead when querying a global secondary index.
 //
-// Modelled errors (match with errors.As): InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+// Query sends POST / with X-Amz-Target: DynamoDB_20120810.Query.
+//
+// Modelled errors (match with errors.As): InternalServerError,
+// ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
 	if in == nil {
 		in = &QueryInput{}

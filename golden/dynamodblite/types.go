@@ -6,14 +6,14 @@ package dynamodblite
 
 import "github.com/retrygen/retrygen/runtime"
 
-// AttributeValue is generated from schema #/components/schemas/AttributeValue.
-//
 // Represents the data for an attribute.
 //
 // Each attribute value is described as a name-value pair. The name is the data type, and the value
 // is the data itself.
 //
-// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+//
+// Source: #/components/schemas/AttributeValue
 type AttributeValue struct {
 	// An attribute of type Binary. For example:
 	//
@@ -74,9 +74,9 @@ type AttributeValue struct {
 	SS []string `json:"SS,omitzero"`
 }
 
-// Capacity is generated from schema #/components/schemas/Capacity.
-//
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
+//
+// Source: #/components/schemas/Capacity
 type Capacity struct {
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -88,7 +88,9 @@ type Capacity struct {
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// ComparisonOperator is generated from schema #/components/schemas/ComparisonOperator.
+// ComparisonOperator is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ComparisonOperator
 type ComparisonOperator string
 
 // Values of ComparisonOperator, as sent on the wire.
@@ -108,20 +110,20 @@ const (
 	ComparisonOperatorBeginsWith  ComparisonOperator = "BEGINS_WITH"
 )
 
-// Condition is generated from schema #/components/schemas/Condition.
-//
 // Represents the selection criteria for a Query or Scan operation:
 //
 // For a Query operation, Condition is used for specifying the KeyConditions to use when querying a
-// table or an index. For KeyConditions , only the following comparison operators are supported:
+// table or an index. For KeyConditions, only the following comparison operators are supported:
 //
 // EQ | LE | LT | GE | GT | BEGINS_WITH | BETWEEN
 //
-// Condition is also used in a QueryFilter , which evaluates the query results and returns only the
+// Condition is also used in a QueryFilter, which evaluates the query results and returns only the
 // desired values.
 //
-// For a Scan operation, Condition is used in a ScanFilter , which evaluates the scan results and
+// For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results and
 // returns only the desired values.
+//
+// Source: #/components/schemas/Condition
 type Condition struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
 	// depends on the ComparisonOperator being used.
@@ -129,8 +131,8 @@ type Condition struct {
 	// For type Number, value comparisons are numeric.
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
-	// code values. For example, a is greater than A , and a is greater than B . For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters .
+	// code values. For example, a is greater than A, and a is greater than B. For a list of code
+	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
@@ -150,70 +152,70 @@ type Condition struct {
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
-	// {"S":"6"} does not equal {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
-	// This operator tests for the existence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean true .
-	// This result is because the attribute " a " exists; its data type is not relevant to the NOT_NULL
+	// <note> This operator tests for the existence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
+	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// NULL : The attribute does not exist. NULL is supported for all data types, including lists and
-	// maps.
+	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
+	// lists and maps.
 	//
-	// This operator tests for the nonexistence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false . This
-	// is because the attribute " a " exists; its data type is not relevant to the NULL comparison
+	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
+	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// CONTAINS : Checks for a subsequence, or value in a set.
+	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
 	// checks for a substring match. If the target attribute of the comparison is of type Binary, then
 	// the operator looks for a subsequence of the target that matches the input. If the target
-	// attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the operator evaluates to
-	// true if it finds an exact match with any member of the set.
+	// attribute of the comparison is a set ("SS", "NS", or "BS"), then the operator evaluates to true
+	// if it finds an exact match with any member of the set.
 	//
-	// CONTAINS is supported for lists: When evaluating " a CONTAINS b ", " a " can be a list; however,
-	// " b " cannot be a set, a map, or a list.
+	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
+	// cannot be a set, a map, or a list.
 	//
 	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
@@ -221,11 +223,11 @@ type Condition struct {
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
 	// checks for the absence of a substring match. If the target attribute of the comparison is
 	// Binary, then the operator checks for the absence of a subsequence of the target that matches the
-	// input. If the target attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the
+	// input. If the target attribute of the comparison is a set ("SS", "NS", or "BS"), then the
 	// operator evaluates to true if it does not find an exact match with any member of the set.
 	//
-	// NOT_CONTAINS is supported for lists: When evaluating " a NOT CONTAINS b ", " a " can be a list;
-	// however, " b " cannot be a set, a map, or a list.
+	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
+	// however, "b" cannot be a set, a map, or a list.
 	//
 	// BEGINS_WITH : Checks for a prefix.
 	//
@@ -245,15 +247,19 @@ type Condition struct {
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
 	// than, or equal to, the first element and less than, or equal to, the second element. If an item
 	// contains an AttributeValue element of a different type than the one provided in the request, the
-	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
-	// does not compare to {"NS":["6", "2", "1"]}
+	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
+	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator , see Legacy Conditional
-	// Parameters in the Amazon DynamoDB Developer Guide .
+	// For usage examples of AttributeValueList and ComparisonOperator, see Legacy Conditional
+	// Parameters in the Amazon DynamoDB Developer Guide.
+	//
+	// Required.
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
 }
 
-// ConditionalOperator is generated from schema #/components/schemas/ConditionalOperator.
+// ConditionalOperator is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ConditionalOperator
 type ConditionalOperator string
 
 // Values of ConditionalOperator, as sent on the wire.
@@ -262,12 +268,12 @@ const (
 	ConditionalOperatorOr  ConditionalOperator = "OR"
 )
 
-// ConsumedCapacity is generated from schema #/components/schemas/ConsumedCapacity.
-//
 // The capacity units consumed by an operation. The data returned includes the total provisioned
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
-// see Provisioned Throughput in the Amazon DynamoDB Developer Guide .
+// see Provisioned Throughput in the Amazon DynamoDB Developer Guide.
+//
+// Source: #/components/schemas/ConsumedCapacity
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -291,9 +297,11 @@ type ConsumedCapacity struct {
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
-// DeleteItemInput is generated from schema #/components/schemas/DeleteItemInput.
-//
 // Represents the input of a DeleteItem operation.
+//
+// DeleteItemInput is the input of DeleteItem.
+//
+// Source: #/components/schemas/DeleteItemInput
 type DeleteItemInput struct {
 	// A condition that must be satisfied in order for a conditional DeleteItem to succeed.
 	//
@@ -309,19 +317,19 @@ type DeleteItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -336,8 +344,8 @@ type DeleteItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -345,11 +353,11 @@ type DeleteItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -369,7 +377,7 @@ type DeleteItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -378,33 +386,41 @@ type DeleteItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
-	// deleted. For DeleteItem , the valid values are:
+	// deleted. For DeleteItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - The content of the old item is returned.
 	//
-	// The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem does not
-	// recognize any values other than NONE or ALL_OLD .
+	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
+	// does not recognize any values other than NONE or ALL_OLD.
+	//
+	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// DeleteItemOutput is generated from schema #/components/schemas/DeleteItemOutput.
-//
 // Represents the output of a DeleteItem operation.
+//
+// DeleteItemOutput is the output of DeleteItem.
+//
+// Source: #/components/schemas/DeleteItemOutput
 type DeleteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -417,7 +433,7 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide .
+	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
@@ -441,10 +457,8 @@ type DeleteItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// ExpectedAttributeValue is generated from schema #/components/schemas/ExpectedAttributeValue.
-//
 // Represents a condition to be compared with an attribute value. This condition can be used with
-// DeleteItem , PutItem , or UpdateItem operations; if the comparison evaluates to true, the
+// DeleteItem, PutItem, or UpdateItem operations; if the comparison evaluates to true, the
 // operation succeeds; if not, the operation fails. You can use ExpectedAttributeValue in one of
 // two different ways:
 //
@@ -458,8 +472,10 @@ type DeleteItemOutput struct {
 // attribute value in the table. In this case, the conditional operation succeeds only if the
 // comparison evaluates to false.
 //
-// Value and Exists are incompatible with AttributeValueList and ComparisonOperator . Note that if
+// Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
+//
+// Source: #/components/schemas/ExpectedAttributeValue
 type ExpectedAttributeValue struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
 	// depends on the ComparisonOperator being used.
@@ -467,17 +483,17 @@ type ExpectedAttributeValue struct {
 	// For type Number, value comparisons are numeric.
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
-	// code values. For example, a is greater than A , and a is greater than B . For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters .
+	// code values. For example, a is greater than A, and a is greater than B. For a list of code
+	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
 	// For information on specifying data types in JSON, see JSON Data Format in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
-	// A comparator for evaluating attributes in the AttributeValueList . For example, equals, greater
+	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
 	// than, less than, etc.
 	//
 	// The following comparison operators are available:
@@ -492,70 +508,70 @@ type ExpectedAttributeValue struct {
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
-	// {"S":"6"} does not equal {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
 	// LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
-	// {"N":"6"} . Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]} .
+	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
 	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
 	// maps.
 	//
-	// This operator tests for the existence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NOT_NULL , the result is a Boolean true .
-	// This result is because the attribute " a " exists; its data type is not relevant to the NOT_NULL
+	// <note> This operator tests for the existence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
+	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// NULL : The attribute does not exist. NULL is supported for all data types, including lists and
-	// maps.
+	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
+	// lists and maps.
 	//
-	// This operator tests for the nonexistence of an attribute, not its data type. If the data type of
-	// attribute " a " is null, and you evaluate it using NULL , the result is a Boolean false . This
-	// is because the attribute " a " exists; its data type is not relevant to the NULL comparison
+	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
+	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// CONTAINS : Checks for a subsequence, or value in a set.
+	// </note> CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
 	// checks for a substring match. If the target attribute of the comparison is of type Binary, then
 	// the operator looks for a subsequence of the target that matches the input. If the target
-	// attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the operator evaluates to
-	// true if it finds an exact match with any member of the set.
+	// attribute of the comparison is a set ("SS", "NS", or "BS"), then the operator evaluates to true
+	// if it finds an exact match with any member of the set.
 	//
-	// CONTAINS is supported for lists: When evaluating " a CONTAINS b ", " a " can be a list; however,
-	// " b " cannot be a set, a map, or a list.
+	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
+	// cannot be a set, a map, or a list.
 	//
 	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
@@ -563,11 +579,11 @@ type ExpectedAttributeValue struct {
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
 	// checks for the absence of a substring match. If the target attribute of the comparison is
 	// Binary, then the operator checks for the absence of a subsequence of the target that matches the
-	// input. If the target attribute of the comparison is a set (" SS ", " NS ", or " BS "), then the
+	// input. If the target attribute of the comparison is a set ("SS", "NS", or "BS"), then the
 	// operator evaluates to true if it does not find an exact match with any member of the set.
 	//
-	// NOT_CONTAINS is supported for lists: When evaluating " a NOT CONTAINS b ", " a " can be a list;
-	// however, " b " cannot be a set, a map, or a list.
+	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
+	// however, "b" cannot be a set, a map, or a list.
 	//
 	// BEGINS_WITH : Checks for a prefix.
 	//
@@ -587,30 +603,30 @@ type ExpectedAttributeValue struct {
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
 	// than, or equal to, the first element and less than, or equal to, the second element. If an item
 	// contains an AttributeValue element of a different type than the one provided in the request, the
-	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"} . Also, {"N":"6"}
-	// does not compare to {"NS":["6", "2", "1"]}
+	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
+	// not compare to {"NS":["6", "2", "1"]}
 	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitzero"`
 
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
-	// If Exists is true , DynamoDB will check to see if that attribute value already exists in the
+	// If Exists is true, DynamoDB will check to see if that attribute value already exists in the
 	// table. If it is found, then the operation succeeds. If it is not found, the operation fails with
-	// a ConditionCheckFailedException .
+	// a ConditionCheckFailedException.
 	//
-	// If Exists is false , DynamoDB assumes that the attribute value does not exist in the table. If
-	// in fact the value does not exist, then the assumption is valid and the operation succeeds. If
-	// the value is found, despite the assumption that it does not exist, the operation fails with a
-	// ConditionCheckFailedException .
+	// If Exists is false, DynamoDB assumes that the attribute value does not exist in the table. If in
+	// fact the value does not exist, then the assumption is valid and the operation succeeds. If the
+	// value is found, despite the assumption that it does not exist, the operation fails with a
+	// ConditionCheckFailedException.
 	//
-	// The default setting for Exists is true . If you supply a Value all by itself, DynamoDB assumes
-	// the attribute exists: You don't have to set Exists to true , because it is implied.
+	// The default setting for Exists is true. If you supply a Value all by itself, DynamoDB assumes
+	// the attribute exists: You don't have to set Exists to true, because it is implied.
 	//
 	// DynamoDB returns a ValidationException if:
 	//
 	// Exists is true but there is no Value to check. (You expect a value to exist, but don't specify
 	// what that value is.)
 	//
-	// Exists is false but you also provide a Value . (You cannot expect an attribute to have a value,
+	// Exists is false but you also provide a Value. (You cannot expect an attribute to have a value,
 	// while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
 
@@ -619,24 +635,26 @@ type ExpectedAttributeValue struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide .
+	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
-// GetItemInput is generated from schema #/components/schemas/GetItemInput.
-//
 // Represents the input of a GetItem operation.
+//
+// GetItemInput is the input of FetchItem.
+//
+// Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
-	// Determines the read consistency model: If set to true , then the operation uses strongly
+	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -651,8 +669,8 @@ type GetItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -660,11 +678,11 @@ type GetItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -673,6 +691,8 @@ type GetItemInput struct {
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
+	//
+	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -682,17 +702,21 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// GetItemOutput is generated from schema #/components/schemas/GetItemOutput.
-//
 // Represents the output of a GetItem operation.
+//
+// GetItemOutput is the output of FetchItem.
+//
+// Source: #/components/schemas/GetItemOutput
 type GetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -701,18 +725,18 @@ type GetItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
-	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression .
+	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
-// ItemCollectionMetrics is generated from schema #/components/schemas/ItemCollectionMetrics.
-//
 // Information about item collections, if any, that were affected by the operation.
 // ItemCollectionMetrics is only returned if the request asked for it. If the table does not have
 // any local secondary indexes, this information is not returned in the response.
+//
+// Source: #/components/schemas/ItemCollectionMetrics
 type ItemCollectionMetrics struct {
 	// The partition key value of the item collection. This value is the same as the partition key
 	// value of the item.
@@ -729,9 +753,11 @@ type ItemCollectionMetrics struct {
 	SizeEstimateRangeGB []float64 `json:"SizeEstimateRangeGB,omitzero"`
 }
 
-// PutItemInput is generated from schema #/components/schemas/PutItemInput.
-//
 // Represents the input of a PutItem operation.
+//
+// PutItemInput is the input of PutItem.
+//
+// Source: #/components/schemas/PutItemInput
 type PutItemInput struct {
 	// A condition that must be satisfied in order for a conditional PutItem operation to succeed.
 	//
@@ -747,19 +773,19 @@ type PutItemInput struct {
 	// Logical operators: AND | OR | NOT
 	//
 	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
-	// Developer Guide .
+	// Developer Guide.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -774,8 +800,8 @@ type PutItemInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -783,11 +809,11 @@ type PutItemInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -807,7 +833,7 @@ type PutItemInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Condition Expressions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
@@ -824,38 +850,45 @@ type PutItemInput struct {
 	// must have a length greater than zero if the attribute is used as a key attribute for a table or
 	// index.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide
-	// .
+	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
+	//
+	// Required.
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
-	// Determines whether item collection metrics are returned. If set to SIZE , the response includes
+	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
 
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
-	// updated with the PutItem request. For PutItem , the valid values are:
+	// updated with the PutItem request. For PutItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE , then nothing is returned.
-	// (This setting is the default for ReturnValues .)
+	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	// (This setting is the default for ReturnValues.)
 	//
 	// ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old item is
 	// returned.
 	//
-	// The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does not
-	// recognize any values other than NONE or ALL_OLD .
+	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
+	// not recognize any values other than NONE or ALL_OLD.
+	//
+	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// PutItemOutput is generated from schema #/components/schemas/PutItemOutput.
-//
 // Represents the output of a PutItem operation.
+//
+// PutItemOutput is the output of PutItem.
+//
+// Source: #/components/schemas/PutItemOutput
 type PutItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -869,7 +902,7 @@ type PutItemOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the PutItem operation.
@@ -893,23 +926,25 @@ type PutItemOutput struct {
 	ItemCollectionMetrics *ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
 }
 
-// QueryInput is generated from schema #/components/schemas/QueryInput.
-//
 // Represents the input of a Query operation.
+//
+// QueryInput is the input of Query.
+//
+// Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide .
+	// AttributesToGet in the Amazon DynamoDB Developer Guide.
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide .
+	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// Determines the read consistency model: If set to true , then the operation uses strongly
+	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	//
 	// Strongly consistent reads are not supported on global secondary indexes. If you query a global
-	// secondary index with ConsistentRead set to true , you will receive a ValidationException .
+	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The primary key of the first item that this operation will evaluate. Use the value that was
@@ -920,7 +955,7 @@ type QueryInput struct {
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
-	// cases for using ExpressionAttributeNames :
+	// cases for using ExpressionAttributeNames:
 	//
 	// To access an attribute whose name conflicts with a DynamoDB reserved word.
 	//
@@ -935,8 +970,8 @@ type QueryInput struct {
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide ). To work around this, you could specify the following for
-	// ExpressionAttributeNames :
+	// Developer Guide). To work around this, you could specify the following for
+	// ExpressionAttributeNames:
 	//
 	// {"#P":"Percentile"}
 	//
@@ -944,11 +979,11 @@ type QueryInput struct {
 	//
 	// #P = :val
 	//
-	// Tokens that begin with the : character are expression attribute values , which are placeholders
-	// for the actual value at runtime.
+	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// placeholders for the actual value at runtime.
 	//
-	// For more information on expression attribute names, see Specifying Item Attributes in the Amazon
-	// DynamoDB Developer Guide .
+	// </note> For more information on expression attribute names, see Specifying Item Attributes in
+	// the Amazon DynamoDB Developer Guide.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -968,7 +1003,7 @@ type QueryInput struct {
 	// ProductStatus IN (:avail, :back, :disc)
 	//
 	// For more information on expression attribute values, see Specifying Conditions in the Amazon
-	// DynamoDB Developer Guide .
+	// DynamoDB Developer Guide.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
@@ -978,10 +1013,10 @@ type QueryInput struct {
 	// A FilterExpression does not allow key attributes. You cannot define a filter expression based on
 	// a partition key or a sort key.
 	//
-	// A FilterExpression is applied after the items have already been read; the process of filtering
-	// does not consume any additional read capacity units.
+	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// filtering does not consume any additional read capacity units.
 	//
-	// For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide .
+	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
@@ -1009,21 +1044,20 @@ type QueryInput struct {
 	//
 	// Valid comparisons for the sort key condition are as follows:
 	//
-	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval .
+	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
 	//
-	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval .
+	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
 	//
-	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval .
+	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval.
 	//
-	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval .
+	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
 	//
-	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval
-	// .
+	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval.
 	//
 	// sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater than
-	// or equal to :sortkeyval1 , and less than or equal to :sortkeyval2 .
+	// or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
 	//
-	// begins_with ( sortKeyName , :sortkeyval ) - true if the sort key value begins with a particular
+	// begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a particular
 	// operand. (You cannot use this function with a sort key that is of type Number.) Note that the
 	// function name begins_with is case-sensitive.
 	//
@@ -1037,19 +1071,19 @@ type QueryInput struct {
 	//
 	// Size = :myval
 	//
-	// To work around this, define a placeholder (such a #S ) to represent the attribute name Size .
+	// To work around this, define a placeholder (such a #S) to represent the attribute name Size.
 	// KeyConditionExpression then is as follows:
 	//
 	// #S = :myval
 	//
-	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide .
+	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues , see Using
-	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide .
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see Using
+	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide.
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
-	// KeyConditions in the Amazon DynamoDB Developer Guide .
+	// KeyConditions in the Amazon DynamoDB Developer Guide.
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -1059,7 +1093,7 @@ type QueryInput struct {
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see Query and Scan in the
-	// Amazon DynamoDB Developer Guide .
+	// Amazon DynamoDB Developer Guide.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -1069,24 +1103,24 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide .
+	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see QueryFilter
-	// in the Amazon DynamoDB Developer Guide .
+	// in the Amazon DynamoDB Developer Guide.
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// Specifies the order for index traversal: If true (default), the traversal is performed in
-	// ascending order; if false , the traversal is performed in descending order.
+	// ascending order; if false, the traversal is performed in descending order.
 	//
 	// Items with the same partition key value are stored in sorted order by sort key. If the sort key
 	// data type is Number, the results are stored in numeric order. For type String, the results are
 	// stored in order of UTF-8 bytes. For type Binary, DynamoDB treats each byte of the binary data as
 	// unsigned.
 	//
-	// If ScanIndexForward is true , DynamoDB returns the results in the order in which they are stored
-	// (by sort key value). This is the default behavior. If ScanIndexForward is false , DynamoDB reads
+	// If ScanIndexForward is true, DynamoDB returns the results in the order in which they are stored
+	// (by sort key value). This is the default behavior. If ScanIndexForward is false, DynamoDB reads
 	// the results in reverse order by sort key value, and then returns the results to the client.
 	ScanIndexForward *bool `json:"ScanIndexForward,omitzero"`
 
@@ -1102,12 +1136,12 @@ type QueryInput struct {
 	//
 	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
 	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES .
+	// return value is equivalent to specifying ALL_ATTRIBUTES.
 	//
 	// COUNT - Returns the number of matching items, rather than the matching items themselves.
 	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet . This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select .
+	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
+	// is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation will read only the index and not the table. If any of the requested
@@ -1122,20 +1156,26 @@ type QueryInput struct {
 	// If neither Select nor AttributesToGet are specified, DynamoDB defaults to ALL_ATTRIBUTES when
 	// accessing a table, and ALL_PROJECTED_ATTRIBUTES when accessing an index. You cannot use both
 	// Select and AttributesToGet together in a single request, unless the value for Select is
-	// SPECIFIC_ATTRIBUTES . (This usage is equivalent to specifying AttributesToGet without any value
-	// for Select .)
+	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
+	// for Select.)
 	//
-	// If you use the ProjectionExpression parameter, then the value for Select can only be
-	// SPECIFIC_ATTRIBUTES . Any other value for Select will return an error.
+	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
+	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
+	//
+	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
+	//
+	// Required.
 	TableName string `json:"TableName"`
 }
 
-// QueryOutput is generated from schema #/components/schemas/QueryOutput.
-//
 // Represents the output of a Query operation.
+//
+// QueryOutput is the output of Query.
+//
+// Source: #/components/schemas/QueryOutput
 type QueryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -1144,7 +1184,7 @@ type QueryOutput struct {
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
 	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
-	// Guide .
+	// Guide.
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -1173,26 +1213,26 @@ type QueryOutput struct {
 
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide .
+	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
 	//
-	// If you did not use a filter in the request, then ScannedCount is the same as Count .
+	// If you did not use a filter in the request, then ScannedCount is the same as Count.
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
-// ReturnConsumedCapacity is generated from schema #/components/schemas/ReturnConsumedCapacity.
-//
 // Determines the level of detail about provisioned throughput consumption that is returned in the
 // response:
 //
 // INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together with
 // ConsumedCapacity for each table and secondary index that was accessed.
 //
-// Note that some operations, such as GetItem and BatchGetItem , do not access any indexes at all.
+// Note that some operations, such as GetItem and BatchGetItem, do not access any indexes at all.
 // In these cases, specifying INDEXES will only return ConsumedCapacity information for table(s).
 //
 // TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
 //
 // NONE - No ConsumedCapacity details are included in the response.
+//
+// Source: #/components/schemas/ReturnConsumedCapacity
 type ReturnConsumedCapacity string
 
 // Values of ReturnConsumedCapacity, as sent on the wire.
@@ -1202,7 +1242,9 @@ const (
 	ReturnConsumedCapacityNone    ReturnConsumedCapacity = "NONE"
 )
 
-// ReturnItemCollectionMetrics is generated from schema #/components/schemas/ReturnItemCollectionMetrics.
+// ReturnItemCollectionMetrics is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnItemCollectionMetrics
 type ReturnItemCollectionMetrics string
 
 // Values of ReturnItemCollectionMetrics, as sent on the wire.
@@ -1211,7 +1253,9 @@ const (
 	ReturnItemCollectionMetricsNone ReturnItemCollectionMetrics = "NONE"
 )
 
-// ReturnValue is generated from schema #/components/schemas/ReturnValue.
+// ReturnValue is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ReturnValue
 type ReturnValue string
 
 // Values of ReturnValue, as sent on the wire.
@@ -1223,7 +1267,9 @@ const (
 	ReturnValueUpdatedNew ReturnValue = "UPDATED_NEW"
 )
 
-// Select is generated from schema #/components/schemas/Select.
+// Select is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/Select
 type Select string
 
 // Values of Select, as sent on the wire.

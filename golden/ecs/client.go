@@ -7,11 +7,11 @@
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
 // An Alibaba Cloud-style RPC API shaped like Elastic Compute Service, written for retrygen's
-// tests. Every operation is `GET /?Action= &Version=2014-05-26&...`; the path key `/#Action= `
-// keeps one OpenAPI path per operation (the aws2openapi trick), and the required one-value-enum
-// `Action` query parameter puts the action on the wire. Errors are JSON `{"Code", "Message",
-// "RequestId"}`. Rate-limit headers report the "API + User" and "User" throttle windows (retrygen
-// retry-behavior.md §8).
+// tests. Every operation is `GET /?Action=<Op>&Version=2014-05-26&...`; the path key
+// `/#Action=<Op>` keeps one OpenAPI path per operation (the aws2openapi trick), and the required
+// one-value-enum `Action` query parameter puts the action on the wire. Errors are JSON `{"Code",
+// "Message", "RequestId"}`. Rate-limit headers report the "API + User" and "User" throttle
+// windows, which the aliyun retry mode of the retrygen runtime honours.
 package ecs
 
 import (
@@ -70,24 +70,27 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.
+// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
+// another endpoint) to New.
+//
+// Source: #/servers/0
 const DefaultServerURL = "https://ecs.aliyuncs.com"
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
+	Name:               "ECS-like Compute Service",
+	EnvPrefix:          "ALIBABA_CLOUD",
 	DefaultMode:        runtime.ModeAliyun,
 	Defaults:           runtime.ModeDefaults{MaxAttempts: 4},
-	EnvPrefix:          "ALIBABA_CLOUD",
+	ThrottlingCodes:    []string{"Throttling", "Throttling.User", "Throttling.Api"},
 	ErrorCodeFields:    []string{"Code"},
 	ErrorMessageFields: []string{"Message"},
-	Name:               "ECS-like Compute Service",
 	RequestIDFields:    []string{"RequestId"},
 	ServerDelayHeaders: []string{"x-acs-retry-after"},
 	ThrottleControl: &runtime.ThrottleControl{
-		MaxDelay:      20000 * time.Millisecond,
-		RetryStatuses: []int{408, 429, 500, 502, 503, 504},
 		UserAPIHeader: "X-RateLimit-User-API",
 		UserHeader:    "X-RateLimit-User",
+		MaxDelay:      20 * time.Second,
+		RetryStatuses: []int{408, 429, 500, 502, 503, 504},
 	},
-	ThrottlingCodes: []string{"Throttling", "Throttling.User", "Throttling.Api"},
 }

@@ -6,16 +6,22 @@ package ecs
 import "github.com/retrygen/retrygen/runtime"
 
 // ErrorResponse is a modelled error response, matched by HTTP status.
+//
+// Source: #/components/schemas/ErrorResponse
 type ErrorResponse struct {
 	runtime.ErrorMetadata `json:"-"`
 	// The error code, e.g. `Throttling.User` or `InvalidParameter`.
+	//
+	// Required.
 	Code    string  `json:"Code"`
 	HostId  *string `json:"HostId,omitzero"`
 	Message *string `json:"Message,omitzero"`
 
 	// A link to a diagnosis page.
 	Recommend *string `json:"Recommend,omitzero"`
-	RequestId string  `json:"RequestId"`
+
+	// Required.
+	RequestId string `json:"RequestId"`
 }
 
 // Error renders the error's metadata: "api error CODE (HTTP STATUS, request ID ID): MESSAGE".

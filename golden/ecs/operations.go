@@ -13,15 +13,17 @@ import (
 // opDescribeInstances describes DescribeInstances to the runtime.
 var opDescribeInstances = runtime.Operation{
 	Name:              "DescribeInstances",
-	NewErrorForStatus: newDescribeInstancesStatusError,
 	RetrySafe:         true,
+	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
-// DescribeInstances calls the DescribeInstances operation (GET /).
-//
 // Lists the instances of a region, one page at a time.
 //
+// DescribeInstances sends GET /?Action=DescribeInstances&Version=2014-05-26.
+//
 // Modelled errors (match with errors.As): ErrorResponse.
+//
+// Source: #/paths/~1%23Action=DescribeInstances/get
 func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInput, opts ...func(*Options)) (*DescribeInstancesResponse, error) {
 	if in == nil {
 		in = &DescribeInstancesInput{}
@@ -48,15 +50,17 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 // opRunInstances describes RunInstances to the runtime.
 var opRunInstances = runtime.Operation{
 	Name:              "RunInstances",
-	NewErrorForStatus: newDescribeInstancesStatusError,
 	RetrySafe:         true,
+	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
-// RunInstances calls the RunInstances operation (GET /).
-//
 // Creates and starts one or more instances.
 //
+// RunInstances sends GET /?Action=RunInstances&Version=2014-05-26.
+//
 // Modelled errors (match with errors.As): ErrorResponse.
+//
+// Source: #/paths/~1%23Action=RunInstances/get
 func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts ...func(*Options)) (*RunInstancesResponse, error) {
 	if in == nil {
 		in = &RunInstancesInput{}
@@ -80,7 +84,7 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	return out, nil
 }
 
-// newDescribeInstancesStatusError returns an empty modelled error for an HTTP status, or nil.
+// newDescribeInstancesStatusError returns an empty modelled error of DescribeInstances for an HTTP status, or nil.
 // Operations modelling the same errors as DescribeInstances share it.
 func newDescribeInstancesStatusError(status int) runtime.ModeledError {
 	switch {

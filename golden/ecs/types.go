@@ -9,11 +9,15 @@ import (
 	"github.com/retrygen/retrygen/runtime"
 )
 
-// DescribeInstancesInput is generated from the parameters and request body of operation /paths/~1#Action=DescribeInstances/get.
+// DescribeInstancesInput is the input of DescribeInstances.
+//
+// Source: #/paths/~1%23Action=DescribeInstances/get
 type DescribeInstancesInput struct {
 	// Sent as the query parameter "RegionId".
 	//
 	// The region, e.g. `cn-hangzhou`.
+	//
+	// Required.
 	RegionId string `json:"-"`
 
 	// Sent as the query parameter "InstanceIds".
@@ -32,7 +36,9 @@ type DescribeInstancesInput struct {
 	PageNumber *int32 `json:"-"`
 }
 
-// DescribeInstancesResponse is generated from schema #/components/schemas/DescribeInstancesResponse.
+// DescribeInstancesResponse is the output of DescribeInstances.
+//
+// Source: #/components/schemas/DescribeInstancesResponse
 type DescribeInstancesResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -40,31 +46,43 @@ type DescribeInstancesResponse struct {
 	Instances  *DescribeInstancesResponseInstances `json:"Instances,omitzero"`
 	PageNumber *int32                              `json:"PageNumber,omitzero"`
 	PageSize   *int32                              `json:"PageSize,omitzero"`
-	RequestId  string                              `json:"RequestId"`
-	TotalCount *int32                              `json:"TotalCount,omitzero"`
+
+	// Required.
+	RequestId  string `json:"RequestId"`
+	TotalCount *int32 `json:"TotalCount,omitzero"`
 }
 
-// DescribeInstancesResponseInstances is generated from the inline schema at /components/schemas/DescribeInstancesResponse/properties/Instances.
+// DescribeInstancesResponseInstances is an object of the spec.
+//
+// Source: #/components/schemas/DescribeInstancesResponse/properties/Instances
 type DescribeInstancesResponseInstances struct {
 	Instance []Instance `json:"Instance,omitzero"`
 }
 
-// Instance is generated from schema #/components/schemas/Instance.
+// Instance is an object of the spec.
+//
+// Source: #/components/schemas/Instance
 type Instance struct {
 	Cpu          *int32     `json:"Cpu,omitzero"`
 	CreationTime *time.Time `json:"CreationTime,omitzero"`
 	ImageId      *string    `json:"ImageId,omitzero"`
-	InstanceId   string     `json:"InstanceId"`
-	InstanceName *string    `json:"InstanceName,omitzero"`
-	InstanceType *string    `json:"InstanceType,omitzero"`
+
+	// Required.
+	InstanceId   string  `json:"InstanceId"`
+	InstanceName *string `json:"InstanceName,omitzero"`
+	InstanceType *string `json:"InstanceType,omitzero"`
 
 	// Memory in MiB.
-	Memory   *int32         `json:"Memory,omitzero"`
-	RegionId *string        `json:"RegionId,omitzero"`
-	Status   InstanceStatus `json:"Status"`
+	Memory   *int32  `json:"Memory,omitzero"`
+	RegionId *string `json:"RegionId,omitzero"`
+
+	// Required.
+	Status InstanceStatus `json:"Status"`
 }
 
-// InstanceStatus is generated from the inline schema at /components/schemas/Instance/properties/Status.
+// InstanceStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/Instance/properties/Status
 type InstanceStatus string
 
 // Values of InstanceStatus, as sent on the wire.
@@ -76,21 +94,29 @@ const (
 	InstanceStatusStopped  InstanceStatus = "Stopped"
 )
 
-// RunInstancesInput is generated from the parameters and request body of operation /paths/~1#Action=RunInstances/get.
+// RunInstancesInput is the input of RunInstances.
+//
+// Source: #/paths/~1%23Action=RunInstances/get
 type RunInstancesInput struct {
 	// Sent as the query parameter "RegionId".
 	//
 	// The region, e.g. `cn-hangzhou`.
+	//
+	// Required.
 	RegionId string `json:"-"`
 
 	// Sent as the query parameter "ImageId".
 	//
 	// The image to start the instances from.
+	//
+	// Required.
 	ImageId string `json:"-"`
 
 	// Sent as the query parameter "InstanceType".
 	//
 	// The instance type, e.g. `ecs.g6.large`.
+	//
+	// Required.
 	InstanceType string `json:"-"`
 
 	// Sent as the query parameter "Amount".
@@ -99,17 +125,23 @@ type RunInstancesInput struct {
 	Amount *int32 `json:"-"`
 }
 
-// RunInstancesResponse is generated from schema #/components/schemas/RunInstancesResponse.
+// RunInstancesResponse is the output of RunInstances.
+//
+// Source: #/components/schemas/RunInstancesResponse
 type RunInstancesResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	InstanceIdSets *RunInstancesResponseInstanceIdSets `json:"InstanceIdSets,omitzero"`
-	RequestId      string                              `json:"RequestId"`
-	TradePrice     *float32                            `json:"TradePrice,omitzero"`
+
+	// Required.
+	RequestId  string   `json:"RequestId"`
+	TradePrice *float32 `json:"TradePrice,omitzero"`
 }
 
-// RunInstancesResponseInstanceIdSets is generated from the inline schema at /components/schemas/RunInstancesResponse/properties/InstanceIdSets.
+// RunInstancesResponseInstanceIdSets is an object of the spec.
+//
+// Source: #/components/schemas/RunInstancesResponse/properties/InstanceIdSets
 type RunInstancesResponseInstanceIdSets struct {
 	InstanceIdSet []string `json:"InstanceIdSet,omitzero"`
 }

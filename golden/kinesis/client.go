@@ -7,8 +7,9 @@
 // Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
-// Amazon Kinesis Data Streams Service API Reference Amazon Kinesis Data Streams is a managed
-// service that scales elastically for real-time processing of streaming big data.
+// <fullname>Amazon Kinesis Data Streams Service API Reference</fullname> Amazon Kinesis Data
+// Streams is a managed service that scales elastically for real-time processing of streaming big
+// data.
 package kinesis
 
 import (
@@ -66,9 +67,12 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.
-//
 // The Kinesis multi-region endpoint
+//
+// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
+// another endpoint) to New.
+//
+// Source: #/servers/0
 const DefaultServerURL = "http://kinesis.us-east-1.amazonaws.com"
 
 // ServerURL returns the spec's first server URL, "http://kinesis.{region}.amazonaws.com", with its
@@ -80,17 +84,17 @@ func ServerURL(vars map[string]string) string {
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
-	AttemptHeader:      "amz-sdk-request",
-	Bare429NotRetried:  true,
+	Name:               "Amazon Kinesis",
+	EnvPrefix:          "AWS",
 	DefaultMode:        runtime.ModeStandard,
 	Defaults:           runtime.ModeDefaults{MaxAttempts: 3},
-	EnvPrefix:          "AWS",
-	ErrorCodeFields:    []string{"__type"},
-	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
-	ErrorMessageFields: []string{"message", "Message"},
-	Name:               "Amazon Kinesis",
-	RequestIDHeaders:   []string{"x-amzn-RequestId"},
-	RetrySafe:          true,
-	ServerDelayHeaders: []string{"x-amz-retry-after"},
 	ThrottlingCodes:    []string{"ProvisionedThroughputExceededException", "LimitExceededException", "KMSThrottlingException"},
+	Bare429NotRetried:  true,
+	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
+	ErrorCodeFields:    []string{"__type"},
+	ErrorMessageFields: []string{"message", "Message"},
+	RequestIDHeaders:   []string{"x-amzn-RequestId"},
+	ServerDelayHeaders: []string{"x-amz-retry-after"},
+	RetrySafe:          true,
+	AttemptHeader:      "amz-sdk-request",
 }

@@ -6,7 +6,10 @@ package kinesis
 
 import "github.com/retrygen/retrygen/runtime"
 
-// ExpiredIteratorException is the modelled error with code "ExpiredIteratorException" (non-retryable by code; retry-behavior.md §4).
+// ExpiredIteratorException is the modelled error with code "ExpiredIteratorException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ExpiredIteratorException
 type ExpiredIteratorException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -16,7 +19,10 @@ func (e *ExpiredIteratorException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ExpiredNextTokenException is the modelled error with code "ExpiredNextTokenException" (non-retryable by code; retry-behavior.md §4).
+// ExpiredNextTokenException is the modelled error with code "ExpiredNextTokenException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ExpiredNextTokenException
 type ExpiredNextTokenException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -26,7 +32,10 @@ func (e *ExpiredNextTokenException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// InvalidArgumentException is the modelled error with code "InvalidArgumentException" (non-retryable by code; retry-behavior.md §4).
+// InvalidArgumentException is the modelled error with code "InvalidArgumentException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/InvalidArgumentException
 type InvalidArgumentException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -36,7 +45,10 @@ func (e *InvalidArgumentException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// KMSAccessDeniedException is the modelled error with code "KMSAccessDeniedException" (non-retryable by code; retry-behavior.md §4).
+// KMSAccessDeniedException is the modelled error with code "KMSAccessDeniedException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/KMSAccessDeniedException
 type KMSAccessDeniedException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -46,7 +58,10 @@ func (e *KMSAccessDeniedException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// KMSDisabledException is the modelled error with code "KMSDisabledException" (non-retryable by code; retry-behavior.md §4).
+// KMSDisabledException is the modelled error with code "KMSDisabledException": its code alone does
+// not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/KMSDisabledException
 type KMSDisabledException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -56,7 +71,10 @@ func (e *KMSDisabledException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// KMSInvalidStateException is the modelled error with code "KMSInvalidStateException" (non-retryable by code; retry-behavior.md §4).
+// KMSInvalidStateException is the modelled error with code "KMSInvalidStateException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/KMSInvalidStateException
 type KMSInvalidStateException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -66,7 +84,10 @@ func (e *KMSInvalidStateException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// KMSNotFoundException is the modelled error with code "KMSNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// KMSNotFoundException is the modelled error with code "KMSNotFoundException": its code alone does
+// not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/KMSNotFoundException
 type KMSNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -76,7 +97,10 @@ func (e *KMSNotFoundException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// KMSOptInRequired is the modelled error with code "KMSOptInRequired" (non-retryable by code; retry-behavior.md §4).
+// KMSOptInRequired is the modelled error with code "KMSOptInRequired": its code alone does not
+// make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/KMSOptInRequired
 type KMSOptInRequired struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -86,7 +110,10 @@ func (e *KMSOptInRequired) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// KMSThrottlingException is the modelled error with code "KMSThrottlingException" (throttling by code; retry-behavior.md §4).
+// KMSThrottlingException is the modelled error with code "KMSThrottlingException": by its code it
+// is a throttling error, retried after the throttling base delay.
+//
+// Source: #/components/schemas/KMSThrottlingException
 type KMSThrottlingException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -96,7 +123,10 @@ func (e *KMSThrottlingException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// LimitExceededException is the modelled error with code "LimitExceededException" (throttling by code; retry-behavior.md §4).
+// LimitExceededException is the modelled error with code "LimitExceededException": by its code it
+// is a throttling error, retried after the throttling base delay.
+//
+// Source: #/components/schemas/LimitExceededException
 type LimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -106,7 +136,11 @@ func (e *LimitExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ProvisionedThroughputExceededException is the modelled error with code "ProvisionedThroughputExceededException" (throttling by code; retry-behavior.md §4).
+// ProvisionedThroughputExceededException is the modelled error with code
+// "ProvisionedThroughputExceededException": by its code it is a throttling error, retried after
+// the throttling base delay.
+//
+// Source: #/components/schemas/ProvisionedThroughputExceededException
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -116,7 +150,10 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceInUseException is the modelled error with code "ResourceInUseException" (non-retryable by code; retry-behavior.md §4).
+// ResourceInUseException is the modelled error with code "ResourceInUseException": its code alone
+// does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ResourceInUseException
 type ResourceInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
 }
@@ -126,7 +163,10 @@ func (e *ResourceInUseException) Error() string {
 	return e.ErrorMetadata.String()
 }
 
-// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException" (non-retryable by code; retry-behavior.md §4).
+// ResourceNotFoundException is the modelled error with code "ResourceNotFoundException": its code
+// alone does not make it retryable (the HTTP status may).
+//
+// Source: #/components/schemas/ResourceNotFoundException
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
 }

@@ -15,11 +15,12 @@ import (
 // opAddTagsToStream describes AddTagsToStream to the runtime.
 var opAddTagsToStream = runtime.Operation{
 	Name:      "AddTagsToStream",
-	NewError:  newAddTagsToStreamError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
 // newAddTagsToStreamError returns an empty modelled error of AddTagsToStream for code, or nil.
+// Operations modelling the same errors as AddTagsToStream share it.
 func newAddTagsToStreamError(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
@@ -34,8 +35,6 @@ func newAddTagsToStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
-// AddTagsToStream calls the AddTagsToStream operation (POST /).
-//
 // Adds or updates tags for the specified Kinesis data stream. Each time you invoke this operation,
 // you can specify up to 10 tags. If you want to add more than 10 tags to your stream, you can
 // invoke this operation multiple times. In total, each stream can have up to 50 tags.
@@ -45,7 +44,12 @@ func newAddTagsToStreamError(code string) runtime.ModeledError {
 //
 // AddTagsToStream has a limit of five transactions per second per account.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// AddTagsToStream sends POST / with X-Amz-Target: Kinesis_20131202.AddTagsToStream.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.AddTagsToStream/post
 func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, opts ...func(*Options)) (*AddTagsToStreamOutput, error) {
 	if in == nil {
 		in = &AddTagsToStreamInput{}
@@ -71,8 +75,8 @@ func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, 
 // opCreateStream describes CreateStream to the runtime.
 var opCreateStream = runtime.Operation{
 	Name:      "CreateStream",
-	NewError:  newCreateStreamError,
 	RetrySafe: true,
+	NewError:  newCreateStreamError,
 }
 
 // newCreateStreamError returns an empty modelled error of CreateStream for code, or nil.
@@ -88,10 +92,8 @@ func newCreateStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
-// CreateStream calls the CreateStream operation (POST /).
-//
 // Creates a Kinesis data stream. A stream captures and transports data records that are
-// continuously emitted from different data sources or producers . Scale-out within a stream is
+// continuously emitted from different data sources or producers. Scale-out within a stream is
 // explicitly supported by means of shards, which are uniquely identified groups of data records in
 // a stream.
 //
@@ -107,9 +109,9 @@ func newCreateStreamError(code string) runtime.ModeledError {
 // the same name.
 //
 // CreateStream is an asynchronous operation. Upon receiving a CreateStream request, Kinesis Data
-// Streams immediately returns and sets the stream status to CREATING . After the stream is
-// created, Kinesis Data Streams sets the stream status to ACTIVE . You should perform read and
-// write operations only on an ACTIVE stream.
+// Streams immediately returns and sets the stream status to CREATING. After the stream is created,
+// Kinesis Data Streams sets the stream status to ACTIVE. You should perform read and write
+// operations only on an ACTIVE stream.
 //
 // You receive a LimitExceededException when making a CreateStream request when you try to do one
 // of the following:
@@ -119,13 +121,18 @@ func newCreateStreamError(code string) runtime.ModeledError {
 // Create more shards than are authorized for your account.
 //
 // For the default shard limit for an AWS account, see Amazon Kinesis Data Streams Limits in the
-// Amazon Kinesis Data Streams Developer Guide . To increase this limit, contact AWS Support .
+// Amazon Kinesis Data Streams Developer Guide. To increase this limit, contact AWS Support.
 //
-// You can use DescribeStream to check the stream status, which is returned in StreamStatus .
+// You can use DescribeStream to check the stream status, which is returned in StreamStatus.
 //
 // CreateStream has a limit of five transactions per second per account.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException.
+// CreateStream sends POST / with X-Amz-Target: Kinesis_20131202.CreateStream.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.CreateStream/post
 func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts ...func(*Options)) (*CreateStreamOutput, error) {
 	if in == nil {
 		in = &CreateStreamInput{}
@@ -151,27 +158,10 @@ func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts .
 // opDecreaseStreamRetentionPeriod describes DecreaseStreamRetentionPeriod to the runtime.
 var opDecreaseStreamRetentionPeriod = runtime.Operation{
 	Name:      "DecreaseStreamRetentionPeriod",
-	NewError:  newDecreaseStreamRetentionPeriodError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newDecreaseStreamRetentionPeriodError returns an empty modelled error of DecreaseStreamRetentionPeriod for code, or nil.
-func newDecreaseStreamRetentionPeriodError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DecreaseStreamRetentionPeriod calls the DecreaseStreamRetentionPeriod operation (POST /).
-//
 // Decreases the Kinesis data stream's retention period, which is the length of time data records
 // are accessible after they are added to the stream. The minimum value of a stream's retention
 // period is 24 hours.
@@ -180,7 +170,13 @@ func newDecreaseStreamRetentionPeriodError(code string) runtime.ModeledError {
 // hours and is decreased to 24 hours, any data already in the stream that is older than 24 hours
 // is inaccessible.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// DecreaseStreamRetentionPeriod sends POST / with X-Amz-Target:
+// Kinesis_20131202.DecreaseStreamRetentionPeriod.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DecreaseStreamRetentionPeriod/post
 func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *DecreaseStreamRetentionPeriodInput, opts ...func(*Options)) (*DecreaseStreamRetentionPeriodOutput, error) {
 	if in == nil {
 		in = &DecreaseStreamRetentionPeriodInput{}
@@ -206,8 +202,8 @@ func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *Decrease
 // opDeleteStream describes DeleteStream to the runtime.
 var opDeleteStream = runtime.Operation{
 	Name:      "DeleteStream",
-	NewError:  newDeleteStreamError,
 	RetrySafe: true,
+	NewError:  newDeleteStreamError,
 }
 
 // newDeleteStreamError returns an empty modelled error of DeleteStream for code, or nil.
@@ -223,28 +219,31 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DeleteStream calls the DeleteStream operation (POST /).
-//
 // Deletes a Kinesis data stream and all its shards and data. You must shut down any applications
 // that are operating on the stream before you delete the stream. If an application attempts to
-// operate on a deleted stream, it receives the exception ResourceNotFoundException .
+// operate on a deleted stream, it receives the exception ResourceNotFoundException.
 //
 // If the stream is in the ACTIVE state, you can delete it. After a DeleteStream request, the
 // specified stream is in the DELETING state until Kinesis Data Streams completes the deletion.
 //
 // Note: Kinesis Data Streams might continue to accept data read and write operations, such as
-// PutRecord , PutRecords , and GetRecords , on a stream in the DELETING state until the stream
+// PutRecord, PutRecords, and GetRecords, on a stream in the DELETING state until the stream
 // deletion is complete.
 //
 // When you delete a stream, any shards in that stream are also deleted, and any tags are
 // dissociated from the stream.
 //
 // You can use the DescribeStream operation to check the state of the stream, which is returned in
-// StreamStatus .
+// StreamStatus.
 //
 // DeleteStream has a limit of five transactions per second per account.
 //
-// Modelled errors (match with errors.As): LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// DeleteStream sends POST / with X-Amz-Target: Kinesis_20131202.DeleteStream.
+//
+// Modelled errors (match with errors.As): LimitExceededException, ResourceInUseException,
+// ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeleteStream/post
 func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts ...func(*Options)) (*DeleteStreamOutput, error) {
 	if in == nil {
 		in = &DeleteStreamInput{}
@@ -270,11 +269,12 @@ func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts .
 // opDeregisterStreamConsumer describes DeregisterStreamConsumer to the runtime.
 var opDeregisterStreamConsumer = runtime.Operation{
 	Name:      "DeregisterStreamConsumer",
-	NewError:  newDeregisterStreamConsumerError,
 	RetrySafe: true,
+	NewError:  newDeregisterStreamConsumerError,
 }
 
 // newDeregisterStreamConsumerError returns an empty modelled error of DeregisterStreamConsumer for code, or nil.
+// Operations modelling the same errors as DeregisterStreamConsumer share it.
 func newDeregisterStreamConsumerError(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
@@ -287,8 +287,6 @@ func newDeregisterStreamConsumerError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DeregisterStreamConsumer calls the DeregisterStreamConsumer operation (POST /).
-//
 // To deregister a consumer, provide its ARN. Alternatively, you can provide the ARN of the data
 // stream and the name you gave the consumer when you registered it. You may also provide all three
 // parameters, as long as they don't conflict with each other. If you don't know the name or ARN of
@@ -298,7 +296,13 @@ func newDeregisterStreamConsumerError(code string) runtime.ModeledError {
 //
 // This operation has a limit of five transactions per second per stream.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceNotFoundException.
+// DeregisterStreamConsumer sends POST / with X-Amz-Target:
+// Kinesis_20131202.DeregisterStreamConsumer.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeregisterStreamConsumer/post
 func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStreamConsumerInput, opts ...func(*Options)) (*DeregisterStreamConsumerOutput, error) {
 	if in == nil {
 		in = &DeregisterStreamConsumerInput{}
@@ -324,11 +328,12 @@ func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStr
 // opDescribeLimits describes DescribeLimits to the runtime.
 var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
-	NewError:  newDescribeLimitsError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
 // newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
+// Operations modelling the same errors as DescribeLimits share it.
 func newDescribeLimitsError(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
@@ -337,15 +342,17 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeLimits calls the DescribeLimits operation (POST /).
-//
 // Describes the shard limits and usage for the account.
 //
 // If you update your account limits, the old limits might be returned for a few minutes.
 //
 // This operation has a limit of one transaction per second per account.
 //
+// DescribeLimits sends POST / with X-Amz-Target: Kinesis_20131202.DescribeLimits.
+//
 // Modelled errors (match with errors.As): LimitExceededException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeLimits/post
 func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, opts ...func(*Options)) (*DescribeLimitsOutput, error) {
 	if in == nil {
 		in = &DescribeLimitsInput{}
@@ -371,11 +378,12 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 // opDescribeStream describes DescribeStream to the runtime.
 var opDescribeStream = runtime.Operation{
 	Name:      "DescribeStream",
-	NewError:  newDescribeStreamError,
 	RetrySafe: true,
+	NewError:  newDescribeStreamError,
 }
 
 // newDescribeStreamError returns an empty modelled error of DescribeStream for code, or nil.
+// Operations modelling the same errors as DescribeStream share it.
 func newDescribeStreamError(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
@@ -386,8 +394,6 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
-// DescribeStream calls the DescribeStream operation (POST /).
-//
 // Describes the specified Kinesis data stream.
 //
 // The information returned includes the stream name, Amazon Resource Name (ARN), creation time,
@@ -398,14 +404,18 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 // the stream.
 //
 // You can limit the number of shards returned by each call. For more information, see Retrieving
-// Shards from a Stream in the Amazon Kinesis Data Streams Developer Guide .
+// Shards from a Stream in the Amazon Kinesis Data Streams Developer Guide.
 //
 // There are no guarantees about the chronological order shards returned. To process shards in
 // chronological order, use the ID of the parent shard to track the lineage to the oldest shard.
 //
 // This operation has a limit of 10 transactions per second per account.
 //
+// DescribeStream sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStream.
+//
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
 func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput, opts ...func(*Options)) (*DescribeStreamOutput, error) {
 	if in == nil {
 		in = &DescribeStreamInput{}
@@ -431,25 +441,10 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput, op
 // opDescribeStreamConsumer describes DescribeStreamConsumer to the runtime.
 var opDescribeStreamConsumer = runtime.Operation{
 	Name:      "DescribeStreamConsumer",
-	NewError:  newDescribeStreamConsumerError,
 	RetrySafe: true,
+	NewError:  newDeregisterStreamConsumerError,
 }
 
-// newDescribeStreamConsumerError returns an empty modelled error of DescribeStreamConsumer for code, or nil.
-func newDescribeStreamConsumerError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DescribeStreamConsumer calls the DescribeStreamConsumer operation (POST /).
-//
 // To get the description of a registered consumer, provide the ARN of the consumer. Alternatively,
 // you can provide the ARN of the data stream and the name you gave the consumer when you
 // registered it. You may also provide all three parameters, as long as they don't conflict with
@@ -459,7 +454,12 @@ func newDescribeStreamConsumerError(code string) runtime.ModeledError {
 //
 // This operation has a limit of 20 transactions per second per stream.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceNotFoundException.
+// DescribeStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamConsumer.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStreamConsumer/post
 func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamConsumerInput, opts ...func(*Options)) (*DescribeStreamConsumerOutput, error) {
 	if in == nil {
 		in = &DescribeStreamConsumerInput{}
@@ -485,23 +485,10 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 // opDescribeStreamSummary describes DescribeStreamSummary to the runtime.
 var opDescribeStreamSummary = runtime.Operation{
 	Name:      "DescribeStreamSummary",
-	NewError:  newDescribeStreamSummaryError,
 	RetrySafe: true,
+	NewError:  newDescribeStreamError,
 }
 
-// newDescribeStreamSummaryError returns an empty modelled error of DescribeStreamSummary for code, or nil.
-func newDescribeStreamSummaryError(code string) runtime.ModeledError {
-	switch code {
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DescribeStreamSummary calls the DescribeStreamSummary operation (POST /).
-//
 // Provides a summarized description of the specified Kinesis data stream without the shard list.
 //
 // The information returned includes the stream name, Amazon Resource Name (ARN), status, record
@@ -510,7 +497,11 @@ func newDescribeStreamSummaryError(code string) runtime.ModeledError {
 //
 // DescribeStreamSummary has a limit of 20 transactions per second per account.
 //
+// DescribeStreamSummary sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
+//
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStreamSummary/post
 func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSummaryInput, opts ...func(*Options)) (*DescribeStreamSummaryOutput, error) {
 	if in == nil {
 		in = &DescribeStreamSummaryInput{}
@@ -536,30 +527,19 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 // opDisableEnhancedMonitoring describes DisableEnhancedMonitoring to the runtime.
 var opDisableEnhancedMonitoring = runtime.Operation{
 	Name:      "DisableEnhancedMonitoring",
-	NewError:  newDisableEnhancedMonitoringError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newDisableEnhancedMonitoringError returns an empty modelled error of DisableEnhancedMonitoring for code, or nil.
-func newDisableEnhancedMonitoringError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// DisableEnhancedMonitoring calls the DisableEnhancedMonitoring operation (POST /).
-//
 // Disables enhanced monitoring.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// DisableEnhancedMonitoring sends POST / with X-Amz-Target:
+// Kinesis_20131202.DisableEnhancedMonitoring.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DisableEnhancedMonitoring/post
 func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhancedMonitoringInput, opts ...func(*Options)) (*EnhancedMonitoringOutput, error) {
 	if in == nil {
 		in = &DisableEnhancedMonitoringInput{}
@@ -585,30 +565,19 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 // opEnableEnhancedMonitoring describes EnableEnhancedMonitoring to the runtime.
 var opEnableEnhancedMonitoring = runtime.Operation{
 	Name:      "EnableEnhancedMonitoring",
-	NewError:  newEnableEnhancedMonitoringError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newEnableEnhancedMonitoringError returns an empty modelled error of EnableEnhancedMonitoring for code, or nil.
-func newEnableEnhancedMonitoringError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// EnableEnhancedMonitoring calls the EnableEnhancedMonitoring operation (POST /).
-//
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// EnableEnhancedMonitoring sends POST / with X-Amz-Target:
+// Kinesis_20131202.EnableEnhancedMonitoring.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.EnableEnhancedMonitoring/post
 func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhancedMonitoringInput, opts ...func(*Options)) (*EnhancedMonitoringOutput, error) {
 	if in == nil {
 		in = &EnableEnhancedMonitoringInput{}
@@ -634,8 +603,8 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 // opGetRecords describes GetRecords to the runtime.
 var opGetRecords = runtime.Operation{
 	Name:      "GetRecords",
-	NewError:  newGetRecordsError,
 	RetrySafe: true,
+	NewError:  newGetRecordsError,
 }
 
 // newGetRecordsError returns an empty modelled error of GetRecords for code, or nil.
@@ -665,8 +634,6 @@ func newGetRecordsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// GetRecords calls the GetRecords operation (POST /).
-//
 // Gets data records from a Kinesis data stream's shard.
 //
 // Specify a shard iterator using the ShardIterator parameter. The shard iterator specifies the
@@ -677,12 +644,12 @@ func newGetRecordsError(code string) runtime.ModeledError {
 //
 // You can scale by provisioning multiple shards per stream while considering service limits (for
 // more information, see Amazon Kinesis Data Streams Limits in the Amazon Kinesis Data Streams
-// Developer Guide ). Your application should have one thread per shard, each reading continuously
+// Developer Guide). Your application should have one thread per shard, each reading continuously
 // from its stream. To read from a stream continually, call GetRecords in a loop. Use
 // GetShardIterator to get the shard iterator to specify in the first GetRecords call. GetRecords
-// returns a new shard iterator in NextShardIterator . Specify the shard iterator returned in
-// NextShardIterator in subsequent calls to GetRecords . If the shard has been closed, the shard
-// iterator can't return more data and GetRecords returns null in NextShardIterator . You can
+// returns a new shard iterator in NextShardIterator. Specify the shard iterator returned in
+// NextShardIterator in subsequent calls to GetRecords. If the shard has been closed, the shard
+// iterator can't return more data and GetRecords returns null in NextShardIterator. You can
 // terminate the loop when the shard is closed, or when the shard iterator reaches the record with
 // the sequence number or other attribute that marks it as the last record to process.
 //
@@ -695,27 +662,34 @@ func newGetRecordsError(code string) runtime.ModeledError {
 // The size of the data returned by GetRecords varies depending on the utilization of the shard.
 // The maximum size of data that GetRecords can return is 10 MiB. If a call returns this amount of
 // data, subsequent calls made within the next 5 seconds throw
-// ProvisionedThroughputExceededException . If there is insufficient provisioned throughput on the
+// ProvisionedThroughputExceededException. If there is insufficient provisioned throughput on the
 // stream, subsequent calls made within the next 1 second throw
-// ProvisionedThroughputExceededException . GetRecords doesn't return any data when it throws an
-// exception. For this reason, we recommend that you wait 1 second between calls to GetRecords .
+// ProvisionedThroughputExceededException. GetRecords doesn't return any data when it throws an
+// exception. For this reason, we recommend that you wait 1 second between calls to GetRecords.
 // However, it's possible that the application will get exceptions for longer than 1 second.
 //
 // To detect whether the application is falling behind in processing, you can use the
 // MillisBehindLatest response attribute. You can also monitor the stream using CloudWatch metrics
-// and other mechanisms (see Monitoring in the Amazon Kinesis Data Streams Developer Guide ).
+// and other mechanisms (see Monitoring in the Amazon Kinesis Data Streams Developer Guide).
 //
-// Each Amazon Kinesis record includes a value, ApproximateArrivalTimestamp , that is set when a
+// Each Amazon Kinesis record includes a value, ApproximateArrivalTimestamp, that is set when a
 // stream successfully receives and stores a record. This is commonly referred to as a server-side
 // time stamp, whereas a client-side time stamp is set when a data producer creates or sends the
 // record to a stream (a data producer is any data source putting data records into a stream, for
-// example with PutRecords ). The time stamp has millisecond precision. There are no guarantees
+// example with PutRecords). The time stamp has millisecond precision. There are no guarantees
 // about the time stamp accuracy, or that the time stamp is always increasing. For example, records
 // in a shard or across a stream might have time stamps that are out of order.
 //
 // This operation has a limit of five transactions per second per shard.
 //
-// Modelled errors (match with errors.As): ExpiredIteratorException, InvalidArgumentException, KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired, KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
+// GetRecords sends POST / with X-Amz-Target: Kinesis_20131202.GetRecords.
+//
+// Modelled errors (match with errors.As): ExpiredIteratorException, InvalidArgumentException,
+// KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException,
+// KMSOptInRequired, KMSThrottlingException, ProvisionedThroughputExceededException,
+// ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetRecords/post
 func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...func(*Options)) (*GetRecordsOutput, error) {
 	if in == nil {
 		in = &GetRecordsInput{}
@@ -741,8 +715,8 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 // opGetShardIterator describes GetShardIterator to the runtime.
 var opGetShardIterator = runtime.Operation{
 	Name:      "GetShardIterator",
-	NewError:  newGetShardIteratorError,
 	RetrySafe: true,
+	NewError:  newGetShardIteratorError,
 }
 
 // newGetShardIteratorError returns an empty modelled error of GetShardIterator for code, or nil.
@@ -758,8 +732,6 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 	return nil
 }
 
-// GetShardIterator calls the GetShardIterator operation (POST /).
-//
 // Gets an Amazon Kinesis shard iterator. A shard iterator expires 5 minutes after it is returned
 // to the requester.
 //
@@ -772,7 +744,7 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 // parameter to read exactly from the position denoted by a specific sequence number by using the
 // AT_SEQUENCE_NUMBER shard iterator type. Alternatively, the parameter can read right after the
 // sequence number by using the AFTER_SEQUENCE_NUMBER shard iterator type, using sequence numbers
-// returned by earlier calls to PutRecord , PutRecords , GetRecords , or DescribeStream . In the
+// returned by earlier calls to PutRecord, PutRecords, GetRecords, or DescribeStream. In the
 // request, you can specify the shard iterator type AT_TIMESTAMP to read records from an arbitrary
 // point in time, TRIM_HORIZON to cause ShardIterator to point to the last untrimmed record in the
 // shard in the system (the oldest data record in the shard), or LATEST so that you always read the
@@ -780,20 +752,25 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 //
 // When you read repeatedly from a stream, use a GetShardIterator request to get the first shard
 // iterator for use in your first GetRecords request and for subsequent reads use the shard
-// iterator returned by the GetRecords request in NextShardIterator . A new shard iterator is
-// returned by every GetRecords request in NextShardIterator , which you use in the ShardIterator
+// iterator returned by the GetRecords request in NextShardIterator. A new shard iterator is
+// returned by every GetRecords request in NextShardIterator, which you use in the ShardIterator
 // parameter of the next GetRecords request.
 //
 // If a GetShardIterator request is made too often, you receive a
-// ProvisionedThroughputExceededException . For more information about throughput limits, see
-// GetRecords , and Streams Limits in the Amazon Kinesis Data Streams Developer Guide .
+// ProvisionedThroughputExceededException. For more information about throughput limits, see
+// GetRecords, and Streams Limits in the Amazon Kinesis Data Streams Developer Guide.
 //
 // If the shard is closed, GetShardIterator returns a valid iterator for the last sequence number
-// of the shard. A shard can be closed as a result of using SplitShard or MergeShards .
+// of the shard. A shard can be closed as a result of using SplitShard or MergeShards.
 //
 // GetShardIterator has a limit of five transactions per second per account per open shard.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, ProvisionedThroughputExceededException, ResourceNotFoundException.
+// GetShardIterator sends POST / with X-Amz-Target: Kinesis_20131202.GetShardIterator.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException,
+// ProvisionedThroughputExceededException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetShardIterator/post
 func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput, opts ...func(*Options)) (*GetShardIteratorOutput, error) {
 	if in == nil {
 		in = &GetShardIteratorInput{}
@@ -819,27 +796,10 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 // opIncreaseStreamRetentionPeriod describes IncreaseStreamRetentionPeriod to the runtime.
 var opIncreaseStreamRetentionPeriod = runtime.Operation{
 	Name:      "IncreaseStreamRetentionPeriod",
-	NewError:  newIncreaseStreamRetentionPeriodError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newIncreaseStreamRetentionPeriodError returns an empty modelled error of IncreaseStreamRetentionPeriod for code, or nil.
-func newIncreaseStreamRetentionPeriodError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// IncreaseStreamRetentionPeriod calls the IncreaseStreamRetentionPeriod operation (POST /).
-//
 // Increases the Kinesis data stream's retention period, which is the length of time data records
 // are accessible after they are added to the stream. The maximum value of a stream's retention
 // period is 168 hours (7 days).
@@ -851,7 +811,13 @@ func newIncreaseStreamRetentionPeriodError(code string) runtime.ModeledError {
 // to 168 hours, any data that is older than 24 hours remains inaccessible to consumer
 // applications.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// IncreaseStreamRetentionPeriod sends POST / with X-Amz-Target:
+// Kinesis_20131202.IncreaseStreamRetentionPeriod.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.IncreaseStreamRetentionPeriod/post
 func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *IncreaseStreamRetentionPeriodInput, opts ...func(*Options)) (*IncreaseStreamRetentionPeriodOutput, error) {
 	if in == nil {
 		in = &IncreaseStreamRetentionPeriodInput{}
@@ -877,11 +843,12 @@ func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *Increase
 // opListShards describes ListShards to the runtime.
 var opListShards = runtime.Operation{
 	Name:      "ListShards",
-	NewError:  newListShardsError,
 	RetrySafe: true,
+	NewError:  newListShardsError,
 }
 
 // newListShardsError returns an empty modelled error of ListShards for code, or nil.
+// Operations modelling the same errors as ListShards share it.
 func newListShardsError(code string) runtime.ModeledError {
 	switch code {
 	case "ExpiredNextTokenException":
@@ -898,17 +865,22 @@ func newListShardsError(code string) runtime.ModeledError {
 	return nil
 }
 
-// ListShards calls the ListShards operation (POST /).
-//
 // Lists the shards in a stream and provides information about each shard. This operation has a
 // limit of 100 transactions per second per data stream.
 //
-// This API is a new operation that is used by the Amazon Kinesis Client Library (KCL). If you have
-// a fine-grained IAM policy that only allows specific operations, you must update your policy to
-// allow calls to this API. For more information, see Controlling Access to Amazon Kinesis Data
-// Streams Resources Using IAM .
+// <important> This API is a new operation that is used by the Amazon Kinesis Client Library (KCL).
+// If you have a fine-grained IAM policy that only allows specific operations, you must update your
+// policy to allow calls to this API. For more information, see Controlling Access to Amazon
+// Kinesis Data Streams Resources Using IAM.
 //
-// Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// </important>
+//
+// ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
+//
+// Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
+// LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListShards/post
 func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...func(*Options)) (*ListShardsOutput, error) {
 	if in == nil {
 		in = &ListShardsInput{}
@@ -934,35 +906,21 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 // opListStreamConsumers describes ListStreamConsumers to the runtime.
 var opListStreamConsumers = runtime.Operation{
 	Name:      "ListStreamConsumers",
-	NewError:  newListStreamConsumersError,
 	RetrySafe: true,
+	NewError:  newListShardsError,
 }
 
-// newListStreamConsumersError returns an empty modelled error of ListStreamConsumers for code, or nil.
-func newListStreamConsumersError(code string) runtime.ModeledError {
-	switch code {
-	case "ExpiredNextTokenException":
-		return &ExpiredNextTokenException{}
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// ListStreamConsumers calls the ListStreamConsumers operation (POST /).
-//
 // Lists the consumers registered to receive data from a stream using enhanced fan-out, and
 // provides information about each consumer.
 //
 // This operation has a limit of 5 transactions per second per stream.
 //
-// Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// ListStreamConsumers sends POST / with X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
+//
+// Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
+// LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
 func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumersInput, opts ...func(*Options)) (*ListStreamConsumersOutput, error) {
 	if in == nil {
 		in = &ListStreamConsumersInput{}
@@ -988,37 +946,30 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 // opListStreams describes ListStreams to the runtime.
 var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
-	NewError:  newListStreamsError,
 	RetrySafe: true,
+	NewError:  newDescribeLimitsError,
 }
 
-// newListStreamsError returns an empty modelled error of ListStreams for code, or nil.
-func newListStreamsError(code string) runtime.ModeledError {
-	switch code {
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	}
-	return nil
-}
-
-// ListStreams calls the ListStreams operation (POST /).
-//
 // Lists your Kinesis data streams.
 //
-// The number of streams may be too large to return from a single call to ListStreams . You can
+// The number of streams may be too large to return from a single call to ListStreams. You can
 // limit the number of returned streams using the Limit parameter. If you do not specify a value
 // for the Limit parameter, Kinesis Data Streams uses the default limit, which is currently 10.
 //
 // You can detect if there are more streams available to list by using the HasMoreStreams flag from
 // the returned output. If there are more streams available, you can request more streams by using
 // the name of the last stream returned by the ListStreams request in the ExclusiveStartStreamName
-// parameter in a subsequent request to ListStreams . The group of stream names returned by the
+// parameter in a subsequent request to ListStreams. The group of stream names returned by the
 // subsequent request is then added to the list. You can continue this process until all the stream
 // names have been collected in the list.
 //
 // ListStreams has a limit of five transactions per second per account.
 //
+// ListStreams sends POST / with X-Amz-Target: Kinesis_20131202.ListStreams.
+//
 // Modelled errors (match with errors.As): LimitExceededException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post
 func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput, opts ...func(*Options)) (*ListStreamsOutput, error) {
 	if in == nil {
 		in = &ListStreamsInput{}
@@ -1044,29 +995,19 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput, opts ...
 // opListTagsForStream describes ListTagsForStream to the runtime.
 var opListTagsForStream = runtime.Operation{
 	Name:      "ListTagsForStream",
-	NewError:  newListTagsForStreamError,
 	RetrySafe: true,
+	NewError:  newDeregisterStreamConsumerError,
 }
 
-// newListTagsForStreamError returns an empty modelled error of ListTagsForStream for code, or nil.
-func newListTagsForStreamError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// ListTagsForStream calls the ListTagsForStream operation (POST /).
-//
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
 // transactions per second per account.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceNotFoundException.
+// ListTagsForStream sends POST / with X-Amz-Target: Kinesis_20131202.ListTagsForStream.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListTagsForStream/post
 func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInput, opts ...func(*Options)) (*ListTagsForStreamOutput, error) {
 	if in == nil {
 		in = &ListTagsForStreamInput{}
@@ -1092,27 +1033,10 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 // opMergeShards describes MergeShards to the runtime.
 var opMergeShards = runtime.Operation{
 	Name:      "MergeShards",
-	NewError:  newMergeShardsError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newMergeShardsError returns an empty modelled error of MergeShards for code, or nil.
-func newMergeShardsError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// MergeShards calls the MergeShards operation (POST /).
-//
 // Merges two adjacent shards in a Kinesis data stream and combines them into a single shard to
 // reduce the stream's capacity to ingest and transport data. Two shards are considered adjacent if
 // the union of the hash key ranges for the two shards form a contiguous set with no gaps. For
@@ -1124,27 +1048,32 @@ func newMergeShardsError(code string) runtime.ModeledError {
 // MergeShards is called when there is a need to reduce the overall capacity of a stream because of
 // excess capacity that is not being used. You must specify the shard to be merged and the adjacent
 // shard for a stream. For more information about merging shards, see Merge Two Shards in the
-// Amazon Kinesis Data Streams Developer Guide .
+// Amazon Kinesis Data Streams Developer Guide.
 //
-// If the stream is in the ACTIVE state, you can call MergeShards . If a stream is in the CREATING
-// , UPDATING , or DELETING state, MergeShards returns a ResourceInUseException . If the specified
-// stream does not exist, MergeShards returns a ResourceNotFoundException .
+// If the stream is in the ACTIVE state, you can call MergeShards. If a stream is in the CREATING,
+// UPDATING, or DELETING state, MergeShards returns a ResourceInUseException. If the specified
+// stream does not exist, MergeShards returns a ResourceNotFoundException.
 //
-// You can use DescribeStream to check the state of the stream, which is returned in StreamStatus .
+// You can use DescribeStream to check the state of the stream, which is returned in StreamStatus.
 //
 // MergeShards is an asynchronous operation. Upon receiving a MergeShards request, Amazon Kinesis
-// Data Streams immediately returns a response and sets the StreamStatus to UPDATING . After the
-// operation is completed, Kinesis Data Streams sets the StreamStatus to ACTIVE . Read and write
+// Data Streams immediately returns a response and sets the StreamStatus to UPDATING. After the
+// operation is completed, Kinesis Data Streams sets the StreamStatus to ACTIVE. Read and write
 // operations continue to work while the stream is in the UPDATING state.
 //
 // You use DescribeStream to determine the shard IDs that are specified in the MergeShards request.
 //
-// If you try to operate on too many streams in parallel using CreateStream , DeleteStream ,
-// MergeShards , or SplitShard , you receive a LimitExceededException .
+// If you try to operate on too many streams in parallel using CreateStream, DeleteStream,
+// MergeShards, or SplitShard, you receive a LimitExceededException.
 //
 // MergeShards has a limit of five transactions per second per account.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// MergeShards sends POST / with X-Amz-Target: Kinesis_20131202.MergeShards.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.MergeShards/post
 func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...func(*Options)) (*MergeShardsOutput, error) {
 	if in == nil {
 		in = &MergeShardsInput{}
@@ -1170,11 +1099,12 @@ func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...
 // opPutRecord describes PutRecord to the runtime.
 var opPutRecord = runtime.Operation{
 	Name:      "PutRecord",
-	NewError:  newPutRecordError,
 	RetrySafe: true,
+	NewError:  newPutRecordError,
 }
 
 // newPutRecordError returns an empty modelled error of PutRecord for code, or nil.
+// Operations modelling the same errors as PutRecord share it.
 func newPutRecordError(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
@@ -1199,8 +1129,6 @@ func newPutRecordError(code string) runtime.ModeledError {
 	return nil
 }
 
-// PutRecord calls the PutRecord operation (POST /).
-//
 // Writes a single data record into an Amazon Kinesis data stream. Call PutRecord to send data into
 // the stream for real-time ingestion and subsequent processing, one record at a time. Each shard
 // can support writes up to 1,000 records per second, up to a maximum data write total of 1 MiB per
@@ -1222,7 +1150,7 @@ func newPutRecordError(code string) runtime.ModeledError {
 // associated data records to shards using the hash key ranges of the shards. You can override
 // hashing the partition key to determine the shard by explicitly specifying a hash value using the
 // ExplicitHashKey parameter. For more information, see Adding Data to a Stream in the Amazon
-// Kinesis Data Streams Developer Guide .
+// Kinesis Data Streams Developer Guide.
 //
 // PutRecord returns the shard ID of where the data record was placed and the sequence number that
 // was assigned to the data record.
@@ -1230,19 +1158,26 @@ func newPutRecordError(code string) runtime.ModeledError {
 // Sequence numbers increase over time and are specific to a shard within a stream, not across all
 // shards within a stream. To guarantee strictly increasing ordering, write serially to a shard and
 // use the SequenceNumberForOrdering parameter. For more information, see Adding Data to a Stream
-// in the Amazon Kinesis Data Streams Developer Guide .
+// in the Amazon Kinesis Data Streams Developer Guide.
 //
-// After you write a record to a stream, you cannot modify that record or its order within the
-// stream.
+// <important> After you write a record to a stream, you cannot modify that record or its order
+// within the stream.
 //
-// If a PutRecord request cannot be processed because of insufficient provisioned throughput on the
-// shard involved in the request, PutRecord throws ProvisionedThroughputExceededException .
+// </important> If a PutRecord request cannot be processed because of insufficient provisioned
+// throughput on the shard involved in the request, PutRecord throws
+// ProvisionedThroughputExceededException.
 //
 // By default, data records are accessible for 24 hours from the time that they are added to a
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired, KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
+// PutRecord sends POST / with X-Amz-Target: Kinesis_20131202.PutRecord.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
+// KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
+// KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecord/post
 func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func(*Options)) (*PutRecordOutput, error) {
 	if in == nil {
 		in = &PutRecordInput{}
@@ -1268,37 +1203,10 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 // opPutRecords describes PutRecords to the runtime.
 var opPutRecords = runtime.Operation{
 	Name:      "PutRecords",
-	NewError:  newPutRecordsError,
 	RetrySafe: true,
+	NewError:  newPutRecordError,
 }
 
-// newPutRecordsError returns an empty modelled error of PutRecords for code, or nil.
-func newPutRecordsError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "KMSAccessDeniedException":
-		return &KMSAccessDeniedException{}
-	case "KMSDisabledException":
-		return &KMSDisabledException{}
-	case "KMSInvalidStateException":
-		return &KMSInvalidStateException{}
-	case "KMSNotFoundException":
-		return &KMSNotFoundException{}
-	case "KMSOptInRequired":
-		return &KMSOptInRequired{}
-	case "KMSThrottlingException":
-		return &KMSThrottlingException{}
-	case "ProvisionedThroughputExceededException":
-		return &ProvisionedThroughputExceededException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// PutRecords calls the PutRecords operation (POST /).
-//
 // Writes multiple data records into a Kinesis data stream in a single call (also referred to as a
 // PutRecords request). Use this operation to send data into the stream for data ingestion and
 // processing.
@@ -1309,8 +1217,8 @@ func newPutRecordsError(code string) runtime.ModeledError {
 // MiB per second.
 //
 // You must specify the name of the stream that captures, stores, and transports the data; and an
-// array of request Records , with each record in the array requiring a partition key and data
-// blob. The record size limit applies to the total size of the partition key and data blob.
+// array of request Records, with each record in the array requiring a partition key and data blob.
+// The record size limit applies to the total size of the partition key and data blob.
 //
 // The data blob can be any type of data; for example, a segment from a log file,
 // geographic/location data, website clickstream data, and so on.
@@ -1320,23 +1228,23 @@ func newPutRecordsError(code string) runtime.ModeledError {
 // partition keys to 128-bit integer values and to map associated data records to shards. As a
 // result of this hashing mechanism, all data records with the same partition key map to the same
 // shard within the stream. For more information, see Adding Data to a Stream in the Amazon Kinesis
-// Data Streams Developer Guide .
+// Data Streams Developer Guide.
 //
-// Each record in the Records array may include an optional parameter, ExplicitHashKey , which
+// Each record in the Records array may include an optional parameter, ExplicitHashKey, which
 // overrides the partition key to shard mapping. This parameter allows a data producer to determine
 // explicitly the shard where the record is stored. For more information, see Adding Multiple
-// Records with PutRecords in the Amazon Kinesis Data Streams Developer Guide .
+// Records with PutRecords in the Amazon Kinesis Data Streams Developer Guide.
 //
-// The PutRecords response includes an array of response Records . Each record in the response
-// array directly correlates with a record in the request array using natural ordering, from the
-// top to the bottom of the request and response. The response Records array always includes the
-// same number of records as the request array.
+// The PutRecords response includes an array of response Records. Each record in the response array
+// directly correlates with a record in the request array using natural ordering, from the top to
+// the bottom of the request and response. The response Records array always includes the same
+// number of records as the request array.
 //
 // The response Records array includes both successfully and unsuccessfully processed records.
 // Kinesis Data Streams attempts to process all records in each PutRecords request. A single record
 // failure does not stop the processing of subsequent records. As a result, PutRecords doesn't
 // guarantee the ordering of records. If you need to read records in the same order they are
-// written to the stream, use PutRecord instead of PutRecords , and write to the same shard.
+// written to the stream, use PutRecord instead of PutRecords, and write to the same shard.
 //
 // A successfully processed record includes ShardId and SequenceNumber values. The ShardId
 // parameter identifies the shard in the stream where the record is stored. The SequenceNumber
@@ -1344,20 +1252,26 @@ func newPutRecordsError(code string) runtime.ModeledError {
 //
 // An unsuccessfully processed record includes ErrorCode and ErrorMessage values. ErrorCode
 // reflects the type of error and can be one of the following values:
-// ProvisionedThroughputExceededException or InternalFailure . ErrorMessage provides more detailed
+// ProvisionedThroughputExceededException or InternalFailure. ErrorMessage provides more detailed
 // information about the ProvisionedThroughputExceededException exception including the account ID,
 // stream name, and shard ID of the record that was throttled. For more information about partially
 // successful responses, see Adding Multiple Records with PutRecords in the Amazon Kinesis Data
-// Streams Developer Guide .
+// Streams Developer Guide.
 //
-// After you write a record to a stream, you cannot modify that record or its order within the
-// stream.
+// <important> After you write a record to a stream, you cannot modify that record or its order
+// within the stream.
 //
-// By default, data records are accessible for 24 hours from the time that they are added to a
-// stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
-// this retention period.
+// </important> By default, data records are accessible for 24 hours from the time that they are
+// added to a stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to
+// modify this retention period.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired, KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
+// PutRecords sends POST / with X-Amz-Target: Kinesis_20131202.PutRecords.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
+// KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
+// KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecords/post
 func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...func(*Options)) (*PutRecordsOutput, error) {
 	if in == nil {
 		in = &PutRecordsInput{}
@@ -1383,27 +1297,10 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 // opRegisterStreamConsumer describes RegisterStreamConsumer to the runtime.
 var opRegisterStreamConsumer = runtime.Operation{
 	Name:      "RegisterStreamConsumer",
-	NewError:  newRegisterStreamConsumerError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newRegisterStreamConsumerError returns an empty modelled error of RegisterStreamConsumer for code, or nil.
-func newRegisterStreamConsumerError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// RegisterStreamConsumer calls the RegisterStreamConsumer operation (POST /).
-//
 // Registers a consumer with a Kinesis data stream. When you use this operation, the consumer you
 // register can then call SubscribeToShard to receive data from the stream using enhanced fan-out,
 // at a rate of up to 2 MiB per second for every shard you subscribe to. This rate is unaffected by
@@ -1413,14 +1310,19 @@ func newRegisterStreamConsumerError(code string) runtime.ModeledError {
 // stream at a time.
 //
 // For an example of how to use this operations, see Enhanced Fan-Out Using the Kinesis Data
-// Streams API .
+// Streams API.
 //
 // The use of this operation has a limit of five transactions per second per account. Also, only 5
 // consumers can be created simultaneously. In other words, you cannot have more than 5 consumers
 // in a CREATING status at the same time. Registering a 6th consumer while there are 5 in a
-// CREATING status results in a LimitExceededException .
+// CREATING status results in a LimitExceededException.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// RegisterStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RegisterStreamConsumer/post
 func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamConsumerInput, opts ...func(*Options)) (*RegisterStreamConsumerOutput, error) {
 	if in == nil {
 		in = &RegisterStreamConsumerInput{}
@@ -1446,27 +1348,10 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 // opRemoveTagsFromStream describes RemoveTagsFromStream to the runtime.
 var opRemoveTagsFromStream = runtime.Operation{
 	Name:      "RemoveTagsFromStream",
-	NewError:  newRemoveTagsFromStreamError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newRemoveTagsFromStreamError returns an empty modelled error of RemoveTagsFromStream for code, or nil.
-func newRemoveTagsFromStreamError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// RemoveTagsFromStream calls the RemoveTagsFromStream operation (POST /).
-//
 // Removes tags from the specified Kinesis data stream. Removed tags are deleted and cannot be
 // recovered after this operation successfully completes.
 //
@@ -1474,7 +1359,12 @@ func newRemoveTagsFromStreamError(code string) runtime.ModeledError {
 //
 // RemoveTagsFromStream has a limit of five transactions per second per account.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// RemoveTagsFromStream sends POST / with X-Amz-Target: Kinesis_20131202.RemoveTagsFromStream.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RemoveTagsFromStream/post
 func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStreamInput, opts ...func(*Options)) (*RemoveTagsFromStreamOutput, error) {
 	if in == nil {
 		in = &RemoveTagsFromStreamInput{}
@@ -1500,27 +1390,10 @@ func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStr
 // opSplitShard describes SplitShard to the runtime.
 var opSplitShard = runtime.Operation{
 	Name:      "SplitShard",
-	NewError:  newSplitShardError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newSplitShardError returns an empty modelled error of SplitShard for code, or nil.
-func newSplitShardError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// SplitShard calls the SplitShard operation (POST /).
-//
 // Splits a shard into two new shards in the Kinesis data stream, to increase the stream's capacity
 // to ingest and transport data. SplitShard is called when there is a need to increase the overall
 // capacity of a stream because of an expected increase in the volume of data records being
@@ -1536,33 +1409,38 @@ func newSplitShardError(code string) runtime.ModeledError {
 // where the shard gets split in two. In many cases, the new hash key might be the average of the
 // beginning and ending hash key, but it can be any hash key value in the range being mapped into
 // the shard. For more information, see Split a Shard in the Amazon Kinesis Data Streams Developer
-// Guide .
+// Guide.
 //
 // You can use DescribeStream to determine the shard ID and hash key values for the ShardToSplit
 // and NewStartingHashKey parameters that are specified in the SplitShard request.
 //
 // SplitShard is an asynchronous operation. Upon receiving a SplitShard request, Kinesis Data
-// Streams immediately returns a response and sets the stream status to UPDATING . After the
-// operation is completed, Kinesis Data Streams sets the stream status to ACTIVE . Read and write
+// Streams immediately returns a response and sets the stream status to UPDATING. After the
+// operation is completed, Kinesis Data Streams sets the stream status to ACTIVE. Read and write
 // operations continue to work while the stream is in the UPDATING state.
 //
-// You can use DescribeStream to check the status of the stream, which is returned in StreamStatus
-// . If the stream is in the ACTIVE state, you can call SplitShard . If a stream is in CREATING or
-// UPDATING or DELETING states, DescribeStream returns a ResourceInUseException .
+// You can use DescribeStream to check the status of the stream, which is returned in StreamStatus.
+// If the stream is in the ACTIVE state, you can call SplitShard. If a stream is in CREATING or
+// UPDATING or DELETING states, DescribeStream returns a ResourceInUseException.
 //
-// If the specified stream does not exist, DescribeStream returns a ResourceNotFoundException . If
+// If the specified stream does not exist, DescribeStream returns a ResourceNotFoundException. If
 // you try to create more shards than are authorized for your account, you receive a
-// LimitExceededException .
+// LimitExceededException.
 //
 // For the default shard limit for an AWS account, see Kinesis Data Streams Limits in the Amazon
-// Kinesis Data Streams Developer Guide . To increase this limit, contact AWS Support .
+// Kinesis Data Streams Developer Guide. To increase this limit, contact AWS Support.
 //
-// If you try to operate on too many streams simultaneously using CreateStream , DeleteStream ,
-// MergeShards , and/or SplitShard , you receive a LimitExceededException .
+// If you try to operate on too many streams simultaneously using CreateStream, DeleteStream,
+// MergeShards, and/or SplitShard, you receive a LimitExceededException.
 //
 // SplitShard has a limit of five transactions per second per account.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// SplitShard sends POST / with X-Amz-Target: Kinesis_20131202.SplitShard.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.SplitShard/post
 func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...func(*Options)) (*SplitShardOutput, error) {
 	if in == nil {
 		in = &SplitShardInput{}
@@ -1588,8 +1466,8 @@ func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...fu
 // opStartStreamEncryption describes StartStreamEncryption to the runtime.
 var opStartStreamEncryption = runtime.Operation{
 	Name:      "StartStreamEncryption",
-	NewError:  newStartStreamEncryptionError,
 	RetrySafe: true,
+	NewError:  newStartStreamEncryptionError,
 }
 
 // newStartStreamEncryptionError returns an empty modelled error of StartStreamEncryption for code, or nil.
@@ -1619,25 +1497,30 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 	return nil
 }
 
-// StartStreamEncryption calls the StartStreamEncryption operation (POST /).
-//
 // Enables or updates server-side encryption using an AWS KMS key for a specified stream.
 //
 // Starting encryption is an asynchronous operation. Upon receiving the request, Kinesis Data
-// Streams returns immediately and sets the status of the stream to UPDATING . After the update is
-// complete, Kinesis Data Streams sets the status of the stream back to ACTIVE . Updating or
+// Streams returns immediately and sets the status of the stream to UPDATING. After the update is
+// complete, Kinesis Data Streams sets the status of the stream back to ACTIVE. Updating or
 // applying encryption normally takes a few seconds to complete, but it can take minutes. You can
-// continue to read and write data to your stream while its status is UPDATING . Once the status of
-// the stream is ACTIVE , encryption begins for records written to the stream.
+// continue to read and write data to your stream while its status is UPDATING. Once the status of
+// the stream is ACTIVE, encryption begins for records written to the stream.
 //
 // API Limits: You can successfully apply a new AWS KMS key for server-side encryption 25 times in
 // a rolling 24-hour period.
 //
 // Note: It can take up to 5 seconds after the stream is in an ACTIVE status before all records
 // written to the stream are encrypted. After you enable encryption, you can verify that encryption
-// is applied by inspecting the API response from PutRecord or PutRecords .
+// is applied by inspecting the API response from PutRecord or PutRecords.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired, KMSThrottlingException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// StartStreamEncryption sends POST / with X-Amz-Target: Kinesis_20131202.StartStreamEncryption.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
+// KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
+// KMSThrottlingException, LimitExceededException, ResourceInUseException,
+// ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StartStreamEncryption/post
 func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncryptionInput, opts ...func(*Options)) (*StartStreamEncryptionOutput, error) {
 	if in == nil {
 		in = &StartStreamEncryptionInput{}
@@ -1663,36 +1546,18 @@ func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncry
 // opStopStreamEncryption describes StopStreamEncryption to the runtime.
 var opStopStreamEncryption = runtime.Operation{
 	Name:      "StopStreamEncryption",
-	NewError:  newStopStreamEncryptionError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newStopStreamEncryptionError returns an empty modelled error of StopStreamEncryption for code, or nil.
-func newStopStreamEncryptionError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// StopStreamEncryption calls the StopStreamEncryption operation (POST /).
-//
 // Disables server-side encryption for a specified stream.
 //
 // Stopping encryption is an asynchronous operation. Upon receiving the request, Kinesis Data
-// Streams returns immediately and sets the status of the stream to UPDATING . After the update is
-// complete, Kinesis Data Streams sets the status of the stream back to ACTIVE . Stopping
-// encryption normally takes a few seconds to complete, but it can take minutes. You can continue
-// to read and write data to your stream while its status is UPDATING . Once the status of the
-// stream is ACTIVE , records written to the stream are no longer encrypted by Kinesis Data
-// Streams.
+// Streams returns immediately and sets the status of the stream to UPDATING. After the update is
+// complete, Kinesis Data Streams sets the status of the stream back to ACTIVE. Stopping encryption
+// normally takes a few seconds to complete, but it can take minutes. You can continue to read and
+// write data to your stream while its status is UPDATING. Once the status of the stream is ACTIVE,
+// records written to the stream are no longer encrypted by Kinesis Data Streams.
 //
 // API Limits: You can successfully disable server-side encryption 25 times in a rolling 24-hour
 // period.
@@ -1700,9 +1565,14 @@ func newStopStreamEncryptionError(code string) runtime.ModeledError {
 // Note: It can take up to 5 seconds after the stream is in an ACTIVE status before all records
 // written to the stream are no longer subject to encryption. After you disabled encryption, you
 // can verify that encryption is not applied by inspecting the API response from PutRecord or
-// PutRecords .
+// PutRecords.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// StopStreamEncryption sends POST / with X-Amz-Target: Kinesis_20131202.StopStreamEncryption.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StopStreamEncryption/post
 func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncryptionInput, opts ...func(*Options)) (*StopStreamEncryptionOutput, error) {
 	if in == nil {
 		in = &StopStreamEncryptionInput{}
@@ -1728,34 +1598,17 @@ func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncrypt
 // opUpdateShardCount describes UpdateShardCount to the runtime.
 var opUpdateShardCount = runtime.Operation{
 	Name:      "UpdateShardCount",
-	NewError:  newUpdateShardCountError,
 	RetrySafe: true,
+	NewError:  newAddTagsToStreamError,
 }
 
-// newUpdateShardCountError returns an empty modelled error of UpdateShardCount for code, or nil.
-func newUpdateShardCountError(code string) runtime.ModeledError {
-	switch code {
-	case "InvalidArgumentException":
-		return &InvalidArgumentException{}
-	case "LimitExceededException":
-		return &LimitExceededException{}
-	case "ResourceInUseException":
-		return &ResourceInUseException{}
-	case "ResourceNotFoundException":
-		return &ResourceNotFoundException{}
-	}
-	return nil
-}
-
-// UpdateShardCount calls the UpdateShardCount operation (POST /).
-//
 // Updates the shard count of the specified stream to the specified number of shards.
 //
 // Updating the shard count is an asynchronous operation. Upon receiving the request, Kinesis Data
-// Streams returns immediately and sets the status of the stream to UPDATING . After the update is
-// complete, Kinesis Data Streams sets the status of the stream back to ACTIVE . Depending on the
+// Streams returns immediately and sets the status of the stream to UPDATING. After the update is
+// complete, Kinesis Data Streams sets the status of the stream back to ACTIVE. Depending on the
 // size of the stream, the scaling action could take a few minutes to complete. You can continue to
-// read and write data to your stream while its status is UPDATING .
+// read and write data to your stream while its status is UPDATING.
 //
 // To update the shard count, Kinesis Data Streams performs splits or merges on individual shards.
 // This can cause short-lived shards to be created, in addition to the final shards. These
@@ -1781,10 +1634,15 @@ func newUpdateShardCountError(code string) runtime.ModeledError {
 // # Scale up to more than the shard limit for your account
 //
 // For the default limits for an AWS account, see Streams Limits in the Amazon Kinesis Data Streams
-// Developer Guide . To request an increase in the call rate limit, the shard limit for this API,
-// or your overall shard limit, use the limits form .
+// Developer Guide. To request an increase in the call rate limit, the shard limit for this API, or
+// your overall shard limit, use the limits form.
 //
-// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException, ResourceInUseException, ResourceNotFoundException.
+// UpdateShardCount sends POST / with X-Amz-Target: Kinesis_20131202.UpdateShardCount.
+//
+// Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
+// ResourceInUseException, ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.UpdateShardCount/post
 func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput, opts ...func(*Options)) (*UpdateShardCountOutput, error) {
 	if in == nil {
 		in = &UpdateShardCountInput{}

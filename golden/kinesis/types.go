@@ -6,76 +6,111 @@ package kinesis
 
 import "github.com/retrygen/retrygen/runtime"
 
-// AddTagsToStreamInput is generated from schema #/components/schemas/AddTagsToStreamInput.
+// Represents the input for AddTagsToStream.
 //
-// Represents the input for AddTagsToStream .
+// AddTagsToStreamInput is the input of AddTagsToStream.
+//
+// Source: #/components/schemas/AddTagsToStreamInput
 type AddTagsToStreamInput struct {
 	// The name of the stream.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 
 	// A set of up to 10 key-value pairs to use to create the tags.
+	//
+	// Required.
 	Tags map[string]string `json:"Tags"`
 }
 
-// AddTagsToStreamOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.AddTagsToStream/post (the spec gives no object schema).
+// AddTagsToStreamOutput is the output of AddTagsToStream.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.AddTagsToStream/post
 type AddTagsToStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// ChildShard is generated from schema #/components/schemas/ChildShard.
+// ChildShard is an object of the spec.
+//
+// Source: #/components/schemas/ChildShard
 type ChildShard struct {
+	// Required.
 	HashKeyRange *HashKeyRange `json:"HashKeyRange"`
-	ParentShards []string      `json:"ParentShards"`
-	ShardId      string        `json:"ShardId"`
+
+	// Required.
+	ParentShards []string `json:"ParentShards"`
+
+	// Required.
+	ShardId string `json:"ShardId"`
 }
 
-// Consumer is generated from schema #/components/schemas/Consumer.
-//
 // An object that represents the details of the consumer you registered. This type of object is
-// returned by RegisterStreamConsumer .
+// returned by RegisterStreamConsumer.
+//
+// Source: #/components/schemas/Consumer
 type Consumer struct {
 	// When you register a consumer, Kinesis Data Streams generates an ARN for it. You need this ARN to
-	// be able to call SubscribeToShard .
+	// be able to call SubscribeToShard.
 	//
 	// If you delete a consumer and then create a new one with the same name, it won't have the same
 	// ARN. That's because consumer ARNs contain the creation timestamp. This is important to keep in
 	// mind if you have IAM policies that reference consumer ARNs.
-	ConsumerARN               string               `json:"ConsumerARN"`
+	//
+	// Required.
+	ConsumerARN string `json:"ConsumerARN"`
+
+	// Required.
 	ConsumerCreationTimestamp runtime.EpochSeconds `json:"ConsumerCreationTimestamp"`
 
 	// The name of the consumer is something you choose when you register the consumer.
+	//
+	// Required.
 	ConsumerName string `json:"ConsumerName"`
 
 	// A consumer can't read data while in the CREATING or DELETING states.
+	//
+	// Required.
 	ConsumerStatus ConsumerStatus `json:"ConsumerStatus"`
 }
 
-// ConsumerDescription is generated from schema #/components/schemas/ConsumerDescription.
-//
 // An object that represents the details of a registered consumer. This type of object is returned
-// by DescribeStreamConsumer .
+// by DescribeStreamConsumer.
+//
+// Source: #/components/schemas/ConsumerDescription
 type ConsumerDescription struct {
 	// When you register a consumer, Kinesis Data Streams generates an ARN for it. You need this ARN to
-	// be able to call SubscribeToShard .
+	// be able to call SubscribeToShard.
 	//
 	// If you delete a consumer and then create a new one with the same name, it won't have the same
 	// ARN. That's because consumer ARNs contain the creation timestamp. This is important to keep in
 	// mind if you have IAM policies that reference consumer ARNs.
-	ConsumerARN               string               `json:"ConsumerARN"`
+	//
+	// Required.
+	ConsumerARN string `json:"ConsumerARN"`
+
+	// Required.
 	ConsumerCreationTimestamp runtime.EpochSeconds `json:"ConsumerCreationTimestamp"`
 
 	// The name of the consumer is something you choose when you register the consumer.
+	//
+	// Required.
 	ConsumerName string `json:"ConsumerName"`
 
 	// A consumer can't read data while in the CREATING or DELETING states.
+	//
+	// Required.
 	ConsumerStatus ConsumerStatus `json:"ConsumerStatus"`
 
 	// The ARN of the stream with which you registered the consumer.
+	//
+	// Required.
 	StreamARN string `json:"StreamARN"`
 }
 
-// ConsumerStatus is generated from schema #/components/schemas/ConsumerStatus.
+// ConsumerStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ConsumerStatus
 type ConsumerStatus string
 
 // Values of ConsumerStatus, as sent on the wire.
@@ -85,64 +120,88 @@ const (
 	ConsumerStatusActive   ConsumerStatus = "ACTIVE"
 )
 
-// CreateStreamInput is generated from schema #/components/schemas/CreateStreamInput.
+// Represents the input for CreateStream.
 //
-// Represents the input for CreateStream .
+// CreateStreamInput is the input of CreateStream.
+//
+// Source: #/components/schemas/CreateStreamInput
 type CreateStreamInput struct {
 	// The number of shards that the stream will use. The throughput of the stream is a function of the
 	// number of shards; more shards are required for greater provisioned throughput.
+	//
+	// Required.
 	ShardCount int64 `json:"ShardCount"`
 
 	// A name to identify the stream. The stream name is scoped to the AWS account used by the
 	// application that creates the stream. It is also scoped by AWS Region. That is, two streams in
 	// two different AWS accounts can have the same name. Two streams in the same AWS account but in
 	// two different Regions can also have the same name.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// CreateStreamOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.CreateStream/post (the spec gives no object schema).
+// CreateStreamOutput is the output of CreateStream.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.CreateStream/post
 type CreateStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// DecreaseStreamRetentionPeriodInput is generated from schema #/components/schemas/DecreaseStreamRetentionPeriodInput.
+// Represents the input for DecreaseStreamRetentionPeriod.
 //
-// Represents the input for DecreaseStreamRetentionPeriod .
+// DecreaseStreamRetentionPeriodInput is the input of DecreaseStreamRetentionPeriod.
+//
+// Source: #/components/schemas/DecreaseStreamRetentionPeriodInput
 type DecreaseStreamRetentionPeriodInput struct {
 	// The new retention period of the stream, in hours. Must be less than the current retention
 	// period.
+	//
+	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
 
 	// The name of the stream to modify.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// DecreaseStreamRetentionPeriodOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.DecreaseStreamRetentionPeriod/post (the spec gives no object schema).
+// DecreaseStreamRetentionPeriodOutput is the output of DecreaseStreamRetentionPeriod.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DecreaseStreamRetentionPeriod/post
 type DecreaseStreamRetentionPeriodOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// DeleteStreamInput is generated from schema #/components/schemas/DeleteStreamInput.
+// Represents the input for DeleteStream.
 //
-// Represents the input for DeleteStream .
+// DeleteStreamInput is the input of DeleteStream.
+//
+// Source: #/components/schemas/DeleteStreamInput
 type DeleteStreamInput struct {
-	// If this parameter is unset ( null ) or if you set it to false , and the stream has registered
-	// consumers, the call to DeleteStream fails with a ResourceInUseException .
+	// If this parameter is unset (null) or if you set it to false, and the stream has registered
+	// consumers, the call to DeleteStream fails with a ResourceInUseException.
 	EnforceConsumerDeletion *bool `json:"EnforceConsumerDeletion,omitzero"`
 
 	// The name of the stream to delete.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// DeleteStreamOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.DeleteStream/post (the spec gives no object schema).
+// DeleteStreamOutput is the output of DeleteStream.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeleteStream/post
 type DeleteStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// DeregisterStreamConsumerInput is generated from schema #/components/schemas/DeregisterStreamConsumerInput.
+// DeregisterStreamConsumerInput is the input of DeregisterStreamConsumer.
+//
+// Source: #/components/schemas/DeregisterStreamConsumerInput
 type DeregisterStreamConsumerInput struct {
 	// The ARN returned by Kinesis Data Streams when you registered the consumer. If you don't know the
 	// ARN of the consumer that you want to deregister, you can use the ListStreamConsumers operation
@@ -154,32 +213,44 @@ type DeregisterStreamConsumerInput struct {
 	ConsumerName *string `json:"ConsumerName,omitzero"`
 
 	// The ARN of the Kinesis data stream that the consumer is registered with. For more information,
-	// see Amazon Resource Names (ARNs) and AWS Service Namespaces .
+	// see Amazon Resource Names (ARNs) and AWS Service Namespaces.
 	StreamARN *string `json:"StreamARN,omitzero"`
 }
 
-// DeregisterStreamConsumerOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.DeregisterStreamConsumer/post (the spec gives no object schema).
+// DeregisterStreamConsumerOutput is the output of DeregisterStreamConsumer.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeregisterStreamConsumer/post
 type DeregisterStreamConsumerOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// DescribeLimitsInput is generated from schema #/components/schemas/DescribeLimitsInput.
+// DescribeLimitsInput is the input of DescribeLimits.
+//
+// Source: #/components/schemas/DescribeLimitsInput
 type DescribeLimitsInput struct{}
 
-// DescribeLimitsOutput is generated from schema #/components/schemas/DescribeLimitsOutput.
+// DescribeLimitsOutput is the output of DescribeLimits.
+//
+// Source: #/components/schemas/DescribeLimitsOutput
 type DescribeLimitsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The number of open shards.
+	//
+	// Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
 
 	// The maximum number of shards.
+	//
+	// Required.
 	ShardLimit int64 `json:"ShardLimit"`
 }
 
-// DescribeStreamConsumerInput is generated from schema #/components/schemas/DescribeStreamConsumerInput.
+// DescribeStreamConsumerInput is the input of DescribeStreamConsumer.
+//
+// Source: #/components/schemas/DescribeStreamConsumerInput
 type DescribeStreamConsumerInput struct {
 	// The ARN returned by Kinesis Data Streams when you registered the consumer.
 	ConsumerARN *string `json:"ConsumerARN,omitzero"`
@@ -188,22 +259,28 @@ type DescribeStreamConsumerInput struct {
 	ConsumerName *string `json:"ConsumerName,omitzero"`
 
 	// The ARN of the Kinesis data stream that the consumer is registered with. For more information,
-	// see Amazon Resource Names (ARNs) and AWS Service Namespaces .
+	// see Amazon Resource Names (ARNs) and AWS Service Namespaces.
 	StreamARN *string `json:"StreamARN,omitzero"`
 }
 
-// DescribeStreamConsumerOutput is generated from schema #/components/schemas/DescribeStreamConsumerOutput.
+// DescribeStreamConsumerOutput is the output of DescribeStreamConsumer.
+//
+// Source: #/components/schemas/DescribeStreamConsumerOutput
 type DescribeStreamConsumerOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// An object that represents the details of the consumer.
+	//
+	// Required.
 	ConsumerDescription *ConsumerDescription `json:"ConsumerDescription"`
 }
 
-// DescribeStreamInput is generated from schema #/components/schemas/DescribeStreamInput.
+// Represents the input for DescribeStream.
 //
-// Represents the input for DescribeStream .
+// DescribeStreamInput is the input of DescribeStream.
+//
+// Source: #/components/schemas/DescribeStreamInput
 type DescribeStreamInput struct {
 	// The shard ID of the shard to start with.
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
@@ -213,43 +290,59 @@ type DescribeStreamInput struct {
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The name of the stream to describe.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// DescribeStreamOutput is generated from schema #/components/schemas/DescribeStreamOutput.
+// Represents the output for DescribeStream.
 //
-// Represents the output for DescribeStream .
+// DescribeStreamOutput is the output of DescribeStream.
+//
+// Source: #/components/schemas/DescribeStreamOutput
 type DescribeStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The current status of the stream, the stream Amazon Resource Name (ARN), an array of shard
 	// objects that comprise the stream, and whether there are more shards available.
+	//
+	// Required.
 	StreamDescription *StreamDescription `json:"StreamDescription"`
 }
 
-// DescribeStreamSummaryInput is generated from schema #/components/schemas/DescribeStreamSummaryInput.
+// DescribeStreamSummaryInput is the input of DescribeStreamSummary.
+//
+// Source: #/components/schemas/DescribeStreamSummaryInput
 type DescribeStreamSummaryInput struct {
 	// The name of the stream to describe.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// DescribeStreamSummaryOutput is generated from schema #/components/schemas/DescribeStreamSummaryOutput.
+// DescribeStreamSummaryOutput is the output of DescribeStreamSummary.
+//
+// Source: #/components/schemas/DescribeStreamSummaryOutput
 type DescribeStreamSummaryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// A StreamDescriptionSummary containing information about the stream.
+	//
+	// Required.
 	StreamDescriptionSummary *StreamDescriptionSummary `json:"StreamDescriptionSummary"`
 }
 
-// DisableEnhancedMonitoringInput is generated from schema #/components/schemas/DisableEnhancedMonitoringInput.
+// Represents the input for DisableEnhancedMonitoring.
 //
-// Represents the input for DisableEnhancedMonitoring .
+// DisableEnhancedMonitoringInput is the input of DisableEnhancedMonitoring.
+//
+// Source: #/components/schemas/DisableEnhancedMonitoringInput
 type DisableEnhancedMonitoringInput struct {
 	// List of shard-level metrics to disable.
 	//
-	// The following are the valid shard-level metrics. The value " ALL " disables every metric.
+	// The following are the valid shard-level metrics. The value "ALL" disables every metric.
 	//
 	// IncomingBytes
 	//
@@ -268,20 +361,26 @@ type DisableEnhancedMonitoringInput struct {
 	// ALL
 	//
 	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide .
+	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
+	//
+	// Required.
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics"`
 
 	// The name of the Kinesis data stream for which to disable enhanced monitoring.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// EnableEnhancedMonitoringInput is generated from schema #/components/schemas/EnableEnhancedMonitoringInput.
+// Represents the input for EnableEnhancedMonitoring.
 //
-// Represents the input for EnableEnhancedMonitoring .
+// EnableEnhancedMonitoringInput is the input of EnableEnhancedMonitoring.
+//
+// Source: #/components/schemas/EnableEnhancedMonitoringInput
 type EnableEnhancedMonitoringInput struct {
 	// List of shard-level metrics to enable.
 	//
-	// The following are the valid shard-level metrics. The value " ALL " enables every metric.
+	// The following are the valid shard-level metrics. The value "ALL" enables every metric.
 	//
 	// IncomingBytes
 	//
@@ -300,14 +399,20 @@ type EnableEnhancedMonitoringInput struct {
 	// ALL
 	//
 	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide .
+	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
+	//
+	// Required.
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics"`
 
 	// The name of the stream for which to enable enhanced monitoring.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// EncryptionType is generated from schema #/components/schemas/EncryptionType.
+// EncryptionType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/EncryptionType
 type EncryptionType string
 
 // Values of EncryptionType, as sent on the wire.
@@ -316,13 +421,13 @@ const (
 	EncryptionTypeKms  EncryptionType = "KMS"
 )
 
-// EnhancedMetrics is generated from schema #/components/schemas/EnhancedMetrics.
-//
 // Represents enhanced metrics types.
+//
+// Source: #/components/schemas/EnhancedMetrics
 type EnhancedMetrics struct {
 	// List of shard-level metrics.
 	//
-	// The following are the valid shard-level metrics. The value " ALL " enhances every metric.
+	// The following are the valid shard-level metrics. The value "ALL" enhances every metric.
 	//
 	// IncomingBytes
 	//
@@ -341,13 +446,15 @@ type EnhancedMetrics struct {
 	// ALL
 	//
 	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide .
+	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics,omitzero"`
 }
 
-// EnhancedMonitoringOutput is generated from schema #/components/schemas/EnhancedMonitoringOutput.
+// Represents the output for EnableEnhancedMonitoring and DisableEnhancedMonitoring.
 //
-// Represents the output for EnableEnhancedMonitoring and DisableEnhancedMonitoring .
+// EnhancedMonitoringOutput is the output of DisableEnhancedMonitoring.
+//
+// Source: #/components/schemas/EnhancedMonitoringOutput
 type EnhancedMonitoringOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -362,23 +469,29 @@ type EnhancedMonitoringOutput struct {
 	StreamName *string `json:"StreamName,omitzero"`
 }
 
-// GetRecordsInput is generated from schema #/components/schemas/GetRecordsInput.
+// Represents the input for GetRecords.
 //
-// Represents the input for GetRecords .
+// GetRecordsInput is the input of GetRecords.
+//
+// Source: #/components/schemas/GetRecordsInput
 type GetRecordsInput struct {
 	// The maximum number of records to return. Specify a value of up to 10,000. If you specify a value
-	// that is greater than 10,000, GetRecords throws InvalidArgumentException . The default value is
+	// that is greater than 10,000, GetRecords throws InvalidArgumentException. The default value is
 	// 10,000.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The position in the shard from which you want to start sequentially reading data records. A
 	// shard iterator specifies this position using the sequence number of a data record in the shard.
+	//
+	// Required.
 	ShardIterator string `json:"ShardIterator"`
 }
 
-// GetRecordsOutput is generated from schema #/components/schemas/GetRecordsOutput.
+// Represents the output for GetRecords.
 //
-// Represents the output for GetRecords .
+// GetRecordsOutput is the output of GetRecords.
+//
+// Source: #/components/schemas/GetRecordsOutput
 type GetRecordsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -391,18 +504,24 @@ type GetRecordsOutput struct {
 	MillisBehindLatest *int64 `json:"MillisBehindLatest,omitzero"`
 
 	// The next position in the shard from which to start sequentially reading data records. If set to
-	// null , the shard has been closed and the requested iterator does not return any more data.
+	// null, the shard has been closed and the requested iterator does not return any more data.
 	NextShardIterator *string `json:"NextShardIterator,omitzero"`
 
 	// The data records retrieved from the shard.
+	//
+	// Required.
 	Records []Record `json:"Records"`
 }
 
-// GetShardIteratorInput is generated from schema #/components/schemas/GetShardIteratorInput.
+// Represents the input for GetShardIterator.
 //
-// Represents the input for GetShardIterator .
+// GetShardIteratorInput is the input of GetShardIterator.
+//
+// Source: #/components/schemas/GetShardIteratorInput
 type GetShardIteratorInput struct {
 	// The shard ID of the Kinesis Data Streams shard to get the iterator for.
+	//
+	// Required.
 	ShardId string `json:"ShardId"`
 
 	// Determines how the shard iterator is used to start reading data records from the shard.
@@ -410,19 +529,21 @@ type GetShardIteratorInput struct {
 	// The following are the valid Amazon Kinesis shard iterator types:
 	//
 	// AT_SEQUENCE_NUMBER - Start reading from the position denoted by a specific sequence number,
-	// provided in the value StartingSequenceNumber .
+	// provided in the value StartingSequenceNumber.
 	//
 	// AFTER_SEQUENCE_NUMBER - Start reading right after the position denoted by a specific sequence
-	// number, provided in the value StartingSequenceNumber .
+	// number, provided in the value StartingSequenceNumber.
 	//
 	// AT_TIMESTAMP - Start reading from the position denoted by a specific time stamp, provided in the
-	// value Timestamp .
+	// value Timestamp.
 	//
 	// TRIM_HORIZON - Start reading at the last untrimmed record in the shard in the system, which is
 	// the oldest data record in the shard.
 	//
 	// LATEST - Start reading just after the most recent record in the shard, so that you always read
 	// the most recent data in the shard.
+	//
+	// Required.
 	ShardIteratorType ShardIteratorType `json:"ShardIteratorType"`
 
 	// The sequence number of the data record in the shard from which to start reading. Used with shard
@@ -430,20 +551,24 @@ type GetShardIteratorInput struct {
 	StartingSequenceNumber *string `json:"StartingSequenceNumber,omitzero"`
 
 	// The name of the Amazon Kinesis data stream.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 
 	// The time stamp of the data record from which to start reading. Used with shard iterator type
 	// AT_TIMESTAMP. A time stamp is the Unix epoch date with precision in milliseconds. For example,
-	// 2016-04-04T19:58:46.480-00:00 or 1459799926.480 . If a record with this exact time stamp does
-	// not exist, the iterator returned is for the next (later) record. If the time stamp is older than
-	// the current trim horizon, the iterator returned is for the oldest untrimmed data record
+	// 2016-04-04T19:58:46.480-00:00 or 1459799926.480. If a record with this exact time stamp does not
+	// exist, the iterator returned is for the next (later) record. If the time stamp is older than the
+	// current trim horizon, the iterator returned is for the oldest untrimmed data record
 	// (TRIM_HORIZON).
 	Timestamp *runtime.EpochSeconds `json:"Timestamp,omitzero"`
 }
 
-// GetShardIteratorOutput is generated from schema #/components/schemas/GetShardIteratorOutput.
+// Represents the output for GetShardIterator.
 //
-// Represents the output for GetShardIterator .
+// GetShardIteratorOutput is the output of GetShardIterator.
+//
+// Source: #/components/schemas/GetShardIteratorOutput
 type GetShardIteratorOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -453,72 +578,88 @@ type GetShardIteratorOutput struct {
 	ShardIterator *string `json:"ShardIterator,omitzero"`
 }
 
-// HashKeyRange is generated from schema #/components/schemas/HashKeyRange.
-//
 // The range of possible hash key values for the shard, which is a set of ordered contiguous
 // positive integers.
+//
+// Source: #/components/schemas/HashKeyRange
 type HashKeyRange struct {
 	// The ending hash key of the hash key range.
+	//
+	// Required.
 	EndingHashKey string `json:"EndingHashKey"`
 
 	// The starting hash key of the hash key range.
+	//
+	// Required.
 	StartingHashKey string `json:"StartingHashKey"`
 }
 
-// IncreaseStreamRetentionPeriodInput is generated from schema #/components/schemas/IncreaseStreamRetentionPeriodInput.
+// Represents the input for IncreaseStreamRetentionPeriod.
 //
-// Represents the input for IncreaseStreamRetentionPeriod .
+// IncreaseStreamRetentionPeriodInput is the input of IncreaseStreamRetentionPeriod.
+//
+// Source: #/components/schemas/IncreaseStreamRetentionPeriodInput
 type IncreaseStreamRetentionPeriodInput struct {
 	// The new retention period of the stream, in hours. Must be more than the current retention
 	// period.
+	//
+	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
 
 	// The name of the stream to modify.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// IncreaseStreamRetentionPeriodOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.IncreaseStreamRetentionPeriod/post (the spec gives no object schema).
+// IncreaseStreamRetentionPeriodOutput is the output of IncreaseStreamRetentionPeriod.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.IncreaseStreamRetentionPeriod/post
 type IncreaseStreamRetentionPeriodOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// ListShardsInput is generated from schema #/components/schemas/ListShardsInput.
+// ListShardsInput is the input of ListShards.
+//
+// Source: #/components/schemas/ListShardsInput
 type ListShardsInput struct {
 	// Specify this parameter to indicate that you want to list the shards starting with the shard
-	// whose ID immediately follows ExclusiveStartShardId .
+	// whose ID immediately follows ExclusiveStartShardId.
 	//
 	// If you don't specify this parameter, the default behavior is for ListShards to list the shards
 	// starting with the first one in the stream.
 	//
-	// You cannot specify this parameter if you specify NextToken .
+	// You cannot specify this parameter if you specify NextToken.
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
 
-	// The maximum number of shards to return in a single call to ListShards . The minimum value you
-	// can specify for this parameter is 1, and the maximum is 10,000, which is also the default.
+	// The maximum number of shards to return in a single call to ListShards. The minimum value you can
+	// specify for this parameter is 1, and the maximum is 10,000, which is also the default.
 	//
-	// When the number of shards to be listed is greater than the value of MaxResults , the response
+	// When the number of shards to be listed is greater than the value of MaxResults, the response
 	// contains a NextToken value that you can use in a subsequent call to ListShards to list the next
 	// set of shards.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// When the number of shards in the data stream is greater than the default value for the
 	// MaxResults parameter, or if you explicitly specify a value for MaxResults that is less than the
-	// number of shards in the data stream, the response includes a pagination token named NextToken .
+	// number of shards in the data stream, the response includes a pagination token named NextToken.
 	// You can specify this NextToken value in a subsequent call to ListShards to list the next set of
 	// shards.
 	//
 	// Don't specify StreamName or StreamCreationTimestamp if you specify NextToken because the latter
 	// unambiguously identifies the stream.
 	//
-	// You can optionally specify a value for the MaxResults parameter when you specify NextToken . If
+	// You can optionally specify a value for the MaxResults parameter when you specify NextToken. If
 	// you specify a MaxResults value that is less than the number of shards that the operation returns
-	// if you don't specify MaxResults , the response will contain a new NextToken value. You can use
+	// if you don't specify MaxResults, the response will contain a new NextToken value. You can use
 	// the new NextToken value in a subsequent call to the ListShards operation.
 	//
-	// Tokens expire after 300 seconds. When you obtain a value for NextToken in the response to a call
-	// to ListShards , you have 300 seconds to use that value. If you specify an expired token in a
-	// call to ListShards , you get ExpiredNextTokenException .
+	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// response to a call to ListShards, you have 300 seconds to use that value. If you specify an
+	// expired token in a call to ListShards, you get ExpiredNextTokenException.
+	//
+	// </important>
 	NextToken   *string      `json:"NextToken,omitzero"`
 	ShardFilter *ShardFilter `json:"ShardFilter,omitzero"`
 
@@ -536,21 +677,25 @@ type ListShardsInput struct {
 	StreamName *string `json:"StreamName,omitzero"`
 }
 
-// ListShardsOutput is generated from schema #/components/schemas/ListShardsOutput.
+// ListShardsOutput is the output of ListShards.
+//
+// Source: #/components/schemas/ListShardsOutput
 type ListShardsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// When the number of shards in the data stream is greater than the default value for the
 	// MaxResults parameter, or if you explicitly specify a value for MaxResults that is less than the
-	// number of shards in the data stream, the response includes a pagination token named NextToken .
+	// number of shards in the data stream, the response includes a pagination token named NextToken.
 	// You can specify this NextToken value in a subsequent call to ListShards to list the next set of
 	// shards. For more information about the use of this pagination token when calling the ListShards
-	// operation, see ListShardsInput$NextToken .
+	// operation, see ListShardsInput$NextToken.
 	//
-	// Tokens expire after 300 seconds. When you obtain a value for NextToken in the response to a call
-	// to ListShards , you have 300 seconds to use that value. If you specify an expired token in a
-	// call to ListShards , you get ExpiredNextTokenException .
+	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// response to a call to ListShards, you have 300 seconds to use that value. If you specify an
+	// expired token in a call to ListShards, you get ExpiredNextTokenException.
+	//
+	// </important>
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// An array of JSON objects. Each object represents one shard and specifies the IDs of the shard,
@@ -560,7 +705,9 @@ type ListShardsOutput struct {
 	Shards []Shard `json:"Shards,omitzero"`
 }
 
-// ListStreamConsumersInput is generated from schema #/components/schemas/ListStreamConsumersInput.
+// ListStreamConsumersInput is the input of ListStreamConsumers.
+//
+// Source: #/components/schemas/ListStreamConsumersInput
 type ListStreamConsumersInput struct {
 	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -568,25 +715,29 @@ type ListStreamConsumersInput struct {
 	// When the number of consumers that are registered with the data stream is greater than the
 	// default value for the MaxResults parameter, or if you explicitly specify a value for MaxResults
 	// that is less than the number of consumers that are registered with the data stream, the response
-	// includes a pagination token named NextToken . You can specify this NextToken value in a
+	// includes a pagination token named NextToken. You can specify this NextToken value in a
 	// subsequent call to ListStreamConsumers to list the next set of registered consumers.
 	//
 	// Don't specify StreamName or StreamCreationTimestamp if you specify NextToken because the latter
 	// unambiguously identifies the stream.
 	//
-	// You can optionally specify a value for the MaxResults parameter when you specify NextToken . If
+	// You can optionally specify a value for the MaxResults parameter when you specify NextToken. If
 	// you specify a MaxResults value that is less than the number of consumers that the operation
-	// returns if you don't specify MaxResults , the response will contain a new NextToken value. You
+	// returns if you don't specify MaxResults, the response will contain a new NextToken value. You
 	// can use the new NextToken value in a subsequent call to the ListStreamConsumers operation to
 	// list the next set of consumers.
 	//
-	// Tokens expire after 300 seconds. When you obtain a value for NextToken in the response to a call
-	// to ListStreamConsumers , you have 300 seconds to use that value. If you specify an expired token
-	// in a call to ListStreamConsumers , you get ExpiredNextTokenException .
+	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
+	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
+	//
+	// </important>
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The ARN of the Kinesis data stream for which you want to list the registered consumers. For more
-	// information, see Amazon Resource Names (ARNs) and AWS Service Namespaces .
+	// information, see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	//
+	// Required.
 	StreamARN string `json:"StreamARN"`
 
 	// Specify this input parameter to distinguish data streams that have the same name. For example,
@@ -598,7 +749,9 @@ type ListStreamConsumersInput struct {
 	StreamCreationTimestamp *runtime.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
 }
 
-// ListStreamConsumersOutput is generated from schema #/components/schemas/ListStreamConsumersOutput.
+// ListStreamConsumersOutput is the output of ListStreamConsumers.
+//
+// Source: #/components/schemas/ListStreamConsumersOutput
 type ListStreamConsumersOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
@@ -609,20 +762,24 @@ type ListStreamConsumersOutput struct {
 	// When the number of consumers that are registered with the data stream is greater than the
 	// default value for the MaxResults parameter, or if you explicitly specify a value for MaxResults
 	// that is less than the number of registered consumers, the response includes a pagination token
-	// named NextToken . You can specify this NextToken value in a subsequent call to
+	// named NextToken. You can specify this NextToken value in a subsequent call to
 	// ListStreamConsumers to list the next set of registered consumers. For more information about the
 	// use of this pagination token when calling the ListStreamConsumers operation, see
-	// ListStreamConsumersInput$NextToken .
+	// ListStreamConsumersInput$NextToken.
 	//
-	// Tokens expire after 300 seconds. When you obtain a value for NextToken in the response to a call
-	// to ListStreamConsumers , you have 300 seconds to use that value. If you specify an expired token
-	// in a call to ListStreamConsumers , you get ExpiredNextTokenException .
+	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
+	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
+	//
+	// </important>
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
-// ListStreamsInput is generated from schema #/components/schemas/ListStreamsInput.
+// Represents the input for ListStreams.
 //
-// Represents the input for ListStreams .
+// ListStreamsInput is the input of ListStreams.
+//
+// Source: #/components/schemas/ListStreamsInput
 type ListStreamsInput struct {
 	// The name of the stream to start the list with.
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
@@ -631,75 +788,103 @@ type ListStreamsInput struct {
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
-// ListStreamsOutput is generated from schema #/components/schemas/ListStreamsOutput.
+// Represents the output for ListStreams.
 //
-// Represents the output for ListStreams .
+// ListStreamsOutput is the output of ListStreams.
+//
+// Source: #/components/schemas/ListStreamsOutput
 type ListStreamsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
-	// If set to true , there are more streams available to list.
+	// If set to true, there are more streams available to list.
+	//
+	// Required.
 	HasMoreStreams bool `json:"HasMoreStreams"`
 
 	// The names of the streams that are associated with the AWS account making the ListStreams
 	// request.
+	//
+	// Required.
 	StreamNames []string `json:"StreamNames"`
 }
 
-// ListTagsForStreamInput is generated from schema #/components/schemas/ListTagsForStreamInput.
+// Represents the input for ListTagsForStream.
 //
-// Represents the input for ListTagsForStream .
+// ListTagsForStreamInput is the input of ListTagsForStream.
+//
+// Source: #/components/schemas/ListTagsForStreamInput
 type ListTagsForStreamInput struct {
 	// The key to use as the starting point for the list of tags. If this parameter is set,
-	// ListTagsForStream gets all tags that occur after ExclusiveStartTagKey .
+	// ListTagsForStream gets all tags that occur after ExclusiveStartTagKey.
 	ExclusiveStartTagKey *string `json:"ExclusiveStartTagKey,omitzero"`
 
 	// The number of tags to return. If this number is less than the total number of tags associated
-	// with the stream, HasMoreTags is set to true . To list additional tags, set ExclusiveStartTagKey
+	// with the stream, HasMoreTags is set to true. To list additional tags, set ExclusiveStartTagKey
 	// to the last key in the response.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The name of the stream.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// ListTagsForStreamOutput is generated from schema #/components/schemas/ListTagsForStreamOutput.
+// Represents the output for ListTagsForStream.
 //
-// Represents the output for ListTagsForStream .
+// ListTagsForStreamOutput is the output of ListTagsForStream.
+//
+// Source: #/components/schemas/ListTagsForStreamOutput
 type ListTagsForStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
-	// If set to true , more tags are available. To request additional tags, set ExclusiveStartTagKey
-	// to the key of the last tag returned.
+	// If set to true, more tags are available. To request additional tags, set ExclusiveStartTagKey to
+	// the key of the last tag returned.
+	//
+	// Required.
 	HasMoreTags bool `json:"HasMoreTags"`
 
-	// A list of tags associated with StreamName , starting with the first tag after
-	// ExclusiveStartTagKey and up to the specified Limit .
+	// A list of tags associated with StreamName, starting with the first tag after
+	// ExclusiveStartTagKey and up to the specified Limit.
+	//
+	// Required.
 	Tags []Tag `json:"Tags"`
 }
 
-// MergeShardsInput is generated from schema #/components/schemas/MergeShardsInput.
+// Represents the input for MergeShards.
 //
-// Represents the input for MergeShards .
+// MergeShardsInput is the input of MergeShards.
+//
+// Source: #/components/schemas/MergeShardsInput
 type MergeShardsInput struct {
 	// The shard ID of the adjacent shard for the merge.
+	//
+	// Required.
 	AdjacentShardToMerge string `json:"AdjacentShardToMerge"`
 
 	// The shard ID of the shard to combine with the adjacent shard for the merge.
+	//
+	// Required.
 	ShardToMerge string `json:"ShardToMerge"`
 
 	// The name of the stream for the merge.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// MergeShardsOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.MergeShards/post (the spec gives no object schema).
+// MergeShardsOutput is the output of MergeShards.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.MergeShards/post
 type MergeShardsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// MetricsName is generated from schema #/components/schemas/MetricsName.
+// MetricsName is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/MetricsName
 type MetricsName string
 
 // Values of MetricsName, as sent on the wire.
@@ -714,13 +899,17 @@ const (
 	MetricsNameAll                                MetricsName = "ALL"
 )
 
-// PutRecordInput is generated from schema #/components/schemas/PutRecordInput.
+// Represents the input for PutRecord.
 //
-// Represents the input for PutRecord .
+// PutRecordInput is the input of PutRecord.
+//
+// Source: #/components/schemas/PutRecordInput
 type PutRecordInput struct {
 	// The data blob to put into the record, which is base64-encoded when the blob is serialized. When
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
+	//
+	// Required.
 	Data string `json:"Data"`
 
 	// The hash value used to explicitly determine the shard the data record is assigned to by
@@ -733,65 +922,83 @@ type PutRecordInput struct {
 	// data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to
 	// 128-bit integer values and to map associated data records to shards. As a result of this hashing
 	// mechanism, all data records with the same partition key map to the same shard within the stream.
+	//
+	// Required.
 	PartitionKey string `json:"PartitionKey"`
 
 	// Guarantees strictly increasing sequence numbers, for puts from the same client and to the same
 	// partition key. Usage: set the SequenceNumberForOrdering of record n to the sequence number of
-	// record n-1 (as returned in the result when putting record n-1 ). If this parameter is not set,
+	// record n-1 (as returned in the result when putting record n-1). If this parameter is not set,
 	// records are coarsely ordered based on arrival time.
 	SequenceNumberForOrdering *string `json:"SequenceNumberForOrdering,omitzero"`
 
 	// The name of the stream to put the data record into.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// PutRecordOutput is generated from schema #/components/schemas/PutRecordOutput.
+// Represents the output for PutRecord.
 //
-// Represents the output for PutRecord .
+// PutRecordOutput is the output of PutRecord.
+//
+// Source: #/components/schemas/PutRecordOutput
 type PutRecordOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The encryption type to use on the record. This parameter can be one of the following values:
 	//
-	// NONE : Do not encrypt the records in the stream.
+	// NONE: Do not encrypt the records in the stream.
 	//
-	// KMS : Use server-side encryption on the records in the stream using a customer-managed AWS KMS
+	// KMS: Use server-side encryption on the records in the stream using a customer-managed AWS KMS
 	// key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// The sequence number identifier that was assigned to the put data record. The sequence number for
 	// the record is unique across all records in the stream. A sequence number is the identifier
 	// associated with every record put into the stream.
+	//
+	// Required.
 	SequenceNumber string `json:"SequenceNumber"`
 
 	// The shard ID of the shard where the data record was placed.
+	//
+	// Required.
 	ShardId string `json:"ShardId"`
 }
 
-// PutRecordsInput is generated from schema #/components/schemas/PutRecordsInput.
-//
 // A PutRecords request.
+//
+// PutRecordsInput is the input of PutRecords.
+//
+// Source: #/components/schemas/PutRecordsInput
 type PutRecordsInput struct {
 	// The records associated with the request.
+	//
+	// Required.
 	Records []PutRecordsRequestEntry `json:"Records"`
 
 	// The stream name associated with the request.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// PutRecordsOutput is generated from schema #/components/schemas/PutRecordsOutput.
-//
 // PutRecords results.
+//
+// PutRecordsOutput is the output of PutRecords.
+//
+// Source: #/components/schemas/PutRecordsOutput
 type PutRecordsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The encryption type used on the records. This parameter can be one of the following values:
 	//
-	// NONE : Do not encrypt the records.
+	// NONE: Do not encrypt the records.
 	//
-	// KMS : Use server-side encryption on the records using a customer-managed AWS KMS key.
+	// KMS: Use server-side encryption on the records using a customer-managed AWS KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// The number of unsuccessfully processed records in a PutRecords request.
@@ -801,16 +1008,20 @@ type PutRecordsOutput struct {
 	// request by natural ordering. A record that is successfully added to a stream includes
 	// SequenceNumber and ShardId in the result. A record that fails to be added to a stream includes
 	// ErrorCode and ErrorMessage in the result.
+	//
+	// Required.
 	Records []PutRecordsResultEntry `json:"Records"`
 }
 
-// PutRecordsRequestEntry is generated from schema #/components/schemas/PutRecordsRequestEntry.
+// Represents the output for PutRecords.
 //
-// Represents the output for PutRecords .
+// Source: #/components/schemas/PutRecordsRequestEntry
 type PutRecordsRequestEntry struct {
 	// The data blob to put into the record, which is base64-encoded when the blob is serialized. When
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
+	//
+	// Required.
 	Data string `json:"Data"`
 
 	// The hash value used to determine explicitly the shard that the data record is assigned to by
@@ -823,23 +1034,25 @@ type PutRecordsRequestEntry struct {
 	// data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to
 	// 128-bit integer values and to map associated data records to shards. As a result of this hashing
 	// mechanism, all data records with the same partition key map to the same shard within the stream.
+	//
+	// Required.
 	PartitionKey string `json:"PartitionKey"`
 }
 
-// PutRecordsResultEntry is generated from schema #/components/schemas/PutRecordsResultEntry.
-//
 // Represents the result of an individual record from a PutRecords request. A record that is
 // successfully added to a stream includes SequenceNumber and ShardId in the result. A record that
 // fails to be added to the stream includes ErrorCode and ErrorMessage in the result.
+//
+// Source: #/components/schemas/PutRecordsResultEntry
 type PutRecordsResultEntry struct {
 	// The error code for an individual record result. ErrorCodes can be either
-	// ProvisionedThroughputExceededException or InternalFailure .
+	// ProvisionedThroughputExceededException or InternalFailure.
 	ErrorCode *string `json:"ErrorCode,omitzero"`
 
 	// The error message for an individual record result. An ErrorCode value of
 	// ProvisionedThroughputExceededException has an error message that includes the account ID, stream
 	// name, and shard ID. An ErrorCode value of InternalFailure has the error message "Internal
-	// Service Failure" .
+	// Service Failure".
 	ErrorMessage *string `json:"ErrorMessage,omitzero"`
 
 	// The sequence number for an individual record result.
@@ -849,10 +1062,10 @@ type PutRecordsResultEntry struct {
 	ShardId *string `json:"ShardId,omitzero"`
 }
 
-// Record is generated from schema #/components/schemas/Record.
-//
 // The unit of data of the Kinesis data stream, which is composed of a sequence number, a partition
 // key, and a data blob.
+//
+// Source: #/components/schemas/Record
 type Record struct {
 	// The approximate time that the record was inserted into the stream.
 	ApproximateArrivalTimestamp *runtime.EpochSeconds `json:"ApproximateArrivalTimestamp,omitzero"`
@@ -861,62 +1074,88 @@ type Record struct {
 	// does not inspect, interpret, or change the data in the blob in any way. When the data blob (the
 	// payload before base64-encoding) is added to the partition key size, the total size must not
 	// exceed the maximum record size (1 MiB).
+	//
+	// Required.
 	Data string `json:"Data"`
 
 	// The encryption type used on the record. This parameter can be one of the following values:
 	//
-	// NONE : Do not encrypt the records in the stream.
+	// NONE: Do not encrypt the records in the stream.
 	//
-	// KMS : Use server-side encryption on the records in the stream using a customer-managed AWS KMS
+	// KMS: Use server-side encryption on the records in the stream using a customer-managed AWS KMS
 	// key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// Identifies which shard in the stream the data record is assigned to.
+	//
+	// Required.
 	PartitionKey string `json:"PartitionKey"`
 
 	// The unique identifier of the record within its shard.
+	//
+	// Required.
 	SequenceNumber string `json:"SequenceNumber"`
 }
 
-// RegisterStreamConsumerInput is generated from schema #/components/schemas/RegisterStreamConsumerInput.
+// RegisterStreamConsumerInput is the input of RegisterStreamConsumer.
+//
+// Source: #/components/schemas/RegisterStreamConsumerInput
 type RegisterStreamConsumerInput struct {
 	// For a given Kinesis data stream, each consumer must have a unique name. However, consumer names
 	// don't have to be unique across data streams.
+	//
+	// Required.
 	ConsumerName string `json:"ConsumerName"`
 
 	// The ARN of the Kinesis data stream that you want to register the consumer with. For more info,
-	// see Amazon Resource Names (ARNs) and AWS Service Namespaces .
+	// see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	//
+	// Required.
 	StreamARN string `json:"StreamARN"`
 }
 
-// RegisterStreamConsumerOutput is generated from schema #/components/schemas/RegisterStreamConsumerOutput.
+// RegisterStreamConsumerOutput is the output of RegisterStreamConsumer.
+//
+// Source: #/components/schemas/RegisterStreamConsumerOutput
 type RegisterStreamConsumerOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// An object that represents the details of the consumer you registered. When you register a
 	// consumer, it gets an ARN that is generated by Kinesis Data Streams.
+	//
+	// Required.
 	Consumer *Consumer `json:"Consumer"`
 }
 
-// RemoveTagsFromStreamInput is generated from schema #/components/schemas/RemoveTagsFromStreamInput.
+// Represents the input for RemoveTagsFromStream.
 //
-// Represents the input for RemoveTagsFromStream .
+// RemoveTagsFromStreamInput is the input of RemoveTagsFromStream.
+//
+// Source: #/components/schemas/RemoveTagsFromStreamInput
 type RemoveTagsFromStreamInput struct {
 	// The name of the stream.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 
 	// A list of tag keys. Each corresponding tag is removed from the stream.
+	//
+	// Required.
 	TagKeys []string `json:"TagKeys"`
 }
 
-// RemoveTagsFromStreamOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.RemoveTagsFromStream/post (the spec gives no object schema).
+// RemoveTagsFromStreamOutput is the output of RemoveTagsFromStream.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RemoveTagsFromStream/post
 type RemoveTagsFromStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// ScalingType is generated from schema #/components/schemas/ScalingType.
+// ScalingType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ScalingType
 type ScalingType string
 
 // Values of ScalingType, as sent on the wire.
@@ -924,47 +1163,61 @@ const (
 	ScalingTypeUniformScaling ScalingType = "UNIFORM_SCALING"
 )
 
-// SequenceNumberRange is generated from schema #/components/schemas/SequenceNumberRange.
-//
 // The range of possible sequence numbers for the shard.
+//
+// Source: #/components/schemas/SequenceNumberRange
 type SequenceNumberRange struct {
 	// The ending sequence number for the range. Shards that are in the OPEN state have an ending
-	// sequence number of null .
+	// sequence number of null.
 	EndingSequenceNumber *string `json:"EndingSequenceNumber,omitzero"`
 
 	// The starting sequence number for the range.
+	//
+	// Required.
 	StartingSequenceNumber string `json:"StartingSequenceNumber"`
 }
 
-// Shard is generated from schema #/components/schemas/Shard.
-//
 // A uniquely identified group of data records in a Kinesis data stream.
+//
+// Source: #/components/schemas/Shard
 type Shard struct {
 	// The shard ID of the shard adjacent to the shard's parent.
 	AdjacentParentShardId *string `json:"AdjacentParentShardId,omitzero"`
 
 	// The range of possible hash key values for the shard, which is a set of ordered contiguous
 	// positive integers.
+	//
+	// Required.
 	HashKeyRange *HashKeyRange `json:"HashKeyRange"`
 
 	// The shard ID of the shard's parent.
 	ParentShardId *string `json:"ParentShardId,omitzero"`
 
 	// The range of possible sequence numbers for the shard.
+	//
+	// Required.
 	SequenceNumberRange *SequenceNumberRange `json:"SequenceNumberRange"`
 
 	// The unique identifier of the shard within the stream.
+	//
+	// Required.
 	ShardId string `json:"ShardId"`
 }
 
-// ShardFilter is generated from schema #/components/schemas/ShardFilter.
+// ShardFilter is an object of the spec.
+//
+// Source: #/components/schemas/ShardFilter
 type ShardFilter struct {
 	ShardId   *string               `json:"ShardId,omitzero"`
 	Timestamp *runtime.EpochSeconds `json:"Timestamp,omitzero"`
-	Type      ShardFilterType       `json:"Type"`
+
+	// Required.
+	Type ShardFilterType `json:"Type"`
 }
 
-// ShardFilterType is generated from schema #/components/schemas/ShardFilterType.
+// ShardFilterType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ShardFilterType
 type ShardFilterType string
 
 // Values of ShardFilterType, as sent on the wire.
@@ -977,7 +1230,9 @@ const (
 	ShardFilterTypeFromTimestamp   ShardFilterType = "FROM_TIMESTAMP"
 )
 
-// ShardIteratorType is generated from schema #/components/schemas/ShardIteratorType.
+// ShardIteratorType is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/ShardIteratorType
 type ShardIteratorType string
 
 // Values of ShardIteratorType, as sent on the wire.
@@ -989,9 +1244,11 @@ const (
 	ShardIteratorTypeAtTimestamp         ShardIteratorType = "AT_TIMESTAMP"
 )
 
-// SplitShardInput is generated from schema #/components/schemas/SplitShardInput.
+// Represents the input for SplitShard.
 //
-// Represents the input for SplitShard .
+// SplitShardInput is the input of SplitShard.
+//
+// Source: #/components/schemas/SplitShardInput
 type SplitShardInput struct {
 	// A hash key value for the starting hash key of one of the child shards created by the split. The
 	// hash key range for a given shard constitutes a set of ordered contiguous positive integers. The
@@ -999,30 +1256,42 @@ type SplitShardInput struct {
 	// NewStartingHashKey hash key value and all higher hash key values in hash key range are
 	// distributed to one of the child shards. All the lower hash key values in the range are
 	// distributed to the other child shard.
+	//
+	// Required.
 	NewStartingHashKey string `json:"NewStartingHashKey"`
 
 	// The shard ID of the shard to split.
+	//
+	// Required.
 	ShardToSplit string `json:"ShardToSplit"`
 
 	// The name of the stream for the shard split.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// SplitShardOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.SplitShard/post (the spec gives no object schema).
+// SplitShardOutput is the output of SplitShard.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.SplitShard/post
 type SplitShardOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// StartStreamEncryptionInput is generated from schema #/components/schemas/StartStreamEncryptionInput.
+// StartStreamEncryptionInput is the input of StartStreamEncryption.
+//
+// Source: #/components/schemas/StartStreamEncryptionInput
 type StartStreamEncryptionInput struct {
-	// The encryption type to use. The only valid value is KMS .
+	// The encryption type to use. The only valid value is KMS.
+	//
+	// Required.
 	EncryptionType EncryptionType `json:"EncryptionType"`
 
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified Amazon Resource Name (ARN) to either an alias or a
 	// key, or an alias name prefixed by "alias/".You can also use a master key owned by Kinesis Data
-	// Streams by specifying the alias aws/kinesis .
+	// Streams by specifying the alias aws/kinesis.
 	//
 	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
 	//
@@ -1033,27 +1302,37 @@ type StartStreamEncryptionInput struct {
 	// Alias name example: alias/MyAliasName
 	//
 	// Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//
+	// Required.
 	KeyId string `json:"KeyId"`
 
 	// The name of the stream for which to start encrypting records.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// StartStreamEncryptionOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.StartStreamEncryption/post (the spec gives no object schema).
+// StartStreamEncryptionOutput is the output of StartStreamEncryption.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StartStreamEncryption/post
 type StartStreamEncryptionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// StopStreamEncryptionInput is generated from schema #/components/schemas/StopStreamEncryptionInput.
+// StopStreamEncryptionInput is the input of StopStreamEncryption.
+//
+// Source: #/components/schemas/StopStreamEncryptionInput
 type StopStreamEncryptionInput struct {
-	// The encryption type. The only valid value is KMS .
+	// The encryption type. The only valid value is KMS.
+	//
+	// Required.
 	EncryptionType EncryptionType `json:"EncryptionType"`
 
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified Amazon Resource Name (ARN) to either an alias or a
 	// key, or an alias name prefixed by "alias/".You can also use a master key owned by Kinesis Data
-	// Streams by specifying the alias aws/kinesis .
+	// Streams by specifying the alias aws/kinesis.
 	//
 	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
 	//
@@ -1064,41 +1343,51 @@ type StopStreamEncryptionInput struct {
 	// Alias name example: alias/MyAliasName
 	//
 	// Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//
+	// Required.
 	KeyId string `json:"KeyId"`
 
 	// The name of the stream on which to stop encrypting records.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 }
 
-// StopStreamEncryptionOutput is generated from operation /paths/~1#X-Amz-Target=Kinesis_20131202.StopStreamEncryption/post (the spec gives no object schema).
+// StopStreamEncryptionOutput is the output of StopStreamEncryption.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StopStreamEncryption/post
 type StopStreamEncryptionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// StreamDescription is generated from schema #/components/schemas/StreamDescription.
+// Represents the output for DescribeStream.
 //
-// Represents the output for DescribeStream .
+// Source: #/components/schemas/StreamDescription
 type StreamDescription struct {
 	// The server-side encryption type used on the stream. This parameter can be one of the following
 	// values:
 	//
-	// NONE : Do not encrypt the records in the stream.
+	// NONE: Do not encrypt the records in the stream.
 	//
-	// KMS : Use server-side encryption on the records in the stream using a customer-managed AWS KMS
+	// KMS: Use server-side encryption on the records in the stream using a customer-managed AWS KMS
 	// key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// Represents the current enhanced monitoring settings of the stream.
+	//
+	// Required.
 	EnhancedMonitoring []EnhancedMetrics `json:"EnhancedMonitoring"`
 
-	// If set to true , more shards in the stream are available to describe.
+	// If set to true, more shards in the stream are available to describe.
+	//
+	// Required.
 	HasMoreShards bool `json:"HasMoreShards"`
 
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified ARN to either an alias or a key, or an alias name
 	// prefixed by "alias/".You can also use a master key owned by Kinesis Data Streams by specifying
-	// the alias aws/kinesis .
+	// the alias aws/kinesis.
 	//
 	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
 	//
@@ -1112,25 +1401,35 @@ type StreamDescription struct {
 	KeyId *string `json:"KeyId,omitzero"`
 
 	// The current retention period, in hours. Minimum value of 24. Maximum value of 168.
+	//
+	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
 
 	// The shards that comprise the stream.
+	//
+	// Required.
 	Shards []Shard `json:"Shards"`
 
 	// The Amazon Resource Name (ARN) for the stream being described.
+	//
+	// Required.
 	StreamARN string `json:"StreamARN"`
 
 	// The approximate time that the stream was created.
+	//
+	// Required.
 	StreamCreationTimestamp runtime.EpochSeconds `json:"StreamCreationTimestamp"`
 
 	// The name of the stream being described.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 
 	// The current status of the stream being described. The stream status is one of the following
 	// states:
 	//
 	// CREATING - The stream is being created. Kinesis Data Streams immediately returns and sets
-	// StreamStatus to CREATING .
+	// StreamStatus to CREATING.
 	//
 	// DELETING - The stream is being deleted. The specified stream is in the DELETING state until
 	// Kinesis Data Streams completes the deletion.
@@ -1140,12 +1439,14 @@ type StreamDescription struct {
 	//
 	// UPDATING - Shards in the stream are being merged or split. Read and write operations continue to
 	// work while the stream is in the UPDATING state.
+	//
+	// Required.
 	StreamStatus StreamStatus `json:"StreamStatus"`
 }
 
-// StreamDescriptionSummary is generated from schema #/components/schemas/StreamDescriptionSummary.
-//
 // Represents the output for DescribeStreamSummary
+//
+// Source: #/components/schemas/StreamDescriptionSummary
 type StreamDescriptionSummary struct {
 	// The number of enhanced fan-out consumers registered with the stream.
 	ConsumerCount *int64 `json:"ConsumerCount,omitzero"`
@@ -1158,12 +1459,14 @@ type StreamDescriptionSummary struct {
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// Represents the current enhanced monitoring settings of the stream.
+	//
+	// Required.
 	EnhancedMonitoring []EnhancedMetrics `json:"EnhancedMonitoring"`
 
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified ARN to either an alias or a key, or an alias name
 	// prefixed by "alias/".You can also use a master key owned by Kinesis Data Streams by specifying
-	// the alias aws/kinesis .
+	// the alias aws/kinesis.
 	//
 	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
 	//
@@ -1177,25 +1480,35 @@ type StreamDescriptionSummary struct {
 	KeyId *string `json:"KeyId,omitzero"`
 
 	// The number of open shards in the stream.
+	//
+	// Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
 
 	// The current retention period, in hours.
+	//
+	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
 
 	// The Amazon Resource Name (ARN) for the stream being described.
+	//
+	// Required.
 	StreamARN string `json:"StreamARN"`
 
 	// The approximate time that the stream was created.
+	//
+	// Required.
 	StreamCreationTimestamp runtime.EpochSeconds `json:"StreamCreationTimestamp"`
 
 	// The name of the stream being described.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 
 	// The current status of the stream being described. The stream status is one of the following
 	// states:
 	//
 	// CREATING - The stream is being created. Kinesis Data Streams immediately returns and sets
-	// StreamStatus to CREATING .
+	// StreamStatus to CREATING.
 	//
 	// DELETING - The stream is being deleted. The specified stream is in the DELETING state until
 	// Kinesis Data Streams completes the deletion.
@@ -1205,10 +1518,14 @@ type StreamDescriptionSummary struct {
 	//
 	// UPDATING - Shards in the stream are being merged or split. Read and write operations continue to
 	// work while the stream is in the UPDATING state.
+	//
+	// Required.
 	StreamStatus StreamStatus `json:"StreamStatus"`
 }
 
-// StreamStatus is generated from schema #/components/schemas/StreamStatus.
+// StreamStatus is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/StreamStatus
 type StreamStatus string
 
 // Values of StreamStatus, as sent on the wire.
@@ -1219,12 +1536,14 @@ const (
 	StreamStatusUpdating StreamStatus = "UPDATING"
 )
 
-// Tag is generated from schema #/components/schemas/Tag.
-//
 // Metadata assigned to the stream, consisting of a key-value pair.
+//
+// Source: #/components/schemas/Tag
 type Tag struct {
 	// A unique identifier for the tag. Maximum length: 128 characters. Valid characters: Unicode
 	// letters, digits, white space, _ . / = + - % @
+	//
+	// Required.
 	Key string `json:"Key"`
 
 	// An optional string, typically used to describe or define the tag. Maximum length: 256
@@ -1232,12 +1551,18 @@ type Tag struct {
 	Value *string `json:"Value,omitzero"`
 }
 
-// UpdateShardCountInput is generated from schema #/components/schemas/UpdateShardCountInput.
+// UpdateShardCountInput is the input of UpdateShardCount.
+//
+// Source: #/components/schemas/UpdateShardCountInput
 type UpdateShardCountInput struct {
 	// The scaling type. Uniform scaling creates shards of equal size.
+	//
+	// Required.
 	ScalingType ScalingType `json:"ScalingType"`
 
 	// The name of the stream.
+	//
+	// Required.
 	StreamName string `json:"StreamName"`
 
 	// The new number of shards. This value has the following default limits. By default, you cannot do
@@ -1251,10 +1576,14 @@ type UpdateShardCountInput struct {
 	// is 500 per account per region), unless you request a limit increase.
 	//
 	// Scale a stream with more than 500 shards down unless you set this value to less than 500 shards.
+	//
+	// Required.
 	TargetShardCount int64 `json:"TargetShardCount"`
 }
 
-// UpdateShardCountOutput is generated from schema #/components/schemas/UpdateShardCountOutput.
+// UpdateShardCountOutput is the output of UpdateShardCount.
+//
+// Source: #/components/schemas/UpdateShardCountOutput
 type UpdateShardCountOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`

@@ -7,7 +7,7 @@
 // Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
-// Welcome to the Amazon SQS API Reference .
+// Welcome to the Amazon SQS API Reference.
 //
 // Amazon SQS is a reliable, highly-scalable hosted queue for storing messages as they travel
 // between applications or microservices. Amazon SQS moves data between distributed application
@@ -99,9 +99,12 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New.
-//
 // The Amazon SQS multi-region endpoint
+//
+// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
+// another endpoint) to New.
+//
+// Source: #/servers/0
 const DefaultServerURL = "http://sqs.us-east-1.amazonaws.com"
 
 // ServerURL returns the spec's first server URL, "http://sqs.{region}.amazonaws.com", with its
@@ -113,16 +116,16 @@ func ServerURL(vars map[string]string) string {
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
-	AttemptHeader:      "amz-sdk-request",
-	Bare429NotRetried:  true,
+	Name:               "Amazon Simple Queue Service",
+	EnvPrefix:          "AWS",
 	DefaultMode:        runtime.ModeStandard,
 	Defaults:           runtime.ModeDefaults{MaxAttempts: 3},
-	EnvPrefix:          "AWS",
+	ThrottlingCodes:    []string{"RequestThrottled", "ThrottlingException", "AWS.SimpleQueueService.RequestThrottled"},
+	Bare429NotRetried:  true,
 	ErrorCodeFields:    []string{"Error.Code"},
 	ErrorMessageFields: []string{"Error.Message"},
-	Name:               "Amazon Simple Queue Service",
-	RequestIDFields:    []string{"RequestId"},
 	RequestIDHeaders:   []string{"x-amzn-RequestId"},
+	RequestIDFields:    []string{"RequestId"},
 	ServerDelayHeaders: []string{"x-amz-retry-after"},
-	ThrottlingCodes:    []string{"RequestThrottled", "ThrottlingException", "AWS.SimpleQueueService.RequestThrottled"},
+	AttemptHeader:      "amz-sdk-request",
 }

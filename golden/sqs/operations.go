@@ -17,34 +17,39 @@ var opGETAddPermission = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETAddPermission calls the GETAddPermission operation (GET /{AccountNumber}/{QueueName}/).
-//
-// Adds a permission to a queue for a specific principal . This allows sharing access to the queue.
+// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
 // permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide .
+// Developer Guide.
 //
-// AddPermission generates a policy for you. You can use SetQueueAttributes to upload your policy.
-// For more information, see Using Custom Policies with the Amazon SQS Access Policy Language in
-// the Amazon SQS Developer Guide .
+// <note> AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
+// policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
+// Language in the Amazon SQS Developer Guide.
 //
 // An Amazon SQS policy can have a maximum of 7 actions.
 //
-// To remove the ability to change queue permissions, you must deny permission to the AddPermission
-// , RemovePermission , and SetQueueAttributes actions in your IAM policy.
+// To remove the ability to change queue permissions, you must deny permission to the
+// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// Some actions take lists of parameters. These lists are specified using the param.n notation.
-// Values of n are integers starting from 1. For example, a parameter list with two elements looks
-// like this:
+// </note> Some actions take lists of parameters. These lists are specified using the param.n
+// notation. Values of n are integers starting from 1. For example, a parameter list with two
+// elements looks like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETAddPermission sends GET
+// /{AccountNumber}/{QueueName}/?Action=AddPermission&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput, opts ...func(*Options)) (*GETAddPermissionOutput, error) {
 	if in == nil {
 		in = &GETAddPermissionInput{}
@@ -73,11 +78,9 @@ var opGETChangeMessageVisibility = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETChangeMessageVisibility calls the GETChangeMessageVisibility operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide .
+// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -105,14 +108,14 @@ var opGETChangeMessageVisibility = runtime.Operation{
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request .
+// request a limit increase, file a support request.
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// If you attempt to set the VisibilityTimeout to a value greater than the maximum time left,
-// Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
+// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
 // Unlike with a queue, when you change the visibility timeout for a specific message the timeout
@@ -120,6 +123,13 @@ var opGETChangeMessageVisibility = runtime.Operation{
 // message after it is received, the visibility timeout for the message reverts to the original
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
+//
+// </important>
+//
+// GETChangeMessageVisibility sends GET
+// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibility&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMessageVisibilityInput, opts ...func(*Options)) (*GETChangeMessageVisibilityOutput, error) {
 	if in == nil {
 		in = &GETChangeMessageVisibilityInput{}
@@ -147,23 +157,27 @@ var opGETChangeMessageVisibilityBatch = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETChangeMessageVisibilityBatch calls the GETChangeMessageVisibilityBatch operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Changes the visibility timeout of multiple messages. This is a batch version of
-// ChangeMessageVisibility . The result of the action on each message is reported individually in
+// ChangeMessageVisibility. The result of the action on each message is reported individually in
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// Because the batch request can result in a combination of successful and unsuccessful actions,
-// you should check for batch errors even when the call returns an HTTP status code of 200 .
+// <important> Because the batch request can result in a combination of successful and unsuccessful
+// actions, you should check for batch errors even when the call returns an HTTP status code of
+// 200.
 //
-// Some actions take lists of parameters. These lists are specified using the param.n notation.
-// Values of n are integers starting from 1. For example, a parameter list with two elements looks
-// like this:
+// </important> Some actions take lists of parameters. These lists are specified using the param.n
+// notation. Values of n are integers starting from 1. For example, a parameter list with two
+// elements looks like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
+//
+// GETChangeMessageVisibilityBatch sends GET
+// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
 func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*GETChangeMessageVisibilityBatchOutput, error) {
 	if in == nil {
 		in = &GETChangeMessageVisibilityBatchInput{}
@@ -190,20 +204,18 @@ var opGETCreateQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETCreateQueue calls the GETCreateQueue operation (GET /).
-//
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
 //
 // If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// You can't change the queue type after you create it and you can't convert an existing standard
-// queue into a FIFO queue. You must either create a new FIFO queue for your application or delete
-// your existing standard queue and recreate it as a FIFO queue. For more information, see Moving
-// From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide .
+// <note> You can't change the queue type after you create it and you can't convert an existing
+// standard queue into a FIFO queue. You must either create a new FIFO queue for your application
+// or delete your existing standard queue and recreate it as a FIFO queue. For more information,
+// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
 //
-// If you don't provide a value for an attribute, the queue is created with the default value for
-// the attribute.
+// </note> If you don't provide a value for an attribute, the queue is created with the default
+// value for the attribute.
 //
 // If you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
@@ -211,11 +223,11 @@ var opGETCreateQueue = runtime.Operation{
 // To successfully create a new queue, you must provide a queue name that adheres to the limits
 // related to queues and is unique within the scope of your queues.
 //
-// After you create a queue, you must wait at least one second after the queue is created to be
-// able to use the queue.
+// <note> After you create a queue, you must wait at least one second after the queue is created to
+// be able to use the queue.
 //
-// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
-// parameter. be aware of existing queue names:
+// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
+// QueueName parameter. be aware of existing queue names:
 //
 // If you provide the name of an existing queue along with the exact names and values of all the
 // queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -231,8 +243,14 @@ var opGETCreateQueue = runtime.Operation{
 //
 // &AttributeName.2=second
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=CreateQueue/get
 func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
 	if in == nil {
 		in = &GETCreateQueueInput{}
@@ -261,24 +279,30 @@ var opGETDeleteMessage = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETDeleteMessage calls the GETDeleteMessage operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Deletes the specified message from the specified queue. To select the message to delete, use the
-// ReceiptHandle of the message ( not the MessageId which you receive when you send the message).
+// ReceiptHandle of the message (not the MessageId which you receive when you send the message).
 // Amazon SQS can delete a message from a queue even if a visibility timeout setting causes the
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// The ReceiptHandle is associated with a specific instance of receiving a message. If you receive
-// a message more than once, the ReceiptHandle is different each time you receive a message. When
-// you use the DeleteMessage action, you must provide the most recently received ReceiptHandle for
-// the message (otherwise, the request succeeds, but the message might not be deleted).
+// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// receive a message more than once, the ReceiptHandle is different each time you receive a
+// message. When you use the DeleteMessage action, you must provide the most recently received
+// ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
+// deleted).
 //
 // For standard queues, it is possible to receive a message even after you delete it. This might
 // happen on rare occasions if one of the servers which stores a copy of the message is unavailable
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
+//
+// </note>
+//
+// GETDeleteMessage sends GET
+// /{AccountNumber}/{QueueName}/?Action=DeleteMessage&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput, opts ...func(*Options)) (*GETDeleteMessageOutput, error) {
 	if in == nil {
 		in = &GETDeleteMessageInput{}
@@ -305,21 +329,25 @@ var opGETDeleteMessageBatch = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETDeleteMessageBatch calls the GETDeleteMessageBatch operation (GET /{AccountNumber}/{QueueName}/).
-//
-// Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage .
+// Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// Because the batch request can result in a combination of successful and unsuccessful actions,
-// you should check for batch errors even when the call returns an HTTP status code of 200 .
+// <important> Because the batch request can result in a combination of successful and unsuccessful
+// actions, you should check for batch errors even when the call returns an HTTP status code of
+// 200.
 //
-// Some actions take lists of parameters. These lists are specified using the param.n notation.
-// Values of n are integers starting from 1. For example, a parameter list with two elements looks
-// like this:
+// </important> Some actions take lists of parameters. These lists are specified using the param.n
+// notation. Values of n are integers starting from 1. For example, a parameter list with two
+// elements looks like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
+//
+// GETDeleteMessageBatch sends GET
+// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
 func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*GETDeleteMessageBatchOutput, error) {
 	if in == nil {
 		in = &GETDeleteMessageBatchInput{}
@@ -346,22 +374,26 @@ var opGETDeleteQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETDeleteQueue calls the GETDeleteQueue operation (GET /{AccountNumber}/{QueueName}/).
+// Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// Deletes the queue specified by the QueueUrl , regardless of the queue's contents.
+// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// queue are no longer available.
 //
-// Be careful with the DeleteQueue action: When you delete a queue, any messages in the queue are
-// no longer available.
-//
-// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
-// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
-// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
+// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
+// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETDeleteQueue sends GET /{AccountNumber}/{QueueName}/?Action=DeleteQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, opts ...func(*Options)) (*GETDeleteQueueOutput, error) {
 	if in == nil {
 		in = &GETDeleteQueueInput{}
@@ -387,12 +419,17 @@ var opGETGetQueueAttributes = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETGetQueueAttributes calls the GETGetQueueAttributes operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Gets attributes for the specified queue.
 //
-// To determine whether a queue is FIFO , you can check whether QueueName ends with the .fifo
+// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
 // suffix.
+//
+// </note>
+//
+// GETGetQueueAttributes sends GET
+// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GETGetQueueAttributesOutput, error) {
 	if in == nil {
 		in = &GETGetQueueAttributesInput{}
@@ -419,14 +456,16 @@ var opGETGetQueueUrl = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETGetQueueUrl calls the GETGetQueueUrl operation (GET /).
-//
 // Returns the URL of an existing Amazon SQS queue.
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
 // access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide .
+// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+//
+// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=GetQueueUrl/get
 func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GETGetQueueUrlOutput, error) {
 	if in == nil {
 		in = &GETGetQueueUrlInput{}
@@ -454,20 +493,23 @@ var opGETListDeadLetterSourceQueues = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETListDeadLetterSourceQueues calls the GETListDeadLetterSourceQueues operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
 // dead-letter queue.
 //
 // The ListDeadLetterSourceQueues methods supports pagination. Set parameter MaxResults in the
 // request to specify the maximum number of results to be returned in the response. If you do not
-// set MaxResults , the response includes a maximum of 1,000 results. If you set MaxResults and
-// there are additional results to display, the response includes a value for NextToken . Use
+// set MaxResults, the response includes a maximum of 1,000 results. If you set MaxResults and
+// there are additional results to display, the response includes a value for NextToken. Use
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
 // For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide .
+// the Amazon SQS Developer Guide.
+//
+// GETListDeadLetterSourceQueues sends GET
+// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*GETListDeadLetterSourceQueuesOutput, error) {
 	if in == nil {
 		in = &GETListDeadLetterSourceQueuesInput{}
@@ -495,13 +537,18 @@ var opGETListQueueTags = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETListQueueTags calls the GETListQueueTags operation (GET /{AccountNumber}/{QueueName}/).
-//
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide .
+// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETListQueueTags sends GET
+// /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
 	if in == nil {
 		in = &GETListQueueTagsInput{}
@@ -527,20 +574,24 @@ var opGETListQueues = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETListQueues calls the GETListQueues operation (GET /).
-//
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
 // name that begins with the specified value are returned.
 //
 // The listQueues methods supports pagination. Set parameter MaxResults in the request to specify
-// the maximum number of results to be returned in the response. If you do not set MaxResults , the
+// the maximum number of results to be returned in the response. If you do not set MaxResults, the
 // response includes a maximum of 1,000 results. If you set MaxResults and there are additional
-// results to display, the response includes a value for NextToken . Use NextToken as a parameter
-// in your next request to listQueues to receive the next page of results.
+// results to display, the response includes a value for NextToken. Use NextToken as a parameter in
+// your next request to listQueues to receive the next page of results.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=ListQueues/get
 func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*GETListQueuesOutput, error) {
 	if in == nil {
 		in = &GETListQueuesInput{}
@@ -569,20 +620,23 @@ var opGETPurgeQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETPurgeQueue calls the GETPurgeQueue operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// When you use the PurgeQueue action, you can't retrieve any messages deleted from a queue.
+// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
-// the next minute.
+// </important> Messages sent to the queue before you call PurgeQueue might be received but are
+// deleted within the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
+//
+// GETPurgeQueue sends GET /{AccountNumber}/{QueueName}/?Action=PurgeQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts ...func(*Options)) (*GETPurgeQueueOutput, error) {
 	if in == nil {
 		in = &GETPurgeQueueInput{}
@@ -604,16 +658,14 @@ func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts
 
 // opGETReceiveMessage describes GETReceiveMessage to the runtime.
 var opGETReceiveMessage = runtime.Operation{
-	LongPolling: true,
 	Name:        "GETReceiveMessage",
 	RetrySafe:   true,
+	LongPolling: true,
 }
 
-// GETReceiveMessage calls the GETReceiveMessage operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
 // parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide .
+// Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -626,7 +678,7 @@ var opGETReceiveMessage = runtime.Operation{
 //
 // The message body.
 //
-// An MD5 digest of the message body. For information about MD5, see RFC1321 .
+// An MD5 digest of the message body. For information about MD5, see RFC1321.
 //
 // The MessageId you received when you sent the message to the queue.
 //
@@ -637,19 +689,29 @@ var opGETReceiveMessage = runtime.Operation{
 // An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide .
+// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide .
+// information, see Visibility Timeout in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// In the future, new attributes might be added. If you write code that calls this action, we
-// recommend that you structure your code so that it can handle new attributes gracefully.
+// <note> In the future, new attributes might be added. If you write code that calls this action,
+// we recommend that you structure your code so that it can handle new attributes gracefully.
+//
+// </note>
+//
+// GETReceiveMessage sends GET
+// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05.
+//
+// It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
+// backoff of the error's class before returning.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
 func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*GETReceiveMessageOutput, error) {
 	if in == nil {
 		in = &GETReceiveMessageInput{}
@@ -681,17 +743,22 @@ var opGETRemovePermission = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETRemovePermission calls the GETRemovePermission operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// Only the owner of a queue can remove permissions from it.
+// <note> Only the owner of a queue can remove permissions from it.
 //
 // Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
 //
-// To remove the ability to change queue permissions, you must deny permission to the AddPermission
-// , RemovePermission , and SetQueueAttributes actions in your IAM policy.
+// To remove the ability to change queue permissions, you must deny permission to the
+// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//
+// </note>
+//
+// GETRemovePermission sends GET
+// /{AccountNumber}/{QueueName}/?Action=RemovePermission&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissionInput, opts ...func(*Options)) (*GETRemovePermissionOutput, error) {
 	if in == nil {
 		in = &GETRemovePermissionInput{}
@@ -718,17 +785,21 @@ var opGETSendMessage = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETSendMessage calls the GETSendMessage operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Delivers a message to the specified queue.
 //
-// A message can include only XML, JSON, and unformatted text. The following Unicode characters are
-// allowed:
+// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
 // Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters .
+// specification for characters.
+//
+// </important>
+//
+// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*GETSendMessageOutput, error) {
 	if in == nil {
 		in = &GETSendMessageInput{}
@@ -760,28 +831,26 @@ var opGETSendMessageBatch = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETSendMessageBatch calls the GETSendMessageBatch operation (GET /{AccountNumber}/{QueueName}/).
-//
-// Delivers up to ten messages to the specified queue. This is a batch version of SendMessage . For
+// Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
 // a FIFO queue, multiple messages within a single batch are enqueued in the order they are sent.
 //
 // The result of sending each message is reported individually in the response. Because the batch
 // request can result in a combination of successful and unsuccessful actions, you should check for
-// batch errors even when the call returns an HTTP status code of 200 .
+// batch errors even when the call returns an HTTP status code of 200.
 //
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// A message can include only XML, JSON, and unformatted text. The following Unicode characters are
-// allowed:
+// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
 // Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters .
+// specification for characters.
 //
-// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
-// for the queue.
+// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
+// default value for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -790,6 +859,11 @@ var opGETSendMessageBatch = runtime.Operation{
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
+//
+// GETSendMessageBatch sends GET
+// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*GETSendMessageBatchOutput, error) {
 	if in == nil {
 		in = &GETSendMessageBatchInput{}
@@ -816,20 +890,25 @@ var opGETSetQueueAttributes = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETSetQueueAttributes calls the GETSetQueueAttributes operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// In the future, new attributes might be added. If you write code that calls this action, we
-// recommend that you structure your code so that it can handle new attributes gracefully.
+// <note> In the future, new attributes might be added. If you write code that calls this action,
+// we recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
 //
-// To remove the ability to change queue permissions, you must deny permission to the AddPermission
-// , RemovePermission , and SetQueueAttributes actions in your IAM policy.
+// To remove the ability to change queue permissions, you must deny permission to the
+// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//
+// </note>
+//
+// GETSetQueueAttributes sends GET
+// /{AccountNumber}/{QueueName}/?Action=SetQueueAttributes&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttributesInput, opts ...func(*Options)) (*GETSetQueueAttributesOutput, error) {
 	if in == nil {
 		in = &GETSetQueueAttributesInput{}
@@ -856,10 +935,8 @@ var opGETTagQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETTagQueue calls the GETTagQueue operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide .
+// Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -872,10 +949,16 @@ var opGETTagQueue = runtime.Operation{
 // A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
 // For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide .
+// Guide.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETTagQueue sends GET /{AccountNumber}/{QueueName}/?Action=TagQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...func(*Options)) (*GETTagQueueOutput, error) {
 	if in == nil {
 		in = &GETTagQueueInput{}
@@ -902,13 +985,17 @@ var opGETUntagQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
-// GETUntagQueue calls the GETUntagQueue operation (GET /{AccountNumber}/{QueueName}/).
-//
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide .
+// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// GETUntagQueue sends GET /{AccountNumber}/{QueueName}/?Action=UntagQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts ...func(*Options)) (*GETUntagQueueOutput, error) {
 	if in == nil {
 		in = &GETUntagQueueInput{}
@@ -932,34 +1019,38 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
 var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 
-// POSTAddPermission calls the POSTAddPermission operation (POST /).
-//
-// Adds a permission to a queue for a specific principal . This allows sharing access to the queue.
+// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
 // permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide .
+// Developer Guide.
 //
-// AddPermission generates a policy for you. You can use SetQueueAttributes to upload your policy.
-// For more information, see Using Custom Policies with the Amazon SQS Access Policy Language in
-// the Amazon SQS Developer Guide .
+// <note> AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
+// policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
+// Language in the Amazon SQS Developer Guide.
 //
 // An Amazon SQS policy can have a maximum of 7 actions.
 //
-// To remove the ability to change queue permissions, you must deny permission to the AddPermission
-// , RemovePermission , and SetQueueAttributes actions in your IAM policy.
+// To remove the ability to change queue permissions, you must deny permission to the
+// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// Some actions take lists of parameters. These lists are specified using the param.n notation.
-// Values of n are integers starting from 1. For example, a parameter list with two elements looks
-// like this:
+// </note> Some actions take lists of parameters. These lists are specified using the param.n
+// notation. Values of n are integers starting from 1. For example, a parameter list with two
+// elements looks like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=AddPermission/post
 func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInput, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
 	if in == nil {
 		in = &POSTAddPermissionInput{}
@@ -984,11 +1075,9 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInp
 // opPOSTChangeMessageVisibility describes POSTChangeMessageVisibility to the runtime.
 var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVisibility"}
 
-// POSTChangeMessageVisibility calls the POSTChangeMessageVisibility operation (POST /).
-//
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide .
+// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -1016,14 +1105,14 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request .
+// request a limit increase, file a support request.
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// If you attempt to set the VisibilityTimeout to a value greater than the maximum time left,
-// Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
+// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
 // Unlike with a queue, when you change the visibility timeout for a specific message the timeout
@@ -1031,6 +1120,12 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // message after it is received, the visibility timeout for the message reverts to the original
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
+//
+// </important>
+//
+// POSTChangeMessageVisibility sends POST /?Action=ChangeMessageVisibility&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChangeMessageVisibilityInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
 	if in == nil {
 		in = &POSTChangeMessageVisibilityInput{}
@@ -1055,23 +1150,27 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChange
 // opPOSTChangeMessageVisibilityBatch describes POSTChangeMessageVisibilityBatch to the runtime.
 var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMessageVisibilityBatch"}
 
-// POSTChangeMessageVisibilityBatch calls the POSTChangeMessageVisibilityBatch operation (POST /).
-//
 // Changes the visibility timeout of multiple messages. This is a batch version of
-// ChangeMessageVisibility . The result of the action on each message is reported individually in
+// ChangeMessageVisibility. The result of the action on each message is reported individually in
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// Because the batch request can result in a combination of successful and unsuccessful actions,
-// you should check for batch errors even when the call returns an HTTP status code of 200 .
+// <important> Because the batch request can result in a combination of successful and unsuccessful
+// actions, you should check for batch errors even when the call returns an HTTP status code of
+// 200.
 //
-// Some actions take lists of parameters. These lists are specified using the param.n notation.
-// Values of n are integers starting from 1. For example, a parameter list with two elements looks
-// like this:
+// </important> Some actions take lists of parameters. These lists are specified using the param.n
+// notation. Values of n are integers starting from 1. For example, a parameter list with two
+// elements looks like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
+//
+// POSTChangeMessageVisibilityBatch sends POST
+// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
 func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityBatchOutput, error) {
 	if in == nil {
 		in = &POSTChangeMessageVisibilityBatchInput{}
@@ -1096,20 +1195,18 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTC
 // opPOSTCreateQueue describes POSTCreateQueue to the runtime.
 var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 
-// POSTCreateQueue calls the POSTCreateQueue operation (POST /).
-//
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
 //
 // If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// You can't change the queue type after you create it and you can't convert an existing standard
-// queue into a FIFO queue. You must either create a new FIFO queue for your application or delete
-// your existing standard queue and recreate it as a FIFO queue. For more information, see Moving
-// From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide .
+// <note> You can't change the queue type after you create it and you can't convert an existing
+// standard queue into a FIFO queue. You must either create a new FIFO queue for your application
+// or delete your existing standard queue and recreate it as a FIFO queue. For more information,
+// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
 //
-// If you don't provide a value for an attribute, the queue is created with the default value for
-// the attribute.
+// </note> If you don't provide a value for an attribute, the queue is created with the default
+// value for the attribute.
 //
 // If you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
@@ -1117,11 +1214,11 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 // To successfully create a new queue, you must provide a queue name that adheres to the limits
 // related to queues and is unique within the scope of your queues.
 //
-// After you create a queue, you must wait at least one second after the queue is created to be
-// able to use the queue.
+// <note> After you create a queue, you must wait at least one second after the queue is created to
+// be able to use the queue.
 //
-// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
-// parameter. be aware of existing queue names:
+// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
+// QueueName parameter. be aware of existing queue names:
 //
 // If you provide the name of an existing queue along with the exact names and values of all the
 // queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -1137,8 +1234,14 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 //
 // &AttributeName.2=second
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=CreateQueue/post
 func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
 	if in == nil {
 		in = &POSTCreateQueueInput{}
@@ -1163,24 +1266,29 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 // opPOSTDeleteMessage describes POSTDeleteMessage to the runtime.
 var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 
-// POSTDeleteMessage calls the POSTDeleteMessage operation (POST /).
-//
 // Deletes the specified message from the specified queue. To select the message to delete, use the
-// ReceiptHandle of the message ( not the MessageId which you receive when you send the message).
+// ReceiptHandle of the message (not the MessageId which you receive when you send the message).
 // Amazon SQS can delete a message from a queue even if a visibility timeout setting causes the
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// The ReceiptHandle is associated with a specific instance of receiving a message. If you receive
-// a message more than once, the ReceiptHandle is different each time you receive a message. When
-// you use the DeleteMessage action, you must provide the most recently received ReceiptHandle for
-// the message (otherwise, the request succeeds, but the message might not be deleted).
+// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// receive a message more than once, the ReceiptHandle is different each time you receive a
+// message. When you use the DeleteMessage action, you must provide the most recently received
+// ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
+// deleted).
 //
 // For standard queues, it is possible to receive a message even after you delete it. This might
 // happen on rare occasions if one of the servers which stores a copy of the message is unavailable
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
+//
+// </note>
+//
+// POSTDeleteMessage sends POST /?Action=DeleteMessage&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=DeleteMessage/post
 func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInput, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
 	if in == nil {
 		in = &POSTDeleteMessageInput{}
@@ -1205,21 +1313,24 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInp
 // opPOSTDeleteMessageBatch describes POSTDeleteMessageBatch to the runtime.
 var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
 
-// POSTDeleteMessageBatch calls the POSTDeleteMessageBatch operation (POST /).
-//
-// Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage .
+// Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// Because the batch request can result in a combination of successful and unsuccessful actions,
-// you should check for batch errors even when the call returns an HTTP status code of 200 .
+// <important> Because the batch request can result in a combination of successful and unsuccessful
+// actions, you should check for batch errors even when the call returns an HTTP status code of
+// 200.
 //
-// Some actions take lists of parameters. These lists are specified using the param.n notation.
-// Values of n are integers starting from 1. For example, a parameter list with two elements looks
-// like this:
+// </important> Some actions take lists of parameters. These lists are specified using the param.n
+// notation. Values of n are integers starting from 1. For example, a parameter list with two
+// elements looks like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
+//
+// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=DeleteMessageBatch/post
 func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessageBatchInput, opts ...func(*Options)) (*POSTDeleteMessageBatchOutput, error) {
 	if in == nil {
 		in = &POSTDeleteMessageBatchInput{}
@@ -1244,22 +1355,26 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 // opPOSTDeleteQueue describes POSTDeleteQueue to the runtime.
 var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 
-// POSTDeleteQueue calls the POSTDeleteQueue operation (POST /).
+// Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// Deletes the queue specified by the QueueUrl , regardless of the queue's contents.
+// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// queue are no longer available.
 //
-// Be careful with the DeleteQueue action: When you delete a queue, any messages in the queue are
-// no longer available.
-//
-// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
-// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
-// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
+// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
+// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=DeleteQueue/post
 func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
 	if in == nil {
 		in = &POSTDeleteQueueInput{}
@@ -1284,12 +1399,16 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, 
 // opPOSTGetQueueAttributes describes POSTGetQueueAttributes to the runtime.
 var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes"}
 
-// POSTGetQueueAttributes calls the POSTGetQueueAttributes operation (POST /).
-//
 // Gets attributes for the specified queue.
 //
-// To determine whether a queue is FIFO , you can check whether QueueName ends with the .fifo
+// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
 // suffix.
+//
+// </note>
+//
+// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=GetQueueAttributes/post
 func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAttributesInput, opts ...func(*Options)) (*POSTGetQueueAttributesOutput, error) {
 	if in == nil {
 		in = &POSTGetQueueAttributesInput{}
@@ -1314,14 +1433,16 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAtt
 // opPOSTGetQueueUrl describes POSTGetQueueUrl to the runtime.
 var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
 
-// POSTGetQueueUrl calls the POSTGetQueueUrl operation (POST /).
-//
 // Returns the URL of an existing Amazon SQS queue.
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
 // access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide .
+// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+//
+// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=GetQueueUrl/post
 func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, opts ...func(*Options)) (*POSTGetQueueUrlOutput, error) {
 	if in == nil {
 		in = &POSTGetQueueUrlInput{}
@@ -1346,20 +1467,23 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, 
 // opPOSTListDeadLetterSourceQueues describes POSTListDeadLetterSourceQueues to the runtime.
 var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLetterSourceQueues"}
 
-// POSTListDeadLetterSourceQueues calls the POSTListDeadLetterSourceQueues operation (POST /).
-//
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
 // dead-letter queue.
 //
 // The ListDeadLetterSourceQueues methods supports pagination. Set parameter MaxResults in the
 // request to specify the maximum number of results to be returned in the response. If you do not
-// set MaxResults , the response includes a maximum of 1,000 results. If you set MaxResults and
-// there are additional results to display, the response includes a value for NextToken . Use
+// set MaxResults, the response includes a maximum of 1,000 results. If you set MaxResults and
+// there are additional results to display, the response includes a value for NextToken. Use
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
 // For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide .
+// the Amazon SQS Developer Guide.
+//
+// POSTListDeadLetterSourceQueues sends POST
+// /?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*POSTListDeadLetterSourceQueuesOutput, error) {
 	if in == nil {
 		in = &POSTListDeadLetterSourceQueuesInput{}
@@ -1386,13 +1510,17 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 // opPOSTListQueueTags describes POSTListQueueTags to the runtime.
 var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
 
-// POSTListQueueTags calls the POSTListQueueTags operation (POST /).
-//
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide .
+// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=ListQueueTags/post
 func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
 	if in == nil {
 		in = &POSTListQueueTagsInput{}
@@ -1417,20 +1545,24 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInp
 // opPOSTListQueues describes POSTListQueues to the runtime.
 var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
 
-// POSTListQueues calls the POSTListQueues operation (POST /).
-//
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
 // name that begins with the specified value are returned.
 //
 // The listQueues methods supports pagination. Set parameter MaxResults in the request to specify
-// the maximum number of results to be returned in the response. If you do not set MaxResults , the
+// the maximum number of results to be returned in the response. If you do not set MaxResults, the
 // response includes a maximum of 1,000 results. If you set MaxResults and there are additional
-// results to display, the response includes a value for NextToken . Use NextToken as a parameter
-// in your next request to listQueues to receive the next page of results.
+// results to display, the response includes a value for NextToken. Use NextToken as a parameter in
+// your next request to listQueues to receive the next page of results.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=ListQueues/post
 func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*POSTListQueuesOutput, error) {
 	if in == nil {
 		in = &POSTListQueuesInput{}
@@ -1457,20 +1589,23 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 // opPOSTPurgeQueue describes POSTPurgeQueue to the runtime.
 var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 
-// POSTPurgeQueue calls the POSTPurgeQueue operation (POST /).
-//
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// When you use the PurgeQueue action, you can't retrieve any messages deleted from a queue.
+// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
-// the next minute.
+// </important> Messages sent to the queue before you call PurgeQueue might be received but are
+// deleted within the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
+//
+// POSTPurgeQueue sends POST /?Action=PurgeQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=PurgeQueue/post
 func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
 	if in == nil {
 		in = &POSTPurgeQueueInput{}
@@ -1494,15 +1629,13 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, op
 
 // opPOSTReceiveMessage describes POSTReceiveMessage to the runtime.
 var opPOSTReceiveMessage = runtime.Operation{
-	LongPolling: true,
 	Name:        "POSTReceiveMessage",
+	LongPolling: true,
 }
 
-// POSTReceiveMessage calls the POSTReceiveMessage operation (POST /).
-//
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
 // parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide .
+// Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -1515,7 +1648,7 @@ var opPOSTReceiveMessage = runtime.Operation{
 //
 // The message body.
 //
-// An MD5 digest of the message body. For information about MD5, see RFC1321 .
+// An MD5 digest of the message body. For information about MD5, see RFC1321.
 //
 // The MessageId you received when you sent the message to the queue.
 //
@@ -1526,19 +1659,28 @@ var opPOSTReceiveMessage = runtime.Operation{
 // An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide .
+// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide .
+// information, see Visibility Timeout in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// In the future, new attributes might be added. If you write code that calls this action, we
-// recommend that you structure your code so that it can handle new attributes gracefully.
+// <note> In the future, new attributes might be added. If you write code that calls this action,
+// we recommend that you structure your code so that it can handle new attributes gracefully.
+//
+// </note>
+//
+// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05.
+//
+// It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
+// backoff of the error's class before returning.
+//
+// Source: #/paths/~1%23Action=ReceiveMessage/post
 func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageInput, opts ...func(*Options)) (*POSTReceiveMessageOutput, error) {
 	if in == nil {
 		in = &POSTReceiveMessageInput{}
@@ -1563,17 +1705,21 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 // opPOSTRemovePermission describes POSTRemovePermission to the runtime.
 var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 
-// POSTRemovePermission calls the POSTRemovePermission operation (POST /).
-//
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// Only the owner of a queue can remove permissions from it.
+// <note> Only the owner of a queue can remove permissions from it.
 //
 // Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
 //
-// To remove the ability to change queue permissions, you must deny permission to the AddPermission
-// , RemovePermission , and SetQueueAttributes actions in your IAM policy.
+// To remove the ability to change queue permissions, you must deny permission to the
+// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//
+// </note>
+//
+// POSTRemovePermission sends POST /?Action=RemovePermission&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=RemovePermission/post
 func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermissionInput, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
 	if in == nil {
 		in = &POSTRemovePermissionInput{}
@@ -1598,17 +1744,21 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermiss
 // opPOSTSendMessage describes POSTSendMessage to the runtime.
 var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
 
-// POSTSendMessage calls the POSTSendMessage operation (POST /).
-//
 // Delivers a message to the specified queue.
 //
-// A message can include only XML, JSON, and unformatted text. The following Unicode characters are
-// allowed:
+// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
 // Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters .
+// specification for characters.
+//
+// </important>
+//
+// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=SendMessage/post
 func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, opts ...func(*Options)) (*POSTSendMessageOutput, error) {
 	if in == nil {
 		in = &POSTSendMessageInput{}
@@ -1633,28 +1783,26 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, 
 // opPOSTSendMessageBatch describes POSTSendMessageBatch to the runtime.
 var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 
-// POSTSendMessageBatch calls the POSTSendMessageBatch operation (POST /).
-//
-// Delivers up to ten messages to the specified queue. This is a batch version of SendMessage . For
+// Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
 // a FIFO queue, multiple messages within a single batch are enqueued in the order they are sent.
 //
 // The result of sending each message is reported individually in the response. Because the batch
 // request can result in a combination of successful and unsuccessful actions, you should check for
-// batch errors even when the call returns an HTTP status code of 200 .
+// batch errors even when the call returns an HTTP status code of 200.
 //
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// A message can include only XML, JSON, and unformatted text. The following Unicode characters are
-// allowed:
+// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
 // Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters .
+// specification for characters.
 //
-// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
-// for the queue.
+// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
+// default value for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -1663,6 +1811,10 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
+//
+// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=SendMessageBatch/post
 func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBatchInput, opts ...func(*Options)) (*POSTSendMessageBatchOutput, error) {
 	if in == nil {
 		in = &POSTSendMessageBatchInput{}
@@ -1687,20 +1839,24 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 // opPOSTSetQueueAttributes describes POSTSetQueueAttributes to the runtime.
 var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 
-// POSTSetQueueAttributes calls the POSTSetQueueAttributes operation (POST /).
-//
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// In the future, new attributes might be added. If you write code that calls this action, we
-// recommend that you structure your code so that it can handle new attributes gracefully.
+// <note> In the future, new attributes might be added. If you write code that calls this action,
+// we recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
 //
-// To remove the ability to change queue permissions, you must deny permission to the AddPermission
-// , RemovePermission , and SetQueueAttributes actions in your IAM policy.
+// To remove the ability to change queue permissions, you must deny permission to the
+// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//
+// </note>
+//
+// POSTSetQueueAttributes sends POST /?Action=SetQueueAttributes&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=SetQueueAttributes/post
 func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAttributesInput, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
 	if in == nil {
 		in = &POSTSetQueueAttributesInput{}
@@ -1725,10 +1881,8 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAtt
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
 var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 
-// POSTTagQueue calls the POSTTagQueue operation (POST /).
-//
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide .
+// Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -1741,10 +1895,16 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 // A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
 // For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide .
+// Guide.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=TagQueue/post
 func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
 	if in == nil {
 		in = &POSTTagQueueInput{}
@@ -1769,13 +1929,17 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts .
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
 var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 
-// POSTUntagQueue calls the POSTUntagQueue operation (POST /).
-//
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide .
+// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+// <note> Cross-account permissions don't apply to this action. For more information, see Grant
+// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//
+// </note>
+//
+// POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
+//
+// Source: #/paths/~1%23Action=UntagQueue/post
 func (c *Client) POSTUntagQueue(ctx context.Context, in *POSTUntagQueueInput, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
 	if in == nil {
 		in = &POSTUntagQueueInput{}

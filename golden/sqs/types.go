@@ -10,129 +10,167 @@ import (
 	"github.com/retrygen/retrygen/runtime"
 )
 
-// AddPermissionRequest is generated from schema #/components/schemas/AddPermissionRequest.
+// Source: #/components/schemas/AddPermissionRequest
 type AddPermissionRequest struct {
 	// The account numbers of the principals who are to receive permission. For information about
 	// locating the account identification, see Your Amazon Web Services Identifiers in the Amazon SQS
-	// Developer Guide .
+	// Developer Guide.
+	//
+	// Required.
 	AWSAccountIds []string `json:"AWSAccountIds"`
 
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
-	// action or * .
+	// action or *.
 	//
 	// For more information about these actions, see Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide .
+	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide.
 	//
-	// Specifying SendMessage , DeleteMessage , or ChangeMessageVisibility for ActionName.n also grants
-	// permissions for the corresponding batch versions of those actions: SendMessageBatch ,
-	// DeleteMessageBatch , and ChangeMessageVisibilityBatch .
+	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
+	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
+	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
+	//
+	// Required.
 	Actions []string `json:"Actions"`
 
-	// The unique identification of the permission you're setting (for example, AliceSendMessage ).
-	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens ( - ), and
-	// underscores ( _ ).
+	// The unique identification of the permission you're setting (for example, AliceSendMessage).
+	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
+	// underscores (_).
+	//
+	// Required.
 	Label string `json:"Label"`
 
 	// The URL of the Amazon SQS queue to which permissions are added.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// BatchResultErrorEntry is generated from schema #/components/schemas/BatchResultErrorEntry.
-//
 // Gives a detailed description of the result of an action on each entry in the request.
+//
+// Source: #/components/schemas/BatchResultErrorEntry
 type BatchResultErrorEntry struct {
 	// An error code representing why the action failed on this entry.
+	//
+	// Required.
 	Code string `json:"Code"`
 
 	// The Id of an entry in a batch request.
+	//
+	// Required.
 	Id string `json:"Id"`
 
 	// A message explaining why the action failed on this entry.
 	Message *string `json:"Message,omitzero"`
 
 	// Specifies whether the error happened due to the caller of the batch API action.
+	//
+	// Required.
 	SenderFault bool `json:"SenderFault"`
 }
 
-// ChangeMessageVisibilityBatchRequest is generated from schema #/components/schemas/ChangeMessageVisibilityBatchRequest.
+// Source: #/components/schemas/ChangeMessageVisibilityBatchRequest
 type ChangeMessageVisibilityBatchRequest struct {
 	// A list of receipt handles of the messages for which the visibility timeout must be changed.
+	//
+	// Required.
 	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"Entries"`
 
 	// The URL of the Amazon SQS queue whose messages' visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// ChangeMessageVisibilityBatchRequestEntry is generated from schema #/components/schemas/ChangeMessageVisibilityBatchRequestEntry.
+// Encloses a receipt handle and an entry id for each message in ChangeMessageVisibilityBatch.
 //
-// Encloses a receipt handle and an entry id for each message in ChangeMessageVisibilityBatch .
-//
-// All of the following list parameters must be prefixed with
-// ChangeMessageVisibilityBatchRequestEntry.n , where n is an integer value starting with 1 . For
+// <important> All of the following list parameters must be prefixed with
+// ChangeMessageVisibilityBatchRequestEntry.n, where n is an integer value starting with 1. For
 // example, a parameter list for this action might look like this:
 //
-// &ChangeMessageVisibilityBatchRequestEntry.1.Id=change_visibility_msg_2
+// </important> &ChangeMessageVisibilityBatchRequestEntry.1.Id=change_visibility_msg_2
 //
 // &ChangeMessageVisibilityBatchRequestEntry.1.ReceiptHandle=your_receipt_handle
 //
 // &ChangeMessageVisibilityBatchRequestEntry.1.VisibilityTimeout=45
+//
+// Source: #/components/schemas/ChangeMessageVisibilityBatchRequestEntry
 type ChangeMessageVisibilityBatchRequestEntry struct {
 	// An identifier for this particular receipt handle used to communicate the result.
 	//
-	// The Id s of a batch request need to be unique within a request.
+	// <note> The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
+	//
+	// </note>
+	//
+	// Required.
 	Id string `json:"Id"`
 
 	// A receipt handle.
+	//
+	// Required.
 	ReceiptHandle string `json:"ReceiptHandle"`
 
 	// The new value (in seconds) for the message's visibility timeout.
 	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero"`
 }
 
-// ChangeMessageVisibilityBatchResult is generated from schema #/components/schemas/ChangeMessageVisibilityBatchResult.
-//
 // For each message in the batch, the response contains a ChangeMessageVisibilityBatchResultEntry
 // tag if the message succeeds or a BatchResultErrorEntry tag if the message fails.
+//
+// Source: #/components/schemas/ChangeMessageVisibilityBatchResult
 type ChangeMessageVisibilityBatchResult struct {
 	// A list of BatchResultErrorEntry items.
+	//
+	// Required.
 	Failed []BatchResultErrorEntry `json:"Failed"`
 
 	// A list of ChangeMessageVisibilityBatchResultEntry items.
+	//
+	// Required.
 	Successful []ChangeMessageVisibilityBatchResultEntry `json:"Successful"`
 }
 
-// ChangeMessageVisibilityBatchResultEntry is generated from schema #/components/schemas/ChangeMessageVisibilityBatchResultEntry.
+// Encloses the Id of an entry in ChangeMessageVisibilityBatch.
 //
-// Encloses the Id of an entry in ChangeMessageVisibilityBatch .
+// Source: #/components/schemas/ChangeMessageVisibilityBatchResultEntry
 type ChangeMessageVisibilityBatchResultEntry struct {
 	// Represents a message whose visibility timeout has been changed successfully.
+	//
+	// Required.
 	Id string `json:"Id"`
 }
 
-// ChangeMessageVisibilityRequest is generated from schema #/components/schemas/ChangeMessageVisibilityRequest.
+// ChangeMessageVisibilityRequest is an object of the spec.
+//
+// Source: #/components/schemas/ChangeMessageVisibilityRequest
 type ChangeMessageVisibilityRequest struct {
 	// The URL of the Amazon SQS queue whose message's visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 
 	// The receipt handle associated with the message whose visibility timeout is changed. This
 	// parameter is returned by the ReceiveMessage action.
+	//
+	// Required.
 	ReceiptHandle string `json:"ReceiptHandle"`
 
-	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200 .
+	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200.
 	// Maximum: 12 hours.
+	//
+	// Required.
 	VisibilityTimeout int64 `json:"VisibilityTimeout"`
 }
 
-// CreateQueueRequest is generated from schema #/components/schemas/CreateQueueRequest.
+// Source: #/components/schemas/CreateQueueRequest
 type CreateQueueRequest struct {
 	// A map of attributes with their corresponding values.
 	//
@@ -151,8 +189,7 @@ type CreateQueueRequest struct {
 	// Default: 345,600 (4 days).
 	//
 	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
-	// policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM User Guide
-	// .
+	// policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM User Guide.
 	//
 	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
@@ -160,7 +197,7 @@ type CreateQueueRequest struct {
 	//
 	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
 	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide .
+	// Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
@@ -191,42 +228,42 @@ type CreateQueueRequest struct {
 	//
 	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
 	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue . You can specify up to 10 source queue ARNs.
+	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
 	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll .
+	// parameter to allowAll.
 	//
-	// The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the dead-letter
-	// queue of a standard queue must also be a standard queue.
+	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// The following attributes apply only to server-side-encryption :
+	// </note> The following attributes apply only to server-side-encryption:
 	//
 	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms . While the alias of the Amazon Web
-	// Services managed CMK for Amazon SQS is always alias/aws/sqs , the alias of a custom CMK can, for
-	// example, be alias/ MyAlias . For more examples, see KeyId in the Key Management Service API
-	// Reference .
+	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the Amazon Web
+	// Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
+	// example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	// Reference.
 	//
 	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
 	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
 	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
 	// A shorter time period provides better security but results in more calls to KMS which might
 	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work? .
+	// Work?.
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues :
+	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
-	// FifoQueue – Designates a queue as FIFO. Valid values are true and false . If you don't specify
+	// FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't specify
 	// the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this attribute
 	// only during queue creation. You can't change it for an existing queue. When you set this
 	// attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
-	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide .
+	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
 	//
 	// ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	// false . For more information, see Exactly-once processing in the Amazon SQS Developer Guide .
-	// Note the following:
+	// false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide. Note
+	// the following:
 	//
-	// Every message must have a unique MessageDeduplicationId .
+	// Every message must have a unique MessageDeduplicationId.
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -245,44 +282,46 @@ type CreateQueueRequest struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues :
+	// The following attributes apply only to high throughput for FIFO queues:
 	//
 	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue .
+	// queue level. Valid values are messageGroup and queue.
 	//
 	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId . The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup .
+	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup .
+	// Set DeduplicationScope to messageGroup.
 	//
-	// Set FifoThroughputLimit to perMessageGroupId .
+	// Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
 	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide .
+	// Guide.
 	Attributes map[string]string `json:"Attributes,omitzero"`
 
 	// The name of the new queue. The following limits apply to this name:
 	//
 	// A queue name can have up to 80 characters.
 	//
-	// Valid values: alphanumeric characters, hyphens ( - ), and underscores ( _ ).
+	// Valid values: alphanumeric characters, hyphens (-), and underscores (_).
 	//
 	// A FIFO queue name must end with the .fifo suffix.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueName string `json:"QueueName"`
 
 	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-	// Amazon SQS Queues in the Amazon SQS Developer Guide .
+	// Amazon SQS Queues in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -295,195 +334,259 @@ type CreateQueueRequest struct {
 	// A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
 	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-	// Guide .
+	// Guide.
 	//
-	// To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
+	// <note> To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
 	// Cross-account permissions don't apply to this action. For more information, see Grant
-	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+	//
+	// </note>
 	Tags map[string]string `json:"tags,omitzero"`
 }
 
-// CreateQueueResult is generated from schema #/components/schemas/CreateQueueResult.
-//
 // Returns the QueueUrl attribute of the created queue.
+//
+// Source: #/components/schemas/CreateQueueResult
 type CreateQueueResult struct {
 	// The URL of the created Amazon SQS queue.
 	QueueUrl *string `json:"QueueUrl,omitzero"`
 }
 
-// DeleteMessageBatchRequest is generated from schema #/components/schemas/DeleteMessageBatchRequest.
+// Source: #/components/schemas/DeleteMessageBatchRequest
 type DeleteMessageBatchRequest struct {
 	// A list of receipt handles for the messages to be deleted.
+	//
+	// Required.
 	Entries []DeleteMessageBatchRequestEntry `json:"Entries"`
 
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// DeleteMessageBatchRequestEntry is generated from schema #/components/schemas/DeleteMessageBatchRequestEntry.
-//
 // Encloses a receipt handle and an identifier for it.
+//
+// Source: #/components/schemas/DeleteMessageBatchRequestEntry
 type DeleteMessageBatchRequestEntry struct {
 	// An identifier for this particular receipt handle. This is used to communicate the result.
 	//
-	// The Id s of a batch request need to be unique within a request.
+	// <note> The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
+	//
+	// </note>
+	//
+	// Required.
 	Id string `json:"Id"`
 
 	// A receipt handle.
+	//
+	// Required.
 	ReceiptHandle string `json:"ReceiptHandle"`
 }
 
-// DeleteMessageBatchResult is generated from schema #/components/schemas/DeleteMessageBatchResult.
-//
 // For each message in the batch, the response contains a DeleteMessageBatchResultEntry tag if the
 // message is deleted or a BatchResultErrorEntry tag if the message can't be deleted.
+//
+// Source: #/components/schemas/DeleteMessageBatchResult
 type DeleteMessageBatchResult struct {
 	// A list of BatchResultErrorEntry items.
+	//
+	// Required.
 	Failed []BatchResultErrorEntry `json:"Failed"`
 
 	// A list of DeleteMessageBatchResultEntry items.
+	//
+	// Required.
 	Successful []DeleteMessageBatchResultEntry `json:"Successful"`
 }
 
-// DeleteMessageBatchResultEntry is generated from schema #/components/schemas/DeleteMessageBatchResultEntry.
+// Encloses the Id of an entry in DeleteMessageBatch.
 //
-// Encloses the Id of an entry in DeleteMessageBatch .
+// Source: #/components/schemas/DeleteMessageBatchResultEntry
 type DeleteMessageBatchResultEntry struct {
 	// Represents a successfully deleted message.
+	//
+	// Required.
 	Id string `json:"Id"`
 }
 
-// DeleteMessageRequest is generated from schema #/components/schemas/DeleteMessageRequest.
+// Source: #/components/schemas/DeleteMessageRequest
 type DeleteMessageRequest struct {
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 
 	// The receipt handle associated with the message to delete.
+	//
+	// Required.
 	ReceiptHandle string `json:"ReceiptHandle"`
 }
 
-// DeleteQueueRequest is generated from schema #/components/schemas/DeleteQueueRequest.
+// Source: #/components/schemas/DeleteQueueRequest
 type DeleteQueueRequest struct {
 	// The URL of the Amazon SQS queue to delete.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// GETAddPermissionInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=AddPermission/get.
+// GETAddPermissionInput is the input of GETAddPermission.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 type GETAddPermissionInput struct {
 	// Sent as the query parameter "Label".
 	//
-	// The unique identification of the permission you're setting (for example, AliceSendMessage ).
-	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens ( - ), and
-	// underscores ( _ ).
+	// The unique identification of the permission you're setting (for example, AliceSendMessage).
+	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
+	// underscores (_).
+	//
+	// Required.
 	Label string `json:"-"`
 
 	// Sent as the query parameter "AWSAccountIds".
 	//
 	// The account numbers of the principals who are to receive permission. For information about
 	// locating the account identification, see Your Amazon Web Services Identifiers in the Amazon SQS
-	// Developer Guide .
+	// Developer Guide.
+	//
+	// Required.
 	AWSAccountIds []string `json:"-"`
 
 	// Sent as the query parameter "Actions".
 	//
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
-	// action or * .
+	// action or *.
 	//
 	// For more information about these actions, see Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide .
+	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide.
 	//
-	// Specifying SendMessage , DeleteMessage , or ChangeMessageVisibility for ActionName.n also grants
-	// permissions for the corresponding batch versions of those actions: SendMessageBatch ,
-	// DeleteMessageBatch , and ChangeMessageVisibilityBatch .
+	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
+	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
+	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
+	//
+	// Required.
 	Actions []string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETAddPermissionOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=AddPermission/get (the spec gives no object schema).
+// GETAddPermissionOutput is the output of GETAddPermission.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 type GETAddPermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETChangeMessageVisibilityBatchInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ChangeMessageVisibilityBatch/get.
+// GETChangeMessageVisibilityBatchInput is the input of GETChangeMessageVisibilityBatch.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
 type GETChangeMessageVisibilityBatchInput struct {
 	// Sent as the query parameter "Entries".
 	//
 	// A list of receipt handles of the messages for which the visibility timeout must be changed.
+	//
+	// Required.
 	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETChangeMessageVisibilityBatchOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ChangeMessageVisibilityBatch/get.
+// GETChangeMessageVisibilityBatchOutput is the output of GETChangeMessageVisibilityBatch.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
 type GETChangeMessageVisibilityBatchOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETChangeMessageVisibilityInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ChangeMessageVisibility/get.
+// GETChangeMessageVisibilityInput is the input of GETChangeMessageVisibility.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 type GETChangeMessageVisibilityInput struct {
 	// Sent as the query parameter "ReceiptHandle".
 	//
 	// The receipt handle associated with the message whose visibility timeout is changed. This
 	// parameter is returned by the ReceiveMessage action.
+	//
+	// Required.
 	ReceiptHandle string `json:"-"`
 
 	// Sent as the query parameter "VisibilityTimeout".
 	//
-	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200 .
+	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200.
 	// Maximum: 12 hours.
+	//
+	// Required.
 	VisibilityTimeout int64 `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETChangeMessageVisibilityOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ChangeMessageVisibility/get (the spec gives no object schema).
+// GETChangeMessageVisibilityOutput is the output of GETChangeMessageVisibility.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 type GETChangeMessageVisibilityOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETCreateQueueInput is generated from the parameters and request body of operation /paths/~1#Action=CreateQueue/get.
+// GETCreateQueueInput is the input of GETCreateQueue.
+//
+// Source: #/paths/~1%23Action=CreateQueue/get
 type GETCreateQueueInput struct {
 	// Sent as the query parameter "QueueName".
 	//
@@ -491,11 +594,13 @@ type GETCreateQueueInput struct {
 	//
 	// A queue name can have up to 80 characters.
 	//
-	// Valid values: alphanumeric characters, hyphens ( - ), and underscores ( _ ).
+	// Valid values: alphanumeric characters, hyphens (-), and underscores (_).
 	//
 	// A FIFO queue name must end with the .fifo suffix.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueName string `json:"-"`
 
 	// Sent as the query parameter "Attribute".
@@ -517,8 +622,7 @@ type GETCreateQueueInput struct {
 	// Default: 345,600 (4 days).
 	//
 	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
-	// policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM User Guide
-	// .
+	// policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM User Guide.
 	//
 	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
@@ -526,7 +630,7 @@ type GETCreateQueueInput struct {
 	//
 	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
 	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide .
+	// Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
@@ -557,42 +661,42 @@ type GETCreateQueueInput struct {
 	//
 	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
 	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue . You can specify up to 10 source queue ARNs.
+	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
 	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll .
+	// parameter to allowAll.
 	//
-	// The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the dead-letter
-	// queue of a standard queue must also be a standard queue.
+	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// The following attributes apply only to server-side-encryption :
+	// </note> The following attributes apply only to server-side-encryption:
 	//
 	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms . While the alias of the Amazon Web
-	// Services managed CMK for Amazon SQS is always alias/aws/sqs , the alias of a custom CMK can, for
-	// example, be alias/ MyAlias . For more examples, see KeyId in the Key Management Service API
-	// Reference .
+	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the Amazon Web
+	// Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
+	// example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	// Reference.
 	//
 	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
 	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
 	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
 	// A shorter time period provides better security but results in more calls to KMS which might
 	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work? .
+	// Work?.
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues :
+	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
-	// FifoQueue – Designates a queue as FIFO. Valid values are true and false . If you don't specify
+	// FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't specify
 	// the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this attribute
 	// only during queue creation. You can't change it for an existing queue. When you set this
 	// attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
-	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide .
+	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
 	//
 	// ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	// false . For more information, see Exactly-once processing in the Amazon SQS Developer Guide .
-	// Note the following:
+	// false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide. Note
+	// the following:
 	//
-	// Every message must have a unique MessageDeduplicationId .
+	// Every message must have a unique MessageDeduplicationId.
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -611,35 +715,35 @@ type GETCreateQueueInput struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues :
+	// The following attributes apply only to high throughput for FIFO queues:
 	//
 	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue .
+	// queue level. Valid values are messageGroup and queue.
 	//
 	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId . The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup .
+	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup .
+	// Set DeduplicationScope to messageGroup.
 	//
-	// Set FifoThroughputLimit to perMessageGroupId .
+	// Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
 	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide .
+	// Guide.
 	Attribute map[string]string `json:"-"`
 
 	// Sent as the query parameter "Tag".
 	//
 	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-	// Amazon SQS Queues in the Amazon SQS Developer Guide .
+	// Amazon SQS Queues in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -652,96 +756,134 @@ type GETCreateQueueInput struct {
 	// A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
 	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-	// Guide .
+	// Guide.
 	//
-	// To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
+	// <note> To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
 	// Cross-account permissions don't apply to this action. For more information, see Grant
-	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide .
+	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+	//
+	// </note>
 	Tag map[string]string `json:"-"`
 }
 
-// GETCreateQueueOutput is generated from the 2xx response of operation /paths/~1#Action=CreateQueue/get.
+// GETCreateQueueOutput is the output of GETCreateQueue.
+//
+// Source: #/paths/~1%23Action=CreateQueue/get
 type GETCreateQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETDeleteMessageBatchInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=DeleteMessageBatch/get.
+// GETDeleteMessageBatchInput is the input of GETDeleteMessageBatch.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
 type GETDeleteMessageBatchInput struct {
 	// Sent as the query parameter "Entries".
 	//
 	// A list of receipt handles for the messages to be deleted.
+	//
+	// Required.
 	Entries []DeleteMessageBatchRequestEntry `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETDeleteMessageBatchOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=DeleteMessageBatch/get.
+// GETDeleteMessageBatchOutput is the output of GETDeleteMessageBatch.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
 type GETDeleteMessageBatchOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETDeleteMessageInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=DeleteMessage/get.
+// GETDeleteMessageInput is the input of GETDeleteMessage.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 type GETDeleteMessageInput struct {
 	// Sent as the query parameter "ReceiptHandle".
 	//
 	// The receipt handle associated with the message to delete.
+	//
+	// Required.
 	ReceiptHandle string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETDeleteMessageOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=DeleteMessage/get (the spec gives no object schema).
+// GETDeleteMessageOutput is the output of GETDeleteMessage.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 type GETDeleteMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETDeleteQueueInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=DeleteQueue/get.
+// GETDeleteQueueInput is the input of GETDeleteQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 type GETDeleteQueueInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETDeleteQueueOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=DeleteQueue/get (the spec gives no object schema).
+// GETDeleteQueueOutput is the output of GETDeleteQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 type GETDeleteQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETGetQueueAttributesInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=GetQueueAttributes/get.
+// GETGetQueueAttributesInput is the input of GETGetQueueAttributes.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 type GETGetQueueAttributesInput struct {
 	// Sent as the query parameter "AttributeNames".
 	//
@@ -750,17 +892,17 @@ type GETGetQueueAttributesInput struct {
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
 	// the request returns empty results.
 	//
-	// In the future, new attributes might be added. If you write code that calls this action, we
-	// recommend that you structure your code so that it can handle new attributes gracefully.
+	// <note> In the future, new attributes might be added. If you write code that calls this action,
+	// we recommend that you structure your code so that it can handle new attributes gracefully.
 	//
-	// The following attributes are supported:
+	// </note> The following attributes are supported:
 	//
-	// The ApproximateNumberOfMessagesDelayed , ApproximateNumberOfMessagesNotVisible , and
+	// <important> The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
 	// ApproximateNumberOfMessagesVisible metrics may not achieve consistency until at least 1 minute
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
 	//
-	// All – Returns all values.
+	// </important> All – Returns all values.
 	//
 	// ApproximateNumberOfMessages – Returns the approximate number of messages available for
 	// retrieval from the queue.
@@ -773,12 +915,12 @@ type GETGetQueueAttributesInput struct {
 	// flight. Messages are considered to be in flight if they have been sent to a client but have not
 	// yet been deleted or have not yet reached the end of their visibility window.
 	//
-	// CreatedTimestamp – Returns the time when the queue was created in seconds ( epoch time ).
+	// CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
 	//
 	// DelaySeconds – Returns the default delay on the queue in seconds.
 	//
-	// LastModifiedTimestamp – Returns the time when the queue was last changed in seconds ( epoch
-	// time ).
+	// LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
+	// time).
 	//
 	// MaximumMessageSize – Returns the limit of how many bytes a message can contain before Amazon
 	// SQS rejects it.
@@ -794,7 +936,7 @@ type GETGetQueueAttributesInput struct {
 	// ReceiveMessage action waits for a message to arrive.
 	//
 	// VisibilityTimeout – Returns the visibility timeout for the queue. For more information about
-	// the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide .
+	// the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
@@ -825,83 +967,95 @@ type GETGetQueueAttributesInput struct {
 	//
 	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
 	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue . You can specify up to 10 source queue ARNs.
+	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
 	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll .
+	// parameter to allowAll.
 	//
-	// The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the dead-letter
-	// queue of a standard queue must also be a standard queue.
+	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// The following attributes apply only to server-side-encryption :
+	// </note> The following attributes apply only to server-side-encryption:
 	//
 	// KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key (CMK)
-	// for Amazon SQS or a custom CMK. For more information, see Key Terms .
+	// for Amazon SQS or a custom CMK. For more information, see Key Terms.
 	//
 	// KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon SQS
 	// can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	// information, see How Does the Data Key Reuse Period Work? .
+	// information, see How Does the Data Key Reuse Period Work?.
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues :
+	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
 	// FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	// FIFO queue logic in the Amazon SQS Developer Guide .
+	// FIFO queue logic in the Amazon SQS Developer Guide.
 	//
-	// To determine whether a queue is FIFO , you can check whether QueueName ends with the .fifo
+	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
 	// suffix.
 	//
-	// ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
-	// queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide .
+	// </note> ContentBasedDeduplication – Returns whether content-based deduplication is enabled for
+	// the queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to high throughput for FIFO queues :
+	// The following attributes apply only to high throughput for FIFO queues:
 	//
 	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue .
+	// queue level. Valid values are messageGroup and queue.
 	//
 	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId . The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup .
+	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup .
+	// Set DeduplicationScope to messageGroup.
 	//
-	// Set FifoThroughputLimit to perMessageGroupId .
+	// Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
 	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide .
+	// Guide.
 	AttributeNames []QueueAttributeName `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETGetQueueAttributesOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=GetQueueAttributes/get.
+// GETGetQueueAttributesOutput is the output of GETGetQueueAttributes.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 type GETGetQueueAttributesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETGetQueueUrlInput is generated from the parameters and request body of operation /paths/~1#Action=GetQueueUrl/get.
+// GETGetQueueUrlInput is the input of GETGetQueueUrl.
+//
+// Source: #/paths/~1%23Action=GetQueueUrl/get
 type GETGetQueueUrlInput struct {
 	// Sent as the query parameter "QueueName".
 	//
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
-	// alphanumeric characters, hyphens ( - ), and underscores ( _ ).
+	// alphanumeric characters, hyphens (-), and underscores (_).
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueName string `json:"-"`
 
 	// Sent as the query parameter "QueueOwnerAWSAccountId".
@@ -910,16 +1064,22 @@ type GETGetQueueUrlInput struct {
 	QueueOwnerAWSAccountId *string `json:"-"`
 }
 
-// GETGetQueueUrlOutput is generated from the 2xx response of operation /paths/~1#Action=GetQueueUrl/get.
+// GETGetQueueUrlOutput is the output of GETGetQueueUrl.
+//
+// Source: #/paths/~1%23Action=GetQueueUrl/get
 type GETGetQueueUrlOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETListDeadLetterSourceQueuesInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ListDeadLetterSourceQueues/get.
+// GETListDeadLetterSourceQueuesInput is the input of GETListDeadLetterSourceQueues.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 type GETListDeadLetterSourceQueuesInput struct {
 	// Sent as the query parameter "NextToken".
 	//
@@ -935,46 +1095,66 @@ type GETListDeadLetterSourceQueuesInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETListDeadLetterSourceQueuesOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ListDeadLetterSourceQueues/get.
+// GETListDeadLetterSourceQueuesOutput is the output of GETListDeadLetterSourceQueues.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 type GETListDeadLetterSourceQueuesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETListQueueTagsInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ListQueueTags/get.
+// GETListQueueTagsInput is the input of GETListQueueTags.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 type GETListQueueTagsInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETListQueueTagsOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ListQueueTags/get.
+// GETListQueueTagsOutput is the output of GETListQueueTags.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 type GETListQueueTagsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETListQueuesInput is generated from the parameters and request body of operation /paths/~1#Action=ListQueues/get.
+// GETListQueuesInput is the input of GETListQueues.
+//
+// Source: #/paths/~1%23Action=ListQueues/get
 type GETListQueuesInput struct {
 	// Sent as the query parameter "QueueNamePrefix".
 	//
@@ -996,35 +1176,49 @@ type GETListQueuesInput struct {
 	MaxResults *int64 `json:"-"`
 }
 
-// GETListQueuesOutput is generated from the 2xx response of operation /paths/~1#Action=ListQueues/get.
+// GETListQueuesOutput is the output of GETListQueues.
+//
+// Source: #/paths/~1%23Action=ListQueues/get
 type GETListQueuesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETPurgeQueueInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=PurgeQueue/get.
+// GETPurgeQueueInput is the input of GETPurgeQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 type GETPurgeQueueInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETPurgeQueueOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=PurgeQueue/get (the spec gives no object schema).
+// GETPurgeQueueOutput is the output of GETPurgeQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 type GETPurgeQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETReceiveMessageInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ReceiveMessage/get.
+// GETReceiveMessageInput is the input of GETReceiveMessage.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
 type GETReceiveMessageInput struct {
 	// Sent as the query parameter "AttributeNames".
 	//
@@ -1033,7 +1227,7 @@ type GETReceiveMessageInput struct {
 	// All – Returns all values.
 	//
 	// ApproximateFirstReceiveTimestamp – Returns the time the message was first received from the
-	// queue ( epoch time in milliseconds).
+	// queue (epoch time in milliseconds).
 	//
 	// ApproximateReceiveCount – Returns the number of times a message has been received across all
 	// queues but not deleted.
@@ -1042,11 +1236,11 @@ type GETReceiveMessageInput struct {
 	//
 	// SenderId
 	//
-	// For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R .
+	// For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
 	//
-	// For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456 .
+	// For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
 	//
-	// SentTimestamp – Returns the time the message was sent to the queue ( epoch time in
+	// SentTimestamp – Returns the time the message was sent to the queue (epoch time in
 	// milliseconds).
 	//
 	// MessageDeduplicationId – Returns the value provided by the producer that calls the SendMessage
@@ -1062,22 +1256,21 @@ type GETReceiveMessageInput struct {
 	//
 	// The name of the message attribute, where N is the index.
 	//
-	// The name can contain alphanumeric characters and the underscore ( _ ), hyphen ( - ), and period
-	// ( . ).
+	// The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period (.).
 	//
 	// The name is case-sensitive and must be unique among all attribute names for the message.
 	//
 	// The name must not start with AWS-reserved prefixes such as AWS. or Amazon. (or any casing
 	// variants).
 	//
-	// The name must not start or end with a period ( . ), and it should not have periods in succession
-	// ( .. ).
+	// The name must not start or end with a period (.), and it should not have periods in succession
+	// (..).
 	//
 	// The name can be up to 256 characters long.
 	//
-	// When using ReceiveMessage , you can send a list of attribute names to receive, or you can return
+	// When using ReceiveMessage, you can send a list of attribute names to receive, or you can return
 	// all of the attributes by specifying All or .* in your request. You can also use all message
-	// attributes starting with a prefix, for example bar.* .
+	// attributes starting with a prefix, for example bar.*.
 	MessageAttributeNames []string `json:"-"`
 
 	// Sent as the query parameter "MaxNumberOfMessages".
@@ -1095,14 +1288,16 @@ type GETReceiveMessageInput struct {
 	// Sent as the query parameter "WaitTimeSeconds".
 	//
 	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
-	// returning. If a message is available, the call returns sooner than WaitTimeSeconds . If no
+	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
 	// messages are available and the wait time expires, the call returns successfully with an empty
 	// list of messages.
 	//
-	// To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage requests is
-	// longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can set HTTP
-	// transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
+	// <important> To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
+	// set HTTP transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
 	// ApacheHttpClient for synchronous clients.
+	//
+	// </important>
 	WaitTimeSeconds *int64 `json:"-"`
 
 	// Sent as the query parameter "ReceiveRequestAttemptId".
@@ -1116,11 +1311,11 @@ type GETReceiveMessageInput struct {
 	//
 	// You can use ReceiveRequestAttemptId only for 5 minutes after a ReceiveMessage action.
 	//
-	// When you set FifoQueue , a caller of the ReceiveMessage action can provide a
+	// When you set FifoQueue, a caller of the ReceiveMessage action can provide a
 	// ReceiveRequestAttemptId explicitly.
 	//
-	// If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId , Amazon SQS
-	// generates a ReceiveRequestAttemptId .
+	// If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId, Amazon SQS
+	// generates a ReceiveRequestAttemptId.
 	//
 	// It is possible to retry the ReceiveMessage action with the same ReceiveRequestAttemptId if none
 	// of the messages have been modified (deleted or had their visibility changes).
@@ -1128,118 +1323,154 @@ type GETReceiveMessageInput struct {
 	// During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return the
 	// same messages and receipt handles. If a retry occurs within the deduplication interval, it
 	// resets the visibility timeout. For more information, see Visibility Timeout in the Amazon SQS
-	// Developer Guide .
+	// Developer Guide.
 	//
-	// If a caller of the ReceiveMessage action still processes messages when the visibility timeout
-	// expires and messages become visible, another worker consuming from the same queue can receive
-	// the same messages and therefore process duplicates. Also, if a consumer whose message processing
-	// time is longer than the visibility timeout tries to delete the processed messages, the action
-	// fails with an error.
+	// <important> If a caller of the ReceiveMessage action still processes messages when the
+	// visibility timeout expires and messages become visible, another worker consuming from the same
+	// queue can receive the same messages and therefore process duplicates. Also, if a consumer whose
+	// message processing time is longer than the visibility timeout tries to delete the processed
+	// messages, the action fails with an error.
 	//
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
 	//
-	// While messages with a particular MessageGroupId are invisible, no more messages belonging to the
-	// same MessageGroupId are returned until the visibility timeout expires. You can still receive
-	// messages with another MessageGroupId as long as it is also visible.
+	// </important> While messages with a particular MessageGroupId are invisible, no more messages
+	// belonging to the same MessageGroupId are returned until the visibility timeout expires. You can
+	// still receive messages with another MessageGroupId as long as it is also visible.
 	//
-	// If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId , no retries work until
-	// the original visibility timeout expires. As a result, delays might occur but the messages in the
+	// If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId, no retries work until the
+	// original visibility timeout expires. As a result, delays might occur but the messages in the
 	// queue remain in a strict order.
 	//
 	// The maximum length of ReceiveRequestAttemptId is 128 characters. ReceiveRequestAttemptId can
-	// contain alphanumeric characters ( a-z , A-Z , 0-9 ) and punctuation (
-	// !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ ).
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId , see Using the ReceiveRequestAttemptId
-	// Request Parameter in the Amazon SQS Developer Guide .
+	// For best practices of using ReceiveRequestAttemptId, see Using the ReceiveRequestAttemptId
+	// Request Parameter in the Amazon SQS Developer Guide.
 	ReceiveRequestAttemptId *string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETReceiveMessageOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=ReceiveMessage/get.
+// GETReceiveMessageOutput is the output of GETReceiveMessage.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
 type GETReceiveMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETRemovePermissionInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=RemovePermission/get.
+// GETRemovePermissionInput is the input of GETRemovePermission.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 type GETRemovePermissionInput struct {
 	// Sent as the query parameter "Label".
 	//
 	// The identification of the permission to remove. This is the label added using the AddPermission
 	// action.
+	//
+	// Required.
 	Label string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETRemovePermissionOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=RemovePermission/get (the spec gives no object schema).
+// GETRemovePermissionOutput is the output of GETRemovePermission.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 type GETRemovePermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETSendMessageBatchInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=SendMessageBatch/get.
+// GETSendMessageBatchInput is the input of GETSendMessageBatch.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 type GETSendMessageBatchInput struct {
 	// Sent as the query parameter "Entries".
 	//
 	// A list of SendMessageBatchRequestEntry items.
+	//
+	// Required.
 	Entries []SendMessageBatchRequestEntry `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETSendMessageBatchOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=SendMessageBatch/get.
+// GETSendMessageBatchOutput is the output of GETSendMessageBatch.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 type GETSendMessageBatchOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETSendMessageInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=SendMessage/get.
+// GETSendMessageInput is the input of GETSendMessage.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 type GETSendMessageInput struct {
 	// Sent as the query parameter "MessageBody".
 	//
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
-	// A message can include only XML, JSON, and unformatted text. The following Unicode characters are
-	// allowed:
+	// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+	// characters are allowed:
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
 	// Any characters not included in this list will be rejected. For more information, see the W3C
-	// specification for characters .
+	// specification for characters.
+	//
+	// </important>
+	//
+	// Required.
 	MessageBody string `json:"-"`
 
 	// Sent as the query parameter "DelaySeconds".
@@ -1249,25 +1480,29 @@ type GETSendMessageInput struct {
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue applies.
 	//
-	// When you set FifoQueue , you can't set DelaySeconds per message. You can set this parameter only
-	// on a queue level.
+	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
+	// parameter only on a queue level.
+	//
+	// </note>
 	DelaySeconds *int64 `json:"-"`
 
 	// Sent as the query parameter "MessageAttribute".
 	//
-	// Each message attribute consists of a Name , Type , and Value . For more information, see Amazon
-	// SQS message attributes in the Amazon SQS Developer Guide .
+	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
+	// message attributes in the Amazon SQS Developer Guide.
 	MessageAttribute map[string]MessageAttributeValue `json:"-"`
 
 	// Sent as the query parameter "MessageSystemAttribute".
 	//
-	// The message system attribute to send. Each message system attribute consists of a Name , Type ,
-	// and Value .
+	// The message system attribute to send. Each message system attribute consists of a Name, Type,
+	// and Value.
 	//
-	// Currently, the only supported message system attribute is AWSTraceHeader . Its type must be
-	// String and its value must be a correctly formatted X-Ray trace header string.
+	// <important> Currently, the only supported message system attribute is AWSTraceHeader. Its type
+	// must be String and its value must be a correctly formatted X-Ray trace header string.
 	//
 	// The size of a message system attribute doesn't count towards the total size of a message.
+	//
+	// </important>
 	MessageSystemAttribute map[string]MessageSystemAttributeValue `json:"-"`
 
 	// Sent as the query parameter "MessageDeduplicationId".
@@ -1278,9 +1513,9 @@ type GETSendMessageInput struct {
 	// MessageDeduplicationId is sent successfully, any messages sent with the same
 	// MessageDeduplicationId are accepted successfully but aren't delivered during the 5-minute
 	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
-	// Developer Guide .
+	// Developer Guide.
 	//
-	// Every message must have a unique MessageDeduplicationId ,
+	// Every message must have a unique MessageDeduplicationId,
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -1299,11 +1534,11 @@ type GETSendMessageInput struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The MessageDeduplicationId is available to the consumer of the message (this can be useful for
-	// troubleshooting delivery issues).
+	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
+	// useful for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -1312,12 +1547,12 @@ type GETSendMessageInput struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
-	// contain alphanumeric characters ( a-z , A-Z , 0-9 ) and punctuation (
-	// !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ ).
+	// </note> The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId
+	// can contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId , see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide .
+	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
+	// Property in the Amazon SQS Developer Guide.
 	MessageDeduplicationId *string `json:"-"`
 
 	// Sent as the query parameter "MessageGroupId".
@@ -1332,42 +1567,53 @@ type GETSendMessageInput struct {
 	// processed in a FIFO fashion.
 	//
 	// You must associate a non-empty MessageGroupId with a message. If you don't provide a
-	// MessageGroupId , the action fails.
+	// MessageGroupId, the action fails.
 	//
 	// ReceiveMessage might return messages with multiple MessageGroupId values. For each
-	// MessageGroupId , the messages are sorted by time sent. The caller can't specify a MessageGroupId
-	// .
+	// MessageGroupId, the messages are sorted by time sent. The caller can't specify a MessageGroupId.
 	//
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
-	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~) .
+	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId , see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide .
+	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
+	// SQS Developer Guide.
 	//
-	// MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	//
+	// </important>
 	MessageGroupId *string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETSendMessageOutput is generated from the 2xx response of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=SendMessage/get.
+// GETSendMessageOutput is the output of GETSendMessage.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 type GETSendMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// GETSetQueueAttributesInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=SetQueueAttributes/get.
+// GETSetQueueAttributesInput is the input of GETSetQueueAttributes.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 type GETSetQueueAttributesInput struct {
 	// Sent as the query parameter "Attribute".
 	//
@@ -1389,7 +1635,7 @@ type GETSetQueueAttributesInput struct {
 	//
 	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
 	// policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and Access
-	// Management User Guide .
+	// Management User Guide.
 	//
 	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
@@ -1397,7 +1643,7 @@ type GETSetQueueAttributesInput struct {
 	//
 	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
 	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide .
+	// Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
@@ -1428,33 +1674,33 @@ type GETSetQueueAttributesInput struct {
 	//
 	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
 	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue . You can specify up to 10 source queue ARNs.
+	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
 	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll .
+	// parameter to allowAll.
 	//
-	// The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the dead-letter
-	// queue of a standard queue must also be a standard queue.
+	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// The following attributes apply only to server-side-encryption :
+	// </note> The following attributes apply only to server-side-encryption:
 	//
 	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms . While the alias of the AWS-managed
-	// CMK for Amazon SQS is always alias/aws/sqs , the alias of a custom CMK can, for example, be
-	// alias/ MyAlias . For more examples, see KeyId in the Key Management Service API Reference .
+	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the AWS-managed CMK
+	// for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for example, be
+	// alias/MyAlias . For more examples, see KeyId in the Key Management Service API Reference.
 	//
 	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
 	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
 	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
 	// A shorter time period provides better security but results in more calls to KMS which might
 	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work? .
+	// Work?.
 	//
-	// The following attribute applies only to FIFO (first-in-first-out) queues :
+	// The following attribute applies only to FIFO (first-in-first-out) queues:
 	//
 	// ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	// Exactly-once processing in the Amazon SQS Developer Guide . Note the following:
+	// Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
 	//
-	// Every message must have a unique MessageDeduplicationId .
+	// Every message must have a unique MessageDeduplicationId.
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -1473,114 +1719,142 @@ type GETSetQueueAttributesInput struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues :
+	// The following attributes apply only to high throughput for FIFO queues:
 	//
 	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue .
+	// queue level. Valid values are messageGroup and queue.
 	//
 	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId . The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup .
+	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup .
+	// Set DeduplicationScope to messageGroup.
 	//
-	// Set FifoThroughputLimit to perMessageGroupId .
+	// Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
 	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide .
+	// Guide.
+	//
+	// Required.
 	Attribute map[string]string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETSetQueueAttributesOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=SetQueueAttributes/get (the spec gives no object schema).
+// GETSetQueueAttributesOutput is the output of GETSetQueueAttributes.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 type GETSetQueueAttributesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETTagQueueInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=TagQueue/get.
+// GETTagQueueInput is the input of GETTagQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 type GETTagQueueInput struct {
 	// Sent as the query parameter "Tags".
 	//
 	// The list of tags to be added to the specified queue.
+	//
+	// Required.
 	Tags map[string]string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETTagQueueOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=TagQueue/get (the spec gives no object schema).
+// GETTagQueueOutput is the output of GETTagQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 type GETTagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GETUntagQueueInput is generated from the parameters and request body of operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=UntagQueue/get.
+// GETUntagQueueInput is the input of GETUntagQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 type GETUntagQueueInput struct {
 	// Sent as the query parameter "TagKeys".
 	//
 	// The list of tags to be removed from the specified queue.
+	//
+	// Required.
 	TagKeys []string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
+	//
+	// Required.
 	AccountNumber int64 `json:"-"`
 
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
+	//
+	// Required.
 	QueueName string `json:"-"`
 }
 
-// GETUntagQueueOutput is generated from operation /paths/~1{AccountNumber}~1{QueueName}~1#Action=UntagQueue/get (the spec gives no object schema).
+// GETUntagQueueOutput is the output of GETUntagQueue.
+//
+// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 type GETUntagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// GetQueueAttributesRequest is generated from schema #/components/schemas/GetQueueAttributesRequest.
+// Source: #/components/schemas/GetQueueAttributesRequest
 type GetQueueAttributesRequest struct {
 	// A list of attributes for which to retrieve information.
 	//
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
 	// the request returns empty results.
 	//
-	// In the future, new attributes might be added. If you write code that calls this action, we
-	// recommend that you structure your code so that it can handle new attributes gracefully.
+	// <note> In the future, new attributes might be added. If you write code that calls this action,
+	// we recommend that you structure your code so that it can handle new attributes gracefully.
 	//
-	// The following attributes are supported:
+	// </note> The following attributes are supported:
 	//
-	// The ApproximateNumberOfMessagesDelayed , ApproximateNumberOfMessagesNotVisible , and
+	// <important> The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
 	// ApproximateNumberOfMessagesVisible metrics may not achieve consistency until at least 1 minute
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
 	//
-	// All – Returns all values.
+	// </important> All – Returns all values.
 	//
 	// ApproximateNumberOfMessages – Returns the approximate number of messages available for
 	// retrieval from the queue.
@@ -1593,12 +1867,12 @@ type GetQueueAttributesRequest struct {
 	// flight. Messages are considered to be in flight if they have been sent to a client but have not
 	// yet been deleted or have not yet reached the end of their visibility window.
 	//
-	// CreatedTimestamp – Returns the time when the queue was created in seconds ( epoch time ).
+	// CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
 	//
 	// DelaySeconds – Returns the default delay on the queue in seconds.
 	//
-	// LastModifiedTimestamp – Returns the time when the queue was last changed in seconds ( epoch
-	// time ).
+	// LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
+	// time).
 	//
 	// MaximumMessageSize – Returns the limit of how many bytes a message can contain before Amazon
 	// SQS rejects it.
@@ -1614,7 +1888,7 @@ type GetQueueAttributesRequest struct {
 	// ReceiveMessage action waits for a message to arrive.
 	//
 	// VisibilityTimeout – Returns the visibility timeout for the queue. For more information about
-	// the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide .
+	// the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
@@ -1645,90 +1919,94 @@ type GetQueueAttributesRequest struct {
 	//
 	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
 	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue . You can specify up to 10 source queue ARNs.
+	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
 	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll .
+	// parameter to allowAll.
 	//
-	// The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the dead-letter
-	// queue of a standard queue must also be a standard queue.
+	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// The following attributes apply only to server-side-encryption :
+	// </note> The following attributes apply only to server-side-encryption:
 	//
 	// KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key (CMK)
-	// for Amazon SQS or a custom CMK. For more information, see Key Terms .
+	// for Amazon SQS or a custom CMK. For more information, see Key Terms.
 	//
 	// KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon SQS
 	// can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	// information, see How Does the Data Key Reuse Period Work? .
+	// information, see How Does the Data Key Reuse Period Work?.
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues :
+	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
 	// FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	// FIFO queue logic in the Amazon SQS Developer Guide .
+	// FIFO queue logic in the Amazon SQS Developer Guide.
 	//
-	// To determine whether a queue is FIFO , you can check whether QueueName ends with the .fifo
+	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
 	// suffix.
 	//
-	// ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
-	// queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide .
+	// </note> ContentBasedDeduplication – Returns whether content-based deduplication is enabled for
+	// the queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to high throughput for FIFO queues :
+	// The following attributes apply only to high throughput for FIFO queues:
 	//
 	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue .
+	// queue level. Valid values are messageGroup and queue.
 	//
 	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId . The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup .
+	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup .
+	// Set DeduplicationScope to messageGroup.
 	//
-	// Set FifoThroughputLimit to perMessageGroupId .
+	// Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
 	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide .
+	// Guide.
 	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero"`
 
 	// The URL of the Amazon SQS queue whose attribute information is retrieved.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// GetQueueAttributesResult is generated from schema #/components/schemas/GetQueueAttributesResult.
-//
 // A list of returned queue attributes.
+//
+// Source: #/components/schemas/GetQueueAttributesResult
 type GetQueueAttributesResult struct {
 	// A map of attributes to their respective values.
 	Attributes map[string]string `json:"Attributes,omitzero"`
 }
 
-// GetQueueUrlRequest is generated from schema #/components/schemas/GetQueueUrlRequest.
+// Source: #/components/schemas/GetQueueUrlRequest
 type GetQueueUrlRequest struct {
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
-	// alphanumeric characters, hyphens ( - ), and underscores ( _ ).
+	// alphanumeric characters, hyphens (-), and underscores (_).
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueName string `json:"QueueName"`
 
 	// The account ID of the account that created the queue.
 	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero"`
 }
 
-// GetQueueUrlResult is generated from schema #/components/schemas/GetQueueUrlResult.
+// For more information, see Interpreting Responses in the Amazon SQS Developer Guide.
 //
-// For more information, see Interpreting Responses in the Amazon SQS Developer Guide .
+// Source: #/components/schemas/GetQueueUrlResult
 type GetQueueUrlResult struct {
 	// The URL of the queue.
 	QueueUrl *string `json:"QueueUrl,omitzero"`
 }
 
-// ListDeadLetterSourceQueuesRequest is generated from schema #/components/schemas/ListDeadLetterSourceQueuesRequest.
+// Source: #/components/schemas/ListDeadLetterSourceQueuesRequest
 type ListDeadLetterSourceQueuesRequest struct {
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
@@ -1740,12 +2018,14 @@ type ListDeadLetterSourceQueuesRequest struct {
 	// The URL of a dead-letter queue.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// ListDeadLetterSourceQueuesResult is generated from schema #/components/schemas/ListDeadLetterSourceQueuesResult.
-//
 // A list of your dead letter source queues.
+//
+// Source: #/components/schemas/ListDeadLetterSourceQueuesResult
 type ListDeadLetterSourceQueuesResult struct {
 	// Pagination token to include in the next request. Token value is null if there are no additional
 	// results to request, or if you did not set MaxResults in the request.
@@ -1753,22 +2033,30 @@ type ListDeadLetterSourceQueuesResult struct {
 
 	// A list of source queue URLs that have the RedrivePolicy queue attribute configured with a
 	// dead-letter queue.
+	//
+	// Required.
 	QueueUrls []string `json:"queueUrls"`
 }
 
-// ListQueueTagsRequest is generated from schema #/components/schemas/ListQueueTagsRequest.
+// ListQueueTagsRequest is an object of the spec.
+//
+// Source: #/components/schemas/ListQueueTagsRequest
 type ListQueueTagsRequest struct {
 	// The URL of the queue.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// ListQueueTagsResult is generated from schema #/components/schemas/ListQueueTagsResult.
+// ListQueueTagsResult is an object of the spec.
+//
+// Source: #/components/schemas/ListQueueTagsResult
 type ListQueueTagsResult struct {
 	// The list of all tags added to the specified queue.
 	Tags map[string]string `json:"Tags,omitzero"`
 }
 
-// ListQueuesRequest is generated from schema #/components/schemas/ListQueuesRequest.
+// Source: #/components/schemas/ListQueuesRequest
 type ListQueuesRequest struct {
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
@@ -1784,9 +2072,9 @@ type ListQueuesRequest struct {
 	QueueNamePrefix *string `json:"QueueNamePrefix,omitzero"`
 }
 
-// ListQueuesResult is generated from schema #/components/schemas/ListQueuesResult.
-//
 // A list of your queues.
+//
+// Source: #/components/schemas/ListQueuesResult
 type ListQueuesResult struct {
 	// Pagination token to include in the next request. Token value is null if there are no additional
 	// results to request, or if you did not set MaxResults in the request.
@@ -1797,9 +2085,9 @@ type ListQueuesResult struct {
 	QueueUrls []string `json:"QueueUrls,omitzero"`
 }
 
-// Message is generated from schema #/components/schemas/Message.
-//
 // An Amazon SQS message.
+//
+// Source: #/components/schemas/Message
 type Message struct {
 	// A map of the attributes requested in ReceiveMessage to their respective values. Supported
 	// attributes:
@@ -1830,14 +2118,14 @@ type Message struct {
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321 .
+	// creating the MD5 digest. For information about MD5, see RFC1321.
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
 
-	// Each message attribute consists of a Name , Type , and Value . For more information, see Amazon
-	// SQS message attributes in the Amazon SQS Developer Guide .
+	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
+	// message attributes in the Amazon SQS Developer Guide.
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
 
-	// A unique identifier for the message. A MessageId is considered unique across all accounts for an
+	// A unique identifier for the message. A MessageIdis considered unique across all accounts for an
 	// extended period of time.
 	MessageId *string `json:"MessageId,omitzero"`
 
@@ -1847,14 +2135,14 @@ type Message struct {
 	ReceiptHandle *string `json:"ReceiptHandle,omitzero"`
 }
 
-// MessageAttributeValue is generated from schema #/components/schemas/MessageAttributeValue.
-//
 // The user-specified message attribute value. For string data types, the Value attribute has the
-// same restrictions on the content as the message body. For more information, see SendMessage .
+// same restrictions on the content as the message body. For more information, see SendMessage.
 //
-// Name , type , value and the message body must not be empty or null. All parts of the message
-// attribute, including Name , Type , and Value , are part of the message size restriction (256 KB
-// or 262,144 bytes).
+// Name, type, value and the message body must not be empty or null. All parts of the message
+// attribute, including Name, Type, and Value, are part of the message size restriction (256 KB or
+// 262,144 bytes).
+//
+// Source: #/components/schemas/MessageAttributeValue
 type MessageAttributeValue struct {
 	// Not implemented. Reserved for future use.
 	BinaryListValues []string `json:"BinaryListValues,omitzero"`
@@ -1863,22 +2151,26 @@ type MessageAttributeValue struct {
 	// images.
 	BinaryValue *string `json:"BinaryValue,omitzero"`
 
-	// Amazon SQS supports the following logical data types: String , Number , and Binary . For the
-	// Number data type, you must use StringValue .
+	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
+	// data type, you must use StringValue.
 	//
 	// You can also append custom labels. For more information, see Amazon SQS Message Attributes in
-	// the Amazon SQS Developer Guide .
+	// the Amazon SQS Developer Guide.
+	//
+	// Required.
 	DataType string `json:"DataType"`
 
 	// Not implemented. Reserved for future use.
 	StringListValues []string `json:"StringListValues,omitzero"`
 
 	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see ASCII Printable
-	// Characters .
+	// Characters.
 	StringValue *string `json:"StringValue,omitzero"`
 }
 
-// MessageSystemAttributeName is generated from schema #/components/schemas/MessageSystemAttributeName.
+// MessageSystemAttributeName is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/MessageSystemAttributeName
 type MessageSystemAttributeName string
 
 // Values of MessageSystemAttributeName, as sent on the wire.
@@ -1893,7 +2185,9 @@ const (
 	MessageSystemAttributeNameAWSTraceHeader                   MessageSystemAttributeName = "AWSTraceHeader"
 )
 
-// MessageSystemAttributeNameForSends is generated from schema #/components/schemas/MessageSystemAttributeNameForSends.
+// MessageSystemAttributeNameForSends is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/MessageSystemAttributeNameForSends
 type MessageSystemAttributeNameForSends string
 
 // Values of MessageSystemAttributeNameForSends, as sent on the wire.
@@ -1901,13 +2195,13 @@ const (
 	MessageSystemAttributeNameForSendsAWSTraceHeader MessageSystemAttributeNameForSends = "AWSTraceHeader"
 )
 
-// MessageSystemAttributeValue is generated from schema #/components/schemas/MessageSystemAttributeValue.
-//
 // The user-specified message system attribute value. For string data types, the Value attribute
 // has the same restrictions on the content as the message body. For more information, see
-// SendMessage .
+// SendMessage.
 //
-// Name , type , value and the message body must not be empty or null.
+// Name, type, value and the message body must not be empty or null.
+//
+// Source: #/components/schemas/MessageSystemAttributeValue
 type MessageSystemAttributeValue struct {
 	// Not implemented. Reserved for future use.
 	BinaryListValues []string `json:"BinaryListValues,omitzero"`
@@ -1916,145 +2210,213 @@ type MessageSystemAttributeValue struct {
 	// images.
 	BinaryValue *string `json:"BinaryValue,omitzero"`
 
-	// Amazon SQS supports the following logical data types: String , Number , and Binary . For the
-	// Number data type, you must use StringValue .
+	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
+	// data type, you must use StringValue.
 	//
 	// You can also append custom labels. For more information, see Amazon SQS Message Attributes in
-	// the Amazon SQS Developer Guide .
+	// the Amazon SQS Developer Guide.
+	//
+	// Required.
 	DataType string `json:"DataType"`
 
 	// Not implemented. Reserved for future use.
 	StringListValues []string `json:"StringListValues,omitzero"`
 
 	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see ASCII Printable
-	// Characters .
+	// Characters.
 	StringValue *string `json:"StringValue,omitzero"`
 }
 
-// POSTAddPermissionInput is generated from the parameters and request body of operation /paths/~1#Action=AddPermission/post.
+// POSTAddPermissionInput is the input of POSTAddPermission.
+//
+// Source: #/paths/~1%23Action=AddPermission/post
 type POSTAddPermissionInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTAddPermissionOutput is generated from operation /paths/~1#Action=AddPermission/post (the spec gives no object schema).
+// POSTAddPermissionOutput is the output of POSTAddPermission.
+//
+// Source: #/paths/~1%23Action=AddPermission/post
 type POSTAddPermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTChangeMessageVisibilityBatchInput is generated from the parameters and request body of operation /paths/~1#Action=ChangeMessageVisibilityBatch/post.
+// POSTChangeMessageVisibilityBatchInput is the input of POSTChangeMessageVisibilityBatch.
+//
+// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
 type POSTChangeMessageVisibilityBatchInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTChangeMessageVisibilityBatchOutput is generated from the 2xx response of operation /paths/~1#Action=ChangeMessageVisibilityBatch/post.
+// POSTChangeMessageVisibilityBatchOutput is the output of POSTChangeMessageVisibilityBatch.
+//
+// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
 type POSTChangeMessageVisibilityBatchOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTChangeMessageVisibilityInput is generated from the parameters and request body of operation /paths/~1#Action=ChangeMessageVisibility/post.
+// POSTChangeMessageVisibilityInput is the input of POSTChangeMessageVisibility.
+//
+// Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 type POSTChangeMessageVisibilityInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTChangeMessageVisibilityOutput is generated from operation /paths/~1#Action=ChangeMessageVisibility/post (the spec gives no object schema).
+// POSTChangeMessageVisibilityOutput is the output of POSTChangeMessageVisibility.
+//
+// Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 type POSTChangeMessageVisibilityOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTCreateQueueInput is generated from the parameters and request body of operation /paths/~1#Action=CreateQueue/post.
+// POSTCreateQueueInput is the input of POSTCreateQueue.
+//
+// Source: #/paths/~1%23Action=CreateQueue/post
 type POSTCreateQueueInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTCreateQueueOutput is generated from the 2xx response of operation /paths/~1#Action=CreateQueue/post.
+// POSTCreateQueueOutput is the output of POSTCreateQueue.
+//
+// Source: #/paths/~1%23Action=CreateQueue/post
 type POSTCreateQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTDeleteMessageBatchInput is generated from the parameters and request body of operation /paths/~1#Action=DeleteMessageBatch/post.
+// POSTDeleteMessageBatchInput is the input of POSTDeleteMessageBatch.
+//
+// Source: #/paths/~1%23Action=DeleteMessageBatch/post
 type POSTDeleteMessageBatchInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTDeleteMessageBatchOutput is generated from the 2xx response of operation /paths/~1#Action=DeleteMessageBatch/post.
+// POSTDeleteMessageBatchOutput is the output of POSTDeleteMessageBatch.
+//
+// Source: #/paths/~1%23Action=DeleteMessageBatch/post
 type POSTDeleteMessageBatchOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTDeleteMessageInput is generated from the parameters and request body of operation /paths/~1#Action=DeleteMessage/post.
+// POSTDeleteMessageInput is the input of POSTDeleteMessage.
+//
+// Source: #/paths/~1%23Action=DeleteMessage/post
 type POSTDeleteMessageInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTDeleteMessageOutput is generated from operation /paths/~1#Action=DeleteMessage/post (the spec gives no object schema).
+// POSTDeleteMessageOutput is the output of POSTDeleteMessage.
+//
+// Source: #/paths/~1%23Action=DeleteMessage/post
 type POSTDeleteMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTDeleteQueueInput is generated from the parameters and request body of operation /paths/~1#Action=DeleteQueue/post.
+// POSTDeleteQueueInput is the input of POSTDeleteQueue.
+//
+// Source: #/paths/~1%23Action=DeleteQueue/post
 type POSTDeleteQueueInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTDeleteQueueOutput is generated from operation /paths/~1#Action=DeleteQueue/post (the spec gives no object schema).
+// POSTDeleteQueueOutput is the output of POSTDeleteQueue.
+//
+// Source: #/paths/~1%23Action=DeleteQueue/post
 type POSTDeleteQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTGetQueueAttributesInput is generated from the parameters and request body of operation /paths/~1#Action=GetQueueAttributes/post.
+// POSTGetQueueAttributesInput is the input of POSTGetQueueAttributes.
+//
+// Source: #/paths/~1%23Action=GetQueueAttributes/post
 type POSTGetQueueAttributesInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTGetQueueAttributesOutput is generated from the 2xx response of operation /paths/~1#Action=GetQueueAttributes/post.
+// POSTGetQueueAttributesOutput is the output of POSTGetQueueAttributes.
+//
+// Source: #/paths/~1%23Action=GetQueueAttributes/post
 type POSTGetQueueAttributesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTGetQueueUrlInput is generated from the parameters and request body of operation /paths/~1#Action=GetQueueUrl/post.
+// POSTGetQueueUrlInput is the input of POSTGetQueueUrl.
+//
+// Source: #/paths/~1%23Action=GetQueueUrl/post
 type POSTGetQueueUrlInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTGetQueueUrlOutput is generated from the 2xx response of operation /paths/~1#Action=GetQueueUrl/post.
+// POSTGetQueueUrlOutput is the output of POSTGetQueueUrl.
+//
+// Source: #/paths/~1%23Action=GetQueueUrl/post
 type POSTGetQueueUrlOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTListDeadLetterSourceQueuesInput is generated from the parameters and request body of operation /paths/~1#Action=ListDeadLetterSourceQueues/post.
+// POSTListDeadLetterSourceQueuesInput is the input of POSTListDeadLetterSourceQueues.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 type POSTListDeadLetterSourceQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
@@ -2067,34 +2429,50 @@ type POSTListDeadLetterSourceQueuesInput struct {
 	NextToken *string `json:"-"`
 
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTListDeadLetterSourceQueuesOutput is generated from the 2xx response of operation /paths/~1#Action=ListDeadLetterSourceQueues/post.
+// POSTListDeadLetterSourceQueuesOutput is the output of POSTListDeadLetterSourceQueues.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 type POSTListDeadLetterSourceQueuesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTListQueueTagsInput is generated from the parameters and request body of operation /paths/~1#Action=ListQueueTags/post.
+// POSTListQueueTagsInput is the input of POSTListQueueTags.
+//
+// Source: #/paths/~1%23Action=ListQueueTags/post
 type POSTListQueueTagsInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTListQueueTagsOutput is generated from the 2xx response of operation /paths/~1#Action=ListQueueTags/post.
+// POSTListQueueTagsOutput is the output of POSTListQueueTags.
+//
+// Source: #/paths/~1%23Action=ListQueueTags/post
 type POSTListQueueTagsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTListQueuesInput is generated from the parameters and request body of operation /paths/~1#Action=ListQueues/post.
+// POSTListQueuesInput is the input of POSTListQueues.
+//
+// Source: #/paths/~1%23Action=ListQueues/post
 type POSTListQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
@@ -2107,132 +2485,196 @@ type POSTListQueuesInput struct {
 	NextToken *string `json:"-"`
 
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTListQueuesOutput is generated from the 2xx response of operation /paths/~1#Action=ListQueues/post.
+// POSTListQueuesOutput is the output of POSTListQueues.
+//
+// Source: #/paths/~1%23Action=ListQueues/post
 type POSTListQueuesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTPurgeQueueInput is generated from the parameters and request body of operation /paths/~1#Action=PurgeQueue/post.
+// POSTPurgeQueueInput is the input of POSTPurgeQueue.
+//
+// Source: #/paths/~1%23Action=PurgeQueue/post
 type POSTPurgeQueueInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTPurgeQueueOutput is generated from operation /paths/~1#Action=PurgeQueue/post (the spec gives no object schema).
+// POSTPurgeQueueOutput is the output of POSTPurgeQueue.
+//
+// Source: #/paths/~1%23Action=PurgeQueue/post
 type POSTPurgeQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTReceiveMessageInput is generated from the parameters and request body of operation /paths/~1#Action=ReceiveMessage/post.
+// POSTReceiveMessageInput is the input of POSTReceiveMessage.
+//
+// Source: #/paths/~1%23Action=ReceiveMessage/post
 type POSTReceiveMessageInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTReceiveMessageOutput is generated from the 2xx response of operation /paths/~1#Action=ReceiveMessage/post.
+// POSTReceiveMessageOutput is the output of POSTReceiveMessage.
+//
+// Source: #/paths/~1%23Action=ReceiveMessage/post
 type POSTReceiveMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTRemovePermissionInput is generated from the parameters and request body of operation /paths/~1#Action=RemovePermission/post.
+// POSTRemovePermissionInput is the input of POSTRemovePermission.
+//
+// Source: #/paths/~1%23Action=RemovePermission/post
 type POSTRemovePermissionInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTRemovePermissionOutput is generated from operation /paths/~1#Action=RemovePermission/post (the spec gives no object schema).
+// POSTRemovePermissionOutput is the output of POSTRemovePermission.
+//
+// Source: #/paths/~1%23Action=RemovePermission/post
 type POSTRemovePermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTSendMessageBatchInput is generated from the parameters and request body of operation /paths/~1#Action=SendMessageBatch/post.
+// POSTSendMessageBatchInput is the input of POSTSendMessageBatch.
+//
+// Source: #/paths/~1%23Action=SendMessageBatch/post
 type POSTSendMessageBatchInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTSendMessageBatchOutput is generated from the 2xx response of operation /paths/~1#Action=SendMessageBatch/post.
+// POSTSendMessageBatchOutput is the output of POSTSendMessageBatch.
+//
+// Source: #/paths/~1%23Action=SendMessageBatch/post
 type POSTSendMessageBatchOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTSendMessageInput is generated from the parameters and request body of operation /paths/~1#Action=SendMessage/post.
+// POSTSendMessageInput is the input of POSTSendMessage.
+//
+// Source: #/paths/~1%23Action=SendMessage/post
 type POSTSendMessageInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTSendMessageOutput is generated from the 2xx response of operation /paths/~1#Action=SendMessage/post.
+// POSTSendMessageOutput is the output of POSTSendMessage.
+//
+// Source: #/paths/~1%23Action=SendMessage/post
 type POSTSendMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Body is the response body (text/xml).
+	//
+	// Required.
 	Body []byte `json:"-"`
 }
 
-// POSTSetQueueAttributesInput is generated from the parameters and request body of operation /paths/~1#Action=SetQueueAttributes/post.
+// POSTSetQueueAttributesInput is the input of POSTSetQueueAttributes.
+//
+// Source: #/paths/~1%23Action=SetQueueAttributes/post
 type POSTSetQueueAttributesInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTSetQueueAttributesOutput is generated from operation /paths/~1#Action=SetQueueAttributes/post (the spec gives no object schema).
+// POSTSetQueueAttributesOutput is the output of POSTSetQueueAttributes.
+//
+// Source: #/paths/~1%23Action=SetQueueAttributes/post
 type POSTSetQueueAttributesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTTagQueueInput is generated from the parameters and request body of operation /paths/~1#Action=TagQueue/post.
+// POSTTagQueueInput is the input of POSTTagQueue.
+//
+// Source: #/paths/~1%23Action=TagQueue/post
 type POSTTagQueueInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTTagQueueOutput is generated from operation /paths/~1#Action=TagQueue/post (the spec gives no object schema).
+// POSTTagQueueOutput is the output of POSTTagQueue.
+//
+// Source: #/paths/~1%23Action=TagQueue/post
 type POSTTagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTUntagQueueInput is generated from the parameters and request body of operation /paths/~1#Action=UntagQueue/post.
+// POSTUntagQueueInput is the input of POSTUntagQueue.
+//
+// Source: #/paths/~1%23Action=UntagQueue/post
 type POSTUntagQueueInput struct {
 	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	//
+	// Required.
 	Body io.Reader `json:"-"`
 }
 
-// POSTUntagQueueOutput is generated from operation /paths/~1#Action=UntagQueue/post (the spec gives no object schema).
+// POSTUntagQueueOutput is the output of POSTUntagQueue.
+//
+// Source: #/paths/~1%23Action=UntagQueue/post
 type POSTUntagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// PurgeQueueRequest is generated from schema #/components/schemas/PurgeQueueRequest.
+// Source: #/components/schemas/PurgeQueueRequest
 type PurgeQueueRequest struct {
 	// The URL of the queue from which the PurgeQueue action deletes messages.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// QueueAttributeName is generated from schema #/components/schemas/QueueAttributeName.
+// QueueAttributeName is an enumeration of the spec: one constant per value.
+//
+// Source: #/components/schemas/QueueAttributeName
 type QueueAttributeName string
 
 // Values of QueueAttributeName, as sent on the wire.
@@ -2260,14 +2702,14 @@ const (
 	QueueAttributeNameRedriveAllowPolicy                    QueueAttributeName = "RedriveAllowPolicy"
 )
 
-// ReceiveMessageRequest is generated from schema #/components/schemas/ReceiveMessageRequest.
+// Source: #/components/schemas/ReceiveMessageRequest
 type ReceiveMessageRequest struct {
 	// A list of attributes that need to be returned along with each message. These attributes include:
 	//
 	// All – Returns all values.
 	//
 	// ApproximateFirstReceiveTimestamp – Returns the time the message was first received from the
-	// queue ( epoch time in milliseconds).
+	// queue (epoch time in milliseconds).
 	//
 	// ApproximateReceiveCount – Returns the number of times a message has been received across all
 	// queues but not deleted.
@@ -2276,11 +2718,11 @@ type ReceiveMessageRequest struct {
 	//
 	// SenderId
 	//
-	// For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R .
+	// For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
 	//
-	// For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456 .
+	// For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
 	//
-	// SentTimestamp – Returns the time the message was sent to the queue ( epoch time in
+	// SentTimestamp – Returns the time the message was sent to the queue (epoch time in
 	// milliseconds).
 	//
 	// MessageDeduplicationId – Returns the value provided by the producer that calls the SendMessage
@@ -2298,27 +2740,28 @@ type ReceiveMessageRequest struct {
 
 	// The name of the message attribute, where N is the index.
 	//
-	// The name can contain alphanumeric characters and the underscore ( _ ), hyphen ( - ), and period
-	// ( . ).
+	// The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period (.).
 	//
 	// The name is case-sensitive and must be unique among all attribute names for the message.
 	//
 	// The name must not start with AWS-reserved prefixes such as AWS. or Amazon. (or any casing
 	// variants).
 	//
-	// The name must not start or end with a period ( . ), and it should not have periods in succession
-	// ( .. ).
+	// The name must not start or end with a period (.), and it should not have periods in succession
+	// (..).
 	//
 	// The name can be up to 256 characters long.
 	//
-	// When using ReceiveMessage , you can send a list of attribute names to receive, or you can return
+	// When using ReceiveMessage, you can send a list of attribute names to receive, or you can return
 	// all of the attributes by specifying All or .* in your request. You can also use all message
-	// attributes starting with a prefix, for example bar.* .
+	// attributes starting with a prefix, for example bar.*.
 	MessageAttributeNames []string `json:"MessageAttributeNames,omitzero"`
 
 	// The URL of the Amazon SQS queue from which messages are received.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2330,11 +2773,11 @@ type ReceiveMessageRequest struct {
 	//
 	// You can use ReceiveRequestAttemptId only for 5 minutes after a ReceiveMessage action.
 	//
-	// When you set FifoQueue , a caller of the ReceiveMessage action can provide a
+	// When you set FifoQueue, a caller of the ReceiveMessage action can provide a
 	// ReceiveRequestAttemptId explicitly.
 	//
-	// If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId , Amazon SQS
-	// generates a ReceiveRequestAttemptId .
+	// If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId, Amazon SQS
+	// generates a ReceiveRequestAttemptId.
 	//
 	// It is possible to retry the ReceiveMessage action with the same ReceiveRequestAttemptId if none
 	// of the messages have been modified (deleted or had their visibility changes).
@@ -2342,31 +2785,31 @@ type ReceiveMessageRequest struct {
 	// During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return the
 	// same messages and receipt handles. If a retry occurs within the deduplication interval, it
 	// resets the visibility timeout. For more information, see Visibility Timeout in the Amazon SQS
-	// Developer Guide .
+	// Developer Guide.
 	//
-	// If a caller of the ReceiveMessage action still processes messages when the visibility timeout
-	// expires and messages become visible, another worker consuming from the same queue can receive
-	// the same messages and therefore process duplicates. Also, if a consumer whose message processing
-	// time is longer than the visibility timeout tries to delete the processed messages, the action
-	// fails with an error.
+	// <important> If a caller of the ReceiveMessage action still processes messages when the
+	// visibility timeout expires and messages become visible, another worker consuming from the same
+	// queue can receive the same messages and therefore process duplicates. Also, if a consumer whose
+	// message processing time is longer than the visibility timeout tries to delete the processed
+	// messages, the action fails with an error.
 	//
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
 	//
-	// While messages with a particular MessageGroupId are invisible, no more messages belonging to the
-	// same MessageGroupId are returned until the visibility timeout expires. You can still receive
-	// messages with another MessageGroupId as long as it is also visible.
+	// </important> While messages with a particular MessageGroupId are invisible, no more messages
+	// belonging to the same MessageGroupId are returned until the visibility timeout expires. You can
+	// still receive messages with another MessageGroupId as long as it is also visible.
 	//
-	// If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId , no retries work until
-	// the original visibility timeout expires. As a result, delays might occur but the messages in the
+	// If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId, no retries work until the
+	// original visibility timeout expires. As a result, delays might occur but the messages in the
 	// queue remain in a strict order.
 	//
 	// The maximum length of ReceiveRequestAttemptId is 128 characters. ReceiveRequestAttemptId can
-	// contain alphanumeric characters ( a-z , A-Z , 0-9 ) and punctuation (
-	// !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ ).
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId , see Using the ReceiveRequestAttemptId
-	// Request Parameter in the Amazon SQS Developer Guide .
+	// For best practices of using ReceiveRequestAttemptId, see Using the ReceiveRequestAttemptId
+	// Request Parameter in the Amazon SQS Developer Guide.
 	ReceiveRequestAttemptId *string `json:"ReceiveRequestAttemptId,omitzero"`
 
 	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
@@ -2374,74 +2817,92 @@ type ReceiveMessageRequest struct {
 	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero"`
 
 	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
-	// returning. If a message is available, the call returns sooner than WaitTimeSeconds . If no
+	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
 	// messages are available and the wait time expires, the call returns successfully with an empty
 	// list of messages.
 	//
-	// To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage requests is
-	// longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can set HTTP
-	// transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
+	// <important> To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
+	// set HTTP transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
 	// ApacheHttpClient for synchronous clients.
+	//
+	// </important>
 	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero"`
 }
 
-// ReceiveMessageResult is generated from schema #/components/schemas/ReceiveMessageResult.
-//
 // A list of received messages.
+//
+// Source: #/components/schemas/ReceiveMessageResult
 type ReceiveMessageResult struct {
 	// A list of messages.
 	Messages []Message `json:"Messages,omitzero"`
 }
 
-// RemovePermissionRequest is generated from schema #/components/schemas/RemovePermissionRequest.
+// Source: #/components/schemas/RemovePermissionRequest
 type RemovePermissionRequest struct {
 	// The identification of the permission to remove. This is the label added using the AddPermission
 	// action.
+	//
+	// Required.
 	Label string `json:"Label"`
 
 	// The URL of the Amazon SQS queue from which permissions are removed.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// SendMessageBatchRequest is generated from schema #/components/schemas/SendMessageBatchRequest.
+// Source: #/components/schemas/SendMessageBatchRequest
 type SendMessageBatchRequest struct {
 	// A list of SendMessageBatchRequestEntry items.
+	//
+	// Required.
 	Entries []SendMessageBatchRequestEntry `json:"Entries"`
 
 	// The URL of the Amazon SQS queue to which batched messages are sent.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// SendMessageBatchRequestEntry is generated from schema #/components/schemas/SendMessageBatchRequestEntry.
+// Contains the details of a single Amazon SQS message along with an Id.
 //
-// Contains the details of a single Amazon SQS message along with an Id .
+// Source: #/components/schemas/SendMessageBatchRequestEntry
 type SendMessageBatchRequestEntry struct {
 	// The length of time, in seconds, for which a specific message is delayed. Valid values: 0 to 900.
 	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue is applied.
 	//
-	// When you set FifoQueue , you can't set DelaySeconds per message. You can set this parameter only
-	// on a queue level.
+	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
+	// parameter only on a queue level.
+	//
+	// </note>
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
 
 	// An identifier for a message in this batch used to communicate the result.
 	//
-	// The Id s of a batch request need to be unique within a request.
+	// <note> The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
+	//
+	// </note>
+	//
+	// Required.
 	Id string `json:"Id"`
 
-	// Each message attribute consists of a Name , Type , and Value . For more information, see Amazon
-	// SQS message attributes in the Amazon SQS Developer Guide .
+	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
+	// message attributes in the Amazon SQS Developer Guide.
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
 
 	// The body of the message.
+	//
+	// Required.
 	MessageBody string `json:"MessageBody"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2449,9 +2910,9 @@ type SendMessageBatchRequestEntry struct {
 	// The token used for deduplication of messages within a 5-minute minimum deduplication interval.
 	// If a message with a particular MessageDeduplicationId is sent successfully, subsequent messages
 	// with the same MessageDeduplicationId are accepted successfully but aren't delivered. For more
-	// information, see Exactly-once processing in the Amazon SQS Developer Guide .
+	// information, see Exactly-once processing in the Amazon SQS Developer Guide.
 	//
-	// Every message must have a unique MessageDeduplicationId ,
+	// Every message must have a unique MessageDeduplicationId,
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -2470,11 +2931,11 @@ type SendMessageBatchRequestEntry struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The MessageDeduplicationId is available to the consumer of the message (this can be useful for
-	// troubleshooting delivery issues).
+	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
+	// useful for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -2483,12 +2944,12 @@ type SendMessageBatchRequestEntry struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can contain
-	// alphanumeric characters ( a-z , A-Z , 0-9 ) and punctuation ( !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~
-	// ).
+	// </note> The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId , see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide .
+	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
+	// Property in the Amazon SQS Developer Guide.
 	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2501,67 +2962,80 @@ type SendMessageBatchRequestEntry struct {
 	// processed in a FIFO fashion.
 	//
 	// You must associate a non-empty MessageGroupId with a message. If you don't provide a
-	// MessageGroupId , the action fails.
+	// MessageGroupId, the action fails.
 	//
 	// ReceiveMessage might return messages with multiple MessageGroupId values. For each
-	// MessageGroupId , the messages are sorted by time sent. The caller can't specify a MessageGroupId
-	// .
+	// MessageGroupId, the messages are sorted by time sent. The caller can't specify a MessageGroupId.
 	//
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
-	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~) .
+	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId , see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide .
+	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
+	// SQS Developer Guide.
 	//
-	// MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	//
+	// </important>
 	MessageGroupId *string `json:"MessageGroupId,omitzero"`
 
-	// The message system attribute to send Each message system attribute consists of a Name , Type ,
-	// and Value .
+	// The message system attribute to send Each message system attribute consists of a Name, Type, and
+	// Value.
 	//
-	// Currently, the only supported message system attribute is AWSTraceHeader . Its type must be
-	// String and its value must be a correctly formatted X-Ray trace header string.
+	// <important> Currently, the only supported message system attribute is AWSTraceHeader. Its type
+	// must be String and its value must be a correctly formatted X-Ray trace header string.
 	//
 	// The size of a message system attribute doesn't count towards the total size of a message.
+	//
+	// </important>
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
 }
 
-// SendMessageBatchResult is generated from schema #/components/schemas/SendMessageBatchResult.
-//
 // For each message in the batch, the response contains a SendMessageBatchResultEntry tag if the
 // message succeeds or a BatchResultErrorEntry tag if the message fails.
+//
+// Source: #/components/schemas/SendMessageBatchResult
 type SendMessageBatchResult struct {
 	// A list of BatchResultErrorEntry items with error details about each message that can't be
 	// enqueued.
+	//
+	// Required.
 	Failed []BatchResultErrorEntry `json:"Failed"`
 
 	// A list of SendMessageBatchResultEntry items.
+	//
+	// Required.
 	Successful []SendMessageBatchResultEntry `json:"Successful"`
 }
 
-// SendMessageBatchResultEntry is generated from schema #/components/schemas/SendMessageBatchResultEntry.
+// Encloses a MessageId for a successfully-enqueued message in a SendMessageBatch.
 //
-// Encloses a MessageId for a successfully-enqueued message in a SendMessageBatch .
+// Source: #/components/schemas/SendMessageBatchResultEntry
 type SendMessageBatchResultEntry struct {
 	// An identifier for the message in this batch.
+	//
+	// Required.
 	Id string `json:"Id"`
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321 .
+	// creating the MD5 digest. For information about MD5, see RFC1321.
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321 .
+	// creating the MD5 digest. For information about MD5, see RFC1321.
+	//
+	// Required.
 	MD5OfMessageBody string `json:"MD5OfMessageBody"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
-	// before creating the MD5 digest. For information about MD5, see RFC1321 .
+	// before creating the MD5 digest. For information about MD5, see RFC1321.
 	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero"`
 
 	// An identifier for the message.
+	//
+	// Required.
 	MessageId string `json:"MessageId"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2569,34 +3043,40 @@ type SendMessageBatchResultEntry struct {
 	// The large, non-consecutive number that Amazon SQS assigns to each message.
 	//
 	// The length of SequenceNumber is 128 bits. As SequenceNumber continues to increase for a
-	// particular MessageGroupId .
+	// particular MessageGroupId.
 	SequenceNumber *string `json:"SequenceNumber,omitzero"`
 }
 
-// SendMessageRequest is generated from schema #/components/schemas/SendMessageRequest.
+// Source: #/components/schemas/SendMessageRequest
 type SendMessageRequest struct {
 	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
 	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue applies.
 	//
-	// When you set FifoQueue , you can't set DelaySeconds per message. You can set this parameter only
-	// on a queue level.
+	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
+	// parameter only on a queue level.
+	//
+	// </note>
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
 
-	// Each message attribute consists of a Name , Type , and Value . For more information, see Amazon
-	// SQS message attributes in the Amazon SQS Developer Guide .
+	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
+	// message attributes in the Amazon SQS Developer Guide.
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
 
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
-	// A message can include only XML, JSON, and unformatted text. The following Unicode characters are
-	// allowed:
+	// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+	// characters are allowed:
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
 	// Any characters not included in this list will be rejected. For more information, see the W3C
-	// specification for characters .
+	// specification for characters.
+	//
+	// </important>
+	//
+	// Required.
 	MessageBody string `json:"MessageBody"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2605,9 +3085,9 @@ type SendMessageRequest struct {
 	// MessageDeduplicationId is sent successfully, any messages sent with the same
 	// MessageDeduplicationId are accepted successfully but aren't delivered during the 5-minute
 	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
-	// Developer Guide .
+	// Developer Guide.
 	//
-	// Every message must have a unique MessageDeduplicationId ,
+	// Every message must have a unique MessageDeduplicationId,
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -2626,11 +3106,11 @@ type SendMessageRequest struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The MessageDeduplicationId is available to the consumer of the message (this can be useful for
-	// troubleshooting delivery issues).
+	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
+	// useful for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -2639,12 +3119,12 @@ type SendMessageRequest struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
-	// contain alphanumeric characters ( a-z , A-Z , 0-9 ) and punctuation (
-	// !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ ).
+	// </note> The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId
+	// can contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId , see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide .
+	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
+	// Property in the Amazon SQS Developer Guide.
 	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2657,48 +3137,53 @@ type SendMessageRequest struct {
 	// processed in a FIFO fashion.
 	//
 	// You must associate a non-empty MessageGroupId with a message. If you don't provide a
-	// MessageGroupId , the action fails.
+	// MessageGroupId, the action fails.
 	//
 	// ReceiveMessage might return messages with multiple MessageGroupId values. For each
-	// MessageGroupId , the messages are sorted by time sent. The caller can't specify a MessageGroupId
-	// .
+	// MessageGroupId, the messages are sorted by time sent. The caller can't specify a MessageGroupId.
 	//
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
-	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~) .
+	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId , see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide .
+	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
+	// SQS Developer Guide.
 	//
-	// MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	//
+	// </important>
 	MessageGroupId *string `json:"MessageGroupId,omitzero"`
 
-	// The message system attribute to send. Each message system attribute consists of a Name , Type ,
-	// and Value .
+	// The message system attribute to send. Each message system attribute consists of a Name, Type,
+	// and Value.
 	//
-	// Currently, the only supported message system attribute is AWSTraceHeader . Its type must be
-	// String and its value must be a correctly formatted X-Ray trace header string.
+	// <important> Currently, the only supported message system attribute is AWSTraceHeader. Its type
+	// must be String and its value must be a correctly formatted X-Ray trace header string.
 	//
 	// The size of a message system attribute doesn't count towards the total size of a message.
+	//
+	// </important>
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
 
 	// The URL of the Amazon SQS queue to which a message is sent.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// SendMessageResult is generated from schema #/components/schemas/SendMessageResult.
-//
 // The MD5OfMessageBody and MessageId elements.
+//
+// Source: #/components/schemas/SendMessageResult
 type SendMessageResult struct {
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321 .
+	// creating the MD5 digest. For information about MD5, see RFC1321.
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321 .
+	// creating the MD5 digest. For information about MD5, see RFC1321.
 	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
@@ -2707,7 +3192,7 @@ type SendMessageResult struct {
 	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero"`
 
 	// An attribute containing the MessageId of the message sent to the queue. For more information,
-	// see Queue and Message Identifiers in the Amazon SQS Developer Guide .
+	// see Queue and Message Identifiers in the Amazon SQS Developer Guide.
 	MessageId *string `json:"MessageId,omitzero"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2715,11 +3200,11 @@ type SendMessageResult struct {
 	// The large, non-consecutive number that Amazon SQS assigns to each message.
 	//
 	// The length of SequenceNumber is 128 bits. SequenceNumber continues to increase for a particular
-	// MessageGroupId .
+	// MessageGroupId.
 	SequenceNumber *string `json:"SequenceNumber,omitzero"`
 }
 
-// SetQueueAttributesRequest is generated from schema #/components/schemas/SetQueueAttributesRequest.
+// Source: #/components/schemas/SetQueueAttributesRequest
 type SetQueueAttributesRequest struct {
 	// A map of attributes to set.
 	//
@@ -2739,7 +3224,7 @@ type SetQueueAttributesRequest struct {
 	//
 	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
 	// policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and Access
-	// Management User Guide .
+	// Management User Guide.
 	//
 	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
@@ -2747,7 +3232,7 @@ type SetQueueAttributesRequest struct {
 	//
 	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
 	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide .
+	// Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
@@ -2778,33 +3263,33 @@ type SetQueueAttributesRequest struct {
 	//
 	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
 	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue . You can specify up to 10 source queue ARNs.
+	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
 	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll .
+	// parameter to allowAll.
 	//
-	// The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the dead-letter
-	// queue of a standard queue must also be a standard queue.
+	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// The following attributes apply only to server-side-encryption :
+	// </note> The following attributes apply only to server-side-encryption:
 	//
 	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms . While the alias of the AWS-managed
-	// CMK for Amazon SQS is always alias/aws/sqs , the alias of a custom CMK can, for example, be
-	// alias/ MyAlias . For more examples, see KeyId in the Key Management Service API Reference .
+	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the AWS-managed CMK
+	// for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for example, be
+	// alias/MyAlias . For more examples, see KeyId in the Key Management Service API Reference.
 	//
 	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
 	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
 	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
 	// A shorter time period provides better security but results in more calls to KMS which might
 	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work? .
+	// Work?.
 	//
-	// The following attribute applies only to FIFO (first-in-first-out) queues :
+	// The following attribute applies only to FIFO (first-in-first-out) queues:
 	//
 	// ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	// Exactly-once processing in the Amazon SQS Developer Guide . Note the following:
+	// Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
 	//
-	// Every message must have a unique MessageDeduplicationId .
+	// Every message must have a unique MessageDeduplicationId.
 	//
 	// You may provide a MessageDeduplicationId explicitly.
 	//
@@ -2823,51 +3308,67 @@ type SetQueueAttributesRequest struct {
 	//
 	// If you send one message with ContentBasedDeduplication enabled and then another message with a
 	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId , the two messages are treated as duplicates and only one copy of the
+	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	// message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues :
+	// The following attributes apply only to high throughput for FIFO queues:
 	//
 	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue .
+	// queue level. Valid values are messageGroup and queue.
 	//
 	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId . The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup .
+	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup .
+	// Set DeduplicationScope to messageGroup.
 	//
-	// Set FifoThroughputLimit to perMessageGroupId .
+	// Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
 	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide .
+	// Guide.
+	//
+	// Required.
 	Attributes map[string]string `json:"Attributes"`
 
 	// The URL of the Amazon SQS queue whose attributes are set.
 	//
 	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
 
-// TagQueueRequest is generated from schema #/components/schemas/TagQueueRequest.
+// TagQueueRequest is an object of the spec.
+//
+// Source: #/components/schemas/TagQueueRequest
 type TagQueueRequest struct {
 	// The URL of the queue.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 
 	// The list of tags to be added to the specified queue.
+	//
+	// Required.
 	Tags map[string]string `json:"Tags"`
 }
 
-// UntagQueueRequest is generated from schema #/components/schemas/UntagQueueRequest.
+// UntagQueueRequest is an object of the spec.
+//
+// Source: #/components/schemas/UntagQueueRequest
 type UntagQueueRequest struct {
 	// The URL of the queue.
+	//
+	// Required.
 	QueueUrl string `json:"QueueUrl"`
 
 	// The list of tags to be removed from the specified queue.
+	//
+	// Required.
 	TagKeys []string `json:"TagKeys"`
 }

@@ -1,0 +1,415 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// Scenario is one simulation: who calls, what serves them, and what happens
+// to the server over time. It is read from YAML (see specs/scenarios/).
+type Scenario struct {
+	// Name titles the report; Description is printed under it.
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// Seed seeds every random source (arrivals, failures, jitter); the
+	// -seed flag overrides it. 0 means 1.
+	Seed uint64 `yaml:"seed"`
+	// BucketMs is the width of a time bucket of the plots and of the
+	// recovery measurement, in ms (default 1,000).
+	BucketMs int `yaml:"bucketMs"`
+	// Modes are the retry modes the scenario is run for, each on fresh
+	// clients: standard, adaptive, legacy, aliyun, or none (max attempts
+	// 1). Default: legacy, standard, adaptive, aliyun, none.
+	Modes []string `yaml:"modes"`
+	// Sharing lists how the clients of a group keep their throttle
+	// windows, each run for every mode: per-process (default: each
+	// client its own store, as today's processes) or shared (one
+	// in-memory store per group, what a fleet-wide store such as Redis
+	// gives every process).
+	Sharing []string      `yaml:"sharing"`
+	Clients []ClientGroup `yaml:"clients"`
+	Server  Server        `yaml:"server"`
+	Phases  []Phase       `yaml:"phases"`
+}
+
+// ClientGroup is Count identical clients, each one runtime.Client with its
+// own retry quota, rate limiter and throttle-window store.
+type ClientGroup struct {
+	Name  string `yaml:"name"`
+	Count int    `yaml:"count"`
+	// Rate is each client's call rate, calls/s, with Poisson arrivals
+	// (open loop: calls arrive whether or not earlier ones finished).
+	Rate float64 `yaml:"rate"`
+	// ClosedLoop, instead of Rate, gives each client Concurrency callers
+	// that each start a call, wait for it to end, think for an exponential
+	// time of mean ThinkMs, and start the next.
+	ClosedLoop *ClosedLoop `yaml:"closedLoop"`
+	// MaxAttempts overrides the mode's max attempts (the spec's, else the
+	// global default) in every mode but none.
+	MaxAttempts int `yaml:"maxAttempts"`
+	// TimeoutMs is each call's deadline in ms (0: none). A call still
+	// waiting or in flight at its deadline fails.
+	TimeoutMs int `yaml:"timeoutMs"`
+	// User is the Alibaba user (account) the group's clients call as: the
+	// server's user limit counts their requests together, and it is their
+	// throttle identity. Empty: each client is a user of its own.
+	User string `yaml:"user"`
+}
+
+// ClosedLoop is a closed-loop client: a fixed number of callers.
+type ClosedLoop struct {
+	Concurrency int     `yaml:"concurrency"`
+	ThinkMs     float64 `yaml:"thinkMs"`
+}
+
+// Server is the simulated service.
+type Server struct {
+	// Capacity is how many requests per second the server serves; above
+	// it, requests wait in a queue of Queue requests (on top of a burst of
+	// Burst served at once) and are rejected with the Overload failure
+	// when it is full.
+	Capacity float64 `yaml:"capacity"`
+	Burst    int     `yaml:"burst"`
+	Queue    int     `yaml:"queue"`
+	// LatencyMs is the time from a request's arrival (after any queueing)
+	// to its response, in ms; failures answer after it too.
+	LatencyMs float64 `yaml:"latencyMs"`
+	// Overload is how a request above capacity is rejected: 503,
+	// throttling (HTTP 400 ThrottlingException) or throttling-retry-after
+	// (the same with x-amz-retry-after: RetryAfterMs). Default 503.
+	Overload string `yaml:"overload"`
+	// RetryAfterMs is the x-amz-retry-after value of throttling-retry-after
+	// failures, in ms.
+	RetryAfterMs int `yaml:"retryAfterMs"`
+	// UserLimit, when set, throttles each client Alibaba-style: Limit
+	// requests per fixed window of WindowMs, then HTTP 400 Throttling.User
+	// with X-RateLimit-User (or X-RateLimit-User-API) Remain:0 and the
+	// window's TimeLeft.
+	UserLimit *UserLimit `yaml:"userLimit"`
+}
+
+// UserLimit is an Alibaba-style per-user fixed-window rate limit.
+type UserLimit struct {
+	Limit    int `yaml:"limit"`
+	WindowMs int `yaml:"windowMs"`
+	// Dimension is user (X-RateLimit-User, blocks every operation) or
+	// api_user (X-RateLimit-User-API). Default user.
+	Dimension string `yaml:"dimension"`
+}
+
+// Phase is a stretch of time with one server condition.
+type Phase struct {
+	Name string `yaml:"name"`
+	// Kind is healthy, outage (every request fails), partial (FailPercent
+	// of requests fail), overload (calls arrive Load times faster) or
+	// recovery (healthy, measured as recovery after an outage).
+	Kind      string  `yaml:"kind"`
+	DurationS float64 `yaml:"durationS"`
+	// Failure is what a failing request gets: 503, throttling or
+	// throttling-retry-after (default 503).
+	Failure     string  `yaml:"failure"`
+	FailPercent float64 `yaml:"failPercent"`
+	// Load multiplies every open-loop client's call rate (default 1).
+	Load float64 `yaml:"load"`
+	// CapacityFactor multiplies the server's capacity (default 1).
+	CapacityFactor float64 `yaml:"capacityFactor"`
+}
+
+// Phase kinds and failure kinds.
+const (
+	kindHealthy  = "healthy"
+	kindOutage   = "outage"
+	kindPartial  = "partial"
+	kindOverload = "overload"
+	kindRecovery = "recovery"
+
+	failure503        = "503"
+	failureThrottling = "throttling"
+	failureRetryAfter = "throttling-retry-after"
+
+	// modeNone is the "no retry" run: standard mode with max attempts 1.
+	modeNone = "none"
+
+	sharingPerProcess = "per-process"
+	sharingShared     = "shared"
+)
+
+var (
+	allModes     = []string{string(runtime.ModeLegacy), string(runtime.ModeStandard), string(runtime.ModeAdaptive), string(runtime.ModeAliyun), modeNone}
+	phaseKinds   = []string{kindHealthy, kindOutage, kindPartial, kindOverload, kindRecovery}
+	failureKinds = []string{failure503, failureThrottling, failureRetryAfter}
+)
+
+// maxClients and maxDuration bound a scenario so a typo cannot ask for
+// unbounded memory or time.
+const (
+	maxClients   = 100_000
+	maxDurationS = 24 * 3600
+	maxRate      = 1e5
+)
+
+// LoadScenario reads and validates a scenario file. Errors name the file and
+// line: `outage.yaml:12: clients[0].count: must be an integer ≥ 1, got 0`.
+func LoadScenario(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseScenario(path, data)
+}
+
+func parseScenario(path string, data []byte) (*Scenario, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s: want a mapping (name, clients, server, phases)", path)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var s Scenario
+	if err := dec.Decode(&s); err != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 0 {
+			// "line 5: field rte not found in type main.ClientGroup"
+			return nil, fmt.Errorf("%s:%s", path, strings.TrimPrefix(te.Errors[0], "line "))
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	v := validator{path: path, root: root.Content[0]}
+	s.validate(&v)
+	if v.err != nil {
+		return nil, v.err
+	}
+	return &s, nil
+}
+
+// validator records the first invalid value with its line.
+type validator struct {
+	path string
+	root *yaml.Node
+	err  error
+}
+
+// fail records "FILE:LINE: PATH: MSG" for the value at path (dotted keys,
+// [i] indices), using the line of the nearest node that exists.
+func (v *validator) fail(path, format string, a ...any) {
+	if v.err != nil {
+		return
+	}
+	v.err = fmt.Errorf("%s:%d: %s: %s", v.path, v.line(path), path, fmt.Sprintf(format, a...))
+}
+
+func (v *validator) line(path string) int {
+	n := v.root
+	line := n.Line
+	for _, part := range splitPath(path) {
+		var next *yaml.Node
+		if i, err := strconv.Atoi(part); err == nil {
+			if n.Kind == yaml.SequenceNode && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		} else if n.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				if n.Content[j].Value == part {
+					next = n.Content[j+1]
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		n, line = next, next.Line
+	}
+	return line
+}
+
+// splitPath splits "clients[0].count" into clients, 0, count.
+func splitPath(p string) []string {
+	p = strings.NewReplacer("[", ".", "]", "").Replace(p)
+	return strings.Split(p, ".")
+}
+
+func oneOf(s string, list []string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+func (s *Scenario) validate(v *validator) {
+	if s.Name == "" {
+		v.fail("name", "required")
+	}
+	if s.BucketMs == 0 {
+		s.BucketMs = 1000
+	}
+	if s.BucketMs < 10 || s.BucketMs > 60_000 {
+		v.fail("bucketMs", "must be between 10 and 60000 ms, got %d", s.BucketMs)
+	}
+	if len(s.Modes) == 0 {
+		s.Modes = allModes
+	}
+	seen := map[string]bool{}
+	for i, m := range s.Modes {
+		if !oneOf(m, allModes) {
+			v.fail(fmt.Sprintf("modes[%d]", i), "must be one of %s, got %q", strings.Join(allModes, ", "), m)
+		}
+		if seen[m] {
+			v.fail(fmt.Sprintf("modes[%d]", i), "%q listed twice", m)
+		}
+		seen[m] = true
+	}
+	if len(s.Sharing) == 0 {
+		s.Sharing = []string{sharingPerProcess}
+	}
+	seenSharing := map[string]bool{}
+	for i, sh := range s.Sharing {
+		if sh != sharingPerProcess && sh != sharingShared {
+			v.fail(fmt.Sprintf("sharing[%d]", i), "must be %s or %s, got %q", sharingPerProcess, sharingShared, sh)
+		}
+		if seenSharing[sh] {
+			v.fail(fmt.Sprintf("sharing[%d]", i), "%q listed twice", sh)
+		}
+		seenSharing[sh] = true
+	}
+	if len(s.Clients) == 0 {
+		v.fail("clients", "at least one client group is required")
+	}
+	total := 0
+	for i := range s.Clients {
+		g := &s.Clients[i]
+		at := fmt.Sprintf("clients[%d]", i)
+		if g.Name == "" {
+			g.Name = fmt.Sprintf("group%d", i+1)
+		}
+		if g.Count < 1 || g.Count > maxClients {
+			v.fail(at+".count", "must be an integer between 1 and %d, got %d", maxClients, g.Count)
+		}
+		total += g.Count
+		switch {
+		case g.ClosedLoop != nil && g.Rate != 0:
+			v.fail(at+".rate", "give rate (open loop) or closedLoop, not both")
+		case g.ClosedLoop != nil:
+			if c := g.ClosedLoop.Concurrency; c < 1 || c > 1000 {
+				v.fail(at+".closedLoop.concurrency", "must be an integer between 1 and 1000, got %d", c)
+			}
+			if t := g.ClosedLoop.ThinkMs; !finite(t) || t < 0 {
+				v.fail(at+".closedLoop.thinkMs", "must be ≥ 0, got %v", t)
+			}
+		case !finite(g.Rate) || g.Rate <= 0 || g.Rate > maxRate:
+			v.fail(at+".rate", "must be a call rate in calls/s in (0, %g], or give closedLoop", float64(maxRate))
+		}
+		if g.MaxAttempts < 0 || g.MaxAttempts > 100 {
+			v.fail(at+".maxAttempts", "must be an integer between 1 and 100, got %d", g.MaxAttempts)
+		}
+		if g.TimeoutMs < 0 {
+			v.fail(at+".timeoutMs", "must be ≥ 0 ms, got %d", g.TimeoutMs)
+		}
+	}
+	if total > maxClients {
+		v.fail("clients", "at most %d clients in all, got %d", maxClients, total)
+	}
+	sv := &s.Server
+	if !finite(sv.Capacity) || sv.Capacity <= 0 || sv.Capacity > 1e7 {
+		v.fail("server.capacity", "must be requests/s in (0, 1e7], got %v", sv.Capacity)
+	}
+	if sv.Burst < 0 {
+		v.fail("server.burst", "must be ≥ 0, got %d", sv.Burst)
+	}
+	if sv.Queue < 0 {
+		v.fail("server.queue", "must be ≥ 0, got %d", sv.Queue)
+	}
+	if !finite(sv.LatencyMs) || sv.LatencyMs < 0 || sv.LatencyMs > 600_000 {
+		v.fail("server.latencyMs", "must be between 0 and 600000 ms, got %v", sv.LatencyMs)
+	}
+	if sv.Overload == "" {
+		sv.Overload = failure503
+	}
+	if !oneOf(sv.Overload, failureKinds) {
+		v.fail("server.overload", "must be one of %s, got %q", strings.Join(failureKinds, ", "), sv.Overload)
+	}
+	if sv.RetryAfterMs < 0 {
+		v.fail("server.retryAfterMs", "must be ≥ 0 ms, got %d", sv.RetryAfterMs)
+	}
+	if u := sv.UserLimit; u != nil {
+		if u.Limit < 1 {
+			v.fail("server.userLimit.limit", "must be an integer ≥ 1, got %d", u.Limit)
+		}
+		if u.WindowMs < 1 {
+			v.fail("server.userLimit.windowMs", "must be an integer ≥ 1 ms, got %d", u.WindowMs)
+		}
+		if u.Dimension == "" {
+			u.Dimension = runtime.DimensionUser
+		}
+		if u.Dimension != runtime.DimensionUser && u.Dimension != runtime.DimensionAPIUser {
+			v.fail("server.userLimit.dimension", "must be %s or %s, got %q", runtime.DimensionUser, runtime.DimensionAPIUser, u.Dimension)
+		}
+	}
+	if len(s.Phases) == 0 {
+		v.fail("phases", "at least one phase is required")
+	}
+	var total_s float64
+	for i := range s.Phases {
+		p := &s.Phases[i]
+		at := fmt.Sprintf("phases[%d]", i)
+		if p.Name == "" {
+			p.Name = p.Kind
+		}
+		if !oneOf(p.Kind, phaseKinds) {
+			v.fail(at+".kind", "must be one of %s, got %q", strings.Join(phaseKinds, ", "), p.Kind)
+		}
+		if !finite(p.DurationS) || p.DurationS <= 0 {
+			v.fail(at+".durationS", "must be > 0 s, got %v", p.DurationS)
+		}
+		total_s += p.DurationS
+		if p.Failure == "" {
+			p.Failure = failure503
+		}
+		if !oneOf(p.Failure, failureKinds) {
+			v.fail(at+".failure", "must be one of %s, got %q", strings.Join(failureKinds, ", "), p.Failure)
+		}
+		switch p.Kind {
+		case kindOutage:
+			if p.FailPercent == 0 {
+				p.FailPercent = 100
+			}
+		case kindPartial:
+			if p.FailPercent <= 0 || p.FailPercent >= 100 {
+				v.fail(at+".failPercent", "a partial failure needs a percentage in (0, 100), got %v", p.FailPercent)
+			}
+		}
+		if !finite(p.FailPercent) || p.FailPercent < 0 || p.FailPercent > 100 {
+			v.fail(at+".failPercent", "must be a percentage in [0, 100], got %v", p.FailPercent)
+		}
+		if p.Load == 0 {
+			p.Load = 1
+		}
+		if !finite(p.Load) || p.Load < 0 || p.Load > 1000 {
+			v.fail(at+".load", "must be a factor in (0, 1000], got %v", p.Load)
+		}
+		if p.CapacityFactor == 0 {
+			p.CapacityFactor = 1
+		}
+		if !finite(p.CapacityFactor) || p.CapacityFactor < 0 || p.CapacityFactor > 1000 {
+			v.fail(at+".capacityFactor", "must be a factor in (0, 1000], got %v", p.CapacityFactor)
+		}
+	}
+	if total_s > maxDurationS {
+		v.fail("phases", "at most %d s in all, got %v", maxDurationS, total_s)
+	}
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// server is the simulated service: a rate-limited FIFO server (capacity,
+// burst, queue), the phases' failures, and an optional Alibaba-style
+// per-user fixed-window limit in front of it.
+type server struct {
+	cfg *Server
+	rng *rand.Rand
+	// tat is the theoretical arrival time of the generic cell rate
+	// algorithm: when the server will have worked off every accepted
+	// request at its capacity.
+	tat time.Duration
+	// windows counts each user's requests in its current fixed window
+	// (Alibaba user limit).
+	windows map[string]*userWindow
+}
+
+type userWindow struct {
+	index int64 // window number since the start: floor(t / window)
+	count int
+}
+
+func newServer(cfg *Server, rng *rand.Rand) *server {
+	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}}
+}
+
+// handle answers one request arriving now from call c: it returns when the
+// response reaches the client and what it says. In order: the user limit
+// (a gateway in front of the service), the phase's failures, then capacity.
+func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) {
+	now := r.now
+	latency := time.Duration(s.cfg.LatencyMs * float64(time.Millisecond))
+	if u := s.cfg.UserLimit; u != nil {
+		win := time.Duration(u.WindowMs) * time.Millisecond
+		idx := int64(now / win)
+		w := s.windows[c.cl.user]
+		if w == nil {
+			w = &userWindow{index: idx}
+			s.windows[c.cl.user] = w
+		}
+		if w.index != idx {
+			w.index, w.count = idx, 0
+		}
+		if w.count >= u.Limit {
+			end := time.Duration(idx+1) * win
+			return now + latency, alibabaThrottled(u, end-now, simEpoch.Add(end))
+		}
+		w.count++
+	}
+	// After the last phase its condition holds while the calls in flight
+	// finish.
+	p := r.phaseAt(now)
+	if p < 0 {
+		p = len(r.sc.Phases) - 1
+	}
+	ph := &r.sc.Phases[p]
+	capacity := s.cfg.Capacity * ph.CapacityFactor
+	if ph.FailPercent >= 100 || (ph.FailPercent > 0 && s.rng.Float64()*100 < ph.FailPercent) {
+		return now + latency, s.failure(ph.Failure)
+	}
+	if capacity <= 0 {
+		return now + latency, s.failure(s.cfg.Overload)
+	}
+	interval := time.Duration(math.Ceil(float64(time.Second) / capacity))
+	s.tat = max(s.tat, now)
+	backlog := s.tat - now
+	if backlog > time.Duration(s.cfg.Burst+s.cfg.Queue)*interval {
+		return now + latency, s.failure(s.cfg.Overload)
+	}
+	s.tat += interval
+	wait := max(0, backlog-time.Duration(s.cfg.Burst)*interval)
+	return now + wait + latency, runtime.AttemptResult{StatusCode: http.StatusOK, Sent: true}
+}
+
+// failure is the response of a failing request of the given kind.
+func (s *server) failure(kind string) runtime.AttemptResult {
+	switch kind {
+	case failureThrottling, failureRetryAfter:
+		res := apiError(http.StatusBadRequest, "ThrottlingException")
+		if kind == failureRetryAfter {
+			res.Header = http.Header{}
+			res.Header.Set(runtime.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
+		}
+		return res
+	default:
+		return apiError(http.StatusServiceUnavailable, "")
+	}
+}
+
+// alibabaThrottled is an Alibaba-style throttled response: HTTP 400
+// Throttling.User (or Throttling.Api) with the dimension's rate-limit header
+// Remain:0 and the time left of the window.
+func alibabaThrottled(u *UserLimit, left time.Duration, reset time.Time) runtime.AttemptResult {
+	code, header := "Throttling.User", runtime.DefaultUserHeader
+	if u.Dimension == runtime.DimensionAPIUser {
+		code, header = "Throttling.Api", runtime.DefaultUserAPIHeader
+	}
+	res := apiError(http.StatusBadRequest, code)
+	leftMs := (left + time.Millisecond - 1) / time.Millisecond
+	res.Header = http.Header{}
+	res.Header.Set(header, "Remain:0,Limit:"+strconv.Itoa(u.Limit)+",Time:"+strconv.Itoa(u.WindowMs)+
+		",TimeLeft:"+strconv.FormatInt(int64(leftMs), 10)+",Reset:"+strconv.FormatInt(reset.UnixMilli(), 10))
+	return res
+}
+
+func apiError(status int, code string) runtime.AttemptResult {
+	return runtime.AttemptResult{
+		StatusCode: status, Code: code, Sent: true,
+		Err: &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: status, ErrorCode: code}},
+	}
+}

@@ -1,0 +1,510 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// simEpoch is virtual time zero: a fixed instant on a 0.5 s boundary, so the
+// adaptive limiter's time buckets fall on multiples of 0.5 s of the run.
+var simEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// drainLimit bounds how long calls still in flight when the last phase ends
+// are followed (no new calls start then).
+const drainLimit = 10 * time.Minute
+
+// virtualClock is the one clock of a run: the event loop sets it to each
+// event's time before the runtime reads it. The runtime never sleeps on it:
+// the simulator schedules every wait as an event instead.
+type virtualClock struct{ now time.Time }
+
+// Now returns the virtual time.
+func (c *virtualClock) Now() time.Time { return c.now }
+
+// errSleep is what the runtime would get if it tried to sleep: the
+// simulator drives calls with the step API, which never sleeps.
+var errSleep = errors.New("retrygen-sim: the runtime tried to sleep on the virtual clock")
+
+// Sleep never waits; see errSleep.
+func (c *virtualClock) Sleep(context.Context, time.Duration) error { return errSleep }
+
+// deadlineCtx is a call's context: never cancelled, with a deadline on the
+// virtual clock (a real context.WithDeadline would compare it with real time).
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+// Deadline returns the virtual deadline.
+func (c deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// simOperation is the one operation every simulated call makes.
+var simOperation = runtime.Operation{Name: "GetItem", RetrySafe: true}
+
+// simService is the service of clients whose group names no spec: AWS JSON
+// conventions (error code in X-Amzn-ErrorType, x-amz-retry-after and
+// Retry-After honoured) and, when the server throttles Alibaba-style,
+// throttle control with the default rate-limit headers.
+func simService(sc *Scenario) *runtime.Service {
+	svc := &runtime.Service{
+		Name:               "retrygen-sim",
+		ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
+		ServerDelayHeaders: []string{runtime.HeaderAmzRetryAfter, runtime.HeaderRetryAfter},
+	}
+	if sc.Server.UserLimit != nil {
+		svc.ThrottleControl = &runtime.ThrottleControl{MaxDelay: 20 * time.Second}
+	}
+	return svc
+}
+
+// noEnv is an environment without variables, config file or home directory:
+// a simulated client's settings come only from the scenario.
+var noEnv = runtime.Env{
+	Lookup:  func(string) (string, bool) { return "", false },
+	HomeDir: func() (string, error) { return "", errors.New("no home directory in a simulation") },
+}
+
+type evKind uint8
+
+const (
+	evArrival  evKind = iota // a client starts a call
+	evAttempt                // a call's next attempt is due (after its backoff)
+	evAcquire                // a call's throttle-window wait is over
+	evToken                  // a client's next send token is due
+	evResponse               // an attempt's response arrives
+	evTimeout                // a call's deadline
+	evSample                 // a time bucket ends: sample quotas and limiters
+)
+
+type event struct {
+	at   time.Duration // since simEpoch
+	seq  uint64
+	kind evKind
+	gen  uint32
+	call *call
+	cl   *simClient
+}
+
+// eventQueue is a binary min-heap on (at, seq): events at the same time run
+// in the order they were scheduled, so a run is deterministic.
+type eventQueue []event
+
+func (q eventQueue) less(i, j int) bool {
+	return q[i].at < q[j].at || (q[i].at == q[j].at && q[i].seq < q[j].seq)
+}
+
+func (q *eventQueue) push(e event) {
+	*q = append(*q, e)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *eventQueue) pop() event {
+	h := *q
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(h) && h.less(l, m) {
+			m = l
+		}
+		if r < len(h) && h.less(r, m) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
+}
+
+// simClient is one simulated client process: one runtime.Client.
+type simClient struct {
+	idx int
+	// user is the client's Alibaba user and throttle identity.
+	user  string
+	group *ClientGroup
+	rc    *runtime.Client
+	// params are the client's resolved retry parameters.
+	params runtime.ModeParams
+	// rng draws the client's arrivals and think times; jitter has its own
+	// source inside rc.
+	rng *rand.Rand
+	// waiters are the calls waiting for a send token (some may have
+	// ended since: they are dropped when drawn); tokenGen numbers the
+	// latest planned evToken.
+	waiters  []*call
+	tokenGen uint32
+}
+
+// call is one simulated call.
+type call struct {
+	cl       *simClient
+	rc       *runtime.Call
+	ctx      context.Context
+	start    time.Duration
+	deadline time.Duration // 0: none
+	gen      uint32
+	inFlight bool // an attempt was sent and its response is pending
+	done     bool
+	attempts int
+	phase    int  // the phase the call started in
+	drained  bool // started after its phase's retry quota drained
+	res      runtime.AttemptResult
+}
+
+// run is one mode's simulation of a scenario.
+type run struct {
+	sc      *Scenario
+	mode    string
+	sharing string
+	clock   *virtualClock
+	q       eventQueue
+	seq     uint64
+	now     time.Duration
+	end     time.Duration
+	bucket  time.Duration
+	clients []*simClient
+	srv     *server
+	stats   *runStats
+	// phaseEnds are the phases' end times since the start.
+	phaseEnds []time.Duration
+	progress  func(done, total time.Duration)
+	err       error
+}
+
+// services resolves each client group's service: the simulator's own, or
+// the x-retry settings of the group's spec.
+type serviceSource func(sc *Scenario, g *ClientGroup) (*runtime.Service, error)
+
+// simulate runs sc once for mode and sharing (per-process or shared throttle
+// windows) with the given seed.
+func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceSource, progress func(done, total time.Duration)) (*runStats, error) {
+	r := &run{
+		sc: sc, mode: mode, sharing: sharing, clock: &virtualClock{now: simEpoch},
+		bucket: time.Duration(sc.BucketMs) * time.Millisecond, progress: progress,
+	}
+	for _, p := range sc.Phases {
+		r.end += seconds(p.DurationS)
+		r.phaseEnds = append(r.phaseEnds, r.end)
+	}
+	r.stats = newRunStats(runLabel(sc, mode, sharing), mode, sharing, sc, r.end, r.bucket)
+	r.srv = newServer(&sc.Server, rand.New(rand.NewPCG(seed, 1)))
+	idx := 0
+	for gi := range sc.Clients {
+		g := &sc.Clients[gi]
+		svc, err := services(sc, g)
+		if err != nil {
+			return nil, err
+		}
+		var windows *runtime.WindowStore
+		if sharing == sharingShared {
+			windows = runtime.NewWindowStore() // one store for the group
+		}
+		for range g.Count {
+			cl, err := r.newClient(svc, g, idx, seed, windows)
+			if err != nil {
+				return nil, err
+			}
+			r.clients = append(r.clients, cl)
+			idx++
+		}
+	}
+	for _, cl := range r.clients {
+		if cl.group.ClosedLoop != nil {
+			for range cl.group.ClosedLoop.Concurrency {
+				r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl})
+			}
+		} else {
+			r.schedule(event{at: r.interArrival(cl, 0), kind: evArrival, cl: cl})
+		}
+	}
+	r.schedule(event{at: r.bucket, kind: evSample})
+	for len(r.q) > 0 {
+		e := r.q.pop()
+		if e.at > r.end+drainLimit {
+			break
+		}
+		r.now = e.at
+		r.clock.now = simEpoch.Add(e.at)
+		r.handle(e)
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	return r.stats, nil
+}
+
+// runLabel names a run in tables and plots: the mode, with "(shared
+// windows)" when the scenario compares sharing.
+func runLabel(sc *Scenario, mode, sharing string) string {
+	name := modeName(mode)
+	if len(sc.Sharing) > 1 || sharing == sharingShared {
+		name += " (" + sharing + " windows)"
+	}
+	return name
+}
+
+func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
+
+// newClient builds client idx of group g for the run's mode: settings only
+// from the scenario (mode, max attempts) and the service's x-retry. windows
+// is the group's shared throttle-window store, or nil for one of its own.
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows *runtime.WindowStore) (*simClient, error) {
+	mode := runtime.Mode(r.mode)
+	maxAttempts := g.MaxAttempts
+	if r.mode == modeNone {
+		mode, maxAttempts = runtime.ModeStandard, 1
+	}
+	if maxAttempts == 0 {
+		s, err := runtime.ResolveSettings(svc, &runtime.Options{RetryMode: mode}, nil, noEnv)
+		if err != nil {
+			return nil, err
+		}
+		maxAttempts = s.MaxAttempts.Value
+	}
+	jitter := rand.New(rand.NewPCG(seed, uint64(2_000_000+idx)))
+	user := g.User
+	if user == "" {
+		user = fmt.Sprintf("client-%d", idx)
+	}
+	rc, err := runtime.NewClient(svc, "http://sim.invalid", runtime.Options{
+		RetryMode:        mode,
+		MaxAttempts:      maxAttempts,
+		Clock:            r.clock,
+		Rand:             jitter.Float64,
+		ThrottleIdentity: user,
+		Windows:          windows,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cl := &simClient{idx: idx, user: user, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
+	c, err := rc.NewCall(&simOperation, nil)
+	if err != nil {
+		return nil, err
+	}
+	cl.params = c.Params()
+	return cl, nil
+}
+
+func (r *run) schedule(e event) {
+	r.seq++
+	e.seq = r.seq
+	r.q.push(e)
+}
+
+// phaseAt returns the index of the phase holding t, or -1 after the last.
+func (r *run) phaseAt(t time.Duration) int {
+	for i, end := range r.phaseEnds {
+		if t < end {
+			return i
+		}
+	}
+	return -1
+}
+
+// interArrival is the time of an open-loop client's next call after now:
+// exponential with the client's rate times the phase's load.
+func (r *run) interArrival(cl *simClient, now time.Duration) time.Duration {
+	rate := cl.group.Rate
+	if p := r.phaseAt(now); p >= 0 {
+		rate *= r.sc.Phases[p].Load
+	}
+	return now + time.Duration(cl.rng.ExpFloat64()/rate*float64(time.Second))
+}
+
+// think is when a closed-loop caller starts its next call: an exponential
+// think time of the group's mean (or uniform in [0, first) for the first).
+func (r *run) think(cl *simClient, first time.Duration) time.Duration {
+	if first > 0 {
+		return time.Duration(cl.rng.Float64() * float64(first))
+	}
+	return r.now + time.Duration(cl.rng.ExpFloat64()*cl.group.ClosedLoop.ThinkMs*float64(time.Millisecond))
+}
+
+func (r *run) handle(e event) {
+	if c := e.call; c != nil && (c.done || (e.kind != evTimeout && e.gen != c.gen)) {
+		return // a stale event: the call moved on
+	}
+	switch e.kind {
+	case evArrival:
+		if r.now >= r.end {
+			return
+		}
+		r.startCall(e.cl)
+		if e.cl.group.ClosedLoop == nil {
+			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
+		}
+	case evAttempt:
+		r.attempt(e.call)
+	case evAcquire:
+		r.acquire(e.call)
+	case evToken:
+		if e.gen == e.cl.tokenGen {
+			r.serveWaiters(e.cl)
+		}
+	case evResponse:
+		r.response(e.call)
+	case evTimeout:
+		c := e.call
+		if !c.inFlight {
+			c.rc.Abandon() // the attempt it waited to send is never sent
+		}
+		r.finish(c, false)
+	case evSample:
+		r.sample()
+		if next := r.now + r.bucket; next <= r.end {
+			r.schedule(event{at: next, kind: evSample})
+		}
+	}
+}
+
+func (r *run) startCall(cl *simClient) {
+	rc, err := cl.rc.NewCall(&simOperation, nil)
+	if err != nil {
+		// Cannot happen: a call without options of its own uses the
+		// settings the client resolved. Stop the run with the error.
+		r.err, r.q = err, nil
+		return
+	}
+	c := &call{cl: cl, rc: rc, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now)}
+	if ms := cl.group.TimeoutMs; ms > 0 {
+		c.deadline = r.now + time.Duration(ms)*time.Millisecond
+		c.ctx = deadlineCtx{Context: context.Background(), deadline: simEpoch.Add(c.deadline)}
+		r.schedule(event{at: c.deadline, kind: evTimeout, call: c})
+	}
+	r.stats.callStarted(r, c)
+	r.attempt(c)
+}
+
+// attempt is the top of the attempt loop (runtime's Call.run): the throttle
+// windows first, then the rate limiter, then the send.
+func (r *run) attempt(c *call) {
+	wait, err := c.rc.Admit(c.ctx)
+	if err != nil {
+		c.rc.Abandon()
+		r.finish(c, false)
+		return
+	}
+	if wait > 0 {
+		c.gen++
+		r.schedule(event{at: r.now + wait, kind: evAcquire, gen: c.gen, call: c})
+		return
+	}
+	r.acquire(c)
+}
+
+// acquire takes a send token (adaptive mode) and sends, or joins the
+// client's waiters until a token is there.
+func (r *run) acquire(c *call) {
+	if !c.cl.params.UsesLimiter {
+		r.send(c)
+		return
+	}
+	wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
+	if ok {
+		r.send(c)
+		return
+	}
+	c.cl.waiters = append(c.cl.waiters, c)
+	r.scheduleToken(c.cl, wait)
+}
+
+// scheduleToken makes cl's waiters try again after wait (replacing an
+// earlier plan: the wait is computed afresh each time).
+func (r *run) scheduleToken(cl *simClient, wait time.Duration) {
+	cl.tokenGen++
+	r.schedule(event{at: r.now + wait, kind: evToken, gen: cl.tokenGen, cl: cl})
+}
+
+// serveWaiters hands the send tokens the bucket holds now to cl's waiting
+// calls, then plans the next try. It runs when a token is due and after every
+// limiter update, as an update wakes Acquire's waiters. Which waiting call
+// gets a token is drawn at random, as goroutines racing for the limiter's
+// lock would get it in no particular order.
+func (r *run) serveWaiters(cl *simClient) {
+	for len(cl.waiters) > 0 {
+		i := cl.rng.IntN(len(cl.waiters))
+		c := cl.waiters[i]
+		if c.done {
+			cl.removeWaiter(i)
+			continue
+		}
+		wait, ok := cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
+		if !ok {
+			r.scheduleToken(cl, wait)
+			return
+		}
+		cl.removeWaiter(i)
+		r.send(c)
+	}
+}
+
+func (cl *simClient) removeWaiter(i int) {
+	last := len(cl.waiters) - 1
+	cl.waiters[i] = cl.waiters[last]
+	cl.waiters[last] = nil
+	cl.waiters = cl.waiters[:last]
+}
+
+func (r *run) send(c *call) {
+	c.inFlight = true
+	c.attempts++
+	at, res := r.srv.handle(r, c)
+	c.res = res
+	r.stats.sent(r, res)
+	c.gen++
+	r.schedule(event{at: at, kind: evResponse, gen: c.gen, call: c})
+}
+
+func (r *run) response(c *call) {
+	c.inFlight = false
+	d := c.rc.Decide(c.ctx, &c.res)
+	r.stats.responded(r, d.Class)
+	if c.cl.params.UsesLimiter && len(c.cl.waiters) > 0 {
+		r.serveWaiters(c.cl)
+	}
+	switch d.Outcome {
+	case runtime.OutcomeSuccess:
+		r.finish(c, true)
+	case runtime.OutcomeRetry:
+		c.gen++
+		r.schedule(event{at: r.now + d.Delay, kind: evAttempt, gen: c.gen, call: c})
+	default:
+		r.finish(c, false)
+	}
+}
+
+func (r *run) finish(c *call, ok bool) {
+	c.done = true
+	r.stats.callEnded(r, c, ok)
+	if c.cl.group.ClosedLoop != nil && r.now < r.end {
+		r.schedule(event{at: r.think(c.cl, 0), kind: evArrival, cl: c.cl})
+	}
+}
+
+func (r *run) sample() {
+	r.stats.sample(r)
+	if r.progress != nil {
+		r.progress(r.now, r.end)
+	}
+}

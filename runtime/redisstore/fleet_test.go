@@ -1,0 +1,430 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/internal/testserver"
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// The fleet tests run 8 OS processes (this test binary, re-executed with
+// fleetChildEnv set) that share one redis-server and call one loopback
+// server, and assert what the server saw (issue 13).
+
+const (
+	fleetSize = 8
+	// fleetChildEnv holds a child's fleetJob as JSON.
+	fleetChildEnv = "RETRYGEN_FLEET_CHILD"
+	// userLimit calls per throttle window of userWindow are allowed for the
+	// fleet's one user (its AccessKey); the server reports the quota on
+	// every response in debug mode (X-RateLimit-Mode: debug).
+	userLimit  = 10
+	userWindow = time.Second
+)
+
+// fleetJob tells a child what to do.
+type fleetJob struct {
+	Server, Redis string
+	// Shared: use a Store on Redis; else the client's own windows and quota.
+	Shared bool
+	// Start and Stop are Unix ms: the child calls from Start until Stop.
+	Start, Stop int64
+	// PaceMin and PaceMax bound the random pause between calls.
+	PaceMin, PaceMax time.Duration
+	// FleetCapacity is the Store's fleet retry budget.
+	FleetCapacity int
+}
+
+// fleetReport is what a child prints as its last stdout line.
+type fleetReport struct {
+	Calls, OK, Retries int
+	// Errors counts each failed call by its error's text with numbers
+	// removed; RedisErrors counts those that name Redis.
+	Errors      map[string]int
+	RedisErrors int
+	// NotServer counts failed calls with no server answer in their chain.
+	NotServer int
+	// Faulted counts attempts whose AttemptInfo.StoreFault was set;
+	// FaultAtEnd is StoreFault() when the child stopped.
+	Faulted    int
+	FaultAtEnd string
+}
+
+func TestMain(m *testing.M) {
+	if job := os.Getenv(fleetChildEnv); job != "" {
+		os.Exit(fleetChild(job))
+	}
+	os.Exit(m.Run())
+}
+
+// fleetService is an Alibaba-style service: codes in "Code", throttle
+// windows from X-RateLimit-User.
+func fleetService() *runtime.Service {
+	return &runtime.Service{
+		Name:            "Fleet",
+		ErrorCodeFields: []string{"Code"},
+		ThrottleControl: &runtime.ThrottleControl{},
+	}
+}
+
+var fleetOp = &runtime.Operation{Name: "DescribeThings", RetrySafe: true}
+
+// fleetChild is one process of the fleet: it calls the server from
+// job.Start to job.Stop and prints a fleetReport.
+func fleetChild(jobJSON string) int {
+	var job fleetJob
+	if err := json.Unmarshal([]byte(jobJSON), &job); err != nil {
+		fmt.Fprintln(os.Stderr, "fleet child:", err)
+		return 2
+	}
+	var rep fleetReport
+	rep.Errors = map[string]int{}
+	var mu sync.Mutex
+	opts := runtime.Options{
+		RetryMode: runtime.ModeStandard, MaxAttempts: 3, ThrottleIdentity: "ak-fleet", ThrottleDebug: true,
+		HTTPClient: &http.Client{Timeout: 10 * time.Second},
+		OnAttempt: func(ai runtime.AttemptInfo) {
+			mu.Lock()
+			defer mu.Unlock()
+			if ai.Retry {
+				rep.Retries++
+			}
+			if ai.StoreFault != nil {
+				rep.Faulted++
+			}
+		},
+	}
+	var store *Store
+	if job.Shared {
+		rdb := redis.NewClient(&redis.Options{Addr: job.Redis, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: 100 * time.Millisecond})
+		defer rdb.Close()
+		var err error
+		store, err = New(rdb, Options{FleetCapacity: job.FleetCapacity, Timeout: 100 * time.Millisecond,
+			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fleet child:", err)
+			return 2
+		}
+		store.Share(&opts)
+	}
+	c, err := runtime.NewClient(fleetService(), job.Server, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fleet child:", err)
+		return 2
+	}
+	time.Sleep(time.Until(time.UnixMilli(job.Start)))
+	stop := time.UnixMilli(job.Stop)
+	for time.Now().Before(stop) {
+		_, err := c.Do(context.Background(), fleetOp, &runtime.Request{Method: http.MethodGet, Path: "/things"}, nil, nil)
+		rep.Calls++
+		if err == nil {
+			rep.OK++
+		} else {
+			rep.Errors[errorKind(err)]++
+			if strings.Contains(strings.ToLower(err.Error()), "redis") {
+				rep.RedisErrors++
+			}
+			var api *runtime.APIError
+			if !errors.As(err, &api) {
+				rep.NotServer++
+			}
+		}
+		pause := job.PaceMin + time.Duration(rand.Int64N(int64(job.PaceMax-job.PaceMin)+1))
+		time.Sleep(pause)
+	}
+	if store != nil {
+		if err := store.StoreFault(); err != nil {
+			rep.FaultAtEnd = err.Error()
+		}
+		_ = store.Close()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	out, _ := json.Marshal(rep)
+	fmt.Println(string(out))
+	return 0
+}
+
+// errorKind is err's type and code, e.g. "*runtime.MaxAttemptsError 503".
+func errorKind(err error) string {
+	kind := fmt.Sprintf("%T", err)
+	var api *runtime.APIError
+	if errors.As(err, &api) {
+		kind += " " + strconv.Itoa(api.HTTPStatusCode) + " " + api.ErrorCode
+	}
+	return kind
+}
+
+// fleetServer throttles the fleet's user with Alibaba headers in fixed
+// windows of userWindow (userLimit calls each), or answers 503 to everything
+// while outage is set; it counts what it answered.
+type fleetServer struct {
+	outage atomic.Bool
+	mu     sync.Mutex
+	// window is the start of the current fixed window; used the calls
+	// counted in it.
+	window               time.Time
+	used                 int
+	requests, success    int
+	throttled, outage503 int
+}
+
+func (s *fleetServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests++
+	if s.outage.Load() {
+		s.outage503++
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"Code":"ServiceUnavailable"}`)
+		return
+	}
+	now := time.Now()
+	if start := now.Truncate(userWindow); !start.Equal(s.window) {
+		s.window, s.used = start, 0
+	}
+	left := s.window.Add(userWindow).Sub(now).Milliseconds() + 1
+	s.used++
+	throttled := s.used > userLimit
+	remain := max(userLimit-s.used, 0)
+	if throttled {
+		s.throttled++
+	} else {
+		s.success++
+	}
+	s.mu.Unlock()
+	if throttled || r.Header.Get("X-RateLimit-Mode") == "debug" {
+		w.Header().Set(runtime.DefaultUserHeader, fmt.Sprintf("Remain:%d,Limit:%d,Time:%d,TimeLeft:%d", remain, userLimit, userWindow.Milliseconds(), left))
+	}
+	if throttled {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = io.WriteString(w, `{"Code":"Throttling.User"}`)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// counts returns the server's counters.
+func (s *fleetServer) counts() (requests, success, throttled, outage503 int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests, s.success, s.throttled, s.outage503
+}
+
+// reset zeroes the counters.
+func (s *fleetServer) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests, s.success, s.throttled, s.outage503 = 0, 0, 0, 0
+}
+
+// startFleetServer serves s on a free 127.0.0.1 port until the test ends.
+func startFleetServer(t *testing.T, s *fleetServer) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(l) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "http://" + l.Addr().String()
+}
+
+// fleetRun is one run of the fleet's processes.
+type fleetRun struct {
+	t    *testing.T
+	cmds []*exec.Cmd
+	outs []*strings.Builder
+}
+
+// startFleet starts fleetSize children on job, their calls starting 1.5 s
+// from now (time enough for the processes to start on a loaded machine)
+// and lasting d. It returns the run and the calls' start time.
+func startFleet(t *testing.T, job fleetJob, d time.Duration) (*fleetRun, time.Time) {
+	t.Helper()
+	start := time.Now().Add(1500 * time.Millisecond)
+	job.Start, job.Stop = start.UnixMilli(), start.Add(d).UnixMilli()
+	data, err := json.Marshal(job)
+	require.NoError(t, err)
+	run := &fleetRun{t: t}
+	for range fleetSize {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), fleetChildEnv+"="+string(data))
+		out, errOut := &strings.Builder{}, &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, errOut
+		require.NoError(t, cmd.Start())
+		run.cmds = append(run.cmds, cmd)
+		run.outs = append(run.outs, out, errOut)
+	}
+	t.Cleanup(func() {
+		for _, c := range run.cmds {
+			if c.ProcessState == nil {
+				_ = c.Process.Kill()
+				_ = c.Wait()
+			}
+		}
+	})
+	return run, start
+}
+
+// wait waits for every child and returns their reports.
+func (r *fleetRun) wait() []fleetReport {
+	r.t.Helper()
+	var reps []fleetReport
+	for i, c := range r.cmds {
+		err := c.Wait()
+		stdout, stderr := r.outs[2*i].String(), r.outs[2*i+1].String()
+		require.NoError(r.t, err, "child %d; stderr:\n%s", i, stderr)
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		var rep fleetReport
+		require.NoError(r.t, json.Unmarshal([]byte(lines[len(lines)-1]), &rep), "child %d stdout:\n%s", i, stdout)
+		reps = append(reps, rep)
+	}
+	return reps
+}
+
+// sum adds up the children's reports.
+func sum(reps []fleetReport) fleetReport {
+	var all fleetReport
+	all.Errors = map[string]int{}
+	for _, r := range reps {
+		all.Calls += r.Calls
+		all.OK += r.OK
+		all.Retries += r.Retries
+		all.RedisErrors += r.RedisErrors
+		all.NotServer += r.NotServer
+		all.Faulted += r.Faulted
+		for k, v := range r.Errors {
+			all.Errors[k] += v
+		}
+	}
+	return all
+}
+
+// TestFleetSharedWindows: 8 processes of one user, each calling every
+// 50–150 ms for 5 s against a server allowing 10 calls a second. With
+// per-process windows every process must be throttled itself to learn each
+// window; with windows shared through Redis one process's response (the
+// server reports Remain:0 with TimeLeft) teaches the whole fleet. The
+// server must answer at least 5× fewer throttled responses.
+func TestFleetSharedWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 16 processes for 11 s")
+	}
+	r := testserver.StartRedis(t)
+	srv := &fleetServer{}
+	url := startFleetServer(t, srv)
+	throttled := map[bool]int{}
+	for _, shared := range []bool{false, true} {
+		srv.reset()
+		run, _ := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: shared, PaceMin: 50 * time.Millisecond, PaceMax: 150 * time.Millisecond, FleetCapacity: 2000}, 5*time.Second)
+		all := sum(run.wait())
+		requests, success, thr, _ := srv.counts()
+		throttled[shared] = thr
+		t.Logf("shared=%v: %d calls, %d ok, %d retries; server: %d requests, %d successes, %d throttled; errors %v",
+			shared, all.Calls, all.OK, all.Retries, requests, success, thr, all.Errors)
+		require.Zero(t, all.Faulted, "no store faults")
+		require.Zero(t, all.RedisErrors)
+	}
+	require.GreaterOrEqual(t, throttled[false], 4*(fleetSize-2), "per-process windows: most processes throttled once a window")
+	require.LessOrEqual(t, 5*throttled[true], throttled[false], "shared windows: ≥ 5× fewer throttled responses (per-process %d, shared %d)", throttled[false], throttled[true])
+}
+
+// TestFleetRetryBudgetAtOutageOnset: the server answers 503 to everything.
+// Per-process, each client spends its own retry quota of 500 tokens: 35
+// transient retries each, 280 for the fleet. With a fleet retry budget of
+// 140 tokens shared through Redis the fleet's retries stay within it: at
+// most 140 / 14 = 10.
+func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 16 processes for 5 s")
+	}
+	r := testserver.StartRedis(t)
+	srv := &fleetServer{}
+	srv.outage.Store(true)
+	url := startFleetServer(t, srv)
+	const fleetCapacity = 140
+	retries := map[bool]int{}
+	for _, shared := range []bool{false, true} {
+		srv.reset()
+		run, _ := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: shared, PaceMin: 5 * time.Millisecond, PaceMax: 10 * time.Millisecond, FleetCapacity: fleetCapacity}, 2*time.Second)
+		reps := run.wait()
+		all := sum(reps)
+		requests, _, _, e503 := srv.counts()
+		retries[shared] = all.Retries
+		t.Logf("shared=%v: %d calls, %d retries; server: %d requests, %d 503s; errors %v", shared, all.Calls, all.Retries, requests, e503, all.Errors)
+		require.Equal(t, all.Calls+all.Retries, requests, "every attempt reached the server")
+		require.Zero(t, all.Faulted)
+		require.Zero(t, all.NotServer, "every call failed for the server's reasons")
+	}
+	perClient := runtime.DefaultRetryQuotaCapacity / runtime.RetryCostTransient
+	require.Equal(t, fleetSize*perClient, retries[false], "per-process: 8 × each client's quota")
+	require.LessOrEqual(t, retries[true], fleetCapacity/runtime.RetryCostTransient, "shared: within the fleet budget")
+	require.Positive(t, retries[true])
+}
+
+// TestFleetSurvivesRedisKill: the fleet runs 6 s with shared windows and
+// budget; Redis is killed 1.5 s in and restarted, empty, 1.5 s later. Every
+// call completes or fails for the server's reasons (an API error in its
+// chain), none for Redis's; the processes report the fault while Redis is
+// down, and sharing resumes after the restart: no process ends in a fault,
+// and the restarted Redis receives the fleet's windows and budget.
+func TestFleetSurvivesRedisKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 8 processes for 8 s")
+	}
+	r := testserver.StartRedis(t)
+	srv := &fleetServer{}
+	url := startFleetServer(t, srv)
+	run, start := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: true, PaceMin: 20 * time.Millisecond, PaceMax: 60 * time.Millisecond, FleetCapacity: 2000}, 6*time.Second)
+	time.Sleep(time.Until(start.Add(1500 * time.Millisecond)))
+	r.Kill()
+	time.Sleep(1500 * time.Millisecond)
+	srv.reset()
+	r.Restart()
+	restarted := time.Now()
+
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr})
+	defer rdb.Close()
+	var windowKeys int
+	require.Eventually(t, func() bool {
+		keys, err := rdb.Keys(context.Background(), DefaultPrefix+"window:*").Result()
+		windowKeys = len(keys)
+		return err == nil && windowKeys > 0
+	}, 3*time.Second, 10*time.Millisecond, "the fleet writes its windows to the restarted Redis")
+	windowsSeen := time.Since(restarted)
+	reps := run.wait()
+	all := sum(reps)
+	requests, success, thr, _ := srv.counts()
+	t.Logf("%d calls, %d ok, %d retries, %d attempts saw a store fault; after the restart: server %d requests, %d successes, %d throttled; first window in the new Redis %v after the restart; errors %v",
+		all.Calls, all.OK, all.Retries, all.Faulted, requests, success, thr, windowsSeen.Round(time.Millisecond), all.Errors)
+	require.Zero(t, all.RedisErrors, "no call failed for Redis's reasons")
+	require.Zero(t, all.NotServer, "every failed call carries the server's answer")
+	require.Positive(t, all.Faulted, "the fault was reported in AttemptInfo while Redis was down")
+	for i, rep := range reps {
+		require.Empty(t, rep.FaultAtEnd, "process %d resumed sharing", i)
+	}
+	n, err := rdb.Exists(context.Background(), DefaultPrefix+"{budget}").Result()
+	require.NoError(t, err)
+	require.Equal(t, int64(1), n, "the fleet budget is kept in the restarted Redis")
+}

@@ -1,0 +1,332 @@
+package redisstore
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/retrygen/retrygen/internal/testserver"
+	"github.com/retrygen/retrygen/runtime"
+)
+
+// newTestStore starts a Store on r's Redis with opts and closes it (and its
+// client) in cleanup. Zero FleetCapacity means 100 and zero Timeout 1 s.
+func newTestStore(t *testing.T, r *testserver.Redis, opts Options) (*Store, *redis.Client) {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: time.Second})
+	if opts.FleetCapacity == 0 {
+		opts.FleetCapacity = 100
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = time.Second // exact lease arithmetic, even on a loaded machine
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	s, err := New(rdb, opts)
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		require.NoError(t, s.Close())
+		_ = rdb.Close()
+	})
+	return s, rdb
+}
+
+// eventually polls cond every 5 ms for up to 5 s (these tests run over a
+// real socket on purpose) and fails with msg if it never holds.
+func eventually(t *testing.T, cond func() bool, msg string) {
+	t.Helper()
+	require.Eventually(t, cond, 5*time.Second, 5*time.Millisecond, msg)
+}
+
+// throttledUser reports a "User" window with timeLeft left.
+func throttledUser(timeLeft time.Duration) runtime.ThrottleHeaders {
+	return runtime.ThrottleHeaders{User: runtime.ThrottleQuota{Present: true, Remain: 0, Limit: 2, Window: time.Second, TimeLeft: timeLeft}}
+}
+
+func TestNewRequiresFleetCapacity(t *testing.T) {
+	_, err := New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"}), Options{})
+	require.EqualError(t, err, "redisstore.New: Options.FleetCapacity is 0: the fleet retry budget's capacity in tokens is required (e.g. 2000)")
+	_, err = New(nil, Options{FleetCapacity: 1})
+	require.EqualError(t, err, "redisstore.New: nil Redis client")
+}
+
+// TestWindowKeyNames: keys name the dimension, identity and operation
+// unambiguously (identities may hold ':').
+func TestWindowKeyNames(t *testing.T) {
+	s := &Store{opts: Options{Prefix: DefaultPrefix}}
+	for _, k := range []windowKey{
+		{dimension: runtime.DimensionUser, identity: "ak:1"},
+		{dimension: runtime.DimensionAPIUser, identity: "ak:1", operation: "Describe:Regions"},
+		{dimension: runtime.DimensionAPIUser, identity: "", operation: "x"},
+	} {
+		name := s.windowKeyName(k)
+		got, ok := s.parseWindowKey(name)
+		require.True(t, ok, name)
+		require.Equal(t, k, got)
+	}
+	require.Equal(t, "retrygen:window:api_user:4:ak:1:Op", s.windowKeyName(windowKey{runtime.DimensionAPIUser, "ak:1", "Op"}))
+	for _, bad := range []string{"retrygen:window:other:1:a:", "retrygen:window:user:9:a:", "other:window:user:1:a:", "retrygen:window:user:x:a:"} {
+		_, ok := s.parseWindowKey(bad)
+		require.False(t, ok, bad)
+	}
+}
+
+// TestWindowSharedBetweenStores: a window recorded through one Store (one
+// process) blocks the same identity in another Store on the same Redis; the
+// key holds the end in Redis time and expires with the window.
+func TestWindowSharedBetweenStores(t *testing.T) {
+	r := testserver.StartRedis(t)
+	a, rdb := newTestStore(t, r, Options{})
+	b, _ := newTestStore(t, r, Options{})
+	eventually(t, func() bool { _, ok := b.ref.toLocal(0); return ok }, "b resynced once")
+
+	now := time.Now()
+	a.Record("ak-1", "DescribeRegions", throttledUser(3*time.Second), now)
+	_, _, ok := a.Blocked("ak-1", "RunInstances", now)
+	require.True(t, ok, "the recording process honours its window at once")
+	eventually(t, func() bool { _, _, ok := b.Blocked("ak-1", "RunInstances", time.Now()); return ok },
+		"b honours a's User window")
+	until, dim, _ := b.Blocked("ak-1", "RunInstances", time.Now())
+	require.Equal(t, runtime.DimensionUser, dim)
+	require.WithinDuration(t, now.Add(3*time.Second), until, 100*time.Millisecond)
+	_, _, ok = b.Blocked("ak-2", "RunInstances", time.Now())
+	require.False(t, ok, "another identity is not blocked")
+
+	key := a.windowKeyName(windowKey{dimension: runtime.DimensionUser, identity: "ak-1"})
+	pttl, err := rdb.PTTL(context.Background(), key).Result()
+	require.NoError(t, err)
+	require.Greater(t, pttl, 2500*time.Millisecond)
+	require.LessOrEqual(t, pttl, 3001*time.Millisecond, "the key expires with the window")
+	end, err := rdb.Get(context.Background(), key).Int64()
+	require.NoError(t, err)
+	redisNow, err := rdb.Time(context.Background()).Result()
+	require.NoError(t, err)
+	require.InDelta(t, redisNow.UnixMilli()+pttl.Milliseconds(), end, 5, "the value is the end in Redis time")
+}
+
+// TestWindowResyncAfterJoin: a Store that starts after a window was written
+// learns it from its first resync, not only from announcements.
+func TestWindowResyncAfterJoin(t *testing.T) {
+	r := testserver.StartRedis(t)
+	a, _ := newTestStore(t, r, Options{})
+	a.Record("ak-1", "Op", throttledUser(5*time.Second), time.Now())
+	eventually(t, func() bool { return len(a.unwrittenSnapshot()) == 0 }, "a wrote its window")
+	late, _ := newTestStore(t, r, Options{})
+	eventually(t, func() bool { _, _, ok := late.Blocked("ak-1", "Op", time.Now()); return ok }, "the late store resynced the window")
+}
+
+// unwrittenSnapshot returns the windows not yet written, for tests.
+func (s *Store) unwrittenSnapshot() map[windowKey]unwrittenWindow {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	out := make(map[windowKey]unwrittenWindow, len(s.unwritten))
+	for k, v := range s.unwritten {
+		out[k] = v
+	}
+	return out
+}
+
+// bucket reads the fleet bucket's balance from Redis.
+func bucket(t *testing.T, rdb *redis.Client) int64 {
+	t.Helper()
+	n, err := rdb.Get(context.Background(), DefaultPrefix+"{budget}").Int64()
+	require.NoError(t, err)
+	return n
+}
+
+// TestFleetBudgetLeases: retries spend from a lease of 28 tokens taken from
+// the fleet bucket in one round trip; leased tokens count as spent; the
+// lease key expires after twice the lease TTL; a short bucket grants what
+// it has, then refuses with its balance; unused tokens of a lease come back
+// when a new lease is taken.
+func TestFleetBudgetLeases(t *testing.T) {
+	r := testserver.StartRedis(t)
+	s, rdb := newTestStore(t, r, Options{FleetCapacity: 80, LeaseTTL: time.Minute, FlushInterval: time.Hour})
+	fb := s.FleetRetryBudget()
+
+	ok, bal := fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, 14, bal, "lease tokens left")
+	require.Equal(t, int64(80-28), bucket(t, rdb), "the whole lease counts as spent")
+	keys, err := rdb.Keys(context.Background(), DefaultPrefix+"{budget}:lease:*").Result()
+	require.NoError(t, err)
+	require.Len(t, keys, 1)
+	pttl, err := rdb.PTTL(context.Background(), keys[0]).Result()
+	require.NoError(t, err)
+	require.Greater(t, pttl, time.Minute, "the lease key lives twice the lease TTL")
+	require.LessOrEqual(t, pttl, 2*time.Minute)
+
+	ok, bal = fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, 0, bal)
+	require.Equal(t, int64(80-28), bucket(t, rdb), "spent from the lease: no round trip")
+
+	ok, _ = fb.Acquire(runtime.RetryCostThrottling)
+	require.True(t, ok)
+	require.Equal(t, int64(80-56), bucket(t, rdb), "second lease")
+
+	// 24 left in the bucket, 23 in the lease.
+	for range 4 {
+		ok, _ = fb.Acquire(runtime.RetryCostThrottling) // 23 → 18 → 13 → 8 → 3
+		require.True(t, ok)
+	}
+	// The next lease gives the 3 back and takes what the bucket has: 27.
+	ok, bal = fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, 27-14, bal)
+	require.Equal(t, int64(0), bucket(t, rdb))
+	// 13 in the lease: given back, 13 in the bucket, less than 14.
+	ok, bal = fb.Acquire(runtime.RetryCostTransient)
+	require.False(t, ok, "the fleet budget cannot pay a transient retry")
+	require.Equal(t, 13, bal, "the fleet's balance")
+	require.Equal(t, int64(13), bucket(t, rdb))
+	ok, bal = fb.Acquire(runtime.RetryCostThrottling)
+	require.True(t, ok, "but a throttling retry")
+	require.Equal(t, 13-5, bal)
+	require.Nil(t, s.StoreFault(), "a refusal is not a fault")
+}
+
+// TestFleetBudgetRefillsBatched: Release costs no round trip; the refills
+// reach the bucket in one batch at the next flush, capped at the capacity,
+// and Close gives back the unused tokens of the lease.
+func TestFleetBudgetRefillsBatched(t *testing.T) {
+	r := testserver.StartRedis(t)
+	s, rdb := newTestStore(t, r, Options{FleetCapacity: 100, FlushInterval: time.Hour})
+	fb := s.FleetRetryBudget()
+	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, int64(72), bucket(t, rdb))
+	fb.Release(runtime.RetryCostTransient) // a successful retry's refund
+	for range 5 {
+		fb.Release(runtime.NoRetryIncrement)
+	}
+	require.Equal(t, int64(72), bucket(t, rdb), "nothing written yet")
+	require.NoError(t, s.budget.flush(false))
+	require.Equal(t, int64(72+14+5), bucket(t, rdb))
+	require.NoError(t, s.Close())
+	require.Equal(t, int64(100), bucket(t, rdb), "Close gave back the lease's 14 tokens (91+14 capped at 100)")
+}
+
+// TestFleetBudgetLeaseEndsAfterTTL: once a lease's TTL has passed its
+// tokens are no longer spent; the next flush gives them back.
+func TestFleetBudgetLeaseEndsAfterTTL(t *testing.T) {
+	r := testserver.StartRedis(t)
+	s, rdb := newTestStore(t, r, Options{FleetCapacity: 100, LeaseTTL: 50 * time.Millisecond, FlushInterval: time.Hour})
+	fb := s.FleetRetryBudget()
+	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, int64(72), bucket(t, rdb))
+	time.Sleep(60 * time.Millisecond) // past the lease TTL, within the key's 100 ms
+	require.NoError(t, s.budget.flush(false))
+	require.Equal(t, int64(86), bucket(t, rdb), "the 14 unused tokens came back")
+	ok, _ = fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, int64(86-28), bucket(t, rdb), "a new lease")
+}
+
+// TestRedisDownFallsBackAndResumes: with Redis killed, a retry that needs a
+// lease is granted at once on credit and the fault is reported (StoreFault,
+// slog); windows keep working locally. When Redis is back the store resumes
+// sharing, and what was spent on credit is charged to the new bucket.
+func TestRedisDownFallsBackAndResumes(t *testing.T) {
+	r := testserver.StartRedis(t)
+	var logs syncBuffer
+	s, rdb := newTestStore(t, r, Options{FleetCapacity: 100, FlushInterval: 20 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	fb := s.FleetRetryBudget()
+	r.Kill()
+	began := time.Now()
+	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Less(t, time.Since(began), 500*time.Millisecond, "bounded by Options.Timeout, with room for a loaded machine")
+	require.Error(t, s.StoreFault())
+	ok, _ = fb.Acquire(runtime.RetryCostTransient)
+	require.True(t, ok, "on credit")
+	s.Record("ak-1", "Op", throttledUser(time.Minute), time.Now())
+	_, _, blocked := s.Blocked("ak-1", "Op", time.Now())
+	require.True(t, blocked, "local windows still apply")
+
+	r.Restart()
+	eventually(t, func() bool { return s.StoreFault() == nil }, "sharing resumes")
+	eventually(t, func() bool {
+		n, err := rdb.Get(context.Background(), DefaultPrefix+"{budget}").Int64()
+		return err == nil && n <= 100-14
+	}, "the spending on credit is charged to the restarted bucket")
+	eventually(t, func() bool {
+		n, _ := rdb.Exists(context.Background(), s.windowKeyName(windowKey{dimension: runtime.DimensionUser, identity: "ak-1"})).Result()
+		return n == 1
+	}, "the window learned while Redis was down is written once it is back")
+	require.Contains(t, logs.String(), "level=WARN msg=\"redisstore: Redis unreachable, using local state\"")
+	require.Contains(t, logs.String(), "level=INFO msg=\"redisstore: Redis reachable again, sharing resumed\"")
+}
+
+// TestRedisStalledNeverStallsARetry: a Redis that answers nothing (SIGSTOP)
+// costs a retry that needs a new lease at most Options.Timeout; later
+// retries do not wait at all while it stays stalled.
+func TestRedisStalledNeverStallsARetry(t *testing.T) {
+	r := testserver.StartRedis(t)
+	s, _ := newTestStore(t, r, Options{FleetCapacity: 100, Timeout: 20 * time.Millisecond})
+	eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, "connected")
+	r.Pause()
+	defer r.Resume()
+	fb := s.FleetRetryBudget()
+	began := time.Now()
+	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	first := time.Since(began)
+	require.True(t, ok)
+	require.GreaterOrEqual(t, first, 20*time.Millisecond, "waited for the lease up to the timeout")
+	require.Less(t, first, 500*time.Millisecond)
+	require.ErrorContains(t, s.StoreFault(), "no answer to a lease request within Options.Timeout")
+	began = time.Now()
+	for range 10 {
+		ok, _ = fb.Acquire(runtime.RetryCostTransient)
+		require.True(t, ok)
+	}
+	require.Less(t, time.Since(began), 20*time.Millisecond, "no further waits while Redis is stalled")
+	r.Resume()
+	eventually(t, func() bool { return s.StoreFault() == nil }, "sharing resumes")
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return strings.Clone(b.b.String())
+}
+
+// TestCloseStopsGoroutines: Close ends the Store's goroutines (with the
+// Redis client closed too, nothing is left running), and a closed Store
+// still answers from local state without touching Redis.
+func TestCloseStopsGoroutines(t *testing.T) {
+	r := testserver.StartRedis(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr})
+	s, err := New(rdb, Options{FleetCapacity: 100})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, 5*time.Second, time.Millisecond)
+	require.NoError(t, s.Close())
+	require.NoError(t, s.Close(), "twice is fine")
+	require.NoError(t, rdb.Close())
+	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	require.True(t, ok, "closed: local state only")
+}

@@ -1,0 +1,307 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+var _ runtime.ThrottleWindowStore = (*Store)(nil)
+
+// Record remembers the windows that info reports for operation of identity,
+// as seen at now (runtime.WindowStore.Record's rule): in this process at
+// once, and for the fleet by the background goroutine, which writes them to
+// Redis without delaying the call.
+func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders, now time.Time) {
+	if !info.Throttled() {
+		return
+	}
+	s.mirror.Record(identity, operation, info, now)
+	at := time.Now()
+	added := false
+	s.wmu.Lock()
+	for _, w := range [2]struct {
+		dim string
+		q   runtime.ThrottleQuota
+		op  string
+	}{{runtime.DimensionAPIUser, info.UserAPI, operation}, {runtime.DimensionUser, info.User, ""}} {
+		if !w.q.Throttled() || w.q.TimeLeft <= 0 {
+			continue
+		}
+		k := windowKey{dimension: w.dim, identity: identity, operation: w.op}
+		left := min(w.q.TimeLeft, s.opts.MaxWindow)
+		if old, ok := s.unwritten[k]; !ok || old.at.Add(old.left).Before(at.Add(left)) {
+			s.unwritten[k] = unwrittenWindow{left: left, at: at}
+			added = true
+		}
+	}
+	s.wmu.Unlock()
+	if added {
+		s.signal()
+	}
+}
+
+// Blocked reports whether a call of operation by identity starting at now
+// falls inside a window known to this process: one it learned, or one
+// another process learned and Redis announced (runtime.WindowStore.Blocked's
+// rule). It never makes a Redis round trip. now must come from the system
+// clock (runtime.SystemClock, the clients' default).
+func (s *Store) Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool) {
+	return s.mirror.Blocked(identity, operation, now)
+}
+
+// windowKeyName is the Redis key of one window:
+// PREFIX window:DIMENSION:LEN(IDENTITY):IDENTITY:OPERATION.
+func (s *Store) windowKeyName(k windowKey) string {
+	return s.opts.Prefix + "window:" + k.dimension + ":" + strconv.Itoa(len(k.identity)) + ":" + k.identity + ":" + k.operation
+}
+
+// parseWindowKey is the inverse of windowKeyName.
+func (s *Store) parseWindowKey(name string) (windowKey, bool) {
+	rest, ok := strings.CutPrefix(name, s.opts.Prefix+"window:")
+	if !ok {
+		return windowKey{}, false
+	}
+	dim, rest, ok := strings.Cut(rest, ":")
+	if !ok || (dim != runtime.DimensionUser && dim != runtime.DimensionAPIUser) {
+		return windowKey{}, false
+	}
+	n, rest, ok := strings.Cut(rest, ":")
+	size, err := strconv.Atoi(n)
+	if !ok || err != nil || size < 0 || len(rest) < size+1 || rest[size] != ':' {
+		return windowKey{}, false
+	}
+	return windowKey{dimension: dim, identity: rest[:size], operation: rest[size+1:]}, true
+}
+
+// channel is the pub/sub channel announcing windows: each message is
+// "END_MS KEY", END_MS in Redis time.
+func (s *Store) channel() string { return s.opts.Prefix + "windows" }
+
+// recordScript writes one window: KEYS[1] the window's key, ARGV[1] the time
+// left in ms, ARGV[2] the channel. The end is Redis's TIME plus the time
+// left; a later end already stored wins. The key expires at the end, and the
+// end is published. It returns {now_ms, end_ms}.
+var recordScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local e = now + tonumber(ARGV[1])
+local old = tonumber(redis.call('GET', KEYS[1]) or '0')
+if old >= e then return {now, old} end
+redis.call('SET', KEYS[1], e, 'PXAT', e)
+redis.call('PUBLISH', ARGV[2], e .. ' ' .. KEYS[1])
+return {now, e}
+`)
+
+// writeWindows writes the windows learned here to Redis, dropping those
+// that ended meanwhile; on an error the rest stay for the next try.
+func (s *Store) writeWindows() error {
+	s.wmu.Lock()
+	if len(s.unwritten) == 0 {
+		s.wmu.Unlock()
+		return nil
+	}
+	todo := make(map[windowKey]unwrittenWindow, len(s.unwritten))
+	for k, w := range s.unwritten {
+		todo[k] = w
+	}
+	s.wmu.Unlock()
+	for k, w := range todo {
+		left := w.left - time.Since(w.at)
+		if left > 0 {
+			ctx, cancel := context.WithTimeout(context.Background(), backgroundTimeout)
+			err := recordScript.Run(ctx, s.rdb, []string{s.windowKeyName(k)}, left.Milliseconds()+1, s.channel()).Err()
+			cancel()
+			if err != nil {
+				return err
+			}
+		}
+		s.wmu.Lock()
+		if s.unwritten[k] == w {
+			delete(s.unwritten, k)
+		}
+		s.wmu.Unlock()
+	}
+	return nil
+}
+
+// clockRef maps Redis time to local time: Redis read redisMS at local, or
+// earlier.
+type clockRef struct {
+	mu      sync.Mutex
+	local   time.Time
+	redisMS int64
+}
+
+// set stores a TIME sample received at local time after. Redis read its
+// clock between the request and after, so mapping its reading to after
+// errs one way only: a window's end maps at most one round trip late,
+// never early.
+func (r *clockRef) set(redisMS int64, after time.Time) {
+	r.mu.Lock()
+	r.local, r.redisMS = after, redisMS
+	r.mu.Unlock()
+}
+
+// toLocal converts a Redis time (ms) to local time, keeping the monotonic
+// reading of the sample; ok is false before the first sample.
+func (r *clockRef) toLocal(redisMS int64) (t time.Time, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.local.IsZero() {
+		return time.Time{}, false
+	}
+	return r.local.Add(time.Duration(redisMS-r.redisMS) * time.Millisecond), true
+}
+
+// learn adds a window announced by Redis (its key name and end in Redis ms)
+// to the mirror.
+func (s *Store) learn(name string, endMS int64) {
+	k, ok := s.parseWindowKey(name)
+	if !ok {
+		return
+	}
+	end, ok := s.ref.toLocal(endMS)
+	if !ok {
+		return
+	}
+	now := time.Now()
+	left := min(end.Sub(now), s.opts.MaxWindow)
+	if left <= 0 {
+		return
+	}
+	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left}
+	var info runtime.ThrottleHeaders
+	if k.dimension == runtime.DimensionUser {
+		info.User = q
+	} else {
+		info.UserAPI = q
+	}
+	s.mirror.Record(k.identity, k.operation, info, now)
+}
+
+// resync samples Redis's TIME and adds every window in Redis to the mirror.
+func (s *Store) resync() error {
+	ctx, cancel := context.WithTimeout(context.Background(), backgroundTimeout)
+	defer cancel()
+	// The best of three TIME samples: the one with the shortest round trip.
+	var best time.Duration
+	for i := range 3 {
+		before := time.Now()
+		now, err := s.rdb.Time(ctx).Result()
+		if err != nil {
+			return err
+		}
+		after := time.Now()
+		if rtt := after.Sub(before); i == 0 || rtt < best {
+			best = rtt
+			s.ref.set(now.UnixMilli(), after)
+		}
+	}
+	var cursor uint64
+	for {
+		keys, next, err := s.rdb.Scan(ctx, cursor, s.opts.Prefix+"window:*", 1000).Result()
+		if err != nil {
+			return err
+		}
+		if len(keys) > 0 {
+			vals, err := s.rdb.MGet(ctx, keys...).Result()
+			if err != nil {
+				return err
+			}
+			for i, v := range vals {
+				if str, ok := v.(string); ok {
+					if end, err := strconv.ParseInt(str, 10, 64); err == nil {
+						s.learn(keys[i], end)
+					}
+				}
+			}
+		}
+		if cursor = next; cursor == 0 {
+			return nil
+		}
+	}
+}
+
+// subscribe keeps a subscription to the window channel: after each
+// (re)subscription it resyncs, then applies every announcement, and resyncs
+// again every ResyncInterval. A broken subscription
+// is replaced after FlushInterval.
+func (s *Store) subscribe() {
+	defer s.wg.Done()
+	for !s.closed.Load() {
+		err := s.subscribeOnce()
+		if s.closed.Load() {
+			return
+		}
+		s.setFault(err)
+		select {
+		case <-s.stop:
+			return
+		case <-time.After(s.opts.FlushInterval):
+		}
+	}
+}
+
+// subscribeOnce runs one subscription until it breaks, returning why.
+func (s *Store) subscribeOnce() error {
+	ctx := context.Background()
+	ps := s.rdb.Subscribe(ctx)
+	s.psMu.Lock()
+	if s.closed.Load() {
+		s.psMu.Unlock()
+		_ = ps.Close()
+		return nil
+	}
+	s.ps = ps
+	s.psMu.Unlock()
+	defer func() {
+		s.psMu.Lock()
+		s.ps = nil
+		s.psMu.Unlock()
+		_ = ps.Close()
+	}()
+	sctx, cancel := context.WithTimeout(ctx, backgroundTimeout)
+	err := ps.Subscribe(sctx, s.channel())
+	if err == nil {
+		_, err = ps.ReceiveTimeout(sctx, backgroundTimeout) // the confirmation
+	}
+	cancel()
+	if err != nil {
+		return err
+	}
+	if err := s.resync(); err != nil {
+		return err
+	}
+	lastResync := time.Now()
+	for {
+		if time.Since(lastResync) >= s.opts.ResyncInterval {
+			if err := s.resync(); err != nil {
+				return err
+			}
+			lastResync = time.Now()
+		}
+		msg, err := ps.ReceiveTimeout(ctx, s.opts.ResyncInterval)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue // resync above
+			}
+			return err
+		}
+		if m, ok := msg.(*redis.Message); ok {
+			endStr, name, ok := strings.Cut(m.Payload, " ")
+			if end, err := strconv.ParseInt(endStr, 10, 64); ok && err == nil {
+				s.learn(name, end)
+			}
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// These tests check the seams that runtime/redisstore plugs into:
+// Options.Windows takes any ThrottleWindowStore, Options.FleetRetryBudget
+// adds a second token bucket on top of the retry quota, and a store's
+// StoreFault reaches AttemptInfo.
+
+// faultyBudget is a RetryBudget that reports a fixed StoreFault.
+type faultyBudget struct {
+	*RetryQuota
+	fault error
+}
+
+func (b faultyBudget) StoreFault() error { return b.fault }
+
+func fleetOf(capacity int) func(*Options) {
+	return func(o *Options) { o.FleetRetryBudget = NewRetryQuota(capacity) }
+}
+
+// TestFleetRetryBudgetThroughDo: a retry pays its retry cost from both the
+// client's retry quota and the fleet retry budget, refunds and the
+// first-attempt increment go back to both (retry-behavior.md §5 costs).
+func TestFleetRetryBudgetThroughDo(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		fleetCapacity int
+		steps         []step
+		attempts      int
+		quota, fleet  int
+		wantErr       func(*testing.T, error)
+	}{
+		{name: "transient retries pay 14 from both",
+			fleetCapacity: 100, steps: []step{status(500), status(500), status(500)}, attempts: 3,
+			quota: 500 - 28, fleet: 100 - 28, wantErr: wantAs[*MaxAttemptsError]},
+		{name: "successful retry refunds its cost to both",
+			fleetCapacity: 100, steps: []step{status(500), status(429), status(200)}, attempts: 3,
+			quota: 500 - 14, fleet: 100 - 14},
+		{name: "first-attempt success adds 1 to both, capped",
+			fleetCapacity: 100, steps: []step{status(200)}, attempts: 1, quota: 500, fleet: 100},
+		{name: "fleet budget refuses: the client's quota is given back",
+			fleetCapacity: 20, steps: []step{status(500), status(500)}, attempts: 2,
+			quota: 500 - 14, fleet: 20 - 14,
+			wantErr: func(t *testing.T, err error) {
+				var qe *QuotaExhaustedError
+				require.ErrorAs(t, err, &qe)
+				require.Equal(t, QuotaExhaustedError{Available: 6, Needed: 14, Attempts: 2, Fleet: true, Err: qe.Err}, *qe)
+				require.Regexp(t, `^test: GetThing: fleet retry budget exhausted: 6 tokens available, 14 needed \(after 2 attempts\)`, err.Error())
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fleet := NewRetryQuota(tc.fleetCapacity)
+			h := newHarness(t, nil, 1, script(tc.steps...), func(o *Options) { o.FleetRetryBudget = fleet })
+			md, err := h.call(context.Background(), opGet)
+			if tc.wantErr == nil {
+				require.NoError(t, err)
+			} else {
+				tc.wantErr(t, err)
+			}
+			require.Equal(t, tc.attempts, md.Attempts)
+			require.Len(t, h.http.requests(), tc.attempts)
+			require.Equal(t, tc.quota, h.c.RetryQuota().Balance())
+			require.Equal(t, tc.fleet, fleet.Balance())
+		})
+	}
+}
+
+// TestFleetRetryBudgetRefundOnAbandon: a paid retry abandoned before it is
+// sent (Retry-After above the max server delay) is refunded to both.
+func TestFleetRetryBudgetRefundOnAbandon(t *testing.T) {
+	fleet := NewRetryQuota(50)
+	h := newHarness(t, nil, 1, script(status(503, "Retry-After", "21")), func(o *Options) { o.FleetRetryBudget = fleet })
+	_, err := h.call(context.Background(), opGet)
+	wantAs[*ServerDelayError](t, err)
+	require.Equal(t, 500, h.c.RetryQuota().Balance())
+	require.Equal(t, 50, fleet.Balance())
+}
+
+// TestNoFleetRetryBudgetByDefault: without the option the client's retry
+// quota alone decides (the error names the client-side retry quota).
+func TestNoFleetRetryBudgetByDefault(t *testing.T) {
+	h := newHarness(t, nil, 1, script(status(500)), func(o *Options) { o.RetryQuotaCapacity = new(int) })
+	_, err := h.call(context.Background(), opGet)
+	var qe *QuotaExhaustedError
+	require.ErrorAs(t, err, &qe)
+	require.False(t, qe.Fleet)
+	require.Nil(t, h.c.fleet)
+	require.Empty(t, h.c.faults)
+}
+
+// recordingStore is a ThrottleWindowStore that delegates to a WindowStore
+// and counts its calls, with a StoreFault.
+type recordingStore struct {
+	WindowStore
+	mu               sync.Mutex
+	records, queries int
+	fault            error
+}
+
+func (s *recordingStore) Record(identity, operation string, info ThrottleHeaders, now time.Time) {
+	s.mu.Lock()
+	s.records++
+	s.mu.Unlock()
+	s.WindowStore.Record(identity, operation, info, now)
+}
+
+func (s *recordingStore) Blocked(identity, operation string, now time.Time) (time.Time, string, bool) {
+	s.mu.Lock()
+	s.queries++
+	s.mu.Unlock()
+	return s.WindowStore.Blocked(identity, operation, now)
+}
+
+func (s *recordingStore) StoreFault() error { return s.fault }
+
+// TestWindowsOptionTakesAnyStore: a client uses the ThrottleWindowStore it
+// is given: it asks before each attempt, records each response, and a
+// window recorded by one client blocks another client of the same identity
+// that shares the store.
+func TestWindowsOptionTakesAnyStore(t *testing.T) {
+	store := &recordingStore{}
+	share := func(o *Options) { o.Windows, o.ThrottleIdentity, o.MaxAttempts = store, "ak-1", 1 }
+	a := newHarness(t, aliyunService(), 0, script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserHeader, throttled2s)), share)
+	_, err := a.call(context.Background(), opGet)
+	wantAs[*MaxAttemptsError](t, err)
+	require.Equal(t, 1, store.records)
+	require.Equal(t, 1, store.queries)
+
+	b := newHarness(t, aliyunService(), 0, script(status(200)), share)
+	b.clock.Advance(500 * time.Millisecond)
+	_, err = b.call(context.Background(), opPost)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{1500 * time.Millisecond}, b.clock.Sleeps(), "the User window learned by a blocks b")
+	require.Equal(t, 2, store.records)
+	require.Equal(t, 2, store.queries)
+}
+
+// TestStoreFaultReachesAttemptInfo: a shared store's StoreFault is copied
+// into every AttemptInfo while it lasts, and is nil otherwise; the call
+// itself is unaffected.
+func TestStoreFaultReachesAttemptInfo(t *testing.T) {
+	down := errors.New("redis: connection refused")
+	store := &recordingStore{fault: down}
+	var infos []AttemptInfo
+	h := newHarness(t, aliyunService(), 0, script(status(500), status(200), status(200)), func(o *Options) {
+		o.Windows = store
+		o.FleetRetryBudget = faultyBudget{RetryQuota: NewRetryQuota(100)}
+		o.OnAttempt = func(ai AttemptInfo) { infos = append(infos, ai) }
+	})
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	store.fault = nil
+	_, err = h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Len(t, infos, 3)
+	require.Equal(t, []error{down, down, nil}, []error{infos[0].StoreFault, infos[1].StoreFault, infos[2].StoreFault})
+}
