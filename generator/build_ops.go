@@ -84,7 +84,9 @@ func (b *builder) operations() []*Operation {
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
-		o.Retry = parseOperationXRetry(mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry"), child(ptr, "x-retry"), b.d)
+		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
+		o.Retry = parseOperationXRetry(mapValue(opNode, "x-retry"), child(ptr, "x-retry"), b.d)
+		applyOperationSpeakeasy(mapValue(opNode, speakeasyExtension), mapValue(opNode, "x-retry"), child(ptr, speakeasyExtension), &o.Retry, &b.retry, b.d)
 		o.Retry.Name = name
 		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || slices.Contains(retrySafeMethods, o.Method)
 		out = append(out, o)

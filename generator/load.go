@@ -121,6 +121,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	skipped := removeSkipped(root, skip)
 	retry, declared := parseXRetry(root, d)
 	retry = withDefaults(retry, declared, specTitle(root))
+	applySpeakeasy(root, &retry, d)
 	protocol := parseXProtocol(root, d)
 
 	api, err := loadOpenAPI(doc)

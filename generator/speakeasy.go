@@ -143,3 +143,102 @@ func statusRange(n *yaml.Node) (runtime.StatusRange, bool) {
 	}
 	return runtime.StatusRange{Min: s, Max: s}, true
 }
+
+// booleanOK reads true or false, reporting whether the value was valid.
+func (x extReader) booleanOK(n *yaml.Node, ptr string) (bool, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		x.d.errorf(ptr, "must be true or false, got %s", describe(n))
+		return false, false
+	}
+	return n.Value == "true", true
+}
+
+// speakeasyExtension is the extension's key, named in sources and
+// diagnostics.
+const speakeasyExtension = "x-speakeasy-retries"
+
+// applySpeakeasy maps the root-level x-speakeasy-retries of the spec onto
+// s, the service x-retry declared (xr, nil when absent): every setting
+// x-retry leaves out comes from x-speakeasy-retries. Without x-retry the
+// service's defaults are named as coming from x-speakeasy-retries (explain).
+// It warns, at the extension, of what differs from Speakeasy's own SDKs.
+func applySpeakeasy(root *yaml.Node, s *runtime.Service, d *diags) {
+	n := mapValue(root, speakeasyExtension)
+	sk, ok := parseSpeakeasyRetries(n, "/"+speakeasyExtension, d)
+	if !ok {
+		return
+	}
+	xr := mapValue(root, "x-retry")
+	has := func(key string) bool { return mapValue(xr, key) != nil }
+	if xr == nil {
+		s.Extension = speakeasyExtension
+	}
+	sk.onto(&s.Defaults, has)
+	if !has("maxElapsedMs") && !sk.none {
+		s.MaxElapsed = sk.maxElapsed
+	}
+	if !has("retryStatuses") && sk.statuses != nil {
+		s.RetryStatuses = sk.statuses
+	}
+	if !has("retryConnectionErrors") {
+		s.ConnectionErrorsNotRetried = !sk.retryConnectionErrors
+	}
+	if xr == nil {
+		sk.warn("/"+speakeasyExtension, d)
+	}
+}
+
+// applyOperationSpeakeasy maps an operation's x-speakeasy-retries (n, at
+// ptr) onto its runtime.Operation r, under the operation's own x-retry (xr):
+// as in Speakeasy, the operation's extension replaces the root one for that
+// operation, so its backoff keys left out take Speakeasy's defaults.
+func applyOperationSpeakeasy(n, xr *yaml.Node, ptr string, r *runtime.Operation, svc *runtime.Service, d *diags) {
+	sk, ok := parseSpeakeasyRetries(n, ptr, d)
+	if !ok {
+		return
+	}
+	has := func(key string) bool { return mapValue(xr, key) != nil }
+	sk.onto(&r.Backoff, has)
+	if !has("maxElapsedMs") && !sk.none {
+		r.MaxElapsed = sk.maxElapsed
+	}
+	if !has("retryStatuses") && sk.statuses != nil {
+		r.RetryStatuses = sk.statuses
+	}
+	if !has("retryConnectionErrors") {
+		if sk.retryConnectionErrors && svc.ConnectionErrorsNotRetried {
+			d.warnf(child(ptr, "retryConnectionErrors"), "the service does not retry connection errors and an operation cannot turn them back on; this operation does not retry them either")
+		}
+		r.ConnectionErrorsNotRetried = !sk.retryConnectionErrors
+	}
+}
+
+// onto sets the backoff settings of m that x-retry (has) leaves out.
+func (sk speakeasyRetries) onto(m *runtime.ModeDefaults, has func(string) bool) {
+	set := func(key string, dst *time.Duration, v time.Duration) {
+		if !has(key) && v > 0 {
+			*dst = v
+		}
+	}
+	set("transientBaseDelayMs", &m.TransientBaseDelay, sk.backoff.TransientBaseDelay)
+	set("throttlingBaseDelayMs", &m.ThrottlingBaseDelay, sk.backoff.ThrottlingBaseDelay)
+	set("maxBackoffMs", &m.MaxBackoff, sk.backoff.MaxBackoff)
+	if !has("backoffExponent") && sk.backoff.BackoffExponent > 0 {
+		m.BackoffExponent = sk.backoff.BackoffExponent
+	}
+	if !has("maxAttempts") {
+		m.MaxAttempts = sk.backoff.MaxAttempts
+	}
+}
+
+// warn states, at ptr, what retrygen does differently from Speakeasy's
+// SDKs. It is called for specs without x-retry: adding one states the
+// choice and silences it (so -strict accepts the spec).
+func (sk speakeasyRetries) warn(ptr string, d *diags) {
+	if sk.none {
+		return
+	}
+	d.warnf(ptr, "mapped onto x-retry: max attempts unlimited, backoff.maxElapsedTime (%v) is the call's retry deadline; "+
+		"full jitter on min(maxInterval, initialInterval × exponent^n) and the retry quota (%d tokens) apply, which Speakeasy SDKs do not have",
+		sk.maxElapsed, runtime.DefaultRetryQuotaCapacity)
+}

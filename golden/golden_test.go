@@ -30,6 +30,7 @@ var goldenClients = []goldenClient{
 	{dir: "ecs", spec: "../specs/ecs.openapi.yaml"},
 	{dir: "kinesis", spec: "../specs/aws-kinesis-2013-12-02.openapi.yaml", overlays: []string{"../specs/kinesis.overlay.yaml"}},
 	{dir: "sqs", spec: "../specs/aws-sqs-2012-11-05.openapi.yaml", overlays: []string{"../specs/sqs.overlay.yaml"}},
+	{dir: "petstore", spec: "../specs/petstore-speakeasy.openapi.yaml"},
 }
 
 // generate runs the generator into a fresh temporary directory and returns

@@ -92,3 +92,29 @@ func TestExplainWithoutXRetrySaysGlobalDefault(t *testing.T) {
 	require.Contains(t, out, "max attempts:          3  (max attempts in standard mode (global default))\n")
 	require.NotContains(t, out, "x-retry of")
 }
+
+// TestExplainSpeakeasy: a spec with only x-speakeasy-retries names it as the
+// source of its service defaults and shows what it maps onto.
+func TestExplainSpeakeasy(t *testing.T) {
+	t.Setenv("SWAGGER_PETSTORE_RETRY_MODE", "")
+	t.Setenv("SWAGGER_PETSTORE_MAX_ATTEMPTS", "")
+	t.Setenv("SWAGGER_PETSTORE_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	code, out, errOut := runExplainCmd(t, "-spec", "../../specs/petstore-speakeasy.openapi.yaml")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, `service:               Swagger Petstore  (env prefix SWAGGER_PETSTORE)
+retry mode:            standard  (retry mode (global default))
+max attempts:          2147483647  (maxAttempts (service default x-speakeasy-retries of Swagger Petstore))
+transient base delay:  500ms
+throttling base delay: 500ms
+max backoff:           1m0s
+jitter:                full
+backoff exponent:      1.5  (base × exponent^n)
+retry statuses:        5XX, 429  (429 throttling, others transient; the rest not retried)
+connection errors:     not retried
+retry deadline:        5s  (from the call's start)
+retry quota:           500 tokens (retry cost 14 transient, 5 throttling)
+rate limiter:          off  (adaptive mode: CUBIC)
+throttle windows:      off
+server delays:         Retry-After  (max 20s)
+`, out)
+}
