@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -14,11 +15,11 @@ import (
 
 // modeColors gives each mode the same colour in every plot.
 var modeColors = map[string]color.RGBA{
-	"legacy":   {R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
-	"standard": {R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
-	"adaptive": {R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
-	"aliyun":   {R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
-	modeNone:   {R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
+	string(runtime.ModeLegacy):   {R: 0xd6, G: 0x27, B: 0x28, A: 0xff},
+	string(runtime.ModeStandard): {R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
+	string(runtime.ModeAdaptive): {R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+	string(runtime.ModeAliyun):   {R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+	modeNone:                     {R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
 }
 
 // plots renders the plots in format ("svg"; "png" for a raster copy): server
@@ -61,7 +62,7 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		p.Legend.Top = true
 		p.Add(plotter.NewGrid())
 		for _, r := range runs {
-			if sp.file == quotaPlot && (r.mode == "legacy" || r.mode == "aliyun") {
+			if sp.file == quotaPlot && (r.mode == string(runtime.ModeLegacy) || r.mode == string(runtime.ModeAliyun)) {
 				continue // no retry quota in these modes
 			}
 			l, err := plotter.NewLine(xys(r, sp.series(r)))

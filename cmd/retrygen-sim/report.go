@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // Plot file names, linked from the report.
@@ -77,7 +79,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			ended := ps.succeeded + ps.failed
 			capacity := s.Capacity * p.CapacityFactor
 			rate := "–"
-			if r.mode == "adaptive" {
+			if r.mode == string(runtime.ModeAdaptive) {
 				rate = fmt.Sprintf("%.1f", mean(ps.sendRateSum, ps.samples))
 			}
 			fmt.Fprintf(&b, "| %s | %.1f | %.1f | %s | %s | %s | %.1f | %s | %s | %s | %s | %.0f | %s |\n",
@@ -106,7 +108,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 				after = ratio(float64(ps.drainedAttempt), float64(ps.drainedStarted))
 			} else if r.mode == modeNone {
 				drained = "no retries"
-			} else if r.mode != "legacy" && r.mode != "aliyun" {
+			} else if r.mode != string(runtime.ModeLegacy) && r.mode != string(runtime.ModeAliyun) {
 				drained = "not drained"
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.label, drained, after, recovery(r, ps.end))

@@ -215,7 +215,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		if err != nil {
 			return nil, err
 		}
-		var windows *runtime.WindowStore
+		var windows runtime.ThrottleWindowStore
 		if sharing == sharingShared {
 			windows = runtime.NewWindowStore() // one store for the group
 		}
@@ -268,7 +268,7 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 // newClient builds client idx of group g for the run's mode: settings only
 // from the scenario (mode, max attempts) and the service's x-retry. windows
 // is the group's shared throttle-window store, or nil for one of its own.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows *runtime.WindowStore) (*simClient, error) {
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
