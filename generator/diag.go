@@ -123,7 +123,7 @@ type InternalError struct {
 }
 
 // Error renders "internal error while building FILE#POINTER: PANIC (please
-// report this with the spec)".
+// report this with the spec)"; the stack is left to the caller.
 func (e *InternalError) Error() string {
 	return fmt.Sprintf("internal error while building %s#%s: %v (please report this with the spec)", e.File, fragment(e.Pointer), e.Panic)
 }

@@ -56,10 +56,16 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		jen.Id("md").Op("*").Qual(runtimePath, "ResponseMetadata"),
 		jen.Id("decode").Func().Params(jen.Op("*").Qual("net/http", "Response")).Error(),
 	).Error().Block(
-		jen.Id("o").Op(":=").Id("c").Dot("options"),
-		applyOpts(),
+		// Without per-call options the client's own are passed: no copy
+		// escapes to the heap on the common path (issue 9).
+		jen.Id("ro").Op(":=").Op("&").Id("c").Dot("options").Dot("Options"),
+		jen.If(jen.Len(jen.Id("opts")).Op(">").Lit(0)).Block(
+			jen.Id("o").Op(":=").Id("c").Dot("options"),
+			applyOpts(),
+			jen.Id("ro").Op("=").Op("&").Id("o").Dot("Options"),
+		),
 		jen.Var().Err().Error(),
-		jen.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Op("&").Id("o").Dot("Options"), jen.Id("decode")),
+		jen.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Id("ro"), jen.Id("decode")),
 		jen.Return(jen.Err()),
 	)
 	f.Line()

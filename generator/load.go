@@ -101,7 +101,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		// A $ref refused (a URL, a path outside the spec's directory).
 		return nil, d.list, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)
 	}
-	all, err = applyOverlays(doc, overlays)
+	all, err = applyOverlays(doc, overlays, budget)
 	if err != nil {
 		return nil, append(all, d.list...), err
 	}

@@ -212,3 +212,16 @@ func BenchmarkAliasesWithinBudget(b *testing.B) {
 		}
 	}
 }
+
+// TestAliasBudgetAfterOverlay: an overlay whose update brings an alias bomb
+// into the spec is refused by the node budget too (the overlay library
+// copies updates with aliases expanded: it ran out of time before).
+func TestAliasBudgetAfterOverlay(t *testing.T) {
+	dir := t.TempDir()
+	spec := dir + "/spec.yaml"
+	require.NoError(t, os.WriteFile(spec, []byte(degradeSpec("", "")), 0o644))
+	overlay := dir + "/bomb.overlay.yaml"
+	require.NoError(t, os.WriteFile(overlay, []byte("overlay: 1.0.0\ninfo: {title: bomb, version: '1'}\nactions:\n  - target: $.components.schemas\n    update:\n"+aliasBomb("      ", 12, 8)), 0o644))
+	_, _, err := LoadService(spec, []string{overlay})
+	require.EqualError(t, err, "overlay "+overlay+":11:30: alias *e expands the spec past the budget of 262144 YAML nodes that aliases and referenced files may add; refusing it")
+}

@@ -225,3 +225,22 @@ func aliasBomb(indent string, fan, levels int) string {
 	}
 	return b.String()
 }
+
+// TestSplitSpecSymlinkOutside: a $ref to a symbolic link that leaves the
+// spec's directory is refused with an error located at the $ref (the
+// directory is read through os.Root), not read.
+func TestSplitSpecSymlinkOutside(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "spec")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(base, "secret.yaml"), []byte("name: id\nin: query\n"), 0o644))
+	require.NoError(t, os.Symlink("../secret.yaml", filepath.Join(dir, "p.yaml")))
+	spec := filepath.Join(dir, "spec.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(splitSpec("p.yaml", "param")), 0o644))
+	_, diags, err := LoadService(spec, nil)
+	require.EqualError(t, err, spec+": 1 error(s) in the spec")
+	require.Len(t, diags, 1)
+	require.Equal(t, SeverityError, diags[0].Severity)
+	require.Equal(t, "/paths/~1b/get/parameters/0/$ref", diags[0].Pointer)
+	require.Equal(t, `$ref "p.yaml": file `+filepath.Join(dir, "p.yaml")+` cannot be read: openat p.yaml: path escapes from parent`, diags[0].Message)
+}

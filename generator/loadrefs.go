@@ -36,8 +36,9 @@ import (
 //   - $refs inside a referenced file are read relative to that file.
 //
 // A $ref that is a URL or leaves the spec's directory is refused with an
-// error located at the $ref; the directory is opened as an os.Root, so
-// symbolic links cannot leave it either. A $ref to a file or pointer that
+// error located at the $ref; the directory is opened as an os.Root, so a
+// symbolic link that leaves it is refused too (as is any file that exists
+// but cannot be read). A $ref to a file or pointer that
 // does not exist is degraded (see degrade): its operation is skipped.
 
 // refTarget is a node of one of the spec's files: the file's slash path
@@ -63,6 +64,7 @@ type bundler struct {
 	budget   *nodeBudget
 	files    map[string]*yaml.Node // parsed files by name; nil: the file is missing
 	fileErr  map[string]string     // why a file could not be read
+	refused  map[string]bool       // files that exist but cannot be read (an error, not a dangling $ref)
 	hoisted  map[refTarget]string  // target → pointer of its component in the spec
 	copied   map[refTarget]bool    // targets copied once (later copies are charged to the budget)
 	stack    []refTarget           // targets being inlined, outermost first
@@ -76,7 +78,7 @@ type bundler struct {
 // budget, a referenced file that is not valid YAML) is returned.
 func bundle(root *yaml.Node, rootName, dir string, fsys fs.FS, d *diags, budget *nodeBudget, skip *skipSet) (map[*yaml.Node]refOrigin, error) {
 	b := &bundler{fsys: fsys, dir: dir, rootName: rootName, root: root, d: d, budget: budget,
-		files: map[string]*yaml.Node{rootName: root}, fileErr: map[string]string{},
+		files: map[string]*yaml.Node{rootName: root}, fileErr: map[string]string{}, refused: map[string]bool{},
 		hoisted: map[refTarget]string{}, copied: map[refTarget]bool{}, origin: map[*yaml.Node]refOrigin{}, skip: skip}
 	b.registerRootComponents()
 	b.walk(root, rootName, "", "")
@@ -181,6 +183,10 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 	}
 	tn, why := b.node(t)
 	if b.fatal != nil {
+		return
+	}
+	if tn == nil && b.refused[t.file] {
+		b.d.errorIn(b.path(file), at, "$ref %q: %s", ref, why)
 		return
 	}
 	if tn == nil {
@@ -288,7 +294,10 @@ func (b *bundler) read(name string) *yaml.Node {
 		if errors.Is(err, fs.ErrNotExist) {
 			b.fileErr[name] = fmt.Sprintf("file %s does not exist", b.path(name))
 		} else {
+			// It exists but cannot be read: a symbolic link that leaves
+			// the directory (os.Root refuses it), no permission.
 			b.fileErr[name] = fmt.Sprintf("file %s cannot be read: %v", b.path(name), err)
+			b.refused[name] = true
 		}
 		return nil
 	}

@@ -12,10 +12,10 @@ import (
 // alias expansion and second copies of referenced files may add to what
 // the spec's files hold literally. A 1 KB spec of nested aliases ("billion
 // laughs") expands to billions of nodes; the budget refuses it before
-// anything expands it (BenchmarkAliasBombRefused: 0.2 ms, 50 KB). Loading a
-// spec that uses 80% of the budget takes 1–2.5 s and 175 MB
-// (BenchmarkAliasesWithinBudget); real specs add no nodes (no aliases) or a
-// few thousand.
+// anything expands it (BenchmarkAliasBombRefused: 0.2–0.3 ms, 50 KB).
+// Loading a spec that uses 80% of the budget takes 1.8–3.5 s (2 shared
+// cores) and 175 MB (BenchmarkAliasesWithinBudget); real specs add no nodes
+// (no aliases) or a few thousand.
 const maxExpandedNodes = 1 << 18
 
 // nodeBudget counts down the nodes a load may still add (maxExpandedNodes).

@@ -70,6 +70,8 @@ func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 		"serverDelayHeaders": func(v *yaml.Node, p string) { s.ServerDelayHeaders = parseDelayHeaders(x, v, p) },
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
 		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
+		"invocationIdHeader": func(v *yaml.Node, p string) { s.InvocationIDHeader = x.header(v, p) },
+		"checksumHeader":     func(v *yaml.Node, p string) { s.ChecksumHeader = x.header(v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
 			s.ThrottleControl = &runtime.ThrottleControl{}
 			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))

@@ -31,6 +31,8 @@ func TestXRetryParse(t *testing.T) {
   serverDelayHeaders: [X-Amz-Retry-After]
   retrySafe: true
   attemptHeader: amz-sdk-request
+  invocationIdHeader: amz-sdk-invocation-id
+  checksumHeader: x-amz-crc32
   throttleControl: {userApiHeader: X-RateLimit-User-API, maxDelayMs: 20000, retryStatuses: [429, 503]}
 x-protocol: {jsonContentType: application/x-amz-json-1.0, timestampFormat: epoch-seconds}`, ""))
 	require.NoError(t, err)
@@ -52,6 +54,8 @@ x-protocol: {jsonContentType: application/x-amz-json-1.0, timestampFormat: epoch
 		ServerDelayHeaders: []string{"x-amz-retry-after"},
 		RetrySafe:          true,
 		AttemptHeader:      "amz-sdk-request",
+		InvocationIDHeader: "amz-sdk-invocation-id",
+		ChecksumHeader:     "x-amz-crc32",
 		ThrottleControl:    &runtime.ThrottleControl{UserAPIHeader: "X-RateLimit-User-API", MaxDelay: 20 * time.Second, RetryStatuses: []int{429, 503}},
 	}, svc.Retry)
 	require.Equal(t, Protocol{JSONContentType: "application/x-amz-json-1.0", TimestampFormat: "epoch-seconds"}, svc.Protocol)
@@ -88,7 +92,7 @@ func TestXRetryErrors(t *testing.T) {
 		{"error lists are lists", "x-retry: {version: 1, errors: {throttling: Slow}}",
 			`spec.yaml#/x-retry/errors/throttling: must be a list of strings, got "Slow"`},
 		{"unknown keys are errors", "x-retry: {version: 1, maxAttempt: 3}",
-			`spec.yaml#/x-retry/maxAttempt: unknown key "maxAttempt" (known: attemptHeader, backoffExponent, bare429, envPrefix, errorCode, errorMessage, errors, maxAttempts, maxBackoffMs, maxElapsedMs, mode, modes, requestId, retryConnectionErrors, retrySafe, retryStatuses, serverDelayHeaders, throttleControl, throttlingBaseDelayMs, transientBaseDelayMs, version)`},
+			`spec.yaml#/x-retry/maxAttempt: unknown key "maxAttempt" (known: attemptHeader, backoffExponent, bare429, checksumHeader, envPrefix, errorCode, errorMessage, errors, invocationIdHeader, maxAttempts, maxBackoffMs, maxElapsedMs, mode, modes, requestId, retryConnectionErrors, retrySafe, retryStatuses, serverDelayHeaders, throttleControl, throttlingBaseDelayMs, transientBaseDelayMs, version)`},
 		{"a delay that overflows a duration is refused", "x-retry: {version: 1, maxBackoffMs: 9999999999999}",
 			`spec.yaml#/x-retry/maxBackoffMs: must be at most 9223372036854 (milliseconds), got "9999999999999"`},
 		{"a delay beyond int64 is refused, not wrapped", "x-retry: {version: 1, throttlingBaseDelayMs: 99999999999999999999}",

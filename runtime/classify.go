@@ -74,9 +74,10 @@ var (
 	// (§8).
 	aliyunRetryStatuses = []int{408, 429, 500, 502, 503, 504}
 	// builtinTransientCodes are the transient codes (base delay 50 ms).
-	builtinTransientCodes = []string{
-		"RequestTimeout", "RequestTimeoutException", "InternalError", "IDPCommunicationError",
-	}
+	// They are aws-sdk-go-v2's DefaultRetryableErrorCodes exactly
+	// (aws/retry/standard.go); botocore adds IDPCommunicationError for STS
+	// only, and a spec adds such codes itself.
+	builtinTransientCodes = []string{"RequestTimeout", "RequestTimeoutException"}
 )
 
 // codeLists is one level's classification of error codes.
@@ -161,8 +162,9 @@ type classifier struct {
 //  5. an I/O failure → transient;
 //  6. status 500, 502, 503, 504 → transient (aliyun: the service's retry
 //     statuses, default 408, 429, 500, 502, 503, 504, with 429 throttling);
-//  7. status 429 → throttling unless the service asks for exact AWS
-//     behaviour (legacy mode: also 509);
+//  7. status 429 → throttling (aws-sdk-go-v2), unless its code is modeled by
+//     the operation, or the service asks for botocore's behaviour
+//     (Bare429NotRetried); legacy mode: also 509;
 //  8. anything else → non-retryable. Any 2xx is success (ClassSuccess).
 func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled bool) Class {
 	if r.Err == nil && r.StatusCode >= 200 && r.StatusCode < 300 {
@@ -176,8 +178,13 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 			return c
 		}
 	}
+	// Rule 1 looks at the call's own context only: an attempt that timed
+	// out (Options.AttemptTimeout, http.Client.Timeout,
+	// ResponseHeaderTimeout, a net timeout) while ctx is alive is an I/O
+	// failure (rule 5), even though net/http's timeout errors match
+	// context.DeadlineExceeded.
 	var hookErr *RequestHookError
-	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, context.DeadlineExceeded) || errors.As(r.Err, &hookErr) {
+	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.As(r.Err, &hookErr) {
 		return ClassNonRetryable
 	}
 	c, listed := codeClass(r.Code, k.opts, k.op, k.svc)
@@ -192,7 +199,9 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	case listed && c == ClassTransient:
 		return ClassTransient
 	}
-	if r.StatusCode == 0 {
+	if r.StatusCode == 0 || r.StatusCode >= 200 && r.StatusCode < 300 {
+		// No response, or a 2xx whose body broke off, timed out or failed
+		// its checksum (§4 rule 5).
 		if isIOFailure(r.Err) && !k.svc.ConnectionErrorsNotRetried && !k.op.ConnectionErrorsNotRetried {
 			return ClassTransient
 		}
@@ -232,7 +241,16 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	case 500, 502, 503, 504:
 		return ClassTransient
 	case 429:
-		if !k.svc.Bare429NotRetried || k.legacy {
+		// aws-sdk-go-v2 (aws/retry retryable_error.go, throttle_error.go):
+		// a 429 is throttling unless it carries an error code the operation
+		// models (a modeled throttling or transient code was decided above).
+		// Bare429NotRetried is botocore's standard mode.
+		switch {
+		case k.legacy:
+			return ClassThrottling
+		case k.svc.Bare429NotRetried:
+		case r.Code != "" && isModeled(r.Err):
+		default:
 			return ClassThrottling
 		}
 	case 509:
@@ -241,6 +259,18 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 		}
 	}
 	return ClassNonRetryable
+}
+
+// isModeled reports whether err is an error response the operation models
+// (a generated error type, not the generic *APIError), as aws-sdk-go-v2's
+// isModeledAPIError does.
+func isModeled(err error) bool {
+	var m ModeledError
+	if !errors.As(err, &m) {
+		return false
+	}
+	_, generic := m.(*APIError)
+	return !generic
 }
 
 func positiveACSRetryAfter(r *AttemptResult) bool {
@@ -252,8 +282,10 @@ func positiveACSRetryAfter(r *AttemptResult) bool {
 }
 
 // isIOFailure reports whether err is a transport failure worth retrying
-// (§4): connection reset or refused, broken pipe, an unexpected EOF, a
-// timeout, or a DNS failure other than "no such host".
+// (§4): connection reset or refused, broken pipe, an unexpected EOF (a body
+// shorter than its Content-Length), a timeout (an attempt's deadline
+// included: the caller has checked that the call's context is alive), a
+// response checksum mismatch, or a DNS failure other than "no such host".
 func isIOFailure(err error) bool {
 	if err == nil {
 		return false
@@ -266,6 +298,10 @@ func isIOFailure(err error) bool {
 	if errors.As(err, &ne) && ne.Timeout() {
 		return true
 	}
+	var ce *ChecksumError
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ce) {
+		return true // an attempt's own deadline (the caller checked ctx), a corrupted body
+	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
 		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) {
@@ -273,6 +309,17 @@ func isIOFailure(err error) bool {
 	}
 	var op *net.OpError
 	return errors.As(err, &op)
+}
+
+// isTimeout reports whether err is a timed-out attempt: a net timeout
+// (http.Client.Timeout, ResponseHeaderTimeout) or an attempt's own deadline
+// (Options.AttemptTimeout).
+func isTimeout(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 }
 
 // sentBeforeFailure reports whether a transport failure may have happened

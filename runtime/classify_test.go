@@ -83,6 +83,16 @@ func TestClassification(t *testing.T) {
 			class: ClassNonRetryable, code: "ValidationException"},
 		{name: "non-JSON error body has no code", first: step{status: 400, body: "<html>ThrottlingException</html>"},
 			class: ClassNonRetryable},
+		{name: "InternalError is not a built-in transient code (aws-sdk-go-v2's list)", first: coded(400, "InternalError"),
+			class: ClassNonRetryable, code: "InternalError"},
+		{name: "429 with a code the operation models is that code's class (aws-sdk-go-v2)", first: coded(429, "NotThere"),
+			op: opModeling("NotThere"), class: ClassNonRetryable, code: "NotThere"},
+		{name: "429 with a code the operation does not model is throttling", first: coded(429, "NotThere"),
+			class: ClassThrottling, code: "NotThere"},
+		{name: "429 with a modeled throttling code is throttling", first: coded(429, "SlowDown"),
+			op: opModeling("SlowDown"), class: ClassThrottling, code: "SlowDown"},
+		{name: "an attempt's timeout while the call's context is alive is transient",
+			first: failure(context.DeadlineExceeded), op: opGet, class: ClassTransient},
 	}
 	for _, code := range builtinThrottlingCodes {
 		rows = append(rows, classRow{name: "built-in throttling code " + code + " on a 400",
@@ -129,6 +139,21 @@ func TestClassification(t *testing.T) {
 	}
 }
 
+// modeledErr is a generated-style modeled error.
+type modeledErr struct{ ErrorMetadata }
+
+func (e *modeledErr) Error() string { return e.ErrorMetadata.String() }
+
+// opModeling is an operation that models the error code code.
+func opModeling(code string) *Operation {
+	return &Operation{Name: "Modeling", NewError: func(c string) ModeledError {
+		if c == code {
+			return &modeledErr{}
+		}
+		return nil
+	}}
+}
+
 // TestClassifyCancelledContext: a cancelled context is never retried, even
 // for a response that would be (§4 rule 1), unless Options.Classify decides.
 func TestClassifyCancelledContext(t *testing.T) {
@@ -137,6 +162,13 @@ func TestClassifyCancelledContext(t *testing.T) {
 	k := classifier{svc: testService(), op: opPost, opts: &Options{}}
 	require.Equal(t, ClassNonRetryable, k.classify(ctx, &AttemptResult{StatusCode: 503, Err: &APIError{}}, false))
 	require.Equal(t, ClassNonRetryable, k.classify(context.Background(), &AttemptResult{Err: context.Canceled}, false))
+	require.Equal(t, ClassNonRetryable, k.classify(ctx, &AttemptResult{Err: context.Canceled, Sent: true}, false))
+	dl, cancelDl := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancelDl()
+	require.Equal(t, ClassNonRetryable, k.classify(dl, &AttemptResult{Err: context.DeadlineExceeded, Sent: true}, false),
+		"the call's own deadline")
+	require.Equal(t, ClassTransient, k.classify(context.Background(), &AttemptResult{Err: context.DeadlineExceeded, Sent: true}, false),
+		"an attempt's deadline under a live call context")
 	require.Equal(t, ClassTransient, k.classify(context.Background(), &AttemptResult{StatusCode: 503, Err: &APIError{}}, false))
 }
 

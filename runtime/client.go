@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -85,8 +86,21 @@ type Client struct {
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
-	// attemptHeader is svc.AttemptHeader in canonical form ("" for none).
+	// attemptHeader is svc.AttemptHeader in canonical form ("" for none);
+	// attemptValues its values for the client's max attempts
+	// ("attempt=1; max=4", …), built once.
 	attemptHeader string
+	attemptValues []string
+	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
+	invocationIDHeader string
+	// checksumHeader is svc.ChecksumHeader in canonical form.
+	checksumHeader string
+	// baseSlash is base + "/", the URL of most AWS JSON requests.
+	baseSlash string
+	// costs are the retry costs and success increment (§5).
+	costs retryCosts
+	// maxWindow caps a throttle window's TimeLeft (§8).
+	maxWindow time.Duration
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -147,6 +161,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	c.baseQuery = u.Query()
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
+	c.baseSlash = c.base + "/"
 	if c.clock == nil {
 		c.clock = SystemClock{}
 	}
@@ -158,6 +173,11 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		capacity = *opts.RetryQuotaCapacity
 	}
 	c.quota = NewRetryQuota(capacity)
+	c.costs = newRetryCosts(&opts)
+	c.maxWindow = DefaultMaxThrottleWindow
+	if opts.MaxThrottleWindow > 0 {
+		c.maxWindow = opts.MaxThrottleWindow
+	}
 	c.limiter = NewRateLimiter(c.clock)
 	switch {
 	case opts.DisableThrottleControl:
@@ -169,6 +189,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
+	if svc.InvocationIDHeader != "" {
+		c.invocationIDHeader = http.CanonicalHeaderKey(svc.InvocationIDHeader)
+	}
+	if svc.ChecksumHeader != "" {
+		c.checksumHeader = http.CanonicalHeaderKey(svc.ChecksumHeader)
+	}
 	reqIDs := svc.RequestIDHeaders
 	if len(reqIDs) == 0 && len(svc.RequestIDFields) == 0 {
 		reqIDs = defaultRequestIDHeaders
@@ -176,10 +202,15 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	for _, h := range reqIDs {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
-	if c.windows == nil {
+	if ws, ok := c.windows.(*WindowStore); c.windows == nil || ok && ws == nil {
+		// A nil *WindowStore still means "not set", as when the option was
+		// of that type.
 		c.windows = NewWindowStore()
 	}
 	c.fleet = opts.FleetRetryBudget
+	if q, ok := c.fleet.(*RetryQuota); ok && q == nil {
+		c.fleet = nil
+	}
 	for _, s := range []any{c.windows, c.fleet} {
 		if f, ok := s.(StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
@@ -193,6 +224,11 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		return nil, err
 	}
 	c.settings, c.params = s, s.Params(svc, &c.opts)
+	if c.attemptHeader != "" && c.params.MaxAttempts <= 16 {
+		for i := 1; i <= c.params.MaxAttempts; i++ {
+			c.attemptValues = append(c.attemptValues, attemptValue(i, c.params.MaxAttempts))
+		}
+	}
 	return c, nil
 }
 
@@ -227,34 +263,23 @@ func (c *Client) RetryQuota() *RetryQuota { return c.quota }
 // [RateLimiter.TryAcquireAt] when driving calls with the step API.
 func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 
-// send makes one attempt. On a 2xx it returns the response with its body
-// open; otherwise it has read, drained and closed the body and res.Err holds
-// the decoded error.
-func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Response, AttemptResult) {
+// send makes one attempt, under its own deadline when Options.AttemptTimeout
+// is set: the deadline covers the response headers and the reading and
+// decoding of the body. On a 2xx it hands the response to decode (after
+// checking the service's response checksum); a body that breaks off, times
+// out or fails its checksum is an I/O failure in res.Err (retried on
+// retry-safe operations, §3), any other decode error a *DecodeError. Every
+// body is drained and closed before send returns.
+func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) AttemptResult {
 	opts := cl.opts
-	target := cl.c.base + req.Path
-	if q := mergeQuery(cl.c.baseQuery, req.Query); q != "" {
-		target += "?" + q
+	if opts.AttemptTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.AttemptTimeout)
+		defer cancel()
 	}
-	var body io.Reader
-	switch {
-	case req.stream != nil:
-		body = req.stream
-	case req.Body != nil:
-		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
-	}
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
+	hreq, err := cl.newAttemptRequest(ctx, req, attempt)
 	if err != nil {
-		return nil, AttemptResult{Err: fmt.Errorf("building request: %w", err)}
-	}
-	if req.Header != nil {
-		hreq.Header = req.Header
-	}
-	if h := cl.c.attemptHeader; h != "" {
-		hreq.Header[h] = []string{"attempt=" + strconv.Itoa(attempt) + "; max=" + strconv.Itoa(cl.p.MaxAttempts)}
-	}
-	if opts.ThrottleDebug {
-		hreq.Header.Set("X-RateLimit-Mode", "debug")
+		return AttemptResult{Err: err}
 	}
 	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
 		if hook == nil {
@@ -263,7 +288,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 		if err := hook(hreq, attempt); err != nil {
 			// Not a transport failure: nothing was sent and retrying
 			// would not help.
-			return nil, AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
+			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
 	hc := opts.HTTPClient
@@ -272,12 +297,15 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 	}
 	resp, err := hc.Do(hreq)
 	if err != nil {
-		return nil, AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
+		return AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
 	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return resp, res
+		if err := cl.readSuccess(resp, decode); err != nil {
+			res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
+		}
+		return res
 	}
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	discard(resp)
@@ -288,7 +316,126 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int) (*http.Resp
 		// status, so classification still sees the status.
 		res.Err = fmt.Errorf("%w (reading body of HTTP %d: %v)", res.Err, resp.StatusCode, readErr)
 	}
-	return nil, res
+	return res
+}
+
+// newAttemptRequest builds one attempt's request from the operation's
+// request: a new *http.Request with a new header map holding req.Header's
+// values (never req.Header itself, which the runtime does not write) and the
+// runtime's own headers: Content-Type, the attempt header, the invocation ID
+// header, x-sdk-throttling-control and the throttle debug header. A
+// BeforeAttempt hook therefore sees a request no earlier attempt touched.
+// All header values share one backing array, each value slice capped at its
+// length, so the header costs the map and one allocation.
+func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
+	c := cl.c
+	var body io.Reader
+	switch {
+	case req.stream != nil:
+		body = req.stream
+	case req.Body != nil:
+		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, cl.target(req), body)
+	if err != nil {
+		return nil, fmt.Errorf("building request: %w", err)
+	}
+	var extra [5]struct{ k, v string }
+	n := 0
+	add := func(k, v string) { extra[n].k, extra[n].v = k, v; n++ }
+	if req.ContentType != "" && body != nil {
+		add("Content-Type", req.ContentType)
+	}
+	if c.attemptHeader != "" {
+		add(c.attemptHeader, cl.attemptValue(attempt))
+	}
+	if c.invocationIDHeader != "" {
+		add(c.invocationIDHeader, cl.invocationID)
+	}
+	if c.tc != nil {
+		add(HeaderThrottlingControl, "enable")
+	}
+	if cl.opts.ThrottleDebug {
+		add("X-Ratelimit-Mode", "debug")
+	}
+	nv := n
+	for _, v := range req.Header {
+		nv += len(v)
+	}
+	h := make(http.Header, len(req.Header)+n)
+	vals := make([]string, nv)
+	for k, v := range req.Header {
+		m := copy(vals, v)
+		h[k], vals = vals[:m:m], vals[m:]
+	}
+	for _, e := range extra[:n] {
+		vals[0] = e.v
+		h[e.k], vals = vals[:1:1], vals[1:]
+	}
+	hreq.Header = h
+	return hreq, nil
+}
+
+// HeaderThrottlingControl is sent as "x-sdk-throttling-control: enable" on
+// every attempt while throttle control is on (§8), as aliyun-java-sdk-core's
+// DefaultAcsClient does, so the server reports its throttle headers.
+const HeaderThrottlingControl = "X-Sdk-Throttling-Control"
+
+// target returns the attempt's URL: the endpoint, the request path and the
+// merged query. It allocates only when the request has a query or the
+// client's endpoint URL is not cached for this path.
+func (cl *Call) target(req *Request) string {
+	c := cl.c
+	if len(c.baseQuery) == 0 && len(req.Query) == 0 {
+		if req.Path == "/" {
+			return c.baseSlash
+		}
+		return c.base + req.Path
+	}
+	target := c.base + req.Path
+	if q := mergeQuery(c.baseQuery, req.Query); q != "" {
+		target += "?" + q
+	}
+	return target
+}
+
+// attemptValue is the attempt header's value, "attempt=N; max=M" (AWS
+// amz-sdk-request), precomputed for the client's max attempts.
+func (cl *Call) attemptValue(attempt int) string {
+	if v := cl.c.attemptValues; cl.p.MaxAttempts == len(v) && attempt <= len(v) {
+		return v[attempt-1]
+	}
+	return attemptValue(attempt, cl.p.MaxAttempts)
+}
+
+func attemptValue(attempt, max int) string {
+	return "attempt=" + strconv.Itoa(attempt) + "; max=" + strconv.Itoa(max)
+}
+
+// readSuccess checks a 2xx body against the service's response checksum,
+// if the response carries one, and hands the response to decode (nil: the
+// body is not read). The body is then drained and closed. A body that ends
+// before its Content-Length gives io.ErrUnexpectedEOF, an attempt deadline
+// context.DeadlineExceeded, a checksum mismatch a *ChecksumError.
+func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) error) error {
+	body := resp.Body
+	defer func() { resp.Body = body; discard(resp) }()
+	if h := cl.c.checksumHeader; h != "" {
+		if want := resp.Header[h]; len(want) > 0 {
+			data, err := io.ReadAll(body)
+			if err != nil {
+				return err
+			}
+			if err := verifyCRC32(cl.c.svc.ChecksumHeader, want[0], data); err != nil {
+				return err
+			}
+			resp.Body = io.NopCloser(bytes.NewReader(data))
+		}
+	}
+	if decode == nil {
+		return nil
+	}
+	return decode(resp)
 }
 
 // discard drains up to maxDrain bytes of a body the caller does not want and
@@ -304,16 +451,6 @@ func discard(resp *http.Response) {
 
 // drainBufs holds the maxDrain-byte buffers discard reads into.
 var drainBufs = sync.Pool{New: func() any { return new([maxDrain]byte) }}
-
-// decodeAndClose hands a 2xx response to decode and then drains and closes
-// its body.
-func decodeAndClose(resp *http.Response, decode func(*http.Response) error) error {
-	defer discard(resp)
-	if decode == nil {
-		return nil
-	}
-	return decode(resp)
-}
 
 func mergeQuery(base, extra url.Values) string {
 	switch {

@@ -102,7 +102,9 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
 	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
-	if cl.p.UsesLimiter && res.StatusCode != 0 {
+	if cl.p.UsesLimiter {
+		// After every attempt, transport failures included
+		// (aws-sdk-go-v2 aws/retry/adaptive.go).
 		cl.c.limiter.Update(d.Class == ClassThrottling)
 	}
 	if cl.decideEnd(ctx, res, &d) ||
@@ -134,6 +136,10 @@ func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
 	if c.tc == nil {
 		return false
 	}
+	// §8: no window longer than the cap, clamped, not discarded; the delay
+	// of this attempt uses the clamped value too.
+	cl.md.Throttle.UserAPI.TimeLeft = min(cl.md.Throttle.UserAPI.TimeLeft, c.maxWindow)
+	cl.md.Throttle.User.TimeLeft = min(cl.md.Throttle.User.TimeLeft, c.maxWindow)
 	c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
 	return cl.md.Throttle.Throttled()
 }
@@ -151,7 +157,7 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 			if cl.paid > 0 {
 				cl.c.releaseRetry(cl.paid)
 			} else {
-				cl.c.releaseRetry(NoRetryIncrement)
+				cl.c.releaseRetry(cl.c.costs.noRetryIncrement)
 			}
 			cl.paid = 0
 		}
@@ -167,8 +173,11 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 	}
 	cl.last = res.Err
 	switch {
-	case res.StatusCode == 0 && res.Sent && !cl.retrySafe():
-		d.Outcome, d.Err = OutcomeNotRetrySafe, res.Err
+	case res.Sent && d.Class == ClassTransient && !cl.retrySafe() &&
+		(res.StatusCode == 0 || res.StatusCode >= 200 && res.StatusCode < 300):
+		// No response, or a 2xx whose body broke off: the request may have
+		// had its effect (§3).
+		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Err: res.Err}
 		return true
 	case cl.attempts >= cl.p.MaxAttempts:
 		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
@@ -183,12 +192,12 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 // operation keeps the backoff as the delay to sleep before returning (§7)
 // when it fits the deadline.
 func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
-	d.Delay, d.DelayReason = cl.backoff(d.Class)
+	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
 	if !cl.p.UsesQuota {
 		return false
 	}
-	cost := retryCost(d.Class)
+	cost := cl.c.costs.retryCost(d.Class, res.Err)
 	ok, balance, fleet := cl.c.payRetry(cost)
 	if ok {
 		cl.paid = cost
@@ -196,6 +205,15 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 	}
 	d.Outcome = OutcomeQuotaExhausted
 	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
+	if cl.op.LongPolling {
+		// §7: the forced sleep honours the server delay headers the
+		// service declares, clamped to the max server delay as a retry's
+		// delay would be (aws-sdk-go-v2 honours x-amz-retry-after here).
+		delay, _, from, _ := serverDelay(res.Header, cl.c.svc.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+		if from != "" {
+			d.Delay, d.DelayReason = min(delay, cl.maxServerDelay()), from
+		}
+	}
 	if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
 		d.DelayReason += " (long polling)"
 	} else {
@@ -258,10 +276,14 @@ func (cl *Call) checkDeadline(ctx context.Context, res *AttemptResult, d *Decisi
 	return true
 }
 
-// backoff computes the delay before the next retry after an error of class,
-// and names its rule: full jitter (§5), equal jitter (§5, aliyun), or the
-// service's exact exponential backoff (JitterNone).
-func (cl *Call) backoff(class Class) (time.Duration, string) {
+// backoff computes the delay before the next retry after err, of class,
+// and names its rule: Options.Backoff when set, else full jitter (§5), equal
+// jitter (§5, aliyun), or the service's exact exponential backoff
+// (JitterNone).
+func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
+	if f := cl.opts.Backoff; f != nil {
+		return max(f(cl.attempts, err), 0), "Options.Backoff"
+	}
 	p := &cl.p
 	base := p.TransientBaseDelay
 	if class == ClassThrottling {
@@ -305,7 +327,8 @@ func (cl *Call) maxServerDelay() time.Duration {
 }
 
 // maxDelay bounds throttle-window waits (§8): the aliyun mode's max delay
-// (its max backoff), else the service's ThrottleControl.MaxDelay, else 20 s.
+// (its max backoff), else the throttle control's MaxDelay, else
+// DefaultThrottleMaxDelay (120 s, aliyun-java-sdk-core's RetryUtil).
 func (cl *Call) maxDelay() time.Duration {
 	if cl.p.Mode == ModeAliyun {
 		return cl.p.MaxBackoff
@@ -313,7 +336,7 @@ func (cl *Call) maxDelay() time.Duration {
 	if tc := cl.c.tc; tc != nil && tc.MaxDelay > 0 {
 		return tc.MaxDelay
 	}
-	return DefaultMaxServerDelay
+	return DefaultThrottleMaxDelay
 }
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's

@@ -65,8 +65,11 @@
 //   - throttleheader.go: throttle headers and their parser (§8).
 //   - window.go, throttledelay.go: throttle windows, the delay after a
 //     throttled response, [ThrottleWindowError] (§8).
-//   - client.go: [Client], [Client.Do], sending one attempt, decoding error
-//     responses; service.go: [Service], [Operation], [ThrottleControl];
+//   - client.go: [Client], [Client.Do], sending one attempt (a fresh
+//     request and header map per attempt, under Options.AttemptTimeout),
+//     decoding error responses; checksum.go: the response checksum
+//     ([ChecksumError]); uuid.go: [NewUUID] (amz-sdk-invocation-id);
+//     service.go: [Service], [Operation], [ThrottleControl];
 //     options.go: [Options]; errors.go: the error types; hook.go:
 //     [AttemptInfo] and logging; clock.go: [Clock].
 package runtime

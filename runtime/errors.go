@@ -173,6 +173,24 @@ func (e *DecodeError) Error() string {
 // Unwrap returns the decoder's error.
 func (e *DecodeError) Unwrap() error { return e.Err }
 
+// NotRetrySafeError is returned when an attempt failed after its request
+// may have reached the server — the connection broke or timed out, or a 2xx
+// body broke off or failed its checksum — and the operation is not
+// retry-safe (§3), so it was not retried. Err is the attempt's error.
+type NotRetrySafeError struct {
+	Attempts int
+	Err      error
+}
+
+// Error renders "not retried after N attempts: the operation is not
+// retry-safe and the request may have reached the server: ERR".
+func (e *NotRetrySafeError) Error() string {
+	return fmt.Sprintf("not retried after %s: the operation is not retry-safe and the request may have reached the server: %v", plural(e.Attempts, "attempt"), e.Err)
+}
+
+// Unwrap returns the attempt's error.
+func (e *NotRetrySafeError) Unwrap() error { return e.Err }
+
 // OperationError is what [Client.Do] returns for every failure: it names
 // the service and the operation, and wraps the error that ended the call, so
 // errors.As and errors.Is reach every error type of this package, the

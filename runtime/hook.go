@@ -52,6 +52,8 @@ type AttemptInfo struct {
 }
 
 // logAttempt logs one attempt: retries at Info, everything else at Debug.
+// An attempt made while a shared store used local state (StoreFault) also
+// carries store_fault.
 func logAttempt(l *slog.Logger, a *AttemptInfo) {
 	level := slog.LevelDebug
 	msg := "attempt"
@@ -61,7 +63,7 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 	if !l.Enabled(context.Background(), level) {
 		return
 	}
-	l.LogAttrs(context.Background(), level, msg,
+	attrs := [...]slog.Attr{
 		slog.String("operation", a.Operation),
 		slog.Int("attempt", a.Attempt),
 		slog.Int("max_attempts", a.MaxAttempts),
@@ -74,9 +76,11 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 		slog.String("outcome", a.Outcome.String()),
 		slog.Int("retry_quota", a.QuotaBalance),
 		slog.Float64("limiter_rate", a.LimiterRate),
-	)
-	if a.StoreFault != nil {
-		l.LogAttrs(context.Background(), slog.LevelWarn, "shared store unavailable, using local state",
-			slog.String("operation", a.Operation), slog.Int("attempt", a.Attempt), slog.Any("error", a.StoreFault))
+		slog.Any("store_fault", a.StoreFault),
 	}
+	n := len(attrs)
+	if a.StoreFault == nil {
+		n--
+	}
+	l.LogAttrs(context.Background(), level, msg, attrs[:n]...)
 }

@@ -115,8 +115,12 @@ func (s Settings) Params(svc *Service, opts *Options) ModeParams {
 	p := globalParams(s.Mode.Value)
 	p.MaxAttempts = s.MaxAttempts.Value
 	if svc != nil {
-		if tc := svc.ThrottleControl; p.Mode == ModeAliyun && tc != nil && tc.MaxDelay > 0 {
-			p.MaxBackoff = tc.MaxDelay // §8: the policy's max delay
+		if tc := svc.ThrottleControl; p.Mode == ModeAliyun && tc != nil {
+			// §8: the policy's max delay, default 120 s (aliyun-java-sdk-core).
+			p.MaxBackoff = DefaultThrottleMaxDelay
+			if tc.MaxDelay > 0 {
+				p.MaxBackoff = tc.MaxDelay
+			}
 		}
 		p.override(svc.Defaults)
 		p.override(svc.PerMode[s.Mode.Value])

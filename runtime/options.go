@@ -38,9 +38,37 @@ type Options struct {
 	// client sleeps; longer requests end the call with a throttling error
 	// carrying the delay. 0 means 20 s.
 	MaxServerDelay time.Duration
+	// AttemptTimeout bounds each attempt on its own, under the call's
+	// context: the response headers and the reading and decoding of the
+	// body. 0 means no per-attempt deadline. An attempt that times out (by
+	// this, http.Client.Timeout, a Transport's ResponseHeaderTimeout or a
+	// net timeout) while the call's context is alive is a transient I/O
+	// failure (§4 rule 5, retry cost 14); after the request was written it
+	// is retried only on retry-safe operations (§3). Only the call's own
+	// context ending stops a call without a retry.
+	AttemptTimeout time.Duration
 	// RetryQuotaCapacity is the retry quota's initial and maximum balance in
 	// tokens; nil means 500. It is read once, by NewClient.
 	RetryQuotaCapacity *int
+	// RetryCostTransient, RetryCostThrottling and RetryCostTimeout are the
+	// retry costs in tokens of a transient error, a throttling error and a
+	// timed-out attempt; nil means 14, 5 and 14 (§5, aws-sdk-go-v2's
+	// RetryCost, ThrottlingRetryCost; Go v2 charges timeouts RetryCost).
+	// NoRetryIncrement is what a first-attempt success adds; nil means 1.
+	// They are read once, by NewClient; negative values count as 0.
+	RetryCostTransient  *int
+	RetryCostThrottling *int
+	RetryCostTimeout    *int
+	NoRetryIncrement    *int
+	// Backoff, when set, replaces the computed backoff (full or equal
+	// jitter, §5): it returns the delay before the retry that follows the
+	// attempt-th attempt (counting from 1), which failed with err. A
+	// server-directed delay (Retry-After, x-amz-retry-after,
+	// x-acs-retry-after) and a throttle window still apply on top of it,
+	// as they do on top of the computed backoff. A negative result counts
+	// as 0. It must be safe for concurrent use (aws-sdk-go-v2:
+	// StandardOptions.Backoff).
+	Backoff func(attempt int, err error) time.Duration
 	// FleetRetryBudget, when set, is a second token bucket that every retry
 	// must also pay from, on top of the client's retry quota, with the same
 	// costs and refills (§5); typically one shared by a fleet of processes
@@ -68,6 +96,10 @@ type Options struct {
 	// (the retry mode is unchanged). Both are read once, by NewClient.
 	ThrottleControl        *ThrottleControl
 	DisableThrottleControl bool
+	// MaxThrottleWindow caps how long one throttle header can block a
+	// client (§8): a TimeLeft above it is clamped to it, not discarded.
+	// 0 means DefaultMaxThrottleWindow (10 min). Read once, by NewClient.
+	MaxThrottleWindow time.Duration
 
 	// ThrottleIdentity keys "User" throttle windows (§8): clients sharing a
 	// WindowStore and an identity block each other. Empty means the client
@@ -85,7 +117,13 @@ type Options struct {
 
 	// BeforeAttempt is called on every attempt's request just before it is
 	// sent (attempt counts from 1), so a signer such as SigV4 can sign each
-	// retry afresh. An error ends the call without sending.
+	// retry afresh. Each attempt's request is new, with its own header map
+	// built from the operation's request: what a hook adds or changes is
+	// sent on that attempt only, and the hook never sees an earlier
+	// attempt's changes (as aws-sdk-go-v2's request cloner does). The hook
+	// may modify the request and its header freely, but must not write into
+	// the elements of a header's value slice in place (use Set or Add). An
+	// error ends the call without sending, in a *RequestHookError.
 	BeforeAttempt func(req *http.Request, attempt int) error
 	// OnAttempt is called after every attempt with what was decided. It must
 	// be safe for concurrent use and must not block.

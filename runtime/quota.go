@@ -14,6 +14,10 @@ const (
 	RetryCostThrottling = 5
 	// NoRetryIncrement is what a first-attempt success adds: 1 token.
 	NoRetryIncrement = 1
+	// RetryCostTimeout is the retry cost of a timed-out attempt: 14 tokens,
+	// as a transient error (aws-sdk-go-v2 charges RetryCost; its
+	// RetryTimeoutCost of 10 is a legacy value it no longer uses).
+	RetryCostTimeout = 14
 )
 
 // RetryBudget is a token bucket that pays retry costs in tokens like the
@@ -92,8 +96,39 @@ func (q *RetryQuota) Balance() int { return int(q.balance.Load()) }
 // Capacity returns the maximum balance in tokens.
 func (q *RetryQuota) Capacity() int { return int(q.capacity) }
 
-// retryCost is the retry cost of a class: 5 tokens for throttling, 14 for
-// everything else retried (§5).
+// retryCosts are one client's retry costs and success increment (§5),
+// DefaultRetryQuotaCapacity's siblings, possibly changed by Options.
+type retryCosts struct {
+	transient, throttling, timeout, noRetryIncrement int
+}
+
+// newRetryCosts returns the costs opts set, the defaults of §5 elsewhere
+// (ResolveQuotaSettings).
+func newRetryCosts(opts *Options) retryCosts {
+	q := ResolveQuotaSettings(opts)
+	return retryCosts{
+		transient:        q.CostTransient.Value,
+		throttling:       q.CostThrottling.Value,
+		timeout:          q.CostTimeout.Value,
+		noRetryIncrement: q.NoRetryIncrement.Value,
+	}
+}
+
+// retryCost is the retry cost of a retry after err, of class c: the
+// throttling cost for throttling, the timeout cost for a timed-out attempt,
+// the transient cost for everything else retried (§5).
+func (k retryCosts) retryCost(c Class, err error) int {
+	switch {
+	case c == ClassThrottling:
+		return k.throttling
+	case isTimeout(err):
+		return k.timeout
+	}
+	return k.transient
+}
+
+// retryCost is the default retry cost of class c (§5): 5 tokens for
+// throttling, 14 for everything else retried.
 func retryCost(c Class) int {
 	if c == ClassThrottling {
 		return RetryCostThrottling
@@ -134,4 +169,33 @@ func (c *Client) storeFault() error {
 		}
 	}
 	return nil
+}
+
+// QuotaSettings are the retry quota's tunable values (§5), each with the
+// source that decided it: an Options field (client option) or the global
+// default. Values are in tokens.
+type QuotaSettings struct {
+	Capacity, CostTransient, CostThrottling, CostTimeout, NoRetryIncrement Setting[int]
+}
+
+// ResolveQuotaSettings returns the retry quota settings a client built
+// with opts uses (nil opts: the defaults). It is what NewClient reads and
+// what `retrygen explain` prints.
+func ResolveQuotaSettings(opts *Options) QuotaSettings {
+	if opts == nil {
+		opts = &Options{}
+	}
+	pick := func(p *int, field, desc string, def int) Setting[int] {
+		if p == nil {
+			return Setting[int]{Value: def, Source: Source{Level: LevelGlobalDefault, Name: desc}}
+		}
+		return Setting[int]{Value: max(*p, 0), Source: Source{Level: LevelClientOption, Name: field}}
+	}
+	return QuotaSettings{
+		Capacity:         pick(opts.RetryQuotaCapacity, "RetryQuotaCapacity", "retry quota capacity", DefaultRetryQuotaCapacity),
+		CostTransient:    pick(opts.RetryCostTransient, "RetryCostTransient", "retry cost of a transient error", RetryCostTransient),
+		CostThrottling:   pick(opts.RetryCostThrottling, "RetryCostThrottling", "retry cost of a throttling error", RetryCostThrottling),
+		CostTimeout:      pick(opts.RetryCostTimeout, "RetryCostTimeout", "retry cost of a timeout", RetryCostTimeout),
+		NoRetryIncrement: pick(opts.NoRetryIncrement, "NoRetryIncrement", "first-attempt success increment", NoRetryIncrement),
+	}
 }

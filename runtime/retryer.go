@@ -31,6 +31,9 @@ type Call struct {
 	// admitWait is how long the attempt in flight waited for throttle
 	// windows before it was sent (AttemptInfo.AdmitWait).
 	admitWait time.Duration
+	// invocationID is the call's invocation ID (Service.InvocationIDHeader),
+	// a UUID v4 sent on every attempt.
+	invocationID string
 }
 
 // NewCall starts a call of op with the call's options (nil means the
@@ -67,6 +70,9 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		svc: c.svc, op: op, opts: opts, tc: c.tc,
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
+	if c.invocationIDHeader != "" {
+		cl.invocationID = NewUUID()
+	}
 	return nil
 }
 
@@ -86,12 +92,6 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
 		req.stream, cl.p.MaxAttempts = stream, 1
-	}
-	if req.ContentType != "" && (req.Body != nil || req.stream != nil) {
-		if req.Header == nil {
-			req.Header = make(http.Header, 4)
-		}
-		req.Header.Set("Content-Type", req.ContentType)
 	}
 	if opts := cl.opts; opts.OnCall != nil {
 		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.p.Mode, MaxAttempts: cl.p.MaxAttempts})
@@ -131,13 +131,10 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 				return joinCtx(cl.last, err)
 			}
 		}
-		resp, res := cl.send(ctx, req, cl.attempts+1)
+		res := cl.send(ctx, req, cl.attempts+1, decode)
 		d := cl.Decide(ctx, &res)
 		switch d.Outcome {
 		case OutcomeSuccess:
-			if err := decodeAndClose(resp, decode); err != nil {
-				return &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
-			}
 			return nil
 		case OutcomeRetry:
 			if err := clock.Sleep(ctx, d.Delay); err != nil {

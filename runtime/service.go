@@ -36,8 +36,9 @@ type Service struct {
 	TransientCodes    []string
 	ThrottlingCodes   []string
 	NonRetryableCodes []string
-	// Bare429NotRetried asks for exact AWS behaviour: an HTTP 429 without a
-	// recognised code is non-retryable instead of throttling (§4 rule 7).
+	// Bare429NotRetried asks for botocore's standard mode: an HTTP 429
+	// without a recognised code is non-retryable instead of throttling (§4
+	// rule 7; aws-sdk-go-v2 retries it as throttling).
 	Bare429NotRetried bool
 	// RetryStatuses, when set, replace §4 rules 6 and 7 (outside aliyun
 	// mode, whose ThrottleControl.RetryStatuses apply): an error response
@@ -92,6 +93,15 @@ type Service struct {
 	// "attempt=N; max=M" (AWS: "amz-sdk-request").
 	AttemptHeader string
 
+	// InvocationIDHeader, when set, is sent on every attempt with one
+	// random UUID version 4 per call, the same on every attempt of that
+	// call (AWS: "amz-sdk-invocation-id", as aws-sdk-go-v2 sends it).
+	InvocationIDHeader string
+	// ChecksumHeader, when set, names a response header holding the
+	// decimal CRC32 (IEEE) of a 2xx body (DynamoDB: "x-amz-crc32"). A
+	// mismatch is a *ChecksumError, a transient I/O failure (§4).
+	ChecksumHeader string
+
 	// ThrottleControl enables Alibaba-style throttle windows (§8); nil
 	// means off.
 	ThrottleControl *ThrottleControl
@@ -105,7 +115,8 @@ type ThrottleControl struct {
 	UserAPIHeader string
 	// UserHeader carries the "User" dimension (default X-RateLimit-User).
 	UserHeader string
-	// MaxDelay bounds every delay and window wait (default 20 s).
+	// MaxDelay bounds every delay and window wait; 0 means
+	// DefaultThrottleMaxDelay (120 s, aliyun-java-sdk-core's RetryUtil).
 	MaxDelay time.Duration
 	// RetryStatuses are the HTTP statuses retried in aliyun mode
 	// (default 408, 429, 500, 502, 503, 504).

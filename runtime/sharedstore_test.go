@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -151,10 +154,12 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	down := errors.New("redis: connection refused")
 	store := &recordingStore{fault: down}
 	var infos []AttemptInfo
+	var logs bytes.Buffer
 	h := newHarness(t, aliyunService(), 0, script(status(500), status(200), status(200)), func(o *Options) {
 		o.Windows = store
 		o.FleetRetryBudget = faultyBudget{RetryQuota: NewRetryQuota(100)}
 		o.OnAttempt = func(ai AttemptInfo) { infos = append(infos, ai) }
+		o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
@@ -163,4 +168,25 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, infos, 3)
 	require.Equal(t, []error{down, down, nil}, []error{infos[0].StoreFault, infos[1].StoreFault, infos[2].StoreFault})
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	require.Len(t, lines, 3)
+	require.Contains(t, lines[0], `msg=retrying`)
+	require.Contains(t, lines[0], ` store_fault="redis: connection refused"`)
+	require.Contains(t, lines[1], ` store_fault="redis: connection refused"`)
+	require.NotContains(t, lines[2], "store_fault", "absent while the store shares")
+}
+
+// TestNilPointersMeanNotSet: a nil *WindowStore in Options.Windows (the
+// field's type before it took any ThrottleWindowStore) still means a store
+// owned by the client, and a nil *RetryQuota in FleetRetryBudget means none:
+// neither is called through a nil pointer.
+func TestNilPointersMeanNotSet(t *testing.T) {
+	var ws *WindowStore
+	var q *RetryQuota
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserHeader, throttled2s), status(200))
+	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.Windows, o.FleetRetryBudget = ws, q })
+	_, err := h.call(context.Background(), opGet)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps(), "the client's own store holds the window")
+	require.Nil(t, h.c.fleet)
 }

@@ -73,6 +73,17 @@ type windowKey struct {
 	user                bool
 }
 
+// DefaultMaxThrottleWindow is the longest a client remembers one throttle
+// window (§8): 10 min. A header's TimeLeft above the cap
+// (Options.MaxThrottleWindow) is clamped to it, so one bogus value
+// ("TimeLeft:9223372036854") cannot block a client for centuries.
+const DefaultMaxThrottleWindow = 10 * time.Minute
+
+// DefaultThrottleMaxDelay is the max delay of throttle control (§8) when
+// neither the spec nor the options set one: 120 s, aliyun-java-sdk-core's
+// RetryUtil.MAX_BACKOFF (Alibaba's published example sets 20 s).
+const DefaultThrottleMaxDelay = 120 * time.Second
+
 // NewWindowStore returns an empty store.
 func NewWindowStore() *WindowStore { return &WindowStore{} }
 

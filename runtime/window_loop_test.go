@@ -53,12 +53,14 @@ func TestWindowBlocksOtherCallsUntilItsEnd(t *testing.T) {
 }
 
 func TestWindowTooLongFailsWithoutSending(t *testing.T) {
-	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.Api", DefaultUserAPIHeader, "Remain:0,TimeLeft:25000"), status(200))
+	// TimeLeft 125 s is above the default max delay of throttle control,
+	// 120 s (aliyun-java-sdk-core RetryUtil.MAX_BACKOFF).
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.Api", DefaultUserAPIHeader, "Remain:0,TimeLeft:125000"), status(200))
 	h := newHarness(t, aliyunService(), 0, sc, nil)
 	_, err := h.call(context.Background(), opGet)
 	var twe *ThrottleWindowError
 	require.ErrorAs(t, err, &twe)
-	require.Equal(t, epoch.Add(25*time.Second), twe.Until)
+	require.Equal(t, epoch.Add(125*time.Second), twe.Until)
 	require.Equal(t, DimensionAPIUser, twe.Dimension)
 	_, err = h.call(context.Background(), opGet)
 	require.ErrorAs(t, err, &twe)

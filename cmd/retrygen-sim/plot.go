@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retrygen/retrygen/runtime"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // modeColors gives each mode the same colour in every plot.
@@ -62,8 +63,8 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		p.Legend.Top = true
 		p.Add(plotter.NewGrid())
 		for _, r := range runs {
-			if sp.file == quotaPlot && (r.mode == string(runtime.ModeLegacy) || r.mode == string(runtime.ModeAliyun)) {
-				continue // no retry quota in these modes
+			if sp.file == quotaPlot && !usesQuota(r.mode) {
+				continue // no retry quota in this mode
 			}
 			l, err := plotter.NewLine(xys(r, sp.series(r)))
 			if err != nil {

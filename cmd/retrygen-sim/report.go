@@ -44,8 +44,14 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			timeout = fmt.Sprintf("deadline %d ms", g.TimeoutMs)
 		}
 		user := ""
+		if g.Spec != "" {
+			user = ", x-retry of " + strings.Join(append([]string{g.Spec}, g.Overlays...), " + ")
+		}
 		if g.User != "" {
 			user = fmt.Sprintf(", all calling as user %q", g.User)
+		}
+		if g.FleetRetryBudget > 0 {
+			user += fmt.Sprintf(", sharing a fleet retry budget of %d tokens in the shared runs", g.FleetRetryBudget)
 		}
 		fmt.Fprintf(&b, "- %s: %d clients, %s, %s (no retry: 1), %s%s\n", g.Name, g.Count, load, attempts, timeout, user)
 	}
@@ -53,10 +59,25 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 	fmt.Fprintf(&b, "\n**Server**: capacity %s req/s, burst %d, queue %d, latency %s ms, overload answered with %s",
 		num(s.Capacity), s.Burst, s.Queue, num(s.LatencyMs), failureName(s.Overload, s.RetryAfterMs))
 	if u := s.UserLimit; u != nil {
-		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per client (%s dimension)", u.Limit, u.WindowMs, u.Dimension)
+		code := "no error code"
+		if u.Code != "" {
+			code = "error code " + u.Code
+		}
+		fmt.Fprintf(&b, "; Alibaba-style limit of %d requests per %d ms fixed window per user (%s dimension; HTTP 400, %s, Remain:0 and TimeLeft)", u.Limit, u.WindowMs, u.Dimension, code)
 	}
 	if len(sc.Sharing) > 1 || sc.Sharing[0] == sharingShared {
-		fmt.Fprintf(&b, "\n\n**Throttle windows**: each mode run with %s windows (per-process: each client its own store; shared: one in-memory store per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
+		fmt.Fprintf(&b, "\n\n**Sharing**: each mode run with %s windows (per-process: each client its own throttle-window store and no fleet budget; shared: one in-memory window store and the fleet retry budget per client group, as a fleet-wide store would give every process)", strings.Join(sc.Sharing, " and "))
+	}
+	b.WriteString("\n\n**Max attempts** (first client group, as resolved):")
+	for i, r := range runs {
+		if r.sharing != runs[0].sharing {
+			break
+		}
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %s %d", sep, modeName(r.mode), r.maxAttempts)
 	}
 	b.WriteString("\n\n**Phases**\n\n| phase | kind | from (s) | to (s) | condition |\n|---|---|---:|---:|---|\n")
 	for i, p := range sc.Phases {
@@ -99,7 +120,9 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		b.WriteString("Quota drained = every client's retry quota below the retry cost of the outage's failures (14 tokens for a transient error, 5 for throttling); " +
 			"attempts/call after = attempts of the calls started after that, until the outage ends; " +
 			fmt.Sprintf("recovered = end of the first %s bucket after the outage in which at most %.0f %% of the calls that ended failed.\n\n", dur(runs[0].bucket), recoveryErrorRate*100))
-		b.WriteString("| mode | quota drained after | attempts/call after | recovered after |\n|---|---:|---:|---:|\n")
+		b.WriteString("Second half = server requests ÷ calls started in the outage's second half (time buckets), the steady state.\n\n")
+		b.WriteString("Retries = attempts after the first made by the calls started in the outage.\n\n")
+		b.WriteString("| mode | retries | quota drained after | attempts/call after | amplification, second half | recovered after |\n|---|---:|---:|---:|---:|---:|\n")
 		for _, r := range runs {
 			ps := &r.phases[i]
 			drained, after := "never (no quota)", "–"
@@ -108,14 +131,27 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 				after = ratio(float64(ps.drainedAttempt), float64(ps.drainedStarted))
 			} else if r.mode == modeNone {
 				drained = "no retries"
-			} else if r.mode != string(runtime.ModeLegacy) && r.mode != string(runtime.ModeAliyun) {
+			} else if usesQuota(r.mode) {
 				drained = "not drained"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.label, drained, after, recovery(r, ps.end))
+			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s |\n", r.label, ps.startedRetries, drained, after, secondHalf(r, ps), recovery(r, ps.end))
 		}
 	}
-	fmt.Fprintf(&b, "\n## Plots\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)
+	fmt.Fprintf(&b, "\n## Plots\n\nLines that coincide are drawn over each other: standard and adaptive mode are the same until a throttling error enables the rate limiter.\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)
 	return b.Bytes()
+}
+
+// secondHalf is the amplification over the time buckets of the second half
+// of a phase: server requests ÷ calls started.
+func secondHalf(r *runStats, ps *phaseStats) string {
+	from := int((ps.start + (ps.end-ps.start)/2 + r.bucket - 1) / r.bucket)
+	to := int(ps.end / r.bucket)
+	var req, calls int64
+	for b := from; b < to && b < len(r.offered); b++ {
+		req += r.serverReq[b]
+		calls += r.offered[b]
+	}
+	return ratio(float64(req), float64(calls))
 }
 
 // recovery is the time from end until the end of the first bucket in which
@@ -130,6 +166,17 @@ func recovery(r *runStats, end time.Duration) string {
 	return "not within the run"
 }
 
+// usesQuota reports whether a run's mode pays retries from the retry
+// quota, as the runtime decides it (runtime.ModeParams.UsesQuota; §5).
+// The "no retry" run is standard mode, which does.
+func usesQuota(mode string) bool {
+	if mode == modeNone {
+		mode = string(runtime.ModeStandard)
+	}
+	s := runtime.Settings{Mode: runtime.Setting[runtime.Mode]{Value: runtime.Mode(mode)}}
+	return s.Params(nil, nil).UsesQuota
+}
+
 func modeName(m string) string {
 	if m == modeNone {
 		return "no retry"
@@ -138,13 +185,13 @@ func modeName(m string) string {
 }
 
 func failureName(kind string, retryAfterMs int) string {
-	switch kind {
-	case failureThrottling:
-		return "HTTP 400 ThrottlingException"
-	case failureRetryAfter:
-		return fmt.Sprintf("HTTP 400 ThrottlingException with x-amz-retry-after: %d", retryAfterMs)
+	switch {
+	case kind == failure503:
+		return "HTTP 503"
+	case retryAfterMs > 0:
+		return fmt.Sprintf("HTTP 400 %s with x-amz-retry-after: %d", kind, retryAfterMs)
 	}
-	return "HTTP 503"
+	return "HTTP 400 " + kind
 }
 
 func condition(p *Phase, retryAfterMs int) string {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -31,14 +33,18 @@ type Scenario struct {
 	// 1). Default: legacy, standard, adaptive, aliyun, none.
 	Modes []string `yaml:"modes"`
 	// Sharing lists how the clients of a group keep their throttle
-	// windows, each run for every mode: per-process (default: each
-	// client its own store, as today's processes) or shared (one
-	// in-memory store per group, what a fleet-wide store such as Redis
-	// gives every process).
+	// windows and retry budget, each run for every mode: per-process
+	// (default: each client its own window store, no fleet budget) or
+	// shared (one in-memory window store per group and the group's
+	// FleetRetryBudget, what a fleet-wide store such as Redis gives every
+	// process).
 	Sharing []string      `yaml:"sharing"`
 	Clients []ClientGroup `yaml:"clients"`
 	Server  Server        `yaml:"server"`
 	Phases  []Phase       `yaml:"phases"`
+
+	// dir is the scenario file's directory: spec paths are relative to it.
+	dir string
 }
 
 // ClientGroup is Count identical clients, each one runtime.Client with its
@@ -63,6 +69,18 @@ type ClientGroup struct {
 	// server's user limit counts their requests together, and it is their
 	// throttle identity. Empty: each client is a user of its own.
 	User string `yaml:"user"`
+	// Spec and Overlays, when set, give the group's clients the x-retry
+	// settings of a spec (paths relative to the scenario file), as its
+	// generated client would hold them; the environment and config files
+	// still never apply. Without a spec the clients use the simulator's
+	// AWS-like service.
+	Spec     string   `yaml:"spec"`
+	Overlays []string `yaml:"overlays"`
+	// FleetRetryBudget, in the runs with shared stores, is the capacity in
+	// tokens of one retry budget the group's clients share on top of their
+	// own retry quotas (runtime.Options.FleetRetryBudget): a retry needs
+	// both. 0: none.
+	FleetRetryBudget int `yaml:"fleetRetryBudget"`
 }
 
 // ClosedLoop is a closed-loop client: a fixed number of callers.
@@ -83,17 +101,18 @@ type Server struct {
 	// LatencyMs is the time from a request's arrival (after any queueing)
 	// to its response, in ms; failures answer after it too.
 	LatencyMs float64 `yaml:"latencyMs"`
-	// Overload is how a request above capacity is rejected: 503,
-	// throttling (HTTP 400 ThrottlingException) or throttling-retry-after
-	// (the same with x-amz-retry-after: RetryAfterMs). Default 503.
+	// Overload is how a request above capacity is rejected: "503" (HTTP
+	// 503, no error code) or an error code, sent with HTTP 400 in
+	// X-Amzn-ErrorType (a DynamoDB hot key: ThrottlingException); the
+	// clients classify it by their own rules. Default 503.
 	Overload string `yaml:"overload"`
-	// RetryAfterMs is the x-amz-retry-after value of throttling-retry-after
-	// failures, in ms.
+	// RetryAfterMs, when positive, adds x-amz-retry-after: RetryAfterMs to
+	// every failure that carries an error code.
 	RetryAfterMs int `yaml:"retryAfterMs"`
-	// UserLimit, when set, throttles each client Alibaba-style: Limit
-	// requests per fixed window of WindowMs, then HTTP 400 Throttling.User
-	// with X-RateLimit-User (or X-RateLimit-User-API) Remain:0 and the
-	// window's TimeLeft.
+	// UserLimit, when set, throttles each user Alibaba-style: Limit
+	// requests per fixed window of WindowMs, then HTTP 400 with the error
+	// code Code and X-RateLimit-User (or X-RateLimit-User-API) Remain:0 and
+	// the window's TimeLeft.
 	UserLimit *UserLimit `yaml:"userLimit"`
 }
 
@@ -104,6 +123,11 @@ type UserLimit struct {
 	// Dimension is user (X-RateLimit-User, blocks every operation) or
 	// api_user (X-RateLimit-User-API). Default user.
 	Dimension string `yaml:"dimension"`
+	// Code is the error code of a throttled response (Alibaba:
+	// Throttling.User, Throttling.Api); empty sends none, and the
+	// Remain:0 header alone marks the response throttled for clients with
+	// throttle control.
+	Code string `yaml:"code"`
 }
 
 // Phase is a stretch of time with one server condition.
@@ -114,8 +138,8 @@ type Phase struct {
 	// recovery (healthy, measured as recovery after an outage).
 	Kind      string  `yaml:"kind"`
 	DurationS float64 `yaml:"durationS"`
-	// Failure is what a failing request gets: 503, throttling or
-	// throttling-retry-after (default 503).
+	// Failure is what a failing request gets: "503" (default) or an error
+	// code sent with HTTP 400, as Server.Overload.
 	Failure     string  `yaml:"failure"`
 	FailPercent float64 `yaml:"failPercent"`
 	// Load multiplies every open-loop client's call rate (default 1).
@@ -132,9 +156,9 @@ const (
 	kindOverload = "overload"
 	kindRecovery = "recovery"
 
-	failure503        = "503"
-	failureThrottling = "throttling"
-	failureRetryAfter = "throttling-retry-after"
+	// failure503 is an HTTP 503 without an error code; any other failure
+	// is an error code sent with HTTP 400.
+	failure503 = "503"
 
 	// modeNone is the "no retry" run: standard mode with max attempts 1.
 	modeNone = "none"
@@ -144,9 +168,10 @@ const (
 )
 
 var (
-	allModes     = []string{string(runtime.ModeLegacy), string(runtime.ModeStandard), string(runtime.ModeAdaptive), string(runtime.ModeAliyun), modeNone}
-	phaseKinds   = []string{kindHealthy, kindOutage, kindPartial, kindOverload, kindRecovery}
-	failureKinds = []string{failure503, failureThrottling, failureRetryAfter}
+	allModes   = []string{string(runtime.ModeLegacy), string(runtime.ModeStandard), string(runtime.ModeAdaptive), string(runtime.ModeAliyun), modeNone}
+	phaseKinds = []string{kindHealthy, kindOutage, kindPartial, kindOverload, kindRecovery}
+	// errorCodePattern is what an error code in a scenario may look like.
+	errorCodePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._]{0,99}$`)
 )
 
 // maxClients and maxDuration bound a scenario so a typo cannot ask for
@@ -186,6 +211,7 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	s.dir = filepath.Dir(path)
 	v := validator{path: path, root: root.Content[0]}
 	s.validate(&v)
 	if v.err != nil {
@@ -248,6 +274,9 @@ func oneOf(s string, list []string) bool {
 	}
 	return false
 }
+
+// validFailure reports whether s is "503" or an error code.
+func validFailure(s string) bool { return s == failure503 || errorCodePattern.MatchString(s) }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
@@ -317,6 +346,12 @@ func (s *Scenario) validate(v *validator) {
 		if g.MaxAttempts < 0 || g.MaxAttempts > 100 {
 			v.fail(at+".maxAttempts", "must be an integer between 1 and 100, got %d", g.MaxAttempts)
 		}
+		if g.Spec == "" && len(g.Overlays) > 0 {
+			v.fail(at+".overlays", "overlays need a spec")
+		}
+		if g.FleetRetryBudget < 0 {
+			v.fail(at+".fleetRetryBudget", "must be ≥ 0 tokens, got %d", g.FleetRetryBudget)
+		}
 		if g.TimeoutMs < 0 {
 			v.fail(at+".timeoutMs", "must be ≥ 0 ms, got %d", g.TimeoutMs)
 		}
@@ -340,8 +375,8 @@ func (s *Scenario) validate(v *validator) {
 	if sv.Overload == "" {
 		sv.Overload = failure503
 	}
-	if !oneOf(sv.Overload, failureKinds) {
-		v.fail("server.overload", "must be one of %s, got %q", strings.Join(failureKinds, ", "), sv.Overload)
+	if !validFailure(sv.Overload) {
+		v.fail("server.overload", "must be 503 or an error code such as ThrottlingException, got %q", sv.Overload)
 	}
 	if sv.RetryAfterMs < 0 {
 		v.fail("server.retryAfterMs", "must be ≥ 0 ms, got %d", sv.RetryAfterMs)
@@ -352,6 +387,9 @@ func (s *Scenario) validate(v *validator) {
 		}
 		if u.WindowMs < 1 {
 			v.fail("server.userLimit.windowMs", "must be an integer ≥ 1 ms, got %d", u.WindowMs)
+		}
+		if u.Code != "" && !errorCodePattern.MatchString(u.Code) {
+			v.fail("server.userLimit.code", "must be an error code such as Throttling.User, got %q", u.Code)
 		}
 		if u.Dimension == "" {
 			u.Dimension = runtime.DimensionUser
@@ -380,8 +418,8 @@ func (s *Scenario) validate(v *validator) {
 		if p.Failure == "" {
 			p.Failure = failure503
 		}
-		if !oneOf(p.Failure, failureKinds) {
-			v.fail(at+".failure", "must be one of %s, got %q", strings.Join(failureKinds, ", "), p.Failure)
+		if !validFailure(p.Failure) {
+			v.fail(at+".failure", "must be 503 or an error code such as ThrottlingException, got %q", p.Failure)
 		}
 		switch p.Kind {
 		case kindOutage:

@@ -82,30 +82,29 @@ func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) 
 	return now + wait + latency, runtime.AttemptResult{StatusCode: http.StatusOK, Sent: true}
 }
 
-// failure is the response of a failing request of the given kind.
+// failure is the response of a failing request: HTTP 503, or HTTP 400 with
+// the error code kind (and x-amz-retry-after when the server sets one).
 func (s *server) failure(kind string) runtime.AttemptResult {
-	switch kind {
-	case failureThrottling, failureRetryAfter:
-		res := apiError(http.StatusBadRequest, "ThrottlingException")
-		if kind == failureRetryAfter {
-			res.Header = http.Header{}
-			res.Header.Set(runtime.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
-		}
-		return res
-	default:
+	if kind == failure503 {
 		return apiError(http.StatusServiceUnavailable, "")
 	}
+	res := apiError(http.StatusBadRequest, kind)
+	if s.cfg.RetryAfterMs > 0 {
+		res.Header = http.Header{}
+		res.Header.Set(runtime.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
+	}
+	return res
 }
 
-// alibabaThrottled is an Alibaba-style throttled response: HTTP 400
-// Throttling.User (or Throttling.Api) with the dimension's rate-limit header
-// Remain:0 and the time left of the window.
+// alibabaThrottled is an Alibaba-style throttled response: HTTP 400 with the
+// limit's error code and the dimension's rate-limit header Remain:0 and the
+// time left of the window.
 func alibabaThrottled(u *UserLimit, left time.Duration, reset time.Time) runtime.AttemptResult {
-	code, header := "Throttling.User", runtime.DefaultUserHeader
+	header := runtime.DefaultUserHeader
 	if u.Dimension == runtime.DimensionAPIUser {
-		code, header = "Throttling.Api", runtime.DefaultUserAPIHeader
+		header = runtime.DefaultUserAPIHeader
 	}
-	res := apiError(http.StatusBadRequest, code)
+	res := apiError(http.StatusBadRequest, u.Code)
 	leftMs := (left + time.Millisecond - 1) / time.Millisecond
 	res.Header = http.Header{}
 	res.Header.Set(header, "Remain:0,Limit:"+strconv.Itoa(u.Limit)+",Time:"+strconv.Itoa(u.WindowMs)+

@@ -1,14 +1,42 @@
 package main
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
 
-// serviceCache supplies each client group's service. Every group uses the
-// simulator's AWS-like service (simService) today; a group taking its
-// x-retry from a spec will load it here once.
-type serviceCache struct{}
+	"github.com/retrygen/retrygen/generator"
+	"github.com/retrygen/retrygen/runtime"
+)
 
-func newServiceCache() *serviceCache { return &serviceCache{} }
+// serviceCache supplies each client group's service: the simulator's
+// AWS-like one, or the x-retry settings of the group's spec, loaded once.
+type serviceCache struct {
+	bySpec map[string]*runtime.Service
+}
 
-func (c *serviceCache) service(sc *Scenario, _ *ClientGroup) (*runtime.Service, error) {
-	return simService(sc), nil
+func newServiceCache() *serviceCache { return &serviceCache{bySpec: map[string]*runtime.Service{}} }
+
+func (c *serviceCache) service(sc *Scenario, g *ClientGroup) (*runtime.Service, error) {
+	if g.Spec == "" {
+		return simService(sc), nil
+	}
+	spec := filepath.Join(sc.dir, g.Spec)
+	overlays := make([]string, len(g.Overlays))
+	for i, o := range g.Overlays {
+		overlays[i] = filepath.Join(sc.dir, o)
+	}
+	key := strings.Join(append([]string{spec}, overlays...), "\x00")
+	if svc, ok := c.bySpec[key]; ok {
+		return svc, nil
+	}
+	loaded, _, err := generator.LoadService(spec, overlays)
+	if err != nil {
+		return nil, fmt.Errorf("client group %s: %w", g.Name, err)
+	}
+	svc := loaded.Retry
+	// The environment and config files never apply in a simulation.
+	svc.EnvPrefix = ""
+	c.bySpec[key] = &svc
+	return &svc, nil
 }

@@ -141,6 +141,7 @@ type simClient struct {
 	idx int
 	// user is the client's Alibaba user and throttle identity.
 	user  string
+	svc   *runtime.Service
 	group *ClientGroup
 	rc    *runtime.Client
 	// params are the client's resolved retry parameters.
@@ -215,12 +216,19 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		if err != nil {
 			return nil, err
 		}
+		// Shared: one window store and, when the group sets one, one fleet
+		// retry budget for the whole group, as a fleet-wide store (Redis,
+		// runtime/redisstore) gives every process.
 		var windows runtime.ThrottleWindowStore
+		var budget runtime.RetryBudget
 		if sharing == sharingShared {
-			windows = runtime.NewWindowStore() // one store for the group
+			windows = runtime.NewWindowStore()
+			if g.FleetRetryBudget > 0 {
+				budget = runtime.NewRetryQuota(g.FleetRetryBudget)
+			}
 		}
 		for range g.Count {
-			cl, err := r.newClient(svc, g, idx, seed, windows)
+			cl, err := r.newClient(svc, g, idx, seed, windows, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -237,6 +245,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			r.schedule(event{at: r.interArrival(cl, 0), kind: evArrival, cl: cl})
 		}
 	}
+	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
 	r.schedule(event{at: r.bucket, kind: evSample})
 	for len(r.q) > 0 {
 		e := r.q.pop()
@@ -253,12 +262,12 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	return r.stats, nil
 }
 
-// runLabel names a run in tables and plots: the mode, with "(shared
-// windows)" when the scenario compares sharing.
+// runLabel names a run in tables and plots: the mode, with "(shared)" or
+// "(per-process)" when the scenario compares sharing.
 func runLabel(sc *Scenario, mode, sharing string) string {
 	name := modeName(mode)
 	if len(sc.Sharing) > 1 || sharing == sharingShared {
-		name += " (" + sharing + " windows)"
+		name += " (" + sharing + ")"
 	}
 	return name
 }
@@ -267,8 +276,9 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 
 // newClient builds client idx of group g for the run's mode: settings only
 // from the scenario (mode, max attempts) and the service's x-retry. windows
-// is the group's shared throttle-window store, or nil for one of its own.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore) (*simClient, error) {
+// is the group's shared throttle-window store, or nil for one of its own;
+// budget the group's fleet retry budget, or nil for none.
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore, budget runtime.RetryBudget) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
@@ -293,11 +303,12 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		Rand:             jitter.Float64,
 		ThrottleIdentity: user,
 		Windows:          windows,
+		FleetRetryBudget: budget,
 	})
 	if err != nil {
 		return nil, err
 	}
-	cl := &simClient{idx: idx, user: user, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
+	cl := &simClient{idx: idx, user: user, svc: svc, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
 	c, err := rc.NewCall(&simOperation, nil)
 	if err != nil {
 		return nil, err

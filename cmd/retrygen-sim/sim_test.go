@@ -165,6 +165,27 @@ func sortedKeys(m map[string][]byte) []string {
 	return keys
 }
 
+// Issue 13 item 5 in the simulator: under a total outage the fleet's retries
+// stay within the fleet retry budget (1,000 tokens pay 71 transient retries
+// of 14), not 100 × each client's quota.
+func TestFleetRetryBudget(t *testing.T) {
+	sc, err := LoadScenario("testdata/fleet-outage-small.yaml")
+	require.NoError(t, err)
+	retries := func(sharing string) int64 {
+		r, err := simulate(sc, "standard", sharing, sc.Seed, newServiceCache().service, nil)
+		require.NoError(t, err)
+		p := &r.phases[1]
+		return p.startedRetries
+	}
+	per, shared := retries(sharingPerProcess), retries(sharingShared)
+	require.LessOrEqual(t, shared, int64(1000/14), "the fleet budget pays at most 71 retries")
+	require.Positive(t, shared)
+	// Each client's 500 tokens pay 35 retries: 3,500 fleet-wide, less what
+	// the calls started in the healthy phase spent.
+	require.Greater(t, per, int64(3000))
+	require.Greater(t, per, 40*shared)
+}
+
 // Invalid scenarios are refused with the file, the line and the field.
 func TestScenarioErrors(t *testing.T) {
 	valid := `name: x
@@ -183,7 +204,8 @@ phases:
 		{"rate and closed loop", strings.Replace(valid, "rate: 1", "rate: 1, closedLoop: {concurrency: 1}", 1), "s.yaml:3: clients[0].rate: give rate (open loop) or closedLoop, not both"},
 		{"bad mode", "modes: [standard, fast]\n" + valid, "s.yaml:1: modes[1]: must be one of legacy, standard, adaptive, aliyun, none, got \"fast\""},
 		{"negative capacity", strings.Replace(valid, "capacity: 10", "capacity: -1", 1), "s.yaml:4: server.capacity: must be requests/s in (0, 1e7], got -1"},
-		{"unknown failure", strings.Replace(valid, "kind: healthy, durationS: 1", "kind: outage, durationS: 1, failure: 502", 1), "s.yaml:6: phases[0].failure: must be one of 503, throttling, throttling-retry-after, got \"502\""},
+		{"bad failure", strings.Replace(valid, "kind: healthy, durationS: 1", "kind: outage, durationS: 1, failure: 502", 1), "s.yaml:6: phases[0].failure: must be 503 or an error code such as ThrottlingException, got \"502\""},
+		{"bad code", strings.Replace(valid, "capacity: 10", "capacity: 10, userLimit: {limit: 1, windowMs: 1000, code: \"a b\"}", 1), "s.yaml:4: server.userLimit.code: must be an error code such as Throttling.User, got \"a b\""},
 		{"partial without percent", strings.Replace(valid, "kind: healthy", "kind: partial", 1), "s.yaml:6: phases[0].failPercent: a partial failure needs a percentage in (0, 100), got 0"},
 		{"unknown kind", strings.Replace(valid, "kind: healthy", "kind: sunny", 1), "s.yaml:6: phases[0].kind: must be one of healthy, outage, partial, overload, recovery, got \"sunny\""},
 		{"too long", strings.Replace(valid, "durationS: 1", "durationS: 1e9", 1), "s.yaml:6: phases: at most 86400 s in all, got 1e+09"},
@@ -206,7 +228,7 @@ phases:
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../../specs/scenarios/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 6)
+	require.Len(t, files, 7)
 	for _, f := range files {
 		sc, err := LoadScenario(f)
 		require.NoError(t, err, f)
@@ -237,4 +259,29 @@ func TestCommand(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte("name: x\n"), 0o644))
 	require.Equal(t, 2, realMain([]string{"-scenario", bad, "-out", dir}, &stdout, &stderr))
 	require.Contains(t, stderr.String(), "bad.yaml:1: clients: at least one client group is required")
+}
+
+// The progress bar redraws one line per percent and clears it at the end.
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgressBar(&b)
+	p("standard", 1, 5, 30*time.Second, 60*time.Second)
+	p("standard", 1, 5, 30*time.Second+time.Millisecond, 60*time.Second) // same percent: no redraw
+	require.Equal(t, "\rstandard  (2/5) [###############...............]  50%", b.String())
+	b.Reset()
+	p("", 5, 5, 0, 0)
+	require.Equal(t, "\r"+strings.Repeat(" ", 70)+"\r", b.String())
+}
+
+// A client group takes its x-retry settings from a spec and overlay, as its
+// generated client would: DynamoDB's legacy mode makes 10 attempts per call
+// (issue 12's "DynamoDB: 10.0"), its standard mode 4 (the spec's max
+// attempts).
+func TestSpecSettings(t *testing.T) {
+	sc, runs := runScenario(t, "testdata/dynamodb-outage.yaml")
+	leg := phase(t, sc, runs["legacy"], "outage")
+	require.Equal(t, leg.started, leg.startedEnded)
+	require.Equal(t, 10*leg.started, leg.startedAttempts, "DynamoDB legacy: 10 attempts per call")
+	std := runs["standard"]
+	require.Equal(t, 4, std.maxAttempts, "DynamoDB standard: max attempts 4")
 }

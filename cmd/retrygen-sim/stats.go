@@ -10,9 +10,11 @@ import (
 // runStats is what one mode's run measured: per time bucket (the plots, the
 // recovery time) and per phase (the report's tables).
 type runStats struct {
-	// label names the run ("standard", "standard (shared windows)").
+	// label names the run ("standard", "standard (shared)").
 	label, mode, sharing string
-	bucket               time.Duration
+	// maxAttempts is the first client's resolved max attempts.
+	maxAttempts int
+	bucket      time.Duration
 	// Per bucket, by the time it happened: calls started, requests
 	// arriving at the server, responses, throttling responses, calls that
 	// ended in success and in failure.
@@ -30,7 +32,9 @@ type phaseStats struct {
 	// started calls, and the attempts those calls made in all (whenever
 	// they made them): attempts per call by the phase the call started in.
 	started, startedAttempts, startedEnded int64
-	serverReq, responses, throttled        int64
+	// startedRetries counts the attempts after the first of those calls.
+	startedRetries                  int64
+	serverReq, responses, throttled int64
 	// succeeded and failed count calls that ended in the phase.
 	succeeded, failed int64
 	latency           histogram
@@ -129,6 +133,7 @@ func (s *runStats) callEnded(r *run, c *call, ok bool) {
 	if c.phase >= 0 {
 		ps := &s.phases[c.phase]
 		ps.startedAttempts += int64(c.attempts)
+		ps.startedRetries += int64(max(c.attempts-1, 0))
 		ps.startedEnded++
 		if c.drained {
 			ps.drainedAttempt += int64(c.attempts)
@@ -145,7 +150,7 @@ func (s *runStats) sample(r *run) {
 	}
 	p := r.phaseAt(r.now - 1)
 	cost := runtime.RetryCostTransient
-	if p >= 0 && r.sc.Phases[p].Failure != failure503 {
+	if p >= 0 && r.sc.Phases[p].Failure != failure503 && r.clients[0].svc.CodeClass(r.sc.Phases[p].Failure) == runtime.ClassThrottling {
 		cost = runtime.RetryCostThrottling
 	}
 	var quota, rate float64

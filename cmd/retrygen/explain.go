@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,8 +27,23 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec first; repeatable, applied in order")
 	mode := fs.String("mode", "", "retry `MODE` as if set in client options (standard, adaptive, legacy, aliyun)")
 	maxAttempts := fs.Int("max-attempts", 0, "max attempts `N` as if set in client options (0: not set)")
+	opts := runtime.Options{}
+	for name, dst := range map[string]**int{
+		"retry-quota-capacity": &opts.RetryQuotaCapacity, "retry-cost-transient": &opts.RetryCostTransient,
+		"retry-cost-throttling": &opts.RetryCostThrottling, "retry-cost-timeout": &opts.RetryCostTimeout,
+		"no-retry-increment": &opts.NoRetryIncrement,
+	} {
+		fs.Func(name, "`TOKENS` as if set in client options (Options."+optionName(name)+")", func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("must be an integer ≥ 0, got %q", v)
+			}
+			*dst = &n
+			return nil
+		})
+	}
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N]\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS]...\n\n"+
 			"Prints the retry settings a generated client would resolve in this environment, and where each came from.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -52,18 +68,18 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
 		return 1
 	}
-	opts := runtime.Options{RetryMode: runtime.Mode(*mode), MaxAttempts: *maxAttempts}
+	opts.RetryMode, opts.MaxAttempts = runtime.Mode(*mode), *maxAttempts
 	s, err := runtime.ResolveSettings(rs, &opts, nil, runtime.Env{})
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
 		return 1
 	}
-	fmt.Fprint(stdout, explain(rs, s, s.Params(rs, &opts)))
+	fmt.Fprint(stdout, explain(rs, s, s.Params(rs, &opts), runtime.ResolveQuotaSettings(&opts)))
 	return 0
 }
 
 // explain renders resolved settings, one "name: value (source)" per line.
-func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams) string {
+func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams, q runtime.QuotaSettings) string {
 	var b strings.Builder
 	line := func(name string, value any, why string) {
 		fmt.Fprintf(&b, "%-22s %v", name+":", value)
@@ -95,12 +111,22 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams) str
 	if svc.MaxElapsed > 0 {
 		line("retry deadline", svc.MaxElapsed, "from the call's start")
 	}
-	quota := "off"
-	if p.UsesQuota {
-		quota = fmt.Sprintf("%d tokens (retry cost %d transient, %d throttling)",
-			runtime.DefaultRetryQuotaCapacity, runtime.RetryCostTransient, runtime.RetryCostThrottling)
+	if !p.UsesQuota {
+		line("retry quota", "off", "")
+	} else {
+		tokens := func(name string, v runtime.Setting[int]) {
+			unit := " tokens"
+			if v.Value == 1 {
+				unit = " token"
+			}
+			line(name, strconv.Itoa(v.Value)+unit, v.Source.String())
+		}
+		tokens("retry quota", q.Capacity)
+		tokens("retry cost transient", q.CostTransient)
+		tokens("retry cost throttling", q.CostThrottling)
+		tokens("retry cost timeout", q.CostTimeout)
+		tokens("success increment", q.NoRetryIncrement)
 	}
-	line("retry quota", quota, "")
 	line("rate limiter", onOff(p.UsesLimiter), "adaptive mode: CUBIC")
 	windows := "off"
 	if tc := svc.ThrottleControl; tc != nil {
@@ -111,6 +137,16 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams) str
 	}
 	line("throttle windows", windows, "")
 	line("server delays", strings.Join(svc.ServerDelayHeaders, ", "), "max "+runtime.DefaultMaxServerDelay.Round(time.Second).String())
+	return b.String()
+}
+
+// optionName turns a flag name into its Options field name
+// ("retry-cost-transient" → "RetryCostTransient").
+func optionName(flagName string) string {
+	var b strings.Builder
+	for part := range strings.SplitSeq(flagName, "-") {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
 	return b.String()
 }
 

@@ -35,7 +35,11 @@ transient base delay:  25ms
 throttling base delay: 1s
 max backoff:           20s
 jitter:                full
-retry quota:           500 tokens (retry cost 14 transient, 5 throttling)
+retry quota:           500 tokens  (retry quota capacity (global default))
+retry cost transient:  14 tokens  (retry cost of a transient error (global default))
+retry cost throttling: 5 tokens  (retry cost of a throttling error (global default))
+retry cost timeout:    14 tokens  (retry cost of a timeout (global default))
+success increment:     1 token  (first-attempt success increment (global default))
 rate limiter:          on  (adaptive mode: CUBIC)
 throttle windows:      off
 server delays:         x-amz-retry-after  (max 20s)
@@ -53,6 +57,23 @@ func TestExplainClientOptionsWinAndSpecDefaultsShow(t *testing.T) {
 	require.Contains(t, out, "throttling base delay: 50ms\n")
 	require.Contains(t, out, "jitter:                none\n")
 	require.Contains(t, out, "retry quota:           off\n")
+}
+
+func TestExplainRetryCostOptions(t *testing.T) {
+	// Each retry quota setting shows its source: a flag standing for a
+	// client option, else the global default.
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_RETRY_MODE", "")
+	t.Setenv("AWS_MAX_ATTEMPTS", "")
+	code, out, errOut := runExplainCmd(t, append(dynamoArgs, "-retry-cost-timeout", "10", "-retry-quota-capacity", "100", "-no-retry-increment", "0")...)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "retry quota:           100 tokens  (RetryQuotaCapacity (client option))\n")
+	require.Contains(t, out, "retry cost transient:  14 tokens  (retry cost of a transient error (global default))\n")
+	require.Contains(t, out, "retry cost timeout:    10 tokens  (RetryCostTimeout (client option))\n")
+	require.Contains(t, out, "success increment:     0 tokens  (NoRetryIncrement (client option))\n")
+	code, _, errOut = runExplainCmd(t, append(dynamoArgs, "-retry-cost-transient", "-1")...)
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, `invalid value "-1" for flag -retry-cost-transient: must be an integer ≥ 0, got "-1"`)
 }
 
 func TestExplainInvalidEnvironmentNamesItsSource(t *testing.T) {
@@ -112,7 +133,11 @@ backoff exponent:      1.5  (base × exponent^n)
 retry statuses:        5XX, 429  (429 throttling, others transient; the rest not retried)
 connection errors:     not retried
 retry deadline:        5s  (from the call's start)
-retry quota:           500 tokens (retry cost 14 transient, 5 throttling)
+retry quota:           500 tokens  (retry quota capacity (global default))
+retry cost transient:  14 tokens  (retry cost of a transient error (global default))
+retry cost throttling: 5 tokens  (retry cost of a throttling error (global default))
+retry cost timeout:    14 tokens  (retry cost of a timeout (global default))
+success increment:     1 token  (first-attempt success increment (global default))
 rate limiter:          off  (adaptive mode: CUBIC)
 throttle windows:      off
 server delays:         Retry-After  (max 20s)

@@ -58,12 +58,16 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 // the response with decode (nil: the body is not read), and sets *md (the output's
 // ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
 func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error) error {
-	o := c.options
-	for _, f := range opts {
-		f(&o)
+	ro := &c.options.Options
+	if len(opts) > 0 {
+		o := c.options
+		for _, f := range opts {
+			f(&o)
+		}
+		ro = &o.Options
 	}
 	var err error
-	*md, err = c.rt.Do(ctx, op, req, &o.Options, decode)
+	*md, err = c.rt.Do(ctx, op, req, ro, decode)
 	return err
 }
 

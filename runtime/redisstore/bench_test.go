@@ -2,7 +2,6 @@ package redisstore
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -74,7 +73,7 @@ func TestSuccessPathNoRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Equal(t, before, counter.n.Load(), "no Redis command on the success path")
-	require.Equal(t, int64(1000), store.budget.delta.Load(), "increments held locally")
+	require.Equal(t, int64(1000-14), store.budget.delta.Load(), "increments held locally, 14 topping up the lease")
 	require.NoError(t, store.budget.flush(false))
 	require.Equal(t, before+1, counter.n.Load(), "one batched write")
 }
@@ -103,4 +102,18 @@ func BenchmarkDoSuccessShared(b *testing.B) {
 	}
 }
 
-var _ = io.Discard
+// BenchmarkFleetRetryBudget is a retry that succeeds, as the fleet retry
+// budget sees it: Acquire 14 tokens, Release them. After the first lease
+// no Redis round trip.
+func BenchmarkFleetRetryBudget(b *testing.B) {
+	_, store, counter := sharedClient(b, true)
+	fb := store.FleetRetryBudget()
+	b.ReportAllocs()
+	for b.Loop() {
+		if ok, _ := fb.Acquire(runtime.RetryCostTransient); !ok {
+			b.Fatal("refused")
+		}
+		fb.Release(runtime.RetryCostTransient)
+	}
+	b.ReportMetric(float64(counter.n.Load())/float64(b.N), "redis-cmds/op")
+}

@@ -21,9 +21,9 @@ type budget struct {
 	s *Store
 
 	// delta is the tokens to add to the fleet bucket at the next flush:
-	// refunds and first-attempt increments, minus what retries spent on
-	// credit while Redis was unreachable. Lock-free: Release is on every
-	// call's success path.
+	// refunds and first-attempt increments that the lease had no room for,
+	// minus what retries spent on credit while Redis was unreachable.
+	// Atomic: Release, on every call's success path, never waits.
 	delta atomic.Int64
 
 	mu sync.Mutex
@@ -67,7 +67,7 @@ var budgetScript = redis.NewScript(`
 local cap = tonumber(ARGV[1])
 local b = tonumber(redis.call('GET', KEYS[1]) or cap)
 local back = tonumber(ARGV[5])
-if back > 0 and redis.call('DEL', KEYS[3]) == 1 then b = b + back end
+if redis.call('DEL', KEYS[3]) == 1 then b = b + back end
 b = b + tonumber(ARGV[6])
 if b > cap then b = cap end
 if b < 0 then b = 0 end
@@ -188,10 +188,25 @@ func (b *budget) run(ctx context.Context, lease, old string, want, least, back i
 		b.s.opts.FleetCapacity, want, least, 2*b.s.opts.LeaseTTL.Milliseconds(), back, delta, bucketIdleTTL.Milliseconds()).Int64Slice()
 }
 
-// Release adds n tokens to the refills that the next flush (every
-// Options.FlushInterval) writes; no Redis round trip, no lock.
+// Release gives back n tokens (a successful retry's refund, a first-attempt
+// increment) without a Redis round trip and without waiting: they first top
+// the current lease back up to Options.LeaseSize (leased tokens count as
+// spent, so the fleet bucket sees no difference until the lease is given
+// back), and the rest is written in one batch by the next flush, every
+// Options.FlushInterval. When the lease's lock is busy, all of n waits for
+// the flush.
 func (b *budget) Release(n int) {
-	b.delta.Add(int64(n))
+	if b.mu.TryLock() {
+		if b.lease != "" && b.have < b.s.opts.LeaseSize {
+			add := min(n, b.s.opts.LeaseSize-b.have)
+			b.have += add
+			n -= add
+		}
+		b.mu.Unlock()
+	}
+	if n > 0 {
+		b.delta.Add(int64(n))
+	}
 }
 
 // StoreFault is the store's (runtime.StoreFaultReporter).

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,6 +53,9 @@ type fleetJob struct {
 	PaceMin, PaceMax time.Duration
 	// FleetCapacity is the Store's fleet retry budget.
 	FleetCapacity int
+	// LeaseAndHang: take one lease of the fleet budget, print "leased",
+	// then wait to be killed.
+	LeaseAndHang bool
 }
 
 // fleetReport is what a child prints as its last stdout line.
@@ -115,16 +119,26 @@ func fleetChild(jobJSON string) int {
 	}
 	var store *Store
 	if job.Shared {
+		// A long Timeout: these tests measure sharing on a loaded machine,
+		// not the fallback (TestRedisStalledNeverStallsARetry does).
 		rdb := redis.NewClient(&redis.Options{Addr: job.Redis, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: 100 * time.Millisecond})
 		defer rdb.Close()
 		var err error
-		store, err = New(rdb, Options{FleetCapacity: job.FleetCapacity, Timeout: 100 * time.Millisecond,
+		store, err = New(rdb, Options{FleetCapacity: job.FleetCapacity, Timeout: 500 * time.Millisecond,
 			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "fleet child:", err)
 			return 2
 		}
 		store.Share(&opts)
+	}
+	if job.LeaseAndHang {
+		if ok, _ := store.FleetRetryBudget().Acquire(runtime.RetryCostTransient); !ok {
+			return 3
+		}
+		fmt.Println("leased")
+		time.Sleep(time.Minute) // killed long before
+		return 4
 	}
 	c, err := runtime.NewClient(fleetService(), job.Server, opts)
 	if err != nil {
@@ -270,6 +284,7 @@ func startFleet(t *testing.T, job fleetJob, d time.Duration) (*fleetRun, time.Ti
 	for range fleetSize {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), fleetChildEnv+"="+string(data))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the test
 		out, errOut := &strings.Builder{}, &strings.Builder{}
 		cmd.Stdout, cmd.Stderr = out, errOut
 		require.NoError(t, cmd.Start())
@@ -329,7 +344,7 @@ func sum(reps []fleetReport) fleetReport {
 // server must answer at least 5× fewer throttled responses.
 func TestFleetSharedWindows(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 16 processes for 11 s")
+		t.Skip("runs 16 processes for 13 s")
 	}
 	r := testserver.StartRedis(t)
 	srv := &fleetServer{}
@@ -357,7 +372,7 @@ func TestFleetSharedWindows(t *testing.T) {
 // most 140 / 14 = 10.
 func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs 16 processes for 5 s")
+		t.Skip("runs 16 processes for 9 s")
 	}
 	r := testserver.StartRedis(t)
 	srv := &fleetServer{}
@@ -367,7 +382,7 @@ func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
 	retries := map[bool]int{}
 	for _, shared := range []bool{false, true} {
 		srv.reset()
-		run, _ := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: shared, PaceMin: 5 * time.Millisecond, PaceMax: 10 * time.Millisecond, FleetCapacity: fleetCapacity}, 2*time.Second)
+		run, _ := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: shared, PaceMin: 5 * time.Millisecond, PaceMax: 10 * time.Millisecond, FleetCapacity: fleetCapacity}, 3*time.Second)
 		reps := run.wait()
 		all := sum(reps)
 		requests, _, _, e503 := srv.counts()
@@ -427,4 +442,41 @@ func TestFleetSurvivesRedisKill(t *testing.T) {
 	n, err := rdb.Exists(context.Background(), DefaultPrefix+"{budget}").Result()
 	require.NoError(t, err)
 	require.Equal(t, int64(1), n, "the fleet budget is kept in the restarted Redis")
+}
+
+// TestLeaseOfKilledProcess: a process killed with kill -9 while holding a
+// lease cannot give it back: its tokens stay spent, its lease key expires
+// after twice the lease TTL, and the rest of the fleet goes on leasing.
+func TestLeaseOfKilledProcess(t *testing.T) {
+	r := testserver.StartRedis(t)
+	job, err := json.Marshal(fleetJob{Redis: r.Addr, Shared: true, FleetCapacity: 100, LeaseAndHang: true})
+	require.NoError(t, err)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), fleetChildEnv+"="+string(job))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	line := make([]byte, len("leased\n"))
+	_, err = io.ReadFull(out, line)
+	require.NoError(t, err)
+	require.Equal(t, "leased\n", string(line))
+	require.NoError(t, cmd.Process.Kill()) // SIGKILL
+	_ = cmd.Wait()
+
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr})
+	defer rdb.Close()
+	require.Equal(t, int64(100-28), bucket(t, rdb), "the killed process's lease stays spent")
+	keys, err := rdb.Keys(context.Background(), DefaultPrefix+"{budget}:lease:*").Result()
+	require.NoError(t, err)
+	require.Len(t, keys, 1)
+	pttl, err := rdb.PTTL(context.Background(), keys[0]).Result()
+	require.NoError(t, err)
+	require.Greater(t, pttl, DefaultLeaseTTL, "expires after twice the lease TTL")
+	require.LessOrEqual(t, pttl, 2*DefaultLeaseTTL)
+
+	s, _ := newTestStore(t, r, Options{FleetCapacity: 100})
+	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, int64(100-56), bucket(t, rdb), "the fleet goes on leasing")
 }

@@ -38,7 +38,9 @@
 // each client's own retry quota: a retry needs both. A process leases tokens
 // in batches ([Options.LeaseSize], default 28: two transient retries), so a
 // retry costs no Redis round trip while its lease lasts; leased tokens count
-// as spent. Refills are added up locally and written in one batch every
+// as spent. Refunds and first-attempt increments first top the lease back up
+// to LeaseSize, so that retries that succeed keep a process supplied without
+// any round trip; the rest is added up locally and written in one batch every
 // [Options.FlushInterval]. A lease ends after [Options.LeaseTTL]: a live
 // process then gives its unused tokens back; one killed with kill -9 cannot,
 // so its lease key simply expires (after twice the TTL) and those tokens stay
