@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 
@@ -89,6 +90,14 @@ func (b *builder) operations() []*Operation {
 		applyOperationSpeakeasy(mapValue(opNode, speakeasyExtension), mapValue(opNode, "x-retry"), child(ptr, speakeasyExtension), &o.Retry, &b.retry, b.d)
 		o.Retry.Name = name
 		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || slices.Contains(retrySafeMethods, o.Method)
+		// Fixed headers go to the runtime's Operation, read-only, copied into
+		// each attempt's header map.
+		for _, h := range o.Headers {
+			if o.Retry.FixedHeaders == nil {
+				o.Retry.FixedHeaders = map[string]string{}
+			}
+			o.Retry.FixedHeaders[http.CanonicalHeaderKey(h.Name)] = h.Value
+		}
 		out = append(out, o)
 	})
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })

@@ -31,27 +31,48 @@ func stripTags(s string) string {
 	})
 }
 
+// Markdown and HTML lists, which commentLines keeps as Go doc comment
+// lists.
+var (
+	// listItemTag and listTag are HTML's <li> and <ul>/<ol>: an item starts
+	// a "* " line, a list starts and ends a paragraph.
+	listItemTag = regexp.MustCompile(`(?i)<li\b[^>]*>`)
+	listTag     = regexp.MustCompile(`(?i)</?(?:ul|ol)\b[^>]*>`)
+	// bullet is a Markdown list item's start: "* ", "- ", "+ ", "1. " or
+	// "1) ", after any indentation.
+	bullet = regexp.MustCompile(`^[ \t]*(?:[*+-]|([0-9]{1,9})[.)])[ \t]+`)
+	// blankLine separates paragraphs.
+	blankLine = regexp.MustCompile(`\n[ \t]*\n`)
+)
+
 // commentLines turns a spec description into plain-text lines for
 // jen.Comment, one call per line. HTML tags are removed (stripTags), entities decoded,
-// invalid UTF-8 replaced by U+FFFD, and every line break ("\n", "\r\n",
-// "\r", U+0085, U+2028, U+2029), control character (NUL, …) and format
+// invalid UTF-8 replaced by U+FFFD, and every other line break ("\n" within a
+// paragraph, U+0085, U+2028, U+2029), control character (NUL, …) and format
 // character (byte order marks, bidirectional overrides, …) becomes a space;
-// paragraphs (blank lines or </p>) are kept apart by an empty line, and text
+// paragraphs (blank lines or </p>) are kept apart by an empty line, list
+// items (Markdown "* ", "- ", "1. " lines, HTML <li>) become a Go doc
+// comment list ("  - item", " 1. item", continued four spaces in), and text
 // is wrapped at about 100 columns. No line starts with "//", "/*" (jennifer
 // would print such a line raw) or "+build" (an old build constraint), so no
 // description can end a comment, open one or change the build.
 func commentLines(text string) []string {
 	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n").Replace(strings.ToValidUTF8(text, "\uFFFD"))
+	text = listTag.ReplaceAllString(listItemTag.ReplaceAllString(text, "\n* "), "\n\n")
 	var out []string
-	for _, para := range strings.Split(text, "\n\n") {
-		words := strings.FieldsFunc(html.UnescapeString(stripTags(para)), breaksWord)
-		if len(words) == 0 {
+	endsInList := false
+	for _, para := range blankLine.Split(text, -1) {
+		lines, startsList, endsList := paragraphLines(html.UnescapeString(stripTags(para)))
+		if len(lines) == 0 {
 			continue
 		}
-		if len(out) > 0 {
+		// Items of one list stay together even when a paragraph ends inside
+		// an item (<li><p>…</p></li>).
+		if len(out) > 0 && !(endsInList && startsList) {
 			out = append(out, "")
 		}
-		out = append(out, wrap(words)...)
+		out = append(out, lines...)
+		endsInList = endsList
 	}
 	for i, l := range out {
 		if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") || strings.HasPrefix(l, "+build") {
@@ -75,15 +96,62 @@ func plainLine(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "\uFFFD"), breaksWord), " ")
 }
 
+// paragraphLines renders one paragraph: its text wrapped, and each list
+// item (a line starting with a bullet; the lines after it, up to the next
+// item, continue it) as a Go doc comment list item, set apart from text by
+// an empty line as gofmt sets lists apart. It reports whether the
+// paragraph starts and ends with a list item.
+func paragraphLines(para string) (out []string, startsList, endsList bool) {
+	type block struct {
+		marker string // "" for text, "  -" or " 1." for a list item
+		words  []string
+	}
+	var blocks []block
+	for _, line := range strings.Split(para, "\n") {
+		if m := bullet.FindStringSubmatch(line); m != nil {
+			marker := "  -"
+			if m[1] != "" {
+				marker = " " + m[1] + "."
+			}
+			blocks = append(blocks, block{marker: marker})
+			line = line[len(m[0]):]
+		} else if len(blocks) == 0 {
+			blocks = append(blocks, block{})
+		}
+		b := &blocks[len(blocks)-1]
+		b.words = append(b.words, strings.FieldsFunc(line, breaksWord)...)
+	}
+	prevList := false
+	for _, b := range blocks {
+		if len(b.words) == 0 {
+			continue
+		}
+		list := b.marker != ""
+		if len(out) == 0 {
+			startsList = list
+		} else if list != prevList {
+			out = append(out, "")
+		}
+		prevList = list
+		if list {
+			out = append(out, wrap(b.words, b.marker+" ", "    ")...)
+			continue
+		}
+		out = append(out, wrap(b.words, "", "")...)
+	}
+	return out, startsList, prevList
+}
+
 // wrap joins words into lines of at most commentWidth bytes (longer words
-// stand alone).
-func wrap(words []string) []string {
+// stand alone), the first line starting with first and the others with
+// rest.
+func wrap(words []string, first, rest string) []string {
 	var lines []string
-	line := words[0]
+	line := first + words[0]
 	for _, w := range words[1:] {
 		if len(line)+1+len(w) > commentWidth {
 			lines = append(lines, line)
-			line = w
+			line = rest + w
 			continue
 		}
 		line += " " + w

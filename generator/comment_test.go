@@ -1,8 +1,13 @@
 package generator
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
 	"testing"
 
+	"github.com/dave/jennifer/jen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -13,7 +18,16 @@ func TestCommentLines(t *testing.T) {
 	}{
 		{"HTML elements are removed, paragraphs kept", "<p>Returns the <code>Item</code>.</p><p>Second.</p>",
 			[]string{"Returns the Item.", "", "Second."}},
-		{"block elements separate words", "one<br>two<li>three</li>", []string{"one two three"}},
+		{"block elements separate words", "one<br>two<div>three</div>", []string{"one two three"}},
+		{"a Markdown list is a Go doc list", "Can be one of:\n  * agent for questions\n  * agent for text\ngeneration\n\nAfter.",
+			[]string{"Can be one of:", "", "  - agent for questions", "  - agent for text generation", "", "After."}},
+		{"a numbered list keeps its numbers", "Steps:\n1. first\n2) second", []string{"Steps:", "", " 1. first", " 2. second"}},
+		{"an HTML list is a Go doc list", "<p>Where:</p><ul><li><p><code>S</code> - a string</p></li><li>N - a number</li></ul><p>Done.</p>",
+			[]string{"Where:", "", "  - S - a string", "  - N - a number", "", "Done."}},
+		{"a long item continues four spaces in", "- " + strings.Repeat("word ", 25),
+			[]string{"  - " + strings.TrimSpace(strings.Repeat("word ", 18)), "    " + strings.TrimSpace(strings.Repeat("word ", 7))}},
+		{"a list item cannot open a comment either", "* // x", []string{"  - // x"}},
+		{"a minus sign is not a bullet", "-1 means none", []string{"-1 means none"}},
 		{"a placeholder in angle brackets is kept", "Every operation is `GET /?Action=<Op>`.",
 			[]string{"Every operation is `GET /?Action=<Op>`."}},
 		{"HTML comments are removed", "a <!-- hidden --> b", []string{"a b"}},
@@ -38,4 +52,24 @@ func TestDocComment(t *testing.T) {
 		render([]string{"", " "}, []string{"Pet is an object of the spec."}, "/components/schemas/Pet"),
 		"without spec text the generated sentence leads")
 	require.Equal(t, "// Same.", render([]string{"Same.", "Same."}, nil, ""), "a description repeating the summary is left out")
+}
+
+// FuzzDocComment renders any description as a doc comment: the file must
+// format and parse with the declaration after it intact, so no text can end
+// the comment, open another or turn into code.
+func FuzzDocComment(f *testing.F) {
+	for _, s := range []string{"plain", "a\n* b\n* // c\n\n1. */ d", "<ul><li>x</li></ul>", "x\u2028// y\r\n+build z", "*/\n/*", "- \n-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		file := jen.NewFile("p")
+		file.Add(docComment([]string{s}, []string{"note"}, "/components/schemas/"+s))
+		file.Type().Id("T").Int()
+		src, err := render(file, "p.go")
+		require.NoError(t, err)
+		af, err := parser.ParseFile(token.NewFileSet(), "p.go", src, parser.ParseComments)
+		require.NoError(t, err, "%s", src)
+		require.Len(t, af.Decls, 1, "%s", src)
+		require.Contains(t, af.Decls[0].(*ast.GenDecl).Doc.Text(), "Source: #/components/schemas/")
+	})
 }

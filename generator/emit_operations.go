@@ -267,12 +267,10 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 		req[jen.Id("BodyReader")] = bodySource(op)
 		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
 	}
-	if len(op.Headers) > 0 || hasParamIn(op, "header", "cookie") {
-		h := jen.Dict{}
-		for _, fh := range op.Headers {
-			h[jen.Lit(fh.Name)] = jen.Values(jen.Lit(fh.Value))
-		}
-		req[jen.Id("Header")] = jen.Qual("net/http", "Header").Values(h)
+	if hasParamIn(op, "header", "cookie") {
+		// Fixed headers live in the operation (runtime.Operation.FixedHeaders):
+		// a call builds a header map only for its header parameters.
+		req[jen.Id("Header")] = jen.Qual("net/http", "Header").Values()
 	}
 	if len(op.Query) > 0 || hasParamIn(op, "query") {
 		q := jen.Dict{}

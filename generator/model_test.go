@@ -96,7 +96,7 @@ func TestModelOperation(t *testing.T) {
 		Input:   "OpInput",
 		Output:  "OpOutput",
 		Errors:  []string{"NotFound"},
-		Retry:   runtime.Operation{Name: "Op"},
+		Retry:   runtime.Operation{Name: "Op", FixedHeaders: map[string]string{"X-Amz-Target": "Svc.Op"}},
 	}, op, "path key split, auto header, optional X-Amz-* header skipped, error shape by schema name")
 	require.Empty(t, diags, "an optional X-Amz-* header is the signer's business, not a warning")
 	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Source: "/components/schemas/NotFound", Class: runtime.ClassNonRetryable}}, svc.Errors)

@@ -131,6 +131,7 @@ func TestOperationXRetry(t *testing.T) {
 	spec = strings.Replace(spec, "retrySafe: maybe", "retrySafe: false", 1)
 	svc, _, err := load(t, spec)
 	require.NoError(t, err)
-	require.Equal(t, runtime.Operation{Name: "Op", LongPolling: true, TransientCodes: []string{"Busy"}}, svc.Operations[0].Retry,
+	require.Equal(t, runtime.Operation{Name: "Op", LongPolling: true, TransientCodes: []string{"Busy"},
+		FixedHeaders: map[string]string{"X-Amz-Target": "Svc.Op"}}, svc.Operations[0].Retry,
 		"POST without the service's retrySafe is not retry-safe")
 }

@@ -150,7 +150,7 @@ func TestGetItemSendsTheHandBuiltHeaders(t *testing.T) {
 	require.Equal(t, render(srv.headers[1]), render(srv.headers[0]))
 }
 
-func TestGetItemAllocatesAsHandBuilt(t *testing.T) {
+func TestGetItemAllocatesNoMoreThanHandBuilt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts over a loopback socket: skipped with -short")
 	}

@@ -43,10 +43,10 @@ import (
 //
 //	| behaviour                                   | retrygen                                   | aws-sdk-go-v2                          | why / where tested                                    |
 //	|---------------------------------------------|--------------------------------------------|----------------------------------------|-------------------------------------------------------|
-//	| context deadline before a retry's sleep      | refunds the cost, returns without sleeping | sleeps until the deadline, keeps cost  | §3: no sleep that cannot finish (runtime deadline tests) |
-//	| long polling, quota exhausted               | sleeps the backoff, honouring every declared server delay header, clamped | honours x-amz-retry-after only | §7; DynamoDB has no long-polling op (runtime/faults_test.go) |
-//	| x-amz-crc32 mismatch on a 2xx               | transient, retried on retry-safe ops       | logs it, returns the output            | botocore's rule (runtime/faults_test.go)              |
-//	| 2xx body shorter than Content-Length        | transient I/O failure on retry-safe ops    | deserialization error, not retried     | a truncated body is a broken connection (runtime/faults_test.go) |
+//	| context deadline before a retry's sleep      | refunds the cost, returns without sleeping | sleeps until the deadline, keeps cost  | §3: no sleep that cannot finish (runtime TestRetryQuotaDeadlineRefund) |
+//	| long polling, quota exhausted               | sleeps the backoff, honouring every declared server delay header, clamped | honours x-amz-retry-after only | §7; Go v2's DynamoDB has no long-polling op (runtime TestLongPollingEmptyQuotaHonoursServerDelay) |
+//	| x-amz-crc32 mismatch on a 2xx               | transient, retried on retry-safe ops       | logs it, returns the output            | botocore's rule (runtime TestChecksumMismatch*)        |
+//	| 2xx body shorter than Content-Length        | transient I/O failure on retry-safe ops    | deserialization error, not retried     | a truncated body is a broken connection (runtime TestTruncated2xx*) |
 //	| transport failure after the request was written | retried only on retry-safe ops        | every send error is retryable          | §3; every DynamoDB op is retry-safe, so equal here    |
 //	| amz-sdk-request ttl=                        | never sent                                 | added under clock skew                 | we do not estimate clock skew                         |
 //	| clock-skew codes (AccessDeniedException …)  | not retried                                | retried once skew > 4 min is detected  | no skew estimate (scenario "AccessDeniedException" has no skew) |

@@ -249,7 +249,7 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 		case k.legacy:
 			return ClassThrottling
 		case k.svc.Bare429NotRetried:
-		case r.Code != "" && isModeled(r.Err):
+		case k.modelsCode(r.Code):
 		default:
 			return ClassThrottling
 		}
@@ -261,16 +261,12 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	return ClassNonRetryable
 }
 
-// isModeled reports whether err is an error response the operation models
-// (a generated error type, not the generic *APIError), as aws-sdk-go-v2's
-// isModeledAPIError does.
-func isModeled(err error) bool {
-	var m ModeledError
-	if !errors.As(err, &m) {
-		return false
-	}
-	_, generic := m.(*APIError)
-	return !generic
+// modelsCode reports whether the operation models code as an error shape
+// of its own (Operation.NewError), as aws-sdk-go-v2's isModeledAPIError
+// does for a 429. Errors modeled only by status ("4XX", "default") do not
+// count: their code is whatever the body says.
+func (k *classifier) modelsCode(code string) bool {
+	return code != "" && k.op.NewError != nil && k.op.NewError(code) != nil
 }
 
 func positiveACSRetryAfter(r *AttemptResult) bool {

@@ -25,8 +25,11 @@ type Request struct {
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
-	// Header holds request headers (e.g. X-Amz-Target). The runtime adds
-	// Content-Type, the attempt header and the debug header itself.
+	// Header holds request headers (e.g. X-Amz-Target). The runtime never
+	// writes it: each attempt sends its own copy, to which the runtime adds
+	// Content-Type, the attempt header, the invocation ID header,
+	// x-sdk-throttling-control and the debug header, and which
+	// BeforeAttempt may change for that attempt only.
 	Header http.Header
 	// Body is sent on every attempt byte for byte; nil sends no body.
 	Body []byte
@@ -320,8 +323,8 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 }
 
 // newAttemptRequest builds one attempt's request from the operation's
-// request: a new *http.Request with a new header map holding req.Header's
-// values (never req.Header itself, which the runtime does not write) and the
+// request: a new *http.Request with a new header map holding the
+// operation's fixed headers and req.Header's values (never req.Header itself, which the runtime does not write) and the
 // runtime's own headers: Content-Type, the attempt header, the invocation ID
 // header, x-sdk-throttling-control and the throttle debug header. A
 // BeforeAttempt hook therefore sees a request no earlier attempt touched.
@@ -340,17 +343,17 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
 	}
-	var extra [5]struct{ k, v string }
+	var extra [4 + len(cl.callHeaders)]headerKV
 	n := 0
-	add := func(k, v string) { extra[n].k, extra[n].v = k, v; n++ }
+	add := func(k, v string) { extra[n] = headerKV{k, v}; n++ }
 	if req.ContentType != "" && body != nil {
 		add("Content-Type", req.ContentType)
 	}
 	if c.attemptHeader != "" {
 		add(c.attemptHeader, cl.attemptValue(attempt))
 	}
-	if c.invocationIDHeader != "" {
-		add(c.invocationIDHeader, cl.invocationID)
+	for _, h := range cl.callHeaders[:cl.nCallHeaders] {
+		add(h.key, h.value)
 	}
 	if c.tc != nil {
 		add(HeaderThrottlingControl, "enable")
@@ -358,19 +361,24 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	if cl.opts.ThrottleDebug {
 		add("X-Ratelimit-Mode", "debug")
 	}
-	nv := n
+	fixed := cl.op.FixedHeaders
+	nv := n + len(fixed)
 	for _, v := range req.Header {
 		nv += len(v)
 	}
-	h := make(http.Header, len(req.Header)+n)
+	h := make(http.Header, len(fixed)+len(req.Header)+n)
 	vals := make([]string, nv)
+	for k, v := range fixed {
+		vals[0] = v
+		h[k], vals = vals[:1:1], vals[1:]
+	}
 	for k, v := range req.Header {
 		m := copy(vals, v)
 		h[k], vals = vals[:m:m], vals[m:]
 	}
 	for _, e := range extra[:n] {
-		vals[0] = e.v
-		h[e.k], vals = vals[:1:1], vals[1:]
+		vals[0] = e.value
+		h[e.key], vals = vals[:1:1], vals[1:]
 	}
 	hreq.Header = h
 	return hreq, nil

@@ -155,17 +155,34 @@ func TestLoopbackAttemptTimeoutRetries(t *testing.T) {
 }
 
 func TestLoopbackHTTPClientTimeoutRetries(t *testing.T) {
-	// http.Client.Timeout (150 ms) on a slow response: retried like any
-	// timeout (aws-sdk-go-v2 makes 2 attempts of 2 here too).
-	srv := newRecordingServer(t, slowHandler(2*time.Second))
-	c, _ := loopbackClient(t, testService(), srv.URL, func(o *Options) {
-		o.MaxAttempts = 2
-		o.HTTPClient = &http.Client{Timeout: 150 * time.Millisecond, Transport: &http.Transport{}}
-	})
-	md, err := c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
-	var maxErr *MaxAttemptsError
-	require.ErrorAs(t, err, &maxErr)
-	require.Equal(t, 2, md.Attempts)
+	// http.Client.Timeout (150 ms) and a Transport's ResponseHeaderTimeout
+	// (150 ms) on a slow response: retried like any timeout (aws-sdk-go-v2
+	// makes 2 attempts of 2 here too), each paying the timeout cost 14.
+	for name, hc := range map[string]func(*http.Transport) *http.Client{
+		"http.Client.Timeout": func(tr *http.Transport) *http.Client {
+			return &http.Client{Timeout: 150 * time.Millisecond, Transport: tr}
+		},
+		"ResponseHeaderTimeout": func(tr *http.Transport) *http.Client {
+			tr.ResponseHeaderTimeout = 150 * time.Millisecond
+			return &http.Client{Transport: tr}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := newRecordingServer(t, slowHandler(2*time.Second))
+			tr := &http.Transport{}
+			t.Cleanup(tr.CloseIdleConnections)
+			c, _ := loopbackClient(t, testService(), srv.URL, func(o *Options) {
+				o.MaxAttempts = 2
+				o.HTTPClient = hc(tr)
+			})
+			md, err := c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
+			var maxErr *MaxAttemptsError
+			require.ErrorAs(t, err, &maxErr)
+			require.Equal(t, 2, md.Attempts)
+			require.Len(t, srv.seen(), 2)
+			require.Equal(t, 500-RetryCostTimeout, c.RetryQuota().Balance())
+		})
+	}
 }
 
 func TestLoopbackTimeoutOnNonRetrySafeOperationSaysWhy(t *testing.T) {

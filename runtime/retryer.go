@@ -31,9 +31,29 @@ type Call struct {
 	// admitWait is how long the attempt in flight waited for throttle
 	// windows before it was sent (AttemptInfo.AdmitWait).
 	admitWait time.Duration
-	// invocationID is the call's invocation ID (Service.InvocationIDHeader),
-	// a UUID v4 sent on every attempt.
-	invocationID string
+	// callHeaders are headers that hold one value for the whole call and
+	// are sent on every attempt, such as the invocation ID
+	// (Service.InvocationIDHeader, a UUID v4): keys canonical. They go
+	// into each attempt's own header map, never into the caller's Request.
+	callHeaders  [2]headerKV
+	nCallHeaders int
+}
+
+// headerKV is one header key (canonical) and its value.
+type headerKV struct{ key, value string }
+
+// setCallHeader sends key: value on every attempt of the call; key must
+// be canonical. At most len(Call.callHeaders) keys; a repeated key
+// replaces its value.
+func (cl *Call) setCallHeader(key, value string) {
+	for i := range cl.callHeaders[:cl.nCallHeaders] {
+		if cl.callHeaders[i].key == key {
+			cl.callHeaders[i].value = value
+			return
+		}
+	}
+	cl.callHeaders[cl.nCallHeaders] = headerKV{key, value}
+	cl.nCallHeaders++
 }
 
 // NewCall starts a call of op with the call's options (nil means the
@@ -71,7 +91,7 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
 	if c.invocationIDHeader != "" {
-		cl.invocationID = NewUUID()
+		cl.setCallHeader(c.invocationIDHeader, NewUUID())
 	}
 	return nil
 }

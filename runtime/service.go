@@ -135,6 +135,12 @@ type Operation struct {
 	// LongPolling: when the retry quota cannot pay, sleep the backoff of
 	// the error's class before returning (§7).
 	LongPolling bool
+	// FixedHeaders are headers with one fixed value sent on every attempt
+	// of every call (X-Amz-Target: DynamoDB_20120810.GetItem), keys in
+	// canonical form. Read-only: each attempt copies them into its own
+	// header map, so generated code builds no header map per call for
+	// them; Request.Header adds to them and wins for the same key.
+	FixedHeaders map[string]string
 	// TransientCodes, ThrottlingCodes and NonRetryableCodes add
 	// per-operation classification on top of the service's.
 	TransientCodes    []string

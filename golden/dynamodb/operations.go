@@ -7,7 +7,6 @@ package dynamodb
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -16,7 +15,10 @@ import (
 var opBatchExecuteStatement = runtime.Operation{
 	Name:      "BatchExecuteStatement",
 	RetrySafe: true,
-	NewError:  newBatchExecuteStatementError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.BatchExecuteStatement",
+	},
+	NewError: newBatchExecuteStatementError,
 }
 
 // newBatchExecuteStatementError returns an empty modelled error of BatchExecuteStatement for code, or nil.
@@ -49,7 +51,6 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.BatchExecuteStatement"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -64,7 +65,10 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 var opBatchGetItem = runtime.Operation{
 	Name:      "BatchGetItem",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.BatchGetItem",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // newBatchGetItemError returns an empty modelled error of BatchGetItem for code, or nil.
@@ -145,7 +149,6 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.BatchGetItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -160,7 +163,10 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 var opBatchWriteItem = runtime.Operation{
 	Name:      "BatchWriteItem",
 	RetrySafe: true,
-	NewError:  newBatchWriteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.BatchWriteItem",
+	},
+	NewError: newBatchWriteItemError,
 }
 
 // newBatchWriteItemError returns an empty modelled error of BatchWriteItem for code, or nil.
@@ -226,22 +232,16 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 //
 // If one or more of the following is true, DynamoDB rejects the entire batch write operation:
 //
-// One or more tables specified in the BatchWriteItem request does not exist.
-//
-// Primary key attributes specified on an item in the request do not match those in the
-// corresponding table's primary key schema.
-//
-// You try to perform multiple operations on the same item in the same BatchWriteItem request. For
-// example, you cannot put and delete the same item in the same BatchWriteItem request.
-//
-// Your request contains at least two items with identical hash and range keys (which essentially
-// is two put operations).
-//
-// There are more than 25 requests in the batch.
-//
-// Any individual item in a batch exceeds 400 KB.
-//
-// The total request size exceeds 16 MB.
+//   - One or more tables specified in the BatchWriteItem request does not exist.
+//   - Primary key attributes specified on an item in the request do not match those in the
+//     corresponding table's primary key schema.
+//   - You try to perform multiple operations on the same item in the same BatchWriteItem request.
+//     For example, you cannot put and delete the same item in the same BatchWriteItem request.
+//   - Your request contains at least two items with identical hash and range keys (which
+//     essentially is two put operations).
+//   - There are more than 25 requests in the batch.
+//   - Any individual item in a batch exceeds 400 KB.
+//   - The total request size exceeds 16 MB.
 //
 // BatchWriteItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
 //
@@ -261,7 +261,6 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.BatchWriteItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -276,7 +275,10 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 var opCreateBackup = runtime.Operation{
 	Name:      "CreateBackup",
 	RetrySafe: true,
-	NewError:  newCreateBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.CreateBackup",
+	},
+	NewError: newCreateBackupError,
 }
 
 // newCreateBackupError returns an empty modelled error of CreateBackup for code, or nil.
@@ -319,13 +321,10 @@ func newCreateBackupError(code string) runtime.ModeledError {
 //
 // Along with data, the following are also included on the backups:
 //
-// Global secondary indexes (GSIs)
-//
-// Local secondary indexes (LSIs)
-//
-// # Streams
-//
-// # Provisioned read and write capacity
+//   - Global secondary indexes (GSIs)
+//   - Local secondary indexes (LSIs)
+//   - Streams
+//   - Provisioned read and write capacity
 //
 // CreateBackup sends POST / with X-Amz-Target: DynamoDB_20120810.CreateBackup.
 //
@@ -345,7 +344,6 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.CreateBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -360,7 +358,10 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 var opCreateGlobalTable = runtime.Operation{
 	Name:      "CreateGlobalTable",
 	RetrySafe: true,
-	NewError:  newCreateGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.CreateGlobalTable",
+	},
+	NewError: newCreateGlobalTableError,
 }
 
 // newCreateGlobalTableError returns an empty modelled error of CreateGlobalTable for code, or nil.
@@ -386,26 +387,21 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 // </note> If you want to add a new replica table to a global table, each of the following
 // conditions must be true:
 //
-// The table must have the same primary key as all of the other replicas.
-//
-// The table must have the same name as all of the other replicas.
-//
-// The table must have DynamoDB Streams enabled, with the stream containing both the new and the
-// old images of the item.
-//
-// None of the replica tables in the global table can contain any data.
+//   - The table must have the same primary key as all of the other replicas.
+//   - The table must have the same name as all of the other replicas.
+//   - The table must have DynamoDB Streams enabled, with the stream containing both the new and
+//     the old images of the item.
+//   - None of the replica tables in the global table can contain any data.
 //
 // If global secondary indexes are specified, then the following conditions must also be met:
 //
-// The global secondary indexes must have the same name.
-//
-// The global secondary indexes must have the same hash key and sort key (if present).
+//   - The global secondary indexes must have the same name.
+//   - The global secondary indexes must have the same hash key and sort key (if present).
 //
 // If local secondary indexes are specified, then the following conditions must also be met:
 //
-// The local secondary indexes must have the same name.
-//
-// The local secondary indexes must have the same hash key and sort key (if present).
+//   - The local secondary indexes must have the same name.
+//   - The local secondary indexes must have the same hash key and sort key (if present).
 //
 // <important> Write capacity settings should be set consistently across your replica tables and
 // secondary indexes. DynamoDB strongly recommends enabling auto scaling to manage the write
@@ -434,7 +430,6 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.CreateGlobalTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -449,7 +444,10 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 var opCreateTable = runtime.Operation{
 	Name:      "CreateTable",
 	RetrySafe: true,
-	NewError:  newCreateTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.CreateTable",
+	},
+	NewError: newCreateTableError,
 }
 
 // newCreateTableError returns an empty modelled error of CreateTable for code, or nil.
@@ -498,7 +496,6 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.CreateTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -513,7 +510,10 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 var opDeleteBackup = runtime.Operation{
 	Name:      "DeleteBackup",
 	RetrySafe: true,
-	NewError:  newDeleteBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteBackup",
+	},
+	NewError: newDeleteBackupError,
 }
 
 // newDeleteBackupError returns an empty modelled error of DeleteBackup for code, or nil.
@@ -552,7 +552,6 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -567,7 +566,10 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
@@ -622,7 +624,6 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -637,7 +638,10 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 var opDeleteTable = runtime.Operation{
 	Name:      "DeleteTable",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteTable",
+	},
+	NewError: newDeleteTableError,
 }
 
 // newDeleteTableError returns an empty modelled error of DeleteTable for code, or nil.
@@ -690,7 +694,6 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -705,7 +708,10 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 var opDescribeBackup = runtime.Operation{
 	Name:      "DescribeBackup",
 	RetrySafe: true,
-	NewError:  newDescribeBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeBackup",
+	},
+	NewError: newDescribeBackupError,
 }
 
 // newDescribeBackupError returns an empty modelled error of DescribeBackup for code, or nil.
@@ -739,7 +745,6 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -754,7 +759,10 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 var opDescribeContinuousBackups = runtime.Operation{
 	Name:      "DescribeContinuousBackups",
 	RetrySafe: true,
-	NewError:  newDescribeContinuousBackupsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeContinuousBackups",
+	},
+	NewError: newDescribeContinuousBackupsError,
 }
 
 // newDescribeContinuousBackupsError returns an empty modelled error of DescribeContinuousBackups for code, or nil.
@@ -797,7 +805,6 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeContinuousBackups"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -812,7 +819,10 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 var opDescribeContributorInsights = runtime.Operation{
 	Name:      "DescribeContributorInsights",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // newDescribeContributorInsightsError returns an empty modelled error of DescribeContributorInsights for code, or nil.
@@ -846,7 +856,6 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeContributorInsights"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -861,6 +870,9 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 var opDescribeEndpoints = runtime.Operation{
 	Name:      "DescribeEndpoints",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeEndpoints",
+	},
 }
 
 // Returns the regional endpoint information.
@@ -879,7 +891,6 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeEndpoints"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -894,7 +905,10 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 var opDescribeExport = runtime.Operation{
 	Name:      "DescribeExport",
 	RetrySafe: true,
-	NewError:  newDescribeExportError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeExport",
+	},
+	NewError: newDescribeExportError,
 }
 
 // newDescribeExportError returns an empty modelled error of DescribeExport for code, or nil.
@@ -929,7 +943,6 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeExport"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -944,7 +957,10 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 var opDescribeGlobalTable = runtime.Operation{
 	Name:      "DescribeGlobalTable",
 	RetrySafe: true,
-	NewError:  newDescribeGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable",
+	},
+	NewError: newDescribeGlobalTableError,
 }
 
 // newDescribeGlobalTableError returns an empty modelled error of DescribeGlobalTable for code, or nil.
@@ -982,7 +998,6 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeGlobalTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -997,7 +1012,10 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 var opDescribeGlobalTableSettings = runtime.Operation{
 	Name:      "DescribeGlobalTableSettings",
 	RetrySafe: true,
-	NewError:  newDescribeGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings",
+	},
+	NewError: newDescribeGlobalTableError,
 }
 
 // Describes Region-specific settings for a global table.
@@ -1023,7 +1041,6 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeGlobalTableSettings"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1038,7 +1055,10 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 var opDescribeKinesisStreamingDestination = runtime.Operation{
 	Name:      "DescribeKinesisStreamingDestination",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Returns information about the status of Kinesis streaming.
@@ -1060,7 +1080,6 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeKinesisStreamingDestination"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1075,7 +1094,10 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeLimits",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
@@ -1104,26 +1126,19 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // For example, you could use one of the AWS SDKs to do the following:
 //
-// Call DescribeLimits for a particular Region to obtain your current account quotas on provisioned
-// capacity there.
-//
-// Create a variable to hold the aggregate read capacity units provisioned for all your tables in
-// that Region, and one to hold the aggregate write capacity units. Zero them both.
-//
-// Call ListTables to obtain a list of all your DynamoDB tables.
-//
-// For each table name listed by ListTables, do the following:
-//
-// Call DescribeTable with the table name.
-//
-// Use the data returned by DescribeTable to add the read capacity units and write capacity units
-// provisioned for the table itself to your variables.
-//
-// If the table has one or more global secondary indexes (GSIs), loop over these GSIs and add their
-// provisioned capacity values to your variables as well.
-//
-// Report the account quotas for that Region returned by DescribeLimits, along with the total
-// current provisioned capacity levels you have calculated.
+//   - Call DescribeLimits for a particular Region to obtain your current account quotas on
+//     provisioned capacity there.
+//   - Create a variable to hold the aggregate read capacity units provisioned for all your tables
+//     in that Region, and one to hold the aggregate write capacity units. Zero them both.
+//   - Call ListTables to obtain a list of all your DynamoDB tables.
+//   - For each table name listed by ListTables, do the following:
+//   - Call DescribeTable with the table name.
+//   - Use the data returned by DescribeTable to add the read capacity units and write capacity
+//     units provisioned for the table itself to your variables.
+//   - If the table has one or more global secondary indexes (GSIs), loop over these GSIs and add
+//     their provisioned capacity values to your variables as well.
+//   - Report the account quotas for that Region returned by DescribeLimits, along with the total
+//     current provisioned capacity levels you have calculated.
 //
 // This will let you see whether you are getting close to your account-level quotas.
 //
@@ -1155,7 +1170,6 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeLimits"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1170,7 +1184,10 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 var opDescribeTable = runtime.Operation{
 	Name:      "DescribeTable",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeTable",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Returns information about the table, including the current status of the table, when it was
@@ -1199,7 +1216,6 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1214,7 +1230,10 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	Name:      "DescribeTableReplicaAutoScaling",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Describes auto scaling settings across replicas of the global table at once.
@@ -1240,7 +1259,6 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeTableReplicaAutoScaling"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1255,7 +1273,10 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 var opDescribeTimeToLive = runtime.Operation{
 	Name:      "DescribeTimeToLive",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Gives a description of the Time to Live (TTL) status on the specified table.
@@ -1276,7 +1297,6 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DescribeTimeToLive"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1291,7 +1311,10 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 var opDisableKinesisStreamingDestination = runtime.Operation{
 	Name:      "DisableKinesisStreamingDestination",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Stops replication from the DynamoDB table to the Kinesis data stream. This is done without
@@ -1315,7 +1338,6 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DisableKinesisStreamingDestination"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1330,7 +1352,10 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 var opEnableKinesisStreamingDestination = runtime.Operation{
 	Name:      "EnableKinesisStreamingDestination",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Starts table data replication to the specified Kinesis data stream at a timestamp chosen during
@@ -1355,7 +1380,6 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.EnableKinesisStreamingDestination"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1370,7 +1394,10 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 var opExecuteStatement = runtime.Operation{
 	Name:      "ExecuteStatement",
 	RetrySafe: true,
-	NewError:  newExecuteStatementError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ExecuteStatement",
+	},
+	NewError: newExecuteStatementError,
 }
 
 // newExecuteStatementError returns an empty modelled error of ExecuteStatement for code, or nil.
@@ -1418,7 +1445,6 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ExecuteStatement"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1433,7 +1459,10 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 var opExecuteTransaction = runtime.Operation{
 	Name:      "ExecuteTransaction",
 	RetrySafe: true,
-	NewError:  newExecuteTransactionError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction",
+	},
+	NewError: newExecuteTransactionError,
 }
 
 // newExecuteTransactionError returns an empty modelled error of ExecuteTransaction for code, or nil.
@@ -1479,7 +1508,6 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ExecuteTransaction"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1494,7 +1522,10 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 var opExportTableToPointInTime = runtime.Operation{
 	Name:      "ExportTableToPointInTime",
 	RetrySafe: true,
-	NewError:  newExportTableToPointInTimeError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ExportTableToPointInTime",
+	},
+	NewError: newExportTableToPointInTimeError,
 }
 
 // newExportTableToPointInTimeError returns an empty modelled error of ExportTableToPointInTime for code, or nil.
@@ -1538,7 +1569,6 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ExportTableToPointInTime"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1553,7 +1583,10 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 var opGetItem = runtime.Operation{
 	Name:      "GetItem",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.GetItem",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
@@ -1581,7 +1614,6 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.GetItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1596,7 +1628,10 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 var opListBackups = runtime.Operation{
 	Name:      "ListBackups",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListBackups",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // List backups associated with an AWS account. To list backups for a given table, specify
@@ -1624,7 +1659,6 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListBackups"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1639,7 +1673,10 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 var opListContributorInsights = runtime.Operation{
 	Name:      "ListContributorInsights",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListContributorInsights",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
@@ -1661,7 +1698,6 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListContributorInsights"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1676,7 +1712,10 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 var opListExports = runtime.Operation{
 	Name:      "ListExports",
 	RetrySafe: true,
-	NewError:  newListExportsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListExports",
+	},
+	NewError: newListExportsError,
 }
 
 // newListExportsError returns an empty modelled error of ListExports for code, or nil.
@@ -1708,7 +1747,6 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListExports"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1723,7 +1761,10 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 var opListGlobalTables = runtime.Operation{
 	Name:      "ListGlobalTables",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListGlobalTables",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // Lists all global tables that have a replica in the specified Region.
@@ -1748,7 +1789,6 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListGlobalTables"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1763,7 +1803,10 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 var opListTables = runtime.Operation{
 	Name:      "ListTables",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListTables",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // Returns an array of table names associated with the current account and endpoint. The output
@@ -1785,7 +1828,6 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListTables"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1800,7 +1842,10 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 var opListTagsOfResource = runtime.Operation{
 	Name:      "ListTagsOfResource",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
@@ -1825,7 +1870,6 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.ListTagsOfResource"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1840,7 +1884,10 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 var opPutItem = runtime.Operation{
 	Name:      "PutItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.PutItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -1855,23 +1902,15 @@ var opPutItem = runtime.Operation{
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
 //
-// # PutItem in the AWS Command Line Interface
-//
-// # PutItem in the AWS SDK for .NET
-//
-// PutItem in the AWS SDK for C++
-//
-// # PutItem in the AWS SDK for Go
-//
-// # PutItem in the AWS SDK for Java
-//
-// # PutItem in the AWS SDK for JavaScript
-//
-// # PutItem in the AWS SDK for PHP V3
-//
-// # PutItem in the AWS SDK for Python
-//
-// # PutItem in the AWS SDK for Ruby V2
+//   - PutItem in the AWS Command Line Interface
+//   - PutItem in the AWS SDK for .NET
+//   - PutItem in the AWS SDK for C++
+//   - PutItem in the AWS SDK for Go
+//   - PutItem in the AWS SDK for Java
+//   - PutItem in the AWS SDK for JavaScript
+//   - PutItem in the AWS SDK for PHP V3
+//   - PutItem in the AWS SDK for Python
+//   - PutItem in the AWS SDK for Ruby V2
 //
 // </important> When you add an item, the primary key attributes are the only required attributes.
 // Attribute values cannot be null.
@@ -1908,7 +1947,6 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.PutItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1923,7 +1961,10 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 var opQuery = runtime.Operation{
 	Name:      "Query",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.Query",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -1986,7 +2027,6 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.Query"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2001,7 +2041,10 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 var opRestoreTableFromBackup = runtime.Operation{
 	Name:      "RestoreTableFromBackup",
 	RetrySafe: true,
-	NewError:  newRestoreTableFromBackupError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.RestoreTableFromBackup",
+	},
+	NewError: newRestoreTableFromBackupError,
 }
 
 // newRestoreTableFromBackupError returns an empty modelled error of RestoreTableFromBackup for code, or nil.
@@ -2030,17 +2073,12 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 //
 // You must manually set up the following on the restored table:
 //
-// # Auto scaling policies
-//
-// # IAM policies
-//
-// # Amazon CloudWatch metrics and alarms
-//
-// # Tags
-//
-// # Stream settings
-//
-// # Time to Live (TTL) settings
+//   - Auto scaling policies
+//   - IAM policies
+//   - Amazon CloudWatch metrics and alarms
+//   - Tags
+//   - Stream settings
+//   - Time to Live (TTL) settings
 //
 // RestoreTableFromBackup sends POST / with X-Amz-Target: DynamoDB_20120810.RestoreTableFromBackup.
 //
@@ -2059,7 +2097,6 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.RestoreTableFromBackup"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2074,7 +2111,10 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 var opRestoreTableToPointInTime = runtime.Operation{
 	Name:      "RestoreTableToPointInTime",
 	RetrySafe: true,
-	NewError:  newRestoreTableToPointInTimeError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.RestoreTableToPointInTime",
+	},
+	NewError: newRestoreTableToPointInTimeError,
 }
 
 // newRestoreTableToPointInTimeError returns an empty modelled error of RestoreTableToPointInTime for code, or nil.
@@ -2109,32 +2149,25 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 // Along with data, the following are also included on the new restored table using point in time
 // recovery:
 //
-// Global secondary indexes (GSIs)
-//
-// Local secondary indexes (LSIs)
-//
-// # Provisioned read and write capacity
-//
-// # Encryption settings
+//   - Global secondary indexes (GSIs)
+//   - Local secondary indexes (LSIs)
+//   - Provisioned read and write capacity
+//   - Encryption settings
 //
 // <important> All these settings come from the current settings of the source table at the time of
 // restore.
 //
-// </important> You must manually set up the following on the restored table:
+// </important>
 //
-// # Auto scaling policies
+// You must manually set up the following on the restored table:
 //
-// # IAM policies
-//
-// # Amazon CloudWatch metrics and alarms
-//
-// # Tags
-//
-// # Stream settings
-//
-// # Time to Live (TTL) settings
-//
-// # Point in time recovery settings
+//   - Auto scaling policies
+//   - IAM policies
+//   - Amazon CloudWatch metrics and alarms
+//   - Tags
+//   - Stream settings
+//   - Time to Live (TTL) settings
+//   - Point in time recovery settings
 //
 // RestoreTableToPointInTime sends POST / with X-Amz-Target:
 // DynamoDB_20120810.RestoreTableToPointInTime.
@@ -2155,7 +2188,6 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.RestoreTableToPointInTime"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2170,7 +2202,10 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 var opScan = runtime.Operation{
 	Name:      "Scan",
 	RetrySafe: true,
-	NewError:  newBatchGetItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.Scan",
+	},
+	NewError: newBatchGetItemError,
 }
 
 // The Scan operation returns one or more items and item attributes by accessing every item in a
@@ -2215,7 +2250,6 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.Scan"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2230,7 +2264,10 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 var opTagResource = runtime.Operation{
 	Name:      "TagResource",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.TagResource",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Associate a set of tags with an Amazon DynamoDB resource. You can then activate these
@@ -2257,7 +2294,6 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.TagResource"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2272,7 +2308,10 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 var opTransactGetItems = runtime.Operation{
 	Name:      "TransactGetItems",
 	RetrySafe: true,
-	NewError:  newTransactGetItemsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.TransactGetItems",
+	},
+	NewError: newTransactGetItemsError,
 }
 
 // newTransactGetItemsError returns an empty modelled error of TransactGetItems for code, or nil.
@@ -2301,13 +2340,10 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 //
 // DynamoDB rejects the entire TransactGetItems request if any of the following is true:
 //
-// A conflicting operation is in the process of updating an item to be read.
-//
-// There is insufficient provisioned capacity for the transaction to be completed.
-//
-// There is a user error, such as an invalid data format.
-//
-// The aggregate size of the items in the transaction cannot exceed 4 MB.
+//   - A conflicting operation is in the process of updating an item to be read.
+//   - There is insufficient provisioned capacity for the transaction to be completed.
+//   - There is a user error, such as an invalid data format.
+//   - The aggregate size of the items in the transaction cannot exceed 4 MB.
 //
 // TransactGetItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactGetItems.
 //
@@ -2327,7 +2363,6 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.TransactGetItems"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2342,7 +2377,10 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 var opTransactWriteItems = runtime.Operation{
 	Name:      "TransactWriteItems",
 	RetrySafe: true,
-	NewError:  newExecuteTransactionError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
+	},
+	NewError: newExecuteTransactionError,
 }
 
 // TransactWriteItems is a synchronous write operation that groups up to 25 action requests. These
@@ -2353,41 +2391,35 @@ var opTransactWriteItems = runtime.Operation{
 // The actions are completed atomically so that either all of them succeed, or all of them fail.
 // They are defined by the following objects:
 //
-// Put — Initiates a PutItem operation to write a new item. This structure specifies the primary
-// key of the item to be written, the name of the table to write it in, an optional condition
-// expression that must be satisfied for the write to succeed, a list of the item's attributes, and
-// a field indicating whether to retrieve the item's attributes if the condition is not met.
-//
-// Update — Initiates an UpdateItem operation to update an existing item. This structure
-// specifies the primary key of the item to be updated, the name of the table where it resides, an
-// optional condition expression that must be satisfied for the update to succeed, an expression
-// that defines one or more attributes to be updated, and a field indicating whether to retrieve
-// the item's attributes if the condition is not met.
-//
-// Delete — Initiates a DeleteItem operation to delete an existing item. This structure specifies
-// the primary key of the item to be deleted, the name of the table where it resides, an optional
-// condition expression that must be satisfied for the deletion to succeed, and a field indicating
-// whether to retrieve the item's attributes if the condition is not met.
-//
-// ConditionCheck — Applies a condition to an item that is not being modified by the transaction.
-// This structure specifies the primary key of the item to be checked, the name of the table where
-// it resides, a condition expression that must be satisfied for the transaction to succeed, and a
-// field indicating whether to retrieve the item's attributes if the condition is not met.
+//   - Put — Initiates a PutItem operation to write a new item. This structure specifies the
+//     primary key of the item to be written, the name of the table to write it in, an optional
+//     condition expression that must be satisfied for the write to succeed, a list of the item's
+//     attributes, and a field indicating whether to retrieve the item's attributes if the
+//     condition is not met.
+//   - Update — Initiates an UpdateItem operation to update an existing item. This structure
+//     specifies the primary key of the item to be updated, the name of the table where it resides,
+//     an optional condition expression that must be satisfied for the update to succeed, an
+//     expression that defines one or more attributes to be updated, and a field indicating whether
+//     to retrieve the item's attributes if the condition is not met.
+//   - Delete — Initiates a DeleteItem operation to delete an existing item. This structure
+//     specifies the primary key of the item to be deleted, the name of the table where it resides,
+//     an optional condition expression that must be satisfied for the deletion to succeed, and a
+//     field indicating whether to retrieve the item's attributes if the condition is not met.
+//   - ConditionCheck — Applies a condition to an item that is not being modified by the
+//     transaction. This structure specifies the primary key of the item to be checked, the name of
+//     the table where it resides, a condition expression that must be satisfied for the
+//     transaction to succeed, and a field indicating whether to retrieve the item's attributes if
+//     the condition is not met.
 //
 // DynamoDB rejects the entire TransactWriteItems request if any of the following is true:
 //
-// A condition in one of the condition expressions is not met.
-//
-// An ongoing operation is in the process of updating the same item.
-//
-// There is insufficient provisioned capacity for the transaction to be completed.
-//
-// An item size becomes too large (bigger than 400 KB), a local secondary index (LSI) becomes too
-// large, or a similar validation error occurs because of changes made by the transaction.
-//
-// The aggregate size of the items in the transaction exceeds 4 MB.
-//
-// There is a user error, such as an invalid data format.
+//   - A condition in one of the condition expressions is not met.
+//   - An ongoing operation is in the process of updating the same item.
+//   - There is insufficient provisioned capacity for the transaction to be completed.
+//   - An item size becomes too large (bigger than 400 KB), a local secondary index (LSI) becomes
+//     too large, or a similar validation error occurs because of changes made by the transaction.
+//   - The aggregate size of the items in the transaction exceeds 4 MB.
+//   - There is a user error, such as an invalid data format.
 //
 // TransactWriteItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
 //
@@ -2407,7 +2439,6 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.TransactWriteItems"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2422,7 +2453,10 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 var opUntagResource = runtime.Operation{
 	Name:      "UntagResource",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UntagResource",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
@@ -2448,7 +2482,6 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UntagResource"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2463,7 +2496,10 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 var opUpdateContinuousBackups = runtime.Operation{
 	Name:      "UpdateContinuousBackups",
 	RetrySafe: true,
-	NewError:  newUpdateContinuousBackupsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateContinuousBackups",
+	},
+	NewError: newUpdateContinuousBackupsError,
 }
 
 // newUpdateContinuousBackupsError returns an empty modelled error of UpdateContinuousBackups for code, or nil.
@@ -2508,7 +2544,6 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateContinuousBackups"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2523,7 +2558,10 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 var opUpdateContributorInsights = runtime.Operation{
 	Name:      "UpdateContributorInsights",
 	RetrySafe: true,
-	NewError:  newDescribeContributorInsightsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights",
+	},
+	NewError: newDescribeContributorInsightsError,
 }
 
 // Updates the status for contributor insights for a specific table or index.
@@ -2545,7 +2583,6 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateContributorInsights"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2560,7 +2597,10 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 var opUpdateGlobalTable = runtime.Operation{
 	Name:      "UpdateGlobalTable",
 	RetrySafe: true,
-	NewError:  newUpdateGlobalTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTable",
+	},
+	NewError: newUpdateGlobalTableError,
 }
 
 // newUpdateGlobalTableError returns an empty modelled error of UpdateGlobalTable for code, or nil.
@@ -2592,11 +2632,10 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 // </note> If global secondary indexes are specified, then the following conditions must also be
 // met:
 //
-// The global secondary indexes must have the same name.
-//
-// The global secondary indexes must have the same hash key and sort key (if present).
-//
-// The global secondary indexes must have the same provisioned and maximum write capacity units.
+//   - The global secondary indexes must have the same name.
+//   - The global secondary indexes must have the same hash key and sort key (if present).
+//   - The global secondary indexes must have the same provisioned and maximum write capacity
+//     units.
 //
 // UpdateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
 //
@@ -2615,7 +2654,6 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateGlobalTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2630,7 +2668,10 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 var opUpdateGlobalTableSettings = runtime.Operation{
 	Name:      "UpdateGlobalTableSettings",
 	RetrySafe: true,
-	NewError:  newUpdateGlobalTableSettingsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTableSettings",
+	},
+	NewError: newUpdateGlobalTableSettingsError,
 }
 
 // newUpdateGlobalTableSettingsError returns an empty modelled error of UpdateGlobalTableSettings for code, or nil.
@@ -2672,7 +2713,6 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateGlobalTableSettings"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2687,7 +2727,10 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 var opUpdateItem = runtime.Operation{
 	Name:      "UpdateItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // Edits an existing item's attributes, or adds a new item to the table if it does not already
@@ -2716,7 +2759,6 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2731,7 +2773,10 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 var opUpdateTable = runtime.Operation{
 	Name:      "UpdateTable",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateTable",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Modifies the provisioned throughput settings, global secondary indexes, or DynamoDB Streams
@@ -2739,14 +2784,11 @@ var opUpdateTable = runtime.Operation{
 //
 // You can only perform one of the following operations at once:
 //
-// Modify the provisioned throughput settings of the table.
-//
-// Enable or disable DynamoDB Streams on the table.
-//
-// Remove a global secondary index from the table.
-//
-// Create a new global secondary index on the table. After the index begins backfilling, you can
-// use UpdateTable to perform other operations.
+//   - Modify the provisioned throughput settings of the table.
+//   - Enable or disable DynamoDB Streams on the table.
+//   - Remove a global secondary index from the table.
+//   - Create a new global secondary index on the table. After the index begins backfilling, you
+//     can use UpdateTable to perform other operations.
 //
 // UpdateTable is an asynchronous operation; while it is executing, the table status changes from
 // ACTIVE to UPDATING. While it is UPDATING, you cannot issue another UpdateTable request. When the
@@ -2769,7 +2811,6 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateTable"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2784,7 +2825,10 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 var opUpdateTableReplicaAutoScaling = runtime.Operation{
 	Name:      "UpdateTableReplicaAutoScaling",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling",
+	},
+	NewError: newDeleteTableError,
 }
 
 // Updates auto scaling settings on your global tables at once.
@@ -2811,7 +2855,6 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateTableReplicaAutoScaling"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -2826,7 +2869,10 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 var opUpdateTimeToLive = runtime.Operation{
 	Name:      "UpdateTimeToLive",
 	RetrySafe: true,
-	NewError:  newDeleteTableError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
+	},
+	NewError: newDeleteTableError,
 }
 
 // The UpdateTimeToLive method enables or disables Time to Live (TTL) for the specified table. A
@@ -2872,7 +2918,6 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.UpdateTimeToLive"}},
 		Method:      "POST",
 		Path:        "/",
 	}

@@ -20,9 +20,9 @@ type ArchivalSummary struct {
 
 	// The reason DynamoDB archived the table. Currently, the only possible value is:
 	//
-	// INACCESSIBLE_ENCRYPTION_CREDENTIALS - The table was archived due to the table's AWS KMS key
-	// being inaccessible for more than seven days. An On-Demand backup was created at the archival
-	// time.
+	//   - INACCESSIBLE_ENCRYPTION_CREDENTIALS - The table was archived due to the table's AWS KMS key
+	//     being inaccessible for more than seven days. An On-Demand backup was created at the archival
+	//     time.
 	ArchivalReason *string `json:"ArchivalReason,omitzero"`
 }
 
@@ -49,11 +49,9 @@ type AttributeDefinition struct {
 
 	// The data type for the attribute, where:
 	//
-	// S - the attribute is of type String
-	//
-	// N - the attribute is of type Number
-	//
-	// B - the attribute is of type Binary
+	//   - S - the attribute is of type String
+	//   - N - the attribute is of type Number
+	//   - B - the attribute is of type Binary
 	//
 	// Required.
 	AttributeType ScalarAttributeType `json:"AttributeType"`
@@ -144,23 +142,21 @@ type AttributeValueUpdate struct {
 	//
 	// If an item with the specified Key is found in the table:
 	//
-	// PUT - Adds the specified attribute to the item. If the attribute already exists, it is replaced
-	// by the new value.
-	//
-	// DELETE - If no value is specified, the attribute and its value are removed from the item. The
-	// data type of the specified value must match the existing value's data type.
+	//   - PUT - Adds the specified attribute to the item. If the attribute already exists, it is
+	//     replaced by the new value.
+	//   - DELETE - If no value is specified, the attribute and its value are removed from the item.
+	//     The data type of the specified value must match the existing value's data type.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
 	// if the attribute value was the set [a,b,c] and the DELETE action specified [a,c], then the final
 	// attribute value would be [b]. Specifying an empty set is an error.
 	//
-	// ADD - If the attribute does not already exist, then the attribute and its values are added to
-	// the item. If the attribute does exist, then the behavior of ADD depends on the data type of the
-	// attribute:
-	//
-	// If the existing attribute is a number, and if Value is also a number, then the Value is
-	// mathematically added to the existing attribute. If Value is a negative number, then it is
-	// subtracted from the existing attribute.
+	//   - ADD - If the attribute does not already exist, then the attribute and its values are added
+	//     to the item. If the attribute does exist, then the behavior of ADD depends on the data type
+	//     of the attribute:
+	//   - If the existing attribute is a number, and if Value is also a number, then the Value is
+	//     mathematically added to the existing attribute. If Value is a negative number, then it is
+	//     subtracted from the existing attribute.
 	//
 	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
 	// before the update, DynamoDB uses 0 as the initial value.
@@ -172,11 +168,13 @@ type AttributeValueUpdate struct {
 	// DynamoDB will create the itemcount attribute, set its initial value to 0, and finally add 3 to
 	// it. The result will be a new itemcount attribute in the item, with a value of 3.
 	//
-	// </note> If the existing data type is a set, and if the Value is also a set, then the Value is
-	// added to the existing set. (This is a set operation, not mathematical addition.) For example, if
-	// the attribute value was the set [1,2], and the ADD action specified [3], then the final
-	// attribute value would be [1,2,3]. An error occurs if an Add action is specified for a set
-	// attribute and the attribute type specified does not match the existing set type.
+	// </note>
+	//
+	//   - If the existing data type is a set, and if the Value is also a set, then the Value is added
+	//     to the existing set. (This is a set operation, not mathematical addition.) For example, if
+	//     the attribute value was the set [1,2], and the ADD action specified [3], then the final
+	//     attribute value would be [1,2,3]. An error occurs if an Add action is specified for a set
+	//     attribute and the attribute type specified does not match the existing set type.
 	//
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings. The same holds true for number sets and
@@ -187,13 +185,12 @@ type AttributeValueUpdate struct {
 	//
 	// If no item with the specified Key is found:
 	//
-	// PUT - DynamoDB creates a new item with the specified primary key, and then adds the attribute.
-	//
-	// DELETE - Nothing happens; there is no attribute to delete.
-	//
-	// ADD - DynamoDB creates an item with the supplied primary key and number (or set of numbers) for
-	// the attribute value. The only data types allowed are number and number set; no other data types
-	// can be specified.
+	//   - PUT - DynamoDB creates a new item with the specified primary key, and then adds the
+	//     attribute.
+	//   - DELETE - Nothing happens; there is no attribute to delete.
+	//   - ADD - DynamoDB creates an item with the supplied primary key and number (or set of numbers)
+	//     for the attribute value. The only data types allowed are number and number set; no other
+	//     data types can be specified.
 	Action *AttributeAction `json:"Action,omitzero"`
 
 	// Represents the data for an attribute.
@@ -381,13 +378,12 @@ type BackupDetails struct {
 
 	// BackupType:
 	//
-	// USER - You create and manage these using the on-demand backup feature.
-	//
-	// SYSTEM - If you delete a table with point-in-time recovery enabled, a SYSTEM backup is
-	// automatically created and is retained for 35 days (at no additional cost). System backups allow
-	// you to restore the deleted table to the state it was in just before the point of deletion.
-	//
-	// AWS_BACKUP - On-demand backup created by you from AWS Backup service.
+	//   - USER - You create and manage these using the on-demand backup feature.
+	//   - SYSTEM - If you delete a table with point-in-time recovery enabled, a SYSTEM backup is
+	//     automatically created and is retained for 35 days (at no additional cost). System backups
+	//     allow you to restore the deleted table to the state it was in just before the point of
+	//     deletion.
+	//   - AWS_BACKUP - On-demand backup created by you from AWS Backup service.
 	//
 	// Required.
 	BackupType BackupType `json:"BackupType"`
@@ -430,13 +426,12 @@ type BackupSummary struct {
 
 	// BackupType:
 	//
-	// USER - You create and manage these using the on-demand backup feature.
-	//
-	// SYSTEM - If you delete a table with point-in-time recovery enabled, a SYSTEM backup is
-	// automatically created and is retained for 35 days (at no additional cost). System backups allow
-	// you to restore the deleted table to the state it was in just before the point of deletion.
-	//
-	// AWS_BACKUP - On-demand backup created by you from AWS Backup service.
+	//   - USER - You create and manage these using the on-demand backup feature.
+	//   - SYSTEM - If you delete a table with point-in-time recovery enabled, a SYSTEM backup is
+	//     automatically created and is retained for 35 days (at no additional cost). System backups
+	//     allow you to restore the deleted table to the state it was in just before the point of
+	//     deletion.
+	//   - AWS_BACKUP - On-demand backup created by you from AWS Backup service.
 	BackupType *BackupType `json:"BackupType,omitzero"`
 
 	// ARN associated with the table.
@@ -506,34 +501,31 @@ type BatchGetItemInput struct {
 	//
 	// Each element in the map of items to retrieve consists of the following:
 	//
-	// ConsistentRead - If true, a strongly consistent read is used; if false (the default), an
-	// eventually consistent read is used.
-	//
-	// ExpressionAttributeNames - One or more substitution tokens for attribute names in the
-	// ProjectionExpression parameter. The following are some use cases for using
-	// ExpressionAttributeNames:
-	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - ConsistentRead - If true, a strongly consistent read is used; if false (the default), an
+	//     eventually consistent read is used.
+	//   - ExpressionAttributeNames - One or more substitution tokens for attribute names in the
+	//     ProjectionExpression parameter. The following are some use cases for using
+	//     ExpressionAttributeNames:
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -541,22 +533,21 @@ type BatchGetItemInput struct {
 	// </note> For more information about expression attribute names, see Accessing Item Attributes in
 	// the Amazon DynamoDB Developer Guide.
 	//
-	// Keys - An array of primary key attribute values that define specific items in the table. For
-	// each primary key, you must provide all of the key attributes. For example, with a simple primary
-	// key, you only need to provide the partition key value. For a composite key, you must provide
-	// both the partition key value and the sort key value.
-	//
-	// ProjectionExpression - A string that identifies one or more attributes to retrieve from the
-	// table. These attributes can include scalars, sets, or elements of a JSON document. The
-	// attributes in the expression must be separated by commas.
+	//   - Keys - An array of primary key attribute values that define specific items in the table. For
+	//     each primary key, you must provide all of the key attributes. For example, with a simple
+	//     primary key, you only need to provide the partition key value. For a composite key, you must
+	//     provide both the partition key value and the sort key value.
+	//   - ProjectionExpression - A string that identifies one or more attributes to retrieve from the
+	//     table. These attributes can include scalars, sets, or elements of a JSON document. The
+	//     attributes in the expression must be separated by commas.
 	//
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
 	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
 	//
-	// AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
-	// information, see AttributesToGet in the Amazon DynamoDB Developer Guide.
+	//   - AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
+	//     information, see AttributesToGet in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
@@ -576,9 +567,8 @@ type BatchGetItemOutput struct {
 	//
 	// Each element consists of:
 	//
-	// TableName - The table that consumed the provisioned throughput.
-	//
-	// CapacityUnits - The total number of capacity units consumed.
+	//   - TableName - The table that consumed the provisioned throughput.
+	//   - CapacityUnits - The total number of capacity units consumed.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A map of table name to a list of items. Each object in Responses consists of a table name, along
@@ -592,14 +582,12 @@ type BatchGetItemOutput struct {
 	//
 	// Each element consists of:
 	//
-	// Keys - An array of primary key attribute values that define specific items in the table.
-	//
-	// ProjectionExpression - One or more attributes to be retrieved from the table or index. By
-	// default, all attributes are returned. If a requested attribute is not found, it does not appear
-	// in the result.
-	//
-	// ConsistentRead - The consistency of a read operation. If set to true, then a strongly consistent
-	// read is used; otherwise, an eventually consistent read is used.
+	//   - Keys - An array of primary key attribute values that define specific items in the table.
+	//   - ProjectionExpression - One or more attributes to be retrieved from the table or index. By
+	//     default, all attributes are returned. If a requested attribute is not found, it does not
+	//     appear in the result.
+	//   - ConsistentRead - The consistency of a read operation. If set to true, then a strongly
+	//     consistent read is used; otherwise, an eventually consistent read is used.
 	//
 	// If there are no unprocessed keys remaining, the response contains an empty UnprocessedKeys map.
 	UnprocessedKeys map[string]KeysAndAttributes `json:"UnprocessedKeys,omitzero"`
@@ -675,22 +663,19 @@ type BatchWriteItemInput struct {
 	// A map of one or more table names and, for each table, a list of operations to be performed
 	// (DeleteRequest or PutRequest). Each element in the map consists of the following:
 	//
-	// DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted is
-	// identified by a Key subelement:
-	//
-	// Key - A map of primary key attribute values that uniquely identify the item. Each entry in this
-	// map consists of an attribute name and an attribute value. For each primary key, you must provide
-	// all of the key attributes. For example, with a simple primary key, you only need to provide a
-	// value for the partition key. For a composite primary key, you must provide values for both the
-	// partition key and the sort key.
-	//
-	// PutRequest - Perform a PutItem operation on the specified item. The item to be put is identified
-	// by an Item subelement:
-	//
-	// Item - A map of attributes and their values. Each entry in this map consists of an attribute
-	// name and an attribute value. Attribute values must not be null; string and binary type
-	// attributes must have lengths greater than zero; and set type attributes must not be empty.
-	// Requests that contain empty values are rejected with a ValidationException exception.
+	//   - DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted
+	//     is identified by a Key subelement:
+	//   - Key - A map of primary key attribute values that uniquely identify the item. Each entry in
+	//     this map consists of an attribute name and an attribute value. For each primary key, you
+	//     must provide all of the key attributes. For example, with a simple primary key, you only
+	//     need to provide a value for the partition key. For a composite primary key, you must provide
+	//     values for both the partition key and the sort key.
+	//   - PutRequest - Perform a PutItem operation on the specified item. The item to be put is
+	//     identified by an Item subelement:
+	//   - Item - A map of attributes and their values. Each entry in this map consists of an attribute
+	//     name and an attribute value. Attribute values must not be null; string and binary type
+	//     attributes must have lengths greater than zero; and set type attributes must not be empty.
+	//     Requests that contain empty values are rejected with a ValidationException exception.
 	//
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
@@ -718,9 +703,8 @@ type BatchWriteItemOutput struct {
 	//
 	// Each element consists of:
 	//
-	// TableName - The table that consumed the provisioned throughput.
-	//
-	// CapacityUnits - The total number of capacity units consumed.
+	//   - TableName - The table that consumed the provisioned throughput.
+	//   - CapacityUnits - The total number of capacity units consumed.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A list of tables that were processed by BatchWriteItem and, for each table, information about
@@ -728,14 +712,13 @@ type BatchWriteItemOutput struct {
 	//
 	// Each entry consists of the following subelements:
 	//
-	// ItemCollectionKey - The partition key value of the item collection. This is the same as the
-	// partition key value of the item.
-	//
-	// SizeEstimateRangeGB - An estimate of item collection size, expressed in GB. This is a
-	// two-element array containing a lower bound and an upper bound for the estimate. The estimate
-	// includes the size of all the items in the table, plus the size of all attributes projected into
-	// all of the local secondary indexes on the table. Use this estimate to measure whether a local
-	// secondary index is approaching its size limit.
+	//   - ItemCollectionKey - The partition key value of the item collection. This is the same as the
+	//     partition key value of the item.
+	//   - SizeEstimateRangeGB - An estimate of item collection size, expressed in GB. This is a
+	//     two-element array containing a lower bound and an upper bound for the estimate. The estimate
+	//     includes the size of all the items in the table, plus the size of all attributes projected
+	//     into all of the local secondary indexes on the table. Use this estimate to measure whether a
+	//     local secondary index is approaching its size limit.
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
@@ -749,19 +732,16 @@ type BatchWriteItemOutput struct {
 	// Each UnprocessedItems entry consists of a table name and, for that table, a list of operations
 	// to perform (DeleteRequest or PutRequest).
 	//
-	// DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted is
-	// identified by a Key subelement:
-	//
-	// Key - A map of primary key attribute values that uniquely identify the item. Each entry in this
-	// map consists of an attribute name and an attribute value.
-	//
-	// PutRequest - Perform a PutItem operation on the specified item. The item to be put is identified
-	// by an Item subelement:
-	//
-	// Item - A map of attributes and their values. Each entry in this map consists of an attribute
-	// name and an attribute value. Attribute values must not be null; string and binary type
-	// attributes must have lengths greater than zero; and set type attributes must not be empty.
-	// Requests that contain empty values will be rejected with a ValidationException exception.
+	//   - DeleteRequest - Perform a DeleteItem operation on the specified item. The item to be deleted
+	//     is identified by a Key subelement:
+	//   - Key - A map of primary key attribute values that uniquely identify the item. Each entry in
+	//     this map consists of an attribute name and an attribute value.
+	//   - PutRequest - Perform a PutItem operation on the specified item. The item to be put is
+	//     identified by an Item subelement:
+	//   - Item - A map of attributes and their values. Each entry in this map consists of an attribute
+	//     name and an attribute value. Attribute values must not be null; string and binary type
+	//     attributes must have lengths greater than zero; and set type attributes must not be empty.
+	//     Requests that contain empty values will be rejected with a ValidationException exception.
 	//
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
@@ -789,11 +769,10 @@ type BillingModeSummary struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using PROVISIONED
-	// for predictable workloads.
-	//
-	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
-	// PAY_PER_REQUEST for unpredictable workloads.
+	//   - PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using
+	//     PROVISIONED for predictable workloads.
+	//   - PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
+	//     PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Represents the time when PAY_PER_REQUEST was last set as the read/write capacity mode.
@@ -838,16 +817,17 @@ const (
 
 // Represents the selection criteria for a Query or Scan operation:
 //
-// For a Query operation, Condition is used for specifying the KeyConditions to use when querying a
-// table or an index. For KeyConditions, only the following comparison operators are supported:
+//   - For a Query operation, Condition is used for specifying the KeyConditions to use when
+//     querying a table or an index. For KeyConditions, only the following comparison operators are
+//     supported:
 //
 // EQ | LE | LT | GE | GT | BEGINS_WITH | BETWEEN
 //
 // Condition is also used in a QueryFilter, which evaluates the query results and returns only the
 // desired values.
 //
-// For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results and
-// returns only the desired values.
+//   - For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results
+//     and returns only the desired values.
 //
 // Source: #/components/schemas/Condition
 type Condition struct {
@@ -873,65 +853,69 @@ type Condition struct {
 	//
 	// The following are descriptions of each comparison operator.
 	//
-	// EQ : Equal. EQ is supported for all data types, including lists and maps.
+	//   - EQ : Equal. EQ is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
 	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// NE : Not equal. NE is supported for all data types, including lists and maps.
+	//   - NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// LE : Less than or equal.
+	//   - LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// LT : Less than.
+	//   - LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GE : Greater than or equal.
+	//   - GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GT : Greater than.
+	//   - GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
-	// maps.
+	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the existence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
 	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
-	// lists and maps.
+	// </note>
+	//
+	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// </note> CONTAINS : Checks for a subsequence, or value in a set.
+	// </note>
+	//
+	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
@@ -943,7 +927,7 @@ type Condition struct {
 	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
 	// cannot be a set, a map, or a list.
 	//
-	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
+	//   - NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
@@ -955,19 +939,20 @@ type Condition struct {
 	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
 	// however, "b" cannot be a set, a map, or a list.
 	//
-	// BEGINS_WITH : Checks for a prefix.
+	//   - BEGINS_WITH : Checks for a prefix.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String or Binary (not a Number or
 	// a set type). The target attribute of the comparison must be of type String or Binary (not a
 	// Number or a set type).
 	//
-	// IN : Checks for matching elements in a list.
+	//   - IN : Checks for matching elements in a list.
 	//
 	// AttributeValueList can contain one or more AttributeValue elements of type String, Number, or
 	// Binary. These attributes are compared against an existing attribute of an item. If any elements
 	// of the input are equal to the item attribute, the expression evaluates to true.
 	//
-	// BETWEEN : Greater than or equal to the first value, and less than or equal to the second value.
+	//   - BETWEEN : Greater than or equal to the first value, and less than or equal to the second
+	//     value.
 	//
 	// AttributeValueList must contain two AttributeValue elements of the same type, either String,
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
@@ -1247,40 +1232,31 @@ type CreateTableInput struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode.
-	//
-	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
+	//   - PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
+	//     billing mode to Provisioned Mode.
+	//   - PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
+	//     PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// One or more global secondary indexes (the maximum is 20) to be created on the table. Each global
 	// secondary index in the array includes the following:
 	//
-	// IndexName - The name of the global secondary index. Must be unique only for this table.
-	//
-	// KeySchema - Specifies the key schema for the global secondary index.
-	//
-	// Projection - Specifies attributes that are copied (projected) from the table into the index.
-	// These are in addition to the primary key attributes and index key attributes, which are
-	// automatically projected. Each attribute specification is composed of:
-	//
-	// ProjectionType - One of the following:
-	//
-	// KEYS_ONLY - Only the index and primary keys are projected into the index.
-	//
-	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes.
-	//
-	// ALL - All of the table attributes are projected into the index.
-	//
-	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
-	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
-	// different indexes, this counts as two distinct attributes when determining the total.
-	//
-	// ProvisionedThroughput - The provisioned throughput settings for the global secondary index,
-	// consisting of read and write capacity units.
+	//   - IndexName - The name of the global secondary index. Must be unique only for this table.
+	//   - KeySchema - Specifies the key schema for the global secondary index.
+	//   - Projection - Specifies attributes that are copied (projected) from the table into the index.
+	//     These are in addition to the primary key attributes and index key attributes, which are
+	//     automatically projected. Each attribute specification is composed of:
+	//   - ProjectionType - One of the following:
+	//   - KEYS_ONLY - Only the index and primary keys are projected into the index.
+	//   - INCLUDE - Only the specified table attributes are projected into the index. The list of
+	//     projected attributes is in NonKeyAttributes.
+	//   - ALL - All of the table attributes are projected into the index.
+	//   - NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
+	//     secondary index. The total count of attributes provided in NonKeyAttributes, summed across
+	//     all of the secondary indexes, must not exceed 100. If you project the same attribute into
+	//     two different indexes, this counts as two distinct attributes when determining the total.
+	//   - ProvisionedThroughput - The provisioned throughput settings for the global secondary index,
+	//     consisting of read and write capacity units.
 	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// Specifies the attributes that make up the primary key for a table or an index. The attributes in
@@ -1289,13 +1265,10 @@ type CreateTableInput struct {
 	//
 	// Each KeySchemaElement in the array is composed of:
 	//
-	// AttributeName - The name of this key attribute.
-	//
-	// KeyType - The role that the key attribute will assume:
-	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - AttributeName - The name of this key attribute.
+	//   - KeyType - The role that the key attribute will assume:
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from the DynamoDB usage of an internal hash function to evenly distribute
@@ -1323,28 +1296,21 @@ type CreateTableInput struct {
 	//
 	// Each local secondary index in the array includes the following:
 	//
-	// IndexName - The name of the local secondary index. Must be unique only for this table.
-	//
-	// KeySchema - Specifies the key schema for the local secondary index. The key schema must begin
-	// with the same partition key as the table.
-	//
-	// Projection - Specifies attributes that are copied (projected) from the table into the index.
-	// These are in addition to the primary key attributes and index key attributes, which are
-	// automatically projected. Each attribute specification is composed of:
-	//
-	// ProjectionType - One of the following:
-	//
-	// KEYS_ONLY - Only the index and primary keys are projected into the index.
-	//
-	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes.
-	//
-	// ALL - All of the table attributes are projected into the index.
-	//
-	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
-	// of the secondary indexes, must not exceed 100. If you project the same attribute into two
-	// different indexes, this counts as two distinct attributes when determining the total.
+	//   - IndexName - The name of the local secondary index. Must be unique only for this table.
+	//   - KeySchema - Specifies the key schema for the local secondary index. The key schema must
+	//     begin with the same partition key as the table.
+	//   - Projection - Specifies attributes that are copied (projected) from the table into the index.
+	//     These are in addition to the primary key attributes and index key attributes, which are
+	//     automatically projected. Each attribute specification is composed of:
+	//   - ProjectionType - One of the following:
+	//   - KEYS_ONLY - Only the index and primary keys are projected into the index.
+	//   - INCLUDE - Only the specified table attributes are projected into the index. The list of
+	//     projected attributes is in NonKeyAttributes.
+	//   - ALL - All of the table attributes are projected into the index.
+	//   - NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
+	//     secondary index. The total count of attributes provided in NonKeyAttributes, summed across
+	//     all of the secondary indexes, must not exceed 100. If you project the same attribute into
+	//     two different indexes, this counts as two distinct attributes when determining the total.
 	LocalSecondaryIndexes []LocalSecondaryIndex `json:"LocalSecondaryIndexes,omitzero"`
 
 	// Represents the provisioned throughput settings for a specified table or index. The settings can
@@ -1362,18 +1328,16 @@ type CreateTableInput struct {
 
 	// The settings for DynamoDB Streams on the table. These settings consist of:
 	//
-	// StreamEnabled - Indicates whether DynamoDB Streams is to be enabled (true) or disabled (false).
-	//
-	// StreamViewType - When an item in the table is modified, StreamViewType determines what
-	// information is written to the table's stream. Valid values for StreamViewType are:
-	//
-	// KEYS_ONLY - Only the key attributes of the modified item are written to the stream.
-	//
-	// NEW_IMAGE - The entire item, as it appears after it was modified, is written to the stream.
-	//
-	// OLD_IMAGE - The entire item, as it appeared before it was modified, is written to the stream.
-	//
-	// NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the stream.
+	//   - StreamEnabled - Indicates whether DynamoDB Streams is to be enabled (true) or disabled
+	//     (false).
+	//   - StreamViewType - When an item in the table is modified, StreamViewType determines what
+	//     information is written to the table's stream. Valid values for StreamViewType are:
+	//   - KEYS_ONLY - Only the key attributes of the modified item are written to the stream.
+	//   - NEW_IMAGE - The entire item, as it appears after it was modified, is written to the stream.
+	//   - OLD_IMAGE - The entire item, as it appeared before it was modified, is written to the
+	//     stream.
+	//   - NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the
+	//     stream.
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to create.
@@ -1468,14 +1432,13 @@ type DeleteItemInput struct {
 	//
 	// An expression can contain any of the following:
 	//
-	// Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with |
-	// size
+	//   - Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with
+	//     | size
 	//
 	// These function names are case-sensitive.
 	//
-	// Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
-	//
-	// Logical operators: AND | OR | NOT
+	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
+	//   - Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide.
@@ -1492,27 +1455,26 @@ type DeleteItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -1560,10 +1522,9 @@ type DeleteItemInput struct {
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// deleted. For DeleteItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
-	// (This setting is the default for ReturnValues.)
-	//
-	// ALL_OLD - The content of the old item is returned.
+	//   - NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	//     (This setting is the default for ReturnValues.)
+	//   - ALL_OLD - The content of the old item is returned.
 	//
 	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
 	// does not recognize any values other than NONE or ALL_OLD.
@@ -1604,14 +1565,13 @@ type DeleteItemOutput struct {
 	//
 	// Each ItemCollectionMetrics element consists of:
 	//
-	// ItemCollectionKey - The partition key value of the item collection. This is the same as the
-	// partition key value of the item itself.
-	//
-	// SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
-	// two-element array containing a lower bound and an upper bound for the estimate. The estimate
-	// includes the size of all the items in the table, plus the size of all attributes projected into
-	// all of the local secondary indexes on that table. Use this estimate to measure whether a local
-	// secondary index is approaching its size limit.
+	//   - ItemCollectionKey - The partition key value of the item collection. This is the same as the
+	//     partition key value of the item itself.
+	//   - SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
+	//     two-element array containing a lower bound and an upper bound for the estimate. The estimate
+	//     includes the size of all the items in the table, plus the size of all attributes projected
+	//     into all of the local secondary indexes on that table. Use this estimate to measure whether
+	//     a local secondary index is approaching its size limit.
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
@@ -1748,18 +1708,15 @@ type DescribeContributorInsightsOutput struct {
 	//
 	// The most common exceptions for a FAILED status are:
 	//
-	// LimitExceededException - Per-account Amazon CloudWatch Contributor Insights rule limit reached.
-	// Please disable Contributor Insights for other tables/indexes OR disable Contributor Insights
-	// rules before retrying.
-	//
-	// AccessDeniedException - Amazon CloudWatch Contributor Insights rules cannot be modified due to
-	// insufficient permissions.
-	//
-	// AccessDeniedException - Failed to create service-linked role for Contributor Insights due to
-	// insufficient permissions.
-	//
-	// InternalServerError - Failed to create Amazon CloudWatch Contributor Insights rules. Please
-	// retry request.
+	//   - LimitExceededException - Per-account Amazon CloudWatch Contributor Insights rule limit
+	//     reached. Please disable Contributor Insights for other tables/indexes OR disable Contributor
+	//     Insights rules before retrying.
+	//   - AccessDeniedException - Amazon CloudWatch Contributor Insights rules cannot be modified due
+	//     to insufficient permissions.
+	//   - AccessDeniedException - Failed to create service-linked role for Contributor Insights due to
+	//     insufficient permissions.
+	//   - InternalServerError - Failed to create Amazon CloudWatch Contributor Insights rules. Please
+	//     retry request.
 	FailureException *FailureException `json:"FailureException,omitzero"`
 
 	// The name of the global secondary index being described.
@@ -2076,15 +2033,14 @@ type ExecuteTransactionOutput struct {
 // operation succeeds; if not, the operation fails. You can use ExpectedAttributeValue in one of
 // two different ways:
 //
-// Use AttributeValueList to specify one or more values to compare against an attribute. Use
-// ComparisonOperator to specify how you want to perform the comparison. If the comparison
-// evaluates to true, then the conditional operation succeeds.
-//
-// Use Value to specify a value that DynamoDB will compare against an attribute. If the values
-// match, then ExpectedAttributeValue evaluates to true and the conditional operation succeeds.
-// Optionally, you can also set Exists to false, indicating that you do not expect to find the
-// attribute value in the table. In this case, the conditional operation succeeds only if the
-// comparison evaluates to false.
+//   - Use AttributeValueList to specify one or more values to compare against an attribute. Use
+//     ComparisonOperator to specify how you want to perform the comparison. If the comparison
+//     evaluates to true, then the conditional operation succeeds.
+//   - Use Value to specify a value that DynamoDB will compare against an attribute. If the values
+//     match, then ExpectedAttributeValue evaluates to true and the conditional operation succeeds.
+//     Optionally, you can also set Exists to false, indicating that you do not expect to find the
+//     attribute value in the table. In this case, the conditional operation succeeds only if the
+//     comparison evaluates to false.
 //
 // Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
@@ -2117,65 +2073,69 @@ type ExpectedAttributeValue struct {
 	//
 	// The following are descriptions of each comparison operator.
 	//
-	// EQ : Equal. EQ is supported for all data types, including lists and maps.
+	//   - EQ : Equal. EQ is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
 	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// NE : Not equal. NE is supported for all data types, including lists and maps.
+	//   - NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// LE : Less than or equal.
+	//   - LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// LT : Less than.
+	//   - LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GE : Greater than or equal.
+	//   - GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GT : Greater than.
+	//   - GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
-	// maps.
+	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the existence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
 	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
-	// lists and maps.
+	// </note>
+	//
+	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// </note> CONTAINS : Checks for a subsequence, or value in a set.
+	// </note>
+	//
+	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
@@ -2187,7 +2147,7 @@ type ExpectedAttributeValue struct {
 	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
 	// cannot be a set, a map, or a list.
 	//
-	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
+	//   - NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
@@ -2199,19 +2159,20 @@ type ExpectedAttributeValue struct {
 	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
 	// however, "b" cannot be a set, a map, or a list.
 	//
-	// BEGINS_WITH : Checks for a prefix.
+	//   - BEGINS_WITH : Checks for a prefix.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String or Binary (not a Number or
 	// a set type). The target attribute of the comparison must be of type String or Binary (not a
 	// Number or a set type).
 	//
-	// IN : Checks for matching elements in a list.
+	//   - IN : Checks for matching elements in a list.
 	//
 	// AttributeValueList can contain one or more AttributeValue elements of type String, Number, or
 	// Binary. These attributes are compared against an existing attribute of an item. If any elements
 	// of the input are equal to the item attribute, the expression evaluates to true.
 	//
-	// BETWEEN : Greater than or equal to the first value, and less than or equal to the second value.
+	//   - BETWEEN : Greater than or equal to the first value, and less than or equal to the second
+	//     value.
 	//
 	// AttributeValueList must contain two AttributeValue elements of the same type, either String,
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
@@ -2223,25 +2184,23 @@ type ExpectedAttributeValue struct {
 
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
-	// If Exists is true, DynamoDB will check to see if that attribute value already exists in the
-	// table. If it is found, then the operation succeeds. If it is not found, the operation fails with
-	// a ConditionCheckFailedException.
-	//
-	// If Exists is false, DynamoDB assumes that the attribute value does not exist in the table. If in
-	// fact the value does not exist, then the assumption is valid and the operation succeeds. If the
-	// value is found, despite the assumption that it does not exist, the operation fails with a
-	// ConditionCheckFailedException.
+	//   - If Exists is true, DynamoDB will check to see if that attribute value already exists in the
+	//     table. If it is found, then the operation succeeds. If it is not found, the operation fails
+	//     with a ConditionCheckFailedException.
+	//   - If Exists is false, DynamoDB assumes that the attribute value does not exist in the table.
+	//     If in fact the value does not exist, then the assumption is valid and the operation
+	//     succeeds. If the value is found, despite the assumption that it does not exist, the
+	//     operation fails with a ConditionCheckFailedException.
 	//
 	// The default setting for Exists is true. If you supply a Value all by itself, DynamoDB assumes
 	// the attribute exists: You don't have to set Exists to true, because it is implied.
 	//
 	// DynamoDB returns a ValidationException if:
 	//
-	// Exists is true but there is no Value to check. (You expect a value to exist, but don't specify
-	// what that value is.)
-	//
-	// Exists is false but you also provide a Value. (You cannot expect an attribute to have a value,
-	// while also expecting it not to exist.)
+	//   - Exists is true but there is no Value to check. (You expect a value to exist, but don't
+	//     specify what that value is.)
+	//   - Exists is false but you also provide a Value. (You cannot expect an attribute to have a
+	//     value, while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
 
 	// Represents the data for the expected attribute.
@@ -2304,9 +2263,8 @@ type ExportDescription struct {
 	// Type of encryption used on the bucket where export data is stored. Valid values for
 	// S3SseAlgorithm are:
 	//
-	// AES256 - server-side encryption with Amazon S3 managed keys
-	//
-	// KMS - server-side encryption with AWS KMS managed keys
+	//   - AES256 - server-side encryption with Amazon S3 managed keys
+	//   - KMS - server-side encryption with AWS KMS managed keys
 	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitzero"`
 
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data is stored (if
@@ -2394,9 +2352,8 @@ type ExportTableToPointInTimeInput struct {
 	// Type of encryption used on the bucket where export data will be stored. Valid values for
 	// S3SseAlgorithm are:
 	//
-	// AES256 - server-side encryption with Amazon S3 managed keys
-	//
-	// KMS - server-side encryption with AWS KMS managed keys
+	//   - AES256 - server-side encryption with Amazon S3 managed keys
+	//   - KMS - server-side encryption with AWS KMS managed keys
 	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitzero"`
 
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data will be stored
@@ -2473,27 +2430,26 @@ type GetItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -2562,9 +2518,8 @@ type GlobalSecondaryIndex struct {
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -2635,13 +2590,10 @@ type GlobalSecondaryIndexDescription struct {
 
 	// The current state of the global secondary index:
 	//
-	// CREATING - The index is being created.
-	//
-	// UPDATING - The index is being updated.
-	//
-	// DELETING - The index is being deleted.
-	//
-	// ACTIVE - The index is ready for use.
+	//   - CREATING - The index is being created.
+	//   - UPDATING - The index is being updated.
+	//   - DELETING - The index is being deleted.
+	//   - ACTIVE - The index is ready for use.
 	IndexStatus *IndexStatus `json:"IndexStatus,omitzero"`
 
 	// The number of items in the specified index. DynamoDB updates this value approximately every six
@@ -2651,9 +2603,8 @@ type GlobalSecondaryIndexDescription struct {
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -2688,9 +2639,8 @@ type GlobalSecondaryIndexInfo struct {
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -2714,25 +2664,19 @@ type GlobalSecondaryIndexInfo struct {
 
 // Represents one of the following:
 //
-// A new global secondary index to be added to an existing table.
-//
-// New provisioned throughput parameters for an existing global secondary index.
-//
-// An existing global secondary index to be removed from an existing table.
+//   - A new global secondary index to be added to an existing table.
+//   - New provisioned throughput parameters for an existing global secondary index.
+//   - An existing global secondary index to be removed from an existing table.
 //
 // Source: #/components/schemas/GlobalSecondaryIndexUpdate
 type GlobalSecondaryIndexUpdate struct {
 	// The parameters required for creating a global secondary index on an existing table:
 	//
-	// IndexName
-	//
-	// KeySchema
-	//
-	// AttributeDefinitions
-	//
-	// Projection
-	//
-	// ProvisionedThroughput
+	//   - IndexName
+	//   - KeySchema
+	//   - AttributeDefinitions
+	//   - Projection
+	//   - ProvisionedThroughput
 	Create *CreateGlobalSecondaryIndexAction `json:"Create,omitzero"`
 
 	// The name of an existing global secondary index to be removed.
@@ -2769,13 +2713,10 @@ type GlobalTableDescription struct {
 
 	// The current state of the global table:
 	//
-	// CREATING - The global table is being created.
-	//
-	// UPDATING - The global table is being updated.
-	//
-	// DELETING - The global table is being deleted.
-	//
-	// ACTIVE - The global table is ready for use.
+	//   - CREATING - The global table is being created.
+	//   - UPDATING - The global table is being updated.
+	//   - DELETING - The global table is being deleted.
+	//   - ACTIVE - The global table is ready for use.
 	GlobalTableStatus *GlobalTableStatus `json:"GlobalTableStatus,omitzero"`
 
 	// The Regions where the global table has replicas.
@@ -2874,9 +2815,8 @@ type KeySchemaElement struct {
 
 	// The role that this key attribute will assume:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -2922,27 +2862,26 @@ type KeysAndAttributes struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -3022,11 +2961,9 @@ type ListBackupsInput struct {
 	//
 	// Where BackupType can be:
 	//
-	// USER - On-demand backup created by you.
-	//
-	// SYSTEM - On-demand backup automatically created by DynamoDB.
-	//
-	// ALL - All types of on-demand backups (USER and SYSTEM).
+	//   - USER - On-demand backup created by you.
+	//   - SYSTEM - On-demand backup automatically created by DynamoDB.
+	//   - ALL - All types of on-demand backups (USER and SYSTEM).
 	BackupType *BackupTypeFilter `json:"BackupType,omitzero"`
 
 	// LastEvaluatedBackupArn is the Amazon Resource Name (ARN) of the backup last evaluated when the
@@ -3246,9 +3183,8 @@ type LocalSecondaryIndex struct {
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
 	// attribute names and key types:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -3292,9 +3228,8 @@ type LocalSecondaryIndexDescription struct {
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
 	// attribute names and key types:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -3323,9 +3258,8 @@ type LocalSecondaryIndexInfo struct {
 	// The complete key schema for a local secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -3370,11 +3304,9 @@ type PointInTimeRecoveryDescription struct {
 
 	// The current state of point in time recovery:
 	//
-	// ENABLING - Point in time recovery is being enabled.
-	//
-	// ENABLED - Point in time recovery is enabled.
-	//
-	// DISABLED - Point in time recovery is disabled.
+	//   - ENABLING - Point in time recovery is being enabled.
+	//   - ENABLED - Point in time recovery is enabled.
+	//   - DISABLED - Point in time recovery is disabled.
 	PointInTimeRecoveryStatus *PointInTimeRecoveryStatus `json:"PointInTimeRecoveryStatus,omitzero"`
 }
 
@@ -3414,12 +3346,10 @@ type Projection struct {
 
 	// The set of attributes that are projected into the index:
 	//
-	// KEYS_ONLY - Only the index and primary keys are projected into the index.
-	//
-	// INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include
-	// other non-key attributes that you specify.
-	//
-	// ALL - All of the table attributes are projected into the index.
+	//   - KEYS_ONLY - Only the index and primary keys are projected into the index.
+	//   - INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will
+	//     include other non-key attributes that you specify.
+	//   - ALL - All of the table attributes are projected into the index.
 	ProjectionType *ProjectionType `json:"ProjectionType,omitzero"`
 }
 
@@ -3539,14 +3469,13 @@ type PutItemInput struct {
 	//
 	// An expression can contain any of the following:
 	//
-	// Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with |
-	// size
+	//   - Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with
+	//     | size
 	//
 	// These function names are case-sensitive.
 	//
-	// Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
-	//
-	// Logical operators: AND | OR | NOT
+	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
+	//   - Logical operators: AND | OR | NOT
 	//
 	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
 	// Developer Guide.
@@ -3563,27 +3492,26 @@ type PutItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -3642,11 +3570,10 @@ type PutItemInput struct {
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// updated with the PutItem request. For PutItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
-	// (This setting is the default for ReturnValues.)
-	//
-	// ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old item is
-	// returned.
+	//   - NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	//     (This setting is the default for ReturnValues.)
+	//   - ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old
+	//     item is returned.
 	//
 	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
 	// not recognize any values other than NONE or ALL_OLD.
@@ -3688,14 +3615,13 @@ type PutItemOutput struct {
 	//
 	// Each ItemCollectionMetrics element consists of:
 	//
-	// ItemCollectionKey - The partition key value of the item collection. This is the same as the
-	// partition key value of the item itself.
-	//
-	// SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
-	// two-element array containing a lower bound and an upper bound for the estimate. The estimate
-	// includes the size of all the items in the table, plus the size of all attributes projected into
-	// all of the local secondary indexes on that table. Use this estimate to measure whether a local
-	// secondary index is approaching its size limit.
+	//   - ItemCollectionKey - The partition key value of the item collection. This is the same as the
+	//     partition key value of the item itself.
+	//   - SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
+	//     two-element array containing a lower bound and an upper bound for the estimate. The estimate
+	//     includes the size of all the items in the table, plus the size of all attributes projected
+	//     into all of the local secondary indexes on that table. Use this estimate to measure whether
+	//     a local secondary index is approaching its size limit.
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
@@ -3746,27 +3672,26 @@ type QueryInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -3833,22 +3758,18 @@ type QueryInput struct {
 	//
 	// Valid comparisons for the sort key condition are as follows:
 	//
-	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
-	//
-	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
-	//
-	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval.
-	//
-	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
-	//
-	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval.
-	//
-	// sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater than
-	// or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
-	//
-	// begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a particular
-	// operand. (You cannot use this function with a sort key that is of type Number.) Note that the
-	// function name begins_with is case-sensitive.
+	//   - sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
+	//   - sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
+	//   - sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to
+	//     :sortkeyval.
+	//   - sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
+	//   - sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to
+	//     :sortkeyval.
+	//   - sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater
+	//     than or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
+	//   - begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a
+	//     particular operand. (You cannot use this function with a sort key that is of type Number.)
+	//     Note that the function name begins_with is case-sensitive.
 	//
 	// Use the ExpressionAttributeValues parameter to replace tokens such as :partitionval and :sortval
 	// with actual values at runtime.
@@ -3858,12 +3779,12 @@ type QueryInput struct {
 	// attribute name conflicts with a DynamoDB reserved word. For example, the following
 	// KeyConditionExpression parameter causes an error because Size is a reserved word:
 	//
-	// Size = :myval
+	//   - Size = :myval
 	//
 	// To work around this, define a placeholder (such a #S) to represent the attribute name Size.
 	// KeyConditionExpression then is as follows:
 	//
-	// #S = :myval
+	//   - #S = :myval
 	//
 	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
 	//
@@ -3917,20 +3838,17 @@ type QueryInput struct {
 	// attributes, the count of matching items, or in the case of an index, some or all of the
 	// attributes projected into the index.
 	//
-	// ALL_ATTRIBUTES - Returns all of the item attributes from the specified table or index. If you
-	// query a local secondary index, then for each matching item in the index, DynamoDB fetches the
-	// entire item from the parent table. If the index is configured to project all item attributes,
-	// then all of the data can be obtained from the local secondary index, and no fetching is
-	// required.
-	//
-	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
-	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES.
-	//
-	// COUNT - Returns the number of matching items, rather than the matching items themselves.
-	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select.
+	//   - ALL_ATTRIBUTES - Returns all of the item attributes from the specified table or index. If
+	//     you query a local secondary index, then for each matching item in the index, DynamoDB
+	//     fetches the entire item from the parent table. If the index is configured to project all
+	//     item attributes, then all of the data can be obtained from the local secondary index, and no
+	//     fetching is required.
+	//   - ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes
+	//     that have been projected into the index. If the index is configured to project all
+	//     attributes, this return value is equivalent to specifying ALL_ATTRIBUTES.
+	//   - COUNT - Returns the number of matching items, rather than the matching items themselves.
+	//   - SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return
+	//     value is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation will read only the index and not the table. If any of the requested
@@ -4030,13 +3948,10 @@ type ReplicaAutoScalingDescription struct {
 
 	// The current state of the replica:
 	//
-	// CREATING - The replica is being created.
-	//
-	// UPDATING - The replica is being updated.
-	//
-	// DELETING - The replica is being deleted.
-	//
-	// ACTIVE - The replica is ready for use.
+	//   - CREATING - The replica is being created.
+	//   - UPDATING - The replica is being updated.
+	//   - DELETING - The replica is being deleted.
+	//   - ACTIVE - The replica is ready for use.
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
@@ -4077,22 +3992,20 @@ type ReplicaDescription struct {
 
 	// The current state of the replica:
 	//
-	// CREATING - The replica is being created.
-	//
-	// UPDATING - The replica is being updated.
-	//
-	// DELETING - The replica is being deleted.
-	//
-	// ACTIVE - The replica is ready for use.
-	//
-	// REGION_DISABLED - The replica is inaccessible because the AWS Region has been disabled.
+	//   - CREATING - The replica is being created.
+	//   - UPDATING - The replica is being updated.
+	//   - DELETING - The replica is being deleted.
+	//   - ACTIVE - The replica is ready for use.
+	//   - REGION_DISABLED - The replica is inaccessible because the AWS Region has been disabled.
 	//
 	// <note> If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
 	//
-	// </note> INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is
-	// inaccessible.
+	// </note>
+	//
+	//   - INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is
+	//     inaccessible.
 	//
 	// <note> If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
@@ -4131,13 +4044,10 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 
 	// The current state of the replica global secondary index:
 	//
-	// CREATING - The index is being created.
-	//
-	// UPDATING - The index is being updated.
-	//
-	// DELETING - The index is being deleted.
-	//
-	// ACTIVE - The index is ready for use.
+	//   - CREATING - The index is being created.
+	//   - UPDATING - The index is being updated.
+	//   - DELETING - The index is being deleted.
+	//   - ACTIVE - The index is ready for use.
 	IndexStatus                                 *IndexStatus                    `json:"IndexStatus,omitzero"`
 	ProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitzero"`
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
@@ -4176,13 +4086,10 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 
 	// The current status of the global secondary index:
 	//
-	// CREATING - The global secondary index is being created.
-	//
-	// UPDATING - The global secondary index is being updated.
-	//
-	// DELETING - The global secondary index is being deleted.
-	//
-	// ACTIVE - The global secondary index is ready for use.
+	//   - CREATING - The global secondary index is being created.
+	//   - UPDATING - The global secondary index is being updated.
+	//   - DELETING - The global secondary index is being deleted.
+	//   - ACTIVE - The global secondary index is ready for use.
 	IndexStatus *IndexStatus `json:"IndexStatus,omitzero"`
 
 	// Auto scaling settings for a global secondary index replica's read capacity units.
@@ -4250,13 +4157,10 @@ type ReplicaSettingsDescription struct {
 
 	// The current state of the Region:
 	//
-	// CREATING - The Region is being created.
-	//
-	// UPDATING - The Region is being updated.
-	//
-	// DELETING - The Region is being deleted.
-	//
-	// ACTIVE - The Region is ready for use.
+	//   - CREATING - The Region is being created.
+	//   - UPDATING - The Region is being updated.
+	//   - DELETING - The Region is being deleted.
+	//   - ACTIVE - The Region is ready for use.
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 }
 
@@ -4299,11 +4203,9 @@ const (
 
 // Represents one of the following:
 //
-// A new replica to be added to an existing global table.
-//
-// New parameters for an existing replica.
-//
-// An existing replica to be removed from an existing global table.
+//   - A new replica to be added to an existing global table.
+//   - New parameters for an existing replica.
+//   - An existing replica to be removed from an existing global table.
 //
 // Source: #/components/schemas/ReplicaUpdate
 type ReplicaUpdate struct {
@@ -4316,14 +4218,12 @@ type ReplicaUpdate struct {
 
 // Represents one of the following:
 //
-// A new replica to be added to an existing regional table or global table. This request invokes
-// the CreateTableReplica action in the destination Region.
-//
-// New parameters for an existing replica. This request invokes the UpdateTable action in the
-// destination Region.
-//
-// An existing replica to be deleted. The request invokes the DeleteTableReplica action in the
-// destination Region, deleting the replica and all if its items in the destination Region.
+//   - A new replica to be added to an existing regional table or global table. This request
+//     invokes the CreateTableReplica action in the destination Region.
+//   - New parameters for an existing replica. This request invokes the UpdateTable action in the
+//     destination Region.
+//   - An existing replica to be deleted. The request invokes the DeleteTableReplica action in the
+//     destination Region, deleting the replica and all if its items in the destination Region.
 //
 // Source: #/components/schemas/ReplicationGroupUpdate
 type ReplicationGroupUpdate struct {
@@ -4459,15 +4359,14 @@ type RestoreTableToPointInTimeOutput struct {
 // Determines the level of detail about provisioned throughput consumption that is returned in the
 // response:
 //
-// INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together with
-// ConsumedCapacity for each table and secondary index that was accessed.
+//   - INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together
+//     with ConsumedCapacity for each table and secondary index that was accessed.
 //
 // Note that some operations, such as GetItem and BatchGetItem, do not access any indexes at all.
 // In these cases, specifying INDEXES will only return ConsumedCapacity information for table(s).
 //
-// TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
-//
-// NONE - No ConsumedCapacity details are included in the response.
+//   - TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
+//   - NONE - No ConsumedCapacity details are included in the response.
 //
 // Source: #/components/schemas/ReturnConsumedCapacity
 type ReturnConsumedCapacity string
@@ -4541,15 +4440,14 @@ type SSEDescription struct {
 
 	// Server-side encryption type. The only supported value is:
 	//
-	// KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
-	// account and is managed by AWS KMS (AWS KMS charges apply).
+	//   - KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
+	//     account and is managed by AWS KMS (AWS KMS charges apply).
 	SSEType *SSEType `json:"SSEType,omitzero"`
 
 	// Represents the current state of server-side encryption. The only supported values are:
 	//
-	// ENABLED - Server-side encryption is enabled.
-	//
-	// UPDATING - Server-side encryption is being updated.
+	//   - ENABLED - Server-side encryption is enabled.
+	//   - UPDATING - Server-side encryption is being updated.
 	Status *SSEStatus `json:"Status,omitzero"`
 }
 
@@ -4571,8 +4469,8 @@ type SSESpecification struct {
 
 	// Server-side encryption type. The only supported value is:
 	//
-	// KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
-	// account and is managed by AWS KMS (AWS KMS charges apply).
+	//   - KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
+	//     account and is managed by AWS KMS (AWS KMS charges apply).
 	SSEType *SSEType `json:"SSEType,omitzero"`
 }
 
@@ -4629,11 +4527,10 @@ type ScanInput struct {
 
 	// A Boolean value that determines the read consistency model during the scan:
 	//
-	// If ConsistentRead is false, then the data returned from Scan might not contain the results from
-	// other recently completed write operations (PutItem, UpdateItem, or DeleteItem).
-	//
-	// If ConsistentRead is true, then all of the write operations that completed before the Scan began
-	// are guaranteed to be contained in the Scan response.
+	//   - If ConsistentRead is false, then the data returned from Scan might not contain the results
+	//     from other recently completed write operations (PutItem, UpdateItem, or DeleteItem).
+	//   - If ConsistentRead is true, then all of the write operations that completed before the Scan
+	//     began are guaranteed to be contained in the Scan response.
 	//
 	// The default setting for ConsistentRead is false.
 	//
@@ -4654,27 +4551,26 @@ type ScanInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -4762,20 +4658,17 @@ type ScanInput struct {
 	// attributes, the count of matching items, or in the case of an index, some or all of the
 	// attributes projected into the index.
 	//
-	// ALL_ATTRIBUTES - Returns all of the item attributes from the specified table or index. If you
-	// query a local secondary index, then for each matching item in the index, DynamoDB fetches the
-	// entire item from the parent table. If the index is configured to project all item attributes,
-	// then all of the data can be obtained from the local secondary index, and no fetching is
-	// required.
-	//
-	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
-	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES.
-	//
-	// COUNT - Returns the number of matching items, rather than the matching items themselves.
-	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select.
+	//   - ALL_ATTRIBUTES - Returns all of the item attributes from the specified table or index. If
+	//     you query a local secondary index, then for each matching item in the index, DynamoDB
+	//     fetches the entire item from the parent table. If the index is configured to project all
+	//     item attributes, then all of the data can be obtained from the local secondary index, and no
+	//     fetching is required.
+	//   - ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes
+	//     that have been projected into the index. If the index is configured to project all
+	//     attributes, this return value is equivalent to specifying ALL_ATTRIBUTES.
+	//   - COUNT - Returns the number of matching items, rather than the matching items themselves.
+	//   - SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return
+	//     value is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation reads only the index and not the table. If any of the requested
@@ -4886,11 +4779,10 @@ type SourceTableDetails struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
-	// PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using PROVISIONED
-	// for predictable workloads.
-	//
-	// PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
-	// PAY_PER_REQUEST for unpredictable workloads.
+	//   - PROVISIONED - Sets the read/write capacity mode to PROVISIONED. We recommend using
+	//     PROVISIONED for predictable workloads.
+	//   - PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
+	//     PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Number of items in the table. Note that this is an approximate value.
@@ -4964,13 +4856,12 @@ type StreamSpecification struct {
 	// When an item in the table is modified, StreamViewType determines what information is written to
 	// the stream for this table. Valid values for StreamViewType are:
 	//
-	// KEYS_ONLY - Only the key attributes of the modified item are written to the stream.
-	//
-	// NEW_IMAGE - The entire item, as it appears after it was modified, is written to the stream.
-	//
-	// OLD_IMAGE - The entire item, as it appeared before it was modified, is written to the stream.
-	//
-	// NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the stream.
+	//   - KEYS_ONLY - Only the key attributes of the modified item are written to the stream.
+	//   - NEW_IMAGE - The entire item, as it appears after it was modified, is written to the stream.
+	//   - OLD_IMAGE - The entire item, as it appeared before it was modified, is written to the
+	//     stream.
+	//   - NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the
+	//     stream.
 	StreamViewType *StreamViewType `json:"StreamViewType,omitzero"`
 }
 
@@ -4999,13 +4890,10 @@ type TableAutoScalingDescription struct {
 
 	// The current state of the table:
 	//
-	// CREATING - The table is being created.
-	//
-	// UPDATING - The table is being updated.
-	//
-	// DELETING - The table is being deleted.
-	//
-	// ACTIVE - The table is ready for use.
+	//   - CREATING - The table is being created.
+	//   - UPDATING - The table is being updated.
+	//   - DELETING - The table is being deleted.
+	//   - ACTIVE - The table is ready for use.
 	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
@@ -5021,9 +4909,8 @@ type TableDescription struct {
 	//
 	// Each AttributeDefinition object in this array is composed of:
 	//
-	// AttributeName - The name of the attribute.
-	//
-	// AttributeType - The data type for the attribute.
+	//   - AttributeName - The name of the attribute.
+	//   - AttributeType - The data type for the attribute.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitzero"`
 
 	// Contains the details for the read/write capacity mode.
@@ -5035,58 +4922,44 @@ type TableDescription struct {
 	// The global secondary indexes, if any, on the table. Each index is scoped to a given partition
 	// key value. Each element is composed of:
 	//
-	// Backfilling - If true, then the index is currently in the backfilling phase. Backfilling occurs
-	// only when a new global secondary index is added to the table. It is the process by which
-	// DynamoDB populates the new index with data from the table. (This attribute does not appear for
-	// indexes that were created during a CreateTable operation.)
+	//   - Backfilling - If true, then the index is currently in the backfilling phase. Backfilling
+	//     occurs only when a new global secondary index is added to the table. It is the process by
+	//     which DynamoDB populates the new index with data from the table. (This attribute does not
+	//     appear for indexes that were created during a CreateTable operation.)
 	//
 	// You can delete an index that is being created during the Backfilling phase when IndexStatus is
 	// set to CREATING and Backfilling is true. You can't delete the index that is being created when
 	// IndexStatus is set to CREATING and Backfilling is false. (This attribute does not appear for
 	// indexes that were created during a CreateTable operation.)
 	//
-	// IndexName - The name of the global secondary index.
-	//
-	// IndexSizeBytes - The total size of the global secondary index, in bytes. DynamoDB updates this
-	// value approximately every six hours. Recent changes might not be reflected in this value.
-	//
-	// IndexStatus - The current status of the global secondary index:
-	//
-	// CREATING - The index is being created.
-	//
-	// UPDATING - The index is being updated.
-	//
-	// DELETING - The index is being deleted.
-	//
-	// ACTIVE - The index is ready for use.
-	//
-	// ItemCount - The number of items in the global secondary index. DynamoDB updates this value
-	// approximately every six hours. Recent changes might not be reflected in this value.
-	//
-	// KeySchema - Specifies the complete index key schema. The attribute names in the key schema must
-	// be between 1 and 255 characters (inclusive). The key schema must begin with the same partition
-	// key as the table.
-	//
-	// Projection - Specifies attributes that are copied (projected) from the table into the index.
-	// These are in addition to the primary key attributes and index key attributes, which are
-	// automatically projected. Each attribute specification is composed of:
-	//
-	// ProjectionType - One of the following:
-	//
-	// KEYS_ONLY - Only the index and primary keys are projected into the index.
-	//
-	// INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will include
-	// other non-key attributes that you specify.
-	//
-	// ALL - All of the table attributes are projected into the index.
-	//
-	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
-	// of the secondary indexes, must not exceed 20. If you project the same attribute into two
-	// different indexes, this counts as two distinct attributes when determining the total.
-	//
-	// ProvisionedThroughput - The provisioned throughput settings for the global secondary index,
-	// consisting of read and write capacity units, along with data about increases and decreases.
+	//   - IndexName - The name of the global secondary index.
+	//   - IndexSizeBytes - The total size of the global secondary index, in bytes. DynamoDB updates
+	//     this value approximately every six hours. Recent changes might not be reflected in this
+	//     value.
+	//   - IndexStatus - The current status of the global secondary index:
+	//   - CREATING - The index is being created.
+	//   - UPDATING - The index is being updated.
+	//   - DELETING - The index is being deleted.
+	//   - ACTIVE - The index is ready for use.
+	//   - ItemCount - The number of items in the global secondary index. DynamoDB updates this value
+	//     approximately every six hours. Recent changes might not be reflected in this value.
+	//   - KeySchema - Specifies the complete index key schema. The attribute names in the key schema
+	//     must be between 1 and 255 characters (inclusive). The key schema must begin with the same
+	//     partition key as the table.
+	//   - Projection - Specifies attributes that are copied (projected) from the table into the index.
+	//     These are in addition to the primary key attributes and index key attributes, which are
+	//     automatically projected. Each attribute specification is composed of:
+	//   - ProjectionType - One of the following:
+	//   - KEYS_ONLY - Only the index and primary keys are projected into the index.
+	//   - INCLUDE - In addition to the attributes described in KEYS_ONLY, the secondary index will
+	//     include other non-key attributes that you specify.
+	//   - ALL - All of the table attributes are projected into the index.
+	//   - NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
+	//     secondary index. The total count of attributes provided in NonKeyAttributes, summed across
+	//     all of the secondary indexes, must not exceed 20. If you project the same attribute into two
+	//     different indexes, this counts as two distinct attributes when determining the total.
+	//   - ProvisionedThroughput - The provisioned throughput settings for the global secondary index,
+	//     consisting of read and write capacity units, along with data about increases and decreases.
 	//
 	// If the table is in the DELETING state, no information about indexes will be returned.
 	GlobalSecondaryIndexes []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
@@ -5100,13 +4973,10 @@ type TableDescription struct {
 
 	// The primary key structure for the table. Each KeySchemaElement consists of:
 	//
-	// AttributeName - The name of the attribute.
-	//
-	// KeyType - The role of the attribute:
-	//
-	// HASH - partition key
-	//
-	// RANGE - sort key
+	//   - AttributeName - The name of the attribute.
+	//   - KeyType - The role of the attribute:
+	//   - HASH - partition key
+	//   - RANGE - sort key
 	//
 	// <note> The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
@@ -5116,8 +4986,9 @@ type TableDescription struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note> For more information about primary keys, see Primary Key in the Amazon DynamoDB
-	// Developer Guide.
+	// </note>
+	//
+	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
@@ -5129,11 +5000,9 @@ type TableDescription struct {
 	// that a stream from another table might have the same timestamp. However, the combination of the
 	// following three elements is guaranteed to be unique:
 	//
-	// AWS customer ID
-	//
-	// Table name
-	//
-	// StreamLabel
+	//   - AWS customer ID
+	//   - Table name
+	//   - StreamLabel
 	LatestStreamLabel *string `json:"LatestStreamLabel,omitzero"`
 
 	// Represents one or more local secondary indexes on the table. Each index is scoped to a given
@@ -5141,35 +5010,26 @@ type TableDescription struct {
 	// collection size limit, where the amount of data within a given item collection cannot exceed 10
 	// GB. Each element is composed of:
 	//
-	// IndexName - The name of the local secondary index.
-	//
-	// KeySchema - Specifies the complete index key schema. The attribute names in the key schema must
-	// be between 1 and 255 characters (inclusive). The key schema must begin with the same partition
-	// key as the table.
-	//
-	// Projection - Specifies attributes that are copied (projected) from the table into the index.
-	// These are in addition to the primary key attributes and index key attributes, which are
-	// automatically projected. Each attribute specification is composed of:
-	//
-	// ProjectionType - One of the following:
-	//
-	// KEYS_ONLY - Only the index and primary keys are projected into the index.
-	//
-	// INCLUDE - Only the specified table attributes are projected into the index. The list of
-	// projected attributes is in NonKeyAttributes.
-	//
-	// ALL - All of the table attributes are projected into the index.
-	//
-	// NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
-	// secondary index. The total count of attributes provided in NonKeyAttributes, summed across all
-	// of the secondary indexes, must not exceed 20. If you project the same attribute into two
-	// different indexes, this counts as two distinct attributes when determining the total.
-	//
-	// IndexSizeBytes - Represents the total size of the index, in bytes. DynamoDB updates this value
-	// approximately every six hours. Recent changes might not be reflected in this value.
-	//
-	// ItemCount - Represents the number of items in the index. DynamoDB updates this value
-	// approximately every six hours. Recent changes might not be reflected in this value.
+	//   - IndexName - The name of the local secondary index.
+	//   - KeySchema - Specifies the complete index key schema. The attribute names in the key schema
+	//     must be between 1 and 255 characters (inclusive). The key schema must begin with the same
+	//     partition key as the table.
+	//   - Projection - Specifies attributes that are copied (projected) from the table into the index.
+	//     These are in addition to the primary key attributes and index key attributes, which are
+	//     automatically projected. Each attribute specification is composed of:
+	//   - ProjectionType - One of the following:
+	//   - KEYS_ONLY - Only the index and primary keys are projected into the index.
+	//   - INCLUDE - Only the specified table attributes are projected into the index. The list of
+	//     projected attributes is in NonKeyAttributes.
+	//   - ALL - All of the table attributes are projected into the index.
+	//   - NonKeyAttributes - A list of one or more non-key attribute names that are projected into the
+	//     secondary index. The total count of attributes provided in NonKeyAttributes, summed across
+	//     all of the secondary indexes, must not exceed 20. If you project the same attribute into two
+	//     different indexes, this counts as two distinct attributes when determining the total.
+	//   - IndexSizeBytes - Represents the total size of the index, in bytes. DynamoDB updates this
+	//     value approximately every six hours. Recent changes might not be reflected in this value.
+	//   - ItemCount - Represents the number of items in the index. DynamoDB updates this value
+	//     approximately every six hours. Recent changes might not be reflected in this value.
 	//
 	// If the table is in the DELETING state, no information about indexes will be returned.
 	LocalSecondaryIndexes []LocalSecondaryIndexDescription `json:"LocalSecondaryIndexes,omitzero"`
@@ -5205,21 +5065,17 @@ type TableDescription struct {
 
 	// The current state of the table:
 	//
-	// CREATING - The table is being created.
-	//
-	// UPDATING - The table is being updated.
-	//
-	// DELETING - The table is being deleted.
-	//
-	// ACTIVE - The table is ready for use.
-	//
-	// INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table in inaccessible.
-	// Table operations may fail due to failure to use the AWS KMS key. DynamoDB will initiate the
-	// table archival process when a table's AWS KMS key remains inaccessible for more than seven days.
-	//
-	// ARCHIVING - The table is being archived. Operations are not allowed until archival is complete.
-	//
-	// ARCHIVED - The table has been archived. See the ArchivalReason for more information.
+	//   - CREATING - The table is being created.
+	//   - UPDATING - The table is being updated.
+	//   - DELETING - The table is being deleted.
+	//   - ACTIVE - The table is ready for use.
+	//   - INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table in
+	//     inaccessible. Table operations may fail due to failure to use the AWS KMS key. DynamoDB will
+	//     initiate the table archival process when a table's AWS KMS key remains inaccessible for more
+	//     than seven days.
+	//   - ARCHIVING - The table is being archived. Operations are not allowed until archival is
+	//     complete.
+	//   - ARCHIVED - The table has been archived. See the ArchivalReason for more information.
 	TableStatus *TableStatus `json:"TableStatus,omitzero"`
 }
 
@@ -5621,11 +5477,10 @@ type UpdateGlobalTableSettingsInput struct {
 	// The billing mode of the global table. If GlobalTableBillingMode is not specified, the global
 	// table defaults to PROVISIONED capacity billing mode.
 	//
-	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode.
-	//
-	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
+	//   - PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
+	//     billing mode to Provisioned Mode.
+	//   - PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
+	//     PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitzero"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
@@ -5674,14 +5529,13 @@ type UpdateItemInput struct {
 	//
 	// An expression can contain any of the following:
 	//
-	// Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with |
-	// size
+	//   - Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with
+	//     | size
 	//
 	// These function names are case-sensitive.
 	//
-	// Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
-	//
-	// Logical operators: AND | OR | NOT
+	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
+	//   - Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Specifying Conditions in the Amazon
 	// DynamoDB Developer Guide.
@@ -5698,27 +5552,26 @@ type UpdateItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide.) To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -5766,20 +5619,16 @@ type UpdateItemInput struct {
 	// Use ReturnValues if you want to get the item attributes as they appear before or after they are
 	// updated. For UpdateItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
-	// (This setting is the default for ReturnValues.)
-	//
-	// ALL_OLD - Returns all of the attributes of the item, as they appeared before the UpdateItem
-	// operation.
-	//
-	// UPDATED_OLD - Returns only the updated attributes, as they appeared before the UpdateItem
-	// operation.
-	//
-	// ALL_NEW - Returns all of the attributes of the item, as they appear after the UpdateItem
-	// operation.
-	//
-	// UPDATED_NEW - Returns only the updated attributes, as they appear after the UpdateItem
-	// operation.
+	//   - NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	//     (This setting is the default for ReturnValues.)
+	//   - ALL_OLD - Returns all of the attributes of the item, as they appeared before the UpdateItem
+	//     operation.
+	//   - UPDATED_OLD - Returns only the updated attributes, as they appeared before the UpdateItem
+	//     operation.
+	//   - ALL_NEW - Returns all of the attributes of the item, as they appear after the UpdateItem
+	//     operation.
+	//   - UPDATED_NEW - Returns only the updated attributes, as they appear after the UpdateItem
+	//     operation.
 	//
 	// There is no additional cost associated with requesting a return value aside from the small
 	// network and processing overhead of receiving a larger response. No read capacity units are
@@ -5798,30 +5647,27 @@ type UpdateItemInput struct {
 	//
 	// The following action values are available for UpdateExpression.
 	//
-	// SET - Adds one or more attributes and values to an item. If any of these attributes already
-	// exist, they are replaced by the new values. You can also use SET to add or subtract from an
-	// attribute that is of type Number. For example: SET myNum = myNum + :val
+	//   - SET - Adds one or more attributes and values to an item. If any of these attributes already
+	//     exist, they are replaced by the new values. You can also use SET to add or subtract from an
+	//     attribute that is of type Number. For example: SET myNum = myNum + :val
 	//
 	// SET supports the following functions:
 	//
-	// if_not_exists (path, operand) - if the item does not contain an attribute at the specified path,
-	// then if_not_exists evaluates to operand; otherwise, it evaluates to path. You can use this
-	// function to avoid overwriting an attribute that may already be present in the item.
-	//
-	// list_append (operand, operand) - evaluates to a list with a new element added to it. You can
-	// append the new element to the start or the end of the list by reversing the order of the
-	// operands.
+	//   - if_not_exists (path, operand) - if the item does not contain an attribute at the specified
+	//     path, then if_not_exists evaluates to operand; otherwise, it evaluates to path. You can use
+	//     this function to avoid overwriting an attribute that may already be present in the item.
+	//   - list_append (operand, operand) - evaluates to a list with a new element added to it. You can
+	//     append the new element to the start or the end of the list by reversing the order of the
+	//     operands.
 	//
 	// These function names are case-sensitive.
 	//
-	// REMOVE - Removes one or more attributes from an item.
-	//
-	// ADD - Adds the specified value to the item, if the attribute does not already exist. If the
-	// attribute does exist, then the behavior of ADD depends on the data type of the attribute:
-	//
-	// If the existing attribute is a number, and if Value is also a number, then Value is
-	// mathematically added to the existing attribute. If Value is a negative number, then it is
-	// subtracted from the existing attribute.
+	//   - REMOVE - Removes one or more attributes from an item.
+	//   - ADD - Adds the specified value to the item, if the attribute does not already exist. If the
+	//     attribute does exist, then the behavior of ADD depends on the data type of the attribute:
+	//   - If the existing attribute is a number, and if Value is also a number, then Value is
+	//     mathematically added to the existing attribute. If Value is a negative number, then it is
+	//     subtracted from the existing attribute.
 	//
 	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
 	// before the update, DynamoDB uses 0 as the initial value.
@@ -5833,11 +5679,13 @@ type UpdateItemInput struct {
 	// value to 0, and finally add 3 to it. The result will be a new itemcount attribute in the item,
 	// with a value of 3.
 	//
-	// </note> If the existing data type is a set and if Value is also a set, then Value is added to
-	// the existing set. For example, if the attribute value is the set [1,2], and the ADD action
-	// specified [3], then the final attribute value is [1,2,3]. An error occurs if an ADD action is
-	// specified for a set attribute and the attribute type specified does not match the existing set
-	// type.
+	// </note>
+	//
+	//   - If the existing data type is a set and if Value is also a set, then Value is added to the
+	//     existing set. For example, if the attribute value is the set [1,2], and the ADD action
+	//     specified [3], then the final attribute value is [1,2,3]. An error occurs if an ADD action
+	//     is specified for a set attribute and the attribute type specified does not match the
+	//     existing set type.
 	//
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings.
@@ -5845,7 +5693,9 @@ type UpdateItemInput struct {
 	// <important> The ADD action only supports Number and set data types. In addition, ADD can only be
 	// used on top-level attributes, not nested attributes.
 	//
-	// </important> DELETE - Deletes an element from a set.
+	// </important>
+	//
+	//   - DELETE - Deletes an element from a set.
 	//
 	// If a set of values is specified, then those values are subtracted from the old set. For example,
 	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c], then the final
@@ -5854,8 +5704,10 @@ type UpdateItemInput struct {
 	// <important> The DELETE action only supports set data types. In addition, DELETE can only be used
 	// on top-level attributes, not nested attributes.
 	//
-	// </important> You can have many actions in a single expression, such as the following: SET
-	// a=:value1, b=:value2 DELETE :value3, :value4, :value5
+	// </important>
+	//
+	// You can have many actions in a single expression, such as the following: SET a=:value1,
+	// b=:value2 DELETE :value3, :value4, :value5
 	//
 	// For more information on update expressions, see Modifying Items and Attributes in the Amazon
 	// DynamoDB Developer Guide.
@@ -5892,14 +5744,13 @@ type UpdateItemOutput struct {
 	//
 	// Each ItemCollectionMetrics element consists of:
 	//
-	// ItemCollectionKey - The partition key value of the item collection. This is the same as the
-	// partition key value of the item itself.
-	//
-	// SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
-	// two-element array containing a lower bound and an upper bound for the estimate. The estimate
-	// includes the size of all the items in the table, plus the size of all attributes projected into
-	// all of the local secondary indexes on that table. Use this estimate to measure whether a local
-	// secondary index is approaching its size limit.
+	//   - ItemCollectionKey - The partition key value of the item collection. This is the same as the
+	//     partition key value of the item itself.
+	//   - SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
+	//     two-element array containing a lower bound and an upper bound for the estimate. The estimate
+	//     includes the size of all the items in the table, plus the size of all attributes projected
+	//     into all of the local secondary indexes on that table. Use this estimate to measure whether
+	//     a local secondary index is approaching its size limit.
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
@@ -5945,21 +5796,18 @@ type UpdateTableInput struct {
 	// be set. The initial provisioned capacity values are estimated based on the consumed read and
 	// write capacity of your table and global secondary indexes over the past 30 minutes.
 	//
-	// PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	// billing mode to Provisioned Mode.
-	//
-	// PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	// PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
+	//   - PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
+	//     billing mode to Provisioned Mode.
+	//   - PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
+	//     PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// An array of one or more global secondary indexes for the table. For each index in the array, you
 	// can request one action:
 	//
-	// Create - add a new global secondary index to the table.
-	//
-	// Update - modify the provisioned throughput settings of an existing global secondary index.
-	//
-	// Delete - remove a global secondary index from the table.
+	//   - Create - add a new global secondary index to the table.
+	//   - Update - modify the provisioned throughput settings of an existing global secondary index.
+	//   - Delete - remove a global secondary index from the table.
 	//
 	// You can create or delete only one global secondary index per UpdateTable operation.
 	//

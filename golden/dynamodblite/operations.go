@@ -7,7 +7,6 @@ package dynamodblite
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -16,7 +15,10 @@ import (
 var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
@@ -71,7 +73,6 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.DeleteItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -86,7 +87,10 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 var opFetchItem = runtime.Operation{
 	Name:      "FetchItem",
 	RetrySafe: true,
-	NewError:  newFetchItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.GetItem",
+	},
+	NewError: newFetchItemError,
 }
 
 // newFetchItemError returns an empty modelled error of FetchItem for code, or nil.
@@ -130,7 +134,6 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.GetItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -145,7 +148,10 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 var opPutItem = runtime.Operation{
 	Name:      "PutItem",
 	RetrySafe: true,
-	NewError:  newDeleteItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.PutItem",
+	},
+	NewError: newDeleteItemError,
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -160,23 +166,15 @@ var opPutItem = runtime.Operation{
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
 //
-// # PutItem in the AWS Command Line Interface
-//
-// # PutItem in the AWS SDK for .NET
-//
-// PutItem in the AWS SDK for C++
-//
-// # PutItem in the AWS SDK for Go
-//
-// # PutItem in the AWS SDK for Java
-//
-// # PutItem in the AWS SDK for JavaScript
-//
-// # PutItem in the AWS SDK for PHP V3
-//
-// # PutItem in the AWS SDK for Python
-//
-// # PutItem in the AWS SDK for Ruby V2
+//   - PutItem in the AWS Command Line Interface
+//   - PutItem in the AWS SDK for .NET
+//   - PutItem in the AWS SDK for C++
+//   - PutItem in the AWS SDK for Go
+//   - PutItem in the AWS SDK for Java
+//   - PutItem in the AWS SDK for JavaScript
+//   - PutItem in the AWS SDK for PHP V3
+//   - PutItem in the AWS SDK for Python
+//   - PutItem in the AWS SDK for Ruby V2
 //
 // </important> When you add an item, the primary key attributes are the only required attributes.
 // Attribute values cannot be null.
@@ -213,7 +211,6 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.PutItem"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -228,7 +225,10 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 var opQuery = runtime.Operation{
 	Name:      "Query",
 	RetrySafe: true,
-	NewError:  newFetchItemError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "DynamoDB_20120810.Query",
+	},
+	NewError: newFetchItemError,
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -291,7 +291,6 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.0",
-		Header:      http.Header{"X-Amz-Target": {"DynamoDB_20120810.Query"}},
 		Method:      "POST",
 		Path:        "/",
 	}

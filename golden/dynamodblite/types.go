@@ -112,16 +112,17 @@ const (
 
 // Represents the selection criteria for a Query or Scan operation:
 //
-// For a Query operation, Condition is used for specifying the KeyConditions to use when querying a
-// table or an index. For KeyConditions, only the following comparison operators are supported:
+//   - For a Query operation, Condition is used for specifying the KeyConditions to use when
+//     querying a table or an index. For KeyConditions, only the following comparison operators are
+//     supported:
 //
 // EQ | LE | LT | GE | GT | BEGINS_WITH | BETWEEN
 //
 // Condition is also used in a QueryFilter, which evaluates the query results and returns only the
 // desired values.
 //
-// For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results and
-// returns only the desired values.
+//   - For a Scan operation, Condition is used in a ScanFilter, which evaluates the scan results
+//     and returns only the desired values.
 //
 // Source: #/components/schemas/Condition
 type Condition struct {
@@ -147,65 +148,69 @@ type Condition struct {
 	//
 	// The following are descriptions of each comparison operator.
 	//
-	// EQ : Equal. EQ is supported for all data types, including lists and maps.
+	//   - EQ : Equal. EQ is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
 	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// NE : Not equal. NE is supported for all data types, including lists and maps.
+	//   - NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// LE : Less than or equal.
+	//   - LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// LT : Less than.
+	//   - LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GE : Greater than or equal.
+	//   - GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GT : Greater than.
+	//   - GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
-	// maps.
+	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the existence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
 	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
-	// lists and maps.
+	// </note>
+	//
+	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// </note> CONTAINS : Checks for a subsequence, or value in a set.
+	// </note>
+	//
+	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
@@ -217,7 +222,7 @@ type Condition struct {
 	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
 	// cannot be a set, a map, or a list.
 	//
-	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
+	//   - NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
@@ -229,19 +234,20 @@ type Condition struct {
 	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
 	// however, "b" cannot be a set, a map, or a list.
 	//
-	// BEGINS_WITH : Checks for a prefix.
+	//   - BEGINS_WITH : Checks for a prefix.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String or Binary (not a Number or
 	// a set type). The target attribute of the comparison must be of type String or Binary (not a
 	// Number or a set type).
 	//
-	// IN : Checks for matching elements in a list.
+	//   - IN : Checks for matching elements in a list.
 	//
 	// AttributeValueList can contain one or more AttributeValue elements of type String, Number, or
 	// Binary. These attributes are compared against an existing attribute of an item. If any elements
 	// of the input are equal to the item attribute, the expression evaluates to true.
 	//
-	// BETWEEN : Greater than or equal to the first value, and less than or equal to the second value.
+	//   - BETWEEN : Greater than or equal to the first value, and less than or equal to the second
+	//     value.
 	//
 	// AttributeValueList must contain two AttributeValue elements of the same type, either String,
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
@@ -307,14 +313,13 @@ type DeleteItemInput struct {
 	//
 	// An expression can contain any of the following:
 	//
-	// Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with |
-	// size
+	//   - Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with
+	//     | size
 	//
 	// These function names are case-sensitive.
 	//
-	// Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
-	//
-	// Logical operators: AND | OR | NOT
+	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
+	//   - Logical operators: AND | OR | NOT
 	//
 	// For more information about condition expressions, see Condition Expressions in the Amazon
 	// DynamoDB Developer Guide.
@@ -331,27 +336,26 @@ type DeleteItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -399,10 +403,9 @@ type DeleteItemInput struct {
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// deleted. For DeleteItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
-	// (This setting is the default for ReturnValues.)
-	//
-	// ALL_OLD - The content of the old item is returned.
+	//   - NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	//     (This setting is the default for ReturnValues.)
+	//   - ALL_OLD - The content of the old item is returned.
 	//
 	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
 	// does not recognize any values other than NONE or ALL_OLD.
@@ -443,14 +446,13 @@ type DeleteItemOutput struct {
 	//
 	// Each ItemCollectionMetrics element consists of:
 	//
-	// ItemCollectionKey - The partition key value of the item collection. This is the same as the
-	// partition key value of the item itself.
-	//
-	// SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
-	// two-element array containing a lower bound and an upper bound for the estimate. The estimate
-	// includes the size of all the items in the table, plus the size of all attributes projected into
-	// all of the local secondary indexes on that table. Use this estimate to measure whether a local
-	// secondary index is approaching its size limit.
+	//   - ItemCollectionKey - The partition key value of the item collection. This is the same as the
+	//     partition key value of the item itself.
+	//   - SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
+	//     two-element array containing a lower bound and an upper bound for the estimate. The estimate
+	//     includes the size of all the items in the table, plus the size of all attributes projected
+	//     into all of the local secondary indexes on that table. Use this estimate to measure whether
+	//     a local secondary index is approaching its size limit.
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
@@ -462,15 +464,14 @@ type DeleteItemOutput struct {
 // operation succeeds; if not, the operation fails. You can use ExpectedAttributeValue in one of
 // two different ways:
 //
-// Use AttributeValueList to specify one or more values to compare against an attribute. Use
-// ComparisonOperator to specify how you want to perform the comparison. If the comparison
-// evaluates to true, then the conditional operation succeeds.
-//
-// Use Value to specify a value that DynamoDB will compare against an attribute. If the values
-// match, then ExpectedAttributeValue evaluates to true and the conditional operation succeeds.
-// Optionally, you can also set Exists to false, indicating that you do not expect to find the
-// attribute value in the table. In this case, the conditional operation succeeds only if the
-// comparison evaluates to false.
+//   - Use AttributeValueList to specify one or more values to compare against an attribute. Use
+//     ComparisonOperator to specify how you want to perform the comparison. If the comparison
+//     evaluates to true, then the conditional operation succeeds.
+//   - Use Value to specify a value that DynamoDB will compare against an attribute. If the values
+//     match, then ExpectedAttributeValue evaluates to true and the conditional operation succeeds.
+//     Optionally, you can also set Exists to false, indicating that you do not expect to find the
+//     attribute value in the table. In this case, the conditional operation succeeds only if the
+//     comparison evaluates to false.
 //
 // Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
@@ -503,65 +504,69 @@ type ExpectedAttributeValue struct {
 	//
 	// The following are descriptions of each comparison operator.
 	//
-	// EQ : Equal. EQ is supported for all data types, including lists and maps.
+	//   - EQ : Equal. EQ is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, Binary,
 	// String Set, Number Set, or Binary Set. If an item contains an AttributeValue element of a
 	// different type than the one provided in the request, the value does not match. For example,
 	// {"S":"6"} does not equal {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// NE : Not equal. NE is supported for all data types, including lists and maps.
+	//   - NE : Not equal. NE is supported for all data types, including lists and maps.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, Binary, String
 	// Set, Number Set, or Binary Set. If an item contains an AttributeValue of a different type than
 	// the one provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not equal {"NS":["6", "2", "1"]}.
 	//
-	// LE : Less than or equal.
+	//   - LE : Less than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// LT : Less than.
+	//   - LT : Less than.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String, Number, or Binary (not a
 	// set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GE : Greater than or equal.
+	//   - GE : Greater than or equal.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// GT : Greater than.
+	//   - GT : Greater than.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If an item contains an AttributeValue element of a different type than the one
 	// provided in the request, the value does not match. For example, {"S":"6"} does not equal
 	// {"N":"6"}. Also, {"N":"6"} does not compare to {"NS":["6", "2", "1"]}.
 	//
-	// NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists and
-	// maps.
+	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the existence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
 	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
 	//
-	// </note> NULL : The attribute does not exist. NULL is supported for all data types, including
-	// lists and maps.
+	// </note>
+	//
+	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
+	//     and maps.
 	//
 	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
 	//
-	// </note> CONTAINS : Checks for a subsequence, or value in a set.
+	// </note>
+	//
+	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is of type String, then the operator
@@ -573,7 +578,7 @@ type ExpectedAttributeValue struct {
 	// CONTAINS is supported for lists: When evaluating "a CONTAINS b", "a" can be a list; however, "b"
 	// cannot be a set, a map, or a list.
 	//
-	// NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
+	//   - NOT_CONTAINS : Checks for absence of a subsequence, or absence of a value in a set.
 	//
 	// AttributeValueList can contain only one AttributeValue element of type String, Number, or Binary
 	// (not a set type). If the target attribute of the comparison is a String, then the operator
@@ -585,19 +590,20 @@ type ExpectedAttributeValue struct {
 	// NOT_CONTAINS is supported for lists: When evaluating "a NOT CONTAINS b", "a" can be a list;
 	// however, "b" cannot be a set, a map, or a list.
 	//
-	// BEGINS_WITH : Checks for a prefix.
+	//   - BEGINS_WITH : Checks for a prefix.
 	//
 	// AttributeValueList can contain only one AttributeValue of type String or Binary (not a Number or
 	// a set type). The target attribute of the comparison must be of type String or Binary (not a
 	// Number or a set type).
 	//
-	// IN : Checks for matching elements in a list.
+	//   - IN : Checks for matching elements in a list.
 	//
 	// AttributeValueList can contain one or more AttributeValue elements of type String, Number, or
 	// Binary. These attributes are compared against an existing attribute of an item. If any elements
 	// of the input are equal to the item attribute, the expression evaluates to true.
 	//
-	// BETWEEN : Greater than or equal to the first value, and less than or equal to the second value.
+	//   - BETWEEN : Greater than or equal to the first value, and less than or equal to the second
+	//     value.
 	//
 	// AttributeValueList must contain two AttributeValue elements of the same type, either String,
 	// Number, or Binary (not a set type). A target attribute matches if the target value is greater
@@ -609,25 +615,23 @@ type ExpectedAttributeValue struct {
 
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
-	// If Exists is true, DynamoDB will check to see if that attribute value already exists in the
-	// table. If it is found, then the operation succeeds. If it is not found, the operation fails with
-	// a ConditionCheckFailedException.
-	//
-	// If Exists is false, DynamoDB assumes that the attribute value does not exist in the table. If in
-	// fact the value does not exist, then the assumption is valid and the operation succeeds. If the
-	// value is found, despite the assumption that it does not exist, the operation fails with a
-	// ConditionCheckFailedException.
+	//   - If Exists is true, DynamoDB will check to see if that attribute value already exists in the
+	//     table. If it is found, then the operation succeeds. If it is not found, the operation fails
+	//     with a ConditionCheckFailedException.
+	//   - If Exists is false, DynamoDB assumes that the attribute value does not exist in the table.
+	//     If in fact the value does not exist, then the assumption is valid and the operation
+	//     succeeds. If the value is found, despite the assumption that it does not exist, the
+	//     operation fails with a ConditionCheckFailedException.
 	//
 	// The default setting for Exists is true. If you supply a Value all by itself, DynamoDB assumes
 	// the attribute exists: You don't have to set Exists to true, because it is implied.
 	//
 	// DynamoDB returns a ValidationException if:
 	//
-	// Exists is true but there is no Value to check. (You expect a value to exist, but don't specify
-	// what that value is.)
-	//
-	// Exists is false but you also provide a Value. (You cannot expect an attribute to have a value,
-	// while also expecting it not to exist.)
+	//   - Exists is true but there is no Value to check. (You expect a value to exist, but don't
+	//     specify what that value is.)
+	//   - Exists is false but you also provide a Value. (You cannot expect an attribute to have a
+	//     value, while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
 
 	// Represents the data for the expected attribute.
@@ -656,27 +660,26 @@ type GetItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -763,14 +766,13 @@ type PutItemInput struct {
 	//
 	// An expression can contain any of the following:
 	//
-	// Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with |
-	// size
+	//   - Functions: attribute_exists | attribute_not_exists | attribute_type | contains | begins_with
+	//     | size
 	//
 	// These function names are case-sensitive.
 	//
-	// Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
-	//
-	// Logical operators: AND | OR | NOT
+	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
+	//   - Logical operators: AND | OR | NOT
 	//
 	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
 	// Developer Guide.
@@ -787,27 +789,26 @@ type PutItemInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -866,11 +867,10 @@ type PutItemInput struct {
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// updated with the PutItem request. For PutItem, the valid values are:
 	//
-	// NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
-	// (This setting is the default for ReturnValues.)
-	//
-	// ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old item is
-	// returned.
+	//   - NONE - If ReturnValues is not specified, or if its value is NONE, then nothing is returned.
+	//     (This setting is the default for ReturnValues.)
+	//   - ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old
+	//     item is returned.
 	//
 	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
 	// not recognize any values other than NONE or ALL_OLD.
@@ -912,14 +912,13 @@ type PutItemOutput struct {
 	//
 	// Each ItemCollectionMetrics element consists of:
 	//
-	// ItemCollectionKey - The partition key value of the item collection. This is the same as the
-	// partition key value of the item itself.
-	//
-	// SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
-	// two-element array containing a lower bound and an upper bound for the estimate. The estimate
-	// includes the size of all the items in the table, plus the size of all attributes projected into
-	// all of the local secondary indexes on that table. Use this estimate to measure whether a local
-	// secondary index is approaching its size limit.
+	//   - ItemCollectionKey - The partition key value of the item collection. This is the same as the
+	//     partition key value of the item itself.
+	//   - SizeEstimateRangeGB - An estimate of item collection size, in gigabytes. This value is a
+	//     two-element array containing a lower bound and an upper bound for the estimate. The estimate
+	//     includes the size of all the items in the table, plus the size of all attributes projected
+	//     into all of the local secondary indexes on that table. Use this estimate to measure whether
+	//     a local secondary index is approaching its size limit.
 	//
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
@@ -957,27 +956,26 @@ type QueryInput struct {
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
-	// To access an attribute whose name conflicts with a DynamoDB reserved word.
-	//
-	// To create a placeholder for repeating occurrences of an attribute name in an expression.
-	//
-	// To prevent special characters in an attribute name from being misinterpreted in an expression.
+	//   - To access an attribute whose name conflicts with a DynamoDB reserved word.
+	//   - To create a placeholder for repeating occurrences of an attribute name in an expression.
+	//   - To prevent special characters in an attribute name from being misinterpreted in an
+	//     expression.
 	//
 	// Use the # character in an expression to dereference an attribute name. For example, consider the
 	// following attribute name:
 	//
-	// Percentile
+	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
 	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
 	// Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
-	// {"#P":"Percentile"}
+	//   - {"#P":"Percentile"}
 	//
 	// You could then use this substitution in an expression, as in this example:
 	//
-	// #P = :val
+	//   - #P = :val
 	//
 	// <note> Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
@@ -1044,22 +1042,18 @@ type QueryInput struct {
 	//
 	// Valid comparisons for the sort key condition are as follows:
 	//
-	// sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
-	//
-	// sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
-	//
-	// sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to :sortkeyval.
-	//
-	// sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
-	//
-	// sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to :sortkeyval.
-	//
-	// sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater than
-	// or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
-	//
-	// begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a particular
-	// operand. (You cannot use this function with a sort key that is of type Number.) Note that the
-	// function name begins_with is case-sensitive.
+	//   - sortKeyName = :sortkeyval - true if the sort key value is equal to :sortkeyval.
+	//   - sortKeyName < :sortkeyval - true if the sort key value is less than :sortkeyval.
+	//   - sortKeyName <= :sortkeyval - true if the sort key value is less than or equal to
+	//     :sortkeyval.
+	//   - sortKeyName > :sortkeyval - true if the sort key value is greater than :sortkeyval.
+	//   - sortKeyName >= :sortkeyval - true if the sort key value is greater than or equal to
+	//     :sortkeyval.
+	//   - sortKeyName BETWEEN :sortkeyval1 AND :sortkeyval2 - true if the sort key value is greater
+	//     than or equal to :sortkeyval1, and less than or equal to :sortkeyval2.
+	//   - begins_with ( sortKeyName, :sortkeyval ) - true if the sort key value begins with a
+	//     particular operand. (You cannot use this function with a sort key that is of type Number.)
+	//     Note that the function name begins_with is case-sensitive.
 	//
 	// Use the ExpressionAttributeValues parameter to replace tokens such as :partitionval and :sortval
 	// with actual values at runtime.
@@ -1069,12 +1063,12 @@ type QueryInput struct {
 	// attribute name conflicts with a DynamoDB reserved word. For example, the following
 	// KeyConditionExpression parameter causes an error because Size is a reserved word:
 	//
-	// Size = :myval
+	//   - Size = :myval
 	//
 	// To work around this, define a placeholder (such a #S) to represent the attribute name Size.
 	// KeyConditionExpression then is as follows:
 	//
-	// #S = :myval
+	//   - #S = :myval
 	//
 	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
 	//
@@ -1128,20 +1122,17 @@ type QueryInput struct {
 	// attributes, the count of matching items, or in the case of an index, some or all of the
 	// attributes projected into the index.
 	//
-	// ALL_ATTRIBUTES - Returns all of the item attributes from the specified table or index. If you
-	// query a local secondary index, then for each matching item in the index, DynamoDB fetches the
-	// entire item from the parent table. If the index is configured to project all item attributes,
-	// then all of the data can be obtained from the local secondary index, and no fetching is
-	// required.
-	//
-	// ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes that
-	// have been projected into the index. If the index is configured to project all attributes, this
-	// return value is equivalent to specifying ALL_ATTRIBUTES.
-	//
-	// COUNT - Returns the number of matching items, rather than the matching items themselves.
-	//
-	// SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return value
-	// is equivalent to specifying AttributesToGet without specifying any value for Select.
+	//   - ALL_ATTRIBUTES - Returns all of the item attributes from the specified table or index. If
+	//     you query a local secondary index, then for each matching item in the index, DynamoDB
+	//     fetches the entire item from the parent table. If the index is configured to project all
+	//     item attributes, then all of the data can be obtained from the local secondary index, and no
+	//     fetching is required.
+	//   - ALL_PROJECTED_ATTRIBUTES - Allowed only when querying an index. Retrieves all attributes
+	//     that have been projected into the index. If the index is configured to project all
+	//     attributes, this return value is equivalent to specifying ALL_ATTRIBUTES.
+	//   - COUNT - Returns the number of matching items, rather than the matching items themselves.
+	//   - SPECIFIC_ATTRIBUTES - Returns only the attributes listed in AttributesToGet. This return
+	//     value is equivalent to specifying AttributesToGet without specifying any value for Select.
 	//
 	// If you query or scan a local secondary index and request only attributes that are projected into
 	// that index, the operation will read only the index and not the table. If any of the requested
@@ -1222,15 +1213,14 @@ type QueryOutput struct {
 // Determines the level of detail about provisioned throughput consumption that is returned in the
 // response:
 //
-// INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together with
-// ConsumedCapacity for each table and secondary index that was accessed.
+//   - INDEXES - The response includes the aggregate ConsumedCapacity for the operation, together
+//     with ConsumedCapacity for each table and secondary index that was accessed.
 //
 // Note that some operations, such as GetItem and BatchGetItem, do not access any indexes at all.
 // In these cases, specifying INDEXES will only return ConsumedCapacity information for table(s).
 //
-// TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
-//
-// NONE - No ConsumedCapacity details are included in the response.
+//   - TOTAL - The response includes only the aggregate ConsumedCapacity for the operation.
+//   - NONE - No ConsumedCapacity details are included in the response.
 //
 // Source: #/components/schemas/ReturnConsumedCapacity
 type ReturnConsumedCapacity string

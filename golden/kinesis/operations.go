@@ -7,7 +7,6 @@ package kinesis
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -16,7 +15,10 @@ import (
 var opAddTagsToStream = runtime.Operation{
 	Name:      "AddTagsToStream",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.AddTagsToStream",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // newAddTagsToStreamError returns an empty modelled error of AddTagsToStream for code, or nil.
@@ -61,7 +63,6 @@ func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, 
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.AddTagsToStream"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -76,7 +77,10 @@ func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, 
 var opCreateStream = runtime.Operation{
 	Name:      "CreateStream",
 	RetrySafe: true,
-	NewError:  newCreateStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.CreateStream",
+	},
+	NewError: newCreateStreamError,
 }
 
 // newCreateStreamError returns an empty modelled error of CreateStream for code, or nil.
@@ -116,9 +120,8 @@ func newCreateStreamError(code string) runtime.ModeledError {
 // You receive a LimitExceededException when making a CreateStream request when you try to do one
 // of the following:
 //
-// Have more than five streams in the CREATING state at any point in time.
-//
-// Create more shards than are authorized for your account.
+//   - Have more than five streams in the CREATING state at any point in time.
+//   - Create more shards than are authorized for your account.
 //
 // For the default shard limit for an AWS account, see Amazon Kinesis Data Streams Limits in the
 // Amazon Kinesis Data Streams Developer Guide. To increase this limit, contact AWS Support.
@@ -144,7 +147,6 @@ func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.CreateStream"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -159,7 +161,10 @@ func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts .
 var opDecreaseStreamRetentionPeriod = runtime.Operation{
 	Name:      "DecreaseStreamRetentionPeriod",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DecreaseStreamRetentionPeriod",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Decreases the Kinesis data stream's retention period, which is the length of time data records
@@ -188,7 +193,6 @@ func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *Decrease
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DecreaseStreamRetentionPeriod"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -203,7 +207,10 @@ func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *Decrease
 var opDeleteStream = runtime.Operation{
 	Name:      "DeleteStream",
 	RetrySafe: true,
-	NewError:  newDeleteStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DeleteStream",
+	},
+	NewError: newDeleteStreamError,
 }
 
 // newDeleteStreamError returns an empty modelled error of DeleteStream for code, or nil.
@@ -255,7 +262,6 @@ func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts .
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DeleteStream"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -270,7 +276,10 @@ func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts .
 var opDeregisterStreamConsumer = runtime.Operation{
 	Name:      "DeregisterStreamConsumer",
 	RetrySafe: true,
-	NewError:  newDeregisterStreamConsumerError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DeregisterStreamConsumer",
+	},
+	NewError: newDeregisterStreamConsumerError,
 }
 
 // newDeregisterStreamConsumerError returns an empty modelled error of DeregisterStreamConsumer for code, or nil.
@@ -314,7 +323,6 @@ func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStr
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DeregisterStreamConsumer"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -329,7 +337,10 @@ func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStr
 var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
@@ -364,7 +375,6 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DescribeLimits"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -379,7 +389,10 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 var opDescribeStream = runtime.Operation{
 	Name:      "DescribeStream",
 	RetrySafe: true,
-	NewError:  newDescribeStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
+	},
+	NewError: newDescribeStreamError,
 }
 
 // newDescribeStreamError returns an empty modelled error of DescribeStream for code, or nil.
@@ -427,7 +440,6 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput, op
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DescribeStream"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -442,7 +454,10 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput, op
 var opDescribeStreamConsumer = runtime.Operation{
 	Name:      "DescribeStreamConsumer",
 	RetrySafe: true,
-	NewError:  newDeregisterStreamConsumerError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
+	},
+	NewError: newDeregisterStreamConsumerError,
 }
 
 // To get the description of a registered consumer, provide the ARN of the consumer. Alternatively,
@@ -471,7 +486,6 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DescribeStreamConsumer"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -486,7 +500,10 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 var opDescribeStreamSummary = runtime.Operation{
 	Name:      "DescribeStreamSummary",
 	RetrySafe: true,
-	NewError:  newDescribeStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
+	},
+	NewError: newDescribeStreamError,
 }
 
 // Provides a summarized description of the specified Kinesis data stream without the shard list.
@@ -513,7 +530,6 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DescribeStreamSummary"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -528,7 +544,10 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 var opDisableEnhancedMonitoring = runtime.Operation{
 	Name:      "DisableEnhancedMonitoring",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Disables enhanced monitoring.
@@ -551,7 +570,6 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.DisableEnhancedMonitoring"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -566,7 +584,10 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 var opEnableEnhancedMonitoring = runtime.Operation{
 	Name:      "EnableEnhancedMonitoring",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
@@ -589,7 +610,6 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.EnableEnhancedMonitoring"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -604,7 +624,10 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 var opGetRecords = runtime.Operation{
 	Name:      "GetRecords",
 	RetrySafe: true,
-	NewError:  newGetRecordsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.GetRecords",
+	},
+	NewError: newGetRecordsError,
 }
 
 // newGetRecordsError returns an empty modelled error of GetRecords for code, or nil.
@@ -701,7 +724,6 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.GetRecords"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -716,7 +738,10 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 var opGetShardIterator = runtime.Operation{
 	Name:      "GetShardIterator",
 	RetrySafe: true,
-	NewError:  newGetShardIteratorError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.GetShardIterator",
+	},
+	NewError: newGetShardIteratorError,
 }
 
 // newGetShardIteratorError returns an empty modelled error of GetShardIterator for code, or nil.
@@ -782,7 +807,6 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.GetShardIterator"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -797,7 +821,10 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 var opIncreaseStreamRetentionPeriod = runtime.Operation{
 	Name:      "IncreaseStreamRetentionPeriod",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.IncreaseStreamRetentionPeriod",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Increases the Kinesis data stream's retention period, which is the length of time data records
@@ -829,7 +856,6 @@ func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *Increase
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.IncreaseStreamRetentionPeriod"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -844,7 +870,10 @@ func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *Increase
 var opListShards = runtime.Operation{
 	Name:      "ListShards",
 	RetrySafe: true,
-	NewError:  newListShardsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.ListShards",
+	},
+	NewError: newListShardsError,
 }
 
 // newListShardsError returns an empty modelled error of ListShards for code, or nil.
@@ -892,7 +921,6 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.ListShards"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -907,7 +935,10 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 var opListStreamConsumers = runtime.Operation{
 	Name:      "ListStreamConsumers",
 	RetrySafe: true,
-	NewError:  newListShardsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
+	},
+	NewError: newListShardsError,
 }
 
 // Lists the consumers registered to receive data from a stream using enhanced fan-out, and
@@ -932,7 +963,6 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.ListStreamConsumers"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -947,7 +977,10 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
 	RetrySafe: true,
-	NewError:  newDescribeLimitsError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.ListStreams",
+	},
+	NewError: newDescribeLimitsError,
 }
 
 // Lists your Kinesis data streams.
@@ -981,7 +1014,6 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.ListStreams"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -996,7 +1028,10 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput, opts ...
 var opListTagsForStream = runtime.Operation{
 	Name:      "ListTagsForStream",
 	RetrySafe: true,
-	NewError:  newDeregisterStreamConsumerError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
+	},
+	NewError: newDeregisterStreamConsumerError,
 }
 
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
@@ -1019,7 +1054,6 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.ListTagsForStream"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1034,7 +1068,10 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 var opMergeShards = runtime.Operation{
 	Name:      "MergeShards",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.MergeShards",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Merges two adjacent shards in a Kinesis data stream and combines them into a single shard to
@@ -1085,7 +1122,6 @@ func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.MergeShards"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1100,7 +1136,10 @@ func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...
 var opPutRecord = runtime.Operation{
 	Name:      "PutRecord",
 	RetrySafe: true,
-	NewError:  newPutRecordError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.PutRecord",
+	},
+	NewError: newPutRecordError,
 }
 
 // newPutRecordError returns an empty modelled error of PutRecord for code, or nil.
@@ -1189,7 +1228,6 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.PutRecord"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1204,7 +1242,10 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 var opPutRecords = runtime.Operation{
 	Name:      "PutRecords",
 	RetrySafe: true,
-	NewError:  newPutRecordError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.PutRecords",
+	},
+	NewError: newPutRecordError,
 }
 
 // Writes multiple data records into a Kinesis data stream in a single call (also referred to as a
@@ -1283,7 +1324,6 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.PutRecords"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1298,7 +1338,10 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 var opRegisterStreamConsumer = runtime.Operation{
 	Name:      "RegisterStreamConsumer",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Registers a consumer with a Kinesis data stream. When you use this operation, the consumer you
@@ -1334,7 +1377,6 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.RegisterStreamConsumer"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1349,7 +1391,10 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 var opRemoveTagsFromStream = runtime.Operation{
 	Name:      "RemoveTagsFromStream",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.RemoveTagsFromStream",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Removes tags from the specified Kinesis data stream. Removed tags are deleted and cannot be
@@ -1376,7 +1421,6 @@ func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStr
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.RemoveTagsFromStream"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1391,7 +1435,10 @@ func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStr
 var opSplitShard = runtime.Operation{
 	Name:      "SplitShard",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.SplitShard",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Splits a shard into two new shards in the Kinesis data stream, to increase the stream's capacity
@@ -1452,7 +1499,6 @@ func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...fu
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.SplitShard"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1467,7 +1513,10 @@ func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...fu
 var opStartStreamEncryption = runtime.Operation{
 	Name:      "StartStreamEncryption",
 	RetrySafe: true,
-	NewError:  newStartStreamEncryptionError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.StartStreamEncryption",
+	},
+	NewError: newStartStreamEncryptionError,
 }
 
 // newStartStreamEncryptionError returns an empty modelled error of StartStreamEncryption for code, or nil.
@@ -1532,7 +1581,6 @@ func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncry
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.StartStreamEncryption"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1547,7 +1595,10 @@ func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncry
 var opStopStreamEncryption = runtime.Operation{
 	Name:      "StopStreamEncryption",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.StopStreamEncryption",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Disables server-side encryption for a specified stream.
@@ -1584,7 +1635,6 @@ func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncrypt
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.StopStreamEncryption"}},
 		Method:      "POST",
 		Path:        "/",
 	}
@@ -1599,7 +1649,10 @@ func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncrypt
 var opUpdateShardCount = runtime.Operation{
 	Name:      "UpdateShardCount",
 	RetrySafe: true,
-	NewError:  newAddTagsToStreamError,
+	FixedHeaders: map[string]string{
+		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
+	},
+	NewError: newAddTagsToStreamError,
 }
 
 // Updates the shard count of the specified stream to the specified number of shards.
@@ -1621,17 +1674,12 @@ var opUpdateShardCount = runtime.Operation{
 //
 // This operation has the following default limits. By default, you cannot do the following:
 //
-// # Scale more than ten times per rolling 24-hour period per stream
-//
-// # Scale up to more than double your current shard count for a stream
-//
-// # Scale down below half your current shard count for a stream
-//
-// # Scale up to more than 500 shards in a stream
-//
-// # Scale a stream with more than 500 shards down unless the result is less than 500 shards
-//
-// # Scale up to more than the shard limit for your account
+//   - Scale more than ten times per rolling 24-hour period per stream
+//   - Scale up to more than double your current shard count for a stream
+//   - Scale down below half your current shard count for a stream
+//   - Scale up to more than 500 shards in a stream
+//   - Scale a stream with more than 500 shards down unless the result is less than 500 shards
+//   - Scale up to more than the shard limit for your account
 //
 // For the default limits for an AWS account, see Streams Limits in the Amazon Kinesis Data Streams
 // Developer Guide. To request an increase in the call rate limit, the shard limit for this API, or
@@ -1654,7 +1702,6 @@ func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput
 	req := &runtime.Request{
 		Body:        body,
 		ContentType: "application/x-amz-json-1.1",
-		Header:      http.Header{"X-Amz-Target": {"Kinesis_20131202.UpdateShardCount"}},
 		Method:      "POST",
 		Path:        "/",
 	}

@@ -344,21 +344,14 @@ type DisableEnhancedMonitoringInput struct {
 	//
 	// The following are the valid shard-level metrics. The value "ALL" disables every metric.
 	//
-	// IncomingBytes
-	//
-	// IncomingRecords
-	//
-	// OutgoingBytes
-	//
-	// OutgoingRecords
-	//
-	// WriteProvisionedThroughputExceeded
-	//
-	// ReadProvisionedThroughputExceeded
-	//
-	// IteratorAgeMilliseconds
-	//
-	// ALL
+	//   - IncomingBytes
+	//   - IncomingRecords
+	//   - OutgoingBytes
+	//   - OutgoingRecords
+	//   - WriteProvisionedThroughputExceeded
+	//   - ReadProvisionedThroughputExceeded
+	//   - IteratorAgeMilliseconds
+	//   - ALL
 	//
 	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
 	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
@@ -382,21 +375,14 @@ type EnableEnhancedMonitoringInput struct {
 	//
 	// The following are the valid shard-level metrics. The value "ALL" enables every metric.
 	//
-	// IncomingBytes
-	//
-	// IncomingRecords
-	//
-	// OutgoingBytes
-	//
-	// OutgoingRecords
-	//
-	// WriteProvisionedThroughputExceeded
-	//
-	// ReadProvisionedThroughputExceeded
-	//
-	// IteratorAgeMilliseconds
-	//
-	// ALL
+	//   - IncomingBytes
+	//   - IncomingRecords
+	//   - OutgoingBytes
+	//   - OutgoingRecords
+	//   - WriteProvisionedThroughputExceeded
+	//   - ReadProvisionedThroughputExceeded
+	//   - IteratorAgeMilliseconds
+	//   - ALL
 	//
 	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
 	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
@@ -429,21 +415,14 @@ type EnhancedMetrics struct {
 	//
 	// The following are the valid shard-level metrics. The value "ALL" enhances every metric.
 	//
-	// IncomingBytes
-	//
-	// IncomingRecords
-	//
-	// OutgoingBytes
-	//
-	// OutgoingRecords
-	//
-	// WriteProvisionedThroughputExceeded
-	//
-	// ReadProvisionedThroughputExceeded
-	//
-	// IteratorAgeMilliseconds
-	//
-	// ALL
+	//   - IncomingBytes
+	//   - IncomingRecords
+	//   - OutgoingBytes
+	//   - OutgoingRecords
+	//   - WriteProvisionedThroughputExceeded
+	//   - ReadProvisionedThroughputExceeded
+	//   - IteratorAgeMilliseconds
+	//   - ALL
 	//
 	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
 	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
@@ -528,20 +507,16 @@ type GetShardIteratorInput struct {
 	//
 	// The following are the valid Amazon Kinesis shard iterator types:
 	//
-	// AT_SEQUENCE_NUMBER - Start reading from the position denoted by a specific sequence number,
-	// provided in the value StartingSequenceNumber.
-	//
-	// AFTER_SEQUENCE_NUMBER - Start reading right after the position denoted by a specific sequence
-	// number, provided in the value StartingSequenceNumber.
-	//
-	// AT_TIMESTAMP - Start reading from the position denoted by a specific time stamp, provided in the
-	// value Timestamp.
-	//
-	// TRIM_HORIZON - Start reading at the last untrimmed record in the shard in the system, which is
-	// the oldest data record in the shard.
-	//
-	// LATEST - Start reading just after the most recent record in the shard, so that you always read
-	// the most recent data in the shard.
+	//   - AT_SEQUENCE_NUMBER - Start reading from the position denoted by a specific sequence number,
+	//     provided in the value StartingSequenceNumber.
+	//   - AFTER_SEQUENCE_NUMBER - Start reading right after the position denoted by a specific
+	//     sequence number, provided in the value StartingSequenceNumber.
+	//   - AT_TIMESTAMP - Start reading from the position denoted by a specific time stamp, provided in
+	//     the value Timestamp.
+	//   - TRIM_HORIZON - Start reading at the last untrimmed record in the shard in the system, which
+	//     is the oldest data record in the shard.
+	//   - LATEST - Start reading just after the most recent record in the shard, so that you always
+	//     read the most recent data in the shard.
 	//
 	// Required.
 	ShardIteratorType ShardIteratorType `json:"ShardIteratorType"`
@@ -949,10 +924,9 @@ type PutRecordOutput struct {
 
 	// The encryption type to use on the record. This parameter can be one of the following values:
 	//
-	// NONE: Do not encrypt the records in the stream.
-	//
-	// KMS: Use server-side encryption on the records in the stream using a customer-managed AWS KMS
-	// key.
+	//   - NONE: Do not encrypt the records in the stream.
+	//   - KMS: Use server-side encryption on the records in the stream using a customer-managed AWS
+	//     KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// The sequence number identifier that was assigned to the put data record. The sequence number for
@@ -996,9 +970,8 @@ type PutRecordsOutput struct {
 
 	// The encryption type used on the records. This parameter can be one of the following values:
 	//
-	// NONE: Do not encrypt the records.
-	//
-	// KMS: Use server-side encryption on the records using a customer-managed AWS KMS key.
+	//   - NONE: Do not encrypt the records.
+	//   - KMS: Use server-side encryption on the records using a customer-managed AWS KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// The number of unsuccessfully processed records in a PutRecords request.
@@ -1080,10 +1053,9 @@ type Record struct {
 
 	// The encryption type used on the record. This parameter can be one of the following values:
 	//
-	// NONE: Do not encrypt the records in the stream.
-	//
-	// KMS: Use server-side encryption on the records in the stream using a customer-managed AWS KMS
-	// key.
+	//   - NONE: Do not encrypt the records in the stream.
+	//   - KMS: Use server-side encryption on the records in the stream using a customer-managed AWS
+	//     KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// Identifies which shard in the stream the data record is assigned to.
@@ -1293,15 +1265,11 @@ type StartStreamEncryptionInput struct {
 	// key, or an alias name prefixed by "alias/".You can also use a master key owned by Kinesis Data
 	// Streams by specifying the alias aws/kinesis.
 	//
-	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
-	//
-	// Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
-	//
-	// Globally unique key ID example: 12345678-1234-1234-1234-123456789012
-	//
-	// Alias name example: alias/MyAliasName
-	//
-	// Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//   - Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
+	//   - Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
+	//   - Globally unique key ID example: 12345678-1234-1234-1234-123456789012
+	//   - Alias name example: alias/MyAliasName
+	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	//
 	// Required.
 	KeyId string `json:"KeyId"`
@@ -1334,15 +1302,11 @@ type StopStreamEncryptionInput struct {
 	// key, or an alias name prefixed by "alias/".You can also use a master key owned by Kinesis Data
 	// Streams by specifying the alias aws/kinesis.
 	//
-	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
-	//
-	// Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
-	//
-	// Globally unique key ID example: 12345678-1234-1234-1234-123456789012
-	//
-	// Alias name example: alias/MyAliasName
-	//
-	// Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//   - Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
+	//   - Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
+	//   - Globally unique key ID example: 12345678-1234-1234-1234-123456789012
+	//   - Alias name example: alias/MyAliasName
+	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	//
 	// Required.
 	KeyId string `json:"KeyId"`
@@ -1368,10 +1332,9 @@ type StreamDescription struct {
 	// The server-side encryption type used on the stream. This parameter can be one of the following
 	// values:
 	//
-	// NONE: Do not encrypt the records in the stream.
-	//
-	// KMS: Use server-side encryption on the records in the stream using a customer-managed AWS KMS
-	// key.
+	//   - NONE: Do not encrypt the records in the stream.
+	//   - KMS: Use server-side encryption on the records in the stream using a customer-managed AWS
+	//     KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// Represents the current enhanced monitoring settings of the stream.
@@ -1389,15 +1352,11 @@ type StreamDescription struct {
 	// prefixed by "alias/".You can also use a master key owned by Kinesis Data Streams by specifying
 	// the alias aws/kinesis.
 	//
-	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
-	//
-	// Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
-	//
-	// Globally unique key ID example: 12345678-1234-1234-1234-123456789012
-	//
-	// Alias name example: alias/MyAliasName
-	//
-	// Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//   - Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
+	//   - Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
+	//   - Globally unique key ID example: 12345678-1234-1234-1234-123456789012
+	//   - Alias name example: alias/MyAliasName
+	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	KeyId *string `json:"KeyId,omitzero"`
 
 	// The current retention period, in hours. Minimum value of 24. Maximum value of 168.
@@ -1428,17 +1387,14 @@ type StreamDescription struct {
 	// The current status of the stream being described. The stream status is one of the following
 	// states:
 	//
-	// CREATING - The stream is being created. Kinesis Data Streams immediately returns and sets
-	// StreamStatus to CREATING.
-	//
-	// DELETING - The stream is being deleted. The specified stream is in the DELETING state until
-	// Kinesis Data Streams completes the deletion.
-	//
-	// ACTIVE - The stream exists and is ready for read and write operations or deletion. You should
-	// perform read and write operations only on an ACTIVE stream.
-	//
-	// UPDATING - Shards in the stream are being merged or split. Read and write operations continue to
-	// work while the stream is in the UPDATING state.
+	//   - CREATING - The stream is being created. Kinesis Data Streams immediately returns and sets
+	//     StreamStatus to CREATING.
+	//   - DELETING - The stream is being deleted. The specified stream is in the DELETING state until
+	//     Kinesis Data Streams completes the deletion.
+	//   - ACTIVE - The stream exists and is ready for read and write operations or deletion. You
+	//     should perform read and write operations only on an ACTIVE stream.
+	//   - UPDATING - Shards in the stream are being merged or split. Read and write operations
+	//     continue to work while the stream is in the UPDATING state.
 	//
 	// Required.
 	StreamStatus StreamStatus `json:"StreamStatus"`
@@ -1453,9 +1409,8 @@ type StreamDescriptionSummary struct {
 
 	// The encryption type used. This value is one of the following:
 	//
-	// KMS
-	//
-	// NONE
+	//   - KMS
+	//   - NONE
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// Represents the current enhanced monitoring settings of the stream.
@@ -1468,15 +1423,11 @@ type StreamDescriptionSummary struct {
 	// prefixed by "alias/".You can also use a master key owned by Kinesis Data Streams by specifying
 	// the alias aws/kinesis.
 	//
-	// Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
-	//
-	// Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
-	//
-	// Globally unique key ID example: 12345678-1234-1234-1234-123456789012
-	//
-	// Alias name example: alias/MyAliasName
-	//
-	// Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//   - Key ARN example: arn:aws:kms:us-east-1:123456789012:key/12345678-1234-1234-1234-123456789012
+	//   - Alias ARN example: arn:aws:kms:us-east-1:123456789012:alias/MyAliasName
+	//   - Globally unique key ID example: 12345678-1234-1234-1234-123456789012
+	//   - Alias name example: alias/MyAliasName
+	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	KeyId *string `json:"KeyId,omitzero"`
 
 	// The number of open shards in the stream.
@@ -1507,17 +1458,14 @@ type StreamDescriptionSummary struct {
 	// The current status of the stream being described. The stream status is one of the following
 	// states:
 	//
-	// CREATING - The stream is being created. Kinesis Data Streams immediately returns and sets
-	// StreamStatus to CREATING.
-	//
-	// DELETING - The stream is being deleted. The specified stream is in the DELETING state until
-	// Kinesis Data Streams completes the deletion.
-	//
-	// ACTIVE - The stream exists and is ready for read and write operations or deletion. You should
-	// perform read and write operations only on an ACTIVE stream.
-	//
-	// UPDATING - Shards in the stream are being merged or split. Read and write operations continue to
-	// work while the stream is in the UPDATING state.
+	//   - CREATING - The stream is being created. Kinesis Data Streams immediately returns and sets
+	//     StreamStatus to CREATING.
+	//   - DELETING - The stream is being deleted. The specified stream is in the DELETING state until
+	//     Kinesis Data Streams completes the deletion.
+	//   - ACTIVE - The stream exists and is ready for read and write operations or deletion. You
+	//     should perform read and write operations only on an ACTIVE stream.
+	//   - UPDATING - Shards in the stream are being merged or split. Read and write operations
+	//     continue to work while the stream is in the UPDATING state.
 	//
 	// Required.
 	StreamStatus StreamStatus `json:"StreamStatus"`
@@ -1568,14 +1516,12 @@ type UpdateShardCountInput struct {
 	// The new number of shards. This value has the following default limits. By default, you cannot do
 	// the following:
 	//
-	// Set this value to more than double your current shard count for a stream.
-	//
-	// Set this value below half your current shard count for a stream.
-	//
-	// Set this value to more than 500 shards in a stream (the default limit for shard count per stream
-	// is 500 per account per region), unless you request a limit increase.
-	//
-	// Scale a stream with more than 500 shards down unless you set this value to less than 500 shards.
+	//   - Set this value to more than double your current shard count for a stream.
+	//   - Set this value below half your current shard count for a stream.
+	//   - Set this value to more than 500 shards in a stream (the default limit for shard count per
+	//     stream is 500 per account per region), unless you request a limit increase.
+	//   - Scale a stream with more than 500 shards down unless you set this value to less than 500
+	//     shards.
 	//
 	// Required.
 	TargetShardCount int64 `json:"TargetShardCount"`

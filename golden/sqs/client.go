@@ -19,29 +19,20 @@
 // You can use Amazon Web Services SDKs to access Amazon SQS using your favorite programming
 // language. The SDKs perform tasks such as the following automatically:
 //
-// # Cryptographically sign your service requests
+//   - Cryptographically sign your service requests
+//   - Retry requests
+//   - Handle error responses
 //
-// # Retry requests
+// Additional information
 //
-// # Handle error responses
-//
-// # Additional information
-//
-// # Amazon SQS Product Page
-//
-// # Amazon SQS Developer Guide
-//
-// # Making API Requests
-//
-// # Amazon SQS Message Attributes
-//
-// # Amazon SQS Dead-Letter Queues
-//
-// # Amazon SQS in the Command Line Interface
-//
-// # Amazon Web Services General Reference
-//
-// Regions and Endpoints
+//   - Amazon SQS Product Page
+//   - Amazon SQS Developer Guide
+//   - Making API Requests
+//   - Amazon SQS Message Attributes
+//   - Amazon SQS Dead-Letter Queues
+//   - Amazon SQS in the Command Line Interface
+//   - Amazon Web Services General Reference
+//   - Regions and Endpoints
 package sqs
 
 import (

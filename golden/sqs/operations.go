@@ -24,14 +24,14 @@ var opGETAddPermission = runtime.Operation{
 // permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
 // Developer Guide.
 //
-// <note> AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-// policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-// Language in the Amazon SQS Developer Guide.
+// <note>
 //
-// An Amazon SQS policy can have a maximum of 7 actions.
-//
-// To remove the ability to change queue permissions, you must deny permission to the
-// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
+//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
+//     Language in the Amazon SQS Developer Guide.
+//   - An Amazon SQS policy can have a maximum of 7 actions.
+//   - To remove the ability to change queue permissions, you must deny permission to the
+//     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
 // </note> Some actions take lists of parameters. These lists are specified using the param.n
 // notation. Values of n are integers starting from 1. For example, a parameter list with two
@@ -89,11 +89,9 @@ var opGETChangeMessageVisibility = runtime.Operation{
 //
 // An Amazon SQS message has three basic states:
 //
-// Sent to a queue by a producer.
-//
-// Received from the queue by a consumer.
-//
-// Deleted from the queue.
+//   - Sent to a queue by a producer.
+//   - Received from the queue by a consumer.
+//   - Deleted from the queue.
 //
 // A message is considered to be stored after it is sent to a queue by a producer, but not yet
 // received from the queue by a consumer (that is, between states 1 and 2). There is no limit to
@@ -207,18 +205,19 @@ var opGETCreateQueue = runtime.Operation{
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
 //
-// If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
+//   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
 // <note> You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
 // see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
 //
-// </note> If you don't provide a value for an attribute, the queue is created with the default
-// value for the attribute.
+// </note>
 //
-// If you delete a queue, you must wait at least 60 seconds before creating a queue with the same
-// name.
+//   - If you don't provide a value for an attribute, the queue is created with the default value
+//     for the attribute.
+//   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
+//     same name.
 //
 // To successfully create a new queue, you must provide a queue name that adheres to the limits
 // related to queues and is unique within the scope of your queues.
@@ -229,11 +228,10 @@ var opGETCreateQueue = runtime.Operation{
 // </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
 // QueueName parameter. be aware of existing queue names:
 //
-// If you provide the name of an existing queue along with the exact names and values of all the
-// queue's attributes, CreateQueue returns the queue URL for the existing queue.
-//
-// If the queue name, attribute names, or attribute values don't match an existing queue,
-// CreateQueue returns an error.
+//   - If you provide the name of an existing queue along with the exact names and values of all
+//     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
+//   - If the queue name, attribute names, or attribute values don't match an existing queue,
+//     CreateQueue returns an error.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -676,17 +674,12 @@ var opGETReceiveMessage = runtime.Operation{
 //
 // For each message returned, the response includes the following:
 //
-// The message body.
-//
-// An MD5 digest of the message body. For information about MD5, see RFC1321.
-//
-// The MessageId you received when you sent the message to the queue.
-//
-// The receipt handle.
-//
-// The message attributes.
-//
-// An MD5 digest of the message attributes.
+//   - The message body.
+//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - The MessageId you received when you sent the message to the queue.
+//   - The receipt handle.
+//   - The message attributes.
+//   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
 // information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
@@ -745,13 +738,13 @@ var opGETRemovePermission = runtime.Operation{
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note> Only the owner of a queue can remove permissions from it.
+// <note>
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// To remove the ability to change queue permissions, you must deny permission to the
-// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//   - Only the owner of a queue can remove permissions from it.
+//   - Cross-account permissions don't apply to this action. For more information, see Grant
+//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - To remove the ability to change queue permissions, you must deny permission to the
+//     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
 // </note>
 //
@@ -894,14 +887,14 @@ var opGETSetQueueAttributes = runtime.Operation{
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
+// <note>
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// To remove the ability to change queue permissions, you must deny permission to the
-// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//   - In the future, new attributes might be added. If you write code that calls this action, we
+//     recommend that you structure your code so that it can handle new attributes gracefully.
+//   - Cross-account permissions don't apply to this action. For more information, see Grant
+//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - To remove the ability to change queue permissions, you must deny permission to the
+//     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
 // </note>
 //
@@ -940,13 +933,10 @@ var opGETTagQueue = runtime.Operation{
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
-// Adding more than 50 tags to a queue isn't recommended.
-//
-// Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
-//
-// Tags are case-sensitive.
-//
-// A new tag with a key identical to that of an existing tag overwrites the existing tag.
+//   - Adding more than 50 tags to a queue isn't recommended.
+//   - Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
+//   - Tags are case-sensitive.
+//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
 // For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
 // Guide.
@@ -1026,14 +1016,14 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 // permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
 // Developer Guide.
 //
-// <note> AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-// policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-// Language in the Amazon SQS Developer Guide.
+// <note>
 //
-// An Amazon SQS policy can have a maximum of 7 actions.
-//
-// To remove the ability to change queue permissions, you must deny permission to the
-// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
+//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
+//     Language in the Amazon SQS Developer Guide.
+//   - An Amazon SQS policy can have a maximum of 7 actions.
+//   - To remove the ability to change queue permissions, you must deny permission to the
+//     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
 // </note> Some actions take lists of parameters. These lists are specified using the param.n
 // notation. Values of n are integers starting from 1. For example, a parameter list with two
@@ -1086,11 +1076,9 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 //
 // An Amazon SQS message has three basic states:
 //
-// Sent to a queue by a producer.
-//
-// Received from the queue by a consumer.
-//
-// Deleted from the queue.
+//   - Sent to a queue by a producer.
+//   - Received from the queue by a consumer.
+//   - Deleted from the queue.
 //
 // A message is considered to be stored after it is sent to a queue by a producer, but not yet
 // received from the queue by a consumer (that is, between states 1 and 2). There is no limit to
@@ -1198,18 +1186,19 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
 //
-// If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
+//   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
 // <note> You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
 // see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
 //
-// </note> If you don't provide a value for an attribute, the queue is created with the default
-// value for the attribute.
+// </note>
 //
-// If you delete a queue, you must wait at least 60 seconds before creating a queue with the same
-// name.
+//   - If you don't provide a value for an attribute, the queue is created with the default value
+//     for the attribute.
+//   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
+//     same name.
 //
 // To successfully create a new queue, you must provide a queue name that adheres to the limits
 // related to queues and is unique within the scope of your queues.
@@ -1220,11 +1209,10 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 // </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
 // QueueName parameter. be aware of existing queue names:
 //
-// If you provide the name of an existing queue along with the exact names and values of all the
-// queue's attributes, CreateQueue returns the queue URL for the existing queue.
-//
-// If the queue name, attribute names, or attribute values don't match an existing queue,
-// CreateQueue returns an error.
+//   - If you provide the name of an existing queue along with the exact names and values of all
+//     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
+//   - If the queue name, attribute names, or attribute values don't match an existing queue,
+//     CreateQueue returns an error.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -1646,17 +1634,12 @@ var opPOSTReceiveMessage = runtime.Operation{
 //
 // For each message returned, the response includes the following:
 //
-// The message body.
-//
-// An MD5 digest of the message body. For information about MD5, see RFC1321.
-//
-// The MessageId you received when you sent the message to the queue.
-//
-// The receipt handle.
-//
-// The message attributes.
-//
-// An MD5 digest of the message attributes.
+//   - The message body.
+//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - The MessageId you received when you sent the message to the queue.
+//   - The receipt handle.
+//   - The message attributes.
+//   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
 // information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
@@ -1707,13 +1690,13 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note> Only the owner of a queue can remove permissions from it.
+// <note>
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// To remove the ability to change queue permissions, you must deny permission to the
-// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//   - Only the owner of a queue can remove permissions from it.
+//   - Cross-account permissions don't apply to this action. For more information, see Grant
+//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - To remove the ability to change queue permissions, you must deny permission to the
+//     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
 // </note>
 //
@@ -1843,14 +1826,14 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
+// <note>
 //
-// Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// To remove the ability to change queue permissions, you must deny permission to the
-// AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
+//   - In the future, new attributes might be added. If you write code that calls this action, we
+//     recommend that you structure your code so that it can handle new attributes gracefully.
+//   - Cross-account permissions don't apply to this action. For more information, see Grant
+//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - To remove the ability to change queue permissions, you must deny permission to the
+//     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
 // </note>
 //
@@ -1886,13 +1869,10 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
-// Adding more than 50 tags to a queue isn't recommended.
-//
-// Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
-//
-// Tags are case-sensitive.
-//
-// A new tag with a key identical to that of an existing tag overwrites the existing tag.
+//   - Adding more than 50 tags to a queue isn't recommended.
+//   - Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
+//   - Tags are case-sensitive.
+//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
 // For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
 // Guide.

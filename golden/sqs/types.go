@@ -177,128 +177,110 @@ type CreateQueueRequest struct {
 	// The following lists the names, descriptions, and values of the special request parameters that
 	// the CreateQueue action uses:
 	//
-	// DelaySeconds – The length of time, in seconds, for which the delivery of all messages in the
-	// queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default: 0.
-	//
-	// MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
-	// rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 262,144 bytes (256 KiB).
-	// Default: 262,144 (256 KiB).
-	//
-	// MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
-	// message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
-	// Default: 345,600 (4 days).
-	//
-	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
-	// policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM User Guide.
-	//
-	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
-	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
-	// 0.
-	//
-	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
-	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide.
+	//   - DelaySeconds – The length of time, in seconds, for which the delivery of all messages in
+	//     the queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default:
+	//     0.
+	//   - MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
+	//     rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 262,144 bytes (256 KiB).
+	//     Default: 262,144 (256 KiB).
+	//   - MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
+	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
+	//     Default: 345,600 (4 days).
+	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
+	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM
+	//     User Guide.
+	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
+	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
+	//     Default: 0.
+	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
+	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
+	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
-	// RedrivePolicy – The string that includes the parameters for the dead-letter queue
-	// functionality of the source queue as a JSON object. The parameters are as follows:
-	//
-	// deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which Amazon
-	// SQS moves messages after the value of maxReceiveCount is exceeded.
-	//
-	// maxReceiveCount – The number of times a message is delivered to the source queue before being
-	// moved to the dead-letter queue. When the ReceiveCount for a message exceeds the maxReceiveCount
-	// for a queue, Amazon SQS moves the message to the dead-letter-queue.
-	//
-	// RedriveAllowPolicy – The string that includes the parameters for the permissions for the
-	// dead-letter queue redrive permission and which source queues can specify dead-letter queues as a
-	// JSON object. The parameters are as follows:
-	//
-	// redrivePermission – The permission type that defines which source queues can specify the
-	// current queue as the dead-letter queue. Valid values are:
-	//
-	// allowAll – (Default) Any source queues in this Amazon Web Services account in the same Region
-	// can specify this queue as the dead-letter queue.
-	//
-	// denyAll – No source queues can specify this queue as the dead-letter queue.
-	//
-	// byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as the
-	// dead-letter queue.
-	//
-	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
-	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
-	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll.
+	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
+	//     functionality of the source queue as a JSON object. The parameters are as follows:
+	//   - deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which
+	//     Amazon SQS moves messages after the value of maxReceiveCount is exceeded.
+	//   - maxReceiveCount – The number of times a message is delivered to the source queue before
+	//     being moved to the dead-letter queue. When the ReceiveCount for a message exceeds the
+	//     maxReceiveCount for a queue, Amazon SQS moves the message to the dead-letter-queue.
+	//   - RedriveAllowPolicy – The string that includes the parameters for the permissions for the
+	//     dead-letter queue redrive permission and which source queues can specify dead-letter queues
+	//     as a JSON object. The parameters are as follows:
+	//   - redrivePermission – The permission type that defines which source queues can specify the
+	//     current queue as the dead-letter queue. Valid values are:
+	//   - allowAll – (Default) Any source queues in this Amazon Web Services account in the same
+	//     Region can specify this queue as the dead-letter queue.
+	//   - denyAll – No source queues can specify this queue as the dead-letter queue.
+	//   - byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as
+	//     the dead-letter queue.
+	//   - sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify
+	//     this queue as the dead-letter queue and redrive messages. You can specify this parameter
+	//     only when the redrivePermission parameter is set to byQueue. You can specify up to 10 source
+	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
+	//     redrivePermission parameter to allowAll.
 	//
 	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
 	// </note> The following attributes apply only to server-side-encryption:
 	//
-	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the Amazon Web
-	// Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
-	// example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
-	// Reference.
-	//
-	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
-	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
-	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
-	// A shorter time period provides better security but results in more calls to KMS which might
-	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work?.
+	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
+	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon Web Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a
+	//     custom CMK can, for example, be alias/MyAlias . For more examples, see KeyId in the Key
+	//     Management Service API Reference.
+	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
+	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
+	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
+	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
+	//     Key Reuse Period Work?.
 	//
 	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
-	// FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't specify
-	// the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this attribute
-	// only during queue creation. You can't change it for an existing queue. When you set this
-	// attribute, you must also provide the MessageGroupId for your messages explicitly.
+	//   - FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't
+	//     specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this
+	//     attribute only during queue creation. You can't change it for an existing queue. When you
+	//     set this attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
 	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
 	//
-	// ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	// false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide. Note
-	// the following:
-	//
-	// Every message must have a unique MessageDeduplicationId.
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
+	//     false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	//     Note the following:
+	//   - Every message must have a unique MessageDeduplicationId.
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// The following attributes apply only to high throughput for FIFO queues:
 	//
-	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue.
-	//
-	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
+	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
+	//     or queue level. Valid values are messageGroup and queue.
+	//   - FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the
+	//     entire queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	//     perMessageGroupId value is allowed only when the value for DeduplicationScope is
+	//     messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup.
-	//
-	// Set FifoThroughputLimit to perMessageGroupId.
+	//   - Set DeduplicationScope to messageGroup.
+	//   - Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
@@ -309,11 +291,9 @@ type CreateQueueRequest struct {
 
 	// The name of the new queue. The following limits apply to this name:
 	//
-	// A queue name can have up to 80 characters.
-	//
-	// Valid values: alphanumeric characters, hyphens (-), and underscores (_).
-	//
-	// A FIFO queue name must end with the .fifo suffix.
+	//   - A queue name can have up to 80 characters.
+	//   - Valid values: alphanumeric characters, hyphens (-), and underscores (_).
+	//   - A FIFO queue name must end with the .fifo suffix.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
@@ -325,13 +305,10 @@ type CreateQueueRequest struct {
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
-	// Adding more than 50 tags to a queue isn't recommended.
-	//
-	// Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
-	//
-	// Tags are case-sensitive.
-	//
-	// A new tag with a key identical to that of an existing tag overwrites the existing tag.
+	//   - Adding more than 50 tags to a queue isn't recommended.
+	//   - Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
+	//   - Tags are case-sensitive.
+	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
 	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
 	// Guide.
@@ -592,11 +569,9 @@ type GETCreateQueueInput struct {
 	//
 	// The name of the new queue. The following limits apply to this name:
 	//
-	// A queue name can have up to 80 characters.
-	//
-	// Valid values: alphanumeric characters, hyphens (-), and underscores (_).
-	//
-	// A FIFO queue name must end with the .fifo suffix.
+	//   - A queue name can have up to 80 characters.
+	//   - Valid values: alphanumeric characters, hyphens (-), and underscores (_).
+	//   - A FIFO queue name must end with the .fifo suffix.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
@@ -610,128 +585,110 @@ type GETCreateQueueInput struct {
 	// The following lists the names, descriptions, and values of the special request parameters that
 	// the CreateQueue action uses:
 	//
-	// DelaySeconds – The length of time, in seconds, for which the delivery of all messages in the
-	// queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default: 0.
-	//
-	// MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
-	// rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 262,144 bytes (256 KiB).
-	// Default: 262,144 (256 KiB).
-	//
-	// MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
-	// message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
-	// Default: 345,600 (4 days).
-	//
-	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
-	// policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM User Guide.
-	//
-	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
-	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
-	// 0.
-	//
-	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
-	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide.
+	//   - DelaySeconds – The length of time, in seconds, for which the delivery of all messages in
+	//     the queue is delayed. Valid values: An integer from 0 to 900 seconds (15 minutes). Default:
+	//     0.
+	//   - MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
+	//     rejects it. Valid values: An integer from 1,024 bytes (1 KiB) to 262,144 bytes (256 KiB).
+	//     Default: 262,144 (256 KiB).
+	//   - MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
+	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
+	//     Default: 345,600 (4 days).
+	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
+	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM
+	//     User Guide.
+	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
+	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
+	//     Default: 0.
+	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
+	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
+	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
-	// RedrivePolicy – The string that includes the parameters for the dead-letter queue
-	// functionality of the source queue as a JSON object. The parameters are as follows:
-	//
-	// deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which Amazon
-	// SQS moves messages after the value of maxReceiveCount is exceeded.
-	//
-	// maxReceiveCount – The number of times a message is delivered to the source queue before being
-	// moved to the dead-letter queue. When the ReceiveCount for a message exceeds the maxReceiveCount
-	// for a queue, Amazon SQS moves the message to the dead-letter-queue.
-	//
-	// RedriveAllowPolicy – The string that includes the parameters for the permissions for the
-	// dead-letter queue redrive permission and which source queues can specify dead-letter queues as a
-	// JSON object. The parameters are as follows:
-	//
-	// redrivePermission – The permission type that defines which source queues can specify the
-	// current queue as the dead-letter queue. Valid values are:
-	//
-	// allowAll – (Default) Any source queues in this Amazon Web Services account in the same Region
-	// can specify this queue as the dead-letter queue.
-	//
-	// denyAll – No source queues can specify this queue as the dead-letter queue.
-	//
-	// byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as the
-	// dead-letter queue.
-	//
-	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
-	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
-	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll.
+	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
+	//     functionality of the source queue as a JSON object. The parameters are as follows:
+	//   - deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which
+	//     Amazon SQS moves messages after the value of maxReceiveCount is exceeded.
+	//   - maxReceiveCount – The number of times a message is delivered to the source queue before
+	//     being moved to the dead-letter queue. When the ReceiveCount for a message exceeds the
+	//     maxReceiveCount for a queue, Amazon SQS moves the message to the dead-letter-queue.
+	//   - RedriveAllowPolicy – The string that includes the parameters for the permissions for the
+	//     dead-letter queue redrive permission and which source queues can specify dead-letter queues
+	//     as a JSON object. The parameters are as follows:
+	//   - redrivePermission – The permission type that defines which source queues can specify the
+	//     current queue as the dead-letter queue. Valid values are:
+	//   - allowAll – (Default) Any source queues in this Amazon Web Services account in the same
+	//     Region can specify this queue as the dead-letter queue.
+	//   - denyAll – No source queues can specify this queue as the dead-letter queue.
+	//   - byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as
+	//     the dead-letter queue.
+	//   - sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify
+	//     this queue as the dead-letter queue and redrive messages. You can specify this parameter
+	//     only when the redrivePermission parameter is set to byQueue. You can specify up to 10 source
+	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
+	//     redrivePermission parameter to allowAll.
 	//
 	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
 	// </note> The following attributes apply only to server-side-encryption:
 	//
-	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the Amazon Web
-	// Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
-	// example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
-	// Reference.
-	//
-	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
-	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
-	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
-	// A shorter time period provides better security but results in more calls to KMS which might
-	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work?.
+	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
+	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon Web Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a
+	//     custom CMK can, for example, be alias/MyAlias . For more examples, see KeyId in the Key
+	//     Management Service API Reference.
+	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
+	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
+	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
+	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
+	//     Key Reuse Period Work?.
 	//
 	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
-	// FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't specify
-	// the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this attribute
-	// only during queue creation. You can't change it for an existing queue. When you set this
-	// attribute, you must also provide the MessageGroupId for your messages explicitly.
+	//   - FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't
+	//     specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this
+	//     attribute only during queue creation. You can't change it for an existing queue. When you
+	//     set this attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
 	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
 	//
-	// ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	// false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide. Note
-	// the following:
-	//
-	// Every message must have a unique MessageDeduplicationId.
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
+	//     false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	//     Note the following:
+	//   - Every message must have a unique MessageDeduplicationId.
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// The following attributes apply only to high throughput for FIFO queues:
 	//
-	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue.
-	//
-	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
+	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
+	//     or queue level. Valid values are messageGroup and queue.
+	//   - FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the
+	//     entire queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	//     perMessageGroupId value is allowed only when the value for DeduplicationScope is
+	//     messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup.
-	//
-	// Set FifoThroughputLimit to perMessageGroupId.
+	//   - Set DeduplicationScope to messageGroup.
+	//   - Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
@@ -747,13 +704,10 @@ type GETCreateQueueInput struct {
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
-	// Adding more than 50 tags to a queue isn't recommended.
-	//
-	// Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
-	//
-	// Tags are case-sensitive.
-	//
-	// A new tag with a key identical to that of an existing tag overwrites the existing tag.
+	//   - Adding more than 50 tags to a queue isn't recommended.
+	//   - Tags don't have any semantic meaning. Amazon SQS interprets tags as character strings.
+	//   - Tags are case-sensitive.
+	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
 	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
 	// Guide.
@@ -902,112 +856,94 @@ type GETGetQueueAttributesInput struct {
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
 	//
-	// </important> All – Returns all values.
+	// </important>
 	//
-	// ApproximateNumberOfMessages – Returns the approximate number of messages available for
-	// retrieval from the queue.
-	//
-	// ApproximateNumberOfMessagesDelayed – Returns the approximate number of messages in the queue
-	// that are delayed and not available for reading immediately. This can happen when the queue is
-	// configured as a delay queue or when a message has been sent with a delay parameter.
-	//
-	// ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that are in
-	// flight. Messages are considered to be in flight if they have been sent to a client but have not
-	// yet been deleted or have not yet reached the end of their visibility window.
-	//
-	// CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
-	//
-	// DelaySeconds – Returns the default delay on the queue in seconds.
-	//
-	// LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
-	// time).
-	//
-	// MaximumMessageSize – Returns the limit of how many bytes a message can contain before Amazon
-	// SQS rejects it.
-	//
-	// MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS retains
-	// a message.
-	//
-	// Policy – Returns the policy of the queue.
-	//
-	// QueueArn – Returns the Amazon resource name (ARN) of the queue.
-	//
-	// ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
-	// ReceiveMessage action waits for a message to arrive.
-	//
-	// VisibilityTimeout – Returns the visibility timeout for the queue. For more information about
-	// the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//   - All – Returns all values.
+	//   - ApproximateNumberOfMessages – Returns the approximate number of messages available for
+	//     retrieval from the queue.
+	//   - ApproximateNumberOfMessagesDelayed – Returns the approximate number of messages in the
+	//     queue that are delayed and not available for reading immediately. This can happen when the
+	//     queue is configured as a delay queue or when a message has been sent with a delay parameter.
+	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
+	//     are in flight. Messages are considered to be in flight if they have been sent to a client
+	//     but have not yet been deleted or have not yet reached the end of their visibility window.
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
+	//   - DelaySeconds – Returns the default delay on the queue in seconds.
+	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
+	//     time).
+	//   - MaximumMessageSize – Returns the limit of how many bytes a message can contain before
+	//     Amazon SQS rejects it.
+	//   - MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS
+	//     retains a message.
+	//   - Policy – Returns the policy of the queue.
+	//   - QueueArn – Returns the Amazon resource name (ARN) of the queue.
+	//   - ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
+	//     ReceiveMessage action waits for a message to arrive.
+	//   - VisibilityTimeout – Returns the visibility timeout for the queue. For more information
+	//     about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
-	// RedrivePolicy – The string that includes the parameters for the dead-letter queue
-	// functionality of the source queue as a JSON object. The parameters are as follows:
-	//
-	// deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which Amazon
-	// SQS moves messages after the value of maxReceiveCount is exceeded.
-	//
-	// maxReceiveCount – The number of times a message is delivered to the source queue before being
-	// moved to the dead-letter queue. When the ReceiveCount for a message exceeds the maxReceiveCount
-	// for a queue, Amazon SQS moves the message to the dead-letter-queue.
-	//
-	// RedriveAllowPolicy – The string that includes the parameters for the permissions for the
-	// dead-letter queue redrive permission and which source queues can specify dead-letter queues as a
-	// JSON object. The parameters are as follows:
-	//
-	// redrivePermission – The permission type that defines which source queues can specify the
-	// current queue as the dead-letter queue. Valid values are:
-	//
-	// allowAll – (Default) Any source queues in this Amazon Web Services account in the same Region
-	// can specify this queue as the dead-letter queue.
-	//
-	// denyAll – No source queues can specify this queue as the dead-letter queue.
-	//
-	// byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as the
-	// dead-letter queue.
-	//
-	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
-	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
-	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll.
+	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
+	//     functionality of the source queue as a JSON object. The parameters are as follows:
+	//   - deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which
+	//     Amazon SQS moves messages after the value of maxReceiveCount is exceeded.
+	//   - maxReceiveCount – The number of times a message is delivered to the source queue before
+	//     being moved to the dead-letter queue. When the ReceiveCount for a message exceeds the
+	//     maxReceiveCount for a queue, Amazon SQS moves the message to the dead-letter-queue.
+	//   - RedriveAllowPolicy – The string that includes the parameters for the permissions for the
+	//     dead-letter queue redrive permission and which source queues can specify dead-letter queues
+	//     as a JSON object. The parameters are as follows:
+	//   - redrivePermission – The permission type that defines which source queues can specify the
+	//     current queue as the dead-letter queue. Valid values are:
+	//   - allowAll – (Default) Any source queues in this Amazon Web Services account in the same
+	//     Region can specify this queue as the dead-letter queue.
+	//   - denyAll – No source queues can specify this queue as the dead-letter queue.
+	//   - byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as
+	//     the dead-letter queue.
+	//   - sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify
+	//     this queue as the dead-letter queue and redrive messages. You can specify this parameter
+	//     only when the redrivePermission parameter is set to byQueue. You can specify up to 10 source
+	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
+	//     redrivePermission parameter to allowAll.
 	//
 	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
 	// </note> The following attributes apply only to server-side-encryption:
 	//
-	// KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key (CMK)
-	// for Amazon SQS or a custom CMK. For more information, see Key Terms.
-	//
-	// KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon SQS
-	// can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	// information, see How Does the Data Key Reuse Period Work?.
+	//   - KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key
+	//     (CMK) for Amazon SQS or a custom CMK. For more information, see Key Terms.
+	//   - KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon
+	//     SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
+	//     information, see How Does the Data Key Reuse Period Work?.
 	//
 	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
-	// FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	// FIFO queue logic in the Amazon SQS Developer Guide.
+	//   - FifoQueue – Returns information about whether the queue is FIFO. For more information, see
+	//     FIFO queue logic in the Amazon SQS Developer Guide.
 	//
 	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
 	// suffix.
 	//
-	// </note> ContentBasedDeduplication – Returns whether content-based deduplication is enabled for
-	// the queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	// </note>
+	//
+	//   - ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
+	//     queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to high throughput for FIFO queues:
 	//
-	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue.
-	//
-	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
+	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
+	//     or queue level. Valid values are messageGroup and queue.
+	//   - FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the
+	//     entire queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	//     perMessageGroupId value is allowed only when the value for DeduplicationScope is
+	//     messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup.
-	//
-	// Set FifoThroughputLimit to perMessageGroupId.
+	//   - Set DeduplicationScope to messageGroup.
+	//   - Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
@@ -1224,49 +1160,36 @@ type GETReceiveMessageInput struct {
 	//
 	// A list of attributes that need to be returned along with each message. These attributes include:
 	//
-	// All – Returns all values.
-	//
-	// ApproximateFirstReceiveTimestamp – Returns the time the message was first received from the
-	// queue (epoch time in milliseconds).
-	//
-	// ApproximateReceiveCount – Returns the number of times a message has been received across all
-	// queues but not deleted.
-	//
-	// AWSTraceHeader – Returns the X-Ray trace header string.
-	//
-	// SenderId
-	//
-	// For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
-	//
-	// For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
-	//
-	// SentTimestamp – Returns the time the message was sent to the queue (epoch time in
-	// milliseconds).
-	//
-	// MessageDeduplicationId – Returns the value provided by the producer that calls the SendMessage
-	// action.
-	//
-	// MessageGroupId – Returns the value provided by the producer that calls the SendMessage action.
-	// Messages with the same MessageGroupId are returned in sequence.
-	//
-	// SequenceNumber – Returns the value provided by Amazon SQS.
+	//   - All – Returns all values.
+	//   - ApproximateFirstReceiveTimestamp – Returns the time the message was first received from
+	//     the queue (epoch time in milliseconds).
+	//   - ApproximateReceiveCount – Returns the number of times a message has been received across
+	//     all queues but not deleted.
+	//   - AWSTraceHeader – Returns the X-Ray trace header string.
+	//   - SenderId
+	//   - For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
+	//   - For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
+	//   - SentTimestamp – Returns the time the message was sent to the queue (epoch time in
+	//     milliseconds).
+	//   - MessageDeduplicationId – Returns the value provided by the producer that calls the
+	//     SendMessage action.
+	//   - MessageGroupId – Returns the value provided by the producer that calls the SendMessage
+	//     action. Messages with the same MessageGroupId are returned in sequence.
+	//   - SequenceNumber – Returns the value provided by Amazon SQS.
 	AttributeNames []QueueAttributeName `json:"-"`
 
 	// Sent as the query parameter "MessageAttributeNames".
 	//
 	// The name of the message attribute, where N is the index.
 	//
-	// The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period (.).
-	//
-	// The name is case-sensitive and must be unique among all attribute names for the message.
-	//
-	// The name must not start with AWS-reserved prefixes such as AWS. or Amazon. (or any casing
-	// variants).
-	//
-	// The name must not start or end with a period (.), and it should not have periods in succession
-	// (..).
-	//
-	// The name can be up to 256 characters long.
+	//   - The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period
+	//     (.).
+	//   - The name is case-sensitive and must be unique among all attribute names for the message.
+	//   - The name must not start with AWS-reserved prefixes such as AWS. or Amazon. (or any casing
+	//     variants).
+	//   - The name must not start or end with a period (.), and it should not have periods in
+	//     succession (..).
+	//   - The name can be up to 256 characters long.
 	//
 	// When using ReceiveMessage, you can send a list of attribute names to receive, or you can return
 	// all of the attributes by specifying All or .* in your request. You can also use all message
@@ -1309,21 +1232,17 @@ type GETReceiveMessageInput struct {
 	// retry the same action with an identical ReceiveRequestAttemptId to retrieve the same set of
 	// messages, even if their visibility timeout has not yet expired.
 	//
-	// You can use ReceiveRequestAttemptId only for 5 minutes after a ReceiveMessage action.
-	//
-	// When you set FifoQueue, a caller of the ReceiveMessage action can provide a
-	// ReceiveRequestAttemptId explicitly.
-	//
-	// If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId, Amazon SQS
-	// generates a ReceiveRequestAttemptId.
-	//
-	// It is possible to retry the ReceiveMessage action with the same ReceiveRequestAttemptId if none
-	// of the messages have been modified (deleted or had their visibility changes).
-	//
-	// During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return the
-	// same messages and receipt handles. If a retry occurs within the deduplication interval, it
-	// resets the visibility timeout. For more information, see Visibility Timeout in the Amazon SQS
-	// Developer Guide.
+	//   - You can use ReceiveRequestAttemptId only for 5 minutes after a ReceiveMessage action.
+	//   - When you set FifoQueue, a caller of the ReceiveMessage action can provide a
+	//     ReceiveRequestAttemptId explicitly.
+	//   - If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId, Amazon
+	//     SQS generates a ReceiveRequestAttemptId.
+	//   - It is possible to retry the ReceiveMessage action with the same ReceiveRequestAttemptId if
+	//     none of the messages have been modified (deleted or had their visibility changes).
+	//   - During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return
+	//     the same messages and receipt handles. If a retry occurs within the deduplication interval,
+	//     it resets the visibility timeout. For more information, see Visibility Timeout in the Amazon
+	//     SQS Developer Guide.
 	//
 	// <important> If a caller of the ReceiveMessage action still processes messages when the
 	// visibility timeout expires and messages become visible, another worker consuming from the same
@@ -1334,13 +1253,14 @@ type GETReceiveMessageInput struct {
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
 	//
-	// </important> While messages with a particular MessageGroupId are invisible, no more messages
-	// belonging to the same MessageGroupId are returned until the visibility timeout expires. You can
-	// still receive messages with another MessageGroupId as long as it is also visible.
+	// </important>
 	//
-	// If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId, no retries work until the
-	// original visibility timeout expires. As a result, delays might occur but the messages in the
-	// queue remain in a strict order.
+	//   - While messages with a particular MessageGroupId are invisible, no more messages belonging to
+	//     the same MessageGroupId are returned until the visibility timeout expires. You can still
+	//     receive messages with another MessageGroupId as long as it is also visible.
+	//   - If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId, no retries work until
+	//     the original visibility timeout expires. As a result, delays might occur but the messages in
+	//     the queue remain in a strict order.
 	//
 	// The maximum length of ReceiveRequestAttemptId is 128 characters. ReceiveRequestAttemptId can
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
@@ -1497,10 +1417,11 @@ type GETSendMessageInput struct {
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
-	// <important> Currently, the only supported message system attribute is AWSTraceHeader. Its type
-	// must be String and its value must be a correctly formatted X-Ray trace header string.
+	// <important>
 	//
-	// The size of a message system attribute doesn't count towards the total size of a message.
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
 	//
 	// </important>
 	MessageSystemAttribute map[string]MessageSystemAttributeValue `json:"-"`
@@ -1515,27 +1436,23 @@ type GETSendMessageInput struct {
 	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
 	// Developer Guide.
 	//
-	// Every message must have a unique MessageDeduplicationId,
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - Every message must have a unique MessageDeduplicationId,
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
 	// useful for troubleshooting delivery issues).
@@ -1566,11 +1483,11 @@ type GETSendMessageInput struct {
 	// scenario, multiple consumers can process the queue, but the session data of each user is
 	// processed in a FIFO fashion.
 	//
-	// You must associate a non-empty MessageGroupId with a message. If you don't provide a
-	// MessageGroupId, the action fails.
-	//
-	// ReceiveMessage might return messages with multiple MessageGroupId values. For each
-	// MessageGroupId, the messages are sorted by time sent. The caller can't specify a MessageGroupId.
+	//   - You must associate a non-empty MessageGroupId with a message. If you don't provide a
+	//     MessageGroupId, the action fails.
+	//   - ReceiveMessage might return messages with multiple MessageGroupId values. For each
+	//     MessageGroupId, the messages are sorted by time sent. The caller can't specify a
+	//     MessageGroupId.
 	//
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
@@ -1622,120 +1539,101 @@ type GETSetQueueAttributesInput struct {
 	// The following lists the names, descriptions, and values of the special request parameters that
 	// the SetQueueAttributes action uses:
 	//
-	// DelaySeconds – The length of time, in seconds, for which the delivery of all messages in the
-	// queue is delayed. Valid values: An integer from 0 to 900 (15 minutes). Default: 0.
-	//
-	// MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
-	// rejects it. Valid values: An integer from 1,024 bytes (1 KiB) up to 262,144 bytes (256 KiB).
-	// Default: 262,144 (256 KiB).
-	//
-	// MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
-	// message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
-	// days). Default: 345,600 (4 days).
-	//
-	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
-	// policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and Access
-	// Management User Guide.
-	//
-	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
-	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
-	// 0.
-	//
-	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
-	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide.
+	//   - DelaySeconds – The length of time, in seconds, for which the delivery of all messages in
+	//     the queue is delayed. Valid values: An integer from 0 to 900 (15 minutes). Default: 0.
+	//   - MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
+	//     rejects it. Valid values: An integer from 1,024 bytes (1 KiB) up to 262,144 bytes (256 KiB).
+	//     Default: 262,144 (256 KiB).
+	//   - MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
+	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
+	//     days). Default: 345,600 (4 days).
+	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
+	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and
+	//     Access Management User Guide.
+	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
+	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
+	//     Default: 0.
+	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
+	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
+	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
-	// RedrivePolicy – The string that includes the parameters for the dead-letter queue
-	// functionality of the source queue as a JSON object. The parameters are as follows:
-	//
-	// deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which Amazon
-	// SQS moves messages after the value of maxReceiveCount is exceeded.
-	//
-	// maxReceiveCount – The number of times a message is delivered to the source queue before being
-	// moved to the dead-letter queue. When the ReceiveCount for a message exceeds the maxReceiveCount
-	// for a queue, Amazon SQS moves the message to the dead-letter-queue.
-	//
-	// RedriveAllowPolicy – The string that includes the parameters for the permissions for the
-	// dead-letter queue redrive permission and which source queues can specify dead-letter queues as a
-	// JSON object. The parameters are as follows:
-	//
-	// redrivePermission – The permission type that defines which source queues can specify the
-	// current queue as the dead-letter queue. Valid values are:
-	//
-	// allowAll – (Default) Any source queues in this Amazon Web Services account in the same Region
-	// can specify this queue as the dead-letter queue.
-	//
-	// denyAll – No source queues can specify this queue as the dead-letter queue.
-	//
-	// byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as the
-	// dead-letter queue.
-	//
-	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
-	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
-	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll.
+	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
+	//     functionality of the source queue as a JSON object. The parameters are as follows:
+	//   - deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which
+	//     Amazon SQS moves messages after the value of maxReceiveCount is exceeded.
+	//   - maxReceiveCount – The number of times a message is delivered to the source queue before
+	//     being moved to the dead-letter queue. When the ReceiveCount for a message exceeds the
+	//     maxReceiveCount for a queue, Amazon SQS moves the message to the dead-letter-queue.
+	//   - RedriveAllowPolicy – The string that includes the parameters for the permissions for the
+	//     dead-letter queue redrive permission and which source queues can specify dead-letter queues
+	//     as a JSON object. The parameters are as follows:
+	//   - redrivePermission – The permission type that defines which source queues can specify the
+	//     current queue as the dead-letter queue. Valid values are:
+	//   - allowAll – (Default) Any source queues in this Amazon Web Services account in the same
+	//     Region can specify this queue as the dead-letter queue.
+	//   - denyAll – No source queues can specify this queue as the dead-letter queue.
+	//   - byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as
+	//     the dead-letter queue.
+	//   - sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify
+	//     this queue as the dead-letter queue and redrive messages. You can specify this parameter
+	//     only when the redrivePermission parameter is set to byQueue. You can specify up to 10 source
+	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
+	//     redrivePermission parameter to allowAll.
 	//
 	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
 	// </note> The following attributes apply only to server-side-encryption:
 	//
-	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the AWS-managed CMK
-	// for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for example, be
-	// alias/MyAlias . For more examples, see KeyId in the Key Management Service API Reference.
-	//
-	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
-	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
-	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
-	// A shorter time period provides better security but results in more calls to KMS which might
-	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work?.
+	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
+	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     AWS-managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
+	//     example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	//     Reference.
+	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
+	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
+	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
+	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
+	//     Key Reuse Period Work?.
 	//
 	// The following attribute applies only to FIFO (first-in-first-out) queues:
 	//
-	// ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	// Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
-	//
-	// Every message must have a unique MessageDeduplicationId.
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - ContentBasedDeduplication – Enables content-based deduplication. For more information, see
+	//     Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
+	//   - Every message must have a unique MessageDeduplicationId.
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// The following attributes apply only to high throughput for FIFO queues:
 	//
-	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue.
-	//
-	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
+	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
+	//     or queue level. Valid values are messageGroup and queue.
+	//   - FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the
+	//     entire queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	//     perMessageGroupId value is allowed only when the value for DeduplicationScope is
+	//     messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup.
-	//
-	// Set FifoThroughputLimit to perMessageGroupId.
+	//   - Set DeduplicationScope to messageGroup.
+	//   - Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
@@ -1854,112 +1752,94 @@ type GetQueueAttributesRequest struct {
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
 	//
-	// </important> All – Returns all values.
+	// </important>
 	//
-	// ApproximateNumberOfMessages – Returns the approximate number of messages available for
-	// retrieval from the queue.
-	//
-	// ApproximateNumberOfMessagesDelayed – Returns the approximate number of messages in the queue
-	// that are delayed and not available for reading immediately. This can happen when the queue is
-	// configured as a delay queue or when a message has been sent with a delay parameter.
-	//
-	// ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that are in
-	// flight. Messages are considered to be in flight if they have been sent to a client but have not
-	// yet been deleted or have not yet reached the end of their visibility window.
-	//
-	// CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
-	//
-	// DelaySeconds – Returns the default delay on the queue in seconds.
-	//
-	// LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
-	// time).
-	//
-	// MaximumMessageSize – Returns the limit of how many bytes a message can contain before Amazon
-	// SQS rejects it.
-	//
-	// MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS retains
-	// a message.
-	//
-	// Policy – Returns the policy of the queue.
-	//
-	// QueueArn – Returns the Amazon resource name (ARN) of the queue.
-	//
-	// ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
-	// ReceiveMessage action waits for a message to arrive.
-	//
-	// VisibilityTimeout – Returns the visibility timeout for the queue. For more information about
-	// the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//   - All – Returns all values.
+	//   - ApproximateNumberOfMessages – Returns the approximate number of messages available for
+	//     retrieval from the queue.
+	//   - ApproximateNumberOfMessagesDelayed – Returns the approximate number of messages in the
+	//     queue that are delayed and not available for reading immediately. This can happen when the
+	//     queue is configured as a delay queue or when a message has been sent with a delay parameter.
+	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
+	//     are in flight. Messages are considered to be in flight if they have been sent to a client
+	//     but have not yet been deleted or have not yet reached the end of their visibility window.
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
+	//   - DelaySeconds – Returns the default delay on the queue in seconds.
+	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
+	//     time).
+	//   - MaximumMessageSize – Returns the limit of how many bytes a message can contain before
+	//     Amazon SQS rejects it.
+	//   - MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS
+	//     retains a message.
+	//   - Policy – Returns the policy of the queue.
+	//   - QueueArn – Returns the Amazon resource name (ARN) of the queue.
+	//   - ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
+	//     ReceiveMessage action waits for a message to arrive.
+	//   - VisibilityTimeout – Returns the visibility timeout for the queue. For more information
+	//     about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
-	// RedrivePolicy – The string that includes the parameters for the dead-letter queue
-	// functionality of the source queue as a JSON object. The parameters are as follows:
-	//
-	// deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which Amazon
-	// SQS moves messages after the value of maxReceiveCount is exceeded.
-	//
-	// maxReceiveCount – The number of times a message is delivered to the source queue before being
-	// moved to the dead-letter queue. When the ReceiveCount for a message exceeds the maxReceiveCount
-	// for a queue, Amazon SQS moves the message to the dead-letter-queue.
-	//
-	// RedriveAllowPolicy – The string that includes the parameters for the permissions for the
-	// dead-letter queue redrive permission and which source queues can specify dead-letter queues as a
-	// JSON object. The parameters are as follows:
-	//
-	// redrivePermission – The permission type that defines which source queues can specify the
-	// current queue as the dead-letter queue. Valid values are:
-	//
-	// allowAll – (Default) Any source queues in this Amazon Web Services account in the same Region
-	// can specify this queue as the dead-letter queue.
-	//
-	// denyAll – No source queues can specify this queue as the dead-letter queue.
-	//
-	// byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as the
-	// dead-letter queue.
-	//
-	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
-	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
-	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll.
+	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
+	//     functionality of the source queue as a JSON object. The parameters are as follows:
+	//   - deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which
+	//     Amazon SQS moves messages after the value of maxReceiveCount is exceeded.
+	//   - maxReceiveCount – The number of times a message is delivered to the source queue before
+	//     being moved to the dead-letter queue. When the ReceiveCount for a message exceeds the
+	//     maxReceiveCount for a queue, Amazon SQS moves the message to the dead-letter-queue.
+	//   - RedriveAllowPolicy – The string that includes the parameters for the permissions for the
+	//     dead-letter queue redrive permission and which source queues can specify dead-letter queues
+	//     as a JSON object. The parameters are as follows:
+	//   - redrivePermission – The permission type that defines which source queues can specify the
+	//     current queue as the dead-letter queue. Valid values are:
+	//   - allowAll – (Default) Any source queues in this Amazon Web Services account in the same
+	//     Region can specify this queue as the dead-letter queue.
+	//   - denyAll – No source queues can specify this queue as the dead-letter queue.
+	//   - byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as
+	//     the dead-letter queue.
+	//   - sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify
+	//     this queue as the dead-letter queue and redrive messages. You can specify this parameter
+	//     only when the redrivePermission parameter is set to byQueue. You can specify up to 10 source
+	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
+	//     redrivePermission parameter to allowAll.
 	//
 	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
 	// </note> The following attributes apply only to server-side-encryption:
 	//
-	// KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key (CMK)
-	// for Amazon SQS or a custom CMK. For more information, see Key Terms.
-	//
-	// KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon SQS
-	// can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	// information, see How Does the Data Key Reuse Period Work?.
+	//   - KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key
+	//     (CMK) for Amazon SQS or a custom CMK. For more information, see Key Terms.
+	//   - KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon
+	//     SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
+	//     information, see How Does the Data Key Reuse Period Work?.
 	//
 	// The following attributes apply only to FIFO (first-in-first-out) queues:
 	//
-	// FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	// FIFO queue logic in the Amazon SQS Developer Guide.
+	//   - FifoQueue – Returns information about whether the queue is FIFO. For more information, see
+	//     FIFO queue logic in the Amazon SQS Developer Guide.
 	//
 	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
 	// suffix.
 	//
-	// </note> ContentBasedDeduplication – Returns whether content-based deduplication is enabled for
-	// the queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	// </note>
+	//
+	//   - ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
+	//     queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to high throughput for FIFO queues:
 	//
-	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue.
-	//
-	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
+	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
+	//     or queue level. Valid values are messageGroup and queue.
+	//   - FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the
+	//     entire queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	//     perMessageGroupId value is allowed only when the value for DeduplicationScope is
+	//     messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup.
-	//
-	// Set FifoThroughputLimit to perMessageGroupId.
+	//   - Set DeduplicationScope to messageGroup.
+	//   - Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
@@ -2092,19 +1972,13 @@ type Message struct {
 	// A map of the attributes requested in ReceiveMessage to their respective values. Supported
 	// attributes:
 	//
-	// ApproximateReceiveCount
-	//
-	// ApproximateFirstReceiveTimestamp
-	//
-	// MessageDeduplicationId
-	//
-	// MessageGroupId
-	//
-	// SenderId
-	//
-	// SentTimestamp
-	//
-	// SequenceNumber
+	//   - ApproximateReceiveCount
+	//   - ApproximateFirstReceiveTimestamp
+	//   - MessageDeduplicationId
+	//   - MessageGroupId
+	//   - SenderId
+	//   - SentTimestamp
+	//   - SequenceNumber
 	//
 	// ApproximateFirstReceiveTimestamp and SentTimestamp are each returned as an integer representing
 	// the epoch time in milliseconds.
@@ -2706,32 +2580,22 @@ const (
 type ReceiveMessageRequest struct {
 	// A list of attributes that need to be returned along with each message. These attributes include:
 	//
-	// All – Returns all values.
-	//
-	// ApproximateFirstReceiveTimestamp – Returns the time the message was first received from the
-	// queue (epoch time in milliseconds).
-	//
-	// ApproximateReceiveCount – Returns the number of times a message has been received across all
-	// queues but not deleted.
-	//
-	// AWSTraceHeader – Returns the X-Ray trace header string.
-	//
-	// SenderId
-	//
-	// For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
-	//
-	// For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
-	//
-	// SentTimestamp – Returns the time the message was sent to the queue (epoch time in
-	// milliseconds).
-	//
-	// MessageDeduplicationId – Returns the value provided by the producer that calls the SendMessage
-	// action.
-	//
-	// MessageGroupId – Returns the value provided by the producer that calls the SendMessage action.
-	// Messages with the same MessageGroupId are returned in sequence.
-	//
-	// SequenceNumber – Returns the value provided by Amazon SQS.
+	//   - All – Returns all values.
+	//   - ApproximateFirstReceiveTimestamp – Returns the time the message was first received from
+	//     the queue (epoch time in milliseconds).
+	//   - ApproximateReceiveCount – Returns the number of times a message has been received across
+	//     all queues but not deleted.
+	//   - AWSTraceHeader – Returns the X-Ray trace header string.
+	//   - SenderId
+	//   - For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
+	//   - For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
+	//   - SentTimestamp – Returns the time the message was sent to the queue (epoch time in
+	//     milliseconds).
+	//   - MessageDeduplicationId – Returns the value provided by the producer that calls the
+	//     SendMessage action.
+	//   - MessageGroupId – Returns the value provided by the producer that calls the SendMessage
+	//     action. Messages with the same MessageGroupId are returned in sequence.
+	//   - SequenceNumber – Returns the value provided by Amazon SQS.
 	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero"`
 
 	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
@@ -2740,17 +2604,14 @@ type ReceiveMessageRequest struct {
 
 	// The name of the message attribute, where N is the index.
 	//
-	// The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period (.).
-	//
-	// The name is case-sensitive and must be unique among all attribute names for the message.
-	//
-	// The name must not start with AWS-reserved prefixes such as AWS. or Amazon. (or any casing
-	// variants).
-	//
-	// The name must not start or end with a period (.), and it should not have periods in succession
-	// (..).
-	//
-	// The name can be up to 256 characters long.
+	//   - The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period
+	//     (.).
+	//   - The name is case-sensitive and must be unique among all attribute names for the message.
+	//   - The name must not start with AWS-reserved prefixes such as AWS. or Amazon. (or any casing
+	//     variants).
+	//   - The name must not start or end with a period (.), and it should not have periods in
+	//     succession (..).
+	//   - The name can be up to 256 characters long.
 	//
 	// When using ReceiveMessage, you can send a list of attribute names to receive, or you can return
 	// all of the attributes by specifying All or .* in your request. You can also use all message
@@ -2771,21 +2632,17 @@ type ReceiveMessageRequest struct {
 	// retry the same action with an identical ReceiveRequestAttemptId to retrieve the same set of
 	// messages, even if their visibility timeout has not yet expired.
 	//
-	// You can use ReceiveRequestAttemptId only for 5 minutes after a ReceiveMessage action.
-	//
-	// When you set FifoQueue, a caller of the ReceiveMessage action can provide a
-	// ReceiveRequestAttemptId explicitly.
-	//
-	// If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId, Amazon SQS
-	// generates a ReceiveRequestAttemptId.
-	//
-	// It is possible to retry the ReceiveMessage action with the same ReceiveRequestAttemptId if none
-	// of the messages have been modified (deleted or had their visibility changes).
-	//
-	// During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return the
-	// same messages and receipt handles. If a retry occurs within the deduplication interval, it
-	// resets the visibility timeout. For more information, see Visibility Timeout in the Amazon SQS
-	// Developer Guide.
+	//   - You can use ReceiveRequestAttemptId only for 5 minutes after a ReceiveMessage action.
+	//   - When you set FifoQueue, a caller of the ReceiveMessage action can provide a
+	//     ReceiveRequestAttemptId explicitly.
+	//   - If a caller of the ReceiveMessage action doesn't provide a ReceiveRequestAttemptId, Amazon
+	//     SQS generates a ReceiveRequestAttemptId.
+	//   - It is possible to retry the ReceiveMessage action with the same ReceiveRequestAttemptId if
+	//     none of the messages have been modified (deleted or had their visibility changes).
+	//   - During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return
+	//     the same messages and receipt handles. If a retry occurs within the deduplication interval,
+	//     it resets the visibility timeout. For more information, see Visibility Timeout in the Amazon
+	//     SQS Developer Guide.
 	//
 	// <important> If a caller of the ReceiveMessage action still processes messages when the
 	// visibility timeout expires and messages become visible, another worker consuming from the same
@@ -2796,13 +2653,14 @@ type ReceiveMessageRequest struct {
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
 	//
-	// </important> While messages with a particular MessageGroupId are invisible, no more messages
-	// belonging to the same MessageGroupId are returned until the visibility timeout expires. You can
-	// still receive messages with another MessageGroupId as long as it is also visible.
+	// </important>
 	//
-	// If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId, no retries work until the
-	// original visibility timeout expires. As a result, delays might occur but the messages in the
-	// queue remain in a strict order.
+	//   - While messages with a particular MessageGroupId are invisible, no more messages belonging to
+	//     the same MessageGroupId are returned until the visibility timeout expires. You can still
+	//     receive messages with another MessageGroupId as long as it is also visible.
+	//   - If a caller of ReceiveMessage can't track the ReceiveRequestAttemptId, no retries work until
+	//     the original visibility timeout expires. As a result, delays might occur but the messages in
+	//     the queue remain in a strict order.
 	//
 	// The maximum length of ReceiveRequestAttemptId is 128 characters. ReceiveRequestAttemptId can
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
@@ -2912,27 +2770,23 @@ type SendMessageBatchRequestEntry struct {
 	// with the same MessageDeduplicationId are accepted successfully but aren't delivered. For more
 	// information, see Exactly-once processing in the Amazon SQS Developer Guide.
 	//
-	// Every message must have a unique MessageDeduplicationId,
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - Every message must have a unique MessageDeduplicationId,
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
 	// useful for troubleshooting delivery issues).
@@ -2961,11 +2815,11 @@ type SendMessageBatchRequestEntry struct {
 	// scenario, multiple consumers can process the queue, but the session data of each user is
 	// processed in a FIFO fashion.
 	//
-	// You must associate a non-empty MessageGroupId with a message. If you don't provide a
-	// MessageGroupId, the action fails.
-	//
-	// ReceiveMessage might return messages with multiple MessageGroupId values. For each
-	// MessageGroupId, the messages are sorted by time sent. The caller can't specify a MessageGroupId.
+	//   - You must associate a non-empty MessageGroupId with a message. If you don't provide a
+	//     MessageGroupId, the action fails.
+	//   - ReceiveMessage might return messages with multiple MessageGroupId values. For each
+	//     MessageGroupId, the messages are sorted by time sent. The caller can't specify a
+	//     MessageGroupId.
 	//
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
@@ -2981,10 +2835,11 @@ type SendMessageBatchRequestEntry struct {
 	// The message system attribute to send Each message system attribute consists of a Name, Type, and
 	// Value.
 	//
-	// <important> Currently, the only supported message system attribute is AWSTraceHeader. Its type
-	// must be String and its value must be a correctly formatted X-Ray trace header string.
+	// <important>
 	//
-	// The size of a message system attribute doesn't count towards the total size of a message.
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
 	//
 	// </important>
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
@@ -3087,27 +2942,23 @@ type SendMessageRequest struct {
 	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
 	// Developer Guide.
 	//
-	// Every message must have a unique MessageDeduplicationId,
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - Every message must have a unique MessageDeduplicationId,
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
 	// useful for troubleshooting delivery issues).
@@ -3136,11 +2987,11 @@ type SendMessageRequest struct {
 	// scenario, multiple consumers can process the queue, but the session data of each user is
 	// processed in a FIFO fashion.
 	//
-	// You must associate a non-empty MessageGroupId with a message. If you don't provide a
-	// MessageGroupId, the action fails.
-	//
-	// ReceiveMessage might return messages with multiple MessageGroupId values. For each
-	// MessageGroupId, the messages are sorted by time sent. The caller can't specify a MessageGroupId.
+	//   - You must associate a non-empty MessageGroupId with a message. If you don't provide a
+	//     MessageGroupId, the action fails.
+	//   - ReceiveMessage might return messages with multiple MessageGroupId values. For each
+	//     MessageGroupId, the messages are sorted by time sent. The caller can't specify a
+	//     MessageGroupId.
 	//
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
@@ -3156,10 +3007,11 @@ type SendMessageRequest struct {
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
-	// <important> Currently, the only supported message system attribute is AWSTraceHeader. Its type
-	// must be String and its value must be a correctly formatted X-Ray trace header string.
+	// <important>
 	//
-	// The size of a message system attribute doesn't count towards the total size of a message.
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
 	//
 	// </important>
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
@@ -3211,120 +3063,101 @@ type SetQueueAttributesRequest struct {
 	// The following lists the names, descriptions, and values of the special request parameters that
 	// the SetQueueAttributes action uses:
 	//
-	// DelaySeconds – The length of time, in seconds, for which the delivery of all messages in the
-	// queue is delayed. Valid values: An integer from 0 to 900 (15 minutes). Default: 0.
-	//
-	// MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
-	// rejects it. Valid values: An integer from 1,024 bytes (1 KiB) up to 262,144 bytes (256 KiB).
-	// Default: 262,144 (256 KiB).
-	//
-	// MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
-	// message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
-	// days). Default: 345,600 (4 days).
-	//
-	// Policy – The queue's policy. A valid Amazon Web Services policy. For more information about
-	// policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and Access
-	// Management User Guide.
-	//
-	// ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
-	// action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds). Default:
-	// 0.
-	//
-	// VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An integer
-	// from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility timeout, see
-	// Visibility Timeout in the Amazon SQS Developer Guide.
+	//   - DelaySeconds – The length of time, in seconds, for which the delivery of all messages in
+	//     the queue is delayed. Valid values: An integer from 0 to 900 (15 minutes). Default: 0.
+	//   - MaximumMessageSize – The limit of how many bytes a message can contain before Amazon SQS
+	//     rejects it. Valid values: An integer from 1,024 bytes (1 KiB) up to 262,144 bytes (256 KiB).
+	//     Default: 262,144 (256 KiB).
+	//   - MessageRetentionPeriod – The length of time, in seconds, for which Amazon SQS retains a
+	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
+	//     days). Default: 345,600 (4 days).
+	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
+	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and
+	//     Access Management User Guide.
+	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
+	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
+	//     Default: 0.
+	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
+	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
+	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
 	//
 	// The following attributes apply only to dead-letter queues:
 	//
-	// RedrivePolicy – The string that includes the parameters for the dead-letter queue
-	// functionality of the source queue as a JSON object. The parameters are as follows:
-	//
-	// deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which Amazon
-	// SQS moves messages after the value of maxReceiveCount is exceeded.
-	//
-	// maxReceiveCount – The number of times a message is delivered to the source queue before being
-	// moved to the dead-letter queue. When the ReceiveCount for a message exceeds the maxReceiveCount
-	// for a queue, Amazon SQS moves the message to the dead-letter-queue.
-	//
-	// RedriveAllowPolicy – The string that includes the parameters for the permissions for the
-	// dead-letter queue redrive permission and which source queues can specify dead-letter queues as a
-	// JSON object. The parameters are as follows:
-	//
-	// redrivePermission – The permission type that defines which source queues can specify the
-	// current queue as the dead-letter queue. Valid values are:
-	//
-	// allowAll – (Default) Any source queues in this Amazon Web Services account in the same Region
-	// can specify this queue as the dead-letter queue.
-	//
-	// denyAll – No source queues can specify this queue as the dead-letter queue.
-	//
-	// byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as the
-	// dead-letter queue.
-	//
-	// sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify this
-	// queue as the dead-letter queue and redrive messages. You can specify this parameter only when
-	// the redrivePermission parameter is set to byQueue. You can specify up to 10 source queue ARNs.
-	// To allow more than 10 source queues to specify dead-letter queues, set the redrivePermission
-	// parameter to allowAll.
+	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
+	//     functionality of the source queue as a JSON object. The parameters are as follows:
+	//   - deadLetterTargetArn – The Amazon Resource Name (ARN) of the dead-letter queue to which
+	//     Amazon SQS moves messages after the value of maxReceiveCount is exceeded.
+	//   - maxReceiveCount – The number of times a message is delivered to the source queue before
+	//     being moved to the dead-letter queue. When the ReceiveCount for a message exceeds the
+	//     maxReceiveCount for a queue, Amazon SQS moves the message to the dead-letter-queue.
+	//   - RedriveAllowPolicy – The string that includes the parameters for the permissions for the
+	//     dead-letter queue redrive permission and which source queues can specify dead-letter queues
+	//     as a JSON object. The parameters are as follows:
+	//   - redrivePermission – The permission type that defines which source queues can specify the
+	//     current queue as the dead-letter queue. Valid values are:
+	//   - allowAll – (Default) Any source queues in this Amazon Web Services account in the same
+	//     Region can specify this queue as the dead-letter queue.
+	//   - denyAll – No source queues can specify this queue as the dead-letter queue.
+	//   - byQueue – Only queues specified by the sourceQueueArns parameter can specify this queue as
+	//     the dead-letter queue.
+	//   - sourceQueueArns – The Amazon Resource Names (ARN)s of the source queues that can specify
+	//     this queue as the dead-letter queue and redrive messages. You can specify this parameter
+	//     only when the redrivePermission parameter is set to byQueue. You can specify up to 10 source
+	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
+	//     redrivePermission parameter to allowAll.
 	//
 	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
 	// </note> The following attributes apply only to server-side-encryption:
 	//
-	// KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for Amazon
-	// SQS or a custom CMK. For more information, see Key Terms. While the alias of the AWS-managed CMK
-	// for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for example, be
-	// alias/MyAlias . For more examples, see KeyId in the Key Management Service API Reference.
-	//
-	// KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can reuse
-	// a data key to encrypt or decrypt messages before calling KMS again. An integer representing
-	// seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default: 300 (5 minutes).
-	// A shorter time period provides better security but results in more calls to KMS which might
-	// incur charges after Free Tier. For more information, see How Does the Data Key Reuse Period
-	// Work?.
+	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
+	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     AWS-managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
+	//     example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	//     Reference.
+	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
+	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
+	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
+	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
+	//     Key Reuse Period Work?.
 	//
 	// The following attribute applies only to FIFO (first-in-first-out) queues:
 	//
-	// ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	// Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
-	//
-	// Every message must have a unique MessageDeduplicationId.
-	//
-	// You may provide a MessageDeduplicationId explicitly.
-	//
-	// If you aren't able to provide a MessageDeduplicationId and you enable ContentBasedDeduplication
-	// for your queue, Amazon SQS uses a SHA-256 hash to generate the MessageDeduplicationId using the
-	// body of the message (but not the attributes of the message).
-	//
-	// If you don't provide a MessageDeduplicationId and the queue doesn't have
-	// ContentBasedDeduplication set, the action fails with an error.
-	//
-	// If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
-	// generated one.
-	//
-	// When ContentBasedDeduplication is in effect, messages with identical content sent within the
-	// deduplication interval are treated as duplicates and only one copy of the message is delivered.
-	//
-	// If you send one message with ContentBasedDeduplication enabled and then another message with a
-	// MessageDeduplicationId that is the same as the one generated for the first
-	// MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
-	// message is delivered.
+	//   - ContentBasedDeduplication – Enables content-based deduplication. For more information, see
+	//     Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
+	//   - Every message must have a unique MessageDeduplicationId.
+	//   - You may provide a MessageDeduplicationId explicitly.
+	//   - If you aren't able to provide a MessageDeduplicationId and you enable
+	//     ContentBasedDeduplication for your queue, Amazon SQS uses a SHA-256 hash to generate the
+	//     MessageDeduplicationId using the body of the message (but not the attributes of the
+	//     message).
+	//   - If you don't provide a MessageDeduplicationId and the queue doesn't have
+	//     ContentBasedDeduplication set, the action fails with an error.
+	//   - If the queue has ContentBasedDeduplication set, your MessageDeduplicationId overrides the
+	//     generated one.
+	//   - When ContentBasedDeduplication is in effect, messages with identical content sent within the
+	//     deduplication interval are treated as duplicates and only one copy of the message is
+	//     delivered.
+	//   - If you send one message with ContentBasedDeduplication enabled and then another message with
+	//     a MessageDeduplicationId that is the same as the one generated for the first
+	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
+	//     message is delivered.
 	//
 	// The following attributes apply only to high throughput for FIFO queues:
 	//
-	// DeduplicationScope – Specifies whether message deduplication occurs at the message group or
-	// queue level. Valid values are messageGroup and queue.
-	//
-	// FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the entire
-	// queue or per message group. Valid values are perQueue and perMessageGroupId. The
-	// perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup.
+	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
+	//     or queue level. Valid values are messageGroup and queue.
+	//   - FifoThroughputLimit – Specifies whether the FIFO queue throughput quota applies to the
+	//     entire queue or per message group. Valid values are perQueue and perMessageGroupId. The
+	//     perMessageGroupId value is allowed only when the value for DeduplicationScope is
+	//     messageGroup.
 	//
 	// To enable high throughput for FIFO queues, do the following:
 	//
-	// Set DeduplicationScope to messageGroup.
-	//
-	// Set FifoThroughputLimit to perMessageGroupId.
+	//   - Set DeduplicationScope to messageGroup.
+	//   - Set FifoThroughputLimit to perMessageGroupId.
 	//
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.

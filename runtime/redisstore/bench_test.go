@@ -51,7 +51,7 @@ func sharedClient(tb testing.TB, shared bool) (*runtime.Client, *Store, *command
 		store, err = New(rdb, Options{FleetCapacity: 1000, Timeout: time.Second, FlushInterval: time.Hour, ResyncInterval: time.Hour})
 		require.NoError(tb, err)
 		tb.Cleanup(func() { _ = store.Close(); _ = rdb.Close() })
-		require.Eventually(tb, func() bool { _, ok := store.ref.toLocal(0); return ok }, 5*time.Second, time.Millisecond, "first resync")
+		require.Eventually(tb, func() bool { return store.resyncs.Load() > 0 }, 5*time.Second, time.Millisecond, "first resync")
 		store.Share(&opts)
 	}
 	c, err := runtime.NewClient(fleetService(), "http://svc.test", opts)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -87,7 +89,7 @@ func TestWindowSharedBetweenStores(t *testing.T) {
 	r := testserver.StartRedis(t)
 	a, rdb := newTestStore(t, r, Options{})
 	b, _ := newTestStore(t, r, Options{})
-	eventually(t, func() bool { _, ok := b.ref.toLocal(0); return ok }, "b resynced once")
+	eventually(t, func() bool { return b.resyncs.Load() > 0 }, "b resynced once")
 
 	now := time.Now()
 	a.Record("ak-1", "DescribeRegions", throttledUser(3*time.Second), now)
@@ -298,7 +300,7 @@ func TestRedisDownFallsBackAndResumes(t *testing.T) {
 func TestRedisStalledNeverStallsARetry(t *testing.T) {
 	r := testserver.StartRedis(t)
 	s, _ := newTestStore(t, r, Options{FleetCapacity: 100, Timeout: 20 * time.Millisecond})
-	eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, "connected")
+	eventually(t, func() bool { return s.resyncs.Load() > 0 }, "connected")
 	r.Pause()
 	defer r.Resume()
 	fb := s.FleetRetryBudget()
@@ -351,10 +353,36 @@ func TestCloseStopsGoroutines(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: r.Addr})
 	s, err := New(rdb, Options{FleetCapacity: 100})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { _, ok := s.ref.toLocal(0); return ok }, 5*time.Second, time.Millisecond)
+	require.Eventually(t, func() bool { return s.resyncs.Load() > 0 }, 5*time.Second, time.Millisecond)
 	require.NoError(t, s.Close())
 	require.NoError(t, s.Close(), "twice is fine")
 	require.NoError(t, rdb.Close())
 	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
 	require.True(t, ok, "closed: local state only")
+}
+
+// TestWindowPropagationDelay measures how long a window recorded in one
+// Store takes to block calls in another (20 windows, polled every 100 µs)
+// and asserts the documented bound: well within ResyncInterval.
+func TestWindowPropagationDelay(t *testing.T) {
+	r := testserver.StartRedis(t)
+	a, _ := newTestStore(t, r, Options{})
+	b, _ := newTestStore(t, r, Options{})
+	eventually(t, func() bool { return b.resyncs.Load() > 0 }, "b resynced once")
+	var delays []time.Duration
+	for i := range 20 {
+		id := "ak-" + strconv.Itoa(i)
+		start := time.Now()
+		a.Record(id, "Op", throttledUser(time.Minute), start)
+		for {
+			if _, _, ok := b.Blocked(id, "Op", time.Now()); ok {
+				break
+			}
+			require.Less(t, time.Since(start), DefaultResyncInterval, "window %d never arrived", i)
+			time.Sleep(100 * time.Microsecond)
+		}
+		delays = append(delays, time.Since(start))
+	}
+	slices.Sort(delays)
+	t.Logf("propagation delay over %d windows: median %v, max %v", len(delays), delays[len(delays)/2], delays[len(delays)-1])
 }

@@ -226,6 +226,7 @@ func (s *Store) resync() error {
 			}
 		}
 		if cursor = next; cursor == 0 {
+			s.resyncs.Add(1)
 			return nil
 		}
 	}
