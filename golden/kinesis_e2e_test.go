@@ -48,7 +48,7 @@ func TestKinesisThroughFaultProxy(t *testing.T) {
 	var shard string
 	deadline := time.Now().Add(activeTimeout) // kinesalite's CREATING lasts 500 ms of real time
 	for {
-		d, err := c.DescribeStream(ctx, &kinesis.DescribeStreamInput{StreamName: stream})
+		d, err := c.DescribeStream(ctx, &kinesis.DescribeStreamInput2{StreamName: stream})
 		require.NoError(t, err)
 		if d.StreamDescription.StreamStatus == kinesis.StreamStatusActive {
 			require.Len(t, d.StreamDescription.Shards, 1)

@@ -17,6 +17,7 @@ import (
 	"net/http"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // The runtime must speak version 1 of the generated-code contract.
@@ -83,12 +84,13 @@ const DefaultServerURL = "http://kinesis.us-east-1.amazonaws.com"
 // variables replaced by vars; a variable missing from vars (or empty) takes its default: region:
 // "us-east-1".
 func ServerURL(vars map[string]string) string {
-	return runtime.ExpandServerURL("http://kinesis.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
+	return openapi.ExpandServerURL("http://kinesis.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
 }
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
 	Name:               "Amazon Kinesis",
+	PackageName:        "kinesis",
 	EnvPrefix:          "AWS",
 	DefaultMode:        runtime.ModeStandard,
 	Defaults:           runtime.ModeDefaults{MaxAttempts: 3},

@@ -7,8 +7,10 @@ package kinesis
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // opAddTagsToStream describes AddTagsToStream to the runtime.
@@ -429,9 +431,9 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
-func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput, opts ...func(*Options)) (*DescribeStreamOutput, error) {
+func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) (*DescribeStreamOutput, error) {
 	if in == nil {
-		in = &DescribeStreamInput{}
+		in = &DescribeStreamInput2{}
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -442,7 +444,10 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput, op
 		ContentType: "application/x-amz-json-1.1",
 		Method:      "POST",
 		Path:        "/",
+		Query:       url.Values{},
 	}
+	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
+	openapi.AppendQuery(req.Query, "ExclusiveStartShardId", in.ExclusiveStartShardId2, "form", true)
 	out := new(DescribeStreamOutput)
 	if err := c.call(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
@@ -952,9 +957,9 @@ var opListStreamConsumers = runtime.Operation{
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
-func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumersInput, opts ...func(*Options)) (*ListStreamConsumersOutput, error) {
+func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) (*ListStreamConsumersOutput, error) {
 	if in == nil {
-		in = &ListStreamConsumersInput{}
+		in = &ListStreamConsumersInput2{}
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -965,7 +970,10 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 		ContentType: "application/x-amz-json-1.1",
 		Method:      "POST",
 		Path:        "/",
+		Query:       url.Values{},
 	}
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListStreamConsumersOutput)
 	if err := c.call(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
@@ -1003,9 +1011,9 @@ var opListStreams = runtime.Operation{
 // Modelled errors (match with errors.As): LimitExceededException.
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post
-func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput, opts ...func(*Options)) (*ListStreamsOutput, error) {
+func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) (*ListStreamsOutput, error) {
 	if in == nil {
-		in = &ListStreamsInput{}
+		in = &ListStreamsInput2{}
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -1016,7 +1024,10 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput, opts ...
 		ContentType: "application/x-amz-json-1.1",
 		Method:      "POST",
 		Path:        "/",
+		Query:       url.Values{},
 	}
+	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
+	openapi.AppendQuery(req.Query, "ExclusiveStartStreamName", in.ExclusiveStartStreamName2, "form", true)
 	out := new(ListStreamsOutput)
 	if err := c.call(ctx, &opListStreams, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err

@@ -4,7 +4,10 @@
 
 package kinesis
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
+)
 
 // Represents the input for AddTagsToStream.
 //
@@ -36,7 +39,7 @@ type AddTagsToStreamOutput struct {
 // Source: #/components/schemas/ChildShard
 type ChildShard struct {
 	// Required.
-	HashKeyRange *HashKeyRange `json:"HashKeyRange"`
+	HashKeyRange HashKeyRange `json:"HashKeyRange"`
 
 	// Required.
 	ParentShards []string `json:"ParentShards"`
@@ -61,7 +64,7 @@ type Consumer struct {
 	ConsumerARN string `json:"ConsumerARN"`
 
 	// Required.
-	ConsumerCreationTimestamp runtime.EpochSeconds `json:"ConsumerCreationTimestamp"`
+	ConsumerCreationTimestamp openapi.EpochSeconds `json:"ConsumerCreationTimestamp"`
 
 	// The name of the consumer is something you choose when you register the consumer.
 	//
@@ -90,7 +93,7 @@ type ConsumerDescription struct {
 	ConsumerARN string `json:"ConsumerARN"`
 
 	// Required.
-	ConsumerCreationTimestamp runtime.EpochSeconds `json:"ConsumerCreationTimestamp"`
+	ConsumerCreationTimestamp openapi.EpochSeconds `json:"ConsumerCreationTimestamp"`
 
 	// The name of the consumer is something you choose when you register the consumer.
 	//
@@ -273,15 +276,40 @@ type DescribeStreamConsumerOutput struct {
 	// An object that represents the details of the consumer.
 	//
 	// Required.
-	ConsumerDescription *ConsumerDescription `json:"ConsumerDescription"`
+	ConsumerDescription ConsumerDescription `json:"ConsumerDescription"`
 }
 
 // Represents the input for DescribeStream.
 //
-// DescribeStreamInput is the input of DescribeStream.
-//
 // Source: #/components/schemas/DescribeStreamInput
 type DescribeStreamInput struct {
+	// The shard ID of the shard to start with.
+	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
+
+	// The maximum number of shards to return in a single call. The default value is 100. If you
+	// specify a value greater than 100, at most 100 shards are returned.
+	Limit *int64 `json:"Limit,omitzero"`
+
+	// The name of the stream to describe.
+	//
+	// Required.
+	StreamName string `json:"StreamName"`
+}
+
+// DescribeStreamInput2 is the input of DescribeStream.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
+type DescribeStreamInput2 struct {
+	// Sent as the query parameter "Limit".
+	//
+	// Pagination limit
+	Limit2 *string `json:"-"`
+
+	// Sent as the query parameter "ExclusiveStartShardId".
+	//
+	// Pagination token
+	ExclusiveStartShardId2 *string `json:"-"`
+
 	// The shard ID of the shard to start with.
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
 
@@ -308,7 +336,7 @@ type DescribeStreamOutput struct {
 	// objects that comprise the stream, and whether there are more shards available.
 	//
 	// Required.
-	StreamDescription *StreamDescription `json:"StreamDescription"`
+	StreamDescription StreamDescription `json:"StreamDescription"`
 }
 
 // DescribeStreamSummaryInput is the input of DescribeStreamSummary.
@@ -331,7 +359,7 @@ type DescribeStreamSummaryOutput struct {
 	// A StreamDescriptionSummary containing information about the stream.
 	//
 	// Required.
-	StreamDescriptionSummary *StreamDescriptionSummary `json:"StreamDescriptionSummary"`
+	StreamDescriptionSummary StreamDescriptionSummary `json:"StreamDescriptionSummary"`
 }
 
 // Represents the input for DisableEnhancedMonitoring.
@@ -536,7 +564,7 @@ type GetShardIteratorInput struct {
 	// exist, the iterator returned is for the next (later) record. If the time stamp is older than the
 	// current trim horizon, the iterator returned is for the oldest untrimmed data record
 	// (TRIM_HORIZON).
-	Timestamp *runtime.EpochSeconds `json:"Timestamp,omitzero"`
+	Timestamp *openapi.EpochSeconds `json:"Timestamp,omitzero"`
 }
 
 // Represents the output for GetShardIterator.
@@ -644,7 +672,7 @@ type ListShardsInput struct {
 	// list the shards for.
 	//
 	// You cannot specify this parameter if you specify the NextToken parameter.
-	StreamCreationTimestamp *runtime.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
+	StreamCreationTimestamp *openapi.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
 
 	// The name of the data stream whose shards you want to list.
 	//
@@ -680,7 +708,7 @@ type ListShardsOutput struct {
 	Shards []Shard `json:"Shards,omitzero"`
 }
 
-// ListStreamConsumersInput is the input of ListStreamConsumers.
+// ListStreamConsumersInput is an object of the spec.
 //
 // Source: #/components/schemas/ListStreamConsumersInput
 type ListStreamConsumersInput struct {
@@ -721,7 +749,61 @@ type ListStreamConsumersInput struct {
 	// list the consumers for.
 	//
 	// You can't specify this parameter if you specify the NextToken parameter.
-	StreamCreationTimestamp *runtime.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
+	StreamCreationTimestamp *openapi.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
+}
+
+// ListStreamConsumersInput2 is the input of ListStreamConsumers.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
+type ListStreamConsumersInput2 struct {
+	// Sent as the query parameter "MaxResults".
+	//
+	// Pagination limit
+	MaxResults2 *string `json:"-"`
+
+	// Sent as the query parameter "NextToken".
+	//
+	// Pagination token
+	NextToken2 *string `json:"-"`
+
+	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
+	MaxResults *int64 `json:"MaxResults,omitzero"`
+
+	// When the number of consumers that are registered with the data stream is greater than the
+	// default value for the MaxResults parameter, or if you explicitly specify a value for MaxResults
+	// that is less than the number of consumers that are registered with the data stream, the response
+	// includes a pagination token named NextToken. You can specify this NextToken value in a
+	// subsequent call to ListStreamConsumers to list the next set of registered consumers.
+	//
+	// Don't specify StreamName or StreamCreationTimestamp if you specify NextToken because the latter
+	// unambiguously identifies the stream.
+	//
+	// You can optionally specify a value for the MaxResults parameter when you specify NextToken. If
+	// you specify a MaxResults value that is less than the number of consumers that the operation
+	// returns if you don't specify MaxResults, the response will contain a new NextToken value. You
+	// can use the new NextToken value in a subsequent call to the ListStreamConsumers operation to
+	// list the next set of consumers.
+	//
+	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
+	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
+	//
+	// </important>
+	NextToken *string `json:"NextToken,omitzero"`
+
+	// The ARN of the Kinesis data stream for which you want to list the registered consumers. For more
+	// information, see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	//
+	// Required.
+	StreamARN string `json:"StreamARN"`
+
+	// Specify this input parameter to distinguish data streams that have the same name. For example,
+	// if you create a data stream and then delete it, and you later create another data stream with
+	// the same name, you can use this input parameter to specify which of the two streams you want to
+	// list the consumers for.
+	//
+	// You can't specify this parameter if you specify the NextToken parameter.
+	StreamCreationTimestamp *openapi.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
 }
 
 // ListStreamConsumersOutput is the output of ListStreamConsumers.
@@ -752,10 +834,29 @@ type ListStreamConsumersOutput struct {
 
 // Represents the input for ListStreams.
 //
-// ListStreamsInput is the input of ListStreams.
-//
 // Source: #/components/schemas/ListStreamsInput
 type ListStreamsInput struct {
+	// The name of the stream to start the list with.
+	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
+
+	// The maximum number of streams to list.
+	Limit *int64 `json:"Limit,omitzero"`
+}
+
+// ListStreamsInput2 is the input of ListStreams.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post
+type ListStreamsInput2 struct {
+	// Sent as the query parameter "Limit".
+	//
+	// Pagination limit
+	Limit2 *string `json:"-"`
+
+	// Sent as the query parameter "ExclusiveStartStreamName".
+	//
+	// Pagination token
+	ExclusiveStartStreamName2 *string `json:"-"`
+
 	// The name of the stream to start the list with.
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
 
@@ -1041,7 +1142,7 @@ type PutRecordsResultEntry struct {
 // Source: #/components/schemas/Record
 type Record struct {
 	// The approximate time that the record was inserted into the stream.
-	ApproximateArrivalTimestamp *runtime.EpochSeconds `json:"ApproximateArrivalTimestamp,omitzero"`
+	ApproximateArrivalTimestamp *openapi.EpochSeconds `json:"ApproximateArrivalTimestamp,omitzero"`
 
 	// The data blob. The data in the blob is both opaque and immutable to Kinesis Data Streams, which
 	// does not inspect, interpret, or change the data in the blob in any way. When the data blob (the
@@ -1097,7 +1198,7 @@ type RegisterStreamConsumerOutput struct {
 	// consumer, it gets an ARN that is generated by Kinesis Data Streams.
 	//
 	// Required.
-	Consumer *Consumer `json:"Consumer"`
+	Consumer Consumer `json:"Consumer"`
 }
 
 // Represents the input for RemoveTagsFromStream.
@@ -1160,7 +1261,7 @@ type Shard struct {
 	// positive integers.
 	//
 	// Required.
-	HashKeyRange *HashKeyRange `json:"HashKeyRange"`
+	HashKeyRange HashKeyRange `json:"HashKeyRange"`
 
 	// The shard ID of the shard's parent.
 	ParentShardId *string `json:"ParentShardId,omitzero"`
@@ -1168,7 +1269,7 @@ type Shard struct {
 	// The range of possible sequence numbers for the shard.
 	//
 	// Required.
-	SequenceNumberRange *SequenceNumberRange `json:"SequenceNumberRange"`
+	SequenceNumberRange SequenceNumberRange `json:"SequenceNumberRange"`
 
 	// The unique identifier of the shard within the stream.
 	//
@@ -1181,7 +1282,7 @@ type Shard struct {
 // Source: #/components/schemas/ShardFilter
 type ShardFilter struct {
 	ShardId   *string               `json:"ShardId,omitzero"`
-	Timestamp *runtime.EpochSeconds `json:"Timestamp,omitzero"`
+	Timestamp *openapi.EpochSeconds `json:"Timestamp,omitzero"`
 
 	// Required.
 	Type ShardFilterType `json:"Type"`
@@ -1377,7 +1478,7 @@ type StreamDescription struct {
 	// The approximate time that the stream was created.
 	//
 	// Required.
-	StreamCreationTimestamp runtime.EpochSeconds `json:"StreamCreationTimestamp"`
+	StreamCreationTimestamp openapi.EpochSeconds `json:"StreamCreationTimestamp"`
 
 	// The name of the stream being described.
 	//
@@ -1448,7 +1549,7 @@ type StreamDescriptionSummary struct {
 	// The approximate time that the stream was created.
 	//
 	// Required.
-	StreamCreationTimestamp runtime.EpochSeconds `json:"StreamCreationTimestamp"`
+	StreamCreationTimestamp openapi.EpochSeconds `json:"StreamCreationTimestamp"`
 
 	// The name of the stream being described.
 	//

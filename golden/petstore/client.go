@@ -75,9 +75,10 @@ const DefaultServerURL = "https://petstore.example.com/v1"
 
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
-	Name:      "Swagger Petstore",
-	Extension: "x-speakeasy-retries",
-	EnvPrefix: "SWAGGER_PETSTORE",
+	Name:        "Swagger Petstore",
+	PackageName: "petstore",
+	Extension:   "x-speakeasy-retries",
+	EnvPrefix:   "SWAGGER_PETSTORE",
 	Defaults: runtime.ModeDefaults{
 		MaxAttempts:         2147483647,
 		TransientBaseDelay:  500 * time.Millisecond,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // opCreatePet describes CreatePet to the runtime.
@@ -61,7 +62,7 @@ func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Opti
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/pets/" + runtime.PathParam("petId", in.PetId, "simple", false),
+		Path:   "/pets/" + openapi.PathParam("petId", in.PetId, "simple", false),
 	}
 	out := new(GetPetOutput)
 	if err := c.call(ctx, &opGetPet, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {

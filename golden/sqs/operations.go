@@ -9,6 +9,7 @@ import (
 	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // opGETAddPermission describes GETAddPermission to the runtime.
@@ -56,15 +57,15 @@ func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"AddPermission"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Label", in.Label, "form", true)
-	runtime.AppendQuery(req.Query, "AWSAccountIds", in.AWSAccountIds, "form", true)
-	runtime.AppendQuery(req.Query, "Actions", in.Actions, "form", true)
+	openapi.AppendQuery(req.Query, "Label", in.Label, "form", true)
+	openapi.AppendQuery(req.Query, "AWSAccountIds", in.AWSAccountIds, "form", true)
+	openapi.AppendQuery(req.Query, "Actions", in.Actions, "form", true)
 	out := new(GETAddPermissionOutput)
 	if err := c.call(ctx, &opGETAddPermission, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -134,14 +135,14 @@ func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMe
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"ChangeMessageVisibility"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
-	runtime.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
+	openapi.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
+	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
 	out := new(GETChangeMessageVisibilityOutput)
 	if err := c.call(ctx, &opGETChangeMessageVisibility, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -182,13 +183,13 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"ChangeMessageVisibilityBatch"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
+	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(GETChangeMessageVisibilityBatchOutput)
 	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -261,9 +262,9 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
-	runtime.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
-	runtime.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
+	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
+	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
+	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
 	out := new(GETCreateQueueOutput)
 	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -307,13 +308,13 @@ func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"DeleteMessage"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
+	openapi.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
 	out := new(GETDeleteMessageOutput)
 	if err := c.call(ctx, &opGETDeleteMessage, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -352,13 +353,13 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"DeleteMessageBatch"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
+	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(GETDeleteMessageBatchOutput)
 	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -398,7 +399,7 @@ func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, op
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"DeleteQueue"},
 			"Version": {"2012-11-05"},
@@ -434,13 +435,13 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"GetQueueAttributes"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
+	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
 	out := new(GETGetQueueAttributesOutput)
 	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -476,8 +477,8 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
-	runtime.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
+	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
+	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
 	out := new(GETGetQueueUrlOutput)
 	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -514,14 +515,14 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"ListDeadLetterSourceQueues"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	runtime.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(GETListDeadLetterSourceQueuesOutput)
 	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -553,7 +554,7 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"ListQueueTags"},
 			"Version": {"2012-11-05"},
@@ -602,9 +603,9 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "QueueNamePrefix", in.QueueNamePrefix, "form", true)
-	runtime.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	runtime.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
+	openapi.AppendQuery(req.Query, "QueueNamePrefix", in.QueueNamePrefix, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(GETListQueuesOutput)
 	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -641,7 +642,7 @@ func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"PurgeQueue"},
 			"Version": {"2012-11-05"},
@@ -711,18 +712,18 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"ReceiveMessage"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
-	runtime.AppendQuery(req.Query, "MessageAttributeNames", in.MessageAttributeNames, "form", true)
-	runtime.AppendQuery(req.Query, "MaxNumberOfMessages", in.MaxNumberOfMessages, "form", true)
-	runtime.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
-	runtime.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
-	runtime.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
+	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
+	openapi.AppendQuery(req.Query, "MessageAttributeNames", in.MessageAttributeNames, "form", true)
+	openapi.AppendQuery(req.Query, "MaxNumberOfMessages", in.MaxNumberOfMessages, "form", true)
+	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
+	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
+	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
 	out := new(GETReceiveMessageOutput)
 	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -758,13 +759,13 @@ func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissio
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"RemovePermission"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Label", in.Label, "form", true)
+	openapi.AppendQuery(req.Query, "Label", in.Label, "form", true)
 	out := new(GETRemovePermissionOutput)
 	if err := c.call(ctx, &opGETRemovePermission, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -799,18 +800,18 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"SendMessage"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "MessageBody", in.MessageBody, "form", true)
-	runtime.AppendQuery(req.Query, "DelaySeconds", in.DelaySeconds, "form", true)
-	runtime.AppendQuery(req.Query, "MessageAttribute", in.MessageAttribute, "form", true)
-	runtime.AppendQuery(req.Query, "MessageSystemAttribute", in.MessageSystemAttribute, "form", true)
-	runtime.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
-	runtime.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
+	openapi.AppendQuery(req.Query, "MessageBody", in.MessageBody, "form", true)
+	openapi.AppendQuery(req.Query, "DelaySeconds", in.DelaySeconds, "form", true)
+	openapi.AppendQuery(req.Query, "MessageAttribute", in.MessageAttribute, "form", true)
+	openapi.AppendQuery(req.Query, "MessageSystemAttribute", in.MessageSystemAttribute, "form", true)
+	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
+	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
 	out := new(GETSendMessageOutput)
 	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -863,13 +864,13 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"SendMessageBatch"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
+	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(GETSendMessageBatchOutput)
 	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -908,13 +909,13 @@ func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttri
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"SetQueueAttributes"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
+	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	out := new(GETSetQueueAttributesOutput)
 	if err := c.call(ctx, &opGETSetQueueAttributes, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -955,13 +956,13 @@ func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"TagQueue"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "Tags", in.Tags, "form", true)
+	openapi.AppendQuery(req.Query, "Tags", in.Tags, "form", true)
 	out := new(GETTagQueueOutput)
 	if err := c.call(ctx, &opGETTagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -992,13 +993,13 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 	}
 	req := &runtime.Request{
 		Method: "GET",
-		Path:   "/" + runtime.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + runtime.PathParam("QueueName", in.QueueName, "simple", false) + "/",
+		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
 		Query: url.Values{
 			"Action":  {"UntagQueue"},
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "TagKeys", in.TagKeys, "form", true)
+	openapi.AppendQuery(req.Query, "TagKeys", in.TagKeys, "form", true)
 	out := new(GETUntagQueueOutput)
 	if err := c.call(ctx, &opGETUntagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
 		return nil, err
@@ -1486,8 +1487,8 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	runtime.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	out := new(POSTListDeadLetterSourceQueuesOutput)
 	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err
@@ -1565,8 +1566,8 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 			"Version": {"2012-11-05"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	runtime.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	out := new(POSTListQueuesOutput)
 	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
 		return nil, err

@@ -73,7 +73,14 @@ type fleetReport struct {
 	FaultAtEnd string
 }
 
+// testBackgroundTimeout replaces backgroundTimeout (1 s) in the tests and
+// in the fleet's children: they assert that a store on a healthy Redis never
+// falls back to local state, and on 2 cores shared with 8 -race processes
+// (and whatever else the machine runs) an answer can take longer than 1 s.
+const testBackgroundTimeout = 10 * time.Second
+
 func TestMain(m *testing.M) {
+	backgroundTimeout = testBackgroundTimeout // before any Store starts
 	if job := os.Getenv(fleetChildEnv); job != "" {
 		os.Exit(fleetChild(job))
 	}
@@ -119,12 +126,16 @@ func fleetChild(jobJSON string) int {
 	}
 	var store *Store
 	if job.Shared {
-		// A long Timeout: these tests measure sharing on a loaded machine,
-		// not the fallback (TestRedisStalledNeverStallsARetry does).
-		rdb := redis.NewClient(&redis.Options{Addr: job.Redis, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: 100 * time.Millisecond})
+		// Long timeouts: these tests measure sharing on a loaded machine,
+		// not the fallback (TestRedisStalledNeverStallsARetry does). A lease
+		// or a dial that outlasts its timeout makes the store fall back to
+		// local state: attempts then report a store fault and retries go on
+		// credit, past the fleet budget. A killed Redis refuses connections
+		// at once, so the long timeouts never delay TestFleetSurvivesRedisKill.
+		rdb := redis.NewClient(&redis.Options{Addr: job.Redis, MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: testBackgroundTimeout})
 		defer rdb.Close()
 		var err error
-		store, err = New(rdb, Options{FleetCapacity: job.FleetCapacity, Timeout: 500 * time.Millisecond,
+		store, err = New(rdb, Options{FleetCapacity: job.FleetCapacity, Timeout: testBackgroundTimeout,
 			Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "fleet child:", err)

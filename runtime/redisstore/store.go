@@ -113,10 +113,13 @@ const (
 	// bucketIdleTTL is how long the budget's key outlives its last write:
 	// a fleet idle this long starts again with a full budget.
 	bucketIdleTTL = time.Hour
-	// backgroundTimeout bounds Redis operations off the call path (resync,
-	// flush, pushes).
-	backgroundTimeout = time.Second
 )
+
+// backgroundTimeout bounds Redis operations off the call path (resync,
+// flush, pushes): 1 s. A variable only so that the tests, which assert that
+// a store on a healthy Redis never faults, can lengthen it (TestMain) on a
+// loaded machine; nothing else changes it.
+var backgroundTimeout = time.Second
 
 // Options configure a [Store]. Zero values mean the defaults above, except
 // FleetCapacity, which is required.
