@@ -202,10 +202,25 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	if r.StatusCode == 0 || r.StatusCode >= 200 && r.StatusCode < 300 {
 		// No response, or a 2xx whose body broke off, timed out or failed
 		// its checksum (§4 rule 5).
-		if isIOFailure(r.Err) {
+		if isIOFailure(r.Err) && !k.svc.ConnectionErrorsNotRetried && !k.op.ConnectionErrorsNotRetried {
 			return ClassTransient
 		}
 		return ClassNonRetryable
+	}
+	rs := k.op.RetryStatuses
+	if len(rs) == 0 {
+		rs = k.svc.RetryStatuses
+	}
+	if len(rs) > 0 && !k.aliyun {
+		// The service's own retry statuses replace rules 6 and 7: a listed
+		// status is retried (429 as throttling), any other is not.
+		switch {
+		case !statusIn(rs, r.StatusCode):
+			return ClassNonRetryable
+		case r.StatusCode == 429:
+			return ClassThrottling
+		}
+		return ClassTransient
 	}
 	if k.aliyun {
 		// §8: the aliyun retry conditions are the service's retry statuses
@@ -344,4 +359,20 @@ func (s *Service) CodeClass(code string) Class {
 		return ClassThrottling
 	}
 	return ClassNonRetryable
+}
+
+// StatusRange is an inclusive range of HTTP statuses: a single status
+// ({503, 503}) or a class ("5XX" is {500, 599}).
+type StatusRange struct {
+	Min, Max int
+}
+
+// statusIn reports whether status lies in one of the ranges.
+func statusIn(ranges []StatusRange, status int) bool {
+	for _, r := range ranges {
+		if status >= r.Min && status <= r.Max {
+			return true
+		}
+	}
+	return false
 }
