@@ -62,6 +62,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 		svc.Errors = append(svc.Errors, e)
 	}
 	b.markOutputs(svc.Operations)
+	breakValueCycles(b.types, svc.Errors)
 	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	slices.SortFunc(svc.Errors, func(x, y *ErrorShape) int { return strings.Compare(x.Name, y.Name) })
 	svc.Types = b.types
@@ -93,6 +94,52 @@ func (b *builder) declareComponents() {
 	for _, name := range sortedKeys(b.errors) {
 		e := b.errors[name]
 		e.Fields = b.fields(e.Name, b.api.Components.Schemas[name].Value, pointer("components", "schemas", name), reservedErrorFields)
+	}
+}
+
+// breakValueCycles marks Indirect the required struct fields that close a
+// cycle of struct values (T holds a U that holds a T): those stay pointers,
+// every other required struct field is a plain value. Types are visited in
+// name order and fields in order, and the field whose edge returns to a type
+// still being visited is the one marked, so the choice is deterministic.
+func breakValueCycles(types []*Type, errs []*ErrorShape) {
+	fields := map[string][]Field{}
+	structs := map[string]bool{}
+	for _, t := range types {
+		if t.Kind == KindStruct {
+			fields[t.Name], structs[t.Name] = t.Fields, true
+		}
+	}
+	for _, e := range errs {
+		fields[e.Name], structs[e.Name] = e.Fields, true
+	}
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var visit func(name string)
+	visit = func(name string) {
+		state[name] = visiting
+		fs := fields[name]
+		for i := range fs {
+			f := &fs[i]
+			if !f.Required || f.Nullable || f.In != "" || f.Type.Kind != RefNamed || !structs[f.Type.Name] {
+				continue
+			}
+			switch state[f.Type.Name] {
+			case visiting:
+				f.Indirect = true
+			case 0:
+				visit(f.Type.Name)
+			}
+		}
+		state[name] = done
+	}
+	for _, name := range sortedKeys(fields) {
+		if state[name] == 0 {
+			visit(name)
+		}
 	}
 }
 

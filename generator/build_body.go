@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"mime"
 	"slices"
 	"strings"
@@ -94,10 +95,10 @@ func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
 // not an object (arrays, scalars, raw bytes: io.Reader).
 //
 // A query, header or cookie parameter named like a property of the body
-// object is dropped with a warning: the value travels in the body only
-// (aws2openapi repeats pagination tokens such as ExclusiveStartKey as query
-// parameters). It returns the input type's name, the body and the
-// parameters kept.
+// object is kept beside it: two fields, both sent (the parameter's Go name
+// gets a numeric suffix). Specs that duplicate body members as parameters
+// by mistake (aws2openapi's AWS specs) remove the copies with an overlay.
+// It returns the input type's name, the body and the parameters.
 func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body, []Param) {
 	var body Body
 	var sr *openapi3.SchemaRef
@@ -120,8 +121,13 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	if body.Kind == BodyRaw {
 		obj = nil
 	}
-	if obj != nil {
-		ps = b.dropBodyDuplicates(ps, obj, ptr)
+	if (body.Kind == BodyForm || body.Kind == BodyMultipart) && emptyObject(sr) {
+		// Stripe's GET operations declare a form body with no properties:
+		// nothing to send.
+		body, obj = Body{}, nil
+	}
+	if body.Kind == BodyForm || body.Kind == BodyMultipart {
+		body.Encoding = b.encodings(op.RequestBody.Value.Content[body.ContentType], body.Kind, bptr)
 	}
 	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyJSON {
 		return b.structOrEmpty(sr, bptr, name), body, nil
@@ -136,8 +142,13 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	switch {
 	case obj != nil:
 		bodyFields = b.fields(tname, obj, child(bptr, "schema"), reservedTypeFields)
+		bodyFields = slices.DeleteFunc(bodyFields, func(f Field) bool { return f.ReadOnly }) // never sent
 		if body.Kind == BodyMultipart {
-			for _, f := range bodyFields {
+			for i, f := range bodyFields {
+				if p := obj.Properties[f.JSONName]; p != nil && p.Value != nil && p.Value.Format == "binary" && f.Type.Kind == RefScalar {
+					bodyFields[i].Type = TypeRef{Kind: RefScalar, Scalar: ScalarFile}
+					bodyFields[i].Required = false
+				}
 				body.Parts = append(body.Parts, Param{Field: f.Name, Name: f.JSONName})
 			}
 		}
@@ -158,20 +169,77 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	return tname, body, ps.params
 }
 
-// dropBodyDuplicates removes the query, header and cookie parameters named
-// like a property of the body object, with a warning.
-func (b *builder) dropBodyDuplicates(ps opParams, obj *openapi3.Schema, ptr string) opParams {
-	var kept opParams
-	kept.headers, kept.query = ps.headers, ps.query
-	for i, p := range ps.params {
-		if _, dup := obj.Properties[p.Name]; dup && p.In != "path" {
-			b.d.warnf(ptr, "%s parameter %q is also a request body property; it is sent in the body only", p.In, p.Name)
+// emptyObject reports an object schema with no properties that keeps no
+// other members either (additionalProperties absent or false).
+func emptyObject(sr *openapi3.SchemaRef) bool {
+	if sr == nil || sr.Value == nil {
+		return false
+	}
+	s := sr.Value
+	typ, _ := schemaType(s)
+	return typ == "object" && len(s.Properties) == 0 && len(s.AllOf)+len(s.OneOf)+len(s.AnyOf) == 0 &&
+		s.AdditionalProperties.Schema == nil && (s.AdditionalProperties.Has == nil || !*s.AdditionalProperties.Has)
+}
+
+// encodings reads the Encoding Object of a form or multipart media type,
+// applying its defaults (style form; explode true for form); a header of a
+// part is sent when its schema fixes the value (a default or one enum
+// value), else it is left out with a warning.
+func (b *builder) encodings(mt *openapi3.MediaType, kind, ptr string) map[string]Encoding {
+	if mt == nil || len(mt.Encoding) == 0 {
+		return nil
+	}
+	out := map[string]Encoding{}
+	for _, name := range sortedKeys(mt.Encoding) {
+		e := mt.Encoding[name]
+		if e == nil {
 			continue
 		}
-		kept.fields = append(kept.fields, ps.fields[i])
-		kept.params = append(kept.params, p)
+		enc := Encoding{ContentType: e.ContentType, Style: e.Style}
+		if enc.Style == "" {
+			enc.Style = "form"
+		}
+		enc.Explode = enc.Style == "form"
+		if e.Explode != nil {
+			enc.Explode = *e.Explode
+		}
+		if e.Style == "" && e.Explode == nil {
+			enc.Style, enc.Explode = "", false // the runtime's default for the property's type
+		}
+		for _, h := range sortedKeys(e.Headers) {
+			if kind != BodyMultipart || strings.EqualFold(h, "Content-Type") {
+				continue // OpenAPI 3.0 §4.7.15: ignored
+			}
+			hp := child(child(child(child(ptr, "encoding"), name), "headers"), h)
+			v, ok := fixedHeaderValue(e.Headers[h])
+			if !ok {
+				b.d.warnf(hp, "multipart part header %q has no fixed value (default or single enum value); not sent", h)
+				continue
+			}
+			if enc.Headers == nil {
+				enc.Headers = map[string]string{}
+			}
+			enc.Headers[h] = v
+		}
+		out[name] = enc
 	}
-	return kept
+	return out
+}
+
+// fixedHeaderValue returns the value a Header Object's schema fixes.
+func fixedHeaderValue(h *openapi3.HeaderRef) (string, bool) {
+	if h == nil || h.Value == nil || h.Value.Schema == nil || h.Value.Schema.Value == nil {
+		return "", false
+	}
+	s := h.Value.Schema.Value
+	v := s.Default
+	if v == nil && len(s.Enum) == 1 {
+		v = s.Enum[0]
+	}
+	if v == nil {
+		return "", false
+	}
+	return fmt.Sprint(v), true
 }
 
 // renameClashes gives parameter fields whose Go names a body field already

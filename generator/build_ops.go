@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
 )
 
 // retrySafeMethods are retried after ambiguous transport failures
@@ -70,9 +71,16 @@ func (b *builder) operations() []*Operation {
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
-		o.Retry = parseOperationXRetry(mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry"), child(ptr, "x-retry"), b.d)
+		opXRetry := mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry")
+		o.Retry = parseOperationXRetry(opXRetry, child(ptr, "x-retry"), b.d)
 		o.Retry.Name = name
-		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || slices.Contains(retrySafeMethods, o.Method)
+		idempotent := slices.Contains(retrySafeMethods, o.Method)
+		if o.Retry.IdempotencyHeader == "" && !idempotent {
+			o.Retry.IdempotencyHeader = rootIdempotencyHeader(b.root)
+		}
+		b.idempotencyToken(o, opXRetry, child(ptr, "x-retry"))
+		o.Retry.RetrySafe = o.Retry.RetrySafe || b.retry.RetrySafe || idempotent ||
+			o.Retry.IdempotencyHeader != "" || o.IdempotencyTokenGo != ""
 		// Fixed headers go to the runtime's Operation, read-only, copied into
 		// each attempt's header map.
 		for _, h := range o.Headers {
@@ -86,6 +94,31 @@ func (b *builder) operations() []*Operation {
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })
 	b.clearUnusedCodes(out)
 	return out
+}
+
+// idempotencyToken finds the input field named by the operation's
+// x-retry idempotencyTokenField (a string member of the input; xretry is
+// the operation's x-retry mapping), or reports a located error.
+func (b *builder) idempotencyToken(o *Operation, xretry *yaml.Node, ptr string) {
+	n := mapValue(xretry, "idempotencyTokenField")
+	if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
+		return // parseOperationXRetry reports a bad value
+	}
+	name := n.Value
+	o.IdempotencyTokenField = name
+	for _, t := range b.types {
+		if t.Name != o.Input {
+			continue
+		}
+		for _, f := range t.Fields {
+			if f.JSONName == name && f.In == "" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
+				o.IdempotencyTokenGo = f.Name
+				o.IdempotencyTokenPtr = !f.Required || f.Nullable
+				return
+			}
+		}
+	}
+	b.d.errorf(child(ptr, "idempotencyTokenField"), "the input %s has no string member %q", o.Input, name)
 }
 
 // structOrEmpty returns the struct type of sr, or declares an empty struct

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"regexp"
@@ -257,7 +258,7 @@ func enumOf(s *openapi3.Schema) []any {
 }
 
 // stringScalar maps a string format to its Go type: date-time → time.Time
-// (or runtime.EpochSeconds when x-protocol says timestamps are epoch
+// (or openapi.EpochSeconds when x-protocol says timestamps are epoch
 // seconds), byte/binary → []byte (base64 in JSON, by encoding/json),
 // anything else ("date" included: see formatDoc) → string.
 func (b *builder) stringScalar(format string) string {
@@ -437,11 +438,34 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			JSONName: k,
 			Doc:      doc,
 			Type:     b.schemaRef(prop, pptr, typeName+want),
-			Required: sh.required[k],
-			Nullable: prop != nil && nullable(prop.Value),
+			// readOnly: required of responses only, never sent.
+			Required:  sh.required[k] && !readOnly(prop),
+			Nullable:  prop != nil && nullable(prop.Value),
+			ReadOnly:  readOnly(prop),
+			Const:     constOf(prop),
+			WriteOnly: prop != nil && prop.Value != nil && prop.Value.WriteOnly,
 		})
 	}
 	return out
+}
+
+// constOf returns the JSON text of the only value a property may hold (an
+// enum of one value or a const), or "".
+func constOf(p *openapi3.SchemaRef) string {
+	if p == nil || p.Value == nil {
+		return ""
+	}
+	if e := enumOf(p.Value); len(e) == 1 && e[0] != nil {
+		if b, err := json.Marshal(e[0]); err == nil {
+			return string(b)
+		}
+	}
+	return ""
+}
+
+// readOnly reports a property marked readOnly: true.
+func readOnly(p *openapi3.SchemaRef) bool {
+	return p != nil && p.Value != nil && p.Value.ReadOnly
 }
 
 // claim reserves a package-level Go name, warning at ptr when it had to be

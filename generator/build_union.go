@@ -125,6 +125,6 @@ func variantName(r TypeRef) string {
 	return map[string]string{
 		ScalarString: "String", ScalarBool: "Bool", ScalarInt32: "Int32", ScalarInt64: "Int64",
 		ScalarFloat32: "Float32", ScalarFloat64: "Float64", ScalarBytes: "Bytes", ScalarTime: "Time",
-		ScalarEpochSeconds: "EpochSeconds", ScalarRawJSON: "JSON",
+		ScalarEpochSeconds: "EpochSeconds", ScalarRawJSON: "JSON", ScalarFile: "File",
 	}[r.Scalar]
 }

@@ -19,15 +19,15 @@ func emitAuth(f *jen.File, svc *Service) {
 		switch a.Kind {
 		case "basic":
 			params = []jen.Code{jen.List(jen.Id("user"), jen.Id("password")).String()}
-			hook = jen.Qual(runtimePath, "BasicAuth").Call(jen.Id("user"), jen.Id("password"))
+			hook = jen.Qual(openapiPath, "BasicAuth").Call(jen.Id("user"), jen.Id("password"))
 			first = a.Option + " sends HTTP basic credentials (Authorization: Basic, RFC 7617) on every attempt"
 		case "bearer":
 			params = []jen.Code{jen.Id("token").String()}
-			hook = jen.Qual(runtimePath, "BearerToken").Call(jen.Id("token"))
+			hook = jen.Qual(openapiPath, "BearerToken").Call(jen.Id("token"))
 			first = a.Option + " sends token as \"Authorization: Bearer TOKEN\" (RFC 6750) on every attempt"
 		default:
 			params = []jen.Code{jen.Id("key").String()}
-			hook = jen.Qual(runtimePath, "APIKey").Call(jen.Lit(a.In), jen.Lit(a.Name), jen.Id("key"))
+			hook = jen.Qual(openapiPath, "APIKey").Call(jen.Lit(a.In), jen.Lit(a.Name), jen.Id("key"))
 			first = a.Option + " sends key as the " + a.In + " " + strconv.Quote(a.Name) + " on every attempt"
 		}
 		f.Add(docComment([]string{a.Doc}, []string{first + " (security scheme " + strconv.Quote(a.Scheme) + "). It keeps a BeforeAttempt hook set before it (that hook runs first); other schemes, such as AWS SigV4, go through Options.BeforeAttempt."},
@@ -67,7 +67,7 @@ func emitServers(f *jen.File, svc *Service) {
 		f.Comment(l)
 	}
 	f.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
-		jen.Return(jen.Qual(runtimePath, "ExpandServerURL").Call(jen.Lit(s.URL), jen.Id("vars"), jen.Map(jen.String()).String().Values(defaults))),
+		jen.Return(jen.Qual(openapiPath, "ExpandServerURL").Call(jen.Lit(s.URL), jen.Id("vars"), jen.Map(jen.String()).String().Values(defaults))),
 	)
 	f.Line()
 }

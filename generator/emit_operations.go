@@ -41,6 +41,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 		if err := emitOperationVar(f, op, codeFunc, statusFunc); err != nil {
 			return err
 		}
+		emitFormEncoding(f, op)
 		if newCodeFunc {
 			emitNewError(f, codeFunc, op, svc, uses[strings.Join(op.Errors, ",")] > 1)
 		}
@@ -159,6 +160,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
 	var body []jen.Code
 	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
+	body = append(body, fillIdempotencyToken(op)...)
 	body = append(body, encodeBody(op)...)
 	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
 	body = append(body, paramStatements(op)...)
@@ -174,6 +176,29 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
 	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// fillIdempotencyToken renders the statements that put a fresh UUID into
+// an empty idempotency token field of a copy of the input, so the caller's
+// input is never changed and every attempt sends the same token.
+func fillIdempotencyToken(op *Operation) []jen.Code {
+	f := op.IdempotencyTokenGo
+	if f == "" {
+		return nil
+	}
+	field := jen.Id("in").Dot(f)
+	empty := field.Clone().Op("==").Lit("")
+	set := []jen.Code{jen.Id("cp").Op(":=").Op("*").Id("in"), jen.Id("cp").Dot(f).Op("=").Qual(runtimePath, "NewUUID").Call()}
+	if op.IdempotencyTokenPtr {
+		empty = field.Clone().Op("==").Nil().Op("||").Op("*").Add(field.Clone()).Op("==").Lit("")
+		set = []jen.Code{jen.Id("token").Op(":=").Qual(runtimePath, "NewUUID").Call(), jen.Id("cp").Op(":=").Op("*").Id("in"),
+			jen.Id("cp").Dot(f).Op("=").Op("&").Id("token")}
+	}
+	set = append(set, jen.Id("in").Op("=").Op("&").Id("cp"))
+	return []jen.Code{
+		jen.Comment(f + " is the idempotency token: a fresh UUID when empty, set on a copy of the input."),
+		jen.If(empty).Block(set...),
+	}
 }
 
 // requestLine renders the operation's request as its doc comment names it:
@@ -220,15 +245,23 @@ func encodeBody(op *Operation) []jen.Code {
 		if op.Body.Field == "" {
 			call = jen.Qual("encoding/json", "Marshal").Call(jen.Id("in"))
 		} else {
-			call = jen.Qual(runtimePath, "JSONBody").Call(bodySource(op))
+			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
 	case BodyForm:
-		call = jen.Qual(runtimePath, "FormBody").Call(bodySource(op))
+		enc := jen.Nil()
+		if len(op.Body.Encoding) > 0 {
+			enc = jen.Id("encoding" + op.Name)
+		}
+		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op), enc)
 	case BodyMultipart:
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
-		call = jen.Qual(runtimePath, "MultipartBody").CallFunc(func(g *jen.Group) {
+		call = jen.Qual(openapiPath, "MultipartBody").CallFunc(func(g *jen.Group) {
 			for _, p := range op.Body.Parts {
-				g.Line().Qual(runtimePath, "Part").Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)})
+				d := jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)}
+				if e, ok := op.Body.Encoding[p.Name]; ok {
+					d[jen.Id("Encoding")] = jen.Qual(openapiPath, "Encoding").Values(encodingDict(e))
+				}
+				g.Line().Qual(openapiPath, "Part").Values(d)
 			}
 			if len(op.Body.Parts) > 0 {
 				g.Line()
@@ -241,6 +274,43 @@ func encodeBody(op *Operation) []jen.Code {
 		lhs.Op(":=").Add(call),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}
+}
+
+// emitFormEncoding writes `var encodingX = map[string]openapi.Encoding{…}`,
+// the Encoding Object of a form body, when the spec gives one.
+func emitFormEncoding(f *jen.File, op *Operation) {
+	if op.Body.Kind != BodyForm || len(op.Body.Encoding) == 0 {
+		return
+	}
+	d := jen.Dict{}
+	for name, e := range op.Body.Encoding {
+		d[jen.Lit(name)] = jen.Values(encodingDict(e))
+	}
+	f.Comment("encoding" + op.Name + " is the Encoding Object of " + op.Name + "'s form body, by property.")
+	f.Var().Id("encoding"+op.Name).Op("=").Map(jen.String()).Qual(openapiPath, "Encoding").Values(d)
+	f.Line()
+}
+
+// encodingDict renders an openapi.Encoding literal's fields.
+func encodingDict(e Encoding) jen.Dict {
+	d := jen.Dict{}
+	if e.ContentType != "" {
+		d[jen.Id("ContentType")] = jen.Lit(e.ContentType)
+	}
+	if len(e.Headers) > 0 {
+		h := jen.Dict{}
+		for k, v := range e.Headers {
+			h[jen.Lit(k)] = jen.Lit(v)
+		}
+		d[jen.Id("Headers")] = jen.Map(jen.String()).String().Values(h)
+	}
+	if e.Style != "" {
+		d[jen.Id("Style")] = jen.Lit(e.Style)
+	}
+	if e.Explode {
+		d[jen.Id("Explode")] = jen.True()
+	}
+	return d
 }
 
 // requestDict renders the runtime.Request literal's fields.
@@ -294,7 +364,7 @@ func hasParamIn(op *Operation, in ...string) bool {
 }
 
 // pathExpr renders the request path: a literal, or literal pieces joined
-// with runtime.PathParam calls for each "{name}" of the template. A
+// with openapi.PathParam calls for each "{name}" of the template. A
 // placeholder no path parameter fills stays in the path as written.
 func pathExpr(op *Operation) *jen.Statement {
 	byName := map[string]Param{}
@@ -324,7 +394,7 @@ func pathExpr(op *Operation) *jen.Statement {
 			parts = append(parts, jen.Lit(lit))
 		}
 		lit = ""
-		parts = append(parts, jen.Qual(runtimePath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
+		parts = append(parts, jen.Qual(openapiPath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
 		rest = rest[j+1:]
 	}
 	if lit+rest != "" || len(parts) == 0 {
@@ -345,11 +415,11 @@ func paramStatements(op *Operation) []jen.Code {
 		v := jen.Id("in").Dot(p.Field)
 		switch p.In {
 		case "query":
-			out = append(out, jen.Qual(runtimePath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
+			out = append(out, jen.Qual(openapiPath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
 		case "header":
-			out = append(out, jen.Qual(runtimePath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+			out = append(out, jen.Qual(openapiPath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		case "cookie":
-			out = append(out, jen.Qual(runtimePath, "AddCookie").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+			out = append(out, jen.Qual(openapiPath, "AddCookie").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		}
 	}
 	return out

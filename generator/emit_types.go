@@ -5,9 +5,12 @@ import (
 )
 
 // emitTypes writes types.go: one struct, enum or union per model Type, then
-// the JSON helpers those types use (only the ones used).
+// their JSON methods.
 func emitTypes(f *jen.File, svc *Service) {
-	var additional, union bool
+	types := make(map[string]*Type, len(svc.Types))
+	for _, t := range svc.Types {
+		types[t.Name] = t
+	}
 	roles := typeRoles(svc)
 	for _, t := range svc.Types {
 		var notes []string
@@ -22,8 +25,7 @@ func emitTypes(f *jen.File, svc *Service) {
 		case KindEnum:
 			emitEnum(f, t)
 		case KindUnion:
-			emitUnion(f, t)
-			union = true
+			emitUnion(f, t, types)
 		default:
 			if t.Embed != "" {
 				f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output),
@@ -38,15 +40,8 @@ func emitTypes(f *jen.File, svc *Service) {
 				jen.Line().Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
 				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(map[string]string{"json": "-"}))...)
 			emitAdditionalMethods(f, t)
-			additional = true
 		}
 		f.Line()
-	}
-	if additional {
-		emitObjectHelpers(f)
-	}
-	if union {
-		emitUnionHelpers(f)
 	}
 }
 
@@ -157,13 +152,13 @@ func fieldDoc(fl Field) []string {
 	return append(lines, "Required.")
 }
 
-// fieldType is a field's Go type: struct and union types are always
-// pointers (so recursive shapes compile); optional and nullable scalars and
-// enums are pointers; slices, maps, []byte and json.RawMessage are nil-able
-// values.
+// fieldType is a field's Go type: optional and nullable structs, unions,
+// scalars and enums are pointers, and required structs that close a cycle
+// of values (Indirect); required ones are plain values; slices, maps,
+// []byte and json.RawMessage are nil-able values.
 func fieldType(fl Field) jen.Code {
 	t := fl.Type
-	pointer := t.Kind == RefNamed && t.Struct ||
+	pointer := t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
 		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
 	if pointer {
 		return jen.Op("*").Add(typeExpr(t))
@@ -188,11 +183,13 @@ func typeExpr(r TypeRef) *jen.Statement {
 	case ScalarTime:
 		return jen.Qual("time", "Time")
 	case ScalarEpochSeconds:
-		return jen.Qual(runtimePath, "EpochSeconds")
+		return jen.Qual(openapiPath, "EpochSeconds")
 	case ScalarRawJSON:
 		return jen.Qual("encoding/json", "RawMessage")
 	case ScalarReader:
 		return jen.Qual("io", "Reader")
+	case ScalarFile:
+		return jen.Qual(openapiPath, "File")
 	}
 	return jen.Id(r.Scalar)
 }

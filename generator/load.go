@@ -133,6 +133,8 @@ func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (svc *
 // checks off (patterns are checked per schema, with a location, by the
 // builder) and reports each finding as a warning at the document root.
 func validateLeniently(api *openapi3.T, d *diags) {
+	stubs := stubSchemaRefs(api) // each schema validated once (kinvalidate.go)
+	defer stubs.restore()
 	err := api.Validate(context.Background(),
 		openapi3.DisableSchemaPatternValidation(),
 		openapi3.DisableExamplesValidation(),

@@ -133,7 +133,7 @@ func (c *refChecker) walk(n *yaml.Node, ptr string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i].Value, n.Content[i+1]
 			c.walk(v, child(ptr, k))
-			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !strings.HasSuffix(ptr, "/properties") {
+			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !namedMap(ptr) {
 				// kin-openapi reads text here: a mapping stops the load.
 				file, at := c.d.file, child(ptr, k)
 				c.d.warnIn(file, at, "%s must be text, got %s; ignored", k, describe(v))
@@ -141,6 +141,18 @@ func (c *refChecker) walk(n *yaml.Node, ptr string) {
 			}
 		}
 	}
+}
+
+// namedMaps are the last tokens of the maps whose keys are names (a
+// property, part, header, component … may be called "description"), not
+// fields of an object with a description.
+var namedMaps = []string{"properties", "patternProperties", "encoding", "headers", "schemas", "responses",
+	"parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "variables", "$defs", "definitions"}
+
+// namedMap reports whether ptr is one of namedMaps.
+func namedMap(ptr string) bool {
+	i := strings.LastIndexByte(ptr, '/')
+	return slices.Contains(namedMaps, ptr[i+1:])
 }
 
 // at returns the file and pointer of the $ref of mapping n found at ptr,

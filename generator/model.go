@@ -48,7 +48,7 @@ type Protocol struct {
 	// TimestampFormat is how "format: date-time" values travel: "date-time"
 	// (RFC 3339 strings, Go time.Time; the default) or "epoch-seconds"
 	// (JSON numbers of seconds since 1970, as the AWS JSON protocols send
-	// them; runtime.EpochSeconds).
+	// them; openapi.EpochSeconds).
 	TimestampFormat string
 }
 
@@ -80,8 +80,19 @@ type Operation struct {
 	// Retry is the runtime.Operation of the operation-level x-retry
 	// extension: Name set, RetrySafe already combined with the method and
 	// the service's retrySafe. Its NewError and NewErrorForStatus are nil;
-	// the emitter names the generated constructors.
+	// the emitter names the generated constructors. Its IdempotencyHeader
+	// comes from x-retry idempotencyKey (the operation's, else the root's
+	// for a POST or PATCH), which makes the operation retry-safe.
 	Retry runtime.Operation
+	// IdempotencyTokenField is the JSON name of the input member carrying
+	// an idempotency token (x-retry idempotencyTokenField, AWS
+	// ClientToken): filled with a fresh UUID on a copy of the input when the
+	// caller leaves it empty, which makes the operation retry-safe.
+	// IdempotencyTokenGo is its Go field name and IdempotencyTokenPtr
+	// whether that field is a pointer.
+	IdempotencyTokenField string
+	IdempotencyTokenGo    string
+	IdempotencyTokenPtr   bool
 	// Params are the input fields sent as path, query, header or cookie
 	// parameters, in spec order (path-level ones first).
 	Params []Param
@@ -145,6 +156,24 @@ type Body struct {
 	// Others are the other media types the spec accepts, sorted; this
 	// client sends ContentType (preference: JSON, form, multipart, raw).
 	Others []string
+	// Encoding is the media type's Encoding Object per property (form and
+	// multipart bodies), keyed by JSON name; nil when the spec gives none.
+	Encoding map[string]Encoding
+}
+
+// Encoding is the Encoding Object of one property of a form or multipart
+// body (OpenAPI 3.0 §4.7.15), with defaults applied: it maps one to one
+// onto openapi.Encoding.
+type Encoding struct {
+	// ContentType is the part's media type ("" for the default).
+	ContentType string
+	// Headers are the part's extra headers with the value the spec fixes
+	// (a schema default or a single enum value), keyed by name.
+	Headers map[string]string
+	// Style is the parameter style ("" for the default, form); Explode the
+	// explode flag (default true for form).
+	Style   string
+	Explode bool
 }
 
 // StatusError maps an HTTP status, range or "default" to an error shape.
@@ -272,6 +301,18 @@ type Field struct {
 	// request or response body); its tag is json:"-". "" for JSON
 	// properties.
 	In string
+	// Const is the JSON text of the only value the property may hold (an
+	// enum of one value, or const), "" when it may hold more: a union uses
+	// it to recognise its variants (Stripe's DeletedCustomer.deleted: true).
+	Const string
+	// Indirect: a required struct field that would close a cycle of struct
+	// values is a pointer all the same (set by breakValueCycles).
+	Indirect bool
+	// ReadOnly properties (readOnly: true) are sent by the server only: the
+	// field is left out of request bodies. WriteOnly properties (writeOnly:
+	// true) are sent by the client only: a union never requires them when
+	// recognising a response.
+	ReadOnly, WriteOnly bool
 	// Nullable fields (nullable: true, or a 3.1 type list with "null") are
 	// pointers even when required; a required one has no omitempty, so nil
 	// is sent as null.
@@ -302,9 +343,10 @@ const (
 	ScalarFloat64      = "float64"
 	ScalarBytes        = "[]byte"
 	ScalarTime         = "time.Time"
-	ScalarEpochSeconds = "runtime.EpochSeconds"
+	ScalarEpochSeconds = "openapi.EpochSeconds"
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
+	ScalarFile         = "openapi.File"
 )
 
 // TypeRef is the Go type of a field, slice element or map value.
@@ -313,8 +355,8 @@ type TypeRef struct {
 	// Scalar is one of the Scalar* constants (RefScalar).
 	Scalar string
 	// Name is the model type's name (RefNamed); Struct reports whether it
-	// is a struct (fields of struct type are always pointers, so recursive
-	// shapes compile).
+	// is a struct or union (optional fields of such a type are pointers,
+	// required ones values unless they close a cycle: Field.Indirect).
 	Name   string
 	Struct bool
 	// Elem is the element or value type (RefSlice, RefMap).

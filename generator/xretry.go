@@ -70,6 +70,7 @@ func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 		"serverDelayHeaders": func(v *yaml.Node, p string) { s.ServerDelayHeaders = parseDelayHeaders(x, v, p) },
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
 		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
+		"idempotencyKey":     func(v *yaml.Node, p string) { idempotencyKey(x, v, p) }, // the builder reads it: rootIdempotencyHeader
 		"invocationIdHeader": func(v *yaml.Node, p string) { s.InvocationIDHeader = x.header(v, p) },
 		"checksumHeader":     func(v *yaml.Node, p string) { s.ChecksumHeader = x.header(v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
@@ -221,8 +222,32 @@ func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) runtime.Operation 
 		"errors": func(v *yaml.Node, p string) {
 			x.mapping(v, p, codeFields(x, &r.TransientCodes, &r.ThrottlingCodes, &r.NonRetryableCodes))
 		},
+		"idempotencyKey":        func(v *yaml.Node, p string) { r.IdempotencyHeader = idempotencyKey(x, v, p) },
+		"idempotencyTokenField": func(v *yaml.Node, p string) { x.str(v, p) }, // the builder reads it: idempotencyToken
 	})
 	return r
+}
+
+// rootIdempotencyHeader returns the header of the root-level x-retry
+// idempotencyKey ("" for none), which parseXRetry has checked.
+func rootIdempotencyHeader(root *yaml.Node) string {
+	h := mapValue(mapValue(mapValue(root, "x-retry"), "idempotencyKey"), "header")
+	if h == nil || h.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return h.Value
+}
+
+// idempotencyKey reads an idempotencyKey mapping, {header: NAME}, and
+// returns the header's name.
+func idempotencyKey(x extReader, v *yaml.Node, p string) string {
+	var h string
+	if x.mapping(v, p, map[string]func(*yaml.Node, string){
+		"header": func(v *yaml.Node, p string) { h = x.header(v, p) },
+	}) && h == "" {
+		x.d.errorf(p, "header is required (the header that carries the idempotency key)")
+	}
+	return h
 }
 
 // parseXProtocol reads the root-level x-protocol extension:

@@ -35,6 +35,8 @@ func TestRealSpecs(t *testing.T) {
 	root := moduleRoot(t)
 	specs := append(sharedSpecs(t, root), realSpec{name: "api.github.com.json", path: func(t *testing.T) string {
 		return testserver.GitHubSpec(t)
+	}}, realSpec{name: "stripe-spec3.json", path: func(t *testing.T) string {
+		return testserver.StripeSpec(t) // from the stripe-mock module, issue 10
 	}})
 	tr := &tier{root: root, cli: buildCLI(t, root), cache: newBuildCache(t, root), meter: newMeter(t, root)}
 	rep := &report{}

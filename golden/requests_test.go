@@ -19,10 +19,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 type seen struct{ method, uri, ctype, auth, trace, cookie, body string }
@@ -83,6 +86,61 @@ func TestTypedErrorsByStatus(t *testing.T) {
 	}
 }
 
+// TestFormEncodingObject: a form body written by its Encoding Object
+// (deepObject objects and indexed arrays, form non-exploded, JSON), the
+// query parameter named like a body property sent too, the readOnly
+// property not sent; an empty form body sends nothing.
+func TestFormEncodingObject(t *testing.T) {
+	c, got := serve(t, 200, ` + "`" + `{"id":"ch_1"}` + "`" + `)
+	q := int64(7)
+	two := int64(2)
+	p1 := "p1"
+	one := int64(1)
+	_, err := c.CreateCharge(context.Background(), &CreateChargeInput{Amount: 100, Amount2: &q,
+		Metadata: map[string]string{"order": "6735"}, Expand: []string{"customer", "invoice"},
+		Items: []CreateChargeInputItemsItem{{Price: &p1, Quantity: &two}}, Tags: []string{"a", "b"},
+		Extra: &CreateChargeInputExtra{A: &one}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.ListCharges(context.Background(), &ListChargesInput{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []seen{
+		{"POST", "/v1/charges?amount=7", "application/x-www-form-urlencoded", "Basic QUMxOnRvaw==", "", "",
+			"amount=100&expand%5B0%5D=customer&expand%5B1%5D=invoice&extra=%7B%22a%22%3A1%7D&items%5B0%5D%5Bprice%5D=p1&items%5B0%5D%5Bquantity%5D=2&metadata%5Border%5D=6735&tags=a%2Cb"},
+		{"GET", "/v1/charges", "", "Basic QUMxOnRvaw==", "", "", ""},
+	}
+	for i := range want {
+		if (*got)[i] != want[i] {
+			t.Fatalf("request %d: sent %+v\nwant %+v", i, (*got)[i], want[i])
+		}
+	}
+}
+
+// TestMultipartFilePart: a file part with its filename and the content
+// type given by the caller, an enum text part, a deepObject part.
+func TestMultipartFilePart(t *testing.T) {
+	c, got := serve(t, 204, "")
+	w := int64(64)
+	_, err := c.CreateUpload(context.Background(), &CreateUploadInput{Purpose: "avatar",
+		File: &openapi.File{Filename: "me.png", ContentType: "image/png", Body: strings.NewReader("PNG")},
+		Meta: &CreateUploadInputMeta{W: &w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := (*got)[0]
+	_, params, _ := mime.ParseMediaType(s.ctype)
+	b := params["boundary"]
+	want := "--" + b + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"me.png\"\r\nContent-Type: image/png\r\n\r\nPNG\r\n" +
+		"--" + b + "\r\nContent-Disposition: form-data; name=\"meta[w]\"\r\n\r\n64\r\n" +
+		"--" + b + "\r\nContent-Disposition: form-data; name=\"purpose\"\r\n\r\navatar\r\n" +
+		"--" + b + "--\r\n"
+	if b == "" || s.body != want {
+		t.Fatalf("sent %q (%s)\nwant %q", s.body, s.ctype, want)
+	}
+}
+
 func TestUploadAndFixedQuery(t *testing.T) {
 	c, got := serve(t, 200, "PNG")
 	out, err := c.UploadFile(context.Background(), &UploadFileInput{Id: "f 1", Body: strings.NewReader("bytes")})
@@ -115,10 +173,18 @@ func TestGeneratedRequests(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a generated client")
 	}
-	svc, _, err := generator.LoadService("testdata/ops.openapi.yaml", nil)
+	svc, diags, err := generator.LoadService("testdata/ops.openapi.yaml", nil)
 	require.NoError(t, err)
+	for _, d := range diags {
+		require.NotContains(t, d.String(), "charges/get", "the empty form body of ListCharges gives no warning")
+	}
 	files, err := generator.Generate(svc, "ops")
 	require.NoError(t, err)
+	for _, f := range files {
+		if f.Name == "operations.go" {
+			require.Contains(t, string(f.Content), "// Create a charge\n//\n// Charges the customer.\n", "summary and description both reach the doc")
+		}
+	}
 	dir, err := os.MkdirTemp(".", ".tmp-build-")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })

@@ -313,7 +313,8 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 // request: a new *http.Request with a new header map holding the
 // operation's fixed headers and req.Header's values (never req.Header itself, which the runtime does not write) and the
 // runtime's own headers: Content-Type, the attempt header, the invocation ID
-// header, x-sdk-throttling-control and the throttle debug header. A
+// header, the idempotency key, x-sdk-throttling-control and the throttle
+// debug header. A
 // BeforeAttempt hook therefore sees a request no earlier attempt touched.
 // All header values share one backing array, each value slice capped at its
 // length, so the header costs the map and one allocation.

@@ -104,11 +104,14 @@ const (
 )
 
 // ConfigError reports an invalid retry mode or max attempts at the level
-// that wins (retry-behavior.md §2). Error renders
+// that wins (retry-behavior.md §2), or a selected profile that does not
+// exist. Error renders
 // `AWS_MAX_ATTEMPTS="0" (environment): must be an integer ≥ 1` or
 // `MaxAttempts=-1 (client option): must be an integer ≥ 1`.
 type ConfigError struct {
-	// Setting is "retry mode" or "max attempts".
+	// Setting is "retry mode", "max attempts", or "profile" for a
+	// <PREFIX>_PROFILE naming a profile that no config or credentials file
+	// defines.
 	Setting string
 	// Value is the value as found: a string for text (environment, config
 	// file, Options.RetryMode, Service.DefaultMode), an int for a
@@ -194,10 +197,13 @@ type layer struct {
 // An empty svc.EnvPrefix skips levels 3 and 4. Mode values are
 // case-insensitive and trimmed; a blank variable or key counts as unset. The config file is read only when levels 1
 // to 3 leave a setting undecided; a missing file, an unknown home directory
-// or an absent profile is a level that says nothing.
+// or an absent default profile is a level that says nothing.
 //
 // Errors: a *ConfigError when the value of the level that wins is invalid
-// (values shadowed by a higher level are not checked); an *IniSyntaxError
+// (values shadowed by a higher level are not checked), or when the file is
+// read and <PREFIX>_PROFILE names a profile other than "default" that
+// neither it nor the shared credentials file defines (as aws-sdk-go-v2's
+// SharedConfigProfileNotExistError; Setting "profile"); an *IniSyntaxError
 // for a malformed config file line; the *fs.PathError of an unreadable
 // config file; an error naming <PREFIX>_CONFIG_FILE when its ~/ cannot be
 // expanded because the home directory is unknown.
@@ -318,22 +324,26 @@ func configFileLayer(prefix string, env Env) (layer, error) {
 	if !ok || err != nil {
 		return layer{}, err
 	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return layer{}, nil
+	profile, selected := env.lookup(prefix + "_PROFILE")
+	if !selected {
+		profile = "default"
 	}
-	if err != nil {
+	data, err := os.ReadFile(path)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
 		return layer{}, err
+	}
+	if missing && (!selected || profile == "default") {
+		return layer{}, nil
 	}
 	f, err := parseINI(path, data)
 	if err != nil {
 		return layer{}, err
 	}
-	profile, ok := env.lookup(prefix + "_PROFILE")
-	if !ok {
-		profile = "default"
-	}
 	match := func(header string) bool { return sectionProfile(header) == profile }
+	if selected && profile != "default" && !f.has(match) {
+		return layer{}, missingProfile(prefix, profile, path, missing, env)
+	}
 	read := func(key string) found {
 		v, header, ok := f.lookup(match, key)
 		return found{set: ok && v != "", text: v, src: Source{
@@ -341,6 +351,53 @@ func configFileLayer(prefix string, env Env) (layer, error) {
 		}}
 	}
 	return layer{mode: read("retry_mode"), maxAttempts: read("max_attempts")}, nil
+}
+
+// missingProfile is the *ConfigError for a profile that <prefix>_PROFILE
+// selects but that neither the config file at path (missing: the file does
+// not exist) nor the shared credentials file defines. aws-sdk-go-v2 fails
+// the same way (config.LoadDefaultConfig returns a
+// SharedConfigProfileNotExistError when AWS_PROFILE names a profile in
+// neither file, and ignores only a missing default profile). The
+// credentials file is <prefix>_SHARED_CREDENTIALS_FILE (a leading ~/ is the
+// home directory), else ~/.<prefix lower-cased>/credentials; its sections
+// are [NAME]. It is only looked at here, so that a profile holding nothing
+// but credentials is not reported as missing.
+func missingProfile(prefix, profile, path string, missing bool, env Env) error {
+	reason := "no [profile " + profile + "] section in " + path
+	if missing {
+		reason += " (no such file)"
+	}
+	if creds, ok := credentialsFilePath(prefix, env); ok {
+		if data, err := os.ReadFile(creds); err == nil {
+			cf, err := parseINI(creds, data)
+			if err == nil && cf.has(func(h string) bool { return h == profile }) {
+				return nil
+			}
+			reason += ", no [" + profile + "] section in " + creds
+		}
+	}
+	return &ConfigError{
+		Setting: "profile", Value: profile, Reason: reason,
+		Source: Source{Level: LevelEnvironment, Name: prefix + "_PROFILE"},
+	}
+}
+
+// credentialsFilePath returns the shared credentials file's path (see
+// missingProfile); ok is false when it cannot be known.
+func credentialsFilePath(prefix string, env Env) (string, bool) {
+	p, set := env.lookup(prefix + "_SHARED_CREDENTIALS_FILE")
+	if set && p != "~" && !strings.HasPrefix(p, "~/") {
+		return p, true
+	}
+	home, err := env.homeDir()
+	if err != nil || home == "" {
+		return "", false
+	}
+	if set {
+		return filepath.Join(home, p[1:]), true
+	}
+	return filepath.Join(home, "."+strings.ToLower(prefix), "credentials"), true
 }
 
 // configFilePath returns the config file's path: <prefix>_CONFIG_FILE with a

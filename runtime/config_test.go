@@ -206,14 +206,28 @@ func TestResolveSettingsPrecedence(t *testing.T) {
 			wantMax: 9, wantMaxSource: "max_attempts (config file $HOME/.aws/config [profile dev])",
 		},
 		{
-			configCase: configCase{name: "profile not in the file is an absent level",
-				env: map[string]string{"AWS_PROFILE": "ci"}, home: map[string]string{".aws/config": fileBoth}},
+			configCase: configCase{name: "default profile not in the file is an absent level",
+				home: map[string]string{".aws/config": "[profile dev]\nretry_mode = legacy\n"}},
 			wantMode: "standard", wantModeSource: "retry mode (global default)",
 			wantMax: 3, wantMaxSource: "max attempts in standard mode (global default)",
 		},
 		{
-			configCase: configCase{name: "[profile dev] is not read as [dev]",
-				env: map[string]string{"AWS_PROFILE": "dev"}, home: map[string]string{".aws/config": "[dev]\nretry_mode = legacy\n"}},
+			configCase: configCase{name: "AWS_PROFILE=default missing from the file is an absent level",
+				env: map[string]string{"AWS_PROFILE": "default"}, home: map[string]string{".aws/config": "[profile dev]\nretry_mode = legacy\n"}},
+			wantMode: "standard", wantModeSource: "retry mode (global default)",
+			wantMax: 3, wantMaxSource: "max attempts in standard mode (global default)",
+		},
+		{
+			configCase: configCase{name: "selected profile only in the credentials file is an absent level",
+				env:  map[string]string{"AWS_PROFILE": "ci"},
+				home: map[string]string{".aws/config": fileBoth, ".aws/credentials": "[ci]\naws_access_key_id = x\n"}},
+			wantMode: "standard", wantModeSource: "retry mode (global default)",
+			wantMax: 3, wantMaxSource: "max attempts in standard mode (global default)",
+		},
+		{
+			configCase: configCase{name: "credentials file named by AWS_SHARED_CREDENTIALS_FILE",
+				env:  map[string]string{"AWS_PROFILE": "ci", "AWS_SHARED_CREDENTIALS_FILE": "$HOME/creds"},
+				home: map[string]string{".aws/config": fileBoth, "creds": "[ci]\n"}},
 			wantMode: "standard", wantModeSource: "retry mode (global default)",
 			wantMax: 3, wantMaxSource: "max attempts in standard mode (global default)",
 		},
@@ -399,6 +413,23 @@ func TestResolveSettingsErrors(t *testing.T) {
 			env: map[string]string{"AWS_RETRY_MODE": "legacy"}},
 			want:        `modes.legacy.maxAttempts=-1 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
 			wantSetting: "max attempts", wantValue: -1, wantLevel: LevelServiceDefault},
+		{configCase: configCase{name: "profile selected by AWS_PROFILE missing from the config file",
+			env: map[string]string{"AWS_PROFILE": "nope"}, home: map[string]string{".aws/config": fileBoth}},
+			want:        `AWS_PROFILE="nope" (environment): no [profile nope] section in $HOME/.aws/config`,
+			wantSetting: "profile", wantValue: "nope", wantLevel: LevelEnvironment},
+		{configCase: configCase{name: "[profile dev] is not read as [dev]",
+			env: map[string]string{"AWS_PROFILE": "dev"}, home: map[string]string{".aws/config": "[dev]\nretry_mode = legacy\n"}},
+			want:        `AWS_PROFILE="dev" (environment): no [profile dev] section in $HOME/.aws/config`,
+			wantSetting: "profile", wantValue: "dev", wantLevel: LevelEnvironment},
+		{configCase: configCase{name: "selected profile missing from the config and credentials files",
+			env:  map[string]string{"AWS_PROFILE": "nope", "AWS_CONFIG_FILE": "$HOME/cfg"},
+			home: map[string]string{"cfg": fileBoth, ".aws/credentials": "[dev]\n"}},
+			want:        `AWS_PROFILE="nope" (environment): no [profile nope] section in $HOME/cfg, no [nope] section in $HOME/.aws/credentials`,
+			wantSetting: "profile", wantValue: "nope", wantLevel: LevelEnvironment},
+		{configCase: configCase{name: "selected profile with no config file",
+			env: map[string]string{"AWS_PROFILE": "nope"}},
+			want:        `AWS_PROFILE="nope" (environment): no [profile nope] section in $HOME/.aws/config (no such file)`,
+			wantSetting: "profile", wantValue: "nope", wantLevel: LevelEnvironment},
 		{configCase: configCase{name: "malformed config file line names path and line",
 			home: map[string]string{".aws/config": "[default]\nretry_mode = standard\nmax_attempts\n"}},
 			want: `$HOME/.aws/config:3: expected "key = value"`},
@@ -678,4 +709,26 @@ func BenchmarkSettingsParams(b *testing.B) {
 	for b.Loop() {
 		_ = s.Params(dynamoLike, opts)
 	}
+}
+
+func TestNewClientMissingSelectedProfileIsConfigError(t *testing.T) {
+	// As aws-sdk-go-v2's config.LoadDefaultConfig fails with
+	// SharedConfigProfileNotExistError when AWS_PROFILE names a profile no
+	// file holds, NewClient fails; the default profile may be missing.
+	home := t.TempDir()
+	cfg := writeFile(t, home, "config", "[default]\nretry_mode = legacy\n")
+	t.Setenv("HOME", home)
+	t.Setenv("AWS_CONFIG_FILE", cfg)
+	t.Setenv("AWS_RETRY_MODE", "")
+	t.Setenv("AWS_MAX_ATTEMPTS", "")
+	t.Setenv("AWS_PROFILE", "nope")
+	_, err := NewClient(awsService, "http://svc.test", Options{})
+	var ce *ConfigError
+	require.ErrorAs(t, err, &ce)
+	require.Equal(t, `AWS_PROFILE="nope" (environment): no [profile nope] section in `+cfg, err.Error())
+
+	t.Setenv("AWS_PROFILE", "")
+	c, err := NewClient(awsService, "http://svc.test", Options{})
+	require.NoError(t, err)
+	require.Equal(t, ModeLegacy, c.Settings().Mode.Value)
 }

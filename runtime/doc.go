@@ -28,8 +28,11 @@
 // # Generated code
 //
 // [Service], [Operation], [Request], [ResponseMetadata], [ErrorMetadata],
-// [ModeledError] and [DecodeJSON] are the contract with generated code,
-// which also references [SupportsGeneratedCodeV1].
+// [ModeledError], [DecodeJSON], [DecodeBytes], [ChainBeforeAttempt] and
+// [NewUUID] are the contract with generated code, which also references
+// [SupportsGeneratedCodeV1]. The wire encoding of parameters, request
+// bodies, credentials, server URLs, timestamps and oneOf/anyOf unions is the
+// subpackage runtime/openapi, which generated code imports beside this one.
 //
 // # Step API
 //

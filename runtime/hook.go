@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"time"
 )
 
@@ -80,4 +81,26 @@ func logAttempt(l *slog.Logger, a *AttemptInfo) {
 		n--
 	}
 	l.LogAttrs(context.Background(), level, msg, attrs[:n]...)
+}
+
+// BeforeAttemptFunc is the type of [Options.BeforeAttempt].
+type BeforeAttemptFunc = func(req *http.Request, attempt int) error
+
+// ChainBeforeAttempt returns a hook that calls first and then next (either
+// may be nil) and stops at the first error. Generated authentication options
+// use it to add credentials without dropping a hook already set:
+// `o.BeforeAttempt = ChainBeforeAttempt(o.BeforeAttempt, BasicAuth(u, p))`.
+func ChainBeforeAttempt(first, next BeforeAttemptFunc) BeforeAttemptFunc {
+	switch {
+	case first == nil:
+		return next
+	case next == nil:
+		return first
+	}
+	return func(req *http.Request, attempt int) error {
+		if err := first(req, attempt); err != nil {
+			return err
+		}
+		return next(req, attempt)
+	}
 }

@@ -111,3 +111,13 @@ func (f iniFile) lookup(match func(header string) bool, key string) (v, header s
 	}
 	return v, header, ok
 }
+
+// has reports whether a section whose header satisfies match exists.
+func (f iniFile) has(match func(header string) bool) bool {
+	for _, s := range f.sections {
+		if match(s.header) {
+			return true
+		}
+	}
+	return false
+}

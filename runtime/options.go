@@ -114,6 +114,12 @@ type Options struct {
 	// AttemptInfo.Throttle, even with throttle control off.
 	ThrottleDebug bool
 
+	// IdempotencyKey is the idempotency key sent by operations that declare
+	// one (Operation.IdempotencyHeader), on every attempt of the call; ""
+	// means a fresh UUID version 4 per call. Set it per call, to repeat a
+	// call the server may already have carried out.
+	IdempotencyKey string
+
 	// BeforeAttempt is called on every attempt's request just before it is
 	// sent (attempt counts from 1), so a signer such as SigV4 can sign each
 	// retry afresh. Each attempt's request is new, with its own header map

@@ -25,9 +25,10 @@ type Call struct {
 	md   ResponseMetadata
 	// callHeaders are headers that hold one value for the whole call and
 	// are sent on every attempt, such as the invocation ID
-	// (Service.InvocationIDHeader, a UUID v4): keys canonical. They go
+	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
+	// (Operation.IdempotencyHeader): keys canonical. They go
 	// into each attempt's own header map, never into the caller's Request.
-	callHeaders  [2]headerKV
+	callHeaders  [3]headerKV
 	nCallHeaders int
 }
 
@@ -93,6 +94,14 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
 		req.stream, cl.p.MaxAttempts = stream, 1
+	}
+	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
+		// One key per call, sent on every attempt.
+		key := cl.opts.IdempotencyKey
+		if key == "" {
+			key = NewUUID()
+		}
+		cl.setCallHeader(http.CanonicalHeaderKey(op.IdempotencyHeader), key)
 	}
 	err = cl.run(ctx, req, decode)
 	return cl.md, err

@@ -118,6 +118,13 @@ type Operation struct {
 	TransientCodes    []string
 	ThrottlingCodes   []string
 	NonRetryableCodes []string
+	// IdempotencyHeader names the header carrying the operation's
+	// idempotency key (x-retry idempotencyKey.header, Stripe's
+	// "Idempotency-Key"); "" for none. Each call sends one key on every
+	// attempt: the request's own value, else Options.IdempotencyKey, else a
+	// fresh NewUUID. Generated code marks such an operation RetrySafe: the
+	// server answers a repeated key with the first request's result.
+	IdempotencyHeader string
 	// NewError returns a new, empty modeled error for an error code, or nil
 	// when the code is not modeled for this operation. The runtime decodes
 	// the error body into it and fills its metadata.

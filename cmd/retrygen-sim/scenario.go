@@ -7,12 +7,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/runtime"
 )
 
@@ -43,7 +45,8 @@ type Scenario struct {
 	Server  Server        `yaml:"server"`
 	Phases  []Phase       `yaml:"phases"`
 
-	// dir is the scenario file's directory: spec paths are relative to it.
+	// dir is the scenario file's directory: relative spec and overlay
+	// paths are relative to it.
 	dir string
 }
 
@@ -70,10 +73,11 @@ type ClientGroup struct {
 	// throttle identity. Empty: each client is a user of its own.
 	User string `yaml:"user"`
 	// Spec and Overlays, when set, give the group's clients the x-retry
-	// settings of a spec (paths relative to the scenario file), as its
-	// generated client would hold them; the environment and config files
-	// still never apply. Without a spec the clients use the simulator's
-	// AWS-like service.
+	// settings of a spec (a relative path is relative to the scenario
+	// file's directory), as its generated client would hold them; the
+	// environment and config files still never apply. LoadScenario loads
+	// and validates them, so a bad spec fails before any run. Without a
+	// spec the clients use the simulator's AWS-like service.
 	Spec     string   `yaml:"spec"`
 	Overlays []string `yaml:"overlays"`
 	// FleetRetryBudget, in the runs with shared stores, is the capacity in
@@ -81,6 +85,10 @@ type ClientGroup struct {
 	// own retry quotas (runtime.Options.FleetRetryBudget): a retry needs
 	// both. 0: none.
 	FleetRetryBudget int `yaml:"fleetRetryBudget"`
+
+	// service is the spec's x-retry settings, loaded while the scenario
+	// is validated; nil without a spec.
+	service *runtime.Service
 }
 
 // ClosedLoop is a closed-loop client: a fixed number of callers.
@@ -182,8 +190,12 @@ const (
 	maxRate      = 1e5
 )
 
-// LoadScenario reads and validates a scenario file. Errors name the file and
-// line: `outage.yaml:12: clients[0].count: must be an integer ≥ 1, got 0`.
+// LoadScenario reads and validates a scenario file, loading the spec and
+// overlays of every client group. Errors name the file and line:
+// `outage.yaml:12: clients[0].count: must be an integer ≥ 1, got 0`,
+// `outage.yaml:3: clients[0]: unknown field "rte" (allowed: name, …)`, or
+// `outage.yaml:4: clients[0].spec: xr.yaml: 1 error(s) in the spec` followed
+// by each located error of the spec on a line of its own.
 func LoadScenario(path string) (*Scenario, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -200,6 +212,11 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: want a mapping (name, clients, server, phases)", path)
 	}
+	v := validator{path: path, root: root.Content[0]}
+	v.knownFields(root.Content[0], reflect.TypeFor[Scenario](), "")
+	if v.err != nil {
+		return nil, v.err
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var s Scenario
@@ -212,12 +229,123 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s.dir = filepath.Dir(path)
-	v := validator{path: path, root: root.Content[0]}
 	s.validate(&v)
+	if v.err == nil {
+		// Specs last: loading one costs more than every other check.
+		s.loadSpecs(&v)
+	}
 	if v.err != nil {
 		return nil, v.err
 	}
 	return &s, nil
+}
+
+// knownFields reports the first mapping key, in n or below it, that names no
+// field of t (yaml tags), with its line and the fields t allows: what
+// yaml.v3's KnownFields reports, located by the scenario's own path.
+func (v *validator) knownFields(n *yaml.Node, t reflect.Type, path string) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			v.knownFields(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
+		}
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		var names []string
+		fields := map[string]reflect.Type{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if !f.IsExported() || name == "-" || name == "" {
+				continue
+			}
+			names = append(names, name)
+			fields[name] = f.Type
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if key.Value == "<<" { // a merge key: yaml.v3 checks what it merges
+				continue
+			}
+			ft, ok := fields[key.Value]
+			if !ok {
+				at := ""
+				if path != "" {
+					at = path + ": "
+				}
+				v.failLine(key.Line, "%sunknown field %q (allowed: %s)", at, key.Value, strings.Join(names, ", "))
+				return
+			}
+			sub := key.Value
+			if path != "" {
+				sub = path + "." + key.Value
+			}
+			v.knownFields(n.Content[i+1], ft, sub)
+		}
+	}
+}
+
+// resolve returns a path from the scenario file: p itself when absolute,
+// else p joined to the scenario file's directory.
+func (s *Scenario) resolve(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(s.dir, p)
+}
+
+// loadSpecs loads the x-retry settings of every client group that names a
+// spec, each distinct spec and overlays once, and records the first that
+// fails with the group's line and every located error of the spec.
+func (s *Scenario) loadSpecs(v *validator) {
+	loaded := map[string]*runtime.Service{}
+	for i := range s.Clients {
+		g := &s.Clients[i]
+		if g.Spec == "" {
+			continue
+		}
+		at := fmt.Sprintf("clients[%d]", i)
+		spec := s.resolve(g.Spec)
+		overlays := make([]string, len(g.Overlays))
+		for j, o := range g.Overlays {
+			overlays[j] = s.resolve(o)
+			if _, err := os.Stat(overlays[j]); err != nil {
+				v.fail(fmt.Sprintf("%s.overlays[%d]", at, j), "%v", err)
+				return
+			}
+		}
+		key := strings.Join(append([]string{spec}, overlays...), "\x00")
+		if svc, ok := loaded[key]; ok {
+			g.service = svc
+			continue
+		}
+		svc, diags, err := generator.LoadRetryService(spec, overlays)
+		if err != nil {
+			where := at + ".spec"
+			msg := err.Error()
+			for _, d := range diags {
+				if d.Severity != generator.SeverityError {
+					continue
+				}
+				msg += "\n\t" + d.String()
+				for j, o := range overlays {
+					if d.File == o && where == at+".spec" {
+						where = fmt.Sprintf("%s.overlays[%d]", at, j)
+					}
+				}
+			}
+			v.fail(where, "%s", msg)
+			return
+		}
+		// The environment and config files never apply in a simulation.
+		svc.EnvPrefix = ""
+		loaded[key], g.service = svc, svc
+	}
 }
 
 // validator records the first invalid value with its line.
@@ -230,10 +358,15 @@ type validator struct {
 // fail records "FILE:LINE: PATH: MSG" for the value at path (dotted keys,
 // [i] indices), using the line of the nearest node that exists.
 func (v *validator) fail(path, format string, a ...any) {
+	v.failLine(v.line(path), "%s: %s", path, fmt.Sprintf(format, a...))
+}
+
+// failLine records "FILE:LINE: MSG" unless a failure is recorded already.
+func (v *validator) failLine(line int, format string, a ...any) {
 	if v.err != nil {
 		return
 	}
-	v.err = fmt.Errorf("%s:%d: %s: %s", v.path, v.line(path), path, fmt.Sprintf(format, a...))
+	v.err = fmt.Errorf("%s:%d: %s", v.path, line, fmt.Sprintf(format, a...))
 }
 
 func (v *validator) line(path string) int {

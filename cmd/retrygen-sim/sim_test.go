@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.report.md")
@@ -198,7 +200,13 @@ phases:
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"unknown field", strings.Replace(valid, "rate: 1", "rte: 1", 1), "s.yaml:3: field rte not found"},
+		{"unknown field", strings.Replace(valid, "rate: 1", "rte: 1", 1), `s.yaml:3: clients[0]: unknown field "rte" (allowed: name, count, rate, closedLoop, maxAttempts, timeoutMs, user, spec, overlays, fleetRetryBudget)`},
+		{"unknown field on its own line", strings.Replace(valid, "  - {count: 1, rate: 1}\n", "  - count: 1\n    rate: 1\n    typo: 2\n", 1), `s.yaml:5: clients[0]: unknown field "typo" (allowed: name, count,`},
+		{"unknown top-level field", valid + "sed: 1\n", `s.yaml:7: unknown field "sed" (allowed: name, description, seed, bucketMs, modes, sharing, clients, server, phases)`},
+		{"unknown nested field", strings.Replace(valid, "capacity: 10", "capacity: 10, userLimit: {limit: 1, window: 5}", 1), `s.yaml:4: server.userLimit: unknown field "window" (allowed: limit, windowMs, dimension, code)`},
+		{"unknown phase field", strings.Replace(valid, "durationS: 1", "durationS: 1, load: 2, laod: 3", 1), `s.yaml:6: phases[0]: unknown field "laod"`},
+		{"missing spec", strings.Replace(valid, "rate: 1", "rate: 1, spec: nope.yaml", 1), "s.yaml:3: clients[0].spec: open nope.yaml: no such file or directory"},
+		{"missing overlay", strings.Replace(valid, "rate: 1", "rate: 1, spec: ../../specs/aws-dynamodb-2012-08-10.openapi.yaml, overlays: [../../specs/dynamodb.overlay.yaml, none.yaml]", 1), "s.yaml:3: clients[0].overlays[1]: stat none.yaml: no such file or directory"},
 		{"zero clients", strings.Replace(valid, "count: 1", "count: 0", 1), "s.yaml:3: clients[0].count: must be an integer between 1 and 100000, got 0"},
 		{"no rate", strings.Replace(valid, ", rate: 1", "", 1), "s.yaml:3: clients[0].rate: must be a call rate in calls/s in (0, 100000], or give closedLoop"},
 		{"rate and closed loop", strings.Replace(valid, "rate: 1", "rate: 1, closedLoop: {concurrency: 1}", 1), "s.yaml:3: clients[0].rate: give rate (open loop) or closedLoop, not both"},
@@ -284,4 +292,46 @@ func TestSpecSettings(t *testing.T) {
 	require.Equal(t, 10*leg.started, leg.startedAttempts, "DynamoDB legacy: 10 attempts per call")
 	std := runs["standard"]
 	require.Equal(t, 4, std.maxAttempts, "DynamoDB standard: max attempts 4")
+}
+
+// A spec path in a scenario is the scenario file's directory joined with it
+// unless it is absolute; it is loaded, and its errors reported with the
+// scenario's line and every located diagnostic, before any run.
+func TestScenarioSpecPaths(t *testing.T) {
+	specs := t.TempDir()
+	good := filepath.Join(specs, "xr.yaml")
+	require.NoError(t, os.WriteFile(good, []byte("openapi: 3.0.0\ninfo: {title: T, version: '1'}\nx-retry: {version: 1, mode: legacy, maxAttempts: 6}\npaths: {}\n"), 0o644))
+	bad := filepath.Join(specs, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte("openapi: 3.0.0\ninfo: {title: T, version: '1'}\nx-retry: {version: 1, mode: fast, maxAttempts: 0}\npaths: {}\n"), 0o644))
+	scenario := func(spec string) string {
+		return "name: x\nmodes: [standard]\nclients:\n  - {count: 1, rate: 1}\n  - {count: 1, rate: 1, spec: " + spec + "}\nserver: {capacity: 10}\nphases:\n  - {kind: healthy, durationS: 1}\n"
+	}
+	scDir := t.TempDir()
+	write := func(name, spec string) string {
+		p := filepath.Join(scDir, name)
+		require.NoError(t, os.WriteFile(p, []byte(scenario(spec)), 0o644))
+		return p
+	}
+
+	for _, spec := range []string{good, "../" + filepath.Base(specs) + "/xr.yaml"} {
+		sc, err := LoadScenario(write("ok.yaml", spec))
+		require.NoError(t, err, spec)
+		svc, err := newServiceCache().service(sc, &sc.Clients[1])
+		require.NoError(t, err)
+		require.Equal(t, runtime.ModeLegacy, svc.DefaultMode, spec)
+		require.Equal(t, 6, svc.Defaults.MaxAttempts, spec)
+		require.Empty(t, svc.EnvPrefix, "the environment never applies")
+	}
+
+	path := write("bad.yaml", bad)
+	_, err := LoadScenario(path)
+	require.EqualError(t, err, path+":5: clients[1].spec: "+bad+": 2 error(s) in the spec\n"+
+		"\t"+bad+`#/x-retry/mode: must be one of standard, adaptive, legacy, aliyun, got "fast"`+"\n"+
+		"\t"+bad+"#/x-retry/maxAttempts: must be an integer ≥ 1, got \"0\"")
+
+	missing := filepath.Join(specs, "missing.yaml")
+	path = write("missing.yaml", missing)
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 2, realMain([]string{"-scenario", path, "-out", t.TempDir()}, &stdout, &stderr))
+	require.Equal(t, "retrygen-sim: "+path+":5: clients[1].spec: open "+missing+": no such file or directory\n", stderr.String())
 }

@@ -115,7 +115,11 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams, q r
 		tokens("retry cost timeout", q.CostTimeout)
 		tokens("success increment", q.NoRetryIncrement)
 	}
-	line("rate limiter", onOff(p.UsesLimiter), "adaptive mode: CUBIC")
+	limiter := "only adaptive mode uses the CUBIC rate limiter"
+	if p.UsesLimiter {
+		limiter = "adaptive mode"
+	}
+	line("rate limiter", onOff(p.UsesLimiter), limiter)
 	windows := "off"
 	if tc := svc.ThrottleControl; tc != nil {
 		windows = "on"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -40,7 +41,7 @@ retry cost transient:  14 tokens  (retry cost of a transient error (global defau
 retry cost throttling: 5 tokens  (retry cost of a throttling error (global default))
 retry cost timeout:    14 tokens  (retry cost of a timeout (global default))
 success increment:     1 token  (first-attempt success increment (global default))
-rate limiter:          on  (adaptive mode: CUBIC)
+rate limiter:          on  (adaptive mode)
 throttle windows:      off
 server delays:         x-amz-retry-after  (max 20s)
 `, out)
@@ -57,6 +58,38 @@ func TestExplainClientOptionsWinAndSpecDefaultsShow(t *testing.T) {
 	require.Contains(t, out, "throttling base delay: 50ms\n")
 	require.Contains(t, out, "jitter:                none\n")
 	require.Contains(t, out, "retry quota:           off\n")
+	require.Contains(t, out, "rate limiter:          off  (only adaptive mode uses the CUBIC rate limiter)\n")
+}
+
+func TestExplainMissingSelectedProfileIsAnError(t *testing.T) {
+	// AWS_PROFILE naming a profile the config file lacks fails as
+	// aws-sdk-go-v2 does; a missing default profile is no error.
+	home := t.TempDir()
+	cfg := filepath.Join(home, "config")
+	require.NoError(t, os.WriteFile(cfg, []byte("[profile dev]\nretry_mode = legacy\n"), 0o644))
+	t.Setenv("HOME", home)
+	t.Setenv("AWS_CONFIG_FILE", cfg)
+	t.Setenv("AWS_RETRY_MODE", "")
+	t.Setenv("AWS_MAX_ATTEMPTS", "")
+	t.Setenv("AWS_PROFILE", "nope")
+	code, out, errOut := runExplainCmd(t, dynamoArgs...)
+	require.Equal(t, 1, code)
+	require.Empty(t, out)
+	require.Equal(t, `retrygen explain: AWS_PROFILE="nope" (environment): no [profile nope] section in `+cfg+"\n", errOut)
+
+	t.Setenv("AWS_PROFILE", "")
+	code, out, errOut = runExplainCmd(t, dynamoArgs...)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "retry mode:            standard  (mode (service default x-retry of Amazon DynamoDB))\n")
+}
+
+func TestHelpEndsWithNewline(t *testing.T) {
+	for _, cmd := range []string{"explain", "generate", "vectors"} {
+		var stdout, stderr bytes.Buffer
+		require.Equal(t, 0, run([]string{cmd, "-h"}, &stdout, &stderr), cmd)
+		require.Empty(t, stdout.String(), cmd)
+		require.True(t, strings.HasSuffix(stderr.String(), "\n"), "%s -h ends %q", cmd, stderr.String()[max(0, stderr.Len()-40):])
+	}
 }
 
 func TestExplainRetryCostOptions(t *testing.T) {

@@ -78,7 +78,7 @@ func TestGenerateDynamoDBSummary(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, "dynamodb: 50 operations (0 skipped), 223 types, 29 error shapes (transient 0, throttling 4, non-retryable 25)\n", stdout)
 	require.Contains(t, stderr, dynamoSpec+"#/components/schemas/AutoScalingPolicyName/pattern: pattern '\\p{Print}+' is not RE2 syntax; the client does not check it\n")
-	require.Contains(t, stderr, dynamoSpec+"#/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post: query parameter \"Limit\" is also a request body property; it is sent in the body only\n")
+	require.NotContains(t, stderr, "query parameter", "the overlay removes aws2openapi's query copies of body members")
 	entries, err := os.ReadDir(out)
 	require.NoError(t, err)
 	require.Len(t, entries, 4)

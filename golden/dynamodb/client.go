@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // The runtime must speak version 1 of the generated-code contract.
@@ -97,7 +98,7 @@ const DefaultServerURL = "http://dynamodb.us-east-1.amazonaws.com"
 // its variables replaced by vars; a variable missing from vars (or empty) takes its default:
 // region: "us-east-1".
 func ServerURL(vars map[string]string) string {
-	return runtime.ExpandServerURL("http://dynamodb.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
+	return openapi.ExpandServerURL("http://dynamodb.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
 }
 
 // service holds what the spec's x-retry extension declares.

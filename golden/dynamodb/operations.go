@@ -1501,6 +1501,13 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	if in == nil {
 		in = &ExecuteTransactionInput{}
 	}
+	// ClientRequestToken is the idempotency token: a fresh UUID when empty, set on a copy of the input.
+	if in.ClientRequestToken == nil || *in.ClientRequestToken == "" {
+		token := runtime.NewUUID()
+		cp := *in
+		cp.ClientRequestToken = &token
+		in = &cp
+	}
 	body, err := json.Marshal(in)
 	if err != nil {
 		return nil, err
@@ -2431,6 +2438,13 @@ var opTransactWriteItems = runtime.Operation{
 func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput, opts ...func(*Options)) (*TransactWriteItemsOutput, error) {
 	if in == nil {
 		in = &TransactWriteItemsInput{}
+	}
+	// ClientRequestToken is the idempotency token: a fresh UUID when empty, set on a copy of the input.
+	if in.ClientRequestToken == nil || *in.ClientRequestToken == "" {
+		token := runtime.NewUUID()
+		cp := *in
+		cp.ClientRequestToken = &token
+		in = &cp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {

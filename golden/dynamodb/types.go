@@ -4,7 +4,10 @@
 
 package dynamodb
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
+)
 
 // Contains details of a table archival operation.
 //
@@ -16,7 +19,7 @@ type ArchivalSummary struct {
 	ArchivalBackupArn *string `json:"ArchivalBackupArn,omitzero"`
 
 	// The date and time when table archival was initiated by DynamoDB, in UNIX epoch time format.
-	ArchivalDateTime *runtime.EpochSeconds `json:"ArchivalDateTime,omitzero"`
+	ArchivalDateTime *openapi.EpochSeconds `json:"ArchivalDateTime,omitzero"`
 
 	// The reason DynamoDB archived the table. Currently, the only possible value is:
 	//
@@ -223,7 +226,7 @@ type AutoScalingPolicyUpdate struct {
 	// Represents a target tracking scaling policy configuration.
 	//
 	// Required.
-	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
+	TargetTrackingScalingPolicyConfiguration AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
 }
 
 // Represents the auto scaling settings for a global table or global secondary index.
@@ -357,11 +360,11 @@ type BackupDetails struct {
 	// Time at which the backup was created. This is the request time of the backup.
 	//
 	// Required.
-	BackupCreationDateTime runtime.EpochSeconds `json:"BackupCreationDateTime"`
+	BackupCreationDateTime openapi.EpochSeconds `json:"BackupCreationDateTime"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
-	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
+	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the requested backup.
 	//
@@ -409,11 +412,11 @@ type BackupSummary struct {
 	BackupArn *string `json:"BackupArn,omitzero"`
 
 	// Time at which the backup was created.
-	BackupCreationDateTime *runtime.EpochSeconds `json:"BackupCreationDateTime,omitzero"`
+	BackupCreationDateTime *openapi.EpochSeconds `json:"BackupCreationDateTime,omitzero"`
 
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
-	BackupExpiryDateTime *runtime.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
+	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the specified backup.
 	BackupName *string `json:"BackupName,omitzero"`
@@ -776,7 +779,7 @@ type BillingModeSummary struct {
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Represents the time when PAY_PER_REQUEST was last set as the read/write capacity mode.
-	LastUpdateToPayPerRequestDateTime *runtime.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
+	LastUpdateToPayPerRequestDateTime *openapi.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
 }
 
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
@@ -1150,7 +1153,7 @@ type CreateGlobalSecondaryIndexAction struct {
 	// projected.
 	//
 	// Required.
-	Projection *Projection `json:"Projection"`
+	Projection Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
@@ -1723,7 +1726,7 @@ type DescribeContributorInsightsOutput struct {
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// Timestamp of the last time the status was changed.
-	LastUpdateDateTime *runtime.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
+	LastUpdateDateTime *openapi.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
 
 	// The name of the table being described.
 	TableName *string `json:"TableName,omitzero"`
@@ -2225,7 +2228,7 @@ type ExportDescription struct {
 	ClientToken *string `json:"ClientToken,omitzero"`
 
 	// The time at which the export task completed.
-	EndTime *runtime.EpochSeconds `json:"EndTime,omitzero"`
+	EndTime *openapi.EpochSeconds `json:"EndTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table export.
 	ExportArn *string `json:"ExportArn,omitzero"`
@@ -2240,7 +2243,7 @@ type ExportDescription struct {
 	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 
 	// Point in time from which table data was exported.
-	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
+	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// Status code for the result of the failed export.
 	FailureCode *string `json:"FailureCode,omitzero"`
@@ -2272,7 +2275,7 @@ type ExportDescription struct {
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The time at which the export task began.
-	StartTime *runtime.EpochSeconds `json:"StartTime,omitzero"`
+	StartTime *openapi.EpochSeconds `json:"StartTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table that was exported.
 	TableArn *string `json:"TableArn,omitzero"`
@@ -2336,7 +2339,7 @@ type ExportTableToPointInTimeInput struct {
 
 	// Time in the past from which to export table data. The table export will be a snapshot of the
 	// table's state at this point in time.
-	ExportTime *runtime.EpochSeconds `json:"ExportTime,omitzero"`
+	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
 
 	// The name of the Amazon S3 bucket to export the snapshot to.
 	//
@@ -2539,7 +2542,7 @@ type GlobalSecondaryIndex struct {
 	// automatically projected.
 	//
 	// Required.
-	Projection *Projection `json:"Projection"`
+	Projection Projection `json:"Projection"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
@@ -2703,7 +2706,7 @@ type GlobalTable struct {
 // Source: #/components/schemas/GlobalTableDescription
 type GlobalTableDescription struct {
 	// The creation time of the global table.
-	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
+	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The unique identifier of the global table.
 	GlobalTableArn *string `json:"GlobalTableArn,omitzero"`
@@ -2979,10 +2982,10 @@ type ListBackupsInput struct {
 	TableName *string `json:"TableName,omitzero"`
 
 	// Only backups created after this time are listed. TimeRangeLowerBound is inclusive.
-	TimeRangeLowerBound *runtime.EpochSeconds `json:"TimeRangeLowerBound,omitzero"`
+	TimeRangeLowerBound *openapi.EpochSeconds `json:"TimeRangeLowerBound,omitzero"`
 
 	// Only backups created before this time are listed. TimeRangeUpperBound is exclusive.
-	TimeRangeUpperBound *runtime.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
+	TimeRangeUpperBound *openapi.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
 }
 
 // ListBackupsOutput is the output of ListBackups.
@@ -3204,7 +3207,7 @@ type LocalSecondaryIndex struct {
 	// automatically projected.
 	//
 	// Required.
-	Projection *Projection `json:"Projection"`
+	Projection Projection `json:"Projection"`
 }
 
 // Represents the properties of a local secondary index.
@@ -3297,10 +3300,10 @@ type ParameterizedStatement struct {
 type PointInTimeRecoveryDescription struct {
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
-	EarliestRestorableDateTime *runtime.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
+	EarliestRestorableDateTime *openapi.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
 
 	// LatestRestorableDateTime is typically 5 minutes before the current time.
-	LatestRestorableDateTime *runtime.EpochSeconds `json:"LatestRestorableDateTime,omitzero"`
+	LatestRestorableDateTime *openapi.EpochSeconds `json:"LatestRestorableDateTime,omitzero"`
 
 	// The current state of point in time recovery:
 	//
@@ -3398,10 +3401,10 @@ type ProvisionedThroughput struct {
 // Source: #/components/schemas/ProvisionedThroughputDescription
 type ProvisionedThroughputDescription struct {
 	// The date and time of the last provisioned throughput decrease for this table.
-	LastDecreaseDateTime *runtime.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
+	LastDecreaseDateTime *openapi.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
 
 	// The date and time of the last provisioned throughput increase for this table.
-	LastIncreaseDateTime *runtime.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
+	LastIncreaseDateTime *openapi.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
 	// current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in
@@ -3988,7 +3991,7 @@ type ReplicaDescription struct {
 
 	// The time at which the replica was first detected as inaccessible. To determine cause of
 	// inaccessibility check the ReplicaStatus property.
-	ReplicaInaccessibleDateTime *runtime.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitzero"`
+	ReplicaInaccessibleDateTime *openapi.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitzero"`
 
 	// The current state of the replica:
 	//
@@ -4244,7 +4247,7 @@ type RestoreSummary struct {
 	// Point in time or source backup time.
 	//
 	// Required.
-	RestoreDateTime runtime.EpochSeconds `json:"RestoreDateTime"`
+	RestoreDateTime openapi.EpochSeconds `json:"RestoreDateTime"`
 
 	// Indicates if a restore is in progress or not.
 	//
@@ -4324,7 +4327,7 @@ type RestoreTableToPointInTimeInput struct {
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitzero"`
 
 	// Time in the past to restore the table to.
-	RestoreDateTime *runtime.EpochSeconds `json:"RestoreDateTime,omitzero"`
+	RestoreDateTime *openapi.EpochSeconds `json:"RestoreDateTime,omitzero"`
 
 	// The new server-side encryption settings for the restored table.
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
@@ -4433,7 +4436,7 @@ type SSEDescription struct {
 	// key was inaccessible. This attribute will automatically be cleared when DynamoDB detects that
 	// the table's AWS KMS key is accessible again. DynamoDB will initiate the table archival process
 	// when table's AWS KMS key remains inaccessible for more than seven days from this date.
-	InaccessibleEncryptionDateTime *runtime.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitzero"`
+	InaccessibleEncryptionDateTime *openapi.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitzero"`
 
 	// The AWS KMS customer master key (CMK) ARN used for the AWS KMS encryption.
 	KMSMasterKeyArn *string `json:"KMSMasterKeyArn,omitzero"`
@@ -4796,7 +4799,7 @@ type SourceTableDetails struct {
 	// Read IOPs and Write IOPS on the table when the backup was created.
 	//
 	// Required.
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
+	ProvisionedThroughput ProvisionedThroughput `json:"ProvisionedThroughput"`
 
 	// ARN of the table for which backup was created.
 	TableArn *string `json:"TableArn,omitzero"`
@@ -4804,7 +4807,7 @@ type SourceTableDetails struct {
 	// Time when the source table was created.
 	//
 	// Required.
-	TableCreationDateTime runtime.EpochSeconds `json:"TableCreationDateTime"`
+	TableCreationDateTime openapi.EpochSeconds `json:"TableCreationDateTime"`
 
 	// Unique identifier for the table for which the backup was created.
 	//
@@ -4917,7 +4920,7 @@ type TableDescription struct {
 	BillingModeSummary *BillingModeSummary `json:"BillingModeSummary,omitzero"`
 
 	// The date and time when the table was created, in UNIX epoch time format.
-	CreationDateTime *runtime.EpochSeconds `json:"CreationDateTime,omitzero"`
+	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The global secondary indexes, if any, on the table. Each index is scoped to a given partition
 	// key value. Each element is composed of:
@@ -5192,7 +5195,7 @@ type TransactGetItem struct {
 	// that contains the item, and optionally the specific attributes of the item to retrieve.
 	//
 	// Required.
-	Get *Get `json:"Get"`
+	Get Get `json:"Get"`
 }
 
 // TransactGetItemsInput is the input of TransactGetItems.
@@ -5372,7 +5375,7 @@ type UpdateContinuousBackupsInput struct {
 	// Represents the settings used to enable point in time recovery.
 	//
 	// Required.
-	PointInTimeRecoverySpecification *PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
+	PointInTimeRecoverySpecification PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
 
 	// The name of the table.
 	//
@@ -5441,7 +5444,7 @@ type UpdateGlobalSecondaryIndexAction struct {
 	// Quotas in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
-	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput"`
+	ProvisionedThroughput ProvisionedThroughput `json:"ProvisionedThroughput"`
 }
 
 // UpdateGlobalTableInput is the input of UpdateGlobalTable.
@@ -5898,7 +5901,7 @@ type UpdateTimeToLiveInput struct {
 	// Represents the settings used to enable or disable Time to Live for the specified table.
 	//
 	// Required.
-	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification"`
+	TimeToLiveSpecification TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
 // UpdateTimeToLiveOutput is the output of UpdateTimeToLive.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // opDescribeInstances describes DescribeInstances to the runtime.
@@ -36,10 +37,10 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 			"Version": {"2014-05-26"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "RegionId", in.RegionId, "form", true)
-	runtime.AppendQuery(req.Query, "InstanceIds", in.InstanceIds, "form", true)
-	runtime.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
-	runtime.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
+	openapi.AppendQuery(req.Query, "RegionId", in.RegionId, "form", true)
+	openapi.AppendQuery(req.Query, "InstanceIds", in.InstanceIds, "form", true)
+	openapi.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
+	openapi.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
 	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err
@@ -73,10 +74,10 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 			"Version": {"2014-05-26"},
 		},
 	}
-	runtime.AppendQuery(req.Query, "RegionId", in.RegionId, "form", true)
-	runtime.AppendQuery(req.Query, "ImageId", in.ImageId, "form", true)
-	runtime.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
-	runtime.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
+	openapi.AppendQuery(req.Query, "RegionId", in.RegionId, "form", true)
+	openapi.AppendQuery(req.Query, "ImageId", in.ImageId, "form", true)
+	openapi.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
+	openapi.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
 	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
 		return nil, err

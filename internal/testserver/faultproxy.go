@@ -20,6 +20,11 @@ type Fault struct {
 	Header http.Header
 	// Body is the response body.
 	Body string
+	// Drop closes the connection after reading the whole request, without
+	// answering: the client sees a transport error (EOF) after its request
+	// was sent, the ambiguous failure only retry-safe operations retry.
+	// Status, Header and Body are ignored.
+	Drop bool
 }
 
 // FaultProxy is a reverse proxy on a real 127.0.0.1 listener in front of an
@@ -64,6 +69,15 @@ func StartFaultProxy(t testing.TB, upstream string) *FaultProxy {
 			p.upstream = append(p.upstream, len(p.bodies)-1)
 		}
 		p.mu.Unlock()
+		if f != nil && f.Drop {
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				http.Error(w, "fault proxy: cannot drop the connection: "+err.Error(), http.StatusInternalServerError)
+				return
+			}
+			conn.Close()
+			return
+		}
 		if f != nil {
 			for k, v := range f.Header {
 				w.Header()[k] = v

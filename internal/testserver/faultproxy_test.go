@@ -50,3 +50,27 @@ func TestFaultProxyRecordsEveryRequest(t *testing.T) {
 	headers[0].Set("X-Attempt", "changed")
 	require.Equal(t, "1", proxy.Headers()[0].Get("X-Attempt"), "Headers returns copies")
 }
+
+// TestFaultProxyDropsTheConnection: a Drop fault reads the whole request,
+// records it, and closes the connection without an answer (the client sees
+// EOF); the next request reaches the upstream.
+func TestFaultProxyDropsTheConnection(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, "upstream")
+	}))
+	t.Cleanup(upstream.Close)
+	proxy := testserver.StartFaultProxy(t, upstream.URL)
+	proxy.Inject(testserver.Fault{Drop: true})
+	// A POST on a fresh connection: net/http does not retry it itself.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	_, err := client.Post(proxy.URL+"/", "text/plain", strings.NewReader("dropped"))
+	require.ErrorIs(t, err, io.EOF)
+	resp, err := client.Post(proxy.URL+"/", "text/plain", strings.NewReader("forwarded"))
+	require.NoError(t, err)
+	b, err := io.ReadAll(resp.Body)
+	require.NoError(t, resp.Body.Close())
+	require.NoError(t, err)
+	require.Equal(t, "upstream", string(b))
+	require.Equal(t, [][]byte{[]byte("dropped"), []byte("forwarded")}, proxy.Bodies())
+	require.Equal(t, [][]byte{[]byte("forwarded")}, proxy.Forwarded())
+}

@@ -17,9 +17,14 @@ import (
 // server describes how to run one kind of server on a given port.
 type server struct {
 	name string
-	// args returns node's arguments for listening on 127.0.0.1:port, given
-	// the directory Install returned.
+	// exe returns the program to run, given the install directory; nil
+	// means node (from PATH).
+	exe func(dir string) string
+	// args returns the program's arguments for listening on
+	// 127.0.0.1:port, given the install directory.
 	args func(dir string, port int) []string
+	// install returns the install directory; nil means Install (npm).
+	install func(t testing.TB) string
 	// startTimeout bounds the wait until the server answers HTTP.
 	startTimeout time.Duration
 }
@@ -34,7 +39,11 @@ const portAttempts = 3
 // output is logged when the test has failed. Failures to start are fatal.
 func start(t testing.TB, s server) string {
 	t.Helper()
-	dir := Install(t)
+	install := s.install
+	if install == nil {
+		install = Install
+	}
+	dir := install(t)
 	var lastErr error
 	for range portAttempts {
 		port, err := freePort()
@@ -46,7 +55,7 @@ func start(t testing.TB, s server) string {
 			return endpoint
 		}
 		lastErr = err
-		if !strings.Contains(err.Error(), "EADDRINUSE") {
+		if !strings.Contains(err.Error(), "EADDRINUSE") && !strings.Contains(err.Error(), "address already in use") {
 			break
 		}
 	}
@@ -57,16 +66,20 @@ func start(t testing.TB, s server) string {
 // run starts one server process on port and waits until it is ready.
 func run(t testing.TB, s server, dir string, port int) (string, error) {
 	out := &syncBuffer{}
-	cmd := exec.Command("node", s.args(dir, port)...)
+	exe := "node"
+	if s.exe != nil {
+		exe = s.exe(dir)
+	}
+	cmd := exec.Command(exe, s.args(dir, port)...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = out, out
-	// Setpgid puts node and anything it forks in their own process group,
-	// killed whole in cleanup; Pdeathsig kills node if the test binary dies
+	// Setpgid puts the server and anything it forks in their own process group,
+	// killed whole in cleanup; Pdeathsig kills it if the test binary dies
 	// (e.g. on -timeout) before cleanup runs.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	began := time.Now()
 	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("%s: starting node: %w", s.name, err)
+		return "", fmt.Errorf("%s: starting %s: %w", s.name, exe, err)
 	}
 	exited := make(chan struct{})
 	var waitErr error
@@ -78,7 +91,7 @@ func run(t testing.TB, s server, dir string, port int) (string, error) {
 	endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
 	if err := waitReady(endpoint, s.startTimeout, exited, &waitErr); err != nil {
 		stop()
-		return "", fmt.Errorf("%s on port %d (node %s): %w; output:\n%s", s.name, port, strings.Join(cmd.Args[1:], " "), err, out.String())
+		return "", fmt.Errorf("%s on port %d (%s %s): %w; output:\n%s", s.name, port, exe, strings.Join(cmd.Args[1:], " "), err, out.String())
 	}
 	t.Logf("testserver: %s ready at %s after %v", s.name, endpoint, time.Since(began).Round(time.Millisecond))
 	t.Cleanup(func() {

@@ -12,7 +12,7 @@ func TestDiscriminatorSelectsTheVariant(t *testing.T) {
 	}{
 		{"mapping key selects Cat", `{"petType":"kitty","barks":true}`, true, false},
 		{"schema name selects Dog", `{"petType":"Dog","meows":true}`, false, true},
-		{"unknown value falls back to strict order", `{"petType":"x","barks":true}`, false, true},
+		{"unknown value: the variant declaring the members wins", `{"petType":"x","barks":true}`, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

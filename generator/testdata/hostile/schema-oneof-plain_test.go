@@ -2,7 +2,10 @@ package schemaoneofplain
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
+
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 func TestVariantsAreTriedInOrder(t *testing.T) {
@@ -10,7 +13,6 @@ func TestVariantsAreTriedInOrder(t *testing.T) {
 		{"a string is String", `"a"`, "String"},
 		{"a number is Int64", `7`, "Int64"},
 		{"a list is StringList", `["a"]`, "StringList"},
-		{"nothing fits: only Raw", `{"a":1}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,7 +42,34 @@ func TestVariantsAreTriedInOrder(t *testing.T) {
 	}
 }
 
-func TestStrictDecodingPicksTheObjectThatFits(t *testing.T) {
+// TestNothingFitsIsAnError: a value no variant accepts is an
+// *openapi.UnionError naming every variant tried and keeping the JSON.
+func TestNothingFitsIsAnError(t *testing.T) {
+	var s Scalar
+	err := json.Unmarshal([]byte(`{"a":1}`), &s)
+	var ue *openapi.UnionError
+	if !errors.As(err, &ue) {
+		t.Fatalf("got %v", err)
+	}
+	const want = "no variant of Scalar fits the JSON value: tried String: JSON object, want string; Int64: JSON object, want number; Bool: JSON object, want boolean; StringList: JSON object, want array"
+	if err.Error() != want || string(ue.Raw) != `{"a":1}` {
+		t.Fatalf("got %q raw %s", err, ue.Raw)
+	}
+}
+
+// TestUnknownMembersNeverDisqualify: a member the spec does not list keeps
+// the object that declares the most of its members.
+func TestUnknownMembersNeverDisqualify(t *testing.T) {
+	var s Shape
+	if err := json.Unmarshal([]byte(`{"w":1,"h":2,"depth":3}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.ShapeCircle != nil || s.ShapeVariant2 == nil || *s.ShapeVariant2.H != 2 {
+		t.Fatalf("got %+v", s)
+	}
+}
+
+func TestTheObjectDeclaringTheMembersWins(t *testing.T) {
 	var s Shape
 	if err := json.Unmarshal([]byte(`{"w":1,"h":2}`), &s); err != nil {
 		t.Fatal(err)

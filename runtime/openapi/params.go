@@ -1,4 +1,4 @@
-package runtime
+package openapi
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ type paramValue struct {
 }
 
 // toParam reduces v through its JSON form, so enums, time.Time (RFC 3339),
-// runtime.EpochSeconds and pointers serialise as they do in JSON bodies. A nil
+// EpochSeconds and pointers serialise as they do in JSON bodies. A nil
 // pointer, nil slice or map, or JSON null is absent. A value encoding/json
 // cannot marshal is written with fmt.Sprint.
 func toParam(v any) paramValue {
@@ -173,8 +173,9 @@ func PathParam(name string, v any, style string, explode bool) string {
 // For name "id": the array [3, 4] gives id=3&id=4 (form, exploded), id=3,4
 // (form), "id=3 4" (spaceDelimited) or id=3|4 (pipeDelimited); the object
 // {"a": 1, "b": 2} gives a=1&b=2 (form, exploded), id=a,1,b,2 (form) or
-// id[a]=1&id[b]=2 (deepObject, nested objects as id[a][c]=…). Escaping is
-// url.Values.Encode's.
+// id[a]=1&id[b]=2 (deepObject, nested objects as id[a][c]=…, arrays indexed
+// as id[0]=3&id[1]=4, as Stripe's API expects: OpenAPI 3.0 leaves arrays
+// under deepObject undefined). Escaping is url.Values.Encode's.
 func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 	p := toParam(v)
 	sep := map[string]string{StyleSpaceDelimited: " ", StylePipeDelimited: "|"}[style]
@@ -183,8 +184,11 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 	}
 	switch {
 	case p.absent:
-	case style == StyleDeepObject && p.isObj:
-		appendDeep(q, name, p.obj)
+	case style == StyleDeepObject && (p.isObj || p.isArr):
+		kvs := flattenDeep(nil, name, toAny(v))
+		for i := 0; i < len(kvs); i += 2 {
+			q.Add(kvs[i], kvs[i+1])
+		}
 	case p.isArr && explode:
 		q[name] = append(q[name], p.arr...)
 	case p.isArr:
@@ -197,25 +201,6 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 		q.Add(name, strings.Join(p.pairs(), sep))
 	default:
 		q.Add(name, p.prim)
-	}
-}
-
-// appendDeep adds an object deepObject-style: prefix[k]=v, recursing into
-// nested objects; array members repeat the key.
-func appendDeep(q url.Values, prefix string, obj map[string]any) {
-	for k, v := range obj {
-		key := prefix + "[" + k + "]"
-		switch t := v.(type) {
-		case map[string]any:
-			appendDeep(q, key, t)
-		case []any:
-			for _, e := range t {
-				q.Add(key, primitive(e))
-			}
-		case nil:
-		default:
-			q.Add(key, primitive(t))
-		}
 	}
 }
 

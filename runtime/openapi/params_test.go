@@ -1,4 +1,4 @@
-package runtime
+package openapi
 
 import (
 	"net/http"
@@ -70,6 +70,8 @@ func TestAppendQuery(t *testing.T) {
 		{"pipeDelimited exploded array is form", paramArr, StylePipeDelimited, true, "id=3&id=4"},
 		{"deepObject object", paramObj, StyleDeepObject, true, "id%5Ba%5D=x+y&id%5Bb%5D=2"},
 		{"deepObject nested object", map[string]any{"a": map[string]any{"c": 1}}, StyleDeepObject, true, "id%5Ba%5D%5Bc%5D=1"},
+		{"deepObject array is indexed", []string{"data.customer", "latest_charge"}, StyleDeepObject, true, "id%5B0%5D=data.customer&id%5B1%5D=latest_charge"},
+		{"deepObject array in an object is indexed", map[string]any{"in": []int{3, 4}}, StyleDeepObject, true, "id%5Bin%5D%5B0%5D=3&id%5Bin%5D%5B1%5D=4"},
 		{"nil pointer adds nothing", (*int)(nil), StyleForm, true, ""},
 		{"nil slice adds nothing", []string(nil), StyleForm, true, ""},
 		{"empty string is sent", "", StyleForm, true, "id="},
@@ -111,5 +113,3 @@ func TestSetHeaderAndAddCookie(t *testing.T) {
 	AddCookie(h, "id", (*string)(nil), false)
 	require.Empty(t, h, "absent values set nothing")
 }
-
-func ptr[T any](v T) *T { return &v }

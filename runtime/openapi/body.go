@@ -1,0 +1,328 @@
+package openapi
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"mime/multipart"
+	"net/textproto"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// JSONBody marshals v as a JSON request body; a nil v (or nil pointer)
+// gives a nil body, so nothing is sent. It returns encoding/json's error.
+func JSONBody(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || string(b) == "null" {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Encoding is the Encoding Object of one property of a form or multipart
+// request body (OpenAPI 3.0 §4.7.15). The zero value is the specification's
+// default for that property.
+type Encoding struct {
+	// ContentType is the part's media type (multipart) or, in a form body,
+	// "application/json" (or any JSON type) to send an object or array as
+	// one JSON-encoded parameter. "": the default (text for primitives,
+	// application/json for objects and arrays in multipart;
+	// application/octet-stream for files).
+	ContentType string
+	// Headers are extra headers of a multipart part (the Encoding
+	// Object's headers, with the values the spec fixes).
+	Headers map[string]string
+	// Style is the parameter style ([StyleForm], [StyleSpaceDelimited],
+	// [StylePipeDelimited] or [StyleDeepObject]; "" for the default,
+	// form); Explode its explode flag as given or defaulted by the
+	// generator (true for form).
+	Style   string
+	Explode bool
+}
+
+// FormBody encodes v as an application/x-www-form-urlencoded body
+// (OpenAPI 3.0 §4.7.14.4 and §4.7.15): each JSON property of v (its json
+// tag names, so fields tagged "-" are left out and omitzero is honoured)
+// is written by enc[name]:
+//
+//   - style deepObject: objects as name[k]=v, nested name[k][k2]=v; arrays
+//     indexed, name[0]=x, arrays of objects name[0][k]=v (OpenAPI 3.0
+//     leaves arrays undefined; this is what Stripe's API expects);
+//   - style form, spaceDelimited, pipeDelimited: as the query parameter of
+//     that style ([AppendQuery]);
+//   - a JSON ContentType: the value as one compact JSON parameter;
+//   - no entry: arrays repeat the name (form, exploded); objects are written
+//     deepObject-style.
+//
+// Values render as in JSON (RFC 3339 times, enum wire values); JSON null is
+// left out. Properties are written in sorted order, members of nested
+// objects sorted, array elements in order, each name and value escaped with
+// url.QueryEscape. A nil v gives an empty body. It returns encoding/json's
+// error, or an error when v is not an object.
+func FormBody(v any, enc map[string]Encoding) ([]byte, error) {
+	p, err := jsonObject(v)
+	if err != nil {
+		return nil, err
+	}
+	var kvs []string // alternating names and values
+	for _, k := range p.keys {
+		val := p.obj[k]
+		e, ok := enc[k]
+		switch _, composite := val.(map[string]any); {
+		case val == nil:
+		case ok && isJSONMedia(e.ContentType) && (composite || isArray(val)):
+			kvs = append(kvs, k, primitive(val))
+		case ok && e.Style != "" && e.Style != StyleDeepObject:
+			q := url.Values{}
+			AppendQuery(q, k, val, e.Style, e.Explode)
+			for _, name := range sortedKeys(q) {
+				for _, s := range q[name] {
+					kvs = append(kvs, name, s)
+				}
+			}
+		case !ok && isArray(val):
+			for _, x := range val.([]any) {
+				kvs = append(kvs, k, primitive(x))
+			}
+		default:
+			kvs = flattenDeep(kvs, k, val)
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(kvs); i += 2 {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(kvs[i]))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(kvs[i+1]))
+	}
+	return []byte(b.String()), nil
+}
+
+// flattenDeep appends the deepObject form of the decoded JSON value v under
+// name to kvs: objects name[k] (keys sorted), arrays name[i], primitives
+// name itself; null and empty objects and arrays add nothing.
+func flattenDeep(kvs []string, name string, v any) []string {
+	switch t := v.(type) {
+	case nil:
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			kvs = flattenDeep(kvs, name+"["+k+"]", t[k])
+		}
+	case []any:
+		for i, x := range t {
+			kvs = flattenDeep(kvs, name+"["+strconv.Itoa(i)+"]", x)
+		}
+	default:
+		kvs = append(kvs, name, primitive(t))
+	}
+	return kvs
+}
+
+func isArray(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
+
+// isJSONMedia reports a JSON media type (application/json, …+json).
+func isJSONMedia(ct string) bool {
+	return strings.Contains(strings.ToLower(ct), "json")
+}
+
+// jsonObject reduces v to its JSON object form.
+func jsonObject(v any) (paramValue, error) {
+	if _, err := json.Marshal(v); err != nil {
+		return paramValue{}, err
+	}
+	p := toParam(v)
+	if p.absent {
+		return paramValue{isObj: true}, nil
+	}
+	if !p.isObj {
+		return paramValue{}, fmt.Errorf("form body: %T is not an object", v)
+	}
+	return p, nil
+}
+
+// File is a file sent as one part of a multipart/form-data body: generated
+// inputs use *File for properties of type string, format binary.
+type File struct {
+	// Filename is the part's Content-Disposition filename; "" sends the
+	// property's name.
+	Filename string
+	// ContentType is the part's media type; "" sends the Encoding Object's
+	// contentType, else application/octet-stream.
+	ContentType string
+	// Body is the file's content, read to its end once per call (the body
+	// is buffered, so retries send the same bytes).
+	Body io.Reader
+}
+
+// Part is one property of a multipart/form-data body.
+type Part struct {
+	// Name is the form field's name (Content-Disposition name).
+	Name string
+	// Value is the part's content. nil (or a nil pointer, slice or map) is
+	// left out. File and *File are file parts; []byte and io.Reader are
+	// file parts named Name. Strings, numbers, booleans and enums are text
+	// parts. Objects and arrays are application/json parts (OpenAPI 3.0
+	// §4.7.14.4 defaults) unless Encoding says otherwise.
+	Value any
+	// Encoding is the property's Encoding Object: ContentType and Headers
+	// apply to the part; style deepObject writes an object or array as one
+	// text part per member (name[k], name[0]), as Stripe's API expects;
+	// style form, exploded, one text part per array element.
+	Encoding Encoding
+}
+
+// MultipartBody encodes parts as a multipart/form-data body (RFC 7578, with
+// mime/multipart) in the order given and returns the body and its
+// Content-Type ("multipart/form-data; boundary=…"). The boundary is derived
+// from a SHA-256 hash of the parts' contents, so the same parts always give
+// the same bytes. It returns a reader's error or encoding/json's error.
+func MultipartBody(parts ...Part) ([]byte, string, error) {
+	type rendered struct {
+		name, filename, contentType string
+		header                      map[string]string
+		data                        []byte
+	}
+	var all []rendered
+	file := func(p Part, name, ct string, r io.Reader) error {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return fmt.Errorf("multipart part %q: %w", p.Name, err)
+		}
+		if ct == "" {
+			ct = p.Encoding.ContentType
+		}
+		if ct == "" || strings.Contains(ct, "*") || strings.Contains(ct, ",") {
+			ct = "application/octet-stream"
+		}
+		if name == "" {
+			name = p.Name
+		}
+		all = append(all, rendered{name: p.Name, filename: name, contentType: ct, header: p.Encoding.Headers, data: b})
+		return nil
+	}
+	for _, p := range parts {
+		var err error
+		switch v := p.Value.(type) {
+		case nil:
+		case *File:
+			if v != nil && v.Body != nil {
+				err = file(p, v.Filename, v.ContentType, v.Body)
+			}
+		case File:
+			if v.Body != nil {
+				err = file(p, v.Filename, v.ContentType, v.Body)
+			}
+		case []byte:
+			if v != nil {
+				err = file(p, "", "", bytes.NewReader(v))
+			}
+		case io.Reader:
+			err = file(p, "", "", v)
+		default:
+			pv := toParam(v)
+			e := p.Encoding
+			switch {
+			case pv.absent:
+			case (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
+				var x any
+				if pv.isObj {
+					x = pv.obj
+				} else {
+					x = toAny(v)
+				}
+				kvs := flattenDeep(nil, p.Name, x)
+				for i := 0; i < len(kvs); i += 2 {
+					all = append(all, rendered{name: kvs[i], header: e.Headers, data: []byte(kvs[i+1])})
+				}
+			case pv.isArr && e.Style == StyleForm && e.Explode:
+				for _, s := range pv.arr {
+					all = append(all, rendered{name: p.Name, header: e.Headers, data: []byte(s)})
+				}
+			case pv.isArr || pv.isObj || isJSONMedia(e.ContentType):
+				b, jerr := json.Marshal(v)
+				if jerr != nil {
+					return nil, "", fmt.Errorf("multipart part %q: %w", p.Name, jerr)
+				}
+				ct := e.ContentType
+				if ct == "" {
+					ct = "application/json"
+				}
+				all = append(all, rendered{name: p.Name, contentType: ct, header: e.Headers, data: b})
+			default:
+				all = append(all, rendered{name: p.Name, contentType: e.ContentType, header: e.Headers, data: []byte(pv.prim)})
+			}
+		}
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	h := sha256.New()
+	for _, r := range all {
+		fmt.Fprintf(h, "%d:%s%d:%s%d:", len(r.name), r.name, len(r.filename), r.filename, len(r.data))
+		h.Write(r.data)
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if err := w.SetBoundary("retrygen" + hex.EncodeToString(h.Sum(nil))[:32]); err != nil {
+		return nil, "", err
+	}
+	for _, r := range all {
+		hdr := textproto.MIMEHeader{}
+		disp := `form-data; name="` + escapeQuotes(r.name) + `"`
+		if r.filename != "" {
+			disp += `; filename="` + escapeQuotes(r.filename) + `"`
+		}
+		hdr.Set("Content-Disposition", disp)
+		if r.contentType != "" {
+			hdr.Set("Content-Type", r.contentType)
+		}
+		for _, k := range sortedKeys(r.header) {
+			hdr.Set(k, r.header[k])
+		}
+		pw, err := w.CreatePart(hdr)
+		if err != nil {
+			return nil, "", err
+		}
+		_, _ = pw.Write(r.data) // writes to a bytes.Buffer cannot fail
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return buf.Bytes(), w.FormDataContentType(), nil
+}
+
+// toAny returns v's JSON form decoded (numbers as json.Number), or nil.
+func toAny(v any) any {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var x any
+	_ = dec.Decode(&x)
+	return x
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// escapeQuotes escapes '\\' and '"' in a Content-Disposition parameter, as
+// mime/multipart does.
+func escapeQuotes(s string) string {
+	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"").Replace(s)
+}

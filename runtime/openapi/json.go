@@ -1,0 +1,272 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// MarshalObject encodes fixed (a struct) and adds the members of extra that
+// fixed does not have, as one JSON object with sorted keys: the encoding of
+// a schema with both properties and additionalProperties (OpenAPI 3.0
+// §4.7.24, Schema Object). It returns encoding/json's error.
+func MarshalObject[T any](fixed any, extra map[string]T) ([]byte, error) {
+	b, err := json.Marshal(fixed)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	m := map[string]json.RawMessage{}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		if _, ok := m[k]; ok {
+			continue
+		}
+		if m[k], err = json.Marshal(v); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(m)
+}
+
+// UnmarshalObject decodes the JSON object b into fixed (a pointer to a
+// struct) and every member whose name is not in known into *extra (nil when
+// there is none). Names are compared exactly; encoding/json fills fixed
+// case-insensitively, so a member spelled in another case is kept in both.
+// It returns encoding/json's error.
+func UnmarshalObject[T any](b []byte, fixed any, extra *map[string]T, known ...string) error {
+	if err := json.Unmarshal(b, fixed); err != nil {
+		return err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	for _, k := range known {
+		delete(m, k)
+	}
+	*extra = nil
+	for k, raw := range m {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return err
+		}
+		if *extra == nil {
+			*extra = map[string]T{}
+		}
+		(*extra)[k] = v
+	}
+	return nil
+}
+
+// JSON types a union [Variant] accepts (the JSON Schema "type" keyword;
+// integers are numbers). "" accepts any JSON value.
+const (
+	JSONObject  = "object"
+	JSONArray   = "array"
+	JSONString  = "string"
+	JSONNumber  = "number"
+	JSONBoolean = "boolean"
+)
+
+// Variant describes one member of a oneOf/anyOf union to [Union.Decode]:
+// what a JSON value must show to be that member.
+type Variant struct {
+	// Name is the member's Go field name, used in errors.
+	Name string
+	// Tags are the discriminator values that select this member (the
+	// Discriminator Object's mapping keys or the schema's name, OpenAPI 3.0
+	// §4.7.25).
+	Tags []string
+	// Type is the JSON type the member accepts (JSONObject, …; "" for any).
+	Type string
+	// Required are the properties an object must have (the schema's
+	// "required", writeOnly properties left out).
+	Required []string
+	// Const are property/value pairs: the property must be present and hold
+	// exactly that value, written as JSON (a property whose enum has one
+	// value, or "const"). Stripe's DeletedCustomer: "deleted", "true".
+	Const []string
+	// Properties are all the properties the member declares; Open says it
+	// also keeps any other (additionalProperties). Among the members that
+	// fit, the one that would drop the fewest of the object's members wins.
+	Properties []string
+	Open       bool
+}
+
+// Union describes a oneOf/anyOf type to its UnmarshalJSON method.
+type Union struct {
+	// Name is the union's Go type name, used in errors.
+	Name string
+	// Discriminator is the discriminator's property name ("" for none).
+	Discriminator string
+	// Variants are the members, in spec order (oneOf before anyOf).
+	Variants []Variant
+}
+
+// UnionError is returned when no member of a union accepts a JSON value.
+// The call that decoded it returns it wrapped in a *runtime.DecodeError
+// (errors.As finds it), so the body is never lost: Raw holds it.
+type UnionError struct {
+	// Union is the union's Go type name.
+	Union string
+	// Tried lists each member tried with why it was rejected
+	// (`Customer: missing required "created"`), in the order tried.
+	Tried []string
+	// Raw is the JSON value as received.
+	Raw json.RawMessage
+}
+
+// Error says which union no variant of fits and why each was rejected.
+func (e *UnionError) Error() string {
+	return "no variant of " + e.Union + " fits the JSON value: tried " + strings.Join(e.Tried, "; ")
+}
+
+// Into returns a decoder for [Union.Decode] that decodes a JSON value into
+// a new T and stores it in *dst only when that succeeds, so a rejected
+// member leaves no partial value. It returns encoding/json's error.
+func Into[T any](dst **T) func([]byte) error {
+	return func(b []byte) error {
+		v := new(T)
+		if err := json.Unmarshal(b, v); err != nil {
+			return err
+		}
+		*dst = v
+		return nil
+	}
+}
+
+// Decode decodes the JSON value b into exactly one member of u, calling
+// decoders[i] (built with [Into]) for u.Variants[i], and reports which
+// (-1 for JSON null, which sets nothing). The member is chosen:
+//
+//  1. by the discriminator, when u has one and b's discriminator property
+//     names a member's tag (OpenAPI 3.0 §4.7.25);
+//  2. else among the members whose JSON type matches, whose required
+//     properties are all present and whose const properties hold their
+//     values: the one that declares the most of the object's members (so
+//     the fewest are dropped), then the one with the most required and
+//     const properties (the most specific), then the first in spec order,
+//     provided it decodes; if it does not, the next.
+//
+// Members the object has that a member does not declare never disqualify
+// it (APIs add fields). When no member fits, Decode returns a *UnionError
+// naming every member tried and keeping b.
+func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		return -1, nil
+	}
+	kind := jsonKind(b)
+	var obj map[string]json.RawMessage
+	if kind == JSONObject {
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return -1, err
+		}
+	}
+	fail := &UnionError{Union: u.Name, Raw: append(json.RawMessage(nil), b...)}
+	if u.Discriminator != "" && obj != nil {
+		var tag string
+		if json.Unmarshal(obj[u.Discriminator], &tag) == nil && tag != "" {
+			for i, v := range u.Variants {
+				for _, t := range v.Tags {
+					if t != tag {
+						continue
+					}
+					if err := decoders[i](b); err != nil {
+						fail.Tried = append(fail.Tried, fmt.Sprintf("%s (discriminator %s=%q): %v", v.Name, u.Discriminator, tag, err))
+						return -1, fail
+					}
+					return i, nil
+				}
+			}
+		}
+	}
+	type fit struct{ index, dropped, evidence int }
+	var fits []fit
+	for i, v := range u.Variants {
+		if reason := v.reject(kind, obj); reason != "" {
+			fail.Tried = append(fail.Tried, v.Name+": "+reason)
+			continue
+		}
+		f := fit{index: i, evidence: len(v.Required) + len(v.Const)/2}
+		if !v.Open && (len(v.Properties) > 0 || v.Type == JSONObject) {
+			for k := range obj {
+				if !slices.Contains(v.Properties, k) {
+					f.dropped++
+				}
+			}
+		}
+		fits = append(fits, f)
+	}
+	slices.SortStableFunc(fits, func(a, b fit) int {
+		if a.dropped != b.dropped {
+			return a.dropped - b.dropped
+		}
+		return b.evidence - a.evidence
+	})
+	for _, f := range fits {
+		if err := decoders[f.index](b); err != nil {
+			fail.Tried = append(fail.Tried, u.Variants[f.index].Name+": "+err.Error())
+			continue
+		}
+		return f.index, nil
+	}
+	return -1, fail
+}
+
+// reject returns why v cannot be the JSON value of the given kind (obj is
+// its members when it is an object), or "".
+func (v *Variant) reject(kind string, obj map[string]json.RawMessage) string {
+	if v.Type != "" && v.Type != kind {
+		return "JSON " + kind + ", want " + v.Type
+	}
+	for _, r := range v.Required {
+		if _, ok := obj[r]; !ok {
+			return fmt.Sprintf("missing required %q", r)
+		}
+	}
+	for i := 0; i+1 < len(v.Const); i += 2 {
+		raw, ok := obj[v.Const[i]]
+		if !ok {
+			return fmt.Sprintf("missing %q (must be %s)", v.Const[i], v.Const[i+1])
+		}
+		if !jsonEqual(raw, v.Const[i+1]) {
+			return fmt.Sprintf("%q is %s, must be %s", v.Const[i], raw, v.Const[i+1])
+		}
+	}
+	return ""
+}
+
+// jsonKind returns the JSON type of the value b starts with.
+func jsonKind(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	switch b[0] {
+	case '{':
+		return JSONObject
+	case '[':
+		return JSONArray
+	case '"':
+		return JSONString
+	case 't', 'f':
+		return JSONBoolean
+	case 'n':
+		return "null"
+	}
+	return JSONNumber
+}
+
+// jsonEqual reports whether the JSON texts a and b hold the same value.
+func jsonEqual(a json.RawMessage, b string) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}

@@ -1,0 +1,169 @@
+package openapi
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// customer and deletedCustomer are shaped like Stripe's Customer and
+// DeletedCustomer (spec3.json of stripe-mock v0.203.0), cut down.
+type customer struct {
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+	Created int64  `json:"created"`
+	Email   *string
+}
+
+type deletedCustomer struct {
+	Deleted bool   `json:"deleted"`
+	ID      string `json:"id"`
+	Object  string `json:"object"`
+}
+
+var unionCustomer = Union{Name: "CustomerOrDeleted", Variants: []Variant{
+	{Name: "Customer", Type: JSONObject, Required: []string{"created", "id", "object"}, Const: []string{"object", `"customer"`},
+		Properties: []string{"created", "email", "id", "object"}},
+	{Name: "DeletedCustomer", Type: JSONObject, Required: []string{"deleted", "id", "object"}, Const: []string{"deleted", "true", "object", `"customer"`},
+		Properties: []string{"deleted", "id", "object"}},
+	{Name: "String", Type: JSONString},
+}}
+
+func decodeCustomer(b string) (c *customer, d *deletedCustomer, s *string, i int, err error) {
+	i, err = unionCustomer.Decode([]byte(b), Into(&c), Into(&d), Into(&s))
+	return
+}
+
+func TestUnionDecode(t *testing.T) {
+	t.Run("required properties choose Customer; an unknown member does not disqualify it", func(t *testing.T) {
+		c, d, s, i, err := decodeCustomer(`{"id":"cus_1","object":"customer","created":1,"new_field_2027":{"x":1}}`)
+		require.NoError(t, err)
+		require.Equal(t, 0, i)
+		require.Equal(t, &customer{ID: "cus_1", Object: "customer", Created: 1}, c)
+		require.Nil(t, d)
+		require.Nil(t, s)
+	})
+	t.Run("const deleted=true chooses DeletedCustomer", func(t *testing.T) {
+		c, d, _, i, err := decodeCustomer(`{"id":"cus_1","object":"customer","deleted":true}`)
+		require.NoError(t, err)
+		require.Equal(t, 1, i)
+		require.Nil(t, c)
+		require.Equal(t, &deletedCustomer{Deleted: true, ID: "cus_1", Object: "customer"}, d)
+	})
+	t.Run("the JSON type chooses String", func(t *testing.T) {
+		_, _, s, i, err := decodeCustomer(`"cus_1"`)
+		require.NoError(t, err)
+		require.Equal(t, 2, i)
+		require.Equal(t, "cus_1", *s)
+	})
+	t.Run("null sets nothing", func(t *testing.T) {
+		c, d, s, i, err := decodeCustomer(`null`)
+		require.NoError(t, err)
+		require.Equal(t, -1, i)
+		require.True(t, c == nil && d == nil && s == nil)
+	})
+	t.Run("no variant fits: a UnionError naming every variant, the JSON kept, nothing set", func(t *testing.T) {
+		const body = `{"id":"cus_1","object":"customer","deleted":false}`
+		c, d, s, i, err := decodeCustomer(body)
+		require.Equal(t, -1, i)
+		require.True(t, c == nil && d == nil && s == nil)
+		var ue *UnionError
+		require.True(t, errors.As(err, &ue))
+		require.Equal(t, body, string(ue.Raw))
+		require.EqualError(t, err, `no variant of CustomerOrDeleted fits the JSON value: tried Customer: missing required "created"; `+
+			`DeletedCustomer: "deleted" is false, must be true; String: JSON object, want string`)
+	})
+	t.Run("a variant that fits but does not decode is skipped for the next", func(t *testing.T) {
+		u := Union{Name: "U", Variants: []Variant{{Name: "A", Type: JSONObject}, {Name: "B", Type: JSONObject, Open: true}}}
+		var a *struct{ X int }
+		var b *map[string]any
+		i, err := u.Decode([]byte(`{"X":"not a number"}`), Into(&a), Into(&b))
+		require.NoError(t, err)
+		require.Equal(t, 1, i)
+		require.Nil(t, a, "a rejected variant leaves no partial value")
+		require.Equal(t, map[string]any{"X": "not a number"}, *b)
+	})
+}
+
+func TestUnionDecodeDiscriminator(t *testing.T) {
+	type cat struct {
+		PetType string `json:"petType"`
+		Meows   bool   `json:"meows"`
+	}
+	type dog struct {
+		PetType string `json:"petType"`
+		Barks   bool   `json:"barks"`
+	}
+	u := Union{Name: "Pet", Discriminator: "petType", Variants: []Variant{
+		{Name: "Cat", Tags: []string{"Cat", "kitty"}, Type: JSONObject, Properties: []string{"meows", "petType"}},
+		{Name: "Dog", Tags: []string{"Dog"}, Type: JSONObject, Properties: []string{"barks", "petType"}},
+	}}
+	for _, tc := range []struct {
+		name, body string
+		want       int
+	}{
+		{"a mapping key selects, whatever the members", `{"petType":"kitty","barks":true}`, 0},
+		{"the schema name selects", `{"petType":"Dog","meows":true}`, 1},
+		{"an unknown value: the variant declaring the most members", `{"petType":"x","barks":true}`, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c *cat
+			var d *dog
+			i, err := u.Decode([]byte(tc.body), Into(&c), Into(&d))
+			require.NoError(t, err)
+			require.Equal(t, tc.want, i)
+			require.Equal(t, tc.want == 0, c != nil)
+			require.Equal(t, tc.want == 1, d != nil)
+		})
+	}
+	var c *cat
+	var d *dog
+	_, err := u.Decode([]byte(`{"petType":"Dog","barks":"loud"}`), Into(&c), Into(&d))
+	require.EqualError(t, err, `no variant of Pet fits the JSON value: tried Dog (discriminator petType="Dog"): json: cannot unmarshal string into Go struct field dog.barks of type bool`)
+}
+
+func TestObjectWithAdditionalProperties(t *testing.T) {
+	type fixed struct {
+		A string `json:"a"`
+	}
+	var f fixed
+	var extra map[string]int
+	require.NoError(t, UnmarshalObject([]byte(`{"a":"x","b":2,"c":3}`), &f, &extra, "a"))
+	require.Equal(t, fixed{A: "x"}, f)
+	require.Equal(t, map[string]int{"b": 2, "c": 3}, extra)
+	b, err := MarshalObject(f, extra)
+	require.NoError(t, err)
+	require.Equal(t, `{"a":"x","b":2,"c":3}`, string(b))
+	b, err = MarshalObject(f, map[string]int{"a": 9})
+	require.NoError(t, err)
+	require.Equal(t, `{"a":"x"}`, string(b), "a fixed field wins over an extra member of the same name")
+}
+
+// TestUnionErrorThroughEncodingJSON: a union nested in a struct fails the
+// whole decode with the *UnionError itself (encoding/json hands
+// UnmarshalJSON's error on), so callers find it with errors.As.
+func TestUnionErrorThroughEncodingJSON(t *testing.T) {
+	var out struct {
+		Customer pet `json:"customer"`
+	}
+	err := json.Unmarshal([]byte(`{"customer":{"id":"cus_1","object":"customer","deleted":false}}`), &out)
+	var ue *UnionError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, `{"id":"cus_1","object":"customer","deleted":false}`, string(ue.Raw))
+}
+
+// pet is a union type as generated code declares one.
+type pet struct {
+	Customer        *customer
+	DeletedCustomer *deletedCustomer
+	String          *string
+	Raw             json.RawMessage
+}
+
+func (u *pet) UnmarshalJSON(b []byte) error {
+	*u = pet{Raw: append(json.RawMessage(nil), b...)}
+	_, err := unionCustomer.Decode(b, Into(&u.Customer), Into(&u.DeletedCustomer), Into(&u.String))
+	return err
+}
