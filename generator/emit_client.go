@@ -73,7 +73,9 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	emitServers(f, svc)
 	emitAuth(f, svc)
 
-	lit, err := runtimeLiteral(svc.Retry, nil)
+	retry := svc.Retry
+	retry.PackageName = pkg // errors name the package: "dynamodb: GetItem: …"
+	lit, err := runtimeLiteral(retry, nil)
 	if err != nil {
 		return err
 	}

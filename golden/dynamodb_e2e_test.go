@@ -267,12 +267,14 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 				require.ErrorAs(t, err, &maxErr)
 				require.Equal(t, 4, maxErr.Attempts)
 				// The error names the service and the operation
-				// (runtime.OperationError): "SERVICE: PutItem: failed after 4
-				// attempts (max attempts reached): …".
+				// (runtime.OperationError) by the generated package's name:
+				// "dynamodb: PutItem: failed after 4 attempts (max attempts
+				// reached): …".
 				var opErr *runtime.OperationError
 				require.ErrorAs(t, err, &opErr)
 				require.Equal(t, "PutItem", opErr.Operation)
-				require.Equal(t, opErr.Service+": PutItem: failed after 4 attempts (max attempts reached): "+maxErr.Err.Error(), err.Error())
+				require.Equal(t, "dynamodb", opErr.Service)
+				require.Equal(t, "dynamodb: PutItem: failed after 4 attempts (max attempts reached): "+maxErr.Err.Error(), err.Error())
 				var apiErr *runtime.APIError
 				require.ErrorAs(t, maxErr.Err, &apiErr)
 				require.Equal(t, http.StatusInternalServerError, apiErr.HTTPStatusCode)

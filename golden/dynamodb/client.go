@@ -104,6 +104,7 @@ func ServerURL(vars map[string]string) string {
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
 	Name:        "Amazon DynamoDB",
+	PackageName: "dynamodb",
 	EnvPrefix:   "AWS",
 	DefaultMode: runtime.ModeStandard,
 	Defaults: runtime.ModeDefaults{

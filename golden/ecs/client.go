@@ -83,6 +83,7 @@ const DefaultServerURL = "https://ecs.aliyuncs.com"
 // service holds what the spec's x-retry extension declares.
 var service = runtime.Service{
 	Name:               "ECS-like Compute Service",
+	PackageName:        "ecs",
 	EnvPrefix:          "ALIBABA_CLOUD",
 	DefaultMode:        runtime.ModeAliyun,
 	Defaults:           runtime.ModeDefaults{MaxAttempts: 4},
