@@ -29,6 +29,11 @@ type builder struct {
 	// uses counts each component schema's references other than as a
 	// whole 2xx response (componentUses).
 	uses map[string]int
+	// sel holds the name overrides (Selection.Rename), never nil;
+	// renamed records the keys used, "types/Name", "fields/Type.Field",
+	// "operations/Name".
+	sel     *Selection
+	renamed map[string]bool
 }
 
 // reservedNames are package-level names every generated client declares.
@@ -37,9 +42,13 @@ var reservedNames = []string{"Client", "Options", "New"}
 // build makes the model of api. Names are claimed in a fixed order (reserved
 // names, error shapes, component schemas, then inline types in path order),
 // so the same spec always gets the same names.
-func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Protocol, d *diags) *Service {
+func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Protocol, sel *Selection, d *diags) *Service {
+	if sel == nil {
+		sel = &Selection{}
+	}
 	b := &builder{api: api, root: root, retry: retry, protocol: protocol, d: d,
-		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}, uses: componentUses(api)}
+		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}, uses: componentUses(api),
+		sel: sel, renamed: map[string]bool{}}
 	for _, n := range reservedNames {
 		b.names[n] = true
 	}
@@ -66,6 +75,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	slices.SortFunc(svc.Errors, func(x, y *ErrorShape) int { return strings.Compare(x.Name, y.Name) })
 	svc.Types = b.types
+	b.warnUnusedRenames()
 	return svc
 }
 

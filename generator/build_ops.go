@@ -53,6 +53,7 @@ func (b *builder) eachOperation(f func(path, method string, op *openapi3.Operati
 func (b *builder) operations() []*Operation {
 	var out []*Operation
 	methods := namespace{}
+	ids := map[string]string{} // operationId → pointer of its first operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		b.d.building(ptr)
@@ -60,9 +61,23 @@ func (b *builder) operations() []*Operation {
 		if id == "" {
 			id = method + " " + path
 		}
-		name, renamed := methods.claim(goName(id, false))
-		if renamed {
-			b.d.warnf(ptr, "method name %s is taken; using %s", goName(id, false), name)
+		want := goName(id, false)
+		if n, ok := b.sel.Rename.Operations[want]; ok {
+			b.renamed["operations/"+want] = true
+			want = n
+		}
+		name, renamed := methods.claim(want)
+		first, dup := ids[op.OperationID]
+		switch {
+		case op.OperationID == "":
+			b.d.warnf(ptr, "no operationId; the method is named %s (from %s %s)", name, strings.ToUpper(method), path)
+		case dup:
+			b.d.warnf(child(ptr, "operationId"), "operationId %q is also used by #%s; this method is named %s", op.OperationID, first, name)
+		case renamed:
+			b.d.warnf(ptr, "method name %s is taken; using %s", want, name)
+		}
+		if op.OperationID != "" && !dup {
+			ids[op.OperationID] = ptr
 		}
 		path0, _ := splitPathKey(path)
 		o := &Operation{Name: name, Summary: op.Summary, Doc: op.Description, Method: strings.ToUpper(method), Path: path0, Source: ptr}
@@ -71,8 +86,10 @@ func (b *builder) operations() []*Operation {
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
-		opXRetry := mapValue(mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method)), "x-retry")
+		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
+		opXRetry := mapValue(opNode, "x-retry")
 		o.Retry = parseOperationXRetry(opXRetry, child(ptr, "x-retry"), b.d)
+		applyOperationSpeakeasy(mapValue(opNode, speakeasyExtension), opXRetry, child(ptr, speakeasyExtension), &o.Retry, &b.retry, b.d)
 		o.Retry.Name = name
 		idempotent := slices.Contains(retrySafeMethods, o.Method)
 		if o.Retry.IdempotencyHeader == "" && !idempotent {

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/retrygen/retrygen/runtime"
 )
 
 // opsSpec is a small non-AWS spec exercising parameters, bodies, responses,
@@ -150,7 +148,7 @@ func TestOperationsModel(t *testing.T) {
 	require.Equal(t, []Server{{URL: "https://{region}.api.test/v1", Defaults: map[string]string{"region": "eu"}}}, svc.Servers)
 
 	require.Equal(t, "BOX_PLATFORM_API", svc.Retry.EnvPrefix)
-	require.Equal(t, runtime.ModeStandard, svc.Retry.DefaultMode)
+	require.Empty(t, svc.Retry.DefaultMode, "no x-retry: the runtime's global default (standard) decides, and explain says so")
 	require.Equal(t, []string{"code", "error.code", "__type", "Code"}, svc.Retry.ErrorCodeFields)
 	require.Equal(t, []string{"X-Amzn-ErrorType"}, svc.Retry.ErrorCodeHeaders)
 	require.Equal(t, []string{"Retry-After"}, svc.Retry.ServerDelayHeaders)

@@ -423,7 +423,7 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			b.d.warnf(pptr, "property name %q cannot be written in a Go json struct tag; field skipped", k)
 			continue
 		}
-		want := goName(k, false)
+		want := b.renameField(typeName, goName(k, false))
 		name, renamed := ns.claim(want)
 		if renamed {
 			b.d.warnf(pptr, "Go field name %s is taken; using %s", want, name)
@@ -471,6 +471,10 @@ func readOnly(p *openapi3.SchemaRef) bool {
 // claim reserves a package-level Go name, warning at ptr when it had to be
 // changed.
 func (b *builder) claim(name, ptr string) string {
+	if n, ok := b.sel.Rename.Types[name]; ok {
+		b.renamed["types/"+name] = true
+		name = n
+	}
 	got, renamed := b.names.claim(name)
 	if renamed {
 		b.d.warnf(ptr, "Go name %s is taken; using %s", name, got)

@@ -32,7 +32,8 @@ var (
 )
 
 // withDefaults returns r unchanged when the spec declares x-retry;
-// otherwise the defaults for specs without it: standard mode; error
+// otherwise the defaults for specs without it: no mode (the runtime's
+// global default, standard, so explain names that source); error
 // codes from the X-Amzn-ErrorType header, then the body fields code,
 // error.code, __type and Code; messages from message, error.message and
 // Message; Retry-After honoured; a bare 429 is throttling (the runtime's
@@ -43,7 +44,6 @@ func withDefaults(r runtime.Service, declared bool, title string) runtime.Servic
 	if declared {
 		return r
 	}
-	r.DefaultMode = runtime.ModeStandard
 	r.EnvPrefix = envPrefix(title)
 	r.ErrorCodeHeaders = defaultErrorCodeHeaders
 	r.ErrorCodeFields = defaultErrorCodeFields

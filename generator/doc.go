@@ -9,7 +9,7 @@
 // [Generate] the last.
 //
 //   - load (load.go; loadyaml.go, loadrefs.go, loaddegrade.go, overlay.go,
-//     load31.go, jsonescape.go, kinload.go): read the spec as YAML or JSON
+//     load31.go, jsonescape.go, kinload.go, kinvalidate.go): read the spec as YAML or JSON
 //     within a node budget, bundle the files its relative $refs name, apply
 //     OpenAPI Overlay 1.0 documents in order, skip operations with a defect
 //     of their own, convert what kin-openapi does not resolve of OpenAPI 3.1,
@@ -32,8 +32,10 @@
 //     ([runtime.Service.CodeClass]).
 //   - emit (emit.go, emit_*.go, comment.go): render the model with
 //     jennifer into client.go (emit_client.go, emit_auth.go), operations.go
-//     (emit_operations.go), types.go (emit_types.go, emit_json.go) and
-//     errors.go (emit_errors.go). emit_literal.go writes a runtime value as
+//     (emit_operations.go), types.go (emit_types.go; emit_json.go for the
+//     JSON methods of unions and of objects with additional properties) and
+//     errors.go (emit_errors.go). Generated code calls the runtime for
+//     retries and runtime/openapi for the wire encoding. emit_literal.go writes a runtime value as
 //     the Go literal that builds it, so the generated client holds exactly
 //     the value the generator built. Spec text reaches Go source only
 //     through jen.Comment (comment.go, one line at a time) and jen.Lit; doc

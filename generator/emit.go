@@ -10,6 +10,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/templates"
 )
 
@@ -76,7 +77,7 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 // header adds the templates.Header comment block; spec text in it (title,
 // file names) is reduced to one plain line each.
 func header(f *jen.File, svc *Service) error {
-	d := templates.HeaderData{SpecFile: oneLine(svc.SpecFile), Title: oneLine(svc.Title)}
+	d := templates.HeaderData{Version: runtime.Version, SpecFile: oneLine(svc.SpecFile), Title: oneLine(svc.Title)}
 	for _, o := range svc.Overlays {
 		d.Overlays = append(d.Overlays, oneLine(o))
 	}

@@ -23,7 +23,7 @@ import (
 // Values render as follows: strings through jen.Lit; named string and
 // integer types of the runtime as their constant (runtime.ModeLegacy,
 // runtime.JitterNone: the type's name followed by the value's String,
-// capitalised); time.Duration as a whole number of seconds or milliseconds;
+// capitalised); float64 as a Go float literal (1.5); time.Duration as a whole number of seconds or milliseconds;
 // slices inline; maps one entry per line, sorted by key; pointers to structs
 // as &T{…}. It returns an error for anything else (a func field fill does
 // not supply, an unexported field set, a channel): a generator bug, not bad
@@ -54,6 +54,8 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 		return jen.Lit(v.Bool()), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return jen.Lit(int(v.Int())), nil
+	case reflect.Float64:
+		return jen.Lit(v.Float()), nil
 	case reflect.Struct:
 		return structLit(v, elide, fill)
 	case reflect.Pointer:

@@ -112,6 +112,8 @@ func setNonZero(t *testing.T, v reflect.Value) {
 		} else {
 			v.SetUint(1)
 		}
+	case reflect.Float64:
+		v.SetFloat(1.5)
 	case reflect.Slice:
 		s := reflect.MakeSlice(v.Type(), 1, 1)
 		setNonZero(t, s.Index(0))

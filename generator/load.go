@@ -31,6 +31,14 @@ import (
 // $ref to a URL); the diagnostics then say where. A panic while building is
 // returned as an *InternalError naming the spec location being built.
 func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, error) {
+	return LoadSelected(specPath, overlays, nil)
+}
+
+// LoadSelected is LoadService generating only the operations sel keeps,
+// under sel's name overrides (nil: all, unrenamed). The component schemas
+// no kept operation reaches are left out; selection entries that match
+// nothing are warnings.
+func LoadSelected(specPath string, overlays []string, sel *Selection) (*Service, []Diagnostic, error) {
 	raw, err := os.ReadFile(specPath)
 	if err != nil {
 		return nil, nil, err
@@ -40,7 +48,7 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 		return nil, nil, err
 	}
 	defer dir.Close()
-	return loadData(specPath, raw, overlays, dir.FS())
+	return loadSelected(specPath, raw, overlays, dir.FS(), sel)
 }
 
 // LoadRetryService loads the spec at specPath with its overlays exactly as
@@ -60,7 +68,12 @@ func LoadRetryService(specPath string, overlays []string) (*runtime.Service, []D
 // loadData is LoadService on the spec's bytes; specPath names it in
 // diagnostics, and the files its $refs name are read from fsys (the spec's
 // directory; nil: none can be).
-func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (svc *Service, all []Diagnostic, err error) {
+func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (*Service, []Diagnostic, error) {
+	return loadSelected(specPath, raw, overlays, fsys, nil)
+}
+
+// loadSelected is loadData keeping only what sel selects.
+func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, sel *Selection) (svc *Service, all []Diagnostic, err error) {
 	d := &diags{file: specPath}
 	defer func() {
 		if r := recover(); r != nil {
@@ -109,6 +122,7 @@ func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (svc *
 	skipped := removeSkipped(root, skip)
 	retry, declared := parseXRetry(root, d)
 	retry = withDefaults(retry, declared, specTitle(root))
+	applySpeakeasy(root, &retry, d)
 	protocol := parseXProtocol(root, d)
 
 	api, err := loadOpenAPI(doc)
@@ -122,8 +136,9 @@ func loadData(specPath string, raw []byte, overlays []string, fsys fs.FS) (svc *
 	}
 	skipped = append(skipped, skipUnfilledPlaceholders(api, d)...)
 	validateLeniently(api, d)
+	sel.apply(api, d)
 
-	svc = build(api, root, retry, protocol, d)
+	svc = build(api, root, retry, protocol, sel, d)
 	svc.SpecFile = filepath.Base(specPath)
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))

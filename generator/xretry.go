@@ -77,6 +77,17 @@ func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 			s.ThrottleControl = &runtime.ThrottleControl{}
 			x.mapping(v, p, throttleControlFields(x, s.ThrottleControl))
 		},
+		"retryStatuses": func(v *yaml.Node, p string) { s.RetryStatuses = x.statusRanges(v, p) },
+		"retryConnectionErrors": func(v *yaml.Node, p string) {
+			if on, ok := x.booleanOK(v, p); ok {
+				s.ConnectionErrorsNotRetried = !on
+			}
+		},
+		"maxElapsedMs": func(v *yaml.Node, p string) {
+			if d, ok := x.millis(v, p); ok {
+				s.MaxElapsed = d
+			}
+		},
 	}
 	for k, f := range modeSettingFields(x, &s.Defaults) {
 		if k != "jitter" {
@@ -124,6 +135,11 @@ func modeSettingFields(x extReader, m *runtime.ModeDefaults) map[string]func(*ya
 		"transientBaseDelayMs":  ms(&m.TransientBaseDelay),
 		"throttlingBaseDelayMs": ms(&m.ThrottlingBaseDelay),
 		"maxBackoffMs":          ms(&m.MaxBackoff),
+		"backoffExponent": func(v *yaml.Node, p string) {
+			if e, ok := x.exponent(v, p); ok {
+				m.BackoffExponent = e
+			}
+		},
 		"jitter": func(v *yaml.Node, p string) {
 			m.Jitter, _ = oneOfValues(x, v, p, runtime.Jitters(), runtime.Jitter.String)
 		},
@@ -216,7 +232,7 @@ func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) runtime.Operation 
 		return r
 	}
 	x := extReader{d}
-	x.mapping(n, ptr, map[string]func(*yaml.Node, string){
+	fields := map[string]func(*yaml.Node, string){
 		"longPolling": func(v *yaml.Node, p string) { r.LongPolling = x.boolean(v, p) },
 		"retrySafe":   func(v *yaml.Node, p string) { r.RetrySafe = x.boolean(v, p) },
 		"errors": func(v *yaml.Node, p string) {
@@ -224,7 +240,27 @@ func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) runtime.Operation 
 		},
 		"idempotencyKey":        func(v *yaml.Node, p string) { r.IdempotencyHeader = idempotencyKey(x, v, p) },
 		"idempotencyTokenField": func(v *yaml.Node, p string) { x.str(v, p) }, // the builder reads it: idempotencyToken
-	})
+		"retryStatuses":         func(v *yaml.Node, p string) { r.RetryStatuses = x.statusRanges(v, p) },
+		"retryConnectionErrors": func(v *yaml.Node, p string) {
+			// false turns connection-error retries off for the operation;
+			// true leaves the service's rule (the runtime has no way to turn
+			// them back on for one operation).
+			if on, ok := x.booleanOK(v, p); ok {
+				r.ConnectionErrorsNotRetried = !on
+			}
+		},
+		"maxElapsedMs": func(v *yaml.Node, p string) {
+			if e, ok := x.millis(v, p); ok {
+				r.MaxElapsed = e
+			}
+		},
+	}
+	for k, f := range modeSettingFields(x, &r.Backoff) {
+		if k != "jitter" {
+			fields[k] = f
+		}
+	}
+	x.mapping(n, ptr, fields)
 	return r
 }
 

@@ -92,7 +92,7 @@ func TestXRetryErrors(t *testing.T) {
 		{"error lists are lists", "x-retry: {version: 1, errors: {throttling: Slow}}",
 			`spec.yaml#/x-retry/errors/throttling: must be a list of strings, got "Slow"`},
 		{"unknown keys are errors", "x-retry: {version: 1, maxAttempt: 3}",
-			`spec.yaml#/x-retry/maxAttempt: unknown key "maxAttempt" (known: attemptHeader, bare429, checksumHeader, envPrefix, errorCode, errorMessage, errors, idempotencyKey, invocationIdHeader, maxAttempts, maxBackoffMs, mode, modes, requestId, retrySafe, serverDelayHeaders, throttleControl, throttlingBaseDelayMs, transientBaseDelayMs, version)`},
+			`spec.yaml#/x-retry/maxAttempt: unknown key "maxAttempt" (known: attemptHeader, backoffExponent, bare429, checksumHeader, envPrefix, errorCode, errorMessage, errors, idempotencyKey, invocationIdHeader, maxAttempts, maxBackoffMs, maxElapsedMs, mode, modes, requestId, retryConnectionErrors, retrySafe, retryStatuses, serverDelayHeaders, throttleControl, throttlingBaseDelayMs, transientBaseDelayMs, version)`},
 		{"a delay that overflows a duration is refused", "x-retry: {version: 1, maxBackoffMs: 9999999999999}",
 			`spec.yaml#/x-retry/maxBackoffMs: must be at most 9223372036854 (milliseconds), got "9999999999999"`},
 		{"a delay beyond int64 is refused, not wrapped", "x-retry: {version: 1, throttlingBaseDelayMs: 99999999999999999999}",

@@ -57,10 +57,23 @@ type diffStep struct {
 	header map[string]string
 	body   string
 	// reset closes the connection with an RST after reading the request;
-	// eof closes it cleanly without a response; slow answers after 1 s or
-	// when the client leaves.
+	// eof closes it cleanly without a response; slow answers only when the
+	// client leaves (or after slowCap, so a broken client cannot hang the
+	// test).
 	reset, eof, slow bool
 }
+
+// The timeout scenarios: the client's timeout (http.Client.Timeout or the
+// call's context deadline) ends a slow attempt, which waits for the client to
+// leave, so it is never answered in time however slow the machine. The fast
+// attempts of the same call must finish within it: 1 s is a loopback round
+// trip with room for a loaded 2-core machine under -race (at 100–150 ms a
+// fast attempt delayed by the scheduler timed out too, and the counts
+// differed).
+const (
+	diffTimeout = time.Second
+	slowCap     = time.Minute
+)
 
 func respond(status int, body string, kv ...string) diffStep {
 	h := map[string]string{}
@@ -120,7 +133,7 @@ func (s *diffServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	case st.slow:
 		select {
-		case <-time.After(time.Second):
+		case <-time.After(slowCap):
 		case <-r.Context().Done():
 		}
 		return
@@ -292,9 +305,9 @@ func diffScenarios() []diffScenario {
 			respond(400, codeBody("ThrottlingException"), "x-amz-retry-after", "1"), ok200),
 		diffScenario{name: "connection refused", refused: true, calls: [][]diffStep{nil},
 			want: []callResult{{attempts: 4, costs: []int{14, 14, 14}, requests: requestsUpTo(4), failed: true}}},
-		diffScenario{name: "http.Client.Timeout on a slow response", clientTimeout: 100 * time.Millisecond,
+		diffScenario{name: "http.Client.Timeout on a slow response", clientTimeout: diffTimeout,
 			calls: [][]diffStep{{{slow: true}, ok200}}, want: []callResult{retriedOnce(transientCost)}},
-		diffScenario{name: "context deadline during a slow attempt", ctxTimeout: 150 * time.Millisecond,
+		diffScenario{name: "context deadline during a slow attempt", ctxTimeout: diffTimeout,
 			calls: [][]diffStep{{respond(500, ""), {slow: true}, ok200}},
 			want:  []callResult{{attempts: 2, costs: []int{14}, requests: requestsUpTo(2), failed: true}}},
 	)

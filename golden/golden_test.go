@@ -28,6 +28,9 @@ type goldenClient struct {
 var goldenClients = []goldenClient{
 	{dir: "dynamodb", spec: "../specs/aws-dynamodb-2012-08-10.openapi.yaml", overlays: []string{"../specs/dynamodb.overlay.yaml"}},
 	{dir: "ecs", spec: "../specs/ecs.openapi.yaml"},
+	{dir: "kinesis", spec: "../specs/aws-kinesis-2013-12-02.openapi.yaml", overlays: []string{"../specs/kinesis.overlay.yaml"}},
+	{dir: "sqs", spec: "../specs/aws-sqs-2012-11-05.openapi.yaml", overlays: []string{"../specs/sqs.overlay.yaml"}},
+	{dir: "petstore", spec: "../specs/petstore-speakeasy.openapi.yaml"},
 }
 
 // generate runs the generator into a fresh temporary directory and returns
@@ -84,7 +87,7 @@ func TestGoldenBuildsAndVets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet")
 	}
-	for _, g := range goldenClients {
+	for _, g := range append(goldenClients, goldenClient{dir: "dynamodblite"}) {
 		out, err := exec.Command("go", "vet", "./"+g.dir+"/").CombinedOutput()
 		require.NoError(t, err, "go vet ./golden/%s/: %s", g.dir, out)
 	}
@@ -94,7 +97,7 @@ func TestGoldenBuildsAndVets(t *testing.T) {
 // library, the runtime and its wire-encoding package runtime/openapi, and
 // references the runtime's version constant.
 func TestGoldenImports(t *testing.T) {
-	for _, g := range goldenClients {
+	for _, g := range append(goldenClients, goldenClient{dir: "dynamodblite"}) {
 		fset := token.NewFileSet()
 		pkgs, err := parser.ParseDir(fset, g.dir, nil, parser.ImportsOnly)
 		require.NoError(t, err)

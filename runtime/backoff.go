@@ -43,3 +43,28 @@ func scale(ceiling time.Duration, r float64) time.Duration {
 func fullJitter(base, maxBackoff time.Duration, n int, r float64) time.Duration {
 	return scale(backoffCeiling(base, maxBackoff, n), r)
 }
+
+// backoffCeilingExp is backoffCeiling with a backoff exponent other than 2:
+// min(maxBackoff, base × exponent^exp) (x-retry backoffExponent, the
+// exponent of x-speakeasy-retries). An exponent of 0 (not set) or 2 is
+// backoffCeiling's exact integer rule; any other is computed in float64 and
+// saturates: a product at or above maxBackoff, +Inf or NaN gives maxBackoff,
+// and the result is never negative. An exponent below 1 counts as 1 (a
+// constant backoff of base).
+func backoffCeilingExp(base, maxBackoff time.Duration, exponent float64, exp int) time.Duration {
+	if exponent == 0 || exponent == 2 {
+		return backoffCeiling(base, maxBackoff, exp)
+	}
+	if base <= 0 || maxBackoff <= 0 {
+		return 0
+	}
+	if exp < 0 {
+		exp = 0
+	}
+	exponent = max(exponent, 1)
+	f := float64(base) * math.Pow(exponent, float64(exp))
+	if !(f < float64(maxBackoff)) { // also catches NaN and +Inf
+		return maxBackoff
+	}
+	return time.Duration(f)
+}

@@ -202,10 +202,35 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	if r.StatusCode == 0 || r.StatusCode >= 200 && r.StatusCode < 300 {
 		// No response, or a 2xx whose body broke off, timed out or failed
 		// its checksum (§4 rule 5).
-		if isIOFailure(r.Err) {
+		if isIOFailure(r.Err) && !k.svc.ConnectionErrorsNotRetried && !k.op.ConnectionErrorsNotRetried {
 			return ClassTransient
 		}
 		return ClassNonRetryable
+	}
+	return k.statusClass(r.StatusCode, r.Code)
+}
+
+// statusClass is the class of an error response that no error code decided,
+// by its HTTP status (§4 rules 6–7): the service's or operation's own retry
+// statuses when it declares them (they replace rules 6 and 7); in aliyun
+// mode the throttle-control retry statuses; otherwise 500, 502, 503 and 504
+// are transient and 429 is throttling as aws-sdk-go-v2 decides it (509 too
+// in legacy mode, botocore's table).
+func (k *classifier) statusClass(status int, code string) Class {
+	rs := k.op.RetryStatuses
+	if len(rs) == 0 {
+		rs = k.svc.RetryStatuses
+	}
+	if len(rs) > 0 && !k.aliyun {
+		// The service's own retry statuses replace rules 6 and 7: a listed
+		// status is retried (429 as throttling), any other is not.
+		switch {
+		case !statusIn(rs, status):
+			return ClassNonRetryable
+		case status == 429:
+			return ClassThrottling
+		}
+		return ClassTransient
 	}
 	if k.aliyun {
 		// §8: the aliyun retry conditions are the service's retry statuses
@@ -215,14 +240,14 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 			statuses = tc.RetryStatuses
 		}
 		switch {
-		case !containsInt(statuses, r.StatusCode):
+		case !containsInt(statuses, status):
 			return ClassNonRetryable
-		case r.StatusCode == 429:
+		case status == 429:
 			return ClassThrottling
 		}
 		return ClassTransient
 	}
-	switch r.StatusCode {
+	switch status {
 	case 500, 502, 503, 504:
 		return ClassTransient
 	case 429:
@@ -234,7 +259,7 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 		case k.legacy:
 			return ClassThrottling
 		case k.svc.Bare429NotRetried:
-		case k.modelsCode(r.Code):
+		case k.modelsCode(code):
 		default:
 			return ClassThrottling
 		}
@@ -344,4 +369,20 @@ func (s *Service) CodeClass(code string) Class {
 		return ClassThrottling
 	}
 	return ClassNonRetryable
+}
+
+// StatusRange is an inclusive range of HTTP statuses: a single status
+// ({503, 503}) or a class ("5XX" is {500, 599}).
+type StatusRange struct {
+	Min, Max int
+}
+
+// statusIn reports whether status lies in one of the ranges.
+func statusIn(ranges []StatusRange, status int) bool {
+	for _, r := range ranges {
+		if status >= r.Min && status <= r.Max {
+			return true
+		}
+	}
+	return false
 }

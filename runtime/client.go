@@ -136,6 +136,12 @@ func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	return md, nil
 }
 
+// defaultRequestIDHeaders are looked up for the request ID when the service
+// declares neither RequestIDHeaders nor RequestIDFields: the de-facto
+// X-Request-Id and the Request-Id of W3C trace context's predecessor
+// (used by Stripe, Azure and many others).
+var defaultRequestIDHeaders = []string{"X-Request-Id", "Request-Id"}
+
 // Limits on what the runtime reads of responses it does not hand to decode.
 const (
 	// maxErrorBody is how much of an error response is read and kept:
@@ -192,7 +198,11 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc.ChecksumHeader != "" {
 		c.checksumHeader = http.CanonicalHeaderKey(svc.ChecksumHeader)
 	}
-	for _, h := range svc.RequestIDHeaders {
+	reqIDs := svc.RequestIDHeaders
+	if len(reqIDs) == 0 && len(svc.RequestIDFields) == 0 {
+		reqIDs = defaultRequestIDHeaders
+	}
+	for _, h := range reqIDs {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
 	if ws, ok := c.windows.(*WindowStore); c.windows == nil || ok && ws == nil {
@@ -274,8 +284,11 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	if err != nil {
 		return AttemptResult{Err: err}
 	}
-	if opts.BeforeAttempt != nil {
-		if err := opts.BeforeAttempt(hreq, attempt); err != nil {
+	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
+		if hook == nil {
+			continue
+		}
+		if err := hook(hreq, attempt); err != nil {
 			// Not a transport failure: nothing was sent and retrying
 			// would not help.
 			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
@@ -468,12 +481,17 @@ func mergeQuery(base, extra url.Values) string {
 // decodeError turns an error response into the operation's modeled error
 // for its code (Operation.NewError), else for its status
 // (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
-// headers (part before ':') and then its JSON body fields (part after '#').
+// headers (part before ':') and then its body fields (part after '#'): JSON
+// fields, or for an XML body the elements below the root (xmlFields).
 func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
 	svc := c.svc
 	var fields map[string]any
 	if len(body) > 0 && (len(svc.ErrorCodeFields) > 0 || len(svc.ErrorMessageFields) > 0 || len(svc.RequestIDFields) > 0) {
-		_ = json.Unmarshal(body, &fields) // a non-JSON body simply has no fields
+		if looksXML(resp.Header.Get("Content-Type"), body) {
+			fields = xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
+		} else {
+			_ = json.Unmarshal(body, &fields) // a body of neither kind simply has no fields
+		}
 	}
 	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
 	for _, h := range svc.ErrorCodeHeaders {

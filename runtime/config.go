@@ -495,6 +495,9 @@ func parseMaxAttempts(f found) (Setting[int], error) {
 // as the source of a value.
 func serviceSource(svc *Service, field string) Source {
 	loc := "x-retry"
+	if svc.Extension != "" {
+		loc = svc.Extension
+	}
 	if svc.Name != "" {
 		loc += " of " + svc.Name
 	}

@@ -292,11 +292,11 @@ func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
 	n := cl.attempts - 1 // retry index from 0
 	switch p.Jitter {
 	case JitterNone:
-		return backoffCeiling(base, p.MaxBackoff, n), "exponential backoff"
+		return backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n), "exponential backoff"
 	case JitterEqual:
-		return equalJitter(base, p.MaxBackoff, n+1, cl.c.rand()), "equal jitter"
+		return equalJitterOf(backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n+1), cl.c.rand()), "equal jitter"
 	default:
-		return fullJitter(base, p.MaxBackoff, n, cl.c.rand()), "full jitter"
+		return scale(backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n), cl.c.rand()), "full jitter"
 	}
 }
 
@@ -342,6 +342,14 @@ func (cl *Call) maxDelay() time.Duration {
 // fitsDeadline reports whether a wait of d would end no later than ctx's
 // deadline.
 func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
+	now := cl.c.clock.Now()
+	e := cl.op.MaxElapsed
+	if e <= 0 {
+		e = cl.c.svc.MaxElapsed
+	}
+	if e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
+		return false // the service's retry deadline (Service.MaxElapsed)
+	}
 	dl, ok := ctx.Deadline()
-	return !ok || d <= dl.Sub(cl.c.clock.Now())
+	return !ok || d <= dl.Sub(now)
 }

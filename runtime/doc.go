@@ -57,10 +57,12 @@
 //   - retryer.go: a call's attempt loop, [Call] and [Call.Admit] (§3).
 //   - decide.go: [Call.Decide], the decision after each attempt, step by
 //     step: end, retry quota, server delay, throttle window, deadline (§3;
-//     long polling, §7).
+//     long polling, §7; the retry deadline Service.MaxElapsed, §9).
 //   - classify.go: [Class] and the classification rules and error-code lists
-//     (§4).
-//   - backoff.go, equaljitter.go: full jitter and equal jitter (§5).
+//     (§4); retry statuses ([StatusRange]) and connection errors (§9);
+//     xmlfields.go: error codes, messages and request IDs in XML bodies.
+//   - backoff.go, equaljitter.go: full jitter and equal jitter (§5), the
+//     backoff exponent (§9).
 //   - quota.go: the retry quota and retry costs (§5).
 //   - retryafter.go: server delays: Retry-After, x-amz-retry-after,
 //     x-acs-retry-after (§5).
@@ -73,7 +75,7 @@
 //     decoding error responses; checksum.go: the response checksum
 //     ([ChecksumError]); uuid.go: [NewUUID] (amz-sdk-invocation-id);
 //     service.go: [Service], [Operation], [ThrottleControl];
-//     options.go: [Options]; errors.go: the error types; hook.go:
+//     options.go: [Options] and the call hook [CallHooks]; errors.go: the error types; hook.go:
 //     [AttemptInfo] and logging; clock.go: [Clock].
 package runtime
 

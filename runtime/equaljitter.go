@@ -13,7 +13,11 @@ const aliyunBaseDelay = 100 * time.Millisecond
 // nanoseconds and saturates (backoffCeiling, scale): the result is in
 // [0, maxDelay] for any k.
 func equalJitter(base, maxDelay time.Duration, k int, r float64) time.Duration {
-	ceil := backoffCeiling(base, maxDelay, k)
+	return equalJitterOf(backoffCeiling(base, maxDelay, k), r)
+}
+
+// equalJitterOf is equal jitter on a computed ceiling: ceil/2 + r × ceil/2.
+func equalJitterOf(ceil time.Duration, r float64) time.Duration {
 	half := ceil / 2
 	return half + scale(ceil-half, r)
 }

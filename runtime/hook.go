@@ -43,6 +43,9 @@ type AttemptInfo struct {
 	// Throttle is the quota parsed from the response's throttle headers
 	// (§8).
 	Throttle ThrottleHeaders
+	// AdmitWait is how long this attempt waited for throttle windows
+	// covering its operation before it was sent (§8); 0 when it did not.
+	AdmitWait time.Duration
 	// StoreFault is set when a shared throttle-window store or fleet retry
 	// budget (runtime/redisstore) could not reach its backend and used this
 	// process's local state instead: the call went on as if unshared.

@@ -77,6 +77,10 @@ type ModeDefaults struct {
 	MaxBackoff time.Duration
 	// Jitter overrides the mode's jitter (JitterNone for DynamoDB legacy).
 	Jitter Jitter
+	// BackoffExponent replaces the 2 of base × 2^n (x-retry
+	// backoffExponent, x-speakeasy-retries exponent: 1.5 gives base ×
+	// 1.5^n); 0 means 2. Values below 1 count as 1.
+	BackoffExponent float64
 }
 
 // ModeParams are the retry parameters of the resolved mode that the retry
@@ -93,6 +97,8 @@ type ModeParams struct {
 	MaxBackoff time.Duration
 	// Jitter is JitterFull, JitterEqual or JitterNone, never JitterDefault.
 	Jitter Jitter
+	// BackoffExponent is the base of the exponential backoff (0: 2).
+	BackoffExponent float64
 	// UsesQuota: retries are paid from the retry quota (§5).
 	UsesQuota bool
 	// UsesLimiter: attempts take send tokens from the client-side rate
@@ -138,6 +144,9 @@ func (p *ModeParams) override(d ModeDefaults) {
 	}
 	if d.Jitter != JitterDefault {
 		p.Jitter = d.Jitter
+	}
+	if d.BackoffExponent > 0 {
+		p.BackoffExponent = d.BackoffExponent
 	}
 }
 

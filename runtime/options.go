@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -133,6 +134,11 @@ type Options struct {
 	// OnAttempt is called after every attempt with what was decided. It must
 	// be safe for concurrent use and must not block.
 	OnAttempt func(AttemptInfo)
+	// OnCall, when set, is called once when a call starts, with the call's
+	// context and a CallInfo holding its start time; the CallHooks it
+	// returns observe that call only (a tracer starts a span here, runtime/
+	// otelretry does). It must be safe for concurrent use.
+	OnCall func(ctx context.Context, call CallInfo) CallHooks
 	// Logger, when set, logs every attempt at Debug level and every retry at
 	// Info level through the same information as OnAttempt.
 	Logger *slog.Logger
@@ -142,4 +148,37 @@ type Options struct {
 	// value in [0,1) and must be safe for concurrent use.
 	Clock Clock
 	Rand  func() float64
+}
+
+// CallInfo describes a call as it starts; Options.OnCall receives it.
+type CallInfo struct {
+	// Service is the service's name (Service.Name); Operation the
+	// operation's (Operation.Name).
+	Service, Operation string
+	// Start is when the call started, by the client's clock.
+	Start time.Time
+	// Mode and MaxAttempts are the call's resolved retry mode and max
+	// attempts.
+	Mode        Mode
+	MaxAttempts int
+}
+
+// CallHooks observe one call; Options.OnCall returns them. Every field may
+// be nil.
+type CallHooks struct {
+	// Context, when non-nil, replaces the call's context for its attempts
+	// and waits; it must be derived from the context OnCall was given (a
+	// span's context, so each attempt's request carries it).
+	Context context.Context
+	// BeforeAttempt is called on every attempt's request after
+	// Options.BeforeAttempt, just before it is sent (a propagator injects
+	// traceparent here). An error ends the call without sending, as for
+	// Options.BeforeAttempt.
+	BeforeAttempt func(req *http.Request, attempt int) error
+	// OnAttempt is called after every attempt of this call, after
+	// Options.OnAttempt.
+	OnAttempt func(AttemptInfo)
+	// End is called once when the call returns, with its metadata and the
+	// error it returns (nil on success).
+	End func(md ResponseMetadata, err error)
 }

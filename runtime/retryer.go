@@ -23,6 +23,14 @@ type Call struct {
 	// last is the last attempt's error.
 	last error
 	md   ResponseMetadata
+	// start is when the call started (the retry deadline Service.MaxElapsed
+	// counts from it).
+	start time.Time
+	// hooks are what Options.OnCall returned for this call.
+	hooks CallHooks
+	// admitWait is how long the attempt in flight waited for throttle
+	// windows before it was sent (AttemptInfo.AdmitWait).
+	admitWait time.Duration
 	// callHeaders are headers that hold one value for the whole call and
 	// are sent on every attempt, such as the invocation ID
 	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
@@ -68,7 +76,18 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if err != nil {
 		return err
 	}
-	*cl = Call{c: c, op: op, opts: opts, p: p, k: classifier{
+	if b := op.Backoff; b != (ModeDefaults{}) {
+		// The operation's own defaults sit between the service's and the
+		// options (§2).
+		p.override(b)
+		if opts.MaxBackoff > 0 {
+			p.MaxBackoff = opts.MaxBackoff
+		}
+		if b.MaxAttempts > 0 && opts.MaxAttempts == 0 && c.settings.MaxAttempts.Source.Level >= LevelServiceDefault {
+			p.MaxAttempts = b.MaxAttempts
+		}
+	}
+	*cl = Call{c: c, op: op, opts: opts, p: p, start: c.clock.Now(), k: classifier{
 		svc: c.svc, op: op, opts: opts, tc: c.tc,
 		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
 	}}
@@ -103,7 +122,16 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		}
 		cl.setCallHeader(http.CanonicalHeaderKey(op.IdempotencyHeader), key)
 	}
+	if opts := cl.opts; opts.OnCall != nil {
+		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.p.Mode, MaxAttempts: cl.p.MaxAttempts})
+		if cl.hooks.Context != nil {
+			ctx = cl.hooks.Context
+		}
+	}
 	err = cl.run(ctx, req, decode)
+	if cl.hooks.End != nil {
+		cl.hooks.End(cl.md, err)
+	}
 	return cl.md, err
 }
 
@@ -120,6 +148,7 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 			cl.refund()
 			return err
 		}
+		cl.admitWait = wait
 		if err := clock.Sleep(ctx, wait); err != nil {
 			cl.refund()
 			return joinCtx(cl.last, err)
@@ -193,14 +222,14 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
 func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
-	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil {
+	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil && cl.hooks.OnAttempt == nil {
 		return d
 	}
 	info := AttemptInfo{
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
-		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, StoreFault: cl.c.storeFault(),
+		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait, StoreFault: cl.c.storeFault(),
 	}
 	if cl.p.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()
@@ -210,6 +239,9 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 	}
 	if cl.opts.Logger != nil {
 		logAttempt(cl.opts.Logger, &info)
+	}
+	if cl.hooks.OnAttempt != nil {
+		cl.hooks.OnAttempt(info)
 	}
 	return d
 }

@@ -13,6 +13,10 @@ type Service struct {
 	// returned by [Client.Do] start with it, as Go errors start with their
 	// package's name ([OperationError]); empty means Name.
 	PackageName string
+	// Extension names the spec extension the service's defaults come from
+	// in Source.Location ("x-speakeasy-retries of Swagger Petstore"); empty
+	// means "x-retry".
+	Extension string
 	// EnvPrefix names the environment variables and config file that
 	// configure retries: <EnvPrefix>_RETRY_MODE, <EnvPrefix>_MAX_ATTEMPTS,
 	// <EnvPrefix>_CONFIG_FILE (default ~/.<envprefix>/config),
@@ -36,6 +40,24 @@ type Service struct {
 	// without a recognised code is non-retryable instead of throttling (§4
 	// rule 7; aws-sdk-go-v2 retries it as throttling).
 	Bare429NotRetried bool
+	// RetryStatuses, when set, replace §4 rules 6 and 7 (outside aliyun
+	// mode, whose ThrottleControl.RetryStatuses apply): an error response
+	// whose status is in a range is retried, as throttling for 429 and as
+	// transient otherwise, and any other status is non-retryable. Error
+	// codes still decide first (rules 2–4). x-retry retryStatuses;
+	// x-speakeasy-retries statusCodes.
+	RetryStatuses []StatusRange
+	// ConnectionErrorsNotRetried makes I/O failures (§4 rule 5)
+	// non-retryable: x-retry retryConnectionErrors: false,
+	// x-speakeasy-retries retryConnectionErrors: false.
+	ConnectionErrorsNotRetried bool
+	// MaxElapsed is the retry deadline of every call, counted from its
+	// start: a retry whose delay would end later is not made, and the call
+	// returns the last attempt's error joined with
+	// context.DeadlineExceeded, as for a context deadline (§3 step 7); an
+	// attempt in flight is not cancelled. 0 means none. x-retry
+	// maxElapsedMs; x-speakeasy-retries backoff.maxElapsedTime.
+	MaxElapsed time.Duration
 
 	// ErrorCodeHeaders are response headers holding the error code, looked
 	// at first; the code is the value's part before the first ':'
@@ -44,12 +66,18 @@ type Service struct {
 	// ErrorCodeFields are JSON body fields holding the error code, dotted
 	// for nesting ("error.code"); the code is the value's part after the
 	// last '#' ("com.amazonaws.dynamodb.v20120810#ResourceNotFoundException").
+	// An XML body (Content-Type *xml, or starting with '<') is read as its
+	// elements below the root: "Error.Code" finds SlowDown in
+	// <ErrorResponse><Error><Code>SlowDown</Code></Error></ErrorResponse>
+	// (the AWS query protocol). ErrorMessageFields and RequestIDFields
+	// read bodies the same way.
 	ErrorCodeFields []string
 	// ErrorMessageFields are JSON body fields holding the message
 	// ("message", "Message").
 	ErrorMessageFields []string
 	// RequestIDHeaders are response headers holding the request ID
-	// (x-amzn-RequestId); RequestIDFields are JSON body fields for it.
+	// (x-amzn-RequestId); RequestIDFields are JSON body fields for it. When
+	// both are empty the runtime looks at X-Request-Id, then Request-Id.
 	RequestIDHeaders []string
 	RequestIDFields  []string
 
@@ -118,6 +146,21 @@ type Operation struct {
 	TransientCodes    []string
 	ThrottlingCodes   []string
 	NonRetryableCodes []string
+	// Backoff overrides the service's mode defaults for this operation
+	// (the operation's x-retry or x-speakeasy-retries): its set fields win
+	// over Service.Defaults and PerMode; options still win over it. Its
+	// MaxAttempts applies when max attempts is not set in options, the
+	// environment or the config file (§2).
+	Backoff ModeDefaults
+	// RetryStatuses, when set, replace the service's (Service.RetryStatuses)
+	// for this operation.
+	RetryStatuses []StatusRange
+	// ConnectionErrorsNotRetried makes I/O failures non-retryable for this
+	// operation (Service.ConnectionErrorsNotRetried).
+	ConnectionErrorsNotRetried bool
+	// MaxElapsed, when positive, replaces the service's retry deadline
+	// (Service.MaxElapsed) for this operation.
+	MaxElapsed time.Duration
 	// IdempotencyHeader names the header carrying the operation's
 	// idempotency key (x-retry idempotencyKey.header, Stripe's
 	// "Idempotency-Key"); "" for none. Each call sends one key on every

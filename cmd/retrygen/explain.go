@@ -99,6 +99,18 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams, q r
 	line("throttling base delay", p.ThrottlingBaseDelay, "")
 	line("max backoff", p.MaxBackoff, "")
 	line("jitter", p.Jitter, "")
+	if p.BackoffExponent != 0 && p.BackoffExponent != 2 {
+		line("backoff exponent", p.BackoffExponent, "base × exponent^n")
+	}
+	if len(svc.RetryStatuses) > 0 {
+		line("retry statuses", statusRanges(svc.RetryStatuses), "429 throttling, others transient; the rest not retried")
+	}
+	if svc.ConnectionErrorsNotRetried {
+		line("connection errors", "not retried", "")
+	}
+	if svc.MaxElapsed > 0 {
+		line("retry deadline", svc.MaxElapsed, "from the call's start")
+	}
 	if !p.UsesQuota {
 		line("retry quota", "off", "")
 	} else {
@@ -147,4 +159,20 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// statusRanges renders status ranges as a spec writes them: "429, 5XX".
+func statusRanges(rs []runtime.StatusRange) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		switch {
+		case r.Min == r.Max:
+			parts[i] = fmt.Sprint(r.Min)
+		case r.Min%100 == 0 && r.Max == r.Min+99:
+			parts[i] = fmt.Sprintf("%dXX", r.Min/100)
+		default:
+			parts[i] = fmt.Sprintf("%d-%d", r.Min, r.Max)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -132,3 +132,41 @@ func TestExplainBadXRetryIsLocated(t *testing.T) {
 	require.Equal(t, spec+`#/x-retry/mode: must be one of standard, adaptive, legacy, aliyun, got "fast"`+"\n"+
 		"retrygen explain: "+spec+": 1 error(s) in the spec\n", errOut)
 }
+
+// TestExplainWithoutXRetrySaysGlobalDefault: a spec without x-retry has no
+// service default, so explain names the global default as the source.
+func TestExplainWithoutXRetrySaysGlobalDefault(t *testing.T) {
+	spec, _ := setup(t)
+	t.Setenv("TINY_RETRY_MODE", "")
+	t.Setenv("TINY_MAX_ATTEMPTS", "")
+	t.Setenv("TINY_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	code, out, errOut := runExplainCmd(t, "-spec", spec)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "retry mode:            standard  (retry mode (global default))\n")
+	require.Contains(t, out, "max attempts:          3  (max attempts in standard mode (global default))\n")
+	require.NotContains(t, out, "x-retry of")
+}
+
+// TestExplainSpeakeasy: a spec with only x-speakeasy-retries names it as the
+// source of its service defaults and shows what it maps onto.
+func TestExplainSpeakeasy(t *testing.T) {
+	t.Setenv("SWAGGER_PETSTORE_RETRY_MODE", "")
+	t.Setenv("SWAGGER_PETSTORE_MAX_ATTEMPTS", "")
+	t.Setenv("SWAGGER_PETSTORE_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	code, out, errOut := runExplainCmd(t, "-spec", "../../specs/petstore-speakeasy.openapi.yaml")
+	require.Equal(t, 0, code, errOut)
+	for _, line := range []string{
+		"retry mode:            standard  (retry mode (global default))\n",
+		"max attempts:          2147483647  (maxAttempts (service default x-speakeasy-retries of Swagger Petstore))\n",
+		"transient base delay:  500ms\n",
+		"throttling base delay: 500ms\n",
+		"max backoff:           1m0s\n",
+		"jitter:                full\n",
+		"backoff exponent:      1.5  (base × exponent^n)\n",
+		"retry statuses:        5XX, 429  (429 throttling, others transient; the rest not retried)\n",
+		"connection errors:     not retried\n",
+		"retry deadline:        5s  (from the call's start)\n",
+	} {
+		require.Contains(t, out, line)
+	}
+}

@@ -30,12 +30,13 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec before anything else; repeatable, applied in order")
 	out := fs.String("out", "", "output `DIR`, owned by retrygen: it may hold only files retrygen generated; required")
 	pkg := fs.String("package", "", "Go package `NAME` of the generated client; required")
+	config := fs.String("config", "", "read spec, overlays, output, package, strict, include, exclude and rename from the YAML `FILE` (schema: templates/schema/retrygen-config.schema.json); flags override it")
 	check := fs.Bool("check", false, "write nothing; exit 1 and print a short diff when DIR differs from what generation would produce")
 	strict := fs.Bool("strict", false, "treat every warning as an error: exit 1, writing nothing, when the spec has any")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the run to `FILE` when it ends (go tool pprof; -sample_index=alloc_space for bytes allocated)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-strict] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen generate [-config FILE] -spec FILE [-overlay FILE]... -out DIR -package NAME [-strict] [-check] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
 			"Generates a typed Go client with SDK-grade retries from an OpenAPI 3 spec.\n"+
 			"stdout: one summary line; stderr: located warnings and errors (FILE#/json/pointer: message).\n"+
 			"Exit status: 0 ok, 1 generation failed (or -check found differences), 2 bad usage.\n\nflags:\n")
@@ -47,6 +48,33 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	var sel *generator.Selection
+	if *config != "" {
+		c, err := loadConfig(*config)
+		if err != nil {
+			fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+			return 1
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		// Flags override the file.
+		if !set["spec"] {
+			*spec = c.Spec
+		}
+		if !set["overlay"] {
+			overlays = c.Overlays
+		}
+		if !set["out"] {
+			*out = c.Output
+		}
+		if !set["package"] {
+			*pkg = c.Package
+		}
+		if !set["strict"] {
+			*strict = c.Strict
+		}
+		sel = c.selection(*config)
+	}
 	if msg := usageError(fs, *spec, *out, *pkg); msg != "" {
 		fmt.Fprintf(stderr, "retrygen generate: %s\n", msg)
 		fs.Usage()
@@ -57,7 +85,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	code := generate(*spec, overlays, *out, *pkg, *check, *strict, stdout, stderr)
+	job := genJob{spec: *spec, overlays: overlays, out: *out, pkg: *pkg, sel: sel, strict: *strict, check: *check, rerun: rerunCommand(args)}
+	code := generate(job, stdout, stderr)
 	if err := prof.stop(); err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		code = 1
@@ -65,18 +94,31 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// generate loads spec with its overlays and writes (or, with check, compares)
-// the package pkg in out; it returns runGenerate's exit status. With strict,
-// any warning fails generation. A panic (a bug in retrygen) is exit status
-// 1 with "internal error" and the spec location being built, never 2.
-func generate(spec string, overlays []string, out, pkg string, check, strict bool, stdout, stderr io.Writer) (code int) {
+// genJob is one run of generate, flags and config file merged.
+type genJob struct {
+	spec     string
+	overlays []string
+	out, pkg string
+	// sel is the config file's selection and renames (nil: none).
+	sel           *generator.Selection
+	strict, check bool
+	// rerun is the command that regenerates out, printed after a -check
+	// diff.
+	rerun string
+}
+
+// generate loads the spec with its overlays and writes (or, with check,
+// compares) the package in out; it returns runGenerate's exit status. With
+// strict, any warning fails generation. A panic (a bug in retrygen) is exit
+// status 1 with "internal error" and the spec location being built, never 2.
+func generate(j genJob, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "retrygen generate: internal error while generating from %s: %v (please report this with the spec)\n%s", spec, r, debug.Stack())
+			fmt.Fprintf(stderr, "retrygen generate: internal error while generating from %s: %v (please report this with the spec)\n%s", j.spec, r, debug.Stack())
 			code = 1
 		}
 	}()
-	svc, diags, err := loadService(spec, overlays)
+	svc, diags, err := loadService(j.spec, j.overlays, j.sel)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -88,39 +130,62 @@ func generate(spec string, overlays []string, out, pkg string, check, strict boo
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	if strict && len(diags) > 0 {
+	if j.strict && len(diags) > 0 {
 		fmt.Fprintf(stderr, "retrygen generate: -strict: %d warning(s) in the spec; nothing written\n", len(diags))
 		return 1
 	}
-	files, err := generator.Generate(svc, pkg)
+	files, err := generator.Generate(svc, j.pkg)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	if check {
-		diff, err := checkDir(out, files)
+	if j.check {
+		diff, err := checkDir(j.out, files)
 		if err != nil {
 			fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 			return 1
 		}
-		fmt.Fprintln(stdout, svc.Summary(pkg))
+		fmt.Fprintln(stdout, svc.Summary(j.pkg))
 		if len(diff) > 0 {
-			fmt.Fprintf(stderr, "retrygen generate: %s is not up to date:\n  %s\n", out, strings.Join(diff, "\n  "))
+			fmt.Fprintf(stderr, "retrygen generate: %s is not up to date:\n  %s\nto update it, run: %s\n", j.out, strings.Join(diff, "\n  "), j.rerun)
 			return 1
 		}
 		return 0
 	}
-	if err := writeDir(out, files); err != nil {
+	if err := writeDir(j.out, files); err != nil {
 		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, svc.Summary(pkg))
+	fmt.Fprintln(stdout, svc.Summary(j.pkg))
 	return 0
 }
 
-// loadService is generator.LoadService; tests replace it to make loading
+// loadService is generator.LoadSelected; tests replace it to make loading
 // panic.
-var loadService = generator.LoadService
+var loadService = generator.LoadSelected
+
+// rerunCommand is "retrygen generate ARGS" with -check removed, each
+// argument shell-quoted when it needs to be.
+func rerunCommand(args []string) string {
+	parts := []string{"retrygen", "generate"}
+	for _, a := range args {
+		switch a {
+		case "-check", "--check", "-check=true", "--check=true":
+			continue
+		}
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell unless it holds only characters
+// that need no quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
 
 // usageError returns what is wrong with the command line, or "".
 func usageError(fs *flag.FlagSet, spec, out, pkg string) string {

@@ -52,9 +52,11 @@ func TestGenerateStrict(t *testing.T) {
 // the spec location being built), never 2.
 func TestGeneratePanicIsInternalError(t *testing.T) {
 	spec, out := setup(t)
-	t.Cleanup(func() { loadService = generator.LoadService })
+	t.Cleanup(func() { loadService = generator.LoadSelected })
 
-	loadService = func(string, []string) (*generator.Service, []generator.Diagnostic, error) { panic("boom") }
+	loadService = func(string, []string, *generator.Selection) (*generator.Service, []generator.Diagnostic, error) {
+		panic("boom")
+	}
 	code, stdout, stderr := cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
 	require.Equal(t, 1, code)
 	require.Empty(t, stdout)
@@ -62,7 +64,7 @@ func TestGeneratePanicIsInternalError(t *testing.T) {
 	require.Contains(t, stderr, "TestGeneratePanicIsInternalError")
 	require.NoDirExists(t, out)
 
-	loadService = func(string, []string) (*generator.Service, []generator.Diagnostic, error) {
+	loadService = func(string, []string, *generator.Selection) (*generator.Service, []generator.Diagnostic, error) {
 		return nil, nil, &generator.InternalError{File: spec, Pointer: "/paths/~1things/post", Panic: "boom", Stack: "stack\n"}
 	}
 	code, _, stderr = cli("generate", "-spec", spec, "-out", out, "-package", "tiny")

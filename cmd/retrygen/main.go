@@ -6,6 +6,7 @@
 //	retrygen generate -spec FILE [-overlay FILE]... -out DIR -package NAME [-check] [-strict] [-cpuprofile FILE] [-memprofile FILE]
 //	retrygen vectors FILE...
 //	retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N]
+//	retrygen version (or retrygen -version)
 //
 // Exit status: 0 on success, 1 when the command fails, 2 on bad usage.
 package main
@@ -14,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/retrygen/retrygen/runtime"
 )
 
 // command runs one subcommand with its arguments and returns the exit status.
@@ -26,6 +29,7 @@ var commands = map[string]command{
 	"generate": {runGenerate, "generate a Go client from an OpenAPI 3 spec"},
 	"vectors":  {runVectors, "run retry conformance vectors against the runtime"},
 	"explain":  {runExplain, "print the retry settings a client would resolve here, with their sources"},
+	"version":  {runVersion, "print retrygen's version"},
 }
 
 func main() {
@@ -39,6 +43,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "-version" || args[0] == "--version" {
+		return runVersion(args[1:], stdout, stderr)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -56,7 +63,20 @@ commands:
   generate   generate a Go client from an OpenAPI 3 spec
   vectors    run retry conformance vectors against the runtime
   explain    print the retry settings a client would resolve here, with their sources
+  version    print retrygen's version (also: retrygen -version)
 
 Run "retrygen <command> -h" for the flags of a command.
 `)
+}
+
+// runVersion implements "retrygen version" and "retrygen -version": it
+// prints "retrygen vX.Y.Z", X.Y.Z being runtime.Version, the release the
+// generated headers name. It takes no arguments (exit status 2 otherwise).
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "retrygen version: unexpected argument %q\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(stdout, "retrygen v%s\n", runtime.Version)
+	return 0
 }

@@ -21,8 +21,9 @@ var writeFile = os.WriteFile
 
 // readOwned returns the files of dir by name, or an error when dir holds
 // anything retrygen did not generate: a subdirectory, a non-regular file, or
-// a file whose first line is not templates.GeneratedLine. A missing dir is
-// empty.
+// a file whose first line is not a retrygen header line
+// (templates.IsGeneratedLine; any release's). The error lists every foreign
+// entry, sorted, so one run says all that must move. A missing dir is empty.
 func readOwned(dir string) (map[string][]byte, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -32,19 +33,26 @@ func readOwned(dir string) (map[string][]byte, error) {
 		return nil, err
 	}
 	files := map[string][]byte{}
+	var foreign []string
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		if !e.Type().IsRegular() {
-			return nil, fmt.Errorf("refusing to touch %s: it holds %s, which retrygen did not generate (retrygen owns the directory and writes only generated files)", dir, path)
+			foreign = append(foreign, path+" (not a regular file)")
+			continue
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
-		if first, _, _ := strings.Cut(string(b), "\n"); strings.TrimSuffix(first, "\r") != templates.GeneratedLine {
-			return nil, fmt.Errorf("refusing to touch %s: %s does not start with %q (retrygen owns the directory and writes only generated files)", dir, path, templates.GeneratedLine)
+		if first, _, _ := strings.Cut(string(b), "\n"); !templates.IsGeneratedLine(strings.TrimSuffix(first, "\r")) {
+			foreign = append(foreign, path)
+			continue
 		}
 		files[e.Name()] = b
+	}
+	if len(foreign) > 0 {
+		return nil, fmt.Errorf("refusing to touch %s: it holds %d file(s) retrygen did not generate (retrygen owns the directory and writes only files starting with %q):\n  %s",
+			dir, len(foreign), templates.GeneratedLine, strings.Join(foreign, "\n  "))
 	}
 	return files, nil
 }

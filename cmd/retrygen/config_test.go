@@ -1,0 +1,137 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// petsSpec has three operations in two tags; Pet is used by two of them,
+// Owner only by GetOwner.
+const petsSpec = `openapi: 3.0.0
+info: {title: Pets, version: '1'}
+paths:
+  /pets/{id}:
+    get:
+      operationId: getPet
+      tags: [pets]
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+    delete:
+      operationId: deletePet
+      tags: [pets]
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '204': {description: gone}
+  /owners/{id}:
+    get:
+      operationId: getOwner
+      tags: [owners]
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Owner'}}}}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties: {name: {type: string}, tag: {type: string}}
+    Owner:
+      type: object
+      properties: {name: {type: string}}
+`
+
+// writeConfig writes the pets spec and a config file into a fresh directory
+// and returns the config's path.
+func writeConfig(t *testing.T, config string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pets.yaml"), []byte(petsSpec), 0o644))
+	path := filepath.Join(dir, "retrygen.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(config), 0o644))
+	return path
+}
+
+func TestGenerateConfigSelectsAndRenames(t *testing.T) {
+	cfg := writeConfig(t, `spec: pets.yaml
+output: client
+package: pets
+include:
+  tags: [pets]
+exclude:
+  operations: [deletePet]
+rename:
+  operations: {GetPet: FetchPet}
+  types: {Pet: Animal}
+  fields: {Animal.Tag: Label}
+`)
+	code, stdout, stderr := cli("generate", "-config", cfg)
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stderr)
+	require.Equal(t, "pets: 1 operation (0 skipped), 2 types, 0 error shapes (transient 0, throttling 0, non-retryable 0)\n", stdout)
+	out := filepath.Join(filepath.Dir(cfg), "client")
+	ops, err := os.ReadFile(filepath.Join(out, "operations.go"))
+	require.NoError(t, err)
+	require.Contains(t, string(ops), "func (c *Client) FetchPet(ctx context.Context, in *FetchPetInput")
+	require.NotContains(t, string(ops), "DeletePet")
+	require.NotContains(t, string(ops), "GetOwner")
+	types, err := os.ReadFile(filepath.Join(out, "types.go"))
+	require.NoError(t, err)
+	require.Contains(t, string(types), "type Animal struct")
+	require.Contains(t, string(types), "\tLabel *string `json:\"tag,omitzero\"`")
+	require.NotContains(t, string(types), "Owner", "components no kept operation reaches are left out")
+}
+
+func TestGenerateConfigFlagsOverride(t *testing.T) {
+	cfg := writeConfig(t, "spec: pets.yaml\noutput: client\npackage: pets\n")
+	other := filepath.Join(t.TempDir(), "other")
+	code, stdout, stderr := cli("generate", "-config", cfg, "-out", other, "-package", "animals")
+	require.Equal(t, 0, code, stderr)
+	require.True(t, strings.HasPrefix(stdout, "animals: 3 operations"), stdout)
+	_, err := os.Stat(filepath.Join(other, "client.go"))
+	require.NoError(t, err, "-out wins over output:")
+	_, err = os.Stat(filepath.Join(filepath.Dir(cfg), "client"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestGenerateConfigErrorsAreLocated(t *testing.T) {
+	cfg := writeConfig(t, `spec: pets.yaml
+outptu: client
+package: pets
+strict: "yes"
+include:
+  operation: [getPet]
+rename:
+  types: {Pet: animal}
+`)
+	code, stdout, stderr := cli("generate", "-config", cfg)
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	require.Equal(t, "retrygen generate: "+cfg+": 4 error(s) in the config file:\n"+
+		"  "+cfg+":2:1: #/outptu: unknown key \"outptu\"\n"+
+		"  "+cfg+":4:9: #/strict: got string, want boolean\n"+
+		"  "+cfg+":6:3: #/include/operation: unknown key \"operation\"\n"+
+		"  "+cfg+":8:16: #/rename/types/Pet: '"+"animal' does not match pattern '^[A-Z][A-Za-z0-9_]*$'\n", stderr)
+}
+
+func TestGenerateConfigWarnsAboutUnmatchedEntries(t *testing.T) {
+	cfg := writeConfig(t, `spec: pets.yaml
+output: client
+package: pets
+include:
+  operations: [getPet, getPte]
+rename:
+  types: {Dog: Hound}
+`)
+	code, _, stderr := cli("generate", "-config", cfg)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cfg+"#/include/operations/1: no operation has operationId \"getPte\"\n"+
+		cfg+"#/rename/types/Dog: no generated type is named Dog; nothing renamed\n", stderr)
+
+	code, _, stderr = cli("generate", "-config", cfg, "-strict")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "retrygen generate: -strict: 2 warning(s) in the spec; nothing written\n")
+}
