@@ -148,7 +148,7 @@ func (b *builder) inline(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	if s.Pattern != "" {
 		if _, err := regexp.Compile(s.Pattern); err != nil {
-			b.d.warnf(child(ptr, "pattern"), "pattern '%s' is not RE2 syntax; the client does not check it", s.Pattern)
+			b.d.warnf(child(ptr, "pattern"), "pattern '%s' is not RE2 syntax (Go's regexp cannot compile it); the generated client checks no pattern, this one or any other", s.Pattern)
 		}
 	}
 	if b.broken[s] {

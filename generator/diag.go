@@ -75,7 +75,10 @@ type diags struct {
 	// errorNote ends every error message (e.g. naming the overlays that
 	// were applied, since a bad value may come from one of them).
 	errorNote string
-	list      []Diagnostic
+	// setBy maps the pointer of every node an overlay added or changed to
+	// that overlay's name: an error there names it instead of errorNote.
+	setBy map[string]string
+	list  []Diagnostic
 	// at is the JSON pointer of what the builder is building (an
 	// operation, a component schema), named by an InternalError.
 	at string
@@ -86,7 +89,22 @@ func (d *diags) warnf(ptr, format string, args ...any) {
 }
 
 func (d *diags) errorf(ptr, format string, args ...any) {
-	d.list = append(d.list, Diagnostic{File: d.file, Pointer: ptr, Severity: SeverityError, Message: fmt.Sprintf(format, args...) + d.errorNote})
+	d.list = append(d.list, Diagnostic{File: d.file, Pointer: ptr, Severity: SeverityError, Message: fmt.Sprintf(format, args...) + d.note(ptr)})
+}
+
+// note ends an error at ptr: "(set by overlay NAME)" when an overlay wrote
+// the node at ptr or an ancestor, else errorNote.
+func (d *diags) note(ptr string) string {
+	for p := ptr; ; {
+		if o, ok := d.setBy[p]; ok {
+			return " (set by overlay " + o + ")"
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return d.errorNote
+		}
+		p = p[:i]
+	}
 }
 
 // errors counts the error diagnostics.

@@ -28,6 +28,8 @@ paths:
         '480': {description: gone, content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}
     delete:
       operationId: DeletePet
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
       responses:
         '204': {description: deleted}
         '480': {description: gone, content: {application/json: {schema: {$ref: '#/components/schemas/Gone'}}}}
@@ -87,9 +89,10 @@ func generatedDocs(t *testing.T) (map[string]string, map[string][]byte) {
 func TestGeneratedDocs(t *testing.T) {
 	docs, src := generatedDocs(t)
 	require.Equal(t, "Get a pet.\n\nReturns the pet with this id.\n\nGetPet sends GET /pets/{id}.\n\n"+
-		"Modelled errors (match with errors.As): Gone.\n\nSource: #/paths/~1pets~1%7Bid%7D/get\n", docs["GetPet"],
+		"Modelled errors (match with errors.As): Gone.\n\nAn input missing a required member, or with an empty path parameter, is refused before sending\n(*runtime.InvalidParamsError).\n\nSource: #/paths/~1pets~1%7Bid%7D/get\n", docs["GetPet"],
 		"a method's doc starts with the spec's summary and description and ends with its source")
 	require.Equal(t, "DeletePet sends DELETE /pets/{id}.\n\nModelled errors (match with errors.As): Gone.\n\n"+
+		"An input missing a required member, or with an empty path parameter, is refused before sending\n(*runtime.InvalidParamsError).\n\n"+
 		"Source: #/paths/~1pets~1%7Bid%7D/delete\n", docs["DeletePet"], "without spec text the generated sentence leads")
 	require.Equal(t, "A pet of the store.\n\nPet is the output of GetPet.\n\nSource: #/components/schemas/Pet\n", docs["Pet"])
 	require.Equal(t, "The pet's name.\n\nRequired.\n", docs["Pet.Name"])

@@ -157,8 +157,19 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	if len(op.Body.Others) > 0 {
 		notes = append(notes, "The request body is sent as "+op.Body.ContentType+"; the spec also accepts "+strings.Join(op.Body.Others, ", ")+".")
 	}
+	checks := inputChecks(op, svc)
+	if len(checks) > 0 {
+		notes = append(notes, "An input missing a required member, or with an empty path parameter, is refused before sending (*runtime.InvalidParamsError).")
+	}
+	if len(checks) > 0 {
+		emitValidate(f, op, checks)
+	}
 	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
 	var body []jen.Code
+	if len(checks) > 0 {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("validate"+op.Name).Call(jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err()))))
+	}
 	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
 	body = append(body, fillIdempotencyToken(op)...)
 	body = append(body, encodeBody(op)...)

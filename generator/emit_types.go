@@ -157,13 +157,17 @@ func fieldDoc(fl Field) []string {
 // of values (Indirect); required ones are plain values; slices, maps,
 // []byte and json.RawMessage are nil-able values.
 func fieldType(fl Field) jen.Code {
-	t := fl.Type
-	pointer := t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
-		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
-	if pointer {
-		return jen.Op("*").Add(typeExpr(t))
+	if fieldIsPointer(fl) {
+		return jen.Op("*").Add(typeExpr(fl.Type))
 	}
-	return typeExpr(t)
+	return typeExpr(fl.Type)
+}
+
+// fieldIsPointer reports whether fieldType makes fl a pointer.
+func fieldIsPointer(fl Field) bool {
+	t := fl.Type
+	return t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
+		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
 }
 
 // typeExpr is the Go type of r as a value (slice elements and map values of

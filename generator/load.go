@@ -101,7 +101,8 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		// A $ref refused (a URL, a path outside the spec's directory).
 		return nil, d.list, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)
 	}
-	all, err = applyOverlays(doc, overlays, budget)
+	d.setBy = map[string]string{}
+	all, err = applyOverlays(doc, overlays, budget, d.setBy)
 	if err != nil {
 		return nil, append(all, d.list...), err
 	}
@@ -125,9 +126,15 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	protocol := parseXProtocol(root, d)
 
 	api, err := loadOpenAPI(doc)
+	if err != nil && d.errors() > 0 {
+		// A value already refused with its location (an x-retry scalar of
+		// the wrong type) is not reported again in the YAML decoder's words.
+		return nil, append(all, d.list...), fmt.Errorf("%s: %d error(s) in the spec", specPath, d.errors())
+	}
 	if err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s: %w", specPath, err)
 	}
+	skipped = append(skipped, skipUnfilledPlaceholders(api, d)...)
 	validateLeniently(api, d)
 	sel.apply(api, d)
 

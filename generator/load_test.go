@@ -39,7 +39,7 @@ actions:
 	_, ds, err := LoadService(spec, []string{overlay})
 	require.Error(t, err)
 	require.Len(t, ds, 1)
-	require.Equal(t, `must be an integer ≥ 1, got "0" (in the spec after overlay retry.overlay.yaml)`, ds[0].Message)
+	require.Equal(t, `must be an integer ≥ 1, got "0" (set by overlay retry.overlay.yaml)`, ds[0].Message)
 	require.Equal(t, "/x-retry/maxAttempts", ds[0].Pointer)
 }
 

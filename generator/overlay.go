@@ -1,20 +1,28 @@
 package generator
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/speakeasy-api/openapi-overlay/pkg/overlay"
 	"gopkg.in/yaml.v3"
 )
 
 // applyOverlays applies OpenAPI Overlay 1.0 documents to the spec's YAML tree,
-// in order. An overlay that cannot be read, is not a valid Overlay 1.0
-// document, has an action whose target selects nothing, or whose aliases
-// exceed the node budget (the library copies updates with their aliases
-// expanded) fails generation: the returned error names the overlay file.
-// The library's warnings become warnings located at the overlay's root.
-func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget) ([]Diagnostic, error) {
+// in order, one action at a time. An overlay that cannot be read, is not a
+// valid Overlay 1.0 document, or whose aliases exceed the node budget (the
+// library copies updates with their aliases expanded) fails generation: the
+// returned error names the overlay file. Every action whose target selects
+// nothing (or is not JSONPath) is reported, one per line:
+// `overlay.yaml: actions[N] (line L): target "…": did not match any node`.
+// The library's warnings become warnings located at the overlay. setBy
+// (may be nil) receives the JSON pointer of every node an overlay added or
+// changed → the overlay's base name, so errors there name it.
+func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy map[string]string) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for _, p := range paths {
 		raw, err := os.ReadFile(p)
@@ -35,13 +43,112 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget) ([]Diagn
 		if err := o.Validate(); err != nil {
 			return nil, fmt.Errorf("overlay %s: %w", p, err)
 		}
-		err, warnings := o.ApplyToStrict(root)
-		if err != nil {
-			return nil, fmt.Errorf("overlay %s: %w", p, err)
+		var actionNodes []*yaml.Node
+		if a := mapValue(doc.Content[0], "actions"); a != nil && a.Kind == yaml.SequenceNode {
+			actionNodes = a.Content
 		}
-		for _, w := range warnings {
-			out = append(out, Diagnostic{File: p, Severity: SeverityWarning, Message: w})
+		before := scalarValues(root)
+		var failed []error
+		for i, action := range o.Actions {
+			where := fmt.Sprintf("%s: actions[%d]", p, i)
+			if i < len(actionNodes) {
+				where += fmt.Sprintf(" (line %d)", actionNodes[i].Line)
+			}
+			where += ": target " + strconv.Quote(action.Target)
+			var warnings []string
+			q, perr := o.NewPath(action.Target, &warnings)
+			switch {
+			case perr != nil:
+				failed = append(failed, fmt.Errorf("%s: not a JSONPath: %v", where, perr))
+				continue
+			case action.Target != "" && len(q.Query(root)) == 0:
+				failed = append(failed, fmt.Errorf("%s: did not match any node", where))
+				continue
+			}
+			one := *o
+			one.Actions = []overlay.Action{action}
+			_, libWarnings := one.ApplyToStrict(root)
+			for _, w := range libWarnings {
+				if strings.HasSuffix(w, ": does nothing") {
+					out = append(out, Diagnostic{File: p, Severity: SeverityWarning, Message: where + ": changes nothing"})
+				}
+			}
+			if len(warnings) > 0 {
+				out = append(out, Diagnostic{File: p, Severity: SeverityWarning, Message: where + ": not RFC 9535 JSONPath; read with the library's older JSONPath dialect"})
+			}
 		}
+		if len(failed) > 0 {
+			return out, errors.Join(failed...)
+		}
+		tags := map[string]string{} // a scalar's text in the updates → its tag ("" when it has several)
+		for _, a := range o.Actions {
+			for n := range scalarValues(&a.Update) {
+				if t, ok := tags[n.Value]; ok && t != n.ShortTag() {
+					tags[n.Value] = ""
+				} else if !ok {
+					tags[n.Value] = n.ShortTag()
+				}
+			}
+		}
+		markSetBy(root, "", before, tags, filepath.Base(p), setBy)
 	}
 	return out, nil
+}
+
+// scalarValues maps every scalar node of the tree (aliases not followed) to
+// its text.
+func scalarValues(root *yaml.Node) map[*yaml.Node]string {
+	m := map[*yaml.Node]string{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			m[n] = n.Value
+		}
+		if n.Kind != yaml.AliasNode {
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	return m
+}
+
+// markSetBy records in setBy the pointer of every node an overlay added or
+// whose text it changed. The overlay library copies only the text of a
+// scalar onto a scalar (`longPolling: "yes"` over `true` leaves the tag
+// !!bool on "yes"); a changed scalar gets the tag that text has in the
+// overlay's updates (resolved from the text when it has several there), so
+// it is read as the spec would have been had it said so.
+func markSetBy(n *yaml.Node, ptr string, before map[*yaml.Node]string, tags map[string]string, overlay string, setBy map[string]string) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			markSetBy(c, ptr, before, tags, overlay, setBy)
+		}
+		return
+	case yaml.ScalarNode:
+		old, seen := before[n]
+		if seen && old != n.Value {
+			n.Style = 0
+			if n.Tag = tags[n.Value]; n.Tag == "" {
+				n.Tag = n.ShortTag() // resolved from the text
+			}
+		}
+		if (!seen || old != n.Value) && setBy != nil {
+			setBy[ptr] = overlay
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if _, seen := before[k]; !seen && setBy != nil {
+				setBy[child(ptr, k.Value)] = overlay
+			}
+			markSetBy(n.Content[i+1], child(ptr, k.Value), before, tags, overlay, setBy)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			markSetBy(c, child(ptr, strconv.Itoa(i)), before, tags, overlay, setBy)
+		}
+	}
 }

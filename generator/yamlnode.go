@@ -62,11 +62,15 @@ func knownKeys(fields map[string]func(*yaml.Node, string)) string {
 	return strings.Join(keys, ", ")
 }
 
-// describe renders a node for an error message: scalars quoted, other
-// kinds by name.
+// describe renders a node for an error message: scalars quoted (`the
+// string "3"` for a quoted one that would be a number, boolean or null
+// bare), other kinds by name.
 func describe(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.ScalarNode:
+		if n.ShortTag() == "!!str" && (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag() != "!!str" {
+			return "the string " + strconv.Quote(n.Value)
+		}
 		return strconv.Quote(n.Value)
 	case yaml.MappingNode:
 		return "a mapping"

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
@@ -161,6 +162,31 @@ func TestUploadAndFixedQuery(t *testing.T) {
 	}
 	if DefaultServerURL != "https://eu.api.test/v1" || ServerURL(map[string]string{"region": "us"}) != "https://us.api.test/v1" {
 		t.Fatal(DefaultServerURL)
+	}
+}
+
+func TestRequiredInputsAreCheckedBeforeSending(t *testing.T) {
+	c, got := serve(t, 201, "{}")
+	for _, tc := range []struct {
+		call func() error
+		want string
+	}{
+		{func() error { _, err := c.CreateCall(context.Background(), nil); return err },
+			"ops: CreateCall: 2 validation error(s) found. - empty path parameter, CreateCallInput.AccountSid. - missing required field, CreateCallInput.To."},
+		{func() error { _, err := c.CreateCall(context.Background(), &CreateCallInput{To: "b"}); return err },
+			"ops: CreateCall: 1 validation error(s) found. - empty path parameter, CreateCallInput.AccountSid."},
+		{func() error { _, err := c.UploadFile(context.Background(), &UploadFileInput{}); return err },
+			"ops: UploadFile: 1 validation error(s) found. - empty path parameter, UploadFileInput.Id."},
+	} {
+		err := tc.call()
+		var oe *runtime.OperationError
+		var ip *runtime.InvalidParamsError
+		if err == nil || err.Error() != tc.want || !errors.As(err, &oe) || !errors.As(err, &ip) {
+			t.Errorf("error %T %v\nwant %s", err, err, tc.want)
+		}
+	}
+	if len(*got) != 0 {
+		t.Fatalf("sent %+v", *got)
 	}
 }
 `

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -444,7 +445,18 @@ func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) err
 	if decode == nil {
 		return nil
 	}
-	return decode(resp)
+	err := decode(resp)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// The transport's error is sticky (a body shorter than its
+		// Content-Length reads io.ErrUnexpectedEOF again); a body that
+		// arrived whole reads io.EOF: the decoder ran out inside a value, a
+		// *DecodeError returned at once, not a transient I/O failure.
+		var b [1]byte
+		if _, rerr := resp.Body.Read(b[:]); rerr == io.EOF {
+			return fmt.Errorf("the body ends inside a JSON value (%v)", err)
+		}
+	}
+	return err
 }
 
 // discard drains up to maxDrain bytes of a body the caller does not want and

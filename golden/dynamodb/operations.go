@@ -32,6 +32,22 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateBatchExecuteStatement returns a *runtime.InvalidParamsError naming every member of in
+// that BatchExecuteStatement refuses before sending (a nil in misses them all), or nil.
+func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Statements == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "BatchExecuteStatementInput.Statements",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // This operation allows you to perform batch reads and writes on data stored in DynamoDB, using
 // PartiQL.
 //
@@ -39,8 +55,14 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): InternalServerError, RequestLimitExceeded.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchExecuteStatement/post
 func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStatementInput, opts ...func(*Options)) (*BatchExecuteStatementOutput, error) {
+	if err := validateBatchExecuteStatement(in); err != nil {
+		return nil, c.rt.InvalidInput(&opBatchExecuteStatement, err)
+	}
 	if in == nil {
 		in = &BatchExecuteStatementInput{}
 	}
@@ -83,6 +105,22 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 		return &RequestLimitExceeded{}
 	case "ResourceNotFoundException":
 		return &ResourceNotFoundException{}
+	}
+	return nil
+}
+
+// validateBatchGetItem returns a *runtime.InvalidParamsError naming every member of in
+// that BatchGetItem refuses before sending (a nil in misses them all), or nil.
+func validateBatchGetItem(in *BatchGetItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.RequestItems == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "BatchGetItemInput.RequestItems",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
@@ -137,8 +175,14 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchGetItem/post
 func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts ...func(*Options)) (*BatchGetItemOutput, error) {
+	if err := validateBatchGetItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
+	}
 	if in == nil {
 		in = &BatchGetItemInput{}
 	}
@@ -182,6 +226,22 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 		return &RequestLimitExceeded{}
 	case "ResourceNotFoundException":
 		return &ResourceNotFoundException{}
+	}
+	return nil
+}
+
+// validateBatchWriteItem returns a *runtime.InvalidParamsError naming every member of in
+// that BatchWriteItem refuses before sending (a nil in misses them all), or nil.
+func validateBatchWriteItem(in *BatchWriteItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.RequestItems == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "BatchWriteItemInput.RequestItems",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
@@ -249,8 +309,14 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
 // RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchWriteItem/post
 func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, opts ...func(*Options)) (*BatchWriteItemOutput, error) {
+	if err := validateBatchWriteItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
+	}
 	if in == nil {
 		in = &BatchWriteItemInput{}
 	}
@@ -300,6 +366,28 @@ func newCreateBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateCreateBackup returns a *runtime.InvalidParamsError naming every member of in
+// that CreateBackup refuses before sending (a nil in misses them all), or nil.
+func validateCreateBackup(in *CreateBackupInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateBackupInput.BackupName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateBackupInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Creates a backup for an existing table.
 //
 // Each time you create an on-demand backup, the entire table data is backed up. There is no limit
@@ -332,8 +420,14 @@ func newCreateBackupError(code string) runtime.ModeledError {
 // ContinuousBackupsUnavailableException, InternalServerError, LimitExceededException,
 // TableInUseException, TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateBackup/post
 func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts ...func(*Options)) (*CreateBackupOutput, error) {
+	if err := validateCreateBackup(in); err != nil {
+		return nil, c.rt.InvalidInput(&opCreateBackup, err)
+	}
 	if in == nil {
 		in = &CreateBackupInput{}
 	}
@@ -379,6 +473,28 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateCreateGlobalTable returns a *runtime.InvalidParamsError naming every member of in
+// that CreateGlobalTable refuses before sending (a nil in misses them all), or nil.
+func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateGlobalTableInput.GlobalTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.ReplicationGroup == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateGlobalTableInput.ReplicationGroup",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Creates a global table from an existing table. A global table creates a replication relationship
 // between two or more DynamoDB tables with the same table name in the provided Regions.
 //
@@ -418,8 +534,14 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): GlobalTableAlreadyExistsException, InternalServerError,
 // LimitExceededException, TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateGlobalTable/post
 func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInput, opts ...func(*Options)) (*CreateGlobalTableOutput, error) {
+	if err := validateCreateGlobalTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
+	}
 	if in == nil {
 		in = &CreateGlobalTableInput{}
 	}
@@ -463,6 +585,34 @@ func newCreateTableError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateCreateTable returns a *runtime.InvalidParamsError naming every member of in
+// that CreateTable refuses before sending (a nil in misses them all), or nil.
+func validateCreateTable(in *CreateTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.AttributeDefinitions == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateTableInput.AttributeDefinitions",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.KeySchema == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateTableInput.KeySchema",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateTableInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // The CreateTable operation adds a new table to your account. In an AWS account, table names must
 // be unique within each Region. That is, you can have two tables with same name if you create the
 // tables in different Regions.
@@ -484,8 +634,14 @@ func newCreateTableError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateTable/post
 func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...func(*Options)) (*CreateTableOutput, error) {
+	if err := validateCreateTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opCreateTable, err)
+	}
 	if in == nil {
 		in = &CreateTableInput{}
 	}
@@ -531,6 +687,22 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDeleteBackup returns a *runtime.InvalidParamsError naming every member of in
+// that DeleteBackup refuses before sending (a nil in misses them all), or nil.
+func validateDeleteBackup(in *DeleteBackupInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteBackupInput.BackupArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes an existing backup of a table.
 //
 // You can call DeleteBackup at a maximum rate of 10 times per second.
@@ -540,8 +712,14 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException,
 // InternalServerError, LimitExceededException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteBackup/post
 func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts ...func(*Options)) (*DeleteBackupOutput, error) {
+	if err := validateDeleteBackup(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDeleteBackup, err)
+	}
 	if in == nil {
 		in = &DeleteBackupInput{}
 	}
@@ -594,6 +772,28 @@ func newDeleteItemError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDeleteItem returns a *runtime.InvalidParamsError naming every member of in
+// that DeleteItem refuses before sending (a nil in misses them all), or nil.
+func validateDeleteItem(in *DeleteItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Key == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteItemInput.Key",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes a single item in a table by primary key. You can perform a conditional delete operation
 // that deletes the item if it exists, or if it has an expected attribute value.
 //
@@ -612,8 +812,14 @@ func newDeleteItemError(code string) runtime.ModeledError {
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
 // RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteItem/post
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...func(*Options)) (*DeleteItemOutput, error) {
+	if err := validateDeleteItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
+	}
 	if in == nil {
 		in = &DeleteItemInput{}
 	}
@@ -660,6 +866,22 @@ func newDeleteTableError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDeleteTable returns a *runtime.InvalidParamsError naming every member of in
+// that DeleteTable refuses before sending (a nil in misses them all), or nil.
+func validateDeleteTable(in *DeleteTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteTableInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // The DeleteTable operation deletes a table and all of its items. After a DeleteTable request, the
 // specified table is in the DELETING state until DynamoDB completes the deletion. If the table is
 // in the ACTIVE state, you can delete it. If a table is in CREATING or UPDATING states, then
@@ -682,8 +904,14 @@ func newDeleteTableError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteTable/post
 func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...func(*Options)) (*DeleteTableOutput, error) {
+	if err := validateDeleteTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDeleteTable, err)
+	}
 	if in == nil {
 		in = &DeleteTableInput{}
 	}
@@ -725,6 +953,22 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDescribeBackup returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeBackup refuses before sending (a nil in misses them all), or nil.
+func validateDescribeBackup(in *DescribeBackupInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeBackupInput.BackupArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Describes an existing backup of a table.
 //
 // You can call DescribeBackup at a maximum rate of 10 times per second.
@@ -733,8 +977,14 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): BackupNotFoundException, InternalServerError.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeBackup/post
 func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, opts ...func(*Options)) (*DescribeBackupOutput, error) {
+	if err := validateDescribeBackup(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeBackup, err)
+	}
 	if in == nil {
 		in = &DescribeBackupInput{}
 	}
@@ -776,6 +1026,22 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDescribeContinuousBackups returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeContinuousBackups refuses before sending (a nil in misses them all), or nil.
+func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeContinuousBackupsInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Checks the status of continuous backups and point in time recovery on the specified table.
 // Continuous backups are ENABLED on all tables at table creation. If point in time recovery is
 // enabled, PointInTimeRecoveryStatus will be set to ENABLED.
@@ -793,8 +1059,14 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): InternalServerError, TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeContinuousBackups/post
 func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeContinuousBackupsInput, opts ...func(*Options)) (*DescribeContinuousBackupsOutput, error) {
+	if err := validateDescribeContinuousBackups(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeContinuousBackups, err)
+	}
 	if in == nil {
 		in = &DescribeContinuousBackupsInput{}
 	}
@@ -837,6 +1109,22 @@ func newDescribeContributorInsightsError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDescribeContributorInsights returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeContributorInsights refuses before sending (a nil in misses them all), or nil.
+func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeContributorInsightsInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns information about contributor insights, for a given table or global secondary index.
 //
 // DescribeContributorInsights sends POST / with X-Amz-Target:
@@ -844,8 +1132,14 @@ func newDescribeContributorInsightsError(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeContributorInsights/post
 func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeContributorInsightsInput, opts ...func(*Options)) (*DescribeContributorInsightsOutput, error) {
+	if err := validateDescribeContributorInsights(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeContributorInsights, err)
+	}
 	if in == nil {
 		in = &DescribeContributorInsightsInput{}
 	}
@@ -924,6 +1218,22 @@ func newDescribeExportError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDescribeExport returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeExport refuses before sending (a nil in misses them all), or nil.
+func validateDescribeExport(in *DescribeExportInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeExportInput.ExportArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Describes an existing table export.
 //
 // DescribeExport sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeExport.
@@ -931,8 +1241,14 @@ func newDescribeExportError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): ExportNotFoundException, InternalServerError,
 // LimitExceededException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeExport/post
 func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, opts ...func(*Options)) (*DescribeExportOutput, error) {
+	if err := validateDescribeExport(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeExport, err)
+	}
 	if in == nil {
 		in = &DescribeExportInput{}
 	}
@@ -975,6 +1291,22 @@ func newDescribeGlobalTableError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDescribeGlobalTable returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeGlobalTable refuses before sending (a nil in misses them all), or nil.
+func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeGlobalTableInput.GlobalTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns information about the specified global table.
 //
 // <note> This operation only applies to Version 2017.11.29 of global tables. If you are using
@@ -986,8 +1318,14 @@ func newDescribeGlobalTableError(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTable/post
 func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTableInput, opts ...func(*Options)) (*DescribeGlobalTableOutput, error) {
+	if err := validateDescribeGlobalTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
+	}
 	if in == nil {
 		in = &DescribeGlobalTableInput{}
 	}
@@ -1018,6 +1356,22 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 	NewError: newDescribeGlobalTableError,
 }
 
+// validateDescribeGlobalTableSettings returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeGlobalTableSettings refuses before sending (a nil in misses them all), or nil.
+func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeGlobalTableSettingsInput.GlobalTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Describes Region-specific settings for a global table.
 //
 // <note> This operation only applies to Version 2017.11.29 of global tables.
@@ -1029,8 +1383,14 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTableSettings/post
 func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGlobalTableSettingsInput, opts ...func(*Options)) (*DescribeGlobalTableSettingsOutput, error) {
+	if err := validateDescribeGlobalTableSettings(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
+	}
 	if in == nil {
 		in = &DescribeGlobalTableSettingsInput{}
 	}
@@ -1061,6 +1421,22 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 	NewError: newDescribeContributorInsightsError,
 }
 
+// validateDescribeKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeKinesisStreamingDestination refuses before sending (a nil in misses them all), or nil.
+func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDestinationInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeKinesisStreamingDestinationInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns information about the status of Kinesis streaming.
 //
 // DescribeKinesisStreamingDestination sends POST / with X-Amz-Target:
@@ -1068,8 +1444,14 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeKinesisStreamingDestination/post
 func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *DescribeKinesisStreamingDestinationInput, opts ...func(*Options)) (*DescribeKinesisStreamingDestinationOutput, error) {
+	if err := validateDescribeKinesisStreamingDestination(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeKinesisStreamingDestination, err)
+	}
 	if in == nil {
 		in = &DescribeKinesisStreamingDestinationInput{}
 	}
@@ -1190,6 +1572,22 @@ var opDescribeTable = runtime.Operation{
 	NewError: newDescribeContributorInsightsError,
 }
 
+// validateDescribeTable returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeTable refuses before sending (a nil in misses them all), or nil.
+func validateDescribeTable(in *DescribeTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeTableInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns information about the table, including the current status of the table, when it was
 // created, the primary key schema, and any indexes on the table.
 //
@@ -1204,8 +1602,14 @@ var opDescribeTable = runtime.Operation{
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post
 func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts ...func(*Options)) (*DescribeTableOutput, error) {
+	if err := validateDescribeTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeTable, err)
+	}
 	if in == nil {
 		in = &DescribeTableInput{}
 	}
@@ -1236,6 +1640,22 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	NewError: newDescribeContributorInsightsError,
 }
 
+// validateDescribeTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeTableReplicaAutoScaling refuses before sending (a nil in misses them all), or nil.
+func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScalingInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeTableReplicaAutoScalingInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Describes auto scaling settings across replicas of the global table at once.
 //
 // <note> This operation only applies to Version 2019.11.21 of global tables.
@@ -1247,8 +1667,14 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTableReplicaAutoScaling/post
 func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *DescribeTableReplicaAutoScalingInput, opts ...func(*Options)) (*DescribeTableReplicaAutoScalingOutput, error) {
+	if err := validateDescribeTableReplicaAutoScaling(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
+	}
 	if in == nil {
 		in = &DescribeTableReplicaAutoScalingInput{}
 	}
@@ -1279,14 +1705,36 @@ var opDescribeTimeToLive = runtime.Operation{
 	NewError: newDescribeContributorInsightsError,
 }
 
+// validateDescribeTimeToLive returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeTimeToLive refuses before sending (a nil in misses them all), or nil.
+func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeTimeToLiveInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Gives a description of the Time to Live (TTL) status on the specified table.
 //
 // DescribeTimeToLive sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeTimeToLive.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTimeToLive/post
 func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveInput, opts ...func(*Options)) (*DescribeTimeToLiveOutput, error) {
+	if err := validateDescribeTimeToLive(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeTimeToLive, err)
+	}
 	if in == nil {
 		in = &DescribeTimeToLiveInput{}
 	}
@@ -1317,6 +1765,28 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 	NewError: newDeleteTableError,
 }
 
+// validateDisableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
+// that DisableKinesisStreamingDestination refuses before sending (a nil in misses them all), or nil.
+func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "KinesisStreamingDestinationInput.StreamArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "KinesisStreamingDestinationInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Stops replication from the DynamoDB table to the Kinesis data stream. This is done without
 // deleting either of the resources.
 //
@@ -1326,8 +1796,14 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DisableKinesisStreamingDestination/post
 func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *KinesisStreamingDestinationInput, opts ...func(*Options)) (*KinesisStreamingDestinationOutput, error) {
+	if err := validateDisableKinesisStreamingDestination(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDisableKinesisStreamingDestination, err)
+	}
 	if in == nil {
 		in = &KinesisStreamingDestinationInput{}
 	}
@@ -1358,6 +1834,28 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 	NewError: newDeleteTableError,
 }
 
+// validateEnableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
+// that EnableKinesisStreamingDestination refuses before sending (a nil in misses them all), or nil.
+func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "KinesisStreamingDestinationInput.StreamArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "KinesisStreamingDestinationInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Starts table data replication to the specified Kinesis data stream at a timestamp chosen during
 // the enable workflow. If this operation doesn't return results immediately, use
 // DescribeKinesisStreamingDestination to check if streaming to the Kinesis data stream is ACTIVE.
@@ -1368,8 +1866,14 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.EnableKinesisStreamingDestination/post
 func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *KinesisStreamingDestinationInput, opts ...func(*Options)) (*KinesisStreamingDestinationOutput, error) {
+	if err := validateEnableKinesisStreamingDestination(in); err != nil {
+		return nil, c.rt.InvalidInput(&opEnableKinesisStreamingDestination, err)
+	}
 	if in == nil {
 		in = &KinesisStreamingDestinationInput{}
 	}
@@ -1423,6 +1927,22 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateExecuteStatement returns a *runtime.InvalidParamsError naming every member of in
+// that ExecuteStatement refuses before sending (a nil in misses them all), or nil.
+func validateExecuteStatement(in *ExecuteStatementInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ExecuteStatementInput.Statement",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // This operation allows you to perform reads and singleton writes on data stored in DynamoDB,
 // using PartiQL.
 //
@@ -1433,8 +1953,14 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException,
 // TransactionConflictException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExecuteStatement/post
 func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput, opts ...func(*Options)) (*ExecuteStatementOutput, error) {
+	if err := validateExecuteStatement(in); err != nil {
+		return nil, c.rt.InvalidInput(&opExecuteStatement, err)
+	}
 	if in == nil {
 		in = &ExecuteStatementInput{}
 	}
@@ -1487,6 +2013,22 @@ func newExecuteTransactionError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateExecuteTransaction returns a *runtime.InvalidParamsError naming every member of in
+// that ExecuteTransaction refuses before sending (a nil in misses them all), or nil.
+func validateExecuteTransaction(in *ExecuteTransactionInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.TransactStatements == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ExecuteTransactionInput.TransactStatements",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // This operation allows you to perform transactional reads or writes on data stored in DynamoDB,
 // using PartiQL.
 //
@@ -1496,8 +2038,14 @@ func newExecuteTransactionError(code string) runtime.ModeledError {
 // InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
 // ResourceNotFoundException, TransactionCanceledException, TransactionInProgressException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExecuteTransaction/post
 func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionInput, opts ...func(*Options)) (*ExecuteTransactionOutput, error) {
+	if err := validateExecuteTransaction(in); err != nil {
+		return nil, c.rt.InvalidInput(&opExecuteTransaction, err)
+	}
 	if in == nil {
 		in = &ExecuteTransactionInput{}
 	}
@@ -1554,6 +2102,28 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateExportTableToPointInTime returns a *runtime.InvalidParamsError naming every member of in
+// that ExportTableToPointInTime refuses before sending (a nil in misses them all), or nil.
+func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ExportTableToPointInTimeInput.S3Bucket",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ExportTableToPointInTimeInput.TableArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Exports table data to an S3 bucket. The table must have point in time recovery enabled, and you
 // can export data from any time within the point in time recovery window.
 //
@@ -1564,8 +2134,14 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 // InvalidExportTimeException, LimitExceededException, PointInTimeRecoveryUnavailableException,
 // TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExportTableToPointInTime/post
 func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableToPointInTimeInput, opts ...func(*Options)) (*ExportTableToPointInTimeOutput, error) {
+	if err := validateExportTableToPointInTime(in); err != nil {
+		return nil, c.rt.InvalidInput(&opExportTableToPointInTime, err)
+	}
 	if in == nil {
 		in = &ExportTableToPointInTimeInput{}
 	}
@@ -1596,6 +2172,28 @@ var opGetItem = runtime.Operation{
 	NewError: newBatchGetItemError,
 }
 
+// validateGetItem returns a *runtime.InvalidParamsError naming every member of in
+// that GetItem refuses before sending (a nil in misses them all), or nil.
+func validateGetItem(in *GetItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Key == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetItemInput.Key",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
 // there is no matching item, GetItem does not return any data and there will be no Item element in
 // the response.
@@ -1609,8 +2207,14 @@ var opGetItem = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.GetItem/post
 func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Options)) (*GetItemOutput, error) {
+	if err := validateGetItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGetItem, err)
+	}
 	if in == nil {
 		in = &GetItemInput{}
 	}
@@ -1855,6 +2459,22 @@ var opListTagsOfResource = runtime.Operation{
 	NewError: newDescribeContributorInsightsError,
 }
 
+// validateListTagsOfResource returns a *runtime.InvalidParamsError naming every member of in
+// that ListTagsOfResource refuses before sending (a nil in misses them all), or nil.
+func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListTagsOfResourceInput.ResourceArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
 // second, per account.
 //
@@ -1865,8 +2485,14 @@ var opListTagsOfResource = runtime.Operation{
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTagsOfResource/post
 func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceInput, opts ...func(*Options)) (*ListTagsOfResourceOutput, error) {
+	if err := validateListTagsOfResource(in); err != nil {
+		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
+	}
 	if in == nil {
 		in = &ListTagsOfResourceInput{}
 	}
@@ -1895,6 +2521,28 @@ var opPutItem = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
 	NewError: newDeleteItemError,
+}
+
+// validatePutItem returns a *runtime.InvalidParamsError naming every member of in
+// that PutItem refuses before sending (a nil in misses them all), or nil.
+func validatePutItem(in *PutItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Item == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutItemInput.Item",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -1942,8 +2590,14 @@ var opPutItem = runtime.Operation{
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
 // RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
+	if err := validatePutItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPutItem, err)
+	}
 	if in == nil {
 		in = &PutItemInput{}
 	}
@@ -1972,6 +2626,22 @@ var opQuery = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
 	NewError: newBatchGetItemError,
+}
+
+// validateQuery returns a *runtime.InvalidParamsError naming every member of in
+// that Query refuses before sending (a nil in misses them all), or nil.
+func validateQuery(in *QueryInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "QueryInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -2022,8 +2692,14 @@ var opQuery = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
+	if err := validateQuery(in); err != nil {
+		return nil, c.rt.InvalidInput(&opQuery, err)
+	}
 	if in == nil {
 		in = &QueryInput{}
 	}
@@ -2073,6 +2749,28 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateRestoreTableFromBackup returns a *runtime.InvalidParamsError naming every member of in
+// that RestoreTableFromBackup refuses before sending (a nil in misses them all), or nil.
+func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RestoreTableFromBackupInput.BackupArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RestoreTableFromBackupInput.TargetTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Creates a new table from an existing backup. Any number of users can execute up to 4 concurrent
 // restores (any type of restore) in a given account.
 //
@@ -2092,8 +2790,14 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException,
 // InternalServerError, LimitExceededException, TableAlreadyExistsException, TableInUseException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.RestoreTableFromBackup/post
 func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFromBackupInput, opts ...func(*Options)) (*RestoreTableFromBackupOutput, error) {
+	if err := validateRestoreTableFromBackup(in); err != nil {
+		return nil, c.rt.InvalidInput(&opRestoreTableFromBackup, err)
+	}
 	if in == nil {
 		in = &RestoreTableFromBackupInput{}
 	}
@@ -2145,6 +2849,22 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateRestoreTableToPointInTime returns a *runtime.InvalidParamsError naming every member of in
+// that RestoreTableToPointInTime refuses before sending (a nil in misses them all), or nil.
+func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RestoreTableToPointInTimeInput.TargetTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Restores the specified table to the specified point in time within EarliestRestorableDateTime
 // and LatestRestorableDateTime. You can restore your table to any point in time during the last 35
 // days. Any number of users can execute up to 4 concurrent restores (any type of restore) in a
@@ -2183,8 +2903,14 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 // LimitExceededException, PointInTimeRecoveryUnavailableException, TableAlreadyExistsException,
 // TableInUseException, TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.RestoreTableToPointInTime/post
 func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTableToPointInTimeInput, opts ...func(*Options)) (*RestoreTableToPointInTimeOutput, error) {
+	if err := validateRestoreTableToPointInTime(in); err != nil {
+		return nil, c.rt.InvalidInput(&opRestoreTableToPointInTime, err)
+	}
 	if in == nil {
 		in = &RestoreTableToPointInTimeInput{}
 	}
@@ -2213,6 +2939,22 @@ var opScan = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.Scan",
 	},
 	NewError: newBatchGetItemError,
+}
+
+// validateScan returns a *runtime.InvalidParamsError naming every member of in
+// that Scan refuses before sending (a nil in misses them all), or nil.
+func validateScan(in *ScanInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ScanInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // The Scan operation returns one or more items and item attributes by accessing every item in a
@@ -2245,8 +2987,14 @@ var opScan = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post
 func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)) (*ScanOutput, error) {
+	if err := validateScan(in); err != nil {
+		return nil, c.rt.InvalidInput(&opScan, err)
+	}
 	if in == nil {
 		in = &ScanInput{}
 	}
@@ -2277,6 +3025,28 @@ var opTagResource = runtime.Operation{
 	NewError: newDeleteTableError,
 }
 
+// validateTagResource returns a *runtime.InvalidParamsError naming every member of in
+// that TagResource refuses before sending (a nil in misses them all), or nil.
+func validateTagResource(in *TagResourceInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagResourceInput.ResourceArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Tags == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagResourceInput.Tags",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Associate a set of tags with an Amazon DynamoDB resource. You can then activate these
 // user-defined tags so that they appear on the Billing and Cost Management console for cost
 // allocation tracking. You can call TagResource up to five times per second, per account.
@@ -2289,8 +3059,14 @@ var opTagResource = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
 func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...func(*Options)) (*TagResourceOutput, error) {
+	if err := validateTagResource(in); err != nil {
+		return nil, c.rt.InvalidInput(&opTagResource, err)
+	}
 	if in == nil {
 		in = &TagResourceInput{}
 	}
@@ -2338,6 +3114,22 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateTransactGetItems returns a *runtime.InvalidParamsError naming every member of in
+// that TransactGetItems refuses before sending (a nil in misses them all), or nil.
+func validateTransactGetItems(in *TransactGetItemsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.TransactItems == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TransactGetItemsInput.TransactItems",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // TransactGetItems is a synchronous operation that atomically retrieves multiple items from one or
 // more tables (but not from indexes) in a single account and Region. A TransactGetItems call can
 // contain up to 25 TransactGetItem objects, each of which contains a Get structure that specifies
@@ -2358,8 +3150,14 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException,
 // TransactionCanceledException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TransactGetItems/post
 func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput, opts ...func(*Options)) (*TransactGetItemsOutput, error) {
+	if err := validateTransactGetItems(in); err != nil {
+		return nil, c.rt.InvalidInput(&opTransactGetItems, err)
+	}
 	if in == nil {
 		in = &TransactGetItemsInput{}
 	}
@@ -2388,6 +3186,22 @@ var opTransactWriteItems = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
 	},
 	NewError: newExecuteTransactionError,
+}
+
+// validateTransactWriteItems returns a *runtime.InvalidParamsError naming every member of in
+// that TransactWriteItems refuses before sending (a nil in misses them all), or nil.
+func validateTransactWriteItems(in *TransactWriteItemsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.TransactItems == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TransactWriteItemsInput.TransactItems",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // TransactWriteItems is a synchronous write operation that groups up to 25 action requests. These
@@ -2434,8 +3248,14 @@ var opTransactWriteItems = runtime.Operation{
 // InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
 // ResourceNotFoundException, TransactionCanceledException, TransactionInProgressException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TransactWriteItems/post
 func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput, opts ...func(*Options)) (*TransactWriteItemsOutput, error) {
+	if err := validateTransactWriteItems(in); err != nil {
+		return nil, c.rt.InvalidInput(&opTransactWriteItems, err)
+	}
 	if in == nil {
 		in = &TransactWriteItemsInput{}
 	}
@@ -2473,6 +3293,28 @@ var opUntagResource = runtime.Operation{
 	NewError: newDeleteTableError,
 }
 
+// validateUntagResource returns a *runtime.InvalidParamsError naming every member of in
+// that UntagResource refuses before sending (a nil in misses them all), or nil.
+func validateUntagResource(in *UntagResourceInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagResourceInput.ResourceArn",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.TagKeys == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagResourceInput.TagKeys",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
 // to five times per second, per account.
 //
@@ -2484,8 +3326,14 @@ var opUntagResource = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
 func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts ...func(*Options)) (*UntagResourceOutput, error) {
+	if err := validateUntagResource(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUntagResource, err)
+	}
 	if in == nil {
 		in = &UntagResourceInput{}
 	}
@@ -2529,6 +3377,28 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateUpdateContinuousBackups returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateContinuousBackups refuses before sending (a nil in misses them all), or nil.
+func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateContinuousBackupsInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // UpdateContinuousBackups enables or disables point in time recovery for the specified table. A
 // successful UpdateContinuousBackups call returns the current ContinuousBackupsDescription.
 // Continuous backups are ENABLED on all tables at table creation. If point in time recovery is
@@ -2546,8 +3416,14 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): ContinuousBackupsUnavailableException,
 // InternalServerError, TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateContinuousBackups/post
 func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuousBackupsInput, opts ...func(*Options)) (*UpdateContinuousBackupsOutput, error) {
+	if err := validateUpdateContinuousBackups(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateContinuousBackups, err)
+	}
 	if in == nil {
 		in = &UpdateContinuousBackupsInput{}
 	}
@@ -2578,6 +3454,28 @@ var opUpdateContributorInsights = runtime.Operation{
 	NewError: newDescribeContributorInsightsError,
 }
 
+// validateUpdateContributorInsights returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateContributorInsights refuses before sending (a nil in misses them all), or nil.
+func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateContributorInsightsInput.ContributorInsightsAction",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateContributorInsightsInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Updates the status for contributor insights for a specific table or index.
 //
 // UpdateContributorInsights sends POST / with X-Amz-Target:
@@ -2585,8 +3483,14 @@ var opUpdateContributorInsights = runtime.Operation{
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateContributorInsights/post
 func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContributorInsightsInput, opts ...func(*Options)) (*UpdateContributorInsightsOutput, error) {
+	if err := validateUpdateContributorInsights(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateContributorInsights, err)
+	}
 	if in == nil {
 		in = &UpdateContributorInsightsInput{}
 	}
@@ -2634,6 +3538,28 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateUpdateGlobalTable returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateGlobalTable refuses before sending (a nil in misses them all), or nil.
+func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateGlobalTableInput.GlobalTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.ReplicaUpdates == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateGlobalTableInput.ReplicaUpdates",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Adds or removes replicas in the specified global table. The global table must already exist to
 // be able to use this operation. Any replica to be added must be empty, have the same name as the
 // global table, have the same key schema, have DynamoDB Streams enabled, and have the same
@@ -2656,8 +3582,14 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError,
 // ReplicaAlreadyExistsException, ReplicaNotFoundException, TableNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateGlobalTable/post
 func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInput, opts ...func(*Options)) (*UpdateGlobalTableOutput, error) {
+	if err := validateUpdateGlobalTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTable, err)
+	}
 	if in == nil {
 		in = &UpdateGlobalTableInput{}
 	}
@@ -2707,6 +3639,22 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateUpdateGlobalTableSettings returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateGlobalTableSettings refuses before sending (a nil in misses them all), or nil.
+func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateGlobalTableSettingsInput.GlobalTableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Updates settings for a global table.
 //
 // UpdateGlobalTableSettings sends POST / with X-Amz-Target:
@@ -2715,8 +3663,14 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, IndexNotFoundException,
 // InternalServerError, LimitExceededException, ReplicaNotFoundException, ResourceInUseException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateGlobalTableSettings/post
 func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobalTableSettingsInput, opts ...func(*Options)) (*UpdateGlobalTableSettingsOutput, error) {
+	if err := validateUpdateGlobalTableSettings(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTableSettings, err)
+	}
 	if in == nil {
 		in = &UpdateGlobalTableSettingsInput{}
 	}
@@ -2747,6 +3701,28 @@ var opUpdateItem = runtime.Operation{
 	NewError: newDeleteItemError,
 }
 
+// validateUpdateItem returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateItem refuses before sending (a nil in misses them all), or nil.
+func validateUpdateItem(in *UpdateItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Key == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateItemInput.Key",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Edits an existing item's attributes, or adds a new item to the table if it does not already
 // exist. You can put, delete, or add attribute values. You can also perform a conditional update
 // on an existing item (insert a new attribute name-value pair if it doesn't exist, or replace an
@@ -2761,8 +3737,14 @@ var opUpdateItem = runtime.Operation{
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
 // RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateItem/post
 func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...func(*Options)) (*UpdateItemOutput, error) {
+	if err := validateUpdateItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateItem, err)
+	}
 	if in == nil {
 		in = &UpdateItemInput{}
 	}
@@ -2793,6 +3775,22 @@ var opUpdateTable = runtime.Operation{
 	NewError: newDeleteTableError,
 }
 
+// validateUpdateTable returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateTable refuses before sending (a nil in misses them all), or nil.
+func validateUpdateTable(in *UpdateTableInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateTableInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Modifies the provisioned throughput settings, global secondary indexes, or DynamoDB Streams
 // settings for a given table.
 //
@@ -2813,8 +3811,14 @@ var opUpdateTable = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTable/post
 func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...func(*Options)) (*UpdateTableOutput, error) {
+	if err := validateUpdateTable(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateTable, err)
+	}
 	if in == nil {
 		in = &UpdateTableInput{}
 	}
@@ -2845,6 +3849,22 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 	NewError: newDeleteTableError,
 }
 
+// validateUpdateTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateTableReplicaAutoScaling refuses before sending (a nil in misses them all), or nil.
+func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateTableReplicaAutoScalingInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Updates auto scaling settings on your global tables at once.
 //
 // <note> This operation only applies to Version 2019.11.21 of global tables.
@@ -2857,8 +3877,14 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTableReplicaAutoScaling/post
 func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTableReplicaAutoScalingInput, opts ...func(*Options)) (*UpdateTableReplicaAutoScalingOutput, error) {
+	if err := validateUpdateTableReplicaAutoScaling(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
+	}
 	if in == nil {
 		in = &UpdateTableReplicaAutoScalingInput{}
 	}
@@ -2887,6 +3913,28 @@ var opUpdateTimeToLive = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
 	},
 	NewError: newDeleteTableError,
+}
+
+// validateUpdateTimeToLive returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateTimeToLive refuses before sending (a nil in misses them all), or nil.
+func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateTimeToLiveInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateTimeToLiveInput.TimeToLiveSpecification",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // The UpdateTimeToLive method enables or disables Time to Live (TTL) for the specified table. A
@@ -2920,8 +3968,14 @@ var opUpdateTimeToLive = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTimeToLive/post
 func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput, opts ...func(*Options)) (*UpdateTimeToLiveOutput, error) {
+	if err := validateUpdateTimeToLive(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
+	}
 	if in == nil {
 		in = &UpdateTimeToLiveInput{}
 	}

@@ -43,6 +43,28 @@ func newDeleteItemError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDeleteItem returns a *runtime.InvalidParamsError naming every member of in
+// that DeleteItem refuses before sending (a nil in misses them all), or nil.
+func validateDeleteItem(in *DeleteItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Key == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteItemInput.Key",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes a single item in a table by primary key. You can perform a conditional delete operation
 // that deletes the item if it exists, or if it has an expected attribute value.
 //
@@ -61,8 +83,14 @@ func newDeleteItemError(code string) runtime.ModeledError {
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
 // RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteItem/post
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...func(*Options)) (*DeleteItemOutput, error) {
+	if err := validateDeleteItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
+	}
 	if in == nil {
 		in = &DeleteItemInput{}
 	}
@@ -109,6 +137,28 @@ func newFetchItemError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateFetchItem returns a *runtime.InvalidParamsError naming every member of in
+// that FetchItem refuses before sending (a nil in misses them all), or nil.
+func validateFetchItem(in *GetItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Key == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetItemInput.Key",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
 // there is no matching item, GetItem does not return any data and there will be no Item element in
 // the response.
@@ -122,8 +172,14 @@ func newFetchItemError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.GetItem/post
 func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*Options)) (*GetItemOutput, error) {
+	if err := validateFetchItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opFetchItem, err)
+	}
 	if in == nil {
 		in = &GetItemInput{}
 	}
@@ -152,6 +208,28 @@ var opPutItem = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
 	NewError: newDeleteItemError,
+}
+
+// validatePutItem returns a *runtime.InvalidParamsError naming every member of in
+// that PutItem refuses before sending (a nil in misses them all), or nil.
+func validatePutItem(in *PutItemInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Item == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutItemInput.Item",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutItemInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -199,8 +277,14 @@ var opPutItem = runtime.Operation{
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
 // RequestLimitExceeded, ResourceNotFoundException, TransactionConflictException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
+	if err := validatePutItem(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPutItem, err)
+	}
 	if in == nil {
 		in = &PutItemInput{}
 	}
@@ -229,6 +313,22 @@ var opQuery = runtime.Operation{
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
 	NewError: newFetchItemError,
+}
+
+// validateQuery returns a *runtime.InvalidParamsError naming every member of in
+// that Query refuses before sending (a nil in misses them all), or nil.
+func validateQuery(in *QueryInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "QueryInput.TableName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -279,8 +379,14 @@ var opQuery = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
+	if err := validateQuery(in); err != nil {
+		return nil, c.rt.InvalidInput(&opQuery, err)
+	}
 	if in == nil {
 		in = &QueryInput{}
 	}

@@ -18,14 +18,36 @@ var opDescribeInstances = runtime.Operation{
 	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
+// validateDescribeInstances returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeInstances refuses before sending (a nil in misses them all), or nil.
+func validateDescribeInstances(in *DescribeInstancesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeInstancesInput.RegionId",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Lists the instances of a region, one page at a time.
 //
 // DescribeInstances sends GET /?Action=DescribeInstances&Version=2014-05-26.
 //
 // Modelled errors (match with errors.As): ErrorResponse.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DescribeInstances/get
 func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInput, opts ...func(*Options)) (*DescribeInstancesResponse, error) {
+	if err := validateDescribeInstances(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeInstances, err)
+	}
 	if in == nil {
 		in = &DescribeInstancesInput{}
 	}
@@ -55,14 +77,48 @@ var opRunInstances = runtime.Operation{
 	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
+// validateRunInstances returns a *runtime.InvalidParamsError naming every member of in
+// that RunInstances refuses before sending (a nil in misses them all), or nil.
+func validateRunInstances(in *RunInstancesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RunInstancesInput.RegionId",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RunInstancesInput.ImageId",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RunInstancesInput.InstanceType",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Creates and starts one or more instances.
 //
 // RunInstances sends GET /?Action=RunInstances&Version=2014-05-26.
 //
 // Modelled errors (match with errors.As): ErrorResponse.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=RunInstances/get
 func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts ...func(*Options)) (*RunInstancesResponse, error) {
+	if err := validateRunInstances(in); err != nil {
+		return nil, c.rt.InvalidInput(&opRunInstances, err)
+	}
 	if in == nil {
 		in = &RunInstancesInput{}
 	}

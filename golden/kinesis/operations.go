@@ -39,6 +39,28 @@ func newAddTagsToStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateAddTagsToStream returns a *runtime.InvalidParamsError naming every member of in
+// that AddTagsToStream refuses before sending (a nil in misses them all), or nil.
+func validateAddTagsToStream(in *AddTagsToStreamInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddTagsToStreamInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Tags == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddTagsToStreamInput.Tags",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Adds or updates tags for the specified Kinesis data stream. Each time you invoke this operation,
 // you can specify up to 10 tags. If you want to add more than 10 tags to your stream, you can
 // invoke this operation multiple times. In total, each stream can have up to 50 tags.
@@ -53,8 +75,14 @@ func newAddTagsToStreamError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.AddTagsToStream/post
 func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, opts ...func(*Options)) (*AddTagsToStreamOutput, error) {
+	if err := validateAddTagsToStream(in); err != nil {
+		return nil, c.rt.InvalidInput(&opAddTagsToStream, err)
+	}
 	if in == nil {
 		in = &AddTagsToStreamInput{}
 	}
@@ -98,6 +126,28 @@ func newCreateStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateCreateStream returns a *runtime.InvalidParamsError naming every member of in
+// that CreateStream refuses before sending (a nil in misses them all), or nil.
+func validateCreateStream(in *CreateStreamInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateStreamInput.ShardCount",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateStreamInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Creates a Kinesis data stream. A stream captures and transports data records that are
 // continuously emitted from different data sources or producers. Scale-out within a stream is
 // explicitly supported by means of shards, which are uniquely identified groups of data records in
@@ -137,8 +187,14 @@ func newCreateStreamError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.CreateStream/post
 func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts ...func(*Options)) (*CreateStreamOutput, error) {
+	if err := validateCreateStream(in); err != nil {
+		return nil, c.rt.InvalidInput(&opCreateStream, err)
+	}
 	if in == nil {
 		in = &CreateStreamInput{}
 	}
@@ -169,6 +225,28 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateDecreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
+// that DecreaseStreamRetentionPeriod refuses before sending (a nil in misses them all), or nil.
+func validateDecreaseStreamRetentionPeriod(in *DecreaseStreamRetentionPeriodInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DecreaseStreamRetentionPeriodInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Decreases the Kinesis data stream's retention period, which is the length of time data records
 // are accessible after they are added to the stream. The minimum value of a stream's retention
 // period is 24 hours.
@@ -183,8 +261,14 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DecreaseStreamRetentionPeriod/post
 func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *DecreaseStreamRetentionPeriodInput, opts ...func(*Options)) (*DecreaseStreamRetentionPeriodOutput, error) {
+	if err := validateDecreaseStreamRetentionPeriod(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDecreaseStreamRetentionPeriod, err)
+	}
 	if in == nil {
 		in = &DecreaseStreamRetentionPeriodInput{}
 	}
@@ -228,6 +312,22 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDeleteStream returns a *runtime.InvalidParamsError naming every member of in
+// that DeleteStream refuses before sending (a nil in misses them all), or nil.
+func validateDeleteStream(in *DeleteStreamInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteStreamInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes a Kinesis data stream and all its shards and data. You must shut down any applications
 // that are operating on the stream before you delete the stream. If an application attempts to
 // operate on a deleted stream, it receives the exception ResourceNotFoundException.
@@ -252,8 +352,14 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): LimitExceededException, ResourceInUseException,
 // ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeleteStream/post
 func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts ...func(*Options)) (*DeleteStreamOutput, error) {
+	if err := validateDeleteStream(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDeleteStream, err)
+	}
 	if in == nil {
 		in = &DeleteStreamInput{}
 	}
@@ -409,6 +515,22 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateDescribeStream returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeStream refuses before sending (a nil in misses them all), or nil.
+func validateDescribeStream(in *DescribeStreamInput2) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeStreamInput2.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Describes the specified Kinesis data stream.
 //
 // The information returned includes the stream name, Amazon Resource Name (ARN), creation time,
@@ -430,8 +552,14 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
 func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) (*DescribeStreamOutput, error) {
+	if err := validateDescribeStream(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeStream, err)
+	}
 	if in == nil {
 		in = &DescribeStreamInput2{}
 	}
@@ -511,6 +639,22 @@ var opDescribeStreamSummary = runtime.Operation{
 	NewError: newDescribeStreamError,
 }
 
+// validateDescribeStreamSummary returns a *runtime.InvalidParamsError naming every member of in
+// that DescribeStreamSummary refuses before sending (a nil in misses them all), or nil.
+func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DescribeStreamSummaryInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Provides a summarized description of the specified Kinesis data stream without the shard list.
 //
 // The information returned includes the stream name, Amazon Resource Name (ARN), status, record
@@ -523,8 +667,14 @@ var opDescribeStreamSummary = runtime.Operation{
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStreamSummary/post
 func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSummaryInput, opts ...func(*Options)) (*DescribeStreamSummaryOutput, error) {
+	if err := validateDescribeStreamSummary(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDescribeStreamSummary, err)
+	}
 	if in == nil {
 		in = &DescribeStreamSummaryInput{}
 	}
@@ -555,6 +705,28 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateDisableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
+// that DisableEnhancedMonitoring refuses before sending (a nil in misses them all), or nil.
+func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.ShardLevelMetrics == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DisableEnhancedMonitoringInput.ShardLevelMetrics",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DisableEnhancedMonitoringInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Disables enhanced monitoring.
 //
 // DisableEnhancedMonitoring sends POST / with X-Amz-Target:
@@ -563,8 +735,14 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DisableEnhancedMonitoring/post
 func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhancedMonitoringInput, opts ...func(*Options)) (*EnhancedMonitoringOutput, error) {
+	if err := validateDisableEnhancedMonitoring(in); err != nil {
+		return nil, c.rt.InvalidInput(&opDisableEnhancedMonitoring, err)
+	}
 	if in == nil {
 		in = &DisableEnhancedMonitoringInput{}
 	}
@@ -595,6 +773,28 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateEnableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
+// that EnableEnhancedMonitoring refuses before sending (a nil in misses them all), or nil.
+func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.ShardLevelMetrics == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "EnableEnhancedMonitoringInput.ShardLevelMetrics",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "EnableEnhancedMonitoringInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
 //
 // EnableEnhancedMonitoring sends POST / with X-Amz-Target:
@@ -603,8 +803,14 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.EnableEnhancedMonitoring/post
 func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhancedMonitoringInput, opts ...func(*Options)) (*EnhancedMonitoringOutput, error) {
+	if err := validateEnableEnhancedMonitoring(in); err != nil {
+		return nil, c.rt.InvalidInput(&opEnableEnhancedMonitoring, err)
+	}
 	if in == nil {
 		in = &EnableEnhancedMonitoringInput{}
 	}
@@ -658,6 +864,22 @@ func newGetRecordsError(code string) runtime.ModeledError {
 		return &ProvisionedThroughputExceededException{}
 	case "ResourceNotFoundException":
 		return &ResourceNotFoundException{}
+	}
+	return nil
+}
+
+// validateGetRecords returns a *runtime.InvalidParamsError naming every member of in
+// that GetRecords refuses before sending (a nil in misses them all), or nil.
+func validateGetRecords(in *GetRecordsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetRecordsInput.ShardIterator",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
@@ -717,8 +939,14 @@ func newGetRecordsError(code string) runtime.ModeledError {
 // KMSOptInRequired, KMSThrottlingException, ProvisionedThroughputExceededException,
 // ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetRecords/post
 func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...func(*Options)) (*GetRecordsOutput, error) {
+	if err := validateGetRecords(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGetRecords, err)
+	}
 	if in == nil {
 		in = &GetRecordsInput{}
 	}
@@ -762,6 +990,34 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateGetShardIterator returns a *runtime.InvalidParamsError naming every member of in
+// that GetShardIterator refuses before sending (a nil in misses them all), or nil.
+func validateGetShardIterator(in *GetShardIteratorInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetShardIteratorInput.ShardId",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetShardIteratorInput.ShardIteratorType",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetShardIteratorInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Gets an Amazon Kinesis shard iterator. A shard iterator expires 5 minutes after it is returned
 // to the requester.
 //
@@ -800,8 +1056,14 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InvalidArgumentException,
 // ProvisionedThroughputExceededException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetShardIterator/post
 func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput, opts ...func(*Options)) (*GetShardIteratorOutput, error) {
+	if err := validateGetShardIterator(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGetShardIterator, err)
+	}
 	if in == nil {
 		in = &GetShardIteratorInput{}
 	}
@@ -832,6 +1094,28 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateIncreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
+// that IncreaseStreamRetentionPeriod refuses before sending (a nil in misses them all), or nil.
+func validateIncreaseStreamRetentionPeriod(in *IncreaseStreamRetentionPeriodInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "IncreaseStreamRetentionPeriodInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Increases the Kinesis data stream's retention period, which is the length of time data records
 // are accessible after they are added to the stream. The maximum value of a stream's retention
 // period is 168 hours (7 days).
@@ -849,8 +1133,14 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.IncreaseStreamRetentionPeriod/post
 func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *IncreaseStreamRetentionPeriodInput, opts ...func(*Options)) (*IncreaseStreamRetentionPeriodOutput, error) {
+	if err := validateIncreaseStreamRetentionPeriod(in); err != nil {
+		return nil, c.rt.InvalidInput(&opIncreaseStreamRetentionPeriod, err)
+	}
 	if in == nil {
 		in = &IncreaseStreamRetentionPeriodInput{}
 	}
@@ -946,6 +1236,22 @@ var opListStreamConsumers = runtime.Operation{
 	NewError: newListShardsError,
 }
 
+// validateListStreamConsumers returns a *runtime.InvalidParamsError naming every member of in
+// that ListStreamConsumers refuses before sending (a nil in misses them all), or nil.
+func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListStreamConsumersInput2.StreamARN",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Lists the consumers registered to receive data from a stream using enhanced fan-out, and
 // provides information about each consumer.
 //
@@ -956,8 +1262,14 @@ var opListStreamConsumers = runtime.Operation{
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
 func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) (*ListStreamConsumersOutput, error) {
+	if err := validateListStreamConsumers(in); err != nil {
+		return nil, c.rt.InvalidInput(&opListStreamConsumers, err)
+	}
 	if in == nil {
 		in = &ListStreamConsumersInput2{}
 	}
@@ -1045,6 +1357,22 @@ var opListTagsForStream = runtime.Operation{
 	NewError: newDeregisterStreamConsumerError,
 }
 
+// validateListTagsForStream returns a *runtime.InvalidParamsError naming every member of in
+// that ListTagsForStream refuses before sending (a nil in misses them all), or nil.
+func validateListTagsForStream(in *ListTagsForStreamInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListTagsForStreamInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
 // transactions per second per account.
 //
@@ -1053,8 +1381,14 @@ var opListTagsForStream = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListTagsForStream/post
 func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInput, opts ...func(*Options)) (*ListTagsForStreamOutput, error) {
+	if err := validateListTagsForStream(in); err != nil {
+		return nil, c.rt.InvalidInput(&opListTagsForStream, err)
+	}
 	if in == nil {
 		in = &ListTagsForStreamInput{}
 	}
@@ -1083,6 +1417,34 @@ var opMergeShards = runtime.Operation{
 		"X-Amz-Target": "Kinesis_20131202.MergeShards",
 	},
 	NewError: newAddTagsToStreamError,
+}
+
+// validateMergeShards returns a *runtime.InvalidParamsError naming every member of in
+// that MergeShards refuses before sending (a nil in misses them all), or nil.
+func validateMergeShards(in *MergeShardsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "MergeShardsInput.AdjacentShardToMerge",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "MergeShardsInput.ShardToMerge",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "MergeShardsInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Merges two adjacent shards in a Kinesis data stream and combines them into a single shard to
@@ -1121,8 +1483,14 @@ var opMergeShards = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.MergeShards/post
 func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...func(*Options)) (*MergeShardsOutput, error) {
+	if err := validateMergeShards(in); err != nil {
+		return nil, c.rt.InvalidInput(&opMergeShards, err)
+	}
 	if in == nil {
 		in = &MergeShardsInput{}
 	}
@@ -1179,6 +1547,34 @@ func newPutRecordError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validatePutRecord returns a *runtime.InvalidParamsError naming every member of in
+// that PutRecord refuses before sending (a nil in misses them all), or nil.
+func validatePutRecord(in *PutRecordInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutRecordInput.Data",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutRecordInput.PartitionKey",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutRecordInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Writes a single data record into an Amazon Kinesis data stream. Call PutRecord to send data into
 // the stream for real-time ingestion and subsequent processing, one record at a time. Each shard
 // can support writes up to 1,000 records per second, up to a maximum data write total of 1 MiB per
@@ -1227,8 +1623,14 @@ func newPutRecordError(code string) runtime.ModeledError {
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
 // KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecord/post
 func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func(*Options)) (*PutRecordOutput, error) {
+	if err := validatePutRecord(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPutRecord, err)
+	}
 	if in == nil {
 		in = &PutRecordInput{}
 	}
@@ -1257,6 +1659,28 @@ var opPutRecords = runtime.Operation{
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
 	NewError: newPutRecordError,
+}
+
+// validatePutRecords returns a *runtime.InvalidParamsError naming every member of in
+// that PutRecords refuses before sending (a nil in misses them all), or nil.
+func validatePutRecords(in *PutRecordsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Records == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutRecordsInput.Records",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PutRecordsInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Writes multiple data records into a Kinesis data stream in a single call (also referred to as a
@@ -1323,8 +1747,14 @@ var opPutRecords = runtime.Operation{
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
 // KMSThrottlingException, ProvisionedThroughputExceededException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecords/post
 func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...func(*Options)) (*PutRecordsOutput, error) {
+	if err := validatePutRecords(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPutRecords, err)
+	}
 	if in == nil {
 		in = &PutRecordsInput{}
 	}
@@ -1355,6 +1785,28 @@ var opRegisterStreamConsumer = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateRegisterStreamConsumer returns a *runtime.InvalidParamsError naming every member of in
+// that RegisterStreamConsumer refuses before sending (a nil in misses them all), or nil.
+func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RegisterStreamConsumerInput.ConsumerName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RegisterStreamConsumerInput.StreamARN",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Registers a consumer with a Kinesis data stream. When you use this operation, the consumer you
 // register can then call SubscribeToShard to receive data from the stream using enhanced fan-out,
 // at a rate of up to 2 MiB per second for every shard you subscribe to. This rate is unaffected by
@@ -1376,8 +1828,14 @@ var opRegisterStreamConsumer = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RegisterStreamConsumer/post
 func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamConsumerInput, opts ...func(*Options)) (*RegisterStreamConsumerOutput, error) {
+	if err := validateRegisterStreamConsumer(in); err != nil {
+		return nil, c.rt.InvalidInput(&opRegisterStreamConsumer, err)
+	}
 	if in == nil {
 		in = &RegisterStreamConsumerInput{}
 	}
@@ -1408,6 +1866,28 @@ var opRemoveTagsFromStream = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateRemoveTagsFromStream returns a *runtime.InvalidParamsError naming every member of in
+// that RemoveTagsFromStream refuses before sending (a nil in misses them all), or nil.
+func validateRemoveTagsFromStream(in *RemoveTagsFromStreamInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemoveTagsFromStreamInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.TagKeys == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemoveTagsFromStreamInput.TagKeys",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Removes tags from the specified Kinesis data stream. Removed tags are deleted and cannot be
 // recovered after this operation successfully completes.
 //
@@ -1420,8 +1900,14 @@ var opRemoveTagsFromStream = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RemoveTagsFromStream/post
 func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStreamInput, opts ...func(*Options)) (*RemoveTagsFromStreamOutput, error) {
+	if err := validateRemoveTagsFromStream(in); err != nil {
+		return nil, c.rt.InvalidInput(&opRemoveTagsFromStream, err)
+	}
 	if in == nil {
 		in = &RemoveTagsFromStreamInput{}
 	}
@@ -1450,6 +1936,34 @@ var opSplitShard = runtime.Operation{
 		"X-Amz-Target": "Kinesis_20131202.SplitShard",
 	},
 	NewError: newAddTagsToStreamError,
+}
+
+// validateSplitShard returns a *runtime.InvalidParamsError naming every member of in
+// that SplitShard refuses before sending (a nil in misses them all), or nil.
+func validateSplitShard(in *SplitShardInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SplitShardInput.NewStartingHashKey",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SplitShardInput.ShardToSplit",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SplitShardInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Splits a shard into two new shards in the Kinesis data stream, to increase the stream's capacity
@@ -1498,8 +2012,14 @@ var opSplitShard = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.SplitShard/post
 func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...func(*Options)) (*SplitShardOutput, error) {
+	if err := validateSplitShard(in); err != nil {
+		return nil, c.rt.InvalidInput(&opSplitShard, err)
+	}
 	if in == nil {
 		in = &SplitShardInput{}
 	}
@@ -1557,6 +2077,34 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 	return nil
 }
 
+// validateStartStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
+// that StartStreamEncryption refuses before sending (a nil in misses them all), or nil.
+func validateStartStreamEncryption(in *StartStreamEncryptionInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StartStreamEncryptionInput.EncryptionType",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StartStreamEncryptionInput.KeyId",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StartStreamEncryptionInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Enables or updates server-side encryption using an AWS KMS key for a specified stream.
 //
 // Starting encryption is an asynchronous operation. Upon receiving the request, Kinesis Data
@@ -1580,8 +2128,14 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 // KMSThrottlingException, LimitExceededException, ResourceInUseException,
 // ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StartStreamEncryption/post
 func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncryptionInput, opts ...func(*Options)) (*StartStreamEncryptionOutput, error) {
+	if err := validateStartStreamEncryption(in); err != nil {
+		return nil, c.rt.InvalidInput(&opStartStreamEncryption, err)
+	}
 	if in == nil {
 		in = &StartStreamEncryptionInput{}
 	}
@@ -1612,6 +2166,34 @@ var opStopStreamEncryption = runtime.Operation{
 	NewError: newAddTagsToStreamError,
 }
 
+// validateStopStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
+// that StopStreamEncryption refuses before sending (a nil in misses them all), or nil.
+func validateStopStreamEncryption(in *StopStreamEncryptionInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StopStreamEncryptionInput.EncryptionType",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StopStreamEncryptionInput.KeyId",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StopStreamEncryptionInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Disables server-side encryption for a specified stream.
 //
 // Stopping encryption is an asynchronous operation. Upon receiving the request, Kinesis Data
@@ -1634,8 +2216,14 @@ var opStopStreamEncryption = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StopStreamEncryption/post
 func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncryptionInput, opts ...func(*Options)) (*StopStreamEncryptionOutput, error) {
+	if err := validateStopStreamEncryption(in); err != nil {
+		return nil, c.rt.InvalidInput(&opStopStreamEncryption, err)
+	}
 	if in == nil {
 		in = &StopStreamEncryptionInput{}
 	}
@@ -1664,6 +2252,34 @@ var opUpdateShardCount = runtime.Operation{
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
 	NewError: newAddTagsToStreamError,
+}
+
+// validateUpdateShardCount returns a *runtime.InvalidParamsError naming every member of in
+// that UpdateShardCount refuses before sending (a nil in misses them all), or nil.
+func validateUpdateShardCount(in *UpdateShardCountInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateShardCountInput.ScalingType",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateShardCountInput.StreamName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UpdateShardCountInput.TargetShardCount",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Updates the shard count of the specified stream to the specified number of shards.
@@ -1701,8 +2317,14 @@ var opUpdateShardCount = runtime.Operation{
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.UpdateShardCount/post
 func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput, opts ...func(*Options)) (*UpdateShardCountOutput, error) {
+	if err := validateUpdateShardCount(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUpdateShardCount, err)
+	}
 	if in == nil {
 		in = &UpdateShardCountInput{}
 	}

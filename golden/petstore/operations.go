@@ -19,12 +19,40 @@ var opCreatePet = runtime.Operation{
 	ConnectionErrorsNotRetried: true,
 }
 
+// validateCreatePet returns a *runtime.InvalidParamsError naming every member of in
+// that CreatePet refuses before sending (a nil in misses them all), or nil.
+func validateCreatePet(in *Pet) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "Pet.Id",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "Pet.Name",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Create a pet.
 //
 // CreatePet sends POST /pets.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1pets/post
 func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options)) (*CreatePetOutput, error) {
+	if err := validateCreatePet(in); err != nil {
+		return nil, c.rt.InvalidInput(&opCreatePet, err)
+	}
 	if in == nil {
 		in = &Pet{}
 	}
@@ -51,12 +79,34 @@ var opGetPet = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGetPet returns a *runtime.InvalidParamsError naming every member of in
+// that GetPet refuses before sending (a nil in misses them all), or nil.
+func validateGetPet(in *GetPetInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.PetId == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetPetInput.PetId",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Get one pet.
 //
 // GetPet sends GET /pets/{petId}.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1pets~1%7BpetId%7D/get
 func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Options)) (*GetPetOutput, error) {
+	if err := validateGetPet(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGetPet, err)
+	}
 	if in == nil {
 		in = &GetPetInput{}
 	}

@@ -18,6 +18,40 @@ var opGETAddPermission = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETAddPermission returns a *runtime.InvalidParamsError naming every member of in
+// that GETAddPermission refuses before sending (a nil in misses them all), or nil.
+func validateGETAddPermission(in *GETAddPermissionInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.AWSAccountIds == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.AWSAccountIds",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Actions == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.Actions",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
@@ -50,8 +84,14 @@ var opGETAddPermission = runtime.Operation{
 // GETAddPermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=AddPermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput, opts ...func(*Options)) (*GETAddPermissionOutput, error) {
+	if err := validateGETAddPermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETAddPermission, err)
+	}
 	if in == nil {
 		in = &GETAddPermissionInput{}
 	}
@@ -77,6 +117,34 @@ func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput
 var opGETChangeMessageVisibility = runtime.Operation{
 	Name:      "GETChangeMessageVisibility",
 	RetrySafe: true,
+}
+
+// validateGETChangeMessageVisibility returns a *runtime.InvalidParamsError naming every member of in
+// that GETChangeMessageVisibility refuses before sending (a nil in misses them all), or nil.
+func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.VisibilityTimeout",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
@@ -128,8 +196,14 @@ var opGETChangeMessageVisibility = runtime.Operation{
 // GETChangeMessageVisibility sends GET
 // /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMessageVisibilityInput, opts ...func(*Options)) (*GETChangeMessageVisibilityOutput, error) {
+	if err := validateGETChangeMessageVisibility(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibility, err)
+	}
 	if in == nil {
 		in = &GETChangeMessageVisibilityInput{}
 	}
@@ -156,6 +230,28 @@ var opGETChangeMessageVisibilityBatch = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
+// that GETChangeMessageVisibilityBatch refuses before sending (a nil in misses them all), or nil.
+func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatchInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityBatchInput.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Changes the visibility timeout of multiple messages. This is a batch version of
 // ChangeMessageVisibility. The result of the action on each message is reported individually in
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
@@ -176,8 +272,14 @@ var opGETChangeMessageVisibilityBatch = runtime.Operation{
 // GETChangeMessageVisibilityBatch sends GET
 // /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
 func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*GETChangeMessageVisibilityBatchOutput, error) {
+	if err := validateGETChangeMessageVisibilityBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibilityBatch, err)
+	}
 	if in == nil {
 		in = &GETChangeMessageVisibilityBatchInput{}
 	}
@@ -201,6 +303,22 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 var opGETCreateQueue = runtime.Operation{
 	Name:      "GETCreateQueue",
 	RetrySafe: true,
+}
+
+// validateGETCreateQueue returns a *runtime.InvalidParamsError naming every member of in
+// that GETCreateQueue refuses before sending (a nil in misses them all), or nil.
+func validateGETCreateQueue(in *GETCreateQueueInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETCreateQueueInput.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
@@ -249,8 +367,14 @@ var opGETCreateQueue = runtime.Operation{
 //
 // GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=CreateQueue/get
 func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
+	if err := validateGETCreateQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETCreateQueue, err)
+	}
 	if in == nil {
 		in = &GETCreateQueueInput{}
 	}
@@ -278,6 +402,28 @@ var opGETDeleteMessage = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETDeleteMessage returns a *runtime.InvalidParamsError naming every member of in
+// that GETDeleteMessage refuses before sending (a nil in misses them all), or nil.
+func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageInput.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes the specified message from the specified queue. To select the message to delete, use the
 // ReceiptHandle of the message (not the MessageId which you receive when you send the message).
 // Amazon SQS can delete a message from a queue even if a visibility timeout setting causes the
@@ -301,8 +447,14 @@ var opGETDeleteMessage = runtime.Operation{
 // GETDeleteMessage sends GET
 // /{AccountNumber}/{QueueName}/?Action=DeleteMessage&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput, opts ...func(*Options)) (*GETDeleteMessageOutput, error) {
+	if err := validateGETDeleteMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETDeleteMessage, err)
+	}
 	if in == nil {
 		in = &GETDeleteMessageInput{}
 	}
@@ -328,6 +480,28 @@ var opGETDeleteMessageBatch = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that GETDeleteMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageBatchInput.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageBatchInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
@@ -346,8 +520,14 @@ var opGETDeleteMessageBatch = runtime.Operation{
 // GETDeleteMessageBatch sends GET
 // /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
 func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*GETDeleteMessageBatchOutput, error) {
+	if err := validateGETDeleteMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETDeleteMessageBatch, err)
+	}
 	if in == nil {
 		in = &GETDeleteMessageBatchInput{}
 	}
@@ -373,6 +553,22 @@ var opGETDeleteQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETDeleteQueue returns a *runtime.InvalidParamsError naming every member of in
+// that GETDeleteQueue refuses before sending (a nil in misses them all), or nil.
+func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteQueueInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
 // <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
@@ -392,8 +588,14 @@ var opGETDeleteQueue = runtime.Operation{
 //
 // GETDeleteQueue sends GET /{AccountNumber}/{QueueName}/?Action=DeleteQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, opts ...func(*Options)) (*GETDeleteQueueOutput, error) {
+	if err := validateGETDeleteQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETDeleteQueue, err)
+	}
 	if in == nil {
 		in = &GETDeleteQueueInput{}
 	}
@@ -418,6 +620,22 @@ var opGETGetQueueAttributes = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that GETGetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETGetQueueAttributesInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Gets attributes for the specified queue.
 //
 // <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
@@ -428,8 +646,14 @@ var opGETGetQueueAttributes = runtime.Operation{
 // GETGetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GETGetQueueAttributesOutput, error) {
+	if err := validateGETGetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETGetQueueAttributes, err)
+	}
 	if in == nil {
 		in = &GETGetQueueAttributesInput{}
 	}
@@ -455,6 +679,22 @@ var opGETGetQueueUrl = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
+// that GETGetQueueUrl refuses before sending (a nil in misses them all), or nil.
+func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETGetQueueUrlInput.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns the URL of an existing Amazon SQS queue.
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
@@ -464,8 +704,14 @@ var opGETGetQueueUrl = runtime.Operation{
 //
 // GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=GetQueueUrl/get
 func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GETGetQueueUrlOutput, error) {
+	if err := validateGETGetQueueUrl(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETGetQueueUrl, err)
+	}
 	if in == nil {
 		in = &GETGetQueueUrlInput{}
 	}
@@ -492,6 +738,22 @@ var opGETListDeadLetterSourceQueues = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
+// that GETListDeadLetterSourceQueues refuses before sending (a nil in misses them all), or nil.
+func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
 // dead-letter queue.
 //
@@ -508,8 +770,14 @@ var opGETListDeadLetterSourceQueues = runtime.Operation{
 // GETListDeadLetterSourceQueues sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*GETListDeadLetterSourceQueuesOutput, error) {
+	if err := validateGETListDeadLetterSourceQueues(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETListDeadLetterSourceQueues, err)
+	}
 	if in == nil {
 		in = &GETListDeadLetterSourceQueuesInput{}
 	}
@@ -536,6 +804,22 @@ var opGETListQueueTags = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETListQueueTags returns a *runtime.InvalidParamsError naming every member of in
+// that GETListQueueTags refuses before sending (a nil in misses them all), or nil.
+func validateGETListQueueTags(in *GETListQueueTagsInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListQueueTagsInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
 // Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
@@ -547,8 +831,14 @@ var opGETListQueueTags = runtime.Operation{
 // GETListQueueTags sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
+	if err := validateGETListQueueTags(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETListQueueTags, err)
+	}
 	if in == nil {
 		in = &GETListQueueTagsInput{}
 	}
@@ -619,6 +909,22 @@ var opGETPurgeQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETPurgeQueue returns a *runtime.InvalidParamsError naming every member of in
+// that GETPurgeQueue refuses before sending (a nil in misses them all), or nil.
+func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETPurgeQueueInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
 // <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
@@ -635,8 +941,14 @@ var opGETPurgeQueue = runtime.Operation{
 //
 // GETPurgeQueue sends GET /{AccountNumber}/{QueueName}/?Action=PurgeQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts ...func(*Options)) (*GETPurgeQueueOutput, error) {
+	if err := validateGETPurgeQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETPurgeQueue, err)
+	}
 	if in == nil {
 		in = &GETPurgeQueueInput{}
 	}
@@ -660,6 +972,22 @@ var opGETReceiveMessage = runtime.Operation{
 	Name:        "GETReceiveMessage",
 	RetrySafe:   true,
 	LongPolling: true,
+}
+
+// validateGETReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
+// that GETReceiveMessage refuses before sending (a nil in misses them all), or nil.
+func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETReceiveMessageInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
@@ -705,8 +1033,14 @@ var opGETReceiveMessage = runtime.Operation{
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
 func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*GETReceiveMessageOutput, error) {
+	if err := validateGETReceiveMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETReceiveMessage, err)
+	}
 	if in == nil {
 		in = &GETReceiveMessageInput{}
 	}
@@ -737,6 +1071,28 @@ var opGETRemovePermission = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETRemovePermission returns a *runtime.InvalidParamsError naming every member of in
+// that GETRemovePermission refuses before sending (a nil in misses them all), or nil.
+func validateGETRemovePermission(in *GETRemovePermissionInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETRemovePermissionInput.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETRemovePermissionInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
 // <note>
@@ -752,8 +1108,14 @@ var opGETRemovePermission = runtime.Operation{
 // GETRemovePermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=RemovePermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissionInput, opts ...func(*Options)) (*GETRemovePermissionOutput, error) {
+	if err := validateGETRemovePermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETRemovePermission, err)
+	}
 	if in == nil {
 		in = &GETRemovePermissionInput{}
 	}
@@ -779,6 +1141,28 @@ var opGETSendMessage = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETSendMessage returns a *runtime.InvalidParamsError naming every member of in
+// that GETSendMessage refuses before sending (a nil in misses them all), or nil.
+func validateGETSendMessage(in *GETSendMessageInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageInput.MessageBody",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Delivers a message to the specified queue.
 //
 // <important> A message can include only XML, JSON, and unformatted text. The following Unicode
@@ -793,8 +1177,14 @@ var opGETSendMessage = runtime.Operation{
 //
 // GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*GETSendMessageOutput, error) {
+	if err := validateGETSendMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETSendMessage, err)
+	}
 	if in == nil {
 		in = &GETSendMessageInput{}
 	}
@@ -823,6 +1213,28 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 var opGETSendMessageBatch = runtime.Operation{
 	Name:      "GETSendMessageBatch",
 	RetrySafe: true,
+}
+
+// validateGETSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that GETSendMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageBatchInput.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageBatchInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
@@ -857,8 +1269,14 @@ var opGETSendMessageBatch = runtime.Operation{
 // GETSendMessageBatch sends GET
 // /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*GETSendMessageBatchOutput, error) {
+	if err := validateGETSendMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETSendMessageBatch, err)
+	}
 	if in == nil {
 		in = &GETSendMessageBatchInput{}
 	}
@@ -884,6 +1302,28 @@ var opGETSetQueueAttributes = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETSetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that GETSetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Attribute == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSetQueueAttributesInput.Attribute",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSetQueueAttributesInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
@@ -902,8 +1342,14 @@ var opGETSetQueueAttributes = runtime.Operation{
 // GETSetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=SetQueueAttributes&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttributesInput, opts ...func(*Options)) (*GETSetQueueAttributesOutput, error) {
+	if err := validateGETSetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETSetQueueAttributes, err)
+	}
 	if in == nil {
 		in = &GETSetQueueAttributesInput{}
 	}
@@ -929,6 +1375,28 @@ var opGETTagQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETTagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that GETTagQueue refuses before sending (a nil in misses them all), or nil.
+func validateGETTagQueue(in *GETTagQueueInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.Tags == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETTagQueueInput.Tags",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETTagQueueInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
 // Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
@@ -949,8 +1417,14 @@ var opGETTagQueue = runtime.Operation{
 //
 // GETTagQueue sends GET /{AccountNumber}/{QueueName}/?Action=TagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...func(*Options)) (*GETTagQueueOutput, error) {
+	if err := validateGETTagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETTagQueue, err)
+	}
 	if in == nil {
 		in = &GETTagQueueInput{}
 	}
@@ -976,6 +1450,28 @@ var opGETUntagQueue = runtime.Operation{
 	RetrySafe: true,
 }
 
+// validateGETUntagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that GETUntagQueue refuses before sending (a nil in misses them all), or nil.
+func validateGETUntagQueue(in *GETUntagQueueInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.TagKeys == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETUntagQueueInput.TagKeys",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.QueueName == "" {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETUntagQueueInput.QueueName",
+			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
 // Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
@@ -986,8 +1482,14 @@ var opGETUntagQueue = runtime.Operation{
 //
 // GETUntagQueue sends GET /{AccountNumber}/{QueueName}/?Action=UntagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts ...func(*Options)) (*GETUntagQueueOutput, error) {
+	if err := validateGETUntagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opGETUntagQueue, err)
+	}
 	if in == nil {
 		in = &GETUntagQueueInput{}
 	}

@@ -1,0 +1,96 @@
+package generator
+
+import (
+	"github.com/dave/jennifer/jen"
+)
+
+// inputCheck is one condition under which an operation's input is refused
+// before sending: cond (in terms of `in`, already known non-nil) and the
+// runtime reason; a nil cond refuses only a nil input.
+type inputCheck struct {
+	field  string
+	cond   *jen.Statement
+	reason string
+}
+
+// inputChecks are the checks of op's input (after aws-sdk-go-v2's
+// generated validators): every path parameter must be non-empty (a string
+// or string enum "", a list with no items, a nil pointer), every required
+// member that can be nil (pointer, slice, map, bytes; not nullable ones,
+// whose nil is sent as null) must be set. Required values that cannot be
+// nil (a string in the body, a number) are refused only when the whole
+// input is nil: their zero is a value.
+func inputChecks(op *Operation, svc *Service) []inputCheck {
+	types := map[string]*Type{}
+	for _, t := range svc.Types {
+		types[t.Name] = t
+	}
+	in := types[op.Input]
+	if in == nil {
+		return nil
+	}
+	var out []inputCheck
+	for _, fl := range in.Fields {
+		v := jen.Id("in").Dot(fl.Name)
+		nilable := isNilable(fl)
+		switch {
+		case fl.In == "path" && fl.Type.Kind == RefSlice:
+			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter"})
+		case fl.In == "path" && nilable:
+			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "EmptyPathParameter"})
+		case fl.In == "path" && (fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarString ||
+			fl.Type.Kind == RefNamed && types[fl.Type.Name] != nil && types[fl.Type.Name].Kind == KindEnum && !types[fl.Type.Name].IntEnum):
+			out = append(out, inputCheck{fl.Name, v.Op("==").Lit(""), "EmptyPathParameter"})
+		case fl.In == "path":
+			// A number or boolean: never empty.
+		case !fl.Required || fl.Nullable || fl.Type.Scalar == ScalarReader:
+			// Optional; nil sent as null; a raw body (optional or not, it is read as given).
+		case nilable:
+			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "MissingRequiredField"})
+		default:
+			out = append(out, inputCheck{fl.Name, nil, "MissingRequiredField"})
+		}
+	}
+	return out
+}
+
+// isNilable reports whether a field's Go type (fieldType) can be nil.
+func isNilable(fl Field) bool {
+	t := fl.Type
+	switch {
+	case t.Kind == RefSlice || t.Kind == RefMap:
+		return true
+	case t.Kind == RefScalar && (t.Scalar == ScalarBytes || t.Scalar == ScalarRawJSON || t.Scalar == ScalarReader):
+		return true
+	}
+	return fieldIsPointer(fl)
+}
+
+// emitValidate writes validateOP, which returns a *runtime.InvalidParamsError
+// naming every refused member of the input (all of them when the input is
+// nil), or nil; it allocates nothing when the input is valid.
+func emitValidate(f *jen.File, op *Operation, checks []inputCheck) {
+	name := "validate" + op.Name
+	f.Comment(name + " returns a *runtime.InvalidParamsError naming every member of in")
+	f.Comment("that " + op.Name + " refuses before sending (a nil in misses them all), or nil.")
+	f.Func().Id(name).Params(jen.Id("in").Op("*").Id(op.Input)).Error().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("errs").Index().Qual(runtimePath, "InvalidParamError")
+		for _, c := range checks {
+			cond := jen.Id("in").Op("==").Nil()
+			if c.cond != nil {
+				cond = cond.Op("||").Add(c.cond)
+			}
+			g.If(cond).Block(
+				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual(runtimePath, "InvalidParamError").Values(jen.Dict{
+					jen.Id("Field"):  jen.Lit(op.Input + "." + c.field),
+					jen.Id("Reason"): jen.Qual(runtimePath, c.reason),
+				})),
+			)
+		}
+		g.If(jen.Id("errs").Op("!=").Nil()).Block(
+			jen.Return(jen.Op("&").Qual(runtimePath, "InvalidParamsError").Values(jen.Dict{jen.Id("Errs"): jen.Id("errs")})),
+		)
+		g.Return(jen.Nil())
+	})
+	f.Line()
+}

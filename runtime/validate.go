@@ -1,0 +1,57 @@
+package runtime
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Reasons an [InvalidParamError] gives, after smithy-go's validation
+// package (ParamRequiredError) and aws-sdk-go-v2's REST serializers ("input
+// member X must not be empty").
+const (
+	// MissingRequiredField: a required member that can be nil (pointer,
+	// slice, map) is nil, or the whole input is nil.
+	MissingRequiredField = "missing required field"
+	// EmptyPathParameter: a path parameter is "" (or an empty list), which
+	// would send another route ("/pets/" for "/pets/{petId}").
+	EmptyPathParameter = "empty path parameter"
+)
+
+// InvalidParamError is one input member refused before sending.
+type InvalidParamError struct {
+	// Field is "Input.Member" ("GetItemInput.Key").
+	Field string
+	// Reason is [MissingRequiredField] or [EmptyPathParameter].
+	Reason string
+}
+
+// Error renders "REASON, FIELD." as smithy-go's ParamRequiredError does.
+func (e InvalidParamError) Error() string { return e.Reason + ", " + e.Field + "." }
+
+// InvalidParamsError is returned by a generated operation method, wrapped in
+// an [*OperationError] (see [Client.InvalidInput]), when its input misses a
+// required member or has an empty path parameter. It is checked before the
+// first attempt: nothing is sent and no retry quota is spent. After
+// aws-sdk-go-v2's smithy validation.InvalidParamsError.
+type InvalidParamsError struct {
+	// Errs are the refused members, in the input's field order.
+	Errs []InvalidParamError
+}
+
+// Error renders "N validation error(s) found. - REASON, FIELD. - …", smithy's
+// text on one line.
+func (e *InvalidParamsError) Error() string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(len(e.Errs)) + " validation error(s) found.")
+	for _, pe := range e.Errs {
+		b.WriteString(" - " + pe.Error())
+	}
+	return b.String()
+}
+
+// InvalidInput wraps err, an input refused before any attempt (an
+// [*InvalidParamsError]), as [Client.Do] wraps its errors: an
+// [*OperationError] naming the service and op ("pkg: Op: ERR").
+func (c *Client) InvalidInput(op *Operation, err error) error {
+	return &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+}
