@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // emitOperations writes operations.go: per operation its runtime.Operation,
@@ -386,30 +387,20 @@ func pathExpr(op *Operation) *jen.Statement {
 	}
 	var parts []*jen.Statement
 	lit := ""
-	rest := op.Path
-	for {
-		i := strings.IndexByte(rest, '{')
-		j := strings.IndexByte(rest[max(i, 0):], '}')
-		if i < 0 || j < 0 {
-			break
-		}
-		j += i
-		p, ok := byName[rest[i+1:j]]
+	for _, part := range openapi.SplitTemplate(op.Path) {
+		p, ok := byName[part.Name]
 		if !ok {
-			lit += rest[:j+1]
-			rest = rest[j+1:]
+			lit += part.Text // literal text, or a placeholder no parameter fills
 			continue
 		}
-		lit += rest[:i]
 		if lit != "" {
 			parts = append(parts, jen.Lit(lit))
 		}
 		lit = ""
 		parts = append(parts, jen.Qual(openapiPath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
-		rest = rest[j+1:]
 	}
-	if lit+rest != "" || len(parts) == 0 {
-		parts = append(parts, jen.Lit(lit+rest))
+	if lit != "" || len(parts) == 0 {
+		parts = append(parts, jen.Lit(lit))
 	}
 	expr := parts[0]
 	for _, p := range parts[1:] {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // skipUnfilledPlaceholders removes from api every operation whose path
@@ -51,16 +52,10 @@ func skipUnfilledPlaceholders(api *openapi3.T, d *diags) []string {
 // placeholders returns the names of a path template's "{name}"s, in order.
 func placeholders(path string) []string {
 	var out []string
-	for {
-		i := strings.IndexByte(path, '{')
-		if i < 0 {
-			return out
+	for _, part := range openapi.SplitTemplate(path) {
+		if part.Name != "" {
+			out = append(out, part.Name)
 		}
-		j := strings.IndexByte(path[i:], '}')
-		if j < 0 {
-			return out
-		}
-		out = append(out, path[i+1:i+j])
-		path = path[i+j+1:]
 	}
+	return out
 }

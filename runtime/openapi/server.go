@@ -12,26 +12,19 @@ import "strings"
 // "https://sqs.us-east-1.amazonaws.com".
 func ExpandServerURL(template string, vars, defaults map[string]string) string {
 	var b strings.Builder
-	rest := template
-	for {
-		i := strings.IndexByte(rest, '{')
-		j := strings.IndexByte(rest[max(i, 0):], '}')
-		if i < 0 || j < 0 {
-			break
+	for _, part := range SplitTemplate(template) {
+		if part.Name == "" {
+			b.WriteString(part.Text)
+			continue
 		}
-		j += i
-		name := rest[i+1 : j]
-		v, ok := vars[name]
+		v, ok := vars[part.Name]
 		if !ok || v == "" {
-			v, ok = defaults[name]
+			v, ok = defaults[part.Name]
 		}
 		if !ok {
-			v = rest[i : j+1]
+			v = part.Text
 		}
-		b.WriteString(rest[:i])
 		b.WriteString(v)
-		rest = rest[j+1:]
 	}
-	b.WriteString(rest)
 	return b.String()
 }
