@@ -99,7 +99,6 @@ type Settings struct {
 
 // The reasons a ConfigError gives.
 const (
-	reasonMode        = "must be one of standard, adaptive, legacy, aliyun"
 	reasonMaxAttempts = "must be an integer ≥ 1"
 )
 
@@ -469,7 +468,7 @@ func parseMode(f found) (Setting[Mode], error) {
 			return Setting[Mode]{Value: m, Source: f.src}, nil
 		}
 	}
-	return Setting[Mode]{}, &ConfigError{Setting: "retry mode", Value: f.text, Source: f.src, Reason: reasonMode}
+	return Setting[Mode]{}, &ConfigError{Setting: "retry mode", Value: f.text, Source: f.src, Reason: modeReason()}
 }
 
 // parseMaxAttempts validates f as max attempts: the integer f.num when
@@ -529,4 +528,15 @@ func defaultMaxAttempts(svc *Service, mode Mode) (Setting[int], error) {
 		Value:  globalParams(mode).MaxAttempts,
 		Source: Source{Level: LevelGlobalDefault, Name: "max attempts in " + string(mode) + " mode"},
 	}, nil
+}
+
+// modeReason is a ConfigError's reason for an unknown retry mode: "must be
+// one of standard, adaptive, legacy, aliyun", listing the modes of mode.go in
+// their order (one list of modes).
+func modeReason() string {
+	names := make([]string, len(modes))
+	for i, m := range modes {
+		names[i] = string(m)
+	}
+	return "must be one of " + strings.Join(names, ", ")
 }
