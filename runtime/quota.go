@@ -127,15 +127,6 @@ func (k retryCosts) retryCost(c Class, err error) int {
 	return k.transient
 }
 
-// retryCost is the default retry cost of class c (§5): 5 tokens for
-// throttling, 14 for everything else retried.
-func retryCost(c Class) int {
-	if c == ClassThrottling {
-		return RetryCostThrottling
-	}
-	return RetryCostTransient
-}
-
 // payRetry pays cost tokens from the client's retry quota and, when set, the
 // fleet retry budget: from both or from neither. When one refuses it returns
 // false with that bucket's balance, and fleet reports whether it was the
