@@ -351,7 +351,7 @@ func sentBeforeFailure(err error) bool {
 //  1. the service's lists (NonRetryableCodes, then ThrottlingCodes, then
 //     TransientCodes): a code listed here has this class, even a built-in
 //     one;
-//  2. the built-in lists: the 14 throttling codes, then the 4 transient
+//  2. the built-in lists: the 14 throttling codes, then the 2 transient
 //     codes;
 //  3. in aliyun mode (the service's DefaultMode), the aliyun throttling
 //     codes (§8).
