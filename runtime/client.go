@@ -174,12 +174,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if c.rand == nil {
 		c.rand = rand.Float64
 	}
-	capacity := DefaultRetryQuotaCapacity
-	if opts.RetryQuotaCapacity != nil {
-		capacity = *opts.RetryQuotaCapacity
-	}
-	c.quota = NewRetryQuota(capacity)
-	c.costs = newRetryCosts(&opts)
+	qs := ResolveQuotaSettings(&opts)
+	c.quota = NewRetryQuota(qs.Capacity.Value)
+	c.costs = newRetryCosts(qs)
 	c.maxWindow = DefaultMaxThrottleWindow
 	if opts.MaxThrottleWindow > 0 {
 		c.maxWindow = opts.MaxThrottleWindow

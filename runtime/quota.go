@@ -102,10 +102,9 @@ type retryCosts struct {
 	transient, throttling, timeout, noRetryIncrement int
 }
 
-// newRetryCosts returns the costs opts set, the defaults of §5 elsewhere
-// (ResolveQuotaSettings).
-func newRetryCosts(opts *Options) retryCosts {
-	q := ResolveQuotaSettings(opts)
+// newRetryCosts returns the costs of q, the client's resolved quota
+// settings (ResolveQuotaSettings: the options', else the defaults of §5).
+func newRetryCosts(q QuotaSettings) retryCosts {
 	return retryCosts{
 		transient:        q.CostTransient.Value,
 		throttling:       q.CostThrottling.Value,
