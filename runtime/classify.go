@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"syscall"
 )
 
@@ -90,32 +91,14 @@ type codeLists struct {
 // (§4 rules 2–4).
 func (l codeLists) lookup(code string) (Class, bool) {
 	switch {
-	case contains(l.nonRetryable, code):
+	case slices.Contains(l.nonRetryable, code):
 		return ClassNonRetryable, true
-	case contains(l.throttling, code):
+	case slices.Contains(l.throttling, code):
 		return ClassThrottling, true
-	case contains(l.transient, code):
+	case slices.Contains(l.transient, code):
 		return ClassTransient, true
 	}
 	return ClassSuccess, false
-}
-
-func containsInt(list []int, v int) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 var builtinCodes = codeLists{transient: builtinTransientCodes, throttling: builtinThrottlingCodes}
@@ -188,7 +171,7 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 		return ClassNonRetryable
 	}
 	c, listed := codeClass(r.Code, k.opts, k.op, k.svc)
-	if !listed && k.aliyun && contains(aliyunThrottlingCodes, r.Code) {
+	if !listed && k.aliyun && slices.Contains(aliyunThrottlingCodes, r.Code) {
 		c, listed = ClassThrottling, true
 	}
 	switch {
@@ -240,7 +223,7 @@ func (k *classifier) statusClass(status int, code string) Class {
 			statuses = tc.RetryStatuses
 		}
 		switch {
-		case !containsInt(statuses, status):
+		case !slices.Contains(statuses, status):
 			return ClassNonRetryable
 		case status == 429:
 			return ClassThrottling
@@ -351,7 +334,7 @@ func sentBeforeFailure(err error) bool {
 //  1. the service's lists (NonRetryableCodes, then ThrottlingCodes, then
 //     TransientCodes): a code listed here has this class, even a built-in
 //     one;
-//  2. the built-in lists: the 14 throttling codes, then the 4 transient
+//  2. the built-in lists: the 14 throttling codes, then the 2 transient
 //     codes;
 //  3. in aliyun mode (the service's DefaultMode), the aliyun throttling
 //     codes (§8).
@@ -365,7 +348,7 @@ func (s *Service) CodeClass(code string) Class {
 	switch {
 	case listed:
 		return c
-	case s.DefaultMode == ModeAliyun && contains(aliyunThrottlingCodes, code):
+	case s.DefaultMode == ModeAliyun && slices.Contains(aliyunThrottlingCodes, code):
 		return ClassThrottling
 	}
 	return ClassNonRetryable

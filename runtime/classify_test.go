@@ -201,3 +201,10 @@ func TestServiceCodeClass(t *testing.T) {
 		})
 	}
 }
+
+// The doc comments of builtinThrottlingCodes and Service.CodeClass count the
+// built-in lists; this keeps the counts true.
+func TestBuiltinCodeCounts(t *testing.T) {
+	require.Len(t, builtinThrottlingCodes, 14)
+	require.Equal(t, []string{"RequestTimeout", "RequestTimeoutException"}, builtinTransientCodes)
+}

@@ -121,7 +121,9 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // the call's options: the client's options with any per-call changes applied
 // (nil means the client's). On a 2xx response decode is called with the
 // response, whose body the runtime closes afterwards; decode's error is
-// wrapped in a *DecodeError (not retried). Every failure is an
+// wrapped in a *DecodeError, not retried unless it is an I/O failure (a body
+// that broke off or timed out, a checksum mismatch: retried on retry-safe
+// operations, §3). Every failure is an
 // *OperationError naming the service and op, wrapping a ModeledError (from
 // op.NewError), an *APIError, a transport or context error, a *ConfigError
 // (invalid per-call options), a *RequestHookError, a *DecodeError, or one of
@@ -172,12 +174,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if c.rand == nil {
 		c.rand = rand.Float64
 	}
-	capacity := DefaultRetryQuotaCapacity
-	if opts.RetryQuotaCapacity != nil {
-		capacity = *opts.RetryQuotaCapacity
-	}
-	c.quota = NewRetryQuota(capacity)
-	c.costs = newRetryCosts(&opts)
+	qs := ResolveQuotaSettings(&opts)
+	c.quota = NewRetryQuota(qs.Capacity.Value)
+	c.costs = newRetryCosts(qs)
 	c.maxWindow = DefaultMaxThrottleWindow
 	if opts.MaxThrottleWindow > 0 {
 		c.maxWindow = opts.MaxThrottleWindow
@@ -270,10 +269,11 @@ func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 // send makes one attempt, under its own deadline when Options.AttemptTimeout
 // is set: the deadline covers the response headers and the reading and
 // decoding of the body. On a 2xx it hands the response to decode (after
-// checking the service's response checksum); a body that breaks off, times
-// out or fails its checksum is an I/O failure in res.Err (retried on
-// retry-safe operations, §3), any other decode error a *DecodeError. Every
-// body is drained and closed before send returns.
+// checking the service's response checksum); every error of that step is
+// a *DecodeError in res.Err, which classification retries on retry-safe
+// operations (§3) when it wraps an I/O failure (a body that breaks off,
+// times out or fails its checksum). Every body is drained and closed before
+// send returns.
 func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) AttemptResult {
 	opts := cl.opts
 	if opts.AttemptTimeout > 0 {
@@ -325,11 +325,11 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 
 // newAttemptRequest builds one attempt's request from the operation's
 // request: a new *http.Request with a new header map holding the
-// operation's fixed headers and req.Header's values (never req.Header itself, which the runtime does not write) and the
-// runtime's own headers: Content-Type, the attempt header, the invocation ID
-// header, the idempotency key, x-sdk-throttling-control and the throttle
-// debug header. A
-// BeforeAttempt hook therefore sees a request no earlier attempt touched.
+// operation's fixed headers, req.Header's values (never req.Header itself,
+// which the runtime does not write) and the runtime's own headers:
+// Content-Type, the attempt header, the invocation ID header, the
+// idempotency key, x-sdk-throttling-control and the throttle debug header.
+// A BeforeAttempt hook therefore sees a request no earlier attempt touched.
 // All header values share one backing array, each value slice capped at its
 // length, so the header costs the map and one allocation.
 func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {

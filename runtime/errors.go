@@ -156,7 +156,10 @@ func (e *RequestHookError) Error() string {
 func (e *RequestHookError) Unwrap() error { return e.Err }
 
 // DecodeError is returned when a 2xx response's body cannot be decoded into
-// the operation's output. It is not retried: the request succeeded.
+// the operation's output. It is not retried (the request succeeded) unless
+// Err is an I/O failure (§4 rule 5): a body shorter than its Content-Length
+// (io.ErrUnexpectedEOF), an attempt deadline or a *ChecksumError, retried on
+// retry-safe operations (§3).
 type DecodeError struct {
 	// Operation is the operation's name; StatusCode the response's status.
 	Operation  string

@@ -102,10 +102,9 @@ type retryCosts struct {
 	transient, throttling, timeout, noRetryIncrement int
 }
 
-// newRetryCosts returns the costs opts set, the defaults of §5 elsewhere
-// (ResolveQuotaSettings).
-func newRetryCosts(opts *Options) retryCosts {
-	q := ResolveQuotaSettings(opts)
+// newRetryCosts returns the costs of q, the client's resolved quota
+// settings (ResolveQuotaSettings: the options', else the defaults of §5).
+func newRetryCosts(q QuotaSettings) retryCosts {
 	return retryCosts{
 		transient:        q.CostTransient.Value,
 		throttling:       q.CostThrottling.Value,
@@ -125,15 +124,6 @@ func (k retryCosts) retryCost(c Class, err error) int {
 		return k.timeout
 	}
 	return k.transient
-}
-
-// retryCost is the default retry cost of class c (§5): 5 tokens for
-// throttling, 14 for everything else retried.
-func retryCost(c Class) int {
-	if c == ClassThrottling {
-		return RetryCostThrottling
-	}
-	return RetryCostTransient
 }
 
 // payRetry pays cost tokens from the client's retry quota and, when set, the

@@ -3,7 +3,6 @@ package runtime
 import (
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -39,7 +38,13 @@ const tooLong = time.Duration(math.MaxInt64)
 // non-integer values are not ok; values that overflow time.Duration saturate
 // to tooLong.
 func parseMillis(v string) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
+	return parseUnits(strings.TrimSpace(v), time.Millisecond)
+}
+
+// parseUnits parses v, a non-empty string of decimal digits (no sign, no
+// space), as a count of unit. Anything else is not ok; a count that
+// overflows time.Duration saturates to tooLong.
+func parseUnits(v string, unit time.Duration) (time.Duration, bool) {
 	if v == "" {
 		return 0, false
 	}
@@ -48,11 +53,11 @@ func parseMillis(v string) (time.Duration, bool) {
 			return 0, false
 		}
 	}
-	ms, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || ms > int64(tooLong/time.Millisecond) {
+	n, ok := parseInt64(v)
+	if !ok || n > int64(tooLong/unit) {
 		return tooLong, true // all digits: only overflow is left
 	}
-	return time.Duration(ms) * time.Millisecond, true
+	return time.Duration(n) * unit, true
 }
 
 // parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
@@ -76,16 +81,7 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 		return 0, false
 	}
 	if v[0] >= '0' && v[0] <= '9' {
-		for i := 0; i < len(v); i++ {
-			if v[i] < '0' || v[i] > '9' {
-				return 0, false
-			}
-		}
-		s, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || s > int64(tooLong/time.Second) {
-			return tooLong, true
-		}
-		return time.Duration(s) * time.Second, true
+		return parseUnits(v, time.Second) // delta-seconds
 	}
 	t, err := http.ParseTime(v)
 	if err != nil {
@@ -121,7 +117,7 @@ func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time
 				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
 			}
 		case strings.EqualFold(name, HeaderACSRetryAfter):
-			if ms, ok := parseMillis(v); ok && ms > 0 {
+			if ms, ok := parseACSRetryAfter(v); ok {
 				d, requested, from, bounded = ms, ms, HeaderACSRetryAfter, true
 			}
 		}
