@@ -186,27 +186,20 @@ func InstallRedis(t testing.TB) {
 	if err != nil {
 		t.Fatalf("testserver: %v", err)
 	}
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		t.Fatalf("testserver: creating %s: %v", base, err)
-	}
-	lock, err := os.OpenFile(filepath.Join(base, "redis-install.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	err = withFileLock(filepath.Join(base, "redis-install.lock"), func() error {
+		if _, err := exec.LookPath("redis-server"); err == nil {
+			return nil // another test binary installed it meanwhile
+		}
+		if err := aptInstall("redis-server"); err != nil {
+			return fmt.Errorf("redis-server is not on PATH and could not be installed (%v); install it with `apt-get install -y redis-server` or set RETRYGEN_SKIP_SERVERS=1 to skip these tests", err)
+		}
+		if _, err := exec.LookPath("redis-server"); err != nil {
+			return fmt.Errorf("apt-get installed redis-server but it is not on PATH: %v", err)
+		}
+		return nil
+	})
 	if err != nil {
-		t.Fatalf("testserver: opening the redis install lock: %v", err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatalf("testserver: locking %s: %v", lock.Name(), err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing the file unlocks too
-	if _, err := exec.LookPath("redis-server"); err == nil {
-		redisInstallDone = true // another test binary installed it meanwhile
-		return
-	}
-	if err := aptInstall("redis-server"); err != nil {
-		t.Fatalf("testserver: redis-server is not on PATH and could not be installed (%v); install it with `apt-get install -y redis-server` or set RETRYGEN_SKIP_SERVERS=1 to skip these tests", err)
-	}
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatalf("testserver: apt-get installed redis-server but it is not on PATH: %v", err)
+		t.Fatalf("testserver: %v", err)
 	}
 	redisInstallDone = true
 }
