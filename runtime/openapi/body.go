@@ -139,10 +139,11 @@ func isJSONMedia(ct string) bool {
 
 // jsonObject reduces v to its JSON object form.
 func jsonObject(v any) (paramValue, error) {
-	if _, err := json.Marshal(v); err != nil {
+	x, err := decodeJSON(v)
+	if err != nil {
 		return paramValue{}, err
 	}
-	p := toParam(v)
+	p := paramFromJSON(x)
 	if p.absent {
 		return paramValue{isObj: true}, nil
 	}
@@ -239,13 +240,7 @@ func renderPart(p Part) ([]multipartPart, error) {
 	case pv.absent:
 		return nil, nil
 	case (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
-		var x any
-		if pv.isObj {
-			x = pv.obj
-		} else {
-			x = toAny(v)
-		}
-		kvs := flattenDeep(nil, p.Name, x)
+		kvs := flattenDeep(nil, p.Name, pv.decoded)
 		out := make([]multipartPart, 0, len(kvs)/2)
 		for i := 0; i < len(kvs); i += 2 {
 			out = append(out, multipartPart{name: kvs[i], header: e.Headers, data: []byte(kvs[i+1])})
@@ -332,19 +327,6 @@ func writeMultipart(all []multipartPart) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return buf.Bytes(), w.FormDataContentType(), nil
-}
-
-// toAny returns v's JSON form decoded (numbers as json.Number), or nil.
-func toAny(v any) any {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var x any
-	_ = dec.Decode(&x)
-	return x
 }
 
 // sortedKeys returns m's keys in order.
