@@ -108,10 +108,17 @@ func lockHash() string {
 // callers, in this process or others, install at most once. A failed or
 // interrupted install leaves no marker, so the next caller starts over.
 func installOnce(dir string, install func(dir string) error) error {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return fmt.Errorf("creating the npm cache: %w", err)
+	return withFileLock(dir+".lock", func() error { return installLocked(dir, install) })
+}
+
+// withFileLock runs fn holding an exclusive flock on path (created, with its
+// directory, when missing), so that callers in this process and in other
+// test binaries run one at a time.
+func withFileLock(path string, fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("creating the cache directory: %w", err)
 	}
-	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	lock, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return fmt.Errorf("opening the install lock: %w", err)
 	}
@@ -120,7 +127,11 @@ func installOnce(dir string, install func(dir string) error) error {
 		return fmt.Errorf("locking %s: %w", lock.Name(), err)
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing the file unlocks too
+	return fn()
+}
 
+// installLocked is installOnce's body, run under the lock.
+func installLocked(dir string, install func(dir string) error) error {
 	marker := filepath.Join(dir, doneMarker)
 	if _, err := os.Stat(marker); err == nil {
 		return nil

@@ -44,78 +44,114 @@ func start(t testing.TB, s server) string {
 		install = Install
 	}
 	dir := install(t)
-	var lastErr error
+	var endpoint string
+	err := onFreePort(func(port int) (err error) {
+		endpoint, err = run(t, s, dir, port)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("testserver: %v", err)
+	}
+	return endpoint
+}
+
+// onFreePort calls try with a free 127.0.0.1 port, again with another port
+// (up to portAttempts in all) while try fails because the port was taken
+// meanwhile, and returns try's last error.
+func onFreePort(try func(port int) error) error {
+	var err error
 	for range portAttempts {
-		port, err := freePort()
-		if err != nil {
-			t.Fatalf("testserver: %s: %v", s.name, err)
+		port, perr := freePort()
+		if perr != nil {
+			return perr
 		}
-		endpoint, err := run(t, s, dir, port)
-		if err == nil {
-			return endpoint
-		}
-		lastErr = err
-		if !strings.Contains(err.Error(), "EADDRINUSE") && !strings.Contains(err.Error(), "address already in use") {
-			break
+		err = try(port)
+		if err == nil || !addrInUse(err) {
+			return err
 		}
 	}
-	t.Fatalf("testserver: %v", lastErr)
-	return ""
+	return err
+}
+
+// addrInUse reports whether err (carrying a server's output) says its port
+// was taken: node's EADDRINUSE, Go's and redis-server's "address already in
+// use".
+func addrInUse(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "EADDRINUSE") || strings.Contains(strings.ToLower(msg), "address already in use")
 }
 
 // run starts one server process on port and waits until it is ready.
 func run(t testing.TB, s server, dir string, port int) (string, error) {
-	out := &syncBuffer{}
 	exe := "node"
 	if s.exe != nil {
 		exe = s.exe(dir)
 	}
-	cmd := exec.Command(exe, s.args(dir, port)...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = out, out
-	// Setpgid puts the server and anything it forks in their own process group,
-	// killed whole in cleanup; Pdeathsig kills it if the test binary dies
-	// (e.g. on -timeout) before cleanup runs.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	args := s.args(dir, port)
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
+	p, err := startProc(dir, exe, args...)
+	if err != nil {
 		return "", fmt.Errorf("%s: starting %s: %w", s.name, exe, err)
 	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	stop := func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-exited
-	}
 	endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
-	if err := waitReady(endpoint, s.startTimeout, exited, &waitErr); err != nil {
-		stop()
-		return "", fmt.Errorf("%s on port %d (%s %s): %w; output:\n%s", s.name, port, exe, strings.Join(cmd.Args[1:], " "), err, out.String())
+	if err := waitReady(endpoint, s.startTimeout, p); err != nil {
+		p.kill()
+		return "", fmt.Errorf("%s on port %d (%s %s): %w; output:\n%s", s.name, port, exe, strings.Join(args, " "), err, p.out.String())
 	}
 	t.Logf("testserver: %s ready at %s after %v", s.name, endpoint, time.Since(began).Round(time.Millisecond))
 	t.Cleanup(func() {
-		stop()
+		p.kill()
 		if t.Failed() {
-			t.Logf("testserver: %s output:\n%s", s.name, out.String())
+			t.Logf("testserver: %s output:\n%s", s.name, p.out.String())
 		}
 	})
 	return endpoint, nil
 }
 
+// proc is one server process running in its own process group, its output
+// collected in out.
+type proc struct {
+	cmd    *exec.Cmd
+	out    *syncBuffer
+	exited chan struct{} // closed once the process has exited; waitErr is then set
+	// waitErr is cmd.Wait's result: the exit status.
+	waitErr error
+}
+
+// startProc starts exe with args in dir (the current directory when empty).
+// Setpgid puts the server and anything it forks in their own process group,
+// killed whole by kill; Pdeathsig kills it if the test binary dies (e.g. on
+// -timeout) before cleanup runs.
+func startProc(dir, exe string, args ...string) (*proc, error) {
+	p := &proc{cmd: exec.Command(exe, args...), out: &syncBuffer{}, exited: make(chan struct{})}
+	p.cmd.Dir = dir
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := p.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { p.waitErr = p.cmd.Wait(); close(p.exited) }()
+	return p, nil
+}
+
+// kill sends SIGKILL to the process group and waits for the exit.
+func (p *proc) kill() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.exited
+}
+
 // readyPoll is the interval between readiness probes.
 const readyPoll = 50 * time.Millisecond
 
-// waitReady polls endpoint with GET / until any HTTP response arrives, the
-// process exits (exited is closed; *waitErr is its exit status), or timeout
-// passes.
-func waitReady(endpoint string, timeout time.Duration, exited <-chan struct{}, waitErr *error) error {
+// waitReady polls endpoint with GET / until any HTTP response arrives, p
+// exits, or timeout passes.
+func waitReady(endpoint string, timeout time.Duration, p *proc) error {
 	client := &http.Client{Timeout: time.Second}
 	deadline := time.Now().Add(timeout)
 	for {
 		select {
-		case <-exited:
-			return fmt.Errorf("exited before answering HTTP: %v", *waitErr)
+		case <-p.exited:
+			return fmt.Errorf("exited before answering HTTP: %v", p.waitErr)
 		default:
 		}
 		resp, err := client.Get(endpoint + "/")

@@ -29,14 +29,7 @@ type Redis struct {
 	dir  string
 	port int
 	mu   sync.Mutex
-	proc *redisProc
-}
-
-// redisProc is one running redis-server process.
-type redisProc struct {
-	cmd    *exec.Cmd
-	out    *syncBuffer
-	exited chan struct{}
+	proc *proc
 }
 
 // StartRedis runs `redis-server --port P --bind 127.0.0.1 --save ""
@@ -50,49 +43,36 @@ func StartRedis(t testing.TB) *Redis {
 	t.Helper()
 	InstallRedis(t)
 	r := &Redis{t: t, dir: t.TempDir()}
-	var lastErr error
-	for range portAttempts {
-		port, err := freePort()
-		if err != nil {
-			t.Fatalf("testserver: redis-server: %v", err)
-		}
+	err := onFreePort(func(port int) error {
 		r.port, r.Addr = port, "127.0.0.1:"+strconv.Itoa(port)
-		if lastErr = r.start(); lastErr == nil {
-			t.Cleanup(r.Kill)
-			return r
-		}
-		if !strings.Contains(lastErr.Error(), "Address already in use") {
-			break
-		}
+		return r.start()
+	})
+	if err != nil {
+		t.Fatalf("testserver: %v", err)
 	}
-	t.Fatalf("testserver: %v", lastErr)
-	return nil
+	t.Cleanup(r.Kill)
+	return r
 }
 
 // start runs redis-server on r.port and waits until it answers PING.
 func (r *Redis) start() error {
-	out := &syncBuffer{}
-	cmd := exec.Command("redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", r.dir)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
+	p, err := startProc("", "redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", r.dir)
+	if err != nil {
 		return fmt.Errorf("redis-server: starting: %w", err)
 	}
-	p := &redisProc{cmd: cmd, out: out, exited: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(p.exited) }()
 	deadline := time.Now().Add(redisStartTimeout)
 	for {
 		if err := Ping(r.Addr); err == nil {
 			break
 		} else if time.Now().After(deadline) {
 			p.kill()
-			return fmt.Errorf("redis-server on port %d: no PONG within %v: %w; output:\n%s", r.port, redisStartTimeout, err, out.String())
+			return fmt.Errorf("redis-server on port %d: no PONG within %v: %w; output:\n%s", r.port, redisStartTimeout, err, p.out.String())
 		}
 		select {
 		case <-p.exited:
-			return fmt.Errorf("redis-server on port %d exited before answering PING; output:\n%s", r.port, out.String())
+			return fmt.Errorf("redis-server on port %d exited before answering PING; output:\n%s", r.port, p.out.String())
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
@@ -101,12 +81,6 @@ func (r *Redis) start() error {
 	r.mu.Unlock()
 	r.t.Logf("testserver: redis-server ready at %s after %v", r.Addr, time.Since(began).Round(time.Millisecond))
 	return nil
-}
-
-// kill sends SIGKILL to the process group and waits for the exit.
-func (p *redisProc) kill() {
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	<-p.exited
 }
 
 // Kill stops the server with SIGKILL (no shutdown, nothing saved) and waits
@@ -186,27 +160,20 @@ func InstallRedis(t testing.TB) {
 	if err != nil {
 		t.Fatalf("testserver: %v", err)
 	}
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		t.Fatalf("testserver: creating %s: %v", base, err)
-	}
-	lock, err := os.OpenFile(filepath.Join(base, "redis-install.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	err = withFileLock(filepath.Join(base, "redis-install.lock"), func() error {
+		if _, err := exec.LookPath("redis-server"); err == nil {
+			return nil // another test binary installed it meanwhile
+		}
+		if err := aptInstall("redis-server"); err != nil {
+			return fmt.Errorf("redis-server is not on PATH and could not be installed (%v); install it with `apt-get install -y redis-server` or set RETRYGEN_SKIP_SERVERS=1 to skip these tests", err)
+		}
+		if _, err := exec.LookPath("redis-server"); err != nil {
+			return fmt.Errorf("apt-get installed redis-server but it is not on PATH: %v", err)
+		}
+		return nil
+	})
 	if err != nil {
-		t.Fatalf("testserver: opening the redis install lock: %v", err)
-	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatalf("testserver: locking %s: %v", lock.Name(), err)
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck // closing the file unlocks too
-	if _, err := exec.LookPath("redis-server"); err == nil {
-		redisInstallDone = true // another test binary installed it meanwhile
-		return
-	}
-	if err := aptInstall("redis-server"); err != nil {
-		t.Fatalf("testserver: redis-server is not on PATH and could not be installed (%v); install it with `apt-get install -y redis-server` or set RETRYGEN_SKIP_SERVERS=1 to skip these tests", err)
-	}
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatalf("testserver: apt-get installed redis-server but it is not on PATH: %v", err)
+		t.Fatalf("testserver: %v", err)
 	}
 	redisInstallDone = true
 }

@@ -139,10 +139,11 @@ func isJSONMedia(ct string) bool {
 
 // jsonObject reduces v to its JSON object form.
 func jsonObject(v any) (paramValue, error) {
-	if _, err := json.Marshal(v); err != nil {
+	x, err := decodeJSON(v)
+	if err != nil {
 		return paramValue{}, err
 	}
-	p := toParam(v)
+	p := paramFromJSON(x)
 	if p.absent {
 		return paramValue{isObj: true}, nil
 	}
@@ -189,85 +190,110 @@ type Part struct {
 // from a SHA-256 hash of the parts' contents, so the same parts always give
 // the same bytes. It returns a reader's error or encoding/json's error.
 func MultipartBody(parts ...Part) ([]byte, string, error) {
-	type rendered struct {
-		name, filename, contentType string
-		header                      map[string]string
-		data                        []byte
-	}
-	var all []rendered
-	file := func(p Part, name, ct string, r io.Reader) error {
-		b, err := io.ReadAll(r)
-		if err != nil {
-			return fmt.Errorf("multipart part %q: %w", p.Name, err)
-		}
-		if ct == "" {
-			ct = p.Encoding.ContentType
-		}
-		if ct == "" || strings.Contains(ct, "*") || strings.Contains(ct, ",") {
-			ct = "application/octet-stream"
-		}
-		if name == "" {
-			name = p.Name
-		}
-		all = append(all, rendered{name: p.Name, filename: name, contentType: ct, header: p.Encoding.Headers, data: b})
-		return nil
-	}
+	var all []multipartPart
 	for _, p := range parts {
-		var err error
-		switch v := p.Value.(type) {
-		case nil:
-		case *File:
-			if v != nil && v.Body != nil {
-				err = file(p, v.Filename, v.ContentType, v.Body)
-			}
-		case File:
-			if v.Body != nil {
-				err = file(p, v.Filename, v.ContentType, v.Body)
-			}
-		case []byte:
-			if v != nil {
-				err = file(p, "", "", bytes.NewReader(v))
-			}
-		case io.Reader:
-			err = file(p, "", "", v)
-		default:
-			pv := toParam(v)
-			e := p.Encoding
-			switch {
-			case pv.absent:
-			case (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
-				var x any
-				if pv.isObj {
-					x = pv.obj
-				} else {
-					x = toAny(v)
-				}
-				kvs := flattenDeep(nil, p.Name, x)
-				for i := 0; i < len(kvs); i += 2 {
-					all = append(all, rendered{name: kvs[i], header: e.Headers, data: []byte(kvs[i+1])})
-				}
-			case pv.isArr && e.Style == StyleForm && e.Explode:
-				for _, s := range pv.arr {
-					all = append(all, rendered{name: p.Name, header: e.Headers, data: []byte(s)})
-				}
-			case pv.isArr || pv.isObj || isJSONMedia(e.ContentType):
-				b, jerr := json.Marshal(v)
-				if jerr != nil {
-					return nil, "", fmt.Errorf("multipart part %q: %w", p.Name, jerr)
-				}
-				ct := e.ContentType
-				if ct == "" {
-					ct = "application/json"
-				}
-				all = append(all, rendered{name: p.Name, contentType: ct, header: e.Headers, data: b})
-			default:
-				all = append(all, rendered{name: p.Name, contentType: e.ContentType, header: e.Headers, data: []byte(pv.prim)})
-			}
-		}
+		ps, err := renderPart(p)
 		if err != nil {
 			return nil, "", err
 		}
+		all = append(all, ps...)
 	}
+	return writeMultipart(all)
+}
+
+// multipartPart is one part of a multipart/form-data body, ready to write.
+type multipartPart struct {
+	name, filename, contentType string
+	header                      map[string]string
+	data                        []byte
+}
+
+// renderPart returns the parts p is sent as: none when its value is absent,
+// one per member or element for style deepObject and exploded style form,
+// else one. It returns a reader's error or encoding/json's error, naming the
+// part.
+func renderPart(p Part) ([]multipartPart, error) {
+	switch v := p.Value.(type) {
+	case nil:
+		return nil, nil
+	case *File:
+		if v == nil || v.Body == nil {
+			return nil, nil
+		}
+		return filePart(p, *v)
+	case File:
+		if v.Body == nil {
+			return nil, nil
+		}
+		return filePart(p, v)
+	case []byte:
+		if v == nil {
+			return nil, nil
+		}
+		return filePart(p, File{Body: bytes.NewReader(v)})
+	case io.Reader:
+		return filePart(p, File{Body: v})
+	}
+	v, e := p.Value, p.Encoding
+	pv := toParam(v)
+	switch {
+	case pv.absent:
+		return nil, nil
+	case (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
+		kvs := flattenDeep(nil, p.Name, pv.decoded)
+		out := make([]multipartPart, 0, len(kvs)/2)
+		for i := 0; i < len(kvs); i += 2 {
+			out = append(out, multipartPart{name: kvs[i], header: e.Headers, data: []byte(kvs[i+1])})
+		}
+		return out, nil
+	case pv.isArr && e.Style == StyleForm && e.Explode:
+		out := make([]multipartPart, 0, len(pv.arr))
+		for _, s := range pv.arr {
+			out = append(out, multipartPart{name: p.Name, header: e.Headers, data: []byte(s)})
+		}
+		return out, nil
+	case pv.isArr || pv.isObj || isJSONMedia(e.ContentType):
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("multipart part %q: %w", p.Name, err)
+		}
+		ct := e.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		return []multipartPart{{name: p.Name, contentType: ct, header: e.Headers, data: b}}, nil
+	default:
+		return []multipartPart{{name: p.Name, contentType: e.ContentType, header: e.Headers, data: []byte(pv.prim)}}, nil
+	}
+}
+
+// filePart reads f.Body to its end and returns it as p's one file part: its
+// filename is f.Filename, else p.Name; its media type is f.ContentType, else
+// the Encoding Object's when that names one type, else
+// application/octet-stream.
+func filePart(p Part, f File) ([]multipartPart, error) {
+	b, err := io.ReadAll(f.Body)
+	if err != nil {
+		return nil, fmt.Errorf("multipart part %q: %w", p.Name, err)
+	}
+	ct := f.ContentType
+	if ct == "" {
+		ct = p.Encoding.ContentType
+	}
+	if ct == "" || strings.Contains(ct, "*") || strings.Contains(ct, ",") {
+		ct = "application/octet-stream"
+	}
+	filename := f.Filename
+	if filename == "" {
+		filename = p.Name
+	}
+	return []multipartPart{{name: p.Name, filename: filename, contentType: ct, header: p.Encoding.Headers, data: b}}, nil
+}
+
+// writeMultipart writes all with a boundary derived from a SHA-256 hash of
+// their names, filenames and contents, and returns the body and its
+// Content-Type.
+func writeMultipart(all []multipartPart) ([]byte, string, error) {
 	h := sha256.New()
 	for _, r := range all {
 		fmt.Fprintf(h, "%d:%s%d:%s%d:", len(r.name), r.name, len(r.filename), r.filename, len(r.data))
@@ -301,19 +327,6 @@ func MultipartBody(parts ...Part) ([]byte, string, error) {
 		return nil, "", err
 	}
 	return buf.Bytes(), w.FormDataContentType(), nil
-}
-
-// toAny returns v's JSON form decoded (numbers as json.Number), or nil.
-func toAny(v any) any {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var x any
-	_ = dec.Decode(&x)
-	return x
 }
 
 // sortedKeys returns m's keys in order.

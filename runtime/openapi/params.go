@@ -44,6 +44,9 @@ type paramValue struct {
 	isObj  bool
 	keys   []string
 	obj    map[string]any
+	// decoded is the value's JSON form decoded (numbers as json.Number);
+	// nil when absent or when encoding/json cannot marshal it.
+	decoded any
 }
 
 // toParam reduces v through its JSON form, so enums, time.Time (RFC 3339),
@@ -51,22 +54,37 @@ type paramValue struct {
 // pointer, nil slice or map, or JSON null is absent. A value encoding/json
 // cannot marshal is written with fmt.Sprint.
 func toParam(v any) paramValue {
+	x, err := decodeJSON(v)
+	if err != nil {
+		return paramValue{prim: fmt.Sprint(v)}
+	}
+	return paramFromJSON(x)
+}
+
+// decodeJSON returns v's JSON form decoded (numbers as json.Number, JSON
+// null as nil), or encoding/json's error when v cannot be marshalled.
+func decodeJSON(v any) (any, error) {
 	if v == nil {
-		return paramValue{absent: true}
+		return nil, nil
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
-		return paramValue{prim: fmt.Sprint(v)}
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var x any
-	if dec.Decode(&x) != nil || x == nil {
-		return paramValue{absent: true}
-	}
+	_ = dec.Decode(&x) // json.Marshal's output always decodes
+	return x, nil
+}
+
+// paramFromJSON reduces the decoded JSON value x (see [decodeJSON]).
+func paramFromJSON(x any) paramValue {
 	switch t := x.(type) {
+	case nil:
+		return paramValue{absent: true}
 	case []any:
-		p := paramValue{isArr: true}
+		p := paramValue{isArr: true, decoded: x}
 		for _, e := range t {
 			p.arr = append(p.arr, primitive(e))
 		}
@@ -77,9 +95,9 @@ func toParam(v any) paramValue {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		return paramValue{isObj: true, keys: keys, obj: t}
+		return paramValue{isObj: true, keys: keys, obj: t, decoded: x}
 	}
-	return paramValue{prim: primitive(x)}
+	return paramValue{prim: primitive(x), decoded: x}
 }
 
 // primitive renders one decoded JSON value: strings as they are, numbers as
@@ -185,7 +203,7 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 	switch {
 	case p.absent:
 	case style == StyleDeepObject && (p.isObj || p.isArr):
-		kvs := flattenDeep(nil, name, toAny(v))
+		kvs := flattenDeep(nil, name, p.decoded)
 		for i := 0; i < len(kvs); i += 2 {
 			q.Add(kvs[i], kvs[i+1])
 		}

@@ -264,8 +264,9 @@ func (s *Store) StoreFault() error {
 	return nil
 }
 
-// Close stops the background goroutines, then gives back the unused tokens
-// of the current lease and writes pending refills (bounded by one second).
+// Close stops the background goroutines and waits for a lease request under
+// way, then gives back the unused tokens of the current lease and writes
+// pending refills (each bounded by one second).
 // The store keeps working on local state after Close. It returns nil; the
 // Redis client is the caller's to close.
 func (s *Store) Close() error {
@@ -279,6 +280,14 @@ func (s *Store) Close() error {
 	}
 	s.psMu.Unlock()
 	s.wg.Wait()
+	// A lease request under way ends within backgroundTimeout; none starts
+	// after closed is set (Acquire checks it under budget.mu).
+	s.budget.mu.Lock()
+	l := s.budget.inflight
+	s.budget.mu.Unlock()
+	if l != nil {
+		<-l.done
+	}
 	if s.StoreFault() == nil {
 		_ = s.budget.flush(true)
 	}

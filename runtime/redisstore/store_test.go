@@ -420,3 +420,28 @@ func TestWindowPropagationDelay(t *testing.T) {
 	slices.Sort(delays)
 	t.Logf("propagation delay over %d windows: median %v, max %v", len(delays), delays[len(delays)/2], delays[len(delays)-1])
 }
+
+// TestCloseWaitsForLeaseRequest: a lease request still under way when Close
+// is called (Redis stalled past Options.Timeout) ends before Close returns,
+// so no goroutine of the Store outlives Close or uses the Redis client
+// after it.
+func TestCloseWaitsForLeaseRequest(t *testing.T) {
+	r := testserver.StartRedis(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	rdb := redis.NewClient(&redis.Options{Addr: r.Addr, MaxRetries: -1, ContextTimeoutEnabled: true})
+	defer rdb.Close()
+	s, err := New(rdb, Options{FleetCapacity: 100, Timeout: 20 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	eventually(t, func() bool { return s.resyncs.Load() > 0 }, "connected")
+	r.Pause()
+	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	require.True(t, ok, "granted on credit after Options.Timeout")
+	resumed := make(chan struct{})
+	go func() { time.Sleep(100 * time.Millisecond); r.Resume(); close(resumed) }()
+	require.NoError(t, s.Close())
+	s.budget.mu.Lock()
+	inflight := s.budget.inflight
+	s.budget.mu.Unlock()
+	require.Nil(t, inflight, "the lease request ended before Close returned")
+	<-resumed
+}

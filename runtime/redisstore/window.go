@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"maps"
 	"net"
 	"strconv"
 	"strings"
@@ -109,10 +110,7 @@ func (s *Store) writeWindows() error {
 		s.wmu.Unlock()
 		return nil
 	}
-	todo := make(map[windowKey]unwrittenWindow, len(s.unwritten))
-	for k, w := range s.unwritten {
-		todo[k] = w
-	}
+	todo := maps.Clone(s.unwritten)
 	s.wmu.Unlock()
 	for k, w := range todo {
 		left := w.left - time.Since(w.at)
