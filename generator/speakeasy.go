@@ -144,15 +144,6 @@ func statusRange(n *yaml.Node) (runtime.StatusRange, bool) {
 	return runtime.StatusRange{Min: s, Max: s}, true
 }
 
-// booleanOK reads true or false, reporting whether the value was valid.
-func (x extReader) booleanOK(n *yaml.Node, ptr string) (bool, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-		x.d.errorf(ptr, "must be true or false, got %s", describe(n))
-		return false, false
-	}
-	return n.Value == "true", true
-}
-
 // speakeasyExtension is the extension's key, named in sources and
 // diagnostics.
 const speakeasyExtension = "x-speakeasy-retries"

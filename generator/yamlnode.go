@@ -176,13 +176,19 @@ func (x extReader) oneOf(n *yaml.Node, ptr string, allowed ...string) string {
 	return ""
 }
 
-// boolean reads true or false.
+// boolean reads true or false (false when the value is invalid).
 func (x extReader) boolean(n *yaml.Node, ptr string) bool {
+	v, _ := x.booleanOK(n, ptr)
+	return v
+}
+
+// booleanOK reads true or false, reporting whether the value was valid.
+func (x extReader) booleanOK(n *yaml.Node, ptr string) (bool, bool) {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
 		x.d.errorf(ptr, "must be true or false, got %s", describe(n))
-		return false
+		return false, false
 	}
-	return n.Value == "true"
+	return n.Value == "true", true
 }
 
 // strs reads a list of non-empty strings.
