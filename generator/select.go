@@ -140,9 +140,7 @@ func (sel *Selection) warn(d *diags, ptr, format string, args ...any) {
 	if sel.File != "" {
 		file = sel.File
 	}
-	w := &diags{file: file}
-	w.warnf(ptr, format, args...)
-	d.list = append(d.list, w.list...)
+	d.warnIn(file, ptr, format, args...)
 }
 
 // pruneComponents deletes the component schemas that no operation left in
