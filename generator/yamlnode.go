@@ -119,6 +119,16 @@ func (x extReader) millis(n *yaml.Node, ptr string) (time.Duration, bool) {
 	return time.Duration(v) * time.Millisecond, ok
 }
 
+// millisInto returns a field reader (see mapping) that stores a duration
+// read by millis in dst; an invalid value is reported and leaves dst alone.
+func (x extReader) millisInto(dst *time.Duration) func(*yaml.Node, string) {
+	return func(v *yaml.Node, p string) {
+		if d, ok := x.millis(v, p); ok {
+			*dst = d
+		}
+	}
+}
+
 // header reads an HTTP header name: a non-empty RFC 9110 token.
 func (x extReader) header(n *yaml.Node, ptr string) string {
 	h := x.str(n, ptr)
