@@ -217,17 +217,7 @@ func (r *reach) schema(s *openapi3.Schema) {
 		return
 	}
 	r.seen[s] = true
-	for _, p := range s.Properties {
-		r.ref(p)
-	}
-	r.ref(s.Items)
-	r.ref(s.Not)
-	r.ref(s.AdditionalProperties.Schema)
-	for _, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf, s.PrefixItems} {
-		for _, m := range list {
-			r.ref(m)
-		}
-	}
+	subschemas(s, r.ref)
 }
 
 // renameField returns the Go name of field want of type typeName after
