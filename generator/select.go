@@ -108,7 +108,8 @@ func (sel *Selection) apply(api *openapi3.T, d *diags) {
 }
 
 // warnUnmatched warns about include and exclude entries that match no
-// operation of the spec: a typo would otherwise silently select nothing.
+// operation of the spec, and path entries that are not path.Match
+// patterns: a typo would otherwise silently select nothing.
 func (sel *Selection) warnUnmatched(all []*openapi3.Operation, d *diags) {
 	ids, tags := map[string]bool{}, map[string]bool{}
 	for _, op := range all {
@@ -129,6 +130,11 @@ func (sel *Selection) warnUnmatched(all []*openapi3.Operation, d *diags) {
 		for i, t := range s.sel.Tags {
 			if !tags[t] {
 				sel.warn(d, pointer(s.key, "tags", strconv.Itoa(i)), "no operation has tag %q", t)
+			}
+		}
+		for i, pat := range s.sel.Paths {
+			if _, err := path.Match(pat, ""); err != nil {
+				sel.warn(d, pointer(s.key, "paths", strconv.Itoa(i)), "%q is not a path pattern (%v); it matches nothing", pat, err)
 			}
 		}
 	}
