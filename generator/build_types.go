@@ -48,7 +48,7 @@ func (b *builder) schemaRef(sr *openapi3.SchemaRef, ptr, ctxName string) TypeRef
 // refName is the last segment of a reference, unescaped ("#/a/b~1c" → "b/c").
 func refName(ref string) string {
 	seg := ref[strings.LastIndexByte(ref, '/')+1:]
-	return strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+	return pointerUnescaper.Replace(seg)
 }
 
 // component returns the Go type of components/schemas/name, building its

@@ -111,15 +111,22 @@ func (u *usesCounter) schema(s *openapi3.Schema) {
 		return
 	}
 	u.seen[s] = true
+	subschemas(s, u.ref)
+}
+
+// subschemas calls f with each schema the builder reads inside s:
+// properties, items, not, additionalProperties, allOf, oneOf, anyOf and
+// prefixItems (f gets nil for those absent).
+func subschemas(s *openapi3.Schema, f func(*openapi3.SchemaRef)) {
 	for _, p := range s.Properties {
-		u.ref(p)
+		f(p)
 	}
-	u.ref(s.Items)
-	u.ref(s.Not)
-	u.ref(s.AdditionalProperties.Schema)
+	f(s.Items)
+	f(s.Not)
+	f(s.AdditionalProperties.Schema)
 	for _, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf, s.PrefixItems} {
 		for _, m := range list {
-			u.ref(m)
+			f(m)
 		}
 	}
 }

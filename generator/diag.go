@@ -69,6 +69,10 @@ func pointer(tokens ...string) string {
 // pointerEscaper escapes a JSON pointer reference token (RFC 6901 §3).
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
+// pointerUnescaper undoes pointerEscaper: "~1" → "/", then "~0" → "~"
+// (RFC 6901 §4).
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+
 // diags collects diagnostics for one file.
 type diags struct {
 	file string

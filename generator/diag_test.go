@@ -24,3 +24,27 @@ func TestPointer(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitPointerUndoesPointer checks that splitPointer (RFC 6901 §4)
+// returns the tokens pointer escaped, "~01" being "~1" and not "/".
+func TestSplitPointerUndoesPointer(t *testing.T) {
+	for _, toks := range [][]string{{"paths", "/pets/{id}", "get"}, {"a~/b", "~1", ""}, {"components", "schemas", "Pet"}} {
+		require.Equal(t, toks, splitPointer(pointer(toks...)), pointer(toks...))
+	}
+	require.Equal(t, []string{"~1"}, splitPointer("/~01"))
+	require.Nil(t, splitPointer(""))
+	require.Equal(t, "b/c", refName("#/components/schemas/b~1c"))
+}
+
+// TestUnescapeFragment checks the percent-decoding of a $ref's fragment
+// (RFC 3986 §2.1) and that a fragment without "%" is left to the caller.
+func TestUnescapeFragment(t *testing.T) {
+	got, ok := unescapeFragment("/paths/~1d~1%7Bid%7D/get")
+	require.True(t, ok)
+	require.Equal(t, "/paths/~1d~1{id}/get", got)
+	got, ok = unescapeFragment("/components/schemas/Caf%C3%A9")
+	require.True(t, ok)
+	require.Equal(t, "/components/schemas/Café", got)
+	_, ok = unescapeFragment("/paths/~1d/get")
+	require.False(t, ok)
+}

@@ -16,6 +16,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 	var owners []*Operation         // the first operation of each mapping
 	byCode := map[string]string{}   // error list → constructor name
 	uses := map[string]int{}        // key → operations using it
+	types := typesByName(svc)
 	for _, op := range svc.Operations {
 		uses[strings.Join(op.Errors, ",")]++
 		uses[statusKey(op.StatusErrors)]++
@@ -46,7 +47,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 		if newCodeFunc {
 			emitNewError(f, codeFunc, op, svc, uses[strings.Join(op.Errors, ",")] > 1)
 		}
-		emitMethod(f, op, svc)
+		emitMethod(f, op, svc, types)
 	}
 	for _, op := range owners {
 		emitNewStatusError(f, "new"+op.Name+"StatusError", op, uses[statusKey(op.StatusErrors)] > 1)
@@ -147,7 +148,7 @@ func emitNewStatusError(f *jen.File, name string, op *Operation, shared bool) {
 }
 
 // emitMethod writes the Client method of an operation.
-func emitMethod(f *jen.File, op *Operation, svc *Service) {
+func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type) {
 	notes := []string{op.Name + " sends " + requestLine(op) + "."}
 	if op.Retry.LongPolling {
 		notes = append(notes, "It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the backoff of the error's class before returning.")
@@ -158,7 +159,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service) {
 	if len(op.Body.Others) > 0 {
 		notes = append(notes, "The request body is sent as "+op.Body.ContentType+"; the spec also accepts "+strings.Join(op.Body.Others, ", ")+".")
 	}
-	checks := inputChecks(op, svc)
+	checks := inputChecks(op, types)
 	if len(checks) > 0 {
 		notes = append(notes, "An input missing a required member, or with an empty path parameter, is refused before sending (*runtime.InvalidParamsError).")
 	}

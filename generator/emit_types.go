@@ -4,13 +4,19 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// emitTypes writes types.go: one struct, enum or union per model Type, then
-// their JSON methods.
-func emitTypes(f *jen.File, svc *Service) {
+// typesByName indexes svc.Types by Go name.
+func typesByName(svc *Service) map[string]*Type {
 	types := make(map[string]*Type, len(svc.Types))
 	for _, t := range svc.Types {
 		types[t.Name] = t
 	}
+	return types
+}
+
+// emitTypes writes types.go: one struct, enum or union per model Type, then
+// their JSON methods.
+func emitTypes(f *jen.File, svc *Service) {
+	types := typesByName(svc)
 	roles := typeRoles(svc)
 	for _, t := range svc.Types {
 		var notes []string

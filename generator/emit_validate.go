@@ -19,12 +19,9 @@ type inputCheck struct {
 // member that can be nil (pointer, slice, map, bytes; not nullable ones,
 // whose nil is sent as null) must be set. Required values that cannot be
 // nil (a string in the body, a number) are refused only when the whole
-// input is nil: their zero is a value.
-func inputChecks(op *Operation, svc *Service) []inputCheck {
-	types := map[string]*Type{}
-	for _, t := range svc.Types {
-		types[t.Name] = t
-	}
+// input is nil: their zero is a value. types is the service's types by
+// name (typesByName).
+func inputChecks(op *Operation, types map[string]*Type) []inputCheck {
 	in := types[op.Input]
 	if in == nil {
 		return nil

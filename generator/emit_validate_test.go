@@ -39,7 +39,7 @@ paths:
 `)
 	require.NoError(t, err)
 	var got []string
-	for _, c := range inputChecks(svc.Operations[0], svc) {
+	for _, c := range inputChecks(svc.Operations[0], typesByName(svc)) {
 		cond := "in == nil"
 		if c.cond != nil {
 			cond += " || " + c.cond.GoString()

@@ -346,17 +346,7 @@ func removeSkipped(root *yaml.Node, skip *skipSet) []string {
 	var out []string
 	if comps := mapValue(root, "components"); comps != nil && comps.Kind == yaml.MappingNode {
 		for i := 1; i < len(comps.Content); i += 2 {
-			m := comps.Content[i]
-			if m.Kind != yaml.MappingNode {
-				continue
-			}
-			for j := 0; j+1 < len(m.Content); {
-				if v := m.Content[j+1]; v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
-					m.Content = slices.Delete(m.Content, j, j+2)
-					continue
-				}
-				j += 2
-			}
+			deletePairs(comps.Content[i], func(_, v *yaml.Node) bool { return v.Kind == yaml.ScalarNode && v.Tag == "!!null" })
 		}
 	}
 	paths := mapValue(root, "paths")
@@ -379,18 +369,29 @@ func removeSkipped(root *yaml.Node, skip *skipSet) []string {
 			paths.Content = slices.Delete(paths.Content, i, i+2)
 			continue
 		}
-		if item.Kind == yaml.MappingNode {
-			for j := 0; j+1 < len(item.Content); {
-				m := item.Content[j].Value
-				if skip.ops[[2]string{p, m}] {
-					out = append(out, strings.ToUpper(m)+" "+p)
-					item.Content = slices.Delete(item.Content, j, j+2)
-					continue
-				}
-				j += 2
+		deletePairs(item, func(k, _ *yaml.Node) bool {
+			if skip.ops[[2]string{p, k.Value}] {
+				out = append(out, strings.ToUpper(k.Value)+" "+p)
+				return true
 			}
-		}
+			return false
+		})
 		i += 2
 	}
 	return out
+}
+
+// deletePairs removes from mapping n, in place and in order, every key and
+// value for which drop is true; n not a mapping is left alone.
+func deletePairs(n *yaml.Node, drop func(k, v *yaml.Node) bool) {
+	if n.Kind != yaml.MappingNode {
+		return
+	}
+	for j := 0; j+1 < len(n.Content); {
+		if drop(n.Content[j], n.Content[j+1]) {
+			n.Content = slices.Delete(n.Content, j, j+2)
+			continue
+		}
+		j += 2
+	}
 }

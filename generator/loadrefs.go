@@ -410,7 +410,7 @@ func splitPointer(ptr string) []string {
 	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	for i, t := range toks {
 		if strings.Contains(t, "~") {
-			toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
+			toks[i] = pointerUnescaper.Replace(t)
 		}
 	}
 	return toks

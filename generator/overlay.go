@@ -36,8 +36,8 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy ma
 		if err := budget.chargeAliases(p, doc); err != nil {
 			return nil, fmt.Errorf("overlay %w", err)
 		}
-		o, err := overlay.Parse(p)
-		if err != nil {
+		o := &overlay.Overlay{} // decoded from doc: the file is read and parsed once
+		if err := doc.Decode(o); err != nil {
 			return nil, fmt.Errorf("overlay %s: %w", p, err)
 		}
 		if err := o.Validate(); err != nil {

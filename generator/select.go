@@ -108,7 +108,8 @@ func (sel *Selection) apply(api *openapi3.T, d *diags) {
 }
 
 // warnUnmatched warns about include and exclude entries that match no
-// operation of the spec: a typo would otherwise silently select nothing.
+// operation of the spec, and path entries that are not path.Match
+// patterns: a typo would otherwise silently select nothing.
 func (sel *Selection) warnUnmatched(all []*openapi3.Operation, d *diags) {
 	ids, tags := map[string]bool{}, map[string]bool{}
 	for _, op := range all {
@@ -131,6 +132,11 @@ func (sel *Selection) warnUnmatched(all []*openapi3.Operation, d *diags) {
 				sel.warn(d, pointer(s.key, "tags", strconv.Itoa(i)), "no operation has tag %q", t)
 			}
 		}
+		for i, pat := range s.sel.Paths {
+			if _, err := path.Match(pat, ""); err != nil {
+				sel.warn(d, pointer(s.key, "paths", strconv.Itoa(i)), "%q is not a path pattern (%v); it matches nothing", pat, err)
+			}
+		}
 	}
 }
 
@@ -140,9 +146,7 @@ func (sel *Selection) warn(d *diags, ptr, format string, args ...any) {
 	if sel.File != "" {
 		file = sel.File
 	}
-	w := &diags{file: file}
-	w.warnf(ptr, format, args...)
-	d.list = append(d.list, w.list...)
+	d.warnIn(file, ptr, format, args...)
 }
 
 // pruneComponents deletes the component schemas that no operation left in
@@ -219,17 +223,7 @@ func (r *reach) schema(s *openapi3.Schema) {
 		return
 	}
 	r.seen[s] = true
-	for _, p := range s.Properties {
-		r.ref(p)
-	}
-	r.ref(s.Items)
-	r.ref(s.Not)
-	r.ref(s.AdditionalProperties.Schema)
-	for _, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf, s.PrefixItems} {
-		for _, m := range list {
-			r.ref(m)
-		}
-	}
+	subschemas(s, r.ref)
 }
 
 // renameField returns the Go name of field want of type typeName after

@@ -60,21 +60,14 @@ func parseSpeakeasyRetries(n *yaml.Node, ptr string, d *diags) (speakeasyRetries
 		return sk, false
 	}
 	x := extReader{d}
-	ms := func(dst *time.Duration) func(*yaml.Node, string) {
-		return func(v *yaml.Node, p string) {
-			if v, ok := x.millis(v, p); ok {
-				*dst = v
-			}
-		}
-	}
 	var initial time.Duration
 	ok := x.mapping(n, ptr, map[string]func(*yaml.Node, string){
 		"strategy": func(v *yaml.Node, p string) { sk.none = x.oneOf(v, p, "backoff", "none") == "none" },
 		"backoff": func(v *yaml.Node, p string) {
 			x.mapping(v, p, map[string]func(*yaml.Node, string){
-				"initialInterval": ms(&initial),
-				"maxInterval":     ms(&sk.backoff.MaxBackoff),
-				"maxElapsedTime":  ms(&sk.maxElapsed),
+				"initialInterval": x.millisInto(&initial),
+				"maxInterval":     x.millisInto(&sk.backoff.MaxBackoff),
+				"maxElapsedTime":  x.millisInto(&sk.maxElapsed),
 				"exponent": func(v *yaml.Node, p string) {
 					if e, ok := x.exponent(v, p); ok {
 						sk.backoff.BackoffExponent = e
@@ -142,15 +135,6 @@ func statusRange(n *yaml.Node) (runtime.StatusRange, bool) {
 		return runtime.StatusRange{}, false
 	}
 	return runtime.StatusRange{Min: s, Max: s}, true
-}
-
-// booleanOK reads true or false, reporting whether the value was valid.
-func (x extReader) booleanOK(n *yaml.Node, ptr string) (bool, bool) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-		x.d.errorf(ptr, "must be true or false, got %s", describe(n))
-		return false, false
-	}
-	return n.Value == "true", true
 }
 
 // speakeasyExtension is the extension's key, named in sources and

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -83,11 +82,7 @@ func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 				s.ConnectionErrorsNotRetried = !on
 			}
 		},
-		"maxElapsedMs": func(v *yaml.Node, p string) {
-			if d, ok := x.millis(v, p); ok {
-				s.MaxElapsed = d
-			}
-		},
+		"maxElapsedMs": x.millisInto(&s.MaxElapsed),
 	}
 	for k, f := range modeSettingFields(x, &s.Defaults) {
 		if k != "jitter" {
@@ -119,22 +114,15 @@ func oneOfValues[T any](x extReader, v *yaml.Node, p string, values []T, name fu
 
 // modeSettingFields reads maxAttempts, the three *Ms delays and jitter into m.
 func modeSettingFields(x extReader, m *runtime.ModeDefaults) map[string]func(*yaml.Node, string) {
-	ms := func(dst *time.Duration) func(*yaml.Node, string) {
-		return func(v *yaml.Node, p string) {
-			if d, ok := x.millis(v, p); ok {
-				*dst = d
-			}
-		}
-	}
 	return map[string]func(*yaml.Node, string){
 		"maxAttempts": func(v *yaml.Node, p string) {
 			if n, ok := x.intBetween(v, p, 1, math.MaxInt32, ""); ok {
 				m.MaxAttempts = int(n)
 			}
 		},
-		"transientBaseDelayMs":  ms(&m.TransientBaseDelay),
-		"throttlingBaseDelayMs": ms(&m.ThrottlingBaseDelay),
-		"maxBackoffMs":          ms(&m.MaxBackoff),
+		"transientBaseDelayMs":  x.millisInto(&m.TransientBaseDelay),
+		"throttlingBaseDelayMs": x.millisInto(&m.ThrottlingBaseDelay),
+		"maxBackoffMs":          x.millisInto(&m.MaxBackoff),
 		"backoffExponent": func(v *yaml.Node, p string) {
 			if e, ok := x.exponent(v, p); ok {
 				m.BackoffExponent = e
@@ -214,11 +202,7 @@ func throttleControlFields(x extReader, tc *runtime.ThrottleControl) map[string]
 	return map[string]func(*yaml.Node, string){
 		"userApiHeader": func(v *yaml.Node, p string) { tc.UserAPIHeader = x.header(v, p) },
 		"userHeader":    func(v *yaml.Node, p string) { tc.UserHeader = x.header(v, p) },
-		"maxDelayMs": func(v *yaml.Node, p string) {
-			if d, ok := x.millis(v, p); ok {
-				tc.MaxDelay = d
-			}
-		},
+		"maxDelayMs":    x.millisInto(&tc.MaxDelay),
 		"retryStatuses": func(v *yaml.Node, p string) { tc.RetryStatuses = x.statuses(v, p) },
 	}
 }
@@ -249,11 +233,7 @@ func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) runtime.Operation 
 				r.ConnectionErrorsNotRetried = !on
 			}
 		},
-		"maxElapsedMs": func(v *yaml.Node, p string) {
-			if e, ok := x.millis(v, p); ok {
-				r.MaxElapsed = e
-			}
-		},
+		"maxElapsedMs": x.millisInto(&r.MaxElapsed),
 	}
 	for k, f := range modeSettingFields(x, &r.Backoff) {
 		if k != "jitter" {

@@ -119,6 +119,16 @@ func (x extReader) millis(n *yaml.Node, ptr string) (time.Duration, bool) {
 	return time.Duration(v) * time.Millisecond, ok
 }
 
+// millisInto returns a field reader (see mapping) that stores a duration
+// read by millis in dst; an invalid value is reported and leaves dst alone.
+func (x extReader) millisInto(dst *time.Duration) func(*yaml.Node, string) {
+	return func(v *yaml.Node, p string) {
+		if d, ok := x.millis(v, p); ok {
+			*dst = d
+		}
+	}
+}
+
 // header reads an HTTP header name: a non-empty RFC 9110 token.
 func (x extReader) header(n *yaml.Node, ptr string) string {
 	h := x.str(n, ptr)
@@ -176,13 +186,19 @@ func (x extReader) oneOf(n *yaml.Node, ptr string, allowed ...string) string {
 	return ""
 }
 
-// boolean reads true or false.
+// boolean reads true or false (false when the value is invalid).
 func (x extReader) boolean(n *yaml.Node, ptr string) bool {
+	v, _ := x.booleanOK(n, ptr)
+	return v
+}
+
+// booleanOK reads true or false, reporting whether the value was valid.
+func (x extReader) booleanOK(n *yaml.Node, ptr string) (bool, bool) {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
 		x.d.errorf(ptr, "must be true or false, got %s", describe(n))
-		return false
+		return false, false
 	}
-	return n.Value == "true"
+	return n.Value == "true", true
 }
 
 // strs reads a list of non-empty strings.
