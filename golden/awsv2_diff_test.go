@@ -3,10 +3,12 @@ package golden_test
 import (
 	"context"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -248,16 +250,11 @@ var (
 	transientCost  = runtime.RetryCostTransient
 )
 
-// goV2ThrottlingCodes and goV2TransientCodes are aws-sdk-go-v2's code lists
-// (aws/retry standard.go); the scenarios send every one of them.
+// goV2Codes returns aws-sdk-go-v2's throttling and transient error code
+// lists (aws/retry standard.go), each sorted; the scenarios send every one
+// of them.
 func goV2Codes() (throttling, transient []string) {
-	for c := range retry.DefaultThrottleErrorCodes {
-		throttling = append(throttling, c)
-	}
-	for c := range retry.DefaultRetryableErrorCodes {
-		transient = append(transient, c)
-	}
-	return throttling, transient
+	return slices.Sorted(maps.Keys(retry.DefaultThrottleErrorCodes)), slices.Sorted(maps.Keys(retry.DefaultRetryableErrorCodes))
 }
 
 func diffScenarios() []diffScenario {
@@ -269,12 +266,12 @@ func diffScenarios() []diffScenario {
 		}
 	}
 	require(len(throttling) == 14 && len(transient) == 2)
-	for _, code := range sortedStrings(throttling) {
+	for _, code := range throttling {
 		sc = append(sc,
 			oneCall("400 "+code, retriedOnce(throttlingCost), respond(400, codeBody(code)), ok200),
 			oneCall("503 "+code, retriedOnce(throttlingCost), respond(503, codeBody(code)), ok200))
 	}
-	for _, code := range sortedStrings(transient) {
+	for _, code := range transient {
 		sc = append(sc,
 			oneCall("400 "+code, retriedOnce(transientCost), respond(400, codeBody(code)), ok200),
 			oneCall("500 "+code, retriedOnce(transientCost), respond(500, codeBody(code)), ok200))
@@ -329,18 +326,6 @@ func diffScenarios() []diffScenario {
 	}
 	sc = append(sc, q)
 	return sc
-}
-
-func sortedStrings(s []string) []string {
-	out := append([]string(nil), s...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 var uuidV4 = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)

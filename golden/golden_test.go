@@ -42,10 +42,17 @@ func generate(t *testing.T, g goldenClient) map[string][]byte {
 	files, err := generator.Generate(svc, g.dir)
 	require.NoError(t, err)
 	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	return readDir(t, dir)
+}
+
+// writeFiles writes generated files into dir, creating it first.
+func writeFiles(t testing.TB, dir string, files []generator.File) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	for _, f := range files {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644))
 	}
-	return readDir(t, dir)
 }
 
 func readDir(t *testing.T, dir string) map[string][]byte {

@@ -52,14 +52,7 @@ func runPrismCalls(t *testing.T, root, spec, pkg string) {
 		t.Skipf("generator: cannot generate the %s client yet (%s); TestRealSpecs reports it", pkg, firstLine(err.Error()))
 	}
 	dir, rel := modulePackageDir(t, root, pkg)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	if b := runCmd(root, nil, "go", "build", rel); b.err != nil {
 		t.Skipf("generator: the generated %s client does not compile yet (%s); TestRealSpecs reports it. %s",
 			pkg, firstCompileError(b.stderr), unsupportedParams(diags))

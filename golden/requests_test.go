@@ -214,9 +214,7 @@ func TestGeneratedRequests(t *testing.T) {
 	dir, err := os.MkdirTemp(".", ".tmp-build-")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	for _, f := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644))
-	}
+	writeFiles(t, dir, files)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "requests_test.go"), []byte(requestsTest), 0o644))
 	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
 	require.NoError(t, err, "%s", out)

@@ -36,14 +36,7 @@ func TestStripeMock(t *testing.T) {
 		t.Fatalf("generating the Stripe client: %v", err)
 	}
 	dir, rel := modulePackageDir(t, root, "stripe")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	calls, err := os.ReadFile(filepath.Join("testdata", "stripe", "calls_test.go"))
 	if err != nil {
 		t.Fatal(err)

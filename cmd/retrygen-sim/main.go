@@ -92,7 +92,6 @@ func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][
 	if seed == 0 {
 		seed = 1
 	}
-	services := newServiceCache()
 	var runs []*runStats
 	n := len(sc.Modes) * len(sc.Sharing)
 	for _, sharing := range sc.Sharing {
@@ -102,7 +101,7 @@ func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][
 			if progress != nil {
 				p = func(done, total time.Duration) { progress(label, i, n, done, total) }
 			}
-			r, err := simulate(sc, mode, sharing, seed, services.service, p)
+			r, err := simulate(sc, mode, sharing, seed, groupService, p)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", label, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -399,15 +400,6 @@ func splitPath(p string) []string {
 	return strings.Split(p, ".")
 }
 
-func oneOf(s string, list []string) bool {
-	for _, x := range list {
-		if s == x {
-			return true
-		}
-	}
-	return false
-}
-
 // validFailure reports whether s is "503" or an error code.
 func validFailure(s string) bool { return s == failure503 || errorCodePattern.MatchString(s) }
 
@@ -428,7 +420,7 @@ func (s *Scenario) validate(v *validator) {
 	}
 	seen := map[string]bool{}
 	for i, m := range s.Modes {
-		if !oneOf(m, allModes) {
+		if !slices.Contains(allModes, m) {
 			v.fail(fmt.Sprintf("modes[%d]", i), "must be one of %s, got %q", strings.Join(allModes, ", "), m)
 		}
 		if seen[m] {
@@ -541,7 +533,7 @@ func (s *Scenario) validate(v *validator) {
 		if p.Name == "" {
 			p.Name = p.Kind
 		}
-		if !oneOf(p.Kind, phaseKinds) {
+		if !slices.Contains(phaseKinds, p.Kind) {
 			v.fail(at+".kind", "must be one of %s, got %q", strings.Join(phaseKinds, ", "), p.Kind)
 		}
 		if !finite(p.DurationS) || p.DurationS <= 0 {

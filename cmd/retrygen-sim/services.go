@@ -4,14 +4,11 @@ import (
 	"github.com/retrygen/retrygen/runtime"
 )
 
-// serviceCache supplies each client group's service: the simulator's
-// AWS-like one, or the x-retry settings of the group's spec, which
-// LoadScenario loaded and validated before any run.
-type serviceCache struct{}
-
-func newServiceCache() *serviceCache { return &serviceCache{} }
-
-func (c *serviceCache) service(sc *Scenario, g *ClientGroup) (*runtime.Service, error) {
+// groupService is the serviceSource of every run: the x-retry settings of
+// the group's spec, which LoadScenario loaded and validated before any run,
+// or the simulator's AWS-like service when the group names no spec. It
+// never fails.
+func groupService(sc *Scenario, g *ClientGroup) (*runtime.Service, error) {
 	if g.service == nil {
 		return simService(sc), nil
 	}

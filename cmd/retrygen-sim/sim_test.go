@@ -24,7 +24,7 @@ func runScenario(t *testing.T, path string) (*Scenario, map[string]*runStats) {
 	require.NoError(t, err)
 	runs := map[string]*runStats{}
 	for _, mode := range sc.Modes {
-		r, err := simulate(sc, mode, sharingPerProcess, sc.Seed, newServiceCache().service, nil)
+		r, err := simulate(sc, mode, sharingPerProcess, sc.Seed, groupService, nil)
 		require.NoError(t, err, mode)
 		runs[mode] = r
 	}
@@ -43,7 +43,7 @@ func TestFleetSharedWindows(t *testing.T) {
 	sc, err := LoadScenario("testdata/fleet-small.yaml")
 	require.NoError(t, err)
 	stats := func(sharing string) *phaseStats {
-		r, err := simulate(sc, "standard", sharing, sc.Seed, newServiceCache().service, nil)
+		r, err := simulate(sc, "standard", sharing, sc.Seed, groupService, nil)
 		require.NoError(t, err)
 		return &r.phases[0]
 	}
@@ -174,7 +174,7 @@ func TestFleetRetryBudget(t *testing.T) {
 	sc, err := LoadScenario("testdata/fleet-outage-small.yaml")
 	require.NoError(t, err)
 	retries := func(sharing string) int64 {
-		r, err := simulate(sc, "standard", sharing, sc.Seed, newServiceCache().service, nil)
+		r, err := simulate(sc, "standard", sharing, sc.Seed, groupService, nil)
 		require.NoError(t, err)
 		p := &r.phases[1]
 		return p.startedRetries
@@ -316,7 +316,7 @@ func TestScenarioSpecPaths(t *testing.T) {
 	for _, spec := range []string{good, "../" + filepath.Base(specs) + "/xr.yaml"} {
 		sc, err := LoadScenario(write("ok.yaml", spec))
 		require.NoError(t, err, spec)
-		svc, err := newServiceCache().service(sc, &sc.Clients[1])
+		svc, err := groupService(sc, &sc.Clients[1])
 		require.NoError(t, err)
 		require.Equal(t, runtime.ModeLegacy, svc.DefaultMode, spec)
 		require.Equal(t, 6, svc.Defaults.MaxAttempts, spec)

@@ -21,20 +21,12 @@ type genConfig struct {
 	Output   string   `yaml:"output"`
 	Package  string   `yaml:"package"`
 	Strict   bool     `yaml:"strict"`
-	Include  selector `yaml:"include"`
-	Exclude  selector `yaml:"exclude"`
-	Rename   struct {
-		Operations map[string]string `yaml:"operations"`
-		Types      map[string]string `yaml:"types"`
-		Fields     map[string]string `yaml:"fields"`
-	} `yaml:"rename"`
-}
-
-// selector is the include or exclude key of a config file.
-type selector struct {
-	Operations []string `yaml:"operations"`
-	Tags       []string `yaml:"tags"`
-	Paths      []string `yaml:"paths"`
+	// Include, Exclude and Rename decode straight into the generator's
+	// types: yaml.v3 keys an untagged field by its lowercased name
+	// (operations, tags, paths, types, fields), the schema's keys.
+	Include generator.Selector `yaml:"include"`
+	Exclude generator.Selector `yaml:"exclude"`
+	Rename  generator.Renames  `yaml:"rename"`
 }
 
 // configError lists every problem of a config file, one located line each:
@@ -99,14 +91,5 @@ func (c *genConfig) selection(file string) *generator.Selection {
 	if c == nil {
 		return nil
 	}
-	return &generator.Selection{
-		File:    file,
-		Include: generator.Selector(c.Include),
-		Exclude: generator.Selector(c.Exclude),
-		Rename: generator.Renames{
-			Operations: c.Rename.Operations,
-			Types:      c.Rename.Types,
-			Fields:     c.Rename.Fields,
-		},
-	}
+	return &generator.Selection{File: file, Include: c.Include, Exclude: c.Exclude, Rename: c.Rename}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/generator"
 )
 
 // petsSpec has three operations in two tags; Pet is used by two of them,
@@ -134,4 +136,39 @@ rename:
 	code, _, stderr = cli("generate", "-config", cfg, "-strict")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "retrygen generate: -strict: 2 warning(s) in the spec; nothing written\n")
+}
+
+// TestLoadConfigSelection pins every include, exclude and rename key to its
+// generator.Selection field, and relative paths to the file's directory.
+func TestLoadConfigSelection(t *testing.T) {
+	cfg := writeConfig(t, `spec: pets.yaml
+overlays: [a.yaml, /abs/b.yaml]
+output: client
+package: pets
+strict: true
+include: {operations: [getPet], tags: [pets], paths: ["/pets/*"]}
+exclude: {operations: [deletePet], tags: [owners], paths: [/owners]}
+rename:
+  operations: {GetPet: FetchPet}
+  types: {Pet: Animal}
+  fields: {Animal.Tag: Label}
+`)
+	c, err := loadConfig(cfg)
+	require.NoError(t, err)
+	dir := filepath.Dir(cfg)
+	require.Equal(t, filepath.Join(dir, "pets.yaml"), c.Spec)
+	require.Equal(t, []string{filepath.Join(dir, "a.yaml"), "/abs/b.yaml"}, c.Overlays)
+	require.Equal(t, filepath.Join(dir, "client"), c.Output)
+	require.Equal(t, "pets", c.Package)
+	require.True(t, c.Strict)
+	require.Equal(t, &generator.Selection{
+		File:    cfg,
+		Include: generator.Selector{Operations: []string{"getPet"}, Tags: []string{"pets"}, Paths: []string{"/pets/*"}},
+		Exclude: generator.Selector{Operations: []string{"deletePet"}, Tags: []string{"owners"}, Paths: []string{"/owners"}},
+		Rename: generator.Renames{
+			Operations: map[string]string{"GetPet": "FetchPet"},
+			Types:      map[string]string{"Pet": "Animal"},
+			Fields:     map[string]string{"Animal.Tag": "Label"},
+		},
+	}, c.selection(cfg))
 }
