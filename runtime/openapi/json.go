@@ -155,8 +155,12 @@ func Into[T any](dst **T) func([]byte) error {
 //
 // Members the object has that a member does not declare never disqualify
 // it (APIs add fields). When no member fits, Decode returns a *UnionError
-// naming every member tried and keeping b.
+// naming every member tried and keeping b. A decoder count other than
+// len(u.Variants) is an error naming the union (never an index panic).
 func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
+	if len(decoders) != len(u.Variants) {
+		return -1, fmt.Errorf("openapi: union %s: %d decoders for %d variants", u.Name, len(decoders), len(u.Variants))
+	}
 	b = bytes.TrimSpace(b)
 	if string(b) == "null" {
 		return -1, nil

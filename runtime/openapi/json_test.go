@@ -167,3 +167,12 @@ func (u *pet) UnmarshalJSON(b []byte) error {
 	_, err := unionCustomer.Decode(b, Into(&u.Customer), Into(&u.DeletedCustomer), Into(&u.String))
 	return err
 }
+
+func TestUnionDecodeWrongDecoderCount(t *testing.T) {
+	u := &Union{Name: "Pet", Variants: []Variant{{Name: "Cat"}, {Name: "Dog"}}}
+	var cat *map[string]any
+	i, err := u.Decode([]byte(`{"a":1}`), Into(&cat))
+	require.Equal(t, -1, i)
+	require.EqualError(t, err, "openapi: union Pet: 1 decoders for 2 variants")
+	require.Nil(t, cat)
+}
