@@ -62,6 +62,9 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 		if t.Elem().Kind() != reflect.Struct {
 			return nil, fmt.Errorf("runtimeLiteral: cannot render a %s", t)
 		}
+		if v.IsNil() {
+			return jen.Nil(), nil // a nil element of a slice or map of pointers
+		}
 		s, err := structLit(v.Elem(), elide, nil)
 		if err != nil || elide {
 			return s, err

@@ -170,3 +170,9 @@ func TestRuntimeConstNames(t *testing.T) {
 		require.True(t, constant.Compare(c.Val(), token.EQL, want), "%s = %s, want %v", name, c.Val(), want)
 	}
 }
+
+func TestRuntimeLiteralNilPointerElement(t *testing.T) {
+	lit, err := runtimeLiteral([]*runtime.ModeDefaults{nil, {MaxAttempts: 2}}, nil)
+	require.NoError(t, err)
+	require.Equal(t, "[]*runtime.ModeDefaults{nil, {MaxAttempts: 2}}", fmt.Sprintf("%#v", lit))
+}
