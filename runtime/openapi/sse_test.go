@@ -213,4 +213,6 @@ type failingResume struct {
 	err error
 }
 
-func (f *failingResume) Resume(context.Context, error, http.Header, time.Duration) error { return f.err }
+func (f *failingResume) Resume(context.Context, error, http.Header, time.Duration) error {
+	return f.err
+}
