@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"syscall"
+	"time"
 )
 
 // Class is the retry class of a failed attempt (retry-behavior.md §4).
@@ -54,6 +55,10 @@ type AttemptResult struct {
 	// for failures before anything was written (dial errors, refused
 	// connections), which are retried for every operation (§3).
 	Sent bool
+	// StreamRetry is the reconnection time an event stream cut by Err asked
+	// for (its retry field; 0 for none): a server delay, clamped to the max
+	// server delay (Stream.Resume).
+	StreamRetry time.Duration
 }
 
 // The built-in error codes of retry-behavior.md §4. Specs and options add to

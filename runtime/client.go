@@ -276,7 +276,10 @@ func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 // send returns.
 func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) AttemptResult {
 	opts := cl.opts
-	if opts.AttemptTimeout > 0 {
+	if cl.stream != nil {
+		// The body may outlive send: the stream owns the attempt's context.
+		ctx = cl.stream.attemptContext(ctx, opts.AttemptTimeout)
+	} else if opts.AttemptTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.AttemptTimeout)
 		defer cancel()
@@ -306,6 +309,10 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		if cl.stream != nil {
+			cl.stream.attach(resp) // handed to the caller unread (Client.Open)
+			return res
+		}
 		if err := cl.readSuccess(resp, decode); err != nil {
 			res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
 		}

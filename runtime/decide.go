@@ -232,6 +232,9 @@ func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Dec
 	delay, requested, from, bounded := serverDelay(res.Header, cl.c.svc.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
+	} else if res.StreamRetry > 0 {
+		// An event stream's retry field: a server delay, clamped (§5).
+		d.Delay, d.DelayReason = max(d.Delay, min(res.StreamRetry, cl.maxServerDelay())), "event stream retry field"
 	}
 	windowed := from == HeaderACSRetryAfter && cl.c.tc != nil
 	if !bounded || windowed || (requested <= cl.maxServerDelay() && cl.fitsDeadline(ctx, requested)) {
@@ -316,7 +319,7 @@ func (cl *Call) refund() {
 }
 
 func (cl *Call) retrySafe() bool {
-	return cl.op.RetrySafe || cl.c.svc.RetrySafe
+	return cl.op.RetrySafe || cl.c.svc.RetrySafe || cl.stream != nil && cl.opts.ResumeStreams
 }
 
 func (cl *Call) maxServerDelay() time.Duration {

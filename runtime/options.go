@@ -47,6 +47,11 @@ type Options struct {
 	// is retried only on retry-safe operations (§3). Only the call's own
 	// context ending stops a call without a retry.
 	AttemptTimeout time.Duration
+	// ResumeStreams lets a streamed response (an event stream, a download:
+	// Client.Open) of an operation that is not retry-safe reconnect after it
+	// breaks off, re-sending the request; retry-safe operations always may.
+	// false: such a stream ends with a *NotRetrySafeError.
+	ResumeStreams bool
 	// RetryQuotaCapacity is the retry quota's initial and maximum balance in
 	// tokens; nil means 500. It is read once, by NewClient.
 	RetryQuotaCapacity *int

@@ -38,6 +38,8 @@ type Call struct {
 	// into each attempt's own header map, never into the caller's Request.
 	callHeaders  [3]headerKV
 	nCallHeaders int
+	// stream, when set, receives a 2xx response unread (Client.Open).
+	stream *Stream
 }
 
 // headerKV is one header key (canonical) and its value.
@@ -103,12 +105,27 @@ func (cl *Call) Params() ModeParams { return cl.p }
 // do is the attempt loop of retry-behavior.md §3.
 func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
 	var cl Call
-	if err := c.initCall(&cl, op, opts); err != nil {
+	ctx, err := c.begin(ctx, &cl, op, req, opts)
+	if err != nil {
 		return ResponseMetadata{}, err
+	}
+	err = cl.run(ctx, req, decode)
+	if cl.hooks.End != nil {
+		cl.hooks.End(cl.md, err)
+	}
+	return cl.md, err
+}
+
+// begin starts the call cl of op: it resolves the call's parameters, reads
+// the request body (bufferBody), sets the call's headers and calls
+// Options.OnCall. It returns the context the attempts use.
+func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Request, opts *Options) (context.Context, error) {
+	if err := c.initCall(cl, op, opts); err != nil {
+		return ctx, err
 	}
 	stream, err := bufferBody(req)
 	if err != nil {
-		return ResponseMetadata{}, err
+		return ctx, err
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
@@ -128,11 +145,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 			ctx = cl.hooks.Context
 		}
 	}
-	err = cl.run(ctx, req, decode)
-	if cl.hooks.End != nil {
-		cl.hooks.End(cl.md, err)
-	}
-	return cl.md, err
+	return ctx, nil
 }
 
 func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {

@@ -1,0 +1,215 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/retrygen/retrygen/runtime/openapi"
+	"github.com/stretchr/testify/require"
+)
+
+// These tests run over a real 127.0.0.1 socket on purpose: a stream cut by
+// the server must look to the client as it does on a real wire (a chunked
+// body that ends without its last chunk). Delays run on the fake clock.
+
+// sseEvent is the payload of the test streams.
+type sseEvent struct {
+	N int `json:"n"`
+}
+
+// writeEvents writes events first..last (ids = n) and flushes.
+func writeEvents(w http.ResponseWriter, first, last int) {
+	for n := first; n <= last; n++ {
+		fmt.Fprintf(w, "id: %d\ndata: {\"n\":%d}\n\n", n, n)
+	}
+	w.(http.Flusher).Flush()
+}
+
+// cut ends the response without its last chunk: the client reads a body
+// that broke off (io.ErrUnexpectedEOF).
+func cut(w http.ResponseWriter, partial string) {
+	fmt.Fprint(w, partial)
+	w.(http.Flusher).Flush()
+	panic(http.ErrAbortHandler)
+}
+
+// openEvents opens an event stream of op at the server.
+func openEvents(t *testing.T, c *Client, op *Operation, method string) (*Stream, *openapi.EventStream[sseEvent]) {
+	t.Helper()
+	s, err := c.Open(context.Background(), op, &Request{Method: method, Path: "/events"}, nil)
+	require.NoError(t, err)
+	return s, openapi.NewEventStream[sseEvent](s, openapi.EventStreamOptions{Sentinel: openapi.DoneSentinel})
+}
+
+// collect reads every event, returning their payloads and the error that
+// ended the stream (nil at its end).
+func collect(es *openapi.EventStream[sseEvent]) ([]int, error) {
+	var got []int
+	for e, err := range es.All(context.Background()) {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, e.Data.N)
+	}
+	return got, nil
+}
+
+func TestEventStreamReconnectsWithLastEventIDAsOneMoreAttempt(t *testing.T) {
+	srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		switch n {
+		case 1:
+			writeEvents(w, 1, 3)
+			cut(w, "id: 4\ndata: {\"n\":4") // a partial event, never delivered
+		case 2:
+			writeEvents(w, 4, 5)
+		}
+	})
+	var infos []AttemptInfo
+	c, clock := loopbackClient(t, testService(), srv.URL, func(o *Options) {
+		o.OnAttempt = func(a AttemptInfo) { infos = append(infos, a) }
+	})
+	s, es := openEvents(t, c, opGet, http.MethodGet)
+	got, err := collect(es)
+	require.NoError(t, err)
+	require.Equal(t, []int{1, 2, 3, 4, 5}, got, "every event exactly once")
+	seen := srv.seen()
+	require.Len(t, seen, 2)
+	require.Empty(t, seen[0].Get("Last-Event-ID"))
+	require.Equal(t, "3", seen[1].Get("Last-Event-ID"))
+	require.Equal(t, "attempt=2; max=3", seen[1].Get("amz-sdk-request"), "the reconnect is the call's second attempt")
+	require.Equal(t, 2, s.Metadata().Attempts)
+	type row struct {
+		Attempt int
+		Outcome Outcome
+		Class   Class
+		Balance int
+	}
+	var rows []row
+	for _, a := range infos {
+		rows = append(rows, row{a.Attempt, a.Outcome, a.Class, a.QuotaBalance})
+	}
+	require.Equal(t, []row{
+		{1, OutcomeSuccess, ClassSuccess, 500},
+		{1, OutcomeRetry, ClassTransient, 486}, // the cut: one transient retry paid (14 tokens)
+		{2, OutcomeSuccess, ClassSuccess, 500}, // the reconnect succeeded: its cost refunded
+	}, rows)
+	require.Empty(t, clock.Sleeps(), "full jitter at Rand 0: no wait")
+}
+
+func TestEventStreamRetryFieldIsTheReconnectDelay(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		retry string
+		want  time.Duration
+	}{
+		{"retry 1500 ms is honoured", "1500", 1500 * time.Millisecond},
+		{"a retry above the max server delay is clamped to it", "60000", DefaultMaxServerDelay},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				if n == 1 {
+					fmt.Fprintf(w, "retry: %s\n", tc.retry)
+					writeEvents(w, 1, 1)
+					cut(w, "")
+				}
+				writeEvents(w, 2, 2)
+			})
+			var reasons []string
+			c, clock := loopbackClient(t, testService(), srv.URL, func(o *Options) {
+				o.Rand = fixedRand(0.5) // backoff 25 ms: below the retry field
+				o.OnAttempt = func(a AttemptInfo) {
+					if a.Retry {
+						reasons = append(reasons, a.DelayReason)
+					}
+				}
+			})
+			_, es := openEvents(t, c, opGet, http.MethodGet)
+			got, err := collect(es)
+			require.NoError(t, err)
+			require.Equal(t, []int{1, 2}, got)
+			require.Equal(t, []time.Duration{tc.want}, clock.Sleeps())
+			require.Equal(t, []string{"event stream retry field"}, reasons)
+		})
+	}
+}
+
+func TestEventStreamFailingPastMaxAttemptsEndsWithMaxAttemptsError(t *testing.T) {
+	srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n > 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		writeEvents(w, 1, 2)
+		cut(w, "")
+	})
+	c, _ := loopbackClient(t, testService(), srv.URL, nil)
+	s, es := openEvents(t, c, opGet, http.MethodGet)
+	got, err := collect(es)
+	require.Equal(t, []int{1, 2}, got, "the events delivered before the failure")
+	var ma *MaxAttemptsError
+	require.ErrorAs(t, err, &ma)
+	require.Equal(t, 3, ma.Attempts)
+	var api *APIError
+	require.ErrorAs(t, err, &api)
+	require.Equal(t, http.StatusServiceUnavailable, api.HTTPStatusCode)
+	var oe *OperationError
+	require.ErrorAs(t, err, &oe)
+	require.Equal(t, "GetThing", oe.Operation)
+	require.Len(t, srv.seen(), 3)
+	require.Equal(t, 3, s.Metadata().Attempts)
+}
+
+func TestEventStreamOfAnOperationNotRetrySafeReconnectsOnlyWhenAskedTo(t *testing.T) {
+	for _, resume := range []bool{false, true} {
+		t.Run(fmt.Sprint("ResumeStreams=", resume), func(t *testing.T) {
+			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				if n == 1 {
+					writeEvents(w, 1, 1)
+					cut(w, "")
+				}
+				writeEvents(w, 2, 2)
+				fmt.Fprint(w, "data: [DONE]\n\n")
+			})
+			c, _ := loopbackClient(t, testService(), srv.URL, func(o *Options) { o.ResumeStreams = resume })
+			_, es := openEvents(t, c, opPost, http.MethodPost)
+			got, err := collect(es)
+			if !resume {
+				require.Equal(t, []int{1}, got)
+				var nrs *NotRetrySafeError
+				require.ErrorAs(t, err, &nrs)
+				require.Len(t, srv.seen(), 1)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, []int{1, 2}, got)
+			require.Len(t, srv.seen(), 2)
+		})
+	}
+}
+
+func TestStreamEndRunsTheCallsEndHookOnce(t *testing.T) {
+	srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		writeEvents(w, 1, 1)
+	})
+	var ends []error
+	c, _ := loopbackClient(t, testService(), srv.URL, func(o *Options) {
+		o.OnCall = func(context.Context, CallInfo) CallHooks {
+			return CallHooks{End: func(_ ResponseMetadata, err error) { ends = append(ends, err) }}
+		}
+	})
+	_, es := openEvents(t, c, opGet, http.MethodGet)
+	got, err := collect(es)
+	require.NoError(t, err)
+	require.Equal(t, []int{1}, got)
+	require.Equal(t, []error{nil}, ends)
+	require.False(t, errors.Is(err, context.Canceled))
+}
