@@ -296,6 +296,9 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	cptr = child(child(cptr, "content"), mt)
 	sr := b.mediaSchema(content, mt, cptr)
 	kind = b.checkMediaType(mt, kind, cptr)
+	if streamed, _ := streamedMedia(mt, sr); streamed {
+		kind = BodyRaw // JSON lines and the like: handed over unread
+	}
 	if kind == BodyJSON && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
@@ -310,6 +313,14 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 		}
 		t.Fields = []Field{{Name: "Body", Doc: "Body is the JSON response body.", Type: ref, Required: true, In: "body"}}
 		return tname, OutputJSONField
+	}
+	if streamed, unstreamable := streamedMedia(mt, sr); streamed {
+		if unstreamable {
+			b.d.warnf(cptr, "%s responses are not decoded (their framing is not modelled); the output's Body field streams the bytes", mt)
+		}
+		t.Fields = []Field{{Name: "Body", Doc: "Body streams the response body (" + mt + "), unread and unbuffered; the caller must close it.",
+			Type: TypeRef{Kind: RefScalar, Scalar: ScalarReadCloser}, Required: true, In: "body"}}
+		return tname, OutputStreamField
 	}
 	if strings.Contains(strings.ToLower(mt), "xml") {
 		b.d.warnf(cptr, "XML responses are not decoded; the output's Body field holds the bytes")

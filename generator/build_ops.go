@@ -84,7 +84,13 @@ func (b *builder) operations() []*Operation {
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query = ps.headers, ps.query
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
-		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
+		o.Stream = b.eventStream(op, ptr, name, methods)
+		if o.Stream == nil || !o.Stream.Only {
+			o.Output, o.OutputBody = b.output(withoutEventStream(op), ptr, name+"Output")
+		}
+		if o.Stream != nil {
+			o.Stream.FlagField, o.Stream.FlagPtr = streamFlagField(b.typeNamed(o.Input))
+		}
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
 		opXRetry := mapValue(opNode, "x-retry")
@@ -136,6 +142,16 @@ func (b *builder) idempotencyToken(o *Operation, xretry *yaml.Node, ptr string) 
 		}
 	}
 	b.d.errorf(child(ptr, "idempotencyTokenField"), "the input %s has no string member %q", o.Input, name)
+}
+
+// typeNamed returns the model type called name, or nil.
+func (b *builder) typeNamed(name string) *Type {
+	for _, t := range b.types {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
 }
 
 // structOrEmpty returns the struct type of sr, or declares an empty struct

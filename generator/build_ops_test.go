@@ -126,7 +126,7 @@ func TestOperationsModel(t *testing.T) {
 
 	up := ops["UploadFile"]
 	require.Equal(t, Body{Kind: BodyRaw, ContentType: "application/octet-stream", Field: "Body"}, up.Body)
-	require.Equal(t, OutputRawField, up.OutputBody)
+	require.Equal(t, OutputStreamField, up.OutputBody, "an image is streamed to the caller, unread")
 	require.Equal(t, Param{Field: "Id", Name: "id", In: "path", Style: "label"}, up.Params[0])
 	require.Equal(t, ScalarReader, typeNamed(svc, "UploadFileInput").Fields[1].Type.Scalar)
 

@@ -70,6 +70,25 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	)
 	f.Line()
 
+	if streams(svc) {
+		f.Comment("open sends req for op with c's options and then opts applied (runtime.Client.Open) and returns")
+		f.Comment("the 2xx response's body unread, as a stream that resumes through the retry engine. It returns")
+		f.Comment("runtime.Client.Open's error. Every operation that streams its response calls it.")
+		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("open").Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
+			jen.Id("req").Op("*").Qual(runtimePath, "Request"), jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")),
+		).Params(jen.Op("*").Qual(runtimePath, "Stream"), jen.Error()).Block(
+			jen.Id("ro").Op(":=").Op("&").Id("c").Dot("options").Dot("Options"),
+			jen.If(jen.Len(jen.Id("opts")).Op(">").Lit(0)).Block(
+				jen.Id("o").Op(":=").Id("c").Dot("options"),
+				applyOpts(),
+				jen.Id("ro").Op("=").Op("&").Id("o").Dot("Options"),
+			),
+			jen.Return(jen.Id("c").Dot("rt").Dot("Open").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Id("ro"))),
+		)
+		f.Line()
+	}
+
 	emitServers(f, svc)
 	emitAuth(f, svc)
 
@@ -87,4 +106,15 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 // applyOpts renders `for _, f := range opts { f(&o) }`.
 func applyOpts() *jen.Statement {
 	return jen.For(jen.List(jen.Id("_"), jen.Id("f")).Op(":=").Range().Id("opts")).Block(jen.Id("f").Call(jen.Op("&").Id("o")))
+}
+
+// streams reports whether an operation of svc streams its response (an
+// event stream or a body handed over unread).
+func streams(svc *Service) bool {
+	for _, op := range svc.Operations {
+		if op.Stream != nil || op.OutputBody == OutputStreamField {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -147,7 +149,9 @@ func emitNewStatusError(f *jen.File, name string, op *Operation, shared bool) {
 	f.Line()
 }
 
-// emitMethod writes the Client method of an operation.
+// emitMethod writes the Client methods of an operation: the one returning
+// its output and, when its 2xx response offers server-sent events, the one
+// returning the event stream (the only one when that is all it offers).
 func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type) {
 	notes := []string{op.Name + " sends " + requestLine(op) + "."}
 	if op.Retry.LongPolling {
@@ -166,29 +170,122 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	if len(checks) > 0 {
 		emitValidate(f, op, checks)
 	}
-	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
-	var body []jen.Code
-	if len(checks) > 0 {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("validate"+op.Name).Call(jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err()))))
+	if es := op.Stream; es != nil {
+		emitStreamMethod(f, op, svc, notes, len(checks) > 0)
+		if es.Only {
+			return
+		}
+		notes = append(notes, "It returns the response as "+op.Output+"; "+es.Method+" returns its event stream instead.")
 	}
-	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
-	body = append(body, fillIdempotencyToken(op)...)
-	body = append(body, encodeBody(op)...)
-	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
-	body = append(body, paramStatements(op)...)
-	body = append(body,
-		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	)
+	if op.OutputBody == OutputStreamField {
+		notes = append(notes, "The output's Body streams the response: retries happen only before it is returned; a cut body of a GET whose server advertised Accept-Ranges resumes by itself (runtime.Stream). Close it.")
+	}
+	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
+	body := requestStatements(op, svc, len(checks) > 0, false)
+	if op.OutputBody == OutputStreamField {
+		body = append(body,
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("c").Dot("open").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Op("&").Id(op.Output).Values(jen.Dict{jen.Id("Body"): jen.Id("s"), jen.Id("ResultMetadata"): jen.Id("s").Dot("Metadata").Call()}), jen.Nil()),
+		)
+	} else {
+		body = append(body,
+			jen.Id("out").Op(":=").New(jen.Id(op.Output)),
+			jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+	}
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("in").Op("*").Id(op.Input),
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
 	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// emitStreamMethod writes the method returning an operation's server-sent
+// events as an *openapi.EventStream of its event data type.
+func emitStreamMethod(f *jen.File, op *Operation, svc *Service, notes []string, validate bool) {
+	es := op.Stream
+	data := typeExpr(es.Data)
+	notes = append(notes, "It returns the response's server-sent events (text/event-stream), each event's data decoded as "+
+		jenString(data)+"; the stream ends at its end or at an event whose data is "+quote(es.Sentinel)+
+		". A stream cut by a transient failure reconnects with Last-Event-ID as another attempt of the call (runtime.Stream.Resume)"+
+		map[bool]string{true: ".", false: " when Options.ResumeStreams allows it: the operation is not retry-safe."}[op.Retry.RetrySafe])
+	if es.FlagField != "" {
+		notes = append(notes, "It sends the request's "+es.FlagField+" as true.")
+	}
+	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
+	body := requestStatements(op, svc, validate, true)
+	body = append(body,
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("c").Dot("open").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Qual(openapiPath, "NewEventStream").Types(data.Clone()).Call(jen.Id("s"),
+			jen.Qual(openapiPath, "EventStreamOptions").Values(jen.Dict{jen.Id("Sentinel"): jen.Lit(es.Sentinel)})), jen.Nil()),
+	)
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(es.Method).Params(
+		jen.Id("ctx").Qual("context", "Context"),
+		jen.Id("in").Op("*").Id(op.Input),
+		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
+	).Params(jen.Op("*").Qual(openapiPath, "EventStream").Types(data.Clone()), jen.Error()).Block(body...)
+	f.Line()
+}
+
+// jenString renders a type expression as Go source ("[]byte", "Chunk").
+func jenString(c *jen.Statement) string {
+	return strings.TrimSpace(fmt.Sprintf("%#v", c))
+}
+
+// quote renders s as a Go string literal for a comment.
+func quote(s string) string { return strconv.Quote(s) }
+
+// requestStatements renders what every method of op does before sending:
+// validate the input, default a nil input, fill the idempotency token, set
+// the stream flag (to stream for the event-stream method, else off), encode
+// the body and build req with its parameters.
+func requestStatements(op *Operation, svc *Service, validate, stream bool) []jen.Code {
+	var body []jen.Code
+	if validate {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("validate"+op.Name).Call(jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err()))))
+	}
+	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
+	body = append(body, fillIdempotencyToken(op)...)
+	body = append(body, setStreamFlag(op, stream)...)
+	body = append(body, encodeBody(op)...)
+	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
+	return append(body, paramStatements(op)...)
+}
+
+// setStreamFlag renders the statements that send the request body's
+// "stream" flag as stream says, on a copy of the input: true for the
+// event-stream method; false for the other one, when set.
+func setStreamFlag(op *Operation, stream bool) []jen.Code {
+	es := op.Stream
+	if es == nil || es.FlagField == "" || es.Only && !stream {
+		return nil
+	}
+	field := jen.Id("cp").Dot(es.FlagField)
+	set := []jen.Code{jen.Id("cp").Op(":=").Op("*").Id("in")}
+	switch {
+	case es.FlagPtr:
+		set = append(set, jen.Id("on").Op(":=").Lit(stream), field.Clone().Op("=").Op("&").Id("on"))
+	default:
+		set = append(set, field.Clone().Op("=").Lit(stream))
+	}
+	set = append(set, jen.Id("in").Op("=").Op("&").Id("cp"))
+	if stream {
+		return append([]jen.Code{jen.Comment(es.FlagField + " asks for the event stream this method reads.")}, set...)
+	}
+	on := jen.Id("in").Dot(es.FlagField)
+	if es.FlagPtr {
+		on = on.Op("!=").Nil().Op("&&").Op("*").Id("in").Dot(es.FlagField)
+	}
+	return []jen.Code{
+		jen.Comment(es.FlagField + " would ask for an event stream, which " + es.Method + " reads: this method sends it false."),
+		jen.If(on).Block(set...),
+	}
 }
 
 // fillIdempotencyToken renders the statements that put a fresh UUID into
@@ -435,6 +532,8 @@ func decoder(op *Operation) jen.Code {
 		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputRawField:
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
+	case OutputStreamField:
+		return jen.Nil() // handed over unread: emitMethod calls c.open
 	case OutputNone:
 		return jen.Nil()
 	}

@@ -173,7 +173,7 @@ func fieldType(fl Field) jen.Code {
 func fieldIsPointer(fl Field) bool {
 	t := fl.Type
 	return t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
-		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
+		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader && t.Scalar != ScalarReadCloser)
 }
 
 // typeExpr is the Go type of r as a value (slice elements and map values of
@@ -198,6 +198,8 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Qual("encoding/json", "RawMessage")
 	case ScalarReader:
 		return jen.Qual("io", "Reader")
+	case ScalarReadCloser:
+		return jen.Qual("io", "ReadCloser")
 	case ScalarFile:
 		return jen.Qual(openapiPath, "File")
 	}

@@ -71,8 +71,8 @@ type Operation struct {
 	// Name, names in canonical MIME form.
 	Headers []FixedHeader
 	// Input and Output name the Go types of the request body and the 2xx
-	// response body (always set; synthesised empty structs when the spec
-	// has none).
+	// response body (synthesised empty structs when the spec has none);
+	// Output is "" when the only 2xx body is an event stream (Stream).
 	Input, Output string
 	// Errors are the Go names of the error shapes this operation models,
 	// sorted.
@@ -105,11 +105,37 @@ type Operation struct {
 	Body Body
 	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the
 	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
-	// field), or OutputNone (no body).
+	// field), OutputStreamField (handed over unread in its Body field), or
+	// OutputNone (no body).
 	OutputBody string
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
+	// Stream is the operation's text/event-stream 2xx response, nil when it
+	// has none. When it is the only 2xx media type (Stream.Only), Output is
+	// "" and the operation's method returns the stream.
+	Stream *EventStream
+}
+
+// EventStream is an operation's server-sent events response.
+type EventStream struct {
+	// Method is the Go name of the method returning the stream: the
+	// operation's Name when Only, else Name + "Stream".
+	Method string
+	// Only: the 2xx response offers no other media type.
+	Only bool
+	// Data is the type each event's data decodes as: the data property of
+	// a schema describing the whole event (data, event, id, retry), else the
+	// schema itself.
+	Data TypeRef
+	// Sentinel is the data that ends the stream (x-speakeasy-sse-sentinel,
+	// else openapi.DoneSentinel).
+	Sentinel string
+	// FlagField is the input's Go field holding the request body's boolean
+	// "stream" property ("" for none): the stream method sends it true, the
+	// other method false. FlagPtr: that field is a *bool.
+	FlagField string
+	FlagPtr   bool
 }
 
 // How a 2xx response body is decoded.
@@ -117,7 +143,10 @@ const (
 	OutputSelf      = ""
 	OutputJSONField = "json"
 	OutputRawField  = "raw"
-	OutputNone      = "none"
+	// OutputStreamField: the body is handed over unread in the output's
+	// Body field, an io.ReadCloser (runtime.Stream).
+	OutputStreamField = "stream"
+	OutputNone        = "none"
 )
 
 // Param is an input field sent as a path, query, header or cookie
@@ -346,6 +375,7 @@ const (
 	ScalarEpochSeconds = "openapi.EpochSeconds"
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
+	ScalarReadCloser   = "io.ReadCloser"
 	ScalarFile         = "openapi.File"
 )
 
