@@ -148,6 +148,7 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 				if p := obj.Properties[f.JSONName]; p != nil && p.Value != nil && p.Value.Format == "binary" && f.Type.Kind == RefScalar {
 					bodyFields[i].Type = TypeRef{Kind: RefScalar, Scalar: ScalarFile}
 					bodyFields[i].Required = false
+					body.Streamed = true // files are streamed, never buffered
 				}
 				body.Parts = append(body.Parts, Param{Field: f.Name, Name: f.JSONName})
 			}

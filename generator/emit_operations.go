@@ -209,6 +209,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 func emitStreamMethod(f *jen.File, op *Operation, svc *Service, notes []string, validate bool) {
 	es := op.Stream
 	data := typeExpr(es.Data)
+	notes = append([]string{es.Method + " sends " + requestLine(op) + "."}, notes[1:]...)
 	notes = append(notes, "It returns the response's server-sent events (text/event-stream), each event's data decoded as "+
 		jenString(data)+"; the stream ends at its end or at an event whose data is "+quote(es.Sentinel)+
 		". A stream cut by a transient failure reconnects with Last-Event-ID as another attempt of the call (runtime.Stream.Resume)"+
@@ -365,7 +366,11 @@ func encodeBody(op *Operation) []jen.Code {
 		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op), enc)
 	case BodyMultipart:
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
-		call = jen.Qual(openapiPath, "MultipartBody").CallFunc(func(g *jen.Group) {
+		encoder := "MultipartBody"
+		if op.Body.Streamed {
+			encoder = "MultipartReader"
+		}
+		call = jen.Qual(openapiPath, encoder).CallFunc(func(g *jen.Group) {
 			for _, p := range op.Body.Parts {
 				d := jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)}
 				if e, ok := op.Body.Encoding[p.Name]; ok {
@@ -441,7 +446,11 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
 	case BodyMultipart:
-		req[jen.Id("Body")] = jen.Id("body")
+		if op.Body.Streamed {
+			req[jen.Id("BodyReader")] = jen.Id("body")
+		} else {
+			req[jen.Id("Body")] = jen.Id("body")
+		}
 		req[jen.Id("ContentType")] = jen.Id("ct")
 	case BodyRaw:
 		req[jen.Id("BodyReader")] = bodySource(op)

@@ -188,6 +188,9 @@ type Body struct {
 	// Encoding is the media type's Encoding Object per property (form and
 	// multipart bodies), keyed by JSON name; nil when the spec gives none.
 	Encoding map[string]Encoding
+	// Streamed: a multipart body with file parts, written through a pipe
+	// as it is sent (openapi.MultipartReader), never buffered whole.
+	Streamed bool
 }
 
 // Encoding is the Encoding Object of one property of a form or multipart

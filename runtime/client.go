@@ -38,6 +38,8 @@ type Request struct {
 	// reads it before the first attempt: up to MaxReplayBody (8 MiB) it is
 	// buffered into Body and replayed on retries; a longer body is streamed
 	// once and the call makes a single attempt (it cannot be replayed).
+	// When it is an io.Closer the runtime closes it when the call has sent
+	// its last attempt, as net/http closes request bodies.
 	BodyReader io.Reader
 	// stream is the unbuffered remainder of a BodyReader longer than
 	// MaxReplayBody, sent by the call's only attempt.

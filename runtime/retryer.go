@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"time"
 )
@@ -110,10 +111,20 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		return ResponseMetadata{}, err
 	}
 	err = cl.run(ctx, req, decode)
+	closeBodyReader(req)
 	if cl.hooks.End != nil {
 		cl.hooks.End(cl.md, err)
 	}
 	return cl.md, err
+}
+
+// closeBodyReader closes the request's BodyReader when it is an io.Closer,
+// as net/http closes request bodies: a body written through a pipe
+// (openapi.MultipartReader) stops its writer.
+func closeBodyReader(req *Request) {
+	if c, ok := req.BodyReader.(io.Closer); ok {
+		_ = c.Close()
+	}
 }
 
 // begin starts the call cl of op: it resolves the call's parameters, reads

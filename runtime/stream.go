@@ -93,7 +93,9 @@ func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Op
 	}
 	s.cl.stream = s
 	s.ctx, s.stop = context.WithCancel(ctx)
-	if err := s.cl.run(s.ctx, req, nil); err != nil {
+	err = s.cl.run(s.ctx, req, nil)
+	closeBodyReader(req)
+	if err != nil {
 		return nil, s.fail(err)
 	}
 	if h := s.resp.Header; req.Method == http.MethodGet && !isEventStream(h.Get("Content-Type")) &&

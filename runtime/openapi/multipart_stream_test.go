@@ -1,0 +1,63 @@
+package openapi
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMultipartReaderWritesWhatMultipartBodyWrites checks that the streamed
+// body is MultipartBody's, byte for byte, but for the boundary.
+func TestMultipartReaderWritesWhatMultipartBodyWrites(t *testing.T) {
+	parts := func() []Part {
+		return []Part{
+			{Name: "purpose", Value: "fine-tune"},
+			{Name: "file", Value: &File{Filename: "train.jsonl", Body: strings.NewReader(`{"a":1}` + "\n")}},
+			{Name: "meta", Value: map[string]int{"n": 2}},
+			{Name: "raw", Value: io.Reader(strings.NewReader("bytes")), Encoding: Encoding{ContentType: "text/csv", Headers: map[string]string{"X-Part": "1"}}},
+			{Name: "absent", Value: (*File)(nil)},
+		}
+	}
+	want, wantCT, err := MultipartBody(parts()...)
+	require.NoError(t, err)
+	s, ct, err := MultipartReader(parts()...)
+	require.NoError(t, err)
+	got, err := io.ReadAll(s)
+	require.NoError(t, err)
+	wantBoundary := strings.TrimPrefix(wantCT, "multipart/form-data; boundary=")
+	boundary := strings.TrimPrefix(ct, "multipart/form-data; boundary=")
+	require.Len(t, boundary, 60, "mime/multipart's random boundary")
+	require.Equal(t, string(want), strings.ReplaceAll(string(got), boundary, wantBoundary))
+	require.NoError(t, s.Close())
+}
+
+func TestMultipartReaderStreamsAFileReadersError(t *testing.T) {
+	boom := errors.New("disk gone")
+	s, _, err := MultipartReader(Part{Name: "file", Value: File{Body: iotest.ErrReader(boom)}})
+	require.NoError(t, err)
+	_, err = io.ReadAll(s)
+	require.ErrorIs(t, err, boom)
+	require.ErrorContains(t, err, `multipart part "file"`)
+}
+
+func TestMultipartReaderCloseStopsTheWriter(t *testing.T) {
+	s, _, err := MultipartReader(Part{Name: "file", Value: File{Body: io.LimitReader(zeros{}, 1<<30)}})
+	require.NoError(t, err)
+	buf := make([]byte, 1024)
+	_, err = io.ReadFull(s, buf)
+	require.NoError(t, err)
+	require.NoError(t, s.Close()) // the writer's next write fails: it returns
+	_, err = s.Read(buf)
+	require.ErrorIs(t, err, io.ErrClosedPipe, "reads after Close fail")
+	require.True(t, bytes.Contains(buf, []byte(`name="file"`)))
+}
+
+// zeros reads zero bytes forever.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
