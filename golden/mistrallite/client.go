@@ -29,7 +29,7 @@ type Options struct {
 	runtime.Options
 }
 
-// Client calls the Mistral AI API API. It is safe for concurrent use; its retry
+// Client calls the Mistral AI API. It is safe for concurrent use; its retry
 // quota, rate limiter and throttle windows are shared by all its calls.
 type Client struct {
 	rt      *runtime.Client

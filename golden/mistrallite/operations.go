@@ -62,7 +62,7 @@ func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *Ag
 	}
 	body, err := openapi.JSONBody(in.Body)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opAgentsApiV1ConversationsStartStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -137,7 +137,7 @@ func (c *Client) ChatCompleteStream(ctx context.Context, in *ChatCompletionReque
 	in = &cp
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opChatComplete, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -181,7 +181,7 @@ func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opChatComplete, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -313,7 +313,7 @@ func (c *Client) FimCompletionV1FimCompletionsPostStream(ctx context.Context, in
 	in = &cp
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opFimCompletionV1FimCompletionsPost, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -359,7 +359,7 @@ func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMC
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opFimCompletionV1FimCompletionsPost, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -472,7 +472,7 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 		},
 	)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUploadFile, err)
 	}
 	req := &runtime.Request{
 		BodyReader:  body,
