@@ -41,21 +41,25 @@ type Stream struct {
 	// stop ends ctx (Close).
 	stop context.CancelFunc
 	req  *Request
-	// mu guards resp, cancel and closed: Close may race with a resume.
+	// mu guards resp, cancel, closed, cutErr and resuming: Close may be
+	// called from another goroutine (openapi.EventStream's on ctx's end).
 	mu     sync.Mutex
 	resp   *http.Response
 	cancel context.CancelCauseFunc // the current attempt's context
 	timer  *time.Timer             // its attempt timeout, until the headers
 	closed bool
+	// cutErr is the read error that broke the body off, until a resume.
+	cutErr error
+	// resuming: a resume is under way (it ends the call if Close came
+	// meanwhile).
+	resuming bool
+	endOnce  sync.Once
 	// n counts the bytes of the representation read so far.
 	n int64
 	// validator is the If-Range value (a strong ETag, else Last-Modified)
 	// when the first response allows range resumes; "" when it does not.
 	validator string
 	err       error
-	ended     bool
-	// cutErr is the read error that broke the body off, until a resume.
-	cutErr error
 }
 
 // RepresentationChangedError ends a download whose resume (Range with
@@ -156,7 +160,9 @@ func (s *Stream) Read(p []byte) (int, error) {
 		case s.validator == "" || s.ctx.Err() != nil:
 			// Not resumable here: the caller may Resume (an event
 			// stream); Close ends the call with this error.
+			s.mu.Lock()
 			s.cutErr = err
+			s.mu.Unlock()
 			return n, err
 		}
 		if rerr := s.resumeRange(err); rerr != nil {
@@ -218,10 +224,19 @@ func (s *Stream) Resume(ctx context.Context, cause error, header http.Header, re
 func (s *Stream) resume(cause error, header http.Header, retry time.Duration) error {
 	s.mu.Lock()
 	resp := s.resp
+	s.cutErr, s.resuming = nil, true
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		closed := s.closed
+		s.resuming = false
+		s.mu.Unlock()
+		if closed {
+			s.finish(nil) // Close came while resuming: the call ends now
+		}
+	}()
 	_ = resp.Body.Close()
 	cl := &s.cl
-	s.cutErr = nil
 	if err := s.ctx.Err(); err != nil {
 		return s.fail(joinCtx(cause, err))
 	}
@@ -286,16 +301,13 @@ func (s *Stream) attach(resp *http.Response) {
 // it returns nil. It may be called from any goroutine, also while a resume
 // waits.
 func (s *Stream) Close() error {
-	if !s.ended && s.cutErr != nil {
-		s.fail(s.cutErr)
-	}
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		return nil
 	}
 	s.closed = true
-	resp, cancel := s.resp, s.cancel
+	resp, cancel, cut, resuming := s.resp, s.cancel, s.cutErr, s.resuming
 	s.mu.Unlock()
 	s.stop()
 	if resp != nil {
@@ -304,21 +316,23 @@ func (s *Stream) Close() error {
 	if cancel != nil {
 		cancel(context.Canceled)
 	}
+	if !resuming {
+		if cut != nil {
+			cut = &OperationError{Service: s.cl.c.svc.errorName(), Operation: s.cl.op.Name, Err: cut}
+		}
+		s.finish(cut)
+	}
 	return nil
 }
 
-// finish ends the call with err (nil: the body was read whole), once.
+// finish ends the call with err (nil: the body was read whole or closed),
+// once: the OnCall End hook runs.
 func (s *Stream) finish(err error) {
-	if s.ended {
-		return
-	}
-	s.ended = true
-	if h := s.cl.hooks.End; h != nil {
-		h(s.cl.md, err)
-	}
-	if err != nil {
-		_ = s.Close()
-	}
+	s.endOnce.Do(func() {
+		if h := s.cl.hooks.End; h != nil {
+			h(s.cl.md, err)
+		}
+	})
 }
 
 // fail ends the stream and the call with err, wrapped in an

@@ -213,3 +213,34 @@ func TestStreamEndRunsTheCallsEndHookOnce(t *testing.T) {
 	require.Equal(t, []error{nil}, ends)
 	require.False(t, errors.Is(err, context.Canceled))
 }
+
+func TestEventStreamContextEndWhileWaitingClosesTheStream(t *testing.T) {
+	release := make(chan struct{})
+	srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		writeEvents(w, 1, 1)
+		select { // hold the stream open until the test ends
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	defer close(release)
+	var ends []error
+	c, _ := loopbackClient(t, testService(), srv.URL, func(o *Options) {
+		o.OnCall = func(context.Context, CallInfo) CallHooks {
+			return CallHooks{End: func(_ ResponseMetadata, err error) { ends = append(ends, err) }}
+		}
+	})
+	_, es := openEvents(t, c, opGet, http.MethodGet)
+	ctx, cancel := context.WithCancel(context.Background())
+	e, err := es.Next(ctx)
+	require.NoError(t, err)
+	require.Equal(t, 1, e.Data.N)
+	done := make(chan error)
+	go func() { _, err := es.Next(ctx); done <- err }()
+	time.Sleep(20 * time.Millisecond) // let Next block in Read
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+	require.Len(t, srv.seen(), 1, "no reconnect after the caller's context ended")
+	require.Len(t, ends, 1, "the call ended once")
+}
