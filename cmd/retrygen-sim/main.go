@@ -22,11 +22,11 @@
 package main
 
 import (
-	"maps"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"

@@ -144,7 +144,7 @@ func TestSameSeedSameReport(t *testing.T) {
 	require.NoError(t, err)
 	b, err := simulateAll(sc, 11, nil)
 	require.NoError(t, err)
-	require.Equal(t, []string{goodputPlot, "report.md", quotaPlot, serverLoadPlot}, sortedKeys(a))
+	require.Equal(t, []string{"goodput.png", goodputPlot, "report.md", "retry-quota.png", quotaPlot, "server-load.png", serverLoadPlot}, sortedKeys(a))
 	for name := range a {
 		require.True(t, bytes.Equal(a[name], b[name]), "%s differs between two runs with seed 11", name)
 	}
