@@ -102,7 +102,8 @@ func (cl *Call) decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
-	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
+	k := classifier{p: &cl.pol, op: cl.op}
+	d := Decision{Class: k.classify(ctx, res, throttled)}
 	if cl.pol.Params.UsesLimiter {
 		// After every attempt, transport failures included
 		// (aws-sdk-go-v2 aws/retry/adaptive.go).

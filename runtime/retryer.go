@@ -20,7 +20,6 @@ type Call struct {
 	// pol is the call's resolved policy (resolvePolicy): every rule below
 	// reads it, never the levels it came from.
 	pol Policy
-	k   classifier
 	// state is where the state machine stands (Next).
 	state callState
 	// final is the error a long-polling call returns after its last sleep.
@@ -91,7 +90,6 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		}
 	}
 	*cl = Call{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
-	cl.k = classifier{p: &cl.pol, op: op}
 	if c.invocationIDHeader != "" {
 		cl.setCallHeader(c.invocationIDHeader, NewUUID())
 	}
