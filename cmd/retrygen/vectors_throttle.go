@@ -108,7 +108,7 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 			}
 			res := runtime.AttemptResult{StatusCode: st.StatusCode, Header: h, Code: st.ErrorCode, Sent: true}
 			if st.StatusCode < 200 || st.StatusCode > 299 {
-				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, ErrorCode: st.ErrorCode}}
+				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, Code: st.ErrorCode}}
 			}
 			// A retry's wait (and any throttle-window wait after it) is over
 			// when its response step comes: the clock is at the step's time.
