@@ -96,6 +96,9 @@ func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Op
 		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
 	s.cl.stream = s
+	// Options.ResumeStreams makes a stream call retry-safe (its policy,
+	// resolved here once, before any attempt).
+	s.cl.pol.RetrySafe = s.cl.pol.RetrySafe || s.cl.opts.ResumeStreams
 	s.ctx, s.stop = context.WithCancel(ctx)
 	err = s.cl.run(s.ctx, req, nil)
 	closeBodyReader(req)
@@ -240,16 +243,6 @@ func (s *Stream) resume(cause error, header http.Header, retry time.Duration) er
 	if err := s.ctx.Err(); err != nil {
 		return s.fail(joinCtx(cause, err))
 	}
-	cl.attempts-- // the attempt that delivered the body is decided again
-	res := AttemptResult{StatusCode: resp.StatusCode, Err: cause, Sent: true, StreamRetry: retry}
-	d := cl.Decide(s.ctx, &res)
-	if d.Outcome != OutcomeRetry {
-		return s.fail(d.Err)
-	}
-	if err := cl.c.clock.Sleep(s.ctx, d.Delay); err != nil {
-		cl.refund()
-		return s.fail(joinCtx(cause, err))
-	}
 	req := *s.req
 	req.Header = s.req.Header.Clone()
 	if req.Header == nil {
@@ -258,7 +251,10 @@ func (s *Stream) resume(cause error, header http.Header, retry time.Duration) er
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	if err := cl.run(s.ctx, &req, nil); err != nil {
+	// The attempt that delivered the body is decided again, as failed
+	// (EventCut); the call goes on from there on the state machine.
+	res := AttemptResult{StatusCode: resp.StatusCode, Err: cause, Sent: true, StreamRetry: retry}
+	if err := cl.drive(s.ctx, &req, nil, Event{Kind: EventCut, Result: &res}); err != nil {
 		return s.fail(err)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -243,4 +244,38 @@ func TestEventStreamContextEndWhileWaitingClosesTheStream(t *testing.T) {
 	require.ErrorIs(t, <-done, context.Canceled)
 	require.Len(t, srv.seen(), 1, "no reconnect after the caller's context ended")
 	require.Len(t, ends, 1, "the call ended once")
+}
+
+// TestEventCutDecidesTheSuccessfulAttemptAgain drives the state machine by
+// hand: a 2xx ends the call; its body breaking off (EventCut) makes that
+// attempt a transient failure, retried as attempt 2; a cut after a failed
+// call changes nothing.
+func TestEventCutDecidesTheSuccessfulAttemptAgain(t *testing.T) {
+	h := newHarness(t, nil, 0.5, script(), nil)
+	cl, err := h.c.NewCall(opGet, nil)
+	require.NoError(t, err)
+	ctx := context.Background()
+	act := cl.Next(ctx, Event{Kind: EventStart})
+	require.Equal(t, Action{Kind: ActionSend, Attempt: 1}, act)
+	act = cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: 200, Sent: true}})
+	require.Equal(t, ActionReturn, act.Kind)
+	require.NoError(t, act.Err)
+	cut := &AttemptResult{StatusCode: 200, Sent: true, Err: io.ErrUnexpectedEOF, StreamRetry: 1500 * time.Millisecond}
+	act = cl.Next(ctx, Event{Kind: EventCut, Result: cut})
+	require.Equal(t, ActionWait, act.Kind)
+	require.Equal(t, 1500*time.Millisecond, act.Delay)
+	require.Equal(t, "event stream retry field", act.Reason)
+	require.Equal(t, OutcomeRetry, act.Decision.Outcome)
+	require.Equal(t, ClassTransient, act.Decision.Class)
+	require.Equal(t, 486, h.c.RetryQuota().Balance(), "one transient retry paid")
+	require.Equal(t, Action{Kind: ActionSend, Attempt: 2}, cl.Next(ctx, Event{Kind: EventWaited}))
+	act = cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: 503, Sent: true, Err: errors.New("503")}})
+	require.Equal(t, ActionWait, act.Kind)
+	require.Equal(t, Action{Kind: ActionSend, Attempt: 3}, cl.Next(ctx, Event{Kind: EventWaited}))
+	act = cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: 503, Sent: true, Err: errors.New("503")}})
+	var ma *MaxAttemptsError
+	require.ErrorAs(t, act.Err, &ma)
+	require.Equal(t, 3, ma.Attempts)
+	again := cl.Next(ctx, Event{Kind: EventCut, Result: cut})
+	require.Equal(t, act.Err, again.Err, "a failed call stays failed")
 }
