@@ -137,6 +137,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s |\n", r.label, ps.startedRetries, drained, after, secondHalf(r, ps), recovery(r, ps.end))
 		}
 	}
+	writeStreamReport(&b, sc, runs)
 	fmt.Fprintf(&b, "\n## Plots\n\nLines that coincide are drawn over each other: standard and adaptive mode are the same until a throttling error enables the rate limiter.\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)
 	return b.Bytes()
 }

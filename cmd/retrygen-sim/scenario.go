@@ -86,6 +86,13 @@ type ClientGroup struct {
 	// own retry quotas (runtime.Options.FleetRetryBudget): a retry needs
 	// both. 0: none.
 	FleetRetryBudget int `yaml:"fleetRetryBudget"`
+	// Streaming makes each client hold one long-lived stream (an event
+	// stream, runtime.Client.Open) instead of making calls: its call
+	// starts in the first second and stays open after its 2xx; a phase
+	// with dropStreams cuts every open stream at its start, and each
+	// reconnects as the next attempt of its call (runtime.EventCut). No
+	// rate or closedLoop.
+	Streaming bool `yaml:"streaming"`
 
 	// service is the spec's x-retry settings, loaded while the scenario
 	// is validated; nil without a spec.
@@ -155,6 +162,9 @@ type Phase struct {
 	Load float64 `yaml:"load"`
 	// CapacityFactor multiplies the server's capacity (default 1).
 	CapacityFactor float64 `yaml:"capacityFactor"`
+	// DropStreams: at the phase's start the server drops every open
+	// stream at once (streaming groups).
+	DropStreams bool `yaml:"dropStreams"`
 }
 
 // Phase kinds and failure kinds.
@@ -456,6 +466,10 @@ func (s *Scenario) validate(v *validator) {
 		}
 		total += g.Count
 		switch {
+		case g.Streaming:
+			if g.ClosedLoop != nil || g.Rate != 0 {
+				v.fail(at+".streaming", "a streaming group holds one stream per client: give no rate or closedLoop")
+			}
 		case g.ClosedLoop != nil && g.Rate != 0:
 			v.fail(at+".rate", "give rate (open loop) or closedLoop, not both")
 		case g.ClosedLoop != nil:

@@ -79,6 +79,7 @@ const (
 	evResponse               // an attempt's response arrives
 	evTimeout                // a call's deadline
 	evSample                 // a time bucket ends: sample quotas and limiters
+	evDrop                   // the server drops every open stream (streams.go)
 )
 
 type event struct {
@@ -169,6 +170,8 @@ type call struct {
 	phase    int  // the phase the call started in
 	drained  bool // started after its phase's retry quota drained
 	res      runtime.AttemptResult
+	// stream is the state of a streaming group's call (streams.go).
+	stream streamState
 }
 
 // run is one mode's simulation of a scenario.
@@ -189,6 +192,8 @@ type run struct {
 	phaseEnds []time.Duration
 	progress  func(done, total time.Duration)
 	err       error
+	// open are the streams open now (streaming groups, streams.go).
+	open []*call
 }
 
 // services resolves each client group's service: the simulator's own, or
@@ -235,7 +240,12 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			idx++
 		}
 	}
+	r.scheduleDrops()
 	for _, cl := range r.clients {
+		if cl.group.Streaming {
+			r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl}) // its one stream
+			continue
+		}
 		if cl.group.ClosedLoop != nil {
 			for range cl.group.ClosedLoop.Concurrency {
 				r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl})
@@ -258,6 +268,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	if r.err != nil {
 		return nil, r.err
 	}
+	r.closeStreams()
 	return r.stats, nil
 }
 
@@ -361,7 +372,7 @@ func (r *run) handle(e event) {
 			return
 		}
 		r.startCall(e.cl)
-		if e.cl.group.ClosedLoop == nil {
+		if e.cl.group.ClosedLoop == nil && !e.cl.group.Streaming {
 			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
 		}
 	case evWaited:
@@ -380,6 +391,8 @@ func (r *run) handle(e event) {
 			c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventFailed, Err: context.DeadlineExceeded})
 		}
 		r.finish(c, false)
+	case evDrop:
+		r.dropStreams()
 	case evSample:
 		r.sample()
 		if next := r.now + r.bucket; next <= r.end {
@@ -427,6 +440,9 @@ func (r *run) drive(c *call, act runtime.Action) {
 	case runtime.ActionSend:
 		r.send(c)
 	case runtime.ActionReturn:
+		if act.Err != nil && c.cl.group.Streaming {
+			r.streamLost(c, act.Err)
+		}
 		r.finish(c, act.Err == nil)
 	}
 }
@@ -489,6 +505,10 @@ func (r *run) response(c *call) {
 }
 
 func (r *run) finish(c *call, ok bool) {
+	if ok && c.cl.group.Streaming {
+		r.streamOpen(c) // a stream's 2xx: it stays open (streams.go)
+		return
+	}
 	c.done = true
 	r.stats.callEnded(r, c, ok)
 	if c.cl.group.ClosedLoop != nil && r.now < r.end {

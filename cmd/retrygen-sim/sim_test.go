@@ -202,7 +202,7 @@ phases:
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"unknown field", strings.Replace(valid, "rate: 1", "rte: 1", 1), `s.yaml:3: clients[0]: unknown field "rte" (allowed: name, count, rate, closedLoop, maxAttempts, timeoutMs, user, spec, overlays, fleetRetryBudget)`},
+		{"unknown field", strings.Replace(valid, "rate: 1", "rte: 1", 1), `s.yaml:3: clients[0]: unknown field "rte" (allowed: name, count, rate, closedLoop, maxAttempts, timeoutMs, user, spec, overlays, fleetRetryBudget, streaming)`},
 		{"unknown field on its own line", strings.Replace(valid, "  - {count: 1, rate: 1}\n", "  - count: 1\n    rate: 1\n    typo: 2\n", 1), `s.yaml:5: clients[0]: unknown field "typo" (allowed: name, count,`},
 		{"unknown top-level field", valid + "sed: 1\n", `s.yaml:7: unknown field "sed" (allowed: name, description, seed, bucketMs, modes, sharing, clients, server, phases)`},
 		{"unknown nested field", strings.Replace(valid, "capacity: 10", "capacity: 10, userLimit: {limit: 1, window: 5}", 1), `s.yaml:4: server.userLimit: unknown field "window" (allowed: limit, windowMs, dimension, code)`},
@@ -238,7 +238,7 @@ phases:
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../../specs/scenarios/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 7)
+	require.Len(t, files, 8)
 	for _, f := range files {
 		sc, err := LoadScenario(f)
 		require.NoError(t, err, f)

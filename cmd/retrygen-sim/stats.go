@@ -24,6 +24,8 @@ type runStats struct {
 	// (tokens/s).
 	quota, sendRate []float64
 	phases          []phaseStats
+	// streams are the streaming groups' drops and reconnects (streams.go).
+	streams streamStats
 }
 
 // phaseStats is one phase's numbers for one mode.
