@@ -43,8 +43,14 @@ func DecodeBytes(dst *[]byte) func(*http.Response) error {
 // whole body (what was read, then the rest) to be streamed in one attempt.
 // A read error ends the call before anything is sent.
 func bufferBody(req *Request) (io.Reader, error) {
-	if req.BodyReader == nil {
+	if req.BodyReader == nil || req.GetBody != nil {
 		return nil, nil
+	}
+	if rs, ok := req.BodyReader.(io.ReadSeeker); ok {
+		// Streamed and rewound for every retry (replay.go).
+		sb, err := newSeekBody(rs)
+		req.seek = sb
+		return nil, err
 	}
 	b, err := io.ReadAll(io.LimitReader(req.BodyReader, MaxReplayBody+1))
 	if err != nil {

@@ -33,16 +33,26 @@ type Request struct {
 	Header http.Header
 	// Body is sent on every attempt byte for byte; nil sends no body.
 	Body []byte
-	// BodyReader, when set, supplies the body instead of Body. The runtime
-	// reads it before the first attempt: up to MaxReplayBody (8 MiB) it is
-	// buffered into Body and replayed on retries; a longer body is streamed
-	// once and the call makes a single attempt (it cannot be replayed).
+	// BodyReader, when set, supplies the body instead of Body. An
+	// io.Seeker is streamed, never buffered, and rewound to where it
+	// started before every retry. Otherwise the runtime reads it before
+	// the first attempt: up to MaxReplayBody (8 MiB) it is buffered into
+	// Body and replayed on retries; a longer body is streamed once and the
+	// call makes a single attempt (a failure that would have been retried
+	// returns a *NotRetrySafeError: it cannot be replayed).
 	// When it is an io.Closer the runtime closes it when the call has sent
 	// its last attempt, as net/http closes request bodies.
 	BodyReader io.Reader
+	// GetBody, when set, supplies the body of every attempt, a fresh reader
+	// each time, and Body and BodyReader are not read: the body is streamed
+	// and replayed on retries (http.Request.GetBody's contract). An error
+	// ends the call.
+	GetBody func() (io.ReadCloser, error)
 	// stream is the unbuffered remainder of a BodyReader longer than
 	// MaxReplayBody, sent by the call's only attempt.
 	stream io.Reader
+	// seek replays a BodyReader that is an io.Seeker (replay.go).
+	seek *seekBody
 	// ContentType is the body's media type
 	// ("application/x-amz-json-1.0").
 	ContentType string
@@ -313,7 +323,12 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
 	c := cl.c
 	var body io.Reader
+	replay, size, err := req.attemptBodyOf(ctx)
 	switch {
+	case err != nil:
+		return nil, err
+	case replay != nil:
+		body = replay // GetBody or a seekable BodyReader (replay.go)
 	case req.stream != nil:
 		body = req.stream
 	case req.Body != nil:
@@ -322,6 +337,9 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, cl.target(req), body)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
+	}
+	if replay != nil && size >= 0 {
+		hreq.ContentLength = size
 	}
 	var extra [4 + len(cl.callHeaders)]headerKV
 	n := 0

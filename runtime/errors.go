@@ -196,13 +196,21 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // retry-safe (§3), so it was not retried. Err is the attempt's error.
 type NotRetrySafeError struct {
 	Attempts int
-	Err      error
+	// Reason, when set, says why the request could not be sent again
+	// instead (a request body that cannot be replayed).
+	Reason string
+	Err    error
 }
 
 // Error renders "not retried after N attempts: the operation is not
-// retry-safe and the request may have reached the server: ERR".
+// retry-safe and the request may have reached the server: ERR", or with
+// Reason in place of the middle part.
 func (e *NotRetrySafeError) Error() string {
-	return fmt.Sprintf("not retried after %s: the operation is not retry-safe and the request may have reached the server: %v", plural(e.Attempts, "attempt"), e.Err)
+	why := "the operation is not retry-safe and the request may have reached the server"
+	if e.Reason != "" {
+		why = e.Reason
+	}
+	return fmt.Sprintf("not retried after %s: %s: %v", plural(e.Attempts, "attempt"), why, e.Err)
 }
 
 // Unwrap returns the attempt's error.

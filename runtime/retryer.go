@@ -50,6 +50,9 @@ type Call struct {
 	nCallHeaders int
 	// stream, when set, receives a 2xx response unread (Client.Open).
 	stream *Stream
+	// unreplayable: the request body is streamed once (replay.go); a
+	// failure that would be retried is a *NotRetrySafeError.
+	unreplayable bool
 }
 
 // headerKV is one header key (canonical) and its value.
@@ -144,7 +147,7 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.pol.Params.MaxAttempts = stream, 1
+		req.stream, cl.pol.Params.MaxAttempts, cl.unreplayable = stream, 1, true
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.

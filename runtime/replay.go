@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// A request body is replayed on a retry in one of these ways, in this order
+// (retry-behavior.md §3): Request.GetBody, called for every attempt; a
+// Request.BodyReader that is an io.Seeker, streamed (never buffered) and
+// rewound to where it started before every retry; a BodyReader of at most
+// MaxReplayBody bytes, buffered; Request.Body. A longer BodyReader that
+// cannot seek is streamed once: the call makes one attempt, and a failure
+// that would have been retried returns a *NotRetrySafeError saying the body
+// cannot be replayed.
+
+// errBodyNotReplayable is the reason a *NotRetrySafeError gives for a
+// request body streamed once.
+const errBodyNotReplayable = "the request body cannot be replayed (an io.Reader that is not an io.Seeker, longer than MaxReplayBody, 8 MiB; give an io.Seeker or Request.GetBody to retry)"
+
+// seekBody replays a seekable request body: each attempt reads it through
+// its own attemptBody, rewound to start. An attempt does not rewind until
+// the transport has closed the previous attempt's body (net/http may still
+// be writing it after the response arrived).
+type seekBody struct {
+	r     io.ReadSeeker
+	start int64
+	// size is the bytes from start to the end, sent as Content-Length.
+	size int64
+	prev *attemptBody
+}
+
+// newSeekBody records where r starts and how long it is.
+func newSeekBody(r io.ReadSeeker) (*seekBody, error) {
+	start, err := r.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, fmt.Errorf("request body: %w", err)
+	}
+	end, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("request body: %w", err)
+	}
+	if _, err := r.Seek(start, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("request body: %w", err)
+	}
+	return &seekBody{r: r, start: start, size: end - start}, nil
+}
+
+// next returns the body of the next attempt, rewound to start.
+func (s *seekBody) next(ctx context.Context) (io.ReadCloser, error) {
+	if p := s.prev; p != nil {
+		select {
+		case <-p.closed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if _, err := s.r.Seek(s.start, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("rewinding the request body: %w", err)
+		}
+	}
+	s.prev = &attemptBody{r: s.r, closed: make(chan struct{})}
+	return s.prev, nil
+}
+
+// attemptBody is one attempt's view of a seekable body; Close (by the
+// transport) lets the next attempt rewind it. It never closes the caller's
+// reader.
+type attemptBody struct {
+	r      io.Reader
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (b *attemptBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+
+func (b *attemptBody) Close() error {
+	b.once.Do(func() { close(b.closed) })
+	return nil
+}
+
+// attemptBodyOf returns the body of one attempt from req's replay source,
+// and its length (-1: unknown), or nil when req has none of GetBody or a
+// seekable BodyReader.
+func (req *Request) attemptBodyOf(ctx context.Context) (io.ReadCloser, int64, error) {
+	switch {
+	case req.GetBody != nil:
+		rc, err := req.GetBody()
+		if err != nil {
+			return nil, 0, fmt.Errorf("request body (GetBody): %w", err)
+		}
+		return rc, -1, nil
+	case req.seek != nil:
+		rc, err := req.seek.next(ctx)
+		return rc, req.seek.size, err
+	}
+	return nil, 0, nil
+}

@@ -1,0 +1,87 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// bodyServer answers 503 to the first request and 200 after, recording
+// each request's body hash and Content-Length.
+type bodyServer struct {
+	*recordingServer
+	mu      sync.Mutex
+	sums    [][32]byte
+	lengths []int64
+}
+
+func newBodyServer(t *testing.T) *bodyServer {
+	b := &bodyServer{}
+	b.recordingServer = newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		data, _ := io.ReadAll(r.Body)
+		b.mu.Lock()
+		b.sums = append(b.sums, sha256.Sum256(data))
+		b.lengths = append(b.lengths, r.ContentLength)
+		b.mu.Unlock()
+		if n == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	})
+	return b
+}
+
+// big is a request body longer than MaxReplayBody.
+var big = bytes.Repeat([]byte("0123456789abcdef"), (MaxReplayBody+(1<<20))/16)
+
+func TestSeekableRequestBodyIsStreamedAndRewoundForTheRetry(t *testing.T) {
+	srv := newBodyServer(t)
+	c, _ := loopbackClient(t, testService(), srv.URL, nil)
+	md, err := c.Do(context.Background(), opPost, &Request{Method: "PUT", Path: "/", BodyReader: bytes.NewReader(big), ContentType: "application/octet-stream"}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+	want := sha256.Sum256(big)
+	require.Equal(t, [][32]byte{want, want}, srv.sums, "the retry sends the same bytes")
+	require.Equal(t, []int64{int64(len(big)), int64(len(big))}, srv.lengths, "Content-Length from the seeker")
+}
+
+func TestGetBodySuppliesEveryAttempt(t *testing.T) {
+	srv := newBodyServer(t)
+	c, _ := loopbackClient(t, testService(), srv.URL, nil)
+	calls := 0
+	get := func() (io.ReadCloser, error) {
+		calls++
+		return io.NopCloser(strings.NewReader("payload")), nil
+	}
+	md, err := c.Do(context.Background(), opPost, &Request{Method: "POST", Path: "/", GetBody: get, ContentType: "text/plain"}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+	require.Equal(t, 2, calls)
+	want := sha256.Sum256([]byte("payload"))
+	require.Equal(t, [][32]byte{want, want}, srv.sums)
+}
+
+// onlyReader hides every method but Read.
+type onlyReader struct{ io.Reader }
+
+func TestALongBodyThatCannotSeekIsNotRetrySafe(t *testing.T) {
+	srv := newBodyServer(t)
+	c, _ := loopbackClient(t, testService(), srv.URL, nil)
+	md, err := c.Do(context.Background(), opGet, &Request{Method: "PUT", Path: "/", BodyReader: onlyReader{bytes.NewReader(big)}, ContentType: "application/octet-stream"}, nil, nil)
+	var nrs *NotRetrySafeError
+	require.ErrorAs(t, err, &nrs)
+	require.Equal(t, errBodyNotReplayable, nrs.Reason)
+	require.ErrorContains(t, err, "not retried after 1 attempt: the request body cannot be replayed")
+	var ma *MaxAttemptsError
+	require.False(t, errors.As(err, &ma), "not \"max attempts\"")
+	require.Equal(t, 1, md.Attempts)
+	require.Len(t, srv.sums, 1)
+	require.Equal(t, sha256.Sum256(big), srv.sums[0], "streamed whole")
+}
