@@ -182,13 +182,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		c.maxWindow = opts.MaxThrottleWindow
 	}
 	c.limiter = NewRateLimiter(c.clock)
-	switch {
-	case opts.DisableThrottleControl:
-	case opts.ThrottleControl != nil:
-		c.tc = opts.ThrottleControl
-	default:
-		c.tc = svc.ThrottleControl
-	}
+	c.tc = throttleControlOf(svc, &opts)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}

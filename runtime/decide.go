@@ -327,16 +327,13 @@ func (cl *Call) maxServerDelay() time.Duration {
 }
 
 // maxDelay bounds throttle-window waits (§8): the aliyun mode's max delay
-// (its max backoff), else the throttle control's MaxDelay, else
-// DefaultThrottleMaxDelay (120 s, aliyun-java-sdk-core's RetryUtil).
+// (its max backoff, which Settings.Params sets from throttleMaxDelay when
+// throttle control is on), else throttleMaxDelay.
 func (cl *Call) maxDelay() time.Duration {
 	if cl.p.Mode == ModeAliyun {
 		return cl.p.MaxBackoff
 	}
-	if tc := cl.c.tc; tc != nil && tc.MaxDelay > 0 {
-		return tc.MaxDelay
-	}
-	return DefaultThrottleMaxDelay
+	return throttleMaxDelay(cl.c.tc)
 }
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's

@@ -108,20 +108,18 @@ type ModeParams struct {
 
 // Params returns the parameters of s's mode: the mode's global defaults,
 // overridden field by field (positive or non-default values win) by the
-// throttle-control max delay (aliyun mode only), svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
+// throttle-control max delay (aliyun mode only; the control in force:
+// opts', else svc's), svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
 // positive (opts may be nil). MaxAttempts is s.MaxAttempts, already
 // resolved with its precedence. It allocates nothing.
 func (s Settings) Params(svc *Service, opts *Options) ModeParams {
 	p := globalParams(s.Mode.Value)
 	p.MaxAttempts = s.MaxAttempts.Value
+	if tc := throttleControlOf(svc, opts); p.Mode == ModeAliyun && tc != nil {
+		// §8: the policy's max delay (throttleMaxDelay).
+		p.MaxBackoff = throttleMaxDelay(tc)
+	}
 	if svc != nil {
-		if tc := svc.ThrottleControl; p.Mode == ModeAliyun && tc != nil {
-			// §8: the policy's max delay, default 120 s (aliyun-java-sdk-core).
-			p.MaxBackoff = DefaultThrottleMaxDelay
-			if tc.MaxDelay > 0 {
-				p.MaxBackoff = tc.MaxDelay
-			}
-		}
 		p.override(svc.Defaults)
 		p.override(svc.PerMode[s.Mode.Value])
 	}
