@@ -111,7 +111,7 @@ type Client struct {
 // the environment and the shared config file (retry-behavior.md §2), and
 // returns a client for endpoint. It returns an error naming the level and
 // value when the winning retry mode or max attempts is invalid
-// (`AWS_MAX_ATTEMPTS="0" (environment): must be an integer ≥ 1`), or when
+// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), or when
 // endpoint is not an absolute http(s) URL.
 func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	return newClient(svc, endpoint, opts)
