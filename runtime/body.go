@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MaxReplayBody is the largest request body read from [Request.BodyReader]
@@ -44,13 +46,23 @@ func DecodeBytes(dst *[]byte) func(*http.Response) error {
 
 // bufferBody reads req.BodyReader into req.Body when it holds at most
 // MaxReplayBody bytes and returns nil; otherwise it returns a reader of the
-// whole body (what was read, then the rest) to be streamed in one attempt.
-// A read error ends the call before anything is sent.
-func bufferBody(req *Request) (io.Reader, error) {
+// whole body (what was read, then the rest) to be streamed in one attempt
+// (streamBody: a stalled reader ends that attempt at its deadline). The read is
+// bounded by ctx and, when positive, attemptTimeout: a reader that stalls
+// ends the call with an error wrapping the context's (DeadlineExceeded for
+// a deadline), having sent nothing; the reader is closed if it is an
+// io.Closer, and otherwise left to its blocked Read. Any other read error
+// also ends the call before anything is sent.
+//
+// Seam (streamed uploads, issue 21): a body that is replayed without being
+// held in memory — an io.Seeker rewound, or a GetBody-style function called
+// once per attempt — plugs in here and in streamBody, returning a fresh
+// reader per attempt; Client.Do then keeps the call's max attempts.
+func bufferBody(ctx context.Context, req *Request, attemptTimeout time.Duration) (io.Reader, error) {
 	if req.BodyReader == nil {
 		return nil, nil
 	}
-	b, err := io.ReadAll(io.LimitReader(req.BodyReader, MaxReplayBody+1))
+	b, err := readReplayable(ctx, req.BodyReader, attemptTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("reading request body: %w", err)
 	}
@@ -61,7 +73,102 @@ func bufferBody(req *Request) (io.Reader, error) {
 		}
 		return nil, nil
 	}
-	return io.MultiReader(bytes.NewReader(b), req.BodyReader), nil
+	return &streamBody{r: io.MultiReader(bytes.NewReader(b), req.BodyReader), src: req.BodyReader}, nil
+}
+
+// readReplayable reads up to MaxReplayBody+1 bytes of r. A reader held in
+// memory (*bytes.Reader, *strings.Reader, *bytes.Buffer) is read at once;
+// any other is read by a goroutine, abandoned (and r closed, when it is an
+// io.Closer) when ctx ends or attemptTimeout passes first.
+func readReplayable(ctx context.Context, r io.Reader, attemptTimeout time.Duration) ([]byte, error) {
+	switch r.(type) {
+	case *bytes.Reader, *strings.Reader, *bytes.Buffer:
+		return io.ReadAll(io.LimitReader(r, MaxReplayBody+1))
+	}
+	if attemptTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, attemptTimeout)
+		defer cancel()
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, MaxReplayBody+1))
+		done <- result{b, err}
+	}()
+	select {
+	case res := <-done:
+		return res.b, res.err
+	case <-ctx.Done():
+		if c, ok := r.(io.Closer); ok {
+			_ = c.Close() // unblocks most readers (pipes, files, connections)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// streamBody is the body of the one attempt of a call whose BodyReader is
+// longer than MaxReplayBody. Each Read runs in a goroutine of its own, into
+// a buffer of its own, so that the attempt's context ending (its deadline
+// included) ends a Read blocked in the BodyReader: the transport waits for
+// its body to return before it returns itself. The blocked read is then
+// abandoned, and the BodyReader closed when it is an io.Closer.
+type streamBody struct {
+	r   io.Reader // the whole body: the buffered part, then the rest
+	src io.Reader // Request.BodyReader
+	ctx context.Context
+	buf []byte
+}
+
+// attemptStream returns the request body reader of the attempt whose
+// context is ctx for a body streamed without replay (bufferBody).
+func attemptStream(ctx context.Context, stream io.Reader) io.Reader {
+	if sb, ok := stream.(*streamBody); ok {
+		sb.ctx = ctx
+	}
+	return stream
+}
+
+// Read reads the body, returning the context's error once it ends.
+func (s *streamBody) Read(p []byte) (int, error) {
+	if s.ctx == nil {
+		return s.r.Read(p)
+	}
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if len(s.buf) < len(p) {
+		s.buf = make([]byte, min(len(p), 64<<10))
+	}
+	buf := s.buf[:min(len(p), len(s.buf))]
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := s.r.Read(buf)
+		done <- result{n, err}
+	}()
+	select {
+	case res := <-done:
+		return copy(p, buf[:res.n]), res.err
+	case <-s.ctx.Done():
+		s.buf = nil // the abandoned Read still owns buf
+		_ = s.Close()
+		return 0, s.ctx.Err()
+	}
+}
+
+// Close closes the request's BodyReader when it is an io.Closer.
+func (s *streamBody) Close() error {
+	if c, ok := s.src.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // DefaultMaxResponseBody is how many bytes of one response body the runtime

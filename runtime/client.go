@@ -331,7 +331,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	var body io.Reader
 	switch {
 	case req.stream != nil:
-		body = req.stream
+		body = attemptStream(ctx, req.stream)
 	case req.Body != nil:
 		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
 	}
