@@ -412,21 +412,21 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
 	for _, h := range svc.ErrorCodeHeaders {
 		if v := resp.Header.Get(h); v != "" {
-			md.ErrorCode = normaliseCode(v)
+			md.Code = normaliseCode(v)
 			break
 		}
 	}
-	if md.ErrorCode == "" {
-		md.ErrorCode = normaliseCode(firstNonEmpty(vals[:nCode]))
+	if md.Code == "" {
+		md.Code = normaliseCode(firstNonEmpty(vals[:nCode]))
 	}
-	md.ErrorMessage = firstNonEmpty(vals[nCode : nCode+nMsg])
+	md.Message = firstNonEmpty(vals[nCode : nCode+nMsg])
 	md.RequestID = firstHeader(resp.Header, c.requestIDHeaders)
 	if md.RequestID == "" {
 		md.RequestID = firstNonEmpty(vals[nCode+nMsg:])
 	}
 	var e ModeledError
-	if op.NewError != nil && md.ErrorCode != "" {
-		e = op.NewError(md.ErrorCode)
+	if op.NewError != nil && md.Code != "" {
+		e = op.NewError(md.Code)
 	}
 	if e == nil && op.NewErrorForStatus != nil {
 		e = op.NewErrorForStatus(resp.StatusCode)

@@ -308,7 +308,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		return res
 	}
 	md, err := cl.c.decodeError(cl.op, resp, data)
-	res.Code, res.Err, cl.md.RequestID = md.ErrorCode, err, md.RequestID
+	res.Code, res.Err, cl.md.RequestID = md.Code, err, md.RequestID
 	if readErr != nil && len(data) == 0 {
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
