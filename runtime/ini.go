@@ -39,10 +39,12 @@ func (e *IniSyntaxError) Error() string {
 // its config file (Python's RawConfigParser as botocore uses it), minus what
 // retry settings never need:
 //   - blank lines are skipped; a line whose first non-blank character is '#'
-//     or ';' is a comment; on a "[section]" or "key = value" line an inline
-//     comment starts at the first '#' or ';' that follows a space or tab
-//     ("max_attempts = 6 # six" is 6, "a#b" stays whole), as aws-sdk-go-v2
-//     reads it; a continuation line keeps its '#' and ';';
+//     or ';' is a comment; a "[section]" line ends at its first '#' or ';';
+//     on a "key = value" line an inline comment starts at the first '#' or
+//     ';' that follows a space or tab ("max_attempts = 6 # six" is 6, "a#b"
+//     stays whole), as aws-sdk-go-v2 reads them (config/internal/ini
+//     trimProfileComment, trimPropertyComment); a continuation line keeps
+//     its '#' and ';';
 //   - "[header]" opens a section; headers are case-sensitive and trimmed;
 //   - "key = value" or "key: value" (split at the first '=' or ':') sets a
 //     key; keys are lower-cased, keys and values trimmed; a later duplicate
@@ -69,7 +71,10 @@ func parseINI(path string, data []byte) (iniFile, error) {
 		case lastKey != "" && indent > lastIndent:
 			cur[lastKey] += "\n" + trimmed
 		case trimmed[0] == '[':
-			trimmed = cutInlineComment(trimmed)
+			if k := strings.IndexAny(trimmed, "#;"); k >= 0 {
+				// A section line ends at any '#' or ';' (aws-sdk-go-v2).
+				trimmed = strings.TrimSpace(trimmed[:k])
+			}
 			if trimmed[len(trimmed)-1] != ']' || len(trimmed) < 3 {
 				return iniFile{}, &IniSyntaxError{Path: path, Line: n, Reason: `expected "[section]"`}
 			}
