@@ -72,6 +72,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 	}
 	b.markOutputs(svc.Operations)
 	breakValueCycles(b.types, svc.Errors)
+	b.warnUnionTies()
 	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	slices.SortFunc(svc.Errors, func(x, y *ErrorShape) int { return strings.Compare(x.Name, y.Name) })
 	svc.Types = b.types
@@ -107,7 +108,8 @@ func (b *builder) declareComponents() {
 	}
 }
 
-// breakValueCycles marks Indirect the required struct fields that close a
+// breakValueCycles marks Indirect the required struct fields (and the
+// openapi.Nullable fields, which hold a value too) that close a
 // cycle of struct values (T holds a U that holds a T): those stay pointers,
 // every other required struct field is a plain value. Types are visited in
 // name order and fields in order, and the field whose edge returns to a type
@@ -134,7 +136,8 @@ func breakValueCycles(types []*Type, errs []*ErrorShape) {
 		fs := fields[name]
 		for i := range fs {
 			f := &fs[i]
-			if !f.Required || f.Nullable || f.In != "" || f.Type.Kind != RefNamed || !structs[f.Type.Name] {
+			value := f.Required && !f.Nullable || f.ThreeState() // openapi.Nullable[T] holds a T
+			if !value || f.In != "" || f.Type.Kind != RefNamed || !structs[f.Type.Name] {
 				continue
 			}
 			switch state[f.Type.Name] {
