@@ -55,7 +55,7 @@ func constraintFacts(s *openapi3.Schema) []string {
 	typ, _ := schemaType(s)
 	switch f := s.Format; {
 	case f == "":
-	case typ == "string" && f != "date-time" && f != "byte" && f != "binary":
+	case typ == "string" && f != "date-time" && f != "date" && f != "byte" && f != "binary":
 		out = append(out, "Format: "+f+".")
 	}
 	num := func(f float64) string { return fmt.Sprint(f) }
