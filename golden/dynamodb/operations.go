@@ -68,7 +68,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -191,7 +191,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -326,7 +326,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -437,7 +437,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -551,7 +551,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -651,7 +651,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -729,7 +729,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -829,7 +829,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -921,7 +921,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -994,7 +994,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1076,7 +1076,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1149,7 +1149,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1184,7 +1184,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeEndpoints, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1258,7 +1258,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeExport, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1337,7 +1337,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1402,7 +1402,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1463,7 +1463,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1556,7 +1556,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1622,7 +1622,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1687,7 +1687,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1747,7 +1747,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1816,7 +1816,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDisableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1886,7 +1886,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opEnableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1973,7 +1973,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2065,7 +2065,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteTransaction, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2154,7 +2154,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExportTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2227,7 +2227,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2272,7 +2272,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2311,7 +2311,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2360,7 +2360,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListExports, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2402,7 +2402,7 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListGlobalTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2441,7 +2441,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2507,7 +2507,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2623,7 +2623,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2727,7 +2727,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2825,7 +2825,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableFromBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2936,7 +2936,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3023,7 +3023,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opScan, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3097,7 +3097,7 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3188,7 +3188,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactGetItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3293,7 +3293,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactWriteItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3366,7 +3366,7 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUntagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3456,7 +3456,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3523,7 +3523,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3621,7 +3621,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3702,7 +3702,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3776,7 +3776,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3850,7 +3850,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3916,7 +3916,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4008,7 +4008,7 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
