@@ -20,10 +20,13 @@ type builder struct {
 	names    namespace             // package-level Go names
 	comps    map[string]*component // by component schema name
 	types    []*Type
-	errors   map[string]*ErrorShape          // by component schema name
-	memo     map[*openapi3.Schema]*component // inline schemas typed so far
-	broken   map[*openapi3.Schema]bool       // schemas on an allOf cycle
-	merged   map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
+	errors   map[string]*ErrorShape // by component schema name
+	// inlineErrors are the error shapes of inline error schemas, by schema:
+	// a shared response is one shape.
+	inlineErrors map[*openapi3.Schema]*ErrorShape
+	memo         map[*openapi3.Schema]*component // inline schemas typed so far
+	broken       map[*openapi3.Schema]bool       // schemas on an allOf cycle
+	merged       map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
 	// mergedPtrs locates the members of each merged object property's allOf.
 	mergedPtrs map[*openapi3.Schema][]string
 	// uses counts each component schema's references other than as a

@@ -45,7 +45,10 @@ func docText(text string) (string, []string) {
 			seen[label] = true
 			defs = append(defs, "["+label+"]: "+url)
 		}
-		return "[" + label + "]"
+		// A link's text stays on one line: gofmt does not read a link
+		// broken across lines, so the spaces in it are glue until
+		// specDocLines has wrapped the text.
+		return "[" + strings.ReplaceAll(label, " ", linkGlue) + "]"
 	}
 	text = htmlLink.ReplaceAllStringFunc(text, func(a string) string {
 		m := htmlLink.FindStringSubmatch(a)
@@ -68,8 +71,17 @@ func docText(text string) (string, []string) {
 // comment, one per line, unwrapped.
 func specDocLines(text string) (lines, defs []string) {
 	text, defs = docText(text)
-	return commentLines(text), defs
+	lines = commentLines(text)
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, linkGlue, " ")
+	}
+	return lines, defs
 }
+
+// linkGlue stands for a space inside a link's text while commentLines wraps
+// (a private-use character: no spec text holds it on purpose, and
+// commentLines keeps it).
+const linkGlue = ""
 
 // withDefs appends link definitions to comment lines, after an empty line.
 func withDefs(lines, defs []string) []string {

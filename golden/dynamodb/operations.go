@@ -153,8 +153,8 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
-// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB Developer
-// Guide.
+// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB
+// Developer Guide.
 //
 // By default, BatchGetItem performs eventually consistent reads on every table in the request. If
 // you want strongly consistent reads instead, you can set ConsistentRead to true for any or all
@@ -272,8 +272,8 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
-// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB Developer
-// Guide.
+// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB
+// Developer Guide.
 //
 // With BatchWriteItem, you can efficiently write or delete large amounts of data, such as from
 // Amazon EMR, or copy data from another database into DynamoDB. In order to improve performance
@@ -1504,11 +1504,11 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // When you establish an AWS account, the account has initial quotas on the maximum read capacity
 // units and write capacity units that you can provision across all of your DynamoDB tables in a
 // given Region. Also, there are per-table quotas that apply when you create a table there. For
-// more information, see [Service, Account, and Table Quotas] page in the Amazon DynamoDB Developer
-// Guide.
+// more information, see [Service, Account, and Table Quotas] page in the Amazon DynamoDB
+// Developer Guide.
 //
-// Although you can increase these quotas by filing a case at [AWS Support Center], obtaining the
-// increase is not instantaneous. The DescribeLimits action lets you write code to compare the
+// Although you can increase these quotas by filing a case at [AWS Support Center], obtaining
+// the increase is not instantaneous. The DescribeLimits action lets you write code to compare the
 // capacity you are currently using to those quotas imposed by your account so that you have enough
 // time to apply for an increase before you hit a quota.
 //
@@ -2485,8 +2485,8 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
 // second, per account.
 //
-// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // ListTagsOfResource sends POST / with X-Amz-Target: DynamoDB_20120810.ListTagsOfResource.
 //
@@ -2590,8 +2590,8 @@ func validatePutItem(in *PutItemInput) error {
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB Developer
-// Guide.
+// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
+// Developer Guide.
 //
 // PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
 //
@@ -2692,8 +2692,8 @@ func validateQuery(in *QueryInput) error {
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
-// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
@@ -2989,8 +2989,8 @@ func validateScan(in *ScanInput) error {
 // A single Scan operation reads up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you need to paginate the
-// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // Scan operations proceed sequentially; however, for faster performance on a large table or
 // secondary index, applications can request a parallel Scan operation by providing the Segment and
@@ -3074,8 +3074,8 @@ func validateTagResource(in *TagResourceInput) error {
 // user-defined tags so that they appear on the Billing and Cost Management console for cost
 // allocation tracking. You can call TagResource up to five times per second, per account.
 //
-// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // TagResource sends POST / with X-Amz-Target: DynamoDB_20120810.TagResource.
 //
@@ -3343,8 +3343,8 @@ func validateUntagResource(in *UntagResourceInput) error {
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
 // to five times per second, per account.
 //
-// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // UntagResource sends POST / with X-Amz-Target: DynamoDB_20120810.UntagResource.
 //

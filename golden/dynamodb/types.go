@@ -571,8 +571,8 @@ type BatchGetItemInput struct {
 	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// For more information about expression attribute names, see [Accessing Item Attributes] in the
-	// Amazon DynamoDB Developer Guide.
+	// For more information about expression attribute names, see [Accessing Item Attributes] in
+	// the Amazon DynamoDB Developer Guide.
 	//
 	//   - Keys - An array of primary key attribute values that define specific items in the table. For
 	//     each primary key, you must provide all of the key attributes. For example, with a simple
@@ -585,7 +585,8 @@ type BatchGetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	//   - AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
 	//     information, see [AttributesToGet] in the Amazon DynamoDB Developer Guide.
@@ -1010,8 +1011,8 @@ type Condition struct {
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
 	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator, see [Legacy Conditional
-	// Parameters] in the Amazon DynamoDB Developer Guide.
+	// For usage examples of AttributeValueList and ComparisonOperator, see
+	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	//
@@ -1223,8 +1224,8 @@ type CreateGlobalSecondaryIndexAction struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see [Service, Account, and Table
-	// Quotas] in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
@@ -1402,8 +1403,8 @@ type CreateTableInput struct {
 	// If you set BillingMode as PROVISIONED, you must specify this property. If you set BillingMode as
 	// PAY_PER_REQUEST, you cannot specify this property.
 	//
-	// For current minimum and maximum provisioned throughput values, see [Service, Account, and Table
-	// Quotas] in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
@@ -1432,7 +1433,8 @@ type CreateTableInput struct {
 	// Required.
 	TableName string `json:"TableName"`
 
-	// A list of key-value pairs to label the table. For more information, see [Tagging for DynamoDB].
+	// A list of key-value pairs to label the table. For more information, see
+	// [Tagging for DynamoDB].
 	//
 	// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 	Tags []Tag `json:"Tags,omitzero"`
@@ -1661,7 +1663,8 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see [Provisioned Mode] in the Amazon DynamoDB Developer Guide.
+	// specified. For more information, see [Provisioned Mode] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -2221,8 +2224,8 @@ type ExpectedAttributeValue struct {
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
-	// For information on specifying data types in JSON, see [JSON Data Format] in the Amazon DynamoDB
-	// Developer Guide.
+	// For information on specifying data types in JSON, see [JSON Data Format] in the Amazon
+	// DynamoDB Developer Guide.
 	//
 	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	// [JSON Data Format]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataFormat.html
@@ -2661,7 +2664,8 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
@@ -2687,8 +2691,8 @@ type GetItemOutput struct {
 	// The capacity units consumed by the GetItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -2737,8 +2741,8 @@ type GlobalSecondaryIndex struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see [Service, Account, and Table
-	// Quotas] in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
@@ -2822,8 +2826,8 @@ type GlobalSecondaryIndexDescription struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see [Service, Account, and Table
-	// Quotas] in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
@@ -3061,8 +3065,8 @@ const (
 //
 // Source: #/components/schemas/KeysAndAttributes
 type KeysAndAttributes struct {
-	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see [Legacy
-	// Conditional Parameters] in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
+	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum items: 1.
 	//
@@ -3122,7 +3126,8 @@ type KeysAndAttributes struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
@@ -3639,16 +3644,16 @@ const (
 // Represents the provisioned throughput settings for a specified table or index. The settings can
 // be modified using the UpdateTable operation.
 //
-// For current minimum and maximum provisioned throughput values, see [Service, Account, and Table
-// Quotas] in the Amazon DynamoDB Developer Guide.
+// For current minimum and maximum provisioned throughput values, see
+// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/ProvisionedThroughput
 //
 // [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 type ProvisionedThroughput struct {
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException. For more information, see [Specifying Read and Write Requirements] in the
-	// Amazon DynamoDB Developer Guide.
+	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
+	// in the Amazon DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
 	//
@@ -3660,8 +3665,8 @@ type ProvisionedThroughput struct {
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	// For more information, see [Specifying Read and Write Requirements] in the Amazon DynamoDB
-	// Developer Guide.
+	// For more information, see [Specifying Read and Write Requirements] in the Amazon
+	// DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
 	//
@@ -3685,8 +3690,8 @@ type ProvisionedThroughputDescription struct {
 	LastIncreaseDateTime *openapi.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
-	// current maximums on provisioned throughput decreases, see [Service, Account, and Table Quotas]
-	// in the Amazon DynamoDB Developer Guide.
+	// current maximums on provisioned throughput decreases, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum: 1.
 	//
@@ -3911,8 +3916,8 @@ type PutItemOutput struct {
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -4112,8 +4117,9 @@ type QueryInput struct {
 	//
 	// For a list of reserved words, see [Reserved Words] in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see [Using
-	// Placeholders for Attribute Names and Values] in the Amazon DynamoDB Developer Guide.
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see
+	// [Using Placeholders for Attribute Names and Values] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Using Placeholders for Attribute Names and Values]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ExpressionPlaceholders.html
@@ -4131,8 +4137,8 @@ type QueryInput struct {
 	// apply in a subsequent operation, so that you can pick up where you left off. Also, if the
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
-	// subsequent operation to continue the operation. For more information, see [Query and Scan] in
-	// the Amazon DynamoDB Developer Guide.
+	// subsequent operation to continue the operation. For more information, see [Query and Scan]
+	// in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum: 1.
 	//
@@ -4146,7 +4152,8 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
@@ -4498,8 +4505,8 @@ type ReplicaSettingsDescription struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException. For more information, see [Specifying Read and Write Requirements] in the
-	// Amazon DynamoDB Developer Guide.
+	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
+	// in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum: 0.
 	//
@@ -4510,8 +4517,8 @@ type ReplicaSettingsDescription struct {
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	// For more information, see [Specifying Read and Write Requirements] in the Amazon DynamoDB
-	// Developer Guide.
+	// For more information, see [Specifying Read and Write Requirements] in the Amazon
+	// DynamoDB Developer Guide.
 	//
 	// Minimum: 0.
 	//
@@ -4545,8 +4552,8 @@ type ReplicaSettingsUpdate struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException. For more information, see [Specifying Read and Write Requirements] in the
-	// Amazon DynamoDB Developer Guide.
+	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
+	// in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum: 1.
 	//
@@ -5013,8 +5020,8 @@ type ScanInput struct {
 	// apply in a subsequent operation, so that you can pick up where you left off. Also, if the
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
-	// subsequent operation to continue the operation. For more information, see [Working with Queries]
-	// in the Amazon DynamoDB Developer Guide.
+	// subsequent operation to continue the operation. For more information, see
+	// [Working with Queries] in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum: 1.
 	//
@@ -5028,7 +5035,8 @@ type ScanInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
@@ -5386,7 +5394,8 @@ type TableDescription struct {
 	// If the table is in the DELETING state, no information about indexes will be returned.
 	GlobalSecondaryIndexes []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
 
-	// Represents the version of [global tables] in use, if the table is replicated across AWS Regions.
+	// Represents the version of [global tables] in use, if the table is replicated across AWS
+	// Regions.
 	//
 	// [global tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GlobalTables.html
 	GlobalTableVersion *string `json:"GlobalTableVersion,omitzero"`
@@ -5536,8 +5545,8 @@ const (
 // tag names have the prefix user: in the Cost Allocation Report. You cannot backdate the
 // application of a tag.
 //
-// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/Tag
 //
@@ -5906,8 +5915,8 @@ type UpdateGlobalSecondaryIndexAction struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see [Service, Account, and Table
-	// Quotas] in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	//
@@ -6070,8 +6079,8 @@ type UpdateItemInput struct {
 	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// For more information about expression attribute names, see [Specifying Item Attributes] in the
-	// Amazon DynamoDB Developer Guide.
+	// For more information about expression attribute names, see [Specifying Item Attributes] in
+	// the Amazon DynamoDB Developer Guide.
 	//
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
@@ -6204,8 +6213,8 @@ type UpdateItemInput struct {
 	// You can have many actions in a single expression, such as the following: SET a=:value1,
 	// b=:value2 DELETE :value3, :value4, :value5
 	//
-	// For more information on update expressions, see [Modifying Items and Attributes] in the Amazon
-	// DynamoDB Developer Guide.
+	// For more information on update expressions, see [Modifying Items and Attributes] in the
+	// Amazon DynamoDB Developer Guide.
 	//
 	// [Modifying Items and Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.Modifying.html
 	UpdateExpression *string `json:"UpdateExpression,omitzero"`
@@ -6315,8 +6324,8 @@ type UpdateTableInput struct {
 	//
 	// You can create or delete only one global secondary index per UpdateTable operation.
 	//
-	// For more information, see [Managing Global Secondary Indexes] in the Amazon DynamoDB Developer
-	// Guide.
+	// For more information, see [Managing Global Secondary Indexes] in the Amazon DynamoDB
+	// Developer Guide.
 	//
 	// [Managing Global Secondary Indexes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`

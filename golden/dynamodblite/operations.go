@@ -268,8 +268,8 @@ func validatePutItem(in *PutItemInput) error {
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB Developer
-// Guide.
+// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
+// Developer Guide.
 //
 // PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
 //
@@ -370,8 +370,8 @@ func validateQuery(in *QueryInput) error {
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
-// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those

@@ -256,8 +256,8 @@ type Condition struct {
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
 	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator, see [Legacy Conditional
-	// Parameters] in the Amazon DynamoDB Developer Guide.
+	// For usage examples of AttributeValueList and ComparisonOperator, see
+	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
 	//
@@ -453,7 +453,8 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see [Provisioned Mode] in the Amazon DynamoDB Developer Guide.
+	// specified. For more information, see [Provisioned Mode] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -509,8 +510,8 @@ type ExpectedAttributeValue struct {
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
-	// For information on specifying data types in JSON, see [JSON Data Format] in the Amazon DynamoDB
-	// Developer Guide.
+	// For information on specifying data types in JSON, see [JSON Data Format] in the Amazon
+	// DynamoDB Developer Guide.
 	//
 	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	// [JSON Data Format]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataFormat.html
@@ -732,7 +733,8 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
@@ -758,8 +760,8 @@ type GetItemOutput struct {
 	// The capacity units consumed by the GetItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -948,8 +950,8 @@ type PutItemOutput struct {
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
@@ -1136,8 +1138,9 @@ type QueryInput struct {
 	//
 	// For a list of reserved words, see [Reserved Words] in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see [Using
-	// Placeholders for Attribute Names and Values] in the Amazon DynamoDB Developer Guide.
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see
+	// [Using Placeholders for Attribute Names and Values] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Using Placeholders for Attribute Names and Values]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ExpressionPlaceholders.html
@@ -1155,8 +1158,8 @@ type QueryInput struct {
 	// apply in a subsequent operation, so that you can pick up where you left off. Also, if the
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
-	// subsequent operation to continue the operation. For more information, see [Query and Scan] in
-	// the Amazon DynamoDB Developer Guide.
+	// subsequent operation to continue the operation. For more information, see [Query and Scan]
+	// in the Amazon DynamoDB Developer Guide.
 	//
 	// Minimum: 1.
 	//
@@ -1170,7 +1173,8 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`

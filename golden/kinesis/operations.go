@@ -175,8 +175,9 @@ func validateCreateStream(in *CreateStreamInput) error {
 //   - Have more than five streams in the CREATING state at any point in time.
 //   - Create more shards than are authorized for your account.
 //
-// For the default shard limit for an AWS account, see [Amazon Kinesis Data Streams Limits] in the
-// Amazon Kinesis Data Streams Developer Guide. To increase this limit, [contact AWS Support].
+// For the default shard limit for an AWS account, see [Amazon Kinesis Data Streams Limits]
+// in the Amazon Kinesis Data Streams Developer Guide. To increase this limit,
+// [contact AWS Support].
 //
 // You can use DescribeStream to check the stream status, which is returned in StreamStatus.
 //
@@ -543,8 +544,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 // in the stream is identified by a sequence number, which is assigned when the record is put into
 // the stream.
 //
-// You can limit the number of shards returned by each call. For more information, see [Retrieving
-// Shards from a Stream] in the Amazon Kinesis Data Streams Developer Guide.
+// You can limit the number of shards returned by each call. For more information, see
+// [Retrieving Shards from a Stream] in the Amazon Kinesis Data Streams Developer Guide.
 //
 // There are no guarantees about the chronological order shards returned. To process shards in
 // chronological order, use the ID of the parent shard to track the lineage to the oldest shard.
@@ -898,9 +899,9 @@ func validateGetRecords(in *GetRecordsInput) error {
 // contains records.
 //
 // You can scale by provisioning multiple shards per stream while considering service limits (for
-// more information, see [Amazon Kinesis Data Streams Limits] in the Amazon Kinesis Data Streams
-// Developer Guide). Your application should have one thread per shard, each reading continuously
-// from its stream. To read from a stream continually, call GetRecords in a loop. Use
+// more information, see [Amazon Kinesis Data Streams Limits] in the Amazon Kinesis Data
+// Streams Developer Guide). Your application should have one thread per shard, each reading
+// continuously from its stream. To read from a stream continually, call GetRecords in a loop. Use
 // GetShardIterator to get the shard iterator to specify in the first GetRecords call. GetRecords
 // returns a new shard iterator in NextShardIterator. Specify the shard iterator returned in
 // NextShardIterator in subsequent calls to GetRecords. If the shard has been closed, the shard
@@ -1204,8 +1205,8 @@ func newListShardsError(code string) runtime.ModeledError {
 //
 // Important: This API is a new operation that is used by the Amazon Kinesis Client Library (KCL).
 // If you have a fine-grained IAM policy that only allows specific operations, you must update your
-// policy to allow calls to this API. For more information, see [Controlling Access to Amazon
-// Kinesis Data Streams Resources Using IAM].
+// policy to allow calls to this API. For more information, see
+// [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM].
 //
 // ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
 //
@@ -1607,16 +1608,16 @@ func validatePutRecord(in *PutRecordInput) error {
 // An MD5 hash function is used to map partition keys to 128-bit integer values and to map
 // associated data records to shards using the hash key ranges of the shards. You can override
 // hashing the partition key to determine the shard by explicitly specifying a hash value using the
-// ExplicitHashKey parameter. For more information, see [Adding Data to a Stream] in the Amazon
-// Kinesis Data Streams Developer Guide.
+// ExplicitHashKey parameter. For more information, see [Adding Data to a Stream] in the
+// Amazon Kinesis Data Streams Developer Guide.
 //
 // PutRecord returns the shard ID of where the data record was placed and the sequence number that
 // was assigned to the data record.
 //
 // Sequence numbers increase over time and are specific to a shard within a stream, not across all
 // shards within a stream. To guarantee strictly increasing ordering, write serially to a shard and
-// use the SequenceNumberForOrdering parameter. For more information, see [Adding Data to a Stream]
-// in the Amazon Kinesis Data Streams Developer Guide.
+// use the SequenceNumberForOrdering parameter. For more information, see
+// [Adding Data to a Stream] in the Amazon Kinesis Data Streams Developer Guide.
 //
 // Important: After you write a record to a stream, you cannot modify that record or its order
 // within the stream.
@@ -1716,13 +1717,14 @@ func validatePutRecords(in *PutRecordsInput) error {
 // partition key and associated data to a specific shard. An MD5 hash function is used to map
 // partition keys to 128-bit integer values and to map associated data records to shards. As a
 // result of this hashing mechanism, all data records with the same partition key map to the same
-// shard within the stream. For more information, see [Adding Data to a Stream] in the Amazon
-// Kinesis Data Streams Developer Guide.
+// shard within the stream. For more information, see [Adding Data to a Stream] in the
+// Amazon Kinesis Data Streams Developer Guide.
 //
 // Each record in the Records array may include an optional parameter, ExplicitHashKey, which
 // overrides the partition key to shard mapping. This parameter allows a data producer to determine
-// explicitly the shard where the record is stored. For more information, see [Adding Multiple
-// Records with PutRecords] in the Amazon Kinesis Data Streams Developer Guide.
+// explicitly the shard where the record is stored. For more information, see
+// [Adding Multiple Records with PutRecords] in the Amazon Kinesis Data Streams Developer
+// Guide.
 //
 // The PutRecords response includes an array of response Records. Each record in the response array
 // directly correlates with a record in the request array using natural ordering, from the top to
@@ -1744,8 +1746,8 @@ func validatePutRecords(in *PutRecordsInput) error {
 // ProvisionedThroughputExceededException or InternalFailure. ErrorMessage provides more detailed
 // information about the ProvisionedThroughputExceededException exception including the account ID,
 // stream name, and shard ID of the record that was throttled. For more information about partially
-// successful responses, see [Adding Multiple Records with PutRecords] in the Amazon Kinesis Data
-// Streams Developer Guide.
+// successful responses, see [Adding Multiple Records with PutRecords] in the Amazon
+// Kinesis Data Streams Developer Guide.
 //
 // Important: After you write a record to a stream, you cannot modify that record or its order
 // within the stream.
@@ -2015,8 +2017,8 @@ func validateSplitShard(in *SplitShardInput) error {
 // you try to create more shards than are authorized for your account, you receive a
 // LimitExceededException.
 //
-// For the default shard limit for an AWS account, see [Kinesis Data Streams Limits] in the Amazon
-// Kinesis Data Streams Developer Guide. To increase this limit, [contact AWS Support].
+// For the default shard limit for an AWS account, see [Kinesis Data Streams Limits] in the
+// Amazon Kinesis Data Streams Developer Guide. To increase this limit, [contact AWS Support].
 //
 // If you try to operate on too many streams simultaneously using CreateStream, DeleteStream,
 // MergeShards, and/or SplitShard, you receive a LimitExceededException.

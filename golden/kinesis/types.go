@@ -441,8 +441,9 @@ type DisableEnhancedMonitoringInput struct {
 	//   - IteratorAgeMilliseconds
 	//   - ALL
 	//
-	// For more information, see [Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch] in the Amazon Kinesis Data Streams Developer Guide.
+	// For more information, see
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
+	// the Amazon Kinesis Data Streams Developer Guide.
 	//
 	// Minimum items: 1. Maximum items: 7.
 	//
@@ -478,8 +479,9 @@ type EnableEnhancedMonitoringInput struct {
 	//   - IteratorAgeMilliseconds
 	//   - ALL
 	//
-	// For more information, see [Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch] in the Amazon Kinesis Data Streams Developer Guide.
+	// For more information, see
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
+	// the Amazon Kinesis Data Streams Developer Guide.
 	//
 	// Minimum items: 1. Maximum items: 7.
 	//
@@ -524,8 +526,9 @@ type EnhancedMetrics struct {
 	//   - IteratorAgeMilliseconds
 	//   - ALL
 	//
-	// For more information, see [Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch] in the Amazon Kinesis Data Streams Developer Guide.
+	// For more information, see
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
+	// the Amazon Kinesis Data Streams Developer Guide.
 	//
 	// Minimum items: 1. Maximum items: 7.
 	//

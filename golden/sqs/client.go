@@ -13,11 +13,11 @@
 // between applications or microservices. Amazon SQS moves data between distributed application
 // components and helps you decouple these components.
 //
-// For information on the permissions you need to use this API, see [Identity and access
-// management] in the Amazon SQS Developer Guide.
+// For information on the permissions you need to use this API, see
+// [Identity and access management] in the Amazon SQS Developer Guide.
 //
-// You can use [Amazon Web Services SDKs] to access Amazon SQS using your favorite programming
-// language. The SDKs perform tasks such as the following automatically:
+// You can use [Amazon Web Services SDKs] to access Amazon SQS using your favorite
+// programming language. The SDKs perform tasks such as the following automatically:
 //
 //   - Cryptographically sign your service requests
 //   - Retry requests

@@ -57,14 +57,15 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
 // Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see [Using Custom Policies with the Amazon SQS Access Policy
-//     Language] in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
@@ -77,8 +78,9 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 //
 // &AttributeName.2=second
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETAddPermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=AddPermission&Version=2012-11-05.
@@ -91,7 +93,6 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 // [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 // [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
-//
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput, opts ...func(*Options)) (*GETAddPermissionOutput, error) {
 	if err := validateGETAddPermission(in); err != nil {
@@ -335,15 +336,16 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer Guide.
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the [limits
-// related to queues] and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
 // Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
@@ -364,8 +366,9 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 // &AttributeName.2=second
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
 //
@@ -375,7 +378,6 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // Source: #/paths/~1%23Action=CreateQueue/get
 //
 // [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
-//
 // [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
@@ -586,8 +588,9 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETDeleteQueue sends GET /{AccountNumber}/{QueueName}/?Action=DeleteQueue&Version=2012-11-05.
 //
@@ -705,7 +708,8 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
 // access the queue. For more information about shared queue access, see AddPermission or see
-// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS Developer Guide.
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
 // GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
 //
@@ -771,8 +775,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see [Using Amazon SQS Dead-Letter Queues]
-// in the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // GETListDeadLetterSourceQueues sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
@@ -832,8 +836,9 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
 // [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETListQueueTags sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
@@ -844,7 +849,6 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
-//
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
 	if err := validateGETListQueueTags(in); err != nil {
@@ -884,8 +888,9 @@ var opGETListQueues = runtime.Operation{
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05.
 //
@@ -1002,8 +1007,8 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling] in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -1112,8 +1117,9 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 // Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see [Grant
-//     cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
@@ -1184,8 +1190,8 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the [W3C
-// specification for characters].
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
 //
@@ -1266,8 +1272,8 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the [W3C
-// specification for characters].
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
 // for the queue.
@@ -1348,8 +1354,9 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see [Grant
-//     cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
@@ -1413,8 +1420,8 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 	return nil
 }
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see [Tagging Your
-// Amazon SQS Queues] in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -1423,11 +1430,12 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETTagQueue sends GET /{AccountNumber}/{QueueName}/?Action=TagQueue&Version=2012-11-05.
 //
@@ -1436,9 +1444,8 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 //
-// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
-//
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...func(*Options)) (*GETTagQueueOutput, error) {
 	if err := validateGETTagQueue(in); err != nil {
@@ -1491,11 +1498,12 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 	return nil
 }
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see [Tagging
-// Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETUntagQueue sends GET /{AccountNumber}/{QueueName}/?Action=UntagQueue&Version=2012-11-05.
 //
@@ -1537,14 +1545,15 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
 // Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see [Using Custom Policies with the Amazon SQS Access Policy
-//     Language] in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
@@ -1557,8 +1566,9 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 //
 // &AttributeName.2=second
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
 //
@@ -1567,7 +1577,6 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 // [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 // [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
-//
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInput, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
 	if in == nil {
@@ -1720,15 +1729,16 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 // Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer Guide.
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the [limits
-// related to queues] and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
 // Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
@@ -1749,15 +1759,15 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 //
 // &AttributeName.2=second
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=CreateQueue/post
 //
 // [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
-//
 // [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
@@ -1883,8 +1893,9 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
 //
@@ -1954,7 +1965,8 @@ var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
 // access the queue. For more information about shared queue access, see AddPermission or see
-// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS Developer Guide.
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
 // POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05.
 //
@@ -1995,8 +2007,8 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLett
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see [Using Amazon SQS Dead-Letter Queues]
-// in the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // POSTListDeadLetterSourceQueues sends POST
 // /?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
@@ -2033,15 +2045,15 @@ var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
 // [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=ListQueueTags/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
-//
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
 	if in == nil {
@@ -2077,8 +2089,9 @@ var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05.
 //
@@ -2156,8 +2169,8 @@ var opPOSTReceiveMessage = runtime.Operation{
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling] in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -2230,8 +2243,9 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 // Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see [Grant
-//     cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
@@ -2271,8 +2285,8 @@ var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the [W3C
-// specification for characters].
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05.
 //
@@ -2318,8 +2332,8 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the [W3C
-// specification for characters].
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
 // for the queue.
@@ -2369,8 +2383,9 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see [Grant
-//     cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
@@ -2403,8 +2418,8 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAtt
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
 var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see [Tagging Your
-// Amazon SQS Queues] in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -2413,19 +2428,19 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=TagQueue/post
 //
-// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
-//
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
 	if in == nil {
@@ -2451,11 +2466,12 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts .
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
 var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see [Tagging
-// Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// Note: Cross-account permissions don't apply to this action. For more information, see [Grant
-// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
 //

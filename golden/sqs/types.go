@@ -13,8 +13,8 @@ import (
 // Source: #/components/schemas/AddPermissionRequest
 type AddPermissionRequest struct {
 	// The account numbers of the [principals] who are to receive permission. For information about
-	// locating the account identification, see [Your Amazon Web Services Identifiers] in the Amazon
-	// SQS Developer Guide.
+	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
+	// Amazon SQS Developer Guide.
 	//
 	// Required.
 	//
@@ -25,8 +25,9 @@ type AddPermissionRequest struct {
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
 	//
-	// For more information about these actions, see [Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource] in the Amazon SQS Developer Guide.
+	// For more information about these actions, see
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]
+	// in the Amazon SQS Developer Guide.
 	//
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
@@ -190,8 +191,8 @@ type CreateQueueRequest struct {
 	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
 	//     Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in the Amazon IAM
-	//     User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Amazon IAM User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
@@ -238,8 +239,8 @@ type CreateQueueRequest struct {
 	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see [How Does the Data
-	//     Key Reuse Period Work?].
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
 	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
@@ -317,8 +318,8 @@ type CreateQueueRequest struct {
 	// Required.
 	QueueName string `json:"QueueName"`
 
-	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see [Tagging Your
-	// Amazon SQS Queues] in the Amazon SQS Developer Guide.
+	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -327,14 +328,15 @@ type CreateQueueRequest struct {
 	//   - Tags are case-sensitive.
 	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
-	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS Developer
-	// Guide.
+	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+	// Developer Guide.
 	//
 	// Note: To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
-	// Cross-account permissions don't apply to this action. For more information, see [Grant
-	// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+	// Cross-account permissions don't apply to this action. For more information, see
+	// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+	// Developer Guide.
 	//
 	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
@@ -452,8 +454,8 @@ type GETAddPermissionInput struct {
 	// Sent as the query parameter "AWSAccountIds".
 	//
 	// The account numbers of the [principals] who are to receive permission. For information about
-	// locating the account identification, see [Your Amazon Web Services Identifiers] in the Amazon
-	// SQS Developer Guide.
+	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
+	// Amazon SQS Developer Guide.
 	//
 	// Required.
 	//
@@ -466,8 +468,9 @@ type GETAddPermissionInput struct {
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
 	//
-	// For more information about these actions, see [Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource] in the Amazon SQS Developer Guide.
+	// For more information about these actions, see
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]
+	// in the Amazon SQS Developer Guide.
 	//
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
@@ -617,8 +620,8 @@ type GETCreateQueueInput struct {
 	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
 	//     Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in the Amazon IAM
-	//     User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Amazon IAM User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
@@ -665,8 +668,8 @@ type GETCreateQueueInput struct {
 	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see [How Does the Data
-	//     Key Reuse Period Work?].
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
 	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
@@ -735,8 +738,8 @@ type GETCreateQueueInput struct {
 
 	// Sent as the query parameter "Tag".
 	//
-	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see [Tagging Your
-	// Amazon SQS Queues] in the Amazon SQS Developer Guide.
+	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -745,14 +748,15 @@ type GETCreateQueueInput struct {
 	//   - Tags are case-sensitive.
 	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
-	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS Developer
-	// Guide.
+	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+	// Developer Guide.
 	//
 	// Note: To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
-	// Cross-account permissions don't apply to this action. For more information, see [Grant
-	// cross-account permissions to a role and a user name] in the Amazon SQS Developer Guide.
+	// Cross-account permissions don't apply to this action. For more information, see
+	// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+	// Developer Guide.
 	//
 	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
@@ -903,7 +907,8 @@ type GETGetQueueAttributesInput struct {
 	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
 	//     are in flight. Messages are considered to be in flight if they have been sent to a client
 	//     but have not yet been deleted or have not yet reached the end of their visibility window.
-	//   - CreatedTimestamp – Returns the time when the queue was created in seconds ([epoch time]).
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds
+	//     ([epoch time]).
 	//   - DelaySeconds – Returns the default delay on the queue in seconds.
 	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds
 	//     ([epoch time]).
@@ -1315,8 +1320,8 @@ type GETReceiveMessageInput struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId, see [Using the ReceiveRequestAttemptId
-	// Request Parameter] in the Amazon SQS Developer Guide.
+	// For best practices of using ReceiveRequestAttemptId, see
+	// [Using the ReceiveRequestAttemptId Request Parameter] in the Amazon SQS Developer Guide.
 	//
 	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
@@ -1437,8 +1442,8 @@ type GETSendMessageInput struct {
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
-	// Any characters not included in this list will be rejected. For more information, see the [W3C
-	// specification for characters].
+	// Any characters not included in this list will be rejected. For more information, see the
+	// [W3C specification for characters].
 	//
 	// Required.
 	//
@@ -1458,8 +1463,8 @@ type GETSendMessageInput struct {
 
 	// Sent as the query parameter "MessageAttribute".
 	//
-	// Each message attribute consists of a Name, Type, and Value. For more information, see [Amazon
-	// SQS message attributes] in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttribute map[string]MessageAttributeValue `json:"-"`
@@ -1518,8 +1523,8 @@ type GETSendMessageInput struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see [Using the MessageDeduplicationId
-	// Property] in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
 	//
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
@@ -1601,8 +1606,8 @@ type GETSetQueueAttributesInput struct {
 	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
 	//     days). Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in the Identity
-	//     and Access Management User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Identity and Access Management User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
@@ -1649,8 +1654,8 @@ type GETSetQueueAttributesInput struct {
 	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see [How Does the Data
-	//     Key Reuse Period Work?].
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
 	// The following attribute applies only to [FIFO (first-in-first-out) queues]:
 	//
@@ -1827,7 +1832,8 @@ type GetQueueAttributesRequest struct {
 	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
 	//     are in flight. Messages are considered to be in flight if they have been sent to a client
 	//     but have not yet been deleted or have not yet reached the end of their visibility window.
-	//   - CreatedTimestamp – Returns the time when the queue was created in seconds ([epoch time]).
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds
+	//     ([epoch time]).
 	//   - DelaySeconds – Returns the default delay on the queue in seconds.
 	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds
 	//     ([epoch time]).
@@ -2077,8 +2083,8 @@ type Message struct {
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see [Amazon
-	// SQS message attributes] in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
@@ -2112,8 +2118,8 @@ type MessageAttributeValue struct {
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
-	// You can also append custom labels. For more information, see [Amazon SQS Message Attributes] in
-	// the Amazon SQS Developer Guide.
+	// You can also append custom labels. For more information, see
+	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
 	//
 	// Required.
 	//
@@ -2123,8 +2129,8 @@ type MessageAttributeValue struct {
 	// Not implemented. Reserved for future use.
 	StringListValues []string `json:"StringListValues,omitzero"`
 
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see [ASCII Printable
-	// Characters].
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
 	//
 	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	StringValue *string `json:"StringValue,omitzero"`
@@ -2175,8 +2181,8 @@ type MessageSystemAttributeValue struct {
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
-	// You can also append custom labels. For more information, see [Amazon SQS Message Attributes] in
-	// the Amazon SQS Developer Guide.
+	// You can also append custom labels. For more information, see
+	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
 	//
 	// Required.
 	//
@@ -2186,8 +2192,8 @@ type MessageSystemAttributeValue struct {
 	// Not implemented. Reserved for future use.
 	StringListValues []string `json:"StringListValues,omitzero"`
 
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see [ASCII Printable
-	// Characters].
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
 	//
 	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	StringValue *string `json:"StringValue,omitzero"`
@@ -2758,8 +2764,8 @@ type ReceiveMessageRequest struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId, see [Using the ReceiveRequestAttemptId
-	// Request Parameter] in the Amazon SQS Developer Guide.
+	// For best practices of using ReceiveRequestAttemptId, see
+	// [Using the ReceiveRequestAttemptId Request Parameter] in the Amazon SQS Developer Guide.
 	//
 	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
@@ -2846,8 +2852,8 @@ type SendMessageBatchRequestEntry struct {
 	// Required.
 	Id string `json:"Id"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see [Amazon
-	// SQS message attributes] in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
@@ -2895,8 +2901,8 @@ type SendMessageBatchRequestEntry struct {
 	// The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can contain
 	// alphanumeric characters (a-z, A-Z, 0-9) and punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see [Using the MessageDeduplicationId
-	// Property] in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
 	//
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
@@ -3013,8 +3019,8 @@ type SendMessageRequest struct {
 	// only on a queue level.
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see [Amazon
-	// SQS message attributes] in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
@@ -3026,8 +3032,8 @@ type SendMessageRequest struct {
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
-	// Any characters not included in this list will be rejected. For more information, see the [W3C
-	// specification for characters].
+	// Any characters not included in this list will be rejected. For more information, see the
+	// [W3C specification for characters].
 	//
 	// Required.
 	//
@@ -3074,8 +3080,8 @@ type SendMessageRequest struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see [Using the MessageDeduplicationId
-	// Property] in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
 	//
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
@@ -3179,8 +3185,8 @@ type SetQueueAttributesRequest struct {
 	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
 	//     days). Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in the Identity
-	//     and Access Management User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Identity and Access Management User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
@@ -3227,8 +3233,8 @@ type SetQueueAttributesRequest struct {
 	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see [How Does the Data
-	//     Key Reuse Period Work?].
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
 	// The following attribute applies only to [FIFO (first-in-first-out) queues]:
 	//
