@@ -184,15 +184,20 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	body := requestStatements(op, svc, len(checks) > 0, false)
 	if op.OutputBody == OutputStreamField {
 		body = append(body,
-			jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("c").Dot("open").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts")),
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(openCall(op, svc)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Op("&").Id(op.Output).Values(jen.Dict{jen.Id("Body"): jen.Id("s"), jen.Id("ResultMetadata"): jen.Id("s").Dot("Metadata").Call()}), jen.Nil()),
 		)
 	} else {
 		body = append(body,
 			jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-			jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
+				g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+					jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op))
+				if len(svc.Auth) > 0 {
+					g.Add(securityLit(op.Security))
+				}
+			}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Id("out"), jen.Nil()),
 		)
 	}
@@ -220,7 +225,7 @@ func emitStreamMethod(f *jen.File, op *Operation, svc *Service, notes []string, 
 	f.Add(docComment([]string{op.Summary, op.Doc}, notes, op.Source))
 	body := requestStatements(op, svc, validate, true)
 	body = append(body,
-		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("c").Dot("open").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts")),
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(openCall(op, svc)),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Qual(openapiPath, "NewEventStream").Types(data.Clone()).Call(jen.Id("s"),
 			jen.Qual(openapiPath, "EventStreamOptions").Values(jen.Dict{jen.Id("Sentinel"): jen.Lit(es.Sentinel)})), jen.Nil()),
@@ -231,6 +236,16 @@ func emitStreamMethod(f *jen.File, op *Operation, svc *Service, notes []string, 
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
 	).Params(jen.Op("*").Qual(openapiPath, "EventStream").Types(data.Clone()), jen.Error()).Block(body...)
 	f.Line()
+}
+
+// openCall renders `c.open(ctx, &opX, req, opts[, security])`.
+func openCall(op *Operation, svc *Service) *jen.Statement {
+	return jen.Id("c").Dot("open").CallFunc(func(g *jen.Group) {
+		g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"))
+		if len(svc.Auth) > 0 {
+			g.Add(securityLit(op.Security))
+		}
+	})
 }
 
 // jenString renders a type expression as Go source ("[]byte", "Chunk").

@@ -167,7 +167,9 @@ func TestMistralChatCompleteStreamOverLoopback(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "message", ev.Type)
 		ch := ev.Data.Choices[0]
-		text.WriteString(*ch.Delta.Content.String)
+		content, ok := ch.Delta.Content.Get()
+		require.True(t, ok)
+		text.WriteString(*content.String)
 		if ch.FinishReason != nil {
 			finish = append(finish, string(*ch.FinishReason))
 		}

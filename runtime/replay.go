@@ -11,14 +11,10 @@ import (
 // (retry-behavior.md §3): Request.GetBody, called for every attempt; a
 // Request.BodyReader that is an io.Seeker, streamed (never buffered) and
 // rewound to where it started before every retry; a BodyReader of at most
-// MaxReplayBody bytes, buffered; Request.Body. A longer BodyReader that
-// cannot seek is streamed once: the call makes one attempt, and a failure
-// that would have been retried returns a *NotRetrySafeError saying the body
-// cannot be replayed.
-
-// errBodyNotReplayable is the reason a *NotRetrySafeError gives for a
-// request body streamed once.
-const errBodyNotReplayable = "the request body cannot be replayed (an io.Reader that is not an io.Seeker, longer than MaxReplayBody, 8 MiB; give an io.Seeker or Request.GetBody to retry)"
+// MaxReplayBody bytes, buffered (bufferBody); Request.Body. A longer
+// BodyReader that cannot seek is streamed once (streamBody): the call makes
+// one attempt, and a failure that would have been retried returns a
+// *NotRetrySafeError with ReasonBodyNotReplayable.
 
 // seekBody replays a seekable request body: each attempt reads it through
 // its own attemptBody, rewound to start. An attempt does not rewind until

@@ -38,6 +38,10 @@ type Call struct {
 	start time.Time
 	// hooks are what Options.OnCall returned for this call.
 	hooks CallHooks
+	// noReplay: the request body is longer than MaxReplayBody and is
+	// streamed by the only attempt; a retryable failure ends the call with
+	// a *NotRetrySafeError saying so.
+	noReplay bool
 	// admitWait is how long the attempt in flight waited for throttle
 	// windows before it was sent (AttemptInfo.AdmitWait).
 	admitWait time.Duration
@@ -50,9 +54,6 @@ type Call struct {
 	nCallHeaders int
 	// stream, when set, receives a 2xx response unread (Client.Open).
 	stream *Stream
-	// unreplayable: the request body is streamed once (replay.go); a
-	// failure that would be retried is a *NotRetrySafeError.
-	unreplayable bool
 }
 
 // headerKV is one header key (canonical) and its value.
@@ -141,13 +142,13 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 	if err := c.initCall(cl, op, opts); err != nil {
 		return ctx, err
 	}
-	stream, err := bufferBody(req)
+	stream, err := bufferBody(ctx, req, cl.opts.AttemptTimeout)
 	if err != nil {
 		return ctx, err
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.pol.Params.MaxAttempts, cl.unreplayable = stream, 1, true
+		req.stream, cl.pol.Params.MaxAttempts, cl.noReplay = stream, 1, true
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.

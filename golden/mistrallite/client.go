@@ -6,9 +6,11 @@
 // Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
-// Our Chat Completion and Embeddings APIs specification. Create your account on [La
-// Plateforme](https://console.mistral.ai) to get access and read the
-// [docs](https://docs.mistral.ai) to learn how to use it.
+// Our Chat Completion and Embeddings APIs specification. Create your account on [La Plateforme]
+// to get access and read the [docs] to learn how to use it.
+//
+// [La Plateforme]: https://console.mistral.ai
+// [docs]: https://docs.mistral.ai
 package mistrallite
 
 import (
@@ -27,6 +29,9 @@ const _ = runtime.SupportsGeneratedCodeV1
 // the BeforeAttempt request hook (called before every attempt, e.g. to sign it) and more.
 type Options struct {
 	runtime.Options
+	// credentials are the ones the With…Auth options gave, by security scheme;
+	// each operation sends only those its security requirement names.
+	credentials openapi.Credentials
 }
 
 // Client calls the Mistral AI API. It is safe for concurrent use; its retry
@@ -57,15 +62,20 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 // call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding
 // the response with decode (nil: the body is not read), and sets *md (the output's
 // ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
-func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error) error {
+// Of the credentials given, it sends only those security (the operation's security
+// requirement, openapi.Credentials.Apply) names.
+func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error, security [][]string) error {
 	ro := &c.options.Options
+	creds := c.options.credentials
 	if len(opts) > 0 {
 		o := c.options
 		for _, f := range opts {
 			f(&o)
 		}
 		ro = &o.Options
+		creds = o.credentials
 	}
+	creds.Apply(&req.Header, &req.Query, security)
 	var err error
 	*md, err = c.rt.Do(ctx, op, req, ro, decode)
 	return err
@@ -74,15 +84,18 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 // open sends req for op with c's options and then opts applied (runtime.Client.Open) and returns
 // the 2xx response's body unread, as a stream that resumes through the retry engine. It returns
 // runtime.Client.Open's error. Every operation that streams its response calls it.
-func (c *Client) open(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options)) (*runtime.Stream, error) {
+func (c *Client) open(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), security [][]string) (*runtime.Stream, error) {
 	ro := &c.options.Options
+	creds := c.options.credentials
 	if len(opts) > 0 {
 		o := c.options
 		for _, f := range opts {
 			f(&o)
 		}
 		ro = &o.Options
+		creds = o.credentials
 	}
+	creds.Apply(&req.Header, &req.Query, security)
 	return c.rt.Open(ctx, op, req, ro)
 }
 
@@ -97,39 +110,53 @@ const DefaultServerURL = "https://api.mistral.ai"
 // Admin-scoped API key passed as a bearer token. Standard workspace/inference API keys are
 // rejected.
 //
-// WithBearerToken sends token as "Authorization: Bearer TOKEN" (RFC 6750) on every attempt
-// (security scheme "AdminApiKey"). It keeps a BeforeAttempt hook set before it (that hook runs
-// first); other schemes, such as AWS SigV4, go through Options.BeforeAttempt.
+// WithBearerToken sends token as "Authorization: Bearer TOKEN" (RFC 6750) (security scheme
+// "AdminApiKey") on every attempt of the operations whose security requirement names that scheme
+// (their own, else the spec's root one), and never on others. Other schemes, such as AWS SigV4, go
+// through Options.BeforeAttempt.
 //
 // Source: #/components/securitySchemes/AdminApiKey
 func WithBearerToken(token string) func(*Options) {
 	return func(o *Options) {
-		o.BeforeAttempt = runtime.ChainBeforeAttempt(o.BeforeAttempt, openapi.BearerToken(token))
+		o.credentials = o.credentials.With("AdminApiKey", openapi.Credential{
+			Kind:  openapi.CredentialBearer,
+			Token: token,
+		})
 	}
 }
 
-// WithApiKey sends token as "Authorization: Bearer TOKEN" (RFC 6750) on every attempt (security
-// scheme "ApiKey"). It keeps a BeforeAttempt hook set before it (that hook runs first); other
-// schemes, such as AWS SigV4, go through Options.BeforeAttempt.
+// WithApiKey sends token as "Authorization: Bearer TOKEN" (RFC 6750) (security scheme "ApiKey") on
+// every attempt of the operations whose security requirement names that scheme (their own, else
+// the spec's root one), and never on others. Other schemes, such as AWS SigV4, go through
+// Options.BeforeAttempt.
 //
 // Source: #/components/securitySchemes/ApiKey
 func WithApiKey(token string) func(*Options) {
 	return func(o *Options) {
-		o.BeforeAttempt = runtime.ChainBeforeAttempt(o.BeforeAttempt, openapi.BearerToken(token))
+		o.credentials = o.credentials.With("ApiKey", openapi.Credential{
+			Kind:  openapi.CredentialBearer,
+			Token: token,
+		})
 	}
 }
 
 // Public API key. The gateway validates the key and forwards authenticated user context to the
 // dashboard.
 //
-// WithAPIKey sends key as the header "x-api-key" on every attempt (security scheme
-// "DashboardUserContextAuth"). It keeps a BeforeAttempt hook set before it (that hook runs first);
-// other schemes, such as AWS SigV4, go through Options.BeforeAttempt.
+// WithAPIKey sends key as the header "x-api-key" (security scheme "DashboardUserContextAuth") on
+// every attempt of the operations whose security requirement names that scheme (their own, else
+// the spec's root one), and never on others. Other schemes, such as AWS SigV4, go through
+// Options.BeforeAttempt.
 //
 // Source: #/components/securitySchemes/DashboardUserContextAuth
 func WithAPIKey(key string) func(*Options) {
 	return func(o *Options) {
-		o.BeforeAttempt = runtime.ChainBeforeAttempt(o.BeforeAttempt, openapi.APIKey("header", "x-api-key", key))
+		o.credentials = o.credentials.With("DashboardUserContextAuth", openapi.Credential{
+			In:    "header",
+			Kind:  openapi.CredentialAPIKey,
+			Name:  "x-api-key",
+			Token: key,
+		})
 	}
 }
 

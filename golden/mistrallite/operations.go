@@ -71,7 +71,7 @@ func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *Ag
 		Path:        "/v1/conversations",
 		Query:       url.Values{"stream": {""}},
 	}
-	s, err := c.open(ctx, &opAgentsApiV1ConversationsStartStream, req, opts)
+	s, err := c.open(ctx, &opAgentsApiV1ConversationsStartStream, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func (c *Client) ChatCompleteStream(ctx context.Context, in *ChatCompletionReque
 		Method:      "POST",
 		Path:        "/v1/chat/completions",
 	}
-	s, err := c.open(ctx, &opChatComplete, req, opts)
+	s, err := c.open(ctx, &opChatComplete, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, op
 		Path:        "/v1/chat/completions",
 	}
 	out := new(ChatCompleteOutput)
-	if err := c.call(ctx, &opChatComplete, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opChatComplete, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out), [][]string{{"ApiKey"}}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -210,6 +210,12 @@ func validateDownloadFile(in *DownloadFileInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "DownloadFileInput.FileId",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.FileId == "." || in.FileId == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DownloadFileInput.FileId",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -242,7 +248,7 @@ func (c *Client) DownloadFile(ctx context.Context, in *DownloadFileInput, opts .
 		Method: "GET",
 		Path:   "/v1/files/" + openapi.PathParam("file_id", in.FileId, "simple", false) + "/content",
 	}
-	s, err := c.open(ctx, &opDownloadFile, req, opts)
+	s, err := c.open(ctx, &opDownloadFile, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +327,7 @@ func (c *Client) FimCompletionV1FimCompletionsPostStream(ctx context.Context, in
 		Method:      "POST",
 		Path:        "/v1/fim/completions",
 	}
-	s, err := c.open(ctx, &opFimCompletionV1FimCompletionsPost, req, opts)
+	s, err := c.open(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +374,7 @@ func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMC
 		Path:        "/v1/fim/completions",
 	}
 	out := new(FimCompletionV1FimCompletionsPostOutput)
-	if err := c.call(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out), [][]string{{"ApiKey"}}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -389,6 +395,12 @@ func validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in *StreamV1Workflo
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.ExecutionId == "." || in.ExecutionId == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -427,7 +439,7 @@ func (c *Client) StreamV1WorkflowsExecutionsExecutionIdStreamGet(ctx context.Con
 	}
 	openapi.AppendQuery(req.Query, "event_source", in.EventSource, "form", true)
 	openapi.AppendQuery(req.Query, "last_event_id", in.LastEventId, "form", true)
-	s, err := c.open(ctx, &opStreamV1WorkflowsExecutionsExecutionIdStreamGet, req, opts)
+	s, err := c.open(ctx, &opStreamV1WorkflowsExecutionsExecutionIdStreamGet, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
 	}
@@ -481,7 +493,7 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 		Path:        "/v1/files",
 	}
 	out := new(CreateFileResponse)
-	if err := c.call(ctx, &opUploadFile, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opUploadFile, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out), [][]string{{"ApiKey"}}); err != nil {
 		return nil, err
 	}
 	return out, nil

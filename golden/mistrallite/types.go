@@ -16,6 +16,7 @@ import (
 //
 // Source: #/components/schemas/APIKeyAuth
 type APIKeyAuth struct {
+	// Default: "api-key".
 	Type *APIKeyAuthType `json:"type,omitzero"`
 
 	// Required.
@@ -61,8 +62,8 @@ type ActivityTaskCompletedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -76,6 +77,8 @@ type ActivityTaskCompletedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "ACTIVITY_TASK_COMPLETED".
+	//
 	// Required.
 	EventType ActivityTaskCompletedResponseEventType `json:"event_type"`
 
@@ -83,14 +86,14 @@ type ActivityTaskCompletedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -99,8 +102,8 @@ type ActivityTaskCompletedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -163,8 +166,8 @@ type ActivityTaskFailedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -178,6 +181,8 @@ type ActivityTaskFailedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "ACTIVITY_TASK_FAILED".
+	//
 	// Required.
 	EventType ActivityTaskFailedResponseEventType `json:"event_type"`
 
@@ -185,14 +190,14 @@ type ActivityTaskFailedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -201,8 +206,8 @@ type ActivityTaskFailedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -265,8 +270,8 @@ type ActivityTaskRetryingResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -280,6 +285,8 @@ type ActivityTaskRetryingResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "ACTIVITY_TASK_RETRYING".
+	//
 	// Required.
 	EventType ActivityTaskRetryingResponseEventType `json:"event_type"`
 
@@ -287,14 +294,14 @@ type ActivityTaskRetryingResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -303,8 +310,8 @@ type ActivityTaskRetryingResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -363,8 +370,8 @@ type ActivityTaskStartedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -378,6 +385,8 @@ type ActivityTaskStartedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "ACTIVITY_TASK_STARTED".
+	//
 	// Required.
 	EventType ActivityTaskStartedResponseEventType `json:"event_type"`
 
@@ -385,14 +394,14 @@ type ActivityTaskStartedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -401,8 +410,8 @@ type ActivityTaskStartedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -444,9 +453,13 @@ type AgentHandoffDoneEvent struct {
 	NextAgentId string `json:"next_agent_id"`
 
 	// Required.
-	NextAgentName string                     `json:"next_agent_name"`
-	OutputIndex   *int64                     `json:"output_index,omitzero"`
-	Type          *AgentHandoffDoneEventType `json:"type,omitzero"`
+	NextAgentName string `json:"next_agent_name"`
+
+	// Default: 0.
+	OutputIndex *int64 `json:"output_index,omitzero"`
+
+	// Default: "agent.handoff.done".
+	Type *AgentHandoffDoneEventType `json:"type,omitzero"`
 }
 
 // AgentHandoffDoneEventType is an enumeration of the spec: one constant per value.
@@ -463,23 +476,27 @@ const (
 //
 // Source: #/components/schemas/AgentHandoffEntry
 type AgentHandoffEntry struct {
-	CompletedAt *time.Time `json:"completed_at,omitzero"`
-	CreatedAt   *time.Time `json:"created_at,omitzero"`
-	Id          *string    `json:"id,omitzero"`
+	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
+	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
+	Id          *string                     `json:"id,omitzero"`
 
 	// Required.
 	NextAgentId string `json:"next_agent_id"`
 
 	// Required.
-	NextAgentName string                   `json:"next_agent_name"`
-	Object        *AgentHandoffEntryObject `json:"object,omitzero"`
+	NextAgentName string `json:"next_agent_name"`
+
+	// Default: "entry".
+	Object *AgentHandoffEntryObject `json:"object,omitzero"`
 
 	// Required.
 	PreviousAgentId string `json:"previous_agent_id"`
 
 	// Required.
-	PreviousAgentName string                 `json:"previous_agent_name"`
-	Type              *AgentHandoffEntryType `json:"type,omitzero"`
+	PreviousAgentName string `json:"previous_agent_name"`
+
+	// Default: "agent.handoff".
+	Type *AgentHandoffEntryType `json:"type,omitzero"`
 }
 
 // AgentHandoffEntryObject is an enumeration of the spec: one constant per value.
@@ -509,15 +526,19 @@ type AgentHandoffStartedEvent struct {
 	CreatedAt *time.Time `json:"created_at,omitzero"`
 
 	// Required.
-	Id          string `json:"id"`
+	Id string `json:"id"`
+
+	// Default: 0.
 	OutputIndex *int64 `json:"output_index,omitzero"`
 
 	// Required.
 	PreviousAgentId string `json:"previous_agent_id"`
 
 	// Required.
-	PreviousAgentName string                        `json:"previous_agent_name"`
-	Type              *AgentHandoffStartedEventType `json:"type,omitzero"`
+	PreviousAgentName string `json:"previous_agent_name"`
+
+	// Default: "agent.handoff.started".
+	Type *AgentHandoffStartedEventType `json:"type,omitzero"`
 }
 
 // AgentHandoffStartedEventType is an enumeration of the spec: one constant per value.
@@ -544,14 +565,18 @@ type AgentsApiV1ConversationsStartStreamInput struct {
 //
 // Source: #/components/schemas/AssistantMessage
 type AssistantMessage struct {
-	Content *AssistantMessageContent `json:"content,omitzero"`
+	Content openapi.Nullable[AssistantMessageContent] `json:"content,omitzero"`
 
 	// Set this to `true` when adding an assistant message as prefix to condition the model response.
 	// The role of the prefix message is to force the model to start its answer by the content of the
 	// message.
-	Prefix    *bool                 `json:"prefix,omitzero"`
-	Role      *AssistantMessageRole `json:"role,omitzero"`
-	ToolCalls []ToolCall            `json:"tool_calls,omitzero"`
+	//
+	// Default: false.
+	Prefix *bool `json:"prefix,omitzero"`
+
+	// Default: "assistant".
+	Role      *AssistantMessageRole        `json:"role,omitzero"`
+	ToolCalls openapi.Nullable[[]ToolCall] `json:"tool_calls,omitzero"`
 }
 
 // AssistantMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -616,7 +641,9 @@ const (
 type AudioChunk struct {
 	// Required.
 	InputAudio AudioChunkInputAudio `json:"input_audio"`
-	Type       *AudioChunkType      `json:"type,omitzero"`
+
+	// Default: "input_audio".
+	Type *AudioChunkType `json:"type,omitzero"`
 }
 
 // AudioChunkInputAudio is a union of the spec (oneOf/anyOf): one field per variant.
@@ -737,64 +764,71 @@ type ChatCompletionRequest struct {
 	// The `frequency_penalty` penalizes the repetition of words based on their frequency in the
 	// generated text. A higher frequency penalty discourages the model from repeating words that have
 	// already appeared frequently in the output, promoting diversity and reducing repetition.
-	FrequencyPenalty *float64          `json:"frequency_penalty,omitzero"`
-	Guardrails       []GuardrailConfig `json:"guardrails,omitzero"`
+	FrequencyPenalty openapi.Nullable[float64]           `json:"frequency_penalty,omitzero"`
+	Guardrails       openapi.Nullable[[]GuardrailConfig] `json:"guardrails,omitzero"`
 
 	// The maximum number of tokens to generate in the completion. The token count of your prompt plus
 	// `max_tokens` cannot exceed the model's context length.
-	MaxTokens *int64 `json:"max_tokens,omitzero"`
+	MaxTokens openapi.Nullable[int64] `json:"max_tokens,omitzero"`
 
 	// The prompt(s) to generate completions for, encoded as a list of dict with role and content.
 	//
 	// Required.
-	Messages []ChatCompletionRequestMessagesItem `json:"messages"`
-	Metadata map[string]json.RawMessage          `json:"metadata,omitzero"`
+	Messages []ChatCompletionRequestMessagesItem          `json:"messages"`
+	Metadata openapi.Nullable[map[string]json.RawMessage] `json:"metadata,omitzero"`
 
-	// ID of the model to use. You can use the [List Available
-	// Models](/api/#tag/models/operation/list_models_v1_models_get) API to see all of your available
-	// models, or see our [Model overview](/models) for model descriptions.
+	// ID of the model to use. You can use the List Available Models API to see all of your available
+	// models, or see our Model overview for model descriptions.
 	//
 	// Required.
 	Model string `json:"model"`
 
 	// Number of completions to return for each request, input tokens are only billed once.
-	N *int64 `json:"n,omitzero"`
+	N openapi.Nullable[int64] `json:"n,omitzero"`
 
 	// Whether to enable parallel function calling during tool use, when enabled the model can call
 	// multiple tools in parallel.
-	ParallelToolCalls *bool       `json:"parallel_tool_calls,omitzero"`
-	Prediction        *Prediction `json:"prediction,omitzero"`
+	//
+	// Default: true.
+	ParallelToolCalls *bool `json:"parallel_tool_calls,omitzero"`
+
+	// Default: {"content":"","type":"content"}.
+	Prediction *Prediction `json:"prediction,omitzero"`
 
 	// The `presence_penalty` determines how much the model penalizes the repetition of words or
 	// phrases. A higher presence penalty encourages the model to use a wider variety of words and
 	// phrases, making the output more diverse and creative.
-	PresencePenalty *float64 `json:"presence_penalty,omitzero"`
-	PromptCacheKey  *string  `json:"prompt_cache_key,omitzero"`
+	PresencePenalty openapi.Nullable[float64] `json:"presence_penalty,omitzero"`
+	PromptCacheKey  openapi.Nullable[string]  `json:"prompt_cache_key,omitzero"`
 
 	// Allows toggling between the reasoning mode and no system prompt. When set to `reasoning` the
 	// system prompt for reasoning models will be used.
-	PromptMode *MistralPromptMode `json:"prompt_mode,omitzero"`
+	PromptMode openapi.Nullable[ChatCompletionRequestPromptMode] `json:"prompt_mode,omitzero"`
 
 	// The seed to use for random sampling. If set, different calls will generate deterministic
 	// results.
-	RandomSeed      *int64           `json:"random_seed,omitzero"`
-	ReasoningEffort *ReasoningEffort `json:"reasoning_effort,omitzero"`
-	ResponseFormat  *ResponseFormat  `json:"response_format,omitzero"`
+	RandomSeed      openapi.Nullable[int64]           `json:"random_seed,omitzero"`
+	ReasoningEffort openapi.Nullable[ReasoningEffort] `json:"reasoning_effort,omitzero"`
+	ResponseFormat  *ResponseFormat                   `json:"response_format,omitzero"`
 
 	// Whether to inject a safety prompt before all conversations.
+	//
+	// Default: false.
 	SafePrompt *bool `json:"safe_prompt,omitzero"`
 
 	// Determines whether to serve the request using priority or standard capacity.
-	ServiceTier *RequestedServiceTier `json:"service_tier,omitzero"`
+	ServiceTier openapi.Nullable[RequestedServiceTier] `json:"service_tier,omitzero"`
 
 	// Stop generation if this token is detected. Or if one of these tokens is detected when providing
 	// an array
-	Stop *ChatCompletionRequestStop `json:"stop,omitzero"`
+	Stop openapi.Nullable[ChatCompletionRequestStop] `json:"stop,omitzero"`
 
 	// Whether to stream back partial progress. If set, tokens will be sent as data-only server-side
 	// events as they become available, with the stream terminated by a data: [DONE] message.
 	// Otherwise, the server will hold the request open until the timeout or until completion, with the
 	// response containing the full result as JSON.
+	//
+	// Default: false.
 	Stream *bool `json:"stream,omitzero"`
 
 	// What sampling temperature to use, we recommend between 0.0 and 0.7. Higher values like 0.7 will
@@ -802,23 +836,25 @@ type ChatCompletionRequest struct {
 	// deterministic. We generally recommend altering this or `top_p` but not both. The default value
 	// varies depending on the model you are targeting. Call the `/models` endpoint to retrieve the
 	// appropriate value.
-	Temperature *float64 `json:"temperature,omitzero"`
+	Temperature openapi.Nullable[float64] `json:"temperature,omitzero"`
 
 	// Controls which (if any) tool is called by the model. `none` means the model will not call any
 	// tool and instead generates a message. `auto` means the model can pick between generating a
 	// message or calling one or more tools. `any` or `required` means the model must call one or more
 	// tools. Specifying a particular tool via `{"type": "function", "function": {"name":
 	// "my_function"}}` forces the model to call that tool.
+	//
+	// Default: "auto".
 	ToolChoice *ChatCompletionRequestToolChoice `json:"tool_choice,omitzero"`
 
 	// A list of tools the model may call. Use this to provide a list of functions the model may
 	// generate JSON inputs for.
-	Tools []ChatCompletionRequestToolsItem `json:"tools,omitzero"`
+	Tools openapi.Nullable[[]ChatCompletionRequestToolsItem] `json:"tools,omitzero"`
 
 	// Nucleus sampling, where the model considers the results of the tokens with `top_p` probability
 	// mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We
 	// generally recommend altering this or `temperature` but not both.
-	TopP *float64 `json:"top_p,omitzero"`
+	TopP openapi.Nullable[float64] `json:"top_p,omitzero"`
 }
 
 // ChatCompletionRequestMessagesItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -896,6 +932,20 @@ func (u *ChatCompletionRequestMessagesItem) UnmarshalJSON(b []byte) error {
 	_, err := unionChatCompletionRequestMessagesItem.Decode(b, openapi.Into(&u.SystemMessage), openapi.Into(&u.UserMessage), openapi.Into(&u.AssistantMessage), openapi.Into(&u.ToolMessage))
 	return err
 }
+
+// Allows toggling between the reasoning mode and no system prompt. When set to `reasoning` the
+// system prompt for reasoning models will be used.
+//
+// Source: #/components/schemas/ChatCompletionRequest/properties/prompt_mode
+type ChatCompletionRequestPromptMode string
+
+// Values of ChatCompletionRequestPromptMode, as sent on the wire.
+const (
+	// Available options to the prompt_mode argument on the chat completion endpoint. Values represent
+	// high-level intent. Assignment to actual SPs is handled internally. System prompt may include
+	// knowledge cutoff date, model capabilities, tone to use, safety guidelines, etc.
+	ChatCompletionRequestPromptModeMistralPromptMode ChatCompletionRequestPromptMode = "reasoning"
+)
 
 // Stop generation if this token is detected. Or if one of these tokens is detected when providing
 // an array
@@ -1111,6 +1161,9 @@ type ChatCompletionResponse struct {
 	Created int64 `json:"created"`
 
 	// Required.
+	Data json.RawMessage `json:"data"`
+
+	// Required.
 	Id string `json:"id"`
 
 	// Required.
@@ -1138,8 +1191,10 @@ type ChatCompletionResponseBase struct {
 //
 // Source: #/components/schemas/CodeInterpreterTool
 type CodeInterpreterTool struct {
-	ToolConfiguration *ToolConfiguration       `json:"tool_configuration,omitzero"`
-	Type              *CodeInterpreterToolType `json:"type,omitzero"`
+	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
+
+	// Default: "code_interpreter".
+	Type *CodeInterpreterToolType `json:"type,omitzero"`
 }
 
 // CodeInterpreterToolType is an enumeration of the spec: one constant per value.
@@ -1156,17 +1211,19 @@ const (
 //
 // Source: #/components/schemas/CompletionArgs
 type CompletionArgs struct {
-	FrequencyPenalty *float64            `json:"frequency_penalty,omitzero"`
-	MaxTokens        *int64              `json:"max_tokens,omitzero"`
-	Prediction       *Prediction         `json:"prediction,omitzero"`
-	PresencePenalty  *float64            `json:"presence_penalty,omitzero"`
-	RandomSeed       *int64              `json:"random_seed,omitzero"`
-	ReasoningEffort  *ReasoningEffort    `json:"reasoning_effort,omitzero"`
-	ResponseFormat   *ResponseFormat     `json:"response_format,omitzero"`
-	Stop             *CompletionArgsStop `json:"stop,omitzero"`
-	Temperature      *float64            `json:"temperature,omitzero"`
-	ToolChoice       *ToolChoiceEnum     `json:"tool_choice,omitzero"`
-	TopP             *float64            `json:"top_p,omitzero"`
+	FrequencyPenalty openapi.Nullable[float64]            `json:"frequency_penalty,omitzero"`
+	MaxTokens        openapi.Nullable[int64]              `json:"max_tokens,omitzero"`
+	Prediction       openapi.Nullable[Prediction]         `json:"prediction,omitzero"`
+	PresencePenalty  openapi.Nullable[float64]            `json:"presence_penalty,omitzero"`
+	RandomSeed       openapi.Nullable[int64]              `json:"random_seed,omitzero"`
+	ReasoningEffort  openapi.Nullable[ReasoningEffort]    `json:"reasoning_effort,omitzero"`
+	ResponseFormat   openapi.Nullable[ResponseFormat]     `json:"response_format,omitzero"`
+	Stop             openapi.Nullable[CompletionArgsStop] `json:"stop,omitzero"`
+	Temperature      openapi.Nullable[float64]            `json:"temperature,omitzero"`
+
+	// Default: "auto".
+	ToolChoice *ToolChoiceEnum           `json:"tool_choice,omitzero"`
+	TopP       openapi.Nullable[float64] `json:"top_p,omitzero"`
 }
 
 // CompletionArgsStop is a union of the spec (oneOf/anyOf): one field per variant.
@@ -1582,22 +1639,22 @@ func (u *ConversationInputs) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/ConversationRequestBase
 type ConversationRequestBase struct {
-	AgentId          *string                                  `json:"agent_id,omitzero"`
-	AgentVersion     *ConversationRequestBaseAgentVersion     `json:"agent_version,omitzero"`
-	CompletionArgs   *CompletionArgs                          `json:"completion_args,omitzero"`
-	Description      *string                                  `json:"description,omitzero"`
-	Guardrails       []GuardrailConfig                        `json:"guardrails,omitzero"`
-	HandoffExecution *ConversationRequestBaseHandoffExecution `json:"handoff_execution,omitzero"`
+	AgentId          openapi.Nullable[string]                                  `json:"agent_id,omitzero"`
+	AgentVersion     openapi.Nullable[ConversationRequestBaseAgentVersion]     `json:"agent_version,omitzero"`
+	CompletionArgs   openapi.Nullable[CompletionArgs]                          `json:"completion_args,omitzero"`
+	Description      openapi.Nullable[string]                                  `json:"description,omitzero"`
+	Guardrails       openapi.Nullable[[]GuardrailConfig]                       `json:"guardrails,omitzero"`
+	HandoffExecution openapi.Nullable[ConversationRequestBaseHandoffExecution] `json:"handoff_execution,omitzero"`
 
 	// Required.
-	Inputs       ConversationInputs                 `json:"inputs"`
-	Instructions *string                            `json:"instructions,omitzero"`
-	Metadata     map[string]json.RawMessage         `json:"metadata,omitzero"`
-	Model        *string                            `json:"model,omitzero"`
-	Name         *string                            `json:"name,omitzero"`
-	Store        *bool                              `json:"store,omitzero"`
-	Stream       *bool                              `json:"stream,omitzero"`
-	Tools        []ConversationRequestBaseToolsItem `json:"tools,omitzero"`
+	Inputs       ConversationInputs                                   `json:"inputs"`
+	Instructions openapi.Nullable[string]                             `json:"instructions,omitzero"`
+	Metadata     openapi.Nullable[map[string]json.RawMessage]         `json:"metadata,omitzero"`
+	Model        openapi.Nullable[string]                             `json:"model,omitzero"`
+	Name         openapi.Nullable[string]                             `json:"name,omitzero"`
+	Store        openapi.Nullable[bool]                               `json:"store,omitzero"`
+	Stream       openapi.Nullable[bool]                               `json:"stream,omitzero"`
+	Tools        openapi.Nullable[[]ConversationRequestBaseToolsItem] `json:"tools,omitzero"`
 }
 
 // ConversationRequestBaseAgentVersion is a union of the spec (oneOf/anyOf): one field per variant.
@@ -1767,33 +1824,38 @@ func (u *ConversationRequestBaseToolsItem) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/ConversationStreamRequest
 type ConversationStreamRequest struct {
-	AgentId          *string                                  `json:"agent_id,omitzero"`
-	AgentVersion     *ConversationRequestBaseAgentVersion     `json:"agent_version,omitzero"`
-	CompletionArgs   *CompletionArgs                          `json:"completion_args,omitzero"`
-	Description      *string                                  `json:"description,omitzero"`
-	Guardrails       []GuardrailConfig                        `json:"guardrails,omitzero"`
-	HandoffExecution *ConversationRequestBaseHandoffExecution `json:"handoff_execution,omitzero"`
+	AgentId          openapi.Nullable[string]                                  `json:"agent_id,omitzero"`
+	AgentVersion     openapi.Nullable[ConversationRequestBaseAgentVersion]     `json:"agent_version,omitzero"`
+	CompletionArgs   openapi.Nullable[CompletionArgs]                          `json:"completion_args,omitzero"`
+	Description      openapi.Nullable[string]                                  `json:"description,omitzero"`
+	Guardrails       openapi.Nullable[[]GuardrailConfig]                       `json:"guardrails,omitzero"`
+	HandoffExecution openapi.Nullable[ConversationRequestBaseHandoffExecution] `json:"handoff_execution,omitzero"`
 
 	// Required.
-	Inputs       ConversationInputs                 `json:"inputs"`
-	Instructions *string                            `json:"instructions,omitzero"`
-	Metadata     map[string]json.RawMessage         `json:"metadata,omitzero"`
-	Model        *string                            `json:"model,omitzero"`
-	Name         *string                            `json:"name,omitzero"`
-	Store        *bool                              `json:"store,omitzero"`
-	Stream       *bool                              `json:"stream,omitzero"`
-	Tools        []ConversationRequestBaseToolsItem `json:"tools,omitzero"`
+	Inputs       ConversationInputs                                   `json:"inputs"`
+	Instructions openapi.Nullable[string]                             `json:"instructions,omitzero"`
+	Metadata     openapi.Nullable[map[string]json.RawMessage]         `json:"metadata,omitzero"`
+	Model        openapi.Nullable[string]                             `json:"model,omitzero"`
+	Name         openapi.Nullable[string]                             `json:"name,omitzero"`
+	Store        openapi.Nullable[bool]                               `json:"store,omitzero"`
+	Stream       openapi.Nullable[bool]                               `json:"stream,omitzero"`
+	Tools        openapi.Nullable[[]ConversationRequestBaseToolsItem] `json:"tools,omitzero"`
 }
 
 // ConversationUsageInfo is an object of the spec.
 //
 // Source: #/components/schemas/ConversationUsageInfo
 type ConversationUsageInfo struct {
-	CompletionTokens *int64           `json:"completion_tokens,omitzero"`
-	ConnectorTokens  *int64           `json:"connector_tokens,omitzero"`
-	Connectors       map[string]int64 `json:"connectors,omitzero"`
-	PromptTokens     *int64           `json:"prompt_tokens,omitzero"`
-	TotalTokens      *int64           `json:"total_tokens,omitzero"`
+	// Default: 0.
+	CompletionTokens *int64                             `json:"completion_tokens,omitzero"`
+	ConnectorTokens  openapi.Nullable[int64]            `json:"connector_tokens,omitzero"`
+	Connectors       openapi.Nullable[map[string]int64] `json:"connectors,omitzero"`
+
+	// Default: 0.
+	PromptTokens *int64 `json:"prompt_tokens,omitzero"`
+
+	// Default: 0.
+	TotalTokens *int64 `json:"total_tokens,omitzero"`
 }
 
 // CreateFileResponse is the output of UploadFile.
@@ -1811,8 +1873,8 @@ type CreateFileResponse struct {
 	// The UNIX timestamp (in seconds) of the event.
 	//
 	// Required.
-	CreatedAt int64  `json:"created_at"`
-	ExpiresAt *int64 `json:"expires_at,omitzero"`
+	CreatedAt int64                   `json:"created_at"`
+	ExpiresAt openapi.Nullable[int64] `json:"expires_at,omitzero"`
 
 	// The name of the uploaded file.
 	//
@@ -1821,10 +1883,12 @@ type CreateFileResponse struct {
 
 	// The unique identifier of the file.
 	//
+	// Format: uuid.
+	//
 	// Required.
-	Id       string  `json:"id"`
-	Mimetype *string `json:"mimetype,omitzero"`
-	NumLines *int64  `json:"num_lines,omitzero"`
+	Id       string                   `json:"id"`
+	Mimetype openapi.Nullable[string] `json:"mimetype,omitzero"`
+	NumLines openapi.Nullable[int64]  `json:"num_lines,omitzero"`
 
 	// The object type, which is always "file".
 	//
@@ -1835,24 +1899,26 @@ type CreateFileResponse struct {
 	Purpose FilePurpose `json:"purpose"`
 
 	// Required.
-	SampleType SampleType `json:"sample_type"`
-	Signature  *string    `json:"signature,omitzero"`
+	SampleType SampleType               `json:"sample_type"`
+	Signature  openapi.Nullable[string] `json:"signature,omitzero"`
 
 	// Required.
-	Source     Source          `json:"source"`
-	Visibility *FileVisibility `json:"visibility,omitzero"`
+	Source     Source                           `json:"source"`
+	Visibility openapi.Nullable[FileVisibility] `json:"visibility,omitzero"`
 }
 
 // CustomConnector is an object of the spec.
 //
 // Source: #/components/schemas/CustomConnector
 type CustomConnector struct {
-	Authorization *CustomConnectorAuthorization `json:"authorization,omitzero"`
+	Authorization openapi.Nullable[CustomConnectorAuthorization] `json:"authorization,omitzero"`
 
 	// Required.
-	ConnectorId       string               `json:"connector_id"`
-	ToolConfiguration *ToolConfiguration   `json:"tool_configuration,omitzero"`
-	Type              *CustomConnectorType `json:"type,omitzero"`
+	ConnectorId       string                              `json:"connector_id"`
+	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
+
+	// Default: "connector".
+	Type *CustomConnectorType `json:"type,omitzero"`
 }
 
 // CustomConnectorAuthorization is a union of the spec (oneOf/anyOf): one field per variant.
@@ -1935,7 +2001,7 @@ type CustomTaskCanceledAttributes struct {
 	CustomTaskType string `json:"custom_task_type"`
 
 	// Optional reason provided for the cancellation.
-	Reason *string `json:"reason,omitzero"`
+	Reason openapi.Nullable[string] `json:"reason,omitzero"`
 }
 
 // Emitted when a custom task is canceled.
@@ -1949,8 +2015,8 @@ type CustomTaskCanceledResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -1964,6 +2030,8 @@ type CustomTaskCanceledResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "CUSTOM_TASK_CANCELED".
+	//
 	// Required.
 	EventType CustomTaskCanceledResponseEventType `json:"event_type"`
 
@@ -1971,14 +2039,14 @@ type CustomTaskCanceledResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -1987,8 +2055,8 @@ type CustomTaskCanceledResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -2046,8 +2114,8 @@ type CustomTaskCompletedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -2061,6 +2129,8 @@ type CustomTaskCompletedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "CUSTOM_TASK_COMPLETED".
+	//
 	// Required.
 	EventType CustomTaskCompletedResponseEventType `json:"event_type"`
 
@@ -2068,14 +2138,14 @@ type CustomTaskCompletedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -2084,8 +2154,8 @@ type CustomTaskCompletedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -2143,8 +2213,8 @@ type CustomTaskFailedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -2158,6 +2228,8 @@ type CustomTaskFailedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "CUSTOM_TASK_FAILED".
+	//
 	// Required.
 	EventType CustomTaskFailedResponseEventType `json:"event_type"`
 
@@ -2165,14 +2237,14 @@ type CustomTaskFailedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -2181,8 +2253,8 @@ type CustomTaskFailedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -2298,8 +2370,8 @@ type CustomTaskInProgressResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -2313,6 +2385,8 @@ type CustomTaskInProgressResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "CUSTOM_TASK_IN_PROGRESS".
+	//
 	// Required.
 	EventType CustomTaskInProgressResponseEventType `json:"event_type"`
 
@@ -2320,14 +2394,14 @@ type CustomTaskInProgressResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -2336,8 +2410,8 @@ type CustomTaskInProgressResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -2394,8 +2468,8 @@ type CustomTaskStartedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -2409,6 +2483,8 @@ type CustomTaskStartedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "CUSTOM_TASK_STARTED".
+	//
 	// Required.
 	EventType CustomTaskStartedResponseEventType `json:"event_type"`
 
@@ -2416,14 +2492,14 @@ type CustomTaskStartedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -2432,8 +2508,8 @@ type CustomTaskStartedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -2477,7 +2553,7 @@ type CustomTaskTimedOutAttributes struct {
 	CustomTaskType string `json:"custom_task_type"`
 
 	// The type of timeout that occurred.
-	TimeoutType *string `json:"timeout_type,omitzero"`
+	TimeoutType openapi.Nullable[string] `json:"timeout_type,omitzero"`
 }
 
 // Emitted when a custom task exceeds its timeout.
@@ -2491,8 +2567,8 @@ type CustomTaskTimedOutResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -2506,6 +2582,8 @@ type CustomTaskTimedOutResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "CUSTOM_TASK_TIMED_OUT".
+	//
 	// Required.
 	EventType CustomTaskTimedOutResponseEventType `json:"event_type"`
 
@@ -2513,14 +2591,14 @@ type CustomTaskTimedOutResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -2529,8 +2607,8 @@ type CustomTaskTimedOutResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -2563,14 +2641,14 @@ const (
 //
 // Source: #/components/schemas/DeltaMessage
 type DeltaMessage struct {
-	Content *DeltaMessageContent `json:"content,omitzero"`
+	Content openapi.Nullable[DeltaMessageContent] `json:"content,omitzero"`
 
 	// If the completion returns multiple messages, this is to specify which message this delta is for.
-	Index      *int64                     `json:"index,omitzero"`
-	Metadata   map[string]json.RawMessage `json:"metadata,omitzero"`
-	Role       *string                    `json:"role,omitzero"`
-	ToolCallId *string                    `json:"tool_call_id,omitzero"`
-	ToolCalls  []ToolCall                 `json:"tool_calls,omitzero"`
+	Index      openapi.Nullable[int64]                      `json:"index,omitzero"`
+	Metadata   openapi.Nullable[map[string]json.RawMessage] `json:"metadata,omitzero"`
+	Role       openapi.Nullable[string]                     `json:"role,omitzero"`
+	ToolCallId openapi.Nullable[string]                     `json:"tool_call_id,omitzero"`
+	ToolCalls  openapi.Nullable[[]ToolCall]                 `json:"tool_calls,omitzero"`
 }
 
 // DeltaMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -2625,10 +2703,14 @@ func (u *DeltaMessageContent) UnmarshalJSON(b []byte) error {
 type DocumentLibraryTool struct {
 	// Ids of the library in which to search.
 	//
+	// Minimum items: 1.
+	//
 	// Required.
-	LibraryIds        []string                 `json:"library_ids"`
-	ToolConfiguration *ToolConfiguration       `json:"tool_configuration,omitzero"`
-	Type              *DocumentLibraryToolType `json:"type,omitzero"`
+	LibraryIds        []string                            `json:"library_ids"`
+	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
+
+	// Default: "document_library".
+	Type *DocumentLibraryToolType `json:"type,omitzero"`
 }
 
 // DocumentLibraryToolType is an enumeration of the spec: one constant per value.
@@ -2646,11 +2728,13 @@ const (
 // Source: #/components/schemas/DocumentURLChunk
 type DocumentURLChunk struct {
 	// The filename of the document
-	DocumentName *string `json:"document_name,omitzero"`
+	DocumentName openapi.Nullable[string] `json:"document_name,omitzero"`
 
 	// Required.
-	DocumentUrl string                `json:"document_url"`
-	Type        *DocumentURLChunkType `json:"type,omitzero"`
+	DocumentUrl string `json:"document_url"`
+
+	// Default: "document_url".
+	Type *DocumentURLChunkType `json:"type,omitzero"`
 }
 
 // DocumentURLChunkType is an enumeration of the spec: one constant per value.
@@ -2744,13 +2828,15 @@ const (
 type FIMCompletionRequest struct {
 	// The maximum number of tokens to generate in the completion. The token count of your prompt plus
 	// `max_tokens` cannot exceed the model's context length.
-	MaxTokens *int64                     `json:"max_tokens,omitzero"`
-	Metadata  map[string]json.RawMessage `json:"metadata,omitzero"`
+	MaxTokens openapi.Nullable[int64]                      `json:"max_tokens,omitzero"`
+	Metadata  openapi.Nullable[map[string]json.RawMessage] `json:"metadata,omitzero"`
 
 	// The minimum number of tokens to generate in the completion.
-	MinTokens *int64 `json:"min_tokens,omitzero"`
+	MinTokens openapi.Nullable[int64] `json:"min_tokens,omitzero"`
 
 	// ID of the model with FIM to use.
+	//
+	// Default: "codestral-2404".
 	//
 	// Required.
 	Model string `json:"model"`
@@ -2758,39 +2844,43 @@ type FIMCompletionRequest struct {
 	// The text/code to complete.
 	//
 	// Required.
-	Prompt         string  `json:"prompt"`
-	PromptCacheKey *string `json:"prompt_cache_key,omitzero"`
+	Prompt         string                   `json:"prompt"`
+	PromptCacheKey openapi.Nullable[string] `json:"prompt_cache_key,omitzero"`
 
 	// The seed to use for random sampling. If set, different calls will generate deterministic
 	// results.
-	RandomSeed *int64 `json:"random_seed,omitzero"`
+	RandomSeed openapi.Nullable[int64] `json:"random_seed,omitzero"`
 
 	// Stop generation if this token is detected. Or if one of these tokens is detected when providing
 	// an array
-	Stop *FIMCompletionRequestStop `json:"stop,omitzero"`
+	Stop openapi.Nullable[FIMCompletionRequestStop] `json:"stop,omitzero"`
 
 	// Whether to stream back partial progress. If set, tokens will be sent as data-only server-side
 	// events as they become available, with the stream terminated by a data: [DONE] message.
 	// Otherwise, the server will hold the request open until the timeout or until completion, with the
 	// response containing the full result as JSON.
+	//
+	// Default: false.
 	Stream *bool `json:"stream,omitzero"`
 
 	// Optional text/code that adds more context for the model. When given a `prompt` and a `suffix`
 	// the model will fill what is between them. When `suffix` is not provided, the model will simply
 	// execute completion starting with `prompt`.
-	Suffix *string `json:"suffix,omitzero"`
+	//
+	// Default: "".
+	Suffix openapi.Nullable[string] `json:"suffix,omitzero"`
 
 	// What sampling temperature to use, we recommend between 0.0 and 0.7. Higher values like 0.7 will
 	// make the output more random, while lower values like 0.2 will make it more focused and
 	// deterministic. We generally recommend altering this or `top_p` but not both. The default value
 	// varies depending on the model you are targeting. Call the `/models` endpoint to retrieve the
 	// appropriate value.
-	Temperature *float64 `json:"temperature,omitzero"`
+	Temperature openapi.Nullable[float64] `json:"temperature,omitzero"`
 
 	// Nucleus sampling, where the model considers the results of the tokens with `top_p` probability
 	// mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We
 	// generally recommend altering this or `temperature` but not both.
-	TopP *float64 `json:"top_p,omitzero"`
+	TopP openapi.Nullable[float64] `json:"top_p,omitzero"`
 }
 
 // Stop generation if this token is detected. Or if one of these tokens is detected when providing
@@ -2851,6 +2941,9 @@ type FIMCompletionResponse struct {
 	Created int64 `json:"created"`
 
 	// Required.
+	Data json.RawMessage `json:"data"`
+
+	// Required.
 	Id string `json:"id"`
 
 	// Required.
@@ -2877,9 +2970,13 @@ type Failure struct {
 //
 // Source: #/components/schemas/FileChunk
 type FileChunk struct {
+	// Format: uuid.
+	//
 	// Required.
-	FileId string         `json:"file_id"`
-	Type   *FileChunkType `json:"type,omitzero"`
+	FileId string `json:"file_id"`
+
+	// Default: "file".
+	Type *FileChunkType `json:"type,omitzero"`
 }
 
 // FileChunkType is an enumeration of the spec: one constant per value.
@@ -2933,6 +3030,7 @@ type FimCompletionV1FimCompletionsPostOutput struct {
 //
 // Source: #/components/schemas/Function
 type Function struct {
+	// Default: "".
 	Description *string `json:"description,omitzero"`
 
 	// Required.
@@ -2940,7 +3038,9 @@ type Function struct {
 
 	// Required.
 	Parameters map[string]json.RawMessage `json:"parameters"`
-	Strict     *bool                      `json:"strict,omitzero"`
+
+	// Default: false.
+	Strict *bool `json:"strict,omitzero"`
 }
 
 // FunctionCall is an object of the spec.
@@ -3004,23 +3104,27 @@ func (u *FunctionCallArguments) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/FunctionCallEntry
 type FunctionCallEntry struct {
-	AgentId *string `json:"agent_id,omitzero"`
+	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
 
 	// Required.
-	Arguments          FunctionCallEntryArguments           `json:"arguments"`
-	CompletedAt        *time.Time                           `json:"completed_at,omitzero"`
-	ConfirmationStatus *FunctionCallEntryConfirmationStatus `json:"confirmation_status,omitzero"`
-	CreatedAt          *time.Time                           `json:"created_at,omitzero"`
-	Id                 *string                              `json:"id,omitzero"`
-	Model              *string                              `json:"model,omitzero"`
+	Arguments          FunctionCallEntryArguments                            `json:"arguments"`
+	CompletedAt        openapi.Nullable[time.Time]                           `json:"completed_at,omitzero"`
+	ConfirmationStatus openapi.Nullable[FunctionCallEntryConfirmationStatus] `json:"confirmation_status,omitzero"`
+	CreatedAt          *time.Time                                            `json:"created_at,omitzero"`
+	Id                 *string                                               `json:"id,omitzero"`
+	Model              openapi.Nullable[string]                              `json:"model,omitzero"`
 
 	// Required.
-	Name   string                   `json:"name"`
+	Name string `json:"name"`
+
+	// Default: "entry".
 	Object *FunctionCallEntryObject `json:"object,omitzero"`
 
 	// Required.
-	ToolCallId string                 `json:"tool_call_id"`
-	Type       *FunctionCallEntryType `json:"type,omitzero"`
+	ToolCallId string `json:"tool_call_id"`
+
+	// Default: "function.call".
+	Type *FunctionCallEntryType `json:"type,omitzero"`
 }
 
 // FunctionCallEntryArguments is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3105,24 +3209,28 @@ const (
 //
 // Source: #/components/schemas/FunctionCallEvent
 type FunctionCallEvent struct {
-	AgentId *string `json:"agent_id,omitzero"`
+	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
 
 	// Required.
-	Arguments          string                               `json:"arguments"`
-	ConfirmationStatus *FunctionCallEventConfirmationStatus `json:"confirmation_status,omitzero"`
-	CreatedAt          *time.Time                           `json:"created_at,omitzero"`
+	Arguments          string                                                `json:"arguments"`
+	ConfirmationStatus openapi.Nullable[FunctionCallEventConfirmationStatus] `json:"confirmation_status,omitzero"`
+	CreatedAt          *time.Time                                            `json:"created_at,omitzero"`
 
 	// Required.
-	Id    string  `json:"id"`
-	Model *string `json:"model,omitzero"`
+	Id    string                   `json:"id"`
+	Model openapi.Nullable[string] `json:"model,omitzero"`
 
 	// Required.
-	Name        string `json:"name"`
+	Name string `json:"name"`
+
+	// Default: 0.
 	OutputIndex *int64 `json:"output_index,omitzero"`
 
 	// Required.
-	ToolCallId string                 `json:"tool_call_id"`
-	Type       *FunctionCallEventType `json:"type,omitzero"`
+	ToolCallId string `json:"tool_call_id"`
+
+	// Default: "function.call.delta".
+	Type *FunctionCallEventType `json:"type,omitzero"`
 }
 
 // FunctionCallEventConfirmationStatus is an enumeration of the spec: one constant per value.
@@ -3159,17 +3267,21 @@ type FunctionName struct {
 //
 // Source: #/components/schemas/FunctionResultEntry
 type FunctionResultEntry struct {
-	CompletedAt *time.Time                 `json:"completed_at,omitzero"`
-	CreatedAt   *time.Time                 `json:"created_at,omitzero"`
-	Id          *string                    `json:"id,omitzero"`
-	Object      *FunctionResultEntryObject `json:"object,omitzero"`
+	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
+	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
+	Id          *string                     `json:"id,omitzero"`
+
+	// Default: "entry".
+	Object *FunctionResultEntryObject `json:"object,omitzero"`
 
 	// Required.
 	Result string `json:"result"`
 
 	// Required.
-	ToolCallId string                   `json:"tool_call_id"`
-	Type       *FunctionResultEntryType `json:"type,omitzero"`
+	ToolCallId string `json:"tool_call_id"`
+
+	// Default: "function.result".
+	Type *FunctionResultEntryType `json:"type,omitzero"`
 }
 
 // FunctionResultEntryObject is an enumeration of the spec: one constant per value.
@@ -3197,8 +3309,10 @@ const (
 // Source: #/components/schemas/FunctionTool
 type FunctionTool struct {
 	// Required.
-	Function Function          `json:"function"`
-	Type     *FunctionToolType `json:"type,omitzero"`
+	Function Function `json:"function"`
+
+	// Default: "function".
+	Type *FunctionToolType `json:"type,omitzero"`
 }
 
 // FunctionToolType is an enumeration of the spec: one constant per value.
@@ -3216,9 +3330,11 @@ const (
 // Source: #/components/schemas/GuardrailConfig
 type GuardrailConfig struct {
 	// If true, return HTTP 403 and block request in the event of a server-side error
-	BlockOnError    *bool                  `json:"block_on_error,omitzero"`
-	ModerationLlmV1 *ModerationLLMV1Config `json:"moderation_llm_v1,omitzero"`
-	ModerationLlmV2 *ModerationLLMV2Config `json:"moderation_llm_v2,omitzero"`
+	//
+	// Default: false.
+	BlockOnError    *bool                                   `json:"block_on_error,omitzero"`
+	ModerationLlmV1 openapi.Nullable[ModerationLLMV1Config] `json:"moderation_llm_v1,omitzero"`
+	ModerationLlmV2 openapi.Nullable[ModerationLLMV2Config] `json:"moderation_llm_v2,omitzero"`
 }
 
 // ImageDetail is an enumeration of the spec: one constant per value.
@@ -3237,8 +3353,10 @@ const (
 //
 // Source: #/components/schemas/ImageGenerationTool
 type ImageGenerationTool struct {
-	ToolConfiguration *ToolConfiguration       `json:"tool_configuration,omitzero"`
-	Type              *ImageGenerationToolType `json:"type,omitzero"`
+	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
+
+	// Default: "image_generation".
+	Type *ImageGenerationToolType `json:"type,omitzero"`
 }
 
 // ImageGenerationToolType is an enumeration of the spec: one constant per value.
@@ -3255,7 +3373,7 @@ const (
 //
 // Source: #/components/schemas/ImageURL
 type ImageURL struct {
-	Detail *ImageDetail `json:"detail,omitzero"`
+	Detail openapi.Nullable[ImageDetail] `json:"detail,omitzero"`
 
 	// Required.
 	Url string `json:"url"`
@@ -3267,7 +3385,9 @@ type ImageURL struct {
 type ImageURLChunk struct {
 	// Required.
 	ImageUrl ImageURLChunkImageUrl `json:"image_url"`
-	Type     *ImageURLChunkType    `json:"type,omitzero"`
+
+	// Default: "image_url".
+	Type *ImageURLChunkType `json:"type,omitzero"`
 }
 
 // ImageURLChunkImageUrl is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3366,6 +3486,7 @@ var unionInputEntriesItem = openapi.Union{
 	Variants: []openapi.Variant{
 		{
 			Const:      []string{"object", "\"entry\"", "type", "\"message.input\""},
+			Enum:       []string{"role", "[\"assistant\",\"user\"]"},
 			Name:       "MessageInputEntry",
 			Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"},
 			Required:   []string{"content", "role"},
@@ -3614,9 +3735,11 @@ func (u *JSONPatchAppendValue) UnmarshalJSON(b []byte) error {
 // Source: #/components/schemas/JSONPatchPayloadResponse
 type JSONPatchPayloadResponse struct {
 	// Encoding options applied to the payload.
-	EncodingOptions []EncodedPayloadOptions `json:"encoding_options,omitzero"`
+	EncodingOptions openapi.Nullable[[]EncodedPayloadOptions] `json:"encoding_options,omitzero"`
 
 	// Discriminator indicating this is a JSON Patch payload.
+	//
+	// Default: "json_patch".
 	//
 	// Required.
 	Type JSONPatchPayloadResponseType `json:"type"`
@@ -3751,9 +3874,11 @@ const (
 // Source: #/components/schemas/JSONPayloadResponse
 type JSONPayloadResponse struct {
 	// Encoding options applied to the payload.
-	EncodingOptions []EncodedPayloadOptions `json:"encoding_options,omitzero"`
+	EncodingOptions openapi.Nullable[[]EncodedPayloadOptions] `json:"encoding_options,omitzero"`
 
 	// Discriminator indicating this is a raw JSON payload.
+	//
+	// Default: "json".
 	//
 	// Required.
 	Type JSONPayloadResponseType `json:"type"`
@@ -3778,14 +3903,16 @@ const (
 //
 // Source: #/components/schemas/JsonSchema
 type JsonSchema struct {
-	Description *string `json:"description,omitzero"`
+	Description openapi.Nullable[string] `json:"description,omitzero"`
 
 	// Required.
 	Name string `json:"name"`
 
 	// Required.
 	Schema map[string]json.RawMessage `json:"schema"`
-	Strict *bool                      `json:"strict,omitzero"`
+
+	// Default: false.
+	Strict *bool `json:"strict,omitzero"`
 }
 
 // MessageInputContentChunksItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3874,17 +4001,23 @@ func (u *MessageInputContentChunksItem) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/MessageInputEntry
 type MessageInputEntry struct {
-	CompletedAt *time.Time `json:"completed_at,omitzero"`
+	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
 
 	// Required.
 	Content   MessageInputEntryContent `json:"content"`
 	CreatedAt *time.Time               `json:"created_at,omitzero"`
 	Id        *string                  `json:"id,omitzero"`
-	Object    *MessageInputEntryObject `json:"object,omitzero"`
-	Prefix    *bool                    `json:"prefix,omitzero"`
+
+	// Default: "entry".
+	Object *MessageInputEntryObject `json:"object,omitzero"`
+
+	// Default: false.
+	Prefix *bool `json:"prefix,omitzero"`
 
 	// Required.
-	Role MessageInputEntryRole  `json:"role"`
+	Role MessageInputEntryRole `json:"role"`
+
+	// Default: "message.input".
 	Type *MessageInputEntryType `json:"type,omitzero"`
 }
 
@@ -4061,17 +4194,23 @@ func (u *MessageOutputContentChunksItem) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/MessageOutputEntry
 type MessageOutputEntry struct {
-	AgentId     *string    `json:"agent_id,omitzero"`
-	CompletedAt *time.Time `json:"completed_at,omitzero"`
+	AgentId     openapi.Nullable[string]    `json:"agent_id,omitzero"`
+	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
 
 	// Required.
 	Content   MessageOutputEntryContent `json:"content"`
 	CreatedAt *time.Time                `json:"created_at,omitzero"`
 	Id        *string                   `json:"id,omitzero"`
-	Model     *string                   `json:"model,omitzero"`
-	Object    *MessageOutputEntryObject `json:"object,omitzero"`
-	Role      *MessageOutputEntryRole   `json:"role,omitzero"`
-	Type      *MessageOutputEntryType   `json:"type,omitzero"`
+	Model     openapi.Nullable[string]  `json:"model,omitzero"`
+
+	// Default: "entry".
+	Object *MessageOutputEntryObject `json:"object,omitzero"`
+
+	// Default: "assistant".
+	Role *MessageOutputEntryRole `json:"role,omitzero"`
+
+	// Default: "message.output".
+	Type *MessageOutputEntryType `json:"type,omitzero"`
 }
 
 // MessageOutputEntryContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -4154,19 +4293,27 @@ const (
 //
 // Source: #/components/schemas/MessageOutputEvent
 type MessageOutputEvent struct {
-	AgentId *string `json:"agent_id,omitzero"`
+	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
 
 	// Required.
-	Content      MessageOutputEventContent `json:"content"`
-	ContentIndex *int64                    `json:"content_index,omitzero"`
-	CreatedAt    *time.Time                `json:"created_at,omitzero"`
+	Content MessageOutputEventContent `json:"content"`
+
+	// Default: 0.
+	ContentIndex *int64     `json:"content_index,omitzero"`
+	CreatedAt    *time.Time `json:"created_at,omitzero"`
 
 	// Required.
-	Id          string                  `json:"id"`
-	Model       *string                 `json:"model,omitzero"`
-	OutputIndex *int64                  `json:"output_index,omitzero"`
-	Role        *MessageOutputEventRole `json:"role,omitzero"`
-	Type        *MessageOutputEventType `json:"type,omitzero"`
+	Id    string                   `json:"id"`
+	Model openapi.Nullable[string] `json:"model,omitzero"`
+
+	// Default: 0.
+	OutputIndex *int64 `json:"output_index,omitzero"`
+
+	// Default: "assistant".
+	Role *MessageOutputEventRole `json:"role,omitzero"`
+
+	// Default: "message.output.delta".
+	Type *MessageOutputEventType `json:"type,omitzero"`
 }
 
 // MessageOutputEventContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -4259,28 +4406,33 @@ const (
 //
 // Source: #/components/schemas/ModerationLLMV1CategoryThresholds
 type ModerationLLMV1CategoryThresholds struct {
-	DangerousAndCriminalContent *float64 `json:"dangerous_and_criminal_content,omitzero"`
-	Financial                   *float64 `json:"financial,omitzero"`
-	HateAndDiscrimination       *float64 `json:"hate_and_discrimination,omitzero"`
-	Health                      *float64 `json:"health,omitzero"`
-	Law                         *float64 `json:"law,omitzero"`
-	Pii                         *float64 `json:"pii,omitzero"`
-	Selfharm                    *float64 `json:"selfharm,omitzero"`
-	Sexual                      *float64 `json:"sexual,omitzero"`
-	ViolenceAndThreats          *float64 `json:"violence_and_threats,omitzero"`
+	DangerousAndCriminalContent openapi.Nullable[float64] `json:"dangerous_and_criminal_content,omitzero"`
+	Financial                   openapi.Nullable[float64] `json:"financial,omitzero"`
+	HateAndDiscrimination       openapi.Nullable[float64] `json:"hate_and_discrimination,omitzero"`
+	Health                      openapi.Nullable[float64] `json:"health,omitzero"`
+	Law                         openapi.Nullable[float64] `json:"law,omitzero"`
+	Pii                         openapi.Nullable[float64] `json:"pii,omitzero"`
+	Selfharm                    openapi.Nullable[float64] `json:"selfharm,omitzero"`
+	Sexual                      openapi.Nullable[float64] `json:"sexual,omitzero"`
+	ViolenceAndThreats          openapi.Nullable[float64] `json:"violence_and_threats,omitzero"`
 }
 
 // ModerationLLMV1Config is an object of the spec.
 //
 // Source: #/components/schemas/ModerationLLMV1Config
 type ModerationLLMV1Config struct {
-	Action                   *ModerationLLMAction               `json:"action,omitzero"`
-	CustomCategoryThresholds *ModerationLLMV1CategoryThresholds `json:"custom_category_thresholds,omitzero"`
+	// Default: "none".
+	Action                   *ModerationLLMAction                                `json:"action,omitzero"`
+	CustomCategoryThresholds openapi.Nullable[ModerationLLMV1CategoryThresholds] `json:"custom_category_thresholds,omitzero"`
 
 	// If true, only evaluate categories in custom_category_thresholds; others are ignored.
+	//
+	// Default: false.
 	IgnoreOtherCategories *bool `json:"ignore_other_categories,omitzero"`
 
 	// Override model name. Should be omitted in general.
+	//
+	// Default: "mistral-moderation-2411".
 	ModelName *string `json:"model_name,omitzero"`
 }
 
@@ -4288,30 +4440,35 @@ type ModerationLLMV1Config struct {
 //
 // Source: #/components/schemas/ModerationLLMV2CategoryThresholds
 type ModerationLLMV2CategoryThresholds struct {
-	Criminal              *float64 `json:"criminal,omitzero"`
-	Dangerous             *float64 `json:"dangerous,omitzero"`
-	Financial             *float64 `json:"financial,omitzero"`
-	HateAndDiscrimination *float64 `json:"hate_and_discrimination,omitzero"`
-	Health                *float64 `json:"health,omitzero"`
-	Jailbreaking          *float64 `json:"jailbreaking,omitzero"`
-	Law                   *float64 `json:"law,omitzero"`
-	Pii                   *float64 `json:"pii,omitzero"`
-	Selfharm              *float64 `json:"selfharm,omitzero"`
-	Sexual                *float64 `json:"sexual,omitzero"`
-	ViolenceAndThreats    *float64 `json:"violence_and_threats,omitzero"`
+	Criminal              openapi.Nullable[float64] `json:"criminal,omitzero"`
+	Dangerous             openapi.Nullable[float64] `json:"dangerous,omitzero"`
+	Financial             openapi.Nullable[float64] `json:"financial,omitzero"`
+	HateAndDiscrimination openapi.Nullable[float64] `json:"hate_and_discrimination,omitzero"`
+	Health                openapi.Nullable[float64] `json:"health,omitzero"`
+	Jailbreaking          openapi.Nullable[float64] `json:"jailbreaking,omitzero"`
+	Law                   openapi.Nullable[float64] `json:"law,omitzero"`
+	Pii                   openapi.Nullable[float64] `json:"pii,omitzero"`
+	Selfharm              openapi.Nullable[float64] `json:"selfharm,omitzero"`
+	Sexual                openapi.Nullable[float64] `json:"sexual,omitzero"`
+	ViolenceAndThreats    openapi.Nullable[float64] `json:"violence_and_threats,omitzero"`
 }
 
 // ModerationLLMV2Config is an object of the spec.
 //
 // Source: #/components/schemas/ModerationLLMV2Config
 type ModerationLLMV2Config struct {
-	Action                   *ModerationLLMAction               `json:"action,omitzero"`
-	CustomCategoryThresholds *ModerationLLMV2CategoryThresholds `json:"custom_category_thresholds,omitzero"`
+	// Default: "none".
+	Action                   *ModerationLLMAction                                `json:"action,omitzero"`
+	CustomCategoryThresholds openapi.Nullable[ModerationLLMV2CategoryThresholds] `json:"custom_category_thresholds,omitzero"`
 
 	// If true, only evaluate categories in custom_category_thresholds; others are ignored.
+	//
+	// Default: false.
 	IgnoreOtherCategories *bool `json:"ignore_other_categories,omitzero"`
 
 	// Override model name. Should be omitted in general.
+	//
+	// Default: "mistral-moderation-2603".
 	ModelName *string `json:"model_name,omitzero"`
 }
 
@@ -4319,6 +4476,7 @@ type ModerationLLMV2Config struct {
 //
 // Source: #/components/schemas/OAuth2TokenAuth
 type OAuth2TokenAuth struct {
+	// Default: "oauth2-token".
 	Type *OAuth2TokenAuthType `json:"type,omitzero"`
 
 	// Required.
@@ -4432,8 +4590,11 @@ func (u *OutputContentChunks) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/Prediction
 type Prediction struct {
-	Content *string         `json:"content,omitzero"`
-	Type    *PredictionType `json:"type,omitzero"`
+	// Default: "".
+	Content *string `json:"content,omitzero"`
+
+	// Default: "content".
+	Type *PredictionType `json:"type,omitzero"`
 }
 
 // PredictionType is an enumeration of the spec: one constant per value.
@@ -4467,7 +4628,9 @@ const (
 type ReferenceChunk struct {
 	// Required.
 	ReferenceIds []ReferenceChunkReferenceIdsItem `json:"reference_ids"`
-	Type         *ReferenceChunkType              `json:"type,omitzero"`
+
+	// Default: "reference".
+	Type *ReferenceChunkType `json:"type,omitzero"`
 }
 
 // ReferenceChunkReferenceIdsItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -4551,8 +4714,10 @@ type ResponseBase struct {
 //
 // Source: #/components/schemas/ResponseDoneEvent
 type ResponseDoneEvent struct {
-	CreatedAt *time.Time             `json:"created_at,omitzero"`
-	Type      *ResponseDoneEventType `json:"type,omitzero"`
+	CreatedAt *time.Time `json:"created_at,omitzero"`
+
+	// Default: "conversation.response.done".
+	Type *ResponseDoneEventType `json:"type,omitzero"`
 
 	// Required.
 	Usage ConversationUsageInfo `json:"usage"`
@@ -4577,8 +4742,10 @@ type ResponseErrorEvent struct {
 	CreatedAt *time.Time `json:"created_at,omitzero"`
 
 	// Required.
-	Message string                  `json:"message"`
-	Type    *ResponseErrorEventType `json:"type,omitzero"`
+	Message string `json:"message"`
+
+	// Default: "conversation.response.error".
+	Type *ResponseErrorEventType `json:"type,omitzero"`
 }
 
 // ResponseErrorEventType is an enumeration of the spec: one constant per value.
@@ -4600,8 +4767,10 @@ const (
 //
 // Source: #/components/schemas/ResponseFormat
 type ResponseFormat struct {
-	JsonSchema *JsonSchema      `json:"json_schema,omitzero"`
-	Type       *ResponseFormats `json:"type,omitzero"`
+	JsonSchema openapi.Nullable[JsonSchema] `json:"json_schema,omitzero"`
+
+	// Default: "text".
+	Type *ResponseFormats `json:"type,omitzero"`
 }
 
 // ResponseFormats is an enumeration of the spec: one constant per value.
@@ -4621,9 +4790,11 @@ const (
 // Source: #/components/schemas/ResponseStartedEvent
 type ResponseStartedEvent struct {
 	// Required.
-	ConversationId string                    `json:"conversation_id"`
-	CreatedAt      *time.Time                `json:"created_at,omitzero"`
-	Type           *ResponseStartedEventType `json:"type,omitzero"`
+	ConversationId string     `json:"conversation_id"`
+	CreatedAt      *time.Time `json:"created_at,omitzero"`
+
+	// Default: "conversation.response.started".
+	Type *ResponseStartedEventType `json:"type,omitzero"`
 }
 
 // ResponseStartedEventType is an enumeration of the spec: one constant per value.
@@ -4918,9 +5089,9 @@ func (u *StreamEventSsePayloadData) UnmarshalJSON(b []byte) error {
 // Source: #/components/schemas/StreamEventWorkflowContext
 type StreamEventWorkflowContext struct {
 	// Required.
-	Namespace            string  `json:"namespace"`
-	ParentWorkflowExecId *string `json:"parent_workflow_exec_id,omitzero"`
-	RootWorkflowExecId   *string `json:"root_workflow_exec_id,omitzero"`
+	Namespace            string                   `json:"namespace"`
+	ParentWorkflowExecId openapi.Nullable[string] `json:"parent_workflow_exec_id,omitzero"`
+	RootWorkflowExecId   openapi.Nullable[string] `json:"root_workflow_exec_id,omitzero"`
 
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
@@ -5003,7 +5174,9 @@ type StreamV1WorkflowsExecutionsExecutionIdStreamGetInput struct {
 type SystemMessage struct {
 	// Required.
 	Content SystemMessageContent `json:"content"`
-	Role    *SystemMessageRole   `json:"role,omitzero"`
+
+	// Default: "system".
+	Role *SystemMessageRole `json:"role,omitzero"`
 }
 
 // SystemMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5122,7 +5295,9 @@ const (
 // Source: #/components/schemas/TextChunk
 type TextChunk struct {
 	// Required.
-	Text string         `json:"text"`
+	Text string `json:"text"`
+
+	// Default: "text".
 	Type *TextChunkType `json:"type,omitzero"`
 }
 
@@ -5141,14 +5316,18 @@ const (
 // Source: #/components/schemas/ThinkChunk
 type ThinkChunk struct {
 	// Whether the thinking chunk is closed or not. Currently only used for prefixing.
+	//
+	// Default: true.
 	Closed *bool `json:"closed,omitzero"`
 
 	// Signature to replay some reasoning blocks across turns.
-	Signature *string `json:"signature,omitzero"`
+	Signature openapi.Nullable[string] `json:"signature,omitzero"`
 
 	// Required.
 	Thinking []ThinkChunkThinkingItem `json:"thinking"`
-	Type     *ThinkChunkType          `json:"type,omitzero"`
+
+	// Default: "thinking".
+	Type *ThinkChunkType `json:"type,omitzero"`
 }
 
 // ThinkChunkThinkingItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5228,8 +5407,10 @@ const (
 // Source: #/components/schemas/Tool
 type Tool struct {
 	// Required.
-	Function Function   `json:"function"`
-	Type     *ToolTypes `json:"type,omitzero"`
+	Function Function `json:"function"`
+
+	// Default: "function".
+	Type *ToolTypes `json:"type,omitzero"`
 }
 
 // ToolCall is an object of the spec.
@@ -5238,9 +5419,15 @@ type Tool struct {
 type ToolCall struct {
 	// Required.
 	Function FunctionCall `json:"function"`
-	Id       *string      `json:"id,omitzero"`
-	Index    *int64       `json:"index,omitzero"`
-	Type     *ToolTypes   `json:"type,omitzero"`
+
+	// Default: "null".
+	Id *string `json:"id,omitzero"`
+
+	// Default: 0.
+	Index *int64 `json:"index,omitzero"`
+
+	// Default: "function".
+	Type *ToolTypes `json:"type,omitzero"`
 }
 
 // ToolChoice is either a ToolChoiceEnum or a ToolChoice
@@ -5249,7 +5436,9 @@ type ToolCall struct {
 type ToolChoice struct {
 	// Required.
 	Function FunctionName `json:"function"`
-	Type     *ToolTypes   `json:"type,omitzero"`
+
+	// Default: "function".
+	Type *ToolTypes `json:"type,omitzero"`
 }
 
 // ToolChoiceEnum is an enumeration of the spec: one constant per value.
@@ -5269,9 +5458,9 @@ const (
 //
 // Source: #/components/schemas/ToolConfiguration
 type ToolConfiguration struct {
-	Exclude              []string `json:"exclude,omitzero"`
-	Include              []string `json:"include,omitzero"`
-	RequiresConfirmation []string `json:"requires_confirmation,omitzero"`
+	Exclude              openapi.Nullable[[]string] `json:"exclude,omitzero"`
+	Include              openapi.Nullable[[]string] `json:"include,omitzero"`
+	RequiresConfirmation openapi.Nullable[[]string] `json:"requires_confirmation,omitzero"`
 }
 
 // ToolExecutionDeltaEvent is an object of the spec.
@@ -5286,9 +5475,13 @@ type ToolExecutionDeltaEvent struct {
 	Id string `json:"id"`
 
 	// Required.
-	Name        ToolExecutionDeltaEventName  `json:"name"`
-	OutputIndex *int64                       `json:"output_index,omitzero"`
-	Type        *ToolExecutionDeltaEventType `json:"type,omitzero"`
+	Name ToolExecutionDeltaEventName `json:"name"`
+
+	// Default: 0.
+	OutputIndex *int64 `json:"output_index,omitzero"`
+
+	// Default: "tool.execution.delta".
+	Type *ToolExecutionDeltaEventType `json:"type,omitzero"`
 }
 
 // ToolExecutionDeltaEventName is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5358,9 +5551,13 @@ type ToolExecutionDoneEvent struct {
 	Info map[string]json.RawMessage `json:"info,omitzero"`
 
 	// Required.
-	Name        ToolExecutionDoneEventName  `json:"name"`
-	OutputIndex *int64                      `json:"output_index,omitzero"`
-	Type        *ToolExecutionDoneEventType `json:"type,omitzero"`
+	Name ToolExecutionDoneEventName `json:"name"`
+
+	// Default: 0.
+	OutputIndex *int64 `json:"output_index,omitzero"`
+
+	// Default: "tool.execution.done".
+	Type *ToolExecutionDoneEventType `json:"type,omitzero"`
 }
 
 // ToolExecutionDoneEventName is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5423,20 +5620,24 @@ const (
 //
 // Source: #/components/schemas/ToolExecutionEntry
 type ToolExecutionEntry struct {
-	AgentId *string `json:"agent_id,omitzero"`
+	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
 
 	// Required.
-	Arguments   string                     `json:"arguments"`
-	CompletedAt *time.Time                 `json:"completed_at,omitzero"`
-	CreatedAt   *time.Time                 `json:"created_at,omitzero"`
-	Id          *string                    `json:"id,omitzero"`
-	Info        map[string]json.RawMessage `json:"info,omitzero"`
-	Model       *string                    `json:"model,omitzero"`
+	Arguments   string                      `json:"arguments"`
+	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
+	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
+	Id          *string                     `json:"id,omitzero"`
+	Info        map[string]json.RawMessage  `json:"info,omitzero"`
+	Model       openapi.Nullable[string]    `json:"model,omitzero"`
 
 	// Required.
-	Name   ToolExecutionEntryName    `json:"name"`
+	Name ToolExecutionEntryName `json:"name"`
+
+	// Default: "entry".
 	Object *ToolExecutionEntryObject `json:"object,omitzero"`
-	Type   *ToolExecutionEntryType   `json:"type,omitzero"`
+
+	// Default: "tool.execution".
+	Type *ToolExecutionEntryType `json:"type,omitzero"`
 }
 
 // ToolExecutionEntryName is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5509,20 +5710,24 @@ const (
 //
 // Source: #/components/schemas/ToolExecutionStartedEvent
 type ToolExecutionStartedEvent struct {
-	AgentId *string `json:"agent_id,omitzero"`
+	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
 
 	// Required.
 	Arguments string     `json:"arguments"`
 	CreatedAt *time.Time `json:"created_at,omitzero"`
 
 	// Required.
-	Id    string  `json:"id"`
-	Model *string `json:"model,omitzero"`
+	Id    string                   `json:"id"`
+	Model openapi.Nullable[string] `json:"model,omitzero"`
 
 	// Required.
-	Name        ToolExecutionStartedEventName  `json:"name"`
-	OutputIndex *int64                         `json:"output_index,omitzero"`
-	Type        *ToolExecutionStartedEventType `json:"type,omitzero"`
+	Name ToolExecutionStartedEventName `json:"name"`
+
+	// Default: 0.
+	OutputIndex *int64 `json:"output_index,omitzero"`
+
+	// Default: "tool.execution.started".
+	Type *ToolExecutionStartedEventType `json:"type,omitzero"`
 }
 
 // ToolExecutionStartedEventName is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5586,12 +5791,14 @@ const (
 // Source: #/components/schemas/ToolFileChunk
 type ToolFileChunk struct {
 	// Required.
-	FileId   string  `json:"file_id"`
-	FileName *string `json:"file_name,omitzero"`
-	FileType *string `json:"file_type,omitzero"`
+	FileId   string                   `json:"file_id"`
+	FileName openapi.Nullable[string] `json:"file_name,omitzero"`
+	FileType openapi.Nullable[string] `json:"file_type,omitzero"`
 
 	// Required.
-	Tool ToolFileChunkTool  `json:"tool"`
+	Tool ToolFileChunkTool `json:"tool"`
+
+	// Default: "tool_file".
 	Type *ToolFileChunkType `json:"type,omitzero"`
 }
 
@@ -5655,11 +5862,13 @@ const (
 //
 // Source: #/components/schemas/ToolMessage
 type ToolMessage struct {
-	// Required.
-	Content    ToolMessageContent `json:"content"`
-	Name       *string            `json:"name,omitzero"`
-	Role       *ToolMessageRole   `json:"role,omitzero"`
-	ToolCallId *string            `json:"tool_call_id,omitzero"`
+	// Required; nil is sent as null.
+	Content *ToolMessageContent      `json:"content"`
+	Name    openapi.Nullable[string] `json:"name,omitzero"`
+
+	// Default: "tool".
+	Role       *ToolMessageRole         `json:"role,omitzero"`
+	ToolCallId openapi.Nullable[string] `json:"tool_call_id,omitzero"`
 }
 
 // ToolMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5722,16 +5931,18 @@ const (
 //
 // Source: #/components/schemas/ToolReferenceChunk
 type ToolReferenceChunk struct {
-	Description *string `json:"description,omitzero"`
-	Favicon     *string `json:"favicon,omitzero"`
+	Description openapi.Nullable[string] `json:"description,omitzero"`
+	Favicon     openapi.Nullable[string] `json:"favicon,omitzero"`
 
 	// Required.
 	Title string `json:"title"`
 
 	// Required.
-	Tool ToolReferenceChunkTool  `json:"tool"`
-	Type *ToolReferenceChunkType `json:"type,omitzero"`
-	Url  *string                 `json:"url,omitzero"`
+	Tool ToolReferenceChunkTool `json:"tool"`
+
+	// Default: "tool_reference".
+	Type *ToolReferenceChunkType  `json:"type,omitzero"`
+	Url  openapi.Nullable[string] `json:"url,omitzero"`
 }
 
 // ToolReferenceChunkTool is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5804,9 +6015,11 @@ const (
 //
 // Source: #/paths/~1v1~1files/post
 type UploadFileInput struct {
-	Expiry     *int64                     `json:"expiry,omitzero"`
-	File       *openapi.File              `json:"file,omitzero"`
-	Purpose    *FilePurpose               `json:"purpose,omitzero"`
+	Expiry  openapi.Nullable[int64] `json:"expiry,omitzero"`
+	File    *openapi.File           `json:"file,omitzero"`
+	Purpose *FilePurpose            `json:"purpose,omitzero"`
+
+	// Default: "workspace".
 	Visibility *UploadFileInputVisibility `json:"visibility,omitzero"`
 }
 
@@ -5825,16 +6038,22 @@ const (
 //
 // Source: #/components/schemas/UsageInfo
 type UsageInfo struct {
+	// Default: 0.
+	//
 	// Required.
-	CompletionTokens   int64  `json:"completion_tokens"`
-	PromptAudioSeconds *int64 `json:"prompt_audio_seconds,omitzero"`
+	CompletionTokens   int64                   `json:"completion_tokens"`
+	PromptAudioSeconds openapi.Nullable[int64] `json:"prompt_audio_seconds,omitzero"`
 
+	// Default: 0.
+	//
 	// Required.
 	PromptTokens int64 `json:"prompt_tokens"`
 
 	// The service tier at which the request was processed: standard or priority.
-	ServiceTier *string `json:"service_tier,omitzero"`
+	ServiceTier openapi.Nullable[string] `json:"service_tier,omitzero"`
 
+	// Default: 0.
+	//
 	// Required.
 	TotalTokens int64 `json:"total_tokens"`
 }
@@ -5843,9 +6062,11 @@ type UsageInfo struct {
 //
 // Source: #/components/schemas/UserMessage
 type UserMessage struct {
-	// Required.
-	Content UserMessageContent `json:"content"`
-	Role    *UserMessageRole   `json:"role,omitzero"`
+	// Required; nil is sent as null.
+	Content *UserMessageContent `json:"content"`
+
+	// Default: "user".
+	Role *UserMessageRole `json:"role,omitzero"`
 }
 
 // UserMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
@@ -5971,8 +6192,10 @@ func (u *ValidationErrorLocItem) UnmarshalJSON(b []byte) error {
 //
 // Source: #/components/schemas/WebSearchPremiumTool
 type WebSearchPremiumTool struct {
-	ToolConfiguration *ToolConfiguration        `json:"tool_configuration,omitzero"`
-	Type              *WebSearchPremiumToolType `json:"type,omitzero"`
+	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
+
+	// Default: "web_search_premium".
+	Type *WebSearchPremiumToolType `json:"type,omitzero"`
 }
 
 // WebSearchPremiumToolType is an enumeration of the spec: one constant per value.
@@ -5989,8 +6212,10 @@ const (
 //
 // Source: #/components/schemas/WebSearchTool
 type WebSearchTool struct {
-	ToolConfiguration *ToolConfiguration `json:"tool_configuration,omitzero"`
-	Type              *WebSearchToolType `json:"type,omitzero"`
+	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
+
+	// Default: "web_search".
+	Type *WebSearchToolType `json:"type,omitzero"`
 }
 
 // WebSearchToolType is an enumeration of the spec: one constant per value.
@@ -6008,10 +6233,12 @@ const (
 // Source: #/components/schemas/WorkflowExecutionCanceledAttributes
 type WorkflowExecutionCanceledAttributes struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
+	//
+	// Default: 1.
 	Attempt *int64 `json:"attempt,omitzero"`
 
 	// Optional reason provided for the cancellation.
-	Reason *string `json:"reason,omitzero"`
+	Reason openapi.Nullable[string] `json:"reason,omitzero"`
 
 	// Unique identifier for the task within the workflow execution.
 	//
@@ -6030,8 +6257,8 @@ type WorkflowExecutionCanceledResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6045,6 +6272,8 @@ type WorkflowExecutionCanceledResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_EXECUTION_CANCELED".
+	//
 	// Required.
 	EventType WorkflowExecutionCanceledResponseEventType `json:"event_type"`
 
@@ -6052,14 +6281,14 @@ type WorkflowExecutionCanceledResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6068,8 +6297,8 @@ type WorkflowExecutionCanceledResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -6103,6 +6332,8 @@ const (
 // Source: #/components/schemas/WorkflowExecutionCompletedAttributesResponse
 type WorkflowExecutionCompletedAttributesResponse struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
+	//
+	// Default: 1.
 	Attempt *int64 `json:"attempt,omitzero"`
 
 	// Required.
@@ -6125,8 +6356,8 @@ type WorkflowExecutionCompletedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6140,6 +6371,8 @@ type WorkflowExecutionCompletedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_EXECUTION_COMPLETED".
+	//
 	// Required.
 	EventType WorkflowExecutionCompletedResponseEventType `json:"event_type"`
 
@@ -6147,14 +6380,14 @@ type WorkflowExecutionCompletedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6163,8 +6396,8 @@ type WorkflowExecutionCompletedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -6228,8 +6461,8 @@ type WorkflowExecutionContinuedAsNewResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6243,6 +6476,8 @@ type WorkflowExecutionContinuedAsNewResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_EXECUTION_CONTINUED_AS_NEW".
+	//
 	// Required.
 	EventType WorkflowExecutionContinuedAsNewResponseEventType `json:"event_type"`
 
@@ -6250,14 +6485,14 @@ type WorkflowExecutionContinuedAsNewResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6266,8 +6501,8 @@ type WorkflowExecutionContinuedAsNewResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -6301,6 +6536,8 @@ const (
 // Source: #/components/schemas/WorkflowExecutionFailedAttributes
 type WorkflowExecutionFailedAttributes struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
+	//
+	// Default: 1.
 	Attempt *int64 `json:"attempt,omitzero"`
 
 	// Required.
@@ -6323,8 +6560,8 @@ type WorkflowExecutionFailedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6338,6 +6575,8 @@ type WorkflowExecutionFailedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_EXECUTION_FAILED".
+	//
 	// Required.
 	EventType WorkflowExecutionFailedResponseEventType `json:"event_type"`
 
@@ -6345,14 +6584,14 @@ type WorkflowExecutionFailedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6361,8 +6600,8 @@ type WorkflowExecutionFailedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -6396,10 +6635,12 @@ const (
 // Source: #/components/schemas/WorkflowExecutionStartedAttributesResponse
 type WorkflowExecutionStartedAttributesResponse struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
+	//
+	// Default: 1.
 	Attempt *int64 `json:"attempt,omitzero"`
 
 	// The user-friendly display name of the workflow, if available.
-	DisplayName *string `json:"display_name,omitzero"`
+	DisplayName openapi.Nullable[string] `json:"display_name,omitzero"`
 
 	// Required.
 	Input JSONPayloadResponse `json:"input"`
@@ -6426,8 +6667,8 @@ type WorkflowExecutionStartedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6441,6 +6682,8 @@ type WorkflowExecutionStartedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_EXECUTION_STARTED".
+	//
 	// Required.
 	EventType WorkflowExecutionStartedResponseEventType `json:"event_type"`
 
@@ -6448,14 +6691,14 @@ type WorkflowExecutionStartedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6464,8 +6707,8 @@ type WorkflowExecutionStartedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -6519,8 +6762,8 @@ type WorkflowTaskFailedResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6534,6 +6777,8 @@ type WorkflowTaskFailedResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_TASK_FAILED".
+	//
 	// Required.
 	EventType WorkflowTaskFailedResponseEventType `json:"event_type"`
 
@@ -6541,14 +6786,14 @@ type WorkflowTaskFailedResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6557,8 +6802,8 @@ type WorkflowTaskFailedResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
@@ -6597,7 +6842,7 @@ type WorkflowTaskTimedOutAttributes struct {
 	TaskId string `json:"task_id"`
 
 	// The type of timeout that occurred (e.g., 'START_TO_CLOSE', 'SCHEDULE_TO_START').
-	TimeoutType *string `json:"timeout_type,omitzero"`
+	TimeoutType openapi.Nullable[string] `json:"timeout_type,omitzero"`
 }
 
 // Emitted when a workflow task times out.
@@ -6611,8 +6856,8 @@ type WorkflowTaskTimedOutResponse struct {
 
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	//
-	// Required.
-	ContinuedRunId string `json:"continued_run_id"`
+	// Required; nil is sent as null.
+	ContinuedRunId *string `json:"continued_run_id"`
 
 	// Unique identifier for this event instance.
 	//
@@ -6626,6 +6871,8 @@ type WorkflowTaskTimedOutResponse struct {
 
 	// Event type discriminator.
 	//
+	// Default: "WORKFLOW_TASK_TIMED_OUT".
+	//
 	// Required.
 	EventType WorkflowTaskTimedOutResponseEventType `json:"event_type"`
 
@@ -6633,14 +6880,14 @@ type WorkflowTaskTimedOutResponse struct {
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
 	//
-	// Required.
-	FirstExecutionRunId string `json:"first_execution_run_id"`
+	// Required; nil is sent as null.
+	FirstExecutionRunId *string `json:"first_execution_run_id"`
 
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
 	//
-	// Required.
-	ParentWorkflowExecId string `json:"parent_workflow_exec_id"`
+	// Required; nil is sent as null.
+	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
 
 	// Execution ID of the root workflow that initiated this execution chain.
 	//
@@ -6649,8 +6896,8 @@ type WorkflowTaskTimedOutResponse struct {
 
 	// Temporal schedule ID that triggered this execution, if any.
 	//
-	// Required.
-	ScheduleId string `json:"schedule_id"`
+	// Required; nil is sent as null.
+	ScheduleId *string `json:"schedule_id"`
 
 	// Execution ID of the workflow that emitted this event.
 	//
