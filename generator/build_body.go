@@ -99,7 +99,7 @@ func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
 // gets a numeric suffix). Specs that duplicate body members as parameters
 // by mistake (aws2openapi's AWS specs) remove the copies with an overlay.
 // It returns the input type's name, the body and the parameters.
-func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body, []Param) {
+func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) (string, Body, []Param) {
 	var body Body
 	var sr *openapi3.SchemaRef
 	bptr := child(ptr, "requestBody")
@@ -244,8 +244,8 @@ func fixedHeaderValue(h *openapi3.HeaderRef) (string, bool) {
 
 // renameClashes gives parameter fields whose Go names a body field already
 // uses a numeric suffix, updating the parameters to match, and returns the
-// parameter fields.
-func renameClashes(ps opParams, bodyFields []Field, b *builder, ptr string) []Field {
+// parameter fields (and ps.accept, ps.contentType to match).
+func renameClashes(ps *opParams, bodyFields []Field, b *builder, ptr string) []Field {
 	ns := namespace{}
 	for _, f := range bodyFields {
 		ns[f.Name] = true
@@ -255,7 +255,18 @@ func renameClashes(ps opParams, bodyFields []Field, b *builder, ptr string) []Fi
 		got, renamed := ns.claim(f.Name)
 		if renamed {
 			b.d.warnf(ptr, "parameter %q: Go field name %s is taken by the request body; using %s", f.JSONName, f.Name, got)
-			f.Name, ps.params[i].Field = got, got
+			for j := range ps.params {
+				if ps.params[j].Field == f.Name {
+					ps.params[j].Field = got
+				}
+			}
+			switch f.Name {
+			case ps.accept:
+				ps.accept = got
+			case ps.contentType:
+				ps.contentType = got
+			}
+			f.Name = got
 		}
 	}
 	return ps.fields

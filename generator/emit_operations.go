@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -177,6 +178,10 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	body = append(body, encodeBody(op)...)
 	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
 	body = append(body, paramStatements(op)...)
+	if op.ContentTypeField != "" && op.Body.Kind != BodyNone {
+		ct := jen.Id("in").Dot(op.ContentTypeField)
+		body = append(body, jen.If(ct.Clone().Op("!=").Nil()).Block(jen.Id("req").Dot("ContentType").Op("=").Op("*").Add(ct)))
+	}
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
@@ -219,8 +224,14 @@ func fillIdempotencyToken(op *Operation) []jen.Code {
 // fixed headers ("POST / with X-Amz-Target: DynamoDB_20120810.GetItem").
 func requestLine(op *Operation) string {
 	line := op.Method + " " + op.Path
-	for i, q := range op.Query {
-		line += map[bool]string{true: "?", false: "&"}[i == 0] + q.Name + "=" + q.Value
+	sep := "?"
+	for _, f := range op.Flags {
+		line += sep + f
+		sep = "&"
+	}
+	for _, q := range op.Query {
+		line += sep + q.Name + "=" + q.Value
+		sep = "&"
 	}
 	for i, h := range op.Headers {
 		line += map[bool]string{true: " with ", false: ", "}[i == 0] + h.Name + ": " + h.Value
@@ -399,6 +410,15 @@ func pathExpr(op *Operation) *jen.Statement {
 		}
 		lit = ""
 		parts = append(parts, jen.Qual(openapiPath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
+	}
+	if len(op.Flags) > 0 {
+		// Bare query flags ride on the path; the runtime appends the rest of
+		// the query after them.
+		flags := make([]string, len(op.Flags))
+		for i, f := range op.Flags {
+			flags[i] = url.QueryEscape(f)
+		}
+		lit += "?" + strings.Join(flags, "&")
 	}
 	if lit != "" || len(parts) == 0 {
 		parts = append(parts, jen.Lit(lit))

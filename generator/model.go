@@ -67,8 +67,9 @@ type Operation struct {
 	// removed ("/").
 	Path string
 	// Headers are sent on every call with a fixed value: required header
-	// parameters whose schema is a one-value enum (X-Amz-Target). Sorted by
-	// Name, names in canonical MIME form.
+	// parameters whose schema is a one-value enum (X-Amz-Target), and
+	// Accept with the 2xx response media types. Sorted by Name, names in
+	// canonical MIME form.
 	Headers []FixedHeader
 	// Input and Output name the Go types of the request body and the 2xx
 	// response body (always set; synthesised empty structs when the spec
@@ -101,6 +102,16 @@ type Operation struct {
 	// parameter has that name) and required one-value-enum query
 	// parameters. Sorted by Name.
 	Query []FixedHeader
+	// Flags are query parameters sent bare on every call ("?tagging"):
+	// required boolean parameters whose only value is true (S3's
+	// subresources). Sorted.
+	Flags []string
+	// AcceptField and ContentTypeField are the Go names of the input fields
+	// made from declared Accept and Content-Type header parameters (""
+	// for none): set, they override the Accept header (a fixed header of
+	// Headers, from the 2xx response media types) and the request body's
+	// media type.
+	AcceptField, ContentTypeField string
 	// Body says how the request body is encoded.
 	Body Body
 	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the

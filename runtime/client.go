@@ -22,7 +22,9 @@ type Request struct {
 	// Method is the HTTP method ("POST").
 	Method string
 	// Path is the request path, parameters already expanded and escaped,
-	// joined to the endpoint's path ("/" for AWS JSON services).
+	// joined to the endpoint's path ("/" for AWS JSON services). It may end
+	// in bare query flags ("/b?tagging", S3's subresources): Query is then
+	// appended after them with "&".
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
@@ -404,7 +406,11 @@ func (cl *Call) target(req *Request) string {
 	}
 	target := c.base + req.Path
 	if q := mergeQuery(c.baseQuery, req.Query); q != "" {
-		target += "?" + q
+		if strings.Contains(req.Path, "?") {
+			target += "&" + q // after the path's bare flags ("/b?tagging")
+		} else {
+			target += "?" + q
+		}
 	}
 	return target
 }

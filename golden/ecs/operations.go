@@ -13,8 +13,11 @@ import (
 
 // opDescribeInstances describes DescribeInstances to the runtime.
 var opDescribeInstances = runtime.Operation{
-	Name:              "DescribeInstances",
-	RetrySafe:         true,
+	Name:      "DescribeInstances",
+	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
@@ -36,7 +39,8 @@ func validateDescribeInstances(in *DescribeInstancesInput) error {
 
 // Lists the instances of a region, one page at a time.
 //
-// DescribeInstances sends GET /?Action=DescribeInstances&Version=2014-05-26.
+// DescribeInstances sends GET /?Action=DescribeInstances&Version=2014-05-26 with Accept:
+// application/json.
 //
 // Modelled errors (match with errors.As): ErrorResponse.
 //
@@ -72,8 +76,11 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 
 // opRunInstances describes RunInstances to the runtime.
 var opRunInstances = runtime.Operation{
-	Name:              "RunInstances",
-	RetrySafe:         true,
+	Name:      "RunInstances",
+	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
@@ -107,7 +114,7 @@ func validateRunInstances(in *RunInstancesInput) error {
 
 // Creates and starts one or more instances.
 //
-// RunInstances sends GET /?Action=RunInstances&Version=2014-05-26.
+// RunInstances sends GET /?Action=RunInstances&Version=2014-05-26 with Accept: application/json.
 //
 // Modelled errors (match with errors.As): ErrorResponse.
 //

@@ -446,6 +446,7 @@ var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
 	NewError: newDescribeLimitsError,
@@ -467,7 +468,8 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // This operation has a limit of one transaction per second per account.
 //
-// DescribeLimits sends POST / with X-Amz-Target: Kinesis_20131202.DescribeLimits.
+// DescribeLimits sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeLimits.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -498,6 +500,7 @@ var opDescribeStream = runtime.Operation{
 	Name:      "DescribeStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
 	NewError: newDescribeStreamError,
@@ -548,7 +551,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 //
 // This operation has a limit of 10 transactions per second per account.
 //
-// DescribeStream sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStream.
+// DescribeStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStream.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -588,6 +592,7 @@ var opDescribeStreamConsumer = runtime.Operation{
 	Name:      "DescribeStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -602,7 +607,8 @@ var opDescribeStreamConsumer = runtime.Operation{
 //
 // This operation has a limit of 20 transactions per second per stream.
 //
-// DescribeStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamConsumer.
+// DescribeStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -634,6 +640,7 @@ var opDescribeStreamSummary = runtime.Operation{
 	Name:      "DescribeStreamSummary",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
 	NewError: newDescribeStreamError,
@@ -663,7 +670,8 @@ func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 //
 // DescribeStreamSummary has a limit of 20 transactions per second per account.
 //
-// DescribeStreamSummary sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
+// DescribeStreamSummary sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamSummary.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -700,6 +708,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 	Name:      "DisableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -729,7 +738,7 @@ func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error
 
 // Disables enhanced monitoring.
 //
-// DisableEnhancedMonitoring sends POST / with X-Amz-Target:
+// DisableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.DisableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -768,6 +777,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 	Name:      "EnableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -797,7 +807,7 @@ func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
 //
-// EnableEnhancedMonitoring sends POST / with X-Amz-Target:
+// EnableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.EnableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -836,6 +846,7 @@ var opGetRecords = runtime.Operation{
 	Name:      "GetRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetRecords",
 	},
 	NewError: newGetRecordsError,
@@ -932,7 +943,8 @@ func validateGetRecords(in *GetRecordsInput) error {
 //
 // This operation has a limit of five transactions per second per shard.
 //
-// GetRecords sends POST / with X-Amz-Target: Kinesis_20131202.GetRecords.
+// GetRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetRecords.
 //
 // Modelled errors (match with errors.As): ExpiredIteratorException, InvalidArgumentException,
 // KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException,
@@ -972,6 +984,7 @@ var opGetShardIterator = runtime.Operation{
 	Name:      "GetShardIterator",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetShardIterator",
 	},
 	NewError: newGetShardIteratorError,
@@ -1051,7 +1064,8 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 //
 // GetShardIterator has a limit of five transactions per second per account per open shard.
 //
-// GetShardIterator sends POST / with X-Amz-Target: Kinesis_20131202.GetShardIterator.
+// GetShardIterator sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetShardIterator.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException,
 // ProvisionedThroughputExceededException, ResourceNotFoundException.
@@ -1166,6 +1180,7 @@ var opListShards = runtime.Operation{
 	Name:      "ListShards",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
 	NewError: newListShardsError,
@@ -1199,7 +1214,8 @@ func newListShardsError(code string) runtime.ModeledError {
 //
 // </important>
 //
-// ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
+// ListShards sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListShards.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1231,6 +1247,7 @@ var opListStreamConsumers = runtime.Operation{
 	Name:      "ListStreamConsumers",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
 	NewError: newListShardsError,
@@ -1257,7 +1274,8 @@ func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 //
 // This operation has a limit of 5 transactions per second per stream.
 //
-// ListStreamConsumers sends POST / with X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
+// ListStreamConsumers sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreamConsumers.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1298,6 +1316,7 @@ var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
 	NewError: newDescribeLimitsError,
@@ -1318,7 +1337,8 @@ var opListStreams = runtime.Operation{
 //
 // ListStreams has a limit of five transactions per second per account.
 //
-// ListStreams sends POST / with X-Amz-Target: Kinesis_20131202.ListStreams.
+// ListStreams sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreams.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -1352,6 +1372,7 @@ var opListTagsForStream = runtime.Operation{
 	Name:      "ListTagsForStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -1376,7 +1397,8 @@ func validateListTagsForStream(in *ListTagsForStreamInput) error {
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
 // transactions per second per account.
 //
-// ListTagsForStream sends POST / with X-Amz-Target: Kinesis_20131202.ListTagsForStream.
+// ListTagsForStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListTagsForStream.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -1516,6 +1538,7 @@ var opPutRecord = runtime.Operation{
 	Name:      "PutRecord",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
 	NewError: newPutRecordError,
@@ -1617,7 +1640,7 @@ func validatePutRecord(in *PutRecordInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecord sends POST / with X-Amz-Target: Kinesis_20131202.PutRecord.
+// PutRecord sends POST / with Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecord.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1656,6 +1679,7 @@ var opPutRecords = runtime.Operation{
 	Name:      "PutRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
 	NewError: newPutRecordError,
@@ -1741,7 +1765,8 @@ func validatePutRecords(in *PutRecordsInput) error {
 // added to a stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to
 // modify this retention period.
 //
-// PutRecords sends POST / with X-Amz-Target: Kinesis_20131202.PutRecords.
+// PutRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.PutRecords.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1780,6 +1805,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 	Name:      "RegisterStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
 	NewError: newAddTagsToStreamError,
@@ -1823,7 +1849,8 @@ func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 // in a CREATING status at the same time. Registering a 6th consumer while there are 5 in a
 // CREATING status results in a LimitExceededException.
 //
-// RegisterStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
+// RegisterStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.RegisterStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
@@ -2249,6 +2276,7 @@ var opUpdateShardCount = runtime.Operation{
 	Name:      "UpdateShardCount",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
 	NewError: newAddTagsToStreamError,
@@ -2312,7 +2340,8 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 // Developer Guide. To request an increase in the call rate limit, the shard limit for this API, or
 // your overall shard limit, use the limits form.
 //
-// UpdateShardCount sends POST / with X-Amz-Target: Kinesis_20131202.UpdateShardCount.
+// UpdateShardCount sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.UpdateShardCount.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.

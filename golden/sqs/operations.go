@@ -228,6 +228,9 @@ func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMe
 var opGETChangeMessageVisibilityBatch = runtime.Operation{
 	Name:      "GETChangeMessageVisibilityBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -270,7 +273,8 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 // &AttributeName.2=second
 //
 // GETChangeMessageVisibilityBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with
+// Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -303,6 +307,9 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 var opGETCreateQueue = runtime.Operation{
 	Name:      "GETCreateQueue",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETCreateQueue returns a *runtime.InvalidParamsError naming every member of in
@@ -365,7 +372,7 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 // </note>
 //
-// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
+// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -478,6 +485,9 @@ func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput
 var opGETDeleteMessageBatch = runtime.Operation{
 	Name:      "GETDeleteMessageBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -518,7 +528,8 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 // &AttributeName.2=second
 //
 // GETDeleteMessageBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -618,6 +629,9 @@ func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, op
 var opGETGetQueueAttributes = runtime.Operation{
 	Name:      "GETGetQueueAttributes",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
@@ -644,7 +658,8 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 // </note>
 //
 // GETGetQueueAttributes sends GET
-// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -677,6 +692,9 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 var opGETGetQueueUrl = runtime.Operation{
 	Name:      "GETGetQueueUrl",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
@@ -702,7 +720,7 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // access the queue. For more information about shared queue access, see AddPermission or see Allow
 // Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
 //
-// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
+// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -736,6 +754,9 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 var opGETListDeadLetterSourceQueues = runtime.Operation{
 	Name:      "GETListDeadLetterSourceQueues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
@@ -768,7 +789,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // the Amazon SQS Developer Guide.
 //
 // GETListDeadLetterSourceQueues sends GET
-// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -802,6 +824,9 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 var opGETListQueueTags = runtime.Operation{
 	Name:      "GETListQueueTags",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETListQueueTags returns a *runtime.InvalidParamsError naming every member of in
@@ -828,8 +853,8 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 //
 // </note>
 //
-// GETListQueueTags sends GET
-// /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
+// GETListQueueTags sends GET /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05
+// with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -861,6 +886,9 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 var opGETListQueues = runtime.Operation{
 	Name:      "GETListQueues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
@@ -878,7 +906,7 @@ var opGETListQueues = runtime.Operation{
 //
 // </note>
 //
-// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05.
+// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/get
 func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*GETListQueuesOutput, error) {
@@ -972,6 +1000,9 @@ var opGETReceiveMessage = runtime.Operation{
 	Name:        "GETReceiveMessage",
 	RetrySafe:   true,
 	LongPolling: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
@@ -1028,7 +1059,7 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // </note>
 //
 // GETReceiveMessage sends GET
-// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
@@ -1139,6 +1170,9 @@ func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissio
 var opGETSendMessage = runtime.Operation{
 	Name:      "GETSendMessage",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETSendMessage returns a *runtime.InvalidParamsError naming every member of in
@@ -1175,7 +1209,8 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 //
 // </important>
 //
-// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
+// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05
+// with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -1213,6 +1248,9 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 var opGETSendMessageBatch = runtime.Operation{
 	Name:      "GETSendMessageBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -1267,7 +1305,7 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // &AttributeName.2=second
 //
 // GETSendMessageBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -1639,7 +1677,12 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChange
 }
 
 // opPOSTChangeMessageVisibilityBatch describes POSTChangeMessageVisibilityBatch to the runtime.
-var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMessageVisibilityBatch"}
+var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
+	Name: "POSTChangeMessageVisibilityBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Changes the visibility timeout of multiple messages. This is a batch version of
 // ChangeMessageVisibility. The result of the action on each message is reported individually in
@@ -1659,7 +1702,7 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMess
 // &AttributeName.2=second
 //
 // POSTChangeMessageVisibilityBatch sends POST
-// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
 func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityBatchOutput, error) {
@@ -1684,7 +1727,12 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTC
 }
 
 // opPOSTCreateQueue describes POSTCreateQueue to the runtime.
-var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
+var opPOSTCreateQueue = runtime.Operation{
+	Name: "POSTCreateQueue",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
@@ -1730,7 +1778,7 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 //
 // </note>
 //
-// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05.
+// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=CreateQueue/post
 func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
@@ -1802,7 +1850,12 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInp
 }
 
 // opPOSTDeleteMessageBatch describes POSTDeleteMessageBatch to the runtime.
-var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
+var opPOSTDeleteMessageBatch = runtime.Operation{
+	Name: "POSTDeleteMessageBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
@@ -1819,7 +1872,8 @@ var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
 //
 // &AttributeName.2=second
 //
-// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05.
+// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // Source: #/paths/~1%23Action=DeleteMessageBatch/post
 func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessageBatchInput, opts ...func(*Options)) (*POSTDeleteMessageBatchOutput, error) {
@@ -1888,7 +1942,12 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, 
 }
 
 // opPOSTGetQueueAttributes describes POSTGetQueueAttributes to the runtime.
-var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes"}
+var opPOSTGetQueueAttributes = runtime.Operation{
+	Name: "POSTGetQueueAttributes",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Gets attributes for the specified queue.
 //
@@ -1897,7 +1956,8 @@ var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes"}
 //
 // </note>
 //
-// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05.
+// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
 func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAttributesInput, opts ...func(*Options)) (*POSTGetQueueAttributesOutput, error) {
@@ -1922,7 +1982,12 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAtt
 }
 
 // opPOSTGetQueueUrl describes POSTGetQueueUrl to the runtime.
-var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
+var opPOSTGetQueueUrl = runtime.Operation{
+	Name: "POSTGetQueueUrl",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Returns the URL of an existing Amazon SQS queue.
 //
@@ -1931,7 +1996,7 @@ var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
 // access the queue. For more information about shared queue access, see AddPermission or see Allow
 // Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
 //
-// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05.
+// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/post
 func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, opts ...func(*Options)) (*POSTGetQueueUrlOutput, error) {
@@ -1956,7 +2021,12 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, 
 }
 
 // opPOSTListDeadLetterSourceQueues describes POSTListDeadLetterSourceQueues to the runtime.
-var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLetterSourceQueues"}
+var opPOSTListDeadLetterSourceQueues = runtime.Operation{
+	Name: "POSTListDeadLetterSourceQueues",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
 // dead-letter queue.
@@ -1971,8 +2041,8 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLett
 // For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
 // the Amazon SQS Developer Guide.
 //
-// POSTListDeadLetterSourceQueues sends POST
-// /?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+// POSTListDeadLetterSourceQueues sends POST /?Action=ListDeadLetterSourceQueues&Version=2012-11-05
+// with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*POSTListDeadLetterSourceQueuesOutput, error) {
@@ -1999,7 +2069,12 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 }
 
 // opPOSTListQueueTags describes POSTListQueueTags to the runtime.
-var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
+var opPOSTListQueueTags = runtime.Operation{
+	Name: "POSTListQueueTags",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
 // Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
@@ -2009,7 +2084,7 @@ var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
 //
 // </note>
 //
-// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05.
+// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueueTags/post
 func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
@@ -2034,7 +2109,12 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInp
 }
 
 // opPOSTListQueues describes POSTListQueues to the runtime.
-var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
+var opPOSTListQueues = runtime.Operation{
+	Name: "POSTListQueues",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
@@ -2051,7 +2131,7 @@ var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
 //
 // </note>
 //
-// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05.
+// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/post
 func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*POSTListQueuesOutput, error) {
@@ -2122,6 +2202,9 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, op
 var opPOSTReceiveMessage = runtime.Operation{
 	Name:        "POSTReceiveMessage",
 	LongPolling: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
@@ -2161,7 +2244,7 @@ var opPOSTReceiveMessage = runtime.Operation{
 //
 // </note>
 //
-// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05.
+// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
@@ -2228,7 +2311,12 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermiss
 }
 
 // opPOSTSendMessage describes POSTSendMessage to the runtime.
-var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
+var opPOSTSendMessage = runtime.Operation{
+	Name: "POSTSendMessage",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Delivers a message to the specified queue.
 //
@@ -2242,7 +2330,7 @@ var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
 //
 // </important>
 //
-// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05.
+// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=SendMessage/post
 func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, opts ...func(*Options)) (*POSTSendMessageOutput, error) {
@@ -2267,7 +2355,12 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, 
 }
 
 // opPOSTSendMessageBatch describes POSTSendMessageBatch to the runtime.
-var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
+var opPOSTSendMessageBatch = runtime.Operation{
+	Name: "POSTSendMessageBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
 // a FIFO queue, multiple messages within a single batch are enqueued in the order they are sent.
@@ -2298,7 +2391,8 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 //
 // &AttributeName.2=second
 //
-// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05.
+// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // Source: #/paths/~1%23Action=SendMessageBatch/post
 func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBatchInput, opts ...func(*Options)) (*POSTSendMessageBatchOutput, error) {
