@@ -86,6 +86,7 @@ func (b *builder) operations() []*Operation {
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", &ps)
 		o.AcceptField, o.ContentTypeField = ps.accept, ps.contentType
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
+		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
 		opXRetry := mapValue(opNode, "x-retry")

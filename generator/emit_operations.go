@@ -448,8 +448,28 @@ func paramStatements(op *Operation) []jen.Code {
 	return out
 }
 
-// decoder renders the 2xx body decoder.
+// decoder renders the 2xx response decoder: the declared response headers
+// into their output fields (openapi.HeaderInt…), then the body.
 func decoder(op *Operation) jen.Code {
+	body := bodyDecoder(op)
+	if len(op.ResponseHeaders) == 0 {
+		return body
+	}
+	return jen.Func().Params(jen.Id("r").Op("*").Qual("net/http", "Response")).Error().BlockFunc(func(g *jen.Group) {
+		for _, h := range op.ResponseHeaders {
+			g.If(jen.Err().Op(":=").Qual(openapiPath, h.Reader).Call(jen.Id("r").Dot("Header"), jen.Lit(h.Name), jen.Op("&").Id("out").Dot(h.Field)),
+				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		if op.OutputBody == OutputNone {
+			g.Return(jen.Nil())
+			return
+		}
+		g.Return(jen.Add(body).Call(jen.Id("r")))
+	})
+}
+
+// bodyDecoder renders the 2xx body decoder.
+func bodyDecoder(op *Operation) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
 		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))

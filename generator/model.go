@@ -118,6 +118,10 @@ type Operation struct {
 	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
 	// field), or OutputNone (no body).
 	OutputBody string
+	// ResponseHeaders are the headers the 2xx responses declare, each read
+	// into a field of the output (in that order) before the body is
+	// decoded.
+	ResponseHeaders []ResponseHeader
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError

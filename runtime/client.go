@@ -59,6 +59,11 @@ type ResponseMetadata struct {
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
+	// Header is the last response's header map, as received (nil when no
+	// response arrived): every header, declared by the spec or not
+	// (ETag, Link, rate-limit headers). Read-only: it is the response's
+	// own map.
+	Header http.Header
 }
 
 // Client holds one generated client's retry state: the resolved settings,
@@ -307,6 +312,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	}
 	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
+	cl.md.Header = resp.Header
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if err := cl.readSuccess(resp, decode); err != nil {
 			res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}

@@ -5,6 +5,7 @@ package ecs
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -68,7 +69,15 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	openapi.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	openapi.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
+			return err
+		}
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
+			return err
+		}
+		return runtime.DecodeJSON(out)(r)
+	}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -142,7 +151,15 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	openapi.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	openapi.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
+			return err
+		}
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
+			return err
+		}
+		return runtime.DecodeJSON(out)(r)
+	}); err != nil {
 		return nil, err
 	}
 	return out, nil
