@@ -444,6 +444,7 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			ReadOnly:  readOnly(prop),
 			Const:     constOf(prop),
 			WriteOnly: prop != nil && prop.Value != nil && prop.Value.WriteOnly,
+			XML:       xmlObjectOf(prop), // issue 20: used when the type travels as XML
 		})
 	}
 	return out

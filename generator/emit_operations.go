@@ -185,7 +185,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op, svc.Protocol.XMLResultWrapper)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
@@ -271,6 +271,8 @@ func encodeBody(op *Operation) []jen.Code {
 		} else {
 			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
+	case BodyXML:
+		call = jen.Qual(openapiPath, "XMLBody").Call(bodySource(op), jen.Lit(op.Body.XMLRoot), jen.Lit(op.Body.XMLNamespace))
 	case BodyForm:
 		enc := jen.Nil()
 		if len(op.Body.Encoding) > 0 {
@@ -351,7 +353,7 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 		}
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(ct)
-	case BodyForm:
+	case BodyForm, BodyXML:
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
 	case BodyMultipart:
@@ -450,8 +452,8 @@ func paramStatements(op *Operation) []jen.Code {
 
 // decoder renders the 2xx response decoder: the declared response headers
 // into their output fields (openapi.HeaderInt…), then the body.
-func decoder(op *Operation) jen.Code {
-	body := bodyDecoder(op)
+func decoder(op *Operation, resultWrapper bool) jen.Code {
+	body := bodyDecoder(op, resultWrapper)
 	if len(op.ResponseHeaders) == 0 {
 		return body
 	}
@@ -469,7 +471,7 @@ func decoder(op *Operation) jen.Code {
 }
 
 // bodyDecoder renders the 2xx body decoder.
-func bodyDecoder(op *Operation) jen.Code {
+func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
 		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
@@ -477,6 +479,11 @@ func bodyDecoder(op *Operation) jen.Code {
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputNone:
 		return jen.Nil()
+	case OutputXML:
+		if resultWrapper {
+			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"))
+		}
+		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"))
 	}
 	return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Id("out"))
 }

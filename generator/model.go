@@ -50,6 +50,12 @@ type Protocol struct {
 	// (JSON numbers of seconds since 1970, as the AWS JSON protocols send
 	// them; openapi.EpochSeconds).
 	TimestampFormat string
+	// XMLResultWrapper: XML responses arrive in the AWS query protocol's
+	// envelope, <OpResponse><OpResult>…</OpResult><ResponseMetadata>…
+	// </OpResponse>, and the spec's 2xx schema describes the …Result
+	// element (aws2openapi's SQS): outputs are decoded from it
+	// (openapi.DecodeXMLResult).
+	XMLResultWrapper bool
 }
 
 // Operation is one API operation.
@@ -115,8 +121,9 @@ type Operation struct {
 	// Body says how the request body is encoded.
 	Body Body
 	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the
-	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
-	// field), or OutputNone (no body).
+	// output struct, or the struct it embeds), OutputXML (XML into the
+	// output struct, or the struct it embeds), OutputJSONField or
+	// OutputRawField (into its Body field), or OutputNone (no body).
 	OutputBody string
 	// ResponseHeaders are the headers the 2xx responses declare, each read
 	// into a field of the output (in that order) before the body is
@@ -133,6 +140,7 @@ const (
 	OutputJSONField = "json"
 	OutputRawField  = "raw"
 	OutputNone      = "none"
+	OutputXML       = "xml"
 )
 
 // Param is an input field sent as a path, query, header or cookie
@@ -154,12 +162,16 @@ const (
 	BodyForm      = "form"
 	BodyMultipart = "multipart"
 	BodyRaw       = "raw"
+	BodyXML       = "xml"
 )
 
 // Body describes an operation's request body.
 type Body struct {
-	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart or BodyRaw.
+	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart, BodyXML or
+	// BodyRaw.
 	Kind string
+	// XMLRoot and XMLNamespace name the root element of an XML body.
+	XMLRoot, XMLNamespace string
 	// ContentType is the media type sent (for multipart the runtime adds
 	// the boundary).
 	ContentType string
@@ -273,6 +285,9 @@ type Type struct {
 	Additional *TypeRef
 	// Variants of a union, in spec order.
 	Variants []Variant
+	// XML: the struct travels in XML bodies, so its fields carry xml struct
+	// tags (from their XML Objects) and are in the spec's property order.
+	XML bool
 	// Discriminator is the union's discriminator property name ("" when the
 	// spec gives none: variants are tried in order).
 	Discriminator string
@@ -328,6 +343,9 @@ type Field struct {
 	// true) are sent by the client only: a union never requires them when
 	// recognising a response.
 	ReadOnly, WriteOnly bool
+	// XML is the property's XML Object (OpenAPI 3.0 §4.7.26), used when its
+	// type is written as XML (Type.XML).
+	XML XMLObject
 	// Nullable fields (nullable: true, or a 3.1 type list with "null") are
 	// pointers even when required; a required one has no omitempty, so nil
 	// is sent as null.

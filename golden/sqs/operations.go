@@ -280,7 +280,7 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
-func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*GETChangeMessageVisibilityBatchOutput, error) {
+func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
 	if err := validateGETChangeMessageVisibilityBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibilityBatch, err)
 	}
@@ -296,8 +296,8 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETChangeMessageVisibilityBatchOutput)
-	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ChangeMessageVisibilityBatchResult)
+	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -378,7 +378,7 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/get
-func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
+func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*CreateQueueResult, error) {
 	if err := validateGETCreateQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETCreateQueue, err)
 	}
@@ -396,8 +396,8 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
-	out := new(GETCreateQueueOutput)
-	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(CreateQueueResult)
+	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -535,7 +535,7 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
-func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*GETDeleteMessageBatchOutput, error) {
+func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
 	if err := validateGETDeleteMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETDeleteMessageBatch, err)
 	}
@@ -551,8 +551,8 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETDeleteMessageBatchOutput)
-	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(DeleteMessageBatchResult)
+	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -665,7 +665,7 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
-func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GETGetQueueAttributesOutput, error) {
+func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
 	if err := validateGETGetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueAttributes, err)
 	}
@@ -681,8 +681,8 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 		},
 	}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
-	out := new(GETGetQueueAttributesOutput)
-	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueAttributesResult)
+	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -726,7 +726,7 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/get
-func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GETGetQueueUrlOutput, error) {
+func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GetQueueUrlResult, error) {
 	if err := validateGETGetQueueUrl(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueUrl, err)
 	}
@@ -743,8 +743,8 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	}
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
-	out := new(GETGetQueueUrlOutput)
-	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueUrlResult)
+	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -796,7 +796,7 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
-func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*GETListDeadLetterSourceQueuesOutput, error) {
+func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
 	if err := validateGETListDeadLetterSourceQueues(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListDeadLetterSourceQueues, err)
 	}
@@ -813,8 +813,8 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	}
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	out := new(GETListDeadLetterSourceQueuesOutput)
-	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListDeadLetterSourceQueuesResult)
+	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -860,7 +860,7 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
-func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
+func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*ListQueueTagsResult, error) {
 	if err := validateGETListQueueTags(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListQueueTags, err)
 	}
@@ -875,8 +875,8 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(GETListQueueTagsOutput)
-	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueueTagsResult)
+	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -909,7 +909,7 @@ var opGETListQueues = runtime.Operation{
 // GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/get
-func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*GETListQueuesOutput, error) {
+func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &GETListQueuesInput{}
 	}
@@ -924,8 +924,8 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	openapi.AppendQuery(req.Query, "QueueNamePrefix", in.QueueNamePrefix, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	out := new(GETListQueuesOutput)
-	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueuesResult)
+	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1068,7 +1068,7 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
-func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*GETReceiveMessageOutput, error) {
+func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*ReceiveMessageResult, error) {
 	if err := validateGETReceiveMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETReceiveMessage, err)
 	}
@@ -1089,8 +1089,8 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
-	out := new(GETReceiveMessageOutput)
-	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ReceiveMessageResult)
+	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1216,7 +1216,7 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
-func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*GETSendMessageOutput, error) {
+func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*SendMessageResult, error) {
 	if err := validateGETSendMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessage, err)
 	}
@@ -1237,8 +1237,8 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageSystemAttribute", in.MessageSystemAttribute, "form", true)
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
-	out := new(GETSendMessageOutput)
-	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageResult)
+	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1311,7 +1311,7 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
-func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*GETSendMessageBatchOutput, error) {
+func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*SendMessageBatchResult, error) {
 	if err := validateGETSendMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessageBatch, err)
 	}
@@ -1327,8 +1327,8 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETSendMessageBatchOutput)
-	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageBatchResult)
+	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1550,6 +1550,40 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
 var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 
+// validatePOSTAddPermission returns a *runtime.InvalidParamsError naming every member of in
+// that POSTAddPermission refuses before sending (a nil in misses them all), or nil.
+func validatePOSTAddPermission(in *AddPermissionRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.AWSAccountIds == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.AWSAccountIds",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Actions == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.Actions",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
@@ -1581,13 +1615,23 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 //
 // POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=AddPermission/post
-func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInput, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
+func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
+	if err := validatePOSTAddPermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
+	}
 	if in == nil {
-		in = &POSTAddPermissionInput{}
+		in = &AddPermissionRequest{}
+	}
+	body, err := openapi.XMLBody(in, "AddPermissionRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1605,6 +1649,34 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInp
 
 // opPOSTChangeMessageVisibility describes POSTChangeMessageVisibility to the runtime.
 var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVisibility"}
+
+// validatePOSTChangeMessageVisibility returns a *runtime.InvalidParamsError naming every member of in
+// that POSTChangeMessageVisibility refuses before sending (a nil in misses them all), or nil.
+func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.VisibilityTimeout",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
@@ -1654,13 +1726,23 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 //
 // POSTChangeMessageVisibility sends POST /?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
-func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChangeMessageVisibilityInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
+func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMessageVisibilityRequest, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
+	if err := validatePOSTChangeMessageVisibility(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
+	}
 	if in == nil {
-		in = &POSTChangeMessageVisibilityInput{}
+		in = &ChangeMessageVisibilityRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1684,6 +1766,28 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
 	},
 }
 
+// validatePOSTChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTChangeMessageVisibilityBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Changes the visibility timeout of multiple messages. This is a batch version of
 // ChangeMessageVisibility. The result of the action on each message is reported individually in
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
@@ -1704,13 +1808,23 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
 // POSTChangeMessageVisibilityBatch sends POST
 // /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with Accept: text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityBatchOutput, error) {
+func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *ChangeMessageVisibilityBatchRequest, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
+	if err := validatePOSTChangeMessageVisibilityBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
+	}
 	if in == nil {
-		in = &POSTChangeMessageVisibilityBatchInput{}
+		in = &ChangeMessageVisibilityBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityBatchRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1719,8 +1833,8 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTC
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTChangeMessageVisibilityBatchOutput)
-	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ChangeMessageVisibilityBatchResult)
+	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1732,6 +1846,22 @@ var opPOSTCreateQueue = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/xml",
 	},
+}
+
+// validatePOSTCreateQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTCreateQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTCreateQueue(in *CreateQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateQueueRequest.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
@@ -1780,13 +1910,23 @@ var opPOSTCreateQueue = runtime.Operation{
 //
 // POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=CreateQueue/post
-func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
+func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, opts ...func(*Options)) (*CreateQueueResult, error) {
+	if err := validatePOSTCreateQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
+	}
 	if in == nil {
-		in = &POSTCreateQueueInput{}
+		in = &CreateQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "CreateQueueRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1795,8 +1935,8 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTCreateQueueOutput)
-	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(CreateQueueResult)
+	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1804,6 +1944,28 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 
 // opPOSTDeleteMessage describes POSTDeleteMessage to the runtime.
 var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
+
+// validatePOSTDeleteMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageRequest.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes the specified message from the specified queue. To select the message to delete, use the
 // ReceiptHandle of the message (not the MessageId which you receive when you send the message).
@@ -1827,13 +1989,23 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 //
 // POSTDeleteMessage sends POST /?Action=DeleteMessage&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteMessage/post
-func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInput, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
+func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
+	if err := validatePOSTDeleteMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
+	}
 	if in == nil {
-		in = &POSTDeleteMessageInput{}
+		in = &DeleteMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteMessageRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1857,6 +2029,28 @@ var opPOSTDeleteMessageBatch = runtime.Operation{
 	},
 }
 
+// validatePOSTDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
@@ -1875,13 +2069,23 @@ var opPOSTDeleteMessageBatch = runtime.Operation{
 // POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
 // text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteMessageBatch/post
-func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessageBatchInput, opts ...func(*Options)) (*POSTDeleteMessageBatchOutput, error) {
+func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBatchRequest, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
+	if err := validatePOSTDeleteMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
+	}
 	if in == nil {
-		in = &POSTDeleteMessageBatchInput{}
+		in = &DeleteMessageBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteMessageBatchRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1890,8 +2094,8 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTDeleteMessageBatchOutput)
-	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(DeleteMessageBatchResult)
+	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1899,6 +2103,22 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 
 // opPOSTDeleteQueue describes POSTDeleteQueue to the runtime.
 var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
+
+// validatePOSTDeleteQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
@@ -1919,13 +2139,23 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 //
 // POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteQueue/post
-func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
+func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
+	if err := validatePOSTDeleteQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
+	}
 	if in == nil {
-		in = &POSTDeleteQueueInput{}
+		in = &DeleteQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteQueueRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1949,6 +2179,22 @@ var opPOSTGetQueueAttributes = runtime.Operation{
 	},
 }
 
+// validatePOSTGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that POSTGetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetQueueAttributesRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Gets attributes for the specified queue.
 //
 // <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
@@ -1959,13 +2205,23 @@ var opPOSTGetQueueAttributes = runtime.Operation{
 // POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
 // text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
-func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAttributesInput, opts ...func(*Options)) (*POSTGetQueueAttributesOutput, error) {
+func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttributesRequest, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
+	if err := validatePOSTGetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
+	}
 	if in == nil {
-		in = &POSTGetQueueAttributesInput{}
+		in = &GetQueueAttributesRequest{}
+	}
+	body, err := openapi.XMLBody(in, "GetQueueAttributesRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1974,8 +2230,8 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAtt
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTGetQueueAttributesOutput)
-	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueAttributesResult)
+	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1989,6 +2245,22 @@ var opPOSTGetQueueUrl = runtime.Operation{
 	},
 }
 
+// validatePOSTGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
+// that POSTGetQueueUrl refuses before sending (a nil in misses them all), or nil.
+func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetQueueUrlRequest.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Returns the URL of an existing Amazon SQS queue.
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
@@ -1998,13 +2270,23 @@ var opPOSTGetQueueUrl = runtime.Operation{
 //
 // POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=GetQueueUrl/post
-func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, opts ...func(*Options)) (*POSTGetQueueUrlOutput, error) {
+func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, opts ...func(*Options)) (*GetQueueUrlResult, error) {
+	if err := validatePOSTGetQueueUrl(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
+	}
 	if in == nil {
-		in = &POSTGetQueueUrlInput{}
+		in = &GetQueueUrlRequest{}
+	}
+	body, err := openapi.XMLBody(in, "GetQueueUrlRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2013,8 +2295,8 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTGetQueueUrlOutput)
-	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueUrlResult)
+	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2026,6 +2308,22 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/xml",
 	},
+}
+
+// validatePOSTListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
+// that POSTListDeadLetterSourceQueues refuses before sending (a nil in misses them all), or nil.
+func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "POSTListDeadLetterSourceQueuesInput.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
@@ -2044,13 +2342,23 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{
 // POSTListDeadLetterSourceQueues sends POST /?Action=ListDeadLetterSourceQueues&Version=2012-11-05
 // with Accept: text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
-func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*POSTListDeadLetterSourceQueuesOutput, error) {
+func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
+	if err := validatePOSTListDeadLetterSourceQueues(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
+	}
 	if in == nil {
 		in = &POSTListDeadLetterSourceQueuesInput{}
 	}
+	body, err := openapi.XMLBody(in, "ListDeadLetterSourceQueuesRequest", "")
+	if err != nil {
+		return nil, err
+	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2059,10 +2367,10 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 			"Version": {"2012-11-05"},
 		},
 	}
-	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	out := new(POSTListDeadLetterSourceQueuesOutput)
-	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
+	out := new(ListDeadLetterSourceQueuesResult)
+	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2076,6 +2384,22 @@ var opPOSTListQueueTags = runtime.Operation{
 	},
 }
 
+// validatePOSTListQueueTags returns a *runtime.InvalidParamsError naming every member of in
+// that POSTListQueueTags refuses before sending (a nil in misses them all), or nil.
+func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListQueueTagsRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
 // Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
@@ -2086,13 +2410,23 @@ var opPOSTListQueueTags = runtime.Operation{
 //
 // POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05 with Accept: text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ListQueueTags/post
-func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
+func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest, opts ...func(*Options)) (*ListQueueTagsResult, error) {
+	if err := validatePOSTListQueueTags(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
+	}
 	if in == nil {
-		in = &POSTListQueueTagsInput{}
+		in = &ListQueueTagsRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ListQueueTagsRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2101,8 +2435,8 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInp
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTListQueueTagsOutput)
-	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueueTagsResult)
+	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2134,12 +2468,16 @@ var opPOSTListQueues = runtime.Operation{
 // POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/post
-func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*POSTListQueuesOutput, error) {
+func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &POSTListQueuesInput{}
 	}
+	body, err := openapi.XMLBody(in, "ListQueuesRequest", "")
+	if err != nil {
+		return nil, err
+	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2148,10 +2486,10 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 			"Version": {"2012-11-05"},
 		},
 	}
-	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	out := new(POSTListQueuesOutput)
-	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
+	out := new(ListQueuesResult)
+	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2159,6 +2497,22 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 
 // opPOSTPurgeQueue describes POSTPurgeQueue to the runtime.
 var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
+
+// validatePOSTPurgeQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTPurgeQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PurgeQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
@@ -2176,13 +2530,23 @@ var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 //
 // POSTPurgeQueue sends POST /?Action=PurgeQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=PurgeQueue/post
-func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
+func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
+	if err := validatePOSTPurgeQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
+	}
 	if in == nil {
-		in = &POSTPurgeQueueInput{}
+		in = &PurgeQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "PurgeQueueRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2205,6 +2569,22 @@ var opPOSTReceiveMessage = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/xml",
 	},
+}
+
+// validatePOSTReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTReceiveMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ReceiveMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
@@ -2249,13 +2629,23 @@ var opPOSTReceiveMessage = runtime.Operation{
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ReceiveMessage/post
-func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageInput, opts ...func(*Options)) (*POSTReceiveMessageOutput, error) {
+func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageRequest, opts ...func(*Options)) (*ReceiveMessageResult, error) {
+	if err := validatePOSTReceiveMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
+	}
 	if in == nil {
-		in = &POSTReceiveMessageInput{}
+		in = &ReceiveMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ReceiveMessageRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2264,8 +2654,8 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTReceiveMessageOutput)
-	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ReceiveMessageResult)
+	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2273,6 +2663,28 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 
 // opPOSTRemovePermission describes POSTRemovePermission to the runtime.
 var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
+
+// validatePOSTRemovePermission returns a *runtime.InvalidParamsError naming every member of in
+// that POSTRemovePermission refuses before sending (a nil in misses them all), or nil.
+func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemovePermissionRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemovePermissionRequest.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
@@ -2288,13 +2700,23 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 //
 // POSTRemovePermission sends POST /?Action=RemovePermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=RemovePermission/post
-func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermissionInput, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
+func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionRequest, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
+	if err := validatePOSTRemovePermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
+	}
 	if in == nil {
-		in = &POSTRemovePermissionInput{}
+		in = &RemovePermissionRequest{}
+	}
+	body, err := openapi.XMLBody(in, "RemovePermissionRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2318,6 +2740,28 @@ var opPOSTSendMessage = runtime.Operation{
 	},
 }
 
+// validatePOSTSendMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSendMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSendMessage(in *SendMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageRequest.MessageBody",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Delivers a message to the specified queue.
 //
 // <important> A message can include only XML, JSON, and unformatted text. The following Unicode
@@ -2332,13 +2776,23 @@ var opPOSTSendMessage = runtime.Operation{
 //
 // POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05 with Accept: text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=SendMessage/post
-func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, opts ...func(*Options)) (*POSTSendMessageOutput, error) {
+func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, opts ...func(*Options)) (*SendMessageResult, error) {
+	if err := validatePOSTSendMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
+	}
 	if in == nil {
-		in = &POSTSendMessageInput{}
+		in = &SendMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SendMessageRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2347,8 +2801,8 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTSendMessageOutput)
-	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageResult)
+	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2360,6 +2814,28 @@ var opPOSTSendMessageBatch = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/xml",
 	},
+}
+
+// validatePOSTSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSendMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
@@ -2394,13 +2870,23 @@ var opPOSTSendMessageBatch = runtime.Operation{
 // POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05 with Accept:
 // text/xml.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=SendMessageBatch/post
-func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBatchInput, opts ...func(*Options)) (*POSTSendMessageBatchOutput, error) {
+func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchRequest, opts ...func(*Options)) (*SendMessageBatchResult, error) {
+	if err := validatePOSTSendMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
+	}
 	if in == nil {
-		in = &POSTSendMessageBatchInput{}
+		in = &SendMessageBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SendMessageBatchRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2409,8 +2895,8 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTSendMessageBatchOutput)
-	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageBatchResult)
+	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2418,6 +2904,28 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 
 // opPOSTSetQueueAttributes describes POSTSetQueueAttributes to the runtime.
 var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
+
+// validatePOSTSetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SetQueueAttributesRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Attributes == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SetQueueAttributesRequest.Attributes",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
@@ -2436,13 +2944,23 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 //
 // POSTSetQueueAttributes sends POST /?Action=SetQueueAttributes&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
-func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAttributesInput, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
+func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttributesRequest, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
+	if err := validatePOSTSetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
+	}
 	if in == nil {
-		in = &POSTSetQueueAttributesInput{}
+		in = &SetQueueAttributesRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SetQueueAttributesRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2460,6 +2978,28 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAtt
 
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
 var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
+
+// validatePOSTTagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTTagQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTTagQueue(in *TagQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Tags == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagQueueRequest.Tags",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
 // Amazon SQS Queues in the Amazon SQS Developer Guide.
@@ -2481,13 +3021,23 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 //
 // POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=TagQueue/post
-func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
+func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
+	if err := validatePOSTTagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
+	}
 	if in == nil {
-		in = &POSTTagQueueInput{}
+		in = &TagQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "TagQueueRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2506,6 +3056,28 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts .
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
 var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 
+// validatePOSTUntagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTUntagQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTUntagQueue(in *UntagQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.TagKeys == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagQueueRequest.TagKeys",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
 // Your Amazon SQS Queues in the Amazon SQS Developer Guide.
 //
@@ -2516,13 +3088,23 @@ var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 //
 // POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=UntagQueue/post
-func (c *Client) POSTUntagQueue(ctx context.Context, in *POSTUntagQueueInput, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
+func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
+	if err := validatePOSTUntagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
+	}
 	if in == nil {
-		in = &POSTUntagQueueInput{}
+		in = &UntagQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "UntagQueueRequest", "")
+	if err != nil {
+		return nil, err
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
