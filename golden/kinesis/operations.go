@@ -450,6 +450,7 @@ var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
 	NewError: newDescribeLimitsError,
@@ -471,7 +472,8 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // This operation has a limit of one transaction per second per account.
 //
-// DescribeLimits sends POST / with X-Amz-Target: Kinesis_20131202.DescribeLimits.
+// DescribeLimits sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeLimits.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -502,6 +504,7 @@ var opDescribeStream = runtime.Operation{
 	Name:      "DescribeStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
 	NewError: newDescribeStreamError,
@@ -552,7 +555,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 //
 // This operation has a limit of 10 transactions per second per account.
 //
-// DescribeStream sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStream.
+// DescribeStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStream.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -594,6 +598,7 @@ var opDescribeStreamConsumer = runtime.Operation{
 	Name:      "DescribeStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -608,7 +613,8 @@ var opDescribeStreamConsumer = runtime.Operation{
 //
 // This operation has a limit of 20 transactions per second per stream.
 //
-// DescribeStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamConsumer.
+// DescribeStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -640,6 +646,7 @@ var opDescribeStreamSummary = runtime.Operation{
 	Name:      "DescribeStreamSummary",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
 	NewError: newDescribeStreamError,
@@ -669,7 +676,8 @@ func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 //
 // DescribeStreamSummary has a limit of 20 transactions per second per account.
 //
-// DescribeStreamSummary sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
+// DescribeStreamSummary sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamSummary.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -706,6 +714,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 	Name:      "DisableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -735,7 +744,7 @@ func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error
 
 // Disables enhanced monitoring.
 //
-// DisableEnhancedMonitoring sends POST / with X-Amz-Target:
+// DisableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.DisableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -774,6 +783,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 	Name:      "EnableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -803,7 +813,7 @@ func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
 //
-// EnableEnhancedMonitoring sends POST / with X-Amz-Target:
+// EnableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.EnableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -842,6 +852,7 @@ var opGetRecords = runtime.Operation{
 	Name:      "GetRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetRecords",
 	},
 	NewError: newGetRecordsError,
@@ -938,7 +949,8 @@ func validateGetRecords(in *GetRecordsInput) error {
 //
 // This operation has a limit of five transactions per second per shard.
 //
-// GetRecords sends POST / with X-Amz-Target: Kinesis_20131202.GetRecords.
+// GetRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetRecords.
 //
 // Modelled errors (match with errors.As): ExpiredIteratorException, InvalidArgumentException,
 // KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException,
@@ -981,6 +993,7 @@ var opGetShardIterator = runtime.Operation{
 	Name:      "GetShardIterator",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetShardIterator",
 	},
 	NewError: newGetShardIteratorError,
@@ -1060,7 +1073,8 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 //
 // GetShardIterator has a limit of five transactions per second per account per open shard.
 //
-// GetShardIterator sends POST / with X-Amz-Target: Kinesis_20131202.GetShardIterator.
+// GetShardIterator sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetShardIterator.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException,
 // ProvisionedThroughputExceededException, ResourceNotFoundException.
@@ -1177,6 +1191,7 @@ var opListShards = runtime.Operation{
 	Name:      "ListShards",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
 	NewError: newListShardsError,
@@ -1208,7 +1223,8 @@ func newListShardsError(code string) runtime.ModeledError {
 // policy to allow calls to this API. For more information, see
 // [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM].
 //
-// ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
+// ListShards sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListShards.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1242,6 +1258,7 @@ var opListStreamConsumers = runtime.Operation{
 	Name:      "ListStreamConsumers",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
 	NewError: newListShardsError,
@@ -1268,7 +1285,8 @@ func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 //
 // This operation has a limit of 5 transactions per second per stream.
 //
-// ListStreamConsumers sends POST / with X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
+// ListStreamConsumers sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreamConsumers.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1309,6 +1327,7 @@ var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
 	NewError: newDescribeLimitsError,
@@ -1329,7 +1348,8 @@ var opListStreams = runtime.Operation{
 //
 // ListStreams has a limit of five transactions per second per account.
 //
-// ListStreams sends POST / with X-Amz-Target: Kinesis_20131202.ListStreams.
+// ListStreams sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreams.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -1363,6 +1383,7 @@ var opListTagsForStream = runtime.Operation{
 	Name:      "ListTagsForStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -1387,7 +1408,8 @@ func validateListTagsForStream(in *ListTagsForStreamInput) error {
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
 // transactions per second per account.
 //
-// ListTagsForStream sends POST / with X-Amz-Target: Kinesis_20131202.ListTagsForStream.
+// ListTagsForStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListTagsForStream.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -1529,6 +1551,7 @@ var opPutRecord = runtime.Operation{
 	Name:      "PutRecord",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
 	NewError: newPutRecordError,
@@ -1629,7 +1652,7 @@ func validatePutRecord(in *PutRecordInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecord sends POST / with X-Amz-Target: Kinesis_20131202.PutRecord.
+// PutRecord sends POST / with Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecord.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1670,6 +1693,7 @@ var opPutRecords = runtime.Operation{
 	Name:      "PutRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
 	NewError: newPutRecordError,
@@ -1756,7 +1780,8 @@ func validatePutRecords(in *PutRecordsInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecords sends POST / with X-Amz-Target: Kinesis_20131202.PutRecords.
+// PutRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.PutRecords.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1798,6 +1823,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 	Name:      "RegisterStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
 	NewError: newAddTagsToStreamError,
@@ -1841,7 +1867,8 @@ func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 // in a CREATING status at the same time. Registering a 6th consumer while there are 5 in a
 // CREATING status results in a LimitExceededException.
 //
-// RegisterStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
+// RegisterStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.RegisterStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
@@ -2271,6 +2298,7 @@ var opUpdateShardCount = runtime.Operation{
 	Name:      "UpdateShardCount",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
 	NewError: newAddTagsToStreamError,
@@ -2334,7 +2362,8 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 // Streams Developer Guide. To request an increase in the call rate limit, the shard limit for this
 // API, or your overall shard limit, use the [limits form].
 //
-// UpdateShardCount sends POST / with X-Amz-Target: Kinesis_20131202.UpdateShardCount.
+// UpdateShardCount sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.UpdateShardCount.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
