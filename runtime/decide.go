@@ -153,11 +153,11 @@ func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
 func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	switch d.Class {
 	case ClassSuccess:
-		if cl.p.UsesQuota {
+		if cl.p.UsesQuota || cl.c.fleet != nil {
 			if cl.paid > 0 {
-				cl.c.releaseRetry(cl.paid)
+				cl.c.releaseRetry(cl.paid, cl.p.UsesQuota)
 			} else {
-				cl.c.releaseRetry(cl.c.costs.noRetryIncrement)
+				cl.c.releaseRetry(cl.c.costs.noRetryIncrement, cl.p.UsesQuota)
 			}
 			cl.paid = 0
 		}
@@ -194,11 +194,11 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
-	if !cl.p.UsesQuota {
+	if !cl.p.UsesQuota && cl.c.fleet == nil {
 		return false
 	}
 	cost := cl.c.costs.retryCost(d.Class, res.Err)
-	ok, balance, fleet := cl.c.payRetry(cost)
+	ok, balance, fleet := cl.c.payRetry(cost, cl.p.UsesQuota)
 	if ok {
 		cl.paid = cost
 		return false
@@ -310,7 +310,7 @@ func (cl *Call) Abandon() { cl.refund() }
 // sent (§3 step 7).
 func (cl *Call) refund() {
 	if cl.paid > 0 {
-		cl.c.releaseRetry(cl.paid)
+		cl.c.releaseRetry(cl.paid, cl.p.UsesQuota)
 		cl.paid = 0
 	}
 }
