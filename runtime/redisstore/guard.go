@@ -26,6 +26,7 @@ type BadReplyError struct {
 	Reason string
 }
 
+// Error names the peer, the byte's offset and what was wrong.
 func (e *BadReplyError) Error() string {
 	return fmt.Sprintf("redisstore: reply from %s is not RESP at byte %d: %s", e.Addr, e.Offset, e.Reason)
 }
