@@ -254,6 +254,10 @@ func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
 	delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.maxDelay())
 	if dim != "" {
 		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
+		if !exceeded { // spread over the next window (release.go), within the max delay
+			now := cl.c.clock.Now()
+			d.Delay = cl.c.releaseAt(cl.op.Name, dim, now.Add(delay), now.Add(cl.maxDelay())).Sub(now)
+		}
 	}
 	if !exceeded {
 		return false

@@ -146,6 +146,15 @@ func fleetChild(jobJSON string) int {
 		if ok, _ := store.FleetRetryBudget().Acquire(runtime.RetryCostTransient); !ok {
 			return 3
 		}
+		for { // the retry may have gone on credit: wait for the lease itself
+			store.budget.mu.Lock()
+			held := store.budget.lease != ""
+			store.budget.mu.Unlock()
+			if held {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
 		fmt.Println("leased")
 		time.Sleep(time.Minute) // killed long before
 		return 4

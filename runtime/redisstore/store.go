@@ -268,6 +268,10 @@ type windowKey struct {
 type unwrittenWindow struct {
 	left time.Duration
 	at   time.Time
+	// length and limit are the window's Time and Limit (0 if unknown),
+	// announced with it so that every process spreads releases alike.
+	length time.Duration
+	limit  int64
 }
 
 // New returns a Store over rdb and starts its background goroutines (stop

@@ -41,7 +41,7 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 		k := windowKey{dimension: w.dim, identity: identity, operation: w.op}
 		left := min(w.q.TimeLeft, s.opts.MaxWindow)
 		if old, ok := s.unwritten[k]; !ok || old.at.Add(old.left).Before(at.Add(left)) {
-			s.unwritten[k] = unwrittenWindow{left: left, at: at}
+			s.unwritten[k] = unwrittenWindow{left: left, at: at, length: w.q.Window, limit: w.q.Limit}
 			added = true
 		}
 	}
@@ -49,6 +49,15 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 	if added {
 		s.signal()
 	}
+}
+
+// ReleaseAt spreads the release of a call held back by a window over the
+// start of the next window (runtime.WindowReleaser, runtime.WindowStore's
+// rule), from this process's mirror: windows heard from the fleet carry
+// their length and limit in the announcement (a resync knows only the time
+// left).
+func (s *Store) ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64) time.Time {
+	return s.mirror.ReleaseAt(identity, operation, dimension, until, latest, r)
 }
 
 // Blocked reports whether a call of operation by identity starting at now
@@ -88,11 +97,13 @@ func parseWindowMember(name string) (windowKey, bool) {
 }
 
 // channel is the pub/sub channel announcing windows: each message is
-// "END_MS MEMBER", END_MS in Redis time.
+// "END_MS LENGTH_MS LIMIT MEMBER", END_MS in Redis time, LENGTH_MS and
+// LIMIT the window's Time and Limit (0 when unknown).
 func (s *Store) channel() string { return s.opts.Prefix + "windows" }
 
 // recordScript writes one window: KEYS[1] the windows set, ARGV[1] the
-// window's member, ARGV[2] the time left in ms, ARGV[3] the channel. The
+// window's member, ARGV[2] the time left in ms, ARGV[3] the channel, ARGV[4]
+// "LENGTH_MS LIMIT" for the announcement. The
 // end is Redis's TIME plus the time left; a later end already stored wins.
 // Windows that have ended are dropped, the set expires with its last
 // window, and the end is published. It returns {now_ms, end_ms}.
@@ -105,7 +116,7 @@ if old >= e then return {now, old} end
 redis.call('ZADD', KEYS[1], e, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('PEXPIRETIME', KEYS[1]) < e then redis.call('PEXPIREAT', KEYS[1], e) end
-redis.call('PUBLISH', ARGV[3], string.format('%d', e) .. ' ' .. ARGV[1])
+redis.call('PUBLISH', ARGV[3], string.format('%d', e) .. ' ' .. ARGV[4] .. ' ' .. ARGV[1])
 return {now, e}
 `)
 
@@ -135,7 +146,8 @@ func (s *Store) writeWindows() error {
 		left := w.left - time.Since(w.at)
 		if left > 0 {
 			ctx, cancel := context.WithTimeout(context.Background(), s.opts.StallTimeout)
-			err := recordScript.Run(ctx, s.rdb, []string{s.windowsKey()}, windowMember(k), left.Milliseconds()+1, s.channel()).Err()
+			err := recordScript.Run(ctx, s.rdb, []string{s.windowsKey()}, windowMember(k), left.Milliseconds()+1, s.channel(),
+				strconv.FormatInt(w.length.Milliseconds(), 10)+" "+strconv.FormatInt(w.limit, 10)).Err()
 			cancel()
 			if err != nil {
 				return err
@@ -179,9 +191,9 @@ func (r *clockRef) toLocal(redisMS int64) (t time.Time, ok bool) {
 	return r.local.Add(time.Duration(redisMS-r.redisMS) * time.Millisecond), true
 }
 
-// learn adds a window announced by Redis (its member name and end in Redis
-// ms) to the mirror.
-func (s *Store) learn(name string, endMS int64) {
+// learn adds a window announced by Redis (its member name, end in Redis
+// ms, and length and limit when known, else 0) to the mirror.
+func (s *Store) learn(name string, endMS int64, length time.Duration, limit int64) {
 	k, ok := parseWindowMember(name)
 	if !ok {
 		return
@@ -195,7 +207,7 @@ func (s *Store) learn(name string, endMS int64) {
 	if left <= 0 {
 		return
 	}
-	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left}
+	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left, Window: length, Limit: limit}
 	var info runtime.ThrottleHeaders
 	if k.dimension == runtime.DimensionUser {
 		info.User = q
@@ -242,7 +254,7 @@ func (s *Store) resync() error {
 		name, _ := entries[i].(string)
 		str, _ := entries[i+1].(string)
 		if end, err := strconv.ParseFloat(str, 64); err == nil && name != "" {
-			s.learn(name, int64(end))
+			s.learn(name, int64(end), 0, 0)
 		}
 	}
 	s.resyncs.Add(1)
@@ -316,9 +328,13 @@ func (s *Store) subscribeOnce() error {
 			return err
 		}
 		if m, ok := msg.(*redis.Message); ok {
-			endStr, name, ok := strings.Cut(m.Payload, " ")
-			if end, err := strconv.ParseInt(endStr, 10, 64); ok && err == nil {
-				s.learn(name, end)
+			if f := strings.SplitN(m.Payload, " ", 4); len(f) == 4 {
+				end, err1 := strconv.ParseInt(f[0], 10, 64)
+				length, err2 := strconv.ParseInt(f[1], 10, 64)
+				limit, err3 := strconv.ParseInt(f[2], 10, 64)
+				if err1 == nil && err2 == nil && err3 == nil {
+					s.learn(f[3], end, time.Duration(length)*time.Millisecond, limit)
+				}
 			}
 		}
 	}
