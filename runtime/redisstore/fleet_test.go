@@ -50,8 +50,11 @@ type fleetJob struct {
 	Shared bool
 	// Start and Stop are Unix ms: the child calls from Start until Stop.
 	Start, Stop int64
-	// PaceMin and PaceMax bound the random pause between calls.
+	// PaceMin and PaceMax bound the random pause between calls; Rate, when
+	// positive, replaces them: calls start on a schedule of Rate a second
+	// (each at a uniform random point of its slot), late calls at once.
 	PaceMin, PaceMax time.Duration
+	Rate             float64
 	// FleetCapacity is the Store's fleet retry budget; Prefix its key
 	// prefix ("" for the default).
 	FleetCapacity int
@@ -180,6 +183,12 @@ func fleetChild(jobJSON string) int {
 			if !errors.As(err, &api) {
 				rep.NotServer++
 			}
+		}
+		if job.Rate > 0 {
+			slot := time.Duration(float64(time.Second) / job.Rate)
+			next := time.UnixMilli(job.Start).Add(time.Duration(rep.Calls)*slot + time.Duration(rand.Int64N(int64(slot))))
+			time.Sleep(time.Until(next))
+			continue
 		}
 		pause := job.PaceMin + time.Duration(rand.Int64N(int64(job.PaceMax-job.PaceMin)+1))
 		time.Sleep(pause)
@@ -376,7 +385,7 @@ func sum(reps []fleetReport) fleetReport {
 
 // TestFleetSharedWindows: the README's set-up (default timeouts, the
 // throttle identity set): 8 processes of one user, each calling about 14
-// times a second (a pause of 40–90 ms, plus the call) for 4 s against a server allowing
+// times a second (on a schedule) for 4 s against a server allowing
 // 100 calls a second, in fixed 1 s windows. With per-process windows every
 // process must be throttled itself to learn each window; with windows
 // shared through Redis one process's response (the server reports
@@ -392,7 +401,7 @@ func TestFleetSharedWindows(t *testing.T) {
 	throttled := map[bool]int{}
 	for _, shared := range []bool{false, true} {
 		srv.reset()
-		run, _ := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: shared, PaceMin: 40 * time.Millisecond, PaceMax: 90 * time.Millisecond, FleetCapacity: 2000}, 4*time.Second)
+		run, _ := startFleet(t, fleetJob{Server: url, Redis: r.Addr, Shared: shared, Rate: 14, FleetCapacity: 2000}, 4*time.Second)
 		all := sum(run.wait())
 		requests, success, thr, _ := srv.counts()
 		throttled[shared] = thr
