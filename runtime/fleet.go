@@ -17,7 +17,8 @@ type ScopedRetryBudget interface {
 	Scope(service, endpointHost string) RetryBudget
 }
 
-// resolveFleet scopes the client's fleet retry budget to its service and
+// resolveFleet takes the client's shared rate limiter (Options.RateLimiters),
+// scopes the client's fleet retry budget to its service and
 // endpoint host (ScopedRetryBudget) and checks the throttle identity: a
 // throttle-window store shared between processes (one that reports faults,
 // StoreFaultReporter: runtime/redisstore) needs Options.ThrottleIdentity,
@@ -25,6 +26,9 @@ type ScopedRetryBudget interface {
 // sees credentials, so it cannot derive the identity itself: the error
 // names the option to set.
 func (c *Client) resolveFleet(host string) error {
+	if c.opts.RateLimiters != nil {
+		c.limiter = c.opts.RateLimiters.Limiter(c.svc.Name, host, c.clock)
+	}
 	if s, ok := c.fleet.(ScopedRetryBudget); ok {
 		c.fleet = s.Scope(c.svc.Name, host)
 	}
