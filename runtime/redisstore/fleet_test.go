@@ -239,7 +239,7 @@ type fleetServer struct {
 	outage atomic.Bool
 	// limit is the calls allowed per window; 0 means userLimit.
 	limit int
-	mu     sync.Mutex
+	mu    sync.Mutex
 	// window is the start of the current fixed window; used the calls
 	// counted in it.
 	window               time.Time
