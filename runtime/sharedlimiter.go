@@ -67,7 +67,8 @@ type FleetRate interface {
 const minFleetShare = 0.01
 
 // NewFleetRateLimiter returns a limiter whose fill rate is this process's
-// share of fleet (FleetRate.Share), refreshed at every send token, and which
+// share of fleet (FleetRate.Share; at most twice this process's measured
+// send rate, as in §6), refreshed at every send token, and which
 // reports every throttling response to fleet; the measured send rate is
 // kept as in §6, and is what it reports. clock and fleet must not be nil.
 func NewFleetRateLimiter(clock Clock, fleet FleetRate) *RateLimiter {
@@ -80,6 +81,11 @@ func NewFleetRateLimiter(clock Clock, fleet FleetRate) *RateLimiter {
 func (l *RateLimiter) fleetUpdate(now time.Time, throttled bool) {
 	measured := l.recordSend(now)
 	if throttled {
+		// Before the first time bucket closes the measured rate is 0;
+		// the current bucket's count so far is a better estimate.
+		if el := now.Sub(time.Unix(0, l.lastBucket*int64(sendRateBucket))).Seconds(); el > 0 {
+			measured = math.Max(measured, float64(l.count)/math.Max(el, 0.1))
+		}
 		l.fleet.Throttled(now, measured)
 	}
 	l.fleetRefresh(now)
@@ -93,6 +99,9 @@ func (l *RateLimiter) fleetRefresh(now time.Time) {
 	}
 	if !l.enabled {
 		l.enabled, l.lastRefill, l.tokens = true, now, 0
+	}
+	if l.measuredRate > 0 {
+		rate = math.Min(rate, maxRateScale*l.measuredRate) // §6's bound, on this process's share
 	}
 	rate = math.Max(rate, minFleetShare)
 	if rate != l.fillRate {

@@ -33,7 +33,10 @@ import (
 // server, and assert what the server saw (issue 13).
 
 const (
-	fleetSize = 8
+	// fleetLongEnv, set to 1, runs the long fleet tests in full: the
+	// outage onset 10 times, and TestFleetAdaptive (32 s).
+	fleetLongEnv = "RETRYGEN_FLEET_LONG"
+	fleetSize    = 8
 	// fleetChildEnv holds a child's fleetJob as JSON.
 	fleetChildEnv = "RETRYGEN_FLEET_CHILD"
 	// userLimit calls per throttle window of userWindow are allowed for the
@@ -89,6 +92,9 @@ func TestMain(m *testing.M) {
 	backgroundTimeout = testBackgroundTimeout // before any Store starts
 	if job := os.Getenv(fleetChildEnv); job != "" {
 		os.Exit(fleetChild(job))
+	}
+	if job := os.Getenv(adaptiveChildEnv); job != "" {
+		os.Exit(adaptiveChild(job))
 	}
 	os.Exit(m.Run())
 }
@@ -420,16 +426,14 @@ func TestFleetSharedWindows(t *testing.T) {
 // 5 ms Timeout), the fleet's retries stay within the budget plus one lease
 // per process (what may go on credit while a lease is late): at most
 // (140 + 8 × 28) / 14 = 26, in every run (each on fresh keys):
-// RETRYGEN_FLEET_RUNS runs (default 3, 10 s; 10 runs take 20 s).
+// 3 runs (10 s), or 10 (20 s) with RETRYGEN_FLEET_LONG=1.
 func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 32 processes for 10 s")
 	}
 	runs := 3
-	if v := os.Getenv("RETRYGEN_FLEET_RUNS"); v != "" {
-		n, err := strconv.Atoi(v)
-		require.NoError(t, err, "RETRYGEN_FLEET_RUNS")
-		runs = n
+	if os.Getenv(fleetLongEnv) == "1" {
+		runs = 10
 	}
 	r := testserver.StartRedis(t)
 	srv := &fleetServer{}

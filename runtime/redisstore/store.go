@@ -248,6 +248,7 @@ type Store struct {
 	budget  budget
 	bmu     sync.Mutex
 	scoped  map[string]*budget
+	rates   map[string]*rateScope
 	wake    chan struct{}
 	stop    chan struct{}
 	wg      sync.WaitGroup
@@ -378,7 +379,7 @@ func isProtocolReply(err error) bool {
 //
 //	func(o *dynamodb.Options) { o.ThrottleIdentity = accessKeyID; store.Share(&o.Options) }
 func (s *Store) Share(o *runtime.Options) {
-	o.Windows, o.FleetRetryBudget = s, scopedBudget{s}
+	o.Windows, o.FleetRetryBudget, o.RateLimiters = s, scopedBudget{s}, s
 }
 
 // scopedBudget is the Store's runtime.ScopedRetryBudget: unscoped, it is
@@ -531,6 +532,12 @@ func (s *Store) background() {
 		}
 		for _, b := range s.budgets() {
 			if err := b.flush(false); err != nil {
+				s.setFault(err)
+				break
+			}
+		}
+		for _, f := range s.fleetRates() {
+			if err := f.sync(false); err != nil {
 				s.setFault(err)
 				break
 			}

@@ -328,7 +328,9 @@ func (s *Store) subscribeOnce() error {
 			return err
 		}
 		if m, ok := msg.(*redis.Message); ok {
-			if f := strings.SplitN(m.Payload, " ", 4); len(f) == 4 {
+			if strings.HasPrefix(m.Payload, "rate ") {
+				s.learnRate(m.Payload)
+			} else if f := strings.SplitN(m.Payload, " ", 4); len(f) == 4 {
 				end, err1 := strconv.ParseInt(f[0], 10, 64)
 				length, err2 := strconv.ParseInt(f[1], 10, 64)
 				limit, err3 := strconv.ParseInt(f[2], 10, 64)
