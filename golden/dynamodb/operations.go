@@ -68,7 +68,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -188,7 +188,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -322,7 +322,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -433,7 +433,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -547,7 +547,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -647,7 +647,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -725,7 +725,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -825,7 +825,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -917,7 +917,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -990,7 +990,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1072,7 +1072,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1145,7 +1145,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1180,7 +1180,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeEndpoints, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1254,7 +1254,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeExport, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1331,7 +1331,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1396,7 +1396,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1457,7 +1457,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1547,7 +1547,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1615,7 +1615,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1680,7 +1680,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1740,7 +1740,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1809,7 +1809,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDisableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1879,7 +1879,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opEnableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1966,7 +1966,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2058,7 +2058,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteTransaction, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2147,7 +2147,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExportTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2220,7 +2220,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2265,7 +2265,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2304,7 +2304,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2353,7 +2353,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListExports, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2395,7 +2395,7 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListGlobalTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2434,7 +2434,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2498,7 +2498,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2603,7 +2603,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2705,7 +2705,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2803,7 +2803,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableFromBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2916,7 +2916,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3000,7 +3000,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opScan, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3072,7 +3072,7 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3163,7 +3163,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactGetItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3268,7 +3268,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactWriteItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3339,7 +3339,7 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUntagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3429,7 +3429,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3496,7 +3496,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3595,7 +3595,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3676,7 +3676,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3750,7 +3750,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3824,7 +3824,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3890,7 +3890,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3981,7 +3981,7 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
