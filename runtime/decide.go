@@ -256,7 +256,7 @@ func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
 		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
 		if !exceeded { // spread over the next window (release.go), within the max delay
 			now := cl.c.clock.Now()
-			d.Delay = cl.c.releaseAt(cl.op.Name, dim, now.Add(delay), now.Add(cl.maxDelay())).Sub(now)
+			d.Delay = cl.c.releaseAt(cl.op.Name, dim, now.Add(delay), now.Add(cl.maxDelay()), false).Sub(now)
 		}
 	}
 	if !exceeded {

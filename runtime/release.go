@@ -10,10 +10,14 @@ import "time"
 type WindowReleaser interface {
 	// ReleaseAt returns when a call held back by the window of dimension
 	// (DimensionUser or DimensionAPIUser) of operation by identity, ending
-	// at until, may be sent; r is a uniform random value in [0,1). A
-	// release point after latest is not taken (and not counted): it
-	// returns until, and the caller waits for that or gives up.
-	ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64) time.Time
+	// at until, may be sent; r is a uniform random value in [0,1). With
+	// reserve the call is counted in the window it is released into (it
+	// is sent then without asking again); without, it is only placed, and
+	// counted when it asks Blocked at that time (a retry after a
+	// throttled response's delay). A release point after latest is not
+	// taken (and not counted): it returns until, and the caller waits for
+	// that or gives up.
+	ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64, reserve bool) time.Time
 }
 
 var _ WindowReleaser = (*WindowStore)(nil)
@@ -34,14 +38,18 @@ type windowShape struct {
 // all land in its first milliseconds and exhaust it at once (issue 22: 100 %
 // of requests in the first 50 ms after a boundary): equal-jitter style, the
 // fixed part is the wait for the window's end and the random part is
-// r × half the window's length. Waiters are paced by the window's Limit: the
-// first Limit released into the next window go into it, the next Limit into
-// the one after, and so on (this process's waiters; a fleet that shares
-// windows spreads them over the same span, so its collisions fall with the
-// spread, but pacing counts each process's own). A window of unknown shape
-// releases at until; so does one whose release point would come after
-// latest (the caller's max delay), which is then not counted.
-func (s *WindowStore) ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64) time.Time {
+// r × half the window's length. Calls are paced by the window's Limit: from
+// the end of the window that first held calls back, the windows that follow
+// (each of the window's length) take Limit calls each, counting both the
+// calls released into them and the calls sent unblocked during them
+// (Blocked counts those, and holds back the calls past Limit to the next
+// window with room). The count is this process's: a fleet that shares
+// windows spreads its releases over the same span, so its collisions fall
+// with the spread. A window of unknown shape releases at until; so does one
+// whose release point would come after latest (the caller's max delay),
+// which is then not counted. Only a reserved call is counted here (see
+// WindowReleaser).
+func (s *WindowStore) ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64, reserve bool) time.Time {
 	k := windowKey{identity: identity, operation: operation}
 	if dimension == DimensionUser {
 		k = windowKey{identity: identity, user: true}
@@ -52,23 +60,69 @@ func (s *WindowStore) ReleaseAt(identity, operation, dimension string, until, la
 	if !ok || sh.length <= 0 {
 		return until
 	}
-	if gap := until.Sub(sh.relEnd); gap >= sh.length/2 || gap <= -sh.length/2 {
-		// Another window (a retry's until is its own clock reading plus
-		// TimeLeft: within half a window of the recorded end is the same).
-		sh.relEnd, sh.relN = until, 0
+	// The period of the schedule that until starts (a retry's until is its
+	// own clock reading plus TimeLeft: within half a window is the same).
+	p := int64(-1)
+	if !sh.relEnd.IsZero() {
+		if off := until.Sub(sh.relEnd); off > -sh.length/2 {
+			p = int64((off + sh.length/2) / sh.length)
+			if sh.limit > 0 && p > sh.relN/sh.limit+1 {
+				p = -1 // past the schedule: a new one
+			}
+		}
 	}
-	var slot int64
+	if p < 0 {
+		sh.relEnd, sh.relN, p = until, 0, 0
+	}
+	slot := p
+	n := sh.relN
 	if sh.limit > 0 {
-		slot = sh.relN / sh.limit
+		n = max(n, p*sh.limit)
+		slot = n / sh.limit
 	}
-	at := releasePoint(until, sh.length, slot, r)
+	at := releasePoint(sh.relEnd, sh.length, slot, r)
 	if at.After(latest) {
 		s.shapes[k] = sh
 		return until
 	}
-	sh.relN++
+	if reserve {
+		sh.relN = n + 1
+	}
 	s.shapes[k] = sh
 	return at
+}
+
+// pace applies the schedule of ReleaseAt to a call at now that no window
+// holds back (s.mu held): while the window after a held-back window has
+// room (fewer than Limit calls counted in it), the call is counted and goes
+// (ok false); once full, it is held until the next window with room, and
+// until is that window's start (ReleaseAt then counts it and spreads it).
+// Schedules that have ended are dropped.
+func (s *WindowStore) pace(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool) {
+	for _, k := range [2]windowKey{{identity: identity, user: true}, {identity: identity, operation: operation}} {
+		sh, found := s.shapes[k]
+		if !found || sh.limit <= 0 || sh.relEnd.IsZero() || now.Before(sh.relEnd) {
+			continue
+		}
+		p := int64(now.Sub(sh.relEnd) / sh.length)
+		n := max(sh.relN, p*sh.limit)
+		if q := n / sh.limit; q > p {
+			dim := DimensionAPIUser
+			if k.user {
+				dim = DimensionUser
+			}
+			return sh.relEnd.Add(time.Duration(q) * sh.length), dim, true
+		}
+		if p > sh.relN/sh.limit+1 {
+			if _, live := s.ends[k]; !live {
+				delete(s.shapes, k) // the schedule is over
+			}
+			continue
+		}
+		sh.relN = n + 1
+		s.shapes[k] = sh
+	}
+	return time.Time{}, "", false
 }
 
 // releasePoint is the rule of ReleaseAt: until + slot × length + r ×
@@ -78,14 +132,14 @@ func releasePoint(until time.Time, length time.Duration, slot int64, r float64) 
 }
 
 // releaseAt is when a call held back by a window until `until` is sent: the
-// store's spread release (WindowReleaser) when it has one and it comes no
-// later than latest, else until.
-func (c *Client) releaseAt(operation, dimension string, until, latest time.Time) time.Time {
+// store's spread release (WindowReleaser; reserve as there) when it has
+// one and it comes no later than latest, else until.
+func (c *Client) releaseAt(operation, dimension string, until, latest time.Time, reserve bool) time.Time {
 	rel, ok := c.windows.(WindowReleaser)
 	if !ok || dimension == "" {
 		return until
 	}
-	if t := rel.ReleaseAt(c.identity, operation, dimension, until, latest, c.rand()); t.After(until) {
+	if t := rel.ReleaseAt(c.identity, operation, dimension, until, latest, c.rand(), reserve); t.After(until) {
 		return t
 	}
 	return until

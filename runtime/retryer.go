@@ -196,7 +196,7 @@ func (cl *Call) Admit(ctx context.Context) (time.Duration, error) {
 	if !ok {
 		return 0, nil
 	}
-	until = c.releaseAt(cl.op.Name, dim, until, now.Add(cl.maxDelay())) // spread over the next window (release.go)
+	until = c.releaseAt(cl.op.Name, dim, until, now.Add(cl.maxDelay()), true) // spread over the next window (release.go)
 	wait := until.Sub(now)
 	if wait > cl.maxDelay() || !cl.fitsDeadline(ctx, wait) {
 		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.last}

@@ -155,8 +155,9 @@ func (s *WindowStore) sweep(now time.Time) {
 			delete(s.ends, k)
 		}
 	}
-	for k := range s.shapes {
-		if _, ok := s.ends[k]; !ok {
+	for k, sh := range s.shapes {
+		if _, ok := s.ends[k]; !ok && (sh.relEnd.IsZero() || sh.limit <= 0 ||
+			now.After(sh.relEnd.Add(time.Duration(sh.relN/sh.limit+2)*sh.length))) {
 			delete(s.shapes, k)
 		}
 	}
@@ -170,12 +171,17 @@ func (s *WindowStore) sweep(now time.Time) {
 // window that ends last (User on a tie, since it blocks more), and ok is
 // false with zero values when no window covers now. The caller waits
 // until.Sub(now) or, when that is above max delay, fails at once with a
-// [ThrottleWindowError] (§8).
+// [ThrottleWindowError] (§8). After a window whose held-back calls were
+// released by ReleaseAt, the windows that follow take at most its Limit
+// calls each (§8a): a call past that is blocked until the next window with
+// room, and a call that goes is counted.
 func (s *WindowStore) Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool) {
 	api, user := s.Windows(identity, operation, now)
 	switch {
 	case user.IsZero() && api.IsZero():
-		return time.Time{}, "", false
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.pace(identity, operation, now)
 	case !user.Before(api):
 		return user, DimensionUser, true
 	default:

@@ -56,8 +56,8 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 // rule), from this process's mirror: windows heard from the fleet carry
 // their length and limit in the announcement (a resync knows only the time
 // left).
-func (s *Store) ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64) time.Time {
-	return s.mirror.ReleaseAt(identity, operation, dimension, until, latest, r)
+func (s *Store) ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64, reserve bool) time.Time {
+	return s.mirror.ReleaseAt(identity, operation, dimension, until, latest, r, reserve)
 }
 
 // Blocked reports whether a call of operation by identity starting at now
