@@ -54,6 +54,11 @@ func TestFleetSharedWindows(t *testing.T) {
 	throttled := func(p *phaseStats) float64 { return float64(p.throttled) / float64(p.responses) }
 	require.Less(t, errRate(shared), errRate(per), "shared windows: fewer calls fail")
 	t.Logf("throttled: per-process %.2f %%, shared %.2f %%", 100*throttled(per), 100*throttled(shared))
+	r, err := simulate(sc, "standard", sharingShared, sc.Seed, groupService, nil)
+	require.NoError(t, err)
+	atStart := float64(r.atBoundary) / float64(r.userRequests)
+	t.Logf("shared: %.1f %% of %d requests in the first 50 ms of a window", 100*atStart, r.userRequests)
+	require.LessOrEqual(t, atStart, 0.15, "released over the window, not at its start (uniform: 5 %%)")
 	require.Less(t, throttled(shared), throttled(per), "shared windows: fewer throttled responses")
 	require.LessOrEqual(t, throttled(shared), 0.10)
 	require.Equal(t, per.succeeded, shared.succeeded, "the user limit caps goodput either way: 100 per window")
@@ -240,7 +245,7 @@ phases:
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../../specs/scenarios/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 7)
+	require.Len(t, files, 8)
 	for _, f := range files {
 		sc, err := LoadScenario(f)
 		require.NoError(t, err, f)
