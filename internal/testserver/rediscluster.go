@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -82,4 +83,58 @@ func portFree(port int) bool {
 	}
 	_ = l.Close()
 	return true
+}
+
+// RedisSentinel is one redis-server in Sentinel mode watching one master,
+// started by [StartRedisSentinel].
+type RedisSentinel struct {
+	// Addr is the sentinel's "127.0.0.1:PORT"; MasterName the name it
+	// knows the master by ("retrygen").
+	Addr, MasterName string
+}
+
+// StartRedisSentinel starts `redis-server sentinel.conf --sentinel` on a free
+// port (in its own t.TempDir; Sentinel rewrites its config file) monitoring
+// master under the name "retrygen" with a quorum of 1, and returns once it
+// reports the master's address. t.Cleanup kills it. It fails the test when
+// it does not within 10 s.
+func StartRedisSentinel(t testing.TB, master *Redis) *RedisSentinel {
+	t.Helper()
+	dir := t.TempDir()
+	s := &RedisSentinel{MasterName: "retrygen"}
+	var p *proc
+	err := onFreePort(func(port int) error {
+		conf := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\nsentinel monitor %s 127.0.0.1 %d 1\n", port, dir, s.MasterName, master.port)
+		path := dir + "/sentinel.conf"
+		if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
+			return err
+		}
+		var err error
+		if p, err = startProc(dir, "redis-server", path, "--sentinel"); err != nil {
+			return err
+		}
+		s.Addr = "127.0.0.1:" + strconv.Itoa(port)
+		deadline := time.Now().Add(redisStartTimeout)
+		for {
+			out, err := exec.Command("redis-cli", "-h", "127.0.0.1", "-p", strconv.Itoa(port), "sentinel", "get-master-addr-by-name", s.MasterName).CombinedOutput()
+			if err == nil && bytes.Contains(out, []byte(strconv.Itoa(master.port))) {
+				return nil
+			}
+			select {
+			case <-p.exited:
+				return fmt.Errorf("redis sentinel on port %d exited; output:\n%s", port, p.out.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				p.kill()
+				return fmt.Errorf("redis sentinel on port %d: no master within %v: %v %s; output:\n%s", port, redisStartTimeout, err, out, p.out.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+	if err != nil {
+		t.Fatalf("testserver: %v", err)
+	}
+	t.Cleanup(p.kill)
+	return s
 }

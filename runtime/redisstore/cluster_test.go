@@ -92,3 +92,28 @@ func TestRedisCluster(t *testing.T) {
 	}
 	require.Len(t, slots, 2, "the windows set has its slot; a budget and its leases share one")
 }
+
+// TestRedisSentinel: through Sentinel (redis.NewFailoverClient, one master
+// watched by one sentinel) a window learned by one Store reaches another,
+// and the fleet budget leases.
+func TestRedisSentinel(t *testing.T) {
+	master := testserver.StartRedis(t)
+	sentinel := testserver.StartRedisSentinel(t, master)
+	newStore := func() *Store {
+		rdb := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: sentinel.MasterName, SentinelAddrs: []string{sentinel.Addr},
+			MaxRetries: -1, ContextTimeoutEnabled: true, DialTimeout: testBackgroundTimeout})
+		s, err := New(rdb, Options{FleetCapacity: 100, Timeout: testBackgroundTimeout})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close(); _ = rdb.Close() })
+		return s
+	}
+	a, b := newStore(), newStore()
+	eventually(t, func() bool { return a.resyncs.Load() > 0 && b.resyncs.Load() > 0 }, "both resynced")
+	a.Record("ak-1", "Op", throttledUser(time.Minute), time.Now())
+	eventually(t, func() bool { _, _, ok := b.Blocked("ak-1", "Op", time.Now()); return ok }, "b honours a's window")
+	ok, have := b.Scope("Svc", "svc.test").Acquire(runtime.RetryCostTransient)
+	require.True(t, ok)
+	require.Equal(t, 14, have)
+	require.NoError(t, a.StoreFault())
+	require.NoError(t, b.StoreFault())
+}
