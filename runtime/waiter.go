@@ -122,8 +122,8 @@ func WaiterDelay(attempt int, minDelay, maxDelay, remaining time.Duration, rnd f
 }
 
 // Wait polls until the acceptors reach success or failure, or maxWait
-// (measured on clock from the first poll) leaves no room for another poll
-// at least MinDelay away. poll is one call of the operation through the
+// (measured on clock from the first poll) leaves no room for another poll:
+// fewer than MinDelay remain, or the delay WaiterDelay clamps is zero. poll is one call of the operation through the
 // retry engine followed by the acceptors. Between polls it sleeps
 // WaiterDelay on clock (nil: the system clock), drawing jitter from rnd
 // (nil: math/rand/v2). The polls run under a context that ends at maxWait.
@@ -159,11 +159,13 @@ func Wait(ctx context.Context, w Waiter, opts WaiterOptions, maxWait time.Durati
 	for attempt := 1; ; attempt++ {
 		state, err := poll(ctx)
 		remaining := maxWait - clock.Now().Sub(start)
-		more := state == WaiterRetry && remaining >= w.MinDelay && remaining > 0
 		delay := time.Duration(0)
-		if more {
+		if state == WaiterRetry && remaining >= w.MinDelay {
 			delay = WaiterDelay(attempt, w.MinDelay, w.MaxDelay, remaining, rnd)
 		}
+		// A zero delay (remaining = MinDelay) would poll again at once, and
+		// forever on a clock that polls do not move: the wait is over.
+		more := delay > 0
 		if opts.OnPoll != nil {
 			opts.OnPoll(attempt, state, delay)
 		}
