@@ -40,7 +40,7 @@ func emitWaiter(f *jen.File, op *Operation, w *Waiter, types map[string]*Type) {
 	f.Line()
 
 	notes := []string{
-		w.Method + " polls " + op.Name + " with in until the " + w.Name + " waiter reaches success (it returns the last output) or failure, or until maxWait has passed. Each poll is one call of " + op.Name + " with its retries: a throttled poll is retried by the client, not counted as a state.",
+		w.Method + " polls " + op.Name + " with in until the " + w.Name + " waiter reaches success (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has passed. Each poll is one call of " + op.Name + " with its retries: a throttled poll is retried by the client, not counted as a state.",
 		"Between polls it waits smithy's waiter delay: from " + w.MinDelay.String() + " doubling up to " + w.MaxDelay.String() + ", with jitter (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when maxWait ends first, and the poll's error when no acceptor matches it.",
 	}
 	var acc []string
@@ -61,7 +61,7 @@ func emitWaiter(f *jen.File, op *Operation, w *Waiter, types map[string]*Type) {
 		jen.Var().Id("last").Op("*").Id(op.Output),
 		jen.Id("poll").Op(":=").Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.Qual(runtimePath, "WaiterState"), jen.Error()).Block(
 			jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("c").Dot(op.Name).Call(jen.Id("ctx"), jen.Id("in")),
-			jen.If(jen.Err().Op("==").Nil()).Block(jen.Id("last").Op("=").Id("out")),
+			jen.Id("last").Op("=").Id("out"),
 			jen.Return(jen.Id(state).Call(jen.Id("in"), jen.Id("out"), jen.Err())),
 		),
 		jen.If(jen.Err().Op(":=").Qual(runtimePath, "Wait").Call(jen.Id("ctx"), jen.Id(v), jen.Id("wo"), jen.Id("maxWait"),

@@ -1663,9 +1663,9 @@ func tableExistsState(in *DescribeTableInput, out *DescribeTableOutput, err erro
 }
 
 // WaitUntilTableExists polls DescribeTable with in until the TableExists waiter reaches success
-// (it returns the last output) or failure, or until maxWait has passed. Each poll is one call of
-// DescribeTable with its retries: a throttled poll is retried by the client, not counted as a
-// state.
+// (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has
+// passed. Each poll is one call of DescribeTable with its retries: a throttled poll is retried by
+// the client, not counted as a state.
 //
 // Between polls it waits smithy's waiter delay: from 20s doubling up to 2m0s, with jitter
 // (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
@@ -1687,9 +1687,7 @@ func (c *Client) WaitUntilTableExists(ctx context.Context, in *DescribeTableInpu
 	var last *DescribeTableOutput
 	poll := func(ctx context.Context) (runtime.WaiterState, error) {
 		out, err := c.DescribeTable(ctx, in)
-		if err == nil {
-			last = out
-		}
+		last = out
 		return tableExistsState(in, out, err)
 	}
 	if err := runtime.Wait(ctx, waiterTableExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
@@ -1718,9 +1716,9 @@ func tableNotExistsState(in *DescribeTableInput, out *DescribeTableOutput, err e
 }
 
 // WaitUntilTableNotExists polls DescribeTable with in until the TableNotExists waiter reaches
-// success (it returns the last output) or failure, or until maxWait has passed. Each poll is one
-// call of DescribeTable with its retries: a throttled poll is retried by the client, not counted
-// as a state.
+// success (it returns the last poll's output, nil when an error matched) or failure, or until
+// maxWait has passed. Each poll is one call of DescribeTable with its retries: a throttled poll is
+// retried by the client, not counted as a state.
 //
 // Between polls it waits smithy's waiter delay: from 20s doubling up to 2m0s, with jitter
 // (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
@@ -1741,9 +1739,7 @@ func (c *Client) WaitUntilTableNotExists(ctx context.Context, in *DescribeTableI
 	var last *DescribeTableOutput
 	poll := func(ctx context.Context) (runtime.WaiterState, error) {
 		out, err := c.DescribeTable(ctx, in)
-		if err == nil {
-			last = out
-		}
+		last = out
 		return tableNotExistsState(in, out, err)
 	}
 	if err := runtime.Wait(ctx, waiterTableNotExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {

@@ -682,9 +682,9 @@ func streamExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err 
 }
 
 // WaitUntilStreamExists polls DescribeStream with in until the StreamExists waiter reaches success
-// (it returns the last output) or failure, or until maxWait has passed. Each poll is one call of
-// DescribeStream with its retries: a throttled poll is retried by the client, not counted as a
-// state.
+// (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has
+// passed. Each poll is one call of DescribeStream with its retries: a throttled poll is retried by
+// the client, not counted as a state.
 //
 // Between polls it waits smithy's waiter delay: from 10s doubling up to 2m0s, with jitter
 // (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
@@ -705,9 +705,7 @@ func (c *Client) WaitUntilStreamExists(ctx context.Context, in *DescribeStreamIn
 	var last *DescribeStreamOutput
 	poll := func(ctx context.Context) (runtime.WaiterState, error) {
 		out, err := c.DescribeStream(ctx, in)
-		if err == nil {
-			last = out
-		}
+		last = out
 		return streamExistsState(in, out, err)
 	}
 	if err := runtime.Wait(ctx, waiterStreamExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
@@ -736,9 +734,9 @@ func streamNotExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, e
 }
 
 // WaitUntilStreamNotExists polls DescribeStream with in until the StreamNotExists waiter reaches
-// success (it returns the last output) or failure, or until maxWait has passed. Each poll is one
-// call of DescribeStream with its retries: a throttled poll is retried by the client, not counted
-// as a state.
+// success (it returns the last poll's output, nil when an error matched) or failure, or until
+// maxWait has passed. Each poll is one call of DescribeStream with its retries: a throttled poll
+// is retried by the client, not counted as a state.
 //
 // Between polls it waits smithy's waiter delay: from 10s doubling up to 2m0s, with jitter
 // (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
@@ -759,9 +757,7 @@ func (c *Client) WaitUntilStreamNotExists(ctx context.Context, in *DescribeStrea
 	var last *DescribeStreamOutput
 	poll := func(ctx context.Context) (runtime.WaiterState, error) {
 		out, err := c.DescribeStream(ctx, in)
-		if err == nil {
-			last = out
-		}
+		last = out
 		return streamNotExistsState(in, out, err)
 	}
 	if err := runtime.Wait(ctx, waiterStreamNotExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
