@@ -178,7 +178,9 @@ func TestDynamoDBWaitersAndScanPaginator(t *testing.T) {
 	start := time.Now()
 	var existsPolls int
 	out, err := c.WaitUntilTableExists(ctx, &dynamodb.DescribeTableInput{TableName: table}, 30*time.Second, small,
-		func(o *runtime.WaiterOptions) { o.OnPoll = func(int, runtime.WaiterState, time.Duration) { existsPolls++ } })
+		func(o *runtime.WaiterOptions) {
+			o.OnPoll = func(int, runtime.WaiterState, time.Duration) { existsPolls++ }
+		})
 	require.NoError(t, err)
 	require.Equal(t, dynamodb.TableStatusActive, *out.Table.TableStatus)
 	require.Greater(t, existsPolls, 1, "the table was CREATING at first")
@@ -243,7 +245,9 @@ func TestDynamoDBWaitersAndScanPaginator(t *testing.T) {
 	require.NoError(t, err)
 	var gonePolls int
 	gone, err := c.WaitUntilTableNotExists(ctx, &dynamodb.DescribeTableInput{TableName: table}, 30*time.Second, small,
-		func(o *runtime.WaiterOptions) { o.OnPoll = func(int, runtime.WaiterState, time.Duration) { gonePolls++ } })
+		func(o *runtime.WaiterOptions) {
+			o.OnPoll = func(int, runtime.WaiterState, time.Duration) { gonePolls++ }
+		})
 	require.NoError(t, err)
 	require.Nil(t, gone)
 	require.Greater(t, gonePolls, 1, "the table was DELETING at first")
