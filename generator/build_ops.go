@@ -49,6 +49,17 @@ func (b *builder) eachOperation(f func(path, method string, op *openapi3.Operati
 	}
 }
 
+// operationGoName is the Go method name of op under method and pathKey
+// before renames and collisions: its operationId made a Go name, else
+// "method path" made one.
+func operationGoName(pathKey, method string, op *openapi3.Operation) string {
+	id := op.OperationID
+	if id == "" {
+		id = method + " " + pathKey
+	}
+	return goName(id, false)
+}
+
 // operations builds every operation, sorted by Go name.
 func (b *builder) operations() []*Operation {
 	var out []*Operation
@@ -58,13 +69,12 @@ func (b *builder) operations() []*Operation {
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		b.d.building(ptr)
-		id := op.OperationID
-		if id == "" {
-			id = method + " " + path
-		}
-		want := goName(id, false)
+		want := operationGoName(path, method, op)
 		if n, ok := b.sel.Rename.Operations[want]; ok {
 			b.renamed["operations/"+want] = true
+			want = n
+		} else if n, ok := b.sel.Rename.Operations[op.OperationID]; ok && op.OperationID != "" {
+			b.renamed["operations/"+op.OperationID] = true
 			want = n
 		}
 		name, renamed := methods.claim(want)

@@ -314,7 +314,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	discard(resp)
 	md, err := cl.c.decodeError(cl.op, resp, data)
-	res.Code, res.Err, cl.md.RequestID = md.ErrorCode, err, md.RequestID
+	res.Code, res.Err, cl.md.RequestID = md.Code, err, md.RequestID
 	if readErr != nil && len(data) == 0 {
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
@@ -508,21 +508,21 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
 	for _, h := range svc.ErrorCodeHeaders {
 		if v := resp.Header.Get(h); v != "" {
-			md.ErrorCode = normaliseCode(v)
+			md.Code = normaliseCode(v)
 			break
 		}
 	}
-	if md.ErrorCode == "" {
-		md.ErrorCode = normaliseCode(stringField(fields, svc.ErrorCodeFields))
+	if md.Code == "" {
+		md.Code = normaliseCode(stringField(fields, svc.ErrorCodeFields))
 	}
-	md.ErrorMessage = stringField(fields, svc.ErrorMessageFields)
+	md.Message = stringField(fields, svc.ErrorMessageFields)
 	md.RequestID = firstHeader(resp.Header, c.requestIDHeaders)
 	if md.RequestID == "" {
 		md.RequestID = stringField(fields, svc.RequestIDFields)
 	}
 	var e ModeledError
-	if op.NewError != nil && md.ErrorCode != "" {
-		e = op.NewError(md.ErrorCode)
+	if op.NewError != nil && md.Code != "" {
+		e = op.NewError(md.Code)
 	}
 	if e == nil && op.NewErrorForStatus != nil {
 		e = op.NewErrorForStatus(resp.StatusCode)

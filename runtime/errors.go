@@ -7,16 +7,22 @@ import (
 
 // ErrorMetadata is what every error response carries. Generated error types
 // embed it (`runtime.ErrorMetadata` with tag `json:"-"`), and the runtime
-// fills it through [ModeledError.Metadata].
+// fills it through [ModeledError.Metadata]. Through it every API error —
+// generated types and [APIError] — has the ErrorCode and ErrorMessage
+// methods of smithy-go's APIError interface, so code written against
+// aws-sdk-go-v2 (`var ae interface{ ErrorCode() string }; errors.As(err,
+// &ae)`) works unchanged. smithy-go's third method, ErrorFault, returns a
+// smithy-go type that a standard-library-only runtime cannot name; it is
+// left out.
 type ErrorMetadata struct {
 	// HTTPStatusCode is the response's real HTTP status (not the spec's
 	// fake 48x status).
 	HTTPStatusCode int
-	// ErrorCode is the service's error code, normalised (part after '#',
-	// before ':').
-	ErrorCode string
-	// ErrorMessage is the service's message, if any.
-	ErrorMessage string
+	// Code is the service's error code, normalised (part after '#',
+	// before ':'); "" when the response names none.
+	Code string
+	// Message is the service's message, if any.
+	Message string
 	// RequestID is the server's request ID, if any.
 	RequestID string
 }
@@ -25,20 +31,28 @@ type ErrorMetadata struct {
 // the Metadata half of [ModeledError].
 func (m *ErrorMetadata) Metadata() *ErrorMetadata { return m }
 
+// ErrorCode returns the service's error code ("" when the response named
+// none), as smithy-go's APIError.ErrorCode does.
+func (m *ErrorMetadata) ErrorCode() string { return m.Code }
+
+// ErrorMessage returns the service's error message ("" when the response
+// carried none), as smithy-go's APIError.ErrorMessage does.
+func (m *ErrorMetadata) ErrorMessage() string { return m.Message }
+
 // String renders "api error CODE (HTTP STATUS, request ID ID): MESSAGE",
 // leaving out empty parts.
 func (m *ErrorMetadata) String() string {
 	s := "api error"
-	if m.ErrorCode != "" {
-		s += " " + m.ErrorCode
+	if m.Code != "" {
+		s += " " + m.Code
 	}
 	s += fmt.Sprintf(" (HTTP %d", m.HTTPStatusCode)
 	if m.RequestID != "" {
 		s += ", request ID " + m.RequestID
 	}
 	s += ")"
-	if m.ErrorMessage != "" {
-		s += ": " + m.ErrorMessage
+	if m.Message != "" {
+		s += ": " + m.Message
 	}
 	return s
 }

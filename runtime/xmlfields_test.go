@@ -64,8 +64,8 @@ func TestXMLErrorCodeClassifies(t *testing.T) {
 	_, err = c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
 	var api *APIError
 	require.ErrorAs(t, err, &api)
-	require.Equal(t, "AWS.SimpleQueueService.NonExistentQueue", api.ErrorCode, "the second answer is not retried: non-retryable by code and status")
-	require.Equal(t, "Request is throttled.", api.ErrorMessage)
+	require.Equal(t, "AWS.SimpleQueueService.NonExistentQueue", api.ErrorCode(), "the second answer is not retried: non-retryable by code and status")
+	require.Equal(t, "Request is throttled.", api.ErrorMessage())
 	require.Equal(t, "42d59b56-7407-4c4a-be0f-4c88daeea257", api.RequestID)
 	require.Equal(t, []time.Duration{500 * time.Millisecond}, clock.Sleeps(), "RequestThrottled: throttling, 0.5 × 1,000 ms")
 	require.Equal(t, DefaultRetryQuotaCapacity-RetryCostThrottling, c.RetryQuota().Balance())

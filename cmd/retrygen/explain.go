@@ -27,6 +27,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec first; repeatable, applied in order")
 	mode := fs.String("mode", "", "retry `MODE` as if set in client options (standard, adaptive, legacy, aliyun)")
 	maxAttempts := fs.Int("max-attempts", 0, "max attempts `N` as if set in client options (0: not set)")
+	config := fs.String("config", "", "read spec and overlays from the YAML `FILE` that retrygen generate -config reads; flags override it")
 	opts := runtime.Options{}
 	for name, dst := range map[string]**int{
 		"retry-quota-capacity": &opts.RetryQuotaCapacity, "retry-cost-transient": &opts.RetryCostTransient,
@@ -43,7 +44,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		})
 	}
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS]...\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS]...\n\n"+
 			"Prints the retry settings a generated client would resolve in this environment, and where each came from.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -52,6 +53,20 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if *config != "" {
+		c, err := loadConfig(*config)
+		if err != nil {
+			fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+			return 1
+		}
+		set := flagsSet(fs)
+		if !set["spec"] {
+			*spec = c.Spec
+		}
+		if !set["overlay"] {
+			overlays = c.Overlays
+		}
 	}
 	if *spec == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "retrygen explain: -spec is required and takes no arguments")

@@ -97,7 +97,7 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 			}
 			res := runtime.AttemptResult{StatusCode: st.StatusCode, Header: h, Code: st.ErrorCode, Sent: true}
 			if st.StatusCode < 200 || st.StatusCode > 299 {
-				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, ErrorCode: st.ErrorCode}}
+				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, Code: st.ErrorCode}}
 			}
 			d := cs.call.Decide(ctx, &res)
 			if got := d.Outcome.String(); got != want.Outcome {

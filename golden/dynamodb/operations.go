@@ -70,7 +70,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -190,7 +190,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -324,7 +324,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -435,7 +435,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -549,7 +549,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -649,7 +649,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -727,7 +727,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -827,7 +827,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -919,7 +919,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -992,7 +992,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1074,7 +1074,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1147,7 +1147,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1182,7 +1182,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeEndpoints, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1256,7 +1256,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeExport, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1333,7 +1333,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1398,7 +1398,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1459,7 +1459,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1549,7 +1549,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1617,7 +1617,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1798,7 +1798,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1858,7 +1858,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1927,7 +1927,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDisableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1997,7 +1997,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opEnableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2084,7 +2084,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2176,7 +2176,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteTransaction, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2265,7 +2265,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExportTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2338,7 +2338,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2383,7 +2383,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2422,7 +2422,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2534,7 +2534,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListExports, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2641,7 +2641,7 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListGlobalTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2680,7 +2680,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2809,7 +2809,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2914,7 +2914,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3016,7 +3016,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3173,7 +3173,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableFromBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3286,7 +3286,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3370,7 +3370,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opScan, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3501,7 +3501,7 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3592,7 +3592,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactGetItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3697,7 +3697,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactWriteItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3768,7 +3768,7 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUntagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3858,7 +3858,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3925,7 +3925,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4024,7 +4024,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4105,7 +4105,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4179,7 +4179,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4253,7 +4253,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4319,7 +4319,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4410,7 +4410,7 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,

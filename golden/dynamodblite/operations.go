@@ -97,7 +97,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -186,7 +186,7 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opFetchItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -291,7 +291,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -393,7 +393,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
 	req := &runtime.Request{
 		Body:        body,

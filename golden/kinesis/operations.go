@@ -90,7 +90,7 @@ func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, 
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opAddTagsToStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -202,7 +202,7 @@ func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -276,7 +276,7 @@ func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *Decrease
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDecreaseStreamRetentionPeriod, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -367,7 +367,7 @@ func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -428,7 +428,7 @@ func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStr
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeregisterStreamConsumer, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -480,7 +480,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -567,7 +567,7 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -797,7 +797,7 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeStreamConsumer, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -863,7 +863,7 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeStreamSummary, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -931,7 +931,7 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDisableEnhancedMonitoring, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -999,7 +999,7 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opEnableEnhancedMonitoring, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1135,7 +1135,7 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opGetRecords, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1252,7 +1252,7 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opGetShardIterator, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1329,7 +1329,7 @@ func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *Increase
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opIncreaseStreamRetentionPeriod, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1394,7 +1394,7 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListShards, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1458,7 +1458,7 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListStreamConsumers, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1577,7 +1577,7 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListStreams, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1709,7 +1709,7 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTagsForStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1811,7 +1811,7 @@ func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opMergeShards, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1951,7 +1951,7 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutRecord, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2075,7 +2075,7 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutRecords, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2156,7 +2156,7 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRegisterStreamConsumer, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2228,7 +2228,7 @@ func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStr
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRemoveTagsFromStream, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2340,7 +2340,7 @@ func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opSplitShard, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2456,7 +2456,7 @@ func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncry
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opStartStreamEncryption, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2544,7 +2544,7 @@ func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncrypt
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opStopStreamEncryption, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2645,7 +2645,7 @@ func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateShardCount, err)
 	}
 	req := &runtime.Request{
 		Body:        body,

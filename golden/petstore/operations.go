@@ -58,7 +58,7 @@ func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options))
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreatePet, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
