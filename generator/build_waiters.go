@@ -254,6 +254,9 @@ func describePath(p *WaiterPath) string {
 func compileWaiterPath(expr string, inputOutput bool, in, out *Type, types map[string]*Type) (*WaiterPath, string) {
 	p := &WaiterPath{Expr: expr, Root: "out"}
 	s := strings.TrimSpace(expr)
+	if strings.ContainsAny(s, "?|&@*'\"{}") {
+		return nil, "the JMESPath subset is member names, \".\", \"[]\", length(…) and a comparison with a number; " + strconv.Quote(expr) + " is outside it"
+	}
 	for _, op := range []string{"==", "!=", ">=", "<=", ">", "<"} {
 		if lhs, rhs, ok := strings.Cut(s, op); ok {
 			rhs = strings.TrimSpace(rhs)

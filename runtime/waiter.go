@@ -195,5 +195,5 @@ func Wait(ctx context.Context, w Waiter, opts WaiterOptions, maxWait time.Durati
 // test.
 func ErrorCodeIs(err error, code string) bool {
 	var m ModeledError
-	return errors.As(err, &m) && m.Metadata().ErrorCode == code
+	return errors.As(err, &m) && m.Metadata().ErrorCode() == code
 }

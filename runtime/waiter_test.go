@@ -86,7 +86,7 @@ func TestWaitHonoursMaxWait(t *testing.T) {
 func TestWaitStates(t *testing.T) {
 	clock := clocktest.New(time.Unix(0, 0))
 	w := Waiter{Name: "W", MinDelay: time.Second, MaxDelay: 4 * time.Second}
-	cause := &APIError{ErrorMetadata: ErrorMetadata{ErrorCode: "ValidationException", HTTPStatusCode: 400}}
+	cause := &APIError{ErrorMetadata: ErrorMetadata{Code: "ValidationException", HTTPStatusCode: 400}}
 	err := Wait(context.Background(), w, WaiterOptions{}, time.Minute, clock, nil,
 		func(context.Context) (WaiterState, error) { return WaiterFailure, cause })
 	var fail *WaiterFailureError
