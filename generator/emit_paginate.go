@@ -195,7 +195,7 @@ func assign(dst *jen.Statement, dstPtr bool, v *jen.Statement, vPtr bool) []jen.
 	case dstPtr == vPtr:
 		return []jen.Code{dst.Op("=").Add(v)}
 	case dstPtr:
-		return []jen.Code{jen.Id("tok").Op(":=").Add(v), dst.Op("=").Op("&").Id("tok")}
+		return []jen.Code{jen.Id("val").Op(":=").Add(v), dst.Op("=").Op("&").Id("val")}
 	}
 	return []jen.Code{dst.Op("=").Op("*").Add(v)}
 }
@@ -305,13 +305,13 @@ func linkNext(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 		jen.List(jen.Id("query"), jen.Err()).Op(":=").Qual(runtimePath, "NextPageQuery").Call(jen.Lit(op.Name), jen.Id("nextURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("yield").Call(jen.Nil(), jen.Err()), jen.Return()),
 	)
-	fail := func(param *jen.Statement, cause jen.Code) jen.Code {
-		return jen.Block(
+	fail := func(param *jen.Statement, cause jen.Code) []jen.Code {
+		return []jen.Code{
 			jen.Id("yield").Call(jen.Nil(), jen.Op("&").Qual(runtimePath, "NextPageError").Values(jen.Dict{
 				jen.Id("Operation"): jen.Lit(op.Name), jen.Id("URL"): jen.Id("nextURL"), jen.Id("Param"): param, jen.Id("Err"): cause,
 			})),
 			jen.Return(),
-		)
+		}
 	}
 	var cases []jen.Code
 	for _, lp := range p.LinkParams {
@@ -328,7 +328,7 @@ func linkNext(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 			set = assign(dst, ptr, v, false)
 		case t.Scalar == ScalarBool:
 			set = append(set, jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("strconv", "ParseBool").Call(jen.Id("v")),
-				jen.If(jen.Err().Op("!=").Nil()).Add(fail(jen.Id("name"), jen.Err())))
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Id("name"), jen.Err())...))
 			set = append(set, assign(dst, ptr, jen.Id("b"), false)...)
 		default:
 			bits := 64
@@ -336,12 +336,16 @@ func linkNext(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 				bits = 32
 			}
 			set = append(set, jen.List(jen.Id("i"), jen.Err()).Op(":=").Qual("strconv", "ParseInt").Call(jen.Id("v"), jen.Lit(10), jen.Lit(bits)),
-				jen.If(jen.Err().Op("!=").Nil()).Add(fail(jen.Id("name"), jen.Err())))
-			set = append(set, assign(dst, ptr, jen.Id(t.Scalar).Call(jen.Id("i")), false)...)
+				jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Id("name"), jen.Err())...))
+			conv := jen.Id("i")
+			if bits == 32 {
+				conv = jen.Int32().Call(jen.Id("i"))
+			}
+			set = append(set, assign(dst, ptr, conv, false)...)
 		}
 		cases = append(cases, jen.Case(jen.Lit(lp.Name)).Block(set...))
 	}
-	cases = append(cases, jen.Default().Add(fail(jen.Id("name"), jen.Qual(runtimePath, "ErrUndeclaredParameter"))))
+	cases = append(cases, jen.Default().Block(fail(jen.Id("name"), jen.Qual(runtimePath, "ErrUndeclaredParameter"))...))
 	// In name order, so the same URL always fails on the same parameter.
 	out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id("name")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id("query")))).Block(
 		jen.Id("values").Op(":=").Id("query").Index(jen.Id("name")),

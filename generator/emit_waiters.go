@@ -133,6 +133,17 @@ func acceptorCode(a Acceptor, types map[string]*Type) jen.Code {
 			cmp = jen.Id("n").Op("!=").Lit(0)
 		}
 		body = append(body, jen.If(cmp.Op("==").Lit(a.Expected == "true")).Block(ret))
+	case !guardedPath(p.Steps) && (a.Comparator == "booleanEquals" || a.Comparator == "stringEquals"):
+		// No pointer on the way: the value is always there.
+		var v *jen.Statement
+		walkPath(root, p.Steps, func(leaf *jen.Statement) []jen.Code { v = leaf; return nil })
+		want := jen.Lit(a.Expected)
+		if a.Comparator == "booleanEquals" {
+			want = jen.Lit(a.Expected == "true")
+		} else {
+			v = asString(v, p.Leaf)
+		}
+		body = append(body, jen.If(v.Op("==").Add(want)).Block(ret))
 	case a.Comparator == "booleanEquals":
 		body = append(body, jen.Id("found").Op(":=").False(), jen.Id("v").Op(":=").False())
 		body = append(body, walkPath(root, p.Steps, func(v *jen.Statement) []jen.Code {
@@ -162,6 +173,16 @@ func acceptorCode(a Acceptor, types map[string]*Type) jen.Code {
 		}
 	}
 	return jen.If(jen.Err().Op("==").Nil()).Block(body...)
+}
+
+// guardedPath reports whether reading steps needs a nil check or a loop.
+func guardedPath(steps []PathStep) bool {
+	for _, s := range steps {
+		if s.Flatten || s.Field.Ptr {
+			return true
+		}
+	}
+	return false
 }
 
 // asString converts a string or string-enum value to string.

@@ -628,8 +628,8 @@ func (c *Client) DescribeStreamPages(ctx context.Context, in *DescribeStreamInpu
 			if cursor == "" {
 				return
 			}
-			tok := cursor
-			next.ExclusiveStartShardId = &tok
+			val := cursor
+			next.ExclusiveStartShardId = &val
 		}
 	}
 }
@@ -668,10 +668,7 @@ var waiterStreamExists = runtime.Waiter{
 func streamExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err error) (runtime.WaiterState, error) {
 	// 1. success when output "StreamDescription.StreamStatus" stringEquals "ACTIVE"
 	if err == nil {
-		found := false
-		v := ""
-		v, found = string(out.StreamDescription.StreamStatus), true
-		if found && v == "ACTIVE" {
+		if string(out.StreamDescription.StreamStatus) == "ACTIVE" {
 			return runtime.WaiterSuccess, nil
 		}
 	}
@@ -1633,8 +1630,8 @@ func (c *Client) ListStreamsPages(ctx context.Context, in *ListStreamsInput2, op
 				return
 			}
 			last := items[len(items)-1]
-			tok := last
-			next.ExclusiveStartStreamName = &tok
+			val := last
+			next.ExclusiveStartStreamName = &val
 		}
 	}
 }
