@@ -145,7 +145,7 @@ func TestWaitersCompiled(t *testing.T) {
           acceptors:
             - {state: success, matcher: {output: {path: Group.Status, expected: ACTIVE, comparator: stringEquals}}}
             - {state: failure, matcher: {output: {path: 'Things[].state', expected: failed, comparator: anyStringEquals}}}
-            - {state: success, matcher: {output: {path: 'length(Things[]) > ` + "`0`" + `', expected: 'true', comparator: booleanEquals}}}
+            - {state: success, matcher: {output: {path: 'length(Things[]) > `+"`0`"+`', expected: 'true', comparator: booleanEquals}}}
             - {state: retry, matcher: {inputOutput: {path: input.After, expected: x, comparator: stringEquals}}}
             - {state: retry, matcher: {errorType: NotReady}}
             - {state: failure, matcher: {success: false}}`))
