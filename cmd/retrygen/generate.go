@@ -73,16 +73,12 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		if !set["strict"] {
 			*strict = c.Strict
 		}
+		if set["link-pagination"] {
+			c.LinkPagination = *linkPages
+		}
 		sel = c.selection(*config)
-		if !set["link-pagination"] {
-			*linkPages = c.LinkPagination
-		}
-	}
-	if *linkPages {
-		if sel == nil {
-			sel = &generator.Selection{}
-		}
-		sel.LinkPagination = true
+	} else if *linkPages {
+		sel = &generator.Selection{LinkPagination: true}
 	}
 	if msg := usageError(fs, *spec, *out, *pkg); msg != "" {
 		fmt.Fprintf(stderr, "retrygen generate: %s\n", msg)
