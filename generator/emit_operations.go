@@ -185,8 +185,13 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	}
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-			jen.Op("&").Id("out").Dot("ResultMetadata"), dec), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
+			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+				jen.Op("&").Id("out").Dot("ResultMetadata"), dec)
+			if len(svc.Auth) > 0 {
+				g.Add(securityLit(op.Security))
+			}
+		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	params := []jen.Code{

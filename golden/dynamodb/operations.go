@@ -136,31 +136,31 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 // result is returned, the operation returns a value for UnprocessedKeys. You can use this value to
 // retry the operation starting with the next item to get.
 //
-// <important> If you request more than 100 items, BatchGetItem returns a ValidationException with
+// Important: If you request more than 100 items, BatchGetItem returns a ValidationException with
 // the message "Too many items requested for the BatchGetItem call."
 //
-// </important> For example, if you ask to retrieve 100 items, but each individual item is 300 KB
-// in size, the system returns 52 items (so as not to exceed the 16 MB limit). It also returns an
-// appropriate UnprocessedKeys value so you can get the next page of results. If desired, your
-// application can include its own logic to assemble the pages of results into one dataset.
+// For example, if you ask to retrieve 100 items, but each individual item is 300 KB in size, the
+// system returns 52 items (so as not to exceed the 16 MB limit). It also returns an appropriate
+// UnprocessedKeys value so you can get the next page of results. If desired, your application can
+// include its own logic to assemble the pages of results into one dataset.
 //
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
 // tables in the request, then BatchGetItem returns a ProvisionedThroughputExceededException. If at
 // least one of the items is successfully processed, then BatchGetItem completes successfully,
 // while returning the keys of the unread items in UnprocessedKeys.
 //
-// <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
+// Important: If DynamoDB returns any unprocessed items, you should retry the batch operation on
 // those items. However, we strongly recommend that you use an exponential backoff algorithm. If
 // you retry the batch operation immediately, the underlying read or write requests can still fail
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
-// For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide.
+// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB
+// Developer Guide.
 //
-// </important> By default, BatchGetItem performs eventually consistent reads on every table in the
-// request. If you want strongly consistent reads instead, you can set ConsistentRead to true for
-// any or all tables.
+// By default, BatchGetItem performs eventually consistent reads on every table in the request. If
+// you want strongly consistent reads instead, you can set ConsistentRead to true for any or all
+// tables.
 //
 // In order to minimize response latency, BatchGetItem retrieves items in parallel.
 //
@@ -170,7 +170,7 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 //
 // If a requested item does not exist, it is not returned in the result. Requests for nonexistent
 // items consume the minimum read capacity units according to the type of read. For more
-// information, see Working with Tables in the Amazon DynamoDB Developer Guide.
+// information, see [Working with Tables] in the Amazon DynamoDB Developer Guide.
 //
 // BatchGetItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchGetItem.
 //
@@ -181,6 +181,9 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchGetItem/post
+//
+// [Batch Operations and Error Handling]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ErrorHandling.html#BatchOperations
+// [Working with Tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#CapacityUnitCalculations
 func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts ...func(*Options)) (*BatchGetItemOutput, error) {
 	if err := validateBatchGetItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
@@ -252,10 +255,10 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // to BatchWriteItem can write up to 16 MB of data, which can comprise as many as 25 put or delete
 // requests. Individual items to be written can be as large as 400 KB.
 //
-// <note> BatchWriteItem cannot update items. To update items, use the UpdateItem action.
+// Note: BatchWriteItem cannot update items. To update items, use the UpdateItem action.
 //
-// </note> The individual PutItem and DeleteItem operations specified in BatchWriteItem are atomic;
-// however BatchWriteItem as a whole is not. If any requested operations fail because the table's
+// The individual PutItem and DeleteItem operations specified in BatchWriteItem are atomic; however
+// BatchWriteItem as a whole is not. If any requested operations fail because the table's
 // provisioned throughput is exceeded or an internal processing failure occurs, the failed
 // operations are returned in the UnprocessedItems response parameter. You can investigate and
 // optionally resend the requests. Typically, you would call BatchWriteItem in a loop. Each
@@ -265,21 +268,20 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
 // tables in the request, then BatchWriteItem returns a ProvisionedThroughputExceededException.
 //
-// <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
+// Important: If DynamoDB returns any unprocessed items, you should retry the batch operation on
 // those items. However, we strongly recommend that you use an exponential backoff algorithm. If
 // you retry the batch operation immediately, the underlying read or write requests can still fail
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
-// For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide.
+// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB
+// Developer Guide.
 //
-// </important> With BatchWriteItem, you can efficiently write or delete large amounts of data,
-// such as from Amazon EMR, or copy data from another database into DynamoDB. In order to improve
-// performance with these large-scale operations, BatchWriteItem does not behave in the same way as
-// individual PutItem and DeleteItem calls would. For example, you cannot specify conditions on
-// individual put and delete requests, and BatchWriteItem does not return deleted items in the
-// response.
+// With BatchWriteItem, you can efficiently write or delete large amounts of data, such as from
+// Amazon EMR, or copy data from another database into DynamoDB. In order to improve performance
+// with these large-scale operations, BatchWriteItem does not behave in the same way as individual
+// PutItem and DeleteItem calls would. For example, you cannot specify conditions on individual put
+// and delete requests, and BatchWriteItem does not return deleted items in the response.
 //
 // If you use a programming language that supports concurrency, you can use threads to write items
 // in parallel. Your application must include the necessary logic to manage the threads. With
@@ -315,6 +317,8 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchWriteItem/post
+//
+// [Batch Operations and Error Handling]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ErrorHandling.html#Programming.Errors.BatchOperations
 func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, opts ...func(*Options)) (*BatchWriteItemOutput, error) {
 	if err := validateBatchWriteItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
@@ -500,10 +504,10 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 // Creates a global table from an existing table. A global table creates a replication relationship
 // between two or more DynamoDB tables with the same table name in the provided Regions.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables.
+// Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
-// </note> If you want to add a new replica table to a global table, each of the following
-// conditions must be true:
+// If you want to add a new replica table to a global table, each of the following conditions must
+// be true:
 //
 //   - The table must have the same primary key as all of the other replicas.
 //   - The table must have the same name as all of the other replicas.
@@ -521,15 +525,13 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 //   - The local secondary indexes must have the same name.
 //   - The local secondary indexes must have the same hash key and sort key (if present).
 //
-// <important> Write capacity settings should be set consistently across your replica tables and
+// Important: Write capacity settings should be set consistently across your replica tables and
 // secondary indexes. DynamoDB strongly recommends enabling auto scaling to manage the write
 // capacity settings for all of your global tables replicas and indexes.
 //
 // If you prefer to manage write capacity settings manually, you should provision equal replicated
 // write capacity units to your replica tables. You should also provision equal replicated write
 // capacity units to matching secondary indexes across your global table.
-//
-// </important>
 //
 // CreateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.CreateGlobalTable.
 //
@@ -540,6 +542,8 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateGlobalTable/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
 func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInput, opts ...func(*Options)) (*CreateGlobalTableOutput, error) {
 	if err := validateCreateGlobalTable(in); err != nil {
 		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
@@ -891,10 +895,10 @@ func validateDeleteTable(in *DeleteTableInput) error {
 // returns a ResourceNotFoundException. If table is already in the DELETING state, no error is
 // returned.
 //
-// <note> DynamoDB might continue to accept data read and write operations, such as GetItem and
+// Note: DynamoDB might continue to accept data read and write operations, such as GetItem and
 // PutItem, on a table in the DELETING state until the table deletion is complete.
 //
-// </note> When you delete a table, any indexes on that table are also deleted.
+// When you delete a table, any indexes on that table are also deleted.
 //
 // If you have DynamoDB Streams enabled on the table, then the corresponding stream on that table
 // goes into the DISABLED state, and the stream is automatically deleted after 24 hours.
@@ -1311,10 +1315,8 @@ func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 
 // Returns information about the specified global table.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables. If you are using
-// global tables Version 2019.11.21 you can use DescribeTable instead.
-//
-// </note>
+// Note: This operation only applies to [Version 2017.11.29] of global tables. If you are using
+// global tables [Version 2019.11.21] you can use [DescribeTable] instead.
 //
 // DescribeGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeGlobalTable.
 //
@@ -1324,6 +1326,10 @@ func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTable/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
+// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
+// [DescribeTable]: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
 func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTableInput, opts ...func(*Options)) (*DescribeGlobalTableOutput, error) {
 	if err := validateDescribeGlobalTable(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
@@ -1376,9 +1382,7 @@ func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) e
 
 // Describes Region-specific settings for a global table.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
 // DescribeGlobalTableSettings sends POST / with X-Amz-Target:
 // DynamoDB_20120810.DescribeGlobalTableSettings.
@@ -1389,6 +1393,8 @@ func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) e
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTableSettings/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
 func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGlobalTableSettingsInput, opts ...func(*Options)) (*DescribeGlobalTableSettingsOutput, error) {
 	if err := validateDescribeGlobalTableSettings(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
@@ -1500,11 +1506,11 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // When you establish an AWS account, the account has initial quotas on the maximum read capacity
 // units and write capacity units that you can provision across all of your DynamoDB tables in a
 // given Region. Also, there are per-table quotas that apply when you create a table there. For
-// more information, see Service, Account, and Table Quotas page in the Amazon DynamoDB Developer
-// Guide.
+// more information, see [Service, Account, and Table Quotas] page in the Amazon DynamoDB
+// Developer Guide.
 //
-// Although you can increase these quotas by filing a case at AWS Support Center, obtaining the
-// increase is not instantaneous. The DescribeLimits action lets you write code to compare the
+// Although you can increase these quotas by filing a case at [AWS Support Center], obtaining
+// the increase is not instantaneous. The DescribeLimits action lets you write code to compare the
 // capacity you are currently using to those quotas imposed by your account so that you have enough
 // time to apply for an increase before you hit a quota.
 //
@@ -1533,16 +1539,19 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // extremely rapidly, but the only quota that applies is that the aggregate provisioned capacity
 // over all your tables and GSIs cannot exceed either of the per-account quotas.
 //
-// <note> DescribeLimits should only be called periodically. You can expect throttling errors if
-// you call it more than once in a minute.
+// Note: DescribeLimits should only be called periodically. You can expect throttling errors if you
+// call it more than once in a minute.
 //
-// </note> The DescribeLimits Request element has no content.
+// The DescribeLimits Request element has no content.
 //
 // DescribeLimits sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeLimits.
 //
 // Modelled errors (match with errors.As): InternalServerError.
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeLimits/post
+//
+// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
+// [AWS Support Center]: https://console.aws.amazon.com/support/home#/
 func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, opts ...func(*Options)) (*DescribeLimitsOutput, error) {
 	if in == nil {
 		in = &DescribeLimitsInput{}
@@ -1593,12 +1602,10 @@ func validateDescribeTable(in *DescribeTableInput) error {
 // Returns information about the table, including the current status of the table, when it was
 // created, the primary key schema, and any indexes on the table.
 //
-// <note> If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB
+// Note: If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB
 // might return a ResourceNotFoundException. This is because DescribeTable uses an eventually
 // consistent query, and the metadata for your table might not be available at that moment. Wait
 // for a few seconds, and then try the DescribeTable request again.
-//
-// </note>
 //
 // DescribeTable sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeTable.
 //
@@ -1776,9 +1783,7 @@ func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScaling
 
 // Describes auto scaling settings across replicas of the global table at once.
 //
-// <note> This operation only applies to Version 2019.11.21 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2019.11.21] of global tables.
 //
 // DescribeTableReplicaAutoScaling sends POST / with X-Amz-Target:
 // DynamoDB_20120810.DescribeTableReplicaAutoScaling.
@@ -1789,6 +1794,8 @@ func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScaling
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTableReplicaAutoScaling/post
+//
+// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
 func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *DescribeTableReplicaAutoScalingInput, opts ...func(*Options)) (*DescribeTableReplicaAutoScalingOutput, error) {
 	if err := validateDescribeTableReplicaAutoScaling(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
@@ -2626,15 +2633,15 @@ var opListGlobalTables = runtime.Operation{
 
 // Lists all global tables that have a replica in the specified Region.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
 // ListGlobalTables sends POST / with X-Amz-Target: DynamoDB_20120810.ListGlobalTables.
 //
 // Modelled errors (match with errors.As): InternalServerError.
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListGlobalTables/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
 func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput, opts ...func(*Options)) (*ListGlobalTablesOutput, error) {
 	if in == nil {
 		in = &ListGlobalTablesInput{}
@@ -2789,8 +2796,8 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
 // second, per account.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // ListTagsOfResource sends POST / with X-Amz-Target: DynamoDB_20120810.ListTagsOfResource.
 //
@@ -2800,6 +2807,8 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTagsOfResource/post
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceInput, opts ...func(*Options)) (*ListTagsOfResourceOutput, error) {
 	if err := validateListTagsOfResource(in); err != nil {
 		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
@@ -2863,23 +2872,23 @@ func validatePutItem(in *PutItemInput) error {
 // attribute values. You can return the item's attribute values in the same operation, using the
 // ReturnValues parameter.
 //
-// <important> This topic provides general information about the PutItem API.
+// Important: This topic provides general information about the PutItem API.
 //
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
 //
-//   - PutItem in the AWS Command Line Interface
-//   - PutItem in the AWS SDK for .NET
-//   - PutItem in the AWS SDK for C++
-//   - PutItem in the AWS SDK for Go
-//   - PutItem in the AWS SDK for Java
-//   - PutItem in the AWS SDK for JavaScript
-//   - PutItem in the AWS SDK for PHP V3
-//   - PutItem in the AWS SDK for Python
-//   - PutItem in the AWS SDK for Ruby V2
+//   - [PutItem in the AWS Command Line Interface]
+//   - [PutItem in the AWS SDK for .NET]
+//   - [PutItem in the AWS SDK for C++]
+//   - [PutItem in the AWS SDK for Go]
+//   - [PutItem in the AWS SDK for Java]
+//   - [PutItem in the AWS SDK for JavaScript]
+//   - [PutItem in the AWS SDK for PHP V3]
+//   - [PutItem in the AWS SDK for Python]
+//   - [PutItem in the AWS SDK for Ruby V2]
 //
-// </important> When you add an item, the primary key attributes are the only required attributes.
-// Attribute values cannot be null.
+// When you add an item, the primary key attributes are the only required attributes. Attribute
+// values cannot be null.
 //
 // Empty String and Binary attribute values are allowed. Attribute values of type String and Binary
 // must have a length greater than zero if the attribute is used as a key attribute for a table or
@@ -2887,12 +2896,12 @@ func validatePutItem(in *PutItemInput) error {
 //
 // Invalid Requests with empty values will be rejected with a ValidationException exception.
 //
-// <note> To prevent a new item from replacing an existing item, use a conditional expression that
+// Note: To prevent a new item from replacing an existing item, use a conditional expression that
 // contains the attribute_not_exists function with the name of the attribute being used as the
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// </note> For more information about PutItem, see Working with Items in the Amazon DynamoDB
+// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
 // Developer Guide.
 //
 // PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -2905,6 +2914,17 @@ func validatePutItem(in *PutItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
+//
+// [PutItem in the AWS Command Line Interface]: http://docs.aws.amazon.com/goto/aws-cli/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for .NET]: http://docs.aws.amazon.com/goto/DotNetSDKV3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for C++]: http://docs.aws.amazon.com/goto/SdkForCpp/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Go]: http://docs.aws.amazon.com/goto/SdkForGoV1/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Java]: http://docs.aws.amazon.com/goto/SdkForJava/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for JavaScript]: http://docs.aws.amazon.com/goto/AWSJavaScriptSDK/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for PHP V3]: http://docs.aws.amazon.com/goto/SdkForPHPV3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Python]: http://docs.aws.amazon.com/goto/boto3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Ruby V2]: http://docs.aws.amazon.com/goto/SdkForRubyV2/dynamodb-2012-08-10/PutItem
+// [Working with Items]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
 	if err := validatePutItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPutItem, err)
@@ -2969,34 +2989,34 @@ func validateQuery(in *QueryInput) error {
 // will be empty. Queries that do not return results consume the minimum number of read capacity
 // units for that type of read operation.
 //
-// <note> DynamoDB calculates the number of read capacity units consumed based on item size, not on
+// Note: DynamoDB calculates the number of read capacity units consumed based on item size, not on
 // the amount of data that is returned to an application. The number of capacity units consumed
 // will be the same whether you request all of the attributes (the default behavior) or just some
 // of them (using a projection expression). The number will also be the same whether or not you use
 // a FilterExpression.
 //
-// </note> Query results are always sorted by the sort key value. If the data type of the sort key
-// is Number, the results are returned in numeric order; otherwise, the results are returned in
-// order of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
+// Query results are always sorted by the sort key value. If the data type of the sort key is
+// Number, the results are returned in numeric order; otherwise, the results are returned in order
+// of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
 // ScanIndexForward parameter to false.
 //
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
-// result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
 // attributes in the KeyConditionExpression.
 //
-// <note> A Query operation can return an empty result set and a LastEvaluatedKey if all the items
+// Note: A Query operation can return an empty result set and a LastEvaluatedKey if all the items
 // read for the page of results are filtered out.
 //
-// </note> You can query a table, a local secondary index, or a global secondary index. For a query
-// on a table or on a local secondary index, you can set the ConsistentRead parameter to true and
-// obtain a strongly consistent result. Global secondary indexes support eventually consistent
-// reads only, so do not specify ConsistentRead when querying a global secondary index.
+// You can query a table, a local secondary index, or a global secondary index. For a query on a
+// table or on a local secondary index, you can set the ConsistentRead parameter to true and obtain
+// a strongly consistent result. Global secondary indexes support eventually consistent reads only,
+// so do not specify ConsistentRead when querying a global secondary index.
 //
 // Query sends POST / with X-Amz-Target: DynamoDB_20120810.Query.
 //
@@ -3007,6 +3027,8 @@ func validateQuery(in *QueryInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
+//
+// [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html#Query.Pagination
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
 	if err := validateQuery(in); err != nil {
 		return nil, c.rt.InvalidInput(&opQuery, err)
@@ -3251,10 +3273,8 @@ func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error
 //   - Provisioned read and write capacity
 //   - Encryption settings
 //
-// <important> All these settings come from the current settings of the source table at the time of
+// Important: All these settings come from the current settings of the source table at the time of
 // restore.
-//
-// </important>
 //
 // You must manually set up the following on the restored table:
 //
@@ -3339,12 +3359,12 @@ func validateScan(in *ScanInput) error {
 // A single Scan operation reads up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you need to paginate the
-// result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // Scan operations proceed sequentially; however, for faster performance on a large table or
 // secondary index, applications can request a parallel Scan operation by providing the Segment and
-// TotalSegments parameters. For more information, see Parallel Scan in the Amazon DynamoDB
+// TotalSegments parameters. For more information, see [Parallel Scan] in the Amazon DynamoDB
 // Developer Guide.
 //
 // Scan uses eventually consistent reads when accessing the data in a table; therefore, the result
@@ -3361,6 +3381,9 @@ func validateScan(in *ScanInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post
+//
+// [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Pagination
+// [Parallel Scan]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan
 func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)) (*ScanOutput, error) {
 	if err := validateScan(in); err != nil {
 		return nil, c.rt.InvalidInput(&opScan, err)
@@ -3480,8 +3503,8 @@ func validateTagResource(in *TagResourceInput) error {
 // user-defined tags so that they appear on the Billing and Cost Management console for cost
 // allocation tracking. You can call TagResource up to five times per second, per account.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // TagResource sends POST / with X-Amz-Target: DynamoDB_20120810.TagResource.
 //
@@ -3492,6 +3515,8 @@ func validateTagResource(in *TagResourceInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...func(*Options)) (*TagResourceOutput, error) {
 	if err := validateTagResource(in); err != nil {
 		return nil, c.rt.InvalidInput(&opTagResource, err)
@@ -3747,8 +3772,8 @@ func validateUntagResource(in *UntagResourceInput) error {
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
 // to five times per second, per account.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // UntagResource sends POST / with X-Amz-Target: DynamoDB_20120810.UntagResource.
 //
@@ -3759,6 +3784,8 @@ func validateUntagResource(in *UntagResourceInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts ...func(*Options)) (*UntagResourceOutput, error) {
 	if err := validateUntagResource(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUntagResource, err)
@@ -3994,12 +4021,11 @@ func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 // global table, have the same key schema, have DynamoDB Streams enabled, and have the same
 // provisioned and maximum write capacity units.
 //
-// <note> Although you can use UpdateGlobalTable to add replicas and remove replicas in a single
+// Note: Although you can use UpdateGlobalTable to add replicas and remove replicas in a single
 // request, for simplicity we recommend that you issue separate requests for adding or removing
 // replicas.
 //
-// </note> If global secondary indexes are specified, then the following conditions must also be
-// met:
+// If global secondary indexes are specified, then the following conditions must also be met:
 //
 //   - The global secondary indexes must have the same name.
 //   - The global secondary indexes must have the same hash key and sort key (if present).
@@ -4296,9 +4322,7 @@ func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInpu
 
 // Updates auto scaling settings on your global tables at once.
 //
-// <note> This operation only applies to Version 2019.11.21 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2019.11.21] of global tables.
 //
 // UpdateTableReplicaAutoScaling sends POST / with X-Amz-Target:
 // DynamoDB_20120810.UpdateTableReplicaAutoScaling.
@@ -4310,6 +4334,8 @@ func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInpu
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTableReplicaAutoScaling/post
+//
+// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
 func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTableReplicaAutoScalingInput, opts ...func(*Options)) (*UpdateTableReplicaAutoScalingOutput, error) {
 	if err := validateUpdateTableReplicaAutoScaling(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
@@ -4375,22 +4401,21 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 // item. If the epoch time value stored in the attribute is less than the current time, the item is
 // marked as expired and subsequently deleted.
 //
-// <note> The epoch time format is the number of seconds elapsed since 12:00:00 AM January 1, 1970
+// Note: The epoch time format is the number of seconds elapsed since 12:00:00 AM January 1, 1970
 // UTC.
 //
-// </note> DynamoDB deletes expired items on a best-effort basis to ensure availability of
-// throughput for other data operations.
+// DynamoDB deletes expired items on a best-effort basis to ensure availability of throughput for
+// other data operations.
 //
-// <important> DynamoDB typically deletes expired items within two days of expiration. The exact
+// Important: DynamoDB typically deletes expired items within two days of expiration. The exact
 // duration within which an item gets deleted after expiration is specific to the nature of the
 // workload. Items that have expired and not been deleted will still show up in reads, queries, and
 // scans.
 //
-// </important> As items are deleted, they are removed from any local secondary index and global
-// secondary index immediately in the same eventually consistent way as a standard delete
-// operation.
+// As items are deleted, they are removed from any local secondary index and global secondary index
+// immediately in the same eventually consistent way as a standard delete operation.
 //
-// For more information, see Time To Live in the Amazon DynamoDB Developer Guide.
+// For more information, see [Time To Live] in the Amazon DynamoDB Developer Guide.
 //
 // UpdateTimeToLive sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateTimeToLive.
 //
@@ -4401,6 +4426,8 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTimeToLive/post
+//
+// [Time To Live]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
 func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput, opts ...func(*Options)) (*UpdateTimeToLiveOutput, error) {
 	if err := validateUpdateTimeToLive(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)

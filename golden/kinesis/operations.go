@@ -177,8 +177,9 @@ func validateCreateStream(in *CreateStreamInput) error {
 //   - Have more than five streams in the CREATING state at any point in time.
 //   - Create more shards than are authorized for your account.
 //
-// For the default shard limit for an AWS account, see Amazon Kinesis Data Streams Limits in the
-// Amazon Kinesis Data Streams Developer Guide. To increase this limit, contact AWS Support.
+// For the default shard limit for an AWS account, see [Amazon Kinesis Data Streams Limits]
+// in the Amazon Kinesis Data Streams Developer Guide. To increase this limit,
+// [contact AWS Support].
 //
 // You can use DescribeStream to check the stream status, which is returned in StreamStatus.
 //
@@ -193,6 +194,9 @@ func validateCreateStream(in *CreateStreamInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.CreateStream/post
+//
+// [Amazon Kinesis Data Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
+// [contact AWS Support]: https://docs.aws.amazon.com/general/latest/gr/aws_service_limits.html
 func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts ...func(*Options)) (*CreateStreamOutput, error) {
 	if err := validateCreateStream(in); err != nil {
 		return nil, c.rt.InvalidInput(&opCreateStream, err)
@@ -542,8 +546,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 // in the stream is identified by a sequence number, which is assigned when the record is put into
 // the stream.
 //
-// You can limit the number of shards returned by each call. For more information, see Retrieving
-// Shards from a Stream in the Amazon Kinesis Data Streams Developer Guide.
+// You can limit the number of shards returned by each call. For more information, see
+// [Retrieving Shards from a Stream] in the Amazon Kinesis Data Streams Developer Guide.
 //
 // There are no guarantees about the chronological order shards returned. To process shards in
 // chronological order, use the ID of the parent shard to track the lineage to the oldest shard.
@@ -558,6 +562,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
+//
+// [Retrieving Shards from a Stream]: https://docs.aws.amazon.com/kinesis/latest/dev/kinesis-using-sdk-java-retrieve-shards.html
 func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) (*DescribeStreamOutput, error) {
 	if err := validateDescribeStream(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeStream, err)
@@ -1073,9 +1079,9 @@ func validateGetRecords(in *GetRecordsInput) error {
 // contains records.
 //
 // You can scale by provisioning multiple shards per stream while considering service limits (for
-// more information, see Amazon Kinesis Data Streams Limits in the Amazon Kinesis Data Streams
-// Developer Guide). Your application should have one thread per shard, each reading continuously
-// from its stream. To read from a stream continually, call GetRecords in a loop. Use
+// more information, see [Amazon Kinesis Data Streams Limits] in the Amazon Kinesis Data
+// Streams Developer Guide). Your application should have one thread per shard, each reading
+// continuously from its stream. To read from a stream continually, call GetRecords in a loop. Use
 // GetShardIterator to get the shard iterator to specify in the first GetRecords call. GetRecords
 // returns a new shard iterator in NextShardIterator. Specify the shard iterator returned in
 // NextShardIterator in subsequent calls to GetRecords. If the shard has been closed, the shard
@@ -1100,7 +1106,7 @@ func validateGetRecords(in *GetRecordsInput) error {
 //
 // To detect whether the application is falling behind in processing, you can use the
 // MillisBehindLatest response attribute. You can also monitor the stream using CloudWatch metrics
-// and other mechanisms (see Monitoring in the Amazon Kinesis Data Streams Developer Guide).
+// and other mechanisms (see [Monitoring] in the Amazon Kinesis Data Streams Developer Guide).
 //
 // Each Amazon Kinesis record includes a value, ApproximateArrivalTimestamp, that is set when a
 // stream successfully receives and stores a record. This is commonly referred to as a server-side
@@ -1123,6 +1129,9 @@ func validateGetRecords(in *GetRecordsInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetRecords/post
+//
+// [Amazon Kinesis Data Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
+// [Monitoring]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring.html
 func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...func(*Options)) (*GetRecordsOutput, error) {
 	if err := validateGetRecords(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGetRecords, err)
@@ -1224,7 +1233,7 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 //
 // If a GetShardIterator request is made too often, you receive a
 // ProvisionedThroughputExceededException. For more information about throughput limits, see
-// GetRecords, and Streams Limits in the Amazon Kinesis Data Streams Developer Guide.
+// GetRecords, and [Streams Limits] in the Amazon Kinesis Data Streams Developer Guide.
 //
 // If the shard is closed, GetShardIterator returns a valid iterator for the last sequence number
 // of the shard. A shard can be closed as a result of using SplitShard or MergeShards.
@@ -1240,6 +1249,8 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetShardIterator/post
+//
+// [Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
 func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput, opts ...func(*Options)) (*GetShardIteratorOutput, error) {
 	if err := validateGetShardIterator(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGetShardIterator, err)
@@ -1372,12 +1383,10 @@ func newListShardsError(code string) runtime.ModeledError {
 // Lists the shards in a stream and provides information about each shard. This operation has a
 // limit of 100 transactions per second per data stream.
 //
-// <important> This API is a new operation that is used by the Amazon Kinesis Client Library (KCL).
+// Important: This API is a new operation that is used by the Amazon Kinesis Client Library (KCL).
 // If you have a fine-grained IAM policy that only allows specific operations, you must update your
-// policy to allow calls to this API. For more information, see Controlling Access to Amazon
-// Kinesis Data Streams Resources Using IAM.
-//
-// </important>
+// policy to allow calls to this API. For more information, see
+// [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM].
 //
 // ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
 //
@@ -1385,6 +1394,8 @@ func newListShardsError(code string) runtime.ModeledError {
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListShards/post
+//
+// [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM]: https://docs.aws.amazon.com/streams/latest/dev/controlling-access.html
 func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...func(*Options)) (*ListShardsOutput, error) {
 	if in == nil {
 		in = &ListShardsInput{}
@@ -1769,7 +1780,7 @@ func validateMergeShards(in *MergeShardsInput) error {
 //
 // MergeShards is called when there is a need to reduce the overall capacity of a stream because of
 // excess capacity that is not being used. You must specify the shard to be merged and the adjacent
-// shard for a stream. For more information about merging shards, see Merge Two Shards in the
+// shard for a stream. For more information about merging shards, see [Merge Two Shards] in the
 // Amazon Kinesis Data Streams Developer Guide.
 //
 // If the stream is in the ACTIVE state, you can call MergeShards. If a stream is in the CREATING,
@@ -1799,6 +1810,8 @@ func validateMergeShards(in *MergeShardsInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.MergeShards/post
+//
+// [Merge Two Shards]: https://docs.aws.amazon.com/kinesis/latest/dev/kinesis-using-sdk-java-resharding-merge.html
 func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...func(*Options)) (*MergeShardsOutput, error) {
 	if err := validateMergeShards(in); err != nil {
 		return nil, c.rt.InvalidInput(&opMergeShards, err)
@@ -1907,23 +1920,22 @@ func validatePutRecord(in *PutRecordInput) error {
 // An MD5 hash function is used to map partition keys to 128-bit integer values and to map
 // associated data records to shards using the hash key ranges of the shards. You can override
 // hashing the partition key to determine the shard by explicitly specifying a hash value using the
-// ExplicitHashKey parameter. For more information, see Adding Data to a Stream in the Amazon
-// Kinesis Data Streams Developer Guide.
+// ExplicitHashKey parameter. For more information, see [Adding Data to a Stream] in the
+// Amazon Kinesis Data Streams Developer Guide.
 //
 // PutRecord returns the shard ID of where the data record was placed and the sequence number that
 // was assigned to the data record.
 //
 // Sequence numbers increase over time and are specific to a shard within a stream, not across all
 // shards within a stream. To guarantee strictly increasing ordering, write serially to a shard and
-// use the SequenceNumberForOrdering parameter. For more information, see Adding Data to a Stream
-// in the Amazon Kinesis Data Streams Developer Guide.
+// use the SequenceNumberForOrdering parameter. For more information, see
+// [Adding Data to a Stream] in the Amazon Kinesis Data Streams Developer Guide.
 //
-// <important> After you write a record to a stream, you cannot modify that record or its order
+// Important: After you write a record to a stream, you cannot modify that record or its order
 // within the stream.
 //
-// </important> If a PutRecord request cannot be processed because of insufficient provisioned
-// throughput on the shard involved in the request, PutRecord throws
-// ProvisionedThroughputExceededException.
+// If a PutRecord request cannot be processed because of insufficient provisioned throughput on the
+// shard involved in the request, PutRecord throws ProvisionedThroughputExceededException.
 //
 // By default, data records are accessible for 24 hours from the time that they are added to a
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
@@ -1939,6 +1951,8 @@ func validatePutRecord(in *PutRecordInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecord/post
+//
+// [Adding Data to a Stream]: https://docs.aws.amazon.com/kinesis/latest/dev/developing-producers-with-sdk.html#kinesis-using-sdk-java-add-data-to-stream
 func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func(*Options)) (*PutRecordOutput, error) {
 	if err := validatePutRecord(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPutRecord, err)
@@ -2015,13 +2029,14 @@ func validatePutRecords(in *PutRecordsInput) error {
 // partition key and associated data to a specific shard. An MD5 hash function is used to map
 // partition keys to 128-bit integer values and to map associated data records to shards. As a
 // result of this hashing mechanism, all data records with the same partition key map to the same
-// shard within the stream. For more information, see Adding Data to a Stream in the Amazon Kinesis
-// Data Streams Developer Guide.
+// shard within the stream. For more information, see [Adding Data to a Stream] in the
+// Amazon Kinesis Data Streams Developer Guide.
 //
 // Each record in the Records array may include an optional parameter, ExplicitHashKey, which
 // overrides the partition key to shard mapping. This parameter allows a data producer to determine
-// explicitly the shard where the record is stored. For more information, see Adding Multiple
-// Records with PutRecords in the Amazon Kinesis Data Streams Developer Guide.
+// explicitly the shard where the record is stored. For more information, see
+// [Adding Multiple Records with PutRecords] in the Amazon Kinesis Data Streams Developer
+// Guide.
 //
 // The PutRecords response includes an array of response Records. Each record in the response array
 // directly correlates with a record in the request array using natural ordering, from the top to
@@ -2043,15 +2058,15 @@ func validatePutRecords(in *PutRecordsInput) error {
 // ProvisionedThroughputExceededException or InternalFailure. ErrorMessage provides more detailed
 // information about the ProvisionedThroughputExceededException exception including the account ID,
 // stream name, and shard ID of the record that was throttled. For more information about partially
-// successful responses, see Adding Multiple Records with PutRecords in the Amazon Kinesis Data
-// Streams Developer Guide.
+// successful responses, see [Adding Multiple Records with PutRecords] in the Amazon
+// Kinesis Data Streams Developer Guide.
 //
-// <important> After you write a record to a stream, you cannot modify that record or its order
+// Important: After you write a record to a stream, you cannot modify that record or its order
 // within the stream.
 //
-// </important> By default, data records are accessible for 24 hours from the time that they are
-// added to a stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to
-// modify this retention period.
+// By default, data records are accessible for 24 hours from the time that they are added to a
+// stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
+// this retention period.
 //
 // PutRecords sends POST / with X-Amz-Target: Kinesis_20131202.PutRecords.
 //
@@ -2063,6 +2078,9 @@ func validatePutRecords(in *PutRecordsInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecords/post
+//
+// [Adding Data to a Stream]: https://docs.aws.amazon.com/kinesis/latest/dev/developing-producers-with-sdk.html#kinesis-using-sdk-java-add-data-to-stream
+// [Adding Multiple Records with PutRecords]: https://docs.aws.amazon.com/kinesis/latest/dev/developing-producers-with-sdk.html#kinesis-using-sdk-java-putrecords
 func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...func(*Options)) (*PutRecordsOutput, error) {
 	if err := validatePutRecords(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPutRecords, err)
@@ -2292,8 +2310,8 @@ func validateSplitShard(in *SplitShardInput) error {
 // You must specify the shard to be split and the new hash key, which is the position in the shard
 // where the shard gets split in two. In many cases, the new hash key might be the average of the
 // beginning and ending hash key, but it can be any hash key value in the range being mapped into
-// the shard. For more information, see Split a Shard in the Amazon Kinesis Data Streams Developer
-// Guide.
+// the shard. For more information, see [Split a Shard] in the Amazon Kinesis Data Streams
+// Developer Guide.
 //
 // You can use DescribeStream to determine the shard ID and hash key values for the ShardToSplit
 // and NewStartingHashKey parameters that are specified in the SplitShard request.
@@ -2311,8 +2329,8 @@ func validateSplitShard(in *SplitShardInput) error {
 // you try to create more shards than are authorized for your account, you receive a
 // LimitExceededException.
 //
-// For the default shard limit for an AWS account, see Kinesis Data Streams Limits in the Amazon
-// Kinesis Data Streams Developer Guide. To increase this limit, contact AWS Support.
+// For the default shard limit for an AWS account, see [Kinesis Data Streams Limits] in the
+// Amazon Kinesis Data Streams Developer Guide. To increase this limit, [contact AWS Support].
 //
 // If you try to operate on too many streams simultaneously using CreateStream, DeleteStream,
 // MergeShards, and/or SplitShard, you receive a LimitExceededException.
@@ -2328,6 +2346,10 @@ func validateSplitShard(in *SplitShardInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.SplitShard/post
+//
+// [Split a Shard]: https://docs.aws.amazon.com/kinesis/latest/dev/kinesis-using-sdk-java-resharding-split.html
+// [Kinesis Data Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
+// [contact AWS Support]: https://docs.aws.amazon.com/general/latest/gr/aws_service_limits.html
 func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...func(*Options)) (*SplitShardOutput, error) {
 	if err := validateSplitShard(in); err != nil {
 		return nil, c.rt.InvalidInput(&opSplitShard, err)
@@ -2620,9 +2642,9 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 //   - Scale a stream with more than 500 shards down unless the result is less than 500 shards
 //   - Scale up to more than the shard limit for your account
 //
-// For the default limits for an AWS account, see Streams Limits in the Amazon Kinesis Data Streams
-// Developer Guide. To request an increase in the call rate limit, the shard limit for this API, or
-// your overall shard limit, use the limits form.
+// For the default limits for an AWS account, see [Streams Limits] in the Amazon Kinesis Data
+// Streams Developer Guide. To request an increase in the call rate limit, the shard limit for this
+// API, or your overall shard limit, use the [limits form].
 //
 // UpdateShardCount sends POST / with X-Amz-Target: Kinesis_20131202.UpdateShardCount.
 //
@@ -2633,6 +2655,9 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.UpdateShardCount/post
+//
+// [Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
+// [limits form]: https://console.aws.amazon.com/support/v1#/case/create?issueType=service-limit-increase&limitType=service-code-kinesis
 func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput, opts ...func(*Options)) (*UpdateShardCountOutput, error) {
 	if err := validateUpdateShardCount(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateShardCount, err)

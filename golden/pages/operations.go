@@ -129,10 +129,22 @@ func validateListIssues(in *ListIssuesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.Owner == "." || in.Owner == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListIssuesInput.Owner",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if in == nil || in.Repo == "" {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "ListIssuesInput.Repo",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.Repo == "." || in.Repo == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListIssuesInput.Repo",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {

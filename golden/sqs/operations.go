@@ -46,40 +46,47 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
 
-// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
+// Adds a permission to a queue for a specific [principal]. This allows sharing access to the
+// queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
-// <note>
+// Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-//     Language in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETAddPermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=AddPermission&Version=2012-11-05.
@@ -88,6 +95,11 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
+//
+// [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+// [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput, opts ...func(*Options)) (*GETAddPermissionOutput, error) {
 	if err := validateGETAddPermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETAddPermission, err)
@@ -141,6 +153,12 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -149,7 +167,7 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// hours. For more information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -175,13 +193,13 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request.
+// request a limit increase, [file a support request].
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// Important: If you attempt to set the VisibilityTimeout to a value greater than the maximum time
 // left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
@@ -191,8 +209,6 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
 //
-// </important>
-//
 // GETChangeMessageVisibility sends GET
 // /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
@@ -200,6 +216,9 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
+//
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+// [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
 func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMessageVisibilityInput, opts ...func(*Options)) (*GETChangeMessageVisibilityOutput, error) {
 	if err := validateGETChangeMessageVisibility(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibility, err)
@@ -246,6 +265,12 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -257,13 +282,13 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -326,26 +351,25 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 //   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// <note> You can't change the queue type after you create it and you can't convert an existing
+// Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
-//
-// </note>
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the limits
-// related to queues and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
-// <note> After you create a queue, you must wait at least one second after the queue is created to
+// Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
 //
-// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
-// QueueName parameter. be aware of existing queue names:
+// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
+// parameter. be aware of existing queue names:
 //
 //   - If you provide the name of an existing queue along with the exact names and values of all
 //     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -360,10 +384,9 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
 //
@@ -371,6 +394,10 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/get
+//
+// [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
+// [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
 	if err := validateGETCreateQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETCreateQueue, err)
@@ -418,6 +445,12 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -430,7 +463,7 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// Note: The ReceiptHandle is associated with a specific instance of receiving a message. If you
 // receive a message more than once, the ReceiptHandle is different each time you receive a
 // message. When you use the DeleteMessage action, you must provide the most recently received
 // ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
@@ -441,8 +474,6 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
-//
-// </note>
 //
 // GETDeleteMessage sends GET
 // /{AccountNumber}/{QueueName}/?Action=DeleteMessage&Version=2012-11-05.
@@ -496,6 +527,12 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -505,13 +542,13 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -563,6 +600,12 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -571,20 +614,19 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// Important: Be careful with the DeleteQueue action: When you delete a queue, any messages in the
 // queue are no longer available.
 //
-// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
-// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
-// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
+// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
+// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETDeleteQueue sends GET /{AccountNumber}/{QueueName}/?Action=DeleteQueue&Version=2012-11-05.
 //
@@ -592,6 +634,8 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, opts ...func(*Options)) (*GETDeleteQueueOutput, error) {
 	if err := validateGETDeleteQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETDeleteQueue, err)
@@ -630,6 +674,12 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETGetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -638,10 +688,8 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 
 // Gets attributes for the specified queue.
 //
-// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-// suffix.
-//
-// </note>
+// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+// .fifo suffix.
 //
 // GETGetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05.
@@ -650,6 +698,8 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
+//
+// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
 func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GETGetQueueAttributesOutput, error) {
 	if err := validateGETGetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueAttributes, err)
@@ -699,8 +749,9 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
-// access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+// access the queue. For more information about shared queue access, see AddPermission or see
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
 // GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
 //
@@ -708,6 +759,8 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/get
+//
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GETGetQueueUrlOutput, error) {
 	if err := validateGETGetQueueUrl(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueUrl, err)
@@ -748,6 +801,12 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -764,8 +823,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // GETListDeadLetterSourceQueues sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
@@ -774,6 +833,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
+//
+// [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
 func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*GETListDeadLetterSourceQueuesOutput, error) {
 	if err := validateGETListDeadLetterSourceQueues(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListDeadLetterSourceQueues, err)
@@ -814,6 +875,12 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListQueueTagsInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -821,12 +888,11 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 }
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETListQueueTags sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
@@ -835,6 +901,9 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
 	if err := validateGETListQueueTags(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListQueueTags, err)
@@ -873,14 +942,15 @@ var opGETListQueues = runtime.Operation{
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=ListQueues/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*GETListQueuesOutput, error) {
 	if in == nil {
 		in = &GETListQueuesInput{}
@@ -919,6 +989,12 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETPurgeQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -927,14 +1003,14 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// Important: When you use the PurgeQueue action, you can't retrieve any messages deleted from a
 // queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// </important> Messages sent to the queue before you call PurgeQueue might be received but are
-// deleted within the next minute.
+// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
+// the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
@@ -984,6 +1060,12 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETReceiveMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -991,8 +1073,8 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -1004,28 +1086,26 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // For each message returned, the response includes the following:
 //
 //   - The message body.
-//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - An MD5 digest of the message body. For information about MD5, see [RFC1321].
 //   - The MessageId you received when you sent the message to the queue.
 //   - The receipt handle.
 //   - The message attributes.
 //   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+// information, see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
-//
-// </note>
+// Note: In the future, new attributes might be added. If you write code that calls this action, we
+// recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // GETReceiveMessage sends GET
 // /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05.
@@ -1037,6 +1117,11 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
+//
+// [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
+// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*GETReceiveMessageOutput, error) {
 	if err := validateGETReceiveMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETReceiveMessage, err)
@@ -1087,6 +1172,12 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETRemovePermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1095,15 +1186,14 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note>
+// Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // GETRemovePermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=RemovePermission&Version=2012-11-05.
@@ -1112,6 +1202,8 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissionInput, opts ...func(*Options)) (*GETRemovePermissionOutput, error) {
 	if err := validateGETRemovePermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETRemovePermission, err)
@@ -1157,6 +1249,12 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1165,15 +1263,13 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 
 // Delivers a message to the specified queue.
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
-//
-// </important>
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
 //
@@ -1181,6 +1277,8 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*GETSendMessageOutput, error) {
 	if err := validateGETSendMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessage, err)
@@ -1231,6 +1329,12 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1247,16 +1351,16 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
-// default value for the queue.
+// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
+// for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -1273,6 +1377,8 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*GETSendMessageBatchOutput, error) {
 	if err := validateGETSendMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessageBatch, err)
@@ -1318,6 +1424,12 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1328,16 +1440,15 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note>
+// Note:
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // GETSetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=SetQueueAttributes&Version=2012-11-05.
@@ -1346,6 +1457,8 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttributesInput, opts ...func(*Options)) (*GETSetQueueAttributesOutput, error) {
 	if err := validateGETSetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSetQueueAttributes, err)
@@ -1391,14 +1504,20 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETTagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -1407,13 +1526,12 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETTagQueue sends GET /{AccountNumber}/{QueueName}/?Action=TagQueue&Version=2012-11-05.
 //
@@ -1421,6 +1539,10 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...func(*Options)) (*GETTagQueueOutput, error) {
 	if err := validateGETTagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETTagQueue, err)
@@ -1466,19 +1588,24 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETUntagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETUntagQueue sends GET /{AccountNumber}/{QueueName}/?Action=UntagQueue&Version=2012-11-05.
 //
@@ -1486,6 +1613,9 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts ...func(*Options)) (*GETUntagQueueOutput, error) {
 	if err := validateGETUntagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETUntagQueue, err)
@@ -1512,38 +1642,44 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
 var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 
-// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
+// Adds a permission to a queue for a specific [principal]. This allows sharing access to the
+// queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
-// <note>
+// Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-//     Language in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=AddPermission/post
+//
+// [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+// [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInput, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
 	if in == nil {
 		in = &POSTAddPermissionInput{}
@@ -1570,7 +1706,7 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// hours. For more information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -1596,13 +1732,13 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request.
+// request a limit increase, [file a support request].
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// Important: If you attempt to set the VisibilityTimeout to a value greater than the maximum time
 // left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
@@ -1612,11 +1748,12 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
 //
-// </important>
-//
 // POSTChangeMessageVisibility sends POST /?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
+//
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+// [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
 func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChangeMessageVisibilityInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
 	if in == nil {
 		in = &POSTChangeMessageVisibilityInput{}
@@ -1646,13 +1783,13 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMess
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -1691,26 +1828,25 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 //
 //   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// <note> You can't change the queue type after you create it and you can't convert an existing
+// Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
-//
-// </note>
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the limits
-// related to queues and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
-// <note> After you create a queue, you must wait at least one second after the queue is created to
+// Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
 //
-// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
-// QueueName parameter. be aware of existing queue names:
+// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
+// parameter. be aware of existing queue names:
 //
 //   - If you provide the name of an existing queue along with the exact names and values of all
 //     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -1725,14 +1861,17 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=CreateQueue/post
+//
+// [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
+// [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
 	if in == nil {
 		in = &POSTCreateQueueInput{}
@@ -1763,7 +1902,7 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// Note: The ReceiptHandle is associated with a specific instance of receiving a message. If you
 // receive a message more than once, the ReceiptHandle is different each time you receive a
 // message. When you use the DeleteMessage action, you must provide the most recently received
 // ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
@@ -1774,8 +1913,6 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
-//
-// </note>
 //
 // POSTDeleteMessage sends POST /?Action=DeleteMessage&Version=2012-11-05.
 //
@@ -1807,13 +1944,13 @@ var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -1848,24 +1985,25 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// Important: Be careful with the DeleteQueue action: When you delete a queue, any messages in the
 // queue are no longer available.
 //
-// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
-// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
-// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
+// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
+// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=DeleteQueue/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
 	if in == nil {
 		in = &POSTDeleteQueueInput{}
@@ -1892,14 +2030,14 @@ var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes"}
 
 // Gets attributes for the specified queue.
 //
-// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-// suffix.
-//
-// </note>
+// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+// .fifo suffix.
 //
 // POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
+//
+// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
 func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAttributesInput, opts ...func(*Options)) (*POSTGetQueueAttributesOutput, error) {
 	if in == nil {
 		in = &POSTGetQueueAttributesInput{}
@@ -1928,12 +2066,15 @@ var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
-// access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+// access the queue. For more information about shared queue access, see AddPermission or see
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
 // POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/post
+//
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, opts ...func(*Options)) (*POSTGetQueueUrlOutput, error) {
 	if in == nil {
 		in = &POSTGetQueueUrlInput{}
@@ -1968,13 +2109,15 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLett
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // POSTListDeadLetterSourceQueues sends POST
 // /?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
+//
+// [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
 func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*POSTListDeadLetterSourceQueuesOutput, error) {
 	if in == nil {
 		in = &POSTListDeadLetterSourceQueuesInput{}
@@ -2002,16 +2145,18 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=ListQueueTags/post
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
 	if in == nil {
 		in = &POSTListQueueTagsInput{}
@@ -2046,14 +2191,15 @@ var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=ListQueues/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*POSTListQueuesOutput, error) {
 	if in == nil {
 		in = &POSTListQueuesInput{}
@@ -2082,14 +2228,14 @@ var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// Important: When you use the PurgeQueue action, you can't retrieve any messages deleted from a
 // queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// </important> Messages sent to the queue before you call PurgeQueue might be received but are
-// deleted within the next minute.
+// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
+// the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
@@ -2125,8 +2271,8 @@ var opPOSTReceiveMessage = runtime.Operation{
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -2138,28 +2284,26 @@ var opPOSTReceiveMessage = runtime.Operation{
 // For each message returned, the response includes the following:
 //
 //   - The message body.
-//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - An MD5 digest of the message body. For information about MD5, see [RFC1321].
 //   - The MessageId you received when you sent the message to the queue.
 //   - The receipt handle.
 //   - The message attributes.
 //   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+// information, see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
-//
-// </note>
+// Note: In the future, new attributes might be added. If you write code that calls this action, we
+// recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05.
 //
@@ -2167,6 +2311,11 @@ var opPOSTReceiveMessage = runtime.Operation{
 // backoff of the error's class before returning.
 //
 // Source: #/paths/~1%23Action=ReceiveMessage/post
+//
+// [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
+// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageInput, opts ...func(*Options)) (*POSTReceiveMessageOutput, error) {
 	if in == nil {
 		in = &POSTReceiveMessageInput{}
@@ -2193,19 +2342,20 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note>
+// Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // POSTRemovePermission sends POST /?Action=RemovePermission&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=RemovePermission/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermissionInput, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
 	if in == nil {
 		in = &POSTRemovePermissionInput{}
@@ -2232,19 +2382,19 @@ var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
 
 // Delivers a message to the specified queue.
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
-//
-// </important>
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=SendMessage/post
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, opts ...func(*Options)) (*POSTSendMessageOutput, error) {
 	if in == nil {
 		in = &POSTSendMessageInput{}
@@ -2279,16 +2429,16 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
-// default value for the queue.
+// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
+// for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -2301,6 +2451,8 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 // POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=SendMessageBatch/post
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBatchInput, opts ...func(*Options)) (*POSTSendMessageBatchOutput, error) {
 	if in == nil {
 		in = &POSTSendMessageBatchInput{}
@@ -2329,20 +2481,21 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note>
+// Note:
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // POSTSetQueueAttributes sends POST /?Action=SetQueueAttributes&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAttributesInput, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
 	if in == nil {
 		in = &POSTSetQueueAttributesInput{}
@@ -2367,8 +2520,8 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAtt
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
 var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -2377,17 +2530,20 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=TagQueue/post
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
 	if in == nil {
 		in = &POSTTagQueueInput{}
@@ -2412,17 +2568,19 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts .
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
 var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
 //
 // Source: #/paths/~1%23Action=UntagQueue/post
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTUntagQueue(ctx context.Context, in *POSTUntagQueueInput, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
 	if in == nil {
 		in = &POSTUntagQueueInput{}
