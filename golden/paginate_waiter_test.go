@@ -241,6 +241,39 @@ func TestDynamoDBWaitersAndScanPaginator(t *testing.T) {
 	}
 	require.Equal(t, 1000, count)
 
+	// A page that fails for good (a non-retryable error on page 4) ends the
+	// iterator after the 3 good pages; resuming from the last good page's
+	// LastEvaluatedKey yields the rest, each item once.
+	resumed := map[string]bool{}
+	var last *dynamodb.ScanOutput
+	got := 0
+	for page, err := range sc.ScanPages(ctx, &dynamodb.ScanInput{TableName: table, Limit: &limit}) {
+		if err != nil {
+			require.Nil(t, page)
+			require.True(t, runtime.ErrorCodeIs(err, "ValidationException"), "%v", err)
+			break
+		}
+		got++
+		last = page
+		for _, item := range page.Items {
+			resumed[*item["pk"].S] = true
+		}
+		if got == 3 {
+			proxy.Inject(testserver.Fault{Status: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+				Body: `{"__type":"com.amazon.coral.validate#ValidationException","message":"injected"}`})
+		}
+	}
+	require.Equal(t, 3, got)
+	require.Len(t, resumed, 300)
+	for page, err := range sc.ScanPages(ctx, &dynamodb.ScanInput{TableName: table, Limit: &limit, ExclusiveStartKey: last.LastEvaluatedKey}) {
+		require.NoError(t, err)
+		for _, item := range page.Items {
+			require.False(t, resumed[*item["pk"].S], "an item seen twice")
+			resumed[*item["pk"].S] = true
+		}
+	}
+	require.Len(t, resumed, 1000)
+
 	_, err = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: table})
 	require.NoError(t, err)
 	var gonePolls int
