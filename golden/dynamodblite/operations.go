@@ -17,6 +17,7 @@ var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
 	},
 	NewError: newDeleteItemError,
@@ -78,7 +79,8 @@ func validateDeleteItem(in *DeleteItemInput) error {
 // Conditional deletes are useful for deleting items only if specific conditions are met. If those
 // conditions are met, DynamoDB performs the delete. Otherwise, the item is not deleted.
 //
-// DeleteItem sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteItem.
+// DeleteItem sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DeleteItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -117,6 +119,7 @@ var opFetchItem = runtime.Operation{
 	Name:      "FetchItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.GetItem",
 	},
 	NewError: newFetchItemError,
@@ -168,7 +171,7 @@ func validateFetchItem(in *GetItemInput) error {
 // strongly consistent read, set ConsistentRead to true. Although a strongly consistent read might
 // take more time than an eventually consistent read, it always returns the last updated value.
 //
-// FetchItem sends POST / with X-Amz-Target: DynamoDB_20120810.GetItem.
+// FetchItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -206,6 +209,7 @@ var opPutItem = runtime.Operation{
 	Name:      "PutItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
 	NewError: newDeleteItemError,
@@ -272,7 +276,7 @@ func validatePutItem(in *PutItemInput) error {
 // For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
 // Developer Guide.
 //
-// PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
+// PutItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -322,6 +326,7 @@ var opQuery = runtime.Operation{
 	Name:      "Query",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
 	NewError: newFetchItemError,
@@ -386,7 +391,7 @@ func validateQuery(in *QueryInput) error {
 // a strongly consistent result. Global secondary indexes support eventually consistent reads only,
 // so do not specify ConsistentRead when querying a global secondary index.
 //
-// Query sends POST / with X-Amz-Target: DynamoDB_20120810.Query.
+// Query sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.

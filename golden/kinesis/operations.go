@@ -452,6 +452,7 @@ var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
 	NewError: newDescribeLimitsError,
@@ -473,7 +474,8 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // This operation has a limit of one transaction per second per account.
 //
-// DescribeLimits sends POST / with X-Amz-Target: Kinesis_20131202.DescribeLimits.
+// DescribeLimits sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeLimits.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -504,6 +506,7 @@ var opDescribeStream = runtime.Operation{
 	Name:      "DescribeStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
 	NewError: newDescribeStreamError,
@@ -554,7 +557,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 //
 // This operation has a limit of 10 transactions per second per account.
 //
-// DescribeStream sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStream.
+// DescribeStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStream.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -774,6 +778,7 @@ var opDescribeStreamConsumer = runtime.Operation{
 	Name:      "DescribeStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -788,7 +793,8 @@ var opDescribeStreamConsumer = runtime.Operation{
 //
 // This operation has a limit of 20 transactions per second per stream.
 //
-// DescribeStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamConsumer.
+// DescribeStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -820,6 +826,7 @@ var opDescribeStreamSummary = runtime.Operation{
 	Name:      "DescribeStreamSummary",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
 	NewError: newDescribeStreamError,
@@ -849,7 +856,8 @@ func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 //
 // DescribeStreamSummary has a limit of 20 transactions per second per account.
 //
-// DescribeStreamSummary sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
+// DescribeStreamSummary sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamSummary.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -886,6 +894,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 	Name:      "DisableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -915,7 +924,7 @@ func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error
 
 // Disables enhanced monitoring.
 //
-// DisableEnhancedMonitoring sends POST / with X-Amz-Target:
+// DisableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.DisableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -954,6 +963,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 	Name:      "EnableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -983,7 +993,7 @@ func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
 //
-// EnableEnhancedMonitoring sends POST / with X-Amz-Target:
+// EnableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.EnableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -1022,6 +1032,7 @@ var opGetRecords = runtime.Operation{
 	Name:      "GetRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetRecords",
 	},
 	NewError: newGetRecordsError,
@@ -1118,7 +1129,8 @@ func validateGetRecords(in *GetRecordsInput) error {
 //
 // This operation has a limit of five transactions per second per shard.
 //
-// GetRecords sends POST / with X-Amz-Target: Kinesis_20131202.GetRecords.
+// GetRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetRecords.
 //
 // Modelled errors (match with errors.As): ExpiredIteratorException, InvalidArgumentException,
 // KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException,
@@ -1161,6 +1173,7 @@ var opGetShardIterator = runtime.Operation{
 	Name:      "GetShardIterator",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetShardIterator",
 	},
 	NewError: newGetShardIteratorError,
@@ -1240,7 +1253,8 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 //
 // GetShardIterator has a limit of five transactions per second per account per open shard.
 //
-// GetShardIterator sends POST / with X-Amz-Target: Kinesis_20131202.GetShardIterator.
+// GetShardIterator sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetShardIterator.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException,
 // ProvisionedThroughputExceededException, ResourceNotFoundException.
@@ -1357,6 +1371,7 @@ var opListShards = runtime.Operation{
 	Name:      "ListShards",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
 	NewError: newListShardsError,
@@ -1388,7 +1403,8 @@ func newListShardsError(code string) runtime.ModeledError {
 // policy to allow calls to this API. For more information, see
 // [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM].
 //
-// ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
+// ListShards sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListShards.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1422,6 +1438,7 @@ var opListStreamConsumers = runtime.Operation{
 	Name:      "ListStreamConsumers",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
 	NewError: newListShardsError,
@@ -1448,7 +1465,8 @@ func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 //
 // This operation has a limit of 5 transactions per second per stream.
 //
-// ListStreamConsumers sends POST / with X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
+// ListStreamConsumers sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreamConsumers.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1554,6 +1572,7 @@ var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
 	NewError: newDescribeLimitsError,
@@ -1574,7 +1593,8 @@ var opListStreams = runtime.Operation{
 //
 // ListStreams has a limit of five transactions per second per account.
 //
-// ListStreams sends POST / with X-Amz-Target: Kinesis_20131202.ListStreams.
+// ListStreams sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreams.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -1675,6 +1695,7 @@ var opListTagsForStream = runtime.Operation{
 	Name:      "ListTagsForStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -1699,7 +1720,8 @@ func validateListTagsForStream(in *ListTagsForStreamInput) error {
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
 // transactions per second per account.
 //
-// ListTagsForStream sends POST / with X-Amz-Target: Kinesis_20131202.ListTagsForStream.
+// ListTagsForStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListTagsForStream.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -1841,6 +1863,7 @@ var opPutRecord = runtime.Operation{
 	Name:      "PutRecord",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
 	NewError: newPutRecordError,
@@ -1941,7 +1964,7 @@ func validatePutRecord(in *PutRecordInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecord sends POST / with X-Amz-Target: Kinesis_20131202.PutRecord.
+// PutRecord sends POST / with Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecord.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1982,6 +2005,7 @@ var opPutRecords = runtime.Operation{
 	Name:      "PutRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
 	NewError: newPutRecordError,
@@ -2068,7 +2092,8 @@ func validatePutRecords(in *PutRecordsInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecords sends POST / with X-Amz-Target: Kinesis_20131202.PutRecords.
+// PutRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.PutRecords.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -2110,6 +2135,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 	Name:      "RegisterStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
 	NewError: newAddTagsToStreamError,
@@ -2153,7 +2179,8 @@ func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 // in a CREATING status at the same time. Registering a 6th consumer while there are 5 in a
 // CREATING status results in a LimitExceededException.
 //
-// RegisterStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
+// RegisterStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.RegisterStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
@@ -2583,6 +2610,7 @@ var opUpdateShardCount = runtime.Operation{
 	Name:      "UpdateShardCount",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
 	NewError: newAddTagsToStreamError,
@@ -2646,7 +2674,8 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 // Streams Developer Guide. To request an increase in the call rate limit, the shard limit for this
 // API, or your overall shard limit, use the [limits form].
 //
-// UpdateShardCount sends POST / with X-Amz-Target: Kinesis_20131202.UpdateShardCount.
+// UpdateShardCount sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.UpdateShardCount.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.

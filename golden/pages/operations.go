@@ -7,6 +7,7 @@ import (
 	"context"
 	"iter"
 	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -19,9 +20,12 @@ import (
 var opListCustomers = runtime.Operation{
 	Name:      "ListCustomers",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 }
 
-// ListCustomers sends GET /v1/customers.
+// ListCustomers sends GET /v1/customers with Accept: application/json.
 //
 // Source: #/paths/~1v1~1customers/get
 func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts ...func(*Options)) (*ListCustomersOutput, error) {
@@ -117,6 +121,9 @@ func (c *Client) ListCustomersItems(ctx context.Context, in *ListCustomersInput,
 var opListIssues = runtime.Operation{
 	Name:      "ListIssues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 }
 
 // validateListIssues returns a *runtime.InvalidParamsError naming every member of in
@@ -153,7 +160,7 @@ func validateListIssues(in *ListIssuesInput) error {
 	return nil
 }
 
-// ListIssues sends GET /repos/{owner}/{repo}/issues.
+// ListIssues sends GET /repos/{owner}/{repo}/issues with Accept: application/json.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -180,7 +187,12 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 	openapi.AppendQuery(req.Query, "per_page", in.PerPage, "form", true)
 	openapi.AppendQuery(req.Query, "page", in.Page, "form", true)
 	out := new(ListIssuesOutput)
-	if err := c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(runtime.DecodeJSON(&out.Body), "Link", link)); err != nil {
+	if err := c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
+		if err := openapi.HeaderString(r.Header, "Link", &out.Link); err != nil {
+			return err
+		}
+		return runtime.DecodeJSON(&out.Body)(r)
+	}, "Link", link)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -262,29 +274,6 @@ func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts 
 						Param:     name,
 						URL:       nextURL,
 					})
-					return
-				}
-			}
-		}
-	}
-}
-
-// ListIssuesItems returns an iterator over the items (Body) of every page of ListIssues, in order,
-// fetched page by page by ListIssuesPages. After an error it yields the error with a zero item and
-// stops.
-//
-// Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
-func (c *Client) ListIssuesItems(ctx context.Context, in *ListIssuesInput, opts ...func(*Options)) iter.Seq2[Issue, error] {
-	return func(yield func(Issue, error) bool) {
-		for page, err := range c.ListIssuesPages(ctx, in, opts...) {
-			if err != nil {
-				var zero Issue
-				yield(zero, err)
-				return
-			}
-			items := page.Body
-			for _, item := range items {
-				if !yield(item, nil) {
 					return
 				}
 			}

@@ -99,6 +99,9 @@ type ListIssuesOutput struct {
 	//
 	// Required.
 	Body []Issue `json:"-"`
+
+	// Read from the response header "Link" (nil when absent).
+	Link *string `json:"-"`
 }
 
 // ListIssuesState is an enumeration of the spec: one constant per value.
