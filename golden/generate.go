@@ -6,8 +6,10 @@
 // byte by golden_test.go; golden/dynamodblite is the same DynamoDB client
 // cut down to four operations (one renamed) by a config file,
 // dynamodblite.retrygen.yaml, as a //go:generate line in a user's package
-// would make it; golden/mistrallite holds the streaming operations of
-// Mistral's spec (server-sent events, a binary download), selected by
+// would make it; golden/pages is generated from testdata/pages.openapi.yaml
+// (Stripe- and GitHub-shaped list endpoints, with -link-pagination);
+// golden/mistrallite holds the streaming operations of Mistral's spec
+// (server-sent events, a binary download, a multipart upload), selected by
 // mistrallite.retrygen.yaml. Regenerate with `go generate ./golden/` or
 // `go test ./golden/ -update`.
 package golden
@@ -19,3 +21,4 @@ package golden
 //go:generate go run ../cmd/retrygen generate -spec ../specs/petstore-speakeasy.openapi.yaml -out petstore -package petstore
 //go:generate go run ../cmd/retrygen generate -config dynamodblite.retrygen.yaml
 //go:generate go run ../cmd/retrygen generate -config mistrallite.retrygen.yaml
+//go:generate go run ../cmd/retrygen generate -spec testdata/pages.openapi.yaml -link-pagination -out pages -package pages
