@@ -14,7 +14,10 @@ import (
 
 // opAgentsApiV1ConversationsStartStream describes AgentsApiV1ConversationsStartStream to the runtime.
 var opAgentsApiV1ConversationsStartStream = runtime.Operation{
-	Name:              "AgentsApiV1ConversationsStartStream",
+	Name: "AgentsApiV1ConversationsStartStream",
+	FixedHeaders: map[string]string{
+		"Accept": "text/event-stream",
+	},
 	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
 }
 
@@ -40,7 +43,7 @@ func validateAgentsApiV1ConversationsStartStream(in *AgentsApiV1ConversationsSta
 // tool executions are run and the response is appended to the conversation.Use the returned
 // conversation_id to continue the conversation.
 //
-// AgentsApiV1ConversationsStartStream sends POST /v1/conversations?stream=.
+// AgentsApiV1ConversationsStartStream sends POST /v1/conversations with Accept: text/event-stream.
 //
 // Modelled errors (match with errors.As): HTTPValidationError.
 //
@@ -69,7 +72,6 @@ func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *Ag
 		ContentType: "application/json",
 		Method:      "POST",
 		Path:        "/v1/conversations",
-		Query:       url.Values{"stream": {""}},
 	}
 	s, err := c.open(ctx, &opAgentsApiV1ConversationsStartStream, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
@@ -80,7 +82,10 @@ func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *Ag
 
 // opChatComplete describes ChatComplete to the runtime.
 var opChatComplete = runtime.Operation{
-	Name:              "ChatComplete",
+	Name: "ChatComplete",
+	FixedHeaders: map[string]string{
+		"Accept": "application/json, text/event-stream",
+	},
 	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
 }
 
@@ -108,7 +113,8 @@ func validateChatComplete(in *ChatCompletionRequest) error {
 
 // Chat Completion
 //
-// ChatCompleteStream sends POST /v1/chat/completions.
+// ChatCompleteStream sends POST /v1/chat/completions with Accept: application/json,
+// text/event-stream.
 //
 // Modelled errors (match with errors.As): HTTPValidationError.
 //
@@ -154,7 +160,7 @@ func (c *Client) ChatCompleteStream(ctx context.Context, in *ChatCompletionReque
 
 // Chat Completion
 //
-// ChatComplete sends POST /v1/chat/completions.
+// ChatComplete sends POST /v1/chat/completions with Accept: application/json, text/event-stream.
 //
 // Modelled errors (match with errors.As): HTTPValidationError.
 //
@@ -200,6 +206,9 @@ func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, op
 var opDownloadFile = runtime.Operation{
 	Name:      "DownloadFile",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/octet-stream",
+	},
 }
 
 // validateDownloadFile returns a *runtime.InvalidParamsError naming every member of in
@@ -228,7 +237,7 @@ func validateDownloadFile(in *DownloadFileInput) error {
 //
 // # Download a file
 //
-// DownloadFile sends GET /v1/files/{file_id}/content.
+// DownloadFile sends GET /v1/files/{file_id}/content with Accept: application/octet-stream.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -260,7 +269,10 @@ func (c *Client) DownloadFile(ctx context.Context, in *DownloadFileInput, opts .
 
 // opFimCompletionV1FimCompletionsPost describes FimCompletionV1FimCompletionsPost to the runtime.
 var opFimCompletionV1FimCompletionsPost = runtime.Operation{
-	Name:              "FimCompletionV1FimCompletionsPost",
+	Name: "FimCompletionV1FimCompletionsPost",
+	FixedHeaders: map[string]string{
+		"Accept": "application/json, text/event-stream",
+	},
 	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
 }
 
@@ -290,7 +302,8 @@ func validateFimCompletionV1FimCompletionsPost(in *FIMCompletionRequest) error {
 //
 // FIM completion.
 //
-// FimCompletionV1FimCompletionsPostStream sends POST /v1/fim/completions.
+// FimCompletionV1FimCompletionsPostStream sends POST /v1/fim/completions with Accept:
+// application/json, text/event-stream.
 //
 // Modelled errors (match with errors.As): HTTPValidationError.
 //
@@ -338,7 +351,8 @@ func (c *Client) FimCompletionV1FimCompletionsPostStream(ctx context.Context, in
 //
 // FIM completion.
 //
-// FimCompletionV1FimCompletionsPost sends POST /v1/fim/completions.
+// FimCompletionV1FimCompletionsPost sends POST /v1/fim/completions with Accept: application/json,
+// text/event-stream.
 //
 // Modelled errors (match with errors.As): HTTPValidationError.
 //
@@ -382,8 +396,11 @@ func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMC
 
 // opStreamV1WorkflowsExecutionsExecutionIdStreamGet describes StreamV1WorkflowsExecutionsExecutionIdStreamGet to the runtime.
 var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{
-	Name:              "StreamV1WorkflowsExecutionsExecutionIdStreamGet",
-	RetrySafe:         true,
+	Name:      "StreamV1WorkflowsExecutionsExecutionIdStreamGet",
+	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/event-stream",
+	},
 	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
 }
 
@@ -412,7 +429,7 @@ func validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in *StreamV1Workflo
 // Stream
 //
 // StreamV1WorkflowsExecutionsExecutionIdStreamGet sends GET
-// /v1/workflows/executions/{execution_id}/stream.
+// /v1/workflows/executions/{execution_id}/stream with Accept: text/event-stream.
 //
 // Modelled errors (match with errors.As): HTTPValidationError.
 //
@@ -447,7 +464,12 @@ func (c *Client) StreamV1WorkflowsExecutionsExecutionIdStreamGet(ctx context.Con
 }
 
 // opUploadFile describes UploadFile to the runtime.
-var opUploadFile = runtime.Operation{Name: "UploadFile"}
+var opUploadFile = runtime.Operation{
+	Name: "UploadFile",
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
+}
 
 // Upload File
 //
@@ -458,7 +480,7 @@ var opUploadFile = runtime.Operation{Name: "UploadFile"}
 //
 // Please contact us if you need to increase these storage limits.
 //
-// UploadFile sends POST /v1/files.
+// UploadFile sends POST /v1/files with Accept: application/json.
 //
 // Source: #/paths/~1v1~1files/post
 func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...func(*Options)) (*CreateFileResponse, error) {
