@@ -245,7 +245,7 @@ phases:
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../../specs/scenarios/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 8)
+	require.Len(t, files, 9)
 	for _, f := range files {
 		sc, err := LoadScenario(f)
 		require.NoError(t, err, f)
