@@ -370,7 +370,7 @@ func (cl *Call) admit(ctx context.Context) (time.Duration, error) {
 	}
 	wait := until.Sub(now)
 	if wait > cl.pol.ThrottleMaxDelay || !cl.fitsDeadline(ctx, wait) {
-		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.last}
+		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.deadlineErr(ctx, cl.last, wait)}
 	}
 	return wait, nil
 }
