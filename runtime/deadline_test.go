@@ -57,7 +57,11 @@ func TestDeadlineEndsTheCallAsDeadlineExceeded(t *testing.T) {
 		{rule: "the deadline passes during the long-polling sleep (driver: EventFailed)", deadline: time.Hour,
 			op:    &Operation{Name: "Receive", RetrySafe: true, LongPolling: true},
 			steps: []step{status(503)}, wantAs: new(*QuotaExhaustedError),
-			edit: func(o *Options) { zero := 0; o.RetryQuotaCapacity = &zero; o.Clock = failingSleepClock{clocktest.New(future)} }},
+			edit: func(o *Options) {
+				zero := 0
+				o.RetryQuotaCapacity = &zero
+				o.Clock = failingSleepClock{clocktest.New(future)}
+			}},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			h := newHarnessAt(t, future, tc.svc, 0.5, script(tc.steps...), tc.edit)
