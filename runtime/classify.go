@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -112,7 +115,8 @@ type classifier struct {
 
 // classify applies retry-behavior.md §4 in its stated order:
 //  0. Options.Classify, when set and deciding;
-//  1. a cancelled context → non-retryable;
+//  1. a cancelled context, a request hook's error or a response body over
+//     the cap (*BodyTooLargeError) → non-retryable;
 //  2. a non-retryable code → non-retryable (whatever the status);
 //  3. a throttling code, a positive x-acs-retry-after, or (with throttle
 //     control) a throttle header with Remain 0 → throttling;
@@ -142,7 +146,10 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	// failure (rule 5), even though net/http's timeout errors match
 	// context.DeadlineExceeded.
 	var hookErr *RequestHookError
-	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.As(r.Err, &hookErr) {
+	var tooLarge *BodyTooLargeError
+	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.As(r.Err, &hookErr) ||
+		errors.As(r.Err, &tooLarge) {
+		// A body over the cap would come back as long: not retried.
 		return ClassNonRetryable
 	}
 	c, listed := k.p.codeClass(r.Code)
@@ -331,4 +338,104 @@ func statusIn(ranges []StatusRange, status int) bool {
 		}
 	}
 	return false
+}
+
+// decodeError turns an error response into the operation's modeled error
+// for its code (Operation.NewError), else for its status
+// (Operation.NewErrorForStatus), or an *APIError. The code comes from the
+// service's error-code headers (part before ':') and then its body fields
+// (part after '#'): JSON fields, or for an XML body the elements below the
+// root (xmlFields). A JSON body is read once for the code, message and
+// request ID fields (jsonFields, no maps) and decoded once into the modeled
+// error; only its first JSON value counts (trailing bytes are ignored, as
+// aws-sdk-go-v2 ignores them).
+func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
+	svc := c.svc
+	var fieldArr [16]string
+	paths := append(append(append(fieldArr[:0], svc.ErrorCodeFields...), svc.ErrorMessageFields...), svc.RequestIDFields...)
+	var valArr [16]string
+	vals := valArr[:0]
+	if len(paths) > len(valArr) {
+		vals = make([]string, len(paths))
+	} else {
+		vals = valArr[:len(paths)]
+	}
+	end := len(body)
+	if len(body) > 0 && len(paths) > 0 {
+		if looksXML(resp.Header.Get("Content-Type"), body) {
+			fields := xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
+			for i, p := range paths {
+				vals[i] = stringField(fields, p)
+			}
+		} else {
+			end = jsonFields(body, paths, vals) // a body of neither kind simply has no fields
+		}
+	}
+	nCode, nMsg := len(svc.ErrorCodeFields), len(svc.ErrorMessageFields)
+	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
+	for _, h := range svc.ErrorCodeHeaders {
+		if v := resp.Header.Get(h); v != "" {
+			md.Code = normaliseCode(v)
+			break
+		}
+	}
+	if md.Code == "" {
+		md.Code = normaliseCode(firstNonEmpty(vals[:nCode]))
+	}
+	md.Message = firstNonEmpty(vals[nCode : nCode+nMsg])
+	md.RequestID = firstHeader(resp.Header, c.requestIDHeaders)
+	if md.RequestID == "" {
+		md.RequestID = firstNonEmpty(vals[nCode+nMsg:])
+	}
+	var e ModeledError
+	if op.NewError != nil && md.Code != "" {
+		e = op.NewError(md.Code)
+	}
+	if e == nil && op.NewErrorForStatus != nil {
+		e = op.NewErrorForStatus(resp.StatusCode)
+	}
+	if e != nil {
+		if end > 0 {
+			_ = json.Unmarshal(body[:end], e) // modeled fields are best effort
+		}
+		*e.Metadata() = md
+		return md, e
+	}
+	if len(body) > maxAPIErrorBody {
+		body = slices.Clone(body[:maxAPIErrorBody]) // not the whole buffer
+	}
+	return md, &APIError{ErrorMetadata: md, Body: body}
+}
+
+// maxAPIErrorBody is how much of an error body an *APIError keeps: 64 KiB.
+const maxAPIErrorBody = 64 << 10
+
+// firstNonEmpty returns the first non-empty string of vs, or "".
+func firstNonEmpty(vs []string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// stringField returns the string (or number) that the dotted path
+// ("Error.Code") names in fields, or "".
+func stringField(fields map[string]any, path string) string {
+	var v any = fields
+	for part := range strings.SplitSeq(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[part]
+	}
+	switch s := v.(type) {
+	case string:
+		return s
+	case float64:
+		return strconv.FormatFloat(s, 'f', -1, 64)
+	}
+	return ""
 }

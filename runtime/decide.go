@@ -181,6 +181,9 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 		// had its effect (§3).
 		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Err: res.Err}
 		return true
+	case cl.noReplay && cl.attempts >= cl.pol.Params.MaxAttempts:
+		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Reason: ReasonBodyNotReplayable, Err: res.Err}
+		return true
 	case cl.attempts >= cl.pol.Params.MaxAttempts:
 		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
 		return true

@@ -41,6 +41,10 @@ type Call struct {
 	// hooks are what the client's and then the call's Options.OnCall
 	// returned for this call.
 	hooks [2]CallHooks
+	// noReplay: the request body is longer than MaxReplayBody and is
+	// streamed by the only attempt; a retryable failure ends the call with
+	// a *NotRetrySafeError saying so.
+	noReplay bool
 	// admitWait is how long the attempt in flight waited for throttle
 	// windows before it was sent (AttemptInfo.AdmitWait).
 	admitWait time.Duration
@@ -117,13 +121,13 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	if err := c.initCall(&cl, op, opts); err != nil {
 		return ResponseMetadata{}, err
 	}
-	stream, err := bufferBody(req)
+	stream, err := bufferBody(ctx, req, cl.opts.AttemptTimeout)
 	if err != nil {
 		return ResponseMetadata{}, err
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.pol.Params.MaxAttempts = stream, 1
+		req.stream, cl.pol.Params.MaxAttempts, cl.noReplay = stream, 1, true
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.
