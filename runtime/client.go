@@ -217,10 +217,6 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // with the source that decided it (§2).
 func (c *Client) Settings() Settings { return c.settings }
 
-// Policy returns the client's resolved policy: what a call of an operation
-// that declares nothing, without options of its own, runs with.
-func (c *Client) Policy() Policy { return c.policy }
-
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
 

@@ -107,9 +107,6 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	return nil
 }
 
-// Params returns the call's resolved retry parameters (Policy().Params).
-func (cl *Call) Params() ModeParams { return cl.pol.Params }
-
 // Policy returns the call's resolved policy.
 func (cl *Call) Policy() Policy { return cl.pol }
 

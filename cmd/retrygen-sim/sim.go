@@ -312,7 +312,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if err != nil {
 		return nil, err
 	}
-	cl.params = c.Params()
+	cl.params = c.Policy().Params
 	return cl, nil
 }
 
