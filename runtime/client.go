@@ -20,7 +20,10 @@ type Request struct {
 	// Method is the HTTP method ("POST").
 	Method string
 	// Path is the request path, parameters already expanded and escaped,
-	// joined to the endpoint's path ("/" for AWS JSON services).
+	// joined to the endpoint's path ("/" for AWS JSON services). It must be
+	// empty or start with "/" and hold no "." or ".." segment, or Do refuses
+	// the call before the first attempt (*InvalidParamsError): a request
+	// never leaves the endpoint's scheme, host and port.
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
@@ -123,9 +126,14 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // (invalid per-call options), a *RequestHookError, a *DecodeError, or one of
 // *MaxAttemptsError, *QuotaExhaustedError, *ServerDelayError,
 // *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error;
-// match them with errors.As and errors.Is. Every response body not handed to
-// decode is drained (up to 4 KiB) and closed.
+// match them with errors.As and errors.Is; a req.Path that could leave the
+// endpoint (see Request.Path) is an *InvalidParamsError before any attempt.
+// Every response body not handed to decode is drained (up to 4 KiB) and
+// closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
+	if err := checkTarget(req); err != nil { // target.go: never leave the endpoint
+		return ResponseMetadata{}, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
 	md, err := c.do(ctx, op, req, opts, decode)
 	if err != nil {
 		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
