@@ -264,6 +264,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		return nil, r.err
 	}
 	r.stats.atBoundary, r.stats.userRequests = r.srv.atBoundary, r.srv.userRequests
+	r.stats.events = r.seq
 	return r.stats, nil
 }
 
