@@ -324,11 +324,7 @@ func (s *Stream) Close() error {
 // finish ends the call with err (nil: the body was read whole or closed),
 // once: the OnCall End hook runs.
 func (s *Stream) finish(err error) {
-	s.endOnce.Do(func() {
-		if h := s.cl.hooks.End; h != nil {
-			h(s.cl.md, err)
-		}
-	})
+	s.endOnce.Do(func() { s.cl.end(err) })
 }
 
 // fail ends the stream and the call with err, wrapped in an

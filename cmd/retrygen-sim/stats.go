@@ -33,6 +33,8 @@ type runStats struct {
 	phases      []phaseStats
 	// streams are the streaming groups' drops and reconnects (streams.go).
 	streams streamStats
+	// events is how many events the run scheduled (for the summary line).
+	events uint64
 }
 
 // phaseStats is one phase's numbers for one mode.
