@@ -72,6 +72,8 @@ func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 		ctx := t.Name + "Variant" + strconv.Itoa(i+1)
 		if m.ref.Value != nil && m.ref.Value.Title != "" {
 			ctx = t.Name + goName(m.ref.Value.Title, false)
+		} else if tag := constTag(m.ref.Value); tag != "" {
+			ctx = t.Name + goName(tag, false) // {type: {const: text}, …} → <Union>Text
 		}
 		ref := b.schemaRef(m.ref, m.ptr(ptr), ctx)
 		name, _ := ns.claim(variantName(ref))
@@ -244,4 +246,34 @@ func subsetJSON(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// constTag returns the string an inline variant is told apart by: its own
+// value when it may hold one string only, else the value of its one property
+// that may hold a single string (const or an enum of one); "" when it has
+// none or several.
+func constTag(s *openapi3.Schema) string {
+	if s == nil {
+		return ""
+	}
+	if e := enumOf(s); len(e) == 1 {
+		v, _ := e[0].(string)
+		return v // a string variant of one value: named by it
+	}
+	tag := ""
+	for _, k := range sortedKeys(s.Properties) {
+		p := s.Properties[k]
+		if p == nil || p.Value == nil {
+			continue
+		}
+		if e := enumOf(p.Value); len(e) == 1 {
+			if v, ok := e[0].(string); ok && v != "" {
+				if tag != "" {
+					return ""
+				}
+				tag = v
+			}
+		}
+	}
+	return tag
 }
