@@ -194,15 +194,31 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // may have reached the server — the connection broke or timed out, or a 2xx
 // body broke off or failed its checksum — and the operation is not
 // retry-safe (§3), so it was not retried. Err is the attempt's error.
+//
+// It is also returned when a retryable attempt cannot be replayed because
+// its request body, read from Request.BodyReader, is longer than
+// MaxReplayBody: Reason is then ReasonBodyNotReplayable.
 type NotRetrySafeError struct {
 	Attempts int
-	Err      error
+	// Reason says why a retry was not safe; "" means the operation is not
+	// retry-safe and the request may have reached the server.
+	Reason string
+	Err    error
 }
 
+// ReasonBodyNotReplayable is NotRetrySafeError.Reason for a request body
+// too long to replay.
+const ReasonBodyNotReplayable = "the request body is longer than MaxReplayBody (8 MiB) and cannot be replayed"
+
 // Error renders "not retried after N attempts: the operation is not
-// retry-safe and the request may have reached the server: ERR".
+// retry-safe and the request may have reached the server: ERR", or "not
+// retried after N attempts: REASON: ERR".
 func (e *NotRetrySafeError) Error() string {
-	return fmt.Sprintf("not retried after %s: the operation is not retry-safe and the request may have reached the server: %v", plural(e.Attempts, "attempt"), e.Err)
+	reason := e.Reason
+	if reason == "" {
+		reason = "the operation is not retry-safe and the request may have reached the server"
+	}
+	return fmt.Sprintf("not retried after %s: %s: %v", plural(e.Attempts, "attempt"), reason, e.Err)
 }
 
 // Unwrap returns the attempt's error.

@@ -110,11 +110,11 @@ func TestExplainRetryCostOptions(t *testing.T) {
 }
 
 func TestExplainInvalidEnvironmentNamesItsSource(t *testing.T) {
-	t.Setenv("AWS_MAX_ATTEMPTS", "0")
+	t.Setenv("AWS_MAX_ATTEMPTS", "-1")
 	code, out, errOut := runExplainCmd(t, dynamoArgs...)
 	require.Equal(t, 1, code)
 	require.Empty(t, out)
-	require.Equal(t, "retrygen explain: AWS_MAX_ATTEMPTS=\"0\" (environment): must be an integer ≥ 1\n", errOut)
+	require.Equal(t, "retrygen explain: AWS_MAX_ATTEMPTS=\"-1\" (environment): must be an integer ≥ 1\n", errOut)
 }
 
 func TestExplainUsage(t *testing.T) {

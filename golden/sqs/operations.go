@@ -46,6 +46,12 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -145,6 +151,12 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETChangeMessageVisibilityInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -251,6 +263,12 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -427,6 +445,12 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -503,6 +527,12 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -568,6 +598,12 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETDeleteQueueInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -636,6 +672,12 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETGetQueueAttributesInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETGetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -759,6 +801,12 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -825,6 +873,12 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETListQueueTagsInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListQueueTagsInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -935,6 +989,12 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETPurgeQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -998,6 +1058,12 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETReceiveMessageInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETReceiveMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1106,6 +1172,12 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETRemovePermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1175,6 +1247,12 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETSendMessageInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1249,6 +1327,12 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETSendMessageBatchInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1340,6 +1424,12 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1412,6 +1502,12 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETTagQueueInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETTagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1490,6 +1586,12 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETUntagQueueInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETUntagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
