@@ -177,17 +177,24 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	body = append(body, encodeBody(op)...)
 	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
 	body = append(body, paramStatements(op)...)
+	body = append(body, jen.Id("out").Op(":=").New(jen.Id(op.Output)))
+	// A JSON body's bytes stay reachable in ResultMetadata.Body (issue 19).
+	keep := op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField
+	if keep {
+		body = append(body, jen.Var().Id("raw").Index().Byte())
+	}
 	body = append(body,
-		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
 			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
 				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op))
 			if len(svc.Auth) > 0 {
 				g.Add(securityLit(op.Security))
 			}
-		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	)
+		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	if keep {
+		body = append(body, jen.Id("out").Dot("ResultMetadata").Dot("Body").Op("=").Id("raw"))
+	}
+	body = append(body, jen.Return(jen.Id("out"), jen.Nil()))
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("in").Op("*").Id(op.Input),
@@ -444,11 +451,11 @@ func paramStatements(op *Operation) []jen.Code {
 func decoder(op *Operation) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
-		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
+		return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Op("&").Id("out").Dot("Body"), jen.Op("&").Id("raw"))
 	case OutputRawField:
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputNone:
 		return jen.Nil()
 	}
-	return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Id("out"))
+	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), jen.Op("&").Id("raw"))
 }

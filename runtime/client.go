@@ -58,6 +58,11 @@ type ResponseMetadata struct {
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
+	// Body is the raw bytes of the response body a generated operation
+	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// the spec does not declare stay reachable; nil when there was none. It
+	// holds what the decoder read, so it is bounded by the decode cap.
+	Body []byte
 }
 
 // Client holds one generated client's retry state: the resolved settings,
