@@ -50,7 +50,8 @@ func onlyNull(s *openapi3.Schema) bool {
 }
 
 // reservedUnionFields are the field names a union may not use: its raw
-// JSON and its JSON methods.
+// JSON and its JSON methods (and, for its fields beside the variants, the
+// variants' names).
 var reservedUnionFields = []string{"Raw", "MarshalJSON", "UnmarshalJSON"}
 
 // union builds the variants of a oneOf/anyOf type t. A variant's field is
@@ -61,9 +62,6 @@ var reservedUnionFields = []string{"Raw", "MarshalJSON", "UnmarshalJSON"}
 // mapping key already selects another variant.
 func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 	members := unionMembers(s)
-	if len(s.Properties) > 0 {
-		b.d.warnf(child(ptr, "properties"), "properties beside oneOf/anyOf are not modelled; the variants carry them")
-	}
 	ns := namespace{}
 	for _, r := range reservedUnionFields {
 		ns[r] = true
@@ -82,6 +80,15 @@ func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 	if s.Discriminator != nil && s.Discriminator.PropertyName != "" {
 		t.Discriminator = s.Discriminator.PropertyName
 		b.discriminatorTags(t, s, members, ptr)
+	}
+	if len(s.Properties) > 0 {
+		// Properties beside the oneOf/anyOf are fields next to the variants,
+		// decoded from and encoded into the same object.
+		reserved := append([]string{"fields"}, reservedUnionFields...)
+		for _, v := range t.Variants {
+			reserved = append(reserved, v.Name)
+		}
+		t.Fields = b.fields(t.Name, s, ptr, reserved)
 	}
 }
 

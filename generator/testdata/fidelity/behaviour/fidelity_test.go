@@ -134,3 +134,20 @@ func TestDate(t *testing.T) {
 		t.Fatal("an impossible date decoded")
 	}
 }
+
+// Properties beside a oneOf are fields next to the variants: decoded from
+// and encoded into the same object.
+func TestPropertiesBesideOneOf(t *testing.T) {
+	a := roundTrip[SkillAsset](t, `{"textContent":"x","isExecutable":true}`)
+	if a.SkillAssetTextContent == nil || a.SkillAssetTextContent.TextContent != "x" || a.IsExecutable == nil || !*a.IsExecutable {
+		t.Fatalf("decoded %+v", a)
+	}
+	yes := false
+	b, err := json.Marshal(SkillAsset{SkillAssetRawContent: &SkillAssetRawContent{RawContent: []byte("hi")}, IsExecutable: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"isExecutable":false,"rawContent":"aGk="}` {
+		t.Fatalf("encoded %s", b)
+	}
+}
