@@ -179,4 +179,6 @@ func known(op, line string) string {
 // knownDiffs are the differences of this seed's responses that are not
 // decoding defects of the generated client, each with its reason, or are
 // defects left open (reason says so).
-var knownDiffs = []struct{ op, contains, reason string }{}
+var knownDiffs = []struct{ op, contains, reason string }{
+	{"GetStreamEventsV1WorkflowsEventsStreamGet", "HTTP 500", "Prism --dynamic answers 500 for this text/event-stream operation (streaming is issue 21)"},
+}
