@@ -40,7 +40,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	}
 	if len(t.Fields) > 0 {
 		fields = append(fields, jen.Line().Comment("The properties declared beside the oneOf/anyOf travel in the same object."))
-		fields = append(fields, structFields(t.Fields, false)...)
+		fields = append(fields, structFields(t.Fields, false, false)...)
 	}
 	fields = append(fields, jen.Line().Comment("Raw is the JSON value as received; MarshalJSON writes it when no variant is set."),
 		jen.Id("Raw").Qual("encoding/json", "RawMessage"))
@@ -65,7 +65,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		f.Comment("MarshalJSON writes the first variant that is set, else Raw (null when empty), with the")
 		f.Comment("properties declared beside the variants added to the object (openapi.MergeFields).")
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Type().Id("fields").Struct(structFields(t.Fields, false)...),
+			jen.Type().Id("fields").Struct(structFields(t.Fields, false, false)...),
 			jen.Var().Id("b").Index().Byte(),
 			jen.Var().Err().Error(),
 			jen.Switch().BlockFunc(func(g *jen.Group) {
@@ -141,7 +141,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	var pre []jen.Code
 	if len(t.Fields) > 0 {
 		pre = append(pre,
-			jen.Type().Id("fields").Struct(structFields(t.Fields, false)...),
+			jen.Type().Id("fields").Struct(structFields(t.Fields, false, false)...),
 			jen.Var().Id("f").Id("fields"),
 			jen.If(jen.Err().Op(":=").Qual(openapiPath, "DecodeFields").Call(jen.Id("b"), jen.Op("&").Id("f")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		)
