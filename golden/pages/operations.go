@@ -284,3 +284,26 @@ func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts 
 		}
 	}
 }
+
+// ListIssuesItems returns an iterator over the items (Body) of every page of ListIssues, in order,
+// fetched page by page by ListIssuesPages. After an error it yields the error with a zero item and
+// stops.
+//
+// Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
+func (c *Client) ListIssuesItems(ctx context.Context, in *ListIssuesInput, opts ...func(*Options)) iter.Seq2[Issue, error] {
+	return func(yield func(Issue, error) bool) {
+		for page, err := range c.ListIssuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Issue
+				yield(zero, err)
+				return
+			}
+			items := page.Body
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
