@@ -65,6 +65,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 		svc.Title, svc.Doc = api.Info.Title, api.Info.Description
 	}
 	svc.Retry.Name = svc.Title
+	b.warnUnrequiredSchemes(svc)
 	for _, name := range sortedKeys(b.errors) {
 		e := b.errors[name]
 		e.Class = svc.Retry.CodeClass(e.Code)

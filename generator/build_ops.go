@@ -90,12 +90,14 @@ func (b *builder) operations() []*Operation {
 			ids[op.OperationID] = ptr
 		}
 		path0, _ := splitPathKey(path)
+		checkPathKey(b.d, path, path0)
 		o := &Operation{Name: name, Summary: op.Summary, Doc: op.Description, Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query = ps.headers, ps.query
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
+		o.Security = b.security(op)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
 		opXRetry := mapValue(opNode, "x-retry")
 		o.Retry = parseOperationXRetry(opXRetry, child(ptr, "x-retry"), b.d)
@@ -177,4 +179,42 @@ func jsonSchema(content openapi3.Content) *openapi3.SchemaRef {
 
 func is2xx(code string) bool {
 	return len(code) == 3 && code[0] == '2'
+}
+
+// checkPathKey reports a path key that could make a request leave the
+// client's endpoint or reach another resource: one not starting with "/"
+// (appended to the endpoint, "@evil.example/x" would change its host) or
+// one with a "." or ".." segment. The runtime refuses such paths too
+// (Client.Do); the error here says which key is at fault.
+func checkPathKey(d *diags, key, path string) {
+	ptr := pointer("paths", key)
+	if !strings.HasPrefix(key, "/") {
+		d.errorf(ptr, "path %q must start with \"/\": appended to the endpoint, it could send requests (and credentials) to another host", key)
+		return
+	}
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "." || seg == ".." {
+			d.errorf(ptr, "path %q has a %q segment: it would name another resource", key, seg)
+			return
+		}
+	}
+}
+
+// security returns the operation's security requirement as the scheme
+// names of each alternative, in spec order: the operation's own, else the
+// root's (OpenAPI 3.0 §4.7.10). An empty list (security: []) or none at all
+// sends no credentials; nil means no credentials.
+func (b *builder) security(op *openapi3.Operation) [][]string {
+	reqs := b.api.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	var out [][]string
+	for _, alt := range reqs {
+		out = append(out, sortedKeys(alt))
+	}
+	if out != nil && len(out[0]) == 0 && len(out) == 1 {
+		return nil
+	}
+	return out
 }

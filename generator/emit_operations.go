@@ -179,8 +179,13 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	body = append(body, paramStatements(op)...)
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
+			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op))
+			if len(svc.Auth) > 0 {
+				g.Add(securityLit(op.Security))
+			}
+		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(

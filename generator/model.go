@@ -107,6 +107,10 @@ type Operation struct {
 	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
 	// field), or OutputNone (no body).
 	OutputBody string
+	// Security is the operation's security requirement (its own, else the
+	// root's): per alternative, the security scheme names it needs, sorted;
+	// nil when it needs none. Only these credentials are sent.
+	Security [][]string
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError

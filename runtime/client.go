@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -21,7 +20,10 @@ type Request struct {
 	// Method is the HTTP method ("POST").
 	Method string
 	// Path is the request path, parameters already expanded and escaped,
-	// joined to the endpoint's path ("/" for AWS JSON services).
+	// joined to the endpoint's path ("/" for AWS JSON services). It must be
+	// empty or start with "/" and hold no "." or ".." segment, or Do refuses
+	// the call before the first attempt (*InvalidParamsError): a request
+	// never leaves the endpoint's scheme, host and port.
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
@@ -67,16 +69,14 @@ type Client struct {
 	base      string
 	baseQuery url.Values
 	opts      Options
-	// settings and params are the client-level resolution (levels 2–6 of
-	// §2); a call with its own options re-resolves on top of them.
+	// settings are the client-level resolution of mode and max attempts
+	// (levels 2–6 of §2); each call resolves its Policy on top of them.
+	// policy is the client's own policy (no operation, no call options).
 	settings Settings
-	params   ModeParams
+	policy   Policy
 	clock    Clock
 	rand     func() float64
 	quota    *RetryQuota
-	// tc is the throttle control in force (§8): the options', else the
-	// service's; nil when off.
-	tc *ThrottleControl
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
@@ -102,8 +102,6 @@ type Client struct {
 	baseSlash string
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
-	// maxWindow caps a throttle window's TimeLeft (§8).
-	maxWindow time.Duration
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -128,9 +126,14 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // (invalid per-call options), a *RequestHookError, a *DecodeError, or one of
 // *MaxAttemptsError, *QuotaExhaustedError, *ServerDelayError,
 // *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error;
-// match them with errors.As and errors.Is. Every response body not handed to
-// decode is drained (up to 4 KiB) and closed.
+// match them with errors.As and errors.Is; a req.Path that could leave the
+// endpoint (see Request.Path) is an *InvalidParamsError before any attempt.
+// Every response body not handed to decode is drained (up to 4 KiB) and
+// closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
+	if err := checkTarget(req); err != nil { // target.go: never leave the endpoint
+		return ResponseMetadata{}, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
 	md, err := c.do(ctx, op, req, opts, decode)
 	if err != nil {
 		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
@@ -171,12 +174,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	qs := ResolveQuotaSettings(&opts)
 	c.quota = NewRetryQuota(qs.Capacity.Value)
 	c.costs = newRetryCosts(qs)
-	c.maxWindow = DefaultMaxThrottleWindow
-	if opts.MaxThrottleWindow > 0 {
-		c.maxWindow = opts.MaxThrottleWindow
-	}
 	c.limiter = NewRateLimiter(c.clock)
-	c.tc = throttleControlOf(svc, &opts)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
@@ -214,10 +212,10 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.settings, c.params = s, s.Params(svc, &c.opts)
-	if c.attemptHeader != "" && c.params.MaxAttempts <= 16 {
-		for i := 1; i <= c.params.MaxAttempts; i++ {
-			c.attemptValues = append(c.attemptValues, attemptValue(i, c.params.MaxAttempts))
+	c.settings, c.policy = s, resolvePolicy(s, svc, nil, &c.opts, nil)
+	if n := c.policy.Params.MaxAttempts; c.attemptHeader != "" && n <= 16 {
+		for i := 1; i <= n; i++ {
+			c.attemptValues = append(c.attemptValues, attemptValue(i, n))
 		}
 	}
 	return c, nil
@@ -227,24 +225,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // with the source that decided it (§2).
 func (c *Client) Settings() Settings { return c.settings }
 
-// callParams resolves one call's retry parameters: the client's, unless the
-// call's options change the mode, max attempts or max backoff. It allocates
-// nothing in the common case.
-func (c *Client) callParams(opts *Options) (ModeParams, error) {
-	if opts == &c.opts || (opts.RetryMode == c.opts.RetryMode && opts.MaxAttempts == c.opts.MaxAttempts && opts.MaxBackoff == c.opts.MaxBackoff) {
-		return c.params, nil // the call changes nothing the client resolved
-	}
-	s, err := c.settings.WithCall(c.svc, opts)
-	if err != nil {
-		return ModeParams{}, err
-	}
-	p := c.params
-	if s.Mode.Value != c.settings.Mode.Value || opts.MaxBackoff != c.opts.MaxBackoff {
-		p = s.Params(c.svc, opts)
-	}
-	p.MaxAttempts = s.MaxAttempts.Value
-	return p, nil
-}
+// Policy returns the client's resolved policy: what a call of an operation
+// that declares nothing, without options of its own, runs with.
+func (c *Client) Policy() Policy { return c.policy }
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
@@ -354,7 +337,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	for _, h := range cl.callHeaders[:cl.nCallHeaders] {
 		add(h.key, h.value)
 	}
-	if c.tc != nil {
+	if cl.pol.ThrottleControl != nil {
 		add(HeaderThrottlingControl, "enable")
 	}
 	if cl.opts.ThrottleDebug {
@@ -409,10 +392,10 @@ func (cl *Call) target(req *Request) string {
 // attemptValue is the attempt header's value, "attempt=N; max=M" (AWS
 // amz-sdk-request), precomputed for the client's max attempts.
 func (cl *Call) attemptValue(attempt int) string {
-	if v := cl.c.attemptValues; cl.p.MaxAttempts == len(v) && attempt <= len(v) {
+	if v := cl.c.attemptValues; cl.pol.Params.MaxAttempts == len(v) && attempt <= len(v) {
 		return v[attempt-1]
 	}
-	return attemptValue(attempt, cl.p.MaxAttempts)
+	return attemptValue(attempt, cl.pol.Params.MaxAttempts)
 }
 
 func attemptValue(attempt, max int) string {

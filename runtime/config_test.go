@@ -643,7 +643,7 @@ func TestSettingsWithCallAllocatesNothing(t *testing.T) {
 	}
 }
 
-func TestSettingsParams(t *testing.T) {
+func TestPolicyParams(t *testing.T) {
 	tests := []struct {
 		name string
 		svc  *Service
@@ -690,7 +690,11 @@ func TestSettingsParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := Settings{Mode: Setting[Mode]{Value: tt.mode}, MaxAttempts: Setting[int]{Value: tt.max}}
-			require.Equal(t, tt.want, s.Params(tt.svc, tt.opts))
+			svc := tt.svc
+			if svc == nil {
+				svc = &Service{}
+			}
+			require.Equal(t, tt.want, resolvePolicy(s, svc, nil, tt.opts, nil).Params)
 		})
 	}
 }
@@ -721,7 +725,7 @@ func BenchmarkSettingsWithCall(b *testing.B) {
 	}
 }
 
-func BenchmarkSettingsParams(b *testing.B) {
+func BenchmarkResolvePolicy(b *testing.B) {
 	s, err := ResolveSettings(dynamoLike, &Options{RetryMode: ModeLegacy}, nil, mapEnv(nil, ""))
 	if err != nil {
 		b.Fatal(err)
@@ -729,7 +733,7 @@ func BenchmarkSettingsParams(b *testing.B) {
 	opts := &Options{MaxBackoff: time.Second}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = s.Params(dynamoLike, opts)
+		_ = resolvePolicy(s, dynamoLike, nil, opts, nil)
 	}
 }
 

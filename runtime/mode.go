@@ -84,7 +84,7 @@ type ModeDefaults struct {
 }
 
 // ModeParams are the retry parameters of the resolved mode that the retry
-// loop uses.
+// loop uses ([Policy.Params]).
 type ModeParams struct {
 	// Mode is the resolved retry mode.
 	Mode Mode
@@ -104,29 +104,6 @@ type ModeParams struct {
 	// UsesLimiter: attempts take send tokens from the client-side rate
 	// limiter (§6).
 	UsesLimiter bool
-}
-
-// Params returns the parameters of s's mode: the mode's global defaults,
-// overridden field by field (positive or non-default values win) by the
-// throttle-control max delay (aliyun mode only; the control in force:
-// opts', else svc's), svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
-// positive (opts may be nil). MaxAttempts is s.MaxAttempts, already
-// resolved with its precedence. It allocates nothing.
-func (s Settings) Params(svc *Service, opts *Options) ModeParams {
-	p := globalParams(s.Mode.Value)
-	p.MaxAttempts = s.MaxAttempts.Value
-	if tc := throttleControlOf(svc, opts); p.Mode == ModeAliyun && tc != nil {
-		// §8: the policy's max delay (throttleMaxDelay).
-		p.MaxBackoff = throttleMaxDelay(tc)
-	}
-	if svc != nil {
-		p.override(svc.Defaults)
-		p.override(svc.PerMode[s.Mode.Value])
-	}
-	if opts != nil && opts.MaxBackoff > 0 {
-		p.MaxBackoff = opts.MaxBackoff
-	}
-	return p
 }
 
 // override replaces p's delays and jitter with d's set ones.

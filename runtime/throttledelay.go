@@ -24,29 +24,3 @@ func throttleDelay(info ThrottleHeaders, backoff, maxDelay time.Duration) (delay
 	}
 	return delay, delay > maxDelay, dimension
 }
-
-// throttleControlOf returns the throttle control in force (§8) for a client
-// with opts (nil: none): off when opts.DisableThrottleControl, else
-// opts.ThrottleControl, else the service's; nil when off.
-func throttleControlOf(svc *Service, opts *Options) *ThrottleControl {
-	switch {
-	case opts != nil && opts.DisableThrottleControl:
-		return nil
-	case opts != nil && opts.ThrottleControl != nil:
-		return opts.ThrottleControl
-	case svc != nil:
-		return svc.ThrottleControl
-	}
-	return nil
-}
-
-// throttleMaxDelay is the max delay of throttle control tc (§8), the one
-// rule for it: tc.MaxDelay when positive, else DefaultThrottleMaxDelay
-// (120 s, aliyun-java-sdk-core's RetryUtil). It bounds throttle-window
-// waits, and in aliyun mode it is also the max backoff.
-func throttleMaxDelay(tc *ThrottleControl) time.Duration {
-	if tc != nil && tc.MaxDelay > 0 {
-		return tc.MaxDelay
-	}
-	return DefaultThrottleMaxDelay
-}

@@ -102,7 +102,7 @@ func TestThrottleMaxDelayOneRule(t *testing.T) {
 			require.NoError(t, err)
 			cl, err := c.NewCall(&Operation{Name: "Op"}, nil)
 			require.NoError(t, err)
-			require.Equal(t, tt.want, cl.maxDelay())
+			require.Equal(t, tt.want, cl.pol.ThrottleMaxDelay)
 		})
 	}
 }

@@ -167,14 +167,14 @@ func recovery(r *runStats, end time.Duration) string {
 }
 
 // usesQuota reports whether a run's mode pays retries from the retry
-// quota, as the runtime decides it (runtime.ModeParams.UsesQuota; §5).
+// quota, as the runtime decides it (runtime.Policy.Params.UsesQuota; §5).
 // The "no retry" run is standard mode, which does.
 func usesQuota(mode string) bool {
 	if mode == modeNone {
 		mode = string(runtime.ModeStandard)
 	}
-	s := runtime.Settings{Mode: runtime.Setting[runtime.Mode]{Value: runtime.Mode(mode)}}
-	return s.Params(nil, nil).UsesQuota
+	p, err := runtime.ResolvePolicy(nil, nil, &runtime.Options{RetryMode: runtime.Mode(mode)}, nil, runtime.Env{})
+	return err == nil && p.Params.UsesQuota
 }
 
 func modeName(m string) string {

@@ -89,6 +89,12 @@ func validateGetPet(in *GetPetInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.PetId == "." || in.PetId == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetPetInput.PetId",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}

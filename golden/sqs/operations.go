@@ -46,6 +46,12 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -139,6 +145,12 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETChangeMessageVisibilityInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -244,6 +256,12 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -418,6 +436,12 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -496,6 +520,12 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -563,6 +593,12 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -628,6 +664,12 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETGetQueueAttributesInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETGetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -748,6 +790,12 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -812,6 +860,12 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETListQueueTagsInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListQueueTagsInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -919,6 +973,12 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETPurgeQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -982,6 +1042,12 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETReceiveMessageInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETReceiveMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1087,6 +1153,12 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETRemovePermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1155,6 +1227,12 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETSendMessageInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1229,6 +1307,12 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETSendMessageBatchInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1318,6 +1402,12 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1389,6 +1479,12 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETTagQueueInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETTagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
@@ -1464,6 +1560,12 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GETUntagQueueInput.QueueName",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETUntagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {
