@@ -298,8 +298,8 @@ func maxResponseBody(opts *Options) int64 {
 	return DefaultMaxResponseBody
 }
 
-// acceptEncoding is the Accept-Encoding the runtime sends (retry-behavior
-// of aws-sdk-go-v2's accept-encoding customization): "gzip" when
+// acceptEncoding is the Accept-Encoding the runtime sends, as
+// aws-sdk-go-v2's accept-encoding customization decides it: "gzip" when
 // Options.AcceptGzip asks for compressed responses (the runtime then
 // decompresses them itself, after checking the checksum over the bytes as
 // received); "identity" when the service declares a checksum header, which
