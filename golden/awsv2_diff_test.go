@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -49,7 +50,7 @@ import (
 //
 // Differences that remain, by design (issue 9 "Beyond Go v2", issue 18);
 // each is tested on its own where the last column says, and a scenario that
-// shows one says so with wantGoV2:
+// shows one says so with wantGoV2 (or wantGoV2Alt):
 //
 //	| behaviour                                   | retrygen                                   | aws-sdk-go-v2                          | why / where tested                                    |
 //	|---------------------------------------------|--------------------------------------------|----------------------------------------|-------------------------------------------------------|
@@ -61,7 +62,7 @@ import (
 //	| amz-sdk-request ttl=                        | never sent                                 | added under clock skew                 | we do not estimate clock skew                         |
 //	| clock-skew codes (AccessDeniedException …)  | not retried                                | retried once skew > 4 min is detected  | no skew estimate (scenario "AccessDeniedException" has no skew) |
 //	| x-amz-crc32 over gzip bytes that mismatches | transient, retried (4 attempts)            | returns the output (1 attempt)         | as the crc32 row; scenario "gzip on: … mismatch" (wantGoV2) |
-//	| error body longer than ~4 KiB (code after 64 KiB) | reads it whole (within MaxResponseBody), finds the code: throttling, cost 5 | its error deserializer fails ("failed to copy error response body … use of closed network connection"): retried as a connection error, cost 14 | same attempts; scenario "__type after 64 KiB of body" (wantGoV2) |
+//	| error body of 70 KiB, code at its end       | reads it whole (within MaxResponseBody), finds the code: throttling, cost 5 | the same most runs; sometimes its error deserializer loses a race with the body's close ("failed to copy error response body … use of closed network connection") and retries it as a connection error, cost 14 | same attempts; scenario "__type after 64 KiB of body" (wantGoV2Alt) |
 //	| response body over MaxResponseBody (64 MiB) | *DecodeError (*BodyTooLargeError), not retried | reads it all (a gzip bomb inflates in memory) | bounded memory (runtime TestResponseBodyCap) |
 //	| gzip body the client did not ask for        | decompressed (Content-Encoding: gzip)      | handed to the deserializer compressed  | be liberal in what is accepted (runtime readSuccess)  |
 //	| x-amz-retry-after past int64                | clamped to backoff + 5 s                   | ignored (strconv.ParseInt fails)       | "too long", never dropped (runtime TestServerDelayThroughDo) |
@@ -249,8 +250,10 @@ type diffScenario struct {
 	// want is the expected result of each call (both clients).
 	want []callResult
 	// wantGoV2, when set, is aws-sdk-go-v2's result where it differs on
-	// purpose (the table above says why).
-	wantGoV2 []callResult
+	// purpose (the table above says why); wantGoV2Alt, when set, is a
+	// second result Go v2 may give instead of want (a race of its own).
+	wantGoV2    []callResult
+	wantGoV2Alt []callResult
 	// gzip turns on compressed responses on both sides
 	// (Options.AcceptGzip, EnableAcceptEncodingGzip); wantEncoding is the
 	// Accept-Encoding both send ("" to not check).
@@ -388,9 +391,9 @@ func diffScenarios() []diffScenario {
 		oneCall("Code field: 400 ThrottlingException", retriedOnce(throttlingCost), respond(400, `{"Code":"ThrottlingException","Message":"m"}`), ok200),
 		oneCall("trailing bytes after the error JSON", retriedOnce(throttlingCost), respond(400, codeBody("ThrottlingException")+" trailing"), ok200),
 		diffScenario{name: "__type after 64 KiB of body",
-			calls:    [][]diffStep{{respond(400, `{"message":"`+long+`","__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException"}`), ok200}},
-			want:     []callResult{retriedOnce(throttlingCost)},
-			wantGoV2: []callResult{retriedOnce(transientCost)}},
+			calls:       [][]diffStep{{respond(400, `{"message":"`+long+`","__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException"}`), ok200}},
+			want:        []callResult{retriedOnce(throttlingCost)},
+			wantGoV2Alt: []callResult{retriedOnce(transientCost)}},
 		diffScenario{name: "x-amz-retry-after: +1500", wantDelay: 1500 * time.Millisecond,
 			calls: [][]diffStep{{respond(400, codeBody("ThrottlingException"), "x-amz-retry-after", "+1500"), ok200}},
 			want:  []callResult{retriedOnce(throttlingCost)}},
@@ -577,6 +580,10 @@ func TestDifferentialAgainstAWSSDKGoV2(t *testing.T) {
 					want := sc.want[i]
 					if sc.wantGoV2 != nil && name == "aws-sdk-go-v2" {
 						want = sc.wantGoV2[i]
+					}
+					if sc.wantGoV2Alt != nil && name == "aws-sdk-go-v2" && reflect.DeepEqual(got, sc.wantGoV2Alt[i]) {
+						want = sc.wantGoV2Alt[i]
+						t.Logf("aws-sdk-go-v2, call %d: its alternative result (%v)", i+1, err)
 					}
 					require.Equal(t, want, got, "%s, call %d: %v", name, i+1, err)
 					if sc.wantEncoding != "" {
