@@ -13,7 +13,7 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		"",
 		"Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use",
 		"Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook."}
-	if lines := commentLines(svc.Doc); len(lines) > 0 {
+	if lines := withDefs(specDocLines(svc.Doc)); len(lines) > 0 {
 		pkgDoc = append(append(pkgDoc, ""), lines...)
 	}
 	for _, l := range pkgDoc {

@@ -74,7 +74,7 @@ func (s Selector) matches(pathKey, method string, op *openapi3.Operation) bool {
 			return true
 		}
 	}
-	p, _ := splitPathKey(pathKey)
+	p, _, _ := splitPathKey(pathKey)
 	for _, pat := range s.Paths {
 		if pat == pathKey || pat == p {
 			return true
