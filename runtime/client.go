@@ -207,6 +207,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if q, ok := c.fleet.(*RetryQuota); ok && q == nil {
 		c.fleet = nil
 	}
+	if err := c.resolveFleet(u.Host); err != nil {
+		return nil, err
+	}
 	for _, s := range []any{c.windows, c.fleet} {
 		if f, ok := s.(StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)

@@ -98,6 +98,12 @@ type Options struct {
 	// rules of retry-behavior.md §4. It must be safe for concurrent use.
 	Classify func(*AttemptResult) (Class, bool)
 
+	// RateLimiters, when set, gives the client the adaptive rate limiter
+	// (§6) of its service and endpoint host, shared with every client given
+	// the same value, instead of one of its own: a *RateLimiterPool shares
+	// within a process, runtime/redisstore's Store across a fleet. Read
+	// once, by NewClient.
+	RateLimiters SharedRateLimiters
 	// RateLimiterFailFast makes the adaptive rate limiter return a
 	// *RateLimitedError at once instead of waiting for a send token.
 	RateLimiterFailFast bool

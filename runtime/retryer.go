@@ -358,6 +358,7 @@ func (cl *Call) admit(ctx context.Context) (time.Duration, error) {
 	if !ok {
 		return 0, nil
 	}
+	until = c.releaseAt(cl.op.Name, dim, until, now.Add(cl.pol.ThrottleMaxDelay), true) // spread over the next window (release.go)
 	wait := until.Sub(now)
 	if wait > cl.pol.ThrottleMaxDelay || !cl.fitsDeadline(ctx, wait) {
 		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.last}

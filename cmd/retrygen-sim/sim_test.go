@@ -33,14 +33,14 @@ func runScenario(t *testing.T, path string) (*Scenario, map[string]*runStats) {
 	return sc, runs
 }
 
-// Issue 13 item 5 in the simulator, on 100 clients calling as one Alibaba
-// user at 1.1 times its limit. Sharing one window store means one throttled
-// response stops every client until the window ends: fewer calls fail. But
-// the runtime releases every call waiting for a window at its end at once,
-// and a shared window lines the whole fleet up on the same end, so the server
-// sees a burst at each window start and answers more throttled responses
-// than with per-process windows, not fewer. This pins that behaviour; a
-// release spread over the window would flip the second assertion.
+// Issue 13 item 5 and issue 22 item 3 in the simulator, on 100 clients
+// calling as one Alibaba user at 1.1 times its limit. Sharing one window
+// store means one throttled response stops every client until the window
+// ends: fewer calls fail. The calls a window holds back are released spread
+// over the first half of the next window and paced by its Limit
+// (retry-behavior.md §8a), so a shared window no longer lines the whole
+// fleet up on one instant: at most 10 % of responses are throttled, fewer
+// than with per-process windows (before the spread: 55.9 % against 49.2 %).
 func TestFleetSharedWindows(t *testing.T) {
 	sc, err := LoadScenario("testdata/fleet-small.yaml")
 	require.NoError(t, err)
@@ -53,7 +53,14 @@ func TestFleetSharedWindows(t *testing.T) {
 	errRate := func(p *phaseStats) float64 { return float64(p.failed) / float64(p.succeeded+p.failed) }
 	throttled := func(p *phaseStats) float64 { return float64(p.throttled) / float64(p.responses) }
 	require.Less(t, errRate(shared), errRate(per), "shared windows: fewer calls fail")
-	require.Greater(t, throttled(shared), throttled(per), "shared windows: the burst at each window start is throttled")
+	t.Logf("throttled: per-process %.2f %%, shared %.2f %%", 100*throttled(per), 100*throttled(shared))
+	r, err := simulate(sc, "standard", sharingShared, sc.Seed, groupService, nil)
+	require.NoError(t, err)
+	atStart := float64(r.atBoundary) / float64(r.userRequests)
+	t.Logf("shared: %.1f %% of %d requests in the first 50 ms of a window", 100*atStart, r.userRequests)
+	require.LessOrEqual(t, atStart, 0.15, "released over the window, not at its start (uniform: 5 %%)")
+	require.Less(t, throttled(shared), throttled(per), "shared windows: fewer throttled responses")
+	require.LessOrEqual(t, throttled(shared), 0.10)
 	require.Equal(t, per.succeeded, shared.succeeded, "the user limit caps goodput either way: 100 per window")
 }
 
@@ -238,7 +245,7 @@ phases:
 func TestShippedScenarios(t *testing.T) {
 	files, err := filepath.Glob("../../specs/scenarios/*.yaml")
 	require.NoError(t, err)
-	require.Len(t, files, 7)
+	require.Len(t, files, 8)
 	for _, f := range files {
 		sc, err := LoadScenario(f)
 		require.NoError(t, err, f)
