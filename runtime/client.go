@@ -235,10 +235,6 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // with the source that decided it (§2).
 func (c *Client) Settings() Settings { return c.settings }
 
-// Policy returns the client's resolved policy: what a call of an operation
-// that declares nothing, without options of its own, runs with.
-func (c *Client) Policy() Policy { return c.policy }
-
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
 
@@ -266,7 +262,13 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	if err != nil {
 		return AttemptResult{Err: err}
 	}
-	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
+	own := cl.own
+	if own == nil {
+		own = &noOptions
+	}
+	for _, hook := range [...]func(*http.Request, int) error{
+		cl.c.opts.BeforeAttempt, own.BeforeAttempt, cl.hooks[0].BeforeAttempt, cl.hooks[1].BeforeAttempt,
+	} {
 		if hook == nil {
 			continue
 		}
@@ -473,6 +475,12 @@ func normaliseCode(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// Options returns a copy of the client's options, e.g. as the starting
-// point of per-call options.
-func (c *Client) Options() Options { return c.opts }
+// Options returns a copy of the client's options without its hooks
+// (BeforeAttempt, OnAttempt, OnCall set to nil), as the starting point of
+// per-call options: the client's hooks run on every call anyway, and the
+// hooks a call's options set run after them (see [Options]).
+func (c *Client) Options() Options {
+	o := c.opts
+	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
+	return o
+}
