@@ -196,9 +196,11 @@ func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, op
 		Path:        "/v1/chat/completions",
 	}
 	out := new(ChatCompleteOutput)
-	if err := c.call(ctx, &opChatComplete, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out), [][]string{{"ApiKey"}}); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opChatComplete, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw), [][]string{{"ApiKey"}}); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -388,9 +390,11 @@ func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMC
 		Path:        "/v1/fim/completions",
 	}
 	out := new(FimCompletionV1FimCompletionsPostOutput)
-	if err := c.call(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out), [][]string{{"ApiKey"}}); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw), [][]string{{"ApiKey"}}); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -515,9 +519,11 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 		Path:        "/v1/files",
 	}
 	out := new(CreateFileResponse)
-	if err := c.call(ctx, &opUploadFile, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out), [][]string{{"ApiKey"}}); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUploadFile, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw), [][]string{{"ApiKey"}}); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
