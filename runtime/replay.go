@@ -14,7 +14,7 @@ import (
 // MaxReplayBody bytes, buffered (bufferBody); Request.Body. A longer
 // BodyReader that cannot seek is streamed once (streamBody): the call makes
 // one attempt, and a failure that would have been retried returns a
-// *NotRetrySafeError with ReasonBodyNotReplayable.
+// *NotRetrySafeError with reasonBodyNotReplayable.
 
 // seekBody replays a seekable request body: each attempt reads it through
 // its own attemptBody, rewound to start. An attempt does not rewind until

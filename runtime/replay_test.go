@@ -77,8 +77,8 @@ func TestALongBodyThatCannotSeekIsNotRetrySafe(t *testing.T) {
 	md, err := c.Do(context.Background(), opGet, &Request{Method: "PUT", Path: "/", BodyReader: onlyReader{bytes.NewReader(big)}, ContentType: "application/octet-stream"}, nil, nil)
 	var nrs *NotRetrySafeError
 	require.ErrorAs(t, err, &nrs)
-	require.Equal(t, ReasonBodyNotReplayable, nrs.Reason)
-	require.ErrorContains(t, err, "not retried after 1 attempt: "+ReasonBodyNotReplayable)
+	require.Equal(t, reasonBodyNotReplayable, nrs.Reason)
+	require.ErrorContains(t, err, "not retried after 1 attempt: "+reasonBodyNotReplayable)
 	var ma *MaxAttemptsError
 	require.False(t, errors.As(err, &ma), "not \"max attempts\"")
 	require.Equal(t, 1, md.Attempts)
