@@ -256,6 +256,8 @@ type Store struct {
 	ps      *redis.PubSub
 	closed  atomic.Bool
 	started time.Time
+	// id names this Store's leases and heartbeats (newProcessID).
+	id string
 }
 
 // windowKey identifies one shared window: operation is "" for the User
@@ -327,6 +329,7 @@ func New(rdb redis.UniversalClient, opts Options) (*Store, error) {
 		wake:      make(chan struct{}, 1),
 		stop:      make(chan struct{}),
 		started:   time.Now(),
+		id:        newProcessID(),
 	}
 	if s.log == nil {
 		s.log = slog.Default()
