@@ -63,6 +63,7 @@ func operationGoName(pathKey, method string, op *openapi3.Operation) string {
 // operations builds every operation, sorted by Go name.
 func (b *builder) operations() []*Operation {
 	var out []*Operation
+	var nodes []*yaml.Node // each operation's mapping, by index into out
 	methods := namespace{}
 	ids := map[string]string{} // operationId → pointer of its first operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
@@ -89,13 +90,15 @@ func (b *builder) operations() []*Operation {
 		if op.OperationID != "" && !dup {
 			ids[op.OperationID] = ptr
 		}
-		path0, _ := splitPathKey(path)
+		path0, _, _ := splitPathKey(path)
 		checkPathKey(b.d, path, path0)
 		o := &Operation{Name: name, Summary: op.Summary, Doc: withDeprecated(op.Description, op.Deprecated, "operation"), Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
-		o.Headers, o.Query = ps.headers, ps.query
-		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
+		o.Headers, o.Query, o.Flags = ps.headers, ps.query, ps.flags
+		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", &ps)
+		o.AcceptField, o.ContentTypeField = ps.accept, ps.contentType
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
+		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Security = b.security(op)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
@@ -119,7 +122,18 @@ func (b *builder) operations() []*Operation {
 			o.Retry.FixedHeaders[http.CanonicalHeaderKey(h.Name)] = h.Value
 		}
 		out = append(out, o)
+		nodes = append(nodes, opNode)
 	})
+	// Paginators and waiters read the input and output types, built above.
+	types := map[string]*Type{}
+	for _, t := range b.types {
+		types[t.Name] = t
+	}
+	for i, o := range out {
+		b.d.building(o.Source)
+		b.pagination(o, nodes[i], o.Source, types, methods)
+		b.waiters(o, nodes[i], o.Source, types, methods)
+	}
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })
 	b.clearUnusedCodes(out)
 	return out

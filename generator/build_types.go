@@ -537,6 +537,7 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			Const:     constOf(prop),
 			Enum:      enumListOf(prop),
 			WriteOnly: prop != nil && prop.Value != nil && prop.Value.WriteOnly,
+			XML:       xmlObjectOf(prop), // issue 20: used when the type travels as XML
 		})
 	}
 	return out

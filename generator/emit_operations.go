@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -177,23 +178,47 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	body = append(body, encodeBody(op)...)
 	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
 	body = append(body, paramStatements(op)...)
+	if op.ContentTypeField != "" && op.Body.Kind != BodyNone {
+		ct := jen.Id("in").Dot(op.ContentTypeField)
+		body = append(body, jen.If(ct.Clone().Op("!=").Nil()).Block(jen.Id("req").Dot("ContentType").Op("=").Op("*").Add(ct)))
+	}
+	dec := decoder(op, svc.Protocol.XMLResultWrapper)
+	linked := op.Pagination != nil && op.Pagination.Style == PageLink && len(op.Pagination.NextLink) == 0
+	if linked {
+		// The Link-header paginator (emit_paginate.go) reads the header.
+		dec = jen.Qual(runtimePath, "KeepHeader").Call(dec, jen.Lit("Link"), jen.Id("link"))
+	}
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
 			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op))
+				jen.Op("&").Id("out").Dot("ResultMetadata"), dec)
 			if len(svc.Auth) > 0 {
 				g.Add(securityLit(op.Security))
 			}
 		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
+	params := []jen.Code{
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("in").Op("*").Id(op.Input),
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
-	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
+	}
+	if linked {
+		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(params...).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(
+			jen.Return(jen.Id("c").Dot(linkedName(op)).Call(jen.Id("ctx"), jen.Id("in"), jen.Id("opts"), jen.Nil())))
+		f.Line()
+		f.Comment(linkedName(op) + " is " + op.Name + ", storing the response's Link header values in *link when link is not nil.")
+		params = append(params[:2], jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")), jen.Id("link").Op("*").Index().String())
+	}
+	name := op.Name
+	if linked {
+		name = linkedName(op)
+	}
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(params...).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
 	f.Line()
+	emitPaginators(f, op, types)
+	emitWaiters(f, op, types)
 }
 
 // fillIdempotencyToken renders the statements that put a fresh UUID into
@@ -224,8 +249,14 @@ func fillIdempotencyToken(op *Operation) []jen.Code {
 // fixed headers ("POST / with X-Amz-Target: DynamoDB_20120810.GetItem").
 func requestLine(op *Operation) string {
 	line := op.Method + " " + op.Path
-	for i, q := range op.Query {
-		line += map[bool]string{true: "?", false: "&"}[i == 0] + q.Name + "=" + q.Value
+	sep := "?"
+	for _, f := range op.Flags {
+		line += sep + f
+		sep = "&"
+	}
+	for _, q := range op.Query {
+		line += sep + q.Name + "=" + q.Value
+		sep = "&"
 	}
 	for i, h := range op.Headers {
 		line += map[bool]string{true: " with ", false: ", "}[i == 0] + h.Name + ": " + h.Value
@@ -265,6 +296,8 @@ func encodeBody(op *Operation) []jen.Code {
 		} else {
 			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
+	case BodyXML:
+		call = jen.Qual(openapiPath, "XMLBody").Call(bodySource(op), jen.Lit(op.Body.XMLRoot), jen.Lit(op.Body.XMLNamespace))
 	case BodyForm:
 		enc := jen.Nil()
 		if len(op.Body.Encoding) > 0 {
@@ -352,7 +385,7 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 		}
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(ct)
-	case BodyForm:
+	case BodyForm, BodyXML:
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
 	case BodyMultipart:
@@ -412,6 +445,15 @@ func pathExpr(op *Operation) *jen.Statement {
 		lit = ""
 		parts = append(parts, jen.Qual(openapiPath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
 	}
+	if len(op.Flags) > 0 {
+		// Bare query flags ride on the path; the runtime appends the rest of
+		// the query after them.
+		flags := make([]string, len(op.Flags))
+		for i, f := range op.Flags {
+			flags[i] = url.QueryEscape(f)
+		}
+		lit += "?" + strings.Join(flags, "&")
+	}
 	if lit != "" || len(parts) == 0 {
 		parts = append(parts, jen.Lit(lit))
 	}
@@ -440,8 +482,28 @@ func paramStatements(op *Operation) []jen.Code {
 	return out
 }
 
-// decoder renders the 2xx body decoder.
-func decoder(op *Operation) jen.Code {
+// decoder renders the 2xx response decoder: the declared response headers
+// into their output fields (openapi.HeaderInt…), then the body.
+func decoder(op *Operation, resultWrapper bool) jen.Code {
+	body := bodyDecoder(op, resultWrapper)
+	if len(op.ResponseHeaders) == 0 {
+		return body
+	}
+	return jen.Func().Params(jen.Id("r").Op("*").Qual("net/http", "Response")).Error().BlockFunc(func(g *jen.Group) {
+		for _, h := range op.ResponseHeaders {
+			g.If(jen.Err().Op(":=").Qual(openapiPath, h.Reader).Call(jen.Id("r").Dot("Header"), jen.Lit(h.Name), jen.Op("&").Id("out").Dot(h.Field)),
+				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		if op.OutputBody == OutputNone {
+			g.Return(jen.Nil())
+			return
+		}
+		g.Return(jen.Add(body).Call(jen.Id("r")))
+	})
+}
+
+// bodyDecoder renders the 2xx body decoder.
+func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
 		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
@@ -449,6 +511,11 @@ func decoder(op *Operation) jen.Code {
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputNone:
 		return jen.Nil()
+	case OutputXML:
+		if resultWrapper {
+			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"))
+		}
+		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"))
 	}
 	return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Id("out"))
 }

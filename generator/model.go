@@ -50,6 +50,12 @@ type Protocol struct {
 	// (JSON numbers of seconds since 1970, as the AWS JSON protocols send
 	// them; openapi.EpochSeconds).
 	TimestampFormat string
+	// XMLResultWrapper: XML responses arrive in the AWS query protocol's
+	// envelope, <OpResponse><OpResult>…</OpResult><ResponseMetadata>…
+	// </OpResponse>, and the spec's 2xx schema describes the …Result
+	// element (aws2openapi's SQS): outputs are decoded from it
+	// (openapi.DecodeXMLResult).
+	XMLResultWrapper bool
 }
 
 // Operation is one API operation.
@@ -67,8 +73,9 @@ type Operation struct {
 	// removed ("/").
 	Path string
 	// Headers are sent on every call with a fixed value: required header
-	// parameters whose schema is a one-value enum (X-Amz-Target). Sorted by
-	// Name, names in canonical MIME form.
+	// parameters whose schema is a one-value enum (X-Amz-Target), and
+	// Accept with the 2xx response media types. Sorted by Name, names in
+	// canonical MIME form.
 	Headers []FixedHeader
 	// Input and Output name the Go types of the request body and the 2xx
 	// response body (always set; synthesised empty structs when the spec
@@ -101,19 +108,40 @@ type Operation struct {
 	// parameter has that name) and required one-value-enum query
 	// parameters. Sorted by Name.
 	Query []FixedHeader
+	// Flags are query parameters sent bare on every call ("?tagging"):
+	// required boolean parameters whose only value is true (S3's
+	// subresources). Sorted.
+	Flags []string
+	// AcceptField and ContentTypeField are the Go names of the input fields
+	// made from declared Accept and Content-Type header parameters (""
+	// for none): set, they override the Accept header (a fixed header of
+	// Headers, from the 2xx response media types) and the request body's
+	// media type.
+	AcceptField, ContentTypeField string
 	// Body says how the request body is encoded.
 	Body Body
 	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the
-	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
-	// field), or OutputNone (no body).
+	// output struct, or the struct it embeds), OutputXML (XML into the
+	// output struct, or the struct it embeds), OutputJSONField or
+	// OutputRawField (into its Body field), or OutputNone (no body).
 	OutputBody string
 	// Security is the operation's security requirement (its own, else the
 	// root's): per alternative, the security scheme names it needs, sorted;
 	// nil when it needs none. Only these credentials are sent.
 	Security [][]string
+	// ResponseHeaders are the headers the 2xx responses declare, each read
+	// into a field of the output (in that order) before the body is
+	// decoded.
+	ResponseHeaders []ResponseHeader
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
+	// Pagination is how the operation's results come in pages (nil: not
+	// paginated); build_paginate.go.
+	Pagination *Pagination
+	// Waiters poll the operation until a state is reached (x-waiters,
+	// smithy's @waitable), sorted by Name; build_waiters.go.
+	Waiters []*Waiter
 }
 
 // How a 2xx response body is decoded.
@@ -122,6 +150,7 @@ const (
 	OutputJSONField = "json"
 	OutputRawField  = "raw"
 	OutputNone      = "none"
+	OutputXML       = "xml"
 )
 
 // Param is an input field sent as a path, query, header or cookie
@@ -143,12 +172,16 @@ const (
 	BodyForm      = "form"
 	BodyMultipart = "multipart"
 	BodyRaw       = "raw"
+	BodyXML       = "xml"
 )
 
 // Body describes an operation's request body.
 type Body struct {
-	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart or BodyRaw.
+	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart, BodyXML or
+	// BodyRaw.
 	Kind string
+	// XMLRoot and XMLNamespace name the root element of an XML body.
+	XMLRoot, XMLNamespace string
 	// ContentType is the media type sent (for multipart the runtime adds
 	// the boundary).
 	ContentType string
@@ -262,6 +295,9 @@ type Type struct {
 	Additional *TypeRef
 	// Variants of a union, in spec order.
 	Variants []Variant
+	// XML: the struct travels in XML bodies, so its fields carry xml struct
+	// tags (from their XML Objects) and are in the spec's property order.
+	XML bool
 	// Discriminator is the union's discriminator property name ("" when the
 	// spec gives none: variants are tried in order).
 	Discriminator string
@@ -324,6 +360,9 @@ type Field struct {
 	// true) are sent by the client only: a union never requires them when
 	// recognising a response.
 	ReadOnly, WriteOnly bool
+	// XML is the property's XML Object (OpenAPI 3.0 §4.7.26), used when its
+	// type is written as XML (Type.XML).
+	XML XMLObject
 	// Nullable fields (nullable: true, or a 3.1 type list with "null") are
 	// pointers even when required; a required one has no omitempty, so nil
 	// is sent as null.

@@ -133,7 +133,9 @@ func TestSQSLongPolling(t *testing.T) {
 				out, err := c.GETReceiveMessage(ctx, &sqs.GETReceiveMessageInput{AccountNumber: 123456789012, QueueName: "jobs", WaitTimeSeconds: &wait})
 				if tt.wantErr == nil {
 					require.NoError(t, err)
-					require.Equal(t, sqsReceived, string(out.Body))
+					require.Len(t, out.Messages, 1, "the typed XML result (x-protocol xmlResultWrapper)")
+					require.Equal(t, "hello", *out.Messages[0].Body)
+					require.Equal(t, "m-1", *out.Messages[0].MessageId)
 					require.Equal(t, 2, out.ResultMetadata.Attempts)
 				} else {
 					tt.wantErr(t, err)

@@ -20,10 +20,12 @@ type Request struct {
 	// Method is the HTTP method ("POST").
 	Method string
 	// Path is the request path, parameters already expanded and escaped,
-	// joined to the endpoint's path ("/" for AWS JSON services). It must be
-	// empty or start with "/" and hold no "." or ".." segment, or Do refuses
-	// the call before the first attempt (*InvalidParamsError): a request
-	// never leaves the endpoint's scheme, host and port.
+	// joined to the endpoint's path ("/" for AWS JSON services). It may end
+	// in bare query flags ("/b?tagging", S3's subresources): Query is then
+	// appended after them with "&". The path must be empty or start with "/"
+	// and hold no "." or ".." segment, or Do refuses the call before the
+	// first attempt (*InvalidParamsError): a request never leaves the
+	// endpoint's scheme, host and port.
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
@@ -58,6 +60,11 @@ type ResponseMetadata struct {
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
+	// Header is the last response's header map, as received (nil when no
+	// response arrived): every header, declared by the spec or not
+	// (ETag, Link, rate-limit headers). Read-only: it is the response's
+	// own map.
+	Header http.Header
 }
 
 // Client holds one generated client's retry state: the resolved settings,
@@ -279,6 +286,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	}
 	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
+	cl.md.Header = resp.Header
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		if err := cl.readSuccess(resp, decode); err != nil {
 			res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
@@ -387,7 +395,11 @@ func (cl *Call) target(req *Request) string {
 	}
 	target := c.base + req.Path
 	if q := mergeQuery(c.baseQuery, req.Query); q != "" {
-		target += "?" + q
+		if strings.Contains(req.Path, "?") {
+			target += "&" + q // after the path's bare flags ("/b?tagging")
+		} else {
+			target += "?" + q
+		}
 	}
 	return target
 }

@@ -196,5 +196,7 @@ func TestSuccessRequestID(t *testing.T) {
 	h := newHarness(t, nil, 1, script(status(500, "x-amzn-RequestId", "R1"), status(200, "x-amzn-RequestId", "R2")), nil)
 	md, err := h.call(context.Background(), opPost)
 	require.NoError(t, err)
+	require.Equal(t, "R2", md.Header.Get("x-amzn-RequestId"), "the last response's headers")
+	md.Header = nil
 	require.Equal(t, ResponseMetadata{Attempts: 2, RequestID: "R2"}, md)
 }

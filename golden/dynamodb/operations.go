@@ -7,6 +7,8 @@ package dynamodb
 import (
 	"context"
 	"encoding/json"
+	"iter"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -16,6 +18,7 @@ var opBatchExecuteStatement = runtime.Operation{
 	Name:      "BatchExecuteStatement",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.BatchExecuteStatement",
 	},
 	NewError: newBatchExecuteStatementError,
@@ -51,7 +54,8 @@ func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 // This operation allows you to perform batch reads and writes on data stored in DynamoDB, using
 // PartiQL.
 //
-// BatchExecuteStatement sends POST / with X-Amz-Target: DynamoDB_20120810.BatchExecuteStatement.
+// BatchExecuteStatement sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.BatchExecuteStatement.
 //
 // Modelled errors (match with errors.As): InternalServerError, RequestLimitExceeded.
 //
@@ -88,6 +92,7 @@ var opBatchGetItem = runtime.Operation{
 	Name:      "BatchGetItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.BatchGetItem",
 	},
 	NewError: newBatchGetItemError,
@@ -170,7 +175,8 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 // items consume the minimum read capacity units according to the type of read. For more
 // information, see [Working with Tables] in the Amazon DynamoDB Developer Guide.
 //
-// BatchGetItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchGetItem.
+// BatchGetItem sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.BatchGetItem.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -211,6 +217,7 @@ var opBatchWriteItem = runtime.Operation{
 	Name:      "BatchWriteItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.BatchWriteItem",
 	},
 	NewError: newBatchWriteItemError,
@@ -305,7 +312,8 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 //   - Any individual item in a batch exceeds 400 KB.
 //   - The total request size exceeds 16 MB.
 //
-// BatchWriteItem sends POST / with X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
+// BatchWriteItem sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.BatchWriteItem.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -346,6 +354,7 @@ var opCreateBackup = runtime.Operation{
 	Name:      "CreateBackup",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.CreateBackup",
 	},
 	NewError: newCreateBackupError,
@@ -418,7 +427,8 @@ func validateCreateBackup(in *CreateBackupInput) error {
 //   - Streams
 //   - Provisioned read and write capacity
 //
-// CreateBackup sends POST / with X-Amz-Target: DynamoDB_20120810.CreateBackup.
+// CreateBackup sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.CreateBackup.
 //
 // Modelled errors (match with errors.As): BackupInUseException,
 // ContinuousBackupsUnavailableException, InternalServerError, LimitExceededException,
@@ -457,6 +467,7 @@ var opCreateGlobalTable = runtime.Operation{
 	Name:      "CreateGlobalTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.CreateGlobalTable",
 	},
 	NewError: newCreateGlobalTableError,
@@ -531,7 +542,8 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 // write capacity units to your replica tables. You should also provision equal replicated write
 // capacity units to matching secondary indexes across your global table.
 //
-// CreateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.CreateGlobalTable.
+// CreateGlobalTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.CreateGlobalTable.
 //
 // Modelled errors (match with errors.As): GlobalTableAlreadyExistsException, InternalServerError,
 // LimitExceededException, TableNotFoundException.
@@ -571,6 +583,7 @@ var opCreateTable = runtime.Operation{
 	Name:      "CreateTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.CreateTable",
 	},
 	NewError: newCreateTableError,
@@ -633,7 +646,8 @@ func validateCreateTable(in *CreateTableInput) error {
 //
 // You can use the DescribeTable action to check the table status.
 //
-// CreateTable sends POST / with X-Amz-Target: DynamoDB_20120810.CreateTable.
+// CreateTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.CreateTable.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException.
@@ -671,6 +685,7 @@ var opDeleteBackup = runtime.Operation{
 	Name:      "DeleteBackup",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteBackup",
 	},
 	NewError: newDeleteBackupError,
@@ -711,7 +726,8 @@ func validateDeleteBackup(in *DeleteBackupInput) error {
 //
 // You can call DeleteBackup at a maximum rate of 10 times per second.
 //
-// DeleteBackup sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteBackup.
+// DeleteBackup sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DeleteBackup.
 //
 // Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException,
 // InternalServerError, LimitExceededException.
@@ -749,6 +765,7 @@ var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
 	},
 	NewError: newDeleteItemError,
@@ -810,7 +827,8 @@ func validateDeleteItem(in *DeleteItemInput) error {
 // Conditional deletes are useful for deleting items only if specific conditions are met. If those
 // conditions are met, DynamoDB performs the delete. Otherwise, the item is not deleted.
 //
-// DeleteItem sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteItem.
+// DeleteItem sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DeleteItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -849,6 +867,7 @@ var opDeleteTable = runtime.Operation{
 	Name:      "DeleteTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteTable",
 	},
 	NewError: newDeleteTableError,
@@ -903,7 +922,8 @@ func validateDeleteTable(in *DeleteTableInput) error {
 //
 // Use the DescribeTable action to check the status of the table.
 //
-// DeleteTable sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteTable.
+// DeleteTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DeleteTable.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
@@ -941,6 +961,7 @@ var opDescribeBackup = runtime.Operation{
 	Name:      "DescribeBackup",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeBackup",
 	},
 	NewError: newDescribeBackupError,
@@ -977,7 +998,8 @@ func validateDescribeBackup(in *DescribeBackupInput) error {
 //
 // You can call DescribeBackup at a maximum rate of 10 times per second.
 //
-// DescribeBackup sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeBackup.
+// DescribeBackup sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeBackup.
 //
 // Modelled errors (match with errors.As): BackupNotFoundException, InternalServerError.
 //
@@ -1014,6 +1036,7 @@ var opDescribeContinuousBackups = runtime.Operation{
 	Name:      "DescribeContinuousBackups",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeContinuousBackups",
 	},
 	NewError: newDescribeContinuousBackupsError,
@@ -1058,7 +1081,7 @@ func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error
 //
 // You can call DescribeContinuousBackups at a maximum rate of 10 times per second.
 //
-// DescribeContinuousBackups sends POST / with X-Amz-Target:
+// DescribeContinuousBackups sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeContinuousBackups.
 //
 // Modelled errors (match with errors.As): InternalServerError, TableNotFoundException.
@@ -1096,6 +1119,7 @@ var opDescribeContributorInsights = runtime.Operation{
 	Name:      "DescribeContributorInsights",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -1131,7 +1155,7 @@ func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) e
 
 // Returns information about contributor insights, for a given table or global secondary index.
 //
-// DescribeContributorInsights sends POST / with X-Amz-Target:
+// DescribeContributorInsights sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeContributorInsights.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
@@ -1169,13 +1193,15 @@ var opDescribeEndpoints = runtime.Operation{
 	Name:      "DescribeEndpoints",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeEndpoints",
 	},
 }
 
 // Returns the regional endpoint information.
 //
-// DescribeEndpoints sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeEndpoints.
+// DescribeEndpoints sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeEndpoints.
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeEndpoints/post
 func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsRequest, opts ...func(*Options)) (*DescribeEndpointsResponse, error) {
@@ -1204,6 +1230,7 @@ var opDescribeExport = runtime.Operation{
 	Name:      "DescribeExport",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeExport",
 	},
 	NewError: newDescribeExportError,
@@ -1240,7 +1267,8 @@ func validateDescribeExport(in *DescribeExportInput) error {
 
 // Describes an existing table export.
 //
-// DescribeExport sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeExport.
+// DescribeExport sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeExport.
 //
 // Modelled errors (match with errors.As): ExportNotFoundException, InternalServerError,
 // LimitExceededException.
@@ -1278,6 +1306,7 @@ var opDescribeGlobalTable = runtime.Operation{
 	Name:      "DescribeGlobalTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable",
 	},
 	NewError: newDescribeGlobalTableError,
@@ -1316,7 +1345,8 @@ func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 // Note: This operation only applies to [Version 2017.11.29] of global tables. If you are using
 // global tables [Version 2019.11.21] you can use [DescribeTable] instead.
 //
-// DescribeGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeGlobalTable.
+// DescribeGlobalTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeGlobalTable.
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError.
 //
@@ -1357,6 +1387,7 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 	Name:      "DescribeGlobalTableSettings",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings",
 	},
 	NewError: newDescribeGlobalTableError,
@@ -1382,7 +1413,7 @@ func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) e
 //
 // Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
-// DescribeGlobalTableSettings sends POST / with X-Amz-Target:
+// DescribeGlobalTableSettings sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeGlobalTableSettings.
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError.
@@ -1422,6 +1453,7 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 	Name:      "DescribeKinesisStreamingDestination",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -1445,7 +1477,7 @@ func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDes
 
 // Returns information about the status of Kinesis streaming.
 //
-// DescribeKinesisStreamingDestination sends POST / with X-Amz-Target:
+// DescribeKinesisStreamingDestination sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeKinesisStreamingDestination.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
@@ -1483,6 +1515,7 @@ var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeLimits",
 	},
 	NewError: newDescribeLimitsError,
@@ -1542,7 +1575,8 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // The DescribeLimits Request element has no content.
 //
-// DescribeLimits sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeLimits.
+// DescribeLimits sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeLimits.
 //
 // Modelled errors (match with errors.As): InternalServerError.
 //
@@ -1576,6 +1610,7 @@ var opDescribeTable = runtime.Operation{
 	Name:      "DescribeTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTable",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -1605,7 +1640,8 @@ func validateDescribeTable(in *DescribeTableInput) error {
 // consistent query, and the metadata for your table might not be available at that moment. Wait
 // for a few seconds, and then try the DescribeTable request again.
 //
-// DescribeTable sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeTable.
+// DescribeTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeTable.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
@@ -1637,11 +1673,128 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	return out, nil
 }
 
+// waiterTableExists is the TableExists waiter's name and declared delays.
+var waiterTableExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 20 * time.Second,
+	Name:     "TableExists",
+}
+
+// tableExistsState applies the TableExists acceptors, in order, to one poll of DescribeTable.
+func tableExistsState(in *DescribeTableInput, out *DescribeTableOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when output "Table.TableStatus" stringEquals "ACTIVE"
+	if err == nil {
+		found := false
+		v := ""
+		if out.Table != nil && out.Table.TableStatus != nil {
+			v, found = string(*out.Table.TableStatus), true
+		}
+		if found && v == "ACTIVE" {
+			return runtime.WaiterSuccess, nil
+		}
+	}
+	// 2. retry when the poll fails with error code ResourceNotFoundException
+	if err != nil && runtime.ErrorCodeIs(err, "ResourceNotFoundException") {
+		return runtime.WaiterRetry, nil
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilTableExists polls DescribeTable with in until the TableExists waiter reaches success
+// (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has
+// passed. Each poll is one call of DescribeTable with its retries: a throttled poll is retried by
+// the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 20s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when output "Table.TableStatus" stringEquals "ACTIVE"; 2. retry when the
+// poll fails with error code ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post/x-waiters/TableExists
+func (c *Client) WaitUntilTableExists(ctx context.Context, in *DescribeTableInput, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeTableOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeTableInput{}
+	}
+	var last *DescribeTableOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeTable(ctx, in)
+		last = out
+		return tableExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterTableExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
+// waiterTableNotExists is the TableNotExists waiter's name and declared delays.
+var waiterTableNotExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 20 * time.Second,
+	Name:     "TableNotExists",
+}
+
+// tableNotExistsState applies the TableNotExists acceptors, in order, to one poll of DescribeTable.
+func tableNotExistsState(in *DescribeTableInput, out *DescribeTableOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when the poll fails with error code ResourceNotFoundException
+	if err != nil && runtime.ErrorCodeIs(err, "ResourceNotFoundException") {
+		return runtime.WaiterSuccess, nil
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilTableNotExists polls DescribeTable with in until the TableNotExists waiter reaches
+// success (it returns the last poll's output, nil when an error matched) or failure, or until
+// maxWait has passed. Each poll is one call of DescribeTable with its retries: a throttled poll is
+// retried by the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 20s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when the poll fails with error code ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post/x-waiters/TableNotExists
+func (c *Client) WaitUntilTableNotExists(ctx context.Context, in *DescribeTableInput, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeTableOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeTableInput{}
+	}
+	var last *DescribeTableOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeTable(ctx, in)
+		last = out
+		return tableNotExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterTableNotExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
 var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	Name:      "DescribeTableReplicaAutoScaling",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -1667,7 +1820,7 @@ func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScaling
 //
 // Note: This operation only applies to [Version 2019.11.21] of global tables.
 //
-// DescribeTableReplicaAutoScaling sends POST / with X-Amz-Target:
+// DescribeTableReplicaAutoScaling sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeTableReplicaAutoScaling.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
@@ -1707,6 +1860,7 @@ var opDescribeTimeToLive = runtime.Operation{
 	Name:      "DescribeTimeToLive",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -1730,7 +1884,8 @@ func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
 
 // Gives a description of the Time to Live (TTL) status on the specified table.
 //
-// DescribeTimeToLive sends POST / with X-Amz-Target: DynamoDB_20120810.DescribeTimeToLive.
+// DescribeTimeToLive sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DescribeTimeToLive.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
@@ -1767,6 +1922,7 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 	Name:      "DisableKinesisStreamingDestination",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination",
 	},
 	NewError: newDeleteTableError,
@@ -1797,7 +1953,7 @@ func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationI
 // Stops replication from the DynamoDB table to the Kinesis data stream. This is done without
 // deleting either of the resources.
 //
-// DisableKinesisStreamingDestination sends POST / with X-Amz-Target:
+// DisableKinesisStreamingDestination sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DisableKinesisStreamingDestination.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
@@ -1836,6 +1992,7 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 	Name:      "EnableKinesisStreamingDestination",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination",
 	},
 	NewError: newDeleteTableError,
@@ -1867,7 +2024,7 @@ func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationIn
 // the enable workflow. If this operation doesn't return results immediately, use
 // DescribeKinesisStreamingDestination to check if streaming to the Kinesis data stream is ACTIVE.
 //
-// EnableKinesisStreamingDestination sends POST / with X-Amz-Target:
+// EnableKinesisStreamingDestination sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.EnableKinesisStreamingDestination.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
@@ -1906,6 +2063,7 @@ var opExecuteStatement = runtime.Operation{
 	Name:      "ExecuteStatement",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ExecuteStatement",
 	},
 	NewError: newExecuteStatementError,
@@ -1953,7 +2111,8 @@ func validateExecuteStatement(in *ExecuteStatementInput) error {
 // This operation allows you to perform reads and singleton writes on data stored in DynamoDB,
 // using PartiQL.
 //
-// ExecuteStatement sends POST / with X-Amz-Target: DynamoDB_20120810.ExecuteStatement.
+// ExecuteStatement sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ExecuteStatement.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, DuplicateItemException,
 // InternalServerError, ItemCollectionSizeLimitExceededException,
@@ -1993,6 +2152,7 @@ var opExecuteTransaction = runtime.Operation{
 	Name:      "ExecuteTransaction",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction",
 	},
 	NewError: newExecuteTransactionError,
@@ -2039,7 +2199,8 @@ func validateExecuteTransaction(in *ExecuteTransactionInput) error {
 // This operation allows you to perform transactional reads or writes on data stored in DynamoDB,
 // using PartiQL.
 //
-// ExecuteTransaction sends POST / with X-Amz-Target: DynamoDB_20120810.ExecuteTransaction.
+// ExecuteTransaction sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ExecuteTransaction.
 //
 // Modelled errors (match with errors.As): IdempotentParameterMismatchException,
 // InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
@@ -2085,6 +2246,7 @@ var opExportTableToPointInTime = runtime.Operation{
 	Name:      "ExportTableToPointInTime",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ExportTableToPointInTime",
 	},
 	NewError: newExportTableToPointInTimeError,
@@ -2134,7 +2296,7 @@ func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
 // Exports table data to an S3 bucket. The table must have point in time recovery enabled, and you
 // can export data from any time within the point in time recovery window.
 //
-// ExportTableToPointInTime sends POST / with X-Amz-Target:
+// ExportTableToPointInTime sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.ExportTableToPointInTime.
 //
 // Modelled errors (match with errors.As): ExportConflictException, InternalServerError,
@@ -2174,6 +2336,7 @@ var opGetItem = runtime.Operation{
 	Name:      "GetItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.GetItem",
 	},
 	NewError: newBatchGetItemError,
@@ -2209,7 +2372,7 @@ func validateGetItem(in *GetItemInput) error {
 // strongly consistent read, set ConsistentRead to true. Although a strongly consistent read might
 // take more time than an eventually consistent read, it always returns the last updated value.
 //
-// GetItem sends POST / with X-Amz-Target: DynamoDB_20120810.GetItem.
+// GetItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -2247,6 +2410,7 @@ var opListBackups = runtime.Operation{
 	Name:      "ListBackups",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListBackups",
 	},
 	NewError: newDescribeLimitsError,
@@ -2261,7 +2425,8 @@ var opListBackups = runtime.Operation{
 //
 // You can call ListBackups a maximum of five times per second.
 //
-// ListBackups sends POST / with X-Amz-Target: DynamoDB_20120810.ListBackups.
+// ListBackups sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ListBackups.
 //
 // Modelled errors (match with errors.As): InternalServerError.
 //
@@ -2292,6 +2457,7 @@ var opListContributorInsights = runtime.Operation{
 	Name:      "ListContributorInsights",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListContributorInsights",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -2299,7 +2465,7 @@ var opListContributorInsights = runtime.Operation{
 
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
 //
-// ListContributorInsights sends POST / with X-Amz-Target:
+// ListContributorInsights sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.ListContributorInsights.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
@@ -2326,11 +2492,75 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	return out, nil
 }
 
+// ListContributorInsightsPages returns an iterator over the pages of ListContributorInsights,
+// starting from in (not changed; nil is an empty input). Each page is one call of
+// ListContributorInsights, with its retries; the iterator yields each page's output, and after an
+// error it yields the error with a nil page and stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post/x-pagination
+func (c *Client) ListContributorInsightsPages(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) iter.Seq2[*ListContributorInsightsOutput, error] {
+	return func(yield func(*ListContributorInsightsOutput, error) bool) {
+		next := ListContributorInsightsInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListContributorInsights(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// ListContributorInsightsItems returns an iterator over the items (ContributorInsightsSummaries)
+// of every page of ListContributorInsights, in order, fetched page by page by
+// ListContributorInsightsPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post/x-pagination
+func (c *Client) ListContributorInsightsItems(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) iter.Seq2[ContributorInsightsSummary, error] {
+	return func(yield func(ContributorInsightsSummary, error) bool) {
+		for page, err := range c.ListContributorInsightsPages(ctx, in, opts...) {
+			if err != nil {
+				var zero ContributorInsightsSummary
+				yield(zero, err)
+				return
+			}
+			items := page.ContributorInsightsSummaries
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListExports describes ListExports to the runtime.
 var opListExports = runtime.Operation{
 	Name:      "ListExports",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListExports",
 	},
 	NewError: newListExportsError,
@@ -2349,7 +2579,8 @@ func newListExportsError(code string) runtime.ModeledError {
 
 // Lists completed exports within the past 90 days.
 //
-// ListExports sends POST / with X-Amz-Target: DynamoDB_20120810.ListExports.
+// ListExports sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ListExports.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException.
 //
@@ -2375,11 +2606,77 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	return out, nil
 }
 
+// ListExportsPages returns an iterator over the pages of ListExports, starting from in (not
+// changed; nil is an empty input). Each page is one call of ListExports, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post/x-pagination
+func (c *Client) ListExportsPages(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) iter.Seq2[*ListExportsOutput, error] {
+	return func(yield func(*ListExportsOutput, error) bool) {
+		next := ListExportsInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListExports(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// ListExportsItems returns an iterator over the items (ExportSummaries) of every page of
+// ListExports, in order, fetched page by page by ListExportsPages. After an error it yields the
+// error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post/x-pagination
+func (c *Client) ListExportsItems(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) iter.Seq2[ExportSummary, error] {
+	return func(yield func(ExportSummary, error) bool) {
+		for page, err := range c.ListExportsPages(ctx, in, opts...) {
+			if err != nil {
+				var zero ExportSummary
+				yield(zero, err)
+				return
+			}
+			items := page.ExportSummaries
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListGlobalTables describes ListGlobalTables to the runtime.
 var opListGlobalTables = runtime.Operation{
 	Name:      "ListGlobalTables",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListGlobalTables",
 	},
 	NewError: newDescribeLimitsError,
@@ -2389,7 +2686,8 @@ var opListGlobalTables = runtime.Operation{
 //
 // Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
-// ListGlobalTables sends POST / with X-Amz-Target: DynamoDB_20120810.ListGlobalTables.
+// ListGlobalTables sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ListGlobalTables.
 //
 // Modelled errors (match with errors.As): InternalServerError.
 //
@@ -2422,6 +2720,7 @@ var opListTables = runtime.Operation{
 	Name:      "ListTables",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListTables",
 	},
 	NewError: newDescribeLimitsError,
@@ -2430,7 +2729,8 @@ var opListTables = runtime.Operation{
 // Returns an array of table names associated with the current account and endpoint. The output
 // from ListTables is paginated, with each page returning a maximum of 100 table names.
 //
-// ListTables sends POST / with X-Amz-Target: DynamoDB_20120810.ListTables.
+// ListTables sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ListTables.
 //
 // Modelled errors (match with errors.As): InternalServerError.
 //
@@ -2456,11 +2756,77 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	return out, nil
 }
 
+// ListTablesPages returns an iterator over the pages of ListTables, starting from in (not changed;
+// nil is an empty input). Each page is one call of ListTables, with its retries; the iterator
+// yields each page's output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedTableName of the last page as in.ExclusiveStartTableName; an
+// empty one ends the pages (so does a string token equal to the one just sent). To resume after an
+// error, call again with in.ExclusiveStartTableName set to the last good page's
+// LastEvaluatedTableName.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post/x-pagination
+func (c *Client) ListTablesPages(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) iter.Seq2[*ListTablesOutput, error] {
+	return func(yield func(*ListTablesOutput, error) bool) {
+		next := ListTablesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListTables(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedTableName
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.ExclusiveStartTableName != nil && *next.ExclusiveStartTableName == *nextToken {
+				return
+			}
+			next.ExclusiveStartTableName = nextToken
+		}
+	}
+}
+
+// ListTablesItems returns an iterator over the items (TableNames) of every page of ListTables, in
+// order, fetched page by page by ListTablesPages. After an error it yields the error with a zero
+// item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post/x-pagination
+func (c *Client) ListTablesItems(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.ListTablesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.TableNames
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
 var opListTagsOfResource = runtime.Operation{
 	Name:      "ListTagsOfResource",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -2488,7 +2854,8 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 // For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
 // DynamoDB Developer Guide.
 //
-// ListTagsOfResource sends POST / with X-Amz-Target: DynamoDB_20120810.ListTagsOfResource.
+// ListTagsOfResource sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.ListTagsOfResource.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
 //
@@ -2527,6 +2894,7 @@ var opPutItem = runtime.Operation{
 	Name:      "PutItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
 	NewError: newDeleteItemError,
@@ -2593,7 +2961,7 @@ func validatePutItem(in *PutItemInput) error {
 // For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
 // Developer Guide.
 //
-// PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
+// PutItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -2643,6 +3011,7 @@ var opQuery = runtime.Operation{
 	Name:      "Query",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
 	NewError: newBatchGetItemError,
@@ -2707,7 +3076,7 @@ func validateQuery(in *QueryInput) error {
 // a strongly consistent result. Global secondary indexes support eventually consistent reads only,
 // so do not specify ConsistentRead when querying a global secondary index.
 //
-// Query sends POST / with X-Amz-Target: DynamoDB_20120810.Query.
+// Query sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -2742,11 +3111,71 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	return out, nil
 }
 
+// QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
+// empty input). Each page is one call of Query, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedKey of the last page as in.ExclusiveStartKey; an empty one ends
+// the pages (so does a string token equal to the one just sent). To resume after an error, call
+// again with in.ExclusiveStartKey set to the last good page's LastEvaluatedKey.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[*QueryOutput, error] {
+	return func(yield func(*QueryOutput, error) bool) {
+		next := QueryInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.Query(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedKey
+			if len(nextToken) == 0 {
+				return
+			}
+			next.ExclusiveStartKey = nextToken
+		}
+	}
+}
+
+// QueryItems returns an iterator over the items (Items) of every page of Query, in order, fetched
+// page by page by QueryPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
+	return func(yield func(map[string]AttributeValue, error) bool) {
+		for page, err := range c.QueryPages(ctx, in, opts...) {
+			if err != nil {
+				var zero map[string]AttributeValue
+				yield(zero, err)
+				return
+			}
+			items := page.Items
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
 var opRestoreTableFromBackup = runtime.Operation{
 	Name:      "RestoreTableFromBackup",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.RestoreTableFromBackup",
 	},
 	NewError: newRestoreTableFromBackupError,
@@ -2807,7 +3236,8 @@ func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
 //   - Stream settings
 //   - Time to Live (TTL) settings
 //
-// RestoreTableFromBackup sends POST / with X-Amz-Target: DynamoDB_20120810.RestoreTableFromBackup.
+// RestoreTableFromBackup sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.RestoreTableFromBackup.
 //
 // Modelled errors (match with errors.As): BackupInUseException, BackupNotFoundException,
 // InternalServerError, LimitExceededException, TableAlreadyExistsException, TableInUseException.
@@ -2845,6 +3275,7 @@ var opRestoreTableToPointInTime = runtime.Operation{
 	Name:      "RestoreTableToPointInTime",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.RestoreTableToPointInTime",
 	},
 	NewError: newRestoreTableToPointInTimeError,
@@ -2916,7 +3347,7 @@ func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error
 //   - Time to Live (TTL) settings
 //   - Point in time recovery settings
 //
-// RestoreTableToPointInTime sends POST / with X-Amz-Target:
+// RestoreTableToPointInTime sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.RestoreTableToPointInTime.
 //
 // Modelled errors (match with errors.As): InternalServerError, InvalidRestoreTimeException,
@@ -2956,6 +3387,7 @@ var opScan = runtime.Operation{
 	Name:      "Scan",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Scan",
 	},
 	NewError: newBatchGetItemError,
@@ -3002,7 +3434,7 @@ func validateScan(in *ScanInput) error {
 // If you need a consistent copy of the data, as of the time that the Scan begins, you can set the
 // ConsistentRead parameter to true.
 //
-// Scan sends POST / with X-Amz-Target: DynamoDB_20120810.Scan.
+// Scan sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.Scan.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -3036,6 +3468,65 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		return nil, err
 	}
 	return out, nil
+}
+
+// ScanPages returns an iterator over the pages of Scan, starting from in (not changed; nil is an
+// empty input). Each page is one call of Scan, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedKey of the last page as in.ExclusiveStartKey; an empty one ends
+// the pages (so does a string token equal to the one just sent). To resume after an error, call
+// again with in.ExclusiveStartKey set to the last good page's LastEvaluatedKey.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post/x-pagination
+func (c *Client) ScanPages(ctx context.Context, in *ScanInput, opts ...func(*Options)) iter.Seq2[*ScanOutput, error] {
+	return func(yield func(*ScanOutput, error) bool) {
+		next := ScanInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.Scan(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedKey
+			if len(nextToken) == 0 {
+				return
+			}
+			next.ExclusiveStartKey = nextToken
+		}
+	}
+}
+
+// ScanItems returns an iterator over the items (Items) of every page of Scan, in order, fetched
+// page by page by ScanPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post/x-pagination
+func (c *Client) ScanItems(ctx context.Context, in *ScanInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
+	return func(yield func(map[string]AttributeValue, error) bool) {
+		for page, err := range c.ScanPages(ctx, in, opts...) {
+			if err != nil {
+				var zero map[string]AttributeValue
+				yield(zero, err)
+				return
+			}
+			items := page.Items
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opTagResource describes TagResource to the runtime.
@@ -3117,6 +3608,7 @@ var opTransactGetItems = runtime.Operation{
 	Name:      "TransactGetItems",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.TransactGetItems",
 	},
 	NewError: newTransactGetItemsError,
@@ -3169,7 +3661,8 @@ func validateTransactGetItems(in *TransactGetItemsInput) error {
 //   - There is a user error, such as an invalid data format.
 //   - The aggregate size of the items in the transaction cannot exceed 4 MB.
 //
-// TransactGetItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactGetItems.
+// TransactGetItems sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.TransactGetItems.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException,
@@ -3208,6 +3701,7 @@ var opTransactWriteItems = runtime.Operation{
 	Name:      "TransactWriteItems",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
 	},
 	NewError: newExecuteTransactionError,
@@ -3267,7 +3761,8 @@ func validateTransactWriteItems(in *TransactWriteItemsInput) error {
 //   - The aggregate size of the items in the transaction exceeds 4 MB.
 //   - There is a user error, such as an invalid data format.
 //
-// TransactWriteItems sends POST / with X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
+// TransactWriteItems sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.TransactWriteItems.
 //
 // Modelled errors (match with errors.As): IdempotentParameterMismatchException,
 // InternalServerError, ProvisionedThroughputExceededException, RequestLimitExceeded,
@@ -3386,6 +3881,7 @@ var opUpdateContinuousBackups = runtime.Operation{
 	Name:      "UpdateContinuousBackups",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateContinuousBackups",
 	},
 	NewError: newUpdateContinuousBackupsError,
@@ -3437,7 +3933,7 @@ func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
 // LatestRestorableDateTime is typically 5 minutes before the current time. You can restore your
 // table to any point in time during the last 35 days.
 //
-// UpdateContinuousBackups sends POST / with X-Amz-Target:
+// UpdateContinuousBackups sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.UpdateContinuousBackups.
 //
 // Modelled errors (match with errors.As): ContinuousBackupsUnavailableException,
@@ -3476,6 +3972,7 @@ var opUpdateContributorInsights = runtime.Operation{
 	Name:      "UpdateContributorInsights",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights",
 	},
 	NewError: newDescribeContributorInsightsError,
@@ -3505,7 +4002,7 @@ func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error
 
 // Updates the status for contributor insights for a specific table or index.
 //
-// UpdateContributorInsights sends POST / with X-Amz-Target:
+// UpdateContributorInsights sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.UpdateContributorInsights.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
@@ -3543,6 +4040,7 @@ var opUpdateGlobalTable = runtime.Operation{
 	Name:      "UpdateGlobalTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTable",
 	},
 	NewError: newUpdateGlobalTableError,
@@ -3603,7 +4101,8 @@ func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 //   - The global secondary indexes must have the same provisioned and maximum write capacity
 //     units.
 //
-// UpdateGlobalTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
+// UpdateGlobalTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.UpdateGlobalTable.
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, InternalServerError,
 // ReplicaAlreadyExistsException, ReplicaNotFoundException, TableNotFoundException.
@@ -3641,6 +4140,7 @@ var opUpdateGlobalTableSettings = runtime.Operation{
 	Name:      "UpdateGlobalTableSettings",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTableSettings",
 	},
 	NewError: newUpdateGlobalTableSettingsError,
@@ -3683,7 +4183,7 @@ func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error
 
 // Updates settings for a global table.
 //
-// UpdateGlobalTableSettings sends POST / with X-Amz-Target:
+// UpdateGlobalTableSettings sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.UpdateGlobalTableSettings.
 //
 // Modelled errors (match with errors.As): GlobalTableNotFoundException, IndexNotFoundException,
@@ -3722,6 +4222,7 @@ var opUpdateItem = runtime.Operation{
 	Name:      "UpdateItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateItem",
 	},
 	NewError: newDeleteItemError,
@@ -3757,7 +4258,8 @@ func validateUpdateItem(in *UpdateItemInput) error {
 // You can also return the item's attribute values in the same UpdateItem operation using the
 // ReturnValues parameter.
 //
-// UpdateItem sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateItem.
+// UpdateItem sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.UpdateItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -3796,6 +4298,7 @@ var opUpdateTable = runtime.Operation{
 	Name:      "UpdateTable",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTable",
 	},
 	NewError: newDeleteTableError,
@@ -3832,7 +4335,8 @@ func validateUpdateTable(in *UpdateTableInput) error {
 // ACTIVE to UPDATING. While it is UPDATING, you cannot issue another UpdateTable request. When the
 // table returns to the ACTIVE state, the UpdateTable operation is complete.
 //
-// UpdateTable sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateTable.
+// UpdateTable sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.UpdateTable.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
@@ -3870,6 +4374,7 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 	Name:      "UpdateTableReplicaAutoScaling",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling",
 	},
 	NewError: newDeleteTableError,
@@ -3895,7 +4400,7 @@ func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInpu
 //
 // Note: This operation only applies to [Version 2019.11.21] of global tables.
 //
-// UpdateTableReplicaAutoScaling sends POST / with X-Amz-Target:
+// UpdateTableReplicaAutoScaling sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.UpdateTableReplicaAutoScaling.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
@@ -3936,6 +4441,7 @@ var opUpdateTimeToLive = runtime.Operation{
 	Name:      "UpdateTimeToLive",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
 	},
 	NewError: newDeleteTableError,
@@ -3988,7 +4494,8 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 //
 // For more information, see [Time To Live] in the Amazon DynamoDB Developer Guide.
 //
-// UpdateTimeToLive sends POST / with X-Amz-Target: DynamoDB_20120810.UpdateTimeToLive.
+// UpdateTimeToLive sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.UpdateTimeToLive.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.

@@ -7,6 +7,7 @@ package dynamodblite
 import (
 	"context"
 	"encoding/json"
+	"iter"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -16,6 +17,7 @@ var opDeleteItem = runtime.Operation{
 	Name:      "DeleteItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
 	},
 	NewError: newDeleteItemError,
@@ -77,7 +79,8 @@ func validateDeleteItem(in *DeleteItemInput) error {
 // Conditional deletes are useful for deleting items only if specific conditions are met. If those
 // conditions are met, DynamoDB performs the delete. Otherwise, the item is not deleted.
 //
-// DeleteItem sends POST / with X-Amz-Target: DynamoDB_20120810.DeleteItem.
+// DeleteItem sends POST / with Accept: application/json, X-Amz-Target:
+// DynamoDB_20120810.DeleteItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -116,6 +119,7 @@ var opFetchItem = runtime.Operation{
 	Name:      "FetchItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.GetItem",
 	},
 	NewError: newFetchItemError,
@@ -167,7 +171,7 @@ func validateFetchItem(in *GetItemInput) error {
 // strongly consistent read, set ConsistentRead to true. Although a strongly consistent read might
 // take more time than an eventually consistent read, it always returns the last updated value.
 //
-// FetchItem sends POST / with X-Amz-Target: DynamoDB_20120810.GetItem.
+// FetchItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -205,6 +209,7 @@ var opPutItem = runtime.Operation{
 	Name:      "PutItem",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
 	NewError: newDeleteItemError,
@@ -271,7 +276,7 @@ func validatePutItem(in *PutItemInput) error {
 // For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
 // Developer Guide.
 //
-// PutItem sends POST / with X-Amz-Target: DynamoDB_20120810.PutItem.
+// PutItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
 //
 // Modelled errors (match with errors.As): ConditionalCheckFailedException, InternalServerError,
 // ItemCollectionSizeLimitExceededException, ProvisionedThroughputExceededException,
@@ -321,6 +326,7 @@ var opQuery = runtime.Operation{
 	Name:      "Query",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
 	NewError: newFetchItemError,
@@ -385,7 +391,7 @@ func validateQuery(in *QueryInput) error {
 // a strongly consistent result. Global secondary indexes support eventually consistent reads only,
 // so do not specify ConsistentRead when querying a global secondary index.
 //
-// Query sends POST / with X-Amz-Target: DynamoDB_20120810.Query.
+// Query sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
 //
 // Modelled errors (match with errors.As): InternalServerError,
 // ProvisionedThroughputExceededException, RequestLimitExceeded, ResourceNotFoundException.
@@ -418,4 +424,63 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		return nil, err
 	}
 	return out, nil
+}
+
+// QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
+// empty input). Each page is one call of Query, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedKey of the last page as in.ExclusiveStartKey; an empty one ends
+// the pages (so does a string token equal to the one just sent). To resume after an error, call
+// again with in.ExclusiveStartKey set to the last good page's LastEvaluatedKey.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[*QueryOutput, error] {
+	return func(yield func(*QueryOutput, error) bool) {
+		next := QueryInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.Query(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedKey
+			if len(nextToken) == 0 {
+				return
+			}
+			next.ExclusiveStartKey = nextToken
+		}
+	}
+}
+
+// QueryItems returns an iterator over the items (Items) of every page of Query, in order, fetched
+// page by page by QueryPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
+	return func(yield func(map[string]AttributeValue, error) bool) {
+		for page, err := range c.QueryPages(ctx, in, opts...) {
+			if err != nil {
+				var zero map[string]AttributeValue
+				yield(zero, err)
+				return
+			}
+			items := page.Items
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }

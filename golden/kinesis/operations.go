@@ -7,7 +7,9 @@ package kinesis
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"net/url"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/openapi"
@@ -450,6 +452,7 @@ var opDescribeLimits = runtime.Operation{
 	Name:      "DescribeLimits",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
 	NewError: newDescribeLimitsError,
@@ -471,7 +474,8 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 //
 // This operation has a limit of one transaction per second per account.
 //
-// DescribeLimits sends POST / with X-Amz-Target: Kinesis_20131202.DescribeLimits.
+// DescribeLimits sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeLimits.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -502,6 +506,7 @@ var opDescribeStream = runtime.Operation{
 	Name:      "DescribeStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
 	NewError: newDescribeStreamError,
@@ -552,7 +557,8 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 //
 // This operation has a limit of 10 transactions per second per account.
 //
-// DescribeStream sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStream.
+// DescribeStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStream.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -589,11 +595,190 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 	return out, nil
 }
 
+// DescribeStreamPages returns an iterator over the pages of DescribeStream, starting from in (not
+// changed; nil is an empty input). Each page is one call of DescribeStream, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends the last item's ShardId of StreamDescription.Shards as
+// in.ExclusiveStartShardId; an empty page ends the pages, as does StreamDescription.HasMoreShards
+// false. To resume after an error, call again with in.ExclusiveStartShardId set to the last item's
+// ShardId of the last good page.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-pagination
+func (c *Client) DescribeStreamPages(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) iter.Seq2[*DescribeStreamOutput, error] {
+	return func(yield func(*DescribeStreamOutput, error) bool) {
+		next := DescribeStreamInput2{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.DescribeStream(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			more := out.StreamDescription.HasMoreShards
+			if !more {
+				return
+			}
+			items := out.StreamDescription.Shards
+			if len(items) == 0 {
+				return
+			}
+			last := items[len(items)-1]
+			cursor := last.ShardId
+			if cursor == "" {
+				return
+			}
+			val := cursor
+			next.ExclusiveStartShardId = &val
+		}
+	}
+}
+
+// DescribeStreamItems returns an iterator over the items (StreamDescription.Shards) of every page
+// of DescribeStream, in order, fetched page by page by DescribeStreamPages. After an error it
+// yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-pagination
+func (c *Client) DescribeStreamItems(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) iter.Seq2[Shard, error] {
+	return func(yield func(Shard, error) bool) {
+		for page, err := range c.DescribeStreamPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Shard
+				yield(zero, err)
+				return
+			}
+			items := page.StreamDescription.Shards
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// waiterStreamExists is the StreamExists waiter's name and declared delays.
+var waiterStreamExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 10 * time.Second,
+	Name:     "StreamExists",
+}
+
+// streamExistsState applies the StreamExists acceptors, in order, to one poll of DescribeStream.
+func streamExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when output "StreamDescription.StreamStatus" stringEquals "ACTIVE"
+	if err == nil {
+		if string(out.StreamDescription.StreamStatus) == "ACTIVE" {
+			return runtime.WaiterSuccess, nil
+		}
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilStreamExists polls DescribeStream with in until the StreamExists waiter reaches success
+// (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has
+// passed. Each poll is one call of DescribeStream with its retries: a throttled poll is retried by
+// the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 10s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when output "StreamDescription.StreamStatus" stringEquals "ACTIVE".
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-waiters/StreamExists
+func (c *Client) WaitUntilStreamExists(ctx context.Context, in *DescribeStreamInput2, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeStreamOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeStreamInput2{}
+	}
+	var last *DescribeStreamOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeStream(ctx, in)
+		last = out
+		return streamExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterStreamExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
+// waiterStreamNotExists is the StreamNotExists waiter's name and declared delays.
+var waiterStreamNotExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 10 * time.Second,
+	Name:     "StreamNotExists",
+}
+
+// streamNotExistsState applies the StreamNotExists acceptors, in order, to one poll of DescribeStream.
+func streamNotExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when the poll fails with error code ResourceNotFoundException
+	if err != nil && runtime.ErrorCodeIs(err, "ResourceNotFoundException") {
+		return runtime.WaiterSuccess, nil
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilStreamNotExists polls DescribeStream with in until the StreamNotExists waiter reaches
+// success (it returns the last poll's output, nil when an error matched) or failure, or until
+// maxWait has passed. Each poll is one call of DescribeStream with its retries: a throttled poll
+// is retried by the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 10s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when the poll fails with error code ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-waiters/StreamNotExists
+func (c *Client) WaitUntilStreamNotExists(ctx context.Context, in *DescribeStreamInput2, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeStreamOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeStreamInput2{}
+	}
+	var last *DescribeStreamOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeStream(ctx, in)
+		last = out
+		return streamNotExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterStreamNotExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
 // opDescribeStreamConsumer describes DescribeStreamConsumer to the runtime.
 var opDescribeStreamConsumer = runtime.Operation{
 	Name:      "DescribeStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -608,7 +793,8 @@ var opDescribeStreamConsumer = runtime.Operation{
 //
 // This operation has a limit of 20 transactions per second per stream.
 //
-// DescribeStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamConsumer.
+// DescribeStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -640,6 +826,7 @@ var opDescribeStreamSummary = runtime.Operation{
 	Name:      "DescribeStreamSummary",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
 	NewError: newDescribeStreamError,
@@ -669,7 +856,8 @@ func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 //
 // DescribeStreamSummary has a limit of 20 transactions per second per account.
 //
-// DescribeStreamSummary sends POST / with X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
+// DescribeStreamSummary sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.DescribeStreamSummary.
 //
 // Modelled errors (match with errors.As): LimitExceededException, ResourceNotFoundException.
 //
@@ -706,6 +894,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 	Name:      "DisableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -735,7 +924,7 @@ func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error
 
 // Disables enhanced monitoring.
 //
-// DisableEnhancedMonitoring sends POST / with X-Amz-Target:
+// DisableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.DisableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -774,6 +963,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 	Name:      "EnableEnhancedMonitoring",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
 	NewError: newAddTagsToStreamError,
@@ -803,7 +993,7 @@ func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
 //
-// EnableEnhancedMonitoring sends POST / with X-Amz-Target:
+// EnableEnhancedMonitoring sends POST / with Accept: application/json, X-Amz-Target:
 // Kinesis_20131202.EnableEnhancedMonitoring.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
@@ -842,6 +1032,7 @@ var opGetRecords = runtime.Operation{
 	Name:      "GetRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetRecords",
 	},
 	NewError: newGetRecordsError,
@@ -938,7 +1129,8 @@ func validateGetRecords(in *GetRecordsInput) error {
 //
 // This operation has a limit of five transactions per second per shard.
 //
-// GetRecords sends POST / with X-Amz-Target: Kinesis_20131202.GetRecords.
+// GetRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetRecords.
 //
 // Modelled errors (match with errors.As): ExpiredIteratorException, InvalidArgumentException,
 // KMSAccessDeniedException, KMSDisabledException, KMSInvalidStateException, KMSNotFoundException,
@@ -981,6 +1173,7 @@ var opGetShardIterator = runtime.Operation{
 	Name:      "GetShardIterator",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.GetShardIterator",
 	},
 	NewError: newGetShardIteratorError,
@@ -1060,7 +1253,8 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 //
 // GetShardIterator has a limit of five transactions per second per account per open shard.
 //
-// GetShardIterator sends POST / with X-Amz-Target: Kinesis_20131202.GetShardIterator.
+// GetShardIterator sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.GetShardIterator.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException,
 // ProvisionedThroughputExceededException, ResourceNotFoundException.
@@ -1177,6 +1371,7 @@ var opListShards = runtime.Operation{
 	Name:      "ListShards",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
 	NewError: newListShardsError,
@@ -1208,7 +1403,8 @@ func newListShardsError(code string) runtime.ModeledError {
 // policy to allow calls to this API. For more information, see
 // [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM].
 //
-// ListShards sends POST / with X-Amz-Target: Kinesis_20131202.ListShards.
+// ListShards sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListShards.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1242,6 +1438,7 @@ var opListStreamConsumers = runtime.Operation{
 	Name:      "ListStreamConsumers",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
 	NewError: newListShardsError,
@@ -1268,7 +1465,8 @@ func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 //
 // This operation has a limit of 5 transactions per second per stream.
 //
-// ListStreamConsumers sends POST / with X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
+// ListStreamConsumers sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreamConsumers.
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
@@ -1304,11 +1502,77 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	return out, nil
 }
 
+// ListStreamConsumersPages returns an iterator over the pages of ListStreamConsumers, starting
+// from in (not changed; nil is an empty input). Each page is one call of ListStreamConsumers, with
+// its retries; the iterator yields each page's output, and after an error it yields the error with
+// a nil page and stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post/x-pagination
+func (c *Client) ListStreamConsumersPages(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) iter.Seq2[*ListStreamConsumersOutput, error] {
+	return func(yield func(*ListStreamConsumersOutput, error) bool) {
+		next := ListStreamConsumersInput2{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListStreamConsumers(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// ListStreamConsumersItems returns an iterator over the items (Consumers) of every page of
+// ListStreamConsumers, in order, fetched page by page by ListStreamConsumersPages. After an error
+// it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post/x-pagination
+func (c *Client) ListStreamConsumersItems(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) iter.Seq2[Consumer, error] {
+	return func(yield func(Consumer, error) bool) {
+		for page, err := range c.ListStreamConsumersPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Consumer
+				yield(zero, err)
+				return
+			}
+			items := page.Consumers
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListStreams describes ListStreams to the runtime.
 var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
 	NewError: newDescribeLimitsError,
@@ -1329,7 +1593,8 @@ var opListStreams = runtime.Operation{
 //
 // ListStreams has a limit of five transactions per second per account.
 //
-// ListStreams sends POST / with X-Amz-Target: Kinesis_20131202.ListStreams.
+// ListStreams sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListStreams.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
 //
@@ -1358,11 +1623,79 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 	return out, nil
 }
 
+// ListStreamsPages returns an iterator over the pages of ListStreams, starting from in (not
+// changed; nil is an empty input). Each page is one call of ListStreams, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends the last item of StreamNames as in.ExclusiveStartStreamName; an empty page
+// ends the pages, as does HasMoreStreams false. To resume after an error, call again with
+// in.ExclusiveStartStreamName set to the last item of the last good page.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post/x-pagination
+func (c *Client) ListStreamsPages(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) iter.Seq2[*ListStreamsOutput, error] {
+	return func(yield func(*ListStreamsOutput, error) bool) {
+		next := ListStreamsInput2{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListStreams(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			more := out.HasMoreStreams
+			if !more {
+				return
+			}
+			items := out.StreamNames
+			if len(items) == 0 {
+				return
+			}
+			last := items[len(items)-1]
+			val := last
+			next.ExclusiveStartStreamName = &val
+		}
+	}
+}
+
+// ListStreamsItems returns an iterator over the items (StreamNames) of every page of ListStreams,
+// in order, fetched page by page by ListStreamsPages. After an error it yields the error with a
+// zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post/x-pagination
+func (c *Client) ListStreamsItems(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.ListStreamsPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.StreamNames
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListTagsForStream describes ListTagsForStream to the runtime.
 var opListTagsForStream = runtime.Operation{
 	Name:      "ListTagsForStream",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
 	NewError: newDeregisterStreamConsumerError,
@@ -1387,7 +1720,8 @@ func validateListTagsForStream(in *ListTagsForStreamInput) error {
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
 // transactions per second per account.
 //
-// ListTagsForStream sends POST / with X-Amz-Target: Kinesis_20131202.ListTagsForStream.
+// ListTagsForStream sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.ListTagsForStream.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
@@ -1529,6 +1863,7 @@ var opPutRecord = runtime.Operation{
 	Name:      "PutRecord",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
 	NewError: newPutRecordError,
@@ -1629,7 +1964,7 @@ func validatePutRecord(in *PutRecordInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecord sends POST / with X-Amz-Target: Kinesis_20131202.PutRecord.
+// PutRecord sends POST / with Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecord.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1670,6 +2005,7 @@ var opPutRecords = runtime.Operation{
 	Name:      "PutRecords",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
 	NewError: newPutRecordError,
@@ -1756,7 +2092,8 @@ func validatePutRecords(in *PutRecordsInput) error {
 // stream. You can use IncreaseStreamRetentionPeriod or DecreaseStreamRetentionPeriod to modify
 // this retention period.
 //
-// PutRecords sends POST / with X-Amz-Target: Kinesis_20131202.PutRecords.
+// PutRecords sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.PutRecords.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, KMSAccessDeniedException,
 // KMSDisabledException, KMSInvalidStateException, KMSNotFoundException, KMSOptInRequired,
@@ -1798,6 +2135,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 	Name:      "RegisterStreamConsumer",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
 	NewError: newAddTagsToStreamError,
@@ -1841,7 +2179,8 @@ func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 // in a CREATING status at the same time. Registering a 6th consumer while there are 5 in a
 // CREATING status results in a LimitExceededException.
 //
-// RegisterStreamConsumer sends POST / with X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
+// RegisterStreamConsumer sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.RegisterStreamConsumer.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.
@@ -2271,6 +2610,7 @@ var opUpdateShardCount = runtime.Operation{
 	Name:      "UpdateShardCount",
 	RetrySafe: true,
 	FixedHeaders: map[string]string{
+		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
 	NewError: newAddTagsToStreamError,
@@ -2334,7 +2674,8 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 // Streams Developer Guide. To request an increase in the call rate limit, the shard limit for this
 // API, or your overall shard limit, use the [limits form].
 //
-// UpdateShardCount sends POST / with X-Amz-Target: Kinesis_20131202.UpdateShardCount.
+// UpdateShardCount sends POST / with Accept: application/json, X-Amz-Target:
+// Kinesis_20131202.UpdateShardCount.
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceInUseException, ResourceNotFoundException.

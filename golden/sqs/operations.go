@@ -6,6 +6,7 @@ package sqs
 
 import (
 	"context"
+	"iter"
 	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -247,6 +248,9 @@ func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMe
 var opGETChangeMessageVisibilityBatch = runtime.Operation{
 	Name:      "GETChangeMessageVisibilityBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -295,13 +299,14 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 // &AttributeName.2=second
 //
 // GETChangeMessageVisibilityBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with
+// Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
-func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*GETChangeMessageVisibilityBatchOutput, error) {
+func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
 	if err := validateGETChangeMessageVisibilityBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibilityBatch, err)
 	}
@@ -317,8 +322,8 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETChangeMessageVisibilityBatchOutput)
-	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ChangeMessageVisibilityBatchResult)
+	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -328,6 +333,9 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 var opGETCreateQueue = runtime.Operation{
 	Name:      "GETCreateQueue",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETCreateQueue returns a *runtime.InvalidParamsError naming every member of in
@@ -388,7 +396,7 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // [Grant cross-account permissions to a role and a user name] in the Amazon SQS
 // Developer Guide.
 //
-// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
+// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -398,7 +406,7 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
 // [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
+func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*CreateQueueResult, error) {
 	if err := validateGETCreateQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETCreateQueue, err)
 	}
@@ -416,8 +424,8 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
-	out := new(GETCreateQueueOutput)
-	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(CreateQueueResult)
+	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -509,6 +517,9 @@ func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput
 var opGETDeleteMessageBatch = runtime.Operation{
 	Name:      "GETDeleteMessageBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -555,13 +566,14 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 // &AttributeName.2=second
 //
 // GETDeleteMessageBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
-func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*GETDeleteMessageBatchOutput, error) {
+func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
 	if err := validateGETDeleteMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETDeleteMessageBatch, err)
 	}
@@ -577,8 +589,8 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETDeleteMessageBatchOutput)
-	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(DeleteMessageBatchResult)
+	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -662,6 +674,9 @@ func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, op
 var opGETGetQueueAttributes = runtime.Operation{
 	Name:      "GETGetQueueAttributes",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
@@ -692,7 +707,8 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 // .fifo suffix.
 //
 // GETGetQueueAttributes sends GET
-// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -700,7 +716,7 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 //
 // [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
-func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GETGetQueueAttributesOutput, error) {
+func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
 	if err := validateGETGetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueAttributes, err)
 	}
@@ -716,8 +732,8 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 		},
 	}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
-	out := new(GETGetQueueAttributesOutput)
-	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueAttributesResult)
+	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -727,6 +743,9 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 var opGETGetQueueUrl = runtime.Operation{
 	Name:      "GETGetQueueUrl",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
@@ -753,7 +772,7 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
 // Developer Guide.
 //
-// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
+// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -761,7 +780,7 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // Source: #/paths/~1%23Action=GetQueueUrl/get
 //
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
-func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GETGetQueueUrlOutput, error) {
+func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GetQueueUrlResult, error) {
 	if err := validateGETGetQueueUrl(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueUrl, err)
 	}
@@ -778,8 +797,8 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	}
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
-	out := new(GETGetQueueUrlOutput)
-	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueUrlResult)
+	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -789,6 +808,9 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 var opGETListDeadLetterSourceQueues = runtime.Operation{
 	Name:      "GETListDeadLetterSourceQueues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
@@ -827,7 +849,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // GETListDeadLetterSourceQueues sends GET
-// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -835,7 +858,7 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 //
 // [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
-func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*GETListDeadLetterSourceQueuesOutput, error) {
+func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
 	if err := validateGETListDeadLetterSourceQueues(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListDeadLetterSourceQueues, err)
 	}
@@ -852,8 +875,8 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	}
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	out := new(GETListDeadLetterSourceQueuesOutput)
-	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListDeadLetterSourceQueuesResult)
+	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -863,6 +886,9 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 var opGETListQueueTags = runtime.Operation{
 	Name:      "GETListQueueTags",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETListQueueTags returns a *runtime.InvalidParamsError naming every member of in
@@ -894,8 +920,8 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 // [Grant cross-account permissions to a role and a user name] in the Amazon SQS
 // Developer Guide.
 //
-// GETListQueueTags sends GET
-// /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
+// GETListQueueTags sends GET /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05
+// with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -904,7 +930,7 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
+func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*ListQueueTagsResult, error) {
 	if err := validateGETListQueueTags(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListQueueTags, err)
 	}
@@ -919,8 +945,8 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(GETListQueueTagsOutput)
-	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueueTagsResult)
+	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -930,6 +956,9 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 var opGETListQueues = runtime.Operation{
 	Name:      "GETListQueues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
@@ -946,12 +975,12 @@ var opGETListQueues = runtime.Operation{
 // [Grant cross-account permissions to a role and a user name] in the Amazon SQS
 // Developer Guide.
 //
-// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05.
+// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/get
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*GETListQueuesOutput, error) {
+func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &GETListQueuesInput{}
 	}
@@ -966,11 +995,76 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	openapi.AppendQuery(req.Query, "QueueNamePrefix", in.QueueNamePrefix, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	out := new(GETListQueuesOutput)
-	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueuesResult)
+	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// GETListQueuesPages returns an iterator over the pages of GETListQueues, starting from in (not
+// changed; nil is an empty input). Each page is one call of GETListQueues, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23Action=ListQueues/get/x-pagination
+func (c *Client) GETListQueuesPages(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) iter.Seq2[*ListQueuesResult, error] {
+	return func(yield func(*ListQueuesResult, error) bool) {
+		next := GETListQueuesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.GETListQueues(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// GETListQueuesItems returns an iterator over the items (QueueUrls) of every page of
+// GETListQueues, in order, fetched page by page by GETListQueuesPages. After an error it yields
+// the error with a zero item and stops.
+//
+// Source: #/paths/~1%23Action=ListQueues/get/x-pagination
+func (c *Client) GETListQueuesItems(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.GETListQueuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.QueueUrls
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opGETPurgeQueue describes GETPurgeQueue to the runtime.
@@ -1048,6 +1142,9 @@ var opGETReceiveMessage = runtime.Operation{
 	Name:        "GETReceiveMessage",
 	RetrySafe:   true,
 	LongPolling: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
@@ -1108,7 +1205,7 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // GETReceiveMessage sends GET
-// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
@@ -1122,7 +1219,7 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 // [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
 // [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
-func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*GETReceiveMessageOutput, error) {
+func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*ReceiveMessageResult, error) {
 	if err := validateGETReceiveMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETReceiveMessage, err)
 	}
@@ -1143,8 +1240,8 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
-	out := new(GETReceiveMessageOutput)
-	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ReceiveMessageResult)
+	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1231,6 +1328,9 @@ func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissio
 var opGETSendMessage = runtime.Operation{
 	Name:      "GETSendMessage",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETSendMessage returns a *runtime.InvalidParamsError naming every member of in
@@ -1271,7 +1371,8 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 // Any characters not included in this list will be rejected. For more information, see the
 // [W3C specification for characters].
 //
-// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
+// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05
+// with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -1279,7 +1380,7 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
-func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*GETSendMessageOutput, error) {
+func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*SendMessageResult, error) {
 	if err := validateGETSendMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessage, err)
 	}
@@ -1300,8 +1401,8 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageSystemAttribute", in.MessageSystemAttribute, "form", true)
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
-	out := new(GETSendMessageOutput)
-	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageResult)
+	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1311,6 +1412,9 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 var opGETSendMessageBatch = runtime.Operation{
 	Name:      "GETSendMessageBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -1371,7 +1475,7 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // &AttributeName.2=second
 //
 // GETSendMessageBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -1379,7 +1483,7 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
-func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*GETSendMessageBatchOutput, error) {
+func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*SendMessageBatchResult, error) {
 	if err := validateGETSendMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessageBatch, err)
 	}
@@ -1395,8 +1499,8 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETSendMessageBatchOutput)
-	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageBatchResult)
+	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1642,6 +1746,40 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
 var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 
+// validatePOSTAddPermission returns a *runtime.InvalidParamsError naming every member of in
+// that POSTAddPermission refuses before sending (a nil in misses them all), or nil.
+func validatePOSTAddPermission(in *AddPermissionRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.AWSAccountIds == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.AWSAccountIds",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Actions == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.Actions",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Adds a permission to a queue for a specific [principal]. This allows sharing access to the
 // queue.
 //
@@ -1674,18 +1812,28 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 //
 // POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=AddPermission/post
 //
 // [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 // [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInput, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
+func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
+	if err := validatePOSTAddPermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
+	}
 	if in == nil {
-		in = &POSTAddPermissionInput{}
+		in = &AddPermissionRequest{}
+	}
+	body, err := openapi.XMLBody(in, "AddPermissionRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1703,6 +1851,34 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInp
 
 // opPOSTChangeMessageVisibility describes POSTChangeMessageVisibility to the runtime.
 var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVisibility"}
+
+// validatePOSTChangeMessageVisibility returns a *runtime.InvalidParamsError naming every member of in
+// that POSTChangeMessageVisibility refuses before sending (a nil in misses them all), or nil.
+func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.VisibilityTimeout",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
@@ -1750,16 +1926,26 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 //
 // POSTChangeMessageVisibility sends POST /?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 //
 // [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 // [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
-func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChangeMessageVisibilityInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
+func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMessageVisibilityRequest, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
+	if err := validatePOSTChangeMessageVisibility(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
+	}
 	if in == nil {
-		in = &POSTChangeMessageVisibilityInput{}
+		in = &ChangeMessageVisibilityRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1776,7 +1962,34 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChange
 }
 
 // opPOSTChangeMessageVisibilityBatch describes POSTChangeMessageVisibilityBatch to the runtime.
-var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMessageVisibilityBatch"}
+var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
+	Name: "POSTChangeMessageVisibilityBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTChangeMessageVisibilityBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Changes the visibility timeout of multiple messages. This is a batch version of
 // ChangeMessageVisibility. The result of the action on each message is reported individually in
@@ -1796,15 +2009,25 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMess
 // &AttributeName.2=second
 //
 // POSTChangeMessageVisibilityBatch sends POST
-// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityBatchOutput, error) {
+func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *ChangeMessageVisibilityBatchRequest, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
+	if err := validatePOSTChangeMessageVisibilityBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
+	}
 	if in == nil {
-		in = &POSTChangeMessageVisibilityBatchInput{}
+		in = &ChangeMessageVisibilityBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityBatchRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1813,15 +2036,36 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTC
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTChangeMessageVisibilityBatchOutput)
-	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ChangeMessageVisibilityBatchResult)
+	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTCreateQueue describes POSTCreateQueue to the runtime.
-var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
+var opPOSTCreateQueue = runtime.Operation{
+	Name: "POSTCreateQueue",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTCreateQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTCreateQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTCreateQueue(in *CreateQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateQueueRequest.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
@@ -1865,19 +2109,29 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 // [Grant cross-account permissions to a role and a user name] in the Amazon SQS
 // Developer Guide.
 //
-// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05.
+// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/post
 //
 // [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
 // [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
+func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, opts ...func(*Options)) (*CreateQueueResult, error) {
+	if err := validatePOSTCreateQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
+	}
 	if in == nil {
-		in = &POSTCreateQueueInput{}
+		in = &CreateQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "CreateQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1886,8 +2140,8 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTCreateQueueOutput)
-	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(CreateQueueResult)
+	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1895,6 +2149,28 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 
 // opPOSTDeleteMessage describes POSTDeleteMessage to the runtime.
 var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
+
+// validatePOSTDeleteMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageRequest.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes the specified message from the specified queue. To select the message to delete, use the
 // ReceiptHandle of the message (not the MessageId which you receive when you send the message).
@@ -1916,13 +2192,23 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 //
 // POSTDeleteMessage sends POST /?Action=DeleteMessage&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteMessage/post
-func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInput, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
+func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
+	if err := validatePOSTDeleteMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
+	}
 	if in == nil {
-		in = &POSTDeleteMessageInput{}
+		in = &DeleteMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteMessageRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1939,7 +2225,34 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInp
 }
 
 // opPOSTDeleteMessageBatch describes POSTDeleteMessageBatch to the runtime.
-var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
+var opPOSTDeleteMessageBatch = runtime.Operation{
+	Name: "POSTDeleteMessageBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
@@ -1956,15 +2269,26 @@ var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
 //
 // &AttributeName.2=second
 //
-// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05.
+// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=DeleteMessageBatch/post
-func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessageBatchInput, opts ...func(*Options)) (*POSTDeleteMessageBatchOutput, error) {
+func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBatchRequest, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
+	if err := validatePOSTDeleteMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
+	}
 	if in == nil {
-		in = &POSTDeleteMessageBatchInput{}
+		in = &DeleteMessageBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteMessageBatchRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1973,8 +2297,8 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTDeleteMessageBatchOutput)
-	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(DeleteMessageBatchResult)
+	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1982,6 +2306,22 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 
 // opPOSTDeleteQueue describes POSTDeleteQueue to the runtime.
 var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
+
+// validatePOSTDeleteQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
@@ -2001,15 +2341,25 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 //
 // POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteQueue/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
+func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
+	if err := validatePOSTDeleteQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
+	}
 	if in == nil {
-		in = &POSTDeleteQueueInput{}
+		in = &DeleteQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2026,24 +2376,56 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, 
 }
 
 // opPOSTGetQueueAttributes describes POSTGetQueueAttributes to the runtime.
-var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes"}
+var opPOSTGetQueueAttributes = runtime.Operation{
+	Name: "POSTGetQueueAttributes",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that POSTGetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetQueueAttributesRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Gets attributes for the specified queue.
 //
 // Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
 // .fifo suffix.
 //
-// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05.
+// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
+// text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
 //
 // [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
-func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAttributesInput, opts ...func(*Options)) (*POSTGetQueueAttributesOutput, error) {
+func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttributesRequest, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
+	if err := validatePOSTGetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
+	}
 	if in == nil {
-		in = &POSTGetQueueAttributesInput{}
+		in = &GetQueueAttributesRequest{}
+	}
+	body, err := openapi.XMLBody(in, "GetQueueAttributesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2052,15 +2434,36 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAtt
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTGetQueueAttributesOutput)
-	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueAttributesResult)
+	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTGetQueueUrl describes POSTGetQueueUrl to the runtime.
-var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
+var opPOSTGetQueueUrl = runtime.Operation{
+	Name: "POSTGetQueueUrl",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
+// that POSTGetQueueUrl refuses before sending (a nil in misses them all), or nil.
+func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetQueueUrlRequest.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Returns the URL of an existing Amazon SQS queue.
 //
@@ -2070,17 +2473,27 @@ var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
 // [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
 // Developer Guide.
 //
-// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05.
+// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/post
 //
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
-func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, opts ...func(*Options)) (*POSTGetQueueUrlOutput, error) {
+func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, opts ...func(*Options)) (*GetQueueUrlResult, error) {
+	if err := validatePOSTGetQueueUrl(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
+	}
 	if in == nil {
-		in = &POSTGetQueueUrlInput{}
+		in = &GetQueueUrlRequest{}
+	}
+	body, err := openapi.XMLBody(in, "GetQueueUrlRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2089,15 +2502,36 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTGetQueueUrlOutput)
-	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueUrlResult)
+	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTListDeadLetterSourceQueues describes POSTListDeadLetterSourceQueues to the runtime.
-var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLetterSourceQueues"}
+var opPOSTListDeadLetterSourceQueues = runtime.Operation{
+	Name: "POSTListDeadLetterSourceQueues",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
+// that POSTListDeadLetterSourceQueues refuses before sending (a nil in misses them all), or nil.
+func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "POSTListDeadLetterSourceQueuesInput.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
 // dead-letter queue.
@@ -2112,18 +2546,28 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLett
 // For more information about using dead-letter queues, see
 // [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
-// POSTListDeadLetterSourceQueues sends POST
-// /?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+// POSTListDeadLetterSourceQueues sends POST /?Action=ListDeadLetterSourceQueues&Version=2012-11-05
+// with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 //
 // [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
-func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*POSTListDeadLetterSourceQueuesOutput, error) {
+func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
+	if err := validatePOSTListDeadLetterSourceQueues(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
+	}
 	if in == nil {
 		in = &POSTListDeadLetterSourceQueuesInput{}
 	}
+	body, err := openapi.XMLBody(in, "ListDeadLetterSourceQueuesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
+	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2132,17 +2576,104 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 			"Version": {"2012-11-05"},
 		},
 	}
-	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	out := new(POSTListDeadLetterSourceQueuesOutput)
-	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
+	out := new(ListDeadLetterSourceQueuesResult)
+	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// POSTListDeadLetterSourceQueuesPages returns an iterator over the pages of
+// POSTListDeadLetterSourceQueues, starting from in (not changed; nil is an empty input). Each page
+// is one call of POSTListDeadLetterSourceQueues, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post/x-pagination
+func (c *Client) POSTListDeadLetterSourceQueuesPages(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) iter.Seq2[*ListDeadLetterSourceQueuesResult, error] {
+	return func(yield func(*ListDeadLetterSourceQueuesResult, error) bool) {
+		next := POSTListDeadLetterSourceQueuesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.POSTListDeadLetterSourceQueues(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// POSTListDeadLetterSourceQueuesItems returns an iterator over the items (QueueUrls) of every page
+// of POSTListDeadLetterSourceQueues, in order, fetched page by page by
+// POSTListDeadLetterSourceQueuesPages. After an error it yields the error with a zero item and
+// stops.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post/x-pagination
+func (c *Client) POSTListDeadLetterSourceQueuesItems(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.POSTListDeadLetterSourceQueuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.QueueUrls
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opPOSTListQueueTags describes POSTListQueueTags to the runtime.
-var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
+var opPOSTListQueueTags = runtime.Operation{
+	Name: "POSTListQueueTags",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTListQueueTags returns a *runtime.InvalidParamsError naming every member of in
+// that POSTListQueueTags refuses before sending (a nil in misses them all), or nil.
+func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListQueueTagsRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
 // [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
@@ -2151,18 +2682,28 @@ var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
 // [Grant cross-account permissions to a role and a user name] in the Amazon SQS
 // Developer Guide.
 //
-// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05.
+// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ListQueueTags/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
+func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest, opts ...func(*Options)) (*ListQueueTagsResult, error) {
+	if err := validatePOSTListQueueTags(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
+	}
 	if in == nil {
-		in = &POSTListQueueTagsInput{}
+		in = &ListQueueTagsRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ListQueueTagsRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2171,15 +2712,20 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInp
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTListQueueTagsOutput)
-	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueueTagsResult)
+	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTListQueues describes POSTListQueues to the runtime.
-var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
+var opPOSTListQueues = runtime.Operation{
+	Name: "POSTListQueues",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
@@ -2195,17 +2741,21 @@ var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
 // [Grant cross-account permissions to a role and a user name] in the Amazon SQS
 // Developer Guide.
 //
-// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05.
+// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*POSTListQueuesOutput, error) {
+func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &POSTListQueuesInput{}
 	}
+	body, err := openapi.XMLBody(in, "ListQueuesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueues, err)
+	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2214,17 +2764,98 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 			"Version": {"2012-11-05"},
 		},
 	}
-	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	out := new(POSTListQueuesOutput)
-	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
+	out := new(ListQueuesResult)
+	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// POSTListQueuesPages returns an iterator over the pages of POSTListQueues, starting from in (not
+// changed; nil is an empty input). Each page is one call of POSTListQueues, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23Action=ListQueues/post/x-pagination
+func (c *Client) POSTListQueuesPages(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) iter.Seq2[*ListQueuesResult, error] {
+	return func(yield func(*ListQueuesResult, error) bool) {
+		next := POSTListQueuesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.POSTListQueues(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// POSTListQueuesItems returns an iterator over the items (QueueUrls) of every page of
+// POSTListQueues, in order, fetched page by page by POSTListQueuesPages. After an error it yields
+// the error with a zero item and stops.
+//
+// Source: #/paths/~1%23Action=ListQueues/post/x-pagination
+func (c *Client) POSTListQueuesItems(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.POSTListQueuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.QueueUrls
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opPOSTPurgeQueue describes POSTPurgeQueue to the runtime.
 var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
+
+// validatePOSTPurgeQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTPurgeQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PurgeQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
@@ -2242,13 +2873,23 @@ var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 //
 // POSTPurgeQueue sends POST /?Action=PurgeQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=PurgeQueue/post
-func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
+func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
+	if err := validatePOSTPurgeQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
+	}
 	if in == nil {
-		in = &POSTPurgeQueueInput{}
+		in = &PurgeQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "PurgeQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2268,6 +2909,25 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, op
 var opPOSTReceiveMessage = runtime.Operation{
 	Name:        "POSTReceiveMessage",
 	LongPolling: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTReceiveMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ReceiveMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
@@ -2305,10 +2965,13 @@ var opPOSTReceiveMessage = runtime.Operation{
 // Note: In the future, new attributes might be added. If you write code that calls this action, we
 // recommend that you structure your code so that it can handle new attributes gracefully.
 //
-// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05.
+// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ReceiveMessage/post
 //
@@ -2316,12 +2979,19 @@ var opPOSTReceiveMessage = runtime.Operation{
 // [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 // [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
 // [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
-func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageInput, opts ...func(*Options)) (*POSTReceiveMessageOutput, error) {
+func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageRequest, opts ...func(*Options)) (*ReceiveMessageResult, error) {
+	if err := validatePOSTReceiveMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
+	}
 	if in == nil {
-		in = &POSTReceiveMessageInput{}
+		in = &ReceiveMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ReceiveMessageRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2330,8 +3000,8 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTReceiveMessageOutput)
-	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ReceiveMessageResult)
+	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2339,6 +3009,28 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 
 // opPOSTRemovePermission describes POSTRemovePermission to the runtime.
 var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
+
+// validatePOSTRemovePermission returns a *runtime.InvalidParamsError naming every member of in
+// that POSTRemovePermission refuses before sending (a nil in misses them all), or nil.
+func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemovePermissionRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemovePermissionRequest.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
@@ -2353,15 +3045,25 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 //
 // POSTRemovePermission sends POST /?Action=RemovePermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=RemovePermission/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermissionInput, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
+func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionRequest, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
+	if err := validatePOSTRemovePermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
+	}
 	if in == nil {
-		in = &POSTRemovePermissionInput{}
+		in = &RemovePermissionRequest{}
+	}
+	body, err := openapi.XMLBody(in, "RemovePermissionRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2378,7 +3080,34 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermiss
 }
 
 // opPOSTSendMessage describes POSTSendMessage to the runtime.
-var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
+var opPOSTSendMessage = runtime.Operation{
+	Name: "POSTSendMessage",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTSendMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSendMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSendMessage(in *SendMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageRequest.MessageBody",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Delivers a message to the specified queue.
 //
@@ -2390,17 +3119,27 @@ var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
 // Any characters not included in this list will be rejected. For more information, see the
 // [W3C specification for characters].
 //
-// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05.
+// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SendMessage/post
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
-func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, opts ...func(*Options)) (*POSTSendMessageOutput, error) {
+func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, opts ...func(*Options)) (*SendMessageResult, error) {
+	if err := validatePOSTSendMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
+	}
 	if in == nil {
-		in = &POSTSendMessageInput{}
+		in = &SendMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SendMessageRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2409,15 +3148,42 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTSendMessageOutput)
-	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageResult)
+	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTSendMessageBatch describes POSTSendMessageBatch to the runtime.
-var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
+var opPOSTSendMessageBatch = runtime.Operation{
+	Name: "POSTSendMessageBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSendMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
 // a FIFO queue, multiple messages within a single batch are enqueued in the order they are sent.
@@ -2448,17 +3214,28 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 //
 // &AttributeName.2=second
 //
-// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05.
+// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SendMessageBatch/post
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
-func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBatchInput, opts ...func(*Options)) (*POSTSendMessageBatchOutput, error) {
+func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchRequest, opts ...func(*Options)) (*SendMessageBatchResult, error) {
+	if err := validatePOSTSendMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
+	}
 	if in == nil {
-		in = &POSTSendMessageBatchInput{}
+		in = &SendMessageBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SendMessageBatchRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2467,8 +3244,8 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTSendMessageBatchOutput)
-	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageBatchResult)
+	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2476,6 +3253,28 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 
 // opPOSTSetQueueAttributes describes POSTSetQueueAttributes to the runtime.
 var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
+
+// validatePOSTSetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SetQueueAttributesRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Attributes == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SetQueueAttributesRequest.Attributes",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
@@ -2493,15 +3292,25 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 //
 // POSTSetQueueAttributes sends POST /?Action=SetQueueAttributes&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAttributesInput, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
+func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttributesRequest, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
+	if err := validatePOSTSetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
+	}
 	if in == nil {
-		in = &POSTSetQueueAttributesInput{}
+		in = &SetQueueAttributesRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SetQueueAttributesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2519,6 +3328,28 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAtt
 
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
 var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
+
+// validatePOSTTagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTTagQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTTagQueue(in *TagQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Tags == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagQueueRequest.Tags",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
 // [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
@@ -2539,17 +3370,27 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 //
 // POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=TagQueue/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 // [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
+func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
+	if err := validatePOSTTagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
+	}
 	if in == nil {
-		in = &POSTTagQueueInput{}
+		in = &TagQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "TagQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2568,6 +3409,28 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts .
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
 var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 
+// validatePOSTUntagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTUntagQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTUntagQueue(in *UntagQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.TagKeys == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagQueueRequest.TagKeys",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
 // [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
@@ -2577,16 +3440,26 @@ var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 //
 // POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=UntagQueue/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-func (c *Client) POSTUntagQueue(ctx context.Context, in *POSTUntagQueueInput, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
+func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
+	if err := validatePOSTUntagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
+	}
 	if in == nil {
-		in = &POSTUntagQueueInput{}
+		in = &UntagQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "UntagQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",

@@ -4,14 +4,26 @@
 
 package sqs
 
-import (
-	"io"
+import "github.com/retrygen/retrygen/runtime"
 
-	"github.com/retrygen/retrygen/runtime"
-)
-
+// AddPermissionRequest is the input of POSTAddPermission.
+//
 // Source: #/components/schemas/AddPermissionRequest
 type AddPermissionRequest struct {
+	// The URL of the Amazon SQS queue to which permissions are added.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// The unique identification of the permission you're setting (for example, AliceSendMessage).
+	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
+	// underscores (_).
+	//
+	// Required.
+	Label string `json:"Label" xml:"Label"`
+
 	// The account numbers of the [principals] who are to receive permission. For information about
 	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
 	// Amazon SQS Developer Guide.
@@ -20,7 +32,7 @@ type AddPermissionRequest struct {
 	//
 	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
 	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
-	AWSAccountIds []string `json:"AWSAccountIds"`
+	AWSAccountIds []string `json:"AWSAccountIds" xml:"AWSAccountId"`
 
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
@@ -36,59 +48,47 @@ type AddPermissionRequest struct {
 	// Required.
 	//
 	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
-	Actions []string `json:"Actions"`
-
-	// The unique identification of the permission you're setting (for example, AliceSendMessage).
-	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
-	// underscores (_).
-	//
-	// Required.
-	Label string `json:"Label"`
-
-	// The URL of the Amazon SQS queue to which permissions are added.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	Actions []string `json:"Actions" xml:"ActionName"`
 }
 
 // Gives a detailed description of the result of an action on each entry in the request.
 //
 // Source: #/components/schemas/BatchResultErrorEntry
 type BatchResultErrorEntry struct {
-	// An error code representing why the action failed on this entry.
-	//
-	// Required.
-	Code string `json:"Code"`
-
 	// The Id of an entry in a batch request.
 	//
 	// Required.
-	Id string `json:"Id"`
-
-	// A message explaining why the action failed on this entry.
-	Message *string `json:"Message,omitzero"`
+	Id string `json:"Id" xml:"Id"`
 
 	// Specifies whether the error happened due to the caller of the batch API action.
 	//
 	// Required.
-	SenderFault bool `json:"SenderFault"`
-}
+	SenderFault bool `json:"SenderFault" xml:"SenderFault"`
 
-// Source: #/components/schemas/ChangeMessageVisibilityBatchRequest
-type ChangeMessageVisibilityBatchRequest struct {
-	// A list of receipt handles of the messages for which the visibility timeout must be changed.
+	// An error code representing why the action failed on this entry.
 	//
 	// Required.
-	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"Entries"`
+	Code string `json:"Code" xml:"Code"`
 
+	// A message explaining why the action failed on this entry.
+	Message *string `json:"Message,omitzero" xml:"Message,omitempty"`
+}
+
+// ChangeMessageVisibilityBatchRequest is the input of POSTChangeMessageVisibilityBatch.
+//
+// Source: #/components/schemas/ChangeMessageVisibilityBatchRequest
+type ChangeMessageVisibilityBatchRequest struct {
 	// The URL of the Amazon SQS queue whose messages' visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// A list of receipt handles of the messages for which the visibility timeout must be changed.
+	//
+	// Required.
+	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"Entries" xml:"ChangeMessageVisibilityBatchRequestEntry"`
 }
 
 // Encloses a receipt handle and an entry id for each message in ChangeMessageVisibilityBatch.
@@ -113,31 +113,36 @@ type ChangeMessageVisibilityBatchRequestEntry struct {
 	// alphanumeric characters, hyphens(-), and underscores (_).
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 
 	// A receipt handle.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 
 	// The new value (in seconds) for the message's visibility timeout.
-	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero"`
+	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero" xml:"VisibilityTimeout,omitempty"`
 }
 
 // For each message in the batch, the response contains a ChangeMessageVisibilityBatchResultEntry
 // tag if the message succeeds or a BatchResultErrorEntry tag if the message fails.
 //
+// ChangeMessageVisibilityBatchResult is the output of GETChangeMessageVisibilityBatch.
+//
 // Source: #/components/schemas/ChangeMessageVisibilityBatchResult
 type ChangeMessageVisibilityBatchResult struct {
-	// A list of BatchResultErrorEntry items.
-	//
-	// Required.
-	Failed []BatchResultErrorEntry `json:"Failed"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of ChangeMessageVisibilityBatchResultEntry items.
 	//
 	// Required.
-	Successful []ChangeMessageVisibilityBatchResultEntry `json:"Successful"`
+	Successful []ChangeMessageVisibilityBatchResultEntry `json:"Successful" xml:"ChangeMessageVisibilityBatchResultEntry"`
+
+	// A list of BatchResultErrorEntry items.
+	//
+	// Required.
+	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses the Id of an entry in ChangeMessageVisibilityBatch.
@@ -147,10 +152,10 @@ type ChangeMessageVisibilityBatchResultEntry struct {
 	// Represents a message whose visibility timeout has been changed successfully.
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 }
 
-// ChangeMessageVisibilityRequest is an object of the spec.
+// ChangeMessageVisibilityRequest is the input of POSTChangeMessageVisibility.
 //
 // Source: #/components/schemas/ChangeMessageVisibilityRequest
 type ChangeMessageVisibilityRequest struct {
@@ -159,23 +164,36 @@ type ChangeMessageVisibilityRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The receipt handle associated with the message whose visibility timeout is changed. This
 	// parameter is returned by the ReceiveMessage action.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 
 	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200.
 	// Maximum: 12 hours.
 	//
 	// Required.
-	VisibilityTimeout int64 `json:"VisibilityTimeout"`
+	VisibilityTimeout int64 `json:"VisibilityTimeout" xml:"VisibilityTimeout"`
 }
 
+// CreateQueueRequest is the input of POSTCreateQueue.
+//
 // Source: #/components/schemas/CreateQueueRequest
 type CreateQueueRequest struct {
+	// The name of the new queue. The following limits apply to this name:
+	//
+	//   - A queue name can have up to 80 characters.
+	//   - Valid values: alphanumeric characters, hyphens (-), and underscores (_).
+	//   - A FIFO queue name must end with the .fifo suffix.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueName string `json:"QueueName" xml:"QueueName"`
+
 	// A map of attributes with their corresponding values.
 	//
 	// The following lists the names, descriptions, and values of the special request parameters that
@@ -305,18 +323,7 @@ type CreateQueueRequest struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
-	Attributes map[string]string `json:"Attributes,omitzero"`
-
-	// The name of the new queue. The following limits apply to this name:
-	//
-	//   - A queue name can have up to 80 characters.
-	//   - Valid values: alphanumeric characters, hyphens (-), and underscores (_).
-	//   - A FIFO queue name must end with the .fifo suffix.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueName string `json:"QueueName"`
+	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 
 	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
 	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
@@ -341,30 +348,37 @@ type CreateQueueRequest struct {
 	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
 	// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-	Tags map[string]string `json:"tags,omitzero"`
+	Tags map[string]string `json:"tags,omitzero" xml:"-"`
 }
 
 // Returns the QueueUrl attribute of the created queue.
 //
+// CreateQueueResult is the output of GETCreateQueue.
+//
 // Source: #/components/schemas/CreateQueueResult
 type CreateQueueResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// The URL of the created Amazon SQS queue.
-	QueueUrl *string `json:"QueueUrl,omitzero"`
+	QueueUrl *string `json:"QueueUrl,omitzero" xml:"QueueUrl,omitempty"`
 }
 
+// DeleteMessageBatchRequest is the input of POSTDeleteMessageBatch.
+//
 // Source: #/components/schemas/DeleteMessageBatchRequest
 type DeleteMessageBatchRequest struct {
-	// A list of receipt handles for the messages to be deleted.
-	//
-	// Required.
-	Entries []DeleteMessageBatchRequestEntry `json:"Entries"`
-
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// A list of receipt handles for the messages to be deleted.
+	//
+	// Required.
+	Entries []DeleteMessageBatchRequestEntry `json:"Entries" xml:"DeleteMessageBatchRequestEntry"`
 }
 
 // Encloses a receipt handle and an identifier for it.
@@ -379,28 +393,33 @@ type DeleteMessageBatchRequestEntry struct {
 	// alphanumeric characters, hyphens(-), and underscores (_).
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 
 	// A receipt handle.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 }
 
 // For each message in the batch, the response contains a DeleteMessageBatchResultEntry tag if the
 // message is deleted or a BatchResultErrorEntry tag if the message can't be deleted.
 //
+// DeleteMessageBatchResult is the output of GETDeleteMessageBatch.
+//
 // Source: #/components/schemas/DeleteMessageBatchResult
 type DeleteMessageBatchResult struct {
-	// A list of BatchResultErrorEntry items.
-	//
-	// Required.
-	Failed []BatchResultErrorEntry `json:"Failed"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of DeleteMessageBatchResultEntry items.
 	//
 	// Required.
-	Successful []DeleteMessageBatchResultEntry `json:"Successful"`
+	Successful []DeleteMessageBatchResultEntry `json:"Successful" xml:"DeleteMessageBatchResultEntry"`
+
+	// A list of BatchResultErrorEntry items.
+	//
+	// Required.
+	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses the Id of an entry in DeleteMessageBatch.
@@ -410,9 +429,11 @@ type DeleteMessageBatchResultEntry struct {
 	// Represents a successfully deleted message.
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 }
 
+// DeleteMessageRequest is the input of POSTDeleteMessage.
+//
 // Source: #/components/schemas/DeleteMessageRequest
 type DeleteMessageRequest struct {
 	// The URL of the Amazon SQS queue from which messages are deleted.
@@ -420,14 +441,16 @@ type DeleteMessageRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The receipt handle associated with the message to delete.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 }
 
+// DeleteQueueRequest is the input of POSTDeleteQueue.
+//
 // Source: #/components/schemas/DeleteQueueRequest
 type DeleteQueueRequest struct {
 	// The URL of the Amazon SQS queue to delete.
@@ -435,7 +458,7 @@ type DeleteQueueRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // GETAddPermissionInput is the input of GETAddPermission.
@@ -528,19 +551,6 @@ type GETChangeMessageVisibilityBatchInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETChangeMessageVisibilityBatchOutput is the output of GETChangeMessageVisibilityBatch.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
-type GETChangeMessageVisibilityBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETChangeMessageVisibilityInput is the input of GETChangeMessageVisibility.
@@ -764,19 +774,6 @@ type GETCreateQueueInput struct {
 	Tag map[string]string `json:"-"`
 }
 
-// GETCreateQueueOutput is the output of GETCreateQueue.
-//
-// Source: #/paths/~1%23Action=CreateQueue/get
-type GETCreateQueueOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
 // GETDeleteMessageBatchInput is the input of GETDeleteMessageBatch.
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
@@ -801,19 +798,6 @@ type GETDeleteMessageBatchInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETDeleteMessageBatchOutput is the output of GETDeleteMessageBatch.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
-type GETDeleteMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETDeleteMessageInput is the input of GETDeleteMessage.
@@ -1020,19 +1004,6 @@ type GETGetQueueAttributesInput struct {
 	QueueName string `json:"-"`
 }
 
-// GETGetQueueAttributesOutput is the output of GETGetQueueAttributes.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
-type GETGetQueueAttributesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
 // GETGetQueueUrlInput is the input of GETGetQueueUrl.
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/get
@@ -1051,19 +1022,6 @@ type GETGetQueueUrlInput struct {
 	//
 	// The account ID of the account that created the queue.
 	QueueOwnerAWSAccountId *string `json:"-"`
-}
-
-// GETGetQueueUrlOutput is the output of GETGetQueueUrl.
-//
-// Source: #/paths/~1%23Action=GetQueueUrl/get
-type GETGetQueueUrlOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETListDeadLetterSourceQueuesInput is the input of GETListDeadLetterSourceQueues.
@@ -1096,19 +1054,6 @@ type GETListDeadLetterSourceQueuesInput struct {
 	QueueName string `json:"-"`
 }
 
-// GETListDeadLetterSourceQueuesOutput is the output of GETListDeadLetterSourceQueues.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
-type GETListDeadLetterSourceQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
 // GETListQueueTagsInput is the input of GETListQueueTags.
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
@@ -1126,19 +1071,6 @@ type GETListQueueTagsInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETListQueueTagsOutput is the output of GETListQueueTags.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
-type GETListQueueTagsOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETListQueuesInput is the input of GETListQueues.
@@ -1163,19 +1095,6 @@ type GETListQueuesInput struct {
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"-"`
-}
-
-// GETListQueuesOutput is the output of GETListQueues.
-//
-// Source: #/paths/~1%23Action=ListQueues/get
-type GETListQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETPurgeQueueInput is the input of GETPurgeQueue.
@@ -1342,19 +1261,6 @@ type GETReceiveMessageInput struct {
 	QueueName string `json:"-"`
 }
 
-// GETReceiveMessageOutput is the output of GETReceiveMessage.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
-type GETReceiveMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
 // GETRemovePermissionInput is the input of GETRemovePermission.
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
@@ -1414,19 +1320,6 @@ type GETSendMessageBatchInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETSendMessageBatchOutput is the output of GETSendMessageBatch.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
-type GETSendMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETSendMessageInput is the input of GETSendMessage.
@@ -1571,19 +1464,6 @@ type GETSendMessageInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETSendMessageOutput is the output of GETSendMessage.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
-type GETSendMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETSetQueueAttributesInput is the input of GETSetQueueAttributes.
@@ -1806,8 +1686,17 @@ type GETUntagQueueOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
+// GetQueueAttributesRequest is the input of POSTGetQueueAttributes.
+//
 // Source: #/components/schemas/GetQueueAttributesRequest
 type GetQueueAttributesRequest struct {
+	// The URL of the Amazon SQS queue whose attribute information is retrieved.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
 	// A list of attributes for which to retrieve information.
 	//
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
@@ -1928,24 +1817,24 @@ type GetQueueAttributesRequest struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
-	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero"`
-
-	// The URL of the Amazon SQS queue whose attribute information is retrieved.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
 }
 
 // A list of returned queue attributes.
 //
+// GetQueueAttributesResult is the output of GETGetQueueAttributes.
+//
 // Source: #/components/schemas/GetQueueAttributesResult
 type GetQueueAttributesResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// A map of attributes to their respective values.
-	Attributes map[string]string `json:"Attributes,omitzero"`
+	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 }
 
+// GetQueueUrlRequest is the input of POSTGetQueueUrl.
+//
 // Source: #/components/schemas/GetQueueUrlRequest
 type GetQueueUrlRequest struct {
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
@@ -1954,20 +1843,25 @@ type GetQueueUrlRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueName string `json:"QueueName"`
+	QueueName string `json:"QueueName" xml:"QueueName"`
 
 	// The account ID of the account that created the queue.
-	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero"`
+	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero" xml:"QueueOwnerAWSAccountId,omitempty"`
 }
 
 // For more information, see [Interpreting Responses] in the Amazon SQS Developer Guide.
+//
+// GetQueueUrlResult is the output of GETGetQueueUrl.
 //
 // Source: #/components/schemas/GetQueueUrlResult
 //
 // [Interpreting Responses]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-api-responses.html
 type GetQueueUrlResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// The URL of the queue.
-	QueueUrl *string `json:"QueueUrl,omitzero"`
+	QueueUrl *string `json:"QueueUrl,omitzero" xml:"QueueUrl,omitempty"`
 }
 
 // Source: #/components/schemas/ListDeadLetterSourceQueuesRequest
@@ -1989,35 +1883,43 @@ type ListDeadLetterSourceQueuesRequest struct {
 
 // A list of your dead letter source queues.
 //
+// ListDeadLetterSourceQueuesResult is the output of GETListDeadLetterSourceQueues.
+//
 // Source: #/components/schemas/ListDeadLetterSourceQueuesResult
 type ListDeadLetterSourceQueuesResult struct {
-	// Pagination token to include in the next request. Token value is null if there are no additional
-	// results to request, or if you did not set MaxResults in the request.
-	NextToken *string `json:"NextToken,omitzero"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of source queue URLs that have the RedrivePolicy queue attribute configured with a
 	// dead-letter queue.
 	//
 	// Required.
-	QueueUrls []string `json:"queueUrls"`
+	QueueUrls []string `json:"queueUrls" xml:"QueueUrl"`
+
+	// Pagination token to include in the next request. Token value is null if there are no additional
+	// results to request, or if you did not set MaxResults in the request.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 }
 
-// ListQueueTagsRequest is an object of the spec.
+// ListQueueTagsRequest is the input of POSTListQueueTags.
 //
 // Source: #/components/schemas/ListQueueTagsRequest
 type ListQueueTagsRequest struct {
 	// The URL of the queue.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
-// ListQueueTagsResult is an object of the spec.
+// ListQueueTagsResult is the output of GETListQueueTags.
 //
 // Source: #/components/schemas/ListQueueTagsResult
 type ListQueueTagsResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// The list of all tags added to the specified queue.
-	Tags map[string]string `json:"Tags,omitzero"`
+	Tags map[string]string `json:"Tags,omitzero" xml:"-"`
 }
 
 // Source: #/components/schemas/ListQueuesRequest
@@ -2038,21 +1940,41 @@ type ListQueuesRequest struct {
 
 // A list of your queues.
 //
+// ListQueuesResult is the output of GETListQueues.
+//
 // Source: #/components/schemas/ListQueuesResult
 type ListQueuesResult struct {
-	// Pagination token to include in the next request. Token value is null if there are no additional
-	// results to request, or if you did not set MaxResults in the request.
-	NextToken *string `json:"NextToken,omitzero"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of queue URLs, up to 1,000 entries, or the value of MaxResults that you sent in the
 	// request.
-	QueueUrls []string `json:"QueueUrls,omitzero"`
+	QueueUrls []string `json:"QueueUrls,omitzero" xml:"QueueUrl"`
+
+	// Pagination token to include in the next request. Token value is null if there are no additional
+	// results to request, or if you did not set MaxResults in the request.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 }
 
 // An Amazon SQS message.
 //
 // Source: #/components/schemas/Message
 type Message struct {
+	// A unique identifier for the message. A MessageIdis considered unique across all accounts for an
+	// extended period of time.
+	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
+
+	// An identifier associated with the act of receiving the message. A new receipt handle is returned
+	// every time you receive a message. When deleting a message, you provide the last received receipt
+	// handle to delete the message.
+	ReceiptHandle *string `json:"ReceiptHandle,omitzero" xml:"ReceiptHandle,omitempty"`
+
+	// An MD5 digest of the non-URL-encoded message body string.
+	MD5OfBody *string `json:"MD5OfBody,omitzero" xml:"MD5OfBody,omitempty"`
+
+	// The message's contents (not URL-encoded).
+	Body *string `json:"Body,omitzero" xml:"Body,omitempty"`
+
 	// A map of the attributes requested in ReceiveMessage to their respective values. Supported
 	// attributes:
 	//
@@ -2068,35 +1990,20 @@ type Message struct {
 	// the [epoch time] in milliseconds.
 	//
 	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
-	Attributes map[string]string `json:"Attributes,omitzero"`
-
-	// The message's contents (not URL-encoded).
-	Body *string `json:"Body,omitzero"`
-
-	// An MD5 digest of the non-URL-encoded message body string.
-	MD5OfBody *string `json:"MD5OfBody,omitzero"`
+	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
-	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
+	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
 	// Each message attribute consists of a Name, Type, and Value. For more information, see
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
-
-	// A unique identifier for the message. A MessageIdis considered unique across all accounts for an
-	// extended period of time.
-	MessageId *string `json:"MessageId,omitzero"`
-
-	// An identifier associated with the act of receiving the message. A new receipt handle is returned
-	// every time you receive a message. When deleting a message, you provide the last received receipt
-	// handle to delete the message.
-	ReceiptHandle *string `json:"ReceiptHandle,omitzero"`
+	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 }
 
 // The user-specified message attribute value. For string data types, the Value attribute has the
@@ -2108,12 +2015,21 @@ type Message struct {
 //
 // Source: #/components/schemas/MessageAttributeValue
 type MessageAttributeValue struct {
-	// Not implemented. Reserved for future use.
-	BinaryListValues []string `json:"BinaryListValues,omitzero"`
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
+	//
+	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
+	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
 
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
 	// images.
-	BinaryValue *string `json:"BinaryValue,omitzero"`
+	BinaryValue *string `json:"BinaryValue,omitzero" xml:"BinaryValue,omitempty"`
+
+	// Not implemented. Reserved for future use.
+	StringListValues []string `json:"StringListValues,omitzero" xml:"StringListValue"`
+
+	// Not implemented. Reserved for future use.
+	BinaryListValues []string `json:"BinaryListValues,omitzero" xml:"BinaryListValue"`
 
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
@@ -2124,16 +2040,7 @@ type MessageAttributeValue struct {
 	// Required.
 	//
 	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	DataType string `json:"DataType"`
-
-	// Not implemented. Reserved for future use.
-	StringListValues []string `json:"StringListValues,omitzero"`
-
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
-	// [ASCII Printable Characters].
-	//
-	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
-	StringValue *string `json:"StringValue,omitzero"`
+	DataType string `json:"DataType" xml:"DataType"`
 }
 
 // MessageSystemAttributeName is an enumeration of the spec: one constant per value.
@@ -2171,12 +2078,21 @@ const (
 //
 // Source: #/components/schemas/MessageSystemAttributeValue
 type MessageSystemAttributeValue struct {
-	// Not implemented. Reserved for future use.
-	BinaryListValues []string `json:"BinaryListValues,omitzero"`
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
+	//
+	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
+	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
 
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
 	// images.
-	BinaryValue *string `json:"BinaryValue,omitzero"`
+	BinaryValue *string `json:"BinaryValue,omitzero" xml:"BinaryValue,omitempty"`
+
+	// Not implemented. Reserved for future use.
+	StringListValues []string `json:"StringListValues,omitzero" xml:"StringListValue"`
+
+	// Not implemented. Reserved for future use.
+	BinaryListValues []string `json:"BinaryListValues,omitzero" xml:"BinaryListValue"`
 
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
@@ -2187,26 +2103,7 @@ type MessageSystemAttributeValue struct {
 	// Required.
 	//
 	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	DataType string `json:"DataType"`
-
-	// Not implemented. Reserved for future use.
-	StringListValues []string `json:"StringListValues,omitzero"`
-
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
-	// [ASCII Printable Characters].
-	//
-	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
-	StringValue *string `json:"StringValue,omitzero"`
-}
-
-// POSTAddPermissionInput is the input of POSTAddPermission.
-//
-// Source: #/paths/~1%23Action=AddPermission/post
-type POSTAddPermissionInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
+	DataType string `json:"DataType" xml:"DataType"`
 }
 
 // POSTAddPermissionOutput is the output of POSTAddPermission.
@@ -2217,101 +2114,12 @@ type POSTAddPermissionOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTChangeMessageVisibilityBatchInput is the input of POSTChangeMessageVisibilityBatch.
-//
-// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-type POSTChangeMessageVisibilityBatchInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTChangeMessageVisibilityBatchOutput is the output of POSTChangeMessageVisibilityBatch.
-//
-// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-type POSTChangeMessageVisibilityBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTChangeMessageVisibilityInput is the input of POSTChangeMessageVisibility.
-//
-// Source: #/paths/~1%23Action=ChangeMessageVisibility/post
-type POSTChangeMessageVisibilityInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTChangeMessageVisibilityOutput is the output of POSTChangeMessageVisibility.
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 type POSTChangeMessageVisibilityOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTCreateQueueInput is the input of POSTCreateQueue.
-//
-// Source: #/paths/~1%23Action=CreateQueue/post
-type POSTCreateQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTCreateQueueOutput is the output of POSTCreateQueue.
-//
-// Source: #/paths/~1%23Action=CreateQueue/post
-type POSTCreateQueueOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTDeleteMessageBatchInput is the input of POSTDeleteMessageBatch.
-//
-// Source: #/paths/~1%23Action=DeleteMessageBatch/post
-type POSTDeleteMessageBatchInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTDeleteMessageBatchOutput is the output of POSTDeleteMessageBatch.
-//
-// Source: #/paths/~1%23Action=DeleteMessageBatch/post
-type POSTDeleteMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTDeleteMessageInput is the input of POSTDeleteMessage.
-//
-// Source: #/paths/~1%23Action=DeleteMessage/post
-type POSTDeleteMessageInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
 }
 
 // POSTDeleteMessageOutput is the output of POSTDeleteMessage.
@@ -2322,68 +2130,12 @@ type POSTDeleteMessageOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTDeleteQueueInput is the input of POSTDeleteQueue.
-//
-// Source: #/paths/~1%23Action=DeleteQueue/post
-type POSTDeleteQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTDeleteQueueOutput is the output of POSTDeleteQueue.
 //
 // Source: #/paths/~1%23Action=DeleteQueue/post
 type POSTDeleteQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTGetQueueAttributesInput is the input of POSTGetQueueAttributes.
-//
-// Source: #/paths/~1%23Action=GetQueueAttributes/post
-type POSTGetQueueAttributesInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTGetQueueAttributesOutput is the output of POSTGetQueueAttributes.
-//
-// Source: #/paths/~1%23Action=GetQueueAttributes/post
-type POSTGetQueueAttributesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTGetQueueUrlInput is the input of POSTGetQueueUrl.
-//
-// Source: #/paths/~1%23Action=GetQueueUrl/post
-type POSTGetQueueUrlInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTGetQueueUrlOutput is the output of POSTGetQueueUrl.
-//
-// Source: #/paths/~1%23Action=GetQueueUrl/post
-type POSTGetQueueUrlOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // POSTListDeadLetterSourceQueuesInput is the input of POSTListDeadLetterSourceQueues.
@@ -2393,53 +2145,26 @@ type POSTListDeadLetterSourceQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
-	MaxResults *string `json:"-"`
+	MaxResults2 *string `json:"-" xml:"-"`
 
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
-	NextToken *string `json:"-"`
+	NextToken2 *string `json:"-" xml:"-"`
 
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	// The URL of a dead-letter queue.
+	//
+	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	Body io.Reader `json:"-"`
-}
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
-// POSTListDeadLetterSourceQueuesOutput is the output of POSTListDeadLetterSourceQueues.
-//
-// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
-type POSTListDeadLetterSourceQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
+	// Pagination token to request the next set of results.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTListQueueTagsInput is the input of POSTListQueueTags.
-//
-// Source: #/paths/~1%23Action=ListQueueTags/post
-type POSTListQueueTagsInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTListQueueTagsOutput is the output of POSTListQueueTags.
-//
-// Source: #/paths/~1%23Action=ListQueueTags/post
-type POSTListQueueTagsOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
+	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
+	// MaxResults to receive a value for NextToken in the response.
+	MaxResults *int64 `json:"MaxResults,omitzero" xml:"MaxResults,omitempty"`
 }
 
 // POSTListQueuesInput is the input of POSTListQueues.
@@ -2449,40 +2174,25 @@ type POSTListQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
-	MaxResults *string `json:"-"`
+	MaxResults2 *string `json:"-" xml:"-"`
 
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
-	NextToken *string `json:"-"`
+	NextToken2 *string `json:"-" xml:"-"`
 
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	// A string to use for filtering the list results. Only those queues whose name begins with the
+	// specified string are returned.
 	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
+	// Queue URLs and names are case-sensitive.
+	QueueNamePrefix *string `json:"QueueNamePrefix,omitzero" xml:"QueueNamePrefix,omitempty"`
 
-// POSTListQueuesOutput is the output of POSTListQueues.
-//
-// Source: #/paths/~1%23Action=ListQueues/post
-type POSTListQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
+	// Pagination token to request the next set of results.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTPurgeQueueInput is the input of POSTPurgeQueue.
-//
-// Source: #/paths/~1%23Action=PurgeQueue/post
-type POSTPurgeQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
+	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
+	// MaxResults to receive a value for NextToken in the response.
+	MaxResults *int64 `json:"MaxResults,omitzero" xml:"MaxResults,omitempty"`
 }
 
 // POSTPurgeQueueOutput is the output of POSTPurgeQueue.
@@ -2493,101 +2203,12 @@ type POSTPurgeQueueOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTReceiveMessageInput is the input of POSTReceiveMessage.
-//
-// Source: #/paths/~1%23Action=ReceiveMessage/post
-type POSTReceiveMessageInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTReceiveMessageOutput is the output of POSTReceiveMessage.
-//
-// Source: #/paths/~1%23Action=ReceiveMessage/post
-type POSTReceiveMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTRemovePermissionInput is the input of POSTRemovePermission.
-//
-// Source: #/paths/~1%23Action=RemovePermission/post
-type POSTRemovePermissionInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTRemovePermissionOutput is the output of POSTRemovePermission.
 //
 // Source: #/paths/~1%23Action=RemovePermission/post
 type POSTRemovePermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTSendMessageBatchInput is the input of POSTSendMessageBatch.
-//
-// Source: #/paths/~1%23Action=SendMessageBatch/post
-type POSTSendMessageBatchInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTSendMessageBatchOutput is the output of POSTSendMessageBatch.
-//
-// Source: #/paths/~1%23Action=SendMessageBatch/post
-type POSTSendMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTSendMessageInput is the input of POSTSendMessage.
-//
-// Source: #/paths/~1%23Action=SendMessage/post
-type POSTSendMessageInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTSendMessageOutput is the output of POSTSendMessage.
-//
-// Source: #/paths/~1%23Action=SendMessage/post
-type POSTSendMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTSetQueueAttributesInput is the input of POSTSetQueueAttributes.
-//
-// Source: #/paths/~1%23Action=SetQueueAttributes/post
-type POSTSetQueueAttributesInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
 }
 
 // POSTSetQueueAttributesOutput is the output of POSTSetQueueAttributes.
@@ -2598,32 +2219,12 @@ type POSTSetQueueAttributesOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTTagQueueInput is the input of POSTTagQueue.
-//
-// Source: #/paths/~1%23Action=TagQueue/post
-type POSTTagQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTTagQueueOutput is the output of POSTTagQueue.
 //
 // Source: #/paths/~1%23Action=TagQueue/post
 type POSTTagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTUntagQueueInput is the input of POSTUntagQueue.
-//
-// Source: #/paths/~1%23Action=UntagQueue/post
-type POSTUntagQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
 }
 
 // POSTUntagQueueOutput is the output of POSTUntagQueue.
@@ -2634,6 +2235,8 @@ type POSTUntagQueueOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
+// PurgeQueueRequest is the input of POSTPurgeQueue.
+//
 // Source: #/components/schemas/PurgeQueueRequest
 type PurgeQueueRequest struct {
 	// The URL of the queue from which the PurgeQueue action deletes messages.
@@ -2641,7 +2244,7 @@ type PurgeQueueRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // QueueAttributeName is an enumeration of the spec: one constant per value.
@@ -2674,8 +2277,17 @@ const (
 	QueueAttributeNameRedriveAllowPolicy                    QueueAttributeName = "RedriveAllowPolicy"
 )
 
+// ReceiveMessageRequest is the input of POSTReceiveMessage.
+//
 // Source: #/components/schemas/ReceiveMessageRequest
 type ReceiveMessageRequest struct {
+	// The URL of the Amazon SQS queue from which messages are received.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
 	// A list of attributes that need to be returned along with each message. These attributes include:
 	//
 	//   - All – Returns all values.
@@ -2696,11 +2308,7 @@ type ReceiveMessageRequest struct {
 	//   - SequenceNumber – Returns the value provided by Amazon SQS.
 	//
 	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
-	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero"`
-
-	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
-	// (however, fewer messages might be returned). Valid values: 1 to 10. Default: 1.
-	MaxNumberOfMessages *int64 `json:"MaxNumberOfMessages,omitzero"`
+	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
 
 	// The name of the message attribute, where N is the index.
 	//
@@ -2716,14 +2324,29 @@ type ReceiveMessageRequest struct {
 	// When using ReceiveMessage, you can send a list of attribute names to receive, or you can return
 	// all of the attributes by specifying All or .* in your request. You can also use all message
 	// attributes starting with a prefix, for example bar.*.
-	MessageAttributeNames []string `json:"MessageAttributeNames,omitzero"`
+	MessageAttributeNames []string `json:"MessageAttributeNames,omitzero" xml:"MessageAttributeName"`
 
-	// The URL of the Amazon SQS queue from which messages are received.
+	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
+	// (however, fewer messages might be returned). Valid values: 1 to 10. Default: 1.
+	MaxNumberOfMessages *int64 `json:"MaxNumberOfMessages,omitzero" xml:"MaxNumberOfMessages,omitempty"`
+
+	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
+	// requests after being retrieved by a ReceiveMessage request.
+	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero" xml:"VisibilityTimeout,omitempty"`
+
+	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
+	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
+	// messages are available and the wait time expires, the call returns successfully with an empty
+	// list of messages.
 	//
-	// Queue URLs and names are case-sensitive.
+	// Important: To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
+	// set HTTP transport settings using the [NettyNioAsyncHttpClient] for asynchronous clients, or the
+	// [ApacheHttpClient] for synchronous clients.
 	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
+	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
+	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero" xml:"WaitTimeSeconds,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2769,79 +2392,61 @@ type ReceiveMessageRequest struct {
 	//
 	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
-	ReceiveRequestAttemptId *string `json:"ReceiveRequestAttemptId,omitzero"`
-
-	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
-	// requests after being retrieved by a ReceiveMessage request.
-	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero"`
-
-	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
-	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
-	// messages are available and the wait time expires, the call returns successfully with an empty
-	// list of messages.
-	//
-	// Important: To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
-	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
-	// set HTTP transport settings using the [NettyNioAsyncHttpClient] for asynchronous clients, or the
-	// [ApacheHttpClient] for synchronous clients.
-	//
-	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
-	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
-	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero"`
+	ReceiveRequestAttemptId *string `json:"ReceiveRequestAttemptId,omitzero" xml:"ReceiveRequestAttemptId,omitempty"`
 }
 
 // A list of received messages.
 //
+// ReceiveMessageResult is the output of GETReceiveMessage.
+//
 // Source: #/components/schemas/ReceiveMessageResult
 type ReceiveMessageResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// A list of messages.
-	Messages []Message `json:"Messages,omitzero"`
+	Messages []Message `json:"Messages,omitzero" xml:"Message"`
 }
 
+// RemovePermissionRequest is the input of POSTRemovePermission.
+//
 // Source: #/components/schemas/RemovePermissionRequest
 type RemovePermissionRequest struct {
-	// The identification of the permission to remove. This is the label added using the AddPermission
-	// action.
-	//
-	// Required.
-	Label string `json:"Label"`
-
 	// The URL of the Amazon SQS queue from which permissions are removed.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
-}
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
-// Source: #/components/schemas/SendMessageBatchRequest
-type SendMessageBatchRequest struct {
-	// A list of SendMessageBatchRequestEntry items.
+	// The identification of the permission to remove. This is the label added using the AddPermission
+	// action.
 	//
 	// Required.
-	Entries []SendMessageBatchRequestEntry `json:"Entries"`
+	Label string `json:"Label" xml:"Label"`
+}
 
+// SendMessageBatchRequest is the input of POSTSendMessageBatch.
+//
+// Source: #/components/schemas/SendMessageBatchRequest
+type SendMessageBatchRequest struct {
 	// The URL of the Amazon SQS queue to which batched messages are sent.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// A list of SendMessageBatchRequestEntry items.
+	//
+	// Required.
+	Entries []SendMessageBatchRequestEntry `json:"Entries" xml:"SendMessageBatchRequestEntry"`
 }
 
 // Contains the details of a single Amazon SQS message along with an Id.
 //
 // Source: #/components/schemas/SendMessageBatchRequestEntry
 type SendMessageBatchRequestEntry struct {
-	// The length of time, in seconds, for which a specific message is delayed. Valid values: 0 to 900.
-	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
-	// after the delay period is finished. If you don't specify a value, the default value for the
-	// queue is applied.
-	//
-	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
-	// only on a queue level.
-	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
-
 	// An identifier for a message in this batch used to communicate the result.
 	//
 	// Note: The Ids of a batch request need to be unique within a request.
@@ -2850,18 +2455,37 @@ type SendMessageBatchRequestEntry struct {
 	// alphanumeric characters, hyphens(-), and underscores (_).
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
+
+	// The body of the message.
+	//
+	// Required.
+	MessageBody string `json:"MessageBody" xml:"MessageBody"`
+
+	// The length of time, in seconds, for which a specific message is delayed. Valid values: 0 to 900.
+	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
+	// after the delay period is finished. If you don't specify a value, the default value for the
+	// queue is applied.
+	//
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
+	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
 
 	// Each message attribute consists of a Name, Type, and Value. For more information, see
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
+	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 
-	// The body of the message.
+	// The message system attribute to send Each message system attribute consists of a Name, Type, and
+	// Value.
 	//
-	// Required.
-	MessageBody string `json:"MessageBody"`
+	// Important:
+	//
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
+	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2906,7 +2530,7 @@ type SendMessageBatchRequestEntry struct {
 	//
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
-	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero"`
+	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2932,34 +2556,29 @@ type SendMessageBatchRequestEntry struct {
 	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
 	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
-	MessageGroupId *string `json:"MessageGroupId,omitzero"`
-
-	// The message system attribute to send Each message system attribute consists of a Name, Type, and
-	// Value.
-	//
-	// Important:
-	//
-	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
-	//     String and its value must be a correctly formatted X-Ray trace header string.
-	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
+	MessageGroupId *string `json:"MessageGroupId,omitzero" xml:"MessageGroupId,omitempty"`
 }
 
 // For each message in the batch, the response contains a SendMessageBatchResultEntry tag if the
 // message succeeds or a BatchResultErrorEntry tag if the message fails.
 //
+// SendMessageBatchResult is the output of GETSendMessageBatch.
+//
 // Source: #/components/schemas/SendMessageBatchResult
 type SendMessageBatchResult struct {
-	// A list of BatchResultErrorEntry items with error details about each message that can't be
-	// enqueued.
-	//
-	// Required.
-	Failed []BatchResultErrorEntry `json:"Failed"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of SendMessageBatchResultEntry items.
 	//
 	// Required.
-	Successful []SendMessageBatchResultEntry `json:"Successful"`
+	Successful []SendMessageBatchResultEntry `json:"Successful" xml:"SendMessageBatchResultEntry"`
+
+	// A list of BatchResultErrorEntry items with error details about each message that can't be
+	// enqueued.
+	//
+	// Required.
+	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses a MessageId for a successfully-enqueued message in a SendMessageBatch.
@@ -2969,14 +2588,12 @@ type SendMessageBatchResultEntry struct {
 	// An identifier for the message in this batch.
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 
-	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
-	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	// An identifier for the message.
 	//
-	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
-	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
+	// Required.
+	MessageId string `json:"MessageId" xml:"MessageId"`
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
@@ -2985,19 +2602,21 @@ type SendMessageBatchResultEntry struct {
 	// Required.
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
-	MD5OfMessageBody string `json:"MD5OfMessageBody"`
+	MD5OfMessageBody string `json:"MD5OfMessageBody" xml:"MD5OfMessageBody"`
+
+	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
+	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
 	// before creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
-	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero"`
-
-	// An identifier for the message.
-	//
-	// Required.
-	MessageId string `json:"MessageId"`
+	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -3005,25 +2624,19 @@ type SendMessageBatchResultEntry struct {
 	//
 	// The length of SequenceNumber is 128 bits. As SequenceNumber continues to increase for a
 	// particular MessageGroupId.
-	SequenceNumber *string `json:"SequenceNumber,omitzero"`
+	SequenceNumber *string `json:"SequenceNumber,omitzero" xml:"SequenceNumber,omitempty"`
 }
 
+// SendMessageRequest is the input of POSTSendMessage.
+//
 // Source: #/components/schemas/SendMessageRequest
 type SendMessageRequest struct {
-	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
-	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
-	// after the delay period is finished. If you don't specify a value, the default value for the
-	// queue applies.
+	// The URL of the Amazon SQS queue to which a message is sent.
 	//
-	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
-	// only on a queue level.
-	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
-
-	// Each message attribute consists of a Name, Type, and Value. For more information, see
-	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	// Queue URLs and names are case-sensitive.
 	//
-	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
@@ -3038,7 +2651,32 @@ type SendMessageRequest struct {
 	// Required.
 	//
 	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
-	MessageBody string `json:"MessageBody"`
+	MessageBody string `json:"MessageBody" xml:"MessageBody"`
+
+	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
+	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
+	// after the delay period is finished. If you don't specify a value, the default value for the
+	// queue applies.
+	//
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
+	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
+
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
+
+	// The message system attribute to send. Each message system attribute consists of a Name, Type,
+	// and Value.
+	//
+	// Important:
+	//
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
+	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -3085,7 +2723,7 @@ type SendMessageRequest struct {
 	//
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
-	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero"`
+	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -3111,54 +2749,42 @@ type SendMessageRequest struct {
 	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
 	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
-	MessageGroupId *string `json:"MessageGroupId,omitzero"`
-
-	// The message system attribute to send. Each message system attribute consists of a Name, Type,
-	// and Value.
-	//
-	// Important:
-	//
-	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
-	//     String and its value must be a correctly formatted X-Ray trace header string.
-	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
-
-	// The URL of the Amazon SQS queue to which a message is sent.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	MessageGroupId *string `json:"MessageGroupId,omitzero" xml:"MessageGroupId,omitempty"`
 }
 
 // The MD5OfMessageBody and MessageId elements.
 //
+// SendMessageResult is the output of GETSendMessage.
+//
 // Source: #/components/schemas/SendMessageResult
 type SendMessageResult struct {
-	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
-	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see [RFC1321].
-	//
-	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
-	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
-	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero"`
+	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero" xml:"MD5OfMessageBody,omitempty"`
+
+	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
+	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
 	// before creating the MD5 digest.
-	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero"`
+	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
 
 	// An attribute containing the MessageId of the message sent to the queue. For more information,
 	// see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 	//
 	// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
-	MessageId *string `json:"MessageId,omitzero"`
+	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -3166,11 +2792,20 @@ type SendMessageResult struct {
 	//
 	// The length of SequenceNumber is 128 bits. SequenceNumber continues to increase for a particular
 	// MessageGroupId.
-	SequenceNumber *string `json:"SequenceNumber,omitzero"`
+	SequenceNumber *string `json:"SequenceNumber,omitzero" xml:"SequenceNumber,omitempty"`
 }
 
+// SetQueueAttributesRequest is the input of POSTSetQueueAttributes.
+//
 // Source: #/components/schemas/SetQueueAttributesRequest
 type SetQueueAttributesRequest struct {
+	// The URL of the Amazon SQS queue whose attributes are set.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
 	// A map of attributes to set.
 	//
 	// The following lists the names, descriptions, and values of the special request parameters that
@@ -3292,42 +2927,35 @@ type SetQueueAttributesRequest struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
-	Attributes map[string]string `json:"Attributes"`
-
-	// The URL of the Amazon SQS queue whose attributes are set.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	Attributes map[string]string `json:"Attributes" xml:"-"`
 }
 
-// TagQueueRequest is an object of the spec.
+// TagQueueRequest is the input of POSTTagQueue.
 //
 // Source: #/components/schemas/TagQueueRequest
 type TagQueueRequest struct {
 	// The URL of the queue.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The list of tags to be added to the specified queue.
 	//
 	// Required.
-	Tags map[string]string `json:"Tags"`
+	Tags map[string]string `json:"Tags" xml:"-"`
 }
 
-// UntagQueueRequest is an object of the spec.
+// UntagQueueRequest is the input of POSTUntagQueue.
 //
 // Source: #/components/schemas/UntagQueueRequest
 type UntagQueueRequest struct {
 	// The URL of the queue.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The list of tags to be removed from the specified queue.
 	//
 	// Required.
-	TagKeys []string `json:"TagKeys"`
+	TagKeys []string `json:"TagKeys" xml:"TagKey"`
 }
