@@ -60,6 +60,11 @@ type ResponseMetadata struct {
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
+	// Body is the raw bytes of the response body a generated operation
+	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// the spec does not declare stay reachable; nil when there was none. It
+	// holds what the decoder read, so it is bounded by the decode cap.
+	Body []byte
 	// Header is the last response's header map, as received (nil when no
 	// response arrived): every header, declared by the spec or not
 	// (ETag, Link, rate-limit headers). Read-only: it is the response's
@@ -235,10 +240,6 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // with the source that decided it (§2).
 func (c *Client) Settings() Settings { return c.settings }
 
-// Policy returns the client's resolved policy: what a call of an operation
-// that declares nothing, without options of its own, runs with.
-func (c *Client) Policy() Policy { return c.policy }
-
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
 
@@ -266,7 +267,13 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	if err != nil {
 		return AttemptResult{Err: err}
 	}
-	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
+	own := cl.own
+	if own == nil {
+		own = &noOptions
+	}
+	for _, hook := range [...]func(*http.Request, int) error{
+		cl.c.opts.BeforeAttempt, own.BeforeAttempt, cl.hooks[0].BeforeAttempt, cl.hooks[1].BeforeAttempt,
+	} {
 		if hook == nil {
 			continue
 		}
@@ -473,6 +480,12 @@ func normaliseCode(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// Options returns a copy of the client's options, e.g. as the starting
-// point of per-call options.
-func (c *Client) Options() Options { return c.opts }
+// Options returns a copy of the client's options without its hooks
+// (BeforeAttempt, OnAttempt, OnCall set to nil), as the starting point of
+// per-call options: the client's hooks run on every call anyway, and the
+// hooks a call's options set run after them (see [Options]).
+func (c *Client) Options() Options {
+	o := c.opts
+	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
+	return o
+}

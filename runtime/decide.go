@@ -244,7 +244,7 @@ func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Dec
 	}
 	cl.refund()
 	d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
-	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
+	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: cl.deadlineErr(ctx, res.Err, requested)}
 	return true
 }
 
@@ -317,6 +317,17 @@ func (cl *Call) refund() {
 		cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 		cl.paid = 0
 	}
+}
+
+// deadlineErr returns err joined with context.DeadlineExceeded when a wait
+// of d does not fit the deadline (fitsDeadline), so that
+// errors.Is(err, context.DeadlineExceeded) holds whenever the deadline ended
+// the call, whichever rule noticed it; else err.
+func (cl *Call) deadlineErr(ctx context.Context, err error, d time.Duration) error {
+	if cl.fitsDeadline(ctx, d) {
+		return err
+	}
+	return joinCtx(err, context.DeadlineExceeded)
 }
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's

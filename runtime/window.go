@@ -224,7 +224,9 @@ type ThrottleWindowError struct {
 	Dimension string
 	// Operation is the blocked operation's name.
 	Operation string
-	// Err is the last attempt's error, if an attempt was made.
+	// Err is the last attempt's error, if an attempt was made, joined with
+	// context.DeadlineExceeded when the wait does not fit the call's
+	// deadline (errors.Is(err, context.DeadlineExceeded) then holds).
 	Err error
 }
 

@@ -264,6 +264,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		return nil, r.err
 	}
 	r.stats.atBoundary, r.stats.userRequests = r.srv.atBoundary, r.srv.userRequests
+	r.stats.events = r.seq
 	return r.stats, nil
 }
 
@@ -319,7 +320,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if err != nil {
 		return nil, err
 	}
-	cl.params = c.Params()
+	cl.params = c.Policy().Params
 	return cl, nil
 }
 

@@ -259,6 +259,7 @@ func TestCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, realMain([]string{"-scenario", "testdata/small.yaml", "-out", dir, "-seed", "3"}, &stdout, &stderr), stderr.String())
 	require.Empty(t, stderr.String(), "no progress bar when stderr is not a terminal")
+	require.Regexp(t, `^wrote .*report\.md: 5 runs, 45s simulated each, [0-9]+ events in [0-9.]+m?s\n$`, stdout.String(), "one summary line")
 	for _, name := range []string{"report.md", serverLoadPlot, goodputPlot, quotaPlot} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)
@@ -300,12 +301,12 @@ func TestCommand(t *testing.T) {
 func TestProgressBar(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgressBar(&b)
-	p("standard", 1, 5, 30*time.Second, 60*time.Second)
-	p("standard", 1, 5, 30*time.Second+time.Millisecond, 60*time.Second) // same percent: no redraw
-	require.Equal(t, "\rstandard  (2/5) [###############...............]  50%", b.String())
+	p(1, 5, 150*time.Second, 300*time.Second)
+	p(1, 5, 150*time.Second+time.Millisecond, 300*time.Second) // same percent: no redraw
+	require.Equal(t, "\rsimulating (1/5 runs done) [###############...............]  50%", b.String())
 	b.Reset()
-	p("", 5, 5, 0, 0)
-	require.Equal(t, "\r"+strings.Repeat(" ", 70)+"\r", b.String())
+	p(-1, 5, 0, 0)
+	require.Equal(t, "\r"+strings.Repeat(" ", 80)+"\r", b.String())
 }
 
 // A client group takes its x-retry settings from a spec and overlay, as its

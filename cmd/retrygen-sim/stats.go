@@ -31,6 +31,8 @@ type runStats struct {
 	// bucket; nil in runs without one.
 	fleetBudget []float64
 	phases      []phaseStats
+	// events is how many events the run scheduled (for the summary line).
+	events uint64
 }
 
 // phaseStats is one phase's numbers for one mode.
