@@ -53,3 +53,37 @@ paths:
 	require.NoError(t, err)
 	require.Equal(t, []string{"spec.yaml#/components/securitySchemes/bearer: no operation's security requirement (nor the root's) names bearer: WithBearerToken sends nothing; add a security requirement to send it"}, diags)
 }
+
+// A description or summary $ref that reaches an ancestor of itself (the
+// whole document, its own file, #/info) would be copied into itself
+// forever: a located error, at once.
+func TestDescriptionRefToAncestorIsAnError(t *testing.T) {
+	for ref, want := range map[string]string{
+		`"#"`:       `error: spec.yaml#/info/description/$ref: $ref "#" names an ancestor of this description (#): its text cannot contain itself`,
+		`""`:        `error: spec.yaml#/info/description/$ref: $ref "" names an ancestor of this description (#): its text cannot contain itself`,
+		`spec.yaml`: `error: spec.yaml#/info/description/$ref: $ref "spec.yaml" names an ancestor of this description (#): its text cannot contain itself`,
+		`"#/info"`:  `error: spec.yaml#/info/description/$ref: $ref "#/info" names an ancestor of this description (#/info): its text cannot contain itself`,
+	} {
+		_, diags, err := loadSpecText(t, "", "openapi: 3.0.3\ninfo: {title: T, version: '1', description: {$ref: "+ref+"}}\npaths: {}\n")
+		require.Error(t, err, ref)
+		require.Contains(t, diags, want, ref)
+	}
+	// Two summaries naming each other's operation: the second copy reaches
+	// its own ancestor.
+	_, diags, err := loadSpecText(t, "", `openapi: 3.0.3
+info: {title: T, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: a
+      summary: {$ref: '#/paths/~1b/get'}
+      responses: {'200': {description: ok}}
+  /b:
+    get:
+      operationId: b
+      summary: {$ref: '#/paths/~1a/get'}
+      responses: {'200': {description: ok}}
+`)
+	require.Error(t, err)
+	require.Contains(t, diags, `error: spec.yaml#/paths/~1a/get/summary/summary/$ref: $ref "#/paths/~1a/get" names an ancestor of this summary (#/paths/~1a/get): its text cannot contain itself`)
+}

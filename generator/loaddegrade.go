@@ -183,6 +183,11 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 	want := expectedKind(toks)
 	kind, _, isComp := componentPointer(tptr)
 	switch {
+	case inlinePosition(toks) && (tptr == "" || tptr == "/" || ptr == tptr || strings.HasPrefix(ptr, tptr+"/")):
+		// Copying an ancestor into itself would never end.
+		c.d.errorIn(file, at, "$ref %q names an ancestor of this %s (#%s): its text cannot contain itself", written, toks[len(toks)-1], fragment(tptr))
+		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Line: n.Line, Column: n.Column}
+		return
 	case inlinePosition(toks):
 		// kin-openapi reads no $ref here: put the value in its place.
 		c.inline(n, target, ptr)
