@@ -11,12 +11,15 @@ import (
 
 // bodyKind says how a media type is encoded: BodyJSON for JSON types
 // (application/json, +json, anything containing "json"), BodyForm,
-// BodyMultipart (multipart/*), else BodyRaw.
+// BodyMultipart (multipart/*), BodyXML (application/xml, text/xml, +xml),
+// else BodyRaw.
 func bodyKind(mt string) string {
 	l := strings.ToLower(mt)
 	switch {
 	case strings.Contains(l, "json"):
 		return BodyJSON
+	case strings.Contains(l, "xml"):
+		return BodyXML
 	case strings.HasPrefix(l, "application/x-www-form-urlencoded"):
 		return BodyForm
 	case strings.HasPrefix(l, "multipart/"):
@@ -26,10 +29,10 @@ func bodyKind(mt string) string {
 }
 
 // kindRank orders body kinds by preference.
-var kindRank = map[string]int{BodyJSON: 0, BodyForm: 1, BodyMultipart: 2, BodyRaw: 3}
+var kindRank = map[string]int{BodyJSON: 0, BodyForm: 1, BodyMultipart: 2, BodyXML: 3, BodyRaw: 4}
 
 // pickMedia chooses the media type a client sends or expects when content
-// offers several: JSON, then form, then multipart, then raw; within a kind
+// offers several: JSON, then form, then multipart, then XML, then raw; within a kind
 // "application/json" first, then in sorted order. It returns the choice, its
 // kind and the other media types, sorted.
 func pickMedia(content openapi3.Content) (mt, kind string, others []string) {
@@ -99,7 +102,7 @@ func objectSchema(sr *openapi3.SchemaRef) *openapi3.Schema {
 // gets a numeric suffix). Specs that duplicate body members as parameters
 // by mistake (aws2openapi's AWS specs) remove the copies with an overlay.
 // It returns the input type's name, the body and the parameters.
-func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (string, Body, []Param) {
+func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) (string, Body, []Param) {
 	var body Body
 	var sr *openapi3.SchemaRef
 	bptr := child(ptr, "requestBody")
@@ -113,11 +116,12 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 			kind = b.checkMediaType(mt, kind, bptr)
 		}
 		body = Body{Kind: kind, ContentType: mt, Others: others}
-		if strings.Contains(strings.ToLower(mt), "xml") {
-			b.d.warnf(bptr, "XML bodies are not encoded; the client sends the Body field's bytes as they are")
-		}
 	}
 	obj := objectSchema(sr)
+	if body.Kind == BodyXML && obj == nil {
+		b.d.warnf(bptr, "XML body schema is not an object with properties; the client sends the Body field's bytes as they are")
+		body.Kind = BodyRaw
+	}
 	if body.Kind == BodyRaw {
 		obj = nil
 	}
@@ -128,6 +132,12 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 	}
 	if body.Kind == BodyForm || body.Kind == BodyMultipart {
 		body.Encoding = b.encodings(op.RequestBody.Value.Content[body.ContentType], body.Kind, bptr)
+	}
+	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyXML {
+		body.XMLRoot, body.XMLNamespace = xmlRoot(sr, name)
+		tname := b.structOrEmpty(sr, bptr, name)
+		b.markXML(tname)
+		return tname, body, nil
 	}
 	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyJSON {
 		return b.structOrEmpty(sr, bptr, name), body, nil
@@ -166,7 +176,32 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps opParams) (
 		body.Field = "Body"
 	}
 	t.Fields = append(renameClashes(ps, bodyFields, b, ptr), bodyFields...)
+	if body.Kind == BodyXML {
+		b.xmlInput(t, sr, child(bptr, "schema"), &body, bodyFields)
+	}
 	return tname, body, ps.params
+}
+
+// xmlInput settles how the XML body of input type t is written: from a
+// wrapper property's field (xmlWrapper: the property is the root element)
+// or from t itself, the root named by the schema (xmlRoot), fields in the
+// spec's order; the types reached are marked XML.
+func (b *builder) xmlInput(t *Type, sr *openapi3.SchemaRef, sptr string, body *Body, bodyFields []Field) {
+	if w := xmlWrapper(sr); w != "" {
+		for _, f := range bodyFields {
+			if f.JSONName == w {
+				body.Field = f.Name
+				body.XMLRoot, body.XMLNamespace = cmpOr(f.XML.Name, w), f.XML.Namespace
+				if f.Type.Kind == RefNamed {
+					b.markXML(f.Type.Name)
+				}
+				return
+			}
+		}
+	}
+	body.XMLRoot, body.XMLNamespace = xmlRoot(sr, t.Name)
+	b.xmlOrderFrom(t, sptr)
+	b.markXML(t.Name)
 }
 
 // emptyObject reports an object schema with no properties that keeps no
@@ -244,8 +279,8 @@ func fixedHeaderValue(h *openapi3.HeaderRef) (string, bool) {
 
 // renameClashes gives parameter fields whose Go names a body field already
 // uses a numeric suffix, updating the parameters to match, and returns the
-// parameter fields.
-func renameClashes(ps opParams, bodyFields []Field, b *builder, ptr string) []Field {
+// parameter fields (and ps.accept, ps.contentType to match).
+func renameClashes(ps *opParams, bodyFields []Field, b *builder, ptr string) []Field {
 	ns := namespace{}
 	for _, f := range bodyFields {
 		ns[f.Name] = true
@@ -255,7 +290,18 @@ func renameClashes(ps opParams, bodyFields []Field, b *builder, ptr string) []Fi
 		got, renamed := ns.claim(f.Name)
 		if renamed {
 			b.d.warnf(ptr, "parameter %q: Go field name %s is taken by the request body; using %s", f.JSONName, f.Name, got)
-			f.Name, ps.params[i].Field = got, got
+			for j := range ps.params {
+				if ps.params[j].Field == f.Name {
+					ps.params[j].Field = got
+				}
+			}
+			switch f.Name {
+			case ps.accept:
+				ps.accept = got
+			case ps.contentType:
+				ps.contentType = got
+			}
+			f.Name = got
 		}
 	}
 	return ps.fields
@@ -296,12 +342,27 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	cptr = child(child(cptr, "content"), mt)
 	sr := b.mediaSchema(content, mt, cptr)
 	kind = b.checkMediaType(mt, kind, cptr)
+	if kind == BodyXML && objectSchema(sr) == nil {
+		b.d.warnf(cptr, "XML response schema is not an object with properties; the output's Body field holds the bytes")
+		kind = BodyRaw
+	}
+	if kind == BodyXML && b.dedicatedOutput(sr) {
+		tname := b.structOrEmpty(sr, child(cptr, "schema"), name)
+		b.markXML(tname)
+		return tname, OutputXML
+	}
 	if kind == BodyJSON && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
 	tname := b.claim(name, cptr)
 	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
+	if kind == BodyXML {
+		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")
+		t.Embed = ref.Name
+		b.markXML(tname)
+		return tname, OutputXML
+	}
 	if kind == BodyJSON && sr != nil {
 		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")
 		if ref.Kind == RefNamed && ref.Struct && !b.isErrorShape(sr) && ref.Name != "ResultMetadata" {
@@ -310,9 +371,6 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 		}
 		t.Fields = []Field{{Name: "Body", Doc: "Body is the JSON response body.", Type: ref, Required: true, In: "body"}}
 		return tname, OutputJSONField
-	}
-	if strings.Contains(strings.ToLower(mt), "xml") {
-		b.d.warnf(cptr, "XML responses are not decoded; the output's Body field holds the bytes")
 	}
 	t.Fields = []Field{{Name: "Body", Doc: "Body is the response body (" + mt + ").", Type: TypeRef{Kind: RefScalar, Scalar: ScalarBytes}, Required: true, In: "body"}}
 	return tname, OutputRawField

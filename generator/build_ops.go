@@ -49,6 +49,17 @@ func (b *builder) eachOperation(f func(path, method string, op *openapi3.Operati
 	}
 }
 
+// operationGoName is the Go method name of op under method and pathKey
+// before renames and collisions: its operationId made a Go name, else
+// "method path" made one.
+func operationGoName(pathKey, method string, op *openapi3.Operation) string {
+	id := op.OperationID
+	if id == "" {
+		id = method + " " + pathKey
+	}
+	return goName(id, false)
+}
+
 // operations builds every operation, sorted by Go name.
 func (b *builder) operations() []*Operation {
 	var out []*Operation
@@ -57,13 +68,12 @@ func (b *builder) operations() []*Operation {
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		b.d.building(ptr)
-		id := op.OperationID
-		if id == "" {
-			id = method + " " + path
-		}
-		want := goName(id, false)
+		want := operationGoName(path, method, op)
 		if n, ok := b.sel.Rename.Operations[want]; ok {
 			b.renamed["operations/"+want] = true
+			want = n
+		} else if n, ok := b.sel.Rename.Operations[op.OperationID]; ok && op.OperationID != "" {
+			b.renamed["operations/"+op.OperationID] = true
 			want = n
 		}
 		name, renamed := methods.claim(want)
@@ -79,13 +89,15 @@ func (b *builder) operations() []*Operation {
 		if op.OperationID != "" && !dup {
 			ids[op.OperationID] = ptr
 		}
-		path0, _ := splitPathKey(path)
+		path0, _, _ := splitPathKey(path)
 		checkPathKey(b.d, path, path0)
-		o := &Operation{Name: name, Summary: op.Summary, Doc: op.Description, Method: strings.ToUpper(method), Path: path0, Source: ptr}
+		o := &Operation{Name: name, Summary: op.Summary, Doc: withDeprecated(op.Description, op.Deprecated, "operation"), Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
-		o.Headers, o.Query = ps.headers, ps.query
-		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", ps)
+		o.Headers, o.Query, o.Flags = ps.headers, ps.query, ps.flags
+		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", &ps)
+		o.AcceptField, o.ContentTypeField = ps.accept, ps.contentType
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
+		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Security = b.security(op)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
@@ -130,7 +142,7 @@ func (b *builder) idempotencyToken(o *Operation, xretry *yaml.Node, ptr string) 
 			continue
 		}
 		for _, f := range t.Fields {
-			if f.JSONName == name && f.In == "" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
+			if f.JSONName == name && f.In == "" && !f.ThreeState() && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
 				o.IdempotencyTokenGo = f.Name
 				o.IdempotencyTokenPtr = !f.Required || f.Nullable
 				return

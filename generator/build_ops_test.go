@@ -176,17 +176,23 @@ func TestSplitPathKey(t *testing.T) {
 	for _, tc := range []struct {
 		name, key, path string
 		pairs           []FixedHeader
+		words           []string
 	}{
-		{"fragment of an aws2openapi key", "/#X-Amz-Target=Svc.GetItem", "/", []FixedHeader{{Name: "X-Amz-Target", Value: "Svc.GetItem"}}},
-		{"query part with two pairs, sorted", "/q/{Name}?Version=1&Action=Send", "/q/{Name}", []FixedHeader{{Name: "Action", Value: "Send"}, {Name: "Version", Value: "1"}}},
-		{"plain path", "/items/{id}", "/items/{id}", nil},
-		{"empty path is /", "#Action=List", "/", []FixedHeader{{Name: "Action", Value: "List"}}},
-		{"a suffix that is no query string gives no pairs", "/x#%zz", "/x", nil},
+		{"fragment of an aws2openapi key", "/#X-Amz-Target=Svc.GetItem", "/", []FixedHeader{{Name: "X-Amz-Target", Value: "Svc.GetItem"}}, nil},
+		{"query part with two pairs, sorted", "/q/{Name}?Version=1&Action=Send", "/q/{Name}", []FixedHeader{{Name: "Action", Value: "Send"}, {Name: "Version", Value: "1"}}, nil},
+		{"plain path", "/items/{id}", "/items/{id}", nil, nil},
+		{"empty path is /", "#Action=List", "/", []FixedHeader{{Name: "Action", Value: "List"}}, nil},
+		{"a suffix that is no query string gives no pairs", "/x#%zz", "/x", nil, nil},
+		{"bare words are disambiguators", "/{Bucket}/{Key}#uploadId", "/{Bucket}/{Key}", nil, []string{"uploadId"}},
+		{"words and pairs", "/{Bucket}/{Key}#select&select-type=2", "/{Bucket}/{Key}", []FixedHeader{{Name: "select-type", Value: "2"}}, []string{"select"}},
+		{"a word that is no name", "/{Bucket}#lifecycle&deprecated!", "/{Bucket}", nil, []string{"lifecycle", "deprecated!"}},
+		{"an empty value is a pair", "/x#a=", "/x", []FixedHeader{{Name: "a", Value: ""}}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path, pairs := splitPathKey(tc.key)
+			path, pairs, words := splitPathKey(tc.key)
 			require.Equal(t, tc.path, path)
 			require.Equal(t, tc.pairs, pairs)
+			require.Equal(t, tc.words, words)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -8,13 +9,17 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
-// splitPathKey splits a path key into the URL path and the fixed pairs of
-// its "#k=v&…" or "?k=v&…" suffix (the aws2openapi trick:
-// "/#Action=SendMessage" → "/", Action=SendMessage). Pairs are sorted by
-// name; a suffix that is not a query string gives no pairs.
-func splitPathKey(key string) (string, []FixedHeader) {
+// splitPathKey splits a path key into the URL path, the fixed pairs of its
+// "#k=v&…" or "?k=v&…" suffix (the aws2openapi trick:
+// "/#Action=SendMessage" → "/", Action=SendMessage) and the suffix's bare
+// words, which only tell apart path keys that would otherwise be equal
+// ("/{Bucket}#tagging", "/{Bucket}#deprecated!"). Pairs are sorted by
+// name, words kept in order; a suffix that is not a query string gives
+// neither.
+func splitPathKey(key string) (path string, pairs []FixedHeader, words []string) {
 	path, suffix := key, ""
 	if i := strings.IndexAny(key, "#?"); i >= 0 {
 		path, suffix = key[:i], key[i+1:]
@@ -22,17 +27,25 @@ func splitPathKey(key string) (string, []FixedHeader) {
 	if path == "" {
 		path = "/"
 	}
-	values, err := url.ParseQuery(suffix)
-	if err != nil {
-		return path, nil
+	if _, err := url.ParseQuery(suffix); err != nil {
+		return path, nil, nil
 	}
-	var pairs []FixedHeader
-	for _, k := range sortedKeys(values) {
-		if k != "" && len(values[k]) > 0 {
-			pairs = append(pairs, FixedHeader{Name: k, Value: values[k][0]})
+	for _, item := range strings.Split(suffix, "&") {
+		k, v, hasValue := strings.Cut(item, "=")
+		k, _ = url.QueryUnescape(k)
+		v, _ = url.QueryUnescape(v)
+		switch {
+		case k == "":
+		case hasValue:
+			if !slices.ContainsFunc(pairs, func(p FixedHeader) bool { return p.Name == k }) {
+				pairs = append(pairs, FixedHeader{Name: k, Value: v})
+			}
+		default:
+			words = append(words, k)
 		}
 	}
-	return path, pairs
+	slices.SortFunc(pairs, func(x, y FixedHeader) int { return strings.Compare(x.Name, y.Name) })
+	return path, pairs, words
 }
 
 // opParams is what an operation's parameters became.
@@ -41,20 +54,43 @@ type opParams struct {
 	params  []Param
 	headers []FixedHeader // fixed headers
 	query   []FixedHeader // fixed query parameters
+	flags   []string      // fixed query flags, sent bare ("?tagging"), sorted
+	// accept and contentType are the input fields overriding the Accept
+	// header and the body's media type ("" for none).
+	accept, contentType string
 }
 
-// ignoredHeaders are header parameters OpenAPI 3.0 §4.7.12 says to ignore:
-// the body's media type and authentication are set elsewhere.
-var ignoredHeaders = []string{"Accept", "Content-Type", "Authorization"}
+// Content negotiation headers (OpenAPI 3.0 §4.7.12: header parameters named
+// Accept, Content-Type or Authorization are ignored; this generator keeps
+// Accept and Content-Type as overrides, see params).
+const (
+	headerAccept      = "Accept"
+	headerContentType = "Content-Type"
+)
 
 // params collects the parameters of the operation at path (path-level ones
 // first; an operation-level parameter replaces a path-level one with the
-// same name and location). Required one-value string enums in a header or
-// the query are sent automatically (X-Amz-Target, Action, Version), as are
-// the pairs of the path key's suffix unless a header parameter has that
-// name; optional X-Amz-* headers belong to the request signer (the
-// BeforeAttempt hook) and are skipped; every other parameter becomes an
-// input field named after it.
+// same name and location).
+//
+//   - Required one-value enums in a header or the query are sent
+//     automatically (X-Amz-Target, Action, Version); a query one whose value
+//     is the boolean true is sent as a bare flag ("?tagging", S3's
+//     subresources).
+//   - The "k=v" pairs of the path key's suffix are sent as fixed query
+//     parameters unless a parameter (header or query) has that name: then
+//     the parameter alone is sent. The suffix's bare words are dropped.
+//   - Accept is sent with the 2xx response media types (acceptValue); a
+//     declared Accept header parameter becomes an optional input field
+//     overriding it, with a warning naming the field. A declared
+//     Content-Type header parameter becomes an optional field overriding
+//     the request body's media type when the operation has a body, and is
+//     ignored (with a warning) when it has none: Content-Type is never a
+//     fixed header and is sent only with a body.
+//   - Authorization and the other headers a request signer owns
+//     (openapi.IsSignerHeader) get no field: the auth options or the
+//     BeforeAttempt hook set them on each attempt.
+//   - Every other parameter, x-amz-* headers included, becomes an input
+//     field named after it.
 func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opParams {
 	type located struct {
 		p   *openapi3.Parameter
@@ -81,21 +117,61 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 
 	var out opParams
 	ns := namespace{}
+	accept := acceptValue(op)
+	hasBody := op.RequestBody != nil && op.RequestBody.Value != nil && len(op.RequestBody.Value.Content) > 0
 	for _, l := range all {
 		p := l.p
+		canon := http.CanonicalHeaderKey(p.Name)
+		if p.In == "header" {
+			switch {
+			case canon == headerContentType && !hasBody:
+				b.d.warnf(l.ptr, "header parameter Content-Type on an operation without a request body is ignored: Content-Type is sent only with a body")
+				continue
+			case canon == headerAccept || canon == headerContentType:
+				if p.Schema == nil {
+					b.d.warnf(l.ptr, "header parameter %q has no schema; ignored", p.Name)
+					continue
+				}
+				f, prm := b.paramField(p, l.ptr, opName, ns)
+				f.Required, f.Type = false, TypeRef{Kind: RefScalar, Scalar: ScalarString}
+				what, dflt := "the Accept header", accept
+				if canon == headerContentType {
+					what, dflt = "the request body's media type", ""
+					out.contentType = f.Name
+				} else {
+					out.accept = f.Name
+				}
+				switch {
+				case dflt != "":
+					f.Doc += "\n\nOverrides " + what + "; nil sends " + strconv.Quote(dflt) + "."
+				default:
+					f.Doc += "\n\nOverrides " + what + " when set."
+				}
+				if d := schemaDefault(p); d != "" {
+					f.Doc += " The spec's default, " + strconv.Quote(d) + ", is not sent."
+				}
+				b.d.warnf(l.ptr, "header parameter %q (OpenAPI says to ignore it) is the optional input field %s.%s, overriding %s", p.Name, opName+"Input", f.Name, what)
+				out.fields = append(out.fields, f)
+				if canon == headerAccept {
+					out.params = append(out.params, prm)
+				}
+				continue
+			case openapi.IsSignerHeader(canon):
+				continue // the auth options or the signer (BeforeAttempt) set it
+			}
+		}
 		if v, ok := fixedValue(p); ok && (p.In == "header" || p.In == "query") {
-			if p.In == "header" {
-				out.headers = append(out.headers, FixedHeader{Name: http.CanonicalHeaderKey(p.Name), Value: v})
-			} else {
+			switch {
+			case p.In == "header":
+				out.headers = append(out.headers, FixedHeader{Name: canon, Value: v})
+			case v == "true" && isBooleanSchema(p):
+				out.flags = append(out.flags, p.Name)
+			default:
 				out.query = append(out.query, FixedHeader{Name: p.Name, Value: v})
 			}
 			continue
 		}
 		switch {
-		case p.In == "header" && !p.Required && strings.HasPrefix(strings.ToLower(p.Name), "x-amz-"):
-			continue // signing header: the request hook sets it
-		case p.In == "header" && slices.Contains(ignoredHeaders, http.CanonicalHeaderKey(p.Name)):
-			continue
 		case p.In != "path" && p.In != "query" && p.In != "header" && p.In != "cookie":
 			b.d.warnf(l.ptr, "parameter location %q is not path, query, header or cookie; skipped", p.In)
 			continue
@@ -107,29 +183,77 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 		out.fields = append(out.fields, f)
 		out.params = append(out.params, prm)
 	}
-	_, keyPairs := splitPathKey(path)
+	if accept != "" {
+		out.headers = append(out.headers, FixedHeader{Name: headerAccept, Value: accept})
+	}
+	_, keyPairs, _ := splitPathKey(path)
 	for _, kp := range keyPairs {
-		clash := func(h FixedHeader) bool { return strings.EqualFold(h.Name, kp.Name) }
-		if slices.ContainsFunc(out.headers, clash) || slices.ContainsFunc(out.query, clash) ||
-			slices.ContainsFunc(all, func(l located) bool { return l.p.In == "header" && strings.EqualFold(l.p.Name, kp.Name) }) {
-			continue
+		if slices.ContainsFunc(all, func(l located) bool {
+			return (l.p.In == "header" || l.p.In == "query") && strings.EqualFold(l.p.Name, kp.Name)
+		}) {
+			continue // the declared parameter is sent, once
 		}
 		out.query = append(out.query, kp)
 	}
 	sortFixed := func(x, y FixedHeader) int { return strings.Compare(x.Name, y.Name) }
 	slices.SortFunc(out.headers, sortFixed)
 	slices.SortFunc(out.query, sortFixed)
+	slices.Sort(out.flags)
 	return out
 }
 
+// acceptValue is the Accept header an operation sends: the media types of
+// its 2xx responses, the one there is, or all of them, JSON first (pickMedia's
+// order), joined with ", "; "" when no 2xx response has content.
+func acceptValue(op *openapi3.Operation) string {
+	if op.Responses == nil {
+		return ""
+	}
+	all := openapi3.Content{}
+	for code, r := range op.Responses.Map() {
+		if is2xx(code) && r != nil && r.Value != nil {
+			for mt, m := range r.Value.Content {
+				all[mt] = m
+			}
+		}
+	}
+	first, _, others := pickMedia(all)
+	if first == "" {
+		return ""
+	}
+	return strings.Join(append([]string{first}, others...), ", ")
+}
+
+// schemaDefault renders a parameter schema's default ("" for none).
+func schemaDefault(p *openapi3.Parameter) string {
+	if p.Schema == nil || p.Schema.Value == nil || p.Schema.Value.Default == nil {
+		return ""
+	}
+	return fmt.Sprint(p.Schema.Value.Default)
+}
+
+// isBooleanSchema reports a parameter whose schema's type is boolean.
+func isBooleanSchema(p *openapi3.Parameter) bool {
+	if p.Schema == nil || p.Schema.Value == nil {
+		return false
+	}
+	typ, _ := schemaType(p.Schema.Value)
+	return typ == "boolean"
+}
+
 // fixedValue returns the value of a required parameter whose schema is a
-// one-value string enum.
+// one-value enum of a string or a boolean (rendered "true"/"false").
 func fixedValue(p *openapi3.Parameter) (string, bool) {
 	if !p.Required || p.Schema == nil || p.Schema.Value == nil || len(p.Schema.Value.Enum) != 1 {
 		return "", false
 	}
-	v, ok := p.Schema.Value.Enum[0].(string)
-	return v, ok
+	switch v := p.Schema.Value.Enum[0].(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	}
+	return "", false
 }
 
 // paramField makes the input field of a parameter and its serialisation:

@@ -1,6 +1,10 @@
 package generator
 
-import "github.com/dave/jennifer/jen"
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
 
 // emitClient writes client.go: the package doc, the runtime version check,
 // Options, Client, New, the service's retry settings and the JSON decoder.
@@ -9,7 +13,7 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		"",
 		"Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use",
 		"Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook."}
-	if lines := commentLines(svc.Doc); len(lines) > 0 {
+	if lines := withDefs(specDocLines(svc.Doc)); len(lines) > 0 {
 		pkgDoc = append(append(pkgDoc, ""), lines...)
 	}
 	for _, l := range pkgDoc {
@@ -33,7 +37,7 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	})
 	f.Line()
 
-	f.Comment("Client calls the " + oneLine(svc.Title) + " API. It is safe for concurrent use; its retry")
+	f.Comment("Client calls the " + apiPhrase(svc.Title) + ". It is safe for concurrent use; its retry")
 	f.Comment("quota, rate limiter and throttle windows are shared by all its calls.")
 	f.Type().Id("Client").Struct(
 		jen.Id("rt").Op("*").Qual(runtimePath, "Client"),
@@ -112,4 +116,19 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 // applyOpts renders `for _, f := range opts { f(&o) }`.
 func applyOpts() *jen.Statement {
 	return jen.For(jen.List(jen.Id("_"), jen.Id("f")).Op(":=").Range().Id("opts")).Block(jen.Id("f").Call(jen.Op("&").Id("o")))
+}
+
+// apiPhrase names the API a title describes: "Tasky" → "Tasky API", and a
+// title whose last word is already "API" (any case: "Tasky API", "Twilio -
+// Api") is kept as it is, so docs never say "API API".
+func apiPhrase(title string) string {
+	t := oneLine(title)
+	words := strings.Fields(t)
+	switch {
+	case len(words) == 0:
+		return "API"
+	case strings.EqualFold(words[len(words)-1], "API"):
+		return t
+	}
+	return t + " API"
 }

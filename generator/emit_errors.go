@@ -15,7 +15,7 @@ func emitErrors(f *jen.File, svc *Service) {
 		f.Add(docComment([]string{e.Doc}, []string{errorSentence(e)}, e.Source))
 		fields := append([]jen.Code{
 			jen.Qual(runtimePath, "ErrorMetadata").Tag(map[string]string{"json": "-"}),
-		}, structFields(e.Fields, false)...)
+		}, structFields(e.Fields, false, false)...)
 		f.Type().Id(e.Name).Struct(fields...)
 		f.Line()
 		f.Comment("Error renders the error's metadata: \"api error CODE (HTTP STATUS, request ID ID): MESSAGE\".")

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -170,18 +171,22 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	var body []jen.Code
 	if len(checks) > 0 {
 		body = append(body, jen.If(jen.Err().Op(":=").Id("validate"+op.Name).Call(jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err()))))
+			jen.Return(jen.Nil(), invalidInput(op))))
 	}
 	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
 	body = append(body, fillIdempotencyToken(op)...)
 	body = append(body, encodeBody(op)...)
 	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
 	body = append(body, paramStatements(op)...)
+	if op.ContentTypeField != "" && op.Body.Kind != BodyNone {
+		ct := jen.Id("in").Dot(op.ContentTypeField)
+		body = append(body, jen.If(ct.Clone().Op("!=").Nil()).Block(jen.Id("req").Dot("ContentType").Op("=").Op("*").Add(ct)))
+	}
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
 			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op))
+				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op, svc.Protocol.XMLResultWrapper))
 			if len(svc.Auth) > 0 {
 				g.Add(securityLit(op.Security))
 			}
@@ -224,8 +229,14 @@ func fillIdempotencyToken(op *Operation) []jen.Code {
 // fixed headers ("POST / with X-Amz-Target: DynamoDB_20120810.GetItem").
 func requestLine(op *Operation) string {
 	line := op.Method + " " + op.Path
-	for i, q := range op.Query {
-		line += map[bool]string{true: "?", false: "&"}[i == 0] + q.Name + "=" + q.Value
+	sep := "?"
+	for _, f := range op.Flags {
+		line += sep + f
+		sep = "&"
+	}
+	for _, q := range op.Query {
+		line += sep + q.Name + "=" + q.Value
+		sep = "&"
 	}
 	for i, h := range op.Headers {
 		line += map[bool]string{true: " with ", false: ", "}[i == 0] + h.Name + ": " + h.Value
@@ -265,6 +276,8 @@ func encodeBody(op *Operation) []jen.Code {
 		} else {
 			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
+	case BodyXML:
+		call = jen.Qual(openapiPath, "XMLBody").Call(bodySource(op), jen.Lit(op.Body.XMLRoot), jen.Lit(op.Body.XMLNamespace))
 	case BodyForm:
 		enc := jen.Nil()
 		if len(op.Body.Encoding) > 0 {
@@ -290,8 +303,15 @@ func encodeBody(op *Operation) []jen.Code {
 	}
 	return []jen.Code{
 		lhs.Op(":=").Add(call),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), invalidInput(op))),
 	}
+}
+
+// invalidInput renders `c.rt.InvalidInput(&opX, err)`: an error found
+// before the first attempt (validation, encoding the body), wrapped in the
+// *runtime.OperationError every other failure of the call gets.
+func invalidInput(op *Operation) *jen.Statement {
+	return jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err())
 }
 
 // emitFormEncoding writes `var encodingX = map[string]openapi.Encoding{…}`,
@@ -345,7 +365,7 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 		}
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(ct)
-	case BodyForm:
+	case BodyForm, BodyXML:
 		req[jen.Id("Body")] = jen.Id("body")
 		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
 	case BodyMultipart:
@@ -405,6 +425,15 @@ func pathExpr(op *Operation) *jen.Statement {
 		lit = ""
 		parts = append(parts, jen.Qual(openapiPath, "PathParam").Call(jen.Lit(p.Name), jen.Id("in").Dot(p.Field), jen.Lit(p.Style), jen.Lit(p.Explode)))
 	}
+	if len(op.Flags) > 0 {
+		// Bare query flags ride on the path; the runtime appends the rest of
+		// the query after them.
+		flags := make([]string, len(op.Flags))
+		for i, f := range op.Flags {
+			flags[i] = url.QueryEscape(f)
+		}
+		lit += "?" + strings.Join(flags, "&")
+	}
 	if lit != "" || len(parts) == 0 {
 		parts = append(parts, jen.Lit(lit))
 	}
@@ -433,8 +462,28 @@ func paramStatements(op *Operation) []jen.Code {
 	return out
 }
 
-// decoder renders the 2xx body decoder.
-func decoder(op *Operation) jen.Code {
+// decoder renders the 2xx response decoder: the declared response headers
+// into their output fields (openapi.HeaderInt…), then the body.
+func decoder(op *Operation, resultWrapper bool) jen.Code {
+	body := bodyDecoder(op, resultWrapper)
+	if len(op.ResponseHeaders) == 0 {
+		return body
+	}
+	return jen.Func().Params(jen.Id("r").Op("*").Qual("net/http", "Response")).Error().BlockFunc(func(g *jen.Group) {
+		for _, h := range op.ResponseHeaders {
+			g.If(jen.Err().Op(":=").Qual(openapiPath, h.Reader).Call(jen.Id("r").Dot("Header"), jen.Lit(h.Name), jen.Op("&").Id("out").Dot(h.Field)),
+				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		if op.OutputBody == OutputNone {
+			g.Return(jen.Nil())
+			return
+		}
+		g.Return(jen.Add(body).Call(jen.Id("r")))
+	})
+}
+
+// bodyDecoder renders the 2xx body decoder.
+func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
 		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
@@ -442,6 +491,11 @@ func decoder(op *Operation) jen.Code {
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputNone:
 		return jen.Nil()
+	case OutputXML:
+		if resultWrapper {
+			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"))
+		}
+		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"))
 	}
 	return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Id("out"))
 }

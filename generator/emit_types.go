@@ -34,17 +34,17 @@ func emitTypes(f *jen.File, svc *Service) {
 			emitUnion(f, t, types)
 		default:
 			if t.Embed != "" {
-				f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output),
+				f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
 					jen.Line().Comment(t.Embed+" is the decoded response body; its fields and JSON methods are promoted."), jen.Id(t.Embed))...)
 				break
 			}
 			if t.Additional == nil {
-				f.Type().Id(t.Name).Struct(structFields(t.Fields, t.Output)...)
+				f.Type().Id(t.Name).Struct(structFields(t.Fields, t.Output, t.XML)...)
 				break
 			}
-			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output),
+			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
 				jen.Line().Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
-				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(map[string]string{"json": "-"}))...)
+				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(skipTag(t.XML)))...)
 			emitAdditionalMethods(f, t)
 		}
 		f.Line()
@@ -97,7 +97,15 @@ func emitEnum(f *jen.File, t *Type) {
 	// value, so a comment per constant would repeat its line.
 	f.Comment("Values of " + t.Name + ", as sent on the wire.")
 	f.Const().DefsFunc(func(g *jen.Group) {
-		for _, v := range t.Values {
+		for i, v := range t.Values {
+			if v.Doc != "" {
+				if i > 0 {
+					g.Line()
+				}
+				for _, l := range withDefs(specDocLines(v.Doc)) {
+					g.Comment(l)
+				}
+			}
 			if t.IntEnum {
 				g.Id(v.Name).Id(t.Name).Op("=").Lit(int(v.Int))
 				continue
@@ -107,12 +115,21 @@ func emitEnum(f *jen.File, t *Type) {
 	})
 }
 
-// structFields renders fields; output types get ResultMetadata first.
-func structFields(fields []Field, output bool) []jen.Code {
+// skipTag is the struct tag of a field no body carries.
+func skipTag(xml bool) map[string]string {
+	if xml {
+		return map[string]string{"json": "-", "xml": "-"}
+	}
+	return map[string]string{"json": "-"}
+}
+
+// structFields renders fields; output types get ResultMetadata first. The
+// fields of a type written as XML also get xml tags (xmlTag).
+func structFields(fields []Field, output, xml bool) []jen.Code {
 	var out []jen.Code
 	if output {
 		out = append(out, jen.Comment("ResultMetadata describes how the call went: attempts made, request ID."),
-			jen.Id("ResultMetadata").Qual(runtimePath, "ResponseMetadata").Tag(map[string]string{"json": "-"}), jen.Line())
+			jen.Id("ResultMetadata").Qual(runtimePath, "ResponseMetadata").Tag(skipTag(xml)), jen.Line())
 	}
 	for i, fl := range fields {
 		var s jen.Statement
@@ -135,7 +152,11 @@ func structFields(fields []Field, output bool) []jen.Code {
 		case tag == "-":
 			tag = "-," // encoding/json's spelling of the name "-"
 		}
-		s.Id(fl.Name).Add(fieldType(fl)).Tag(map[string]string{"json": tag})
+		tags := map[string]string{"json": tag}
+		if xml {
+			tags["xml"] = xmlTag(fl)
+		}
+		s.Id(fl.Name).Add(fieldType(fl)).Tag(tags)
 		out = append(out, &s)
 	}
 	return out
@@ -145,24 +166,32 @@ func structFields(fields []Field, output bool) []jen.Code {
 // then "Required." for a required property (with how nil travels when it
 // is nullable too).
 func fieldDoc(fl Field) []string {
-	lines := commentLines(fl.Doc)
+	lines, defs := specDocLines(fl.Doc)
 	if !fl.Required {
-		return lines
+		return withDefs(lines, defs)
 	}
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
 	if fl.Nullable {
-		return append(lines, "Required; nil is sent as null.")
+		return withDefs(append(lines, "Required; nil is sent as null."), defs)
 	}
-	return append(lines, "Required.")
+	return withDefs(append(lines, "Required."), defs)
 }
 
-// fieldType is a field's Go type: optional and nullable structs, unions,
+// fieldType is a field's Go type: an optional nullable JSON member is an
+// openapi.Nullable (absent, null or a value: Field.ThreeState); optional and nullable structs, unions,
 // scalars and enums are pointers, and required structs that close a cycle
 // of values (Indirect); required ones are plain values; slices, maps,
 // []byte and json.RawMessage are nil-able values.
 func fieldType(fl Field) jen.Code {
+	if fl.ThreeState() {
+		elem := typeExpr(fl.Type)
+		if fl.Indirect {
+			elem = jen.Op("*").Add(elem)
+		}
+		return jen.Qual(openapiPath, "Nullable").Types(elem)
+	}
 	if fieldIsPointer(fl) {
 		return jen.Op("*").Add(typeExpr(fl.Type))
 	}
@@ -171,6 +200,9 @@ func fieldType(fl Field) jen.Code {
 
 // fieldIsPointer reports whether fieldType makes fl a pointer.
 func fieldIsPointer(fl Field) bool {
+	if fl.ThreeState() {
+		return false
+	}
 	t := fl.Type
 	return t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
 		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
@@ -192,6 +224,8 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Index().Byte()
 	case ScalarTime:
 		return jen.Qual("time", "Time")
+	case ScalarDate:
+		return jen.Qual(openapiPath, "Date")
 	case ScalarEpochSeconds:
 		return jen.Qual(openapiPath, "EpochSeconds")
 	case ScalarRawJSON:
@@ -202,4 +236,37 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Qual(openapiPath, "File")
 	}
 	return jen.Id(r.Scalar)
+}
+
+// xmlTag is a field's encoding/xml struct tag from its XML Object
+// (OpenAPI 3.0 §4.7.26): the element (or, with attribute, the attribute)
+// named by xml.name, else the property's name, in xml.namespace; an array
+// repeats one element per item, named by the items' xml.name, else the
+// array's own xml.name, else the property's name, inside a wrapper element
+// (xml.name, else the property's name) when wrapped. Fields that are no
+// property (parameters), maps and raw JSON are not written ("-").
+func xmlTag(fl Field) string {
+	switch {
+	case fl.In != "" || fl.XML.Skip || fl.Type.Kind == RefMap || fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarRawJSON:
+		return "-"
+	}
+	x := fl.XML
+	name := cmpOr(x.Name, fl.JSONName)
+	ns, omit := "", ",omitempty"
+	if x.Namespace != "" {
+		ns = x.Namespace + " "
+	}
+	if fl.Required && !fl.Nullable {
+		omit = "" // a required value is written even when zero
+	}
+	switch {
+	case x.Attribute:
+		return ns + name + ",attr" + omit
+	case fl.Type.Kind == RefSlice:
+		if x.Wrapped {
+			return ns + name + ">" + cmpOr(x.ItemName, fl.JSONName)
+		}
+		return ns + cmpOr(x.ItemName, name)
+	}
+	return ns + name + omit
 }

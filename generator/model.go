@@ -50,6 +50,12 @@ type Protocol struct {
 	// (JSON numbers of seconds since 1970, as the AWS JSON protocols send
 	// them; openapi.EpochSeconds).
 	TimestampFormat string
+	// XMLResultWrapper: XML responses arrive in the AWS query protocol's
+	// envelope, <OpResponse><OpResult>…</OpResult><ResponseMetadata>…
+	// </OpResponse>, and the spec's 2xx schema describes the …Result
+	// element (aws2openapi's SQS): outputs are decoded from it
+	// (openapi.DecodeXMLResult).
+	XMLResultWrapper bool
 }
 
 // Operation is one API operation.
@@ -67,8 +73,9 @@ type Operation struct {
 	// removed ("/").
 	Path string
 	// Headers are sent on every call with a fixed value: required header
-	// parameters whose schema is a one-value enum (X-Amz-Target). Sorted by
-	// Name, names in canonical MIME form.
+	// parameters whose schema is a one-value enum (X-Amz-Target), and
+	// Accept with the 2xx response media types. Sorted by Name, names in
+	// canonical MIME form.
 	Headers []FixedHeader
 	// Input and Output name the Go types of the request body and the 2xx
 	// response body (always set; synthesised empty structs when the spec
@@ -101,16 +108,31 @@ type Operation struct {
 	// parameter has that name) and required one-value-enum query
 	// parameters. Sorted by Name.
 	Query []FixedHeader
+	// Flags are query parameters sent bare on every call ("?tagging"):
+	// required boolean parameters whose only value is true (S3's
+	// subresources). Sorted.
+	Flags []string
+	// AcceptField and ContentTypeField are the Go names of the input fields
+	// made from declared Accept and Content-Type header parameters (""
+	// for none): set, they override the Accept header (a fixed header of
+	// Headers, from the 2xx response media types) and the request body's
+	// media type.
+	AcceptField, ContentTypeField string
 	// Body says how the request body is encoded.
 	Body Body
 	// OutputBody says how a 2xx body is decoded: OutputSelf (JSON into the
-	// output struct, or the struct it embeds), OutputJSONField or OutputRawField (into its Body
-	// field), or OutputNone (no body).
+	// output struct, or the struct it embeds), OutputXML (XML into the
+	// output struct, or the struct it embeds), OutputJSONField or
+	// OutputRawField (into its Body field), or OutputNone (no body).
 	OutputBody string
 	// Security is the operation's security requirement (its own, else the
 	// root's): per alternative, the security scheme names it needs, sorted;
 	// nil when it needs none. Only these credentials are sent.
 	Security [][]string
+	// ResponseHeaders are the headers the 2xx responses declare, each read
+	// into a field of the output (in that order) before the body is
+	// decoded.
+	ResponseHeaders []ResponseHeader
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
@@ -122,6 +144,7 @@ const (
 	OutputJSONField = "json"
 	OutputRawField  = "raw"
 	OutputNone      = "none"
+	OutputXML       = "xml"
 )
 
 // Param is an input field sent as a path, query, header or cookie
@@ -143,12 +166,16 @@ const (
 	BodyForm      = "form"
 	BodyMultipart = "multipart"
 	BodyRaw       = "raw"
+	BodyXML       = "xml"
 )
 
 // Body describes an operation's request body.
 type Body struct {
-	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart or BodyRaw.
+	// Kind is BodyNone, BodyJSON, BodyForm, BodyMultipart, BodyXML or
+	// BodyRaw.
 	Kind string
+	// XMLRoot and XMLNamespace name the root element of an XML body.
+	XMLRoot, XMLNamespace string
 	// ContentType is the media type sent (for multipart the runtime adds
 	// the boundary).
 	ContentType string
@@ -262,6 +289,9 @@ type Type struct {
 	Additional *TypeRef
 	// Variants of a union, in spec order.
 	Variants []Variant
+	// XML: the struct travels in XML bodies, so its fields carry xml struct
+	// tags (from their XML Objects) and are in the spec's property order.
+	XML bool
 	// Discriminator is the union's discriminator property name ("" when the
 	// spec gives none: variants are tried in order).
 	Discriminator string
@@ -286,6 +316,9 @@ type EnumValue struct {
 	Value string
 	// Int is the wire value of an integer enum (Type.IntEnum).
 	Int int64
+	// Doc is the value's description (a oneOf/anyOf of const members gives
+	// one per value), "" when the spec has none.
+	Doc string
 }
 
 // Field is one struct field.
@@ -309,6 +342,10 @@ type Field struct {
 	// enum of one value, or const), "" when it may hold more: a union uses
 	// it to recognise its variants (Stripe's DeletedCustomer.deleted: true).
 	Const string
+	// Enum is the JSON array of the values the property may hold when its
+	// enum (or oneOf/anyOf of const) has several, "" otherwise: a union
+	// recognises a variant by it (`"type": ["klarna","klarna_account"]`).
+	Enum string
 	// Indirect: a required struct field that would close a cycle of struct
 	// values is a pointer all the same (set by breakValueCycles).
 	Indirect bool
@@ -317,10 +354,25 @@ type Field struct {
 	// true) are sent by the client only: a union never requires them when
 	// recognising a response.
 	ReadOnly, WriteOnly bool
+	// XML is the property's XML Object (OpenAPI 3.0 §4.7.26), used when its
+	// type is written as XML (Type.XML).
+	XML XMLObject
 	// Nullable fields (nullable: true, or a 3.1 type list with "null") are
 	// pointers even when required; a required one has no omitempty, so nil
 	// is sent as null.
 	Nullable bool
+}
+
+// ThreeState reports whether a field is an optional nullable JSON member
+// whose Go type tells absent, null and a value apart: openapi.Nullable[T]
+// (openapi.Nullable[*T] when Indirect). Raw JSON, bytes, readers and files
+// are left as they are (json.RawMessage already keeps "null").
+func (f Field) ThreeState() bool {
+	if f.Required || !f.Nullable || f.In != "" {
+		return false
+	}
+	t := f.Type
+	return t.Kind != RefScalar || t.Scalar != ScalarRawJSON && t.Scalar != ScalarBytes && t.Scalar != ScalarReader && t.Scalar != ScalarFile
 }
 
 // RefKind says what a TypeRef is.
@@ -348,6 +400,7 @@ const (
 	ScalarBytes        = "[]byte"
 	ScalarTime         = "time.Time"
 	ScalarEpochSeconds = "openapi.EpochSeconds"
+	ScalarDate         = "openapi.Date"
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
 	ScalarFile         = "openapi.File"

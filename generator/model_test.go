@@ -91,13 +91,13 @@ func TestModelOperation(t *testing.T) {
 		Source:  "/paths/~1#X-Amz-Target=Svc.Op/post",
 		Method:  "POST",
 		Path:    "/",
-		Headers: []FixedHeader{{Name: "X-Amz-Target", Value: "Svc.Op"}},
+		Headers: []FixedHeader{{Name: "Accept", Value: "application/json"}, {Name: "X-Amz-Target", Value: "Svc.Op"}},
 		Body:    Body{Kind: BodyJSON, ContentType: "application/json"},
 		Input:   "OpInput",
 		Output:  "OpOutput",
 		Errors:  []string{"NotFound"},
-		Retry:   runtime.Operation{Name: "Op", FixedHeaders: map[string]string{"X-Amz-Target": "Svc.Op"}},
-	}, op, "path key split, auto header, optional X-Amz-* header skipped, error shape by schema name")
+		Retry:   runtime.Operation{Name: "Op", FixedHeaders: map[string]string{"Accept": "application/json", "X-Amz-Target": "Svc.Op"}},
+	}, op, "path key split, auto header, Accept from the 2xx media type, the signer's X-Amz-Date skipped, error shape by schema name")
 	require.Empty(t, diags, "an optional X-Amz-* header is the signer's business, not a warning")
 	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Source: "/components/schemas/NotFound", Class: runtime.ClassNonRetryable}}, svc.Errors)
 	require.True(t, typeNamed(svc, "OpOutput").Output)

@@ -21,7 +21,7 @@ func skipUnfilledPlaceholders(api *openapi3.T, d *diags) []string {
 	var out []string
 	for _, path := range sortedKeys(api.Paths.Map()) {
 		item := api.Paths.Value(path)
-		path0, _ := splitPathKey(path)
+		path0, _, _ := splitPathKey(path)
 		names := placeholders(path0)
 		if item == nil || len(names) == 0 {
 			continue

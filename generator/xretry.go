@@ -267,8 +267,9 @@ func idempotencyKey(x extReader, v *yaml.Node, p string) string {
 }
 
 // parseXProtocol reads the root-level x-protocol extension:
-// jsonContentType (default "application/json") and timestampFormat
-// ("date-time", the default, or "epoch-seconds").
+// jsonContentType (default "application/json"), timestampFormat
+// ("date-time", the default, or "epoch-seconds") and xmlResultWrapper
+// (true: XML responses come in the AWS query protocol's envelope).
 func parseXProtocol(root *yaml.Node, d *diags) Protocol {
 	p := Protocol{JSONContentType: "application/json", TimestampFormat: "date-time"}
 	n := mapValue(root, "x-protocol")
@@ -286,6 +287,13 @@ func parseXProtocol(root *yaml.Node, d *diags) Protocol {
 			if s := x.oneOf(v, ptr, "date-time", "epoch-seconds"); s != "" {
 				p.TimestampFormat = s
 			}
+		},
+		"xmlResultWrapper": func(v *yaml.Node, ptr string) {
+			if v.Kind != yaml.ScalarNode || (v.Value != "true" && v.Value != "false") {
+				d.errorf(ptr, "must be true or false, got %q", v.Value)
+				return
+			}
+			p.XMLResultWrapper = v.Value == "true"
 		},
 	})
 	return p

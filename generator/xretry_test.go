@@ -132,6 +132,6 @@ func TestOperationXRetry(t *testing.T) {
 	svc, _, err := load(t, spec)
 	require.NoError(t, err)
 	require.Equal(t, runtime.Operation{Name: "Op", LongPolling: true, TransientCodes: []string{"Busy"},
-		FixedHeaders: map[string]string{"X-Amz-Target": "Svc.Op"}}, svc.Operations[0].Retry,
+		FixedHeaders: map[string]string{"Accept": "application/json", "X-Amz-Target": "Svc.Op"}}, svc.Operations[0].Retry,
 		"POST without the service's retrySafe is not retry-safe")
 }

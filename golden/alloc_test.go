@@ -74,10 +74,12 @@ func handBuiltGetItem(ctx context.Context, hc *http.Client, url string, in *dyna
 		return nil, err
 	}
 	req.Header = http.Header{
+		"Accept":                {"application/json"}, // the 2xx media type aws2openapi declares (issue 20)
 		"X-Amz-Target":          {"DynamoDB_20120810.GetItem"},
 		"Content-Type":          {"application/x-amz-json-1.0"},
 		"Amz-Sdk-Request":       {"attempt=1; max=4"},
 		"Amz-Sdk-Invocation-Id": {runtime.NewUUID()},
+		"Accept-Encoding":       {"identity"}, // DynamoDB checksums the bytes it sends
 	}
 	resp, err := hc.Do(req)
 	if err != nil {

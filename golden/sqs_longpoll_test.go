@@ -77,8 +77,8 @@ func TestSQSLongPolling(t *testing.T) {
 				require.Equal(t, runtime.RetryCostThrottling, q.Needed)
 				var api *runtime.APIError
 				require.ErrorAs(t, err, &api)
-				require.Equal(t, "RequestThrottled", api.ErrorCode)
-				require.Equal(t, "Request is throttled.", api.ErrorMessage)
+				require.Equal(t, "RequestThrottled", api.ErrorCode())
+				require.Equal(t, "Request is throttled.", api.ErrorMessage())
 				require.Equal(t, "7a62c49f-347e-4fc4-9331-6e8e7a96aa73", api.RequestID)
 			},
 			wantSleeps: []time.Duration{500 * time.Millisecond},
@@ -133,7 +133,9 @@ func TestSQSLongPolling(t *testing.T) {
 				out, err := c.GETReceiveMessage(ctx, &sqs.GETReceiveMessageInput{AccountNumber: 123456789012, QueueName: "jobs", WaitTimeSeconds: &wait})
 				if tt.wantErr == nil {
 					require.NoError(t, err)
-					require.Equal(t, sqsReceived, string(out.Body))
+					require.Len(t, out.Messages, 1, "the typed XML result (x-protocol xmlResultWrapper)")
+					require.Equal(t, "hello", *out.Messages[0].Body)
+					require.Equal(t, "m-1", *out.Messages[0].MessageId)
 					require.Equal(t, 2, out.ResultMetadata.Attempts)
 				} else {
 					tt.wantErr(t, err)

@@ -5,6 +5,7 @@ package ecs
 
 import (
 	"context"
+	"net/http"
 	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -13,8 +14,11 @@ import (
 
 // opDescribeInstances describes DescribeInstances to the runtime.
 var opDescribeInstances = runtime.Operation{
-	Name:              "DescribeInstances",
-	RetrySafe:         true,
+	Name:      "DescribeInstances",
+	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
@@ -36,7 +40,8 @@ func validateDescribeInstances(in *DescribeInstancesInput) error {
 
 // Lists the instances of a region, one page at a time.
 //
-// DescribeInstances sends GET /?Action=DescribeInstances&Version=2014-05-26.
+// DescribeInstances sends GET /?Action=DescribeInstances&Version=2014-05-26 with Accept:
+// application/json.
 //
 // Modelled errors (match with errors.As): ErrorResponse.
 //
@@ -64,7 +69,15 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	openapi.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	openapi.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
+			return err
+		}
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
+			return err
+		}
+		return runtime.DecodeJSON(out)(r)
+	}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -72,8 +85,11 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 
 // opRunInstances describes RunInstances to the runtime.
 var opRunInstances = runtime.Operation{
-	Name:              "RunInstances",
-	RetrySafe:         true,
+	Name:      "RunInstances",
+	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 	NewErrorForStatus: newDescribeInstancesStatusError,
 }
 
@@ -107,7 +123,7 @@ func validateRunInstances(in *RunInstancesInput) error {
 
 // Creates and starts one or more instances.
 //
-// RunInstances sends GET /?Action=RunInstances&Version=2014-05-26.
+// RunInstances sends GET /?Action=RunInstances&Version=2014-05-26 with Accept: application/json.
 //
 // Modelled errors (match with errors.As): ErrorResponse.
 //
@@ -135,7 +151,15 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	openapi.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	openapi.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
+			return err
+		}
+		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
+			return err
+		}
+		return runtime.DecodeJSON(out)(r)
+	}); err != nil {
 		return nil, err
 	}
 	return out, nil

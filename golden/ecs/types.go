@@ -50,6 +50,17 @@ type DescribeInstancesResponse struct {
 	// Required.
 	RequestId  string `json:"RequestId"`
 	TotalCount *int32 `json:"TotalCount,omitzero"`
+
+	// The "User" quota, in the same format as X-RateLimit-User-API.
+	//
+	// Read from the response header "X-RateLimit-User" (nil when absent).
+	XRateLimitUser *string `json:"-"`
+
+	// The "API + User" quota, e.g. `Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
+	// (Remain -1 = quota sufficient, 0 = throttled; Time and TimeLeft in ms; Reset in epoch ms).
+	//
+	// Read from the response header "X-RateLimit-User-API" (nil when absent).
+	XRateLimitUserAPI *string `json:"-"`
 }
 
 // DescribeInstancesResponseInstances is an object of the spec.
@@ -137,6 +148,17 @@ type RunInstancesResponse struct {
 	// Required.
 	RequestId  string   `json:"RequestId"`
 	TradePrice *float32 `json:"TradePrice,omitzero"`
+
+	// The "User" quota, in the same format as X-RateLimit-User-API.
+	//
+	// Read from the response header "X-RateLimit-User" (nil when absent).
+	XRateLimitUser *string `json:"-"`
+
+	// The "API + User" quota, e.g. `Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
+	// (Remain -1 = quota sufficient, 0 = throttled; Time and TimeLeft in ms; Reset in epoch ms).
+	//
+	// Read from the response header "X-RateLimit-User-API" (nil when absent).
+	XRateLimitUserAPI *string `json:"-"`
 }
 
 // RunInstancesResponseInstanceIdSets is an object of the spec.

@@ -58,7 +58,7 @@ func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options))
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreatePet, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -77,6 +77,9 @@ func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options))
 var opGetPet = runtime.Operation{
 	Name:      "GetPet",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 }
 
 // validateGetPet returns a *runtime.InvalidParamsError naming every member of in
@@ -103,7 +106,7 @@ func validateGetPet(in *GetPetInput) error {
 
 // Get one pet.
 //
-// GetPet sends GET /pets/{petId}.
+// GetPet sends GET /pets/{petId} with Accept: application/json.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
@@ -131,6 +134,9 @@ func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Opti
 var opListPets = runtime.Operation{
 	Name:      "ListPets",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "application/json",
+	},
 	Backoff: runtime.ModeDefaults{
 		MaxAttempts:         2147483647,
 		TransientBaseDelay:  100 * time.Millisecond,
@@ -148,7 +154,7 @@ var opListPets = runtime.Operation{
 
 // List all pets.
 //
-// ListPets sends GET /pets.
+// ListPets sends GET /pets with Accept: application/json.
 //
 // Source: #/paths/~1pets/get
 func (c *Client) ListPets(ctx context.Context, in *ListPetsInput, opts ...func(*Options)) (*ListPetsOutput, error) {

@@ -58,34 +58,35 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 	return nil
 }
 
-// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
+// Adds a permission to a queue for a specific [principal]. This allows sharing access to the
+// queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
-// <note>
+// Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-//     Language in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETAddPermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=AddPermission&Version=2012-11-05.
@@ -94,6 +95,11 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
+//
+// [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+// [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput, opts ...func(*Options)) (*GETAddPermissionOutput, error) {
 	if err := validateGETAddPermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETAddPermission, err)
@@ -161,7 +167,7 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// hours. For more information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -187,13 +193,13 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request.
+// request a limit increase, [file a support request].
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// Important: If you attempt to set the VisibilityTimeout to a value greater than the maximum time
 // left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
@@ -203,8 +209,6 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
 //
-// </important>
-//
 // GETChangeMessageVisibility sends GET
 // /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
@@ -212,6 +216,9 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
+//
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+// [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
 func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMessageVisibilityInput, opts ...func(*Options)) (*GETChangeMessageVisibilityOutput, error) {
 	if err := validateGETChangeMessageVisibility(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibility, err)
@@ -240,6 +247,9 @@ func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMe
 var opGETChangeMessageVisibilityBatch = runtime.Operation{
 	Name:      "GETChangeMessageVisibilityBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -275,26 +285,27 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
 // GETChangeMessageVisibilityBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with
+// Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
-func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*GETChangeMessageVisibilityBatchOutput, error) {
+func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
 	if err := validateGETChangeMessageVisibilityBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibilityBatch, err)
 	}
@@ -310,8 +321,8 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETChangeMessageVisibilityBatchOutput)
-	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ChangeMessageVisibilityBatchResult)
+	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -321,6 +332,9 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 var opGETCreateQueue = runtime.Operation{
 	Name:      "GETCreateQueue",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETCreateQueue returns a *runtime.InvalidParamsError naming every member of in
@@ -344,26 +358,25 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 //   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// <note> You can't change the queue type after you create it and you can't convert an existing
+// Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
-//
-// </note>
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the limits
-// related to queues and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
-// <note> After you create a queue, you must wait at least one second after the queue is created to
+// Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
 //
-// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
-// QueueName parameter. be aware of existing queue names:
+// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
+// parameter. be aware of existing queue names:
 //
 //   - If you provide the name of an existing queue along with the exact names and values of all
 //     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -378,18 +391,21 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
-// </note>
-//
-// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05.
+// GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/get
-func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*GETCreateQueueOutput, error) {
+//
+// [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
+// [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*CreateQueueResult, error) {
 	if err := validateGETCreateQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETCreateQueue, err)
 	}
@@ -407,8 +423,8 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
-	out := new(GETCreateQueueOutput)
-	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(CreateQueueResult)
+	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -454,7 +470,7 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// Note: The ReceiptHandle is associated with a specific instance of receiving a message. If you
 // receive a message more than once, the ReceiptHandle is different each time you receive a
 // message. When you use the DeleteMessage action, you must provide the most recently received
 // ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
@@ -465,8 +481,6 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
-//
-// </note>
 //
 // GETDeleteMessage sends GET
 // /{AccountNumber}/{QueueName}/?Action=DeleteMessage&Version=2012-11-05.
@@ -502,6 +516,9 @@ func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput
 var opGETDeleteMessageBatch = runtime.Operation{
 	Name:      "GETDeleteMessageBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -535,26 +552,27 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
 // GETDeleteMessageBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
-func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*GETDeleteMessageBatchOutput, error) {
+func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
 	if err := validateGETDeleteMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETDeleteMessageBatch, err)
 	}
@@ -570,8 +588,8 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETDeleteMessageBatchOutput)
-	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(DeleteMessageBatchResult)
+	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -607,20 +625,19 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// Important: Be careful with the DeleteQueue action: When you delete a queue, any messages in the
 // queue are no longer available.
 //
-// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
-// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
-// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
+// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
+// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETDeleteQueue sends GET /{AccountNumber}/{QueueName}/?Action=DeleteQueue&Version=2012-11-05.
 //
@@ -628,6 +645,8 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, opts ...func(*Options)) (*GETDeleteQueueOutput, error) {
 	if err := validateGETDeleteQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETDeleteQueue, err)
@@ -654,6 +673,9 @@ func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, op
 var opGETGetQueueAttributes = runtime.Operation{
 	Name:      "GETGetQueueAttributes",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
@@ -680,19 +702,20 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 
 // Gets attributes for the specified queue.
 //
-// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-// suffix.
-//
-// </note>
+// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+// .fifo suffix.
 //
 // GETGetQueueAttributes sends GET
-// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
-func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GETGetQueueAttributesOutput, error) {
+//
+// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
 	if err := validateGETGetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueAttributes, err)
 	}
@@ -708,8 +731,8 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 		},
 	}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
-	out := new(GETGetQueueAttributesOutput)
-	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueAttributesResult)
+	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -719,6 +742,9 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 var opGETGetQueueUrl = runtime.Operation{
 	Name:      "GETGetQueueUrl",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
@@ -741,16 +767,19 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
-// access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+// access the queue. For more information about shared queue access, see AddPermission or see
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
-// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05.
+// GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/get
-func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GETGetQueueUrlOutput, error) {
+//
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GetQueueUrlResult, error) {
 	if err := validateGETGetQueueUrl(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueUrl, err)
 	}
@@ -767,8 +796,8 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	}
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
-	out := new(GETGetQueueUrlOutput)
-	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueUrlResult)
+	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -778,6 +807,9 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 var opGETListDeadLetterSourceQueues = runtime.Operation{
 	Name:      "GETListDeadLetterSourceQueues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
@@ -812,17 +844,20 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // GETListDeadLetterSourceQueues sends GET
-// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05 with Accept:
+// text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
-func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*GETListDeadLetterSourceQueuesOutput, error) {
+//
+// [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
 	if err := validateGETListDeadLetterSourceQueues(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListDeadLetterSourceQueues, err)
 	}
@@ -839,8 +874,8 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	}
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	out := new(GETListDeadLetterSourceQueuesOutput)
-	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListDeadLetterSourceQueuesResult)
+	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -850,6 +885,9 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 var opGETListQueueTags = runtime.Operation{
 	Name:      "GETListQueueTags",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETListQueueTags returns a *runtime.InvalidParamsError naming every member of in
@@ -875,21 +913,23 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 }
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
-// </note>
-//
-// GETListQueueTags sends GET
-// /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05.
+// GETListQueueTags sends GET /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05
+// with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
-func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*GETListQueueTagsOutput, error) {
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*ListQueueTagsResult, error) {
 	if err := validateGETListQueueTags(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListQueueTags, err)
 	}
@@ -904,8 +944,8 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(GETListQueueTagsOutput)
-	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueueTagsResult)
+	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -915,6 +955,9 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 var opGETListQueues = runtime.Operation{
 	Name:      "GETListQueues",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
@@ -927,15 +970,16 @@ var opGETListQueues = runtime.Operation{
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
-// </note>
-//
-// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05.
+// GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/get
-func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*GETListQueuesOutput, error) {
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &GETListQueuesInput{}
 	}
@@ -950,8 +994,8 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	openapi.AppendQuery(req.Query, "QueueNamePrefix", in.QueueNamePrefix, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	out := new(GETListQueuesOutput)
-	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueuesResult)
+	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -987,14 +1031,14 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// Important: When you use the PurgeQueue action, you can't retrieve any messages deleted from a
 // queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// </important> Messages sent to the queue before you call PurgeQueue might be received but are
-// deleted within the next minute.
+// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
+// the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
@@ -1032,6 +1076,9 @@ var opGETReceiveMessage = runtime.Operation{
 	Name:        "GETReceiveMessage",
 	RetrySafe:   true,
 	LongPolling: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
@@ -1057,8 +1104,8 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -1070,31 +1117,29 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // For each message returned, the response includes the following:
 //
 //   - The message body.
-//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - An MD5 digest of the message body. For information about MD5, see [RFC1321].
 //   - The MessageId you received when you sent the message to the queue.
 //   - The receipt handle.
 //   - The message attributes.
 //   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+// information, see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
-//
-// </note>
+// Note: In the future, new attributes might be added. If you write code that calls this action, we
+// recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // GETReceiveMessage sends GET
-// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
@@ -1103,7 +1148,12 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
-func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*GETReceiveMessageOutput, error) {
+//
+// [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
+// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*ReceiveMessageResult, error) {
 	if err := validateGETReceiveMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETReceiveMessage, err)
 	}
@@ -1124,8 +1174,8 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
-	out := new(GETReceiveMessageOutput)
-	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ReceiveMessageResult)
+	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1167,15 +1217,14 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note>
+// Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // GETRemovePermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=RemovePermission&Version=2012-11-05.
@@ -1184,6 +1233,8 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissionInput, opts ...func(*Options)) (*GETRemovePermissionOutput, error) {
 	if err := validateGETRemovePermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETRemovePermission, err)
@@ -1211,6 +1262,9 @@ func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissio
 var opGETSendMessage = runtime.Operation{
 	Name:      "GETSendMessage",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETSendMessage returns a *runtime.InvalidParamsError naming every member of in
@@ -1243,23 +1297,24 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 
 // Delivers a message to the specified queue.
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important>
-//
-// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05.
+// GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05
+// with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
-func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*GETSendMessageOutput, error) {
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
+func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*SendMessageResult, error) {
 	if err := validateGETSendMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessage, err)
 	}
@@ -1280,8 +1335,8 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageSystemAttribute", in.MessageSystemAttribute, "form", true)
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
-	out := new(GETSendMessageOutput)
-	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageResult)
+	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1291,6 +1346,9 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 var opGETSendMessageBatch = runtime.Operation{
 	Name:      "GETSendMessageBatch",
 	RetrySafe: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
 }
 
 // validateGETSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
@@ -1331,16 +1389,16 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
-// default value for the queue.
+// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
+// for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -1351,13 +1409,15 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // &AttributeName.2=second
 //
 // GETSendMessageBatch sends GET
-// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05.
+// /{AccountNumber}/{QueueName}/?Action=SendMessageBatch&Version=2012-11-05 with Accept: text/xml.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
-func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*GETSendMessageBatchOutput, error) {
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
+func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*SendMessageBatchResult, error) {
 	if err := validateGETSendMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessageBatch, err)
 	}
@@ -1373,8 +1433,8 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 		},
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
-	out := new(GETSendMessageBatchOutput)
-	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageBatchResult)
+	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1418,16 +1478,15 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note>
+// Note:
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // GETSetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=SetQueueAttributes&Version=2012-11-05.
@@ -1436,6 +1495,8 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttributesInput, opts ...func(*Options)) (*GETSetQueueAttributesOutput, error) {
 	if err := validateGETSetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSetQueueAttributes, err)
@@ -1493,8 +1554,8 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 	return nil
 }
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -1503,13 +1564,12 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETTagQueue sends GET /{AccountNumber}/{QueueName}/?Action=TagQueue&Version=2012-11-05.
 //
@@ -1517,6 +1577,10 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...func(*Options)) (*GETTagQueueOutput, error) {
 	if err := validateGETTagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETTagQueue, err)
@@ -1574,13 +1638,12 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 	return nil
 }
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETUntagQueue sends GET /{AccountNumber}/{QueueName}/?Action=UntagQueue&Version=2012-11-05.
 //
@@ -1588,6 +1651,9 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts ...func(*Options)) (*GETUntagQueueOutput, error) {
 	if err := validateGETUntagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETUntagQueue, err)
@@ -1614,44 +1680,94 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
 var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 
-// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
+// validatePOSTAddPermission returns a *runtime.InvalidParamsError naming every member of in
+// that POSTAddPermission refuses before sending (a nil in misses them all), or nil.
+func validatePOSTAddPermission(in *AddPermissionRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.AWSAccountIds == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.AWSAccountIds",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Actions == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "AddPermissionRequest.Actions",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
+// Adds a permission to a queue for a specific [principal]. This allows sharing access to the
+// queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
-// <note>
+// Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-//     Language in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=AddPermission/post
-func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInput, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
+//
+// [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+// [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
+	if err := validatePOSTAddPermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
+	}
 	if in == nil {
-		in = &POSTAddPermissionInput{}
+		in = &AddPermissionRequest{}
+	}
+	body, err := openapi.XMLBody(in, "AddPermissionRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1670,9 +1786,37 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *POSTAddPermissionInp
 // opPOSTChangeMessageVisibility describes POSTChangeMessageVisibility to the runtime.
 var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVisibility"}
 
+// validatePOSTChangeMessageVisibility returns a *runtime.InvalidParamsError naming every member of in
+// that POSTChangeMessageVisibility refuses before sending (a nil in misses them all), or nil.
+func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityRequest.VisibilityTimeout",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// hours. For more information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -1698,13 +1842,13 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request.
+// request a limit increase, [file a support request].
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// Important: If you attempt to set the VisibilityTimeout to a value greater than the maximum time
 // left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
@@ -1714,17 +1858,28 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
 //
-// </important>
-//
 // POSTChangeMessageVisibility sends POST /?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
-func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChangeMessageVisibilityInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
+//
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+// [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
+func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMessageVisibilityRequest, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
+	if err := validatePOSTChangeMessageVisibility(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
+	}
 	if in == nil {
-		in = &POSTChangeMessageVisibilityInput{}
+		in = &ChangeMessageVisibilityRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1741,35 +1896,72 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *POSTChange
 }
 
 // opPOSTChangeMessageVisibilityBatch describes POSTChangeMessageVisibilityBatch to the runtime.
-var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMessageVisibilityBatch"}
+var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
+	Name: "POSTChangeMessageVisibilityBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTChangeMessageVisibilityBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ChangeMessageVisibilityBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Changes the visibility timeout of multiple messages. This is a batch version of
 // ChangeMessageVisibility. The result of the action on each message is reported individually in
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
 // POSTChangeMessageVisibilityBatch sends POST
-// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05.
+// /?Action=ChangeMessageVisibilityBatch&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*POSTChangeMessageVisibilityBatchOutput, error) {
+func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *ChangeMessageVisibilityBatchRequest, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
+	if err := validatePOSTChangeMessageVisibilityBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
+	}
 	if in == nil {
-		in = &POSTChangeMessageVisibilityBatchInput{}
+		in = &ChangeMessageVisibilityBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityBatchRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1778,41 +1970,61 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *POSTC
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTChangeMessageVisibilityBatchOutput)
-	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ChangeMessageVisibilityBatchResult)
+	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTCreateQueue describes POSTCreateQueue to the runtime.
-var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
+var opPOSTCreateQueue = runtime.Operation{
+	Name: "POSTCreateQueue",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTCreateQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTCreateQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTCreateQueue(in *CreateQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "CreateQueueRequest.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
 // the following in mind:
 //
 //   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// <note> You can't change the queue type after you create it and you can't convert an existing
+// Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
-//
-// </note>
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the limits
-// related to queues and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
-// <note> After you create a queue, you must wait at least one second after the queue is created to
+// Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
 //
-// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
-// QueueName parameter. be aware of existing queue names:
+// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
+// parameter. be aware of existing queue names:
 //
 //   - If you provide the name of an existing queue along with the exact names and values of all
 //     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -1827,20 +2039,33 @@ var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue"}
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
-// </note>
+// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
-// POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05.
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/post
-func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, opts ...func(*Options)) (*POSTCreateQueueOutput, error) {
+//
+// [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
+// [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, opts ...func(*Options)) (*CreateQueueResult, error) {
+	if err := validatePOSTCreateQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
+	}
 	if in == nil {
-		in = &POSTCreateQueueInput{}
+		in = &CreateQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "CreateQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1849,8 +2074,8 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTCreateQueueOutput)
-	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(CreateQueueResult)
+	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1859,13 +2084,35 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *POSTCreateQueueInput, 
 // opPOSTDeleteMessage describes POSTDeleteMessage to the runtime.
 var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 
+// validatePOSTDeleteMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageRequest.ReceiptHandle",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes the specified message from the specified queue. To select the message to delete, use the
 // ReceiptHandle of the message (not the MessageId which you receive when you send the message).
 // Amazon SQS can delete a message from a queue even if a visibility timeout setting causes the
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// Note: The ReceiptHandle is associated with a specific instance of receiving a message. If you
 // receive a message more than once, the ReceiptHandle is different each time you receive a
 // message. When you use the DeleteMessage action, you must provide the most recently received
 // ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
@@ -1877,17 +2124,25 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
 //
-// </note>
-//
 // POSTDeleteMessage sends POST /?Action=DeleteMessage&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteMessage/post
-func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInput, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
+func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
+	if err := validatePOSTDeleteMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
+	}
 	if in == nil {
-		in = &POSTDeleteMessageInput{}
+		in = &DeleteMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteMessageRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1904,32 +2159,70 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *POSTDeleteMessageInp
 }
 
 // opPOSTDeleteMessageBatch describes POSTDeleteMessageBatch to the runtime.
-var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch"}
+var opPOSTDeleteMessageBatch = runtime.Operation{
+	Name: "POSTDeleteMessageBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteMessageBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05.
+// POSTDeleteMessageBatch sends POST /?Action=DeleteMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=DeleteMessageBatch/post
-func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessageBatchInput, opts ...func(*Options)) (*POSTDeleteMessageBatchOutput, error) {
+func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBatchRequest, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
+	if err := validatePOSTDeleteMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
+	}
 	if in == nil {
-		in = &POSTDeleteMessageBatchInput{}
+		in = &DeleteMessageBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteMessageBatchRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1938,8 +2231,8 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTDeleteMessageBatchOutput)
-	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(DeleteMessageBatchResult)
+	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -1948,32 +2241,59 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *POSTDeleteMessa
 // opPOSTDeleteQueue describes POSTDeleteQueue to the runtime.
 var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 
+// validatePOSTDeleteQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTDeleteQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "DeleteQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// Important: Be careful with the DeleteQueue action: When you delete a queue, any messages in the
 // queue are no longer available.
 //
-// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
-// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
-// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
+// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
+// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=DeleteQueue/post
-func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
+	if err := validatePOSTDeleteQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
+	}
 	if in == nil {
-		in = &POSTDeleteQueueInput{}
+		in = &DeleteQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "DeleteQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -1990,24 +2310,56 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *POSTDeleteQueueInput, 
 }
 
 // opPOSTGetQueueAttributes describes POSTGetQueueAttributes to the runtime.
-var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes"}
+var opPOSTGetQueueAttributes = runtime.Operation{
+	Name: "POSTGetQueueAttributes",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that POSTGetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetQueueAttributesRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Gets attributes for the specified queue.
 //
-// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-// suffix.
+// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+// .fifo suffix.
 //
-// </note>
+// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
+// text/xml.
 //
-// POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05.
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
-func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAttributesInput, opts ...func(*Options)) (*POSTGetQueueAttributesOutput, error) {
+//
+// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttributesRequest, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
+	if err := validatePOSTGetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
+	}
 	if in == nil {
-		in = &POSTGetQueueAttributesInput{}
+		in = &GetQueueAttributesRequest{}
+	}
+	body, err := openapi.XMLBody(in, "GetQueueAttributesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2016,32 +2368,66 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *POSTGetQueueAtt
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTGetQueueAttributesOutput)
-	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueAttributesResult)
+	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTGetQueueUrl describes POSTGetQueueUrl to the runtime.
-var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl"}
+var opPOSTGetQueueUrl = runtime.Operation{
+	Name: "POSTGetQueueUrl",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
+// that POSTGetQueueUrl refuses before sending (a nil in misses them all), or nil.
+func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetQueueUrlRequest.QueueName",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Returns the URL of an existing Amazon SQS queue.
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
-// access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+// access the queue. For more information about shared queue access, see AddPermission or see
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
-// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05.
+// POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/post
-func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, opts ...func(*Options)) (*POSTGetQueueUrlOutput, error) {
+//
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, opts ...func(*Options)) (*GetQueueUrlResult, error) {
+	if err := validatePOSTGetQueueUrl(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
+	}
 	if in == nil {
-		in = &POSTGetQueueUrlInput{}
+		in = &GetQueueUrlRequest{}
+	}
+	body, err := openapi.XMLBody(in, "GetQueueUrlRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2050,15 +2436,36 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *POSTGetQueueUrlInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTGetQueueUrlOutput)
-	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(GetQueueUrlResult)
+	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTListDeadLetterSourceQueues describes POSTListDeadLetterSourceQueues to the runtime.
-var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLetterSourceQueues"}
+var opPOSTListDeadLetterSourceQueues = runtime.Operation{
+	Name: "POSTListDeadLetterSourceQueues",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
+// that POSTListDeadLetterSourceQueues refuses before sending (a nil in misses them all), or nil.
+func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "POSTListDeadLetterSourceQueuesInput.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
 // dead-letter queue.
@@ -2070,19 +2477,31 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLett
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
-// POSTListDeadLetterSourceQueues sends POST
-// /?Action=ListDeadLetterSourceQueues&Version=2012-11-05.
+// POSTListDeadLetterSourceQueues sends POST /?Action=ListDeadLetterSourceQueues&Version=2012-11-05
+// with Accept: text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
-func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*POSTListDeadLetterSourceQueuesOutput, error) {
+//
+// [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
+	if err := validatePOSTListDeadLetterSourceQueues(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
+	}
 	if in == nil {
 		in = &POSTListDeadLetterSourceQueuesInput{}
 	}
+	body, err := openapi.XMLBody(in, "ListDeadLetterSourceQueuesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
+	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2091,35 +2510,68 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 			"Version": {"2012-11-05"},
 		},
 	}
-	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	out := new(POSTListDeadLetterSourceQueuesOutput)
-	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
+	out := new(ListDeadLetterSourceQueuesResult)
+	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTListQueueTags describes POSTListQueueTags to the runtime.
-var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags"}
+var opPOSTListQueueTags = runtime.Operation{
+	Name: "POSTListQueueTags",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTListQueueTags returns a *runtime.InvalidParamsError naming every member of in
+// that POSTListQueueTags refuses before sending (a nil in misses them all), or nil.
+func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ListQueueTagsRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
-// </note>
+// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05 with Accept: text/xml.
 //
-// POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05.
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ListQueueTags/post
-func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInput, opts ...func(*Options)) (*POSTListQueueTagsOutput, error) {
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest, opts ...func(*Options)) (*ListQueueTagsResult, error) {
+	if err := validatePOSTListQueueTags(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
+	}
 	if in == nil {
-		in = &POSTListQueueTagsInput{}
+		in = &ListQueueTagsRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ListQueueTagsRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2128,15 +2580,20 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *POSTListQueueTagsInp
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTListQueueTagsOutput)
-	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ListQueueTagsResult)
+	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTListQueues describes POSTListQueues to the runtime.
-var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
+var opPOSTListQueues = runtime.Operation{
+	Name: "POSTListQueues",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
@@ -2148,20 +2605,25 @@ var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues"}
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
-// </note>
-//
-// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05.
+// POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/post
-func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*POSTListQueuesOutput, error) {
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &POSTListQueuesInput{}
 	}
+	body, err := openapi.XMLBody(in, "ListQueuesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTListQueues, err)
+	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2170,10 +2632,10 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 			"Version": {"2012-11-05"},
 		},
 	}
-	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
-	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
-	out := new(POSTListQueuesOutput)
-	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
+	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
+	out := new(ListQueuesResult)
+	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2182,29 +2644,55 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 // opPOSTPurgeQueue describes POSTPurgeQueue to the runtime.
 var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 
+// validatePOSTPurgeQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTPurgeQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "PurgeQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// Important: When you use the PurgeQueue action, you can't retrieve any messages deleted from a
 // queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// </important> Messages sent to the queue before you call PurgeQueue might be received but are
-// deleted within the next minute.
+// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
+// the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
 //
 // POSTPurgeQueue sends POST /?Action=PurgeQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=PurgeQueue/post
-func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
+func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
+	if err := validatePOSTPurgeQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
+	}
 	if in == nil {
-		in = &POSTPurgeQueueInput{}
+		in = &PurgeQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "PurgeQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2224,11 +2712,30 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *POSTPurgeQueueInput, op
 var opPOSTReceiveMessage = runtime.Operation{
 	Name:        "POSTReceiveMessage",
 	LongPolling: true,
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTReceiveMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "ReceiveMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -2240,41 +2747,54 @@ var opPOSTReceiveMessage = runtime.Operation{
 // For each message returned, the response includes the following:
 //
 //   - The message body.
-//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - An MD5 digest of the message body. For information about MD5, see [RFC1321].
 //   - The MessageId you received when you sent the message to the queue.
 //   - The receipt handle.
 //   - The message attributes.
 //   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+// information, see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
+// Note: In the future, new attributes might be added. If you write code that calls this action, we
+// recommend that you structure your code so that it can handle new attributes gracefully.
 //
-// </note>
-//
-// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05.
+// POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
 // It is a long-polling operation: when the retry quota cannot pay for a retry, it waits the
 // backoff of the error's class before returning.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=ReceiveMessage/post
-func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageInput, opts ...func(*Options)) (*POSTReceiveMessageOutput, error) {
+//
+// [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
+// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageRequest, opts ...func(*Options)) (*ReceiveMessageResult, error) {
+	if err := validatePOSTReceiveMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
+	}
 	if in == nil {
-		in = &POSTReceiveMessageInput{}
+		in = &ReceiveMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "ReceiveMessageRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2283,8 +2803,8 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTReceiveMessageOutput)
-	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(ReceiveMessageResult)
+	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2293,27 +2813,60 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *POSTReceiveMessageI
 // opPOSTRemovePermission describes POSTRemovePermission to the runtime.
 var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 
+// validatePOSTRemovePermission returns a *runtime.InvalidParamsError naming every member of in
+// that POSTRemovePermission refuses before sending (a nil in misses them all), or nil.
+func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemovePermissionRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "RemovePermissionRequest.Label",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note>
+// Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note>
-//
 // POSTRemovePermission sends POST /?Action=RemovePermission&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=RemovePermission/post
-func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermissionInput, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionRequest, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
+	if err := validatePOSTRemovePermission(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
+	}
 	if in == nil {
-		in = &POSTRemovePermissionInput{}
+		in = &RemovePermissionRequest{}
+	}
+	body, err := openapi.XMLBody(in, "RemovePermissionRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2330,29 +2883,66 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *POSTRemovePermiss
 }
 
 // opPOSTSendMessage describes POSTSendMessage to the runtime.
-var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage"}
+var opPOSTSendMessage = runtime.Operation{
+	Name: "POSTSendMessage",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTSendMessage returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSendMessage refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSendMessage(in *SendMessageRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageRequest.MessageBody",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Delivers a message to the specified queue.
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important>
+// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05 with Accept: text/xml.
 //
-// POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05.
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SendMessage/post
-func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, opts ...func(*Options)) (*POSTSendMessageOutput, error) {
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
+func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, opts ...func(*Options)) (*SendMessageResult, error) {
+	if err := validatePOSTSendMessage(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
+	}
 	if in == nil {
-		in = &POSTSendMessageInput{}
+		in = &SendMessageRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SendMessageRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2361,15 +2951,42 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *POSTSendMessageInput, 
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTSendMessageOutput)
-	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageResult)
+	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // opPOSTSendMessageBatch describes POSTSendMessageBatch to the runtime.
-var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
+var opPOSTSendMessageBatch = runtime.Operation{
+	Name: "POSTSendMessageBatch",
+	FixedHeaders: map[string]string{
+		"Accept": "text/xml",
+	},
+}
+
+// validatePOSTSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSendMessageBatch refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageBatchRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Entries == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SendMessageBatchRequest.Entries",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
 // a FIFO queue, multiple messages within a single batch are enqueued in the order they are sent.
@@ -2381,16 +2998,16 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
-// default value for the queue.
+// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
+// for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -2400,15 +3017,28 @@ var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch"}
 //
 // &AttributeName.2=second
 //
-// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05.
+// POSTSendMessageBatch sends POST /?Action=SendMessageBatch&Version=2012-11-05 with Accept:
+// text/xml.
+//
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SendMessageBatch/post
-func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBatchInput, opts ...func(*Options)) (*POSTSendMessageBatchOutput, error) {
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
+func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchRequest, opts ...func(*Options)) (*SendMessageBatchResult, error) {
+	if err := validatePOSTSendMessageBatch(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
+	}
 	if in == nil {
-		in = &POSTSendMessageBatchInput{}
+		in = &SendMessageBatchRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SendMessageBatchRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2417,8 +3047,8 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 			"Version": {"2012-11-05"},
 		},
 	}
-	out := new(POSTSendMessageBatchOutput)
-	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, runtime.DecodeBytes(&out.Body)); err != nil {
+	out := new(SendMessageBatchResult)
+	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -2427,30 +3057,63 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *POSTSendMessageBa
 // opPOSTSetQueueAttributes describes POSTSetQueueAttributes to the runtime.
 var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 
+// validatePOSTSetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
+// that POSTSetQueueAttributes refuses before sending (a nil in misses them all), or nil.
+func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SetQueueAttributesRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Attributes == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "SetQueueAttributesRequest.Attributes",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note>
+// Note:
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note>
-//
 // POSTSetQueueAttributes sends POST /?Action=SetQueueAttributes&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
-func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAttributesInput, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttributesRequest, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
+	if err := validatePOSTSetQueueAttributes(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
+	}
 	if in == nil {
-		in = &POSTSetQueueAttributesInput{}
+		in = &SetQueueAttributesRequest{}
+	}
+	body, err := openapi.XMLBody(in, "SetQueueAttributesRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2469,8 +3132,30 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *POSTSetQueueAtt
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
 var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide.
+// validatePOSTTagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTTagQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTTagQueue(in *TagQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.Tags == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "TagQueueRequest.Tags",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -2479,23 +3164,36 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=TagQueue/post
-func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
+	if err := validatePOSTTagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
+	}
 	if in == nil {
-		in = &POSTTagQueueInput{}
+		in = &TagQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "TagQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",
@@ -2514,23 +3212,57 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *POSTTagQueueInput, opts .
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
 var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// validatePOSTUntagQueue returns a *runtime.InvalidParamsError naming every member of in
+// that POSTUntagQueue refuses before sending (a nil in misses them all), or nil.
+func validatePOSTUntagQueue(in *UntagQueueRequest) error {
+	var errs []runtime.InvalidParamError
+	if in == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagQueueRequest.QueueUrl",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if in == nil || in.TagKeys == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UntagQueueRequest.TagKeys",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1%23Action=UntagQueue/post
-func (c *Client) POSTUntagQueue(ctx context.Context, in *POSTUntagQueueInput, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
+	if err := validatePOSTUntagQueue(in); err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
+	}
 	if in == nil {
-		in = &POSTUntagQueueInput{}
+		in = &UntagQueueRequest{}
+	}
+	body, err := openapi.XMLBody(in, "UntagQueueRequest", "")
+	if err != nil {
+		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
 	}
 	req := &runtime.Request{
-		BodyReader:  in.Body,
+		Body:        body,
 		ContentType: "text/xml",
 		Method:      "POST",
 		Path:        "/",

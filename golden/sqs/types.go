@@ -4,94 +4,100 @@
 
 package sqs
 
-import (
-	"io"
+import "github.com/retrygen/retrygen/runtime"
 
-	"github.com/retrygen/retrygen/runtime"
-)
-
+// AddPermissionRequest is the input of POSTAddPermission.
+//
 // Source: #/components/schemas/AddPermissionRequest
 type AddPermissionRequest struct {
-	// The account numbers of the principals who are to receive permission. For information about
-	// locating the account identification, see Your Amazon Web Services Identifiers in the Amazon SQS
-	// Developer Guide.
+	// The URL of the Amazon SQS queue to which permissions are added.
+	//
+	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	AWSAccountIds []string `json:"AWSAccountIds"`
-
-	// The action the client wants to allow for the specified principal. Valid values: the name of any
-	// action or *.
-	//
-	// For more information about these actions, see Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide.
-	//
-	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
-	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
-	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
-	//
-	// Required.
-	Actions []string `json:"Actions"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The unique identification of the permission you're setting (for example, AliceSendMessage).
 	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
 	// underscores (_).
 	//
 	// Required.
-	Label string `json:"Label"`
+	Label string `json:"Label" xml:"Label"`
 
-	// The URL of the Amazon SQS queue to which permissions are added.
-	//
-	// Queue URLs and names are case-sensitive.
+	// The account numbers of the [principals] who are to receive permission. For information about
+	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
+	// Amazon SQS Developer Guide.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	//
+	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
+	AWSAccountIds []string `json:"AWSAccountIds" xml:"AWSAccountId"`
+
+	// The action the client wants to allow for the specified principal. Valid values: the name of any
+	// action or *.
+	//
+	// For more information about these actions, see
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]
+	// in the Amazon SQS Developer Guide.
+	//
+	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
+	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
+	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
+	//
+	// Required.
+	//
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
+	Actions []string `json:"Actions" xml:"ActionName"`
 }
 
 // Gives a detailed description of the result of an action on each entry in the request.
 //
 // Source: #/components/schemas/BatchResultErrorEntry
 type BatchResultErrorEntry struct {
-	// An error code representing why the action failed on this entry.
-	//
-	// Required.
-	Code string `json:"Code"`
-
 	// The Id of an entry in a batch request.
 	//
 	// Required.
-	Id string `json:"Id"`
-
-	// A message explaining why the action failed on this entry.
-	Message *string `json:"Message,omitzero"`
+	Id string `json:"Id" xml:"Id"`
 
 	// Specifies whether the error happened due to the caller of the batch API action.
 	//
 	// Required.
-	SenderFault bool `json:"SenderFault"`
-}
+	SenderFault bool `json:"SenderFault" xml:"SenderFault"`
 
-// Source: #/components/schemas/ChangeMessageVisibilityBatchRequest
-type ChangeMessageVisibilityBatchRequest struct {
-	// A list of receipt handles of the messages for which the visibility timeout must be changed.
+	// An error code representing why the action failed on this entry.
 	//
 	// Required.
-	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"Entries"`
+	Code string `json:"Code" xml:"Code"`
 
+	// A message explaining why the action failed on this entry.
+	Message *string `json:"Message,omitzero" xml:"Message,omitempty"`
+}
+
+// ChangeMessageVisibilityBatchRequest is the input of POSTChangeMessageVisibilityBatch.
+//
+// Source: #/components/schemas/ChangeMessageVisibilityBatchRequest
+type ChangeMessageVisibilityBatchRequest struct {
 	// The URL of the Amazon SQS queue whose messages' visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// A list of receipt handles of the messages for which the visibility timeout must be changed.
+	//
+	// Required.
+	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"Entries" xml:"ChangeMessageVisibilityBatchRequestEntry"`
 }
 
 // Encloses a receipt handle and an entry id for each message in ChangeMessageVisibilityBatch.
 //
-// <important> All of the following list parameters must be prefixed with
+// Important: All of the following list parameters must be prefixed with
 // ChangeMessageVisibilityBatchRequestEntry.n, where n is an integer value starting with 1. For
 // example, a parameter list for this action might look like this:
 //
-// </important> &ChangeMessageVisibilityBatchRequestEntry.1.Id=change_visibility_msg_2
+// &ChangeMessageVisibilityBatchRequestEntry.1.Id=change_visibility_msg_2
 //
 // &ChangeMessageVisibilityBatchRequestEntry.1.ReceiptHandle=your_receipt_handle
 //
@@ -101,39 +107,42 @@ type ChangeMessageVisibilityBatchRequest struct {
 type ChangeMessageVisibilityBatchRequestEntry struct {
 	// An identifier for this particular receipt handle used to communicate the result.
 	//
-	// <note> The Ids of a batch request need to be unique within a request.
+	// Note: The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
 	//
-	// </note>
-	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 
 	// A receipt handle.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 
 	// The new value (in seconds) for the message's visibility timeout.
-	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero"`
+	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero" xml:"VisibilityTimeout,omitempty"`
 }
 
 // For each message in the batch, the response contains a ChangeMessageVisibilityBatchResultEntry
 // tag if the message succeeds or a BatchResultErrorEntry tag if the message fails.
 //
+// ChangeMessageVisibilityBatchResult is the output of GETChangeMessageVisibilityBatch.
+//
 // Source: #/components/schemas/ChangeMessageVisibilityBatchResult
 type ChangeMessageVisibilityBatchResult struct {
-	// A list of BatchResultErrorEntry items.
-	//
-	// Required.
-	Failed []BatchResultErrorEntry `json:"Failed"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of ChangeMessageVisibilityBatchResultEntry items.
 	//
 	// Required.
-	Successful []ChangeMessageVisibilityBatchResultEntry `json:"Successful"`
+	Successful []ChangeMessageVisibilityBatchResultEntry `json:"Successful" xml:"ChangeMessageVisibilityBatchResultEntry"`
+
+	// A list of BatchResultErrorEntry items.
+	//
+	// Required.
+	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses the Id of an entry in ChangeMessageVisibilityBatch.
@@ -143,10 +152,10 @@ type ChangeMessageVisibilityBatchResultEntry struct {
 	// Represents a message whose visibility timeout has been changed successfully.
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 }
 
-// ChangeMessageVisibilityRequest is an object of the spec.
+// ChangeMessageVisibilityRequest is the input of POSTChangeMessageVisibility.
 //
 // Source: #/components/schemas/ChangeMessageVisibilityRequest
 type ChangeMessageVisibilityRequest struct {
@@ -155,23 +164,36 @@ type ChangeMessageVisibilityRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The receipt handle associated with the message whose visibility timeout is changed. This
 	// parameter is returned by the ReceiveMessage action.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 
 	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200.
 	// Maximum: 12 hours.
 	//
 	// Required.
-	VisibilityTimeout int64 `json:"VisibilityTimeout"`
+	VisibilityTimeout int64 `json:"VisibilityTimeout" xml:"VisibilityTimeout"`
 }
 
+// CreateQueueRequest is the input of POSTCreateQueue.
+//
 // Source: #/components/schemas/CreateQueueRequest
 type CreateQueueRequest struct {
+	// The name of the new queue. The following limits apply to this name:
+	//
+	//   - A queue name can have up to 80 characters.
+	//   - Valid values: alphanumeric characters, hyphens (-), and underscores (_).
+	//   - A FIFO queue name must end with the .fifo suffix.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueName string `json:"QueueName" xml:"QueueName"`
+
 	// A map of attributes with their corresponding values.
 	//
 	// The following lists the names, descriptions, and values of the special request parameters that
@@ -187,16 +209,16 @@ type CreateQueueRequest struct {
 	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
 	//     Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM
-	//     User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Amazon IAM User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -221,35 +243,35 @@ type CreateQueueRequest struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     Amazon Web Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a
-	//     custom CMK can, for example, be alias/MyAlias . For more examples, see KeyId in the Key
+	//     custom CMK can, for example, be alias/MyAlias . For more examples, see [KeyId] in the Key
 	//     Management Service API Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't
 	//     specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this
 	//     attribute only during queue creation. You can't change it for an existing queue. When you
 	//     set this attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
-	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
+	// For more information, see [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	//     false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
-	//     Note the following:
+	//     false. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -268,7 +290,7 @@ type CreateQueueRequest struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -285,23 +307,26 @@ type CreateQueueRequest struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
-	Attributes map[string]string `json:"Attributes,omitzero"`
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
+	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 
-	// The name of the new queue. The following limits apply to this name:
-	//
-	//   - A queue name can have up to 80 characters.
-	//   - Valid values: alphanumeric characters, hyphens (-), and underscores (_).
-	//   - A FIFO queue name must end with the .fifo suffix.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueName string `json:"QueueName"`
-
-	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-	// Amazon SQS Queues in the Amazon SQS Developer Guide.
+	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -310,40 +335,50 @@ type CreateQueueRequest struct {
 	//   - Tags are case-sensitive.
 	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
-	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-	// Guide.
+	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+	// Developer Guide.
 	//
-	// <note> To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
+	// Note: To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
-	// Cross-account permissions don't apply to this action. For more information, see Grant
-	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+	// Cross-account permissions don't apply to this action. For more information, see
+	// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+	// Developer Guide.
 	//
-	// </note>
-	Tags map[string]string `json:"tags,omitzero"`
+	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+	// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
+	Tags map[string]string `json:"tags,omitzero" xml:"-"`
 }
 
 // Returns the QueueUrl attribute of the created queue.
 //
+// CreateQueueResult is the output of GETCreateQueue.
+//
 // Source: #/components/schemas/CreateQueueResult
 type CreateQueueResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// The URL of the created Amazon SQS queue.
-	QueueUrl *string `json:"QueueUrl,omitzero"`
+	QueueUrl *string `json:"QueueUrl,omitzero" xml:"QueueUrl,omitempty"`
 }
 
+// DeleteMessageBatchRequest is the input of POSTDeleteMessageBatch.
+//
 // Source: #/components/schemas/DeleteMessageBatchRequest
 type DeleteMessageBatchRequest struct {
-	// A list of receipt handles for the messages to be deleted.
-	//
-	// Required.
-	Entries []DeleteMessageBatchRequestEntry `json:"Entries"`
-
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// A list of receipt handles for the messages to be deleted.
+	//
+	// Required.
+	Entries []DeleteMessageBatchRequestEntry `json:"Entries" xml:"DeleteMessageBatchRequestEntry"`
 }
 
 // Encloses a receipt handle and an identifier for it.
@@ -352,36 +387,39 @@ type DeleteMessageBatchRequest struct {
 type DeleteMessageBatchRequestEntry struct {
 	// An identifier for this particular receipt handle. This is used to communicate the result.
 	//
-	// <note> The Ids of a batch request need to be unique within a request.
+	// Note: The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
 	//
-	// </note>
-	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 
 	// A receipt handle.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 }
 
 // For each message in the batch, the response contains a DeleteMessageBatchResultEntry tag if the
 // message is deleted or a BatchResultErrorEntry tag if the message can't be deleted.
 //
+// DeleteMessageBatchResult is the output of GETDeleteMessageBatch.
+//
 // Source: #/components/schemas/DeleteMessageBatchResult
 type DeleteMessageBatchResult struct {
-	// A list of BatchResultErrorEntry items.
-	//
-	// Required.
-	Failed []BatchResultErrorEntry `json:"Failed"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of DeleteMessageBatchResultEntry items.
 	//
 	// Required.
-	Successful []DeleteMessageBatchResultEntry `json:"Successful"`
+	Successful []DeleteMessageBatchResultEntry `json:"Successful" xml:"DeleteMessageBatchResultEntry"`
+
+	// A list of BatchResultErrorEntry items.
+	//
+	// Required.
+	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses the Id of an entry in DeleteMessageBatch.
@@ -391,9 +429,11 @@ type DeleteMessageBatchResultEntry struct {
 	// Represents a successfully deleted message.
 	//
 	// Required.
-	Id string `json:"Id"`
+	Id string `json:"Id" xml:"Id"`
 }
 
+// DeleteMessageRequest is the input of POSTDeleteMessage.
+//
 // Source: #/components/schemas/DeleteMessageRequest
 type DeleteMessageRequest struct {
 	// The URL of the Amazon SQS queue from which messages are deleted.
@@ -401,14 +441,16 @@ type DeleteMessageRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The receipt handle associated with the message to delete.
 	//
 	// Required.
-	ReceiptHandle string `json:"ReceiptHandle"`
+	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 }
 
+// DeleteQueueRequest is the input of POSTDeleteQueue.
+//
 // Source: #/components/schemas/DeleteQueueRequest
 type DeleteQueueRequest struct {
 	// The URL of the Amazon SQS queue to delete.
@@ -416,7 +458,7 @@ type DeleteQueueRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // GETAddPermissionInput is the input of GETAddPermission.
@@ -434,11 +476,14 @@ type GETAddPermissionInput struct {
 
 	// Sent as the query parameter "AWSAccountIds".
 	//
-	// The account numbers of the principals who are to receive permission. For information about
-	// locating the account identification, see Your Amazon Web Services Identifiers in the Amazon SQS
-	// Developer Guide.
+	// The account numbers of the [principals] who are to receive permission. For information about
+	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
+	// Amazon SQS Developer Guide.
 	//
 	// Required.
+	//
+	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
 	AWSAccountIds []string `json:"-"`
 
 	// Sent as the query parameter "Actions".
@@ -446,14 +491,17 @@ type GETAddPermissionInput struct {
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
 	//
-	// For more information about these actions, see Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide.
+	// For more information about these actions, see
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]
+	// in the Amazon SQS Developer Guide.
 	//
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
 	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
 	//
 	// Required.
+	//
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
 	Actions []string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -503,19 +551,6 @@ type GETChangeMessageVisibilityBatchInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETChangeMessageVisibilityBatchOutput is the output of GETChangeMessageVisibilityBatch.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
-type GETChangeMessageVisibilityBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETChangeMessageVisibilityInput is the input of GETChangeMessageVisibility.
@@ -595,16 +630,16 @@ type GETCreateQueueInput struct {
 	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
 	//     Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM
-	//     User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Amazon IAM User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -629,35 +664,35 @@ type GETCreateQueueInput struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     Amazon Web Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a
-	//     custom CMK can, for example, be alias/MyAlias . For more examples, see KeyId in the Key
+	//     custom CMK can, for example, be alias/MyAlias . For more examples, see [KeyId] in the Key
 	//     Management Service API Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't
 	//     specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this
 	//     attribute only during queue creation. You can't change it for an existing queue. When you
 	//     set this attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
-	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
+	// For more information, see [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	//     false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
-	//     Note the following:
+	//     false. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -676,7 +711,7 @@ type GETCreateQueueInput struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -693,14 +728,28 @@ type GETCreateQueueInput struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attribute map[string]string `json:"-"`
 
 	// Sent as the query parameter "Tag".
 	//
-	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-	// Amazon SQS Queues in the Amazon SQS Developer Guide.
+	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -709,30 +758,20 @@ type GETCreateQueueInput struct {
 	//   - Tags are case-sensitive.
 	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
-	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-	// Guide.
+	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+	// Developer Guide.
 	//
-	// <note> To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
+	// Note: To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
-	// Cross-account permissions don't apply to this action. For more information, see Grant
-	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+	// Cross-account permissions don't apply to this action. For more information, see
+	// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+	// Developer Guide.
 	//
-	// </note>
+	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+	// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 	Tag map[string]string `json:"-"`
-}
-
-// GETCreateQueueOutput is the output of GETCreateQueue.
-//
-// Source: #/paths/~1%23Action=CreateQueue/get
-type GETCreateQueueOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETDeleteMessageBatchInput is the input of GETDeleteMessageBatch.
@@ -759,19 +798,6 @@ type GETDeleteMessageBatchInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETDeleteMessageBatchOutput is the output of GETDeleteMessageBatch.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
-type GETDeleteMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETDeleteMessageInput is the input of GETDeleteMessage.
@@ -846,17 +872,15 @@ type GETGetQueueAttributesInput struct {
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
 	// the request returns empty results.
 	//
-	// <note> In the future, new attributes might be added. If you write code that calls this action,
-	// we recommend that you structure your code so that it can handle new attributes gracefully.
+	// Note: In the future, new attributes might be added. If you write code that calls this action, we
+	// recommend that you structure your code so that it can handle new attributes gracefully.
 	//
-	// </note> The following attributes are supported:
+	// The following attributes are supported:
 	//
-	// <important> The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
+	// Important: The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
 	// ApproximateNumberOfMessagesVisible metrics may not achieve consistency until at least 1 minute
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
-	//
-	// </important>
 	//
 	//   - All – Returns all values.
 	//   - ApproximateNumberOfMessages – Returns the approximate number of messages available for
@@ -867,10 +891,11 @@ type GETGetQueueAttributesInput struct {
 	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
 	//     are in flight. Messages are considered to be in flight if they have been sent to a client
 	//     but have not yet been deleted or have not yet reached the end of their visibility window.
-	//   - CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds
+	//     ([epoch time]).
 	//   - DelaySeconds – Returns the default delay on the queue in seconds.
-	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
-	//     time).
+	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds
+	//     ([epoch time]).
 	//   - MaximumMessageSize – Returns the limit of how many bytes a message can contain before
 	//     Amazon SQS rejects it.
 	//   - MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS
@@ -880,9 +905,9 @@ type GETGetQueueAttributesInput struct {
 	//   - ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
 	//     ReceiveMessage action waits for a message to arrive.
 	//   - VisibilityTimeout – Returns the visibility timeout for the queue. For more information
-	//     about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     about the visibility timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -907,31 +932,30 @@ type GETGetQueueAttributesInput struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key
-	//     (CMK) for Amazon SQS or a custom CMK. For more information, see Key Terms.
+	//     (CMK) for Amazon SQS or a custom CMK. For more information, see [Key Terms].
 	//   - KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon
 	//     SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	//     information, see How Does the Data Key Reuse Period Work?.
+	//     information, see [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	//     FIFO queue logic in the Amazon SQS Developer Guide.
+	//     [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
-	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-	// suffix.
-	//
-	// </note>
+	// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+	// .fifo suffix.
 	//
 	//   - ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
-	//     queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	//     queue. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -948,8 +972,21 @@ type GETGetQueueAttributesInput struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	AttributeNames []QueueAttributeName `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -965,19 +1002,6 @@ type GETGetQueueAttributesInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETGetQueueAttributesOutput is the output of GETGetQueueAttributes.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
-type GETGetQueueAttributesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETGetQueueUrlInput is the input of GETGetQueueUrl.
@@ -998,19 +1022,6 @@ type GETGetQueueUrlInput struct {
 	//
 	// The account ID of the account that created the queue.
 	QueueOwnerAWSAccountId *string `json:"-"`
-}
-
-// GETGetQueueUrlOutput is the output of GETGetQueueUrl.
-//
-// Source: #/paths/~1%23Action=GetQueueUrl/get
-type GETGetQueueUrlOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETListDeadLetterSourceQueuesInput is the input of GETListDeadLetterSourceQueues.
@@ -1043,19 +1054,6 @@ type GETListDeadLetterSourceQueuesInput struct {
 	QueueName string `json:"-"`
 }
 
-// GETListDeadLetterSourceQueuesOutput is the output of GETListDeadLetterSourceQueues.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
-type GETListDeadLetterSourceQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
 // GETListQueueTagsInput is the input of GETListQueueTags.
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
@@ -1073,19 +1071,6 @@ type GETListQueueTagsInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETListQueueTagsOutput is the output of GETListQueueTags.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
-type GETListQueueTagsOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETListQueuesInput is the input of GETListQueues.
@@ -1110,19 +1095,6 @@ type GETListQueuesInput struct {
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"-"`
-}
-
-// GETListQueuesOutput is the output of GETListQueues.
-//
-// Source: #/paths/~1%23Action=ListQueues/get
-type GETListQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETPurgeQueueInput is the input of GETPurgeQueue.
@@ -1162,20 +1134,22 @@ type GETReceiveMessageInput struct {
 	//
 	//   - All – Returns all values.
 	//   - ApproximateFirstReceiveTimestamp – Returns the time the message was first received from
-	//     the queue (epoch time in milliseconds).
+	//     the queue ([epoch time] in milliseconds).
 	//   - ApproximateReceiveCount – Returns the number of times a message has been received across
 	//     all queues but not deleted.
 	//   - AWSTraceHeader – Returns the X-Ray trace header string.
 	//   - SenderId
 	//   - For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
 	//   - For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
-	//   - SentTimestamp – Returns the time the message was sent to the queue (epoch time in
+	//   - SentTimestamp – Returns the time the message was sent to the queue ([epoch time] in
 	//     milliseconds).
 	//   - MessageDeduplicationId – Returns the value provided by the producer that calls the
 	//     SendMessage action.
 	//   - MessageGroupId – Returns the value provided by the producer that calls the SendMessage
 	//     action. Messages with the same MessageGroupId are returned in sequence.
 	//   - SequenceNumber – Returns the value provided by Amazon SQS.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	AttributeNames []QueueAttributeName `json:"-"`
 
 	// Sent as the query parameter "MessageAttributeNames".
@@ -1215,12 +1189,13 @@ type GETReceiveMessageInput struct {
 	// messages are available and the wait time expires, the call returns successfully with an empty
 	// list of messages.
 	//
-	// <important> To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// Important: To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
 	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
-	// set HTTP transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
-	// ApacheHttpClient for synchronous clients.
+	// set HTTP transport settings using the [NettyNioAsyncHttpClient] for asynchronous clients, or the
+	// [ApacheHttpClient] for synchronous clients.
 	//
-	// </important>
+	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
+	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
 	WaitTimeSeconds *int64 `json:"-"`
 
 	// Sent as the query parameter "ReceiveRequestAttemptId".
@@ -1241,19 +1216,17 @@ type GETReceiveMessageInput struct {
 	//     none of the messages have been modified (deleted or had their visibility changes).
 	//   - During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return
 	//     the same messages and receipt handles. If a retry occurs within the deduplication interval,
-	//     it resets the visibility timeout. For more information, see Visibility Timeout in the Amazon
-	//     SQS Developer Guide.
+	//     it resets the visibility timeout. For more information, see [Visibility Timeout] in the
+	//     Amazon SQS Developer Guide.
 	//
-	// <important> If a caller of the ReceiveMessage action still processes messages when the
-	// visibility timeout expires and messages become visible, another worker consuming from the same
-	// queue can receive the same messages and therefore process duplicates. Also, if a consumer whose
-	// message processing time is longer than the visibility timeout tries to delete the processed
-	// messages, the action fails with an error.
+	// Important: If a caller of the ReceiveMessage action still processes messages when the visibility
+	// timeout expires and messages become visible, another worker consuming from the same queue can
+	// receive the same messages and therefore process duplicates. Also, if a consumer whose message
+	// processing time is longer than the visibility timeout tries to delete the processed messages,
+	// the action fails with an error.
 	//
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
-	//
-	// </important>
 	//
 	//   - While messages with a particular MessageGroupId are invisible, no more messages belonging to
 	//     the same MessageGroupId are returned until the visibility timeout expires. You can still
@@ -1266,8 +1239,11 @@ type GETReceiveMessageInput struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId, see Using the ReceiveRequestAttemptId
-	// Request Parameter in the Amazon SQS Developer Guide.
+	// For best practices of using ReceiveRequestAttemptId, see
+	// [Using the ReceiveRequestAttemptId Request Parameter] in the Amazon SQS Developer Guide.
+	//
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
 	ReceiveRequestAttemptId *string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1283,19 +1259,6 @@ type GETReceiveMessageInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETReceiveMessageOutput is the output of GETReceiveMessage.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
-type GETReceiveMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETRemovePermissionInput is the input of GETRemovePermission.
@@ -1359,19 +1322,6 @@ type GETSendMessageBatchInput struct {
 	QueueName string `json:"-"`
 }
 
-// GETSendMessageBatchOutput is the output of GETSendMessageBatch.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
-type GETSendMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
 // GETSendMessageInput is the input of GETSendMessage.
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
@@ -1380,17 +1330,17 @@ type GETSendMessageInput struct {
 	//
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
-	// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+	// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 	// characters are allowed:
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
-	// Any characters not included in this list will be rejected. For more information, see the W3C
-	// specification for characters.
-	//
-	// </important>
+	// Any characters not included in this list will be rejected. For more information, see the
+	// [W3C specification for characters].
 	//
 	// Required.
+	//
+	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 	MessageBody string `json:"-"`
 
 	// Sent as the query parameter "DelaySeconds".
@@ -1400,16 +1350,16 @@ type GETSendMessageInput struct {
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue applies.
 	//
-	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
-	// parameter only on a queue level.
-	//
-	// </note>
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
 	DelaySeconds *int64 `json:"-"`
 
 	// Sent as the query parameter "MessageAttribute".
 	//
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttribute map[string]MessageAttributeValue `json:"-"`
 
 	// Sent as the query parameter "MessageSystemAttribute".
@@ -1417,13 +1367,11 @@ type GETSendMessageInput struct {
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
-	// <important>
+	// Important:
 	//
 	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	//
-	// </important>
 	MessageSystemAttribute map[string]MessageSystemAttributeValue `json:"-"`
 
 	// Sent as the query parameter "MessageDeduplicationId".
@@ -1433,7 +1381,7 @@ type GETSendMessageInput struct {
 	// The token used for deduplication of sent messages. If a message with a particular
 	// MessageDeduplicationId is sent successfully, any messages sent with the same
 	// MessageDeduplicationId are accepted successfully but aren't delivered during the 5-minute
-	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
+	// deduplication interval. For more information, see [Exactly-once processing] in the Amazon SQS
 	// Developer Guide.
 	//
 	//   - Every message must have a unique MessageDeduplicationId,
@@ -1454,8 +1402,8 @@ type GETSendMessageInput struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
-	// useful for troubleshooting delivery issues).
+	// Note: The MessageDeduplicationId is available to the consumer of the message (this can be useful
+	// for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -1464,12 +1412,15 @@ type GETSendMessageInput struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// </note> The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId
-	// can contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
+	//
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"-"`
 
 	// Sent as the query parameter "MessageGroupId".
@@ -1492,12 +1443,12 @@ type GETSendMessageInput struct {
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide.
+	// For best practices of using MessageGroupId, see [Using the MessageGroupId Property] in the
+	// Amazon SQS Developer Guide.
 	//
-	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
-	// </important>
+	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
 	MessageGroupId *string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1513,19 +1464,6 @@ type GETSendMessageInput struct {
 	//
 	// Required.
 	QueueName string `json:"-"`
-}
-
-// GETSendMessageOutput is the output of GETSendMessage.
-//
-// Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
-type GETSendMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // GETSetQueueAttributesInput is the input of GETSetQueueAttributes.
@@ -1548,16 +1486,16 @@ type GETSetQueueAttributesInput struct {
 	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
 	//     days). Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and
-	//     Access Management User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Identity and Access Management User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -1582,27 +1520,27 @@ type GETSetQueueAttributesInput struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     AWS-managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
-	//     example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	//     example, be alias/MyAlias . For more examples, see [KeyId] in the Key Management Service API
 	//     Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attribute applies only to FIFO (first-in-first-out) queues:
+	// The following attribute applies only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	//     Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
+	//     [Exactly-once processing] in the Amazon SQS Developer Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -1621,7 +1559,7 @@ type GETSetQueueAttributesInput struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -1638,10 +1576,23 @@ type GETSetQueueAttributesInput struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
 	//
 	// Required.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attribute map[string]string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1735,24 +1686,31 @@ type GETUntagQueueOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
+// GetQueueAttributesRequest is the input of POSTGetQueueAttributes.
+//
 // Source: #/components/schemas/GetQueueAttributesRequest
 type GetQueueAttributesRequest struct {
+	// The URL of the Amazon SQS queue whose attribute information is retrieved.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
 	// A list of attributes for which to retrieve information.
 	//
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
 	// the request returns empty results.
 	//
-	// <note> In the future, new attributes might be added. If you write code that calls this action,
-	// we recommend that you structure your code so that it can handle new attributes gracefully.
+	// Note: In the future, new attributes might be added. If you write code that calls this action, we
+	// recommend that you structure your code so that it can handle new attributes gracefully.
 	//
-	// </note> The following attributes are supported:
+	// The following attributes are supported:
 	//
-	// <important> The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
+	// Important: The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
 	// ApproximateNumberOfMessagesVisible metrics may not achieve consistency until at least 1 minute
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
-	//
-	// </important>
 	//
 	//   - All – Returns all values.
 	//   - ApproximateNumberOfMessages – Returns the approximate number of messages available for
@@ -1763,10 +1721,11 @@ type GetQueueAttributesRequest struct {
 	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
 	//     are in flight. Messages are considered to be in flight if they have been sent to a client
 	//     but have not yet been deleted or have not yet reached the end of their visibility window.
-	//   - CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds
+	//     ([epoch time]).
 	//   - DelaySeconds – Returns the default delay on the queue in seconds.
-	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
-	//     time).
+	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds
+	//     ([epoch time]).
 	//   - MaximumMessageSize – Returns the limit of how many bytes a message can contain before
 	//     Amazon SQS rejects it.
 	//   - MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS
@@ -1776,9 +1735,9 @@ type GetQueueAttributesRequest struct {
 	//   - ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
 	//     ReceiveMessage action waits for a message to arrive.
 	//   - VisibilityTimeout – Returns the visibility timeout for the queue. For more information
-	//     about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     about the visibility timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -1803,31 +1762,30 @@ type GetQueueAttributesRequest struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key
-	//     (CMK) for Amazon SQS or a custom CMK. For more information, see Key Terms.
+	//     (CMK) for Amazon SQS or a custom CMK. For more information, see [Key Terms].
 	//   - KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon
 	//     SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	//     information, see How Does the Data Key Reuse Period Work?.
+	//     information, see [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	//     FIFO queue logic in the Amazon SQS Developer Guide.
+	//     [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
-	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-	// suffix.
-	//
-	// </note>
+	// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+	// .fifo suffix.
 	//
 	//   - ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
-	//     queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	//     queue. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -1844,26 +1802,39 @@ type GetQueueAttributesRequest struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
-	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero"`
-
-	// The URL of the Amazon SQS queue whose attribute information is retrieved.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
 	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
+	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
 }
 
 // A list of returned queue attributes.
 //
+// GetQueueAttributesResult is the output of GETGetQueueAttributes.
+//
 // Source: #/components/schemas/GetQueueAttributesResult
 type GetQueueAttributesResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// A map of attributes to their respective values.
-	Attributes map[string]string `json:"Attributes,omitzero"`
+	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 }
 
+// GetQueueUrlRequest is the input of POSTGetQueueUrl.
+//
 // Source: #/components/schemas/GetQueueUrlRequest
 type GetQueueUrlRequest struct {
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
@@ -1872,18 +1843,25 @@ type GetQueueUrlRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueName string `json:"QueueName"`
+	QueueName string `json:"QueueName" xml:"QueueName"`
 
 	// The account ID of the account that created the queue.
-	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero"`
+	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero" xml:"QueueOwnerAWSAccountId,omitempty"`
 }
 
-// For more information, see Interpreting Responses in the Amazon SQS Developer Guide.
+// For more information, see [Interpreting Responses] in the Amazon SQS Developer Guide.
+//
+// GetQueueUrlResult is the output of GETGetQueueUrl.
 //
 // Source: #/components/schemas/GetQueueUrlResult
+//
+// [Interpreting Responses]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-api-responses.html
 type GetQueueUrlResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// The URL of the queue.
-	QueueUrl *string `json:"QueueUrl,omitzero"`
+	QueueUrl *string `json:"QueueUrl,omitzero" xml:"QueueUrl,omitempty"`
 }
 
 // Source: #/components/schemas/ListDeadLetterSourceQueuesRequest
@@ -1905,35 +1883,43 @@ type ListDeadLetterSourceQueuesRequest struct {
 
 // A list of your dead letter source queues.
 //
+// ListDeadLetterSourceQueuesResult is the output of GETListDeadLetterSourceQueues.
+//
 // Source: #/components/schemas/ListDeadLetterSourceQueuesResult
 type ListDeadLetterSourceQueuesResult struct {
-	// Pagination token to include in the next request. Token value is null if there are no additional
-	// results to request, or if you did not set MaxResults in the request.
-	NextToken *string `json:"NextToken,omitzero"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of source queue URLs that have the RedrivePolicy queue attribute configured with a
 	// dead-letter queue.
 	//
 	// Required.
-	QueueUrls []string `json:"queueUrls"`
+	QueueUrls []string `json:"queueUrls" xml:"QueueUrl"`
+
+	// Pagination token to include in the next request. Token value is null if there are no additional
+	// results to request, or if you did not set MaxResults in the request.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 }
 
-// ListQueueTagsRequest is an object of the spec.
+// ListQueueTagsRequest is the input of POSTListQueueTags.
 //
 // Source: #/components/schemas/ListQueueTagsRequest
 type ListQueueTagsRequest struct {
 	// The URL of the queue.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
-// ListQueueTagsResult is an object of the spec.
+// ListQueueTagsResult is the output of GETListQueueTags.
 //
 // Source: #/components/schemas/ListQueueTagsResult
 type ListQueueTagsResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// The list of all tags added to the specified queue.
-	Tags map[string]string `json:"Tags,omitzero"`
+	Tags map[string]string `json:"Tags,omitzero" xml:"-"`
 }
 
 // Source: #/components/schemas/ListQueuesRequest
@@ -1954,21 +1940,41 @@ type ListQueuesRequest struct {
 
 // A list of your queues.
 //
+// ListQueuesResult is the output of GETListQueues.
+//
 // Source: #/components/schemas/ListQueuesResult
 type ListQueuesResult struct {
-	// Pagination token to include in the next request. Token value is null if there are no additional
-	// results to request, or if you did not set MaxResults in the request.
-	NextToken *string `json:"NextToken,omitzero"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of queue URLs, up to 1,000 entries, or the value of MaxResults that you sent in the
 	// request.
-	QueueUrls []string `json:"QueueUrls,omitzero"`
+	QueueUrls []string `json:"QueueUrls,omitzero" xml:"QueueUrl"`
+
+	// Pagination token to include in the next request. Token value is null if there are no additional
+	// results to request, or if you did not set MaxResults in the request.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 }
 
 // An Amazon SQS message.
 //
 // Source: #/components/schemas/Message
 type Message struct {
+	// A unique identifier for the message. A MessageIdis considered unique across all accounts for an
+	// extended period of time.
+	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
+
+	// An identifier associated with the act of receiving the message. A new receipt handle is returned
+	// every time you receive a message. When deleting a message, you provide the last received receipt
+	// handle to delete the message.
+	ReceiptHandle *string `json:"ReceiptHandle,omitzero" xml:"ReceiptHandle,omitempty"`
+
+	// An MD5 digest of the non-URL-encoded message body string.
+	MD5OfBody *string `json:"MD5OfBody,omitzero" xml:"MD5OfBody,omitempty"`
+
+	// The message's contents (not URL-encoded).
+	Body *string `json:"Body,omitzero" xml:"Body,omitempty"`
+
 	// A map of the attributes requested in ReceiveMessage to their respective values. Supported
 	// attributes:
 	//
@@ -1981,32 +1987,23 @@ type Message struct {
 	//   - SequenceNumber
 	//
 	// ApproximateFirstReceiveTimestamp and SentTimestamp are each returned as an integer representing
-	// the epoch time in milliseconds.
-	Attributes map[string]string `json:"Attributes,omitzero"`
-
-	// The message's contents (not URL-encoded).
-	Body *string `json:"Body,omitzero"`
-
-	// An MD5 digest of the non-URL-encoded message body string.
-	MD5OfBody *string `json:"MD5OfBody,omitzero"`
+	// the [epoch time] in milliseconds.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
+	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
-	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
-
-	// A unique identifier for the message. A MessageIdis considered unique across all accounts for an
-	// extended period of time.
-	MessageId *string `json:"MessageId,omitzero"`
-
-	// An identifier associated with the act of receiving the message. A new receipt handle is returned
-	// every time you receive a message. When deleting a message, you provide the last received receipt
-	// handle to delete the message.
-	ReceiptHandle *string `json:"ReceiptHandle,omitzero"`
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 }
 
 // The user-specified message attribute value. For string data types, the Value attribute has the
@@ -2018,28 +2015,32 @@ type Message struct {
 //
 // Source: #/components/schemas/MessageAttributeValue
 type MessageAttributeValue struct {
-	// Not implemented. Reserved for future use.
-	BinaryListValues []string `json:"BinaryListValues,omitzero"`
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
+	//
+	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
+	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
 
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
 	// images.
-	BinaryValue *string `json:"BinaryValue,omitzero"`
+	BinaryValue *string `json:"BinaryValue,omitzero" xml:"BinaryValue,omitempty"`
+
+	// Not implemented. Reserved for future use.
+	StringListValues []string `json:"StringListValues,omitzero" xml:"StringListValue"`
+
+	// Not implemented. Reserved for future use.
+	BinaryListValues []string `json:"BinaryListValues,omitzero" xml:"BinaryListValue"`
 
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
-	// You can also append custom labels. For more information, see Amazon SQS Message Attributes in
-	// the Amazon SQS Developer Guide.
+	// You can also append custom labels. For more information, see
+	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
 	//
 	// Required.
-	DataType string `json:"DataType"`
-
-	// Not implemented. Reserved for future use.
-	StringListValues []string `json:"StringListValues,omitzero"`
-
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see ASCII Printable
-	// Characters.
-	StringValue *string `json:"StringValue,omitzero"`
+	//
+	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+	DataType string `json:"DataType" xml:"DataType"`
 }
 
 // MessageSystemAttributeName is an enumeration of the spec: one constant per value.
@@ -2077,38 +2078,32 @@ const (
 //
 // Source: #/components/schemas/MessageSystemAttributeValue
 type MessageSystemAttributeValue struct {
-	// Not implemented. Reserved for future use.
-	BinaryListValues []string `json:"BinaryListValues,omitzero"`
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
+	//
+	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
+	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
 
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
 	// images.
-	BinaryValue *string `json:"BinaryValue,omitzero"`
+	BinaryValue *string `json:"BinaryValue,omitzero" xml:"BinaryValue,omitempty"`
+
+	// Not implemented. Reserved for future use.
+	StringListValues []string `json:"StringListValues,omitzero" xml:"StringListValue"`
+
+	// Not implemented. Reserved for future use.
+	BinaryListValues []string `json:"BinaryListValues,omitzero" xml:"BinaryListValue"`
 
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
-	// You can also append custom labels. For more information, see Amazon SQS Message Attributes in
-	// the Amazon SQS Developer Guide.
+	// You can also append custom labels. For more information, see
+	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
 	//
 	// Required.
-	DataType string `json:"DataType"`
-
-	// Not implemented. Reserved for future use.
-	StringListValues []string `json:"StringListValues,omitzero"`
-
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see ASCII Printable
-	// Characters.
-	StringValue *string `json:"StringValue,omitzero"`
-}
-
-// POSTAddPermissionInput is the input of POSTAddPermission.
-//
-// Source: #/paths/~1%23Action=AddPermission/post
-type POSTAddPermissionInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
 	//
-	// Required.
-	Body io.Reader `json:"-"`
+	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+	DataType string `json:"DataType" xml:"DataType"`
 }
 
 // POSTAddPermissionOutput is the output of POSTAddPermission.
@@ -2119,101 +2114,12 @@ type POSTAddPermissionOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTChangeMessageVisibilityBatchInput is the input of POSTChangeMessageVisibilityBatch.
-//
-// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-type POSTChangeMessageVisibilityBatchInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTChangeMessageVisibilityBatchOutput is the output of POSTChangeMessageVisibilityBatch.
-//
-// Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
-type POSTChangeMessageVisibilityBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTChangeMessageVisibilityInput is the input of POSTChangeMessageVisibility.
-//
-// Source: #/paths/~1%23Action=ChangeMessageVisibility/post
-type POSTChangeMessageVisibilityInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTChangeMessageVisibilityOutput is the output of POSTChangeMessageVisibility.
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 type POSTChangeMessageVisibilityOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTCreateQueueInput is the input of POSTCreateQueue.
-//
-// Source: #/paths/~1%23Action=CreateQueue/post
-type POSTCreateQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTCreateQueueOutput is the output of POSTCreateQueue.
-//
-// Source: #/paths/~1%23Action=CreateQueue/post
-type POSTCreateQueueOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTDeleteMessageBatchInput is the input of POSTDeleteMessageBatch.
-//
-// Source: #/paths/~1%23Action=DeleteMessageBatch/post
-type POSTDeleteMessageBatchInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTDeleteMessageBatchOutput is the output of POSTDeleteMessageBatch.
-//
-// Source: #/paths/~1%23Action=DeleteMessageBatch/post
-type POSTDeleteMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTDeleteMessageInput is the input of POSTDeleteMessage.
-//
-// Source: #/paths/~1%23Action=DeleteMessage/post
-type POSTDeleteMessageInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
 }
 
 // POSTDeleteMessageOutput is the output of POSTDeleteMessage.
@@ -2224,68 +2130,12 @@ type POSTDeleteMessageOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTDeleteQueueInput is the input of POSTDeleteQueue.
-//
-// Source: #/paths/~1%23Action=DeleteQueue/post
-type POSTDeleteQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTDeleteQueueOutput is the output of POSTDeleteQueue.
 //
 // Source: #/paths/~1%23Action=DeleteQueue/post
 type POSTDeleteQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTGetQueueAttributesInput is the input of POSTGetQueueAttributes.
-//
-// Source: #/paths/~1%23Action=GetQueueAttributes/post
-type POSTGetQueueAttributesInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTGetQueueAttributesOutput is the output of POSTGetQueueAttributes.
-//
-// Source: #/paths/~1%23Action=GetQueueAttributes/post
-type POSTGetQueueAttributesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTGetQueueUrlInput is the input of POSTGetQueueUrl.
-//
-// Source: #/paths/~1%23Action=GetQueueUrl/post
-type POSTGetQueueUrlInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTGetQueueUrlOutput is the output of POSTGetQueueUrl.
-//
-// Source: #/paths/~1%23Action=GetQueueUrl/post
-type POSTGetQueueUrlOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
 }
 
 // POSTListDeadLetterSourceQueuesInput is the input of POSTListDeadLetterSourceQueues.
@@ -2295,53 +2145,26 @@ type POSTListDeadLetterSourceQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
-	MaxResults *string `json:"-"`
+	MaxResults2 *string `json:"-" xml:"-"`
 
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
-	NextToken *string `json:"-"`
+	NextToken2 *string `json:"-" xml:"-"`
 
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	// The URL of a dead-letter queue.
+	//
+	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	Body io.Reader `json:"-"`
-}
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
-// POSTListDeadLetterSourceQueuesOutput is the output of POSTListDeadLetterSourceQueues.
-//
-// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
-type POSTListDeadLetterSourceQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
+	// Pagination token to request the next set of results.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTListQueueTagsInput is the input of POSTListQueueTags.
-//
-// Source: #/paths/~1%23Action=ListQueueTags/post
-type POSTListQueueTagsInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTListQueueTagsOutput is the output of POSTListQueueTags.
-//
-// Source: #/paths/~1%23Action=ListQueueTags/post
-type POSTListQueueTagsOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
+	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
+	// MaxResults to receive a value for NextToken in the response.
+	MaxResults *int64 `json:"MaxResults,omitzero" xml:"MaxResults,omitempty"`
 }
 
 // POSTListQueuesInput is the input of POSTListQueues.
@@ -2351,40 +2174,25 @@ type POSTListQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
-	MaxResults *string `json:"-"`
+	MaxResults2 *string `json:"-" xml:"-"`
 
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
-	NextToken *string `json:"-"`
+	NextToken2 *string `json:"-" xml:"-"`
 
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
+	// A string to use for filtering the list results. Only those queues whose name begins with the
+	// specified string are returned.
 	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
+	// Queue URLs and names are case-sensitive.
+	QueueNamePrefix *string `json:"QueueNamePrefix,omitzero" xml:"QueueNamePrefix,omitempty"`
 
-// POSTListQueuesOutput is the output of POSTListQueues.
-//
-// Source: #/paths/~1%23Action=ListQueues/post
-type POSTListQueuesOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
+	// Pagination token to request the next set of results.
+	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTPurgeQueueInput is the input of POSTPurgeQueue.
-//
-// Source: #/paths/~1%23Action=PurgeQueue/post
-type POSTPurgeQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
+	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
+	// MaxResults to receive a value for NextToken in the response.
+	MaxResults *int64 `json:"MaxResults,omitzero" xml:"MaxResults,omitempty"`
 }
 
 // POSTPurgeQueueOutput is the output of POSTPurgeQueue.
@@ -2395,101 +2203,12 @@ type POSTPurgeQueueOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTReceiveMessageInput is the input of POSTReceiveMessage.
-//
-// Source: #/paths/~1%23Action=ReceiveMessage/post
-type POSTReceiveMessageInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTReceiveMessageOutput is the output of POSTReceiveMessage.
-//
-// Source: #/paths/~1%23Action=ReceiveMessage/post
-type POSTReceiveMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTRemovePermissionInput is the input of POSTRemovePermission.
-//
-// Source: #/paths/~1%23Action=RemovePermission/post
-type POSTRemovePermissionInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTRemovePermissionOutput is the output of POSTRemovePermission.
 //
 // Source: #/paths/~1%23Action=RemovePermission/post
 type POSTRemovePermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTSendMessageBatchInput is the input of POSTSendMessageBatch.
-//
-// Source: #/paths/~1%23Action=SendMessageBatch/post
-type POSTSendMessageBatchInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTSendMessageBatchOutput is the output of POSTSendMessageBatch.
-//
-// Source: #/paths/~1%23Action=SendMessageBatch/post
-type POSTSendMessageBatchOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTSendMessageInput is the input of POSTSendMessage.
-//
-// Source: #/paths/~1%23Action=SendMessage/post
-type POSTSendMessageInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
-// POSTSendMessageOutput is the output of POSTSendMessage.
-//
-// Source: #/paths/~1%23Action=SendMessage/post
-type POSTSendMessageOutput struct {
-	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Body is the response body (text/xml).
-	//
-	// Required.
-	Body []byte `json:"-"`
-}
-
-// POSTSetQueueAttributesInput is the input of POSTSetQueueAttributes.
-//
-// Source: #/paths/~1%23Action=SetQueueAttributes/post
-type POSTSetQueueAttributesInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
 }
 
 // POSTSetQueueAttributesOutput is the output of POSTSetQueueAttributes.
@@ -2500,32 +2219,12 @@ type POSTSetQueueAttributesOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
-// POSTTagQueueInput is the input of POSTTagQueue.
-//
-// Source: #/paths/~1%23Action=TagQueue/post
-type POSTTagQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
-}
-
 // POSTTagQueueOutput is the output of POSTTagQueue.
 //
 // Source: #/paths/~1%23Action=TagQueue/post
 type POSTTagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-}
-
-// POSTUntagQueueInput is the input of POSTUntagQueue.
-//
-// Source: #/paths/~1%23Action=UntagQueue/post
-type POSTUntagQueueInput struct {
-	// Body is the request body, read once (buffered up to runtime.MaxReplayBody for retries).
-	//
-	// Required.
-	Body io.Reader `json:"-"`
 }
 
 // POSTUntagQueueOutput is the output of POSTUntagQueue.
@@ -2536,6 +2235,8 @@ type POSTUntagQueueOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 }
 
+// PurgeQueueRequest is the input of POSTPurgeQueue.
+//
 // Source: #/components/schemas/PurgeQueueRequest
 type PurgeQueueRequest struct {
 	// The URL of the queue from which the PurgeQueue action deletes messages.
@@ -2543,7 +2244,7 @@ type PurgeQueueRequest struct {
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // QueueAttributeName is an enumeration of the spec: one constant per value.
@@ -2576,31 +2277,38 @@ const (
 	QueueAttributeNameRedriveAllowPolicy                    QueueAttributeName = "RedriveAllowPolicy"
 )
 
+// ReceiveMessageRequest is the input of POSTReceiveMessage.
+//
 // Source: #/components/schemas/ReceiveMessageRequest
 type ReceiveMessageRequest struct {
+	// The URL of the Amazon SQS queue from which messages are received.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
 	// A list of attributes that need to be returned along with each message. These attributes include:
 	//
 	//   - All – Returns all values.
 	//   - ApproximateFirstReceiveTimestamp – Returns the time the message was first received from
-	//     the queue (epoch time in milliseconds).
+	//     the queue ([epoch time] in milliseconds).
 	//   - ApproximateReceiveCount – Returns the number of times a message has been received across
 	//     all queues but not deleted.
 	//   - AWSTraceHeader – Returns the X-Ray trace header string.
 	//   - SenderId
 	//   - For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
 	//   - For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
-	//   - SentTimestamp – Returns the time the message was sent to the queue (epoch time in
+	//   - SentTimestamp – Returns the time the message was sent to the queue ([epoch time] in
 	//     milliseconds).
 	//   - MessageDeduplicationId – Returns the value provided by the producer that calls the
 	//     SendMessage action.
 	//   - MessageGroupId – Returns the value provided by the producer that calls the SendMessage
 	//     action. Messages with the same MessageGroupId are returned in sequence.
 	//   - SequenceNumber – Returns the value provided by Amazon SQS.
-	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero"`
-
-	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
-	// (however, fewer messages might be returned). Valid values: 1 to 10. Default: 1.
-	MaxNumberOfMessages *int64 `json:"MaxNumberOfMessages,omitzero"`
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
+	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
 
 	// The name of the message attribute, where N is the index.
 	//
@@ -2616,14 +2324,29 @@ type ReceiveMessageRequest struct {
 	// When using ReceiveMessage, you can send a list of attribute names to receive, or you can return
 	// all of the attributes by specifying All or .* in your request. You can also use all message
 	// attributes starting with a prefix, for example bar.*.
-	MessageAttributeNames []string `json:"MessageAttributeNames,omitzero"`
+	MessageAttributeNames []string `json:"MessageAttributeNames,omitzero" xml:"MessageAttributeName"`
 
-	// The URL of the Amazon SQS queue from which messages are received.
+	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
+	// (however, fewer messages might be returned). Valid values: 1 to 10. Default: 1.
+	MaxNumberOfMessages *int64 `json:"MaxNumberOfMessages,omitzero" xml:"MaxNumberOfMessages,omitempty"`
+
+	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
+	// requests after being retrieved by a ReceiveMessage request.
+	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero" xml:"VisibilityTimeout,omitempty"`
+
+	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
+	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
+	// messages are available and the wait time expires, the call returns successfully with an empty
+	// list of messages.
 	//
-	// Queue URLs and names are case-sensitive.
+	// Important: To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
+	// set HTTP transport settings using the [NettyNioAsyncHttpClient] for asynchronous clients, or the
+	// [ApacheHttpClient] for synchronous clients.
 	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
+	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
+	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero" xml:"WaitTimeSeconds,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2641,19 +2364,17 @@ type ReceiveMessageRequest struct {
 	//     none of the messages have been modified (deleted or had their visibility changes).
 	//   - During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return
 	//     the same messages and receipt handles. If a retry occurs within the deduplication interval,
-	//     it resets the visibility timeout. For more information, see Visibility Timeout in the Amazon
-	//     SQS Developer Guide.
+	//     it resets the visibility timeout. For more information, see [Visibility Timeout] in the
+	//     Amazon SQS Developer Guide.
 	//
-	// <important> If a caller of the ReceiveMessage action still processes messages when the
-	// visibility timeout expires and messages become visible, another worker consuming from the same
-	// queue can receive the same messages and therefore process duplicates. Also, if a consumer whose
-	// message processing time is longer than the visibility timeout tries to delete the processed
-	// messages, the action fails with an error.
+	// Important: If a caller of the ReceiveMessage action still processes messages when the visibility
+	// timeout expires and messages become visible, another worker consuming from the same queue can
+	// receive the same messages and therefore process duplicates. Also, if a consumer whose message
+	// processing time is longer than the visibility timeout tries to delete the processed messages,
+	// the action fails with an error.
 	//
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
-	//
-	// </important>
 	//
 	//   - While messages with a particular MessageGroupId are invisible, no more messages belonging to
 	//     the same MessageGroupId are returned until the visibility timeout expires. You can still
@@ -2666,109 +2387,112 @@ type ReceiveMessageRequest struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId, see Using the ReceiveRequestAttemptId
-	// Request Parameter in the Amazon SQS Developer Guide.
-	ReceiveRequestAttemptId *string `json:"ReceiveRequestAttemptId,omitzero"`
-
-	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
-	// requests after being retrieved by a ReceiveMessage request.
-	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero"`
-
-	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
-	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
-	// messages are available and the wait time expires, the call returns successfully with an empty
-	// list of messages.
+	// For best practices of using ReceiveRequestAttemptId, see
+	// [Using the ReceiveRequestAttemptId Request Parameter] in the Amazon SQS Developer Guide.
 	//
-	// <important> To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
-	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
-	// set HTTP transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
-	// ApacheHttpClient for synchronous clients.
-	//
-	// </important>
-	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero"`
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
+	ReceiveRequestAttemptId *string `json:"ReceiveRequestAttemptId,omitzero" xml:"ReceiveRequestAttemptId,omitempty"`
 }
 
 // A list of received messages.
 //
+// ReceiveMessageResult is the output of GETReceiveMessage.
+//
 // Source: #/components/schemas/ReceiveMessageResult
 type ReceiveMessageResult struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
+
 	// A list of messages.
-	Messages []Message `json:"Messages,omitzero"`
+	Messages []Message `json:"Messages,omitzero" xml:"Message"`
 }
 
+// RemovePermissionRequest is the input of POSTRemovePermission.
+//
 // Source: #/components/schemas/RemovePermissionRequest
 type RemovePermissionRequest struct {
-	// The identification of the permission to remove. This is the label added using the AddPermission
-	// action.
-	//
-	// Required.
-	Label string `json:"Label"`
-
 	// The URL of the Amazon SQS queue from which permissions are removed.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
-}
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
-// Source: #/components/schemas/SendMessageBatchRequest
-type SendMessageBatchRequest struct {
-	// A list of SendMessageBatchRequestEntry items.
+	// The identification of the permission to remove. This is the label added using the AddPermission
+	// action.
 	//
 	// Required.
-	Entries []SendMessageBatchRequestEntry `json:"Entries"`
+	Label string `json:"Label" xml:"Label"`
+}
 
+// SendMessageBatchRequest is the input of POSTSendMessageBatch.
+//
+// Source: #/components/schemas/SendMessageBatchRequest
+type SendMessageBatchRequest struct {
 	// The URL of the Amazon SQS queue to which batched messages are sent.
 	//
 	// Queue URLs and names are case-sensitive.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// A list of SendMessageBatchRequestEntry items.
+	//
+	// Required.
+	Entries []SendMessageBatchRequestEntry `json:"Entries" xml:"SendMessageBatchRequestEntry"`
 }
 
 // Contains the details of a single Amazon SQS message along with an Id.
 //
 // Source: #/components/schemas/SendMessageBatchRequestEntry
 type SendMessageBatchRequestEntry struct {
+	// An identifier for a message in this batch used to communicate the result.
+	//
+	// Note: The Ids of a batch request need to be unique within a request.
+	//
+	// This identifier can have up to 80 characters. The following characters are accepted:
+	// alphanumeric characters, hyphens(-), and underscores (_).
+	//
+	// Required.
+	Id string `json:"Id" xml:"Id"`
+
+	// The body of the message.
+	//
+	// Required.
+	MessageBody string `json:"MessageBody" xml:"MessageBody"`
+
 	// The length of time, in seconds, for which a specific message is delayed. Valid values: 0 to 900.
 	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue is applied.
 	//
-	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
-	// parameter only on a queue level.
-	//
-	// </note>
-	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
+	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
 
-	// An identifier for a message in this batch used to communicate the result.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
-	// <note> The Ids of a batch request need to be unique within a request.
-	//
-	// This identifier can have up to 80 characters. The following characters are accepted:
-	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
-	// </note>
-	//
-	// Required.
-	Id string `json:"Id"`
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
-
-	// The body of the message.
+	// The message system attribute to send Each message system attribute consists of a Name, Type, and
+	// Value.
 	//
-	// Required.
-	MessageBody string `json:"MessageBody"`
+	// Important:
+	//
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
+	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of messages within a 5-minute minimum deduplication interval.
 	// If a message with a particular MessageDeduplicationId is sent successfully, subsequent messages
 	// with the same MessageDeduplicationId are accepted successfully but aren't delivered. For more
-	// information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	// information, see [Exactly-once processing] in the Amazon SQS Developer Guide.
 	//
 	//   - Every message must have a unique MessageDeduplicationId,
 	//   - You may provide a MessageDeduplicationId explicitly.
@@ -2788,8 +2512,8 @@ type SendMessageBatchRequestEntry struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
-	// useful for troubleshooting delivery issues).
+	// Note: The MessageDeduplicationId is available to the consumer of the message (this can be useful
+	// for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -2798,13 +2522,15 @@ type SendMessageBatchRequestEntry struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// </note> The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
-	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
-	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
+	// The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can contain
+	// alphanumeric characters (a-z, A-Z, 0-9) and punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide.
-	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero"`
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
+	//
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
+	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2824,42 +2550,35 @@ type SendMessageBatchRequestEntry struct {
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide.
+	// For best practices of using MessageGroupId, see [Using the MessageGroupId Property] in the
+	// Amazon SQS Developer Guide.
 	//
-	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
-	// </important>
-	MessageGroupId *string `json:"MessageGroupId,omitzero"`
-
-	// The message system attribute to send Each message system attribute consists of a Name, Type, and
-	// Value.
-	//
-	// <important>
-	//
-	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
-	//     String and its value must be a correctly formatted X-Ray trace header string.
-	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	//
-	// </important>
-	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
+	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
+	MessageGroupId *string `json:"MessageGroupId,omitzero" xml:"MessageGroupId,omitempty"`
 }
 
 // For each message in the batch, the response contains a SendMessageBatchResultEntry tag if the
 // message succeeds or a BatchResultErrorEntry tag if the message fails.
 //
+// SendMessageBatchResult is the output of GETSendMessageBatch.
+//
 // Source: #/components/schemas/SendMessageBatchResult
 type SendMessageBatchResult struct {
-	// A list of BatchResultErrorEntry items with error details about each message that can't be
-	// enqueued.
-	//
-	// Required.
-	Failed []BatchResultErrorEntry `json:"Failed"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// A list of SendMessageBatchResultEntry items.
 	//
 	// Required.
-	Successful []SendMessageBatchResultEntry `json:"Successful"`
+	Successful []SendMessageBatchResultEntry `json:"Successful" xml:"SendMessageBatchResultEntry"`
+
+	// A list of BatchResultErrorEntry items with error details about each message that can't be
+	// enqueued.
+	//
+	// Required.
+	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses a MessageId for a successfully-enqueued message in a SendMessageBatch.
@@ -2869,29 +2588,35 @@ type SendMessageBatchResultEntry struct {
 	// An identifier for the message in this batch.
 	//
 	// Required.
-	Id string `json:"Id"`
-
-	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
-	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
-	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
-
-	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
-	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
-	//
-	// Required.
-	MD5OfMessageBody string `json:"MD5OfMessageBody"`
-
-	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
-	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
-	// before creating the MD5 digest. For information about MD5, see RFC1321.
-	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero"`
+	Id string `json:"Id" xml:"Id"`
 
 	// An identifier for the message.
 	//
 	// Required.
-	MessageId string `json:"MessageId"`
+	MessageId string `json:"MessageId" xml:"MessageId"`
+
+	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
+	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// Required.
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageBody string `json:"MD5OfMessageBody" xml:"MD5OfMessageBody"`
+
+	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
+	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
+
+	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
+	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
+	// before creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2899,47 +2624,66 @@ type SendMessageBatchResultEntry struct {
 	//
 	// The length of SequenceNumber is 128 bits. As SequenceNumber continues to increase for a
 	// particular MessageGroupId.
-	SequenceNumber *string `json:"SequenceNumber,omitzero"`
+	SequenceNumber *string `json:"SequenceNumber,omitzero" xml:"SequenceNumber,omitempty"`
 }
 
+// SendMessageRequest is the input of POSTSendMessage.
+//
 // Source: #/components/schemas/SendMessageRequest
 type SendMessageRequest struct {
+	// The URL of the Amazon SQS queue to which a message is sent.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
+	// The message to send. The minimum size is one character. The maximum size is 256 KB.
+	//
+	// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
+	// characters are allowed:
+	//
+	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
+	//
+	// Any characters not included in this list will be rejected. For more information, see the
+	// [W3C specification for characters].
+	//
+	// Required.
+	//
+	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
+	MessageBody string `json:"MessageBody" xml:"MessageBody"`
+
 	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
 	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue applies.
 	//
-	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
-	// parameter only on a queue level.
-	//
-	// </note>
-	DelaySeconds *int64 `json:"DelaySeconds,omitzero"`
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
+	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero"`
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 
-	// The message to send. The minimum size is one character. The maximum size is 256 KB.
+	// The message system attribute to send. Each message system attribute consists of a Name, Type,
+	// and Value.
 	//
-	// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
-	// characters are allowed:
+	// Important:
 	//
-	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
-	//
-	// Any characters not included in this list will be rejected. For more information, see the W3C
-	// specification for characters.
-	//
-	// </important>
-	//
-	// Required.
-	MessageBody string `json:"MessageBody"`
+	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
+	//     String and its value must be a correctly formatted X-Ray trace header string.
+	//   - The size of a message system attribute doesn't count towards the total size of a message.
+	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of sent messages. If a message with a particular
 	// MessageDeduplicationId is sent successfully, any messages sent with the same
 	// MessageDeduplicationId are accepted successfully but aren't delivered during the 5-minute
-	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
+	// deduplication interval. For more information, see [Exactly-once processing] in the Amazon SQS
 	// Developer Guide.
 	//
 	//   - Every message must have a unique MessageDeduplicationId,
@@ -2960,8 +2704,8 @@ type SendMessageRequest struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
-	// useful for troubleshooting delivery issues).
+	// Note: The MessageDeduplicationId is available to the consumer of the message (this can be useful
+	// for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -2970,13 +2714,16 @@ type SendMessageRequest struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// </note> The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId
-	// can contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide.
-	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero"`
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
+	//
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
+	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -2996,56 +2743,48 @@ type SendMessageRequest struct {
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide.
+	// For best practices of using MessageGroupId, see [Using the MessageGroupId Property] in the
+	// Amazon SQS Developer Guide.
 	//
-	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
-	// </important>
-	MessageGroupId *string `json:"MessageGroupId,omitzero"`
-
-	// The message system attribute to send. Each message system attribute consists of a Name, Type,
-	// and Value.
-	//
-	// <important>
-	//
-	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
-	//     String and its value must be a correctly formatted X-Ray trace header string.
-	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	//
-	// </important>
-	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero"`
-
-	// The URL of the Amazon SQS queue to which a message is sent.
-	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
+	MessageGroupId *string `json:"MessageGroupId,omitzero" xml:"MessageGroupId,omitempty"`
 }
 
 // The MD5OfMessageBody and MessageId elements.
 //
+// SendMessageResult is the output of GETSendMessage.
+//
 // Source: #/components/schemas/SendMessageResult
 type SendMessageResult struct {
-	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
-	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
-	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero"`
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
-	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero"`
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero" xml:"MD5OfMessageBody,omitempty"`
+
+	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
+	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
 	// before creating the MD5 digest.
-	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero"`
+	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
 
 	// An attribute containing the MessageId of the message sent to the queue. For more information,
-	// see Queue and Message Identifiers in the Amazon SQS Developer Guide.
-	MessageId *string `json:"MessageId,omitzero"`
+	// see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
+	//
+	// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
@@ -3053,11 +2792,20 @@ type SendMessageResult struct {
 	//
 	// The length of SequenceNumber is 128 bits. SequenceNumber continues to increase for a particular
 	// MessageGroupId.
-	SequenceNumber *string `json:"SequenceNumber,omitzero"`
+	SequenceNumber *string `json:"SequenceNumber,omitzero" xml:"SequenceNumber,omitempty"`
 }
 
+// SetQueueAttributesRequest is the input of POSTSetQueueAttributes.
+//
 // Source: #/components/schemas/SetQueueAttributesRequest
 type SetQueueAttributesRequest struct {
+	// The URL of the Amazon SQS queue whose attributes are set.
+	//
+	// Queue URLs and names are case-sensitive.
+	//
+	// Required.
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
+
 	// A map of attributes to set.
 	//
 	// The following lists the names, descriptions, and values of the special request parameters that
@@ -3072,16 +2820,16 @@ type SetQueueAttributesRequest struct {
 	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
 	//     days). Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and
-	//     Access Management User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Identity and Access Management User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -3106,27 +2854,27 @@ type SetQueueAttributesRequest struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     AWS-managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
-	//     example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	//     example, be alias/MyAlias . For more examples, see [KeyId] in the Key Management Service API
 	//     Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attribute applies only to FIFO (first-in-first-out) queues:
+	// The following attribute applies only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	//     Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
+	//     [Exactly-once processing] in the Amazon SQS Developer Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -3145,7 +2893,7 @@ type SetQueueAttributesRequest struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -3162,46 +2910,52 @@ type SetQueueAttributesRequest struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
 	//
 	// Required.
-	Attributes map[string]string `json:"Attributes"`
-
-	// The URL of the Amazon SQS queue whose attributes are set.
 	//
-	// Queue URLs and names are case-sensitive.
-	//
-	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
+	Attributes map[string]string `json:"Attributes" xml:"-"`
 }
 
-// TagQueueRequest is an object of the spec.
+// TagQueueRequest is the input of POSTTagQueue.
 //
 // Source: #/components/schemas/TagQueueRequest
 type TagQueueRequest struct {
 	// The URL of the queue.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The list of tags to be added to the specified queue.
 	//
 	// Required.
-	Tags map[string]string `json:"Tags"`
+	Tags map[string]string `json:"Tags" xml:"-"`
 }
 
-// UntagQueueRequest is an object of the spec.
+// UntagQueueRequest is the input of POSTUntagQueue.
 //
 // Source: #/components/schemas/UntagQueueRequest
 type UntagQueueRequest struct {
 	// The URL of the queue.
 	//
 	// Required.
-	QueueUrl string `json:"QueueUrl"`
+	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 
 	// The list of tags to be removed from the specified queue.
 	//
 	// Required.
-	TagKeys []string `json:"TagKeys"`
+	TagKeys []string `json:"TagKeys" xml:"TagKey"`
 }

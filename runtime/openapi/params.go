@@ -285,3 +285,22 @@ func AddCookie(h http.Header, name string, v any, explode bool) {
 	}
 	h.Set("Cookie", strings.Join(crumbs, "; "))
 }
+
+// signerHeaders are the request headers a request signer sets on every
+// attempt, in canonical form: Authorization and AWS Signature Version 4's
+// own (the date, the session token, the payload hash, and the algorithm,
+// credential, signed headers and signature that aws2openapi specs declare
+// as headers; https://docs.aws.amazon.com/IAM/latest/UserGuide/create-signed-request.html).
+var signerHeaders = []string{"Authorization", "X-Amz-Algorithm", "X-Amz-Content-Sha256", "X-Amz-Credential",
+	"X-Amz-Date", "X-Amz-Security-Token", "X-Amz-Signature", "X-Amz-Signedheaders"}
+
+// IsSignerHeader reports whether name (any case) is a header the request
+// signer owns: Authorization, X-Amz-Algorithm, X-Amz-Content-Sha256,
+// X-Amz-Credential, X-Amz-Date, X-Amz-Security-Token, X-Amz-Signature or
+// X-Amz-SignedHeaders (AWS SigV4). A spec declaring one as a header
+// parameter gets no input field for it: the BeforeAttempt hook (the signer)
+// sets it on each attempt, so a retry is signed afresh. Every other
+// declared header, x-amz-* included, is an input field.
+func IsSignerHeader(name string) bool {
+	return slices.Contains(signerHeaders, http.CanonicalHeaderKey(name))
+}

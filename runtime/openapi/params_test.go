@@ -113,3 +113,15 @@ func TestSetHeaderAndAddCookie(t *testing.T) {
 	AddCookie(h, "id", (*string)(nil), false)
 	require.Empty(t, h, "absent values set nothing")
 }
+
+func TestIsSignerHeader(t *testing.T) {
+	for name, want := range map[string]bool{
+		"authorization": true, "X-Amz-Date": true, "x-amz-security-token": true, "X-Amz-Content-Sha256": true,
+		"X-Amz-SignedHeaders": true, "x-amz-algorithm": true, "X-Amz-Credential": true, "X-Amz-Signature": true,
+		"x-amz-acl": false, "X-Amz-Target": false, "x-amz-server-side-encryption": false, "Accept": false,
+	} {
+		if got := IsSignerHeader(name); got != want {
+			t.Errorf("IsSignerHeader(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

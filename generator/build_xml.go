@@ -1,0 +1,256 @@
+package generator
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+)
+
+// XMLObject is the OpenAPI XML Object (OpenAPI 3.0 §4.7.26) of a property,
+// merged from the property's schema and its allOf members (the first name,
+// namespace and prefix found win; attribute and wrapped are true when any
+// says so).
+type XMLObject struct {
+	// Name replaces the property's name as the element or attribute name
+	// (for a wrapped array: the wrapper's name).
+	Name string
+	// Namespace is the element's namespace URI; Prefix its prefix (kept for
+	// documentation: encoding/xml writes a default xmlns instead).
+	Namespace, Prefix string
+	// Attribute: the property is an attribute, not an element.
+	Attribute bool
+	// Wrapped: an array's elements sit inside one wrapper element
+	// (OpenAPI's default is false: the elements repeat in place).
+	Wrapped bool
+	// ItemName is the name the array's items' XML Object gives each
+	// element ("" for none).
+	ItemName string
+	// Skip: another property of the type already has this element name,
+	// so this one is not written or read as XML (a warning says so).
+	Skip bool
+}
+
+// xmlObjectOf reads the XML Object of a property schema.
+func xmlObjectOf(sr *openapi3.SchemaRef) XMLObject {
+	var x XMLObject
+	if sr == nil || sr.Value == nil {
+		return x
+	}
+	var visit func(s *openapi3.Schema, depth int)
+	visit = func(s *openapi3.Schema, depth int) {
+		if s == nil || depth > 8 {
+			return
+		}
+		if o := s.XML; o != nil {
+			x.Name = cmpOr(x.Name, o.Name)
+			x.Namespace = cmpOr(x.Namespace, o.Namespace)
+			x.Prefix = cmpOr(x.Prefix, o.Prefix)
+			x.Attribute = x.Attribute || o.Attribute
+			x.Wrapped = x.Wrapped || o.Wrapped
+		}
+		if s.Items != nil && x.ItemName == "" {
+			x.ItemName = xmlObjectOf(s.Items).Name
+		}
+		for _, m := range s.AllOf {
+			if m != nil {
+				visit(m.Value, depth+1)
+			}
+		}
+	}
+	visit(sr.Value, 0)
+	return x
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// xmlRoot is the root element's name of an XML body whose schema is sr:
+// its XML Object's name, else its component's name, else fallback.
+func xmlRoot(sr *openapi3.SchemaRef, fallback string) (name, namespace string) {
+	x := xmlObjectOf(sr)
+	if x.Name == "" {
+		if n, ok := strings.CutPrefix(sr.Ref, componentPrefix); ok {
+			x.Name = n
+		}
+	}
+	return cmpOr(x.Name, fallback), x.Namespace
+}
+
+// xmlWrapper reports the property of an XML body's inline object schema
+// that is the root element itself: the schema has no XML Object and exactly
+// one property, an object (aws2openapi writes S3's PutBucketTagging body as
+// {Tagging: {TagSet: …}}, the wire being <Tagging><TagSet>…). It returns
+// the property's name, or "".
+func xmlWrapper(sr *openapi3.SchemaRef) string {
+	if sr == nil || sr.Ref != "" || sr.Value == nil || sr.Value.XML != nil || len(sr.Value.Properties) != 1 {
+		return ""
+	}
+	for k, p := range sr.Value.Properties {
+		if p != nil && p.Value != nil {
+			typ, _ := schemaType(p.Value)
+			if typ == "object" || len(p.Value.AllOf) > 0 {
+				return k
+			}
+		}
+	}
+	return ""
+}
+
+// markXML marks the named struct types an XML body reaches from the types
+// named (the input or output, or a wrapper field's type): their fields get
+// xml struct tags, in the order the spec declares their properties.
+func (b *builder) markXML(names ...string) {
+	byName := map[string]*Type{}
+	for _, t := range b.types {
+		byName[t.Name] = t
+	}
+	var visit func(name string)
+	var visitRef func(r TypeRef)
+	visitRef = func(r TypeRef) {
+		switch r.Kind {
+		case RefNamed:
+			visit(r.Name)
+		case RefSlice, RefMap:
+			if r.Elem != nil {
+				visitRef(*r.Elem)
+			}
+		}
+	}
+	visit = func(name string) {
+		t := byName[name]
+		if t == nil || t.XML || t.Kind != KindStruct {
+			return
+		}
+		t.XML = true
+		b.xmlOrder(t)
+		b.xmlClashes(t)
+		for _, f := range t.Fields {
+			visitRef(f.Type)
+		}
+		if t.Embed != "" {
+			visit(t.Embed)
+		}
+	}
+	for _, n := range names {
+		visit(n)
+	}
+}
+
+// xmlOrder sorts t's fields into the order the spec declares its
+// properties (XML elements are ordered; kin-openapi's property maps are
+// not), following allOf members and $refs; fields it cannot place (header
+// and path fields of an input) keep their place after the others.
+func (b *builder) xmlOrder(t *Type) {
+	b.xmlOrderFrom(t, t.Source)
+}
+
+// xmlOrderFrom is xmlOrder with the order of the schema at ptr.
+func (b *builder) xmlOrderFrom(t *Type, ptr string) {
+	order := b.propertyOrder(ptr, 0)
+	if len(order) == 0 {
+		return
+	}
+	rank := func(f Field) int {
+		if f.In != "" {
+			return -1
+		}
+		if i := slices.Index(order, f.JSONName); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(t.Fields, func(x, y Field) int { return rank(x) - rank(y) })
+}
+
+// propertyOrder returns the property names of the schema at ptr (a JSON
+// pointer into the spec), in the order written, allOf members' in turn.
+func (b *builder) propertyOrder(ptr string, depth int) []string {
+	n := b.nodeAt(ptr)
+	if n == nil || depth > 8 {
+		return nil
+	}
+	if ref := mapValue(n, "$ref"); ref != nil {
+		if p, ok := strings.CutPrefix(ref.Value, "#"); ok {
+			return b.propertyOrder(p, depth+1)
+		}
+		return nil
+	}
+	var out []string
+	if props := mapValue(n, "properties"); props != nil && props.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(props.Content); i += 2 {
+			out = append(out, props.Content[i].Value)
+		}
+	}
+	if all := mapValue(n, "allOf"); all != nil && all.Kind == yaml.SequenceNode {
+		for i := range all.Content {
+			for _, k := range b.propertyOrder(child(child(ptr, "allOf"), strconv.Itoa(i)), depth+1) {
+				if !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nodeAt resolves a JSON pointer in the spec's YAML tree (nil when it does
+// not lead to a node).
+func (b *builder) nodeAt(ptr string) *yaml.Node {
+	n := b.root
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch {
+		case n == nil:
+			return nil
+		case n.Kind == yaml.MappingNode:
+			n = mapValue(n, tok)
+		case n.Kind == yaml.SequenceNode:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Content) {
+				return nil
+			}
+			n = n.Content[i]
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
+// xmlClashes marks Skip, with a warning, each field of an XML type whose
+// element or attribute name an earlier field already uses (encoding/xml
+// refuses such a struct): S3's deprecated TopicConfiguration has both
+// Event and Events, whose unwrapped items are also <Event>.
+func (b *builder) xmlClashes(t *Type) {
+	seen := map[string]string{}
+	for i, f := range t.Fields {
+		tag := xmlTag(f)
+		if tag == "-" {
+			continue
+		}
+		key, _, _ := strings.Cut(tag, ">")
+		key, _, _ = strings.Cut(key, ",")
+		if strings.Contains(tag, ",attr") {
+			key += ",attr"
+		}
+		if other, ok := seen[key]; ok {
+			t.Fields[i].XML.Skip = true
+			b.d.warnf(t.Source, "XML: property %q of %s has the element name of %q; it is not written or read as XML", f.JSONName, t.Name, other)
+			continue
+		}
+		seen[key] = f.JSONName
+	}
+}

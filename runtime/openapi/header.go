@@ -1,0 +1,115 @@
+package openapi
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Response headers a spec declares (OpenAPI 3.0 §4.7.17, the Response
+// Object's headers) are read into typed output fields by these functions,
+// which generated decoders call before decoding the body. A header absent
+// from the response leaves *dst nil; a value that does not parse is an
+// error naming the header, which the runtime reports as a
+// *runtime.DecodeError. Headers sent several times are read from their
+// first line, but strings, which join every line with ", " (RFC 9110 §5.3).
+
+// HeaderString reads header name into *dst (any string type, enums
+// included).
+func HeaderString[T ~string](h http.Header, name string, dst **T) error {
+	vs := h.Values(name)
+	if len(vs) == 0 {
+		return nil
+	}
+	v := T(strings.Join(vs, ", "))
+	*dst = &v
+	return nil
+}
+
+// HeaderInt reads header name, a decimal integer (surrounding spaces
+// allowed), into *dst; it returns an error naming the header when the value
+// is not an integer of T's size.
+func HeaderInt[T ~int32 | ~int64](h http.Header, name string, dst **T) error {
+	s, ok := firstValue(h, name)
+	if !ok {
+		return nil
+	}
+	var zero T
+	bits := 64
+	if _, small := any(zero).(int32); small {
+		bits = 32
+	}
+	n, err := strconv.ParseInt(s, 10, bits)
+	if err != nil {
+		return fmt.Errorf("response header %s: %q is not an integer of %d bits", name, s, bits)
+	}
+	v := T(n)
+	*dst = &v
+	return nil
+}
+
+// HeaderFloat reads header name, a decimal number, into *dst; it returns an
+// error naming the header when the value is not a number.
+func HeaderFloat[T ~float32 | ~float64](h http.Header, name string, dst **T) error {
+	s, ok := firstValue(h, name)
+	if !ok {
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("response header %s: %q is not a number", name, s)
+	}
+	v := T(f)
+	*dst = &v
+	return nil
+}
+
+// HeaderBool reads header name, "true" or "false" (any case), into *dst;
+// it returns an error naming the header for any other value.
+func HeaderBool(h http.Header, name string, dst **bool) error {
+	s, ok := firstValue(h, name)
+	if !ok {
+		return nil
+	}
+	var v bool
+	switch strings.ToLower(s) {
+	case "true":
+		v = true
+	case "false":
+	default:
+		return fmt.Errorf("response header %s: %q is not true or false", name, s)
+	}
+	*dst = &v
+	return nil
+}
+
+// HeaderTime reads header name, a date-time, into *dst: RFC 3339 (the
+// format: date-time of OpenAPI) or an HTTP date (RFC 9110 §5.6.7:
+// IMF-fixdate, RFC 850, asctime, as http.ParseTime reads them), since
+// servers send Last-Modified and Expires that way whatever the spec says.
+// It returns an error naming the header for any other value.
+func HeaderTime(h http.Header, name string, dst **time.Time) error {
+	s, ok := firstValue(h, name)
+	if !ok {
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		if t, err = http.ParseTime(s); err != nil {
+			return fmt.Errorf("response header %s: %q is not an RFC 3339 date-time or an HTTP date", name, s)
+		}
+	}
+	*dst = &t
+	return nil
+}
+
+// firstValue returns the first line of header name, trimmed.
+func firstValue(h http.Header, name string) (string, bool) {
+	vs := h.Values(name)
+	if len(vs) == 0 {
+		return "", false
+	}
+	return strings.TrimSpace(vs[0]), true
+}

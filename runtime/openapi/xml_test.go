@@ -1,0 +1,72 @@
+package openapi
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+type xmlTag struct {
+	Key   string `xml:"Key"`
+	Value string `xml:"Value"`
+}
+
+type xmlTagging struct {
+	Version *string  `xml:"version,attr,omitempty"`
+	TagSet  []xmlTag `xml:"TagSet>Tag"`
+	Flat    []string `xml:"Item"`
+}
+
+func TestXMLBody(t *testing.T) {
+	v := "2"
+	b, err := XMLBody(&xmlTagging{Version: &v, TagSet: []xmlTag{{"k", "a<b"}}, Flat: []string{"x", "y"}}, "Tagging", "http://s3.amazonaws.com/doc/2006-03-01/")
+	want := `<Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/" version="2"><TagSet><Tag><Key>k</Key><Value>a&lt;b</Value></Tag></TagSet><Item>x</Item><Item>y</Item></Tagging>`
+	if err != nil || string(b) != want {
+		t.Fatalf("got %s %v\nwant %s", b, err, want)
+	}
+	var nilp *xmlTagging
+	if b, err := XMLBody(nilp, "Tagging", ""); b != nil || err != nil {
+		t.Fatalf("a nil input sends no body: %q %v", b, err)
+	}
+	if _, err := XMLBody(map[string]string{"a": "b"}, "M", ""); err == nil {
+		t.Fatal("encoding/xml's error is returned")
+	}
+}
+
+func decodeWith(dec func(any) func(*http.Response) error, body string, v any) error {
+	return dec(v)(&http.Response{Body: io.NopCloser(strings.NewReader(body))})
+}
+
+func TestDecodeXML(t *testing.T) {
+	var got xmlTagging
+	err := decodeWith(DecodeXML, `<?xml version="1.0"?><Any xmlns="urn:x" version="3"><TagSet><Tag><Key>k</Key><Value>v</Value></Tag></TagSet><Item>x</Item><Other/></Any>`, &got)
+	if err != nil || *got.Version != "3" || got.TagSet[0] != (xmlTag{"k", "v"}) || got.Flat[0] != "x" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if err := decodeWith(DecodeXML, ``, &got); err != nil {
+		t.Fatalf("an empty body is no error: %v", err)
+	}
+	if err := decodeWith(DecodeXML, `<a><b></a>`, &got); err == nil {
+		t.Fatal("malformed XML is an error")
+	}
+}
+
+func TestDecodeXMLResult(t *testing.T) {
+	var got struct {
+		Messages []struct {
+			Body string `xml:"Body"`
+		} `xml:"Message"`
+	}
+	body := `<ReceiveMessageResponse><Other><Message><Body>no</Body></Message></Other><ReceiveMessageResult><Message><Body>hi</Body></Message><Message><Body>ho</Body></Message></ReceiveMessageResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></ReceiveMessageResponse>`
+	if err := decodeWith(DecodeXMLResult, body, &got); err != nil || len(got.Messages) != 2 || got.Messages[1].Body != "ho" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	got.Messages = nil
+	if err := decodeWith(DecodeXMLResult, `<DeleteQueueResponse><ResponseMetadata/></DeleteQueueResponse>`, &got); err != nil || got.Messages != nil {
+		t.Fatalf("no result element: %+v %v", got, err)
+	}
+	if err := decodeWith(DecodeXMLResult, `<R><XResult><Message>`, &got); err == nil {
+		t.Fatal("a truncated body is an error")
+	}
+}
