@@ -3,6 +3,7 @@ package generator
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -86,4 +87,47 @@ paths:
 `)
 	require.Error(t, err)
 	require.Contains(t, diags, `error: spec.yaml#/paths/~1a/get/summary/summary/$ref: $ref "#/paths/~1a/get" names an ancestor of this summary (#/paths/~1a/get): its text cannot contain itself`)
+}
+
+// Every name the generator declares is reserved before spec names are
+// assigned: schemas called ServerURL and DefaultServerURL are renamed, and
+// operation UpdateAssociation's status-mapped constructor and operation
+// UpdateAssociationStatus's code-mapped one get two names; the client
+// type-checks.
+func TestGeneratedNamesAreReserved(t *testing.T) {
+	svc, diags, err := loadSpecText(t, "", `openapi: 3.0.3
+info: {title: T, version: '1'}
+servers:
+  - url: https://{region}.api.test
+    variables: {region: {default: eu}}
+components:
+  schemas:
+    ServerURL: {type: object, properties: {a: {type: string}}}
+    DefaultServerURL: {type: object, properties: {a: {type: string}}}
+    Fault: {type: object, properties: {code: {type: string}}}
+    InvalidThing: {type: object, properties: {message: {type: string}}}
+paths:
+  /a:
+    post:
+      operationId: UpdateAssociation
+      responses:
+        '200': {description: ok}
+        '404': {description: gone, content: {application/json: {schema: {$ref: '#/components/schemas/Fault'}}}}
+  /b:
+    post:
+      operationId: UpdateAssociationStatus
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/ServerURL'}}}}
+        '480': {description: InvalidThing, content: {application/json: {schema: {$ref: '#/components/schemas/InvalidThing'}}}}
+        '481': {description: bad, content: {application/json: {schema: {$ref: '#/components/schemas/DefaultServerURL'}}}}
+`)
+	require.NoError(t, err, "%v", diags)
+	require.Contains(t, diags, "spec.yaml#/components/schemas/ServerURL: Go name ServerURL is taken; using ServerURL2")
+	require.Contains(t, diags, "spec.yaml#/components/schemas/DefaultServerURL: Go name DefaultServerURL is taken; using DefaultServerURL2")
+	files, err := Generate(svc, "p")
+	require.NoError(t, err)
+	require.NoError(t, checkGenerated(files))
+	ops := string(files[slices.IndexFunc(files, func(f File) bool { return f.Name == "operations.go" })].Content)
+	require.Contains(t, ops, "func newUpdateAssociationStatusError(status int) runtime.ModeledError {")
+	require.Contains(t, ops, "func newUpdateAssociationStatusError2(code string) runtime.ModeledError {")
 }
