@@ -136,6 +136,12 @@ type Operation struct {
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
+	// Pagination is how the operation's results come in pages (nil: not
+	// paginated); build_paginate.go.
+	Pagination *Pagination
+	// Waiters poll the operation until a state is reached (x-waiters,
+	// smithy's @waitable), sorted by Name; build_waiters.go.
+	Waiters []*Waiter
 }
 
 // How a 2xx response body is decoded.
