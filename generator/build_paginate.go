@@ -146,11 +146,14 @@ func (b *builder) pagination(o *Operation, opNode *yaml.Node, ptr string, types 
 	if !ok {
 		return
 	}
-	if len(p.Items) == 0 && decl.items == "" && o.OutputBody == OutputJSONField && len(out.Fields) == 1 && out.Fields[0].Type.Kind == RefSlice {
+	if len(p.Items) == 0 && decl.items == "" && o.OutputBody == OutputJSONField {
 		// A bare JSON array body (GitHub's list endpoints): its elements are
 		// the items.
-		fl := out.Fields[0]
-		p.Items = []Step{{Go: fl.Name, Ptr: fieldIsPointer(fl), Type: fl.Type}}
+		for _, fl := range out.Fields {
+			if fl.In == "body" && fl.Type.Kind == RefSlice {
+				p.Items = []Step{{Go: fl.Name, Ptr: fieldIsPointer(fl), Type: fl.Type}}
+			}
+		}
 	}
 	if len(p.Items) > 0 {
 		last := p.Items[len(p.Items)-1]

@@ -40,9 +40,11 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "starting_after", in.StartingAfter, "form", true)
 	out := new(ListCustomersOutput)
-	if err := c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -187,14 +189,16 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 	openapi.AppendQuery(req.Query, "per_page", in.PerPage, "form", true)
 	openapi.AppendQuery(req.Query, "page", in.Page, "form", true)
 	out := new(ListIssuesOutput)
+	var raw []byte
 	if err := c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "Link", &out.Link); err != nil {
 			return err
 		}
-		return runtime.DecodeJSON(&out.Body)(r)
+		return runtime.DecodeJSONKeep(&out.Body, &raw)(r)
 	}, "Link", link)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -274,6 +278,29 @@ func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts 
 						Param:     name,
 						URL:       nextURL,
 					})
+					return
+				}
+			}
+		}
+	}
+}
+
+// ListIssuesItems returns an iterator over the items (Body) of every page of ListIssues, in order,
+// fetched page by page by ListIssuesPages. After an error it yields the error with a zero item and
+// stops.
+//
+// Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
+func (c *Client) ListIssuesItems(ctx context.Context, in *ListIssuesInput, opts ...func(*Options)) iter.Seq2[Issue, error] {
+	return func(yield func(Issue, error) bool) {
+		for page, err := range c.ListIssuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Issue
+				yield(zero, err)
+				return
+			}
+			items := page.Body
+			for _, item := range items {
+				if !yield(item, nil) {
 					return
 				}
 			}
