@@ -39,8 +39,12 @@ type builder struct {
 	renamed map[string]bool
 }
 
-// reservedNames are package-level names every generated client declares.
-var reservedNames = []string{"Client", "Options", "New"}
+// reservedNames are the exported package-level names the generator itself
+// declares (emit_client.go, emit_auth.go), reserved before any spec name
+// is assigned, so a schema called ServerURL becomes ServerURL2 instead of
+// redeclaring the generated function. (The With… authentication options
+// are claimed in the same namespace, after the spec's types.)
+var reservedNames = []string{"Client", "Options", "New", "DefaultServerURL", "ServerURL"}
 
 // build makes the model of api. Names are claimed in a fixed order (reserved
 // names, error shapes, component schemas, then inline types in path order),

@@ -17,9 +17,15 @@ import (
 func emitOperations(f *jen.File, svc *Service) error {
 	byStatus := map[string]string{} // status mapping → constructor name
 	var owners []*Operation         // the first operation of each mapping
+	var ownerFuncs []string         // and its constructor's name
 	byCode := map[string]string{}   // error list → constructor name
 	uses := map[string]int{}        // key → operations using it
 	types := typesByName(svc)
+	// Constructor names live in one namespace: "new"+op+"StatusError" of
+	// operation UpdateAssociation is also "new"+op+"Error" of operation
+	// UpdateAssociationStatus; the later one takes a numeric suffix.
+	funcs := namespace{}
+	claimFunc := func(name string) string { got, _ := funcs.claim(name); return got }
 	for _, op := range svc.Operations {
 		uses[strings.Join(op.Errors, ",")]++
 		uses[statusKey(op.StatusErrors)]++
@@ -29,7 +35,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 		if len(op.Errors) > 0 {
 			key := strings.Join(op.Errors, ",")
 			if codeFunc = byCode[key]; codeFunc == "" {
-				codeFunc, newCodeFunc = "new"+op.Name+"Error", true
+				codeFunc, newCodeFunc = claimFunc("new"+op.Name+"Error"), true
 				byCode[key] = codeFunc
 			}
 		}
@@ -38,9 +44,10 @@ func emitOperations(f *jen.File, svc *Service) error {
 			key := statusKey(op.StatusErrors)
 			statusFunc = byStatus[key]
 			if statusFunc == "" {
-				statusFunc = "new" + op.Name + "StatusError"
+				statusFunc = claimFunc("new" + op.Name + "StatusError")
 				byStatus[key] = statusFunc
 				owners = append(owners, op)
+				ownerFuncs = append(ownerFuncs, statusFunc)
 			}
 		}
 		if err := emitOperationVar(f, op, codeFunc, statusFunc); err != nil {
@@ -52,8 +59,8 @@ func emitOperations(f *jen.File, svc *Service) error {
 		}
 		emitMethod(f, op, svc, types)
 	}
-	for _, op := range owners {
-		emitNewStatusError(f, "new"+op.Name+"StatusError", op, uses[statusKey(op.StatusErrors)] > 1)
+	for i, op := range owners {
+		emitNewStatusError(f, ownerFuncs[i], op, uses[statusKey(op.StatusErrors)] > 1)
 	}
 	return nil
 }

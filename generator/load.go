@@ -39,7 +39,7 @@ func LoadService(specPath string, overlays []string) (*Service, []Diagnostic, er
 // no kept operation reaches are left out; selection entries that match
 // nothing are warnings.
 func LoadSelected(specPath string, overlays []string, sel *Selection) (*Service, []Diagnostic, error) {
-	raw, err := os.ReadFile(specPath)
+	raw, err := ReadInputFile(specPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -88,6 +88,9 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		return nil, nil, fmt.Errorf("%s: not an OpenAPI document (the root must be a mapping)", specPath)
 	}
 	budget := newNodeBudget()
+	if err := budget.chargeBytes(specPath, len(raw)); err != nil {
+		return nil, nil, err
+	}
 	if err := budget.chargeAliases(specPath, doc); err != nil {
 		return nil, nil, err
 	}

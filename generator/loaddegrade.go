@@ -92,6 +92,56 @@ type refChecker struct {
 	origin map[*yaml.Node]refOrigin // where the bundler found a $ref in another file
 	names  func(file string) string // a spec file's name for messages
 	fatal  error
+	// memo holds every resolved $ref (resolve): each is followed once, so
+	// a chain of n $refs costs O(n), not O(n²).
+	memo map[string]resolved
+	// index maps the keys of large mappings (components/schemas of a
+	// 100,000-schema spec) to their values, so a pointer lookup does not
+	// scan them.
+	index map[*yaml.Node]map[string]*yaml.Node
+}
+
+// resolved is what a $ref leads to: its value node and the last $ref of
+// its chain (the one naming the value), or nil and why not.
+type resolved struct {
+	n          *yaml.Node
+	final, why string
+}
+
+// indexFrom is the size from which a mapping's keys are indexed.
+const indexFrom = 32
+
+// lookup is nodeAt(c.root, p) with large mappings indexed.
+func (c *refChecker) lookup(p string) *yaml.Node {
+	n := c.root
+	for _, tok := range splitPointer(p) {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		switch {
+		case n.Kind == yaml.MappingNode && len(n.Content) >= 2*indexFrom:
+			ix, ok := c.index[n]
+			if !ok {
+				ix = make(map[string]*yaml.Node, len(n.Content)/2)
+				for i := len(n.Content) - 2; i >= 0; i -= 2 { // the first of duplicate keys wins, as mapValue
+					ix[n.Content[i].Value] = n.Content[i+1]
+				}
+				c.index[n] = ix
+			}
+			n = ix[tok]
+		case n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode:
+			n = nodeAt(n, pointer(tok))
+		default:
+			return nil
+		}
+		if n == nil {
+			return nil
+		}
+	}
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
 }
 
 // checkRefs checks every local $ref of the bundled spec (root mapping)
@@ -104,7 +154,8 @@ type refChecker struct {
 // is read as the response it looks like), with a warning. Components are
 // checked first, so a chain that loops is broken once, at a component.
 func checkRefs(root *yaml.Node, d *diags, budget *nodeBudget, skip *skipSet, origin map[*yaml.Node]refOrigin, names func(string) string) error {
-	c := &refChecker{root: root, d: d, budget: budget, skip: skip, origin: origin, names: names}
+	c := &refChecker{root: root, d: d, budget: budget, skip: skip, origin: origin, names: names,
+		memo: map[string]resolved{}, index: map[*yaml.Node]map[string]*yaml.Node{}}
 	if comps := mapValue(root, "components"); comps != nil {
 		c.walk(comps, "/components")
 	}
@@ -186,6 +237,11 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 	want := expectedKind(toks)
 	kind, _, isComp := componentPointer(tptr)
 	switch {
+	case inlinePosition(toks) && (tptr == "" || tptr == "/" || ptr == tptr || strings.HasPrefix(ptr, tptr+"/")):
+		// Copying an ancestor into itself would never end.
+		c.d.errorIn(file, at, "$ref %q names an ancestor of this %s (#%s): its text cannot contain itself", written, toks[len(toks)-1], fragment(tptr))
+		*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Line: n.Line, Column: n.Column}
+		return
 	case inlinePosition(toks):
 		// kin-openapi reads no $ref here: put the value in its place.
 		c.inline(n, target, ptr)
@@ -199,6 +255,12 @@ func (c *refChecker) ref(n *yaml.Node, ref, ptr string) {
 		c.inline(n, target, ptr)
 		return
 	}
+	if r := c.memo[ref]; r.final != "" && r.final != ref {
+		// A chain of $refs: name its value directly, so kin-openapi
+		// follows one $ref, not the chain (linear, not quadratic, in
+		// the chain's length).
+		setRef(n, r.final)
+	}
 }
 
 // inline replaces the $ref mapping n with a copy of target, whose own $refs
@@ -210,44 +272,76 @@ func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
 		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", file, fragment(at), maxExpandedNodes)
 		return
 	}
+	delete(c.index, n)
 	*n = *cp
 	c.walk(n, ptr)
 }
 
 // resolve follows ref (and the $refs it leads to) to a node that is not a
 // $ref. It returns nil and why when a pointer names nothing or the chain
-// loops.
+// loops. Every $ref of a chain that reaches a value is memoised (c.memo),
+// so each is followed once whatever the number of $refs naming it; a cycle
+// is detected on the path being followed.
 func (c *refChecker) resolve(ref string) (*yaml.Node, string) {
+	r := c.follow(ref)
+	return r.n, r.why
+}
+
+func (c *refChecker) follow(ref string) resolved {
+	if r, ok := c.memo[ref]; ok {
+		return r
+	}
 	seen := map[string]bool{}
 	chain := []string{ref}
+	var r resolved
 	for {
+		if m, ok := c.memo[ref]; ok && len(chain) > 1 {
+			r = m
+			break
+		}
 		p := strings.TrimPrefix(ref, "#")
 		if seen[p] {
-			return nil, fmt.Sprintf("is a chain of $refs that never reaches a value (%s)", strings.Join(chain, " → "))
+			r.why = fmt.Sprintf("is a chain of $refs that never reaches a value (%s)", strings.Join(chain, " → "))
+			break
 		}
 		seen[p] = true
-		n := nodeAt(c.root, p)
+		n := c.lookup(p)
 		if n == nil {
 			if u, ok := unescapeFragment(p); ok {
-				n = nodeAt(c.root, u)
+				n = c.lookup(u)
 			}
 		}
 		if n == nil {
 			if len(chain) == 1 {
-				return nil, "names nothing in the spec"
+				r.why = "names nothing in the spec"
+			} else {
+				r.why = fmt.Sprintf("leads to %q, which names nothing in the spec", ref)
 			}
-			return nil, fmt.Sprintf("leads to %q, which names nothing in the spec", ref)
+			break
 		}
 		next, ok := refValue(n)
 		if !ok || !strings.HasPrefix(next, "#/") {
 			if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-				return nil, "names a null value (a component removed above?)"
+				r.why = "names a null value (a component removed above?)"
+			} else {
+				r.n, r.final = n, ref
 			}
-			return n, ""
+			break
 		}
 		ref = next
 		chain = append(chain, ref)
 	}
+	if r.n == nil {
+		// Not memoised: degrading the $ref that failed changes what
+		// the chain leads to.
+		return r
+	}
+	for _, x := range chain {
+		if _, ok := c.memo[x]; !ok {
+			c.memo[x] = r
+		}
+	}
+	return r
 }
 
 // unescapeFragment percent-decodes a URI fragment.

@@ -292,11 +292,22 @@ func (b *bundler) read(name string) *yaml.Node {
 		b.fileErr[name] = "the spec was not read from a directory, so no file can be referenced"
 		return nil
 	}
-	raw, err := fs.ReadFile(b.fsys, name)
+	raw, err := readFSFile(b.fsys, name, b.path(name))
+	if err == nil {
+		if err = b.budget.chargeBytes(b.path(name), len(raw)); err != nil {
+			b.fatal = err
+			return nil
+		}
+	}
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		var ie *inputFileError
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			b.fileErr[name] = fmt.Sprintf("file %s does not exist", b.path(name))
-		} else {
+		case errors.As(err, &ie):
+			b.fileErr[name] = "file " + ie.msg
+			b.refused[name] = true
+		default:
 			// It exists but cannot be read: a symbolic link that leaves
 			// the directory (os.Root refuses it), no permission.
 			b.fileErr[name] = fmt.Sprintf("file %s cannot be read: %v", b.path(name), err)

@@ -21,6 +21,8 @@ const maxExpandedNodes = 1 << 18
 // nodeBudget counts down the nodes a load may still add (maxExpandedNodes).
 type nodeBudget struct {
 	left int
+	// bytesRead counts the bytes of every file read (MaxInputTotalBytes).
+	bytesRead int
 }
 
 func newNodeBudget() *nodeBudget { return &nodeBudget{left: maxExpandedNodes} }

@@ -3,7 +3,6 @@ package generator
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,7 +24,7 @@ import (
 func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy map[string]string) ([]Diagnostic, error) {
 	var out []Diagnostic
 	for _, p := range paths {
-		raw, err := os.ReadFile(p)
+		raw, err := ReadInputFile(p)
 		if err != nil {
 			return nil, fmt.Errorf("overlay %s: %w", p, err)
 		}

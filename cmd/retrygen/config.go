@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -48,7 +47,7 @@ func (e *configError) Error() string {
 // (a *configError). Relative paths are made relative to the current
 // directory.
 func loadConfig(path string) (*genConfig, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := generator.ReadInputFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	var overlays overlayFlags
 	spec := fs.String("spec", "", "OpenAPI 3 spec `FILE` (YAML or JSON); required")
 	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec before anything else; repeatable, applied in order")
-	out := fs.String("out", "", "output `DIR`, owned by retrygen: it may hold only files retrygen generated; required")
+	out := fs.String("out", "", "output `DIR` (created; a symlink is followed): retrygen replaces the files it generated there and leaves every other file alone; required")
 	pkg := fs.String("package", "", "Go package `NAME` of the generated client; required")
 	config := fs.String("config", "", "read spec, overlays, output, package, strict, include, exclude and rename from the YAML `FILE` (schema: templates/schema/retrygen-config.schema.json); flags override it")
 	check := fs.Bool("check", false, "write nothing; exit 1 and print a short diff when DIR differs from what generation would produce")

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/templates"
@@ -19,118 +18,186 @@ import (
 // writeFile writes one generated file; tests replace it to inject failures.
 var writeFile = os.WriteFile
 
-// readOwned returns the files of dir by name, or an error when dir holds
-// anything retrygen did not generate: a subdirectory, a non-regular file, or
-// a file whose first line is not a retrygen header line
-// (templates.IsGeneratedLine; any release's). The error lists every foreign
-// entry, sorted, so one run says all that must move. A missing dir is empty.
-func readOwned(dir string) (map[string][]byte, error) {
+// renameFile moves a file into place; tests replace it to inject failures.
+var renameFile = os.Rename
+
+// tmpMarker is in the name of every temporary file generate writes beside
+// its output (".client.go.retrygen-tmp-123", ".client.go.retrygen-old-123"):
+// scans skip such files, so concurrent runs never take one another's for
+// their own.
+const tmpMarker = ".retrygen-"
+
+// readOwned returns the files of dir that retrygen generated, by name (a
+// regular file at the top of dir whose first line is a retrygen header line,
+// templates.IsGeneratedLine, any release's), and the names of the other
+// entries (hand-written files, subdirectories, an editor's .DS_Store),
+// which generate leaves alone. A missing dir is empty.
+func readOwned(dir string) (owned map[string][]byte, foreign map[string]bool, err error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string][]byte{}, nil
+		return map[string][]byte{}, map[string]bool{}, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	files := map[string][]byte{}
-	var foreign []string
+	owned, foreign = map[string][]byte{}, map[string]bool{}
 	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
+		if strings.Contains(e.Name(), tmpMarker) && strings.HasPrefix(e.Name(), ".") {
+			continue // another run's temporary file
+		}
 		if !e.Type().IsRegular() {
-			foreign = append(foreign, path+" (not a regular file)")
+			foreign[e.Name()] = true
 			continue
 		}
-		b, err := os.ReadFile(path)
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if first, _, _ := strings.Cut(string(b), "\n"); !templates.IsGeneratedLine(strings.TrimSuffix(first, "\r")) {
-			foreign = append(foreign, path)
+			foreign[e.Name()] = true
 			continue
 		}
-		files[e.Name()] = b
+		owned[e.Name()] = b
 	}
-	if len(foreign) > 0 {
-		return nil, fmt.Errorf("refusing to touch %s: it holds %d file(s) retrygen did not generate (retrygen owns the directory and writes only files starting with %q):\n  %s",
-			dir, len(foreign), templates.GeneratedLine, strings.Join(foreign, "\n  "))
-	}
-	return files, nil
+	return owned, foreign, nil
 }
 
-// writeDir replaces dir with exactly files. It writes into a temporary
-// sibling and swaps it in (old dir renamed aside, new renamed in, old
-// removed); on any error dir is left as it was and no temporary directory
-// remains.
-func writeDir(dir string, files []generator.File) (err error) {
-	if _, err := readOwned(dir); err != nil {
-		return err
-	}
-	dir = filepath.Clean(dir)
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
-	mode := fs.FileMode(0o755)
-	if fi, err := os.Stat(dir); err == nil {
-		// Replacing dir deletes its files: refuse before touching anything
-		// when that is not allowed, and keep dir's permissions.
-		if err := syscall.Access(dir, 2 /* W_OK */); err != nil {
-			return fmt.Errorf("%s is not writable (%v): retrygen replaces the files in it", dir, err)
+// collisions is the error for generated file names that dir already holds
+// as files retrygen did not write, or nil.
+func collisions(dir string, files []generator.File, foreign map[string]bool) error {
+	var hit []string
+	for _, f := range files {
+		if foreign[f.Name] {
+			hit = append(hit, filepath.Join(dir, f.Name))
 		}
-		mode = fi.Mode().Perm()
 	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
+	if len(hit) == 0 {
+		return nil
+	}
+	slices.Sort(hit)
+	return fmt.Errorf("refusing to overwrite %d file(s) retrygen did not generate (a generated file starts with %q); rename or move:\n  %s",
+		len(hit), templates.GeneratedLine, strings.Join(hit, "\n  "))
+}
+
+// writeDir makes dir hold files, next to whatever else it holds: files
+// retrygen did not generate (doc.go with a go:generate line, tests,
+// .DS_Store, subdirectories) are never touched; a generated name taken by
+// such a file is an error naming it. A symlinked dir is followed. Each new
+// file is written to a temporary file in dir first; then each is renamed
+// over its old version (kept aside until the end), and generated files no
+// longer produced are removed. On any failure every renamed file is put
+// back and every temporary file removed, so dir is as it was. Concurrent
+// runs each leave a complete output and no temporary file.
+func writeDir(dir string, files []generator.File) (err error) {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	owned, foreign, err := readOwned(dir)
 	if err != nil {
-		return fmt.Errorf("cannot create the new %s beside it (its parent directory must be writable): %w", dir, err)
+		return err
 	}
+	if err := collisions(dir, files, foreign); err != nil {
+		return err
+	}
+	var temps []string // new contents, in files' order
 	defer func() {
-		if err != nil {
-			os.RemoveAll(tmp)
+		for _, t := range temps {
+			if t != "" {
+				os.Remove(t)
+			}
 		}
 	}()
-	if err := os.Chmod(tmp, mode); err != nil {
-		return err
-	}
 	for _, f := range files {
-		if err := writeFile(filepath.Join(tmp, f.Name), f.Content, 0o644); err != nil {
+		t, err := writeTemp(dir, f.Name, "tmp", f.Content)
+		temps = append(temps, t)
+		if err != nil {
 			return err
 		}
 	}
-	return swapDir(tmp, dir)
+	// Swap: old version aside, new one in; undo all on failure.
+	type moved struct{ name, old string } // old "" when there was no file
+	var done []moved
+	rollback := func() {
+		for i := len(done) - 1; i >= 0; i-- {
+			m := done[i]
+			target := filepath.Join(dir, m.name)
+			if m.old == "" {
+				os.Remove(target)
+			} else {
+				os.Rename(m.old, target)
+			}
+		}
+	}
+	for i, f := range files {
+		target := filepath.Join(dir, f.Name)
+		m := moved{name: f.Name}
+		if _, ok := owned[f.Name]; ok {
+			old, err := writeTemp(dir, f.Name, "old", nil) // a unique name to move the old file to
+			if err != nil {
+				os.Remove(old)
+				rollback()
+				return err
+			}
+			m.old = old
+			if err := renameFile(target, m.old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				os.Remove(old)
+				rollback()
+				return err
+			} else if err != nil {
+				m.old = "" // removed meanwhile by a concurrent run
+			}
+		}
+		done = append(done, m)
+		if err := renameFile(temps[i], target); err != nil {
+			rollback()
+			return err
+		}
+		temps[i] = ""
+	}
+	for _, m := range done {
+		if m.old != "" {
+			os.Remove(m.old)
+		}
+	}
+	for name := range owned {
+		if !slices.ContainsFunc(files, func(f generator.File) bool { return f.Name == name }) {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
-// swapDir moves tmp to dir, replacing any existing dir; on failure dir is
-// restored.
-func swapDir(tmp, dir string) error {
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		return os.Rename(tmp, dir)
-	}
-	old, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".old-")
+// writeTemp writes content to a new hidden temporary file in dir named
+// after name and kind, and returns its path.
+func writeTemp(dir, name, kind string, content []byte) (string, error) {
+	f, err := os.CreateTemp(dir, "."+name+tmpMarker+kind+"-")
 	if err != nil {
-		return err
+		return "", fmt.Errorf("cannot write in %s: %w", dir, err)
 	}
-	if err := os.Remove(old); err != nil {
-		return err
+	path := f.Name()
+	f.Close()
+	if err := writeFile(path, content, 0o644); err != nil {
+		return path, err
 	}
-	if err := os.Rename(dir, old); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if rerr := os.Rename(old, dir); rerr != nil {
-			return fmt.Errorf("%w (and restoring %s from %s failed: %v)", err, dir, old, rerr)
-		}
-		return err
-	}
-	return os.RemoveAll(old)
+	return path, os.Chmod(path, 0o644)
 }
 
 // checkDir compares dir with files without writing, and returns one line
 // per difference: "added F" (generation would create it), "removed F"
 // (generation would delete it), "changed F: line N: want …, have …" (first
-// differing line). It returns an error when dir holds foreign files.
+// differing line). Files retrygen did not generate are ignored, except one
+// whose name a generated file takes: that is an error naming it.
 func checkDir(dir string, files []generator.File) ([]string, error) {
-	have, err := readOwned(dir)
+	have, foreign, err := readOwned(dir)
 	if err != nil {
+		return nil, err
+	}
+	if err := collisions(dir, files, foreign); err != nil {
 		return nil, err
 	}
 	want := map[string][]byte{}
