@@ -61,7 +61,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 //     ThrottlingException with an API + User window of 1,500 ms (throttling;
 //     the window beats full jitter 0.5 × 2 s = 1 s), 200;
 //  2. Put with max attempts 1: 429 with a 300 ms window, returned at once;
-//  3. Put: waits 300 ms for that window before its first attempt, then 200.
+//  3. Put: held back by that window and released by §8a's pacing (Limit 2)
+//     into the window after next, then 200.
 func TestTelemetry(t *testing.T) {
 	srv := &server{replies: []reply{
 		{status: 503},
@@ -148,7 +149,9 @@ func TestTelemetry(t *testing.T) {
 	}
 	require.Equal(t, []ev{
 		{"transient", "retry_request", "full jitter", 25},
-		{"throttling", "retry_request", "throttle window (api_user)", 1500},
+		// TimeLeft 1,500 ms, then the gentle release (retry-behavior.md §8a):
+		// 0.5 (the fixed Rand) × half the 2,000 ms window.
+		{"throttling", "retry_request", "throttle window (api_user)", 2000},
 		{"success", "success", "", 0},
 	}, events(calls[0]))
 	require.Equal(t, []ev{{"throttling", "max_attempts_exceeded", "", 0}}, events(calls[1]))
@@ -160,7 +163,13 @@ func TestTelemetry(t *testing.T) {
 			admit = a.Value
 		}
 	}
-	require.Equal(t, int64(300), admit.AsInt64(), "the third call waited 300 ms for the window")
+	// The gentle release (retry-behavior.md §8a) paces held-back calls by
+	// the window's Limit (2): the window after the first throttled one
+	// already holds the first call's retry and the second call, so the third
+	// call goes to the one after it, at 0.5 (the fixed Rand) × half its
+	// 2,000 ms: 1,583 ms after the third call starts, not the 300 ms
+	// TimeLeft of the window that held it back.
+	require.Equal(t, int64(1583), admit.AsInt64(), "the third call waited for its release point")
 
 	// traceparent on every attempt, naming the span of its call.
 	require.Len(t, srv.traceparent, 5)
