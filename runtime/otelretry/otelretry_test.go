@@ -203,11 +203,11 @@ func TestTelemetry(t *testing.T) {
 	require.Equal(t, int64(500-14-5+5+1), quota[0].Value, "paid 14 and 5, refunded 5 on success, +1 for the third call's first-attempt success")
 	waits := got["retrygen.throttle_window.waits"].(metricdata.Sum[int64]).DataPoints
 	require.Len(t, waits, 1)
-	require.Equal(t, int64(2), waits[0].Value, "the 1,500 ms retry delay and the 300 ms wait before the third call")
+	require.Equal(t, int64(2), waits[0].Value, "the 2,000 ms retry delay and the wait before the third call")
 	hist := got["retrygen.throttle_window.wait_duration"].(metricdata.Histogram[float64]).DataPoints
 	require.Len(t, hist, 1)
 	require.Equal(t, uint64(2), hist[0].Count)
-	require.InDelta(t, 1.8, hist[0].Sum, 1e-9)
+	require.InDelta(t, 2.0+1.583333333, hist[0].Sum, 1e-6, "2 s and 1.583 s (§8a's release points)")
 	rate := got["retrygen.adaptive.send_rate"].(metricdata.Gauge[float64]).DataPoints
 	require.Len(t, rate, 1)
 	require.Equal(t, infos[len(infos)-1].LimiterRate, rate[0].Value)
