@@ -281,6 +281,10 @@ func encodeBody(op *Operation) []jen.Code {
 		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op), enc)
 	case BodyMultipart:
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
+		if op.Body.Field != "" { // the caller's parts (a schema without properties)
+			call = jen.Qual(openapiPath, "MultipartBody").Call(bodySource(op).Op("..."))
+			break
+		}
 		call = jen.Qual(openapiPath, "MultipartBody").CallFunc(func(g *jen.Group) {
 			for _, p := range op.Body.Parts {
 				d := jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Value"): jen.Id("in").Dot(p.Field)}

@@ -380,6 +380,7 @@ const (
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
 	ScalarFile         = "openapi.File"
+	ScalarPart         = "openapi.Part"
 )
 
 // TypeRef is the Go type of a field, slice element or map value.
