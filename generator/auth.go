@@ -68,3 +68,24 @@ func (b *builder) servers() []Server {
 	}
 	return out
 }
+
+// warnUnrequiredSchemes warns of each security scheme that has an option
+// but that no operation's security requirement (nor the root's) names: its
+// option sends nothing, since an operation sends only the credentials its
+// requirement names.
+func (b *builder) warnUnrequiredSchemes(svc *Service) {
+	used := map[string]bool{}
+	for _, op := range svc.Operations {
+		for _, alt := range op.Security {
+			for _, s := range alt {
+				used[s] = true
+			}
+		}
+	}
+	for _, a := range svc.Auth {
+		if !used[a.Scheme] {
+			b.d.warnf(pointer("components", "securitySchemes", a.Scheme),
+				"no operation's security requirement (nor the root's) names %s: %s sends nothing; add a security requirement to send it", a.Scheme, a.Option)
+		}
+	}
+}

@@ -20,10 +20,13 @@ type builder struct {
 	names    namespace             // package-level Go names
 	comps    map[string]*component // by component schema name
 	types    []*Type
-	errors   map[string]*ErrorShape          // by component schema name
-	memo     map[*openapi3.Schema]*component // inline schemas typed so far
-	broken   map[*openapi3.Schema]bool       // schemas on an allOf cycle
-	merged   map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
+	errors   map[string]*ErrorShape // by component schema name
+	// inlineErrors are the error shapes of inline error schemas, by schema:
+	// a shared response is one shape.
+	inlineErrors map[*openapi3.Schema]*ErrorShape
+	memo         map[*openapi3.Schema]*component // inline schemas typed so far
+	broken       map[*openapi3.Schema]bool       // schemas on an allOf cycle
+	merged       map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
 	// mergedPtrs locates the members of each merged object property's allOf.
 	mergedPtrs map[*openapi3.Schema][]string
 	// uses counts each component schema's references other than as a
@@ -65,6 +68,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 		svc.Title, svc.Doc = api.Info.Title, api.Info.Description
 	}
 	svc.Retry.Name = svc.Title
+	b.warnUnrequiredSchemes(svc)
 	for _, name := range sortedKeys(b.errors) {
 		e := b.errors[name]
 		e.Class = svc.Retry.CodeClass(e.Code)
@@ -72,6 +76,7 @@ func build(api *openapi3.T, root *yaml.Node, retry runtime.Service, protocol Pro
 	}
 	b.markOutputs(svc.Operations)
 	breakValueCycles(b.types, svc.Errors)
+	b.warnUnionTies()
 	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	slices.SortFunc(svc.Errors, func(x, y *ErrorShape) int { return strings.Compare(x.Name, y.Name) })
 	svc.Types = b.types
@@ -107,7 +112,8 @@ func (b *builder) declareComponents() {
 	}
 }
 
-// breakValueCycles marks Indirect the required struct fields that close a
+// breakValueCycles marks Indirect the required struct fields (and the
+// openapi.Nullable fields, which hold a value too) that close a
 // cycle of struct values (T holds a U that holds a T): those stay pointers,
 // every other required struct field is a plain value. Types are visited in
 // name order and fields in order, and the field whose edge returns to a type
@@ -134,7 +140,8 @@ func breakValueCycles(types []*Type, errs []*ErrorShape) {
 		fs := fields[name]
 		for i := range fs {
 			f := &fs[i]
-			if !f.Required || f.Nullable || f.In != "" || f.Type.Kind != RefNamed || !structs[f.Type.Name] {
+			value := f.Required && !f.Nullable || f.ThreeState() // openapi.Nullable[T] holds a T
+			if !value || f.In != "" || f.Type.Kind != RefNamed || !structs[f.Type.Name] {
 				continue
 			}
 			switch state[f.Type.Name] {

@@ -60,6 +60,7 @@ type objectShape struct {
 	defs          map[string][]propDef // every distinct definition of each property
 	ptrs          map[string]string    // JSON pointer of each property's first definition
 	required      map[string]bool
+	requiredPtrs  map[string]string // JSON pointer of each required name's first listing
 	additional    *openapi3.SchemaRef
 	additionalPtr string
 	additionalAny bool
@@ -68,7 +69,7 @@ type objectShape struct {
 // shape merges s and its allOf members (naming rule: see objectShape).
 func (b *builder) shape(s *openapi3.Schema, ptr string) *objectShape {
 	sh := &objectShape{props: map[string]*openapi3.SchemaRef{}, defs: map[string][]propDef{},
-		ptrs: map[string]string{}, required: map[string]bool{}}
+		ptrs: map[string]string{}, required: map[string]bool{}, requiredPtrs: map[string]string{}}
 	b.collect(s, ptr, sh, map[*openapi3.Schema]bool{})
 	for k, defs := range sh.defs {
 		if len(defs) > 1 {
@@ -92,8 +93,10 @@ func (b *builder) collect(s *openapi3.Schema, ptr string, sh *objectShape, seen 
 		}
 		sh.defs[k] = append(sh.defs[k], propDef{p, pptr})
 	}
-	for _, r := range s.Required {
-		sh.required[r] = true
+	for i, r := range s.Required {
+		if !sh.required[r] {
+			sh.required[r], sh.requiredPtrs[r] = true, child(child(ptr, "required"), strconv.Itoa(i))
+		}
 	}
 	if ap := s.AdditionalProperties.Schema; ap != nil && sh.additional == nil {
 		sh.additional, sh.additionalPtr = ap, child(ptr, "additionalProperties")

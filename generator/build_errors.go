@@ -62,8 +62,18 @@ func (b *builder) errorResponses(op *openapi3.Operation, ptr, opName string) ([]
 		var shape *ErrorShape
 		if name, ok := strings.CutPrefix(sr.Ref, componentPrefix); ok {
 			shape = b.errors[name]
-		} else if s := objectSchema(sr); s != nil {
-			shape = b.inlineError(opName+strings.ToUpper(code[:1])+code[1:]+"Error", s, rptr)
+		} else if s := errorObject(sr); s != nil {
+			// A shared response (components/responses/NotFound) is one shape,
+			// named after its component and located there; an operation's own
+			// inline schema is named after the operation and status.
+			name, sptr := opName+strings.ToUpper(code[:1])+code[1:]+"Error", rptr
+			if rn, ok := strings.CutPrefix(m[code].Ref, "#/components/responses/"); ok {
+				name, sptr = pointerUnescaper.Replace(rn), pointer("components", "responses", pointerUnescaper.Replace(rn))
+				if !strings.HasSuffix(name, "Error") {
+					name += "Error"
+				}
+			}
+			shape = b.inlineError(name, s, child(child(sptr, "content"), jsonMediaType(r.Content)))
 		}
 		switch {
 		case shape == nil:
@@ -80,12 +90,51 @@ func (b *builder) errorResponses(op *openapi3.Operation, ptr, opName string) ([]
 	return compactSorted(codes), statuses
 }
 
-// inlineError declares an error shape for an inline error schema.
+// inlineError declares an error shape for an inline error schema found in
+// the media type object at ptr, once per schema: a response shared by many
+// operations is one shape.
 func (b *builder) inlineError(name string, s *openapi3.Schema, ptr string) *ErrorShape {
-	e := &ErrorShape{Name: b.claim(goName(name, false), ptr), Doc: s.Description}
+	if e := b.inlineErrors[s]; e != nil {
+		return e
+	}
+	e := &ErrorShape{Name: b.claim(goName(name, false), ptr), Doc: s.Description, Source: child(ptr, "schema")}
 	e.Fields = b.fields(e.Name, s, child(ptr, "schema"), reservedErrorFields)
 	b.errors["#"+ptr] = e
+	if b.inlineErrors == nil {
+		b.inlineErrors = map[*openapi3.Schema]*ErrorShape{}
+	}
+	b.inlineErrors[s] = e
 	return e
+}
+
+// errorObject returns an inline error schema that is an object: one with
+// properties, or an allOf whose members merge into one object (its fields
+// are the merged properties), or nil.
+func errorObject(sr *openapi3.SchemaRef) *openapi3.Schema {
+	if s := objectSchema(sr); s != nil {
+		return s
+	}
+	if sr == nil || sr.Value == nil || len(sr.Value.OneOf)+len(sr.Value.AnyOf) > 0 || len(sr.Value.AllOf) == 0 {
+		return nil
+	}
+	if objectish(sr.Value, 0) && aliasMember(sr.Value) < 0 {
+		return sr.Value
+	}
+	if i := aliasMember(sr.Value); i >= 0 && objectish(sr.Value.AllOf[i].Value, 0) {
+		return sr.Value // allOf: [{$ref: Error}, {description}]: the member's object
+	}
+	return nil
+}
+
+// jsonMediaType is the key of the media type jsonSchema takes the schema
+// from ("application/json").
+func jsonMediaType(content openapi3.Content) string {
+	for _, mt := range sortedKeys(content) {
+		if strings.Contains(strings.ToLower(mt), "json") && content[mt] != nil {
+			return mt
+		}
+	}
+	return ""
 }
 
 // clearUnusedCodes drops the error code of shapes no operation keys by code

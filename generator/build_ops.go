@@ -49,6 +49,17 @@ func (b *builder) eachOperation(f func(path, method string, op *openapi3.Operati
 	}
 }
 
+// operationGoName is the Go method name of op under method and pathKey
+// before renames and collisions: its operationId made a Go name, else
+// "method path" made one.
+func operationGoName(pathKey, method string, op *openapi3.Operation) string {
+	id := op.OperationID
+	if id == "" {
+		id = method + " " + pathKey
+	}
+	return goName(id, false)
+}
+
 // operations builds every operation, sorted by Go name.
 func (b *builder) operations() []*Operation {
 	var out []*Operation
@@ -57,13 +68,12 @@ func (b *builder) operations() []*Operation {
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		b.d.building(ptr)
-		id := op.OperationID
-		if id == "" {
-			id = method + " " + path
-		}
-		want := goName(id, false)
+		want := operationGoName(path, method, op)
 		if n, ok := b.sel.Rename.Operations[want]; ok {
 			b.renamed["operations/"+want] = true
+			want = n
+		} else if n, ok := b.sel.Rename.Operations[op.OperationID]; ok && op.OperationID != "" {
+			b.renamed["operations/"+op.OperationID] = true
 			want = n
 		}
 		name, renamed := methods.claim(want)
@@ -80,7 +90,8 @@ func (b *builder) operations() []*Operation {
 			ids[op.OperationID] = ptr
 		}
 		path0, _, _ := splitPathKey(path)
-		o := &Operation{Name: name, Summary: op.Summary, Doc: op.Description, Method: strings.ToUpper(method), Path: path0, Source: ptr}
+		checkPathKey(b.d, path, path0)
+		o := &Operation{Name: name, Summary: op.Summary, Doc: withDeprecated(op.Description, op.Deprecated, "operation"), Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query, o.Flags = ps.headers, ps.query, ps.flags
 		o.Input, o.Body, o.Params = b.input(op, ptr, name+"Input", &ps)
@@ -88,6 +99,7 @@ func (b *builder) operations() []*Operation {
 		o.Output, o.OutputBody = b.output(op, ptr, name+"Output")
 		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
+		o.Security = b.security(op)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
 		opXRetry := mapValue(opNode, "x-retry")
 		o.Retry = parseOperationXRetry(opXRetry, child(ptr, "x-retry"), b.d)
@@ -130,7 +142,7 @@ func (b *builder) idempotencyToken(o *Operation, xretry *yaml.Node, ptr string) 
 			continue
 		}
 		for _, f := range t.Fields {
-			if f.JSONName == name && f.In == "" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
+			if f.JSONName == name && f.In == "" && !f.ThreeState() && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString {
 				o.IdempotencyTokenGo = f.Name
 				o.IdempotencyTokenPtr = !f.Required || f.Nullable
 				return
@@ -169,4 +181,42 @@ func jsonSchema(content openapi3.Content) *openapi3.SchemaRef {
 
 func is2xx(code string) bool {
 	return len(code) == 3 && code[0] == '2'
+}
+
+// checkPathKey reports a path key that could make a request leave the
+// client's endpoint or reach another resource: one not starting with "/"
+// (appended to the endpoint, "@evil.example/x" would change its host) or
+// one with a "." or ".." segment. The runtime refuses such paths too
+// (Client.Do); the error here says which key is at fault.
+func checkPathKey(d *diags, key, path string) {
+	ptr := pointer("paths", key)
+	if !strings.HasPrefix(key, "/") {
+		d.errorf(ptr, "path %q must start with \"/\": appended to the endpoint, it could send requests (and credentials) to another host", key)
+		return
+	}
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "." || seg == ".." {
+			d.errorf(ptr, "path %q has a %q segment: it would name another resource", key, seg)
+			return
+		}
+	}
+}
+
+// security returns the operation's security requirement as the scheme
+// names of each alternative, in spec order: the operation's own, else the
+// root's (OpenAPI 3.0 §4.7.10). An empty list (security: []) or none at all
+// sends no credentials; nil means no credentials.
+func (b *builder) security(op *openapi3.Operation) [][]string {
+	reqs := b.api.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	var out [][]string
+	for _, alt := range reqs {
+		out = append(out, sortedKeys(alt))
+	}
+	if out != nil && len(out[0]) == 0 && len(out) == 1 {
+		return nil
+	}
+	return out
 }

@@ -95,10 +95,12 @@ func namedKind(s *openapi3.Schema, component bool) (TypeKind, bool) {
 	if len(s.AllOf) > 0 {
 		return KindStruct, aliasMember(s) < 0 && (countTyped(s) > 0 || len(s.Properties) > 0)
 	}
-	if n := len(unionMembers(s)); n > 1 {
-		return KindUnion, true
-	} else if n == 1 {
-		return 0, false
+	if constMembers(s) == nil {
+		if n := len(unionMembers(s)); n > 1 {
+			return KindUnion, true
+		} else if n == 1 {
+			return 0, false
+		}
 	}
 	typ, _ := schemaType(s)
 	switch {
@@ -157,7 +159,7 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	if i := aliasMember(s); i >= 0 {
 		return b.schemaRef(s.AllOf[i], child(child(ptr, "allOf"), strconv.Itoa(i)), ctxName)
 	}
-	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
+	if (len(s.OneOf) > 0 || len(s.AnyOf) > 0) && constMembers(s) == nil {
 		if m := unionMembers(s); len(m) == 1 {
 			return b.schemaRef(m[0].ref, m[0].ptr(ptr), ctxName)
 		} else if len(m) == 0 && len(s.Properties) == 0 {
@@ -231,16 +233,35 @@ func schemaType(s *openapi3.Schema) (typ string, multi bool) {
 	case s.Items != nil:
 		return "array", false
 	}
-	if e := enumOf(s); len(e) > 0 && !slices.ContainsFunc(e, func(v any) bool { _, ok := v.(string); return !ok && v != nil }) {
+	e := enumOf(s)
+	switch {
+	case len(e) == 0:
+	case !slices.ContainsFunc(e, func(v any) bool { _, ok := v.(string); return !ok && v != nil }):
 		return "string", false
+	case !slices.ContainsFunc(e, func(v any) bool { f, ok := v.(float64); return !ok && v != nil || ok && f != math.Trunc(f) }):
+		return "integer", false
 	}
 	return "", false
 }
 
-// nullable reports whether a schema admits null: nullable: true (3.0) or
-// "null" in its type list (3.1).
+// nullable reports whether a schema admits null: nullable: true (3.0),
+// "null" in its type list (3.1), a oneOf/anyOf member that only admits null
+// (`anyOf: [{$ref: X}, {type: 'null'}]`), or null among its enum values.
 func nullable(s *openapi3.Schema) bool {
-	return s != nil && (s.Nullable || s.Type != nil && slices.Contains(*s.Type, "null"))
+	if s == nil {
+		return false
+	}
+	if s.Nullable || s.Type != nil && slices.Contains(*s.Type, "null") || slices.Contains(s.Enum, nil) {
+		return true
+	}
+	for _, list := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		for _, m := range list {
+			if m != nil && m.Value != nil && (onlyNull(m.Value) || m.Value.Nullable && annotationOnly(m.Value)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // additionalAny reports additionalProperties: true.
@@ -254,13 +275,66 @@ func enumOf(s *openapi3.Schema) []any {
 	if len(s.Enum) == 0 && s.Const != nil {
 		return []any{s.Const}
 	}
+	if len(s.Enum) == 0 {
+		if cm := constMembers(s); cm != nil {
+			out := make([]any, len(cm))
+			for i, m := range cm {
+				out[i] = m.value
+			}
+			return out
+		}
+	}
 	return s.Enum
+}
+
+// constMember is one member of a oneOf/anyOf of const values: the value,
+// the member's title (the constant's name) and description, and the
+// member's JSON pointer below the schema's.
+type constMember struct {
+	value      any
+	title, doc string
+	rel        string
+}
+
+// constMembers returns the members of a oneOf/anyOf whose every member
+// that is not null-only holds one value (const, or an enum of one value) and
+// nothing else a value could be checked against — the 3.1 way of writing an
+// enum with a name and description per value (Discord's
+// `type: integer, oneOf: [{title: PRIMARY, const: 1}, …]`) — or nil.
+func constMembers(s *openapi3.Schema) []constMember {
+	if s == nil || len(s.OneOf)+len(s.AnyOf) == 0 || len(s.Properties) > 0 {
+		return nil
+	}
+	var out []constMember
+	for _, list := range []struct {
+		key  string
+		refs openapi3.SchemaRefs
+	}{{"oneOf", s.OneOf}, {"anyOf", s.AnyOf}} {
+		for i, m := range list.refs {
+			if m == nil || m.Value == nil {
+				return nil
+			}
+			v := m.Value
+			if onlyNull(v) {
+				continue
+			}
+			one := v.Const
+			if one == nil && len(v.Enum) == 1 {
+				one = v.Enum[0]
+			}
+			if one == nil || len(v.Properties) > 0 || v.Items != nil || len(v.AllOf)+len(v.OneOf)+len(v.AnyOf) > 0 || v.Not != nil {
+				return nil
+			}
+			out = append(out, constMember{value: one, title: v.Title, doc: v.Description, rel: list.key + "/" + strconv.Itoa(i)})
+		}
+	}
+	return out
 }
 
 // stringScalar maps a string format to its Go type: date-time → time.Time
 // (or openapi.EpochSeconds when x-protocol says timestamps are epoch
 // seconds), byte/binary → []byte (base64 in JSON, by encoding/json),
-// anything else ("date" included: see formatDoc) → string.
+// date → openapi.Date (YYYY-MM-DD exactly), anything else → string.
 func (b *builder) stringScalar(format string) string {
 	switch format {
 	case "date-time":
@@ -268,6 +342,8 @@ func (b *builder) stringScalar(format string) string {
 			return ScalarEpochSeconds
 		}
 		return ScalarTime
+	case "date":
+		return ScalarDate
 	case "byte", "binary":
 		return ScalarBytes
 	}
@@ -300,15 +376,6 @@ func description(sr *openapi3.SchemaRef) string {
 	return ""
 }
 
-// formatDoc documents string formats the Go type does not show: "date"
-// stays a string.
-func formatDoc(sr *openapi3.SchemaRef) string {
-	if sr != nil && sr.Value != nil && sr.Value.Format == "date" {
-		return `Format: date (RFC 3339 full-date, "2006-01-02").`
-	}
-	return ""
-}
-
 // raw degrades a schema to json.RawMessage with a located warning.
 func (b *builder) raw(ptr, why string) TypeRef {
 	b.d.warnf(ptr, "%s; typed as json.RawMessage", why)
@@ -318,7 +385,7 @@ func (b *builder) raw(ptr, why string) TypeRef {
 // namedType builds the struct, enum or union called name from s and adds it
 // to the model.
 func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
-	t := &Type{Name: name, Doc: s.Description, Source: ptr}
+	t := &Type{Name: name, Doc: withDeprecated(s.Description, s.Deprecated, "schema"), Source: ptr}
 	b.types = append(b.types, t)
 	kind, _ := namedKind(s, true)
 	switch kind {
@@ -349,8 +416,15 @@ func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
 func (b *builder) enumValues(t *Type, s *openapi3.Schema, ptr string) {
 	typ, _ := schemaType(s)
 	t.IntEnum = typ == "integer"
+	var members []constMember
+	if len(s.Enum) == 0 && s.Const == nil {
+		members = constMembers(s)
+	}
 	for i, v := range enumOf(s) {
 		vptr := child(child(ptr, "enum"), strconv.Itoa(i))
+		if members != nil {
+			vptr = ptr + "/" + members[i].rel
+		}
 		if v == nil {
 			continue
 		}
@@ -361,6 +435,12 @@ func (b *builder) enumValues(t *Type, s *openapi3.Schema, ptr string) {
 		text := ev.Value
 		if t.IntEnum {
 			text = strconv.FormatInt(ev.Int, 10)
+		}
+		if members != nil {
+			ev.Doc = members[i].doc
+			if members[i].title != "" {
+				text = members[i].title // the title names the value (JSON Schema 2020-12 §9.1)
+			}
 		}
 		ev.Name = b.claim(enumConstName(t.Name, text), vptr)
 		t.Values = append(t.Values, ev)
@@ -417,6 +497,13 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 		ns[r] = true
 	}
 	var out []Field
+	for _, k := range sortedKeys(sh.required) {
+		if _, ok := sh.props[k]; !ok {
+			// A required name no property defines: the member must be sent, so
+			// it is a field that can hold any JSON value.
+			sh.props[k], sh.ptrs[k] = nil, sh.requiredPtrs[k]
+		}
+	}
 	for _, k := range sortedKeys(sh.props) {
 		pptr := sh.ptrs[k]
 		if !validJSONName(k) {
@@ -429,8 +516,13 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			b.d.warnf(pptr, "Go field name %s is taken; using %s", want, name)
 		}
 		prop := sh.props[k]
+		if prop == nil {
+			b.d.warnf(pptr, "required property %q has no definition; field %s is json.RawMessage", k, name)
+			out = append(out, Field{Name: name, JSONName: k, Type: TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}, Required: true})
+			continue
+		}
 		doc := description(prop)
-		if f := formatDoc(prop); f != "" {
+		if f := factsDoc(prop); f != "" {
 			doc = strings.TrimSpace(doc + "\n\n" + f)
 		}
 		out = append(out, Field{
@@ -443,6 +535,7 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			Nullable:  prop != nil && nullable(prop.Value),
 			ReadOnly:  readOnly(prop),
 			Const:     constOf(prop),
+			Enum:      enumListOf(prop),
 			WriteOnly: prop != nil && prop.Value != nil && prop.Value.WriteOnly,
 			XML:       xmlObjectOf(prop), // issue 20: used when the type travels as XML
 		})
@@ -458,6 +551,20 @@ func constOf(p *openapi3.SchemaRef) string {
 	}
 	if e := enumOf(p.Value); len(e) == 1 && e[0] != nil {
 		if b, err := json.Marshal(e[0]); err == nil {
+			return string(b)
+		}
+	}
+	return ""
+}
+
+// enumListOf returns the JSON array of a property's enum values when it has
+// two or more, or "".
+func enumListOf(p *openapi3.SchemaRef) string {
+	if p == nil || p.Value == nil {
+		return ""
+	}
+	if e := enumOf(p.Value); len(e) > 1 {
+		if b, err := json.Marshal(e); err == nil {
 			return string(b)
 		}
 	}

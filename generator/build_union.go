@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,7 +126,122 @@ func variantName(r TypeRef) string {
 	}
 	return map[string]string{
 		ScalarString: "String", ScalarBool: "Bool", ScalarInt32: "Int32", ScalarInt64: "Int64",
-		ScalarFloat32: "Float32", ScalarFloat64: "Float64", ScalarBytes: "Bytes", ScalarTime: "Time",
+		ScalarFloat32: "Float32", ScalarFloat64: "Float64", ScalarBytes: "Bytes", ScalarTime: "Time", ScalarDate: "Date",
 		ScalarEpochSeconds: "EpochSeconds", ScalarRawJSON: "JSON", ScalarFile: "File",
 	}[r.Scalar]
+}
+
+// warnUnionTies reports, at each union without a discriminator that tells
+// its variants apart, every variant that a value shaped as it (every
+// property it declares, holding its const and enum values) would not reach:
+// an earlier variant of the same JSON type accepts that value at least as
+// well (openapi.Union.Decode's ranking), so it decodes as the earlier one.
+func (b *builder) warnUnionTies() {
+	types := map[string]*Type{}
+	for _, t := range b.types {
+		types[t.Name] = t
+	}
+	for _, t := range b.types {
+		if t.Kind != KindUnion || t.Discriminator != "" && hasTags(t) {
+			continue
+		}
+		for j := 1; j < len(t.Variants); j++ {
+			for i := 0; i < j; i++ {
+				if shadows(t.Variants[i].Type, t.Variants[j].Type, types) {
+					b.d.warnf(t.Source, "variants %s and %s of %s fit the same values (no discriminator, const or enum tells them apart); such a value decodes as %s",
+						t.Variants[i].Name, t.Variants[j].Name, t.Name, t.Variants[i].Name)
+					break
+				}
+			}
+		}
+	}
+}
+
+// shadows reports whether every value shaped as variant y (all its
+// properties, with its const and enum values) is accepted by variant x at
+// least as well as by y.
+func shadows(x, y TypeRef, types map[string]*Type) bool {
+	kx, ky := jsonType(x, types), jsonType(y, types)
+	if kx != "" && kx != ky {
+		return false
+	}
+	sx, sy := types[x.Name], types[y.Name]
+	structX := x.Kind == RefNamed && sx != nil && sx.Kind == KindStruct
+	structY := y.Kind == RefNamed && sy != nil && sy.Kind == KindStruct
+	if !structX || !structY {
+		// Scalars, lists and maps of one JSON type: the first always fits.
+		// An enum never shadows a wider type (its values are checked on
+		// decode only when it is a property).
+		intX := x.Kind == RefScalar && (x.Scalar == ScalarInt32 || x.Scalar == ScalarInt64)
+		floatY := y.Kind == RefScalar && (y.Scalar == ScalarFloat32 || y.Scalar == ScalarFloat64)
+		return !structX && !structY && !(intX && floatY) // 1.5 fails to decode as an integer
+	}
+	props := map[string]Field{}
+	for _, fl := range sy.Fields {
+		if fl.In == "" {
+			props[fl.JSONName] = fl
+		}
+	}
+	ex, ey := 0, 0
+	declared := 0
+	for _, fl := range sx.Fields {
+		if fl.In != "" {
+			continue
+		}
+		p, has := props[fl.JSONName]
+		if has {
+			declared++
+		}
+		if fl.Required && !fl.WriteOnly {
+			if !has {
+				return false // y's value lacks it: x rejects
+			}
+			ex++
+		}
+		if fl.Const != "" {
+			if !has || p.Const != fl.Const {
+				return false
+			}
+			ex++
+		}
+		if fl.Enum != "" && has {
+			if p.Const == "" && p.Enum != fl.Enum && !subsetJSON(p.Enum, fl.Enum) {
+				return false
+			}
+			if p.Const != "" && !subsetJSON("["+p.Const+"]", fl.Enum) {
+				return false
+			}
+			ex++
+		}
+	}
+	if sx.Additional == nil && declared < len(props) {
+		return false // x would drop members y keeps
+	}
+	for _, fl := range sy.Fields {
+		if fl.In != "" {
+			continue
+		}
+		if fl.Required && !fl.WriteOnly || fl.Const != "" {
+			ey++
+		}
+		if fl.Enum != "" {
+			ey++
+		}
+	}
+	return ex >= ey
+}
+
+// subsetJSON reports whether every value of the JSON array a is in the JSON
+// array b.
+func subsetJSON(a, b string) bool {
+	var xs, ys []any
+	if json.Unmarshal([]byte(a), &xs) != nil || json.Unmarshal([]byte(b), &ys) != nil {
+		return false
+	}
+	for _, x := range xs {
+		if !slices.ContainsFunc(ys, func(y any) bool { return reflect.DeepEqual(x, y) }) {
+			return false
+		}
+	}
+	return true
 }

@@ -33,7 +33,9 @@ func TestErrorClassIsTheRuntimes(t *testing.T) {
 	require.NoError(t, err)
 	call, err := rt.NewCall(&svc.Operations[0].Retry, &runtime.Options{})
 	require.NoError(t, err)
-	d := call.Decide(context.Background(), &runtime.AttemptResult{StatusCode: 400, Code: "ProvisionedThroughputExceededException"})
+	require.Equal(t, runtime.ActionSend, call.Next(context.Background(), runtime.Event{Kind: runtime.EventStart}).Kind)
+	d := call.Next(context.Background(), runtime.Event{Kind: runtime.EventResponse,
+		Result: &runtime.AttemptResult{StatusCode: 400, Code: "ProvisionedThroughputExceededException"}}).Decision
 	require.Equal(t, runtime.ClassTransient, d.Class, "the runtime classifies the attempt as the doc comment says")
 }
 

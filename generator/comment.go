@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"go/build/constraint"
 	"html"
 	"regexp"
 	"strings"
@@ -53,9 +54,11 @@ var (
 // paragraphs (blank lines or </p>) are kept apart by an empty line, list
 // items (Markdown "* ", "- ", "1. " lines, HTML <li>) become a Go doc
 // comment list ("  - item", " 1. item", continued four spaces in), and text
-// is wrapped at about 100 columns. No line starts with "//", "/*" (jennifer
-// would print such a line raw) or "+build" (an old build constraint), so no
-// description can end a comment, open one or change the build.
+// is wrapped at about 100 columns, never breaking before a "+build". No
+// line starts with "//", "/*" (jennifer would print such a line raw) or,
+// after spaces, "+build" (an old build constraint; defuseLine), so no
+// description can end a comment, open one, make a directive or change the
+// build.
 func commentLines(text string) []string {
 	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n").Replace(strings.ToValidUTF8(text, "\uFFFD"))
 	text = listTag.ReplaceAllString(listItemTag.ReplaceAllString(text, "\n* "), "\n\n")
@@ -75,11 +78,28 @@ func commentLines(text string) []string {
 		endsInList = endsList
 	}
 	for i, l := range out {
-		if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") || strings.HasPrefix(l, "+build") {
-			out[i] = " " + l
-		}
+		out[i] = defuseLine(l)
 	}
 	return out
+}
+
+// defuseLine keeps a comment line made from spec text from becoming
+// anything but prose once jennifer writes it as "// " + l: a line starting
+// with "//" or "/*" (which jennifer would print raw: "//go:generate …",
+// "//line …", "/* …") gets a leading space, and a line that go/build and
+// gofmt would read as an old build constraint (constraint.IsPlusBuild:
+// "+build" after any spaces, then a space or the end) has its "+build"
+// written "\+build", the Markdown escape. Directives need "//" directly
+// before the name ("//go:", "//line ", "//export "), which "// " never is.
+func defuseLine(l string) string {
+	if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") {
+		l = " " + l
+	}
+	if constraint.IsPlusBuild("// " + l) {
+		i := strings.Index(l, "+build")
+		l = l[:i] + `\` + l[i:]
+	}
+	return l
 }
 
 // breaksWord reports the characters commentLines turns into spaces: white
@@ -149,7 +169,9 @@ func wrap(words []string, first, rest string) []string {
 	var lines []string
 	line := first + words[0]
 	for _, w := range words[1:] {
-		if len(line)+1+len(w) > commentWidth {
+		// A line starting "+build" would be a build constraint: keep
+		// the word on the line before, however long it gets.
+		if len(line)+1+len(w) > commentWidth && w != "+build" {
 			lines = append(lines, line)
 			line = rest + w
 			continue

@@ -56,9 +56,11 @@ func TestDocComment(t *testing.T) {
 
 // FuzzDocComment renders any description as a doc comment: the file must
 // format and parse with the declaration after it intact, so no text can end
-// the comment, open another or turn into code.
+// the comment, open another or turn into code; as a package doc comment
+// (before the package clause, where gofmt rewrites "// +build") it must
+// pass checkGenerated: no directive, no build constraint, type-checks.
 func FuzzDocComment(f *testing.F) {
-	for _, s := range []string{"plain", "a\n* b\n* // c\n\n1. */ d", "<ul><li>x</li></ul>", "x\u2028// y\r\n+build z", "*/\n/*", "- \n-"} {
+	for _, s := range []string{"plain", "a\n* b\n* // c\n\n1. */ d", "<ul><li>x</li></ul>", "x\u2028// y\r\n+build z", "*/\n/*", "- \n-", "+build ignore", "a b c use +build ignore", "//go:generate x\n//line a:1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -71,5 +73,14 @@ func FuzzDocComment(f *testing.F) {
 		require.NoError(t, err, "%s", src)
 		require.Len(t, af.Decls, 1, "%s", src)
 		require.Contains(t, af.Decls[0].(*ast.GenDecl).Doc.Text(), "Source: #/components/schemas/")
+		pkg := jen.NewFile("p")
+		for _, l := range commentLines(s) {
+			pkg.PackageComment(l)
+		}
+		pkg.Add(docComment([]string{s}, []string{"note"}, "/components/schemas/"+s))
+		pkg.Type().Id("T").Int()
+		src, err = render(pkg, "doc.go")
+		require.NoError(t, err)
+		require.NoError(t, checkGenerated([]File{{Name: "doc.go", Content: src}}), "%s", src)
 	})
 }

@@ -157,20 +157,28 @@ func groupImports(src []byte) []byte {
 // repeated texts left out), then the generator's notes (one paragraph each;
 // the first names the declaration, so it leads when the spec says nothing),
 // and last "Source: #POINTER", the JSON pointer of what the declaration is
-// generated from (omitted when source is ""). Spec text and notes pass
-// through commentLines; the pointer is fragment-encoded, so no line can end
+// generated from (omitted when source is ""), then the Go doc link
+// definitions of the spec text's links ("[text]: url"). Spec text passes
+// through docText and commentLines, notes through commentLines; the pointer is fragment-encoded, so no line can end
 // the comment.
 func docComment(spec, notes []string, source string) *jen.Statement {
 	var paras [][]string
+	var defs []string
 	seen := map[string]bool{}
 	for _, text := range spec {
-		lines := commentLines(text)
+		lines, ds := specDocLines(text)
 		key := strings.Join(lines, " ")
 		if len(lines) == 0 || seen[key] {
 			continue
 		}
 		seen[key] = true
 		paras = append(paras, lines)
+		for _, d := range ds {
+			if !seen[d] {
+				seen[d] = true
+				defs = append(defs, d)
+			}
+		}
 	}
 	for _, n := range notes {
 		if lines := commentLines(n); len(lines) > 0 {
@@ -187,6 +195,7 @@ func docComment(spec, notes []string, source string) *jen.Statement {
 		}
 		lines = append(lines, p...)
 	}
+	lines = withDefs(lines, defs) // Go doc link definitions end the comment
 	if len(lines) == 0 {
 		return &jen.Statement{}
 	}

@@ -1,6 +1,10 @@
 package generator
 
-import "github.com/dave/jennifer/jen"
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
 
 // emitClient writes client.go: the package doc, the runtime version check,
 // Options, Client, New, the service's retry settings and the JSON decoder.
@@ -9,7 +13,7 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		"",
 		"Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use",
 		"Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook."}
-	if lines := commentLines(svc.Doc); len(lines) > 0 {
+	if lines := withDefs(specDocLines(svc.Doc)); len(lines) > 0 {
 		pkgDoc = append(append(pkgDoc, ""), lines...)
 	}
 	for _, l := range pkgDoc {
@@ -23,10 +27,17 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	f.Comment("Options configure a Client; per-call options override them for one call.")
 	f.Comment("The embedded runtime.Options holds the HTTP client, retry mode, max attempts,")
 	f.Comment("the BeforeAttempt request hook (called before every attempt, e.g. to sign it) and more.")
-	f.Type().Id("Options").Struct(jen.Qual(runtimePath, "Options"))
+	f.Type().Id("Options").StructFunc(func(g *jen.Group) {
+		g.Qual(runtimePath, "Options")
+		if len(svc.Auth) > 0 {
+			g.Comment("credentials are the ones the With…Auth options gave, by security scheme;")
+			g.Comment("each operation sends only those its security requirement names.")
+			g.Id("credentials").Qual(openapiPath, "Credentials")
+		}
+	})
 	f.Line()
 
-	f.Comment("Client calls the " + oneLine(svc.Title) + " API. It is safe for concurrent use; its retry")
+	f.Comment("Client calls the " + apiPhrase(svc.Title) + ". It is safe for concurrent use; its retry")
 	f.Comment("quota, rate limiter and throttle windows are shared by all its calls.")
 	f.Type().Id("Client").Struct(
 		jen.Id("rt").Op("*").Qual(runtimePath, "Client"),
@@ -47,27 +58,45 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	)
 	f.Line()
 
+	auth := len(svc.Auth) > 0
 	f.Comment("call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding")
 	f.Comment("the response with decode (nil: the body is not read), and sets *md (the output's")
 	f.Comment("ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.")
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call").Params(
+	if auth {
+		f.Comment("Of the credentials given, it sends only those security (the operation's security")
+		f.Comment("requirement, openapi.Credentials.Apply) names.")
+	}
+	params := []jen.Code{
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("op").Op("*").Qual(runtimePath, "Operation"),
 		jen.Id("req").Op("*").Qual(runtimePath, "Request"), jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")),
 		jen.Id("md").Op("*").Qual(runtimePath, "ResponseMetadata"),
 		jen.Id("decode").Func().Params(jen.Op("*").Qual("net/http", "Response")).Error(),
-	).Error().Block(
+	}
+	if auth {
+		params = append(params, jen.Id("security").Index().Index().String())
+	}
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call").Params(params...).Error().BlockFunc(func(g *jen.Group) {
 		// Without per-call options the client's own are passed: no copy
 		// escapes to the heap on the common path (issue 9).
-		jen.Id("ro").Op(":=").Op("&").Id("c").Dot("options").Dot("Options"),
-		jen.If(jen.Len(jen.Id("opts")).Op(">").Lit(0)).Block(
-			jen.Id("o").Op(":=").Id("c").Dot("options"),
-			applyOpts(),
-			jen.Id("ro").Op("=").Op("&").Id("o").Dot("Options"),
-		),
-		jen.Var().Err().Error(),
-		jen.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Id("ro"), jen.Id("decode")),
-		jen.Return(jen.Err()),
-	)
+		g.Id("ro").Op(":=").Op("&").Id("c").Dot("options").Dot("Options")
+		if auth {
+			g.Id("creds").Op(":=").Id("c").Dot("options").Dot("credentials")
+		}
+		g.If(jen.Len(jen.Id("opts")).Op(">").Lit(0)).BlockFunc(func(g *jen.Group) {
+			g.Id("o").Op(":=").Id("c").Dot("options")
+			g.Add(applyOpts())
+			g.Id("ro").Op("=").Op("&").Id("o").Dot("Options")
+			if auth {
+				g.Id("creds").Op("=").Id("o").Dot("credentials")
+			}
+		})
+		if auth {
+			g.Id("creds").Dot("Apply").Call(jen.Op("&").Id("req").Dot("Header"), jen.Op("&").Id("req").Dot("Query"), jen.Id("security"))
+		}
+		g.Var().Err().Error()
+		g.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Id("ro"), jen.Id("decode"))
+		g.Return(jen.Err())
+	})
 	f.Line()
 
 	emitServers(f, svc)
@@ -87,4 +116,19 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 // applyOpts renders `for _, f := range opts { f(&o) }`.
 func applyOpts() *jen.Statement {
 	return jen.For(jen.List(jen.Id("_"), jen.Id("f")).Op(":=").Range().Id("opts")).Block(jen.Id("f").Call(jen.Op("&").Id("o")))
+}
+
+// apiPhrase names the API a title describes: "Tasky" → "Tasky API", and a
+// title whose last word is already "API" (any case: "Tasky API", "Twilio -
+// Api") is kept as it is, so docs never say "API API".
+func apiPhrase(title string) string {
+	t := oneLine(title)
+	words := strings.Fields(t)
+	switch {
+	case len(words) == 0:
+		return "API"
+	case strings.EqualFold(words[len(words)-1], "API"):
+		return t
+	}
+	return t + " API"
 }

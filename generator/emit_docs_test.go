@@ -110,3 +110,20 @@ func TestGeneratedDocs(t *testing.T) {
 		require.NotContains(t, string(b), "§", name)
 	}
 }
+
+// TestAPIPhraseNeverDoublesAPI: a title that already ends in the word "API"
+// is not given a second one in the Client's doc.
+func TestAPIPhraseNeverDoublesAPI(t *testing.T) {
+	for title, want := range map[string]string{
+		"Tasky":        "Tasky API",
+		"Tasky API":    "Tasky API",
+		"Twilio - Api": "Twilio - Api",
+		"OpenAPI Demo": "OpenAPI Demo API",
+		"RAPI":         "RAPI API",
+		"":             "API",
+	} {
+		if got := apiPhrase(title); got != want {
+			t.Errorf("apiPhrase(%q) = %q, want %q", title, got, want)
+		}
+	}
+}

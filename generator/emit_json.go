@@ -76,12 +76,15 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		// Properties only matter when another variant has the same JSON
 		// type.
 		if st := types[v.Type.Name]; kinds[kind] > 1 && v.Type.Kind == RefNamed && st != nil && st.Kind == KindStruct {
-			req, consts, props := variantEvidence(st)
+			req, consts, enums, props := variantEvidence(st)
 			if len(req) > 0 {
 				d[jen.Id("Required")] = litStrings(req)
 			}
 			if len(consts) > 0 {
 				d[jen.Id("Const")] = litStrings(consts)
+			}
+			if len(enums) > 0 {
+				d[jen.Id("Enum")] = litStrings(enums)
 			}
 			if len(props) > 0 {
 				d[jen.Id("Properties")] = litStrings(props)
@@ -145,7 +148,7 @@ func jsonType(r TypeRef, types map[string]*Type) string {
 		return "object"
 	}
 	switch r.Scalar {
-	case ScalarString, ScalarBytes, ScalarTime:
+	case ScalarString, ScalarBytes, ScalarTime, ScalarDate:
 		return "string"
 	case ScalarBool:
 		return "boolean"
@@ -157,9 +160,10 @@ func jsonType(r TypeRef, types map[string]*Type) string {
 
 // variantEvidence returns the JSON names of st's required properties (what
 // a response must carry: writeOnly ones are left out), as name/JSON value
-// pairs its properties that may hold one value only (Field.Const), and the
-// JSON names of all its properties.
-func variantEvidence(st *Type) (required, consts, props []string) {
+// pairs its properties that may hold one value only (Field.Const), as
+// name/JSON array pairs those that may hold one of several (Field.Enum), and
+// the JSON names of all its properties.
+func variantEvidence(st *Type) (required, consts, enums, props []string) {
 	for _, fl := range st.Fields {
 		if fl.In != "" {
 			continue
@@ -171,8 +175,11 @@ func variantEvidence(st *Type) (required, consts, props []string) {
 		if fl.Const != "" {
 			consts = append(consts, fl.JSONName, fl.Const)
 		}
+		if fl.Enum != "" {
+			enums = append(enums, fl.JSONName, fl.Enum)
+		}
 	}
-	return required, consts, props
+	return required, consts, enums, props
 }
 
 // hasTags reports whether any variant of a union has a discriminator value.

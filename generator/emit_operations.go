@@ -171,7 +171,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	var body []jen.Code
 	if len(checks) > 0 {
 		body = append(body, jen.If(jen.Err().Op(":=").Id("validate"+op.Name).Call(jen.Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err()))))
+			jen.Return(jen.Nil(), invalidInput(op))))
 	}
 	body = append(body, jen.If(jen.Id("in").Op("==").Nil()).Block(jen.Id("in").Op("=").Op("&").Id(op.Input).Values()))
 	body = append(body, fillIdempotencyToken(op)...)
@@ -184,8 +184,13 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 	}
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("call").Call(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-			jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op, svc.Protocol.XMLResultWrapper)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
+			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
+				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op, svc.Protocol.XMLResultWrapper))
+			if len(svc.Auth) > 0 {
+				g.Add(securityLit(op.Security))
+			}
+		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
@@ -302,8 +307,15 @@ func encodeBody(op *Operation) []jen.Code {
 	}
 	return []jen.Code{
 		lhs.Op(":=").Add(call),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), invalidInput(op))),
 	}
+}
+
+// invalidInput renders `c.rt.InvalidInput(&opX, err)`: an error found
+// before the first attempt (validation, encoding the body), wrapped in the
+// *runtime.OperationError every other failure of the call gets.
+func invalidInput(op *Operation) *jen.Statement {
+	return jen.Id("c").Dot("rt").Dot("InvalidInput").Call(jen.Op("&").Id("op"+op.Name), jen.Err())
 }
 
 // emitFormEncoding writes `var encodingX = map[string]openapi.Encoding{…}`,

@@ -97,7 +97,15 @@ func emitEnum(f *jen.File, t *Type) {
 	// value, so a comment per constant would repeat its line.
 	f.Comment("Values of " + t.Name + ", as sent on the wire.")
 	f.Const().DefsFunc(func(g *jen.Group) {
-		for _, v := range t.Values {
+		for i, v := range t.Values {
+			if v.Doc != "" {
+				if i > 0 {
+					g.Line()
+				}
+				for _, l := range withDefs(specDocLines(v.Doc)) {
+					g.Comment(l)
+				}
+			}
 			if t.IntEnum {
 				g.Id(v.Name).Id(t.Name).Op("=").Lit(int(v.Int))
 				continue
@@ -158,24 +166,32 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 // then "Required." for a required property (with how nil travels when it
 // is nullable too).
 func fieldDoc(fl Field) []string {
-	lines := commentLines(fl.Doc)
+	lines, defs := specDocLines(fl.Doc)
 	if !fl.Required {
-		return lines
+		return withDefs(lines, defs)
 	}
 	if len(lines) > 0 {
 		lines = append(lines, "")
 	}
 	if fl.Nullable {
-		return append(lines, "Required; nil is sent as null.")
+		return withDefs(append(lines, "Required; nil is sent as null."), defs)
 	}
-	return append(lines, "Required.")
+	return withDefs(append(lines, "Required."), defs)
 }
 
-// fieldType is a field's Go type: optional and nullable structs, unions,
+// fieldType is a field's Go type: an optional nullable JSON member is an
+// openapi.Nullable (absent, null or a value: Field.ThreeState); optional and nullable structs, unions,
 // scalars and enums are pointers, and required structs that close a cycle
 // of values (Indirect); required ones are plain values; slices, maps,
 // []byte and json.RawMessage are nil-able values.
 func fieldType(fl Field) jen.Code {
+	if fl.ThreeState() {
+		elem := typeExpr(fl.Type)
+		if fl.Indirect {
+			elem = jen.Op("*").Add(elem)
+		}
+		return jen.Qual(openapiPath, "Nullable").Types(elem)
+	}
 	if fieldIsPointer(fl) {
 		return jen.Op("*").Add(typeExpr(fl.Type))
 	}
@@ -184,6 +200,9 @@ func fieldType(fl Field) jen.Code {
 
 // fieldIsPointer reports whether fieldType makes fl a pointer.
 func fieldIsPointer(fl Field) bool {
+	if fl.ThreeState() {
+		return false
+	}
 	t := fl.Type
 	return t.Kind == RefNamed && t.Struct && fl.Indirect || t.Kind == RefScalar && t.Scalar == ScalarFile ||
 		(!fl.Required || fl.Nullable) && (t.Kind == RefNamed || t.Kind == RefScalar && t.Scalar != ScalarBytes && t.Scalar != ScalarRawJSON && t.Scalar != ScalarReader)
@@ -205,6 +224,8 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Index().Byte()
 	case ScalarTime:
 		return jen.Qual("time", "Time")
+	case ScalarDate:
+		return jen.Qual(openapiPath, "Date")
 	case ScalarEpochSeconds:
 		return jen.Qual(openapiPath, "EpochSeconds")
 	case ScalarRawJSON:

@@ -11,11 +11,16 @@ type inputCheck struct {
 	field  string
 	cond   *jen.Statement
 	reason string
+	// nilOK: a nil input does not fail this check (another check of the
+	// field already names it).
+	nilOK bool
 }
 
 // inputChecks are the checks of op's input (after aws-sdk-go-v2's
 // generated validators): every path parameter must be non-empty (a string
-// or string enum "", a list with no items, a nil pointer), every required
+// or string enum "", a list with no items, a nil pointer) and a string one
+// not "." or ".." (which would name another resource; the runtime's
+// Client.Do refuses any other dot segment), every required
 // member that can be nil (pointer, slice, map, bytes; not nullable ones,
 // whose nil is sent as null) must be set. Required values that cannot be
 // nil (a string in the body, a number) are refused only when the whole
@@ -32,20 +37,21 @@ func inputChecks(op *Operation, types map[string]*Type) []inputCheck {
 		nilable := isNilable(fl)
 		switch {
 		case fl.In == "path" && fl.Type.Kind == RefSlice:
-			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter"})
+			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter", false})
 		case fl.In == "path" && nilable:
-			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "EmptyPathParameter"})
+			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "EmptyPathParameter", false})
 		case fl.In == "path" && (fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarString ||
 			fl.Type.Kind == RefNamed && types[fl.Type.Name] != nil && types[fl.Type.Name].Kind == KindEnum && !types[fl.Type.Name].IntEnum):
-			out = append(out, inputCheck{fl.Name, v.Op("==").Lit(""), "EmptyPathParameter"})
+			out = append(out, inputCheck{fl.Name, v.Op("==").Lit(""), "EmptyPathParameter", false},
+				inputCheck{fl.Name, jen.Parens(jen.Id("in").Dot(fl.Name).Op("==").Lit(".").Op("||").Id("in").Dot(fl.Name).Op("==").Lit("..")), "DotSegmentPathParameter", true})
 		case fl.In == "path":
 			// A number or boolean: never empty.
 		case !fl.Required || fl.Nullable || fl.Type.Scalar == ScalarReader:
 			// Optional; nil sent as null; a raw body (optional or not, it is read as given).
 		case nilable:
-			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "MissingRequiredField"})
+			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "MissingRequiredField", false})
 		default:
-			out = append(out, inputCheck{fl.Name, nil, "MissingRequiredField"})
+			out = append(out, inputCheck{fl.Name, nil, "MissingRequiredField", false})
 		}
 	}
 	return out
@@ -74,7 +80,10 @@ func emitValidate(f *jen.File, op *Operation, checks []inputCheck) {
 		g.Var().Id("errs").Index().Qual(runtimePath, "InvalidParamError")
 		for _, c := range checks {
 			cond := jen.Id("in").Op("==").Nil()
-			if c.cond != nil {
+			switch {
+			case c.nilOK:
+				cond = jen.Id("in").Op("!=").Nil().Op("&&").Add(c.cond)
+			case c.cond != nil:
 				cond = cond.Op("||").Add(c.cond)
 			}
 			g.If(cond).Block(

@@ -41,14 +41,19 @@ paths:
 	var got []string
 	for _, c := range inputChecks(svc.Operations[0], typesByName(svc)) {
 		cond := "in == nil"
-		if c.cond != nil {
+		switch {
+		case c.nilOK:
+			cond = "in != nil && " + c.cond.GoString()
+		case c.cond != nil:
 			cond += " || " + c.cond.GoString()
 		}
 		got = append(got, c.field+": "+cond+" → "+c.reason)
 	}
 	require.Equal(t, []string{
 		`S: in == nil || in.S == "" → EmptyPathParameter`,
+		`S: in != nil && (in.S == "." || in.S == "..") → DotSegmentPathParameter`,
 		`E: in == nil || in.E == "" → EmptyPathParameter`,
+		`E: in != nil && (in.E == "." || in.E == "..") → DotSegmentPathParameter`,
 		`L: in == nil || len(in.L) == 0 → EmptyPathParameter`,
 		`Tags: in == nil || in.Tags == nil → MissingRequiredField`,
 		`M: in == nil || in.M == nil → MissingRequiredField`,

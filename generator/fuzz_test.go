@@ -11,7 +11,8 @@ import (
 // FuzzGenerate feeds mutated specs (seeded with the hostile and crash corpora) to the
 // loader, the model builder and the emitter: whatever the input, they
 // return a result or an error and never panic, and what they return
-// renders.
+// renders, holds no directive or build constraint and type-checks
+// (checkGenerated).
 func FuzzGenerate(f *testing.F) {
 	var seeds []string
 	for _, glob := range []string{"testdata/hostile/*.yaml", "testdata/crash/*.yaml"} {
@@ -33,8 +34,12 @@ func FuzzGenerate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := Generate(svc, "fuzz"); err != nil {
+		files, err := Generate(svc, "fuzz")
+		if err != nil {
 			t.Fatalf("a loaded spec must render: %v", err)
+		}
+		if err := checkGenerated(files); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -43,7 +48,7 @@ func FuzzGenerate(f *testing.F) {
 // are mutated (seeded with the files of testdata/split/redocly): the
 // bundler, the $ref checks and the builder return a result or an error,
 // never panic, never read outside the spec's directory (an fstest.MapFS
-// holds it), and what they return renders.
+// holds it), and what they return renders and passes checkGenerated.
 func FuzzSplitSpec(f *testing.F) {
 	root := []byte(`openapi: 3.0.3
 info:
@@ -83,8 +88,12 @@ components:
 		if err != nil {
 			return
 		}
-		if _, err := Generate(svc, "fuzz"); err != nil {
+		files, err := Generate(svc, "fuzz")
+		if err != nil {
 			t.Fatalf("a loaded spec must render: %v", err)
+		}
+		if err := checkGenerated(files); err != nil {
+			t.Fatal(err)
 		}
 	})
 }

@@ -129,6 +129,10 @@ type Operation struct {
 	// into a field of the output (in that order) before the body is
 	// decoded.
 	ResponseHeaders []ResponseHeader
+	// Security is the operation's security requirement (its own, else the
+	// root's): per alternative, the security scheme names it needs, sorted;
+	// nil when it needs none. Only these credentials are sent.
+	Security [][]string
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
@@ -312,6 +316,9 @@ type EnumValue struct {
 	Value string
 	// Int is the wire value of an integer enum (Type.IntEnum).
 	Int int64
+	// Doc is the value's description (a oneOf/anyOf of const members gives
+	// one per value), "" when the spec has none.
+	Doc string
 }
 
 // Field is one struct field.
@@ -335,6 +342,10 @@ type Field struct {
 	// enum of one value, or const), "" when it may hold more: a union uses
 	// it to recognise its variants (Stripe's DeletedCustomer.deleted: true).
 	Const string
+	// Enum is the JSON array of the values the property may hold when its
+	// enum (or oneOf/anyOf of const) has several, "" otherwise: a union
+	// recognises a variant by it (`"type": ["klarna","klarna_account"]`).
+	Enum string
 	// Indirect: a required struct field that would close a cycle of struct
 	// values is a pointer all the same (set by breakValueCycles).
 	Indirect bool
@@ -350,6 +361,18 @@ type Field struct {
 	// pointers even when required; a required one has no omitempty, so nil
 	// is sent as null.
 	Nullable bool
+}
+
+// ThreeState reports whether a field is an optional nullable JSON member
+// whose Go type tells absent, null and a value apart: openapi.Nullable[T]
+// (openapi.Nullable[*T] when Indirect). Raw JSON, bytes, readers and files
+// are left as they are (json.RawMessage already keeps "null").
+func (f Field) ThreeState() bool {
+	if f.Required || !f.Nullable || f.In != "" {
+		return false
+	}
+	t := f.Type
+	return t.Kind != RefScalar || t.Scalar != ScalarRawJSON && t.Scalar != ScalarBytes && t.Scalar != ScalarReader && t.Scalar != ScalarFile
 }
 
 // RefKind says what a TypeRef is.
@@ -377,6 +400,7 @@ const (
 	ScalarBytes        = "[]byte"
 	ScalarTime         = "time.Time"
 	ScalarEpochSeconds = "openapi.EpochSeconds"
+	ScalarDate         = "openapi.Date"
 	ScalarRawJSON      = "json.RawMessage"
 	ScalarReader       = "io.Reader"
 	ScalarFile         = "openapi.File"

@@ -25,9 +25,12 @@ type Selection struct {
 	File string
 }
 
-// Selector matches operations by operationId, tag or path.
+// Selector matches operations by operationId or Go method name, tag or
+// path.
 type Selector struct {
-	// Operations are operationIds, matched exactly.
+	// Operations are operationIds or Go method names (the name retrygen
+	// would give the method before any rename: "GetTodo" for operationId
+	// "getTodo"), each matched exactly.
 	Operations []string
 	// Tags are operation tags, matched exactly.
 	Tags []string
@@ -40,8 +43,10 @@ type Selector struct {
 // without the override (the method name, the type name before any numeric
 // suffix a collision adds); values must be exported Go identifiers.
 type Renames struct {
-	// Operations renames client methods; the Input and Output types
-	// retrygen synthesises for an operation follow the new name.
+	// Operations renames client methods; a key is the Go method name or the
+	// operation's operationId (the Go name wins when both match). The Input
+	// and Output types retrygen synthesises for an operation follow the new
+	// name.
 	Operations map[string]string
 	// Types renames named types: structs, enums, unions and error shapes.
 	Types map[string]string
@@ -55,9 +60,13 @@ func (s Selector) empty() bool {
 	return len(s.Operations) == 0 && len(s.Tags) == 0 && len(s.Paths) == 0
 }
 
-// matches reports whether the operation at (pathKey, op) matches s.
-func (s Selector) matches(pathKey string, op *openapi3.Operation) bool {
+// matches reports whether the operation op, under method and pathKey,
+// matches s.
+func (s Selector) matches(pathKey, method string, op *openapi3.Operation) bool {
 	if op.OperationID != "" && slices.Contains(s.Operations, op.OperationID) {
+		return true
+	}
+	if slices.Contains(s.Operations, operationGoName(pathKey, method, op)) {
 		return true
 	}
 	for _, t := range op.Tags {
@@ -85,13 +94,13 @@ func (sel *Selection) apply(api *openapi3.T, d *diags) {
 	if sel == nil || (sel.Include.empty() && sel.Exclude.empty()) || api.Paths == nil {
 		return
 	}
-	var all []*openapi3.Operation
+	var all []selectedOp
 	removed := 0
 	for _, pathKey := range sortedKeys(api.Paths.Map()) {
 		item := api.Paths.Value(pathKey)
 		for method, op := range item.Operations() {
-			all = append(all, op)
-			keep := (sel.Include.empty() || sel.Include.matches(pathKey, op)) && !sel.Exclude.matches(pathKey, op)
+			all = append(all, selectedOp{op: op, goName: operationGoName(pathKey, method, op)})
+			keep := (sel.Include.empty() || sel.Include.matches(pathKey, method, op)) && !sel.Exclude.matches(pathKey, method, op)
 			if !keep {
 				item.SetOperation(method, nil)
 				removed++
@@ -107,14 +116,22 @@ func (sel *Selection) apply(api *openapi3.T, d *diags) {
 	}
 }
 
+// selectedOp is an operation of the spec with the Go method name retrygen
+// would give it before any rename.
+type selectedOp struct {
+	op     *openapi3.Operation
+	goName string
+}
+
 // warnUnmatched warns about include and exclude entries that match no
 // operation of the spec, and path entries that are not path.Match
 // patterns: a typo would otherwise silently select nothing.
-func (sel *Selection) warnUnmatched(all []*openapi3.Operation, d *diags) {
-	ids, tags := map[string]bool{}, map[string]bool{}
-	for _, op := range all {
-		ids[op.OperationID] = true
-		for _, t := range op.Tags {
+func (sel *Selection) warnUnmatched(all []selectedOp, d *diags) {
+	ids, goNames, tags := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, o := range all {
+		ids[o.op.OperationID] = true
+		goNames[o.goName] = true
+		for _, t := range o.op.Tags {
 			tags[t] = true
 		}
 	}
@@ -123,8 +140,8 @@ func (sel *Selection) warnUnmatched(all []*openapi3.Operation, d *diags) {
 		sel Selector
 	}{{"include", sel.Include}, {"exclude", sel.Exclude}} {
 		for i, id := range s.sel.Operations {
-			if !ids[id] {
-				sel.warn(d, pointer(s.key, "operations", strconv.Itoa(i)), "no operation has operationId %q", id)
+			if !ids[id] && !goNames[id] {
+				sel.warn(d, pointer(s.key, "operations", strconv.Itoa(i)), "no operation has operationId or Go method name %q", id)
 			}
 		}
 		for i, t := range s.sel.Tags {
@@ -244,7 +261,7 @@ func (b *builder) warnUnusedRenames() {
 		kind string
 		m    map[string]string
 		what string
-	}{{"operations", b.sel.Rename.Operations, "operation"}, {"types", b.sel.Rename.Types, "type"}, {"fields", b.sel.Rename.Fields, "field"}} {
+	}{{"operations", b.sel.Rename.Operations, "operation (Go method name or operationId)"}, {"types", b.sel.Rename.Types, "type"}, {"fields", b.sel.Rename.Fields, "field"}} {
 		for _, key := range sortedKeys(k.m) {
 			if !b.renamed[k.kind+"/"+key] {
 				b.sel.warn(b.d, pointer("rename", k.kind, key), "no generated %s is named %s; nothing renamed", k.what, key)

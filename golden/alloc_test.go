@@ -79,6 +79,7 @@ func handBuiltGetItem(ctx context.Context, hc *http.Client, url string, in *dyna
 		"Content-Type":          {"application/x-amz-json-1.0"},
 		"Amz-Sdk-Request":       {"attempt=1; max=4"},
 		"Amz-Sdk-Invocation-Id": {runtime.NewUUID()},
+		"Accept-Encoding":       {"identity"}, // DynamoDB checksums the bytes it sends
 	}
 	resp, err := hc.Do(req)
 	if err != nil {

@@ -195,8 +195,8 @@ func TestDynamoDBMissingTable(t *testing.T) {
 	var rnf *dynamodb.ResourceNotFoundException
 	require.ErrorAs(t, err, &rnf)
 	require.Equal(t, http.StatusBadRequest, rnf.HTTPStatusCode)
-	require.Equal(t, "ResourceNotFoundException", rnf.ErrorCode)
-	require.NotEmpty(t, rnf.ErrorMessage)
+	require.Equal(t, "ResourceNotFoundException", rnf.ErrorCode())
+	require.NotEmpty(t, rnf.ErrorMessage())
 
 	infos := rec.all()
 	require.Len(t, infos, 1)
@@ -278,7 +278,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 				var apiErr *runtime.APIError
 				require.ErrorAs(t, maxErr.Err, &apiErr)
 				require.Equal(t, http.StatusInternalServerError, apiErr.HTTPStatusCode)
-				require.Empty(t, apiErr.ErrorCode)
+				require.Empty(t, apiErr.ErrorCode())
 			},
 			wantClass: runtime.ClassTransient,
 			// Quota: 500 − 3 × 14 (three transient retries) = 458; the

@@ -17,8 +17,10 @@ const requestsTest = `package ops
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -184,6 +186,22 @@ func TestRequiredInputsAreCheckedBeforeSending(t *testing.T) {
 		if err == nil || err.Error() != tc.want || !errors.As(err, &oe) || !errors.As(err, &ip) {
 			t.Errorf("error %T %v\nwant %s", err, err, tc.want)
 		}
+	}
+	if len(*got) != 0 {
+		t.Fatalf("sent %+v", *got)
+	}
+}
+
+// TestEncodingErrorIsAnOperationError: a body json.Marshal refuses (NaN) is
+// wrapped like every other failure of the call, and nothing is sent.
+func TestEncodingErrorIsAnOperationError(t *testing.T) {
+	c, got := serve(t, 204, "")
+	nan := math.NaN()
+	_, err := c.CreateFile(context.Background(), &File{Size: &nan})
+	var oe *runtime.OperationError
+	var ue *json.UnsupportedValueError
+	if !errors.As(err, &oe) || !errors.As(err, &ue) || err.Error() != "ops: CreateFile: json: unsupported value: NaN" {
+		t.Fatalf("error %T %v", err, err)
 	}
 	if len(*got) != 0 {
 		t.Fatalf("sent %+v", *got)

@@ -77,8 +77,8 @@ func TestSQSLongPolling(t *testing.T) {
 				require.Equal(t, runtime.RetryCostThrottling, q.Needed)
 				var api *runtime.APIError
 				require.ErrorAs(t, err, &api)
-				require.Equal(t, "RequestThrottled", api.ErrorCode)
-				require.Equal(t, "Request is throttled.", api.ErrorMessage)
+				require.Equal(t, "RequestThrottled", api.ErrorCode())
+				require.Equal(t, "Request is throttled.", api.ErrorMessage())
 				require.Equal(t, "7a62c49f-347e-4fc4-9331-6e8e7a96aa73", api.RequestID)
 			},
 			wantSleeps: []time.Duration{500 * time.Millisecond},

@@ -71,7 +71,7 @@ func TestAdaptiveFailFastReturnsRateLimitedError(t *testing.T) {
 	require.Equal(t, 0.5, rl.Rate)
 	var api *APIError
 	require.ErrorAs(t, err, &api)
-	require.Equal(t, "Throttling", api.ErrorCode)
+	require.Equal(t, "Throttling", api.ErrorCode())
 	require.Len(t, sc.requests(), 1, "fail-fast must not send")
 	require.Equal(t, 500, h.c.RetryQuota().Balance())
 	require.Empty(t, h.clock.Sleeps())

@@ -154,7 +154,7 @@ func TestAliyunDefaultsAreJavas(t *testing.T) {
 	// max delay.
 	c, err := NewClient(aliyunService(), "http://svc.test", Options{})
 	require.NoError(t, err)
-	p := c.params
+	p := c.policy.Params
 	require.Equal(t, 4, p.MaxAttempts)
 	require.Equal(t, ms(javaBaseDelayMs), p.TransientBaseDelay)
 	require.Equal(t, ms(javaMaxBackoffMs), p.MaxBackoff)

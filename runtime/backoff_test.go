@@ -39,7 +39,7 @@ func TestFullJitter(t *testing.T) {
 		{"NaN random value gives 0", ms(50), 2, math.NaN(), 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.want, fullJitter(tc.base, maxBackoff, tc.n, tc.r))
+			require.Equal(t, tc.want, fullJitter(tc.base, maxBackoff, 0, tc.n, tc.r))
 		})
 	}
 }
@@ -53,7 +53,7 @@ func TestBackoffProperty(t *testing.T) {
 		maxBackoff := time.Duration(rapid.Int64Range(1, math.MaxInt64).Draw(t, "cap"))
 		n := rapid.IntRange(0, 200).Draw(t, "n")
 		r := rapid.Float64Range(0, 1).Draw(t, "r")
-		d := fullJitter(base, maxBackoff, n, r)
+		d := fullJitter(base, maxBackoff, 0, n, r)
 		if d < 0 || d > maxBackoff {
 			t.Fatalf("delay %v outside [0, %v]", d, maxBackoff)
 		}

@@ -141,7 +141,7 @@ func BenchmarkDecideSuccess(b *testing.B) {
 		if err := h.c.initCall(&cl, opGet, &opts); err != nil {
 			b.Fatal(err)
 		}
-		if d := cl.Decide(ctx, &res); d.Outcome != OutcomeSuccess {
+		if d := cl.decide(ctx, &res); d.Outcome != OutcomeSuccess {
 			b.Fatal(d.Outcome)
 		}
 	}

@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -53,6 +55,12 @@ func TestBodyReader(t *testing.T) {
 				var apiErr *APIError
 				require.ErrorAs(t, err, &apiErr)
 				require.Equal(t, 503, apiErr.HTTPStatusCode)
+				// Not "max attempts": the body cannot be replayed.
+				var nrs *NotRetrySafeError
+				require.ErrorAs(t, err, &nrs)
+				require.Equal(t, "not retried after 1 attempt: the request body is longer than MaxReplayBody (8 MiB) and cannot be replayed: api error (HTTP 503)", nrs.Error())
+				var mae *MaxAttemptsError
+				require.False(t, errors.As(err, &mae))
 			} else {
 				require.NoError(t, err)
 			}
@@ -80,4 +88,72 @@ func TestDecodeJSON(t *testing.T) {
 	require.NoError(t, DecodeJSON(&v)(resp("")), "an empty body leaves v as it is")
 	require.Equal(t, 7, v.A)
 	require.EqualError(t, DecodeJSON(&v)(resp(`{"A":`)), "unexpected EOF")
+}
+
+// stalledReader returns prefix, then blocks until Close (or the test's end).
+type stalledReader struct {
+	prefix io.Reader
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newStalledReader(t *testing.T, prefix int) *stalledReader {
+	r := &stalledReader{prefix: io.LimitReader(zeros{}, int64(prefix)), closed: make(chan struct{})}
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+func (r *stalledReader) Read(p []byte) (int, error) {
+	if n, err := r.prefix.Read(p); err != io.EOF {
+		return n, err
+	}
+	<-r.closed
+	return 0, errors.New("stalled reader closed")
+}
+
+func (r *stalledReader) Close() error { r.once.Do(func() { close(r.closed) }); return nil }
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestStalledRequestBody: a request body reader that blocks ends the
+// attempt at its deadline (Options.AttemptTimeout) or the call's context,
+// whether it stalls before MaxReplayBody (while the runtime buffers it) or
+// after (while the transport streams it). Over a real socket, with real
+// time: the call returns within AttemptTimeout + 100 ms.
+func TestStalledRequestBody(t *testing.T) {
+	const timeout = 200 * time.Millisecond
+	for _, tt := range []struct {
+		name    string
+		prefix  int
+		attempt bool // the attempt timeout, else the call's context
+	}{
+		{"stalls at once, attempt timeout", 0, true},
+		{"stalls at once, call deadline", 0, false},
+		{"stalls after MaxReplayBody, attempt timeout", MaxReplayBody + 1, true},
+		{"stalls after MaxReplayBody, call deadline", MaxReplayBody + 1, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, _ int) { _, _ = io.Copy(io.Discard, r.Body) })
+			c, _ := loopbackClient(t, testService(), srv.URL, func(o *Options) {
+				o.Clock = nil // the attempt deadline is a real one
+				if tt.attempt {
+					o.AttemptTimeout = timeout
+				}
+			})
+			ctx := context.Background()
+			if !tt.attempt {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, timeout)
+				defer cancel()
+			}
+			start := time.Now()
+			_, err := c.Do(ctx, opGet, &Request{Method: http.MethodPut, Path: "/f", BodyReader: newStalledReader(t, tt.prefix)}, nil, nil)
+			took := time.Since(start)
+			require.Error(t, err)
+			require.ErrorIs(t, err, context.DeadlineExceeded)
+			require.Less(t, took, timeout+100*time.Millisecond, "returned after %v", took)
+		})
+	}
 }

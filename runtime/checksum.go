@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"hash/crc32"
 	"strconv"
 	"strings"
 )
@@ -26,11 +25,10 @@ func (e *ChecksumError) Error() string {
 	return fmt.Sprintf("response checksum mismatch: %s is %s, body has %d", e.Header, e.Want, e.Got)
 }
 
-// verifyCRC32 checks data against want, the decimal CRC32 (IEEE) of a
-// checksum header. It returns a *ChecksumError on a mismatch or when want
-// is not a 32-bit decimal number.
-func verifyCRC32(header, want string, data []byte) error {
-	got := crc32.ChecksumIEEE(data)
+// verifyCRC32Sum checks got, the CRC32 (IEEE) of the body's bytes as
+// received, against want, the checksum header's decimal value. It returns a
+// *ChecksumError on a mismatch or when want is not a 32-bit decimal number.
+func verifyCRC32Sum(header, want string, got uint32) error {
 	w, err := strconv.ParseUint(strings.TrimSpace(want), 10, 32)
 	if err != nil || uint32(w) != got {
 		return &ChecksumError{Header: header, Want: want, Got: got}

@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -103,41 +106,17 @@ func (l codeLists) lookup(code string) (Class, bool) {
 
 var builtinCodes = codeLists{transient: builtinTransientCodes, throttling: builtinThrottlingCodes}
 
-// codeClass looks code up level by level, most specific first: the call's
-// and client's options, the operation, the service, the built-in lists. The
-// first level that lists the code decides.
-func codeClass(code string, opts *Options, op *Operation, svc *Service) (Class, bool) {
-	if code == "" {
-		return ClassSuccess, false
-	}
-	for _, l := range [...]codeLists{
-		{opts.TransientCodes, opts.ThrottlingCodes, opts.NonRetryableCodes},
-		{op.TransientCodes, op.ThrottlingCodes, op.NonRetryableCodes},
-		{svc.TransientCodes, svc.ThrottlingCodes, svc.NonRetryableCodes},
-		builtinCodes,
-	} {
-		if c, ok := l.lookup(code); ok {
-			return c, true
-		}
-	}
-	return ClassSuccess, false
-}
-
-// classifier holds what classification needs besides the attempt itself.
+// classifier holds what classification needs besides the attempt itself:
+// the call's resolved policy and the operation (for its modeled errors).
 type classifier struct {
-	svc  *Service
-	op   *Operation
-	opts *Options
-	// tc is the client's throttle control (nil when off).
-	tc *ThrottleControl
-	// aliyun and legacy select the status rules of those modes (§4 rules
-	// 6–7, §1).
-	aliyun, legacy bool
+	p  *Policy
+	op *Operation
 }
 
 // classify applies retry-behavior.md §4 in its stated order:
 //  0. Options.Classify, when set and deciding;
-//  1. a cancelled context → non-retryable;
+//  1. a cancelled context, a request hook's error or a response body over
+//     the cap (*BodyTooLargeError) → non-retryable;
 //  2. a non-retryable code → non-retryable (whatever the status);
 //  3. a throttling code, a positive x-acs-retry-after, or (with throttle
 //     control) a throttle header with Remain 0 → throttling;
@@ -153,11 +132,11 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	if r.Err == nil && r.StatusCode >= 200 && r.StatusCode < 300 {
 		return ClassSuccess
 	}
-	if k.opts.Classify != nil {
+	if k.p.Classify != nil {
 		// A copy: the predicate cannot change the attempt, and the caller's
 		// AttemptResult stays on its stack (no allocation per attempt).
 		rc := *r
-		if c, ok := k.opts.Classify(&rc); ok {
+		if c, ok := k.p.Classify(&rc); ok {
 			return c
 		}
 	}
@@ -167,13 +146,13 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	// failure (rule 5), even though net/http's timeout errors match
 	// context.DeadlineExceeded.
 	var hookErr *RequestHookError
-	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.As(r.Err, &hookErr) {
+	var tooLarge *BodyTooLargeError
+	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.As(r.Err, &hookErr) ||
+		errors.As(r.Err, &tooLarge) {
+		// A body over the cap would come back as long: not retried.
 		return ClassNonRetryable
 	}
-	c, listed := codeClass(r.Code, k.opts, k.op, k.svc)
-	if !listed && k.aliyun && slices.Contains(aliyunThrottlingCodes, r.Code) {
-		c, listed = ClassThrottling, true
-	}
+	c, listed := k.p.codeClass(r.Code)
 	switch {
 	case listed && c == ClassNonRetryable:
 		return ClassNonRetryable
@@ -185,7 +164,7 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	if r.StatusCode == 0 || r.StatusCode >= 200 && r.StatusCode < 300 {
 		// No response, or a 2xx whose body broke off, timed out or failed
 		// its checksum (§4 rule 5).
-		if isIOFailure(r.Err) && !k.svc.ConnectionErrorsNotRetried && !k.op.ConnectionErrorsNotRetried {
+		if isIOFailure(r.Err) && !k.p.ConnectionErrorsNotRetried {
 			return ClassTransient
 		}
 		return ClassNonRetryable
@@ -200,11 +179,8 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 // are transient and 429 is throttling as aws-sdk-go-v2 decides it (509 too
 // in legacy mode, botocore's table).
 func (k *classifier) statusClass(status int, code string) Class {
-	rs := k.op.RetryStatuses
-	if len(rs) == 0 {
-		rs = k.svc.RetryStatuses
-	}
-	if len(rs) > 0 && !k.aliyun {
+	aliyun := k.p.Mode.Value == ModeAliyun
+	if rs := k.p.RetryStatuses; len(rs) > 0 && !aliyun {
 		// The service's own retry statuses replace rules 6 and 7: a listed
 		// status is retried (429 as throttling), any other is not.
 		switch {
@@ -215,15 +191,11 @@ func (k *classifier) statusClass(status int, code string) Class {
 		}
 		return ClassTransient
 	}
-	if k.aliyun {
+	if aliyun {
 		// §8: the aliyun retry conditions are the service's retry statuses
 		// (default 408, 429, 500, 502, 503, 504); 429 is throttling.
-		statuses := aliyunRetryStatuses
-		if tc := k.tc; tc != nil && len(tc.RetryStatuses) > 0 {
-			statuses = tc.RetryStatuses
-		}
 		switch {
-		case !slices.Contains(statuses, status):
+		case !slices.Contains(k.p.ThrottleRetryStatuses, status):
 			return ClassNonRetryable
 		case status == 429:
 			return ClassThrottling
@@ -239,15 +211,15 @@ func (k *classifier) statusClass(status int, code string) Class {
 		// models (a modeled throttling or transient code was decided above).
 		// Bare429NotRetried is botocore's standard mode.
 		switch {
-		case k.legacy:
+		case k.p.Mode.Value == ModeLegacy:
 			return ClassThrottling
-		case k.svc.Bare429NotRetried:
+		case k.p.Bare429NotRetried:
 		case k.modelsCode(code):
 		default:
 			return ClassThrottling
 		}
 	case 509:
-		if k.legacy {
+		if k.p.Mode.Value == ModeLegacy {
 			return ClassThrottling
 		}
 	}
@@ -344,12 +316,10 @@ func sentBeforeFailure(err error) bool {
 // 5–7). Options and an operation's own lists, which come first at run time,
 // are not consulted. The generator uses it for doc comments and its summary.
 func (s *Service) CodeClass(code string) Class {
-	c, listed := codeClass(code, &Options{}, &Operation{}, s)
-	switch {
-	case listed:
+	p := Policy{codes: [3]codeLists{2: {s.TransientCodes, s.ThrottlingCodes, s.NonRetryableCodes}}}
+	p.Mode.Value = s.DefaultMode
+	if c, listed := p.codeClass(code); listed {
 		return c
-	case s.DefaultMode == ModeAliyun && slices.Contains(aliyunThrottlingCodes, code):
-		return ClassThrottling
 	}
 	return ClassNonRetryable
 }
@@ -368,4 +338,104 @@ func statusIn(ranges []StatusRange, status int) bool {
 		}
 	}
 	return false
+}
+
+// decodeError turns an error response into the operation's modeled error
+// for its code (Operation.NewError), else for its status
+// (Operation.NewErrorForStatus), or an *APIError. The code comes from the
+// service's error-code headers (part before ':') and then its body fields
+// (part after '#'): JSON fields, or for an XML body the elements below the
+// root (xmlFields). A JSON body is read once for the code, message and
+// request ID fields (jsonFields, no maps) and decoded once into the modeled
+// error; only its first JSON value counts (trailing bytes are ignored, as
+// aws-sdk-go-v2 ignores them).
+func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
+	svc := c.svc
+	var fieldArr [16]string
+	paths := append(append(append(fieldArr[:0], svc.ErrorCodeFields...), svc.ErrorMessageFields...), svc.RequestIDFields...)
+	var valArr [16]string
+	vals := valArr[:0]
+	if len(paths) > len(valArr) {
+		vals = make([]string, len(paths))
+	} else {
+		vals = valArr[:len(paths)]
+	}
+	end := len(body)
+	if len(body) > 0 && len(paths) > 0 {
+		if looksXML(resp.Header.Get("Content-Type"), body) {
+			fields := xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
+			for i, p := range paths {
+				vals[i] = stringField(fields, p)
+			}
+		} else {
+			end = jsonFields(body, paths, vals) // a body of neither kind simply has no fields
+		}
+	}
+	nCode, nMsg := len(svc.ErrorCodeFields), len(svc.ErrorMessageFields)
+	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
+	for _, h := range svc.ErrorCodeHeaders {
+		if v := resp.Header.Get(h); v != "" {
+			md.Code = normaliseCode(v)
+			break
+		}
+	}
+	if md.Code == "" {
+		md.Code = normaliseCode(firstNonEmpty(vals[:nCode]))
+	}
+	md.Message = firstNonEmpty(vals[nCode : nCode+nMsg])
+	md.RequestID = firstHeader(resp.Header, c.requestIDHeaders)
+	if md.RequestID == "" {
+		md.RequestID = firstNonEmpty(vals[nCode+nMsg:])
+	}
+	var e ModeledError
+	if op.NewError != nil && md.Code != "" {
+		e = op.NewError(md.Code)
+	}
+	if e == nil && op.NewErrorForStatus != nil {
+		e = op.NewErrorForStatus(resp.StatusCode)
+	}
+	if e != nil {
+		if end > 0 {
+			_ = json.Unmarshal(body[:end], e) // modeled fields are best effort
+		}
+		*e.Metadata() = md
+		return md, e
+	}
+	if len(body) > maxAPIErrorBody {
+		body = slices.Clone(body[:maxAPIErrorBody]) // not the whole buffer
+	}
+	return md, &APIError{ErrorMetadata: md, Body: body}
+}
+
+// maxAPIErrorBody is how much of an error body an *APIError keeps: 64 KiB.
+const maxAPIErrorBody = 64 << 10
+
+// firstNonEmpty returns the first non-empty string of vs, or "".
+func firstNonEmpty(vs []string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// stringField returns the string (or number) that the dotted path
+// ("Error.Code") names in fields, or "".
+func stringField(fields map[string]any, path string) string {
+	var v any = fields
+	for part := range strings.SplitSeq(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = m[part]
+	}
+	switch s := v.(type) {
+	case string:
+		return s
+	case float64:
+		return strconv.FormatFloat(s, 'f', -1, 64)
+	}
+	return ""
 }

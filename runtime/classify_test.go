@@ -162,7 +162,8 @@ func opModeling(code string) *Operation {
 func TestClassifyCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	k := classifier{svc: testService(), op: opPost, opts: &Options{}}
+	pol := resolvePolicy(Settings{}, testService(), opPost, &Options{}, nil)
+	k := classifier{p: &pol, op: opPost}
 	require.Equal(t, ClassNonRetryable, k.classify(ctx, &AttemptResult{StatusCode: 503, Err: &APIError{}}, false))
 	require.Equal(t, ClassNonRetryable, k.classify(context.Background(), &AttemptResult{Err: context.Canceled}, false))
 	require.Equal(t, ClassNonRetryable, k.classify(ctx, &AttemptResult{Err: context.Canceled, Sent: true}, false))

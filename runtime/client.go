@@ -3,7 +3,6 @@ package runtime
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -22,15 +20,18 @@ type Request struct {
 	// Method is the HTTP method ("POST").
 	Method string
 	// Path is the request path, parameters already expanded and escaped,
-	// joined to the endpoint's path ("/" for AWS JSON services). It may end
-	// in bare query flags ("/b?tagging", S3's subresources): Query is then
-	// appended after them with "&".
+	// joined to the endpoint's path ("/" for AWS JSON services). It must be
+	// empty or start with "/" and hold no "." or ".." segment, or Do refuses
+	// the call before the first attempt (*InvalidParamsError): a request
+	// never leaves the endpoint's scheme, host and port. It may end in bare
+	// query flags ("/b?tagging", S3's subresources): Query is then appended
+	// after them with "&".
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
 	// Header holds request headers (e.g. X-Amz-Target). The runtime never
 	// writes it: each attempt sends its own copy, to which the runtime adds
-	// Content-Type, the attempt header, the invocation ID header,
+	// Content-Type, Accept-Encoding, the attempt header, the invocation ID header,
 	// x-sdk-throttling-control and the debug header, and which
 	// BeforeAttempt may change for that attempt only.
 	Header http.Header
@@ -75,16 +76,14 @@ type Client struct {
 	base      string
 	baseQuery url.Values
 	opts      Options
-	// settings and params are the client-level resolution (levels 2–6 of
-	// §2); a call with its own options re-resolves on top of them.
+	// settings are the client-level resolution of mode and max attempts
+	// (levels 2–6 of §2); each call resolves its Policy on top of them.
+	// policy is the client's own policy (no operation, no call options).
 	settings Settings
-	params   ModeParams
+	policy   Policy
 	clock    Clock
 	rand     func() float64
 	quota    *RetryQuota
-	// tc is the throttle control in force (§8): the options', else the
-	// service's; nil when off.
-	tc *ThrottleControl
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
 	limiter  *RateLimiter
@@ -110,15 +109,13 @@ type Client struct {
 	baseSlash string
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
-	// maxWindow caps a throttle window's TimeLeft (§8).
-	maxWindow time.Duration
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
 // the environment and the shared config file (retry-behavior.md §2), and
 // returns a client for endpoint. It returns an error naming the level and
 // value when the winning retry mode or max attempts is invalid
-// (`AWS_MAX_ATTEMPTS="0" (environment): must be an integer ≥ 1`), or when
+// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), or when
 // endpoint is not an absolute http(s) URL.
 func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	return newClient(svc, endpoint, opts)
@@ -136,9 +133,14 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // (invalid per-call options), a *RequestHookError, a *DecodeError, or one of
 // *MaxAttemptsError, *QuotaExhaustedError, *ServerDelayError,
 // *RateLimitedError, *ThrottleWindowError wrapping the last attempt's error;
-// match them with errors.As and errors.Is. Every response body not handed to
-// decode is drained (up to 4 KiB) and closed.
+// match them with errors.As and errors.Is; a req.Path that could leave the
+// endpoint (see Request.Path) is an *InvalidParamsError before any attempt.
+// Every response body not handed to decode is drained (up to 4 KiB) and
+// closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
+	if err := checkTarget(req); err != nil { // target.go: never leave the endpoint
+		return ResponseMetadata{}, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
 	md, err := c.do(ctx, op, req, opts, decode)
 	if err != nil {
 		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
@@ -152,15 +154,10 @@ func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Opti
 // (used by Stripe, Azure and many others).
 var defaultRequestIDHeaders = []string{"X-Request-Id", "Request-Id"}
 
-// Limits on what the runtime reads of responses it does not hand to decode.
-const (
-	// maxErrorBody is how much of an error response is read and kept:
-	// 64 KiB.
-	maxErrorBody = 64 << 10
-	// maxDrain is how much more of a discarded body is read so the
-	// connection can be reused: 4 KiB.
-	maxDrain = 4 << 10
-)
+// maxDrain is how much more of a discarded body is read so the connection
+// can be reused: 4 KiB. Bodies the runtime reads are capped by
+// Options.MaxResponseBody (DefaultMaxResponseBody).
+const maxDrain = 4 << 10
 
 func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc == nil {
@@ -184,18 +181,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	qs := ResolveQuotaSettings(&opts)
 	c.quota = NewRetryQuota(qs.Capacity.Value)
 	c.costs = newRetryCosts(qs)
-	c.maxWindow = DefaultMaxThrottleWindow
-	if opts.MaxThrottleWindow > 0 {
-		c.maxWindow = opts.MaxThrottleWindow
-	}
 	c.limiter = NewRateLimiter(c.clock)
-	switch {
-	case opts.DisableThrottleControl:
-	case opts.ThrottleControl != nil:
-		c.tc = opts.ThrottleControl
-	default:
-		c.tc = svc.ThrottleControl
-	}
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
@@ -233,10 +219,10 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.settings, c.params = s, s.Params(svc, &c.opts)
-	if c.attemptHeader != "" && c.params.MaxAttempts <= 16 {
-		for i := 1; i <= c.params.MaxAttempts; i++ {
-			c.attemptValues = append(c.attemptValues, attemptValue(i, c.params.MaxAttempts))
+	c.settings, c.policy = s, resolvePolicy(s, svc, nil, &c.opts, nil)
+	if n := c.policy.Params.MaxAttempts; c.attemptHeader != "" && n <= 16 {
+		for i := 1; i <= n; i++ {
+			c.attemptValues = append(c.attemptValues, attemptValue(i, n))
 		}
 	}
 	return c, nil
@@ -246,24 +232,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // with the source that decided it (§2).
 func (c *Client) Settings() Settings { return c.settings }
 
-// callParams resolves one call's retry parameters: the client's, unless the
-// call's options change the mode, max attempts or max backoff. It allocates
-// nothing in the common case.
-func (c *Client) callParams(opts *Options) (ModeParams, error) {
-	if opts == &c.opts || (opts.RetryMode == c.opts.RetryMode && opts.MaxAttempts == c.opts.MaxAttempts && opts.MaxBackoff == c.opts.MaxBackoff) {
-		return c.params, nil // the call changes nothing the client resolved
-	}
-	s, err := c.settings.WithCall(c.svc, opts)
-	if err != nil {
-		return ModeParams{}, err
-	}
-	p := c.params
-	if s.Mode.Value != c.settings.Mode.Value || opts.MaxBackoff != c.opts.MaxBackoff {
-		p = s.Params(c.svc, opts)
-	}
-	p.MaxAttempts = s.MaxAttempts.Value
-	return p, nil
-}
+// Policy returns the client's resolved policy: what a call of an operation
+// that declares nothing, without options of its own, runs with.
+func (c *Client) Policy() Policy { return c.policy }
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
@@ -319,10 +290,16 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		}
 		return res
 	}
-	data, readErr := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	data, readErr := cl.readErrorBody(resp)
 	discard(resp)
+	var tooLarge *BodyTooLargeError
+	if errors.As(readErr, &tooLarge) {
+		// Not retried (classify): the same request gets the same body.
+		res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: readErr}
+		return res
+	}
 	md, err := cl.c.decodeError(cl.op, resp, data)
-	res.Code, res.Err, cl.md.RequestID = md.ErrorCode, err, md.RequestID
+	res.Code, res.Err, cl.md.RequestID = md.Code, err, md.RequestID
 	if readErr != nil && len(data) == 0 {
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
@@ -335,7 +312,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 // request: a new *http.Request with a new header map holding the
 // operation's fixed headers, req.Header's values (never req.Header itself,
 // which the runtime does not write) and the runtime's own headers:
-// Content-Type, the attempt header, the invocation ID header, the
+// Content-Type, Accept-Encoding (acceptEncoding), the attempt header, the invocation ID header, the
 // idempotency key, x-sdk-throttling-control and the throttle debug header.
 // A BeforeAttempt hook therefore sees a request no earlier attempt touched.
 // All header values share one backing array, each value slice capped at its
@@ -345,7 +322,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	var body io.Reader
 	switch {
 	case req.stream != nil:
-		body = req.stream
+		body = attemptStream(ctx, req.stream)
 	case req.Body != nil:
 		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
 	}
@@ -353,11 +330,14 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
 	}
-	var extra [4 + len(cl.callHeaders)]headerKV
+	var extra [5 + len(cl.callHeaders)]headerKV
 	n := 0
 	add := func(k, v string) { extra[n] = headerKV{k, v}; n++ }
 	if req.ContentType != "" && body != nil {
 		add("Content-Type", req.ContentType)
+	}
+	if ae := acceptEncoding(cl.opts, c.checksumHeader); ae != "" {
+		add("Accept-Encoding", ae)
 	}
 	if c.attemptHeader != "" {
 		add(c.attemptHeader, cl.attemptValue(attempt))
@@ -365,7 +345,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	for _, h := range cl.callHeaders[:cl.nCallHeaders] {
 		add(h.key, h.value)
 	}
-	if c.tc != nil {
+	if cl.pol.ThrottleControl != nil {
 		add(HeaderThrottlingControl, "enable")
 	}
 	if cl.opts.ThrottleDebug {
@@ -424,51 +404,14 @@ func (cl *Call) target(req *Request) string {
 // attemptValue is the attempt header's value, "attempt=N; max=M" (AWS
 // amz-sdk-request), precomputed for the client's max attempts.
 func (cl *Call) attemptValue(attempt int) string {
-	if v := cl.c.attemptValues; cl.p.MaxAttempts == len(v) && attempt <= len(v) {
+	if v := cl.c.attemptValues; cl.pol.Params.MaxAttempts == len(v) && attempt <= len(v) {
 		return v[attempt-1]
 	}
-	return attemptValue(attempt, cl.p.MaxAttempts)
+	return attemptValue(attempt, cl.pol.Params.MaxAttempts)
 }
 
 func attemptValue(attempt, max int) string {
 	return "attempt=" + strconv.Itoa(attempt) + "; max=" + strconv.Itoa(max)
-}
-
-// readSuccess checks a 2xx body against the service's response checksum,
-// if the response carries one, and hands the response to decode (nil: the
-// body is not read). The body is then drained and closed. A body that ends
-// before its Content-Length gives io.ErrUnexpectedEOF, an attempt deadline
-// context.DeadlineExceeded, a checksum mismatch a *ChecksumError.
-func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) error) error {
-	body := resp.Body
-	defer func() { resp.Body = body; discard(resp) }()
-	if h := cl.c.checksumHeader; h != "" {
-		if want := resp.Header[h]; len(want) > 0 {
-			data, err := io.ReadAll(body)
-			if err != nil {
-				return err
-			}
-			if err := verifyCRC32(cl.c.svc.ChecksumHeader, want[0], data); err != nil {
-				return err
-			}
-			resp.Body = io.NopCloser(bytes.NewReader(data))
-		}
-	}
-	if decode == nil {
-		return nil
-	}
-	err := decode(resp)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		// The transport's error is sticky (a body shorter than its
-		// Content-Length reads io.ErrUnexpectedEOF again); a body that
-		// arrived whole reads io.EOF: the decoder ran out inside a value, a
-		// *DecodeError returned at once, not a transient I/O failure.
-		var b [1]byte
-		if _, rerr := resp.Body.Read(b[:]); rerr == io.EOF {
-			return fmt.Errorf("the body ends inside a JSON value (%v)", err)
-		}
-	}
-	return err
 }
 
 // discard drains up to maxDrain bytes of a body the caller does not want and
@@ -502,51 +445,6 @@ func mergeQuery(base, extra url.Values) string {
 	return all.Encode()
 }
 
-// decodeError turns an error response into the operation's modeled error
-// for its code (Operation.NewError), else for its status
-// (Operation.NewErrorForStatus), or an *APIError. The code comes from the service's error-code
-// headers (part before ':') and then its body fields (part after '#'): JSON
-// fields, or for an XML body the elements below the root (xmlFields).
-func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (ErrorMetadata, error) {
-	svc := c.svc
-	var fields map[string]any
-	if len(body) > 0 && (len(svc.ErrorCodeFields) > 0 || len(svc.ErrorMessageFields) > 0 || len(svc.RequestIDFields) > 0) {
-		if looksXML(resp.Header.Get("Content-Type"), body) {
-			fields = xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
-		} else {
-			_ = json.Unmarshal(body, &fields) // a body of neither kind simply has no fields
-		}
-	}
-	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
-	for _, h := range svc.ErrorCodeHeaders {
-		if v := resp.Header.Get(h); v != "" {
-			md.ErrorCode = normaliseCode(v)
-			break
-		}
-	}
-	if md.ErrorCode == "" {
-		md.ErrorCode = normaliseCode(stringField(fields, svc.ErrorCodeFields))
-	}
-	md.ErrorMessage = stringField(fields, svc.ErrorMessageFields)
-	md.RequestID = firstHeader(resp.Header, c.requestIDHeaders)
-	if md.RequestID == "" {
-		md.RequestID = stringField(fields, svc.RequestIDFields)
-	}
-	var e ModeledError
-	if op.NewError != nil && md.ErrorCode != "" {
-		e = op.NewError(md.ErrorCode)
-	}
-	if e == nil && op.NewErrorForStatus != nil {
-		e = op.NewErrorForStatus(resp.StatusCode)
-	}
-	if e != nil {
-		_ = json.Unmarshal(body, e) // modeled fields are best effort
-		*e.Metadata() = md
-		return md, e
-	}
-	return md, &APIError{ErrorMetadata: md, Body: body}
-}
-
 // firstHeader returns the first non-empty value of the canonical header keys
 // in h, or "". Indexing h directly (no Header.Get) allocates nothing.
 func firstHeader(h http.Header, canonicalKeys []string) string {
@@ -570,31 +468,6 @@ func normaliseCode(v string) string {
 		v = v[i+1:]
 	}
 	return strings.TrimSpace(v)
-}
-
-// stringField returns the first of the dotted paths ("error.code") that
-// names a string (or number) in fields.
-func stringField(fields map[string]any, paths []string) string {
-	for _, p := range paths {
-		var v any = fields
-		for part := range strings.SplitSeq(p, ".") {
-			m, ok := v.(map[string]any)
-			if !ok {
-				v = nil
-				break
-			}
-			v = m[part]
-		}
-		switch s := v.(type) {
-		case string:
-			if s != "" {
-				return s
-			}
-		case float64:
-			return strconv.FormatFloat(s, 'f', -1, 64)
-		}
-	}
-	return ""
 }
 
 // Options returns a copy of the client's options, e.g. as the starting

@@ -173,8 +173,8 @@ func TestErrorDecoding(t *testing.T) {
 	md, err := h.call(context.Background(), opModeled)
 	var rnf *resourceNotFound
 	require.ErrorAs(t, err, &rnf)
-	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, ErrorCode: "ResourceNotFoundException",
-		ErrorMessage: "Requested resource not found", RequestID: "REQ1"}, rnf.ErrorMetadata)
+	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, Code: "ResourceNotFoundException",
+		Message: "Requested resource not found", RequestID: "REQ1"}, rnf.ErrorMetadata)
 	require.Equal(t, "t1", rnf.TableName)
 	require.Equal(t, "test: GetItem: api error ResourceNotFoundException (HTTP 400, request ID REQ1): Requested resource not found", err.Error())
 	require.Equal(t, 1, md.Attempts)
@@ -183,8 +183,8 @@ func TestErrorDecoding(t *testing.T) {
 	md, err = h.call(context.Background(), opModeled)
 	var api *APIError
 	require.ErrorAs(t, err, &api)
-	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, ErrorCode: "ValidationException",
-		ErrorMessage: "bad key", RequestID: "REQ2"}, api.ErrorMetadata)
+	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, Code: "ValidationException",
+		Message: "bad key", RequestID: "REQ2"}, api.ErrorMetadata)
 	require.Equal(t, `{"__type":"ns#ValidationException","Message":"bad key"}`, string(api.Body))
 	require.False(t, errors.As(err, &rnf))
 	require.Equal(t, "REQ2", md.RequestID)

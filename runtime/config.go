@@ -105,7 +105,7 @@ const (
 // ConfigError reports an invalid retry mode or max attempts at the level
 // that wins (retry-behavior.md §2), or a selected profile that does not
 // exist. Error renders
-// `AWS_MAX_ATTEMPTS="0" (environment): must be an integer ≥ 1` or
+// `AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1` or
 // `MaxAttempts=-1 (client option): must be an integer ≥ 1`.
 type ConfigError struct {
 	// Setting is "retry mode", "max attempts", or "profile" for a
@@ -313,7 +313,7 @@ func envLayer(prefix string, env Env) layer {
 		v, ok := env.lookup(name)
 		return found{set: ok, text: v, src: Source{Level: LevelEnvironment, Name: name}}
 	}
-	return layer{mode: read(prefix + "_RETRY_MODE"), maxAttempts: read(prefix + "_MAX_ATTEMPTS")}
+	return layer{mode: read(prefix + "_RETRY_MODE"), maxAttempts: zeroIsUnset(read(prefix + "_MAX_ATTEMPTS"))}
 }
 
 // configFileLayer reads retry_mode and max_attempts from the active profile
@@ -349,7 +349,19 @@ func configFileLayer(prefix string, env Env) (layer, error) {
 			Level: LevelConfigFile, Name: key, Location: path + " [" + header + "]",
 		}}
 	}
-	return layer{mode: read("retry_mode"), maxAttempts: read("max_attempts")}, nil
+	return layer{mode: read("retry_mode"), maxAttempts: zeroIsUnset(read("max_attempts"))}, nil
+}
+
+// zeroIsUnset makes a max attempts of 0 read from the environment or the
+// config file ("0", "00", "+0") count as not set, so that the next level
+// decides: aws-sdk-go-v2 reads AWS_MAX_ATTEMPTS and max_attempts with
+// strconv.ParseInt and treats 0 as unset (config/env_config.go,
+// shared_config.go).
+func zeroIsUnset(f found) found {
+	if n, err := strconv.ParseInt(strings.TrimSpace(f.text), 10, 64); err == nil && n == 0 {
+		f.set = false
+	}
+	return f
 }
 
 // missingProfile is the *ConfigError for a profile that <prefix>_PROFILE

@@ -121,6 +121,24 @@ func TestResolveSettingsPrecedence(t *testing.T) {
 			wantMax: 3, wantMaxSource: "max attempts in adaptive mode (global default)",
 		},
 		{
+			configCase: configCase{name: "AWS_MAX_ATTEMPTS=0 is unset, as in aws-sdk-go-v2: the config file decides",
+				env: map[string]string{"AWS_MAX_ATTEMPTS": "0"}, home: map[string]string{".aws/config": fileBoth}},
+			wantMode: "legacy", wantModeSource: "retry_mode (config file $HOME/.aws/config [default])",
+			wantMax: 7, wantMaxSource: "max_attempts (config file $HOME/.aws/config [default])",
+		},
+		{
+			configCase: configCase{name: "AWS_MAX_ATTEMPTS=00 and max_attempts = 0 are unset: the global default decides",
+				env: map[string]string{"AWS_MAX_ATTEMPTS": "00"}, home: map[string]string{".aws/config": "[default]\nmax_attempts = 0\n"}},
+			wantMode: "standard", wantModeSource: "retry mode (global default)",
+			wantMax: 3, wantMaxSource: "max attempts in standard mode (global default)",
+		},
+		{
+			configCase: configCase{name: "an inline comment after whitespace is cut: max_attempts = 6 # comment",
+				home: map[string]string{".aws/config": "[default] ; the default profile\nretry_mode = legacy\t; why\nmax_attempts = 6 # six\n"}},
+			wantMode: "legacy", wantModeSource: "retry_mode (config file $HOME/.aws/config [default])",
+			wantMax: 6, wantMaxSource: "max_attempts (config file $HOME/.aws/config [default])",
+		},
+		{
 			configCase: configCase{name: "service default beats global default",
 				svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", DefaultMode: ModeAdaptive, Defaults: ModeDefaults{MaxAttempts: 4}}},
 			wantMode: "adaptive", wantModeSource: "mode (service default x-retry of DynamoDB)",
@@ -360,9 +378,13 @@ func TestResolveSettingsErrors(t *testing.T) {
 		wantLevel   Level
 	}{
 		{configCase: configCase{name: "invalid max attempts in the environment",
-			env: map[string]string{"AWS_MAX_ATTEMPTS": "0"}},
-			want:        `AWS_MAX_ATTEMPTS="0" (environment): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: "0", wantLevel: LevelEnvironment},
+			env: map[string]string{"AWS_MAX_ATTEMPTS": "-1"}},
+			want:        `AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`,
+			wantSetting: "max attempts", wantValue: "-1", wantLevel: LevelEnvironment},
+		{configCase: configCase{name: "a '#' not after whitespace is part of the value",
+			home: map[string]string{".aws/config": "[default]\nmax_attempts = 6#7\n"}},
+			want:        `max_attempts="6#7" (config file $HOME/.aws/config [default]): must be an integer ≥ 1`,
+			wantSetting: "max attempts", wantValue: "6#7", wantLevel: LevelConfigFile},
 		{configCase: configCase{name: "non-integer max attempts in the environment",
 			env: map[string]string{"AWS_MAX_ATTEMPTS": "1.5"}},
 			want:        `AWS_MAX_ATTEMPTS="1.5" (environment): must be an integer ≥ 1`,
@@ -381,9 +403,9 @@ func TestResolveSettingsErrors(t *testing.T) {
 			want:        `max_attempts="x" (config file $HOME/config [profile dev]): must be an integer ≥ 1`,
 			wantSetting: "max attempts", wantValue: "x", wantLevel: LevelConfigFile},
 		{configCase: configCase{name: "invalid mode in the config file",
-			home: map[string]string{".aws/config": "[default]\nretry_mode = standard # comment\n"}},
-			want:        `retry_mode="standard # comment" (config file $HOME/.aws/config [default]): must be one of standard, adaptive, legacy, aliyun`,
-			wantSetting: "retry mode", wantValue: "standard # comment", wantLevel: LevelConfigFile},
+			home: map[string]string{".aws/config": "[default]\nretry_mode = standard#comment # a comment\n"}},
+			want:        `retry_mode="standard#comment" (config file $HOME/.aws/config [default]): must be one of standard, adaptive, legacy, aliyun`,
+			wantSetting: "retry mode", wantValue: "standard#comment", wantLevel: LevelConfigFile},
 		{configCase: configCase{name: "invalid max attempts in client options",
 			client: &Options{MaxAttempts: -1}},
 			want:        `MaxAttempts=-1 (client option): must be an integer ≥ 1`,
@@ -485,7 +507,7 @@ func TestResolveSettingsShadowedInvalidValueNotReported(t *testing.T) {
 		wantMax  int
 	}{
 		{configCase: configCase{name: "invalid env max attempts shadowed by client option",
-			client: &Options{MaxAttempts: 5}, env: map[string]string{"AWS_MAX_ATTEMPTS": "0"}},
+			client: &Options{MaxAttempts: 5}, env: map[string]string{"AWS_MAX_ATTEMPTS": "-1"}},
 			wantMode: ModeStandard, wantMax: 5},
 		{configCase: configCase{name: "invalid client options shadowed by call options",
 			client: &Options{RetryMode: "fast", MaxAttempts: -1}, call: &Options{RetryMode: ModeLegacy, MaxAttempts: 2}},
@@ -621,7 +643,7 @@ func TestSettingsWithCallAllocatesNothing(t *testing.T) {
 	}
 }
 
-func TestSettingsParams(t *testing.T) {
+func TestPolicyParams(t *testing.T) {
 	tests := []struct {
 		name string
 		svc  *Service
@@ -668,7 +690,11 @@ func TestSettingsParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := Settings{Mode: Setting[Mode]{Value: tt.mode}, MaxAttempts: Setting[int]{Value: tt.max}}
-			require.Equal(t, tt.want, s.Params(tt.svc, tt.opts))
+			svc := tt.svc
+			if svc == nil {
+				svc = &Service{}
+			}
+			require.Equal(t, tt.want, resolvePolicy(s, svc, nil, tt.opts, nil).Params)
 		})
 	}
 }
@@ -699,7 +725,7 @@ func BenchmarkSettingsWithCall(b *testing.B) {
 	}
 }
 
-func BenchmarkSettingsParams(b *testing.B) {
+func BenchmarkResolvePolicy(b *testing.B) {
 	s, err := ResolveSettings(dynamoLike, &Options{RetryMode: ModeLegacy}, nil, mapEnv(nil, ""))
 	if err != nil {
 		b.Fatal(err)
@@ -707,7 +733,7 @@ func BenchmarkSettingsParams(b *testing.B) {
 	opts := &Options{MaxBackoff: time.Second}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = s.Params(dynamoLike, opts)
+		_ = resolvePolicy(s, dynamoLike, nil, opts, nil)
 	}
 }
 

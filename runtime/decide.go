@@ -74,13 +74,14 @@ type Decision struct {
 	Err error
 }
 
-// Decide classifies the result of the next attempt and decides what follows
+// decide classifies the result of the next attempt and decides what follows
 // (§3): success, a retry after Decision.Delay, or the error the call returns.
 // It pays and refunds the retry quota and records throttle windows.
 //
-// Decide is part of the step API (see the package doc): [Client.Do] calls it
-// after every attempt, a conformance runner or simulator may call it with a
-// scripted result. It takes these steps in this order; the first step that
+// decide is the response half of the attempt state machine: [Call.Next]
+// calls it for every EventResponse, and a conformance runner may call it
+// directly with a scripted result. Every rule reads the call's [Policy].
+// It takes these steps in this order; the first step that
 // ends the call decides:
 //
 //  1. read the throttle headers and record their windows (§8), then classify
@@ -97,12 +98,13 @@ type Decision struct {
 //     OutcomeDeadline.
 //
 // Otherwise the outcome is OutcomeRetry after Decision.Delay.
-func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
+func (cl *Call) decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
-	d := Decision{Class: cl.k.classify(ctx, res, throttled)}
-	if cl.p.UsesLimiter {
+	k := classifier{p: &cl.pol, op: cl.op}
+	d := Decision{Class: k.classify(ctx, res, throttled)}
+	if cl.pol.Params.UsesLimiter {
 		// After every attempt, transport failures included
 		// (aws-sdk-go-v2 aws/retry/adaptive.go).
 		cl.c.limiter.Update(d.Class == ClassThrottling)
@@ -124,22 +126,22 @@ func (cl *Call) Decide(ctx context.Context, res *AttemptResult) Decision {
 // parses, for ThrottleDebug (header names from the service then), and
 // reports false.
 func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
-	c := cl.c
-	if res.Header == nil || (c.tc == nil && !cl.opts.ThrottleDebug) {
+	c, tc := cl.c, cl.pol.ThrottleControl
+	if res.Header == nil || (tc == nil && !cl.opts.ThrottleDebug) {
 		return false
 	}
-	names := c.tc
+	names := tc
 	if names == nil {
 		names = c.svc.ThrottleControl
 	}
 	cl.md.Throttle = parseThrottleHeaders(res.Header, names)
-	if c.tc == nil {
+	if tc == nil {
 		return false
 	}
 	// §8: no window longer than the cap, clamped, not discarded; the delay
 	// of this attempt uses the clamped value too.
-	cl.md.Throttle.UserAPI.TimeLeft = min(cl.md.Throttle.UserAPI.TimeLeft, c.maxWindow)
-	cl.md.Throttle.User.TimeLeft = min(cl.md.Throttle.User.TimeLeft, c.maxWindow)
+	cl.md.Throttle.UserAPI.TimeLeft = min(cl.md.Throttle.UserAPI.TimeLeft, cl.pol.MaxThrottleWindow)
+	cl.md.Throttle.User.TimeLeft = min(cl.md.Throttle.User.TimeLeft, cl.pol.MaxThrottleWindow)
 	c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
 	return cl.md.Throttle.Throttled()
 }
@@ -153,7 +155,7 @@ func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
 func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	switch d.Class {
 	case ClassSuccess:
-		if cl.p.UsesQuota {
+		if cl.pol.Params.UsesQuota {
 			if cl.paid > 0 {
 				cl.c.releaseRetry(cl.paid)
 			} else {
@@ -173,13 +175,16 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 	}
 	cl.last = res.Err
 	switch {
-	case res.Sent && d.Class == ClassTransient && !cl.retrySafe() &&
+	case res.Sent && d.Class == ClassTransient && !cl.pol.RetrySafe &&
 		(res.StatusCode == 0 || res.StatusCode >= 200 && res.StatusCode < 300):
 		// No response, or a 2xx whose body broke off: the request may have
 		// had its effect (§3).
 		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Err: res.Err}
 		return true
-	case cl.attempts >= cl.p.MaxAttempts:
+	case cl.noReplay && cl.attempts >= cl.pol.Params.MaxAttempts:
+		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Reason: ReasonBodyNotReplayable, Err: res.Err}
+		return true
+	case cl.attempts >= cl.pol.Params.MaxAttempts:
 		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
 		return true
 	}
@@ -194,7 +199,7 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
-	if !cl.p.UsesQuota {
+	if !cl.pol.Params.UsesQuota {
 		return false
 	}
 	cost := cl.c.costs.retryCost(d.Class, res.Err)
@@ -205,16 +210,16 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 	}
 	d.Outcome = OutcomeQuotaExhausted
 	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
-	if cl.op.LongPolling {
+	if cl.pol.LongPolling {
 		// §7: the forced sleep honours the server delay headers the
 		// service declares, clamped to the max server delay as a retry's
 		// delay would be (aws-sdk-go-v2 honours x-amz-retry-after here).
-		delay, _, from, _ := serverDelay(res.Header, cl.c.svc.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+		delay, _, from, _ := serverDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 		if from != "" {
-			d.Delay, d.DelayReason = min(delay, cl.maxServerDelay()), from
+			d.Delay, d.DelayReason = min(delay, cl.pol.MaxServerDelay), from
 		}
 	}
-	if cl.op.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
+	if cl.pol.LongPolling && cl.fitsDeadline(ctx, d.Delay) {
 		d.DelayReason += " (long polling)"
 	} else {
 		d.Delay, d.DelayReason = 0, ""
@@ -229,12 +234,12 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 // deadline. With throttle control, x-acs-retry-after is bounded by the max
 // delay like a throttle window instead (applyThrottleWindow).
 func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Decision) bool {
-	delay, requested, from, bounded := serverDelay(res.Header, cl.c.svc.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+	delay, requested, from, bounded := serverDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
 	}
-	windowed := from == HeaderACSRetryAfter && cl.c.tc != nil
-	if !bounded || windowed || (requested <= cl.maxServerDelay() && cl.fitsDeadline(ctx, requested)) {
+	windowed := from == HeaderACSRetryAfter && cl.pol.ThrottleControl != nil
+	if !bounded || windowed || (requested <= cl.pol.MaxServerDelay && cl.fitsDeadline(ctx, requested)) {
 		return false
 	}
 	cl.refund()
@@ -248,10 +253,10 @@ func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Dec
 // reports true, ending the call with a refund and a *ThrottleWindowError,
 // when that delay is longer than the max delay.
 func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
-	if cl.c.tc == nil {
+	if cl.pol.ThrottleControl == nil {
 		return false
 	}
-	delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.maxDelay())
+	delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.pol.ThrottleMaxDelay)
 	if dim != "" {
 		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
 	}
@@ -277,14 +282,16 @@ func (cl *Call) checkDeadline(ctx context.Context, res *AttemptResult, d *Decisi
 }
 
 // backoff computes the delay before the next retry after err, of class,
-// and names its rule: Options.Backoff when set, else full jitter (§5), equal
-// jitter (§5, aliyun), or the service's exact exponential backoff
-// (JitterNone).
+// and names its rule: the policy's Backoff (Options.Backoff) when set, else
+// full jitter (§5), equal jitter (§5, aliyun), or the service's exact
+// exponential backoff (JitterNone), with the policy's base delays, max
+// backoff and backoff exponent (§9). These formula functions are the ones
+// their tests check.
 func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
-	if f := cl.opts.Backoff; f != nil {
+	if f := cl.pol.Backoff; f != nil {
 		return max(f(cl.attempts, err), 0), "Options.Backoff"
 	}
-	p := &cl.p
+	p := &cl.pol.Params
 	base := p.TransientBaseDelay
 	if class == ClassThrottling {
 		base = p.ThrottlingBaseDelay
@@ -294,17 +301,11 @@ func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
 	case JitterNone:
 		return backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n), "exponential backoff"
 	case JitterEqual:
-		return equalJitterOf(backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n+1), cl.c.rand()), "equal jitter"
+		return equalJitter(base, p.MaxBackoff, p.BackoffExponent, n+1, cl.c.rand()), "equal jitter"
 	default:
-		return scale(backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n), cl.c.rand()), "full jitter"
+		return fullJitter(base, p.MaxBackoff, p.BackoffExponent, n, cl.c.rand()), "full jitter"
 	}
 }
-
-// Abandon ends a call driven with the step API whose next attempt will not
-// be sent (a throttle window too long, the context ended while waiting for a
-// send token): it refunds the retry cost paid for that attempt, as [Client.Do]
-// does (retry-behavior.md §3 step 7). Calling it again refunds nothing.
-func (cl *Call) Abandon() { cl.refund() }
 
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
@@ -315,39 +316,11 @@ func (cl *Call) refund() {
 	}
 }
 
-func (cl *Call) retrySafe() bool {
-	return cl.op.RetrySafe || cl.c.svc.RetrySafe
-}
-
-func (cl *Call) maxServerDelay() time.Duration {
-	if cl.opts.MaxServerDelay > 0 {
-		return cl.opts.MaxServerDelay
-	}
-	return DefaultMaxServerDelay
-}
-
-// maxDelay bounds throttle-window waits (§8): the aliyun mode's max delay
-// (its max backoff), else the throttle control's MaxDelay, else
-// DefaultThrottleMaxDelay (120 s, aliyun-java-sdk-core's RetryUtil).
-func (cl *Call) maxDelay() time.Duration {
-	if cl.p.Mode == ModeAliyun {
-		return cl.p.MaxBackoff
-	}
-	if tc := cl.c.tc; tc != nil && tc.MaxDelay > 0 {
-		return tc.MaxDelay
-	}
-	return DefaultThrottleMaxDelay
-}
-
 // fitsDeadline reports whether a wait of d would end no later than ctx's
 // deadline.
 func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
 	now := cl.c.clock.Now()
-	e := cl.op.MaxElapsed
-	if e <= 0 {
-		e = cl.c.svc.MaxElapsed
-	}
-	if e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
+	if e := cl.pol.MaxElapsed; e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
 		return false // the service's retry deadline (Service.MaxElapsed)
 	}
 	dl, ok := ctx.Deadline()

@@ -38,15 +38,18 @@
 //
 // A step API for conformance runners and simulators drives the real rules
 // one step at a time on a fake clock (runtime/clocktest), without HTTP:
-// [Client.NewCall] starts a [Call]; [Call.Admit] says how long the next
-// attempt must wait for throttle windows; [Call.Decide] classifies a
-// scripted [AttemptResult] and returns the [Decision] (the [Outcome], the
+// [Client.NewCall] starts a [Call] with its resolved [Policy] ([ResolvePolicy]
+// resolves the same policy without a client; `retrygen explain` prints it);
+// [Call.Next] is the attempt state machine: fed an [Event] (the call
+// started, a wait ended, a send token was taken, a scripted [AttemptResult]
+// arrived), it returns the [Action] to carry out (wait, take a send token,
+// send, return) and, after a response, the [Decision] (the [Outcome], the
 // delay and its rule). [RateLimiter] (with [RateLimiterState]),
 // [CubicSuccess] and [CubicThrottle] expose the adaptive mode's CUBIC rate
 // limiter, [RetryQuota] the retry quota and [WindowStore] the throttle
-// windows. `retrygen vectors` runs the cross-SDK conformance vectors through
-// this API. [Client.Do] uses the same steps, so what the step API shows is
-// what a generated client does.
+// windows. [Client.Do], `retrygen vectors` and `retrygen-sim` all drive
+// [Call.Next]: the order of the attempt loop is written once, so what the
+// step API shows is what a generated client does.
 //
 // # Where each rule is
 //
@@ -54,8 +57,11 @@
 //     defaults (§1).
 //   - config.go, ini.go: settings and their precedence: options,
 //     environment, shared config file, service defaults (§2).
-//   - retryer.go: a call's attempt loop, [Call] and [Call.Admit] (§3).
-//   - decide.go: [Call.Decide], the decision after each attempt, step by
+//   - policy.go: [Policy], every other precedence rule, resolved once per
+//     call (service, operation, client and call options).
+//   - retryer.go: a call's attempt state machine, [Call] and [Call.Next]
+//     (§3), and the loop of [Client.Do] that drives it.
+//   - decide.go: the decision after each attempt, step by
 //     step: end, retry quota, server delay, throttle window, deadline (§3;
 //     long polling, §7; the retry deadline Service.MaxElapsed, §9).
 //   - classify.go: [Class] and the classification rules and error-code lists

@@ -12,8 +12,11 @@ const aliyunBaseDelay = 100 * time.Millisecond
 // With r = 1 the delay is exactly ceil. The arithmetic is in integer
 // nanoseconds and saturates (backoffCeiling, scale): the result is in
 // [0, maxDelay] for any k.
-func equalJitter(base, maxDelay time.Duration, k int, r float64) time.Duration {
-	return equalJitterOf(backoffCeiling(base, maxDelay, k), r)
+//
+// exponent replaces the 2 of base × 2^k (0 means 2; backoffCeilingExp). The
+// attempt loop calls it (Call.backoff).
+func equalJitter(base, maxDelay time.Duration, exponent float64, k int, r float64) time.Duration {
+	return equalJitterOf(backoffCeilingExp(base, maxDelay, exponent, k), r)
 }
 
 // equalJitterOf is equal jitter on a computed ceiling: ceil/2 + r × ceil/2.

@@ -40,7 +40,7 @@ func TestEqualJitter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, equalJitter(aliyunBaseDelay, tt.maxDelay, tt.k, tt.r))
+			require.Equal(t, tt.want, equalJitter(aliyunBaseDelay, tt.maxDelay, 0, tt.k, tt.r))
 		})
 	}
 }
@@ -49,7 +49,7 @@ func TestEqualJitterNeverNegativeNorAboveMaxDelay(t *testing.T) {
 	for _, maxDelay := range []time.Duration{1, 20 * time.Second, tooLong} {
 		for k := 0; k <= 10000; k++ {
 			for _, r := range []float64{0, 0.5, math.Nextafter(1, 0), 1} {
-				d := equalJitter(aliyunBaseDelay, maxDelay, k, r)
+				d := equalJitter(aliyunBaseDelay, maxDelay, 0, k, r)
 				if d < 0 || d > maxDelay {
 					t.Fatalf("equalJitter(max %v, k %d, r %v) = %v", maxDelay, k, r, d)
 				}

@@ -7,16 +7,22 @@ import (
 
 // ErrorMetadata is what every error response carries. Generated error types
 // embed it (`runtime.ErrorMetadata` with tag `json:"-"`), and the runtime
-// fills it through [ModeledError.Metadata].
+// fills it through [ModeledError.Metadata]. Through it every API error —
+// generated types and [APIError] — has the ErrorCode and ErrorMessage
+// methods of smithy-go's APIError interface, so code written against
+// aws-sdk-go-v2 (`var ae interface{ ErrorCode() string }; errors.As(err,
+// &ae)`) works unchanged. smithy-go's third method, ErrorFault, returns a
+// smithy-go type that a standard-library-only runtime cannot name; it is
+// left out.
 type ErrorMetadata struct {
 	// HTTPStatusCode is the response's real HTTP status (not the spec's
 	// fake 48x status).
 	HTTPStatusCode int
-	// ErrorCode is the service's error code, normalised (part after '#',
-	// before ':').
-	ErrorCode string
-	// ErrorMessage is the service's message, if any.
-	ErrorMessage string
+	// Code is the service's error code, normalised (part after '#',
+	// before ':'); "" when the response names none.
+	Code string
+	// Message is the service's message, if any.
+	Message string
 	// RequestID is the server's request ID, if any.
 	RequestID string
 }
@@ -25,20 +31,28 @@ type ErrorMetadata struct {
 // the Metadata half of [ModeledError].
 func (m *ErrorMetadata) Metadata() *ErrorMetadata { return m }
 
+// ErrorCode returns the service's error code ("" when the response named
+// none), as smithy-go's APIError.ErrorCode does.
+func (m *ErrorMetadata) ErrorCode() string { return m.Code }
+
+// ErrorMessage returns the service's error message ("" when the response
+// carried none), as smithy-go's APIError.ErrorMessage does.
+func (m *ErrorMetadata) ErrorMessage() string { return m.Message }
+
 // String renders "api error CODE (HTTP STATUS, request ID ID): MESSAGE",
 // leaving out empty parts.
 func (m *ErrorMetadata) String() string {
 	s := "api error"
-	if m.ErrorCode != "" {
-		s += " " + m.ErrorCode
+	if m.Code != "" {
+		s += " " + m.Code
 	}
 	s += fmt.Sprintf(" (HTTP %d", m.HTTPStatusCode)
 	if m.RequestID != "" {
 		s += ", request ID " + m.RequestID
 	}
 	s += ")"
-	if m.ErrorMessage != "" {
-		s += ": " + m.ErrorMessage
+	if m.Message != "" {
+		s += ": " + m.Message
 	}
 	return s
 }
@@ -180,15 +194,31 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // may have reached the server — the connection broke or timed out, or a 2xx
 // body broke off or failed its checksum — and the operation is not
 // retry-safe (§3), so it was not retried. Err is the attempt's error.
+//
+// It is also returned when a retryable attempt cannot be replayed because
+// its request body, read from Request.BodyReader, is longer than
+// MaxReplayBody: Reason is then ReasonBodyNotReplayable.
 type NotRetrySafeError struct {
 	Attempts int
-	Err      error
+	// Reason says why a retry was not safe; "" means the operation is not
+	// retry-safe and the request may have reached the server.
+	Reason string
+	Err    error
 }
 
+// ReasonBodyNotReplayable is NotRetrySafeError.Reason for a request body
+// too long to replay.
+const ReasonBodyNotReplayable = "the request body is longer than MaxReplayBody (8 MiB) and cannot be replayed"
+
 // Error renders "not retried after N attempts: the operation is not
-// retry-safe and the request may have reached the server: ERR".
+// retry-safe and the request may have reached the server: ERR", or "not
+// retried after N attempts: REASON: ERR".
 func (e *NotRetrySafeError) Error() string {
-	return fmt.Sprintf("not retried after %s: the operation is not retry-safe and the request may have reached the server: %v", plural(e.Attempts, "attempt"), e.Err)
+	reason := e.Reason
+	if reason == "" {
+		reason = "the operation is not retry-safe and the request may have reached the server"
+	}
+	return fmt.Sprintf("not retried after %s: %s: %v", plural(e.Attempts, "attempt"), reason, e.Err)
 }
 
 // Unwrap returns the attempt's error.

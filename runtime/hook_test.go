@@ -88,7 +88,7 @@ func TestNewErrorForStatus(t *testing.T) {
 				require.Equal(t, 404, se.HTTPStatusCode)
 			case "code":
 				require.ErrorAs(t, err, &ce)
-				require.Equal(t, "Known", ce.ErrorCode)
+				require.Equal(t, "Known", ce.ErrorCode())
 			default:
 				require.ErrorAs(t, err, &ae)
 				require.Equal(t, 409, ae.HTTPStatusCode)

@@ -39,7 +39,12 @@ func (e *IniSyntaxError) Error() string {
 // its config file (Python's RawConfigParser as botocore uses it), minus what
 // retry settings never need:
 //   - blank lines are skipped; a line whose first non-blank character is '#'
-//     or ';' is a comment (there are no inline comments: "a # b" is a value);
+//     or ';' is a comment; a "[section]" line ends at its first '#' or ';';
+//     on a "key = value" line an inline comment starts at the first '#' or
+//     ';' that follows a space or tab ("max_attempts = 6 # six" is 6, "a#b"
+//     stays whole), as aws-sdk-go-v2 reads them (config/internal/ini
+//     trimProfileComment, trimPropertyComment); a continuation line keeps
+//     its '#' and ';';
 //   - "[header]" opens a section; headers are case-sensitive and trimmed;
 //   - "key = value" or "key: value" (split at the first '=' or ':') sets a
 //     key; keys are lower-cased, keys and values trimmed; a later duplicate
@@ -66,13 +71,17 @@ func parseINI(path string, data []byte) (iniFile, error) {
 		case lastKey != "" && indent > lastIndent:
 			cur[lastKey] += "\n" + trimmed
 		case trimmed[0] == '[':
+			if k := strings.IndexAny(trimmed, "#;"); k >= 0 {
+				// A section line ends at any '#' or ';' (aws-sdk-go-v2).
+				trimmed = strings.TrimSpace(trimmed[:k])
+			}
 			if trimmed[len(trimmed)-1] != ']' || len(trimmed) < 3 {
 				return iniFile{}, &IniSyntaxError{Path: path, Line: n, Reason: `expected "[section]"`}
 			}
 			cur, lastKey = map[string]string{}, ""
 			f.sections = append(f.sections, iniSection{header: strings.TrimSpace(trimmed[1 : len(trimmed)-1]), keys: cur})
 		default:
-			key, value, ok := splitKeyValue(trimmed)
+			key, value, ok := splitKeyValue(cutInlineComment(trimmed))
 			if !ok {
 				return iniFile{}, &IniSyntaxError{Path: path, Line: n, Reason: `expected "key = value"`}
 			}
@@ -120,4 +129,16 @@ func (f iniFile) has(match func(header string) bool) bool {
 		}
 	}
 	return false
+}
+
+// cutInlineComment cuts line at its first " #", " ;", "\t#" or "\t;" (an
+// inline comment) and trims what is left; a '#' or ';' right after another
+// character is part of the value.
+func cutInlineComment(line string) string {
+	for i := 1; i < len(line); i++ {
+		if (line[i] == '#' || line[i] == ';') && (line[i-1] == ' ' || line[i-1] == '\t') {
+			return strings.TrimSpace(line[:i])
+		}
+	}
+	return line
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -212,6 +213,20 @@ func TestLoopbackCallContextEndingIsNotRetried(t *testing.T) {
 }
 
 func TestLoopbackBrickHeaderWindowIsCapped(t *testing.T) {
+	// The same whatever the overflow: TimeLeft at the last ms a Duration
+	// holds, one ms past it (9,223,372,036,855 ms), past int64, and on the
+	// second line of a repeated header.
+	for _, lines := range [][]string{
+		{"Remain:0,Limit:1,Time:1000,TimeLeft:9223372036854"},
+		{"Remain:0,Limit:1,Time:1000,TimeLeft:9223372036855"},
+		{"Remain:0,Limit:1,Time:1000,TimeLeft:99999999999999999999"},
+		{"Remain:0,Limit:1", "Time:1000,TimeLeft:9223372036855"},
+	} {
+		t.Run(strings.Join(lines, "|"), func(t *testing.T) { testBrickHeaderWindowIsCapped(t, lines) })
+	}
+}
+
+func testBrickHeaderWindowIsCapped(t *testing.T, lines []string) {
 	// One "TimeLeft:9223372036854" (292 years) header: the window is
 	// clamped to MaxThrottleWindow (10 min by default), not discarded and
 	// not kept until the year 2318. A call 7 min later is still refused
@@ -219,7 +234,9 @@ func TestLoopbackBrickHeaderWindowIsCapped(t *testing.T) {
 	// at 9 min waits the 60 s left, then is sent.
 	srv := newRecordingServer(t, func(w http.ResponseWriter, _ *http.Request, n int) {
 		if n == 1 {
-			w.Header().Set(DefaultUserHeader, "Remain:0,Limit:1,Time:1000,TimeLeft:9223372036854")
+			for _, l := range lines {
+				w.Header().Add(DefaultUserHeader, l)
+			}
 			w.Header().Set("X-Amzn-ErrorType", "Throttling.User")
 			w.WriteHeader(400)
 		}

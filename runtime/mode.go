@@ -84,7 +84,7 @@ type ModeDefaults struct {
 }
 
 // ModeParams are the retry parameters of the resolved mode that the retry
-// loop uses.
+// loop uses ([Policy.Params]).
 type ModeParams struct {
 	// Mode is the resolved retry mode.
 	Mode Mode
@@ -104,31 +104,6 @@ type ModeParams struct {
 	// UsesLimiter: attempts take send tokens from the client-side rate
 	// limiter (§6).
 	UsesLimiter bool
-}
-
-// Params returns the parameters of s's mode: the mode's global defaults,
-// overridden field by field (positive or non-default values win) by the
-// throttle-control max delay (aliyun mode only), svc.Defaults, then by svc.PerMode[mode], then opts.MaxBackoff when
-// positive (opts may be nil). MaxAttempts is s.MaxAttempts, already
-// resolved with its precedence. It allocates nothing.
-func (s Settings) Params(svc *Service, opts *Options) ModeParams {
-	p := globalParams(s.Mode.Value)
-	p.MaxAttempts = s.MaxAttempts.Value
-	if svc != nil {
-		if tc := svc.ThrottleControl; p.Mode == ModeAliyun && tc != nil {
-			// §8: the policy's max delay, default 120 s (aliyun-java-sdk-core).
-			p.MaxBackoff = DefaultThrottleMaxDelay
-			if tc.MaxDelay > 0 {
-				p.MaxBackoff = tc.MaxDelay
-			}
-		}
-		p.override(svc.Defaults)
-		p.override(svc.PerMode[s.Mode.Value])
-	}
-	if opts != nil && opts.MaxBackoff > 0 {
-		p.MaxBackoff = opts.MaxBackoff
-	}
-	return p
 }
 
 // override replaces p's delays and jitter with d's set ones.

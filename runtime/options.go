@@ -47,6 +47,18 @@ type Options struct {
 	// is retried only on retry-safe operations (§3). Only the call's own
 	// context ending stops a call without a retry.
 	AttemptTimeout time.Duration
+	// AcceptGzip asks for gzip-compressed responses (Accept-Encoding:
+	// gzip), as aws-sdk-go-v2's EnableAcceptEncodingGzip does: the runtime
+	// checks the service's checksum header (x-amz-crc32) over the bytes as
+	// received, then decompresses them itself. Off, a service that declares
+	// a checksum header gets Accept-Encoding: identity (Go v2's default);
+	// any other leaves the choice to the transport.
+	AcceptGzip bool
+	// MaxResponseBody caps the bytes of one response body the runtime
+	// reads, on the wire and decompressed, for 2xx and error bodies alike;
+	// a longer body is a *DecodeError wrapping a *BodyTooLargeError, not
+	// retried. 0 means DefaultMaxResponseBody (64 MiB).
+	MaxResponseBody int64
 	// RetryQuotaCapacity is the retry quota's initial and maximum balance in
 	// tokens; nil means 500. It is read once, by NewClient.
 	RetryQuotaCapacity *int

@@ -105,7 +105,7 @@ func TestQuotaExhaustedError(t *testing.T) {
 	require.Regexp(t, `^test: PutThing: client-side retry quota exhausted: 3 tokens available, 14 needed`, err.Error())
 	var api *APIError
 	require.ErrorAs(t, err, &api)
-	require.Equal(t, "InternalError", api.ErrorCode)
+	require.Equal(t, "InternalError", api.ErrorCode())
 	require.Equal(t, 1, md.Attempts)
 	require.Len(t, h.http.requests(), 1)
 	require.Equal(t, 3, h.c.RetryQuota().Balance())

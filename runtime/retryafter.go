@@ -60,6 +60,20 @@ func parseUnits(v string, unit time.Duration) (time.Duration, bool) {
 	return time.Duration(n) * unit, true
 }
 
+// parseAmzRetryAfter parses an x-amz-retry-after value: a decimal integer
+// of ms with an optional '+' sign ("+1500"), as aws-sdk-go-v2 reads it with
+// strconv.ParseInt (aws/retry middleware.go adjustForRetryAfterHeader).
+// Negative and malformed values are not ok; a value too large for
+// time.Duration gives tooLong (Go v2 ignores one too large for int64: the
+// delay is then the backoff + 5 s here, the backoff there).
+func parseAmzRetryAfter(v string) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "+") {
+		v = v[1:]
+	}
+	return parseUnits(v, time.Millisecond)
+}
+
 // parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
 // §5): a positive decimal integer of ms, surrounding whitespace allowed. It
 // reports false — the header counts as absent — for empty, 0, negative and
@@ -109,7 +123,7 @@ func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time
 		}
 		switch {
 		case strings.EqualFold(name, HeaderAmzRetryAfter):
-			if ms, ok := parseMillis(v); ok {
+			if ms, ok := parseAmzRetryAfter(v); ok {
 				d, requested, from, bounded = max(t, min(ms, satAdd(t, amzRetryAfterSlack))), ms, HeaderAmzRetryAfter, false
 			}
 		case strings.EqualFold(name, HeaderRetryAfter):

@@ -57,6 +57,8 @@ func TestServerDelayThroughDo(t *testing.T) {
 		{"x-amz-retry-after at t+5 s is used", HeaderAmzRetryAfter, "5050", ms(5050)},
 		{"x-amz-retry-after above t+5 s is clamped to t+5 s", HeaderAmzRetryAfter, "9000", tr + 5*time.Second},
 		{"x-amz-retry-after overflowing is clamped to t+5 s", HeaderAmzRetryAfter, "99999999999999999999", tr + 5*time.Second},
+		{"x-amz-retry-after with a plus sign is read as Go v2's ParseInt does", HeaderAmzRetryAfter, "+1500", ms(1500)},
+		{"x-amz-retry-after with two signs is ignored", HeaderAmzRetryAfter, "++1500", tr},
 		{"x-amz-retry-after invalid is ignored", HeaderAmzRetryAfter, "soon", tr},
 		{"x-amz-retry-after negative is ignored", HeaderAmzRetryAfter, "-3000", tr},
 		{"x-amz-retry-after empty is ignored", HeaderAmzRetryAfter, "", tr},

@@ -2,19 +2,28 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
 
-// Call is one call's retry state. [Client.Do] drives one per call; a
-// conformance runner can drive one step by step with [Call.Admit] and
-// [Call.Decide] on a fake clock. Not safe for concurrent use.
+// Call is one call's retry state and its attempt state machine
+// (retry-behavior.md §3): a driver feeds it [Event]s with [Call.Next] and
+// carries out the [Action]s it returns. [Client.Do] drives one per call on
+// real time; the simulator (cmd/retrygen-sim) and the conformance runner
+// (retrygen vectors) drive it on a virtual clock. The order of the rules
+// lives in Next and decide only. Not safe for concurrent use.
 type Call struct {
 	c    *Client
 	op   *Operation
 	opts *Options
-	p    ModeParams
-	k    classifier
+	// pol is the call's resolved policy (resolvePolicy): every rule below
+	// reads it, never the levels it came from.
+	pol Policy
+	// state is where the state machine stands (Next).
+	state callState
+	// final is the error a long-polling call returns after its last sleep.
+	final error
 	// attempts counts the attempts decided so far.
 	attempts int
 	// paid is the retry cost paid for the attempt in flight: 0 for a first
@@ -28,6 +37,10 @@ type Call struct {
 	start time.Time
 	// hooks are what Options.OnCall returned for this call.
 	hooks CallHooks
+	// noReplay: the request body is longer than MaxReplayBody and is
+	// streamed by the only attempt; a retryable failure ends the call with
+	// a *NotRetrySafeError saying so.
+	noReplay bool
 	// admitWait is how long the attempt in flight waited for throttle
 	// windows before it was sent (AttemptInfo.AdmitWait).
 	admitWait time.Duration
@@ -58,8 +71,9 @@ func (cl *Call) setCallHeader(key, value string) {
 }
 
 // NewCall starts a call of op with the call's options (nil means the
-// client's). It returns a *ConfigError when the call's options set an invalid
-// retry mode or max attempts.
+// client's), resolving its [Policy]. It returns a *ConfigError when the
+// call's options set an invalid retry mode or max attempts. Drive it with
+// [Call.Next], starting with [EventStart].
 func (c *Client) NewCall(op *Operation, opts *Options) (*Call, error) {
 	cl := new(Call)
 	if err := c.initCall(cl, op, opts); err != nil {
@@ -72,47 +86,41 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
-	p, err := c.callParams(opts)
-	if err != nil {
-		return err
-	}
-	if b := op.Backoff; b != (ModeDefaults{}) {
-		// The operation's own defaults sit between the service's and the
-		// options (§2).
-		p.override(b)
-		if opts.MaxBackoff > 0 {
-			p.MaxBackoff = opts.MaxBackoff
-		}
-		if b.MaxAttempts > 0 && opts.MaxAttempts == 0 && c.settings.MaxAttempts.Source.Level >= LevelServiceDefault {
-			p.MaxAttempts = b.MaxAttempts
+	s := c.settings
+	if opts != &c.opts {
+		var err error
+		if s, err = s.WithCall(c.svc, opts); err != nil {
+			return err
 		}
 	}
-	*cl = Call{c: c, op: op, opts: opts, p: p, start: c.clock.Now(), k: classifier{
-		svc: c.svc, op: op, opts: opts, tc: c.tc,
-		aliyun: p.Mode == ModeAliyun, legacy: p.Mode == ModeLegacy,
-	}}
+	*cl = Call{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
 	if c.invocationIDHeader != "" {
 		cl.setCallHeader(c.invocationIDHeader, NewUUID())
 	}
 	return nil
 }
 
-// Params returns the call's resolved retry parameters.
-func (cl *Call) Params() ModeParams { return cl.p }
+// Params returns the call's resolved retry parameters (Policy().Params).
+func (cl *Call) Params() ModeParams { return cl.pol.Params }
 
-// do is the attempt loop of retry-behavior.md §3.
+// Policy returns the call's resolved policy.
+func (cl *Call) Policy() Policy { return cl.pol }
+
+// do is the attempt loop of retry-behavior.md §3: it carries out the
+// actions of the call's state machine (Call.Next) on the client's clock,
+// limiter and HTTP client.
 func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
 	var cl Call
 	if err := c.initCall(&cl, op, opts); err != nil {
 		return ResponseMetadata{}, err
 	}
-	stream, err := bufferBody(req)
+	stream, err := bufferBody(ctx, req, cl.opts.AttemptTimeout)
 	if err != nil {
 		return ResponseMetadata{}, err
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.p.MaxAttempts = stream, 1
+		req.stream, cl.pol.Params.MaxAttempts, cl.noReplay = stream, 1, true
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.
@@ -123,7 +131,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		cl.setCallHeader(http.CanonicalHeaderKey(op.IdempotencyHeader), key)
 	}
 	if opts := cl.opts; opts.OnCall != nil {
-		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.p.Mode, MaxAttempts: cl.p.MaxAttempts})
+		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.pol.Mode.Value, MaxAttempts: cl.pol.Params.MaxAttempts})
 		if cl.hooks.Context != nil {
 			ctx = cl.hooks.Context
 		}
@@ -135,60 +143,214 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	return cl.md, err
 }
 
+// run drives the state machine: it waits on the client's clock, takes send
+// tokens from the limiter and sends, and reports each result back.
 func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
 	clock := cl.c.clock
+	act := cl.Next(ctx, Event{Kind: EventStart})
 	for {
-		// Check ctx before every attempt: no attempt after cancellation.
-		if err := ctx.Err(); err != nil {
-			cl.refund()
-			return joinCtx(cl.last, err)
-		}
-		wait, err := cl.Admit(ctx)
-		if err != nil {
-			cl.refund()
-			return err
-		}
-		cl.admitWait = wait
-		if err := clock.Sleep(ctx, wait); err != nil {
-			cl.refund()
-			return joinCtx(cl.last, err)
-		}
-		if cl.p.UsesLimiter {
-			// §6: every attempt, retries too, takes a send token.
+		var ev Event
+		switch act.Kind {
+		case ActionWait:
+			ev.Kind = EventWaited
+			if err := clock.Sleep(ctx, act.Delay); err != nil {
+				ev = Event{Kind: EventFailed, Err: err}
+			}
+		case ActionAcquire:
+			ev.Kind = EventAcquired
 			if err := cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
-				cl.refund()
-				return joinCtx(cl.last, err)
+				ev = Event{Kind: EventFailed, Err: err}
 			}
-		}
-		res := cl.send(ctx, req, cl.attempts+1, decode)
-		d := cl.Decide(ctx, &res)
-		switch d.Outcome {
-		case OutcomeSuccess:
-			return nil
-		case OutcomeRetry:
-			if err := clock.Sleep(ctx, d.Delay); err != nil {
-				cl.refund()
-				return joinCtx(cl.last, err)
-			}
+		case ActionSend:
+			res := cl.send(ctx, req, act.Attempt, decode)
+			ev = Event{Kind: EventResponse, Result: &res}
 		default:
-			if d.Delay > 0 && d.Outcome == OutcomeQuotaExhausted {
-				// Long polling (§7): sleep the backoff, then return.
-				if err := clock.Sleep(ctx, d.Delay); err != nil {
-					return joinCtx(d.Err, err)
-				}
-			}
-			return d.Err
+			return act.Err
 		}
+		act = cl.Next(ctx, ev)
 	}
 }
 
-// Admit decides whether the next attempt may be sent now. It returns how long
-// to wait first for the throttle windows covering the operation (§8), or a
-// *ThrottleWindowError when that wait is longer than the max delay or than
-// the time left before ctx's deadline: the attempt must not be sent.
-func (cl *Call) Admit(ctx context.Context) (time.Duration, error) {
+// callState is where a call's state machine stands.
+type callState uint8
+
+const (
+	stateNew         callState = iota // before EventStart
+	stateAdmitWait                    // waiting for a throttle window to end
+	stateAcquire                      // waiting for a send token
+	stateSending                      // an attempt is in flight
+	stateRetryWait                    // waiting before the next attempt
+	stateLongPolling                  // the long-polling sleep before returning
+	stateDone                         // the call has returned
+)
+
+// EventKind is the kind of an [Event] a driver reports to [Call.Next].
+type EventKind uint8
+
+const (
+	// EventStart starts the call; it must be the first event.
+	EventStart EventKind = iota
+	// EventWaited: the wait of the last ActionWait is over.
+	EventWaited
+	// EventAcquired: the driver took a send token for the last
+	// ActionAcquire.
+	EventAcquired
+	// EventResponse: the attempt of the last ActionSend produced
+	// Event.Result.
+	EventResponse
+	// EventFailed: the driver could not wait or take a send token
+	// (Event.Err: the context ended, *RateLimitedError), or gave up on the
+	// call before its next attempt was sent; the call ends, refunding a
+	// retry cost paid for that attempt (§3 step 7).
+	EventFailed
+)
+
+// Event is what a driver reports to [Call.Next].
+type Event struct {
+	Kind EventKind
+	// Result is the attempt's result (EventResponse).
+	Result *AttemptResult
+	// Err is why waiting or taking a token failed (EventFailed).
+	Err error
+}
+
+// ActionKind is the kind of an [Action] that [Call.Next] asks for.
+type ActionKind uint8
+
+const (
+	// ActionSend: send attempt Action.Attempt (from 1), then report
+	// EventResponse.
+	ActionSend ActionKind = iota
+	// ActionWait: wait Action.Delay (it may be 0: a retry without delay),
+	// then report EventWaited, or EventFailed when the context ends first.
+	ActionWait
+	// ActionAcquire: take a send token from the client's rate limiter
+	// ([Client.RateLimiter], §6), then report EventAcquired, or EventFailed.
+	ActionAcquire
+	// ActionReturn: the call is over; it returns Action.Err (nil on
+	// success). Next returns it again for any later event.
+	ActionReturn
+)
+
+// Action is what [Call.Next] asks a driver to do next.
+type Action struct {
+	Kind ActionKind
+	// Delay is how long to wait (ActionWait); Reason names why: "throttle
+	// window" before an attempt, Decision.DelayReason after one.
+	Delay  time.Duration
+	Reason string
+	// Attempt is the attempt to send, from 1 (ActionSend).
+	Attempt int
+	// Decision is what was decided about the reported response (the
+	// action that answers EventResponse); the zero Decision otherwise.
+	Decision Decision
+	// Err is what the call returns (ActionReturn).
+	Err error
+}
+
+// Next is the attempt state machine of retry-behavior.md §3: given what
+// happened, it says what to do next. Before every attempt it checks ctx
+// (no attempt after cancellation), then the throttle windows covering the
+// operation (§8: ActionWait, or ActionReturn with a *ThrottleWindowError
+// when the wait is longer than the max delay or than the time left before
+// ctx's deadline), then the rate limiter (§6, adaptive mode:
+// ActionAcquire), then asks for the send (ActionSend). After a response it
+// calls decide, which owns the order classify → end → retry quota →
+// server delay → throttle window → deadline, and asks for the retry's wait
+// (ActionWait), the long-polling sleep before returning (§7: ActionWait,
+// then ActionReturn), or returns (ActionReturn). An event that does not fit
+// the state ends the call with an error naming both.
+func (cl *Call) Next(ctx context.Context, ev Event) Action {
+	if cl.state == stateDone {
+		return Action{Kind: ActionReturn, Err: cl.final}
+	}
+	if ev.Kind == EventFailed {
+		if cl.state == stateLongPolling {
+			return cl.done(joinCtx(cl.final, ev.Err)) // nothing was paid
+		}
+		cl.refund()
+		return cl.done(joinCtx(cl.last, ev.Err))
+	}
+	switch {
+	case ev.Kind == EventStart && cl.state == stateNew,
+		ev.Kind == EventWaited && cl.state == stateRetryWait:
+		return cl.beforeAttempt(ctx)
+	case ev.Kind == EventWaited && cl.state == stateAdmitWait:
+		return cl.acquire()
+	case ev.Kind == EventAcquired && cl.state == stateAcquire:
+		return cl.sendAction()
+	case ev.Kind == EventWaited && cl.state == stateLongPolling:
+		return cl.done(cl.final)
+	case ev.Kind == EventResponse && cl.state == stateSending && ev.Result != nil:
+		d := cl.decide(ctx, ev.Result)
+		var act Action
+		switch {
+		case d.Outcome == OutcomeSuccess:
+			act = cl.done(nil)
+		case d.Outcome == OutcomeRetry:
+			cl.state = stateRetryWait
+			act = Action{Kind: ActionWait, Delay: d.Delay, Reason: d.DelayReason}
+		case d.Outcome == OutcomeQuotaExhausted && d.Delay > 0:
+			// Long polling (§7): sleep the backoff, then return.
+			cl.state, cl.final = stateLongPolling, d.Err
+			act = Action{Kind: ActionWait, Delay: d.Delay, Reason: d.DelayReason}
+		default:
+			act = cl.done(d.Err)
+		}
+		act.Decision = d
+		return act
+	}
+	return cl.done(fmt.Errorf("runtime: call state machine: event %d in state %d", ev.Kind, cl.state))
+}
+
+// beforeAttempt checks the context and the throttle windows before an
+// attempt (§3, §8).
+func (cl *Call) beforeAttempt(ctx context.Context) Action {
+	if err := ctx.Err(); err != nil {
+		cl.refund()
+		return cl.done(joinCtx(cl.last, err))
+	}
+	wait, err := cl.admit(ctx)
+	if err != nil {
+		cl.refund()
+		return cl.done(err)
+	}
+	cl.admitWait = wait
+	if wait > 0 {
+		cl.state = stateAdmitWait
+		return Action{Kind: ActionWait, Delay: wait, Reason: "throttle window"}
+	}
+	return cl.acquire()
+}
+
+// acquire asks for a send token in modes with the rate limiter (§6: every
+// attempt, retries too, takes one), else for the send.
+func (cl *Call) acquire() Action {
+	if cl.pol.Params.UsesLimiter {
+		cl.state = stateAcquire
+		return Action{Kind: ActionAcquire}
+	}
+	return cl.sendAction()
+}
+
+func (cl *Call) sendAction() Action {
+	cl.state = stateSending
+	return Action{Kind: ActionSend, Attempt: cl.attempts + 1}
+}
+
+// done ends the call with err.
+func (cl *Call) done(err error) Action {
+	cl.state, cl.final = stateDone, err
+	return Action{Kind: ActionReturn, Err: err}
+}
+
+// admit decides whether the next attempt may be sent now. It returns how
+// long to wait first for the throttle windows covering the operation (§8),
+// or a *ThrottleWindowError when that wait is longer than the max delay or
+// than the time left before ctx's deadline: the attempt must not be sent.
+func (cl *Call) admit(ctx context.Context) (time.Duration, error) {
 	c := cl.c
-	if c.tc == nil {
+	if cl.pol.ThrottleControl == nil {
 		return 0, nil
 	}
 	now := c.clock.Now()
@@ -197,7 +359,7 @@ func (cl *Call) Admit(ctx context.Context) (time.Duration, error) {
 		return 0, nil
 	}
 	wait := until.Sub(now)
-	if wait > cl.maxDelay() || !cl.fitsDeadline(ctx, wait) {
+	if wait > cl.pol.ThrottleMaxDelay || !cl.fitsDeadline(ctx, wait) {
 		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.last}
 	}
 	return wait, nil
@@ -226,12 +388,12 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 		return d
 	}
 	info := AttemptInfo{
-		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.p.MaxAttempts, Mode: cl.p.Mode,
+		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.pol.Params.MaxAttempts, Mode: cl.pol.Mode.Value,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
 		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
 		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait, StoreFault: cl.c.storeFault(),
 	}
-	if cl.p.UsesLimiter {
+	if cl.pol.Params.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()
 	}
 	if cl.opts.OnAttempt != nil {

@@ -55,7 +55,7 @@ func TestOperationErrorNamesServiceAndOperation(t *testing.T) {
 	require.Equal(t, 3, mae.Attempts)
 	var api *APIError
 	require.ErrorAs(t, err, &api)
-	require.Equal(t, "InternalError", api.ErrorCode)
+	require.Equal(t, "InternalError", api.ErrorCode())
 
 	svc := testService()
 	svc.PackageName = ""

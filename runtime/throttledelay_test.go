@@ -72,3 +72,37 @@ func TestParseACSRetryAfter(t *testing.T) {
 		})
 	}
 }
+
+// TestThrottleMaxDelayOneRule pins the max delay of throttle-window waits
+// (§8) however throttle control is turned on: from the spec (the service)
+// or from Options.ThrottleControl, in aliyun mode or not. Both give the
+// control's MaxDelay, else DefaultThrottleMaxDelay (120 s).
+func TestThrottleMaxDelayOneRule(t *testing.T) {
+	specTC := &Service{Name: "S", ThrottleControl: &ThrottleControl{}}
+	spec5s := &Service{Name: "S", ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}
+	plain := &Service{Name: "S"}
+	tests := []struct {
+		name string
+		svc  *Service
+		opts Options
+		want time.Duration
+	}{
+		{"spec, aliyun", specTC, Options{RetryMode: ModeAliyun}, DefaultThrottleMaxDelay},
+		{"options, aliyun", plain, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{}}, DefaultThrottleMaxDelay},
+		{"spec, standard", specTC, Options{}, DefaultThrottleMaxDelay},
+		{"options, standard", plain, Options{ThrottleControl: &ThrottleControl{}}, DefaultThrottleMaxDelay},
+		{"options MaxDelay 5s, aliyun", plain, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}, 5 * time.Second},
+		{"options MaxDelay 5s over the spec's, aliyun", specTC, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}, 5 * time.Second},
+		{"options MaxDelay 5s, standard", plain, Options{ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}, 5 * time.Second},
+		{"spec MaxDelay 5s, aliyun", spec5s, Options{RetryMode: ModeAliyun}, 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NewClient(tt.svc, "http://127.0.0.1:1", tt.opts)
+			require.NoError(t, err)
+			cl, err := c.NewCall(&Operation{Name: "Op"}, nil)
+			require.NoError(t, err)
+			require.Equal(t, tt.want, cl.pol.ThrottleMaxDelay)
+		})
+	}
+}

@@ -62,7 +62,8 @@ func (i ThrottleHeaders) Throttled() bool { return i.UserAPI.Throttled() || i.Us
 // parseThrottleHeaders reads both throttle headers of h: the "API + User"
 // dimension from tc.UserAPIHeader and the "User" dimension from
 // tc.UserHeader, defaulting to [DefaultUserAPIHeader] and [DefaultUserHeader]
-// (tc may be nil). Only each header's first value is read; see
+// (tc may be nil). Every line of a header is read, in order, a field of a
+// later line replacing the same field of an earlier one; see
 // [parseThrottleHeader] for the value's format. It never fails.
 func parseThrottleHeaders(h http.Header, tc *ThrottleControl) ThrottleHeaders {
 	apiName, userName := DefaultUserAPIHeader, DefaultUserHeader
@@ -75,9 +76,20 @@ func parseThrottleHeaders(h http.Header, tc *ThrottleControl) ThrottleHeaders {
 		}
 	}
 	return ThrottleHeaders{
-		UserAPI: parseThrottleHeader(h.Get(apiName)),
-		User:    parseThrottleHeader(h.Get(userName)),
+		UserAPI: parseThrottleLines(h.Values(apiName)),
+		User:    parseThrottleLines(h.Values(userName)),
 	}
+}
+
+// parseThrottleLines parses every line of one throttle header in order, as
+// if they were one comma-separated value: a field of a later line replaces
+// the same field of an earlier one.
+func parseThrottleLines(lines []string) ThrottleQuota {
+	q := ThrottleQuota{Remain: -1}
+	for _, v := range lines {
+		q.parse(v)
+	}
+	return q
 }
 
 // parseThrottleHeader parses one throttle header value such as
@@ -90,14 +102,21 @@ func parseThrottleHeaders(h http.Header, tc *ThrottleControl) ThrottleHeaders {
 // 0 = throttled), Limit (calls per window, ≥ 0), Time (window length in ms,
 // ≥ 0), TimeLeft (ms left in the current window, ≥ 0) and Reset (start of the
 // next window, epoch ms, ≥ 0). A malformed pair — no colon, a value that is
-// not an integer, overflows int64 or time.Duration, or is out of the field's
-// range — is ignored; the rest of the value still counts. Remain is -1 when
+// not an integer, overflows int64, or is out of the field's range — is
+// ignored; the rest of the value still counts. Time and TimeLeft too large
+// for time.Duration are clamped to the longest Duration. Remain is -1 when
 // the value gives no usable Remain, so that a header without Remain never
 // reads as throttled. Present is true when at least one field was usable.
 //
 // parseThrottleHeader never fails, never panics and does not allocate.
 func parseThrottleHeader(value string) ThrottleQuota {
 	q := ThrottleQuota{Remain: -1}
+	q.parse(value)
+	return q
+}
+
+// parse reads the pairs of value into q (parseThrottleHeader).
+func (q *ThrottleQuota) parse(value string) {
 	for value != "" {
 		var pair string
 		pair, value, _ = strings.Cut(value, ",")
@@ -105,15 +124,31 @@ func parseThrottleHeader(value string) ThrottleQuota {
 		if !ok {
 			continue
 		}
-		n, ok := parseInt64(strings.TrimSpace(val))
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if asciiEqualFold(key, "TimeLeft") || asciiEqualFold(key, "Time") {
+			// Durations: a count of ms too large for time.Duration (or
+			// int64) is clamped to the longest Duration, never dropped;
+			// the client clamps it again to its max throttle window.
+			d, ok := parseUnits(val, time.Millisecond)
+			if !ok {
+				continue
+			}
+			if asciiEqualFold(key, "Time") {
+				q.Window = d
+			} else {
+				q.TimeLeft = d
+			}
+			q.Present = true
+			continue
+		}
+		n, ok := parseInt64(val)
 		if !ok {
 			continue
 		}
-		if q.setField(strings.TrimSpace(key), n) {
+		if q.setField(key, n) {
 			q.Present = true
 		}
 	}
-	return q
 }
 
 // setField stores n under key when key is known and n is in its range, and
@@ -130,18 +165,6 @@ func (q *ThrottleQuota) setField(key string, n int64) bool {
 			return false
 		}
 		q.Limit = n
-	case asciiEqualFold(key, "Time"):
-		d, ok := millis(n)
-		if !ok {
-			return false
-		}
-		q.Window = d
-	case asciiEqualFold(key, "TimeLeft"):
-		d, ok := millis(n)
-		if !ok {
-			return false
-		}
-		q.TimeLeft = d
 	case asciiEqualFold(key, "Reset"):
 		if n < 0 {
 			return false
@@ -151,15 +174,6 @@ func (q *ThrottleQuota) setField(key string, n int64) bool {
 		return false
 	}
 	return true
-}
-
-// millis converts n ms to a Duration; it reports false for negative values
-// and values whose nanoseconds overflow int64.
-func millis(n int64) (time.Duration, bool) {
-	if n < 0 || n > math.MaxInt64/int64(time.Millisecond) {
-		return 0, false
-	}
-	return time.Duration(n) * time.Millisecond, true
 }
 
 // parseInt64 parses an optionally '-'-signed decimal integer without

@@ -33,8 +33,10 @@ func TestParseThrottleHeader(t *testing.T) {
 		{"a repeated key keeps its last usable value", "TimeLeft:5,TimeLeft:9,TimeLeft:x", ThrottleQuota{Present: true, Remain: -1, TimeLeft: 9 * ms}},
 		{"pair without colon is ignored", "Remain,TimeLeft:3", ThrottleQuota{Present: true, Remain: -1, TimeLeft: 3 * ms}},
 		{"non-integer value is ignored", "Remain:abc,TimeLeft:1.5,Limit:2", ThrottleQuota{Present: true, Remain: -1, Limit: 2}},
-		{"value overflowing int64 is ignored", "TimeLeft:99999999999999999999,Remain:0", ThrottleQuota{Present: true, Remain: 0}},
-		{"ms overflowing Duration is ignored", "TimeLeft:9223372036855,Time:9223372036854", ThrottleQuota{Present: true, Remain: -1, Window: 9223372036854 * ms}},
+		{"TimeLeft overflowing int64 is clamped to the longest Duration", "TimeLeft:99999999999999999999,Remain:0", ThrottleQuota{Present: true, Remain: 0, TimeLeft: tooLong}},
+		{"Limit overflowing int64 is ignored", "Limit:99999999999999999999,Remain:0", ThrottleQuota{Present: true, Remain: 0}},
+		{"ms overflowing Duration are clamped, not dropped", "TimeLeft:9223372036855,Time:9223372036854", ThrottleQuota{Present: true, Remain: -1, TimeLeft: tooLong, Window: 9223372036854 * ms}},
+		{"Time overflowing Duration is clamped too", "Time:9223372036855", ThrottleQuota{Present: true, Remain: -1, Window: tooLong}},
 		{"negative TimeLeft and Time are ignored", "TimeLeft:-5,Time:-1,Remain:0", ThrottleQuota{Present: true, Remain: 0}},
 		{"negative Limit and Reset are ignored", "Limit:-2,Reset:-1", absent},
 		{"Remain below -1 is ignored", "Remain:-2", absent},
@@ -83,6 +85,11 @@ func TestParseThrottleHeaders(t *testing.T) {
 	h.Set("X-RateLimit-User-API", "Remain:0,TimeLeft:200")
 	h.Set("X-RateLimit-User", "Remain:5,TimeLeft:900")
 	h.Set("X-Custom-Api", "Remain:0,TimeLeft:7")
+	h.Add("X-Two-Lines", "Limit:2,TimeLeft:100")
+	h.Add("X-Two-Lines", "Remain:0,TimeLeft:300")
+	h.Add("X-Three-Lines", "Remain:4")
+	h.Add("X-Three-Lines", "TimeLeft:40")
+	h.Add("X-Three-Lines", "Remain:0")
 	ms := time.Millisecond
 	tests := []struct {
 		name          string
@@ -97,6 +104,10 @@ func TestParseThrottleHeaders(t *testing.T) {
 		{"configured header name replaces the default, empty keeps it", &ThrottleControl{UserAPIHeader: "X-Custom-Api"}, ThrottleHeaders{
 			UserAPI: ThrottleQuota{Present: true, Remain: 0, TimeLeft: 7 * ms},
 			User:    ThrottleQuota{Present: true, Remain: 5, TimeLeft: 900 * ms},
+		}, true},
+		{"every line of a repeated header is read, a later field winning", &ThrottleControl{UserAPIHeader: "X-Two-Lines", UserHeader: "X-Three-Lines"}, ThrottleHeaders{
+			UserAPI: ThrottleQuota{Present: true, Remain: 0, Limit: 2, TimeLeft: 300 * ms},
+			User:    ThrottleQuota{Present: true, Remain: 0, TimeLeft: 40 * ms},
 		}, true},
 		{"absent headers are not present and not throttled", &ThrottleControl{UserAPIHeader: "X-None", UserHeader: "X-Nothing"}, ThrottleHeaders{
 			UserAPI: ThrottleQuota{Remain: -1},

@@ -50,8 +50,10 @@ func (e *InvalidParamsError) Error() string {
 }
 
 // InvalidInput wraps err, an input refused before any attempt (an
-// [*InvalidParamsError]), as [Client.Do] wraps its errors: an
-// [*OperationError] naming the service and op ("pkg: Op: ERR").
+// [*InvalidParamsError], or the error of encoding the request body, such as
+// json.Marshal's for a NaN), as [Client.Do] wraps its errors: an
+// [*OperationError] naming the service and op ("pkg: Op: ERR"). Nothing is
+// sent and no retry quota is spent.
 func (c *Client) InvalidInput(op *Operation, err error) error {
 	return &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 }

@@ -1,13 +1,18 @@
 package sidebyside
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
-	"net/http/httptest"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -27,37 +32,120 @@ import (
 
 // The request every client makes and the response the server gives.
 var (
-	getItemBody   = []byte(`{"TableName":"users","Key":{"id":{"S":"u-1"}}}`)
 	getItemTarget = "DynamoDB_20120810.GetItem"
 	getItemResp   = []byte(`{"Item":{"id":{"S":"u-1"},"name":{"S":"Ada"}}}`)
 	errorResp     = []byte(`{"__type":"com.amazonaws.dynamodb.v20120810#InternalServerError","message":"try again"}`)
 )
 
-// server is the one loopback server: it answers GetItem, and in "one retry"
-// mode it fails every odd request with HTTP 500 InternalServerError, so a
-// serial caller makes exactly one retry per call.
-type server struct {
-	*httptest.Server
-	failOdd atomic.Bool
-	n       atomic.Int64
+// The loopback server runs in a process of its own (this test binary,
+// re-executed with serverEnv set), so the cpu-ns/op a benchmark reports is
+// the calling side's CPU alone. It listens on two ports: one always
+// answers GetItem; on the other every odd request since the last GET
+// /__reset fails with HTTP 500 InternalServerError, so a serial caller
+// makes exactly one retry per call.
+const serverEnv = "RETRYGEN_SIDEBYSIDE_SERVER"
+
+// TestMain runs the loopback server instead of the tests when serverEnv is
+// set; the server prints its two URLs on one line and exits when its stdin
+// closes (when the benchmark process ends).
+func TestMain(m *testing.M) {
+	if os.Getenv(serverEnv) == "1" {
+		serve()
+		return
+	}
+	os.Exit(m.Run())
 }
 
-func newServer(b *testing.B) *server {
-	s := &server{}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-		w.Header().Set("x-amzn-RequestId", "req-1")
-		if s.failOdd.Load() && s.n.Add(1)%2 == 1 {
-			w.Header().Set("X-Amzn-ErrorType", "InternalServerError")
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = w.Write(errorResp)
+// serve is the server process's main.
+func serve() {
+	listen := func(failOdd bool) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		var n atomic.Int64
+		go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/__reset" {
+				n.Store(0)
+				return
+			}
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+			w.Header().Set("x-amzn-RequestId", "req-1")
+			if failOdd && n.Add(1)%2 == 1 {
+				w.Header().Set("X-Amzn-ErrorType", "InternalServerError")
+				w.WriteHeader(http.StatusInternalServerError)
+				_, _ = w.Write(errorResp)
+				return
+			}
+			_, _ = w.Write(getItemResp)
+		}))
+		return "http://" + ln.Addr().String()
+	}
+	fmt.Println(listen(false), listen(true))
+	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// servers holds the URLs of the one server process of this benchmark run.
+var servers struct {
+	once             sync.Once
+	success, oneFail string
+	err              error
+	// stdin is the server's standard input, held open (and reachable, so
+	// no finalizer closes it) until this process exits.
+	stdin io.WriteCloser
+}
+
+// serverURL starts the server process once and returns the URL for path:
+// the failing-odd listener for "one-retry", else the always-succeeding one.
+func serverURL(b *testing.B, path string) string {
+	servers.once.Do(func() {
+		exe, err := os.Executable()
+		if err != nil {
+			servers.err = err
 			return
 		}
-		_, _ = w.Write(getItemResp)
-	}))
-	b.Cleanup(s.Close)
-	return s
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), serverEnv+"=1")
+		cmd.Stderr = os.Stderr
+		servers.stdin, err = cmd.StdinPipe()
+		if err != nil {
+			servers.err = err
+			return
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			servers.err = err
+			return
+		}
+		if servers.err = cmd.Start(); servers.err != nil {
+			return
+		}
+		var line string
+		line, servers.err = bufio.NewReader(stdout).ReadString('\n')
+		if f := strings.Fields(line); servers.err == nil && len(f) == 2 {
+			servers.success, servers.oneFail = f[0], f[1]
+		} else if servers.err == nil {
+			servers.err = fmt.Errorf("server printed %q", line)
+		}
+	})
+	if servers.err != nil {
+		b.Fatal(servers.err)
+	}
+	if path == "one-retry" {
+		return servers.oneFail
+	}
+	return servers.success
+}
+
+// resetFailures makes the next request to the failing-odd listener fail.
+func resetFailures(b *testing.B, hc *http.Client) {
+	resp, err := hc.Get(servers.oneFail + "/__reset")
+	if err != nil {
+		b.Fatal(err)
+	}
+	_ = resp.Body.Close()
 }
 
 // httpClient is the transport every client shares: keep-alive to loopback.
@@ -67,9 +155,26 @@ func httpClient() *http.Client {
 	return &http.Client{Transport: t}
 }
 
-// item is what the hand-built and generic clients decode.
-type item struct {
-	Item map[string]map[string]string `json:"Item"`
+// typedBody encodes the typed GetItem input, as every generic contender
+// does per call (the generated client does too).
+func typedBody(key map[string]dynamodb.AttributeValue) ([]byte, error) {
+	return json.Marshal(&dynamodb.GetItemInput{TableName: "users", Key: key})
+}
+
+// decodeTyped decodes a 2xx response into the generated client's typed
+// output, request ID included, and checks the item: every contender ends
+// with the same value the generated client returns.
+func decodeTyped(resp *http.Response) error {
+	if resp.StatusCode != http.StatusOK {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		return fmt.Errorf("HTTP %d", resp.StatusCode)
+	}
+	out := new(dynamodb.GetItemOutput)
+	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+		return err
+	}
+	out.ResultMetadata.RequestID = resp.Header.Get("X-Amzn-Requestid")
+	return checkName(*out.Item["name"].S)
 }
 
 // caller makes one GetItem call and checks the item came back.
@@ -84,12 +189,13 @@ func checkName(name string) error {
 
 // clients builds every contender for one path ("success", "one-retry",
 // "adaptive") against url. A nil caller means the client has no such mode.
-func clients(b *testing.B, url, path string) []struct {
+func clients(b *testing.B, url, path string, hc *http.Client) []struct {
 	name string
 	call caller
 } {
-	hc := httpClient()
 	zero := func() float64 { return 0 } // full jitter × 0: zero delay
+
+	key := map[string]dynamodb.AttributeValue{"id": {S: aws.String("u-1")}}
 
 	// retrygen's generated client.
 	mode := runtime.ModeStandard
@@ -102,7 +208,6 @@ func clients(b *testing.B, url, path string) []struct {
 	if err != nil {
 		b.Fatal(err)
 	}
-	key := map[string]dynamodb.AttributeValue{"id": {S: aws.String("u-1")}}
 	retrygen := func(ctx context.Context) error {
 		out, err := gen.GetItem(ctx, &dynamodb.GetItemInput{TableName: "users", Key: key})
 		if err != nil {
@@ -111,28 +216,29 @@ func clients(b *testing.B, url, path string) []struct {
 		return checkName(*out.Item["name"].S)
 	}
 
-	// The same request by hand with net/http: no retries (the floor).
+	// The same request by hand with net/http, no retries: the floor. It
+	// sends the headers retrygen sends (Content-Type, X-Amz-Target, a fresh
+	// invocation id, the attempt header), encodes the same typed input and
+	// decodes into the same typed output, request ID included.
 	byHand := func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/", bytes.NewReader(getItemBody))
+		body, err := typedBody(key)
+		if err != nil {
+			return err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/", bytes.NewReader(body))
 		if err != nil {
 			return err
 		}
 		req.Header.Set("Content-Type", "application/x-amz-json-1.0")
 		req.Header.Set("X-Amz-Target", getItemTarget)
+		req.Header.Set("Amz-Sdk-Invocation-Id", runtime.NewUUID())
+		req.Header.Set("Amz-Sdk-Request", "attempt=1; max=3")
 		resp, err := hc.Do(req)
 		if err != nil {
 			return err
 		}
 		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			return fmt.Errorf("HTTP %d", resp.StatusCode)
-		}
-		var it item
-		if err := json.NewDecoder(resp.Body).Decode(&it); err != nil {
-			return err
-		}
-		return checkName(it.Item["name"]["S"])
+		return decodeTyped(resp)
 	}
 
 	// aws-sdk-go-v2, with SigV4 (static credentials) and anonymous.
@@ -168,7 +274,11 @@ func clients(b *testing.B, url, path string) []struct {
 	rh.RetryWaitMin, rh.RetryWaitMax = 0, 0
 	rh.Backoff = func(_, _ time.Duration, _ int, _ *http.Response) time.Duration { return 0 }
 	retryable := func(ctx context.Context) error {
-		req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url+"/", getItemBody)
+		body, err := typedBody(key)
+		if err != nil {
+			return err
+		}
+		req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodPost, url+"/", body)
 		if err != nil {
 			return err
 		}
@@ -179,11 +289,7 @@ func clients(b *testing.B, url, path string) []struct {
 			return err
 		}
 		defer resp.Body.Close()
-		var it item
-		if err := json.NewDecoder(resp.Body).Decode(&it); err != nil {
-			return err
-		}
-		return checkName(it.Item["name"]["S"])
+		return decodeTyped(resp)
 	}
 
 	// failsafe-go: its HTTP retry policy as a RoundTripper, 2 retries, no
@@ -191,7 +297,11 @@ func clients(b *testing.B, url, path string) []struct {
 	fsClient := &http.Client{Transport: failsafehttp.NewRoundTripper(hc.Transport,
 		failsafehttp.NewRetryPolicyBuilder().WithMaxRetries(2).WithDelay(0).Build())}
 	failsafe := func(ctx context.Context) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/", bytes.NewReader(getItemBody))
+		body, err := typedBody(key)
+		if err != nil {
+			return err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/", bytes.NewReader(body))
 		if err != nil {
 			return err
 		}
@@ -202,11 +312,7 @@ func clients(b *testing.B, url, path string) []struct {
 			return err
 		}
 		defer resp.Body.Close()
-		var it item
-		if err := json.NewDecoder(resp.Body).Decode(&it); err != nil {
-			return err
-		}
-		return checkName(it.Item["name"]["S"])
+		return decodeTyped(resp)
 	}
 
 	all := []struct {
@@ -238,28 +344,30 @@ func cpuTime() time.Duration {
 
 // BenchmarkGetItem runs every client on every path, interleaved within one
 // run (-count N repeats the whole set): ns/op, B/op, allocs/op and
-// cpu-ns/op, the process CPU per call (client and loopback server alike:
-// wall time is noisy on a shared 2-core machine, CPU less so). "parallel"
-// uses b.RunParallel, so -cpu 1,2,8 sets the callers.
+// cpu-ns/op, this process's CPU per call — the calling side alone, since
+// the server is another process. Names are key=value
+// (GetItem/path=success/client=retrygen) so that benchstat -col /client
+// compares the clients. "parallel" uses b.RunParallel, so -cpu 1,2,8 sets
+// the callers.
 func BenchmarkGetItem(b *testing.B) {
 	for _, path := range []string{"success", "one-retry", "adaptive", "parallel"} {
-		srv := newServer(b)
-		srv.failOdd.Store(path == "one-retry")
 		kind := path
 		if path == "parallel" {
 			kind = "success"
 		}
-		for _, c := range clients(b, srv.URL, kind) {
+		url := serverURL(b, kind)
+		hc := httpClient()
+		for _, c := range clients(b, url, kind, hc) {
 			if c.call == nil {
 				continue
 			}
-			b.Run(path+"/"+c.name, func(b *testing.B) {
+			b.Run("path="+path+"/client="+c.name, func(b *testing.B) {
 				ctx := context.Background()
 				if err := c.call(ctx); err != nil { // warm the connection
 					b.Fatal(err)
 				}
-				if srv.failOdd.Load() && srv.n.Load()%2 != 0 {
-					srv.n.Add(1) // start each run on a failing request
+				if kind == "one-retry" {
+					resetFailures(b, hc) // start each run on a failing request
 				}
 				b.ReportAllocs()
 				start := cpuTime()

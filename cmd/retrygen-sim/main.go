@@ -3,7 +3,7 @@
 // calling a server through an outage, a brownout, a throttled hot key or
 // Alibaba-style throttle windows, once per retry mode. Every retry decision,
 // retry quota, CUBIC rate limiter and throttle window is the runtime's own
-// code (the step API: Call.Admit, Call.Decide, RateLimiter.TryAcquireAt) on
+// code (the step API: Call.Next, RateLimiter.TryAcquireAt) on
 // a virtual clock; only the server and the arrival of calls are modelled.
 //
 //	retrygen-sim -scenario specs/scenarios/outage.yaml -out sim-out [-seed N]
@@ -11,7 +11,7 @@
 // It writes DIR/report.md (per phase and per mode: offered load, server
 // load, amplification, goodput, error rate, p50/p99 latency, retry quota,
 // adaptive send rate; per outage: when the quota drained and how long
-// recovery took) and SVG plots of server load, goodput and the retry quota
+// recovery took) and plots (SVG, and PNG beside each) of server load, goodput and the retry quota
 // over time. The same scenario and seed give the same files byte for byte.
 // Settings come only from the scenario: the environment and config files are
 // ignored. It lives apart from cmd/retrygen so that the generator tool does
@@ -26,6 +26,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -41,7 +42,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("retrygen-sim", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	scenario := fs.String("scenario", "", "scenario `FILE` (YAML; see specs/scenarios/)")
-	out := fs.String("out", "", "output `DIR` for report.md and the SVG plots (created if missing)")
+	out := fs.String("out", "", "output `DIR` for report.md and the plots, SVG and PNG (created if missing)")
 	seed := fs.Uint64("seed", 0, "random seed; 0 means the scenario's seed (default 1)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: retrygen-sim -scenario FILE -out DIR [-seed N]\n\nSimulates a scenario for each retry mode in virtual time and writes a report and plots.\n\nFlags:\n")
@@ -115,12 +116,20 @@ func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][
 	if err != nil {
 		return nil, err
 	}
+	// A PNG beside each SVG, for viewers that do not render SVG.
+	pngs, err := plots(sc, runs, "png")
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, pngs)
 	files["report.md"] = writeReport(sc, seed, runs)
 	return files, nil
 }
 
 // writeFiles writes every file into dir, each through a temporary file
-// renamed into place, so no file is ever half-written.
+// renamed into place, so no file is ever half-written. Files are 0644,
+// readable by all as a report is meant to be (os.CreateTemp alone gives
+// 0600).
 func writeFiles(dir string, files map[string][]byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -136,6 +145,9 @@ func writeFiles(dir string, files map[string][]byte) error {
 			return err
 		}
 		_, err = tmp.Write(files[name])
+		if err == nil {
+			err = tmp.Chmod(0o644)
+		}
 		if cerr := tmp.Close(); err == nil {
 			err = cerr
 		}

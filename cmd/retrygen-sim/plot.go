@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -21,6 +22,54 @@ var modeColors = map[string]color.RGBA{
 	string(runtime.ModeAdaptive): {R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
 	string(runtime.ModeAliyun):   {R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
 	modeNone:                     {R: 0x7f, G: 0x7f, B: 0x7f, A: 0xff},
+}
+
+// modeDashes gives each mode its own dash pattern as well as its colour, so
+// a reader without colour can tell the lines apart. Standard, the mode the
+// others are compared with, is a wide solid line drawn first: a mode whose
+// line coincides with it (adaptive before any throttling) is drawn on top
+// and standard still shows around it.
+var modeDashes = map[string][]vg.Length{
+	string(runtime.ModeStandard): nil,
+	string(runtime.ModeLegacy):   {vg.Points(7), vg.Points(3)},
+	string(runtime.ModeAdaptive): {vg.Points(2), vg.Points(2)},
+	string(runtime.ModeAliyun):   {vg.Points(9), vg.Points(3), vg.Points(2), vg.Points(3)},
+	modeNone:                     {vg.Points(1), vg.Points(4)},
+}
+
+// lineWidth is a run's line width: standard's wide line lies under the
+// others; a shared run's line is wider than its per-process twin's.
+func lineWidth(r *runStats) vg.Length {
+	w := vg.Points(1.4)
+	if r.mode == string(runtime.ModeStandard) {
+		w = vg.Points(3.2)
+	}
+	if r.sharing == sharingShared {
+		w += vg.Points(1.2)
+	}
+	return w
+}
+
+// Plot geometry: the data area is plotWidth wide; the legend sits in its
+// own column to the right, as wide as its longest entry needs, so it never
+// covers a line and is never clipped.
+const (
+	plotWidth  = 9 * vg.Inch
+	plotHeight = 4.5 * vg.Inch
+)
+
+// drawOrder returns runs with the standard-mode runs first, so the
+// narrower lines of the other modes are drawn over their wide line.
+func drawOrder(runs []*runStats) []*runStats {
+	out := make([]*runStats, 0, len(runs))
+	for _, standard := range []bool{true, false} {
+		for _, r := range runs {
+			if (r.mode == string(runtime.ModeStandard)) == standard {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // plots renders the plots in format ("svg"; "png" for a raster copy): server
@@ -60,26 +109,53 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		p.X.Label.Text = "time (s)"
 		p.Y.Label.Text = sp.y
 		p.Y.Min = 0
-		p.Legend.Top = true
 		p.Add(plotter.NewGrid())
+		leg := plot.NewLegend()
+		leg.Top, leg.Left = true, true
+		leg.ThumbnailWidth = vg.Points(28)
+		ymax := 0.0
 		for _, r := range runs {
 			if sp.file == quotaPlot && !usesQuota(r.mode) {
 				continue // no retry quota in this mode
+			}
+			for _, y := range sp.series(r) {
+				ymax = max(ymax, y)
+			}
+		}
+		if sp.capacity {
+			for _, y := range capacity {
+				ymax = max(ymax, y)
+			}
+		}
+		ymax = max(ymax*1.12, 1) // room for the phase names above the lines
+		p.Y.Max = ymax
+		phaseMarks, err := phaseLines(sc, runs[0], ymax)
+		if err != nil {
+			return nil, err
+		}
+		p.Add(phaseMarks...)
+		lines := map[*runStats]*plotter.Line{}
+		for _, r := range drawOrder(runs) {
+			if sp.file == quotaPlot && !usesQuota(r.mode) {
+				continue
 			}
 			l, err := plotter.NewLine(xys(r, sp.series(r)))
 			if err != nil {
 				return nil, err
 			}
 			l.Color = modeColors[r.mode]
-			l.Width = vg.Points(1.2)
+			l.Dashes = modeDashes[r.mode]
+			l.Width = lineWidth(r)
 			p.Add(l)
-			if r.sharing == sharingShared {
-				l.Dashes = []vg.Length{vg.Points(6), vg.Points(2)}
-			}
-			p.Legend.Add(r.label, l)
+			lines[r] = l
 		}
-		// Headroom above the highest line keeps the legend off the lines.
-		p.Y.Max *= 1.35
+		var labels []string
+		for _, r := range runs { // the legend keeps the scenario's order
+			if l := lines[r]; l != nil {
+				leg.Add(r.label, l)
+				labels = append(labels, r.label)
+			}
+		}
 		if sp.capacity {
 			l, err := plotter.NewLine(xys(runs[0], capacity))
 			if err != nil {
@@ -88,17 +164,22 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 			l.Color = color.Black
 			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 			p.Add(l)
-			p.Legend.Add("capacity", l)
+			leg.Add("capacity", l)
+			labels = append(labels, "capacity")
+			last := xys(runs[0], capacity)[len(capacity)-1]
+			lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{"capacity"}})
+			if err != nil {
+				return nil, err
+			}
+			lbl.TextStyle[0].XAlign = draw.XRight
+			lbl.TextStyle[0].YAlign = draw.YBottom
+			p.Add(lbl)
 		}
-		wt, err := p.WriterTo(9*vg.Inch, 4.5*vg.Inch, format)
+		b, err := render(p, &leg, labels, format)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", sp.file, err)
 		}
-		var b bytes.Buffer
-		if _, err := wt.WriteTo(&b); err != nil {
-			return nil, fmt.Errorf("%s: %w", sp.file, err)
-		}
-		out[strings.TrimSuffix(sp.file, ".svg")+"."+format] = b.Bytes()
+		out[strings.TrimSuffix(sp.file, ".svg")+"."+format] = b
 	}
 	return out, nil
 }
@@ -110,4 +191,61 @@ func xys(r *runStats, v []float64) plotter.XYs {
 		pts[i] = plotter.XY{X: (r.bucket * time.Duration(i+1)).Seconds(), Y: y}
 	}
 	return pts
+}
+
+// render draws p into the data area and leg, whose entries are labels, into
+// a column of its own to the right, in format ("svg" or "png").
+func render(p *plot.Plot, leg *plot.Legend, labels []string, format string) ([]byte, error) {
+	legendWidth := vg.Length(0)
+	for _, e := range labels {
+		legendWidth = max(legendWidth, leg.TextStyle.Width(e))
+	}
+	legendWidth += leg.ThumbnailWidth + 3*leg.Padding + vg.Points(12)
+	c, err := draw.NewFormattedCanvas(plotWidth+legendWidth, plotHeight, format)
+	if err != nil {
+		return nil, err
+	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	legendArea := draw.Crop(dc, plotWidth, 0, 0, -p.Title.TextStyle.Height(p.Title.Text)-p.Title.Padding)
+	leg.Draw(legendArea)
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// phaseLines marks each phase boundary with a grey vertical line and writes
+// each phase's name at the top of its stretch, so a reader sees when the
+// outage began and ended without reading the report.
+func phaseLines(sc *Scenario, r *runStats, ymax float64) ([]plot.Plotter, error) {
+	var out []plot.Plotter
+	var pts plotter.XYs
+	var names []string
+	for i, ph := range r.phases {
+		if i > 0 {
+			x := ph.start.Seconds()
+			l, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: ymax}})
+			if err != nil {
+				return nil, err
+			}
+			l.Color = color.Gray{Y: 0x70}
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+			l.Width = vg.Points(0.8)
+			out = append(out, l)
+		}
+		pts = append(pts, plotter.XY{X: ph.start.Seconds() + (ph.end-ph.start).Seconds()/2, Y: ymax})
+		names = append(names, sc.Phases[i].Name)
+	}
+	lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: names})
+	if err != nil {
+		return nil, err
+	}
+	for i := range lbl.TextStyle {
+		lbl.TextStyle[i].XAlign = draw.XCenter
+		lbl.TextStyle[i].YAlign = draw.YTop
+		lbl.TextStyle[i].Color = color.Gray{Y: 0x40}
+	}
+	return append(out, lbl), nil
 }

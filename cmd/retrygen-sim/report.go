@@ -82,7 +82,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 	b.WriteString("\n\n**Phases**\n\n| phase | kind | from (s) | to (s) | condition |\n|---|---|---:|---:|---|\n")
 	for i, p := range sc.Phases {
 		ps := runs[0].phases[i]
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Name, p.Kind, num(ps.start.Seconds()), num(ps.end.Seconds()), condition(&p, s.RetryAfterMs))
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", p.Name, p.Kind, num(ps.start.Seconds()), num(ps.end.Seconds()), condition(&p, &s))
 	}
 	b.WriteString("\nColumns: offered = calls started per second; server = requests arriving at the server per second " +
 		"(÷ capacity in the next column); amplification = server requests ÷ calls started in the phase; " +
@@ -167,14 +167,14 @@ func recovery(r *runStats, end time.Duration) string {
 }
 
 // usesQuota reports whether a run's mode pays retries from the retry
-// quota, as the runtime decides it (runtime.ModeParams.UsesQuota; §5).
+// quota, as the runtime decides it (runtime.Policy.Params.UsesQuota; §5).
 // The "no retry" run is standard mode, which does.
 func usesQuota(mode string) bool {
 	if mode == modeNone {
 		mode = string(runtime.ModeStandard)
 	}
-	s := runtime.Settings{Mode: runtime.Setting[runtime.Mode]{Value: runtime.Mode(mode)}}
-	return s.Params(nil, nil).UsesQuota
+	p, err := runtime.ResolvePolicy(nil, nil, &runtime.Options{RetryMode: runtime.Mode(mode)}, nil, runtime.Env{})
+	return err == nil && p.Params.UsesQuota
 }
 
 func modeName(m string) string {
@@ -194,10 +194,17 @@ func failureName(kind string, retryAfterMs int) string {
 	return "HTTP 400 " + kind
 }
 
-func condition(p *Phase, retryAfterMs int) string {
+// condition describes a phase's server condition for the report's phase
+// table: its failures, load and capacity factors, and for an overload phase
+// what a request above capacity gets. Only a phase with none of these is
+// "healthy".
+func condition(p *Phase, s *Server) string {
 	var parts []string
+	if p.Kind == kindOverload {
+		parts = append(parts, fmt.Sprintf("overload: requests above capacity (%s/s) get %s", num(s.Capacity*p.CapacityFactor), failureName(s.Overload, s.RetryAfterMs)))
+	}
 	if p.FailPercent > 0 {
-		parts = append(parts, fmt.Sprintf("%s %% of requests fail with %s", num(p.FailPercent), failureName(p.Failure, retryAfterMs)))
+		parts = append(parts, fmt.Sprintf("%s %% of requests fail with %s", num(p.FailPercent), failureName(p.Failure, s.RetryAfterMs)))
 	}
 	if p.Load != 1 {
 		parts = append(parts, fmt.Sprintf("call rate × %s", num(p.Load)))

@@ -115,6 +115,6 @@ func alibabaThrottled(u *UserLimit, left time.Duration, reset time.Time) runtime
 func apiError(status int, code string) runtime.AttemptResult {
 	return runtime.AttemptResult{
 		StatusCode: status, Code: code, Sent: true,
-		Err: &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: status, ErrorCode: code}},
+		Err: &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: status, Code: code}},
 	}
 }

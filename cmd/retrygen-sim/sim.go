@@ -74,8 +74,7 @@ type evKind uint8
 
 const (
 	evArrival  evKind = iota // a client starts a call
-	evAttempt                // a call's next attempt is due (after its backoff)
-	evAcquire                // a call's throttle-window wait is over
+	evWaited                 // a call's wait (backoff, throttle window, long polling) is over
 	evToken                  // a client's next send token is due
 	evResponse               // an attempt's response arrives
 	evTimeout                // a call's deadline
@@ -365,10 +364,8 @@ func (r *run) handle(e event) {
 		if e.cl.group.ClosedLoop == nil {
 			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
 		}
-	case evAttempt:
-		r.attempt(e.call)
-	case evAcquire:
-		r.acquire(e.call)
+	case evWaited:
+		r.drive(e.call, e.call.rc.Next(e.call.ctx, runtime.Event{Kind: runtime.EventWaited}))
 	case evToken:
 		if e.gen == e.cl.tokenGen {
 			r.serveWaiters(e.cl)
@@ -378,7 +375,9 @@ func (r *run) handle(e event) {
 	case evTimeout:
 		c := e.call
 		if !c.inFlight {
-			c.rc.Abandon() // the attempt it waited to send is never sent
+			// The attempt it waited to send is never sent: the state
+			// machine refunds its retry cost.
+			c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventFailed, Err: context.DeadlineExceeded})
 		}
 		r.finish(c, false)
 	case evSample:
@@ -404,40 +403,32 @@ func (r *run) startCall(cl *simClient) {
 		r.schedule(event{at: c.deadline, kind: evTimeout, call: c})
 	}
 	r.stats.callStarted(r, c)
-	r.attempt(c)
+	r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventStart}))
 }
 
-// attempt is the top of the attempt loop (runtime's Call.run): the throttle
-// windows first, then the rate limiter, then the send.
-func (r *run) attempt(c *call) {
-	wait, err := c.rc.Admit(c.ctx)
-	if err != nil {
-		c.rc.Abandon()
-		r.finish(c, false)
-		return
-	}
-	if wait > 0 {
+// drive carries out what the call's state machine (runtime.Call.Next) asks
+// for on the virtual clock: a wait becomes an event, a send token is taken
+// from the client's limiter (or the call joins its waiters), a send goes to
+// the simulated server, and a return ends the call. The order of the attempt
+// loop is the runtime's; none of it is restated here.
+func (r *run) drive(c *call, act runtime.Action) {
+	switch act.Kind {
+	case runtime.ActionWait:
 		c.gen++
-		r.schedule(event{at: r.now + wait, kind: evAcquire, gen: c.gen, call: c})
-		return
-	}
-	r.acquire(c)
-}
-
-// acquire takes a send token (adaptive mode) and sends, or joins the
-// client's waiters until a token is there.
-func (r *run) acquire(c *call) {
-	if !c.cl.params.UsesLimiter {
+		r.schedule(event{at: r.now + act.Delay, kind: evWaited, gen: c.gen, call: c})
+	case runtime.ActionAcquire:
+		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
+		if ok {
+			r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventAcquired}))
+			return
+		}
+		c.cl.waiters = append(c.cl.waiters, c)
+		r.scheduleToken(c.cl, wait)
+	case runtime.ActionSend:
 		r.send(c)
-		return
+	case runtime.ActionReturn:
+		r.finish(c, act.Err == nil)
 	}
-	wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
-	if ok {
-		r.send(c)
-		return
-	}
-	c.cl.waiters = append(c.cl.waiters, c)
-	r.scheduleToken(c.cl, wait)
 }
 
 // scheduleToken makes cl's waiters try again after wait (replacing an
@@ -466,7 +457,7 @@ func (r *run) serveWaiters(cl *simClient) {
 			return
 		}
 		cl.removeWaiter(i)
-		r.send(c)
+		r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventAcquired}))
 	}
 }
 
@@ -489,20 +480,12 @@ func (r *run) send(c *call) {
 
 func (r *run) response(c *call) {
 	c.inFlight = false
-	d := c.rc.Decide(c.ctx, &c.res)
-	r.stats.responded(r, d.Class)
+	act := c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventResponse, Result: &c.res})
+	r.stats.responded(r, act.Decision.Class)
 	if c.cl.params.UsesLimiter && len(c.cl.waiters) > 0 {
 		r.serveWaiters(c.cl)
 	}
-	switch d.Outcome {
-	case runtime.OutcomeSuccess:
-		r.finish(c, true)
-	case runtime.OutcomeRetry:
-		c.gen++
-		r.schedule(event{at: r.now + d.Delay, kind: evAttempt, gen: c.gen, call: c})
-	default:
-		r.finish(c, false)
-	}
+	r.drive(c, act)
 }
 
 func (r *run) finish(c *call, ok bool) {

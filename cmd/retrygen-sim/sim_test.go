@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"flag"
+	"image"
+	_ "image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,7 +144,7 @@ func TestSameSeedSameReport(t *testing.T) {
 	require.NoError(t, err)
 	b, err := simulateAll(sc, 11, nil)
 	require.NoError(t, err)
-	require.Equal(t, []string{goodputPlot, "report.md", quotaPlot, serverLoadPlot}, sortedKeys(a))
+	require.Equal(t, []string{"goodput.png", goodputPlot, "report.md", "retry-quota.png", quotaPlot, "server-load.png", serverLoadPlot}, sortedKeys(a))
 	for name := range a {
 		require.True(t, bytes.Equal(a[name], b[name]), "%s differs between two runs with seed 11", name)
 	}
@@ -255,9 +257,27 @@ func TestCommand(t *testing.T) {
 		require.NoError(t, err)
 		require.NotEmpty(t, data)
 	}
+	for _, name := range []string{serverLoadPlot, goodputPlot, quotaPlot} {
+		svg, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		for _, phase := range []string{">healthy<", ">outage<", ">brownout<", ">overload<", ">recovery<", ">standard<"} {
+			require.Contains(t, string(svg), phase, "%s names every phase and mode", name)
+		}
+		png, err := os.Open(filepath.Join(dir, strings.TrimSuffix(name, ".svg")+".png"))
+		require.NoError(t, err, "a PNG beside %s", name)
+		cfg, _, err := image.DecodeConfig(png)
+		require.NoError(t, err)
+		require.NoError(t, png.Close())
+		require.Greater(t, cfg.Width, 9*96, "the legend's column widens the 9-inch data area")
+	}
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	require.Len(t, entries, 4, "no temporary files left")
+	require.Len(t, entries, 7, "no temporary files left")
+	for _, e := range entries {
+		info, err := e.Info()
+		require.NoError(t, err)
+		require.Equal(t, os.FileMode(0o644), info.Mode().Perm(), e.Name())
+	}
 
 	stderr.Reset()
 	require.Equal(t, 2, realMain([]string{"-out", dir}, &stdout, &stderr))

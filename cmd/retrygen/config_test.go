@@ -130,12 +130,38 @@ rename:
 `)
 	code, _, stderr := cli("generate", "-config", cfg)
 	require.Equal(t, 0, code, stderr)
-	require.Equal(t, cfg+"#/include/operations/1: no operation has operationId \"getPte\"\n"+
+	require.Equal(t, cfg+"#/include/operations/1: no operation has operationId or Go method name \"getPte\"\n"+
 		cfg+"#/rename/types/Dog: no generated type is named Dog; nothing renamed\n", stderr)
 
 	code, _, stderr = cli("generate", "-config", cfg, "-strict")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "retrygen generate: -strict: 2 warning(s) in the spec; nothing written\n")
+}
+
+// TestGenerateConfigTakesBothNameKinds checks that include, exclude and
+// rename.operations accept an operationId ("getOwner") and a Go method name
+// ("GetPet") alike, and that an entry naming neither warns saying both were
+// tried.
+func TestGenerateConfigTakesBothNameKinds(t *testing.T) {
+	cfg := writeConfig(t, `spec: pets.yaml
+output: client
+package: pets
+include:
+  operations: [GetPet, getOwner, DeletePet]
+exclude:
+  operations: [deletePet]
+rename:
+  operations: {getOwner: FetchOwner, GetPet: FetchPet, getNothing: X}
+`)
+	code, stdout, stderr := cli("generate", "-config", cfg)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, cfg+"#/rename/operations/getNothing: no generated operation (Go method name or operationId) is named getNothing; nothing renamed\n", stderr)
+	require.True(t, strings.HasPrefix(stdout, "pets: 2 operations"), stdout)
+	client, err := os.ReadFile(filepath.Join(filepath.Dir(cfg), "client", "operations.go"))
+	require.NoError(t, err)
+	require.Contains(t, string(client), "func (c *Client) FetchPet(")
+	require.Contains(t, string(client), "func (c *Client) FetchOwner(")
+	require.NotContains(t, string(client), "DeletePet")
 }
 
 // TestLoadConfigSelection pins every include, exclude and rename key to its

@@ -27,6 +27,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec first; repeatable, applied in order")
 	mode := fs.String("mode", "", "retry `MODE` as if set in client options (standard, adaptive, legacy, aliyun)")
 	maxAttempts := fs.Int("max-attempts", 0, "max attempts `N` as if set in client options (0: not set)")
+	config := fs.String("config", "", "read spec and overlays from the YAML `FILE` that retrygen generate -config reads; flags override it")
 	opts := runtime.Options{}
 	for name, dst := range map[string]**int{
 		"retry-quota-capacity": &opts.RetryQuotaCapacity, "retry-cost-transient": &opts.RetryCostTransient,
@@ -43,7 +44,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		})
 	}
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen explain -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS]...\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS]...\n\n"+
 			"Prints the retry settings a generated client would resolve in this environment, and where each came from.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -52,6 +53,20 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return 2
+	}
+	if *config != "" {
+		c, err := loadConfig(*config)
+		if err != nil {
+			fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+			return 1
+		}
+		set := flagsSet(fs)
+		if !set["spec"] {
+			*spec = c.Spec
+		}
+		if !set["overlay"] {
+			overlays = c.Overlays
+		}
 	}
 	if *spec == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "retrygen explain: -spec is required and takes no arguments")
@@ -69,17 +84,19 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	opts.RetryMode, opts.MaxAttempts = runtime.Mode(*mode), *maxAttempts
-	s, err := runtime.ResolveSettings(rs, &opts, nil, runtime.Env{})
+	pol, err := runtime.ResolvePolicy(rs, nil, &opts, nil, runtime.Env{})
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
 		return 1
 	}
-	fmt.Fprint(stdout, explain(rs, s, s.Params(rs, &opts), runtime.ResolveQuotaSettings(&opts)))
+	fmt.Fprint(stdout, explain(rs, &pol, runtime.ResolveQuotaSettings(&opts)))
 	return 0
 }
 
-// explain renders resolved settings, one "name: value (source)" per line.
-func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams, q runtime.QuotaSettings) string {
+// explain renders the resolved policy (the one every call of an operation
+// that declares nothing runs with), one "name: value (source)" per line.
+func explain(svc *runtime.Service, pol *runtime.Policy, q runtime.QuotaSettings) string {
+	s, p := pol.Settings, pol.Params
 	var b strings.Builder
 	line := func(name string, value any, why string) {
 		fmt.Fprintf(&b, "%-22s %v", name+":", value)
@@ -102,14 +119,14 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams, q r
 	if p.BackoffExponent != 0 && p.BackoffExponent != 2 {
 		line("backoff exponent", p.BackoffExponent, "base × exponent^n")
 	}
-	if len(svc.RetryStatuses) > 0 {
-		line("retry statuses", statusRanges(svc.RetryStatuses), "429 throttling, others transient; the rest not retried")
+	if len(pol.RetryStatuses) > 0 {
+		line("retry statuses", statusRanges(pol.RetryStatuses), "429 throttling, others transient; the rest not retried")
 	}
-	if svc.ConnectionErrorsNotRetried {
+	if pol.ConnectionErrorsNotRetried {
 		line("connection errors", "not retried", "")
 	}
-	if svc.MaxElapsed > 0 {
-		line("retry deadline", svc.MaxElapsed, "from the call's start")
+	if pol.MaxElapsed > 0 {
+		line("retry deadline", pol.MaxElapsed, "from the call's start")
 	}
 	if !p.UsesQuota {
 		line("retry quota", "off", "")
@@ -133,14 +150,11 @@ func explain(svc *runtime.Service, s runtime.Settings, p runtime.ModeParams, q r
 	}
 	line("rate limiter", onOff(p.UsesLimiter), limiter)
 	windows := "off"
-	if tc := svc.ThrottleControl; tc != nil {
-		windows = "on"
-		if tc.MaxDelay > 0 {
-			windows += ", max delay " + tc.MaxDelay.String()
-		}
+	if pol.ThrottleControl != nil {
+		windows = "on, max delay " + pol.ThrottleMaxDelay.String()
 	}
 	line("throttle windows", windows, "")
-	line("server delays", strings.Join(svc.ServerDelayHeaders, ", "), "max "+runtime.DefaultMaxServerDelay.Round(time.Second).String())
+	line("server delays", strings.Join(pol.ServerDelayHeaders, ", "), "max "+pol.MaxServerDelay.Round(time.Second).String())
 	return b.String()
 }
 

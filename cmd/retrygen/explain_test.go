@@ -110,17 +110,17 @@ func TestExplainRetryCostOptions(t *testing.T) {
 }
 
 func TestExplainInvalidEnvironmentNamesItsSource(t *testing.T) {
-	t.Setenv("AWS_MAX_ATTEMPTS", "0")
+	t.Setenv("AWS_MAX_ATTEMPTS", "-1")
 	code, out, errOut := runExplainCmd(t, dynamoArgs...)
 	require.Equal(t, 1, code)
 	require.Empty(t, out)
-	require.Equal(t, "retrygen explain: AWS_MAX_ATTEMPTS=\"0\" (environment): must be an integer ≥ 1\n", errOut)
+	require.Equal(t, "retrygen explain: AWS_MAX_ATTEMPTS=\"-1\" (environment): must be an integer ≥ 1\n", errOut)
 }
 
 func TestExplainUsage(t *testing.T) {
 	code, _, errOut := runExplainCmd(t)
 	require.Equal(t, 2, code)
-	require.Contains(t, errOut, "usage: retrygen explain -spec FILE")
+	require.Contains(t, errOut, "usage: retrygen explain [-config FILE] -spec FILE")
 }
 
 func TestExplainBadXRetryIsLocated(t *testing.T) {
@@ -169,4 +169,30 @@ func TestExplainSpeakeasy(t *testing.T) {
 	} {
 		require.Contains(t, out, line)
 	}
+}
+
+// TestExplainReadsTheGenerateConfig checks that explain -config takes spec
+// and overlays from the file generate -config reads (paths relative to the
+// file), prints what the same flags would, and lets -spec override it.
+func TestExplainReadsTheGenerateConfig(t *testing.T) {
+	t.Setenv("AWS_RETRY_MODE", "")
+	t.Setenv("AWS_MAX_ATTEMPTS", "")
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_PROFILE", "")
+	code, want, errOut := runExplainCmd(t, dynamoArgs...)
+	require.Equal(t, 0, code, errOut)
+
+	specs, err := filepath.Abs("../../specs")
+	require.NoError(t, err)
+	cfg := filepath.Join(t.TempDir(), "retrygen.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("spec: "+specs+"/aws-dynamodb-2012-08-10.openapi.yaml\n"+
+		"overlays: ["+specs+"/dynamodb.overlay.yaml]\noutput: dynamodb\npackage: dynamodb\n"), 0o644))
+	code, got, errOut := runExplainCmd(t, "-config", cfg)
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, want, got)
+	require.Contains(t, got, "retry quota:           500 tokens")
+
+	code, _, errOut = runExplainCmd(t, "-config", cfg, "-spec", "nonexistent.yaml")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "nonexistent.yaml")
 }

@@ -55,8 +55,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
 			return 1
 		}
-		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		set := flagsSet(fs)
 		// Flags override the file.
 		if !set["spec"] {
 			*spec = c.Spec
@@ -92,6 +91,14 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		code = 1
 	}
 	return code
+}
+
+// flagsSet returns the names of the flags given on fs's command line: the
+// ones that override a config file.
+func flagsSet(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }
 
 // genJob is one run of generate, flags and config file merged.

@@ -15,8 +15,10 @@ import (
 const throttleIdentity = "vectors"
 
 // runThrottleControl drives one aliyun-mode client step by step on a fake
-// clock (§8): each call is a runtime.Call; a call step asks Admit, a response
-// step asks Decide, and windows are read from the client's store.
+// clock (§8): each call is a runtime.Call driven by its state machine
+// (Call.Next); a call step starts it (a throttle-window wait, the send or
+// the end), a response step reports the response, and windows are read from
+// the client's store.
 func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 	g := sc.Given
 	maxRetries, maxDelay, rnd := 3, int64(20000), 0.0
@@ -52,6 +54,8 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 	type callState struct {
 		call *runtime.Call
 		op   string
+		// next is the call's last action: the send, or a wait before it.
+		next runtime.Action
 	}
 	calls := map[string]*callState{}
 	ops := map[string]*runtime.Operation{}
@@ -74,10 +78,17 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 			if err != nil {
 				return failf("step %d: %v", i+1, err)
 			}
-			calls[st.Call] = &callState{call: call, op: st.Operation}
-			wait, err := call.Admit(ctx)
-			got := "send"
-			if err != nil {
+			// The call's state machine says what comes before its first
+			// attempt: a wait for a throttle window, the send, or the end.
+			act := call.Next(ctx, runtime.Event{Kind: runtime.EventStart})
+			var wait time.Duration
+			if act.Kind == runtime.ActionWait {
+				wait = act.Delay
+				act = call.Next(ctx, runtime.Event{Kind: runtime.EventWaited})
+			}
+			calls[st.Call] = &callState{call: call, op: st.Operation, next: act}
+			got, err := "send", act.Err
+			if act.Kind == runtime.ActionReturn {
 				got = "throttle_window_exceeded"
 			}
 			if got != want.Outcome {
@@ -97,9 +108,18 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 			}
 			res := runtime.AttemptResult{StatusCode: st.StatusCode, Header: h, Code: st.ErrorCode, Sent: true}
 			if st.StatusCode < 200 || st.StatusCode > 299 {
-				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, ErrorCode: st.ErrorCode}}
+				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, Code: st.ErrorCode}}
 			}
-			d := cs.call.Decide(ctx, &res)
+			// A retry's wait (and any throttle-window wait after it) is over
+			// when its response step comes: the clock is at the step's time.
+			for cs.next.Kind == runtime.ActionWait {
+				cs.next = cs.call.Next(ctx, runtime.Event{Kind: runtime.EventWaited})
+			}
+			if cs.next.Kind != runtime.ActionSend {
+				return failf("step %d: response to call %q, which sends no attempt (%v)", i+1, st.Response, cs.next.Err)
+			}
+			cs.next = cs.call.Next(ctx, runtime.Event{Kind: runtime.EventResponse, Result: &res})
+			d := cs.next.Decision
 			if got := d.Outcome.String(); got != want.Outcome {
 				return failf("step %d: want outcome %s, got %s (%v)", i+1, want.Outcome, got, d.Err)
 			}

@@ -70,7 +70,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -137,31 +137,31 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 // result is returned, the operation returns a value for UnprocessedKeys. You can use this value to
 // retry the operation starting with the next item to get.
 //
-// <important> If you request more than 100 items, BatchGetItem returns a ValidationException with
+// Important: If you request more than 100 items, BatchGetItem returns a ValidationException with
 // the message "Too many items requested for the BatchGetItem call."
 //
-// </important> For example, if you ask to retrieve 100 items, but each individual item is 300 KB
-// in size, the system returns 52 items (so as not to exceed the 16 MB limit). It also returns an
-// appropriate UnprocessedKeys value so you can get the next page of results. If desired, your
-// application can include its own logic to assemble the pages of results into one dataset.
+// For example, if you ask to retrieve 100 items, but each individual item is 300 KB in size, the
+// system returns 52 items (so as not to exceed the 16 MB limit). It also returns an appropriate
+// UnprocessedKeys value so you can get the next page of results. If desired, your application can
+// include its own logic to assemble the pages of results into one dataset.
 //
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
 // tables in the request, then BatchGetItem returns a ProvisionedThroughputExceededException. If at
 // least one of the items is successfully processed, then BatchGetItem completes successfully,
 // while returning the keys of the unread items in UnprocessedKeys.
 //
-// <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
+// Important: If DynamoDB returns any unprocessed items, you should retry the batch operation on
 // those items. However, we strongly recommend that you use an exponential backoff algorithm. If
 // you retry the batch operation immediately, the underlying read or write requests can still fail
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
-// For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide.
+// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB
+// Developer Guide.
 //
-// </important> By default, BatchGetItem performs eventually consistent reads on every table in the
-// request. If you want strongly consistent reads instead, you can set ConsistentRead to true for
-// any or all tables.
+// By default, BatchGetItem performs eventually consistent reads on every table in the request. If
+// you want strongly consistent reads instead, you can set ConsistentRead to true for any or all
+// tables.
 //
 // In order to minimize response latency, BatchGetItem retrieves items in parallel.
 //
@@ -171,7 +171,7 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 //
 // If a requested item does not exist, it is not returned in the result. Requests for nonexistent
 // items consume the minimum read capacity units according to the type of read. For more
-// information, see Working with Tables in the Amazon DynamoDB Developer Guide.
+// information, see [Working with Tables] in the Amazon DynamoDB Developer Guide.
 //
 // BatchGetItem sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.BatchGetItem.
@@ -183,6 +183,9 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchGetItem/post
+//
+// [Batch Operations and Error Handling]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ErrorHandling.html#BatchOperations
+// [Working with Tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#CapacityUnitCalculations
 func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts ...func(*Options)) (*BatchGetItemOutput, error) {
 	if err := validateBatchGetItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
@@ -192,7 +195,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -255,10 +258,10 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // to BatchWriteItem can write up to 16 MB of data, which can comprise as many as 25 put or delete
 // requests. Individual items to be written can be as large as 400 KB.
 //
-// <note> BatchWriteItem cannot update items. To update items, use the UpdateItem action.
+// Note: BatchWriteItem cannot update items. To update items, use the UpdateItem action.
 //
-// </note> The individual PutItem and DeleteItem operations specified in BatchWriteItem are atomic;
-// however BatchWriteItem as a whole is not. If any requested operations fail because the table's
+// The individual PutItem and DeleteItem operations specified in BatchWriteItem are atomic; however
+// BatchWriteItem as a whole is not. If any requested operations fail because the table's
 // provisioned throughput is exceeded or an internal processing failure occurs, the failed
 // operations are returned in the UnprocessedItems response parameter. You can investigate and
 // optionally resend the requests. Typically, you would call BatchWriteItem in a loop. Each
@@ -268,21 +271,20 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // If none of the items can be processed due to insufficient provisioned throughput on all of the
 // tables in the request, then BatchWriteItem returns a ProvisionedThroughputExceededException.
 //
-// <important> If DynamoDB returns any unprocessed items, you should retry the batch operation on
+// Important: If DynamoDB returns any unprocessed items, you should retry the batch operation on
 // those items. However, we strongly recommend that you use an exponential backoff algorithm. If
 // you retry the batch operation immediately, the underlying read or write requests can still fail
 // due to throttling on the individual tables. If you delay the batch operation using exponential
 // backoff, the individual requests in the batch are much more likely to succeed.
 //
-// For more information, see Batch Operations and Error Handling in the Amazon DynamoDB Developer
-// Guide.
+// For more information, see [Batch Operations and Error Handling] in the Amazon DynamoDB
+// Developer Guide.
 //
-// </important> With BatchWriteItem, you can efficiently write or delete large amounts of data,
-// such as from Amazon EMR, or copy data from another database into DynamoDB. In order to improve
-// performance with these large-scale operations, BatchWriteItem does not behave in the same way as
-// individual PutItem and DeleteItem calls would. For example, you cannot specify conditions on
-// individual put and delete requests, and BatchWriteItem does not return deleted items in the
-// response.
+// With BatchWriteItem, you can efficiently write or delete large amounts of data, such as from
+// Amazon EMR, or copy data from another database into DynamoDB. In order to improve performance
+// with these large-scale operations, BatchWriteItem does not behave in the same way as individual
+// PutItem and DeleteItem calls would. For example, you cannot specify conditions on individual put
+// and delete requests, and BatchWriteItem does not return deleted items in the response.
 //
 // If you use a programming language that supports concurrency, you can use threads to write items
 // in parallel. Your application must include the necessary logic to manage the threads. With
@@ -319,6 +321,8 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchWriteItem/post
+//
+// [Batch Operations and Error Handling]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ErrorHandling.html#Programming.Errors.BatchOperations
 func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, opts ...func(*Options)) (*BatchWriteItemOutput, error) {
 	if err := validateBatchWriteItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
@@ -328,7 +332,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -441,7 +445,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -507,10 +511,10 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 // Creates a global table from an existing table. A global table creates a replication relationship
 // between two or more DynamoDB tables with the same table name in the provided Regions.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables.
+// Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
-// </note> If you want to add a new replica table to a global table, each of the following
-// conditions must be true:
+// If you want to add a new replica table to a global table, each of the following conditions must
+// be true:
 //
 //   - The table must have the same primary key as all of the other replicas.
 //   - The table must have the same name as all of the other replicas.
@@ -528,15 +532,13 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 //   - The local secondary indexes must have the same name.
 //   - The local secondary indexes must have the same hash key and sort key (if present).
 //
-// <important> Write capacity settings should be set consistently across your replica tables and
+// Important: Write capacity settings should be set consistently across your replica tables and
 // secondary indexes. DynamoDB strongly recommends enabling auto scaling to manage the write
 // capacity settings for all of your global tables replicas and indexes.
 //
 // If you prefer to manage write capacity settings manually, you should provision equal replicated
 // write capacity units to your replica tables. You should also provision equal replicated write
 // capacity units to matching secondary indexes across your global table.
-//
-// </important>
 //
 // CreateGlobalTable sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.CreateGlobalTable.
@@ -548,6 +550,8 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateGlobalTable/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
 func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInput, opts ...func(*Options)) (*CreateGlobalTableOutput, error) {
 	if err := validateCreateGlobalTable(in); err != nil {
 		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
@@ -557,7 +561,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -659,7 +663,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -739,7 +743,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -841,7 +845,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -906,10 +910,10 @@ func validateDeleteTable(in *DeleteTableInput) error {
 // returns a ResourceNotFoundException. If table is already in the DELETING state, no error is
 // returned.
 //
-// <note> DynamoDB might continue to accept data read and write operations, such as GetItem and
+// Note: DynamoDB might continue to accept data read and write operations, such as GetItem and
 // PutItem, on a table in the DELETING state until the table deletion is complete.
 //
-// </note> When you delete a table, any indexes on that table are also deleted.
+// When you delete a table, any indexes on that table are also deleted.
 //
 // If you have DynamoDB Streams enabled on the table, then the corresponding stream on that table
 // goes into the DISABLED state, and the stream is automatically deleted after 24 hours.
@@ -935,7 +939,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1010,7 +1014,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1093,7 +1097,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1167,7 +1171,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1204,7 +1208,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeEndpoints, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1280,7 +1284,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeExport, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1336,10 +1340,8 @@ func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 
 // Returns information about the specified global table.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables. If you are using
-// global tables Version 2019.11.21 you can use DescribeTable instead.
-//
-// </note>
+// Note: This operation only applies to [Version 2017.11.29] of global tables. If you are using
+// global tables [Version 2019.11.21] you can use [DescribeTable] instead.
 //
 // DescribeGlobalTable sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeGlobalTable.
@@ -1350,6 +1352,10 @@ func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTable/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
+// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
+// [DescribeTable]: https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_DescribeTable.html
 func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTableInput, opts ...func(*Options)) (*DescribeGlobalTableOutput, error) {
 	if err := validateDescribeGlobalTable(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
@@ -1359,7 +1365,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1403,9 +1409,7 @@ func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) e
 
 // Describes Region-specific settings for a global table.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
 // DescribeGlobalTableSettings sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeGlobalTableSettings.
@@ -1416,6 +1420,8 @@ func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) e
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTableSettings/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
 func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGlobalTableSettingsInput, opts ...func(*Options)) (*DescribeGlobalTableSettingsOutput, error) {
 	if err := validateDescribeGlobalTableSettings(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
@@ -1425,7 +1431,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1487,7 +1493,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1529,11 +1535,11 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // When you establish an AWS account, the account has initial quotas on the maximum read capacity
 // units and write capacity units that you can provision across all of your DynamoDB tables in a
 // given Region. Also, there are per-table quotas that apply when you create a table there. For
-// more information, see Service, Account, and Table Quotas page in the Amazon DynamoDB Developer
-// Guide.
+// more information, see [Service, Account, and Table Quotas] page in the Amazon DynamoDB
+// Developer Guide.
 //
-// Although you can increase these quotas by filing a case at AWS Support Center, obtaining the
-// increase is not instantaneous. The DescribeLimits action lets you write code to compare the
+// Although you can increase these quotas by filing a case at [AWS Support Center], obtaining
+// the increase is not instantaneous. The DescribeLimits action lets you write code to compare the
 // capacity you are currently using to those quotas imposed by your account so that you have enough
 // time to apply for an increase before you hit a quota.
 //
@@ -1562,10 +1568,10 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // extremely rapidly, but the only quota that applies is that the aggregate provisioned capacity
 // over all your tables and GSIs cannot exceed either of the per-account quotas.
 //
-// <note> DescribeLimits should only be called periodically. You can expect throttling errors if
-// you call it more than once in a minute.
+// Note: DescribeLimits should only be called periodically. You can expect throttling errors if you
+// call it more than once in a minute.
 //
-// </note> The DescribeLimits Request element has no content.
+// The DescribeLimits Request element has no content.
 //
 // DescribeLimits sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeLimits.
@@ -1573,13 +1579,16 @@ func newDescribeLimitsError(code string) runtime.ModeledError {
 // Modelled errors (match with errors.As): InternalServerError.
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeLimits/post
+//
+// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
+// [AWS Support Center]: https://console.aws.amazon.com/support/home#/
 func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, opts ...func(*Options)) (*DescribeLimitsOutput, error) {
 	if in == nil {
 		in = &DescribeLimitsInput{}
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1624,12 +1633,10 @@ func validateDescribeTable(in *DescribeTableInput) error {
 // Returns information about the table, including the current status of the table, when it was
 // created, the primary key schema, and any indexes on the table.
 //
-// <note> If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB
+// Note: If you issue a DescribeTable request immediately after a CreateTable request, DynamoDB
 // might return a ResourceNotFoundException. This is because DescribeTable uses an eventually
 // consistent query, and the metadata for your table might not be available at that moment. Wait
 // for a few seconds, and then try the DescribeTable request again.
-//
-// </note>
 //
 // DescribeTable sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeTable.
@@ -1649,7 +1656,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1693,9 +1700,7 @@ func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScaling
 
 // Describes auto scaling settings across replicas of the global table at once.
 //
-// <note> This operation only applies to Version 2019.11.21 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2019.11.21] of global tables.
 //
 // DescribeTableReplicaAutoScaling sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeTableReplicaAutoScaling.
@@ -1706,6 +1711,8 @@ func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScaling
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTableReplicaAutoScaling/post
+//
+// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
 func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *DescribeTableReplicaAutoScalingInput, opts ...func(*Options)) (*DescribeTableReplicaAutoScalingOutput, error) {
 	if err := validateDescribeTableReplicaAutoScaling(in); err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
@@ -1715,7 +1722,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1777,7 +1784,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDescribeTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1847,7 +1854,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDisableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1918,7 +1925,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opEnableKinesisStreamingDestination, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2007,7 +2014,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteStatement, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2101,7 +2108,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExecuteTransaction, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2191,7 +2198,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opExportTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2265,7 +2272,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opGetItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2312,7 +2319,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2352,7 +2359,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2403,7 +2410,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListExports, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2431,9 +2438,7 @@ var opListGlobalTables = runtime.Operation{
 
 // Lists all global tables that have a replica in the specified Region.
 //
-// <note> This operation only applies to Version 2017.11.29 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2017.11.29] of global tables.
 //
 // ListGlobalTables sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.ListGlobalTables.
@@ -2441,13 +2446,15 @@ var opListGlobalTables = runtime.Operation{
 // Modelled errors (match with errors.As): InternalServerError.
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListGlobalTables/post
+//
+// [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
 func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput, opts ...func(*Options)) (*ListGlobalTablesOutput, error) {
 	if in == nil {
 		in = &ListGlobalTablesInput{}
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListGlobalTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2488,7 +2495,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTables, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2533,8 +2540,8 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
 // second, per account.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // ListTagsOfResource sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.ListTagsOfResource.
@@ -2545,6 +2552,8 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTagsOfResource/post
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceInput, opts ...func(*Options)) (*ListTagsOfResourceOutput, error) {
 	if err := validateListTagsOfResource(in); err != nil {
 		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
@@ -2554,7 +2563,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2609,23 +2618,23 @@ func validatePutItem(in *PutItemInput) error {
 // attribute values. You can return the item's attribute values in the same operation, using the
 // ReturnValues parameter.
 //
-// <important> This topic provides general information about the PutItem API.
+// Important: This topic provides general information about the PutItem API.
 //
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
 //
-//   - PutItem in the AWS Command Line Interface
-//   - PutItem in the AWS SDK for .NET
-//   - PutItem in the AWS SDK for C++
-//   - PutItem in the AWS SDK for Go
-//   - PutItem in the AWS SDK for Java
-//   - PutItem in the AWS SDK for JavaScript
-//   - PutItem in the AWS SDK for PHP V3
-//   - PutItem in the AWS SDK for Python
-//   - PutItem in the AWS SDK for Ruby V2
+//   - [PutItem in the AWS Command Line Interface]
+//   - [PutItem in the AWS SDK for .NET]
+//   - [PutItem in the AWS SDK for C++]
+//   - [PutItem in the AWS SDK for Go]
+//   - [PutItem in the AWS SDK for Java]
+//   - [PutItem in the AWS SDK for JavaScript]
+//   - [PutItem in the AWS SDK for PHP V3]
+//   - [PutItem in the AWS SDK for Python]
+//   - [PutItem in the AWS SDK for Ruby V2]
 //
-// </important> When you add an item, the primary key attributes are the only required attributes.
-// Attribute values cannot be null.
+// When you add an item, the primary key attributes are the only required attributes. Attribute
+// values cannot be null.
 //
 // Empty String and Binary attribute values are allowed. Attribute values of type String and Binary
 // must have a length greater than zero if the attribute is used as a key attribute for a table or
@@ -2633,12 +2642,12 @@ func validatePutItem(in *PutItemInput) error {
 //
 // Invalid Requests with empty values will be rejected with a ValidationException exception.
 //
-// <note> To prevent a new item from replacing an existing item, use a conditional expression that
+// Note: To prevent a new item from replacing an existing item, use a conditional expression that
 // contains the attribute_not_exists function with the name of the attribute being used as the
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// </note> For more information about PutItem, see Working with Items in the Amazon DynamoDB
+// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
 // Developer Guide.
 //
 // PutItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -2651,6 +2660,17 @@ func validatePutItem(in *PutItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
+//
+// [PutItem in the AWS Command Line Interface]: http://docs.aws.amazon.com/goto/aws-cli/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for .NET]: http://docs.aws.amazon.com/goto/DotNetSDKV3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for C++]: http://docs.aws.amazon.com/goto/SdkForCpp/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Go]: http://docs.aws.amazon.com/goto/SdkForGoV1/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Java]: http://docs.aws.amazon.com/goto/SdkForJava/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for JavaScript]: http://docs.aws.amazon.com/goto/AWSJavaScriptSDK/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for PHP V3]: http://docs.aws.amazon.com/goto/SdkForPHPV3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Python]: http://docs.aws.amazon.com/goto/boto3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Ruby V2]: http://docs.aws.amazon.com/goto/SdkForRubyV2/dynamodb-2012-08-10/PutItem
+// [Working with Items]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
 	if err := validatePutItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPutItem, err)
@@ -2660,7 +2680,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2716,34 +2736,34 @@ func validateQuery(in *QueryInput) error {
 // will be empty. Queries that do not return results consume the minimum number of read capacity
 // units for that type of read operation.
 //
-// <note> DynamoDB calculates the number of read capacity units consumed based on item size, not on
+// Note: DynamoDB calculates the number of read capacity units consumed based on item size, not on
 // the amount of data that is returned to an application. The number of capacity units consumed
 // will be the same whether you request all of the attributes (the default behavior) or just some
 // of them (using a projection expression). The number will also be the same whether or not you use
 // a FilterExpression.
 //
-// </note> Query results are always sorted by the sort key value. If the data type of the sort key
-// is Number, the results are returned in numeric order; otherwise, the results are returned in
-// order of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
+// Query results are always sorted by the sort key value. If the data type of the sort key is
+// Number, the results are returned in numeric order; otherwise, the results are returned in order
+// of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
 // ScanIndexForward parameter to false.
 //
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
-// result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
 // attributes in the KeyConditionExpression.
 //
-// <note> A Query operation can return an empty result set and a LastEvaluatedKey if all the items
+// Note: A Query operation can return an empty result set and a LastEvaluatedKey if all the items
 // read for the page of results are filtered out.
 //
-// </note> You can query a table, a local secondary index, or a global secondary index. For a query
-// on a table or on a local secondary index, you can set the ConsistentRead parameter to true and
-// obtain a strongly consistent result. Global secondary indexes support eventually consistent
-// reads only, so do not specify ConsistentRead when querying a global secondary index.
+// You can query a table, a local secondary index, or a global secondary index. For a query on a
+// table or on a local secondary index, you can set the ConsistentRead parameter to true and obtain
+// a strongly consistent result. Global secondary indexes support eventually consistent reads only,
+// so do not specify ConsistentRead when querying a global secondary index.
 //
 // Query sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
 //
@@ -2754,6 +2774,8 @@ func validateQuery(in *QueryInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
+//
+// [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html#Query.Pagination
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
 	if err := validateQuery(in); err != nil {
 		return nil, c.rt.InvalidInput(&opQuery, err)
@@ -2763,7 +2785,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2863,7 +2885,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableFromBackup, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2942,10 +2964,8 @@ func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error
 //   - Provisioned read and write capacity
 //   - Encryption settings
 //
-// <important> All these settings come from the current settings of the source table at the time of
+// Important: All these settings come from the current settings of the source table at the time of
 // restore.
-//
-// </important>
 //
 // You must manually set up the following on the restored table:
 //
@@ -2977,7 +2997,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opRestoreTableToPointInTime, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3031,12 +3051,12 @@ func validateScan(in *ScanInput) error {
 // A single Scan operation reads up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you need to paginate the
-// result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // Scan operations proceed sequentially; however, for faster performance on a large table or
 // secondary index, applications can request a parallel Scan operation by providing the Segment and
-// TotalSegments parameters. For more information, see Parallel Scan in the Amazon DynamoDB
+// TotalSegments parameters. For more information, see [Parallel Scan] in the Amazon DynamoDB
 // Developer Guide.
 //
 // Scan uses eventually consistent reads when accessing the data in a table; therefore, the result
@@ -3053,6 +3073,9 @@ func validateScan(in *ScanInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post
+//
+// [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Pagination
+// [Parallel Scan]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.ParallelScan
 func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)) (*ScanOutput, error) {
 	if err := validateScan(in); err != nil {
 		return nil, c.rt.InvalidInput(&opScan, err)
@@ -3062,7 +3085,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opScan, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3113,8 +3136,8 @@ func validateTagResource(in *TagResourceInput) error {
 // user-defined tags so that they appear on the Billing and Cost Management console for cost
 // allocation tracking. You can call TagResource up to five times per second, per account.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // TagResource sends POST / with X-Amz-Target: DynamoDB_20120810.TagResource.
 //
@@ -3125,6 +3148,8 @@ func validateTagResource(in *TagResourceInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...func(*Options)) (*TagResourceOutput, error) {
 	if err := validateTagResource(in); err != nil {
 		return nil, c.rt.InvalidInput(&opTagResource, err)
@@ -3134,7 +3159,7 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3227,7 +3252,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactGetItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3334,7 +3359,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opTransactWriteItems, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3384,8 +3409,8 @@ func validateUntagResource(in *UntagResourceInput) error {
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
 // to five times per second, per account.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // UntagResource sends POST / with X-Amz-Target: DynamoDB_20120810.UntagResource.
 //
@@ -3396,6 +3421,8 @@ func validateUntagResource(in *UntagResourceInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts ...func(*Options)) (*UntagResourceOutput, error) {
 	if err := validateUntagResource(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUntagResource, err)
@@ -3405,7 +3432,7 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUntagResource, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3496,7 +3523,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContinuousBackups, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3564,7 +3591,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateContributorInsights, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3634,12 +3661,11 @@ func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 // global table, have the same key schema, have DynamoDB Streams enabled, and have the same
 // provisioned and maximum write capacity units.
 //
-// <note> Although you can use UpdateGlobalTable to add replicas and remove replicas in a single
+// Note: Although you can use UpdateGlobalTable to add replicas and remove replicas in a single
 // request, for simplicity we recommend that you issue separate requests for adding or removing
 // replicas.
 //
-// </note> If global secondary indexes are specified, then the following conditions must also be
-// met:
+// If global secondary indexes are specified, then the following conditions must also be met:
 //
 //   - The global secondary indexes must have the same name.
 //   - The global secondary indexes must have the same hash key and sort key (if present).
@@ -3665,7 +3691,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3747,7 +3773,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateGlobalTableSettings, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3823,7 +3849,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3899,7 +3925,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTable, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3943,9 +3969,7 @@ func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInpu
 
 // Updates auto scaling settings on your global tables at once.
 //
-// <note> This operation only applies to Version 2019.11.21 of global tables.
-//
-// </note>
+// Note: This operation only applies to [Version 2019.11.21] of global tables.
 //
 // UpdateTableReplicaAutoScaling sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.UpdateTableReplicaAutoScaling.
@@ -3957,6 +3981,8 @@ func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInpu
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTableReplicaAutoScaling/post
+//
+// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
 func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTableReplicaAutoScalingInput, opts ...func(*Options)) (*UpdateTableReplicaAutoScalingOutput, error) {
 	if err := validateUpdateTableReplicaAutoScaling(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
@@ -3966,7 +3992,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -4023,22 +4049,21 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 // item. If the epoch time value stored in the attribute is less than the current time, the item is
 // marked as expired and subsequently deleted.
 //
-// <note> The epoch time format is the number of seconds elapsed since 12:00:00 AM January 1, 1970
+// Note: The epoch time format is the number of seconds elapsed since 12:00:00 AM January 1, 1970
 // UTC.
 //
-// </note> DynamoDB deletes expired items on a best-effort basis to ensure availability of
-// throughput for other data operations.
+// DynamoDB deletes expired items on a best-effort basis to ensure availability of throughput for
+// other data operations.
 //
-// <important> DynamoDB typically deletes expired items within two days of expiration. The exact
+// Important: DynamoDB typically deletes expired items within two days of expiration. The exact
 // duration within which an item gets deleted after expiration is specific to the nature of the
 // workload. Items that have expired and not been deleted will still show up in reads, queries, and
 // scans.
 //
-// </important> As items are deleted, they are removed from any local secondary index and global
-// secondary index immediately in the same eventually consistent way as a standard delete
-// operation.
+// As items are deleted, they are removed from any local secondary index and global secondary index
+// immediately in the same eventually consistent way as a standard delete operation.
 //
-// For more information, see Time To Live in the Amazon DynamoDB Developer Guide.
+// For more information, see [Time To Live] in the Amazon DynamoDB Developer Guide.
 //
 // UpdateTimeToLive sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.UpdateTimeToLive.
@@ -4050,6 +4075,8 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTimeToLive/post
+//
+// [Time To Live]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html
 func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput, opts ...func(*Options)) (*UpdateTimeToLiveOutput, error) {
 	if err := validateUpdateTimeToLive(in); err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
@@ -4059,7 +4086,7 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
 	}
 	req := &runtime.Request{
 		Body:        body,

@@ -16,6 +16,8 @@ type ArchivalSummary struct {
 	// The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the
 	// archival reason. If you wish to restore this backup to the same table name, you will need to
 	// delete the original table.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	ArchivalBackupArn *string `json:"ArchivalBackupArn,omitzero"`
 
 	// The date and time when table archival was initiated by DynamoDB, in UNIX epoch time format.
@@ -47,6 +49,8 @@ const (
 type AttributeDefinition struct {
 	// A name for the attribute.
 	//
+	// Minimum length: 1. Maximum length: 255.
+	//
 	// Required.
 	AttributeName string `json:"AttributeName"`
 
@@ -65,9 +69,11 @@ type AttributeDefinition struct {
 // Each attribute value is described as a name-value pair. The name is the data type, and the value
 // is the data itself.
 //
-// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+// For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/AttributeValue
+//
+// [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
 type AttributeValue struct {
 	// An attribute of type Binary. For example:
 	//
@@ -131,11 +137,11 @@ type AttributeValue struct {
 // For the UpdateItem operation, represents the attributes to be modified, the action to perform on
 // each, and the new value for each.
 //
-// <note> You cannot use UpdateItem to update any primary key attributes. Instead, you will need to
+// Note: You cannot use UpdateItem to update any primary key attributes. Instead, you will need to
 // delete the item, and then use PutItem to create a new item with new attributes.
 //
-// </note> Attribute values cannot be null; string and binary type attributes must have lengths
-// greater than zero; and set type attributes must not be empty. Requests with empty values will be
+// Attribute values cannot be null; string and binary type attributes must have lengths greater
+// than zero; and set type attributes must not be empty. Requests with empty values will be
 // rejected with a ValidationException exception.
 //
 // Source: #/components/schemas/AttributeValueUpdate
@@ -161,7 +167,7 @@ type AttributeValueUpdate struct {
 	//     mathematically added to the existing attribute. If Value is a negative number, then it is
 	//     subtracted from the existing attribute.
 	//
-	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
+	// Note: If you use ADD to increment or decrement a number value for an item that doesn't exist
 	// before the update, DynamoDB uses 0 as the initial value.
 	//
 	// In addition, if you use ADD to update an existing item, and intend to increment or decrement an
@@ -170,8 +176,6 @@ type AttributeValueUpdate struct {
 	// decide to ADD the number 3 to this attribute anyway, even though it currently does not exist.
 	// DynamoDB will create the itemcount attribute, set its initial value to 0, and finally add 3 to
 	// it. The result will be a new itemcount attribute in the item, with a value of 3.
-	//
-	// </note>
 	//
 	//   - If the existing data type is a set, and if the Value is also a set, then the Value is added
 	//     to the existing set. (This is a set operation, not mathematical addition.) For example, if
@@ -201,7 +205,9 @@ type AttributeValueUpdate struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
@@ -210,6 +216,8 @@ type AttributeValueUpdate struct {
 // Source: #/components/schemas/AutoScalingPolicyDescription
 type AutoScalingPolicyDescription struct {
 	// The name of the scaling policy.
+	//
+	// Minimum length: 1. Maximum length: 256. Pattern: "\\p{Print}+".
 	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
@@ -221,6 +229,8 @@ type AutoScalingPolicyDescription struct {
 // Source: #/components/schemas/AutoScalingPolicyUpdate
 type AutoScalingPolicyUpdate struct {
 	// The name of the scaling policy.
+	//
+	// Minimum length: 1. Maximum length: 256. Pattern: "\\p{Print}+".
 	PolicyName *string `json:"PolicyName,omitzero"`
 
 	// Represents a target tracking scaling policy configuration.
@@ -240,10 +250,14 @@ type AutoScalingSettingsDescription struct {
 	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitzero"`
 
 	// The maximum capacity units that a global table or global secondary index should be scaled up to.
+	//
+	// Minimum: 1.
 	MaximumUnits *int64 `json:"MaximumUnits,omitzero"`
 
 	// The minimum capacity units that a global table or global secondary index should be scaled down
 	// to.
+	//
+	// Minimum: 1.
 	MinimumUnits *int64 `json:"MinimumUnits,omitzero"`
 
 	// Information about the scaling policies.
@@ -259,13 +273,19 @@ type AutoScalingSettingsUpdate struct {
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
 
 	// Role ARN used for configuring auto scaling policy.
+	//
+	// Minimum length: 1. Maximum length: 1600.
 	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitzero"`
 
 	// The maximum capacity units that a global table or global secondary index should be scaled up to.
+	//
+	// Minimum: 1.
 	MaximumUnits *int64 `json:"MaximumUnits,omitzero"`
 
 	// The minimum capacity units that a global table or global secondary index should be scaled down
 	// to.
+	//
+	// Minimum: 1.
 	MinimumUnits *int64 `json:"MinimumUnits,omitzero"`
 
 	// The scaling policy to apply for scaling target global table or global secondary index capacity
@@ -354,6 +374,8 @@ type BackupDescription struct {
 type BackupDetails struct {
 	// ARN associated with the backup.
 	//
+	// Minimum length: 37. Maximum length: 1024.
+	//
 	// Required.
 	BackupArn string `json:"BackupArn"`
 
@@ -368,10 +390,14 @@ type BackupDetails struct {
 
 	// Name of the requested backup.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	BackupName string `json:"BackupName"`
 
 	// Size of the backup in bytes.
+	//
+	// Minimum: 0.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
@@ -409,6 +435,8 @@ const (
 // Source: #/components/schemas/BackupSummary
 type BackupSummary struct {
 	// ARN associated with the backup.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	BackupArn *string `json:"BackupArn,omitzero"`
 
 	// Time at which the backup was created.
@@ -419,9 +447,13 @@ type BackupSummary struct {
 	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
 
 	// Name of the specified backup.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	BackupName *string `json:"BackupName,omitzero"`
 
 	// Size of the backup in bytes.
+	//
+	// Minimum: 0.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
 
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
@@ -441,9 +473,13 @@ type BackupSummary struct {
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Unique identifier for the table.
+	//
+	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
 	TableId *string `json:"TableId,omitzero"`
 
 	// Name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -477,6 +513,8 @@ const (
 // Source: #/components/schemas/BatchExecuteStatementInput
 type BatchExecuteStatementInput struct {
 	// The list of PartiQL statements representing the batch to run.
+	//
+	// Minimum items: 1. Maximum items: 25.
 	//
 	// Required.
 	Statements []BatchStatementRequest `json:"Statements"`
@@ -520,8 +558,8 @@ type BatchGetItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -530,10 +568,10 @@ type BatchGetItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information about expression attribute names, see Accessing Item Attributes in
+	// For more information about expression attribute names, see [Accessing Item Attributes] in
 	// the Amazon DynamoDB Developer Guide.
 	//
 	//   - Keys - An array of primary key attribute values that define specific items in the table. For
@@ -547,12 +585,17 @@ type BatchGetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	//   - AttributesToGet - This is a legacy parameter. Use ProjectionExpression instead. For more
-	//     information, see AttributesToGet in the Amazon DynamoDB Developer Guide.
+	//     information, see [AttributesToGet] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
+	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	RequestItems           map[string]KeysAndAttributes `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity      `json:"ReturnConsumedCapacity,omitzero"`
 }
@@ -635,9 +678,13 @@ type BatchStatementRequest struct {
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// The parameters associated with a PartiQL statement in the batch request.
+	//
+	// Minimum items: 1.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A valid PartiQL statement.
+	//
+	// Minimum length: 1. Maximum length: 8192.
 	//
 	// Required.
 	Statement string `json:"Statement"`
@@ -654,6 +701,8 @@ type BatchStatementResponse struct {
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 
 	// The table name associated with a failed PartiQL batch statement.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -841,10 +890,12 @@ type Condition struct {
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
 	// code values. For example, a is greater than A, and a is greater than B. For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
+	// values, see [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters].
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
+	//
+	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
 	// A comparator for evaluating attributes. For example, equals, greater than, less than, etc.
@@ -901,22 +952,18 @@ type Condition struct {
 	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the existence of an attribute, not its data type. If the data
-	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
-	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
+	// Note: This operator tests for the existence of an attribute, not its data type. If the data type
+	// of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true. This
+	// result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
-	//
-	// </note>
 	//
 	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// Note: This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
-	//
-	// </note>
 	//
 	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
@@ -964,10 +1011,12 @@ type Condition struct {
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
 	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator, see Legacy Conditional
-	// Parameters in the Amazon DynamoDB Developer Guide.
+	// For usage examples of AttributeValueList and ComparisonOperator, see
+	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
+	//
+	// [Legacy Conditional Parameters]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.html
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
 }
 
@@ -1000,6 +1049,8 @@ type ConditionCheck struct {
 
 	// Name of the table for the check item request.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -1018,9 +1069,11 @@ const (
 // The capacity units consumed by an operation. The data returned includes the total provisioned
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
-// see Provisioned Throughput in the Amazon DynamoDB Developer Guide.
+// see [Provisioned Throughput] in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/ConsumedCapacity
+//
+// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -1038,6 +1091,8 @@ type ConsumedCapacity struct {
 	Table *Capacity `json:"Table,omitzero"`
 
 	// The name of the table that was affected by the operation.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 
 	// The total number of write capacity units consumed by the operation.
@@ -1102,9 +1157,13 @@ type ContributorInsightsSummary struct {
 	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
 
 	// Name of the index associated with the summary, if any.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// Name of the table associated with the summary.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -1114,10 +1173,14 @@ type ContributorInsightsSummary struct {
 type CreateBackupInput struct {
 	// Specified name for the backup.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	BackupName string `json:"BackupName"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1140,10 +1203,14 @@ type CreateBackupOutput struct {
 type CreateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be created.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
 	// The key schema for the global secondary index.
+	//
+	// Minimum items: 1. Maximum items: 2.
 	//
 	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
@@ -1157,8 +1224,10 @@ type CreateGlobalSecondaryIndexAction struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
@@ -1167,6 +1236,8 @@ type CreateGlobalSecondaryIndexAction struct {
 // Source: #/components/schemas/CreateGlobalTableInput
 type CreateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
@@ -1203,6 +1274,8 @@ type CreateReplicaAction struct {
 // Source: #/components/schemas/CreateReplicationGroupMemberAction
 type CreateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
+	//
+	// Minimum items: 1.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The AWS KMS customer master key (CMK) that should be used for AWS KMS encryption in the new
@@ -1236,9 +1309,12 @@ type CreateTableInput struct {
 	// setting can be changed later.
 	//
 	//   - PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	//     billing mode to Provisioned Mode.
+	//     billing mode to [Provisioned Mode].
 	//   - PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	//     PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
+	//     PAY_PER_REQUEST sets the billing mode to [On-Demand Mode].
+	//
+	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.ProvisionedThroughput.Manual
+	// [On-Demand Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.OnDemand
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// One or more global secondary indexes (the maximum is 20) to be created on the table. Each global
@@ -1263,8 +1339,8 @@ type CreateTableInput struct {
 	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// Specifies the attributes that make up the primary key for a table or an index. The attributes in
-	// KeySchema must also be defined in the AttributeDefinitions array. For more information, see Data
-	// Model in the Amazon DynamoDB Developer Guide.
+	// KeySchema must also be defined in the AttributeDefinitions array. For more information, see
+	// [Data Model] in the Amazon DynamoDB Developer Guide.
 	//
 	// Each KeySchemaElement in the array is composed of:
 	//
@@ -1273,7 +1349,7 @@ type CreateTableInput struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from the DynamoDB usage of an internal hash function to evenly distribute
 	// data items across partitions, based on their partition key values.
 	//
@@ -1281,16 +1357,21 @@ type CreateTableInput struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note> For a simple primary key (partition key), you must provide exactly one element with a
-	// KeyType of HASH.
+	// For a simple primary key (partition key), you must provide exactly one element with a KeyType of
+	// HASH.
 	//
 	// For a composite primary key (partition key and sort key), you must provide exactly two elements,
 	// in this order: The first element must have a KeyType of HASH, and the second element must have a
 	// KeyType of RANGE.
 	//
-	// For more information, see Working with Tables in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Working with Tables] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1. Maximum items: 2.
 	//
 	// Required.
+	//
+	// [Data Model]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataModel.html
+	// [Working with Tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#WorkingWithTables.primary.key
 	KeySchema []KeySchemaElement `json:"KeySchema"`
 
 	// One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is
@@ -1322,8 +1403,10 @@ type CreateTableInput struct {
 	// If you set BillingMode as PROVISIONED, you must specify this property. If you set BillingMode as
 	// PAY_PER_REQUEST, you cannot specify this property.
 	//
-	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 
 	// Represents the settings used to enable server-side encryption.
@@ -1345,10 +1428,15 @@ type CreateTableInput struct {
 
 	// The name of the table to create.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 
-	// A list of key-value pairs to label the table. For more information, see Tagging for DynamoDB.
+	// A list of key-value pairs to label the table. For more information, see
+	// [Tagging for DynamoDB].
+	//
+	// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
@@ -1390,6 +1478,8 @@ type Delete struct {
 
 	// Name of the table in which the item to be deleted resides.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -1399,6 +1489,8 @@ type Delete struct {
 // Source: #/components/schemas/DeleteBackupInput
 type DeleteBackupInput struct {
 	// The ARN associated with the backup.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	//
 	// Required.
 	BackupArn string `json:"BackupArn"`
@@ -1420,6 +1512,8 @@ type DeleteBackupOutput struct {
 // Source: #/components/schemas/DeleteGlobalSecondaryIndexAction
 type DeleteGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be deleted.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	IndexName string `json:"IndexName"`
@@ -1443,16 +1537,22 @@ type DeleteItemInput struct {
 	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
 	//   - Logical operators: AND | OR | NOT
 	//
-	// For more information about condition expressions, see Condition Expressions in the Amazon
+	// For more information about condition expressions, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
+	// [Expected] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
@@ -1469,8 +1569,8 @@ type DeleteItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -1479,11 +1579,14 @@ type DeleteItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -1502,8 +1605,10 @@ type DeleteItemInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Condition Expressions in the Amazon
+	// For more information on expression attribute values, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -1529,13 +1634,13 @@ type DeleteItemInput struct {
 	//     (This setting is the default for ReturnValues.)
 	//   - ALL_OLD - The content of the old item is returned.
 	//
-	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
+	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
 	// does not recognize any values other than NONE or ALL_OLD.
-	//
-	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1558,7 +1663,10 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide.
+	// specified. For more information, see [Provisioned Mode] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
@@ -1621,6 +1729,8 @@ type DeleteRequest struct {
 type DeleteTableInput struct {
 	// The name of the table to delete.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -1644,6 +1754,8 @@ type DeleteTableOutput struct {
 type DescribeBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
 	//
+	// Minimum length: 37. Maximum length: 1024.
+	//
 	// Required.
 	BackupArn string `json:"BackupArn"`
 }
@@ -1666,6 +1778,8 @@ type DescribeContinuousBackupsInput struct {
 	// Name of the table for which the customer wants to check the continuous backups and point in time
 	// recovery settings.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -1686,9 +1800,13 @@ type DescribeContinuousBackupsOutput struct {
 // Source: #/components/schemas/DescribeContributorInsightsInput
 type DescribeContributorInsightsInput struct {
 	// The name of the global secondary index to describe, if applicable.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table to describe.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1723,12 +1841,16 @@ type DescribeContributorInsightsOutput struct {
 	FailureException *FailureException `json:"FailureException,omitzero"`
 
 	// The name of the global secondary index being described.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// Timestamp of the last time the status was changed.
 	LastUpdateDateTime *openapi.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
 
 	// The name of the table being described.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -1756,6 +1878,8 @@ type DescribeEndpointsResponse struct {
 type DescribeExportInput struct {
 	// The Amazon Resource Name (ARN) associated with the export.
 	//
+	// Minimum length: 37. Maximum length: 1024.
+	//
 	// Required.
 	ExportArn string `json:"ExportArn"`
 }
@@ -1776,6 +1900,8 @@ type DescribeExportOutput struct {
 // Source: #/components/schemas/DescribeGlobalTableInput
 type DescribeGlobalTableInput struct {
 	// The name of the global table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
@@ -1798,6 +1924,8 @@ type DescribeGlobalTableOutput struct {
 type DescribeGlobalTableSettingsInput struct {
 	// The name of the global table to describe.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
@@ -1810,6 +1938,8 @@ type DescribeGlobalTableSettingsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The name of the global table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The Region-specific settings for the global table.
@@ -1821,6 +1951,8 @@ type DescribeGlobalTableSettingsOutput struct {
 // Source: #/components/schemas/DescribeKinesisStreamingDestinationInput
 type DescribeKinesisStreamingDestinationInput struct {
 	// The name of the table being described.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1837,6 +1969,8 @@ type DescribeKinesisStreamingDestinationOutput struct {
 	KinesisDataStreamDestinations []KinesisDataStreamDestination `json:"KinesisDataStreamDestinations,omitzero"`
 
 	// The name of the table being described.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -1858,20 +1992,28 @@ type DescribeLimitsOutput struct {
 
 	// The maximum total read capacity units that your account allows you to provision across all of
 	// your tables in this Region.
+	//
+	// Minimum: 1.
 	AccountMaxReadCapacityUnits *int64 `json:"AccountMaxReadCapacityUnits,omitzero"`
 
 	// The maximum total write capacity units that your account allows you to provision across all of
 	// your tables in this Region.
+	//
+	// Minimum: 1.
 	AccountMaxWriteCapacityUnits *int64 `json:"AccountMaxWriteCapacityUnits,omitzero"`
 
 	// The maximum read capacity units that your account allows you to provision for a new table that
 	// you are creating in this Region, including the read capacity units provisioned for its global
 	// secondary indexes (GSIs).
+	//
+	// Minimum: 1.
 	TableMaxReadCapacityUnits *int64 `json:"TableMaxReadCapacityUnits,omitzero"`
 
 	// The maximum write capacity units that your account allows you to provision for a new table that
 	// you are creating in this Region, including the write capacity units provisioned for its global
 	// secondary indexes (GSIs).
+	//
+	// Minimum: 1.
 	TableMaxWriteCapacityUnits *int64 `json:"TableMaxWriteCapacityUnits,omitzero"`
 }
 
@@ -1882,6 +2024,8 @@ type DescribeLimitsOutput struct {
 // Source: #/components/schemas/DescribeTableInput
 type DescribeTableInput struct {
 	// The name of the table to describe.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1906,6 +2050,8 @@ type DescribeTableOutput struct {
 type DescribeTableReplicaAutoScalingInput struct {
 	// The name of the table.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -1926,6 +2072,8 @@ type DescribeTableReplicaAutoScalingOutput struct {
 // Source: #/components/schemas/DescribeTimeToLiveInput
 type DescribeTimeToLiveInput struct {
 	// The name of the table to be described.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1979,12 +2127,18 @@ type ExecuteStatementInput struct {
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
 
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
+	//
+	// Minimum length: 1. Maximum length: 32768.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The parameters for the PartiQL statement, if any.
+	//
+	// Minimum items: 1.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// The PartiQL statement representing the operation to run.
+	//
+	// Minimum length: 1. Maximum length: 8192.
 	//
 	// Required.
 	Statement string `json:"Statement"`
@@ -2004,6 +2158,8 @@ type ExecuteStatementOutput struct {
 	// If the response of a read request exceeds the response payload limit DynamoDB will set this
 	// value in the response. If set, you can use that this value in the subsequent request to get the
 	// remaining results.
+	//
+	// Minimum length: 1. Maximum length: 32768.
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
@@ -2012,9 +2168,13 @@ type ExecuteStatementOutput struct {
 // Source: #/components/schemas/ExecuteTransactionInput
 type ExecuteTransactionInput struct {
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
+	//
+	// Minimum length: 1. Maximum length: 36.
 	ClientRequestToken *string `json:"ClientRequestToken,omitzero"`
 
 	// The list of PartiQL statements representing the transaction to run.
+	//
+	// Minimum items: 1. Maximum items: 25.
 	//
 	// Required.
 	TransactStatements []ParameterizedStatement `json:"TransactStatements"`
@@ -2028,6 +2188,8 @@ type ExecuteTransactionOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The response to a PartiQL transaction.
+	//
+	// Minimum items: 1. Maximum items: 25.
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
@@ -2057,13 +2219,16 @@ type ExpectedAttributeValue struct {
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
 	// code values. For example, a is greater than A, and a is greater than B. For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
+	// values, see [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters].
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
-	// For information on specifying data types in JSON, see JSON Data Format in the Amazon DynamoDB
-	// Developer Guide.
+	// For information on specifying data types in JSON, see [JSON Data Format] in the Amazon
+	// DynamoDB Developer Guide.
+	//
+	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
+	// [JSON Data Format]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataFormat.html
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
 	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
@@ -2121,22 +2286,18 @@ type ExpectedAttributeValue struct {
 	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the existence of an attribute, not its data type. If the data
-	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
-	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
+	// Note: This operator tests for the existence of an attribute, not its data type. If the data type
+	// of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true. This
+	// result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
-	//
-	// </note>
 	//
 	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// Note: This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
-	//
-	// </note>
 	//
 	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
@@ -2211,7 +2372,9 @@ type ExpectedAttributeValue struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
@@ -2220,6 +2383,8 @@ type ExpectedAttributeValue struct {
 // Source: #/components/schemas/ExportDescription
 type ExportDescription struct {
 	// The billable size of the table export.
+	//
+	// Minimum: 0.
 	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitzero"`
 
 	// The client token that was provided for the export task. A client token makes calls to
@@ -2231,6 +2396,8 @@ type ExportDescription struct {
 	EndTime *openapi.EpochSeconds `json:"EndTime,omitzero"`
 
 	// The Amazon Resource Name (ARN) of the table export.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	ExportArn *string `json:"ExportArn,omitzero"`
 
 	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
@@ -2252,6 +2419,8 @@ type ExportDescription struct {
 	FailureMessage *string `json:"FailureMessage,omitzero"`
 
 	// The number of items exported.
+	//
+	// Minimum: 0.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// The name of the Amazon S3 bucket containing the export.
@@ -2272,6 +2441,8 @@ type ExportDescription struct {
 
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data is stored (if
 	// applicable).
+	//
+	// Minimum length: 1. Maximum length: 2048.
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The time at which the export task began.
@@ -2281,6 +2452,8 @@ type ExportDescription struct {
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Unique ID of the table that was exported.
+	//
+	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
 	TableId *string `json:"TableId,omitzero"`
 }
 
@@ -2312,6 +2485,8 @@ const (
 // Source: #/components/schemas/ExportSummary
 type ExportSummary struct {
 	// The Amazon Resource Name (ARN) of the export.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	ExportArn *string `json:"ExportArn,omitzero"`
 
 	// Export can be in one of the following states: IN_PROGRESS, COMPLETED, or FAILED.
@@ -2361,6 +2536,8 @@ type ExportTableToPointInTimeInput struct {
 
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data will be stored
 	// (if applicable).
+	//
+	// Minimum length: 1. Maximum length: 2048.
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
 
 	// The Amazon Resource Name (ARN) associated with the table to export.
@@ -2412,6 +2589,8 @@ type Get struct {
 
 	// The name of the table from which to retrieve the specified item.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -2423,7 +2602,11 @@ type Get struct {
 // Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide.
+	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1.
+	//
+	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// Determines the read consistency model: If set to true, then the operation uses strongly
@@ -2444,8 +2627,8 @@ type GetItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -2454,11 +2637,14 @@ type GetItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -2478,11 +2664,16 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -2500,8 +2691,10 @@ type GetItemOutput struct {
 	// The capacity units consumed by the GetItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
+	//
+	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
@@ -2515,6 +2708,8 @@ type GlobalSecondaryIndex struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
@@ -2524,7 +2719,7 @@ type GlobalSecondaryIndex struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -2532,7 +2727,7 @@ type GlobalSecondaryIndex struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// Minimum items: 1. Maximum items: 2.
 	//
 	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
@@ -2546,8 +2741,10 @@ type GlobalSecondaryIndex struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
 
@@ -2557,6 +2754,8 @@ type GlobalSecondaryIndex struct {
 // Source: #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate
 type GlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName                                 *string                    `json:"IndexName,omitzero"`
 	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 }
@@ -2575,16 +2774,16 @@ type GlobalSecondaryIndexDescription struct {
 	// set to CREATING and Backfilling is true. You can't delete the index that is being created when
 	// IndexStatus is set to CREATING and Backfilling is false.
 	//
-	// <note> For indexes that were created during a CreateTable operation, the Backfilling attribute
+	// Note: For indexes that were created during a CreateTable operation, the Backfilling attribute
 	// does not appear in the DescribeTable output.
-	//
-	// </note>
 	Backfilling *bool `json:"Backfilling,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
 	IndexArn *string `json:"IndexArn,omitzero"`
 
 	// The name of the global secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The total size of the specified index, in bytes. DynamoDB updates this value approximately every
@@ -2609,7 +2808,7 @@ type GlobalSecondaryIndexDescription struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -2617,7 +2816,7 @@ type GlobalSecondaryIndexDescription struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2627,8 +2826,10 @@ type GlobalSecondaryIndexDescription struct {
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
 }
 
@@ -2637,6 +2838,8 @@ type GlobalSecondaryIndexDescription struct {
 // Source: #/components/schemas/GlobalSecondaryIndexInfo
 type GlobalSecondaryIndexInfo struct {
 	// The name of the global secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
@@ -2645,7 +2848,7 @@ type GlobalSecondaryIndexInfo struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -2653,7 +2856,7 @@ type GlobalSecondaryIndexInfo struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -2695,6 +2898,8 @@ type GlobalSecondaryIndexUpdate struct {
 // Source: #/components/schemas/GlobalTable
 type GlobalTable struct {
 	// The global table name.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The Regions where the global table has replicas.
@@ -2712,6 +2917,8 @@ type GlobalTableDescription struct {
 	GlobalTableArn *string `json:"GlobalTableArn,omitzero"`
 
 	// The global table name.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The current state of the global table:
@@ -2733,6 +2940,8 @@ type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
@@ -2740,6 +2949,8 @@ type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	ProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
+	//
+	// Minimum: 1.
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
@@ -2813,6 +3024,8 @@ type ItemResponse struct {
 type KeySchemaElement struct {
 	// The name of a key attribute.
 	//
+	// Minimum length: 1. Maximum length: 255.
+	//
 	// Required.
 	AttributeName string `json:"AttributeName"`
 
@@ -2821,15 +3034,13 @@ type KeySchemaElement struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
-	// </note>
 	//
 	// Required.
 	KeyType KeyType `json:"KeyType"`
@@ -2854,8 +3065,12 @@ const (
 //
 // Source: #/components/schemas/KeysAndAttributes
 type KeysAndAttributes struct {
-	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see Legacy
-	// Conditional Parameters in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
+	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1.
+	//
+	// [Legacy Conditional Parameters]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
@@ -2876,8 +3091,8 @@ type KeysAndAttributes struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -2886,15 +3101,20 @@ type KeysAndAttributes struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Accessing Item Attributes in the
+	// For more information on expression attribute names, see [Accessing Item Attributes] in the
 	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// The primary key attribute values that define the items and the attributes associated with the
 	// items.
+	//
+	// Minimum items: 1. Maximum items: 100.
 	//
 	// Required.
 	Keys []map[string]AttributeValue `json:"Keys"`
@@ -2906,7 +3126,10 @@ type KeysAndAttributes struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 }
 
@@ -2921,6 +3144,8 @@ type KinesisDataStreamDestination struct {
 	DestinationStatusDescription *string `json:"DestinationStatusDescription,omitzero"`
 
 	// The ARN for a specific Kinesis data stream.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	StreamArn *string `json:"StreamArn,omitzero"`
 }
 
@@ -2930,10 +3155,14 @@ type KinesisDataStreamDestination struct {
 type KinesisStreamingDestinationInput struct {
 	// The ARN for a Kinesis data stream.
 	//
+	// Minimum length: 37. Maximum length: 1024.
+	//
 	// Required.
 	StreamArn string `json:"StreamArn"`
 
 	// The name of the DynamoDB table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -2950,9 +3179,13 @@ type KinesisStreamingDestinationOutput struct {
 	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
 
 	// The ARN for the specific Kinesis data stream.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	StreamArn *string `json:"StreamArn,omitzero"`
 
 	// The name of the table being modified.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -2973,12 +3206,18 @@ type ListBackupsInput struct {
 	// current page of results was returned, inclusive of the current page of results. This value may
 	// be specified as the ExclusiveStartBackupArn of a new ListBackups operation in order to fetch the
 	// next page of results.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	ExclusiveStartBackupArn *string `json:"ExclusiveStartBackupArn,omitzero"`
 
 	// Maximum number of backups to return at once.
+	//
+	// Minimum: 1. Maximum: 100.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The backups from the table specified by TableName are listed.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 
 	// Only backups created after this time are listed. TimeRangeLowerBound is inclusive.
@@ -3008,6 +3247,8 @@ type ListBackupsOutput struct {
 	// If LastEvaluatedBackupArn is not empty, this may or may not indicate that there is more data to
 	// be returned. All results are guaranteed to have been returned if and only if no value for
 	// LastEvaluatedBackupArn is returned.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	LastEvaluatedBackupArn *string `json:"LastEvaluatedBackupArn,omitzero"`
 }
 
@@ -3016,12 +3257,16 @@ type ListBackupsOutput struct {
 // Source: #/components/schemas/ListContributorInsightsInput
 type ListContributorInsightsInput struct {
 	// Maximum number of results to return per page.
+	//
+	// Maximum: 100.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// A token to for the desired page, if there is one.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -3044,6 +3289,8 @@ type ListContributorInsightsOutput struct {
 // Source: #/components/schemas/ListExportsInput
 type ListExportsInput struct {
 	// Maximum number of results to return per page.
+	//
+	// Minimum: 1. Maximum: 25.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// An optional string that, if supplied, must be copied from the output of a previous call to
@@ -3074,6 +3321,8 @@ type ListExportsOutput struct {
 // Source: #/components/schemas/ListGlobalTablesInput
 type ListGlobalTablesInput struct {
 	// The first global table name that this operation will evaluate.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitzero"`
 
 	// The maximum number of table names to return, if the parameter is not specified DynamoDB defaults
@@ -3083,6 +3332,8 @@ type ListGlobalTablesInput struct {
 	// returns the table names collected up to that point, with a table name in the
 	// LastEvaluatedGlobalTableName to apply in a subsequent operation to the
 	// ExclusiveStartGlobalTableName parameter.
+	//
+	// Minimum: 1.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// Lists the global tables in a specific Region.
@@ -3100,6 +3351,8 @@ type ListGlobalTablesOutput struct {
 	GlobalTables []GlobalTable `json:"GlobalTables,omitzero"`
 
 	// Last evaluated global table name.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	LastEvaluatedGlobalTableName *string `json:"LastEvaluatedGlobalTableName,omitzero"`
 }
 
@@ -3111,9 +3364,13 @@ type ListGlobalTablesOutput struct {
 type ListTablesInput struct {
 	// The first table name that this operation will evaluate. Use the value that was returned for
 	// LastEvaluatedTableName in a previous operation, so that you can obtain the next page of results.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartTableName *string `json:"ExclusiveStartTableName,omitzero"`
 
 	// A maximum number of table names to return. If this parameter is not specified, the limit is 100.
+	//
+	// Minimum: 1. Maximum: 100.
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
@@ -3132,6 +3389,8 @@ type ListTablesOutput struct {
 	//
 	// If you do not receive a LastEvaluatedTableName value in the response, this means that there are
 	// no more table names to be retrieved.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	LastEvaluatedTableName *string `json:"LastEvaluatedTableName,omitzero"`
 
 	// The names of the tables associated with the current account at the current endpoint. The maximum
@@ -3153,6 +3412,8 @@ type ListTagsOfResourceInput struct {
 
 	// The Amazon DynamoDB resource with tags to be listed. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Minimum length: 1. Maximum length: 1283.
 	//
 	// Required.
 	ResourceArn string `json:"ResourceArn"`
@@ -3180,6 +3441,8 @@ type LocalSecondaryIndex struct {
 	// The name of the local secondary index. The name must be unique among all other indexes on this
 	// table.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
@@ -3189,7 +3452,7 @@ type LocalSecondaryIndex struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -3197,7 +3460,7 @@ type LocalSecondaryIndex struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// Minimum items: 1. Maximum items: 2.
 	//
 	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
@@ -3218,6 +3481,8 @@ type LocalSecondaryIndexDescription struct {
 	IndexArn *string `json:"IndexArn,omitzero"`
 
 	// Represents the name of the local secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The total size of the specified index, in bytes. DynamoDB updates this value approximately every
@@ -3234,7 +3499,7 @@ type LocalSecondaryIndexDescription struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -3242,7 +3507,7 @@ type LocalSecondaryIndexDescription struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -3256,6 +3521,8 @@ type LocalSecondaryIndexDescription struct {
 // Source: #/components/schemas/LocalSecondaryIndexInfo
 type LocalSecondaryIndexInfo struct {
 	// Represents the name of the local secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The complete key schema for a local secondary index, which consists of one or more pairs of
@@ -3264,7 +3531,7 @@ type LocalSecondaryIndexInfo struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -3272,7 +3539,7 @@ type LocalSecondaryIndexInfo struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// Represents attributes that are copied (projected) from the table into the global secondary
@@ -3286,9 +3553,13 @@ type LocalSecondaryIndexInfo struct {
 // Source: #/components/schemas/ParameterizedStatement
 type ParameterizedStatement struct {
 	// The parameter values.
+	//
+	// Minimum items: 1.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
 
 	// A PartiQL statment that uses parameters.
+	//
+	// Minimum length: 1. Maximum length: 8192.
 	//
 	// Required.
 	Statement string `json:"Statement"`
@@ -3345,6 +3616,8 @@ type Projection struct {
 	// For local secondary indexes, the total count of NonKeyAttributes summed across all of the local
 	// secondary indexes, must not exceed 20. If you project the same attribute into two different
 	// indexes, this counts as two distinct attributes when determining the total.
+	//
+	// Minimum items: 1. Maximum items: 20.
 	NonKeyAttributes []string `json:"NonKeyAttributes,omitzero"`
 
 	// The set of attributes that are projected into the index:
@@ -3371,27 +3644,37 @@ const (
 // Represents the provisioned throughput settings for a specified table or index. The settings can
 // be modified using the UpdateTable operation.
 //
-// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-// Quotas in the Amazon DynamoDB Developer Guide.
+// For current minimum and maximum provisioned throughput values, see
+// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/ProvisionedThroughput
+//
+// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 type ProvisionedThroughput struct {
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide.
+	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
+	// in the Amazon DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
 	//
+	// Minimum: 1.
+	//
 	// Required.
+	//
+	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
-	// Developer Guide.
+	// For more information, see [Specifying Read and Write Requirements] in the Amazon
+	// DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
 	//
+	// Minimum: 1.
+	//
 	// Required.
+	//
+	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
 }
 
@@ -3407,17 +3690,25 @@ type ProvisionedThroughputDescription struct {
 	LastIncreaseDateTime *openapi.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
 
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
-	// current maximums on provisioned throughput decreases, see Service, Account, and Table Quotas in
-	// the Amazon DynamoDB Developer Guide.
+	// current maximums on provisioned throughput decreases, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum: 1.
+	//
+	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	NumberOfDecreasesToday *int64 `json:"NumberOfDecreasesToday,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException. Eventually consistent reads require less effort than strongly consistent
 	// reads, so a setting of 50 ReadCapacityUnits per second provides 100 eventually consistent
 	// ReadCapacityUnits per second.
+	//
+	// Minimum: 0.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
+	//
+	// Minimum: 0.
 	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitzero"`
 }
 
@@ -3428,6 +3719,8 @@ type ProvisionedThroughputDescription struct {
 type ProvisionedThroughputOverride struct {
 	// Replica-specific read capacity units. If not specified, uses the source table's read capacity
 	// settings.
+	//
+	// Minimum: 1.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 }
 
@@ -3458,6 +3751,8 @@ type Put struct {
 
 	// Name of the table in which to write the item.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 }
@@ -3480,16 +3775,22 @@ type PutItemInput struct {
 	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
 	//   - Logical operators: AND | OR | NOT
 	//
-	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
-	// Developer Guide.
+	// For more information on condition expressions, see [Condition Expressions] in the Amazon
+	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
+	// [Expected] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
@@ -3506,8 +3807,8 @@ type PutItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -3516,11 +3817,14 @@ type PutItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3539,8 +3843,10 @@ type PutItemInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Condition Expressions in the Amazon
+	// For more information on expression attribute values, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
@@ -3557,11 +3863,14 @@ type PutItemInput struct {
 	// must have a length greater than zero if the attribute is used as a key attribute for a table or
 	// index.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
+	// For more information about primary keys, see [Primary Key] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
 	//
 	// Required.
+	//
+	// [Primary Key]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.CoreComponents.html#HowItWorks.CoreComponents.PrimaryKey
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -3578,13 +3887,13 @@ type PutItemInput struct {
 	//   - ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old
 	//     item is returned.
 	//
-	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
+	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
 	// not recognize any values other than NONE or ALL_OLD.
-	//
-	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -3607,8 +3916,10 @@ type PutItemOutput struct {
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
+	//
+	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the PutItem operation.
@@ -3651,11 +3962,17 @@ type PutRequest struct {
 // Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide.
+	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1.
+	//
+	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// Determines the read consistency model: If set to true, then the operation uses strongly
@@ -3686,8 +4003,8 @@ type QueryInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -3696,11 +4013,14 @@ type QueryInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -3719,8 +4039,10 @@ type QueryInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Specifying Conditions in the Amazon
+	// For more information on expression attribute values, see [Specifying Conditions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Specifying Conditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
@@ -3730,15 +4052,19 @@ type QueryInput struct {
 	// A FilterExpression does not allow key attributes. You cannot define a filter expression based on
 	// a partition key or a sort key.
 	//
-	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// Note: A FilterExpression is applied after the items have already been read; the process of
 	// filtering does not consume any additional read capacity units.
 	//
-	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Filter Expressions] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Filter Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#FilteringResults
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
 	// index on the table. Note that if you use the IndexName parameter, you must also provide
 	// TableName.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The condition that specifies the key values for items to be retrieved by the Query action.
@@ -3789,14 +4115,20 @@ type QueryInput struct {
 	//
 	//   - #S = :myval
 	//
-	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
+	// For a list of reserved words, see [Reserved Words] in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see Using
-	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide.
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see
+	// [Using Placeholders for Attribute Names and Values] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Using Placeholders for Attribute Names and Values]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ExpressionPlaceholders.html
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
-	// KeyConditions in the Amazon DynamoDB Developer Guide.
+	// [KeyConditions] in the Amazon DynamoDB Developer Guide.
+	//
+	// [KeyConditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.KeyConditions.html
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -3805,8 +4137,12 @@ type QueryInput struct {
 	// apply in a subsequent operation, so that you can pick up where you left off. Also, if the
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
-	// subsequent operation to continue the operation. For more information, see Query and Scan in the
-	// Amazon DynamoDB Developer Guide.
+	// subsequent operation to continue the operation. For more information, see [Query and Scan]
+	// in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum: 1.
+	//
+	// [Query and Scan]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -3816,11 +4152,16 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
-	// This is a legacy parameter. Use FilterExpression instead. For more information, see QueryFilter
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use FilterExpression instead. For more information, see
+	// [QueryFilter] in the Amazon DynamoDB Developer Guide.
+	//
+	// [QueryFilter]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.QueryFilter.html
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -3869,13 +4210,13 @@ type QueryInput struct {
 	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
 	// for Select.)
 	//
-	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
+	// Note: If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
-	//
-	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -3893,8 +4234,10 @@ type QueryOutput struct {
 	// The capacity units consumed by the Query operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
+	// specified. For more information, see [Provisioned Throughput] in the Amazon DynamoDB Developer
 	// Guide.
+	//
+	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -3923,9 +4266,11 @@ type QueryOutput struct {
 
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
+	// [Count and ScannedCount] in the Amazon DynamoDB Developer Guide.
 	//
 	// If you did not use a filter in the request, then ScannedCount is the same as Count.
+	//
+	// [Count and ScannedCount]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#Count
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
@@ -4001,20 +4346,16 @@ type ReplicaDescription struct {
 	//   - ACTIVE - The replica is ready for use.
 	//   - REGION_DISABLED - The replica is inaccessible because the AWS Region has been disabled.
 	//
-	// <note> If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this
+	// Note: If the AWS Region remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
-	//
-	// </note>
 	//
 	//   - INACCESSIBLE_ENCRYPTION_CREDENTIALS - The AWS KMS key used to encrypt the table is
 	//     inaccessible.
 	//
-	// <note> If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
+	// Note: If the AWS KMS key remains inaccessible for more than 20 hours, DynamoDB will remove this
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
-	//
-	// </note>
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
 
 	// Detailed information about the replica status.
@@ -4030,6 +4371,8 @@ type ReplicaDescription struct {
 type ReplicaGlobalSecondaryIndex struct {
 	// The name of the global secondary index.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
@@ -4043,6 +4386,8 @@ type ReplicaGlobalSecondaryIndex struct {
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription
 type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	// The name of the global secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The current state of the replica global secondary index:
@@ -4062,6 +4407,8 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate
 type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName                                *string                    `json:"IndexName,omitzero"`
 	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
@@ -4071,6 +4418,8 @@ type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexDescription
 type ReplicaGlobalSecondaryIndexDescription struct {
 	// The name of the global secondary index.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// If not described, uses the source table GSI's read capacity settings.
@@ -4083,6 +4432,8 @@ type ReplicaGlobalSecondaryIndexDescription struct {
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	IndexName string `json:"IndexName"`
@@ -4100,12 +4451,16 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException.
+	//
+	// Minimum: 1.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global secondary index replica's write capacity units.
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
+	//
+	// Minimum: 1.
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
@@ -4116,6 +4471,8 @@ type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
@@ -4124,6 +4481,8 @@ type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException.
+	//
+	// Minimum: 1.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 }
 
@@ -4146,16 +4505,24 @@ type ReplicaSettingsDescription struct {
 	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide.
+	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
+	// in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum: 0.
+	//
+	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 
 	// Auto scaling settings for a global table replica's write capacity units.
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	// For more information, see Specifying Read and Write Requirements in the Amazon DynamoDB
-	// Developer Guide.
+	// For more information, see [Specifying Read and Write Requirements] in the Amazon
+	// DynamoDB Developer Guide.
+	//
+	// Minimum: 0.
+	//
+	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReplicaProvisionedWriteCapacityUnits *int64 `json:"ReplicaProvisionedWriteCapacityUnits,omitzero"`
 
 	// The current state of the Region:
@@ -4177,14 +4544,20 @@ type ReplicaSettingsUpdate struct {
 	RegionName string `json:"RegionName"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
+	//
+	// Minimum items: 1. Maximum items: 20.
 	ReplicaGlobalSecondaryIndexSettingsUpdate []ReplicaGlobalSecondaryIndexSettingsUpdate `json:"ReplicaGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// Auto scaling settings for managing a global table replica's read capacity units.
 	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
-	// ThrottlingException. For more information, see Specifying Read and Write Requirements in the
-	// Amazon DynamoDB Developer Guide.
+	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
+	// in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum: 1.
+	//
+	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
 }
 
@@ -4255,6 +4628,8 @@ type RestoreSummary struct {
 	RestoreInProgress bool `json:"RestoreInProgress"`
 
 	// The Amazon Resource Name (ARN) of the backup from which the table was restored.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	SourceBackupArn *string `json:"SourceBackupArn,omitzero"`
 
 	// The ARN of the source table of the backup that is being restored.
@@ -4266,6 +4641,8 @@ type RestoreSummary struct {
 // Source: #/components/schemas/RestoreTableFromBackupInput
 type RestoreTableFromBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	//
 	// Required.
 	BackupArn string `json:"BackupArn"`
@@ -4290,6 +4667,8 @@ type RestoreTableFromBackupInput struct {
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
 
 	// The name of the new table to which the backup must be restored.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TargetTableName string `json:"TargetTableName"`
@@ -4336,9 +4715,13 @@ type RestoreTableToPointInTimeInput struct {
 	SourceTableArn *string `json:"SourceTableArn,omitzero"`
 
 	// Name of the source table that is being restored.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	SourceTableName *string `json:"SourceTableName,omitzero"`
 
 	// The name of the new table to which it must be restored to.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TargetTableName string `json:"TargetTableName"`
@@ -4521,11 +4904,17 @@ const (
 // Source: #/components/schemas/ScanInput
 type ScanInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide.
+	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1.
+	//
+	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// A Boolean value that determines the read consistency model during the scan:
@@ -4565,8 +4954,8 @@ type ScanInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -4575,11 +4964,14 @@ type ScanInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -4598,22 +4990,28 @@ type ScanInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Condition Expressions in the Amazon
+	// For more information on expression attribute values, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Scan operation, but before the
 	// data is returned to you. Items that do not satisfy the FilterExpression criteria are not
 	// returned.
 	//
-	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// Note: A FilterExpression is applied after the items have already been read; the process of
 	// filtering does not consume any additional read capacity units.
 	//
-	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Filter Expressions] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Filter Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#FilteringResults
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of a secondary index to scan. This index can be any local secondary index or global
 	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -4622,8 +5020,12 @@ type ScanInput struct {
 	// apply in a subsequent operation, so that you can pick up where you left off. Also, if the
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
-	// subsequent operation to continue the operation. For more information, see Working with Queries
-	// in the Amazon DynamoDB Developer Guide.
+	// subsequent operation to continue the operation. For more information, see
+	// [Working with Queries] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum: 1.
+	//
+	// [Working with Queries]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the specified table or index.
@@ -4633,12 +5035,17 @@ type ScanInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
-	// This is a legacy parameter. Use FilterExpression instead. For more information, see ScanFilter
+	// This is a legacy parameter. Use FilterExpression instead. For more information, see [ScanFilter]
 	// in the Amazon DynamoDB Developer Guide.
+	//
+	// [ScanFilter]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ScanFilter.html
 	ScanFilter map[string]Condition `json:"ScanFilter,omitzero"`
 
 	// For a parallel Scan request, Segment identifies an individual segment to be scanned by an
@@ -4655,6 +5062,8 @@ type ScanInput struct {
 	// TotalSegments.
 	//
 	// If you provide Segment, you must also provide TotalSegments.
+	//
+	// Minimum: 0. Maximum: 999999.
 	Segment *int64 `json:"Segment,omitzero"`
 
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
@@ -4689,14 +5098,14 @@ type ScanInput struct {
 	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
 	// for Select.)
 	//
-	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
+	// Note: If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
-	//
-	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items; or, if you provide IndexName, the name of
 	// the table to which that index belongs.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -4711,6 +5120,8 @@ type ScanInput struct {
 	// than parallel.
 	//
 	// If you specify TotalSegments, you must also specify Segment.
+	//
+	// Minimum: 1. Maximum: 1e+06.
 	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
 
@@ -4726,8 +5137,10 @@ type ScanOutput struct {
 	// The capacity units consumed by the Scan operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
+	// specified. For more information, see [Provisioned Throughput] in the Amazon DynamoDB Developer
 	// Guide.
+	//
+	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -4756,9 +5169,11 @@ type ScanOutput struct {
 
 	// The number of items evaluated, before any ScanFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Scan operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
+	// [Count and ScannedCount] in the Amazon DynamoDB Developer Guide.
 	//
 	// If you did not use a filter in the request, then ScannedCount is the same as Count.
+	//
+	// [Count and ScannedCount]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#Count
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 
@@ -4789,9 +5204,13 @@ type SourceTableDetails struct {
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// Number of items in the table. Note that this is an approximate value.
+	//
+	// Minimum: 0.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
 
 	// Schema of the table.
+	//
+	// Minimum items: 1. Maximum items: 2.
 	//
 	// Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
@@ -4811,10 +5230,14 @@ type SourceTableDetails struct {
 
 	// Unique identifier for the table for which the backup was created.
 	//
+	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
+	//
 	// Required.
 	TableId string `json:"TableId"`
 
 	// The name of the table for which the backup was created.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -4889,6 +5312,8 @@ type TableAutoScalingDescription struct {
 	Replicas []ReplicaAutoScalingDescription `json:"Replicas,omitzero"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 
 	// The current state of the table:
@@ -4919,7 +5344,9 @@ type TableDescription struct {
 	// Contains the details for the read/write capacity mode.
 	BillingModeSummary *BillingModeSummary `json:"BillingModeSummary,omitzero"`
 
-	// The date and time when the table was created, in UNIX epoch time format.
+	// The date and time when the table was created, in [UNIX epoch time] format.
+	//
+	// [UNIX epoch time]: http://www.epochconverter.com/
 	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
 
 	// The global secondary indexes, if any, on the table. Each index is scoped to a given partition
@@ -4967,7 +5394,10 @@ type TableDescription struct {
 	// If the table is in the DELETING state, no information about indexes will be returned.
 	GlobalSecondaryIndexes []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
 
-	// Represents the version of global tables in use, if the table is replicated across AWS Regions.
+	// Represents the version of [global tables] in use, if the table is replicated across AWS
+	// Regions.
+	//
+	// [global tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GlobalTables.html
 	GlobalTableVersion *string `json:"GlobalTableVersion,omitzero"`
 
 	// The number of items in the specified table. DynamoDB updates this value approximately every six
@@ -4981,7 +5411,7 @@ type TableDescription struct {
 	//   - HASH - partition key
 	//   - RANGE - sort key
 	//
-	// <note> The partition key of an item is also known as its hash attribute. The term "hash
+	// Note: The partition key of an item is also known as its hash attribute. The term "hash
 	// attribute" derives from DynamoDB's usage of an internal hash function to evenly distribute data
 	// items across partitions, based on their partition key values.
 	//
@@ -4989,12 +5419,17 @@ type TableDescription struct {
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
 	//
-	// </note>
+	// For more information about primary keys, see [Primary Key] in the Amazon DynamoDB Developer
+	// Guide.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
+	// Minimum items: 1. Maximum items: 2.
+	//
+	// [Primary Key]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataModel.html#DataModelPrimaryKey
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
 
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
+	//
+	// Minimum length: 37. Maximum length: 1024.
 	LatestStreamArn *string `json:"LatestStreamArn,omitzero"`
 
 	// A timestamp, in ISO 8601 format, for this stream.
@@ -5057,9 +5492,13 @@ type TableDescription struct {
 	TableArn *string `json:"TableArn,omitzero"`
 
 	// Unique identifier for the table for which the backup was created.
+	//
+	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
 	TableId *string `json:"TableId,omitzero"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 
 	// The total size of the specified table, in bytes. DynamoDB updates this value approximately every
@@ -5106,19 +5545,25 @@ const (
 // tag names have the prefix user: in the Cost Allocation Report. You cannot backdate the
 // application of a tag.
 //
-// For an overview on tagging DynamoDB resources, see Tagging for DynamoDB in the Amazon DynamoDB
-// Developer Guide.
+// For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
+// DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/Tag
+//
+// [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 type Tag struct {
 	// The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag
 	// with the same key. If you try to add an existing tag (same key), the existing tag value will be
 	// updated to the new value.
 	//
+	// Minimum length: 1. Maximum length: 128.
+	//
 	// Required.
 	Key string `json:"Key"`
 
 	// The value of the tag. Tag values are case-sensitive and can be null.
+	//
+	// Maximum length: 256.
 	//
 	// Required.
 	Value string `json:"Value"`
@@ -5130,6 +5575,8 @@ type Tag struct {
 type TagResourceInput struct {
 	// Identifies the Amazon DynamoDB resource to which tags should be added. This value is an Amazon
 	// Resource Name (ARN).
+	//
+	// Minimum length: 1. Maximum length: 1283.
 	//
 	// Required.
 	ResourceArn string `json:"ResourceArn"`
@@ -5153,6 +5600,8 @@ type TagResourceOutput struct {
 // Source: #/components/schemas/TimeToLiveDescription
 type TimeToLiveDescription struct {
 	// The name of the TTL attribute for items in the table.
+	//
+	// Minimum length: 1. Maximum length: 255.
 	AttributeName *string `json:"AttributeName,omitzero"`
 
 	// The TTL status for the table.
@@ -5164,6 +5613,8 @@ type TimeToLiveDescription struct {
 // Source: #/components/schemas/TimeToLiveSpecification
 type TimeToLiveSpecification struct {
 	// The name of the TTL attribute used to store the expiration time for items in the table.
+	//
+	// Minimum length: 1. Maximum length: 255.
 	//
 	// Required.
 	AttributeName string `json:"AttributeName"`
@@ -5208,6 +5659,8 @@ type TransactGetItemsInput struct {
 
 	// An ordered array of up to 25 TransactGetItem objects, each of which contains a Get structure.
 	//
+	// Minimum items: 1. Maximum items: 25.
+	//
 	// Required.
 	TransactItems []TransactGetItem `json:"TransactItems"`
 }
@@ -5232,6 +5685,8 @@ type TransactGetItemsOutput struct {
 	// If a requested item could not be retrieved, the corresponding ItemResponse object is Null, or if
 	// the requested item has no projected attributes, the corresponding ItemResponse object is an
 	// empty Map.
+	//
+	// Minimum items: 1. Maximum items: 25.
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
@@ -5274,6 +5729,8 @@ type TransactWriteItemsInput struct {
 	//
 	// If you submit a request with the same client token but a change in other parameters within the
 	// 10-minute idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
+	//
+	// Minimum length: 1. Maximum length: 36.
 	ClientRequestToken     *string                 `json:"ClientRequestToken,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -5285,6 +5742,8 @@ type TransactWriteItemsInput struct {
 	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck,
 	// Put, Update, or Delete object. These can operate on items in different tables, but the tables
 	// must reside in the same AWS account and Region, and no two of them can operate on the same item.
+	//
+	// Minimum items: 1. Maximum items: 25.
 	//
 	// Required.
 	TransactItems []TransactWriteItem `json:"TransactItems"`
@@ -5313,6 +5772,8 @@ type TransactWriteItemsOutput struct {
 type UntagResourceInput struct {
 	// The DynamoDB resource that the tags will be removed from. This value is an Amazon Resource Name
 	// (ARN).
+	//
+	// Minimum length: 1. Maximum length: 1283.
 	//
 	// Required.
 	ResourceArn string `json:"ResourceArn"`
@@ -5358,6 +5819,8 @@ type Update struct {
 
 	// Name of the table for the UpdateItem request.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 
@@ -5378,6 +5841,8 @@ type UpdateContinuousBackupsInput struct {
 	PointInTimeRecoverySpecification PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -5404,9 +5869,13 @@ type UpdateContributorInsightsInput struct {
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
 
 	// The global secondary index name, if applicable.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -5423,9 +5892,13 @@ type UpdateContributorInsightsOutput struct {
 	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
 
 	// The name of the global secondary index, if applicable.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The name of the table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
@@ -5435,15 +5908,19 @@ type UpdateContributorInsightsOutput struct {
 type UpdateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be updated.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	IndexName string `json:"IndexName"`
 
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
-	// For current minimum and maximum provisioned throughput values, see Service, Account, and Table
-	// Quotas in the Amazon DynamoDB Developer Guide.
+	// For current minimum and maximum provisioned throughput values, see
+	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
+	//
+	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput ProvisionedThroughput `json:"ProvisionedThroughput"`
 }
 
@@ -5452,6 +5929,8 @@ type UpdateGlobalSecondaryIndexAction struct {
 // Source: #/components/schemas/UpdateGlobalTableInput
 type UpdateGlobalTableInput struct {
 	// The global table name.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
@@ -5481,15 +5960,22 @@ type UpdateGlobalTableSettingsInput struct {
 	// table defaults to PROVISIONED capacity billing mode.
 	//
 	//   - PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	//     billing mode to Provisioned Mode.
+	//     billing mode to [Provisioned Mode].
 	//   - PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	//     PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
+	//     PAY_PER_REQUEST sets the billing mode to [On-Demand Mode].
+	//
+	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.ProvisionedThroughput.Manual
+	// [On-Demand Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.OnDemand
 	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitzero"`
 
 	// Represents the settings of a global secondary index for a global table that will be modified.
+	//
+	// Minimum items: 1. Maximum items: 20.
 	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitzero"`
 
 	// The name of the global table
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	GlobalTableName string `json:"GlobalTableName"`
@@ -5498,9 +5984,13 @@ type UpdateGlobalTableSettingsInput struct {
 	GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate,omitzero"`
 
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
+	//
+	// Minimum: 1.
 	GlobalTableProvisionedWriteCapacityUnits *int64 `json:"GlobalTableProvisionedWriteCapacityUnits,omitzero"`
 
 	// Represents the settings for a global table in a Region that will be modified.
+	//
+	// Minimum items: 1. Maximum items: 50.
 	ReplicaSettingsUpdate []ReplicaSettingsUpdate `json:"ReplicaSettingsUpdate,omitzero"`
 }
 
@@ -5512,6 +6002,8 @@ type UpdateGlobalTableSettingsOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The name of the global table.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
 
 	// The Region-specific settings for the global table.
@@ -5525,7 +6017,9 @@ type UpdateGlobalTableSettingsOutput struct {
 // Source: #/components/schemas/UpdateItemInput
 type UpdateItemInput struct {
 	// This is a legacy parameter. Use UpdateExpression instead. For more information, see
-	// AttributeUpdates in the Amazon DynamoDB Developer Guide.
+	// [AttributeUpdates] in the Amazon DynamoDB Developer Guide.
+	//
+	// [AttributeUpdates]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributeUpdates.html
 	AttributeUpdates map[string]AttributeValueUpdate `json:"AttributeUpdates,omitzero"`
 
 	// A condition that must be satisfied in order for a conditional update to succeed.
@@ -5540,16 +6034,22 @@ type UpdateItemInput struct {
 	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
 	//   - Logical operators: AND | OR | NOT
 	//
-	// For more information about condition expressions, see Specifying Conditions in the Amazon
+	// For more information about condition expressions, see [Specifying Conditions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Specifying Conditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
+	// [Expected] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
@@ -5566,8 +6066,8 @@ type UpdateItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide.) To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide.) To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -5576,11 +6076,14 @@ type UpdateItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information about expression attribute names, see Specifying Item Attributes in
+	// For more information about expression attribute names, see [Specifying Item Attributes] in
 	// the Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -5599,8 +6102,10 @@ type UpdateItemInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Condition Expressions in the Amazon
+	// For more information on expression attribute values, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
@@ -5642,6 +6147,8 @@ type UpdateItemInput struct {
 
 	// The name of the table containing the item to update.
 	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	TableName string `json:"TableName"`
 
@@ -5672,7 +6179,7 @@ type UpdateItemInput struct {
 	//     mathematically added to the existing attribute. If Value is a negative number, then it is
 	//     subtracted from the existing attribute.
 	//
-	// <note> If you use ADD to increment or decrement a number value for an item that doesn't exist
+	// Note: If you use ADD to increment or decrement a number value for an item that doesn't exist
 	// before the update, DynamoDB uses 0 as the initial value.
 	//
 	// Similarly, if you use ADD for an existing item to increment or decrement an attribute value that
@@ -5681,8 +6188,6 @@ type UpdateItemInput struct {
 	// number 3 to this attribute anyway. DynamoDB will create the itemcount attribute, set its initial
 	// value to 0, and finally add 3 to it. The result will be a new itemcount attribute in the item,
 	// with a value of 3.
-	//
-	// </note>
 	//
 	//   - If the existing data type is a set and if Value is also a set, then Value is added to the
 	//     existing set. For example, if the attribute value is the set [1,2], and the ADD action
@@ -5693,10 +6198,8 @@ type UpdateItemInput struct {
 	// Both sets must have the same primitive data type. For example, if the existing data type is a
 	// set of strings, the Value must also be a set of strings.
 	//
-	// <important> The ADD action only supports Number and set data types. In addition, ADD can only be
+	// Important: The ADD action only supports Number and set data types. In addition, ADD can only be
 	// used on top-level attributes, not nested attributes.
-	//
-	// </important>
 	//
 	//   - DELETE - Deletes an element from a set.
 	//
@@ -5704,16 +6207,16 @@ type UpdateItemInput struct {
 	// if the attribute value was the set [a,b,c] and the DELETE action specifies [a,c], then the final
 	// attribute value is [b]. Specifying an empty set is an error.
 	//
-	// <important> The DELETE action only supports set data types. In addition, DELETE can only be used
+	// Important: The DELETE action only supports set data types. In addition, DELETE can only be used
 	// on top-level attributes, not nested attributes.
-	//
-	// </important>
 	//
 	// You can have many actions in a single expression, such as the following: SET a=:value1,
 	// b=:value2 DELETE :value3, :value4, :value5
 	//
-	// For more information on update expressions, see Modifying Items and Attributes in the Amazon
-	// DynamoDB Developer Guide.
+	// For more information on update expressions, see [Modifying Items and Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Modifying Items and Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.Modifying.html
 	UpdateExpression *string `json:"UpdateExpression,omitzero"`
 }
 
@@ -5736,8 +6239,10 @@ type UpdateItemOutput struct {
 	// The capacity units consumed by the UpdateItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
+	// specified. For more information, see [Provisioned Throughput] in the Amazon DynamoDB Developer
 	// Guide.
+	//
+	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the UpdateItem operation.
@@ -5765,6 +6270,8 @@ type UpdateItemOutput struct {
 // Source: #/components/schemas/UpdateReplicationGroupMemberAction
 type UpdateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
+	//
+	// Minimum items: 1.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
 
 	// The AWS KMS customer master key (CMK) of the replica that should be used for AWS KMS encryption.
@@ -5800,9 +6307,12 @@ type UpdateTableInput struct {
 	// write capacity of your table and global secondary indexes over the past 30 minutes.
 	//
 	//   - PROVISIONED - We recommend using PROVISIONED for predictable workloads. PROVISIONED sets the
-	//     billing mode to Provisioned Mode.
+	//     billing mode to [Provisioned Mode].
 	//   - PAY_PER_REQUEST - We recommend using PAY_PER_REQUEST for unpredictable workloads.
-	//     PAY_PER_REQUEST sets the billing mode to On-Demand Mode.
+	//     PAY_PER_REQUEST sets the billing mode to [On-Demand Mode].
+	//
+	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.ProvisionedThroughput.Manual
+	// [On-Demand Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.OnDemand
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
 
 	// An array of one or more global secondary indexes for the table. For each index in the array, you
@@ -5814,8 +6324,10 @@ type UpdateTableInput struct {
 	//
 	// You can create or delete only one global secondary index per UpdateTable operation.
 	//
-	// For more information, see Managing Global Secondary Indexes in the Amazon DynamoDB Developer
-	// Guide.
+	// For more information, see [Managing Global Secondary Indexes] in the Amazon DynamoDB
+	// Developer Guide.
+	//
+	// [Managing Global Secondary Indexes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
 
 	// The new provisioned throughput settings for the specified table or index.
@@ -5823,9 +6335,11 @@ type UpdateTableInput struct {
 
 	// A list of replica update actions (create, delete, or update) for the table.
 	//
-	// <note> This property only applies to Version 2019.11.21 of global tables.
+	// Note: This property only applies to [Version 2019.11.21] of global tables.
 	//
-	// </note>
+	// Minimum items: 1.
+	//
+	// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
 	ReplicaUpdates []ReplicationGroupUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The new server-side encryption settings for the specified table.
@@ -5833,13 +6347,13 @@ type UpdateTableInput struct {
 
 	// Represents the DynamoDB Streams configuration for the table.
 	//
-	// <note> You receive a ResourceInUseException if you try to enable a stream on a table that
-	// already has a stream, or if you try to disable a stream on a table that doesn't have a stream.
-	//
-	// </note>
+	// Note: You receive a ResourceInUseException if you try to enable a stream on a table that already
+	// has a stream, or if you try to disable a stream on a table that doesn't have a stream.
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
 
 	// The name of the table to be updated.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -5864,13 +6378,19 @@ type UpdateTableOutput struct {
 type UpdateTableReplicaAutoScalingInput struct {
 	// Represents the auto scaling settings of the global secondary indexes of the replica to be
 	// updated.
+	//
+	// Minimum items: 1.
 	GlobalSecondaryIndexUpdates               []GlobalSecondaryIndexAutoScalingUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
 	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate              `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 
 	// Represents the auto scaling settings of replicas of the table that will be modified.
+	//
+	// Minimum items: 1.
 	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitzero"`
 
 	// The name of the global table to be updated.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -5894,6 +6414,8 @@ type UpdateTableReplicaAutoScalingOutput struct {
 // Source: #/components/schemas/UpdateTimeToLiveInput
 type UpdateTimeToLiveInput struct {
 	// The name of the table to be configured.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`

@@ -123,7 +123,7 @@ var service = runtime.Service{
 	},
 	ThrottlingCodes:    []string{"ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"},
 	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
-	ErrorCodeFields:    []string{"__type"},
+	ErrorCodeFields:    []string{"__type", "code", "Code"},
 	ErrorMessageFields: []string{"message", "Message"},
 	RequestIDHeaders:   []string{"x-amzn-RequestId"},
 	ServerDelayHeaders: []string{"x-amz-retry-after"},

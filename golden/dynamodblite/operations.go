@@ -98,7 +98,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -188,7 +188,7 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opFetchItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -243,23 +243,23 @@ func validatePutItem(in *PutItemInput) error {
 // attribute values. You can return the item's attribute values in the same operation, using the
 // ReturnValues parameter.
 //
-// <important> This topic provides general information about the PutItem API.
+// Important: This topic provides general information about the PutItem API.
 //
 // For information on how to call the PutItem API using the AWS SDK in specific languages, see the
 // following:
 //
-//   - PutItem in the AWS Command Line Interface
-//   - PutItem in the AWS SDK for .NET
-//   - PutItem in the AWS SDK for C++
-//   - PutItem in the AWS SDK for Go
-//   - PutItem in the AWS SDK for Java
-//   - PutItem in the AWS SDK for JavaScript
-//   - PutItem in the AWS SDK for PHP V3
-//   - PutItem in the AWS SDK for Python
-//   - PutItem in the AWS SDK for Ruby V2
+//   - [PutItem in the AWS Command Line Interface]
+//   - [PutItem in the AWS SDK for .NET]
+//   - [PutItem in the AWS SDK for C++]
+//   - [PutItem in the AWS SDK for Go]
+//   - [PutItem in the AWS SDK for Java]
+//   - [PutItem in the AWS SDK for JavaScript]
+//   - [PutItem in the AWS SDK for PHP V3]
+//   - [PutItem in the AWS SDK for Python]
+//   - [PutItem in the AWS SDK for Ruby V2]
 //
-// </important> When you add an item, the primary key attributes are the only required attributes.
-// Attribute values cannot be null.
+// When you add an item, the primary key attributes are the only required attributes. Attribute
+// values cannot be null.
 //
 // Empty String and Binary attribute values are allowed. Attribute values of type String and Binary
 // must have a length greater than zero if the attribute is used as a key attribute for a table or
@@ -267,12 +267,12 @@ func validatePutItem(in *PutItemInput) error {
 //
 // Invalid Requests with empty values will be rejected with a ValidationException exception.
 //
-// <note> To prevent a new item from replacing an existing item, use a conditional expression that
+// Note: To prevent a new item from replacing an existing item, use a conditional expression that
 // contains the attribute_not_exists function with the name of the attribute being used as the
 // partition key for the table. Since every record must contain that attribute, the
 // attribute_not_exists function will only succeed if no matching item exists.
 //
-// </note> For more information about PutItem, see Working with Items in the Amazon DynamoDB
+// For more information about PutItem, see [Working with Items] in the Amazon DynamoDB
 // Developer Guide.
 //
 // PutItem sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -285,6 +285,17 @@ func validatePutItem(in *PutItemInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
+//
+// [PutItem in the AWS Command Line Interface]: http://docs.aws.amazon.com/goto/aws-cli/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for .NET]: http://docs.aws.amazon.com/goto/DotNetSDKV3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for C++]: http://docs.aws.amazon.com/goto/SdkForCpp/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Go]: http://docs.aws.amazon.com/goto/SdkForGoV1/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Java]: http://docs.aws.amazon.com/goto/SdkForJava/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for JavaScript]: http://docs.aws.amazon.com/goto/AWSJavaScriptSDK/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for PHP V3]: http://docs.aws.amazon.com/goto/SdkForPHPV3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Python]: http://docs.aws.amazon.com/goto/boto3/dynamodb-2012-08-10/PutItem
+// [PutItem in the AWS SDK for Ruby V2]: http://docs.aws.amazon.com/goto/SdkForRubyV2/dynamodb-2012-08-10/PutItem
+// [Working with Items]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithItems.html
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Options)) (*PutItemOutput, error) {
 	if err := validatePutItem(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPutItem, err)
@@ -294,7 +305,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -350,34 +361,34 @@ func validateQuery(in *QueryInput) error {
 // will be empty. Queries that do not return results consume the minimum number of read capacity
 // units for that type of read operation.
 //
-// <note> DynamoDB calculates the number of read capacity units consumed based on item size, not on
+// Note: DynamoDB calculates the number of read capacity units consumed based on item size, not on
 // the amount of data that is returned to an application. The number of capacity units consumed
 // will be the same whether you request all of the attributes (the default behavior) or just some
 // of them (using a projection expression). The number will also be the same whether or not you use
 // a FilterExpression.
 //
-// </note> Query results are always sorted by the sort key value. If the data type of the sort key
-// is Number, the results are returned in numeric order; otherwise, the results are returned in
-// order of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
+// Query results are always sorted by the sort key value. If the data type of the sort key is
+// Number, the results are returned in numeric order; otherwise, the results are returned in order
+// of UTF-8 bytes. By default, the sort order is ascending. To reverse the order, set the
 // ScanIndexForward parameter to false.
 //
 // A single Query operation will read up to the maximum number of items set (if using the Limit
 // parameter) or a maximum of 1 MB of data and then apply any filtering to the results using
 // FilterExpression. If LastEvaluatedKey is present in the response, you will need to paginate the
-// result set. For more information, see Paginating the Results in the Amazon DynamoDB Developer
-// Guide.
+// result set. For more information, see [Paginating the Results] in the Amazon DynamoDB
+// Developer Guide.
 //
 // FilterExpression is applied after a Query finishes, but before the results are returned. A
 // FilterExpression cannot contain partition key or sort key attributes. You need to specify those
 // attributes in the KeyConditionExpression.
 //
-// <note> A Query operation can return an empty result set and a LastEvaluatedKey if all the items
+// Note: A Query operation can return an empty result set and a LastEvaluatedKey if all the items
 // read for the page of results are filtered out.
 //
-// </note> You can query a table, a local secondary index, or a global secondary index. For a query
-// on a table or on a local secondary index, you can set the ConsistentRead parameter to true and
-// obtain a strongly consistent result. Global secondary indexes support eventually consistent
-// reads only, so do not specify ConsistentRead when querying a global secondary index.
+// You can query a table, a local secondary index, or a global secondary index. For a query on a
+// table or on a local secondary index, you can set the ConsistentRead parameter to true and obtain
+// a strongly consistent result. Global secondary indexes support eventually consistent reads only,
+// so do not specify ConsistentRead when querying a global secondary index.
 //
 // Query sends POST / with Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
 //
@@ -388,6 +399,8 @@ func validateQuery(in *QueryInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
+//
+// [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html#Query.Pagination
 func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Options)) (*QueryOutput, error) {
 	if err := validateQuery(in); err != nil {
 		return nil, c.rt.InvalidInput(&opQuery, err)
@@ -397,7 +410,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
 	req := &runtime.Request{
 		Body:        body,

@@ -11,9 +11,11 @@ import "github.com/retrygen/retrygen/runtime"
 // Each attribute value is described as a name-value pair. The name is the data type, and the value
 // is the data itself.
 //
-// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+// For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/AttributeValue
+//
+// [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
 type AttributeValue struct {
 	// An attribute of type Binary. For example:
 	//
@@ -133,10 +135,12 @@ type Condition struct {
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
 	// code values. For example, a is greater than A, and a is greater than B. For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
+	// values, see [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters].
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
+	//
+	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
 	// A comparator for evaluating attributes. For example, equals, greater than, less than, etc.
@@ -193,22 +197,18 @@ type Condition struct {
 	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the existence of an attribute, not its data type. If the data
-	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
-	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
+	// Note: This operator tests for the existence of an attribute, not its data type. If the data type
+	// of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true. This
+	// result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
-	//
-	// </note>
 	//
 	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// Note: This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
-	//
-	// </note>
 	//
 	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
@@ -256,10 +256,12 @@ type Condition struct {
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
 	// not compare to {"NS":["6", "2", "1"]}
 	//
-	// For usage examples of AttributeValueList and ComparisonOperator, see Legacy Conditional
-	// Parameters in the Amazon DynamoDB Developer Guide.
+	// For usage examples of AttributeValueList and ComparisonOperator, see
+	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
 	//
 	// Required.
+	//
+	// [Legacy Conditional Parameters]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.html
 	ComparisonOperator ComparisonOperator `json:"ComparisonOperator"`
 }
 
@@ -277,9 +279,11 @@ const (
 // The capacity units consumed by an operation. The data returned includes the total provisioned
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
-// see Provisioned Throughput in the Amazon DynamoDB Developer Guide.
+// see [Provisioned Throughput] in the Amazon DynamoDB Developer Guide.
 //
 // Source: #/components/schemas/ConsumedCapacity
+//
+// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
@@ -297,6 +301,8 @@ type ConsumedCapacity struct {
 	Table *Capacity `json:"Table,omitzero"`
 
 	// The name of the table that was affected by the operation.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 
 	// The total number of write capacity units consumed by the operation.
@@ -321,16 +327,22 @@ type DeleteItemInput struct {
 	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
 	//   - Logical operators: AND | OR | NOT
 	//
-	// For more information about condition expressions, see Condition Expressions in the Amazon
+	// For more information about condition expressions, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
+	// [Expected] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
@@ -347,8 +359,8 @@ type DeleteItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -357,11 +369,14 @@ type DeleteItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -380,8 +395,10 @@ type DeleteItemInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Condition Expressions in the Amazon
+	// For more information on expression attribute values, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -407,13 +424,13 @@ type DeleteItemInput struct {
 	//     (This setting is the default for ReturnValues.)
 	//   - ALL_OLD - The content of the old item is returned.
 	//
-	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
+	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
 	// does not recognize any values other than NONE or ALL_OLD.
-	//
-	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table from which to delete the item.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -436,7 +453,10 @@ type DeleteItemOutput struct {
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Mode in the Amazon DynamoDB Developer Guide.
+	// specified. For more information, see [Provisioned Mode] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
@@ -485,13 +505,16 @@ type ExpectedAttributeValue struct {
 	//
 	// String value comparisons for greater than, equals, or less than are based on ASCII character
 	// code values. For example, a is greater than A, and a is greater than B. For a list of code
-	// values, see http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters.
+	// values, see [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters].
 	//
 	// For Binary, DynamoDB treats each byte of the binary data as unsigned when it compares binary
 	// values.
 	//
-	// For information on specifying data types in JSON, see JSON Data Format in the Amazon DynamoDB
-	// Developer Guide.
+	// For information on specifying data types in JSON, see [JSON Data Format] in the Amazon
+	// DynamoDB Developer Guide.
+	//
+	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
+	// [JSON Data Format]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataFormat.html
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
 
 	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
@@ -549,22 +572,18 @@ type ExpectedAttributeValue struct {
 	//   - NOT_NULL : The attribute exists. NOT_NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the existence of an attribute, not its data type. If the data
-	// type of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true.
-	// This result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
+	// Note: This operator tests for the existence of an attribute, not its data type. If the data type
+	// of attribute "a" is null, and you evaluate it using NOT_NULL, the result is a Boolean true. This
+	// result is because the attribute "a" exists; its data type is not relevant to the NOT_NULL
 	// comparison operator.
-	//
-	// </note>
 	//
 	//   - NULL : The attribute does not exist. NULL is supported for all data types, including lists
 	//     and maps.
 	//
-	// <note> This operator tests for the nonexistence of an attribute, not its data type. If the data
+	// Note: This operator tests for the nonexistence of an attribute, not its data type. If the data
 	// type of attribute "a" is null, and you evaluate it using NULL, the result is a Boolean false.
 	// This is because the attribute "a" exists; its data type is not relevant to the NULL comparison
 	// operator.
-	//
-	// </note>
 	//
 	//   - CONTAINS : Checks for a subsequence, or value in a set.
 	//
@@ -639,7 +658,9 @@ type ExpectedAttributeValue struct {
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
 	// is the data itself.
 	//
-	// For more information, see Data Types in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
 	Value *AttributeValue `json:"Value,omitzero"`
 }
 
@@ -650,7 +671,11 @@ type ExpectedAttributeValue struct {
 // Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide.
+	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1.
+	//
+	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// Determines the read consistency model: If set to true, then the operation uses strongly
@@ -671,8 +696,8 @@ type GetItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -681,11 +706,14 @@ type GetItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
@@ -705,11 +733,16 @@ type GetItemInput struct {
 	// If no attribute names are specified, then all attributes are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	//
-	// For more information, see Specifying Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Specifying Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
 	// The name of the table containing the requested item.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -727,8 +760,10 @@ type GetItemOutput struct {
 	// The capacity units consumed by the GetItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
+	//
+	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
@@ -774,16 +809,22 @@ type PutItemInput struct {
 	//   - Comparison operators: = | <> | < | > | <= | >= | BETWEEN | IN
 	//   - Logical operators: AND | OR | NOT
 	//
-	// For more information on condition expressions, see Condition Expressions in the Amazon DynamoDB
-	// Developer Guide.
+	// For more information on condition expressions, see [Condition Expressions] in the Amazon
+	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
-	// This is a legacy parameter. Use ConditionExpression instead. For more information, see Expected
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
+	// [Expected] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
 
 	// One or more substitution tokens for attribute names in an expression. The following are some use
@@ -800,8 +841,8 @@ type PutItemInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -810,11 +851,14 @@ type PutItemInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -833,8 +877,10 @@ type PutItemInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Condition Expressions in the Amazon
+	// For more information on expression attribute values, see [Condition Expressions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
@@ -851,11 +897,14 @@ type PutItemInput struct {
 	// must have a length greater than zero if the attribute is used as a key attribute for a table or
 	// index.
 	//
-	// For more information about primary keys, see Primary Key in the Amazon DynamoDB Developer Guide.
+	// For more information about primary keys, see [Primary Key] in the Amazon DynamoDB Developer
+	// Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
 	//
 	// Required.
+	//
+	// [Primary Key]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.CoreComponents.html#HowItWorks.CoreComponents.PrimaryKey
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -872,13 +921,13 @@ type PutItemInput struct {
 	//   - ALL_OLD - If PutItem overwrote an attribute name-value pair, then the content of the old
 	//     item is returned.
 	//
-	// <note> The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
+	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
 	// not recognize any values other than NONE or ALL_OLD.
-	//
-	// </note>
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
 
 	// The name of the table to contain the item.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -901,8 +950,10 @@ type PutItemOutput struct {
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Read/Write Capacity Mode in the Amazon DynamoDB Developer
-	// Guide.
+	// specified. For more information, see [Read/Write Capacity Mode] in the Amazon DynamoDB
+	// Developer Guide.
+	//
+	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// Information about item collections, if any, that were affected by the PutItem operation.
@@ -932,11 +983,17 @@ type PutItemOutput struct {
 // Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
-	// AttributesToGet in the Amazon DynamoDB Developer Guide.
+	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum items: 1.
+	//
+	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
 
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
-	// ConditionalOperator in the Amazon DynamoDB Developer Guide.
+	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
+	//
+	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
 
 	// Determines the read consistency model: If set to true, then the operation uses strongly
@@ -967,8 +1024,8 @@ type QueryInput struct {
 	//   - Percentile
 	//
 	// The name of this attribute conflicts with a reserved word, so it cannot be used directly in an
-	// expression. (For the complete list of reserved words, see Reserved Words in the Amazon DynamoDB
-	// Developer Guide). To work around this, you could specify the following for
+	// expression. (For the complete list of reserved words, see [Reserved Words] in the Amazon
+	// DynamoDB Developer Guide). To work around this, you could specify the following for
 	// ExpressionAttributeNames:
 	//
 	//   - {"#P":"Percentile"}
@@ -977,11 +1034,14 @@ type QueryInput struct {
 	//
 	//   - #P = :val
 	//
-	// <note> Tokens that begin with the : character are expression attribute values, which are
+	// Note: Tokens that begin with the : character are expression attribute values, which are
 	// placeholders for the actual value at runtime.
 	//
-	// </note> For more information on expression attribute names, see Specifying Item Attributes in
-	// the Amazon DynamoDB Developer Guide.
+	// For more information on expression attribute names, see [Specifying Item Attributes] in the
+	// Amazon DynamoDB Developer Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
 
 	// One or more values that can be substituted in an expression.
@@ -1000,8 +1060,10 @@ type QueryInput struct {
 	//
 	// ProductStatus IN (:avail, :back, :disc)
 	//
-	// For more information on expression attribute values, see Specifying Conditions in the Amazon
+	// For more information on expression attribute values, see [Specifying Conditions] in the Amazon
 	// DynamoDB Developer Guide.
+	//
+	// [Specifying Conditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
 
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
@@ -1011,15 +1073,19 @@ type QueryInput struct {
 	// A FilterExpression does not allow key attributes. You cannot define a filter expression based on
 	// a partition key or a sort key.
 	//
-	// <note> A FilterExpression is applied after the items have already been read; the process of
+	// Note: A FilterExpression is applied after the items have already been read; the process of
 	// filtering does not consume any additional read capacity units.
 	//
-	// </note> For more information, see Filter Expressions in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Filter Expressions] in the Amazon DynamoDB Developer Guide.
+	//
+	// [Filter Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#FilteringResults
 	FilterExpression *string `json:"FilterExpression,omitzero"`
 
 	// The name of an index to query. This index can be any local secondary index or global secondary
 	// index on the table. Note that if you use the IndexName parameter, you must also provide
 	// TableName.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
 
 	// The condition that specifies the key values for items to be retrieved by the Query action.
@@ -1070,14 +1136,20 @@ type QueryInput struct {
 	//
 	//   - #S = :myval
 	//
-	// For a list of reserved words, see Reserved Words in the Amazon DynamoDB Developer Guide.
+	// For a list of reserved words, see [Reserved Words] in the Amazon DynamoDB Developer Guide.
 	//
-	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see Using
-	// Placeholders for Attribute Names and Values in the Amazon DynamoDB Developer Guide.
+	// For more information on ExpressionAttributeNames and ExpressionAttributeValues, see
+	// [Using Placeholders for Attribute Names and Values] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
+	// [Using Placeholders for Attribute Names and Values]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ExpressionPlaceholders.html
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
 
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
-	// KeyConditions in the Amazon DynamoDB Developer Guide.
+	// [KeyConditions] in the Amazon DynamoDB Developer Guide.
+	//
+	// [KeyConditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.KeyConditions.html
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
 
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
@@ -1086,8 +1158,12 @@ type QueryInput struct {
 	// apply in a subsequent operation, so that you can pick up where you left off. Also, if the
 	// processed dataset size exceeds 1 MB before DynamoDB reaches this limit, it stops the operation
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
-	// subsequent operation to continue the operation. For more information, see Query and Scan in the
-	// Amazon DynamoDB Developer Guide.
+	// subsequent operation to continue the operation. For more information, see [Query and Scan]
+	// in the Amazon DynamoDB Developer Guide.
+	//
+	// Minimum: 1.
+	//
+	// [Query and Scan]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
@@ -1097,11 +1173,16 @@ type QueryInput struct {
 	// If no attribute names are specified, then all attributes will be returned. If any of the
 	// requested attributes are not found, they will not appear in the result.
 	//
-	// For more information, see Accessing Item Attributes in the Amazon DynamoDB Developer Guide.
+	// For more information, see [Accessing Item Attributes] in the Amazon DynamoDB Developer
+	// Guide.
+	//
+	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
 
-	// This is a legacy parameter. Use FilterExpression instead. For more information, see QueryFilter
-	// in the Amazon DynamoDB Developer Guide.
+	// This is a legacy parameter. Use FilterExpression instead. For more information, see
+	// [QueryFilter] in the Amazon DynamoDB Developer Guide.
+	//
+	// [QueryFilter]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.QueryFilter.html
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
 
@@ -1150,13 +1231,13 @@ type QueryInput struct {
 	// SPECIFIC_ATTRIBUTES. (This usage is equivalent to specifying AttributesToGet without any value
 	// for Select.)
 	//
-	// <note> If you use the ProjectionExpression parameter, then the value for Select can only be
+	// Note: If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
-	//
-	// </note>
 	Select *Select `json:"Select,omitzero"`
 
 	// The name of the table containing the requested items.
+	//
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	TableName string `json:"TableName"`
@@ -1174,8 +1255,10 @@ type QueryOutput struct {
 	// The capacity units consumed by the Query operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
-	// specified. For more information, see Provisioned Throughput in the Amazon DynamoDB Developer
+	// specified. For more information, see [Provisioned Throughput] in the Amazon DynamoDB Developer
 	// Guide.
+	//
+	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
 
 	// The number of items in the response.
@@ -1204,9 +1287,11 @@ type QueryOutput struct {
 
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
-	// Count and ScannedCount in the Amazon DynamoDB Developer Guide.
+	// [Count and ScannedCount] in the Amazon DynamoDB Developer Guide.
 	//
 	// If you did not use a filter in the request, then ScannedCount is the same as Count.
+	//
+	// [Count and ScannedCount]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#Count
 	ScannedCount *int64 `json:"ScannedCount,omitzero"`
 }
 

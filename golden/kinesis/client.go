@@ -97,7 +97,7 @@ var service = runtime.Service{
 	ThrottlingCodes:    []string{"ProvisionedThroughputExceededException", "LimitExceededException", "KMSThrottlingException"},
 	Bare429NotRetried:  true,
 	ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
-	ErrorCodeFields:    []string{"__type"},
+	ErrorCodeFields:    []string{"__type", "code", "Code"},
 	ErrorMessageFields: []string{"message", "Message"},
 	RequestIDHeaders:   []string{"x-amzn-RequestId"},
 	ServerDelayHeaders: []string{"x-amz-retry-after"},

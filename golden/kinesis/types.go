@@ -17,6 +17,8 @@ import (
 type AddTagsToStreamInput struct {
 	// The name of the stream.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	StreamName string `json:"StreamName"`
 
@@ -44,6 +46,8 @@ type ChildShard struct {
 	// Required.
 	ParentShards []string `json:"ParentShards"`
 
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	ShardId string `json:"ShardId"`
 }
@@ -60,6 +64,9 @@ type Consumer struct {
 	// ARN. That's because consumer ARNs contain the creation timestamp. This is important to keep in
 	// mind if you have IAM policies that reference consumer ARNs.
 	//
+	// Minimum length: 1. Maximum length: 2048. Pattern:
+	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
+	//
 	// Required.
 	ConsumerARN string `json:"ConsumerARN"`
 
@@ -67,6 +74,8 @@ type Consumer struct {
 	ConsumerCreationTimestamp openapi.EpochSeconds `json:"ConsumerCreationTimestamp"`
 
 	// The name of the consumer is something you choose when you register the consumer.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	ConsumerName string `json:"ConsumerName"`
@@ -89,6 +98,9 @@ type ConsumerDescription struct {
 	// ARN. That's because consumer ARNs contain the creation timestamp. This is important to keep in
 	// mind if you have IAM policies that reference consumer ARNs.
 	//
+	// Minimum length: 1. Maximum length: 2048. Pattern:
+	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
+	//
 	// Required.
 	ConsumerARN string `json:"ConsumerARN"`
 
@@ -96,6 +108,8 @@ type ConsumerDescription struct {
 	ConsumerCreationTimestamp openapi.EpochSeconds `json:"ConsumerCreationTimestamp"`
 
 	// The name of the consumer is something you choose when you register the consumer.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	ConsumerName string `json:"ConsumerName"`
@@ -106,6 +120,8 @@ type ConsumerDescription struct {
 	ConsumerStatus ConsumerStatus `json:"ConsumerStatus"`
 
 	// The ARN of the stream with which you registered the consumer.
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
 	//
 	// Required.
 	StreamARN string `json:"StreamARN"`
@@ -132,6 +148,8 @@ type CreateStreamInput struct {
 	// The number of shards that the stream will use. The throughput of the stream is a function of the
 	// number of shards; more shards are required for greater provisioned throughput.
 	//
+	// Minimum: 1.
+	//
 	// Required.
 	ShardCount int64 `json:"ShardCount"`
 
@@ -139,6 +157,8 @@ type CreateStreamInput struct {
 	// application that creates the stream. It is also scoped by AWS Region. That is, two streams in
 	// two different AWS accounts can have the same name. Two streams in the same AWS account but in
 	// two different Regions can also have the same name.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -166,6 +186,8 @@ type DecreaseStreamRetentionPeriodInput struct {
 
 	// The name of the stream to modify.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	StreamName string `json:"StreamName"`
 }
@@ -190,6 +212,8 @@ type DeleteStreamInput struct {
 
 	// The name of the stream to delete.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	StreamName string `json:"StreamName"`
 }
@@ -210,13 +234,22 @@ type DeregisterStreamConsumerInput struct {
 	// ARN of the consumer that you want to deregister, you can use the ListStreamConsumers operation
 	// to get a list of the descriptions of all the consumers that are currently registered with a
 	// given data stream. The description of a consumer contains its ARN.
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern:
+	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
 	ConsumerARN *string `json:"ConsumerARN,omitzero"`
 
 	// The name that you gave to the consumer.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ConsumerName *string `json:"ConsumerName,omitzero"`
 
 	// The ARN of the Kinesis data stream that the consumer is registered with. For more information,
-	// see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	// see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
+	//
+	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN *string `json:"StreamARN,omitzero"`
 }
 
@@ -242,10 +275,14 @@ type DescribeLimitsOutput struct {
 
 	// The number of open shards.
 	//
+	// Minimum: 0. Maximum: 1e+06.
+	//
 	// Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
 
 	// The maximum number of shards.
+	//
+	// Minimum: 0. Maximum: 1e+06.
 	//
 	// Required.
 	ShardLimit int64 `json:"ShardLimit"`
@@ -256,13 +293,22 @@ type DescribeLimitsOutput struct {
 // Source: #/components/schemas/DescribeStreamConsumerInput
 type DescribeStreamConsumerInput struct {
 	// The ARN returned by Kinesis Data Streams when you registered the consumer.
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern:
+	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
 	ConsumerARN *string `json:"ConsumerARN,omitzero"`
 
 	// The name that you gave to the consumer.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ConsumerName *string `json:"ConsumerName,omitzero"`
 
 	// The ARN of the Kinesis data stream that the consumer is registered with. For more information,
-	// see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	// see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
+	//
+	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN *string `json:"StreamARN,omitzero"`
 }
 
@@ -284,13 +330,19 @@ type DescribeStreamConsumerOutput struct {
 // Source: #/components/schemas/DescribeStreamInput
 type DescribeStreamInput struct {
 	// The shard ID of the shard to start with.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
 
 	// The maximum number of shards to return in a single call. The default value is 100. If you
 	// specify a value greater than 100, at most 100 shards are returned.
+	//
+	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The name of the stream to describe.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -311,13 +363,19 @@ type DescribeStreamInput2 struct {
 	ExclusiveStartShardId2 *string `json:"-"`
 
 	// The shard ID of the shard to start with.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
 
 	// The maximum number of shards to return in a single call. The default value is 100. If you
 	// specify a value greater than 100, at most 100 shards are returned.
+	//
+	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The name of the stream to describe.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -344,6 +402,8 @@ type DescribeStreamOutput struct {
 // Source: #/components/schemas/DescribeStreamSummaryInput
 type DescribeStreamSummaryInput struct {
 	// The name of the stream to describe.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -381,13 +441,20 @@ type DisableEnhancedMonitoringInput struct {
 	//   - IteratorAgeMilliseconds
 	//   - ALL
 	//
-	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
+	// For more information, see
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
+	// the Amazon Kinesis Data Streams Developer Guide.
+	//
+	// Minimum items: 1. Maximum items: 7.
 	//
 	// Required.
+	//
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring-with-cloudwatch.html
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics"`
 
 	// The name of the Kinesis data stream for which to disable enhanced monitoring.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -412,13 +479,20 @@ type EnableEnhancedMonitoringInput struct {
 	//   - IteratorAgeMilliseconds
 	//   - ALL
 	//
-	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
+	// For more information, see
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
+	// the Amazon Kinesis Data Streams Developer Guide.
+	//
+	// Minimum items: 1. Maximum items: 7.
 	//
 	// Required.
+	//
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring-with-cloudwatch.html
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics"`
 
 	// The name of the stream for which to enable enhanced monitoring.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -452,8 +526,13 @@ type EnhancedMetrics struct {
 	//   - IteratorAgeMilliseconds
 	//   - ALL
 	//
-	// For more information, see Monitoring the Amazon Kinesis Data Streams Service with Amazon
-	// CloudWatch in the Amazon Kinesis Data Streams Developer Guide.
+	// For more information, see
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
+	// the Amazon Kinesis Data Streams Developer Guide.
+	//
+	// Minimum items: 1. Maximum items: 7.
+	//
+	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring-with-cloudwatch.html
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics,omitzero"`
 }
 
@@ -467,12 +546,18 @@ type EnhancedMonitoringOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// Represents the current state of the metrics that are in the enhanced state before the operation.
+	//
+	// Minimum items: 1. Maximum items: 7.
 	CurrentShardLevelMetrics []MetricsName `json:"CurrentShardLevelMetrics,omitzero"`
 
 	// Represents the list of all the metrics that would be in the enhanced state after the operation.
+	//
+	// Minimum items: 1. Maximum items: 7.
 	DesiredShardLevelMetrics []MetricsName `json:"DesiredShardLevelMetrics,omitzero"`
 
 	// The name of the Kinesis data stream.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	StreamName *string `json:"StreamName,omitzero"`
 }
 
@@ -485,10 +570,14 @@ type GetRecordsInput struct {
 	// The maximum number of records to return. Specify a value of up to 10,000. If you specify a value
 	// that is greater than 10,000, GetRecords throws InvalidArgumentException. The default value is
 	// 10,000.
+	//
+	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The position in the shard from which you want to start sequentially reading data records. A
 	// shard iterator specifies this position using the sequence number of a data record in the shard.
+	//
+	// Minimum length: 1. Maximum length: 512.
 	//
 	// Required.
 	ShardIterator string `json:"ShardIterator"`
@@ -508,10 +597,14 @@ type GetRecordsOutput struct {
 	// The number of milliseconds the GetRecords response is from the tip of the stream, indicating how
 	// far behind current time the consumer is. A value of zero indicates that record processing is
 	// caught up, and there are no new records to process at this moment.
+	//
+	// Minimum: 0.
 	MillisBehindLatest *int64 `json:"MillisBehindLatest,omitzero"`
 
 	// The next position in the shard from which to start sequentially reading data records. If set to
 	// null, the shard has been closed and the requested iterator does not return any more data.
+	//
+	// Minimum length: 1. Maximum length: 512.
 	NextShardIterator *string `json:"NextShardIterator,omitzero"`
 
 	// The data records retrieved from the shard.
@@ -527,6 +620,8 @@ type GetRecordsOutput struct {
 // Source: #/components/schemas/GetShardIteratorInput
 type GetShardIteratorInput struct {
 	// The shard ID of the Kinesis Data Streams shard to get the iterator for.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	ShardId string `json:"ShardId"`
@@ -551,9 +646,13 @@ type GetShardIteratorInput struct {
 
 	// The sequence number of the data record in the shard from which to start reading. Used with shard
 	// iterator type AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER.
+	//
+	// Pattern: "0|([1-9]\\d{0,128})".
 	StartingSequenceNumber *string `json:"StartingSequenceNumber,omitzero"`
 
 	// The name of the Amazon Kinesis data stream.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -578,6 +677,8 @@ type GetShardIteratorOutput struct {
 
 	// The position in the shard from which to start reading data records sequentially. A shard
 	// iterator specifies this position using the sequence number of a data record in a shard.
+	//
+	// Minimum length: 1. Maximum length: 512.
 	ShardIterator *string `json:"ShardIterator,omitzero"`
 }
 
@@ -588,10 +689,14 @@ type GetShardIteratorOutput struct {
 type HashKeyRange struct {
 	// The ending hash key of the hash key range.
 	//
+	// Pattern: "0|([1-9]\\d{0,38})".
+	//
 	// Required.
 	EndingHashKey string `json:"EndingHashKey"`
 
 	// The starting hash key of the hash key range.
+	//
+	// Pattern: "0|([1-9]\\d{0,38})".
 	//
 	// Required.
 	StartingHashKey string `json:"StartingHashKey"`
@@ -610,6 +715,8 @@ type IncreaseStreamRetentionPeriodInput struct {
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
 
 	// The name of the stream to modify.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -634,6 +741,8 @@ type ListShardsInput struct {
 	// starting with the first one in the stream.
 	//
 	// You cannot specify this parameter if you specify NextToken.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
 
 	// The maximum number of shards to return in a single call to ListShards. The minimum value you can
@@ -642,6 +751,8 @@ type ListShardsInput struct {
 	// When the number of shards to be listed is greater than the value of MaxResults, the response
 	// contains a NextToken value that you can use in a subsequent call to ListShards to list the next
 	// set of shards.
+	//
+	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// When the number of shards in the data stream is greater than the default value for the
@@ -658,11 +769,11 @@ type ListShardsInput struct {
 	// if you don't specify MaxResults, the response will contain a new NextToken value. You can use
 	// the new NextToken value in a subsequent call to the ListShards operation.
 	//
-	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListShards, you have 300 seconds to use that value. If you specify an
 	// expired token in a call to ListShards, you get ExpiredNextTokenException.
 	//
-	// </important>
+	// Minimum length: 1. Maximum length: 1048576.
 	NextToken   *string      `json:"NextToken,omitzero"`
 	ShardFilter *ShardFilter `json:"ShardFilter,omitzero"`
 
@@ -677,6 +788,8 @@ type ListShardsInput struct {
 	// The name of the data stream whose shards you want to list.
 	//
 	// You cannot specify this parameter if you specify the NextToken parameter.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	StreamName *string `json:"StreamName,omitzero"`
 }
 
@@ -694,11 +807,11 @@ type ListShardsOutput struct {
 	// shards. For more information about the use of this pagination token when calling the ListShards
 	// operation, see ListShardsInput$NextToken.
 	//
-	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListShards, you have 300 seconds to use that value. If you specify an
 	// expired token in a call to ListShards, you get ExpiredNextTokenException.
 	//
-	// </important>
+	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// An array of JSON objects. Each object represents one shard and specifies the IDs of the shard,
@@ -713,6 +826,8 @@ type ListShardsOutput struct {
 // Source: #/components/schemas/ListStreamConsumersInput
 type ListStreamConsumersInput struct {
 	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
+	//
+	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// When the number of consumers that are registered with the data stream is greater than the
@@ -730,17 +845,21 @@ type ListStreamConsumersInput struct {
 	// can use the new NextToken value in a subsequent call to the ListStreamConsumers operation to
 	// list the next set of consumers.
 	//
-	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
 	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
 	//
-	// </important>
+	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The ARN of the Kinesis data stream for which you want to list the registered consumers. For more
-	// information, see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	// information, see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
 	//
 	// Required.
+	//
+	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN string `json:"StreamARN"`
 
 	// Specify this input parameter to distinguish data streams that have the same name. For example,
@@ -767,6 +886,8 @@ type ListStreamConsumersInput2 struct {
 	NextToken2 *string `json:"-"`
 
 	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
+	//
+	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
 
 	// When the number of consumers that are registered with the data stream is greater than the
@@ -784,17 +905,21 @@ type ListStreamConsumersInput2 struct {
 	// can use the new NextToken value in a subsequent call to the ListStreamConsumers operation to
 	// list the next set of consumers.
 	//
-	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
 	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
 	//
-	// </important>
+	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
 
 	// The ARN of the Kinesis data stream for which you want to list the registered consumers. For more
-	// information, see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	// information, see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
 	//
 	// Required.
+	//
+	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN string `json:"StreamARN"`
 
 	// Specify this input parameter to distinguish data streams that have the same name. For example,
@@ -824,11 +949,11 @@ type ListStreamConsumersOutput struct {
 	// use of this pagination token when calling the ListStreamConsumers operation, see
 	// ListStreamConsumersInput$NextToken.
 	//
-	// <important> Tokens expire after 300 seconds. When you obtain a value for NextToken in the
+	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
 	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
 	//
-	// </important>
+	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
@@ -837,9 +962,13 @@ type ListStreamConsumersOutput struct {
 // Source: #/components/schemas/ListStreamsInput
 type ListStreamsInput struct {
 	// The name of the stream to start the list with.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
 
 	// The maximum number of streams to list.
+	//
+	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
@@ -858,9 +987,13 @@ type ListStreamsInput2 struct {
 	ExclusiveStartStreamName2 *string `json:"-"`
 
 	// The name of the stream to start the list with.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
 
 	// The maximum number of streams to list.
+	//
+	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
@@ -893,14 +1026,20 @@ type ListStreamsOutput struct {
 type ListTagsForStreamInput struct {
 	// The key to use as the starting point for the list of tags. If this parameter is set,
 	// ListTagsForStream gets all tags that occur after ExclusiveStartTagKey.
+	//
+	// Minimum length: 1. Maximum length: 128.
 	ExclusiveStartTagKey *string `json:"ExclusiveStartTagKey,omitzero"`
 
 	// The number of tags to return. If this number is less than the total number of tags associated
 	// with the stream, HasMoreTags is set to true. To list additional tags, set ExclusiveStartTagKey
 	// to the last key in the response.
+	//
+	// Minimum: 1. Maximum: 50.
 	Limit *int64 `json:"Limit,omitzero"`
 
 	// The name of the stream.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -924,6 +1063,8 @@ type ListTagsForStreamOutput struct {
 	// A list of tags associated with StreamName, starting with the first tag after
 	// ExclusiveStartTagKey and up to the specified Limit.
 	//
+	// Maximum items: 200.
+	//
 	// Required.
 	Tags []Tag `json:"Tags"`
 }
@@ -936,15 +1077,21 @@ type ListTagsForStreamOutput struct {
 type MergeShardsInput struct {
 	// The shard ID of the adjacent shard for the merge.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	AdjacentShardToMerge string `json:"AdjacentShardToMerge"`
 
 	// The shard ID of the shard to combine with the adjacent shard for the merge.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	ShardToMerge string `json:"ShardToMerge"`
 
 	// The name of the stream for the merge.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -985,11 +1132,15 @@ type PutRecordInput struct {
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
 	//
+	// Maximum length: 1048576.
+	//
 	// Required.
 	Data string `json:"Data"`
 
 	// The hash value used to explicitly determine the shard the data record is assigned to by
 	// overriding the partition key hash.
+	//
+	// Pattern: "0|([1-9]\\d{0,38})".
 	ExplicitHashKey *string `json:"ExplicitHashKey,omitzero"`
 
 	// Determines which shard in the stream the data record is assigned to. Partition keys are Unicode
@@ -999,6 +1150,8 @@ type PutRecordInput struct {
 	// 128-bit integer values and to map associated data records to shards. As a result of this hashing
 	// mechanism, all data records with the same partition key map to the same shard within the stream.
 	//
+	// Minimum length: 1. Maximum length: 256.
+	//
 	// Required.
 	PartitionKey string `json:"PartitionKey"`
 
@@ -1006,9 +1159,13 @@ type PutRecordInput struct {
 	// partition key. Usage: set the SequenceNumberForOrdering of record n to the sequence number of
 	// record n-1 (as returned in the result when putting record n-1). If this parameter is not set,
 	// records are coarsely ordered based on arrival time.
+	//
+	// Pattern: "0|([1-9]\\d{0,128})".
 	SequenceNumberForOrdering *string `json:"SequenceNumberForOrdering,omitzero"`
 
 	// The name of the stream to put the data record into.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1034,10 +1191,14 @@ type PutRecordOutput struct {
 	// the record is unique across all records in the stream. A sequence number is the identifier
 	// associated with every record put into the stream.
 	//
+	// Pattern: "0|([1-9]\\d{0,128})".
+	//
 	// Required.
 	SequenceNumber string `json:"SequenceNumber"`
 
 	// The shard ID of the shard where the data record was placed.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	ShardId string `json:"ShardId"`
@@ -1051,10 +1212,14 @@ type PutRecordOutput struct {
 type PutRecordsInput struct {
 	// The records associated with the request.
 	//
+	// Minimum items: 1. Maximum items: 500.
+	//
 	// Required.
 	Records []PutRecordsRequestEntry `json:"Records"`
 
 	// The stream name associated with the request.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1076,12 +1241,16 @@ type PutRecordsOutput struct {
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
 
 	// The number of unsuccessfully processed records in a PutRecords request.
+	//
+	// Minimum: 1.
 	FailedRecordCount *int64 `json:"FailedRecordCount,omitzero"`
 
 	// An array of successfully and unsuccessfully processed record results, correlated with the
 	// request by natural ordering. A record that is successfully added to a stream includes
 	// SequenceNumber and ShardId in the result. A record that fails to be added to a stream includes
 	// ErrorCode and ErrorMessage in the result.
+	//
+	// Minimum items: 1. Maximum items: 500.
 	//
 	// Required.
 	Records []PutRecordsResultEntry `json:"Records"`
@@ -1095,11 +1264,15 @@ type PutRecordsRequestEntry struct {
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
 	//
+	// Maximum length: 1048576.
+	//
 	// Required.
 	Data string `json:"Data"`
 
 	// The hash value used to determine explicitly the shard that the data record is assigned to by
 	// overriding the partition key hash.
+	//
+	// Pattern: "0|([1-9]\\d{0,38})".
 	ExplicitHashKey *string `json:"ExplicitHashKey,omitzero"`
 
 	// Determines which shard in the stream the data record is assigned to. Partition keys are Unicode
@@ -1108,6 +1281,8 @@ type PutRecordsRequestEntry struct {
 	// data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to
 	// 128-bit integer values and to map associated data records to shards. As a result of this hashing
 	// mechanism, all data records with the same partition key map to the same shard within the stream.
+	//
+	// Minimum length: 1. Maximum length: 256.
 	//
 	// Required.
 	PartitionKey string `json:"PartitionKey"`
@@ -1130,9 +1305,13 @@ type PutRecordsResultEntry struct {
 	ErrorMessage *string `json:"ErrorMessage,omitzero"`
 
 	// The sequence number for an individual record result.
+	//
+	// Pattern: "0|([1-9]\\d{0,128})".
 	SequenceNumber *string `json:"SequenceNumber,omitzero"`
 
 	// The shard ID for an individual record result.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ShardId *string `json:"ShardId,omitzero"`
 }
 
@@ -1149,6 +1328,8 @@ type Record struct {
 	// payload before base64-encoding) is added to the partition key size, the total size must not
 	// exceed the maximum record size (1 MiB).
 	//
+	// Maximum length: 1048576.
+	//
 	// Required.
 	Data string `json:"Data"`
 
@@ -1161,10 +1342,14 @@ type Record struct {
 
 	// Identifies which shard in the stream the data record is assigned to.
 	//
+	// Minimum length: 1. Maximum length: 256.
+	//
 	// Required.
 	PartitionKey string `json:"PartitionKey"`
 
 	// The unique identifier of the record within its shard.
+	//
+	// Pattern: "0|([1-9]\\d{0,128})".
 	//
 	// Required.
 	SequenceNumber string `json:"SequenceNumber"`
@@ -1177,13 +1362,19 @@ type RegisterStreamConsumerInput struct {
 	// For a given Kinesis data stream, each consumer must have a unique name. However, consumer names
 	// don't have to be unique across data streams.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	ConsumerName string `json:"ConsumerName"`
 
 	// The ARN of the Kinesis data stream that you want to register the consumer with. For more info,
-	// see Amazon Resource Names (ARNs) and AWS Service Namespaces.
+	// see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
+	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
 	//
 	// Required.
+	//
+	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN string `json:"StreamARN"`
 }
 
@@ -1209,10 +1400,14 @@ type RegisterStreamConsumerOutput struct {
 type RemoveTagsFromStreamInput struct {
 	// The name of the stream.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	StreamName string `json:"StreamName"`
 
 	// A list of tag keys. Each corresponding tag is removed from the stream.
+	//
+	// Minimum items: 1. Maximum items: 50.
 	//
 	// Required.
 	TagKeys []string `json:"TagKeys"`
@@ -1242,9 +1437,13 @@ const (
 type SequenceNumberRange struct {
 	// The ending sequence number for the range. Shards that are in the OPEN state have an ending
 	// sequence number of null.
+	//
+	// Pattern: "0|([1-9]\\d{0,128})".
 	EndingSequenceNumber *string `json:"EndingSequenceNumber,omitzero"`
 
 	// The starting sequence number for the range.
+	//
+	// Pattern: "0|([1-9]\\d{0,128})".
 	//
 	// Required.
 	StartingSequenceNumber string `json:"StartingSequenceNumber"`
@@ -1255,6 +1454,8 @@ type SequenceNumberRange struct {
 // Source: #/components/schemas/Shard
 type Shard struct {
 	// The shard ID of the shard adjacent to the shard's parent.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	AdjacentParentShardId *string `json:"AdjacentParentShardId,omitzero"`
 
 	// The range of possible hash key values for the shard, which is a set of ordered contiguous
@@ -1264,6 +1465,8 @@ type Shard struct {
 	HashKeyRange HashKeyRange `json:"HashKeyRange"`
 
 	// The shard ID of the shard's parent.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ParentShardId *string `json:"ParentShardId,omitzero"`
 
 	// The range of possible sequence numbers for the shard.
@@ -1273,6 +1476,8 @@ type Shard struct {
 
 	// The unique identifier of the shard within the stream.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	ShardId string `json:"ShardId"`
 }
@@ -1281,6 +1486,7 @@ type Shard struct {
 //
 // Source: #/components/schemas/ShardFilter
 type ShardFilter struct {
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ShardId   *string               `json:"ShardId,omitzero"`
 	Timestamp *openapi.EpochSeconds `json:"Timestamp,omitzero"`
 
@@ -1330,15 +1536,21 @@ type SplitShardInput struct {
 	// distributed to one of the child shards. All the lower hash key values in the range are
 	// distributed to the other child shard.
 	//
+	// Pattern: "0|([1-9]\\d{0,38})".
+	//
 	// Required.
 	NewStartingHashKey string `json:"NewStartingHashKey"`
 
 	// The shard ID of the shard to split.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	ShardToSplit string `json:"ShardToSplit"`
 
 	// The name of the stream for the shard split.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1372,10 +1584,14 @@ type StartStreamEncryptionInput struct {
 	//   - Alias name example: alias/MyAliasName
 	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	//
+	// Minimum length: 1. Maximum length: 2048.
+	//
 	// Required.
 	KeyId string `json:"KeyId"`
 
 	// The name of the stream for which to start encrypting records.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1409,10 +1625,14 @@ type StopStreamEncryptionInput struct {
 	//   - Alias name example: alias/MyAliasName
 	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	//
+	// Minimum length: 1. Maximum length: 2048.
+	//
 	// Required.
 	KeyId string `json:"KeyId"`
 
 	// The name of the stream on which to stop encrypting records.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1458,6 +1678,8 @@ type StreamDescription struct {
 	//   - Globally unique key ID example: 12345678-1234-1234-1234-123456789012
 	//   - Alias name example: alias/MyAliasName
 	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//
+	// Minimum length: 1. Maximum length: 2048.
 	KeyId *string `json:"KeyId,omitzero"`
 
 	// The current retention period, in hours. Minimum value of 24. Maximum value of 168.
@@ -1472,6 +1694,8 @@ type StreamDescription struct {
 
 	// The Amazon Resource Name (ARN) for the stream being described.
 	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
+	//
 	// Required.
 	StreamARN string `json:"StreamARN"`
 
@@ -1481,6 +1705,8 @@ type StreamDescription struct {
 	StreamCreationTimestamp openapi.EpochSeconds `json:"StreamCreationTimestamp"`
 
 	// The name of the stream being described.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1506,6 +1732,8 @@ type StreamDescription struct {
 // Source: #/components/schemas/StreamDescriptionSummary
 type StreamDescriptionSummary struct {
 	// The number of enhanced fan-out consumers registered with the stream.
+	//
+	// Minimum: 0. Maximum: 1e+06.
 	ConsumerCount *int64 `json:"ConsumerCount,omitzero"`
 
 	// The encryption type used. This value is one of the following:
@@ -1529,9 +1757,13 @@ type StreamDescriptionSummary struct {
 	//   - Globally unique key ID example: 12345678-1234-1234-1234-123456789012
 	//   - Alias name example: alias/MyAliasName
 	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
+	//
+	// Minimum length: 1. Maximum length: 2048.
 	KeyId *string `json:"KeyId,omitzero"`
 
 	// The number of open shards in the stream.
+	//
+	// Minimum: 0. Maximum: 1e+06.
 	//
 	// Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
@@ -1543,6 +1775,8 @@ type StreamDescriptionSummary struct {
 
 	// The Amazon Resource Name (ARN) for the stream being described.
 	//
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
+	//
 	// Required.
 	StreamARN string `json:"StreamARN"`
 
@@ -1552,6 +1786,8 @@ type StreamDescriptionSummary struct {
 	StreamCreationTimestamp openapi.EpochSeconds `json:"StreamCreationTimestamp"`
 
 	// The name of the stream being described.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	//
 	// Required.
 	StreamName string `json:"StreamName"`
@@ -1592,11 +1828,15 @@ type Tag struct {
 	// A unique identifier for the tag. Maximum length: 128 characters. Valid characters: Unicode
 	// letters, digits, white space, _ . / = + - % @
 	//
+	// Minimum length: 1. Maximum length: 128.
+	//
 	// Required.
 	Key string `json:"Key"`
 
 	// An optional string, typically used to describe or define the tag. Maximum length: 256
 	// characters. Valid characters: Unicode letters, digits, white space, _ . / = + - % @
+	//
+	// Maximum length: 256.
 	Value *string `json:"Value,omitzero"`
 }
 
@@ -1611,6 +1851,8 @@ type UpdateShardCountInput struct {
 
 	// The name of the stream.
 	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
+	//
 	// Required.
 	StreamName string `json:"StreamName"`
 
@@ -1624,6 +1866,8 @@ type UpdateShardCountInput struct {
 	//   - Scale a stream with more than 500 shards down unless you set this value to less than 500
 	//     shards.
 	//
+	// Minimum: 1.
+	//
 	// Required.
 	TargetShardCount int64 `json:"TargetShardCount"`
 }
@@ -1636,11 +1880,17 @@ type UpdateShardCountOutput struct {
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 
 	// The current number of shards.
+	//
+	// Minimum: 1.
 	CurrentShardCount *int64 `json:"CurrentShardCount,omitzero"`
 
 	// The name of the stream.
+	//
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	StreamName *string `json:"StreamName,omitzero"`
 
 	// The updated number of shards.
+	//
+	// Minimum: 1.
 	TargetShardCount *int64 `json:"TargetShardCount,omitzero"`
 }

@@ -58,7 +58,7 @@ func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options))
 	}
 	body, err := json.Marshal(in)
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opCreatePet, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -90,6 +90,12 @@ func validateGetPet(in *GetPetInput) error {
 		errs = append(errs, runtime.InvalidParamError{
 			Field:  "GetPetInput.PetId",
 			Reason: runtime.EmptyPathParameter,
+		})
+	}
+	if in != nil && (in.PetId == "." || in.PetId == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GetPetInput.PetId",
+			Reason: runtime.DotSegmentPathParameter,
 		})
 	}
 	if errs != nil {

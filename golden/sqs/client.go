@@ -13,11 +13,11 @@
 // between applications or microservices. Amazon SQS moves data between distributed application
 // components and helps you decouple these components.
 //
-// For information on the permissions you need to use this API, see Identity and access management
-// in the Amazon SQS Developer Guide.
+// For information on the permissions you need to use this API, see
+// [Identity and access management] in the Amazon SQS Developer Guide.
 //
-// You can use Amazon Web Services SDKs to access Amazon SQS using your favorite programming
-// language. The SDKs perform tasks such as the following automatically:
+// You can use [Amazon Web Services SDKs] to access Amazon SQS using your favorite
+// programming language. The SDKs perform tasks such as the following automatically:
 //
 //   - Cryptographically sign your service requests
 //   - Retry requests
@@ -25,14 +25,23 @@
 //
 // Additional information
 //
-//   - Amazon SQS Product Page
+//   - [Amazon SQS Product Page]
 //   - Amazon SQS Developer Guide
-//   - Making API Requests
-//   - Amazon SQS Message Attributes
-//   - Amazon SQS Dead-Letter Queues
-//   - Amazon SQS in the Command Line Interface
+//   - [Making API Requests]
+//   - [Amazon SQS Message Attributes]
+//   - [Amazon SQS Dead-Letter Queues]
+//   - [Amazon SQS in the Command Line Interface]
 //   - Amazon Web Services General Reference
-//   - Regions and Endpoints
+//   - [Regions and Endpoints]
+//
+// [Identity and access management]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-authentication-and-access-control.html
+// [Amazon Web Services SDKs]: http://aws.amazon.com/tools/#sdk
+// [Amazon SQS Product Page]: http://aws.amazon.com/sqs/
+// [Making API Requests]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html
+// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
+// [Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+// [Amazon SQS in the Command Line Interface]: http://docs.aws.amazon.com/cli/latest/reference/sqs/index.html
+// [Regions and Endpoints]: https://docs.aws.amazon.com/general/latest/gr/rande.html#sqs_region
 package sqs
 
 import (

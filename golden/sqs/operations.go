@@ -46,40 +46,47 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETAddPermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
 
-// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
+// Adds a permission to a queue for a specific [principal]. This allows sharing access to the
+// queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
-// <note>
+// Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-//     Language in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETAddPermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=AddPermission&Version=2012-11-05.
@@ -88,6 +95,11 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
+//
+// [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+// [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput, opts ...func(*Options)) (*GETAddPermissionOutput, error) {
 	if err := validateGETAddPermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETAddPermission, err)
@@ -141,6 +153,12 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -149,7 +167,7 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// hours. For more information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -175,13 +193,13 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request.
+// request a limit increase, [file a support request].
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// Important: If you attempt to set the VisibilityTimeout to a value greater than the maximum time
 // left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
@@ -191,8 +209,6 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
 //
-// </important>
-//
 // GETChangeMessageVisibility sends GET
 // /{AccountNumber}/{QueueName}/?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
@@ -200,6 +216,9 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
+//
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+// [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
 func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMessageVisibilityInput, opts ...func(*Options)) (*GETChangeMessageVisibilityOutput, error) {
 	if err := validateGETChangeMessageVisibility(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETChangeMessageVisibility, err)
@@ -249,6 +268,12 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -260,13 +285,13 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -333,26 +358,25 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 //   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// <note> You can't change the queue type after you create it and you can't convert an existing
+// Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
-//
-// </note>
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the limits
-// related to queues and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
-// <note> After you create a queue, you must wait at least one second after the queue is created to
+// Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
 //
-// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
-// QueueName parameter. be aware of existing queue names:
+// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
+// parameter. be aware of existing queue names:
 //
 //   - If you provide the name of an existing queue along with the exact names and values of all
 //     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -367,10 +391,9 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETCreateQueue sends GET /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
@@ -378,6 +401,10 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/get
+//
+// [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
+// [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, opts ...func(*Options)) (*CreateQueueResult, error) {
 	if err := validateGETCreateQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETCreateQueue, err)
@@ -425,6 +452,12 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -437,7 +470,7 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// Note: The ReceiptHandle is associated with a specific instance of receiving a message. If you
 // receive a message more than once, the ReceiptHandle is different each time you receive a
 // message. When you use the DeleteMessage action, you must provide the most recently received
 // ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
@@ -448,8 +481,6 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
-//
-// </note>
 //
 // GETDeleteMessage sends GET
 // /{AccountNumber}/{QueueName}/?Action=DeleteMessage&Version=2012-11-05.
@@ -506,6 +537,12 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -515,13 +552,13 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -574,6 +611,12 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETDeleteQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -582,20 +625,19 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// Important: Be careful with the DeleteQueue action: When you delete a queue, any messages in the
 // queue are no longer available.
 //
-// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
-// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
-// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
+// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
+// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETDeleteQueue sends GET /{AccountNumber}/{QueueName}/?Action=DeleteQueue&Version=2012-11-05.
 //
@@ -603,6 +645,8 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, opts ...func(*Options)) (*GETDeleteQueueOutput, error) {
 	if err := validateGETDeleteQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETDeleteQueue, err)
@@ -644,6 +688,12 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETGetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -652,10 +702,8 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 
 // Gets attributes for the specified queue.
 //
-// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-// suffix.
-//
-// </note>
+// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+// .fifo suffix.
 //
 // GETGetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
@@ -665,6 +713,8 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
+//
+// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
 func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttributesInput, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
 	if err := validateGETGetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueAttributes, err)
@@ -717,8 +767,9 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
-// access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+// access the queue. For more information about shared queue access, see AddPermission or see
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
 // GETGetQueueUrl sends GET /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
@@ -726,6 +777,8 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/get
+//
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, opts ...func(*Options)) (*GetQueueUrlResult, error) {
 	if err := validateGETGetQueueUrl(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETGetQueueUrl, err)
@@ -769,6 +822,12 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -785,8 +844,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // GETListDeadLetterSourceQueues sends GET
 // /{AccountNumber}/{QueueName}/?Action=ListDeadLetterSourceQueues&Version=2012-11-05 with Accept:
@@ -796,6 +855,8 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
+//
+// [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
 func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
 	if err := validateGETListDeadLetterSourceQueues(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListDeadLetterSourceQueues, err)
@@ -839,6 +900,12 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETListQueueTagsInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -846,12 +913,11 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 }
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETListQueueTags sends GET /{AccountNumber}/{QueueName}/?Action=ListQueueTags&Version=2012-11-05
 // with Accept: text/xml.
@@ -860,6 +926,9 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput, opts ...func(*Options)) (*ListQueueTagsResult, error) {
 	if err := validateGETListQueueTags(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETListQueueTags, err)
@@ -901,14 +970,15 @@ var opGETListQueues = runtime.Operation{
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &GETListQueuesInput{}
@@ -947,6 +1017,12 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETPurgeQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -955,14 +1031,14 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// Important: When you use the PurgeQueue action, you can't retrieve any messages deleted from a
 // queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// </important> Messages sent to the queue before you call PurgeQueue might be received but are
-// deleted within the next minute.
+// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
+// the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
@@ -1015,6 +1091,12 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETReceiveMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1022,8 +1104,8 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -1035,28 +1117,26 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // For each message returned, the response includes the following:
 //
 //   - The message body.
-//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - An MD5 digest of the message body. For information about MD5, see [RFC1321].
 //   - The MessageId you received when you sent the message to the queue.
 //   - The receipt handle.
 //   - The message attributes.
 //   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+// information, see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
-//
-// </note>
+// Note: In the future, new attributes might be added. If you write code that calls this action, we
+// recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // GETReceiveMessage sends GET
 // /{AccountNumber}/{QueueName}/?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
@@ -1068,6 +1148,11 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
+//
+// [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
+// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInput, opts ...func(*Options)) (*ReceiveMessageResult, error) {
 	if err := validateGETReceiveMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETReceiveMessage, err)
@@ -1118,6 +1203,12 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETRemovePermissionInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1126,15 +1217,14 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note>
+// Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // GETRemovePermission sends GET
 // /{AccountNumber}/{QueueName}/?Action=RemovePermission&Version=2012-11-05.
@@ -1143,6 +1233,8 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissionInput, opts ...func(*Options)) (*GETRemovePermissionOutput, error) {
 	if err := validateGETRemovePermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETRemovePermission, err)
@@ -1191,6 +1283,12 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1199,15 +1297,13 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 
 // Delivers a message to the specified queue.
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
-//
-// </important>
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // GETSendMessage sends GET /{AccountNumber}/{QueueName}/?Action=SendMessage&Version=2012-11-05
 // with Accept: text/xml.
@@ -1216,6 +1312,8 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, opts ...func(*Options)) (*SendMessageResult, error) {
 	if err := validateGETSendMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessage, err)
@@ -1269,6 +1367,12 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSendMessageBatchInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1285,16 +1389,16 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
-// default value for the queue.
+// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
+// for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -1311,6 +1415,8 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatchInput, opts ...func(*Options)) (*SendMessageBatchResult, error) {
 	if err := validateGETSendMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSendMessageBatch, err)
@@ -1356,6 +1462,12 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETSetQueueAttributesInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
@@ -1366,16 +1478,15 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note>
+// Note:
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // GETSetQueueAttributes sends GET
 // /{AccountNumber}/{QueueName}/?Action=SetQueueAttributes&Version=2012-11-05.
@@ -1384,6 +1495,8 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttributesInput, opts ...func(*Options)) (*GETSetQueueAttributesOutput, error) {
 	if err := validateGETSetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETSetQueueAttributes, err)
@@ -1429,14 +1542,20 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETTagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -1445,13 +1564,12 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETTagQueue sends GET /{AccountNumber}/{QueueName}/?Action=TagQueue&Version=2012-11-05.
 //
@@ -1459,6 +1577,10 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...func(*Options)) (*GETTagQueueOutput, error) {
 	if err := validateGETTagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETTagQueue, err)
@@ -1504,19 +1626,24 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 			Reason: runtime.EmptyPathParameter,
 		})
 	}
+	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "GETUntagQueueInput.QueueName",
+			Reason: runtime.DotSegmentPathParameter,
+		})
+	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
 	}
 	return nil
 }
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // GETUntagQueue sends GET /{AccountNumber}/{QueueName}/?Action=UntagQueue&Version=2012-11-05.
 //
@@ -1524,6 +1651,9 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts ...func(*Options)) (*GETUntagQueueOutput, error) {
 	if err := validateGETUntagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opGETUntagQueue, err)
@@ -1584,34 +1714,35 @@ func validatePOSTAddPermission(in *AddPermissionRequest) error {
 	return nil
 }
 
-// Adds a permission to a queue for a specific principal. This allows sharing access to the queue.
+// Adds a permission to a queue for a specific [principal]. This allows sharing access to the
+// queue.
 //
 // When you create a queue, you have full control access rights for the queue. Only you, the owner
 // of the queue, can grant or deny permissions to the queue. For more information about these
-// permissions, see Allow Developers to Write Messages to a Shared Queue in the Amazon SQS
-// Developer Guide.
+// permissions, see [Allow Developers to Write Messages to a Shared Queue] in the
+// Amazon SQS Developer Guide.
 //
-// <note>
+// Note:
 //
 //   - AddPermission generates a policy for you. You can use SetQueueAttributes to upload your
-//     policy. For more information, see Using Custom Policies with the Amazon SQS Access Policy
-//     Language in the Amazon SQS Developer Guide.
+//     policy. For more information, see
+//     [Using Custom Policies with the Amazon SQS Access Policy Language] in the
+//     Amazon SQS Developer Guide.
 //   - An Amazon SQS policy can have a maximum of 7 actions.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
 //
-// </note> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTAddPermission sends POST /?Action=AddPermission&Version=2012-11-05.
 //
@@ -1619,6 +1750,11 @@ func validatePOSTAddPermission(in *AddPermissionRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=AddPermission/post
+//
+// [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
+// [Using Custom Policies with the Amazon SQS Access Policy Language]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-creating-custom-policies.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest, opts ...func(*Options)) (*POSTAddPermissionOutput, error) {
 	if err := validatePOSTAddPermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
@@ -1628,7 +1764,7 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest
 	}
 	body, err := openapi.XMLBody(in, "AddPermissionRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1680,7 +1816,7 @@ func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) err
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
 // visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12
-// hours. For more information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// hours. For more information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // For example, you have a message with a visibility timeout of 5 minutes. After 3 minutes, you
 // call ChangeMessageVisibility with a timeout of 10 minutes. You can continue to call
@@ -1706,13 +1842,13 @@ func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) err
 // yet deleted from the queue). If you reach this limit, Amazon SQS returns the OverLimit error
 // message. To avoid reaching the limit, you should delete messages from the queue after they're
 // processed. You can also increase the number of queues you use to process your messages. To
-// request a limit increase, file a support request.
+// request a limit increase, [file a support request].
 //
 // For FIFO queues, there can be a maximum of 20,000 inflight messages (received from a queue by a
 // consumer, but not yet deleted from the queue). If you reach this limit, Amazon SQS returns no
 // error messages.
 //
-// <important> If you attempt to set the VisibilityTimeout to a value greater than the maximum time
+// Important: If you attempt to set the VisibilityTimeout to a value greater than the maximum time
 // left, Amazon SQS returns an error. Amazon SQS doesn't automatically recalculate and increase the
 // timeout to the maximum remaining time.
 //
@@ -1722,14 +1858,15 @@ func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) err
 // timeout value (not to the value you set using the ChangeMessageVisibility action) the next time
 // the message is received.
 //
-// </important>
-//
 // POSTChangeMessageVisibility sends POST /?Action=ChangeMessageVisibility&Version=2012-11-05.
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
+//
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+// [file a support request]: https://console.aws.amazon.com/support/home#/case/create?issueType=service-limit-increase&limitType=service-code-sqs
 func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMessageVisibilityRequest, opts ...func(*Options)) (*POSTChangeMessageVisibilityOutput, error) {
 	if err := validatePOSTChangeMessageVisibility(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
@@ -1739,7 +1876,7 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMess
 	}
 	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1793,13 +1930,13 @@ func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRe
 // the response. You can send up to 10 ChangeMessageVisibility requests with each
 // ChangeMessageVisibilityBatch action.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -1821,7 +1958,7 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *Chang
 	}
 	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityBatchRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1869,26 +2006,25 @@ func validatePOSTCreateQueue(in *CreateQueueRequest) error {
 //
 //   - If you don't specify the FifoQueue attribute, Amazon SQS creates a standard queue.
 //
-// <note> You can't change the queue type after you create it and you can't convert an existing
+// Note: You can't change the queue type after you create it and you can't convert an existing
 // standard queue into a FIFO queue. You must either create a new FIFO queue for your application
 // or delete your existing standard queue and recreate it as a FIFO queue. For more information,
-// see Moving From a Standard Queue to a FIFO Queue in the Amazon SQS Developer Guide.
-//
-// </note>
+// see [Moving From a Standard Queue to a FIFO Queue] in the Amazon SQS Developer
+// Guide.
 //
 //   - If you don't provide a value for an attribute, the queue is created with the default value
 //     for the attribute.
 //   - If you delete a queue, you must wait at least 60 seconds before creating a queue with the
 //     same name.
 //
-// To successfully create a new queue, you must provide a queue name that adheres to the limits
-// related to queues and is unique within the scope of your queues.
+// To successfully create a new queue, you must provide a queue name that adheres to the
+// [limits related to queues] and is unique within the scope of your queues.
 //
-// <note> After you create a queue, you must wait at least one second after the queue is created to
+// Note: After you create a queue, you must wait at least one second after the queue is created to
 // be able to use the queue.
 //
-// </note> To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the
-// QueueName parameter. be aware of existing queue names:
+// To get the queue URL, use the GetQueueUrl action. GetQueueUrl requires only the QueueName
+// parameter. be aware of existing queue names:
 //
 //   - If you provide the name of an existing queue along with the exact names and values of all
 //     the queue's attributes, CreateQueue returns the queue URL for the existing queue.
@@ -1903,10 +2039,9 @@ func validatePOSTCreateQueue(in *CreateQueueRequest) error {
 //
 // &AttributeName.2=second
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTCreateQueue sends POST /?Action=CreateQueue&Version=2012-11-05 with Accept: text/xml.
 //
@@ -1914,6 +2049,10 @@ func validatePOSTCreateQueue(in *CreateQueueRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=CreateQueue/post
+//
+// [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
+// [limits related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/limits-queues.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, opts ...func(*Options)) (*CreateQueueResult, error) {
 	if err := validatePOSTCreateQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
@@ -1923,7 +2062,7 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, op
 	}
 	body, err := openapi.XMLBody(in, "CreateQueueRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -1973,7 +2112,7 @@ func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
 // message to be locked by another consumer. Amazon SQS automatically deletes messages left in a
 // queue longer than the retention period configured for the queue.
 //
-// <note> The ReceiptHandle is associated with a specific instance of receiving a message. If you
+// Note: The ReceiptHandle is associated with a specific instance of receiving a message. If you
 // receive a message more than once, the ReceiptHandle is different each time you receive a
 // message. When you use the DeleteMessage action, you must provide the most recently received
 // ReceiptHandle for the message (otherwise, the request succeeds, but the message might not be
@@ -1984,8 +2123,6 @@ func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
 // when you send the request to delete the message. The copy remains on the server and might be
 // returned to you during a subsequent receive request. You should ensure that your application is
 // idempotent, so that receiving a message more than once does not cause issues.
-//
-// </note>
 //
 // POSTDeleteMessage sends POST /?Action=DeleteMessage&Version=2012-11-05.
 //
@@ -2002,7 +2139,7 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest
 	}
 	body, err := openapi.XMLBody(in, "DeleteMessageRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2054,13 +2191,13 @@ func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
 // The result of the action on each message is reported individually in the response.
 //
-// <important> Because the batch request can result in a combination of successful and unsuccessful
+// Important: Because the batch request can result in a combination of successful and unsuccessful
 // actions, you should check for batch errors even when the call returns an HTTP status code of
 // 200.
 //
-// </important> Some actions take lists of parameters. These lists are specified using the param.n
-// notation. Values of n are integers starting from 1. For example, a parameter list with two
-// elements looks like this:
+// Some actions take lists of parameters. These lists are specified using the param.n notation.
+// Values of n are integers starting from 1. For example, a parameter list with two elements looks
+// like this:
 //
 // &AttributeName.1=first
 //
@@ -2082,7 +2219,7 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBa
 	}
 	body, err := openapi.XMLBody(in, "DeleteMessageBatchRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2122,20 +2259,19 @@ func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
 //
-// <important> Be careful with the DeleteQueue action: When you delete a queue, any messages in the
+// Important: Be careful with the DeleteQueue action: When you delete a queue, any messages in the
 // queue are no longer available.
 //
-// </important> When you delete a queue, the deletion process takes up to 60 seconds. Requests you
-// send involving that queue during the 60 seconds might succeed. For example, a SendMessage
-// request might succeed, but after 60 seconds the queue and the message you sent no longer exist.
+// When you delete a queue, the deletion process takes up to 60 seconds. Requests you send
+// involving that queue during the 60 seconds might succeed. For example, a SendMessage request
+// might succeed, but after 60 seconds the queue and the message you sent no longer exist.
 //
 // When you delete a queue, you must wait at least 60 seconds before creating a queue with the same
 // name.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTDeleteQueue sends POST /?Action=DeleteQueue&Version=2012-11-05.
 //
@@ -2143,6 +2279,8 @@ func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=DeleteQueue/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, opts ...func(*Options)) (*POSTDeleteQueueOutput, error) {
 	if err := validatePOSTDeleteQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
@@ -2152,7 +2290,7 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, op
 	}
 	body, err := openapi.XMLBody(in, "DeleteQueueRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2197,10 +2335,8 @@ func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
 
 // Gets attributes for the specified queue.
 //
-// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-// suffix.
-//
-// </note>
+// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+// .fifo suffix.
 //
 // POSTGetQueueAttributes sends POST /?Action=GetQueueAttributes&Version=2012-11-05 with Accept:
 // text/xml.
@@ -2209,6 +2345,8 @@ func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
+//
+// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
 func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttributesRequest, opts ...func(*Options)) (*GetQueueAttributesResult, error) {
 	if err := validatePOSTGetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
@@ -2218,7 +2356,7 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttribu
 	}
 	body, err := openapi.XMLBody(in, "GetQueueAttributesRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2265,8 +2403,9 @@ func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
 //
 // To access a queue that belongs to another AWS account, use the QueueOwnerAWSAccountId parameter
 // to specify the account ID of the queue's owner. The queue's owner must grant you permission to
-// access the queue. For more information about shared queue access, see AddPermission or see Allow
-// Developers to Write Messages to a Shared Queue in the Amazon SQS Developer Guide.
+// access the queue. For more information about shared queue access, see AddPermission or see
+// [Allow Developers to Write Messages to a Shared Queue] in the Amazon SQS
+// Developer Guide.
 //
 // POSTGetQueueUrl sends POST /?Action=GetQueueUrl&Version=2012-11-05 with Accept: text/xml.
 //
@@ -2274,6 +2413,8 @@ func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=GetQueueUrl/post
+//
+// [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
 func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, opts ...func(*Options)) (*GetQueueUrlResult, error) {
 	if err := validatePOSTGetQueueUrl(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
@@ -2283,7 +2424,7 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, op
 	}
 	body, err := openapi.XMLBody(in, "GetQueueUrlRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2336,8 +2477,8 @@ func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesIn
 // NextToken as a parameter in your next request to ListDeadLetterSourceQueues to receive the next
 // page of results.
 //
-// For more information about using dead-letter queues, see Using Amazon SQS Dead-Letter Queues in
-// the Amazon SQS Developer Guide.
+// For more information about using dead-letter queues, see
+// [Using Amazon SQS Dead-Letter Queues] in the Amazon SQS Developer Guide.
 //
 // POSTListDeadLetterSourceQueues sends POST /?Action=ListDeadLetterSourceQueues&Version=2012-11-05
 // with Accept: text/xml.
@@ -2346,6 +2487,8 @@ func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesIn
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
+//
+// [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
 func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) (*ListDeadLetterSourceQueuesResult, error) {
 	if err := validatePOSTListDeadLetterSourceQueues(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
@@ -2355,7 +2498,7 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	}
 	body, err := openapi.XMLBody(in, "ListDeadLetterSourceQueuesRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2401,12 +2544,11 @@ func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
 }
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
-// Tagging Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTListQueueTags sends POST /?Action=ListQueueTags&Version=2012-11-05 with Accept: text/xml.
 //
@@ -2414,6 +2556,9 @@ func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ListQueueTags/post
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest, opts ...func(*Options)) (*ListQueueTagsResult, error) {
 	if err := validatePOSTListQueueTags(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
@@ -2423,7 +2568,7 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest
 	}
 	body, err := openapi.XMLBody(in, "ListQueueTagsRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2460,21 +2605,22 @@ var opPOSTListQueues = runtime.Operation{
 // results to display, the response includes a value for NextToken. Use NextToken as a parameter in
 // your next request to listQueues to receive the next page of results.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
 //
 // Source: #/paths/~1%23Action=ListQueues/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) (*ListQueuesResult, error) {
 	if in == nil {
 		in = &POSTListQueuesInput{}
 	}
 	body, err := openapi.XMLBody(in, "ListQueuesRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTListQueues, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2516,14 +2662,14 @@ func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
 //
-// <important> When you use the PurgeQueue action, you can't retrieve any messages deleted from a
+// Important: When you use the PurgeQueue action, you can't retrieve any messages deleted from a
 // queue.
 //
 // The message deletion process takes up to 60 seconds. We recommend waiting for 60 seconds
 // regardless of your queue's size.
 //
-// </important> Messages sent to the queue before you call PurgeQueue might be received but are
-// deleted within the next minute.
+// Messages sent to the queue before you call PurgeQueue might be received but are deleted within
+// the next minute.
 //
 // Messages sent to the queue after you call PurgeQueue might be deleted while the queue is being
 // purged.
@@ -2543,7 +2689,7 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts
 	}
 	body, err := openapi.XMLBody(in, "PurgeQueueRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2588,8 +2734,8 @@ func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
-// parameter enables long-poll support. For more information, see Amazon SQS Long Polling in the
-// Amazon SQS Developer Guide.
+// parameter enables long-poll support. For more information, see [Amazon SQS Long Polling]
+// in the Amazon SQS Developer Guide.
 //
 // Short poll is the default behavior where a weighted random set of machines is sampled on a
 // ReceiveMessage call. Thus, only the messages on the sampled machines are returned. If the number
@@ -2601,28 +2747,26 @@ func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
 // For each message returned, the response includes the following:
 //
 //   - The message body.
-//   - An MD5 digest of the message body. For information about MD5, see RFC1321.
+//   - An MD5 digest of the message body. For information about MD5, see [RFC1321].
 //   - The MessageId you received when you sent the message to the queue.
 //   - The receipt handle.
 //   - The message attributes.
 //   - An MD5 digest of the message attributes.
 //
 // The receipt handle is the identifier you must provide when deleting the message. For more
-// information, see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+// information, see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 //
 // You can provide the VisibilityTimeout parameter in your request. The parameter is applied to the
 // messages that Amazon SQS returns in the response. If you don't include the parameter, the
 // overall visibility timeout for the queue is used for the returned messages. For more
-// information, see Visibility Timeout in the Amazon SQS Developer Guide.
+// information, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 //
 // A message that isn't deleted or a message whose visibility isn't extended before the visibility
 // timeout expires counts as a failed receive. Depending on the configuration of the queue, the
 // message might be sent to the dead-letter queue.
 //
-// <note> In the future, new attributes might be added. If you write code that calls this action,
-// we recommend that you structure your code so that it can handle new attributes gracefully.
-//
-// </note>
+// Note: In the future, new attributes might be added. If you write code that calls this action, we
+// recommend that you structure your code so that it can handle new attributes gracefully.
 //
 // POSTReceiveMessage sends POST /?Action=ReceiveMessage&Version=2012-11-05 with Accept: text/xml.
 //
@@ -2633,6 +2777,11 @@ func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=ReceiveMessage/post
+//
+// [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
+// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
+// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
+// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageRequest, opts ...func(*Options)) (*ReceiveMessageResult, error) {
 	if err := validatePOSTReceiveMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
@@ -2642,7 +2791,7 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageReque
 	}
 	body, err := openapi.XMLBody(in, "ReceiveMessageRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2688,15 +2837,14 @@ func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
 //
-// <note>
+// Note:
 //
 //   - Only the owner of a queue can remove permissions from it.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // POSTRemovePermission sends POST /?Action=RemovePermission&Version=2012-11-05.
 //
@@ -2704,6 +2852,8 @@ func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=RemovePermission/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionRequest, opts ...func(*Options)) (*POSTRemovePermissionOutput, error) {
 	if err := validatePOSTRemovePermission(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
@@ -2713,7 +2863,7 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionR
 	}
 	body, err := openapi.XMLBody(in, "RemovePermissionRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2764,15 +2914,13 @@ func validatePOSTSendMessage(in *SendMessageRequest) error {
 
 // Delivers a message to the specified queue.
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
-//
-// </important>
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
 // POSTSendMessage sends POST /?Action=SendMessage&Version=2012-11-05 with Accept: text/xml.
 //
@@ -2780,6 +2928,8 @@ func validatePOSTSendMessage(in *SendMessageRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SendMessage/post
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, opts ...func(*Options)) (*SendMessageResult, error) {
 	if err := validatePOSTSendMessage(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
@@ -2789,7 +2939,7 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, op
 	}
 	body, err := openapi.XMLBody(in, "SendMessageRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2848,16 +2998,16 @@ func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
 // The maximum allowed individual message size and the maximum total payload size (the sum of the
 // individual lengths of all of the batched messages) are both 256 KB (262,144 bytes).
 //
-// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 // characters are allowed:
 //
 // #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 //
-// Any characters not included in this list will be rejected. For more information, see the W3C
-// specification for characters.
+// Any characters not included in this list will be rejected. For more information, see the
+// [W3C specification for characters].
 //
-// </important> If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the
-// default value for the queue.
+// If you don't specify the DelaySeconds parameter for an entry, Amazon SQS uses the default value
+// for the queue.
 //
 // Some actions take lists of parameters. These lists are specified using the param.n notation.
 // Values of n are integers starting from 1. For example, a parameter list with two elements looks
@@ -2874,6 +3024,8 @@ func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SendMessageBatch/post
+//
+// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchRequest, opts ...func(*Options)) (*SendMessageBatchResult, error) {
 	if err := validatePOSTSendMessageBatch(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
@@ -2883,7 +3035,7 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchR
 	}
 	body, err := openapi.XMLBody(in, "SendMessageBatchRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -2931,16 +3083,15 @@ func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
 // can take up to 60 seconds for most of the attributes to propagate throughout the Amazon SQS
 // system. Changes made to the MessageRetentionPeriod attribute can take up to 15 minutes.
 //
-// <note>
+// Note:
 //
 //   - In the future, new attributes might be added. If you write code that calls this action, we
 //     recommend that you structure your code so that it can handle new attributes gracefully.
-//   - Cross-account permissions don't apply to this action. For more information, see Grant
-//     cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+//   - Cross-account permissions don't apply to this action. For more information, see
+//     [Grant cross-account permissions to a role and a user name] in the Amazon
+//     SQS Developer Guide.
 //   - To remove the ability to change queue permissions, you must deny permission to the
 //     AddPermission, RemovePermission, and SetQueueAttributes actions in your IAM policy.
-//
-// </note>
 //
 // POSTSetQueueAttributes sends POST /?Action=SetQueueAttributes&Version=2012-11-05.
 //
@@ -2948,6 +3099,8 @@ func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
+//
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttributesRequest, opts ...func(*Options)) (*POSTSetQueueAttributesOutput, error) {
 	if err := validatePOSTSetQueueAttributes(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
@@ -2957,7 +3110,7 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttribu
 	}
 	body, err := openapi.XMLBody(in, "SetQueueAttributesRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3001,8 +3154,8 @@ func validatePOSTTagQueue(in *TagQueueRequest) error {
 	return nil
 }
 
-// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-// Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
 // When you use queue tags, keep the following guidelines in mind:
 //
@@ -3011,13 +3164,12 @@ func validatePOSTTagQueue(in *TagQueueRequest) error {
 //   - Tags are case-sensitive.
 //   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 //
-// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-// Guide.
+// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+// Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTTagQueue sends POST /?Action=TagQueue&Version=2012-11-05.
 //
@@ -3025,6 +3177,10 @@ func validatePOSTTagQueue(in *TagQueueRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=TagQueue/post
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...func(*Options)) (*POSTTagQueueOutput, error) {
 	if err := validatePOSTTagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
@@ -3034,7 +3190,7 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...
 	}
 	body, err := openapi.XMLBody(in, "TagQueueRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
 	}
 	req := &runtime.Request{
 		Body:        body,
@@ -3078,13 +3234,12 @@ func validatePOSTUntagQueue(in *UntagQueueRequest) error {
 	return nil
 }
 
-// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see Tagging
-// Your Amazon SQS Queues in the Amazon SQS Developer Guide.
+// Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
+// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 //
-// <note> Cross-account permissions don't apply to this action. For more information, see Grant
-// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
-//
-// </note>
+// Note: Cross-account permissions don't apply to this action. For more information, see
+// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+// Developer Guide.
 //
 // POSTUntagQueue sends POST /?Action=UntagQueue&Version=2012-11-05.
 //
@@ -3092,6 +3247,9 @@ func validatePOSTUntagQueue(in *UntagQueueRequest) error {
 // (*runtime.InvalidParamsError).
 //
 // Source: #/paths/~1%23Action=UntagQueue/post
+//
+// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts ...func(*Options)) (*POSTUntagQueueOutput, error) {
 	if err := validatePOSTUntagQueue(in); err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
@@ -3101,7 +3259,7 @@ func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts
 	}
 	body, err := openapi.XMLBody(in, "UntagQueueRequest", "")
 	if err != nil {
-		return nil, err
+		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
 	}
 	req := &runtime.Request{
 		Body:        body,

@@ -24,24 +24,30 @@ type AddPermissionRequest struct {
 	// Required.
 	Label string `json:"Label" xml:"Label"`
 
-	// The account numbers of the principals who are to receive permission. For information about
-	// locating the account identification, see Your Amazon Web Services Identifiers in the Amazon SQS
-	// Developer Guide.
+	// The account numbers of the [principals] who are to receive permission. For information about
+	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
+	// Amazon SQS Developer Guide.
 	//
 	// Required.
+	//
+	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
 	AWSAccountIds []string `json:"AWSAccountIds" xml:"AWSAccountId"`
 
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
 	//
-	// For more information about these actions, see Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide.
+	// For more information about these actions, see
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]
+	// in the Amazon SQS Developer Guide.
 	//
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
 	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
 	//
 	// Required.
+	//
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
 	Actions []string `json:"Actions" xml:"ActionName"`
 }
 
@@ -87,11 +93,11 @@ type ChangeMessageVisibilityBatchRequest struct {
 
 // Encloses a receipt handle and an entry id for each message in ChangeMessageVisibilityBatch.
 //
-// <important> All of the following list parameters must be prefixed with
+// Important: All of the following list parameters must be prefixed with
 // ChangeMessageVisibilityBatchRequestEntry.n, where n is an integer value starting with 1. For
 // example, a parameter list for this action might look like this:
 //
-// </important> &ChangeMessageVisibilityBatchRequestEntry.1.Id=change_visibility_msg_2
+// &ChangeMessageVisibilityBatchRequestEntry.1.Id=change_visibility_msg_2
 //
 // &ChangeMessageVisibilityBatchRequestEntry.1.ReceiptHandle=your_receipt_handle
 //
@@ -101,12 +107,10 @@ type ChangeMessageVisibilityBatchRequest struct {
 type ChangeMessageVisibilityBatchRequestEntry struct {
 	// An identifier for this particular receipt handle used to communicate the result.
 	//
-	// <note> The Ids of a batch request need to be unique within a request.
+	// Note: The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
-	// </note>
 	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
@@ -205,16 +209,16 @@ type CreateQueueRequest struct {
 	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
 	//     Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM
-	//     User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Amazon IAM User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -239,35 +243,35 @@ type CreateQueueRequest struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     Amazon Web Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a
-	//     custom CMK can, for example, be alias/MyAlias . For more examples, see KeyId in the Key
+	//     custom CMK can, for example, be alias/MyAlias . For more examples, see [KeyId] in the Key
 	//     Management Service API Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't
 	//     specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this
 	//     attribute only during queue creation. You can't change it for an existing queue. When you
 	//     set this attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
-	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
+	// For more information, see [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	//     false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
-	//     Note the following:
+	//     false. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -286,7 +290,7 @@ type CreateQueueRequest struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -303,12 +307,26 @@ type CreateQueueRequest struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 
-	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-	// Amazon SQS Queues in the Amazon SQS Developer Guide.
+	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -317,16 +335,19 @@ type CreateQueueRequest struct {
 	//   - Tags are case-sensitive.
 	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
-	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-	// Guide.
+	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+	// Developer Guide.
 	//
-	// <note> To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
+	// Note: To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
-	// Cross-account permissions don't apply to this action. For more information, see Grant
-	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+	// Cross-account permissions don't apply to this action. For more information, see
+	// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+	// Developer Guide.
 	//
-	// </note>
+	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+	// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 	Tags map[string]string `json:"tags,omitzero" xml:"-"`
 }
 
@@ -366,12 +387,10 @@ type DeleteMessageBatchRequest struct {
 type DeleteMessageBatchRequestEntry struct {
 	// An identifier for this particular receipt handle. This is used to communicate the result.
 	//
-	// <note> The Ids of a batch request need to be unique within a request.
+	// Note: The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
-	// </note>
 	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
@@ -457,11 +476,14 @@ type GETAddPermissionInput struct {
 
 	// Sent as the query parameter "AWSAccountIds".
 	//
-	// The account numbers of the principals who are to receive permission. For information about
-	// locating the account identification, see Your Amazon Web Services Identifiers in the Amazon SQS
-	// Developer Guide.
+	// The account numbers of the [principals] who are to receive permission. For information about
+	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
+	// Amazon SQS Developer Guide.
 	//
 	// Required.
+	//
+	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
+	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
 	AWSAccountIds []string `json:"-"`
 
 	// Sent as the query parameter "Actions".
@@ -469,14 +491,17 @@ type GETAddPermissionInput struct {
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
 	//
-	// For more information about these actions, see Overview of Managing Access Permissions to Your
-	// Amazon Simple Queue Service Resource in the Amazon SQS Developer Guide.
+	// For more information about these actions, see
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]
+	// in the Amazon SQS Developer Guide.
 	//
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
 	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
 	//
 	// Required.
+	//
+	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
 	Actions []string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -605,16 +630,16 @@ type GETCreateQueueInput struct {
 	//     message. Valid values: An integer from 60 seconds (1 minute) to 1,209,600 seconds (14 days).
 	//     Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Amazon IAM
-	//     User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Amazon IAM User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -639,35 +664,35 @@ type GETCreateQueueInput struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     Amazon Web Services managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a
-	//     custom CMK can, for example, be alias/MyAlias . For more examples, see KeyId in the Key
+	//     custom CMK can, for example, be alias/MyAlias . For more examples, see [KeyId] in the Key
 	//     Management Service API Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Designates a queue as FIFO. Valid values are true and false. If you don't
 	//     specify the FifoQueue attribute, Amazon SQS creates a standard queue. You can provide this
 	//     attribute only during queue creation. You can't change it for an existing queue. When you
 	//     set this attribute, you must also provide the MessageGroupId for your messages explicitly.
 	//
-	// For more information, see FIFO queue logic in the Amazon SQS Developer Guide.
+	// For more information, see [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. Valid values are true and
-	//     false. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
-	//     Note the following:
+	//     false. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -686,7 +711,7 @@ type GETCreateQueueInput struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -703,14 +728,28 @@ type GETCreateQueueInput struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attribute map[string]string `json:"-"`
 
 	// Sent as the query parameter "Tag".
 	//
-	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see Tagging Your
-	// Amazon SQS Queues in the Amazon SQS Developer Guide.
+	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
+	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
 	// When you use queue tags, keep the following guidelines in mind:
 	//
@@ -719,16 +758,19 @@ type GETCreateQueueInput struct {
 	//   - Tags are case-sensitive.
 	//   - A new tag with a key identical to that of an existing tag overwrites the existing tag.
 	//
-	// For a full list of tag restrictions, see Quotas related to queues in the Amazon SQS Developer
-	// Guide.
+	// For a full list of tag restrictions, see [Quotas related to queues] in the Amazon SQS
+	// Developer Guide.
 	//
-	// <note> To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
+	// Note: To be able to tag a queue on creation, you must have the sqs:CreateQueue and sqs:TagQueue
 	// permissions.
 	//
-	// Cross-account permissions don't apply to this action. For more information, see Grant
-	// cross-account permissions to a role and a user name in the Amazon SQS Developer Guide.
+	// Cross-account permissions don't apply to this action. For more information, see
+	// [Grant cross-account permissions to a role and a user name] in the Amazon SQS
+	// Developer Guide.
 	//
-	// </note>
+	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
+	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
+	// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
 	Tag map[string]string `json:"-"`
 }
 
@@ -830,17 +872,15 @@ type GETGetQueueAttributesInput struct {
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
 	// the request returns empty results.
 	//
-	// <note> In the future, new attributes might be added. If you write code that calls this action,
-	// we recommend that you structure your code so that it can handle new attributes gracefully.
+	// Note: In the future, new attributes might be added. If you write code that calls this action, we
+	// recommend that you structure your code so that it can handle new attributes gracefully.
 	//
-	// </note> The following attributes are supported:
+	// The following attributes are supported:
 	//
-	// <important> The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
+	// Important: The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
 	// ApproximateNumberOfMessagesVisible metrics may not achieve consistency until at least 1 minute
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
-	//
-	// </important>
 	//
 	//   - All – Returns all values.
 	//   - ApproximateNumberOfMessages – Returns the approximate number of messages available for
@@ -851,10 +891,11 @@ type GETGetQueueAttributesInput struct {
 	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
 	//     are in flight. Messages are considered to be in flight if they have been sent to a client
 	//     but have not yet been deleted or have not yet reached the end of their visibility window.
-	//   - CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds
+	//     ([epoch time]).
 	//   - DelaySeconds – Returns the default delay on the queue in seconds.
-	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
-	//     time).
+	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds
+	//     ([epoch time]).
 	//   - MaximumMessageSize – Returns the limit of how many bytes a message can contain before
 	//     Amazon SQS rejects it.
 	//   - MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS
@@ -864,9 +905,9 @@ type GETGetQueueAttributesInput struct {
 	//   - ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
 	//     ReceiveMessage action waits for a message to arrive.
 	//   - VisibilityTimeout – Returns the visibility timeout for the queue. For more information
-	//     about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     about the visibility timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -891,31 +932,30 @@ type GETGetQueueAttributesInput struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key
-	//     (CMK) for Amazon SQS or a custom CMK. For more information, see Key Terms.
+	//     (CMK) for Amazon SQS or a custom CMK. For more information, see [Key Terms].
 	//   - KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon
 	//     SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	//     information, see How Does the Data Key Reuse Period Work?.
+	//     information, see [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	//     FIFO queue logic in the Amazon SQS Developer Guide.
+	//     [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
-	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-	// suffix.
-	//
-	// </note>
+	// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+	// .fifo suffix.
 	//
 	//   - ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
-	//     queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	//     queue. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -932,8 +972,21 @@ type GETGetQueueAttributesInput struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	AttributeNames []QueueAttributeName `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1081,20 +1134,22 @@ type GETReceiveMessageInput struct {
 	//
 	//   - All – Returns all values.
 	//   - ApproximateFirstReceiveTimestamp – Returns the time the message was first received from
-	//     the queue (epoch time in milliseconds).
+	//     the queue ([epoch time] in milliseconds).
 	//   - ApproximateReceiveCount – Returns the number of times a message has been received across
 	//     all queues but not deleted.
 	//   - AWSTraceHeader – Returns the X-Ray trace header string.
 	//   - SenderId
 	//   - For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
 	//   - For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
-	//   - SentTimestamp – Returns the time the message was sent to the queue (epoch time in
+	//   - SentTimestamp – Returns the time the message was sent to the queue ([epoch time] in
 	//     milliseconds).
 	//   - MessageDeduplicationId – Returns the value provided by the producer that calls the
 	//     SendMessage action.
 	//   - MessageGroupId – Returns the value provided by the producer that calls the SendMessage
 	//     action. Messages with the same MessageGroupId are returned in sequence.
 	//   - SequenceNumber – Returns the value provided by Amazon SQS.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	AttributeNames []QueueAttributeName `json:"-"`
 
 	// Sent as the query parameter "MessageAttributeNames".
@@ -1134,12 +1189,13 @@ type GETReceiveMessageInput struct {
 	// messages are available and the wait time expires, the call returns successfully with an empty
 	// list of messages.
 	//
-	// <important> To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// Important: To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
 	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
-	// set HTTP transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
-	// ApacheHttpClient for synchronous clients.
+	// set HTTP transport settings using the [NettyNioAsyncHttpClient] for asynchronous clients, or the
+	// [ApacheHttpClient] for synchronous clients.
 	//
-	// </important>
+	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
+	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
 	WaitTimeSeconds *int64 `json:"-"`
 
 	// Sent as the query parameter "ReceiveRequestAttemptId".
@@ -1160,19 +1216,17 @@ type GETReceiveMessageInput struct {
 	//     none of the messages have been modified (deleted or had their visibility changes).
 	//   - During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return
 	//     the same messages and receipt handles. If a retry occurs within the deduplication interval,
-	//     it resets the visibility timeout. For more information, see Visibility Timeout in the Amazon
-	//     SQS Developer Guide.
+	//     it resets the visibility timeout. For more information, see [Visibility Timeout] in the
+	//     Amazon SQS Developer Guide.
 	//
-	// <important> If a caller of the ReceiveMessage action still processes messages when the
-	// visibility timeout expires and messages become visible, another worker consuming from the same
-	// queue can receive the same messages and therefore process duplicates. Also, if a consumer whose
-	// message processing time is longer than the visibility timeout tries to delete the processed
-	// messages, the action fails with an error.
+	// Important: If a caller of the ReceiveMessage action still processes messages when the visibility
+	// timeout expires and messages become visible, another worker consuming from the same queue can
+	// receive the same messages and therefore process duplicates. Also, if a consumer whose message
+	// processing time is longer than the visibility timeout tries to delete the processed messages,
+	// the action fails with an error.
 	//
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
-	//
-	// </important>
 	//
 	//   - While messages with a particular MessageGroupId are invisible, no more messages belonging to
 	//     the same MessageGroupId are returned until the visibility timeout expires. You can still
@@ -1185,8 +1239,11 @@ type GETReceiveMessageInput struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId, see Using the ReceiveRequestAttemptId
-	// Request Parameter in the Amazon SQS Developer Guide.
+	// For best practices of using ReceiveRequestAttemptId, see
+	// [Using the ReceiveRequestAttemptId Request Parameter] in the Amazon SQS Developer Guide.
+	//
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
 	ReceiveRequestAttemptId *string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1273,17 +1330,17 @@ type GETSendMessageInput struct {
 	//
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
-	// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+	// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 	// characters are allowed:
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
-	// Any characters not included in this list will be rejected. For more information, see the W3C
-	// specification for characters.
-	//
-	// </important>
+	// Any characters not included in this list will be rejected. For more information, see the
+	// [W3C specification for characters].
 	//
 	// Required.
+	//
+	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 	MessageBody string `json:"-"`
 
 	// Sent as the query parameter "DelaySeconds".
@@ -1293,16 +1350,16 @@ type GETSendMessageInput struct {
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue applies.
 	//
-	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
-	// parameter only on a queue level.
-	//
-	// </note>
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
 	DelaySeconds *int64 `json:"-"`
 
 	// Sent as the query parameter "MessageAttribute".
 	//
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttribute map[string]MessageAttributeValue `json:"-"`
 
 	// Sent as the query parameter "MessageSystemAttribute".
@@ -1310,13 +1367,11 @@ type GETSendMessageInput struct {
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
-	// <important>
+	// Important:
 	//
 	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	//
-	// </important>
 	MessageSystemAttribute map[string]MessageSystemAttributeValue `json:"-"`
 
 	// Sent as the query parameter "MessageDeduplicationId".
@@ -1326,7 +1381,7 @@ type GETSendMessageInput struct {
 	// The token used for deduplication of sent messages. If a message with a particular
 	// MessageDeduplicationId is sent successfully, any messages sent with the same
 	// MessageDeduplicationId are accepted successfully but aren't delivered during the 5-minute
-	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
+	// deduplication interval. For more information, see [Exactly-once processing] in the Amazon SQS
 	// Developer Guide.
 	//
 	//   - Every message must have a unique MessageDeduplicationId,
@@ -1347,8 +1402,8 @@ type GETSendMessageInput struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
-	// useful for troubleshooting delivery issues).
+	// Note: The MessageDeduplicationId is available to the consumer of the message (this can be useful
+	// for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -1357,12 +1412,15 @@ type GETSendMessageInput struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// </note> The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId
-	// can contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
+	//
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"-"`
 
 	// Sent as the query parameter "MessageGroupId".
@@ -1385,12 +1443,12 @@ type GETSendMessageInput struct {
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide.
+	// For best practices of using MessageGroupId, see [Using the MessageGroupId Property] in the
+	// Amazon SQS Developer Guide.
 	//
-	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
-	// </important>
+	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
 	MessageGroupId *string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1428,16 +1486,16 @@ type GETSetQueueAttributesInput struct {
 	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
 	//     days). Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and
-	//     Access Management User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Identity and Access Management User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -1462,27 +1520,27 @@ type GETSetQueueAttributesInput struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     AWS-managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
-	//     example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	//     example, be alias/MyAlias . For more examples, see [KeyId] in the Key Management Service API
 	//     Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attribute applies only to FIFO (first-in-first-out) queues:
+	// The following attribute applies only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	//     Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
+	//     [Exactly-once processing] in the Amazon SQS Developer Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -1501,7 +1559,7 @@ type GETSetQueueAttributesInput struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -1518,10 +1576,23 @@ type GETSetQueueAttributesInput struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
 	//
 	// Required.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attribute map[string]string `json:"-"`
 
 	// Sent as the path parameter "AccountNumber".
@@ -1631,17 +1702,15 @@ type GetQueueAttributesRequest struct {
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
 	// the request returns empty results.
 	//
-	// <note> In the future, new attributes might be added. If you write code that calls this action,
-	// we recommend that you structure your code so that it can handle new attributes gracefully.
+	// Note: In the future, new attributes might be added. If you write code that calls this action, we
+	// recommend that you structure your code so that it can handle new attributes gracefully.
 	//
-	// </note> The following attributes are supported:
+	// The following attributes are supported:
 	//
-	// <important> The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
+	// Important: The ApproximateNumberOfMessagesDelayed, ApproximateNumberOfMessagesNotVisible, and
 	// ApproximateNumberOfMessagesVisible metrics may not achieve consistency until at least 1 minute
 	// after the producers stop sending messages. This period is required for the queue metadata to
 	// reach eventual consistency.
-	//
-	// </important>
 	//
 	//   - All – Returns all values.
 	//   - ApproximateNumberOfMessages – Returns the approximate number of messages available for
@@ -1652,10 +1721,11 @@ type GetQueueAttributesRequest struct {
 	//   - ApproximateNumberOfMessagesNotVisible – Returns the approximate number of messages that
 	//     are in flight. Messages are considered to be in flight if they have been sent to a client
 	//     but have not yet been deleted or have not yet reached the end of their visibility window.
-	//   - CreatedTimestamp – Returns the time when the queue was created in seconds (epoch time).
+	//   - CreatedTimestamp – Returns the time when the queue was created in seconds
+	//     ([epoch time]).
 	//   - DelaySeconds – Returns the default delay on the queue in seconds.
-	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds (epoch
-	//     time).
+	//   - LastModifiedTimestamp – Returns the time when the queue was last changed in seconds
+	//     ([epoch time]).
 	//   - MaximumMessageSize – Returns the limit of how many bytes a message can contain before
 	//     Amazon SQS rejects it.
 	//   - MessageRetentionPeriod – Returns the length of time, in seconds, for which Amazon SQS
@@ -1665,9 +1735,9 @@ type GetQueueAttributesRequest struct {
 	//   - ReceiveMessageWaitTimeSeconds – Returns the length of time, in seconds, for which the
 	//     ReceiveMessage action waits for a message to arrive.
 	//   - VisibilityTimeout – Returns the visibility timeout for the queue. For more information
-	//     about the visibility timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     about the visibility timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -1692,31 +1762,30 @@ type GetQueueAttributesRequest struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – Returns the ID of an Amazon Web Services managed customer master key
-	//     (CMK) for Amazon SQS or a custom CMK. For more information, see Key Terms.
+	//     (CMK) for Amazon SQS or a custom CMK. For more information, see [Key Terms].
 	//   - KmsDataKeyReusePeriodSeconds – Returns the length of time, in seconds, for which Amazon
 	//     SQS can reuse a data key to encrypt or decrypt messages before calling KMS again. For more
-	//     information, see How Does the Data Key Reuse Period Work?.
+	//     information, see [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attributes apply only to FIFO (first-in-first-out) queues:
+	// The following attributes apply only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - FifoQueue – Returns information about whether the queue is FIFO. For more information, see
-	//     FIFO queue logic in the Amazon SQS Developer Guide.
+	//     [FIFO queue logic] in the Amazon SQS Developer Guide.
 	//
-	// <note> To determine whether a queue is FIFO, you can check whether QueueName ends with the .fifo
-	// suffix.
-	//
-	// </note>
+	// Note: To determine whether a queue is [FIFO], you can check whether QueueName ends with the
+	// .fifo suffix.
 	//
 	//   - ContentBasedDeduplication – Returns whether content-based deduplication is enabled for the
-	//     queue. For more information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	//     queue. For more information, see [Exactly-once processing] in the Amazon SQS Developer
+	//     Guide.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -1733,8 +1802,21 @@ type GetQueueAttributesRequest struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [FIFO queue logic]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-understanding-logic.html
+	// [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
 }
 
@@ -1767,11 +1849,13 @@ type GetQueueUrlRequest struct {
 	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero" xml:"QueueOwnerAWSAccountId,omitempty"`
 }
 
-// For more information, see Interpreting Responses in the Amazon SQS Developer Guide.
+// For more information, see [Interpreting Responses] in the Amazon SQS Developer Guide.
 //
 // GetQueueUrlResult is the output of GETGetQueueUrl.
 //
 // Source: #/components/schemas/GetQueueUrlResult
+//
+// [Interpreting Responses]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-api-responses.html
 type GetQueueUrlResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
@@ -1903,16 +1987,22 @@ type Message struct {
 	//   - SequenceNumber
 	//
 	// ApproximateFirstReceiveTimestamp and SentTimestamp are each returned as an integer representing
-	// the epoch time in milliseconds.
+	// the [epoch time] in milliseconds.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 }
 
@@ -1925,8 +2015,10 @@ type Message struct {
 //
 // Source: #/components/schemas/MessageAttributeValue
 type MessageAttributeValue struct {
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see ASCII Printable
-	// Characters.
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
+	//
+	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
 
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
@@ -1942,10 +2034,12 @@ type MessageAttributeValue struct {
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
-	// You can also append custom labels. For more information, see Amazon SQS Message Attributes in
-	// the Amazon SQS Developer Guide.
+	// You can also append custom labels. For more information, see
+	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
 	//
 	// Required.
+	//
+	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	DataType string `json:"DataType" xml:"DataType"`
 }
 
@@ -1984,8 +2078,10 @@ const (
 //
 // Source: #/components/schemas/MessageSystemAttributeValue
 type MessageSystemAttributeValue struct {
-	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see ASCII Printable
-	// Characters.
+	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
+	// [ASCII Printable Characters].
+	//
+	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
 
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
@@ -2001,10 +2097,12 @@ type MessageSystemAttributeValue struct {
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
-	// You can also append custom labels. For more information, see Amazon SQS Message Attributes in
-	// the Amazon SQS Developer Guide.
+	// You can also append custom labels. For more information, see
+	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
 	//
 	// Required.
+	//
+	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	DataType string `json:"DataType" xml:"DataType"`
 }
 
@@ -2194,20 +2292,22 @@ type ReceiveMessageRequest struct {
 	//
 	//   - All – Returns all values.
 	//   - ApproximateFirstReceiveTimestamp – Returns the time the message was first received from
-	//     the queue (epoch time in milliseconds).
+	//     the queue ([epoch time] in milliseconds).
 	//   - ApproximateReceiveCount – Returns the number of times a message has been received across
 	//     all queues but not deleted.
 	//   - AWSTraceHeader – Returns the X-Ray trace header string.
 	//   - SenderId
 	//   - For an IAM user, returns the IAM user ID, for example ABCDEFGHI1JKLMNOPQ23R.
 	//   - For an IAM role, returns the IAM role ID, for example ABCDE1F2GH3I4JK5LMNOP:i-a123b456.
-	//   - SentTimestamp – Returns the time the message was sent to the queue (epoch time in
+	//   - SentTimestamp – Returns the time the message was sent to the queue ([epoch time] in
 	//     milliseconds).
 	//   - MessageDeduplicationId – Returns the value provided by the producer that calls the
 	//     SendMessage action.
 	//   - MessageGroupId – Returns the value provided by the producer that calls the SendMessage
 	//     action. Messages with the same MessageGroupId are returned in sequence.
 	//   - SequenceNumber – Returns the value provided by Amazon SQS.
+	//
+	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
 
 	// The name of the message attribute, where N is the index.
@@ -2239,12 +2339,13 @@ type ReceiveMessageRequest struct {
 	// messages are available and the wait time expires, the call returns successfully with an empty
 	// list of messages.
 	//
-	// <important> To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
+	// Important: To avoid HTTP errors, ensure that the HTTP response timeout for ReceiveMessage
 	// requests is longer than the WaitTimeSeconds parameter. For example, with the Java SDK, you can
-	// set HTTP transport settings using the NettyNioAsyncHttpClient for asynchronous clients, or the
-	// ApacheHttpClient for synchronous clients.
+	// set HTTP transport settings using the [NettyNioAsyncHttpClient] for asynchronous clients, or the
+	// [ApacheHttpClient] for synchronous clients.
 	//
-	// </important>
+	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
+	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
 	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero" xml:"WaitTimeSeconds,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2263,19 +2364,17 @@ type ReceiveMessageRequest struct {
 	//     none of the messages have been modified (deleted or had their visibility changes).
 	//   - During a visibility timeout, subsequent calls with the same ReceiveRequestAttemptId return
 	//     the same messages and receipt handles. If a retry occurs within the deduplication interval,
-	//     it resets the visibility timeout. For more information, see Visibility Timeout in the Amazon
-	//     SQS Developer Guide.
+	//     it resets the visibility timeout. For more information, see [Visibility Timeout] in the
+	//     Amazon SQS Developer Guide.
 	//
-	// <important> If a caller of the ReceiveMessage action still processes messages when the
-	// visibility timeout expires and messages become visible, another worker consuming from the same
-	// queue can receive the same messages and therefore process duplicates. Also, if a consumer whose
-	// message processing time is longer than the visibility timeout tries to delete the processed
-	// messages, the action fails with an error.
+	// Important: If a caller of the ReceiveMessage action still processes messages when the visibility
+	// timeout expires and messages become visible, another worker consuming from the same queue can
+	// receive the same messages and therefore process duplicates. Also, if a consumer whose message
+	// processing time is longer than the visibility timeout tries to delete the processed messages,
+	// the action fails with an error.
 	//
 	// To mitigate this effect, ensure that your application observes a safe threshold before the
 	// visibility timeout expires and extend the visibility timeout as necessary.
-	//
-	// </important>
 	//
 	//   - While messages with a particular MessageGroupId are invisible, no more messages belonging to
 	//     the same MessageGroupId are returned until the visibility timeout expires. You can still
@@ -2288,8 +2387,11 @@ type ReceiveMessageRequest struct {
 	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using ReceiveRequestAttemptId, see Using the ReceiveRequestAttemptId
-	// Request Parameter in the Amazon SQS Developer Guide.
+	// For best practices of using ReceiveRequestAttemptId, see
+	// [Using the ReceiveRequestAttemptId Request Parameter] in the Amazon SQS Developer Guide.
+	//
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
 	ReceiveRequestAttemptId *string `json:"ReceiveRequestAttemptId,omitzero" xml:"ReceiveRequestAttemptId,omitempty"`
 }
 
@@ -2347,12 +2449,10 @@ type SendMessageBatchRequest struct {
 type SendMessageBatchRequestEntry struct {
 	// An identifier for a message in this batch used to communicate the result.
 	//
-	// <note> The Ids of a batch request need to be unique within a request.
+	// Note: The Ids of a batch request need to be unique within a request.
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
-	// </note>
 	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
@@ -2367,26 +2467,24 @@ type SendMessageBatchRequestEntry struct {
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue is applied.
 	//
-	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
-	// parameter only on a queue level.
-	//
-	// </note>
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 
 	// The message system attribute to send Each message system attribute consists of a Name, Type, and
 	// Value.
 	//
-	// <important>
+	// Important:
 	//
 	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	//
-	// </important>
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2394,7 +2492,7 @@ type SendMessageBatchRequestEntry struct {
 	// The token used for deduplication of messages within a 5-minute minimum deduplication interval.
 	// If a message with a particular MessageDeduplicationId is sent successfully, subsequent messages
 	// with the same MessageDeduplicationId are accepted successfully but aren't delivered. For more
-	// information, see Exactly-once processing in the Amazon SQS Developer Guide.
+	// information, see [Exactly-once processing] in the Amazon SQS Developer Guide.
 	//
 	//   - Every message must have a unique MessageDeduplicationId,
 	//   - You may provide a MessageDeduplicationId explicitly.
@@ -2414,8 +2512,8 @@ type SendMessageBatchRequestEntry struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
-	// useful for troubleshooting delivery issues).
+	// Note: The MessageDeduplicationId is available to the consumer of the message (this can be useful
+	// for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -2424,12 +2522,14 @@ type SendMessageBatchRequestEntry struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// </note> The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
-	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
-	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
+	// The length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can contain
+	// alphanumeric characters (a-z, A-Z, 0-9) and punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
+	//
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2450,12 +2550,12 @@ type SendMessageBatchRequestEntry struct {
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide.
+	// For best practices of using MessageGroupId, see [Using the MessageGroupId Property] in the
+	// Amazon SQS Developer Guide.
 	//
-	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
-	// </important>
+	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
 	MessageGroupId *string `json:"MessageGroupId,omitzero" xml:"MessageGroupId,omitempty"`
 }
 
@@ -2497,19 +2597,25 @@ type SendMessageBatchResultEntry struct {
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// Required.
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageBody string `json:"MD5OfMessageBody" xml:"MD5OfMessageBody"`
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
-	// before creating the MD5 digest. For information about MD5, see RFC1321.
+	// before creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2534,17 +2640,17 @@ type SendMessageRequest struct {
 
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
-	// <important> A message can include only XML, JSON, and unformatted text. The following Unicode
+	// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
 	// characters are allowed:
 	//
 	// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF
 	//
-	// Any characters not included in this list will be rejected. For more information, see the W3C
-	// specification for characters.
-	//
-	// </important>
+	// Any characters not included in this list will be rejected. For more information, see the
+	// [W3C specification for characters].
 	//
 	// Required.
+	//
+	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 	MessageBody string `json:"MessageBody" xml:"MessageBody"`
 
 	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
@@ -2552,26 +2658,24 @@ type SendMessageRequest struct {
 	// after the delay period is finished. If you don't specify a value, the default value for the
 	// queue applies.
 	//
-	// <note> When you set FifoQueue, you can't set DelaySeconds per message. You can set this
-	// parameter only on a queue level.
-	//
-	// </note>
+	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
+	// only on a queue level.
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
 
-	// Each message attribute consists of a Name, Type, and Value. For more information, see Amazon SQS
-	// message attributes in the Amazon SQS Developer Guide.
+	// Each message attribute consists of a Name, Type, and Value. For more information, see
+	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
+	//
+	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
 
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
-	// <important>
+	// Important:
 	//
 	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	//
-	// </important>
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2579,7 +2683,7 @@ type SendMessageRequest struct {
 	// The token used for deduplication of sent messages. If a message with a particular
 	// MessageDeduplicationId is sent successfully, any messages sent with the same
 	// MessageDeduplicationId are accepted successfully but aren't delivered during the 5-minute
-	// deduplication interval. For more information, see Exactly-once processing in the Amazon SQS
+	// deduplication interval. For more information, see [Exactly-once processing] in the Amazon SQS
 	// Developer Guide.
 	//
 	//   - Every message must have a unique MessageDeduplicationId,
@@ -2600,8 +2704,8 @@ type SendMessageRequest struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// <note> The MessageDeduplicationId is available to the consumer of the message (this can be
-	// useful for troubleshooting delivery issues).
+	// Note: The MessageDeduplicationId is available to the consumer of the message (this can be useful
+	// for troubleshooting delivery issues).
 	//
 	// If a message is sent successfully but the acknowledgement is lost and the message is resent with
 	// the same MessageDeduplicationId after the deduplication interval, Amazon SQS can't detect
@@ -2610,12 +2714,15 @@ type SendMessageRequest struct {
 	// Amazon SQS continues to keep track of the message deduplication ID even after the message is
 	// received and deleted.
 	//
-	// </note> The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId
-	// can contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
+	// The maximum length of MessageDeduplicationId is 128 characters. MessageDeduplicationId can
+	// contain alphanumeric characters (a-z, A-Z, 0-9) and punctuation
 	// (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageDeduplicationId, see Using the MessageDeduplicationId
-	// Property in the Amazon SQS Developer Guide.
+	// For best practices of using MessageDeduplicationId, see
+	// [Using the MessageDeduplicationId Property] in the Amazon SQS Developer Guide.
+	//
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2636,12 +2743,12 @@ type SendMessageRequest struct {
 	// The length of MessageGroupId is 128 characters. Valid values: alphanumeric characters and
 	// punctuation (!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~).
 	//
-	// For best practices of using MessageGroupId, see Using the MessageGroupId Property in the Amazon
-	// SQS Developer Guide.
+	// For best practices of using MessageGroupId, see [Using the MessageGroupId Property] in the
+	// Amazon SQS Developer Guide.
 	//
-	// <important> MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
+	// Important: MessageGroupId is required for FIFO queues. You can't use it for Standard queues.
 	//
-	// </important>
+	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
 	MessageGroupId *string `json:"MessageGroupId,omitzero" xml:"MessageGroupId,omitempty"`
 }
 
@@ -2656,12 +2763,16 @@ type SendMessageResult struct {
 
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero" xml:"MD5OfMessageBody,omitempty"`
 
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
-	// creating the MD5 digest. For information about MD5, see RFC1321.
+	// creating the MD5 digest. For information about MD5, see [RFC1321].
+	//
+	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
 
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
@@ -2670,7 +2781,9 @@ type SendMessageResult struct {
 	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
 
 	// An attribute containing the MessageId of the message sent to the queue. For more information,
-	// see Queue and Message Identifiers in the Amazon SQS Developer Guide.
+	// see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
+	//
+	// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
 	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
 
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -2707,16 +2820,16 @@ type SetQueueAttributesRequest struct {
 	//     message. Valid values: An integer representing seconds, from 60 (1 minute) to 1,209,600 (14
 	//     days). Default: 345,600 (4 days).
 	//   - Policy – The queue's policy. A valid Amazon Web Services policy. For more information
-	//     about policy structure, see Overview of Amazon Web Services IAM Policies in the Identity and
-	//     Access Management User Guide.
+	//     about policy structure, see [Overview of Amazon Web Services IAM Policies] in
+	//     the Identity and Access Management User Guide.
 	//   - ReceiveMessageWaitTimeSeconds – The length of time, in seconds, for which a ReceiveMessage
 	//     action waits for a message to arrive. Valid values: An integer from 0 to 20 (seconds).
 	//     Default: 0.
 	//   - VisibilityTimeout – The visibility timeout for the queue, in seconds. Valid values: An
 	//     integer from 0 to 43,200 (12 hours). Default: 30. For more information about the visibility
-	//     timeout, see Visibility Timeout in the Amazon SQS Developer Guide.
+	//     timeout, see [Visibility Timeout] in the Amazon SQS Developer Guide.
 	//
-	// The following attributes apply only to dead-letter queues:
+	// The following attributes apply only to [dead-letter queues:]
 	//
 	//   - RedrivePolicy – The string that includes the parameters for the dead-letter queue
 	//     functionality of the source queue as a JSON object. The parameters are as follows:
@@ -2741,27 +2854,27 @@ type SetQueueAttributesRequest struct {
 	//     queue ARNs. To allow more than 10 source queues to specify dead-letter queues, set the
 	//     redrivePermission parameter to allowAll.
 	//
-	// <note> The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
+	// Note: The dead-letter queue of a FIFO queue must also be a FIFO queue. Similarly, the
 	// dead-letter queue of a standard queue must also be a standard queue.
 	//
-	// </note> The following attributes apply only to server-side-encryption:
+	// The following attributes apply only to [server-side-encryption]:
 	//
 	//   - KmsMasterKeyId – The ID of an Amazon Web Services managed customer master key (CMK) for
-	//     Amazon SQS or a custom CMK. For more information, see Key Terms. While the alias of the
+	//     Amazon SQS or a custom CMK. For more information, see [Key Terms]. While the alias of the
 	//     AWS-managed CMK for Amazon SQS is always alias/aws/sqs, the alias of a custom CMK can, for
-	//     example, be alias/MyAlias . For more examples, see KeyId in the Key Management Service API
+	//     example, be alias/MyAlias . For more examples, see [KeyId] in the Key Management Service API
 	//     Reference.
 	//   - KmsDataKeyReusePeriodSeconds – The length of time, in seconds, for which Amazon SQS can
-	//     reuse a data key to encrypt or decrypt messages before calling KMS again. An integer
+	//     reuse a [data key] to encrypt or decrypt messages before calling KMS again. An integer
 	//     representing seconds, between 60 seconds (1 minute) and 86,400 seconds (24 hours). Default:
 	//     300 (5 minutes). A shorter time period provides better security but results in more calls to
-	//     KMS which might incur charges after Free Tier. For more information, see How Does the Data
-	//     Key Reuse Period Work?.
+	//     KMS which might incur charges after Free Tier. For more information, see
+	//     [How Does the Data Key Reuse Period Work?].
 	//
-	// The following attribute applies only to FIFO (first-in-first-out) queues:
+	// The following attribute applies only to [FIFO (first-in-first-out) queues]:
 	//
 	//   - ContentBasedDeduplication – Enables content-based deduplication. For more information, see
-	//     Exactly-once processing in the Amazon SQS Developer Guide. Note the following:
+	//     [Exactly-once processing] in the Amazon SQS Developer Guide. Note the following:
 	//   - Every message must have a unique MessageDeduplicationId.
 	//   - You may provide a MessageDeduplicationId explicitly.
 	//   - If you aren't able to provide a MessageDeduplicationId and you enable
@@ -2780,7 +2893,7 @@ type SetQueueAttributesRequest struct {
 	//     MessageDeduplicationId, the two messages are treated as duplicates and only one copy of the
 	//     message is delivered.
 	//
-	// The following attributes apply only to high throughput for FIFO queues:
+	// The following attributes apply only to [high throughput for FIFO queues]:
 	//
 	//   - DeduplicationScope – Specifies whether message deduplication occurs at the message group
 	//     or queue level. Valid values are messageGroup and queue.
@@ -2797,10 +2910,23 @@ type SetQueueAttributesRequest struct {
 	// If you set these attributes to anything other than the values shown for enabling high
 	// throughput, normal throughput is in effect and deduplication occurs as specified.
 	//
-	// For information on throughput quotas, see Quotas related to messages in the Amazon SQS Developer
-	// Guide.
+	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
+	// Developer Guide.
 	//
 	// Required.
+	//
+	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
+	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
+	// [dead-letter queues:]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
+	// [server-side-encryption]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html
+	// [Key Terms]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-sse-key-terms
+	// [KeyId]: https://docs.aws.amazon.com/kms/latest/APIReference/API_DescribeKey.html#API_DescribeKey_RequestParameters
+	// [data key]: https://docs.aws.amazon.com/kms/latest/developerguide/concepts.html#data-keys
+	// [How Does the Data Key Reuse Period Work?]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-server-side-encryption.html#sqs-how-does-the-data-key-reuse-period-work
+	// [FIFO (first-in-first-out) queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
+	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
+	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
+	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attributes map[string]string `json:"Attributes" xml:"-"`
 }
 

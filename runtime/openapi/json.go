@@ -91,6 +91,10 @@ type Variant struct {
 	// exactly that value, written as JSON (a property whose enum has one
 	// value, or "const"). Stripe's DeletedCustomer: "deleted", "true".
 	Const []string
+	// Enum are property/values pairs: when the property is present it must
+	// hold one of the values, written as a JSON array (a property whose enum
+	// has several values: `"type", ["klarna","klarna_account"]`).
+	Enum []string
 	// Properties are all the properties the member declares; Open says it
 	// also keeps any other (additionalProperties). Among the members that
 	// fit, the one that would drop the fewest of the object's members wins.
@@ -148,9 +152,10 @@ func Into[T any](dst **T) func([]byte) error {
 //     names a member's tag (OpenAPI 3.0 §4.7.25);
 //  2. else among the members whose JSON type matches, whose required
 //     properties are all present and whose const properties hold their
-//     values: the one that declares the most of the object's members (so
-//     the fewest are dropped), then the one with the most required and
-//     const properties (the most specific), then the first in spec order,
+//     values and whose enum properties, when present, hold one of theirs:
+//     the one that declares the most of the object's members (so the
+//     fewest are dropped), then the one with the most required, const and
+//     present enum properties (the most specific), then the first in spec order,
 //     provided it decodes; if it does not, the next.
 //
 // Members the object has that a member does not declare never disqualify
@@ -197,7 +202,7 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 			fail.Tried = append(fail.Tried, v.Name+": "+reason)
 			continue
 		}
-		f := fit{index: i, evidence: len(v.Required) + len(v.Const)/2}
+		f := fit{index: i, evidence: len(v.Required) + len(v.Const)/2 + v.enumEvidence(obj)}
 		if !v.Open && (len(v.Properties) > 0 || v.Type == JSONObject) {
 			for k := range obj {
 				if !slices.Contains(v.Properties, k) {
@@ -243,7 +248,36 @@ func (v *Variant) reject(kind string, obj map[string]json.RawMessage) string {
 			return fmt.Sprintf("%q is %s, must be %s", v.Const[i], raw, v.Const[i+1])
 		}
 	}
+	for i := 0; i+1 < len(v.Enum); i += 2 {
+		raw, ok := obj[v.Enum[i]]
+		if ok && !jsonMember(raw, v.Enum[i+1]) {
+			return fmt.Sprintf("%q is %s, must be one of %s", v.Enum[i], raw, v.Enum[i+1])
+		}
+	}
 	return ""
+}
+
+// enumEvidence counts v's enum properties that obj has (each holds one of
+// its values, or reject would have refused v).
+func (v *Variant) enumEvidence(obj map[string]json.RawMessage) int {
+	n := 0
+	for i := 0; i+1 < len(v.Enum); i += 2 {
+		if _, ok := obj[v.Enum[i]]; ok {
+			n++
+		}
+	}
+	return n
+}
+
+// jsonMember reports whether the JSON value a is one of the values of the
+// JSON array list.
+func jsonMember(a json.RawMessage, list string) bool {
+	var x any
+	var ys []any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal([]byte(list), &ys) != nil {
+		return false
+	}
+	return slices.ContainsFunc(ys, func(y any) bool { return reflect.DeepEqual(x, y) })
 }
 
 // jsonKind returns the JSON type of the value b starts with.

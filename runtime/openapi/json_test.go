@@ -176,3 +176,32 @@ func TestUnionDecodeWrongDecoderCount(t *testing.T) {
 	require.EqualError(t, err, "openapi: union Pet: 1 decoders for 2 variants")
 	require.Nil(t, cat)
 }
+
+// Variants told apart by a multi-value enum of one property (issue 19):
+// {"type":"klarna"} is Klarna, never the first variant that fits its JSON
+// type; a value neither enum holds fits no variant.
+func TestUnionDecodeEnumMembership(t *testing.T) {
+	type klarna struct {
+		Type string `json:"type"`
+	}
+	type afterpay struct {
+		Type string `json:"type"`
+	}
+	u := Union{Name: "Payment", Variants: []Variant{
+		{Name: "Afterpay", Type: JSONObject, Required: []string{"type"}, Enum: []string{"type", `["afterpay"]`}, Properties: []string{"type"}},
+		{Name: "Klarna", Type: JSONObject, Required: []string{"type"}, Enum: []string{"type", `["klarna","klarna_account"]`}, Properties: []string{"type"}},
+	}}
+	for body, want := range map[string]int{`{"type":"klarna"}`: 1, `{"type":"klarna_account"}`: 1, `{"type":"afterpay"}`: 0} {
+		var a *afterpay
+		var k *klarna
+		i, err := u.Decode([]byte(body), Into(&a), Into(&k))
+		require.NoError(t, err, body)
+		require.Equal(t, want, i, body)
+	}
+	var a *afterpay
+	var k *klarna
+	_, err := u.Decode([]byte(`{"type":"card"}`), Into(&a), Into(&k))
+	var ue *UnionError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, []string{`Afterpay: "type" is "card", must be one of ["afterpay"]`, `Klarna: "type" is "card", must be one of ["klarna","klarna_account"]`}, ue.Tried)
+}

@@ -210,7 +210,7 @@ func errorKind(err error) string {
 		kind = "throttle window"
 	}
 	if errors.As(err, &api) {
-		kind += " " + strconv.Itoa(api.HTTPStatusCode) + " " + api.ErrorCode
+		kind += " " + strconv.Itoa(api.HTTPStatusCode) + " " + api.ErrorCode()
 	}
 	return kind
 }

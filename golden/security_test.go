@@ -1,0 +1,124 @@
+package golden
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/retrygen/retrygen/generator"
+)
+
+// securityTest runs inside the generated client of
+// testdata/hostile-security.yaml: inputs that try to leave the endpoint, and
+// operations that must not receive credentials they do not declare.
+const securityTest = `package hostile
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/retrygen/retrygen/runtime"
+)
+
+type seen struct{ uri, auth, key string }
+
+func TestRequestsStayOnTheEndpointAndCredentialsFollowTheSpec(t *testing.T) {
+	var got, evil []seen
+	record := func(to *[]seen) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			*to = append(*to, seen{r.RequestURI, r.Header.Get("Authorization"), r.Header.Get("X-Api-Key")})
+		})
+	}
+	srv := httptest.NewServer(record(&got))
+	defer srv.Close()
+	bad := httptest.NewServer(record(&evil))
+	defer bad.Close()
+	evilHost := strings.TrimPrefix(bad.URL, "http://")
+	ctx := context.Background()
+
+	// Given bearer and the header key only (not basic, not the query key).
+	c, err := New(srv.URL+"/v1", WithBearerToken("T"), WithAPIKey("K"), func(o *Options) { o.MaxAttempts = 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"@" + evilHost, "//" + evilHost, "a/b", "../../x", "?x=1#y", ":1", ".x"} {
+		if _, err := c.GetItem(ctx, &GetItemInput{Id: id}); err != nil {
+			t.Fatalf("%q: %v", id, err)
+		}
+	}
+	for _, id := range []string{".", ".."} {
+		_, err := c.GetItem(ctx, &GetItemInput{Id: id})
+		var ip *runtime.InvalidParamsError
+		if !errors.As(err, &ip) || err.Error() != "hostile: GetItem: 1 validation error(s) found. - dot segment in path parameter, GetItemInput.Id." {
+			t.Fatalf("%q: %T %v", id, err, err)
+		}
+	}
+	for _, call := range []func() error{
+		func() error { _, err := c.GetPublic(ctx, nil); return err },
+		func() error { _, err := c.GetAnonymousOrKey(ctx, nil); return err },
+		func() error { _, err := c.GetKeyed(ctx, nil); return err }, // qkey missing: nothing sent
+		func() error { _, err := c.GetBasicOrBearer(ctx, nil); return err },
+		// A per-call option gives the query key for one call only.
+		func() error { _, err := c.GetKeyed(ctx, nil, WithQkey("Q")); return err },
+		func() error { _, err := c.GetKeyed(ctx, nil); return err },
+	} {
+		if err := call(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []seen{
+		{"/v1/items/@" + evilHost, "Bearer T", ""},
+		{"/v1/items/%2F%2F" + evilHost, "Bearer T", ""},
+		{"/v1/items/a%2Fb", "Bearer T", ""},
+		{"/v1/items/..%2F..%2Fx", "Bearer T", ""},
+		{"/v1/items/%3Fx=1%23y", "Bearer T", ""},
+		{"/v1/items/:1", "Bearer T", ""},
+		{"/v1/items/.x", "Bearer T", ""},
+		{"/v1/public", "", ""},
+		{"/v1/anonymous-or-key", "", "K"},
+		{"/v1/keyed", "", ""},
+		{"/v1/basic-or-bearer", "Bearer T", ""},
+		{"/v1/keyed?api_key=Q", "", "K"},
+		{"/v1/keyed", "", ""},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d requests %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("request %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if len(evil) != 0 {
+		t.Fatalf("the other listener got %+v", evil)
+	}
+}
+`
+
+// TestHostileSecurity generates testdata/hostile-security.yaml and runs
+// securityTest in it (issue 17 item 1): path parameters cannot leave the
+// endpoint or name a parent resource, and each operation sends only the
+// credentials its security requirement names.
+func TestHostileSecurity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated client")
+	}
+	svc, _, err := generator.LoadService("testdata/hostile-security.yaml", nil)
+	require.NoError(t, err)
+	files, err := generator.Generate(svc, "hostile")
+	require.NoError(t, err)
+	dir, err := os.MkdirTemp(".", ".tmp-build-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	writeFiles(t, dir, files)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "security_test.go"), []byte(securityTest), 0o644))
+	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}

@@ -1,0 +1,210 @@
+package runtime
+
+import (
+	"slices"
+	"time"
+)
+
+// Policy is one call's retry policy, resolved once when the call starts from
+// every level of retry-behavior.md §2 — global defaults, the Service, the
+// Operation, the environment, the config file, the client's and the call's
+// Options — and never changed afterwards. Everything the attempt loop
+// decides (classification, backoff, retry quota, server delays, throttle
+// windows, deadlines) reads the policy only, so each precedence rule is
+// written once, in resolvePolicy. Its slices and functions are shared with
+// the levels they came from and must not be modified.
+type Policy struct {
+	// Settings are the retry mode and max attempts with the source that
+	// decided each (§2; an operation's own max attempts sits at the
+	// service level, above the service's).
+	Settings
+	// Params are the mode's delays, jitter, retry quota and limiter:
+	// global defaults < throttle control's max delay (aliyun) < Service.Defaults
+	// < Service.PerMode[mode] < Operation.Backoff < the client's
+	// ThrottleControl.MaxDelay (aliyun) < Options.MaxBackoff.
+	// Params.MaxAttempts is Settings.MaxAttempts.Value.
+	Params ModeParams
+	// MaxServerDelay is the longest server-requested delay slept
+	// (Options.MaxServerDelay, else DefaultMaxServerDelay, 20 s; §5).
+	MaxServerDelay time.Duration
+	// ThrottleControl is the throttle control in force (§8): the client
+	// options', else the service's, nil when off or
+	// Options.DisableThrottleControl. Read from the client's options only.
+	ThrottleControl *ThrottleControl
+	// ThrottleMaxDelay bounds every throttle-window wait and delay (§8): in
+	// aliyun mode the mode's max delay (Params.MaxBackoff), else
+	// ThrottleControl.MaxDelay, else DefaultThrottleMaxDelay (120 s). This is
+	// the one place the max-delay rule lives.
+	ThrottleMaxDelay time.Duration
+	// ThrottleRetryStatuses are the statuses retried in aliyun mode (§8):
+	// ThrottleControl.RetryStatuses, else 408, 429, 500, 502, 503, 504.
+	ThrottleRetryStatuses []int
+	// MaxThrottleWindow caps a throttle window's TimeLeft (§8): the client's
+	// Options.MaxThrottleWindow, else DefaultMaxThrottleWindow (10 min).
+	MaxThrottleWindow time.Duration
+	// RetrySafe: Operation.RetrySafe or Service.RetrySafe (§3).
+	RetrySafe bool
+	// LongPolling: Operation.LongPolling (§7).
+	LongPolling bool
+	// MaxElapsed is the retry deadline from the call's start (§9):
+	// Operation.MaxElapsed, else Service.MaxElapsed; 0 for none.
+	MaxElapsed time.Duration
+	// RetryStatuses replace §4 rules 6–7 outside aliyun mode (§9):
+	// Operation.RetryStatuses, else Service.RetryStatuses; nil for none.
+	RetryStatuses []StatusRange
+	// ConnectionErrorsNotRetried: Service or Operation says so (§9).
+	ConnectionErrorsNotRetried bool
+	// Bare429NotRetried: Service.Bare429NotRetried (§4 rule 7).
+	Bare429NotRetried bool
+	// ServerDelayHeaders are Service.ServerDelayHeaders (§5).
+	ServerDelayHeaders []string
+	// Classify and Backoff are the call's Options.Classify and
+	// Options.Backoff (nil for none).
+	Classify func(*AttemptResult) (Class, bool)
+	Backoff  func(attempt int, err error) time.Duration
+	// codes are the error-code lists, most specific first: the call's
+	// options, the operation, the service; the built-in lists follow (§4).
+	codes [3]codeLists
+}
+
+// ResolvePolicy resolves the policy of one call of op (nil: an operation
+// that declares nothing) on svc, for a client built with client options and
+// a call with call options (either may be nil), in environment env. It
+// reads the environment and the config file as [ResolveSettings] does and
+// returns its errors: a *ConfigError for an invalid winning retry mode or
+// max attempts, an *IniSyntaxError or *fs.PathError for the config file.
+// [Client.Do] resolves the same policy from the settings the client
+// resolved once.
+func ResolvePolicy(svc *Service, op *Operation, client, call *Options, env Env) (Policy, error) {
+	if svc == nil {
+		svc = &Service{}
+	}
+	s, err := ResolveSettings(svc, client, call, env)
+	if err != nil {
+		return Policy{}, err
+	}
+	return resolvePolicy(s, svc, op, client, call), nil
+}
+
+// noOperation stands for an operation that declares nothing of its own.
+var noOperation Operation
+
+// resolvePolicy applies every precedence rule but those of mode and max
+// attempts (resolved into s, §2) once, in the order of the levels. client
+// holds the options read once by NewClient; call (nil: client) the per-call
+// ones. It allocates nothing.
+func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Options) Policy {
+	if op == nil {
+		op = &noOperation
+	}
+	if client == nil {
+		client = &Options{}
+	}
+	if call == nil {
+		call = client
+	}
+	mode := s.Mode.Value
+	if n := op.Backoff.MaxAttempts; n > 0 && s.MaxAttempts.Source.Level >= LevelServiceDefault {
+		// The operation's own max attempts sits above the service's (§2).
+		s.MaxAttempts = Setting[int]{Value: n, Source: Source{
+			Level: LevelServiceDefault, Name: "maxAttempts", Location: "x-retry of operation " + op.Name}}
+	}
+	p := Policy{Settings: s, Params: globalParams(mode)}
+	p.Params.MaxAttempts = s.MaxAttempts.Value
+	p.ThrottleControl = throttleControl(svc, client)
+	aliyun := mode == ModeAliyun
+	if tc := p.ThrottleControl; aliyun && tc != nil {
+		// §8: with throttle control the aliyun max delay defaults to 120 s
+		// (aliyun-java-sdk-core's RetryUtil); the spec's own value is a
+		// service default.
+		p.Params.MaxBackoff = DefaultThrottleMaxDelay
+		if tc == svc.ThrottleControl && tc.MaxDelay > 0 {
+			p.Params.MaxBackoff = tc.MaxDelay
+		}
+	}
+	p.Params.override(svc.Defaults)
+	p.Params.override(svc.PerMode[mode])
+	p.Params.override(op.Backoff)
+	if tc := p.ThrottleControl; aliyun && tc != nil && tc != svc.ThrottleControl && tc.MaxDelay > 0 {
+		p.Params.MaxBackoff = tc.MaxDelay // a client option
+	}
+	if call.MaxBackoff > 0 {
+		p.Params.MaxBackoff = call.MaxBackoff
+	}
+
+	p.MaxServerDelay = DefaultMaxServerDelay
+	if call.MaxServerDelay > 0 {
+		p.MaxServerDelay = call.MaxServerDelay
+	}
+	switch tc := p.ThrottleControl; {
+	case aliyun:
+		p.ThrottleMaxDelay = p.Params.MaxBackoff
+	case tc != nil && tc.MaxDelay > 0:
+		p.ThrottleMaxDelay = tc.MaxDelay
+	default:
+		p.ThrottleMaxDelay = DefaultThrottleMaxDelay
+	}
+	p.ThrottleRetryStatuses = aliyunRetryStatuses
+	if tc := p.ThrottleControl; tc != nil && len(tc.RetryStatuses) > 0 {
+		p.ThrottleRetryStatuses = tc.RetryStatuses
+	}
+	p.MaxThrottleWindow = DefaultMaxThrottleWindow
+	if client.MaxThrottleWindow > 0 {
+		p.MaxThrottleWindow = client.MaxThrottleWindow
+	}
+
+	p.RetrySafe = op.RetrySafe || svc.RetrySafe
+	p.LongPolling = op.LongPolling
+	p.MaxElapsed = svc.MaxElapsed
+	if op.MaxElapsed > 0 {
+		p.MaxElapsed = op.MaxElapsed
+	}
+	p.RetryStatuses = svc.RetryStatuses
+	if len(op.RetryStatuses) > 0 {
+		p.RetryStatuses = op.RetryStatuses
+	}
+	p.ConnectionErrorsNotRetried = svc.ConnectionErrorsNotRetried || op.ConnectionErrorsNotRetried
+	p.Bare429NotRetried = svc.Bare429NotRetried
+	p.ServerDelayHeaders = svc.ServerDelayHeaders
+	p.Classify, p.Backoff = call.Classify, call.Backoff
+	p.codes = [3]codeLists{
+		{call.TransientCodes, call.ThrottlingCodes, call.NonRetryableCodes},
+		{op.TransientCodes, op.ThrottlingCodes, op.NonRetryableCodes},
+		{svc.TransientCodes, svc.ThrottlingCodes, svc.NonRetryableCodes},
+	}
+	return p
+}
+
+// throttleControl is the throttle control in force for a client (§8):
+// none when its options disable it, else the options', else the service's.
+func throttleControl(svc *Service, client *Options) *ThrottleControl {
+	switch {
+	case client.DisableThrottleControl:
+		return nil
+	case client.ThrottleControl != nil:
+		return client.ThrottleControl
+	}
+	return svc.ThrottleControl
+}
+
+// codeClass looks code up level by level, most specific first: the call's
+// options, the operation, the service, the built-in lists (§4), then, in
+// aliyun mode, the aliyun throttling codes (§8). The first level that lists
+// the code decides.
+func (p *Policy) codeClass(code string) (Class, bool) {
+	if code == "" {
+		return ClassSuccess, false
+	}
+	for _, l := range p.codes {
+		if c, ok := l.lookup(code); ok {
+			return c, true
+		}
+	}
+	if c, ok := builtinCodes.lookup(code); ok {
+		return c, true
+	}
+	if p.Mode.Value == ModeAliyun && slices.Contains(aliyunThrottlingCodes, code) {
+		return ClassThrottling, true
+	}
+	return ClassSuccess, false
+}
