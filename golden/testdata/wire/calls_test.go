@@ -256,3 +256,25 @@ func TestRawUploadHasABoundary(t *testing.T) {
 		t.Fatalf("parts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Item 7: every server, root, path and operation, as constants and a typed
+// URL builder; DefaultServerURL prefers https.
+func TestServers(t *testing.T) {
+	if DefaultServerURL != "https://api.example.com/v1" || Server1Default != "http://localhost:8080/v1" || Server1Template != "http://{host}:{port}/v1" {
+		t.Fatalf("%s %s %s", DefaultServerURL, Server1Default, Server1Template)
+	}
+	u, err := Server1URL(Server1Vars{Host: "h", Port: Server1Port9090})
+	if err != nil || u != "http://h:9090/v1" {
+		t.Fatalf("%s %v", u, err)
+	}
+	if _, err := Server1URL(Server1Vars{Port: "7070"}); err == nil || err.Error() != `server variable "port": "7070" is not one of 8080, 9090` {
+		t.Fatalf("enum: %v", err)
+	}
+	u, err = GetThingServer1URL(GetThingServer1Vars{Stage: GetThingServer1StageBeta})
+	if err != nil || u != "https://things.example.com/beta" || GetThingServer1Default != "https://things.example.com/prod" {
+		t.Fatalf("path-level server: %s %v", u, err)
+	}
+	if u, err := PutTaggingServer1URL(PutTaggingServer1Vars{}); err != nil || u != "https://b.s3.example.com" {
+		t.Fatalf("operation-level server: %s %v", u, err)
+	}
+}
