@@ -63,6 +63,7 @@ func operationGoName(pathKey, method string, op *openapi3.Operation) string {
 // operations builds every operation, sorted by Go name.
 func (b *builder) operations() []*Operation {
 	var out []*Operation
+	var nodes []*yaml.Node // each operation's mapping, by index into out
 	methods := namespace{}
 	ids := map[string]string{} // operationId → pointer of its first operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
@@ -127,7 +128,18 @@ func (b *builder) operations() []*Operation {
 			o.Retry.FixedHeaders[http.CanonicalHeaderKey(h.Name)] = h.Value
 		}
 		out = append(out, o)
+		nodes = append(nodes, opNode)
 	})
+	// Paginators and waiters read the input and output types, built above.
+	types := map[string]*Type{}
+	for _, t := range b.types {
+		types[t.Name] = t
+	}
+	for i, o := range out {
+		b.d.building(o.Source)
+		b.pagination(o, nodes[i], o.Source, types, methods)
+		b.waiters(o, nodes[i], o.Source, types, methods)
+	}
 	slices.SortFunc(out, func(x, y *Operation) int { return strings.Compare(x.Name, y.Name) })
 	b.clearUnusedCodes(out)
 	return out

@@ -24,7 +24,11 @@
 //     build_params.go and build_body.go make an operation's input,
 //     build_body.go its output, build_errors.go its modelled errors, and
 //     build_uses.go decides whether a 2xx schema is the output itself or
-//     embedded in it.
+//     embedded in it; build_paginate.go resolves an operation's
+//     x-pagination (or x-speakeasy-pagination, x-ms-pageable, the Link
+//     heuristic) to member paths, and build_waiters.go compiles its
+//     x-waiters, JMESPath subset included, checking both against the
+//     input and output types.
 //   - model (model.go): [Service], [Operation], [Type], [Field],
 //     [ErrorShape]: plain data, free of kin-openapi, sorted so output is
 //     deterministic. Its retry settings are [runtime.Service] and
@@ -32,7 +36,8 @@
 //     ([runtime.Service.CodeClass]).
 //   - emit (emit.go, emit_*.go, comment.go): render the model with
 //     jennifer into client.go (emit_client.go, emit_auth.go), operations.go
-//     (emit_operations.go), types.go (emit_types.go; emit_json.go for the
+//     (emit_operations.go; emit_paginate.go and emit_waiters.go for the
+//     page and item iterators and WaitUntil… methods), types.go (emit_types.go; emit_json.go for the
 //     JSON methods of unions and of objects with additional properties) and
 //     errors.go (emit_errors.go). Generated code calls the runtime for
 //     retries and runtime/openapi for the wire encoding. emit_literal.go writes a runtime value as

@@ -54,6 +54,9 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		applyOpts(),
 		jen.List(jen.Id("rt"), jen.Err()).Op(":=").Qual(runtimePath, "NewClient").Call(jen.Op("&").Id("service"), jen.Id("endpoint"), jen.Id("o").Dot("Options")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Comment("Per-call options start without the client's hooks: the runtime runs those on every"),
+		jen.Comment("call, and a call's own hooks after them (runtime.Client.Options)."),
+		jen.Id("o").Dot("Options").Op("=").Id("rt").Dot("Options").Call(),
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("rt"): jen.Id("rt"), jen.Id("options"): jen.Id("o")}), jen.Nil()),
 	)
 	f.Line()

@@ -182,23 +182,43 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		ct := jen.Id("in").Dot(op.ContentTypeField)
 		body = append(body, jen.If(ct.Clone().Op("!=").Nil()).Block(jen.Id("req").Dot("ContentType").Op("=").Op("*").Add(ct)))
 	}
+	dec := decoder(op, svc.Protocol.XMLResultWrapper)
+	linked := op.Pagination != nil && op.Pagination.Style == PageLink && len(op.Pagination.NextLink) == 0
+	if linked {
+		// The Link-header paginator (emit_paginate.go) reads the header.
+		dec = jen.Qual(runtimePath, "KeepHeader").Call(dec, jen.Lit("Link"), jen.Id("link"))
+	}
 	body = append(body,
 		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
 			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
-				jen.Op("&").Id("out").Dot("ResultMetadata"), decoder(op, svc.Protocol.XMLResultWrapper))
+				jen.Op("&").Id("out").Dot("ResultMetadata"), dec)
 			if len(svc.Auth) > 0 {
 				g.Add(securityLit(op.Security))
 			}
 		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("out"), jen.Nil()),
 	)
-	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(
+	params := []jen.Code{
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("in").Op("*").Id(op.Input),
 		jen.Id("opts").Op("...").Func().Params(jen.Op("*").Id("Options")),
-	).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
+	}
+	if linked {
+		f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.Name).Params(params...).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(
+			jen.Return(jen.Id("c").Dot(linkedName(op)).Call(jen.Id("ctx"), jen.Id("in"), jen.Id("opts"), jen.Nil())))
+		f.Line()
+		f.Comment(linkedName(op) + " is " + op.Name + ", storing the response's Link header values in *link when link is not nil.")
+		params = append(params[:2], jen.Id("opts").Index().Func().Params(jen.Op("*").Id("Options")), jen.Id("link").Op("*").Index().String())
+	}
+	name := op.Name
+	if linked {
+		name = linkedName(op)
+	}
+	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(params...).Params(jen.Op("*").Id(op.Output), jen.Error()).Block(body...)
 	f.Line()
+	emitPaginators(f, op, types)
+	emitWaiters(f, op, types)
 }
 
 // fillIdempotencyToken renders the statements that put a fresh UUID into

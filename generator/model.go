@@ -128,17 +128,23 @@ type Operation struct {
 	// Servers are the operation's own servers (its servers, else its path
 	// item's), nil when it uses the root's.
 	Servers []Server
-	// ResponseHeaders are the headers the 2xx responses declare, each read
-	// into a field of the output (in that order) before the body is
-	// decoded.
-	ResponseHeaders []ResponseHeader
 	// Security is the operation's security requirement (its own, else the
 	// root's): per alternative, the security scheme names it needs, sorted;
 	// nil when it needs none. Only these credentials are sent.
 	Security [][]string
+	// ResponseHeaders are the headers the 2xx responses declare, each read
+	// into a field of the output (in that order) before the body is
+	// decoded.
+	ResponseHeaders []ResponseHeader
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
+	// Pagination is how the operation's results come in pages (nil: not
+	// paginated); build_paginate.go.
+	Pagination *Pagination
+	// Waiters poll the operation until a state is reached (x-waiters,
+	// smithy's @waitable), sorted by Name; build_waiters.go.
+	Waiters []*Waiter
 }
 
 // How a 2xx response body is decoded.

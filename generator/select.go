@@ -23,6 +23,11 @@ type Selection struct {
 	// File names the config file in diagnostics about the selection
 	// ("retrygen.yaml"); "" means the spec.
 	File string
+	// LinkPagination turns on the Link heuristic (opt-in): a GET operation
+	// whose 2xx response declares a Link header, and that has no
+	// pagination declaration, pages by the Link header's rel="next" URL
+	// (RFC 8288), as GitHub's list endpoints do.
+	LinkPagination bool
 }
 
 // Selector matches operations by operationId or Go method name, tag or

@@ -6,7 +6,9 @@
 // byte by golden_test.go; golden/dynamodblite is the same DynamoDB client
 // cut down to four operations (one renamed) by a config file,
 // dynamodblite.retrygen.yaml, as a //go:generate line in a user's package
-// would make it. Regenerate with `go generate ./golden/` or
+// would make it; golden/pages is generated from testdata/pages.openapi.yaml
+// (Stripe- and GitHub-shaped list endpoints, with -link-pagination).
+// Regenerate with `go generate ./golden/` or
 // `go test ./golden/ -update`.
 package golden
 
@@ -16,3 +18,4 @@ package golden
 //go:generate go run ../cmd/retrygen generate -spec ../specs/aws-sqs-2012-11-05.openapi.yaml -overlay ../specs/sqs.overlay.yaml -out sqs -package sqs
 //go:generate go run ../cmd/retrygen generate -spec ../specs/petstore-speakeasy.openapi.yaml -out petstore -package petstore
 //go:generate go run ../cmd/retrygen generate -config dynamodblite.retrygen.yaml
+//go:generate go run ../cmd/retrygen generate -spec testdata/pages.openapi.yaml -link-pagination -out pages -package pages

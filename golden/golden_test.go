@@ -23,6 +23,7 @@ var update = flag.Bool("update", false, "rewrite the golden clients from their s
 type goldenClient struct {
 	dir, spec string
 	overlays  []string
+	sel       *generator.Selection
 }
 
 var goldenClients = []goldenClient{
@@ -31,13 +32,14 @@ var goldenClients = []goldenClient{
 	{dir: "kinesis", spec: "../specs/aws-kinesis-2013-12-02.openapi.yaml", overlays: []string{"../specs/kinesis.overlay.yaml"}},
 	{dir: "sqs", spec: "../specs/aws-sqs-2012-11-05.openapi.yaml", overlays: []string{"../specs/sqs.overlay.yaml"}},
 	{dir: "petstore", spec: "../specs/petstore-speakeasy.openapi.yaml"},
+	{dir: "pages", spec: "testdata/pages.openapi.yaml", sel: &generator.Selection{LinkPagination: true}},
 }
 
 // generate runs the generator into a fresh temporary directory and returns
 // the files it wrote.
 func generate(t *testing.T, g goldenClient) map[string][]byte {
 	t.Helper()
-	svc, _, err := generator.LoadService(g.spec, g.overlays)
+	svc, _, err := generator.LoadSelected(g.spec, g.overlays, g.sel)
 	require.NoError(t, err)
 	files, err := generator.Generate(svc, g.dir)
 	require.NoError(t, err)

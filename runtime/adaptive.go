@@ -105,6 +105,10 @@ type RateLimiter struct {
 	// waiters are the blocked Acquire calls; Update cancels their sleeps
 	// so they recompute their wait at the new rate.
 	waiters map[*rateWaiter]struct{}
+
+	// fleet, when set, replaces this limiter's CUBIC: the fill rate is
+	// this process's share of a fleet rate (NewFleetRateLimiter).
+	fleet FleetRate
 }
 
 // rateWaiter is one blocked Acquire call.
@@ -174,6 +178,9 @@ func (l *RateLimiter) TryAcquireAt(now time.Time) (wait time.Duration, ok bool) 
 // take takes one token at now if the limiter is disabled (for free) or the
 // bucket holds one, else returns the wait for the next token. l.mu is held.
 func (l *RateLimiter) take(now time.Time) (time.Duration, bool) {
+	if l.fleet != nil {
+		l.fleetRefresh(now)
+	}
 	if !l.enabled {
 		return 0, true
 	}
@@ -227,6 +234,10 @@ func (l *RateLimiter) Update(throttled bool) {
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.fleet != nil {
+		l.fleetUpdate(now, throttled)
+		return
+	}
 
 	measured := l.recordSend(now)
 	if throttled {

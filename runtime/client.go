@@ -20,12 +20,12 @@ type Request struct {
 	// Method is the HTTP method ("POST").
 	Method string
 	// Path is the request path, parameters already expanded and escaped,
-	// joined to the endpoint's path ("/" for AWS JSON services). It must be
-	// empty or start with "/" and hold no "." or ".." segment, or Do refuses
-	// the call before the first attempt (*InvalidParamsError): a request
-	// never leaves the endpoint's scheme, host and port. It may end in bare
-	// query flags ("/b?tagging", S3's subresources): Query is then appended
-	// after them with "&".
+	// joined to the endpoint's path ("/" for AWS JSON services). It may end
+	// in bare query flags ("/b?tagging", S3's subresources): Query is then
+	// appended after them with "&". The path must be empty or start with "/"
+	// and hold no "." or ".." segment, or Do refuses the call before the
+	// first attempt (*InvalidParamsError): a request never leaves the
+	// endpoint's scheme, host and port.
 	Path string
 	// Query holds query parameters, added to the endpoint's.
 	Query url.Values
@@ -207,6 +207,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if q, ok := c.fleet.(*RetryQuota); ok && q == nil {
 		c.fleet = nil
 	}
+	if err := c.resolveFleet(u.Host); err != nil {
+		return nil, err
+	}
 	for _, s := range []any{c.windows, c.fleet} {
 		if f, ok := s.(StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
@@ -231,10 +234,6 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // Settings returns the client's resolved retry mode and max attempts, each
 // with the source that decided it (§2).
 func (c *Client) Settings() Settings { return c.settings }
-
-// Policy returns the client's resolved policy: what a call of an operation
-// that declares nothing, without options of its own, runs with.
-func (c *Client) Policy() Policy { return c.policy }
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
 func (c *Client) RetryQuota() *RetryQuota { return c.quota }
@@ -263,7 +262,13 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	if err != nil {
 		return AttemptResult{Err: err}
 	}
-	for _, hook := range [...]func(*http.Request, int) error{opts.BeforeAttempt, cl.hooks.BeforeAttempt} {
+	own := cl.own
+	if own == nil {
+		own = &noOptions
+	}
+	for _, hook := range [...]func(*http.Request, int) error{
+		cl.c.opts.BeforeAttempt, own.BeforeAttempt, cl.hooks[0].BeforeAttempt, cl.hooks[1].BeforeAttempt,
+	} {
 		if hook == nil {
 			continue
 		}
@@ -470,6 +475,12 @@ func normaliseCode(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// Options returns a copy of the client's options, e.g. as the starting
-// point of per-call options.
-func (c *Client) Options() Options { return c.opts }
+// Options returns a copy of the client's options without its hooks
+// (BeforeAttempt, OnAttempt, OnCall set to nil), as the starting point of
+// per-call options: the client's hooks run on every call anyway, and the
+// hooks a call's options set run after them (see [Options]).
+func (c *Client) Options() Options {
+	o := c.opts
+	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
+	return o
+}

@@ -155,11 +155,11 @@ func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
 func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	switch d.Class {
 	case ClassSuccess:
-		if cl.pol.Params.UsesQuota {
+		if cl.pol.Params.UsesQuota || cl.c.fleet != nil {
 			if cl.paid > 0 {
-				cl.c.releaseRetry(cl.paid)
+				cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 			} else {
-				cl.c.releaseRetry(cl.c.costs.noRetryIncrement)
+				cl.c.releaseRetry(cl.c.costs.noRetryIncrement, cl.pol.Params.UsesQuota)
 			}
 			cl.paid = 0
 		}
@@ -199,11 +199,11 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
-	if !cl.pol.Params.UsesQuota {
+	if !cl.pol.Params.UsesQuota && cl.c.fleet == nil {
 		return false
 	}
 	cost := cl.c.costs.retryCost(d.Class, res.Err)
-	ok, balance, fleet := cl.c.payRetry(cost)
+	ok, balance, fleet := cl.c.payRetry(cost, cl.pol.Params.UsesQuota)
 	if ok {
 		cl.paid = cost
 		return false
@@ -244,7 +244,7 @@ func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Dec
 	}
 	cl.refund()
 	d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
-	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: res.Err}
+	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: cl.deadlineErr(ctx, res.Err, requested)}
 	return true
 }
 
@@ -259,6 +259,9 @@ func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
 	delay, exceeded, dim := throttleDelay(cl.md.Throttle, d.Delay, cl.pol.ThrottleMaxDelay)
 	if dim != "" {
 		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
+		if !exceeded { // spread over the next window (release.go), within the max delay
+			d.Delay = cl.c.spreadRetry(cl.op.Name, delay, cl.pol.ThrottleMaxDelay)
+		}
 	}
 	if !exceeded {
 		return false
@@ -311,9 +314,20 @@ func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
 // sent (§3 step 7).
 func (cl *Call) refund() {
 	if cl.paid > 0 {
-		cl.c.releaseRetry(cl.paid)
+		cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 		cl.paid = 0
 	}
+}
+
+// deadlineErr returns err joined with context.DeadlineExceeded when a wait
+// of d does not fit the deadline (fitsDeadline), so that
+// errors.Is(err, context.DeadlineExceeded) holds whenever the deadline ended
+// the call, whichever rule noticed it; else err.
+func (cl *Call) deadlineErr(ctx context.Context, err error, d time.Duration) error {
+	if cl.fitsDeadline(ctx, d) {
+		return err
+	}
+	return joinCtx(err, context.DeadlineExceeded)
 }
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's

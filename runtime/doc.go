@@ -83,6 +83,10 @@
 //     service.go: [Service], [Operation], [ThrottleControl];
 //     options.go: [Options] and the call hook [CallHooks]; errors.go: the error types; hook.go:
 //     [AttemptInfo] and logging; clock.go: [Clock].
+//   - waiter.go: waiters (smithy.waiters#waitable): [WaiterDelay], smithy's
+//     delay between polls, and [Wait], the poll loop generated WaitUntil…
+//     methods run (each poll one call through [Client.Do]); paginate.go:
+//     the Link header ([NextLink], RFC 8288) for link-style paginators.
 package runtime
 
 // SupportsGeneratedCodeV1 is referenced by every generated client

@@ -121,7 +121,9 @@ func (e *MaxAttemptsError) Unwrap() error { return e.Err }
 // ServerDelayError is returned when the server asks for a delay (Retry-After,
 // x-acs-retry-after) longer than the max server delay or than the time left
 // before the context deadline: the client does not sleep, so the caller can
-// reschedule. It is a throttling error and wraps the last attempt's error.
+// reschedule. It is a throttling error and wraps the last attempt's error;
+// when the delay does not fit the deadline it also matches
+// errors.Is(err, context.DeadlineExceeded).
 type ServerDelayError struct {
 	// Delay is the delay the server asked for; for an overflowing value it
 	// is the largest time.Duration.

@@ -96,3 +96,92 @@ func TestNewErrorForStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestHooksCompose: every hook set in the client's options, in the call's
+// options, or in both, runs; a call's hook runs after the client's (End, as
+// deferred calls, before it), and never replaces it (issue 25).
+func TestHooksCompose(t *testing.T) {
+	type hookSetter func(o *Options, name string, log *[]string)
+	hooks := map[string]hookSetter{
+		"BeforeAttempt": func(o *Options, name string, log *[]string) {
+			o.BeforeAttempt = func(req *http.Request, _ int) error {
+				*log = append(*log, name)
+				req.Header.Add("X-Hook", name)
+				return nil
+			}
+		},
+		"OnAttempt": func(o *Options, name string, log *[]string) {
+			o.OnAttempt = func(AttemptInfo) { *log = append(*log, name) }
+		},
+		"OnCall": func(o *Options, name string, log *[]string) {
+			o.OnCall = func(context.Context, CallInfo) CallHooks { *log = append(*log, name); return CallHooks{} }
+		},
+		"OnCall.Context": func(o *Options, name string, log *[]string) {
+			o.OnCall = func(ctx context.Context, _ CallInfo) CallHooks {
+				if v, ok := ctx.Value(ctxKey{}).(string); ok {
+					name = v + ">" + name // the call's OnCall sees the client's context
+				}
+				return CallHooks{Context: context.WithValue(ctx, ctxKey{}, name), BeforeAttempt: func(req *http.Request, _ int) error {
+					*log = append(*log, req.Context().Value(ctxKey{}).(string))
+					return nil
+				}}
+			}
+		},
+		"OnCall.BeforeAttempt": func(o *Options, name string, log *[]string) {
+			o.OnCall = func(context.Context, CallInfo) CallHooks {
+				return CallHooks{BeforeAttempt: func(*http.Request, int) error { *log = append(*log, name); return nil }}
+			}
+		},
+		"OnCall.OnAttempt": func(o *Options, name string, log *[]string) {
+			o.OnCall = func(context.Context, CallInfo) CallHooks {
+				return CallHooks{OnAttempt: func(AttemptInfo) { *log = append(*log, name) }}
+			}
+		},
+		"OnCall.End": func(o *Options, name string, log *[]string) {
+			o.OnCall = func(context.Context, CallInfo) CallHooks {
+				return CallHooks{End: func(ResponseMetadata, error) { *log = append(*log, name) }}
+			}
+		},
+	}
+	for hook, set := range hooks {
+		for _, where := range []struct {
+			name         string
+			client, call bool
+			want         []string
+		}{
+			{"client only", true, false, []string{"client"}},
+			{"call only", false, true, []string{"call"}},
+			{"both", true, true, []string{"client", "call"}},
+		} {
+			t.Run(hook+", "+where.name, func(t *testing.T) {
+				var log []string
+				sc := script(step{status: 200, body: `{}`})
+				opts := Options{HTTPClient: sc}
+				if where.client {
+					set(&opts, "client", &log)
+				}
+				c, err := NewClient(testService(), "http://api.test", opts)
+				require.NoError(t, err)
+				call := c.Options() // as generated code starts per-call options
+				if where.call {
+					set(&call, "call", &log)
+				}
+				_, err = c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, &call, nil)
+				require.NoError(t, err)
+				want := where.want
+				switch {
+				case hook == "OnCall.End" && len(want) == 2:
+					want = []string{"call", "client"} // as deferred calls
+				case hook == "OnCall.Context" && len(want) == 2:
+					// Attempts run under the last context: the call's,
+					// derived from the client's.
+					want = []string{"client>call", "client>call"}
+				}
+				require.Equal(t, want, log)
+				if hook == "BeforeAttempt" {
+					require.Equal(t, want, sc.requests()[0].header.Values("X-Hook"), "what each hook set is sent")
+				}
+			})
+		}
+	}
+}

@@ -21,6 +21,20 @@ type HTTPClient interface {
 // mutable state (retry quota, rate limiter, throttle windows) lives in the
 // [Client]. Zero values mean "not set here" and fall through the precedence
 // of retry-behavior.md §2.
+//
+// Hooks compose, settings replace: the hooks of a call's options
+// (BeforeAttempt, OnAttempt, OnCall) run after the client's, never instead
+// of them, so a per-call tracer cannot drop the client's signer. The order
+// is: on every attempt's request, the client's BeforeAttempt, the call's
+// BeforeAttempt, then the BeforeAttempt of the CallHooks returned by the
+// client's and then the call's OnCall (the first error stops the chain);
+// after every attempt, the client's OnAttempt, the call's OnAttempt, the
+// Logger, then the CallHooks' OnAttempt in the same order; when a call
+// starts, the client's OnCall, then the call's (given the context the
+// client's returned); when it returns, the End hooks in reverse order, the
+// call's first, as deferred calls run. A call's options built from
+// [Client.Options] (which leaves the hooks out) set only their own hooks;
+// every other field, Logger included, replaces the client's value.
 type Options struct {
 	// HTTPClient sends the requests; nil means http.DefaultClient.
 	HTTPClient HTTPClient
@@ -98,6 +112,12 @@ type Options struct {
 	// rules of retry-behavior.md §4. It must be safe for concurrent use.
 	Classify func(*AttemptResult) (Class, bool)
 
+	// RateLimiters, when set, gives the client the adaptive rate limiter
+	// (§6) of its service and endpoint host, shared with every client given
+	// the same value, instead of one of its own: a *RateLimiterPool shares
+	// within a process, runtime/redisstore's Store across a fleet. Read
+	// once, by NewClient.
+	RateLimiters SharedRateLimiters
 	// RateLimiterFailFast makes the adaptive rate limiter return a
 	// *RateLimitedError at once instead of waiting for a send token.
 	RateLimiterFailFast bool

@@ -86,8 +86,12 @@ func ResolvePolicy(svc *Service, op *Operation, client, call *Options, env Env) 
 	return resolvePolicy(s, svc, op, client, call), nil
 }
 
-// noOperation stands for an operation that declares nothing of its own.
-var noOperation Operation
+// noOperation stands for an operation that declares nothing of its own;
+// noOptions for options that set nothing.
+var (
+	noOperation Operation
+	noOptions   Options
+)
 
 // resolvePolicy applies every precedence rule but those of mode and max
 // attempts (resolved into s, §2) once, in the order of the levels. client

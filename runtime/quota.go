@@ -126,30 +126,6 @@ func (k retryCosts) retryCost(c Class, err error) int {
 	return k.transient
 }
 
-// payRetry pays cost tokens from the client's retry quota and, when set, the
-// fleet retry budget: from both or from neither. When one refuses it returns
-// false with that bucket's balance, and fleet reports whether it was the
-// fleet retry budget.
-func (c *Client) payRetry(cost int) (ok bool, balance int, fleet bool) {
-	if ok, balance = c.quota.Acquire(cost); !ok || c.fleet == nil {
-		return ok, balance, false
-	}
-	if fok, fbalance := c.fleet.Acquire(cost); !fok {
-		c.quota.Release(cost)
-		return false, fbalance, true
-	}
-	return true, balance, false
-}
-
-// releaseRetry gives n tokens back to the client's retry quota and, when
-// set, to the fleet retry budget.
-func (c *Client) releaseRetry(n int) {
-	c.quota.Release(n)
-	if c.fleet != nil {
-		c.fleet.Release(n)
-	}
-}
-
 // storeFault returns the first fault reported by the client's shared stores
 // (StoreFaultReporter), or nil.
 func (c *Client) storeFault() error {

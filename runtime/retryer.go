@@ -35,8 +35,12 @@ type Call struct {
 	// start is when the call started (the retry deadline Service.MaxElapsed
 	// counts from it).
 	start time.Time
-	// hooks are what Options.OnCall returned for this call.
-	hooks CallHooks
+	// own are the call's own options when they are not the client's
+	// (nil otherwise): their hooks run after the client's (hooks.go).
+	own *Options
+	// hooks are what the client's and then the call's Options.OnCall
+	// returned for this call.
+	hooks [2]CallHooks
 	// noReplay: the request body is longer than MaxReplayBody and is
 	// streamed by the only attempt; a retryable failure ends the call with
 	// a *NotRetrySafeError saying so.
@@ -94,14 +98,14 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		}
 	}
 	*cl = Call{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
+	if opts != &c.opts {
+		cl.own = opts
+	}
 	if c.invocationIDHeader != "" {
 		cl.setCallHeader(c.invocationIDHeader, NewUUID())
 	}
 	return nil
 }
-
-// Params returns the call's resolved retry parameters (Policy().Params).
-func (cl *Call) Params() ModeParams { return cl.pol.Params }
 
 // Policy returns the call's resolved policy.
 func (cl *Call) Policy() Policy { return cl.pol }
@@ -130,15 +134,22 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 		}
 		cl.setCallHeader(http.CanonicalHeaderKey(op.IdempotencyHeader), key)
 	}
-	if opts := cl.opts; opts.OnCall != nil {
-		cl.hooks = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.pol.Mode.Value, MaxAttempts: cl.pol.Params.MaxAttempts})
-		if cl.hooks.Context != nil {
-			ctx = cl.hooks.Context
+	for i, opts := range cl.hookOptions() {
+		if opts == nil || opts.OnCall == nil {
+			continue
+		}
+		// The client's hook first; the call's sees the client's context.
+		cl.hooks[i] = opts.OnCall(ctx, CallInfo{Service: c.svc.Name, Operation: op.Name, Start: cl.start, Mode: cl.pol.Mode.Value, MaxAttempts: cl.pol.Params.MaxAttempts})
+		if cl.hooks[i].Context != nil {
+			ctx = cl.hooks[i].Context
 		}
 	}
 	err = cl.run(ctx, req, decode)
-	if cl.hooks.End != nil {
-		cl.hooks.End(cl.md, err)
+	for i := len(cl.hooks) - 1; i >= 0; i-- {
+		// As deferred calls: the call's End first, then the client's.
+		if end := cl.hooks[i].End; end != nil {
+			end(cl.md, err)
+		}
 	}
 	return cl.md, err
 }
@@ -358,9 +369,10 @@ func (cl *Call) admit(ctx context.Context) (time.Duration, error) {
 	if !ok {
 		return 0, nil
 	}
+	until = c.releaseAt(cl.op.Name, dim, until, now.Add(cl.pol.ThrottleMaxDelay), true) // spread over the next window (release.go)
 	wait := until.Sub(now)
 	if wait > cl.pol.ThrottleMaxDelay || !cl.fitsDeadline(ctx, wait) {
-		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.last}
+		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.deadlineErr(ctx, cl.last, wait)}
 	}
 	return wait, nil
 }
@@ -384,7 +396,9 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
 func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
-	if cl.opts.OnAttempt == nil && cl.opts.Logger == nil && cl.hooks.OnAttempt == nil {
+	hopts := cl.hookOptions()
+	if cl.opts.Logger == nil && (hopts[1] == nil || hopts[1].OnAttempt == nil) && hopts[0].OnAttempt == nil &&
+		cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil {
 		return d
 	}
 	info := AttemptInfo{
@@ -396,14 +410,22 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 	if cl.pol.Params.UsesLimiter {
 		info.LimiterRate = cl.c.limiter.Rate()
 	}
-	if cl.opts.OnAttempt != nil {
-		cl.opts.OnAttempt(info)
+	for _, opts := range hopts {
+		if opts != nil && opts.OnAttempt != nil {
+			opts.OnAttempt(info)
+		}
 	}
 	if cl.opts.Logger != nil {
 		logAttempt(cl.opts.Logger, &info)
 	}
-	if cl.hooks.OnAttempt != nil {
-		cl.hooks.OnAttempt(info)
+	for _, h := range cl.hooks {
+		if h.OnAttempt != nil {
+			h.OnAttempt(info)
+		}
 	}
 	return d
 }
+
+// hookOptions returns the options whose hooks run, in order: the client's,
+// then the call's own (nil when the call runs with the client's options).
+func (cl *Call) hookOptions() [2]*Options { return [2]*Options{&cl.c.opts, cl.own} }

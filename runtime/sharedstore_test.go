@@ -156,7 +156,7 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	var infos []AttemptInfo
 	var logs bytes.Buffer
 	h := newHarness(t, aliyunService(), 0, script(status(500), status(200), status(200)), func(o *Options) {
-		o.Windows = store
+		o.Windows, o.ThrottleIdentity = store, "ak-1"
 		o.FleetRetryBudget = faultyBudget{RetryQuota: NewRetryQuota(100)}
 		o.OnAttempt = func(ai AttemptInfo) { infos = append(infos, ai) }
 		o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

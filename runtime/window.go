@@ -61,6 +61,10 @@ type WindowStore struct {
 	// ends holds each window's absolute end; ended windows linger until a
 	// sweep or a lookup of their key drops them.
 	ends map[windowKey]time.Time
+	// shapes holds each window's length and limit, and how many waiters
+	// were released into the window after it (ReleaseAt); dropped with
+	// the window.
+	shapes map[windowKey]windowShape
 	// untilSweep counts down the Record calls until the next sweep; each
 	// sweep sets it to the number of windows left, so sweeping costs O(1)
 	// per Record, amortised.
@@ -106,8 +110,8 @@ func (s *WindowStore) Record(identity, operation string, info ThrottleHeaders, n
 	if s.ends == nil {
 		s.ends = make(map[windowKey]time.Time)
 	}
-	s.extend(windowKey{identity: identity, operation: operation}, api)
-	s.extend(windowKey{identity: identity, user: true}, user)
+	s.extend(windowKey{identity: identity, operation: operation}, api, info.UserAPI)
+	s.extend(windowKey{identity: identity, user: true}, user, info.User)
 }
 
 // windowEnd returns now + q.TimeLeft when q is throttled with a positive
@@ -119,14 +123,26 @@ func windowEnd(q ThrottleQuota, now time.Time) time.Time {
 	return now.Add(q.TimeLeft)
 }
 
-// extend sets k's end to end unless end is zero or k already ends later.
-func (s *WindowStore) extend(k windowKey, end time.Time) {
+// extend sets k's end to end unless end is zero or k already ends later,
+// and remembers q's window length (Window) and Limit when present.
+func (s *WindowStore) extend(k windowKey, end time.Time, q ThrottleQuota) {
 	if end.IsZero() {
 		return
 	}
 	if old, ok := s.ends[k]; !ok || end.After(old) {
 		s.ends[k] = end
 	}
+	if s.shapes == nil {
+		s.shapes = make(map[windowKey]windowShape)
+	}
+	sh := s.shapes[k]
+	if q.Window > 0 {
+		sh.length = q.Window
+	}
+	if q.Limit > 0 {
+		sh.limit = q.Limit
+	}
+	s.shapes[k] = sh
 }
 
 // sweep drops every window that has ended at now and restarts the
@@ -135,6 +151,12 @@ func (s *WindowStore) sweep(now time.Time) {
 	for k, end := range s.ends {
 		if !now.Before(end) {
 			delete(s.ends, k)
+		}
+	}
+	for k, sh := range s.shapes {
+		if _, ok := s.ends[k]; !ok && (sh.relEnd.IsZero() || sh.limit <= 0 ||
+			now.After(sh.relEnd.Add(time.Duration(sh.relN/sh.limit+2)*sh.length))) {
+			delete(s.shapes, k)
 		}
 	}
 	s.untilSweep = len(s.ends)
@@ -147,12 +169,17 @@ func (s *WindowStore) sweep(now time.Time) {
 // window that ends last (User on a tie, since it blocks more), and ok is
 // false with zero values when no window covers now. The caller waits
 // until.Sub(now) or, when that is above max delay, fails at once with a
-// [ThrottleWindowError] (§8).
+// [ThrottleWindowError] (§8). After a window whose held-back calls were
+// released by ReleaseAt, the windows that follow take at most its Limit
+// calls each (§8a): a call past that is blocked until the next window with
+// room, and a call that goes is counted.
 func (s *WindowStore) Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool) {
 	api, user := s.Windows(identity, operation, now)
 	switch {
 	case user.IsZero() && api.IsZero():
-		return time.Time{}, "", false
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.pace(identity, operation, now)
 	case !user.Before(api):
 		return user, DimensionUser, true
 	default:
@@ -197,7 +224,9 @@ type ThrottleWindowError struct {
 	Dimension string
 	// Operation is the blocked operation's name.
 	Operation string
-	// Err is the last attempt's error, if an attempt was made.
+	// Err is the last attempt's error, if an attempt was made, joined with
+	// context.DeadlineExceeded when the wait does not fit the call's
+	// deadline (errors.Is(err, context.DeadlineExceeded) then holds).
 	Err error
 }
 

@@ -29,8 +29,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -65,10 +67,15 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var progress progressFunc
+	var files map[string][]byte
 	if isTerminal(stderr) {
 		progress = newProgressBar(stderr)
 	}
-	files, err := simulateAll(sc, *seed, progress)
+	start := time.Now()
+	runs, err := simulateRuns(sc, *seed, progress)
+	if err == nil {
+		files, err = renderRuns(sc, *seed, runs)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "retrygen-sim: %v\n", err)
 		return 1
@@ -77,40 +84,95 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrygen-sim: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(*out, "report.md"))
+	fmt.Fprintf(stdout, "wrote %s: %s\n", filepath.Join(*out, "report.md"), summary(runs, time.Since(start)))
 	return 0
 }
 
-// progressFunc reports a run's progress: run i (label) of n, virtual time
-// done of total.
-type progressFunc func(label string, i, n int, done, total time.Duration)
+// progressFunc reports the progress of all runs together: finished of n
+// runs, and the virtual time done of total summed over every run.
+type progressFunc func(finished, n int, done, total time.Duration)
 
 // simulateAll runs every mode of sc and renders the report and plots.
 func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][]byte, error) {
+	runs, err := simulateRuns(sc, seed, progress)
+	if err != nil {
+		return nil, err
+	}
+	return renderRuns(sc, seed, runs)
+}
+
+// simulateRuns runs every mode of sc (with sharing, each run of the
+// report), in the report's order. The runs are independent (each has its
+// own clients, server and random sources from seed), so they run in
+// parallel, at most GOMAXPROCS at once; the same seed gives the same files
+// byte for byte however many run at once.
+func simulateRuns(sc *Scenario, seed uint64, progress progressFunc) ([]*runStats, error) {
 	if seed == 0 {
 		seed = sc.Seed
 	}
 	if seed == 0 {
 		seed = 1
 	}
-	var runs []*runStats
-	n := len(sc.Modes) * len(sc.Sharing)
+	type job struct{ mode, sharing, label string }
+	var jobs []job
 	for _, sharing := range sc.Sharing {
 		for _, mode := range sc.Modes {
-			i, label := len(runs), runLabel(sc, mode, sharing)
-			var p func(done, total time.Duration)
-			if progress != nil {
-				p = func(done, total time.Duration) { progress(label, i, n, done, total) }
+			jobs = append(jobs, job{mode, sharing, runLabel(sc, mode, sharing)})
+		}
+	}
+	n := len(jobs)
+	runs, errs := make([]*runStats, n), make([]error, n)
+	var mu sync.Mutex
+	done, total := make([]time.Duration, n), make([]time.Duration, n)
+	finished := 0
+	report := func() { // with mu held
+		if progress != nil {
+			var d, t time.Duration
+			for i := range done {
+				d, t = d+done[i], t+total[i]
 			}
-			r, err := simulate(sc, mode, sharing, seed, groupService, p)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", label, err)
+			progress(finished, n, d, t)
+		}
+	}
+	sem := make(chan struct{}, goruntime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			p := func(d, t time.Duration) {
+				mu.Lock()
+				done[i], total[i] = d, t
+				report()
+				mu.Unlock()
 			}
-			runs = append(runs, r)
+			runs[i], errs[i] = simulate(sc, j.mode, j.sharing, seed, groupService, p)
+			mu.Lock()
+			finished++
+			report()
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", jobs[i].label, err)
 		}
 	}
 	if progress != nil {
-		progress("", n, n, 0, 0)
+		progress(-1, n, 0, 0) // clear the bar
+	}
+	return runs, nil
+}
+
+// renderRuns renders the report and the plots of runs, simulated with seed.
+func renderRuns(sc *Scenario, seed uint64, runs []*runStats) (map[string][]byte, error) {
+	if seed == 0 {
+		seed = sc.Seed
+	}
+	if seed == 0 {
+		seed = 1
 	}
 	files, err := plots(sc, runs, "svg")
 	if err != nil {
@@ -123,6 +185,7 @@ func simulateAll(sc *Scenario, seed uint64, progress progressFunc) (map[string][
 	}
 	maps.Copy(files, pngs)
 	files["report.md"] = writeReport(sc, seed, runs)
+
 	return files, nil
 }
 
@@ -173,23 +236,35 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// newProgressBar draws "standard (2/5) [#####.....]  50%" on one terminal
-// line, redrawn at most every 1 %, and clears it at the end.
+// newProgressBar draws "simulating (2/5 runs done) [#####.....]  50%" on
+// one terminal line, redrawn at most every 1 %, and clears it when called
+// with finished < 0.
 func newProgressBar(w io.Writer) progressFunc {
 	const width = 30
 	last := -1
-	return func(label string, i, n int, done, total time.Duration) {
-		if label == "" {
-			fmt.Fprintf(w, "\r%s\r", strings.Repeat(" ", width+40))
+	return func(finished, n int, done, total time.Duration) {
+		if finished < 0 {
+			fmt.Fprintf(w, "\r%s\r", strings.Repeat(" ", width+50))
 			return
 		}
 		pct := int(100 * done / max(total, 1))
-		key := i*101 + pct
+		key := finished*101 + pct
 		if key == last {
 			return
 		}
 		last = key
 		filled := width * pct / 100
-		fmt.Fprintf(w, "\r%-9s (%d/%d) [%s%s] %3d%%", label, i+1, n, strings.Repeat("#", filled), strings.Repeat(".", width-filled), pct)
+		fmt.Fprintf(w, "\rsimulating (%d/%d runs done) [%s%s] %3d%%", finished, n, strings.Repeat("#", filled), strings.Repeat(".", width-filled), pct)
 	}
+}
+
+// summary is the one line printed when the files are written: runs,
+// clients, simulated time, events and the wall time they took.
+func summary(runs []*runStats, took time.Duration) string {
+	var events uint64
+	for _, r := range runs {
+		events += r.events
+	}
+	simulated := time.Duration(len(runs[0].offered)) * runs[0].bucket
+	return fmt.Sprintf("%d runs, %s simulated each, %d events in %s", len(runs), simulated, events, took.Round(time.Millisecond))
 }

@@ -94,14 +94,37 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		}
 	}
 	out := map[string][]byte{}
-	specs := []struct {
+	type spec struct {
 		file, title, y string
 		series         func(*runStats) []float64
 		capacity       bool
-	}{
+	}
+	specs := []spec{
 		{serverLoadPlot, "Server load: " + sc.Name, "requests/s at the server", func(r *runStats) []float64 { return perSec(r, r.serverReq) }, true},
 		{goodputPlot, "Goodput: " + sc.Name, "successful calls/s", func(r *runStats) []float64 { return perSec(r, r.succeeded) }, false},
 		{quotaPlot, "Retry quota: " + sc.Name, "mean retry quota balance (tokens)", func(r *runStats) []float64 { return r.quota }, false},
+	}
+	if hasFleetBudget(runs) {
+		specs = append(specs, spec{fleetBudgetPlot, "Fleet retry budget: " + sc.Name, "shared fleet retry budget balance (tokens)", func(r *runStats) []float64 { return r.fleetBudget }, false})
+	}
+	// The user limit (Alibaba, per user and window) as a rate, for every
+	// user the clients call as: the most the server lets through.
+	var userLimit []float64
+	if u := sc.Server.UserLimit; u != nil && u.WindowMs > 0 {
+		users := map[string]bool{}
+		n := 0
+		for _, g := range sc.Clients {
+			if g.User == "" {
+				n += g.Count
+			} else if !users[g.User] {
+				users[g.User] = true
+				n++
+			}
+		}
+		userLimit = make([]float64, len(capacity))
+		for i := range userLimit {
+			userLimit[i] = float64(n*u.Limit) * 1000 / float64(u.WindowMs)
+		}
 	}
 	for _, sp := range specs {
 		p := plot.New()
@@ -115,8 +138,8 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		leg.ThumbnailWidth = vg.Points(28)
 		ymax := 0.0
 		for _, r := range runs {
-			if sp.file == quotaPlot && !usesQuota(r.mode) {
-				continue // no retry quota in this mode
+			if sp.file == quotaPlot && !usesQuota(r.mode) || sp.file == fleetBudgetPlot && r.fleetBudget == nil {
+				continue // no retry quota (fleet budget) in this run
 			}
 			for _, y := range sp.series(r) {
 				ymax = max(ymax, y)
@@ -124,6 +147,9 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		}
 		if sp.capacity {
 			for _, y := range capacity {
+				ymax = max(ymax, y)
+			}
+			for _, y := range userLimit {
 				ymax = max(ymax, y)
 			}
 		}
@@ -136,7 +162,7 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		p.Add(phaseMarks...)
 		lines := map[*runStats]*plotter.Line{}
 		for _, r := range drawOrder(runs) {
-			if sp.file == quotaPlot && !usesQuota(r.mode) {
+			if sp.file == quotaPlot && !usesQuota(r.mode) || sp.file == fleetBudgetPlot && r.fleetBudget == nil {
 				continue
 			}
 			l, err := plotter.NewLine(xys(r, sp.series(r)))
@@ -157,23 +183,35 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 			}
 		}
 		if sp.capacity {
-			l, err := plotter.NewLine(xys(runs[0], capacity))
-			if err != nil {
-				return nil, err
+			refs := []struct {
+				name string
+				v    []float64
+			}{{"capacity", capacity}, {"user limit", userLimit}}
+			for i, ref := range refs {
+				if ref.v == nil {
+					continue
+				}
+				l, err := plotter.NewLine(xys(runs[0], ref.v))
+				if err != nil {
+					return nil, err
+				}
+				l.Color = color.Black
+				l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+				if i == 1 {
+					l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+				}
+				p.Add(l)
+				leg.Add(ref.name, l)
+				labels = append(labels, ref.name)
+				last := xys(runs[0], ref.v)[len(ref.v)-1]
+				lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{ref.name}})
+				if err != nil {
+					return nil, err
+				}
+				lbl.TextStyle[0].XAlign = draw.XRight
+				lbl.TextStyle[0].YAlign = draw.YBottom
+				p.Add(lbl)
 			}
-			l.Color = color.Black
-			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			p.Add(l)
-			leg.Add("capacity", l)
-			labels = append(labels, "capacity")
-			last := xys(runs[0], capacity)[len(capacity)-1]
-			lbl, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{last}, Labels: []string{"capacity"}})
-			if err != nil {
-				return nil, err
-			}
-			lbl.TextStyle[0].XAlign = draw.XRight
-			lbl.TextStyle[0].YAlign = draw.YBottom
-			p.Add(lbl)
 		}
 		b, err := render(p, &leg, labels, format)
 		if err != nil {
@@ -182,6 +220,16 @@ func plots(sc *Scenario, runs []*runStats, format string) (map[string][]byte, er
 		out[strings.TrimSuffix(sp.file, ".svg")+"."+format] = b
 	}
 	return out, nil
+}
+
+// hasFleetBudget reports whether a run shared a fleet retry budget.
+func hasFleetBudget(runs []*runStats) bool {
+	for _, r := range runs {
+		if r.fleetBudget != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // xys places each bucket's value at the bucket's end time, in seconds.

@@ -14,6 +14,8 @@ const (
 	serverLoadPlot = "server-load.svg"
 	goodputPlot    = "goodput.svg"
 	quotaPlot      = "retry-quota.svg"
+	// fleetBudgetPlot is drawn when a run shared a fleet retry budget.
+	fleetBudgetPlot = "fleet-budget.svg"
 )
 
 // recoveryErrorRate is the largest share of failed calls of a time bucket
@@ -89,7 +91,7 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		"attempts/call = attempts made by the calls started in the phase, whenever made; goodput = calls that ended in success per second; " +
 		"errors = calls that ended in failure ÷ calls that ended; throttled = throttling responses ÷ responses; " +
 		"p50/p99 = latency of the calls that ended in the phase; quota = mean retry quota balance (tokens, of 500); " +
-		"adaptive rate = sum of the clients' CUBIC fill rates (tokens/s, adaptive mode once throttled).\n")
+		"adaptive rate = sum of the clients' CUBIC fill rates, a limiter shared by several clients counted once (tokens/s, adaptive mode once throttled).\n")
 	for i, p := range sc.Phases {
 		fmt.Fprintf(&b, "\n## Phase %d: %s (%s)\n\n", i+1, p.Name, p.Kind)
 		b.WriteString("| mode | offered/s | server/s | ÷ capacity | amplification | attempts/call | goodput/s | errors | throttled | p50 | p99 | quota | adaptive rate |\n")
@@ -138,6 +140,9 @@ func writeReport(sc *Scenario, seed uint64, runs []*runStats) []byte {
 		}
 	}
 	fmt.Fprintf(&b, "\n## Plots\n\nLines that coincide are drawn over each other: standard and adaptive mode are the same until a throttling error enables the rate limiter.\n\n![server load](%s)\n\n![goodput](%s)\n\n![retry quota](%s)\n", serverLoadPlot, goodputPlot, quotaPlot)
+	if hasFleetBudget(runs) {
+		fmt.Fprintf(&b, "\n![fleet retry budget](%s)\n", fleetBudgetPlot)
+	}
 	return b.Bytes()
 }
 

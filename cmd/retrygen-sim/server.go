@@ -23,7 +23,14 @@ type server struct {
 	// windows counts each user's requests in its current fixed window
 	// (Alibaba user limit).
 	windows map[string]*userWindow
+	// atBoundary and userRequests count the requests subject to the user
+	// limit that arrive in the first 50 ms of a window, and all of them
+	// (issue 22: released all at once, 100 % arrived there).
+	atBoundary, userRequests int64
 }
+
+// boundarySpan is the start of a user-limit window that atBoundary counts.
+const boundarySpan = 50 * time.Millisecond
 
 type userWindow struct {
 	index int64 // window number since the start: floor(t / window)
@@ -43,6 +50,10 @@ func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) 
 	if u := s.cfg.UserLimit; u != nil {
 		win := time.Duration(u.WindowMs) * time.Millisecond
 		idx := int64(now / win)
+		s.userRequests++
+		if now%win < boundarySpan {
+			s.atBoundary++
+		}
 		w := s.windows[c.cl.user]
 		if w == nil {
 			w = &userWindow{index: idx}

@@ -185,6 +185,8 @@ type run struct {
 	clients []*simClient
 	srv     *server
 	stats   *runStats
+	// budgets are the groups' shared fleet retry budgets (shared runs).
+	budgets []*runtime.RetryQuota
 	// phaseEnds are the phases' end times since the start.
 	phaseEnds []time.Duration
 	progress  func(done, total time.Duration)
@@ -215,19 +217,22 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		if err != nil {
 			return nil, err
 		}
-		// Shared: one window store and, when the group sets one, one fleet
-		// retry budget for the whole group, as a fleet-wide store (Redis,
-		// runtime/redisstore) gives every process.
+		// Shared: one window store, one adaptive send rate (a CUBIC limiter
+		// per scope, runtime.RateLimiterPool) and, when the group sets one,
+		// one fleet retry budget for the whole group, as a fleet-wide store
+		// (Redis, runtime/redisstore) gives every process.
 		var windows runtime.ThrottleWindowStore
 		var budget runtime.RetryBudget
+		var limiters runtime.SharedRateLimiters
 		if sharing == sharingShared {
-			windows = runtime.NewWindowStore()
+			windows, limiters = runtime.NewWindowStore(), runtime.NewRateLimiterPool()
 			if g.FleetRetryBudget > 0 {
-				budget = runtime.NewRetryQuota(g.FleetRetryBudget)
+				q := runtime.NewRetryQuota(g.FleetRetryBudget)
+				budget, r.budgets = q, append(r.budgets, q)
 			}
 		}
 		for range g.Count {
-			cl, err := r.newClient(svc, g, idx, seed, windows, budget)
+			cl, err := r.newClient(svc, g, idx, seed, windows, budget, limiters)
 			if err != nil {
 				return nil, err
 			}
@@ -258,6 +263,8 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	if r.err != nil {
 		return nil, r.err
 	}
+	r.stats.atBoundary, r.stats.userRequests = r.srv.atBoundary, r.srv.userRequests
+	r.stats.events = r.seq
 	return r.stats, nil
 }
 
@@ -277,7 +284,7 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 // from the scenario (mode, max attempts) and the service's x-retry. windows
 // is the group's shared throttle-window store, or nil for one of its own;
 // budget the group's fleet retry budget, or nil for none.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore, budget runtime.RetryBudget) (*simClient, error) {
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore, budget runtime.RetryBudget, limiters runtime.SharedRateLimiters) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
@@ -303,6 +310,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		ThrottleIdentity: user,
 		Windows:          windows,
 		FleetRetryBudget: budget,
+		RateLimiters:     limiters,
 	})
 	if err != nil {
 		return nil, err
@@ -312,7 +320,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if err != nil {
 		return nil, err
 	}
-	cl.params = c.Params()
+	cl.params = c.Policy().Params
 	return cl, nil
 }
 

@@ -12,6 +12,10 @@ import (
 type runStats struct {
 	// label names the run ("standard", "standard (shared)").
 	label, mode, sharing string
+	// atBoundary and userRequests are the server's counts of requests
+	// under a user limit arriving in the first 50 ms of a window, and of
+	// all of them.
+	atBoundary, userRequests int64
 	// maxAttempts is the first client's resolved max attempts.
 	maxAttempts int
 	bucket      time.Duration
@@ -23,7 +27,12 @@ type runStats struct {
 	// clients, and the sum of the enabled adaptive limiters' fill rates
 	// (tokens/s).
 	quota, sendRate []float64
-	phases          []phaseStats
+	// fleetBudget is the shared fleet retry budgets' balance (tokens) per
+	// bucket; nil in runs without one.
+	fleetBudget []float64
+	phases      []phaseStats
+	// events is how many events the run scheduled (for the summary line).
+	events uint64
 }
 
 // phaseStats is one phase's numbers for one mode.
@@ -155,18 +164,28 @@ func (s *runStats) sample(r *run) {
 	}
 	var quota, rate float64
 	drained := true
+	counted := map[*runtime.RateLimiter]bool{} // a shared limiter counts once
 	for _, cl := range r.clients {
 		q := cl.rc.RetryQuota().Balance()
 		quota += float64(q)
 		if q >= cost {
 			drained = false
 		}
-		if cl.params.UsesLimiter {
-			rate += cl.rc.RateLimiter().Rate()
+		if l := cl.rc.RateLimiter(); cl.params.UsesLimiter && !counted[l] {
+			counted[l] = true
+			rate += l.Rate()
 		}
 	}
 	quota /= float64(len(r.clients))
 	s.quota[b], s.sendRate[b] = quota, rate
+	if len(r.budgets) > 0 {
+		if s.fleetBudget == nil {
+			s.fleetBudget = make([]float64, len(s.quota))
+		}
+		for _, q := range r.budgets {
+			s.fleetBudget[b] += float64(q.Balance())
+		}
+	}
 	if p >= 0 {
 		ps := &s.phases[p]
 		ps.quotaSum += quota

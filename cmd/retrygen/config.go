@@ -21,6 +21,9 @@ type genConfig struct {
 	Output   string   `yaml:"output"`
 	Package  string   `yaml:"package"`
 	Strict   bool     `yaml:"strict"`
+	// LinkPagination opts in to the Link-header heuristic
+	// (generator.Selection.LinkPagination).
+	LinkPagination bool `yaml:"linkPagination"`
 	// Include, Exclude and Rename decode straight into the generator's
 	// types: yaml.v3 keys an untagged field by its lowercased name
 	// (operations, tags, paths, types, fields), the schema's keys.
@@ -91,5 +94,5 @@ func (c *genConfig) selection(file string) *generator.Selection {
 	if c == nil {
 		return nil
 	}
-	return &generator.Selection{File: file, Include: c.Include, Exclude: c.Exclude, Rename: c.Rename}
+	return &generator.Selection{File: file, Include: c.Include, Exclude: c.Exclude, Rename: c.Rename, LinkPagination: c.LinkPagination}
 }

@@ -33,6 +33,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "read spec, overlays, output, package, strict, include, exclude and rename from the YAML `FILE` (schema: templates/schema/retrygen-config.schema.json); flags override it")
 	check := fs.Bool("check", false, "write nothing; exit 1 and print a short diff when DIR differs from what generation would produce")
 	strict := fs.Bool("strict", false, "treat every warning as an error: exit 1, writing nothing, when the spec has any")
+	linkPages := fs.Bool("link-pagination", false, "page GET operations whose 2xx response declares a Link header, and that declare no pagination, by its rel=\"next\" URL (GitHub's list endpoints)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the run to `FILE` when it ends (go tool pprof; -sample_index=alloc_space for bytes allocated)")
 	fs.Usage = func() {
@@ -72,7 +73,12 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		if !set["strict"] {
 			*strict = c.Strict
 		}
+		if set["link-pagination"] {
+			c.LinkPagination = *linkPages
+		}
 		sel = c.selection(*config)
+	} else if *linkPages {
+		sel = &generator.Selection{LinkPagination: true}
 	}
 	if msg := usageError(fs, *spec, *out, *pkg); msg != "" {
 		fmt.Fprintf(stderr, "retrygen generate: %s\n", msg)

@@ -63,6 +63,9 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Per-call options start without the client's hooks: the runtime runs those on every
+	// call, and a call's own hooks after them (runtime.Client.Options).
+	o.Options = rt.Options()
 	return &Client{
 		options: o,
 		rt:      rt,

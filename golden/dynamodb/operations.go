@@ -7,6 +7,8 @@ package dynamodb
 import (
 	"context"
 	"encoding/json"
+	"iter"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -1671,6 +1673,122 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	return out, nil
 }
 
+// waiterTableExists is the TableExists waiter's name and declared delays.
+var waiterTableExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 20 * time.Second,
+	Name:     "TableExists",
+}
+
+// tableExistsState applies the TableExists acceptors, in order, to one poll of DescribeTable.
+func tableExistsState(in *DescribeTableInput, out *DescribeTableOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when output "Table.TableStatus" stringEquals "ACTIVE"
+	if err == nil {
+		found := false
+		v := ""
+		if out.Table != nil && out.Table.TableStatus != nil {
+			v, found = string(*out.Table.TableStatus), true
+		}
+		if found && v == "ACTIVE" {
+			return runtime.WaiterSuccess, nil
+		}
+	}
+	// 2. retry when the poll fails with error code ResourceNotFoundException
+	if err != nil && runtime.ErrorCodeIs(err, "ResourceNotFoundException") {
+		return runtime.WaiterRetry, nil
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilTableExists polls DescribeTable with in until the TableExists waiter reaches success
+// (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has
+// passed. Each poll is one call of DescribeTable with its retries: a throttled poll is retried by
+// the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 20s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when output "Table.TableStatus" stringEquals "ACTIVE"; 2. retry when the
+// poll fails with error code ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post/x-waiters/TableExists
+func (c *Client) WaitUntilTableExists(ctx context.Context, in *DescribeTableInput, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeTableOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeTableInput{}
+	}
+	var last *DescribeTableOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeTable(ctx, in)
+		last = out
+		return tableExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterTableExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
+// waiterTableNotExists is the TableNotExists waiter's name and declared delays.
+var waiterTableNotExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 20 * time.Second,
+	Name:     "TableNotExists",
+}
+
+// tableNotExistsState applies the TableNotExists acceptors, in order, to one poll of DescribeTable.
+func tableNotExistsState(in *DescribeTableInput, out *DescribeTableOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when the poll fails with error code ResourceNotFoundException
+	if err != nil && runtime.ErrorCodeIs(err, "ResourceNotFoundException") {
+		return runtime.WaiterSuccess, nil
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilTableNotExists polls DescribeTable with in until the TableNotExists waiter reaches
+// success (it returns the last poll's output, nil when an error matched) or failure, or until
+// maxWait has passed. Each poll is one call of DescribeTable with its retries: a throttled poll is
+// retried by the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 20s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when the poll fails with error code ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post/x-waiters/TableNotExists
+func (c *Client) WaitUntilTableNotExists(ctx context.Context, in *DescribeTableInput, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeTableOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeTableInput{}
+	}
+	var last *DescribeTableOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeTable(ctx, in)
+		last = out
+		return tableNotExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterTableNotExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
 var opDescribeTableReplicaAutoScaling = runtime.Operation{
 	Name:      "DescribeTableReplicaAutoScaling",
@@ -2374,6 +2492,69 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	return out, nil
 }
 
+// ListContributorInsightsPages returns an iterator over the pages of ListContributorInsights,
+// starting from in (not changed; nil is an empty input). Each page is one call of
+// ListContributorInsights, with its retries; the iterator yields each page's output, and after an
+// error it yields the error with a nil page and stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post/x-pagination
+func (c *Client) ListContributorInsightsPages(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) iter.Seq2[*ListContributorInsightsOutput, error] {
+	return func(yield func(*ListContributorInsightsOutput, error) bool) {
+		next := ListContributorInsightsInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListContributorInsights(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// ListContributorInsightsItems returns an iterator over the items (ContributorInsightsSummaries)
+// of every page of ListContributorInsights, in order, fetched page by page by
+// ListContributorInsightsPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post/x-pagination
+func (c *Client) ListContributorInsightsItems(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) iter.Seq2[ContributorInsightsSummary, error] {
+	return func(yield func(ContributorInsightsSummary, error) bool) {
+		for page, err := range c.ListContributorInsightsPages(ctx, in, opts...) {
+			if err != nil {
+				var zero ContributorInsightsSummary
+				yield(zero, err)
+				return
+			}
+			items := page.ContributorInsightsSummaries
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListExports describes ListExports to the runtime.
 var opListExports = runtime.Operation{
 	Name:      "ListExports",
@@ -2423,6 +2604,71 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListExportsPages returns an iterator over the pages of ListExports, starting from in (not
+// changed; nil is an empty input). Each page is one call of ListExports, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post/x-pagination
+func (c *Client) ListExportsPages(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) iter.Seq2[*ListExportsOutput, error] {
+	return func(yield func(*ListExportsOutput, error) bool) {
+		next := ListExportsInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListExports(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// ListExportsItems returns an iterator over the items (ExportSummaries) of every page of
+// ListExports, in order, fetched page by page by ListExportsPages. After an error it yields the
+// error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post/x-pagination
+func (c *Client) ListExportsItems(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) iter.Seq2[ExportSummary, error] {
+	return func(yield func(ExportSummary, error) bool) {
+		for page, err := range c.ListExportsPages(ctx, in, opts...) {
+			if err != nil {
+				var zero ExportSummary
+				yield(zero, err)
+				return
+			}
+			items := page.ExportSummaries
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opListGlobalTables describes ListGlobalTables to the runtime.
@@ -2508,6 +2754,71 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListTablesPages returns an iterator over the pages of ListTables, starting from in (not changed;
+// nil is an empty input). Each page is one call of ListTables, with its retries; the iterator
+// yields each page's output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedTableName of the last page as in.ExclusiveStartTableName; an
+// empty one ends the pages (so does a string token equal to the one just sent). To resume after an
+// error, call again with in.ExclusiveStartTableName set to the last good page's
+// LastEvaluatedTableName.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post/x-pagination
+func (c *Client) ListTablesPages(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) iter.Seq2[*ListTablesOutput, error] {
+	return func(yield func(*ListTablesOutput, error) bool) {
+		next := ListTablesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListTables(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedTableName
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.ExclusiveStartTableName != nil && *next.ExclusiveStartTableName == *nextToken {
+				return
+			}
+			next.ExclusiveStartTableName = nextToken
+		}
+	}
+}
+
+// ListTablesItems returns an iterator over the items (TableNames) of every page of ListTables, in
+// order, fetched page by page by ListTablesPages. After an error it yields the error with a zero
+// item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post/x-pagination
+func (c *Client) ListTablesItems(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.ListTablesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.TableNames
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
@@ -2798,6 +3109,65 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		return nil, err
 	}
 	return out, nil
+}
+
+// QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
+// empty input). Each page is one call of Query, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedKey of the last page as in.ExclusiveStartKey; an empty one ends
+// the pages (so does a string token equal to the one just sent). To resume after an error, call
+// again with in.ExclusiveStartKey set to the last good page's LastEvaluatedKey.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[*QueryOutput, error] {
+	return func(yield func(*QueryOutput, error) bool) {
+		next := QueryInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.Query(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedKey
+			if len(nextToken) == 0 {
+				return
+			}
+			next.ExclusiveStartKey = nextToken
+		}
+	}
+}
+
+// QueryItems returns an iterator over the items (Items) of every page of Query, in order, fetched
+// page by page by QueryPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
+	return func(yield func(map[string]AttributeValue, error) bool) {
+		for page, err := range c.QueryPages(ctx, in, opts...) {
+			if err != nil {
+				var zero map[string]AttributeValue
+				yield(zero, err)
+				return
+			}
+			items := page.Items
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
@@ -3098,6 +3468,65 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		return nil, err
 	}
 	return out, nil
+}
+
+// ScanPages returns an iterator over the pages of Scan, starting from in (not changed; nil is an
+// empty input). Each page is one call of Scan, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedKey of the last page as in.ExclusiveStartKey; an empty one ends
+// the pages (so does a string token equal to the one just sent). To resume after an error, call
+// again with in.ExclusiveStartKey set to the last good page's LastEvaluatedKey.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post/x-pagination
+func (c *Client) ScanPages(ctx context.Context, in *ScanInput, opts ...func(*Options)) iter.Seq2[*ScanOutput, error] {
+	return func(yield func(*ScanOutput, error) bool) {
+		next := ScanInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.Scan(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedKey
+			if len(nextToken) == 0 {
+				return
+			}
+			next.ExclusiveStartKey = nextToken
+		}
+	}
+}
+
+// ScanItems returns an iterator over the items (Items) of every page of Scan, in order, fetched
+// page by page by ScanPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post/x-pagination
+func (c *Client) ScanItems(ctx context.Context, in *ScanInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
+	return func(yield func(map[string]AttributeValue, error) bool) {
+		for page, err := range c.ScanPages(ctx, in, opts...) {
+			if err != nil {
+				var zero map[string]AttributeValue
+				yield(zero, err)
+				return
+			}
+			items := page.Items
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opTagResource describes TagResource to the runtime.

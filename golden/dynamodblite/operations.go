@@ -7,6 +7,7 @@ package dynamodblite
 import (
 	"context"
 	"encoding/json"
+	"iter"
 
 	"github.com/retrygen/retrygen/runtime"
 )
@@ -423,4 +424,63 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		return nil, err
 	}
 	return out, nil
+}
+
+// QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
+// empty input). Each page is one call of Query, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends LastEvaluatedKey of the last page as in.ExclusiveStartKey; an empty one ends
+// the pages (so does a string token equal to the one just sent). To resume after an error, call
+// again with in.ExclusiveStartKey set to the last good page's LastEvaluatedKey.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[*QueryOutput, error] {
+	return func(yield func(*QueryOutput, error) bool) {
+		next := QueryInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.Query(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.LastEvaluatedKey
+			if len(nextToken) == 0 {
+				return
+			}
+			next.ExclusiveStartKey = nextToken
+		}
+	}
+}
+
+// QueryItems returns an iterator over the items (Items) of every page of Query, in order, fetched
+// page by page by QueryPages. After an error it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
+func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
+	return func(yield func(map[string]AttributeValue, error) bool) {
+		for page, err := range c.QueryPages(ctx, in, opts...) {
+			if err != nil {
+				var zero map[string]AttributeValue
+				yield(zero, err)
+				return
+			}
+			items := page.Items
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -7,7 +7,9 @@ package kinesis
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"net/url"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/openapi"
@@ -591,6 +593,184 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 		return nil, err
 	}
 	return out, nil
+}
+
+// DescribeStreamPages returns an iterator over the pages of DescribeStream, starting from in (not
+// changed; nil is an empty input). Each page is one call of DescribeStream, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends the last item's ShardId of StreamDescription.Shards as
+// in.ExclusiveStartShardId; an empty page ends the pages, as does StreamDescription.HasMoreShards
+// false. To resume after an error, call again with in.ExclusiveStartShardId set to the last item's
+// ShardId of the last good page.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-pagination
+func (c *Client) DescribeStreamPages(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) iter.Seq2[*DescribeStreamOutput, error] {
+	return func(yield func(*DescribeStreamOutput, error) bool) {
+		next := DescribeStreamInput2{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.DescribeStream(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			more := out.StreamDescription.HasMoreShards
+			if !more {
+				return
+			}
+			items := out.StreamDescription.Shards
+			if len(items) == 0 {
+				return
+			}
+			last := items[len(items)-1]
+			cursor := last.ShardId
+			if cursor == "" {
+				return
+			}
+			val := cursor
+			next.ExclusiveStartShardId = &val
+		}
+	}
+}
+
+// DescribeStreamItems returns an iterator over the items (StreamDescription.Shards) of every page
+// of DescribeStream, in order, fetched page by page by DescribeStreamPages. After an error it
+// yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-pagination
+func (c *Client) DescribeStreamItems(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) iter.Seq2[Shard, error] {
+	return func(yield func(Shard, error) bool) {
+		for page, err := range c.DescribeStreamPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Shard
+				yield(zero, err)
+				return
+			}
+			items := page.StreamDescription.Shards
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// waiterStreamExists is the StreamExists waiter's name and declared delays.
+var waiterStreamExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 10 * time.Second,
+	Name:     "StreamExists",
+}
+
+// streamExistsState applies the StreamExists acceptors, in order, to one poll of DescribeStream.
+func streamExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when output "StreamDescription.StreamStatus" stringEquals "ACTIVE"
+	if err == nil {
+		if string(out.StreamDescription.StreamStatus) == "ACTIVE" {
+			return runtime.WaiterSuccess, nil
+		}
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilStreamExists polls DescribeStream with in until the StreamExists waiter reaches success
+// (it returns the last poll's output, nil when an error matched) or failure, or until maxWait has
+// passed. Each poll is one call of DescribeStream with its retries: a throttled poll is retried by
+// the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 10s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when output "StreamDescription.StreamStatus" stringEquals "ACTIVE".
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-waiters/StreamExists
+func (c *Client) WaitUntilStreamExists(ctx context.Context, in *DescribeStreamInput2, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeStreamOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeStreamInput2{}
+	}
+	var last *DescribeStreamOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeStream(ctx, in)
+		last = out
+		return streamExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterStreamExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
+}
+
+// waiterStreamNotExists is the StreamNotExists waiter's name and declared delays.
+var waiterStreamNotExists = runtime.Waiter{
+	MaxDelay: 120 * time.Second,
+	MinDelay: 10 * time.Second,
+	Name:     "StreamNotExists",
+}
+
+// streamNotExistsState applies the StreamNotExists acceptors, in order, to one poll of DescribeStream.
+func streamNotExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err error) (runtime.WaiterState, error) {
+	// 1. success when the poll fails with error code ResourceNotFoundException
+	if err != nil && runtime.ErrorCodeIs(err, "ResourceNotFoundException") {
+		return runtime.WaiterSuccess, nil
+	}
+	if err != nil {
+		return runtime.WaiterError, err
+	}
+	return runtime.WaiterRetry, nil
+}
+
+// WaitUntilStreamNotExists polls DescribeStream with in until the StreamNotExists waiter reaches
+// success (it returns the last poll's output, nil when an error matched) or failure, or until
+// maxWait has passed. Each poll is one call of DescribeStream with its retries: a throttled poll
+// is retried by the client, not counted as a state.
+//
+// Between polls it waits smithy's waiter delay: from 10s doubling up to 2m0s, with jitter
+// (runtime.WaiterDelay); runtime.WaiterOptions change the delays. It returns a
+// *runtime.WaiterFailureError when a failure acceptor matches, a *runtime.WaiterTimeoutError when
+// maxWait ends first, and the poll's error when no acceptor matches it.
+//
+// Acceptors: 1. success when the poll fails with error code ResourceNotFoundException.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-waiters/StreamNotExists
+func (c *Client) WaitUntilStreamNotExists(ctx context.Context, in *DescribeStreamInput2, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeStreamOutput, error) {
+	var wo runtime.WaiterOptions
+	for _, o := range opts {
+		o(&wo)
+	}
+	if in == nil {
+		in = &DescribeStreamInput2{}
+	}
+	var last *DescribeStreamOutput
+	poll := func(ctx context.Context) (runtime.WaiterState, error) {
+		out, err := c.DescribeStream(ctx, in)
+		last = out
+		return streamNotExistsState(in, out, err)
+	}
+	if err := runtime.Wait(ctx, waiterStreamNotExists, wo, maxWait, c.options.Clock, c.options.Rand, poll); err != nil {
+		return nil, err
+	}
+	return last, nil
 }
 
 // opDescribeStreamConsumer describes DescribeStreamConsumer to the runtime.
@@ -1322,6 +1502,71 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	return out, nil
 }
 
+// ListStreamConsumersPages returns an iterator over the pages of ListStreamConsumers, starting
+// from in (not changed; nil is an empty input). Each page is one call of ListStreamConsumers, with
+// its retries; the iterator yields each page's output, and after an error it yields the error with
+// a nil page and stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post/x-pagination
+func (c *Client) ListStreamConsumersPages(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) iter.Seq2[*ListStreamConsumersOutput, error] {
+	return func(yield func(*ListStreamConsumersOutput, error) bool) {
+		next := ListStreamConsumersInput2{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListStreamConsumers(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// ListStreamConsumersItems returns an iterator over the items (Consumers) of every page of
+// ListStreamConsumers, in order, fetched page by page by ListStreamConsumersPages. After an error
+// it yields the error with a zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post/x-pagination
+func (c *Client) ListStreamConsumersItems(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) iter.Seq2[Consumer, error] {
+	return func(yield func(Consumer, error) bool) {
+		for page, err := range c.ListStreamConsumersPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Consumer
+				yield(zero, err)
+				return
+			}
+			items := page.Consumers
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opListStreams describes ListStreams to the runtime.
 var opListStreams = runtime.Operation{
 	Name:      "ListStreams",
@@ -1376,6 +1621,73 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 		return nil, err
 	}
 	return out, nil
+}
+
+// ListStreamsPages returns an iterator over the pages of ListStreams, starting from in (not
+// changed; nil is an empty input). Each page is one call of ListStreams, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends the last item of StreamNames as in.ExclusiveStartStreamName; an empty page
+// ends the pages, as does HasMoreStreams false. To resume after an error, call again with
+// in.ExclusiveStartStreamName set to the last item of the last good page.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post/x-pagination
+func (c *Client) ListStreamsPages(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) iter.Seq2[*ListStreamsOutput, error] {
+	return func(yield func(*ListStreamsOutput, error) bool) {
+		next := ListStreamsInput2{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.ListStreams(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			more := out.HasMoreStreams
+			if !more {
+				return
+			}
+			items := out.StreamNames
+			if len(items) == 0 {
+				return
+			}
+			last := items[len(items)-1]
+			val := last
+			next.ExclusiveStartStreamName = &val
+		}
+	}
+}
+
+// ListStreamsItems returns an iterator over the items (StreamNames) of every page of ListStreams,
+// in order, fetched page by page by ListStreamsPages. After an error it yields the error with a
+// zero item and stops.
+//
+// Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post/x-pagination
+func (c *Client) ListStreamsItems(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.ListStreamsPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.StreamNames
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opListTagsForStream describes ListTagsForStream to the runtime.

@@ -6,6 +6,7 @@ package sqs
 
 import (
 	"context"
+	"iter"
 	"net/url"
 
 	"github.com/retrygen/retrygen/runtime"
@@ -999,6 +1000,71 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 		return nil, err
 	}
 	return out, nil
+}
+
+// GETListQueuesPages returns an iterator over the pages of GETListQueues, starting from in (not
+// changed; nil is an empty input). Each page is one call of GETListQueues, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23Action=ListQueues/get/x-pagination
+func (c *Client) GETListQueuesPages(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) iter.Seq2[*ListQueuesResult, error] {
+	return func(yield func(*ListQueuesResult, error) bool) {
+		next := GETListQueuesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.GETListQueues(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// GETListQueuesItems returns an iterator over the items (QueueUrls) of every page of
+// GETListQueues, in order, fetched page by page by GETListQueuesPages. After an error it yields
+// the error with a zero item and stops.
+//
+// Source: #/paths/~1%23Action=ListQueues/get/x-pagination
+func (c *Client) GETListQueuesItems(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.GETListQueuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.QueueUrls
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opGETPurgeQueue describes GETPurgeQueue to the runtime.
@@ -2519,6 +2585,72 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	return out, nil
 }
 
+// POSTListDeadLetterSourceQueuesPages returns an iterator over the pages of
+// POSTListDeadLetterSourceQueues, starting from in (not changed; nil is an empty input). Each page
+// is one call of POSTListDeadLetterSourceQueues, with its retries; the iterator yields each page's
+// output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post/x-pagination
+func (c *Client) POSTListDeadLetterSourceQueuesPages(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) iter.Seq2[*ListDeadLetterSourceQueuesResult, error] {
+	return func(yield func(*ListDeadLetterSourceQueuesResult, error) bool) {
+		next := POSTListDeadLetterSourceQueuesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.POSTListDeadLetterSourceQueues(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// POSTListDeadLetterSourceQueuesItems returns an iterator over the items (QueueUrls) of every page
+// of POSTListDeadLetterSourceQueues, in order, fetched page by page by
+// POSTListDeadLetterSourceQueuesPages. After an error it yields the error with a zero item and
+// stops.
+//
+// Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post/x-pagination
+func (c *Client) POSTListDeadLetterSourceQueuesItems(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.POSTListDeadLetterSourceQueuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.QueueUrls
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // opPOSTListQueueTags describes POSTListQueueTags to the runtime.
 var opPOSTListQueueTags = runtime.Operation{
 	Name: "POSTListQueueTags",
@@ -2639,6 +2771,71 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 		return nil, err
 	}
 	return out, nil
+}
+
+// POSTListQueuesPages returns an iterator over the pages of POSTListQueues, starting from in (not
+// changed; nil is an empty input). Each page is one call of POSTListQueues, with its retries; the
+// iterator yields each page's output, and after an error it yields the error with a nil page and
+// stops.
+//
+// The next page sends NextToken of the last page as in.NextToken; an empty one ends the pages (so
+// does a string token equal to the one just sent). To resume after an error, call again with
+// in.NextToken set to the last good page's NextToken.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.MaxResults.
+//
+// Source: #/paths/~1%23Action=ListQueues/post/x-pagination
+func (c *Client) POSTListQueuesPages(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) iter.Seq2[*ListQueuesResult, error] {
+	return func(yield func(*ListQueuesResult, error) bool) {
+		next := POSTListQueuesInput{}
+		if in != nil {
+			next = *in
+		}
+		for {
+			out, err := c.POSTListQueues(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			nextToken := out.NextToken
+			if nextToken == nil || *nextToken == "" {
+				return
+			}
+			// A server repeating the token sent would page forever.
+			if next.NextToken != nil && *next.NextToken == *nextToken {
+				return
+			}
+			next.NextToken = nextToken
+		}
+	}
+}
+
+// POSTListQueuesItems returns an iterator over the items (QueueUrls) of every page of
+// POSTListQueues, in order, fetched page by page by POSTListQueuesPages. After an error it yields
+// the error with a zero item and stops.
+//
+// Source: #/paths/~1%23Action=ListQueues/post/x-pagination
+func (c *Client) POSTListQueuesItems(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		for page, err := range c.POSTListQueuesPages(ctx, in, opts...) {
+			if err != nil {
+				var zero string
+				yield(zero, err)
+				return
+			}
+			items := page.QueueUrls
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // opPOSTPurgeQueue describes POSTPurgeQueue to the runtime.

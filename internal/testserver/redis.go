@@ -30,6 +30,8 @@ type Redis struct {
 	port int
 	mu   sync.Mutex
 	proc *proc
+	// extra are more redis-server arguments (a cluster node's).
+	extra []string
 }
 
 // StartRedis runs `redis-server --port P --bind 127.0.0.1 --save ""
@@ -57,8 +59,9 @@ func StartRedis(t testing.TB) *Redis {
 // start runs redis-server on r.port and waits until it answers PING.
 func (r *Redis) start() error {
 	began := time.Now()
-	p, err := startProc("", "redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", r.dir)
+	args := append([]string{"--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", r.dir}, r.extra...)
+	p, err := startProc(r.dir, "redis-server", args...)
 	if err != nil {
 		return fmt.Errorf("redis-server: starting: %w", err)
 	}

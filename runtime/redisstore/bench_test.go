@@ -64,8 +64,10 @@ func sharedClient(tb testing.TB, shared bool) (*runtime.Client, *Store, *command
 // fleet bucket in one batched write.
 func TestSuccessPathNoRoundTrip(t *testing.T) {
 	c, store, counter := sharedClient(t, true)
+	// The client's bucket is its service's at its endpoint host.
+	fb := store.Scope(fleetService().Name, "svc.test").(*budget)
 	// Spend a lease first, so the increments have room below the capacity.
-	ok, _ := store.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	ok, _ := fb.Acquire(runtime.RetryCostTransient)
 	require.True(t, ok)
 	before := counter.n.Load()
 	for range 1000 {
@@ -73,8 +75,9 @@ func TestSuccessPathNoRoundTrip(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Equal(t, before, counter.n.Load(), "no Redis command on the success path")
-	require.Equal(t, int64(1000-14), store.budget.delta.Load(), "increments held locally, 14 topping up the lease")
-	require.NoError(t, store.budget.flush(false))
+	require.Equal(t, int64(1000-14), fb.delta.Load(), "increments held locally, 14 topping up the lease")
+	require.Zero(t, store.budget.delta.Load(), "the unscoped bucket is not the client's")
+	require.NoError(t, fb.flush(false))
 	require.Equal(t, before+1, counter.n.Load(), "one batched write")
 }
 

@@ -3,6 +3,7 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"net"
 	"strconv"
@@ -40,7 +41,7 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 		k := windowKey{dimension: w.dim, identity: identity, operation: w.op}
 		left := min(w.q.TimeLeft, s.opts.MaxWindow)
 		if old, ok := s.unwritten[k]; !ok || old.at.Add(old.left).Before(at.Add(left)) {
-			s.unwritten[k] = unwrittenWindow{left: left, at: at}
+			s.unwritten[k] = unwrittenWindow{left: left, at: at, length: w.q.Window, limit: w.q.Limit}
 			added = true
 		}
 	}
@@ -48,6 +49,15 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 	if added {
 		s.signal()
 	}
+}
+
+// ReleaseAt spreads the release of a call held back by a window over the
+// start of the next window (runtime.WindowReleaser, runtime.WindowStore's
+// rule), from this process's mirror: windows heard from the fleet carry
+// their length and limit in the announcement (a resync knows only the time
+// left).
+func (s *Store) ReleaseAt(identity, operation, dimension string, until, latest time.Time, r float64, reserve bool) time.Time {
+	return s.mirror.ReleaseAt(identity, operation, dimension, until, latest, r, reserve)
 }
 
 // Blocked reports whether a call of operation by identity starting at now
@@ -59,19 +69,22 @@ func (s *Store) Blocked(identity, operation string, now time.Time) (until time.T
 	return s.mirror.Blocked(identity, operation, now)
 }
 
-// windowKeyName is the Redis key of one window:
-// PREFIX window:DIMENSION:LEN(IDENTITY):IDENTITY:OPERATION.
-func (s *Store) windowKeyName(k windowKey) string {
-	return s.opts.Prefix + "window:" + k.dimension + ":" + strconv.Itoa(len(k.identity)) + ":" + k.identity + ":" + k.operation
+// windowsKey is the sorted set holding every window of the fleet:
+// PREFIX{windows}, one key (one Cluster hash slot), so that recording and
+// resyncing are single-key scripts and a resync reads only our windows (no
+// keyspace SCAN). Each member is a window (windowMember), scored by its end
+// in Redis ms; the key expires with its last window.
+func (s *Store) windowsKey() string { return s.opts.Prefix + "{windows}" }
+
+// windowMember names one window in the sorted set:
+// DIMENSION:LEN(IDENTITY):IDENTITY:OPERATION.
+func windowMember(k windowKey) string {
+	return k.dimension + ":" + strconv.Itoa(len(k.identity)) + ":" + k.identity + ":" + k.operation
 }
 
-// parseWindowKey is the inverse of windowKeyName.
-func (s *Store) parseWindowKey(name string) (windowKey, bool) {
-	rest, ok := strings.CutPrefix(name, s.opts.Prefix+"window:")
-	if !ok {
-		return windowKey{}, false
-	}
-	dim, rest, ok := strings.Cut(rest, ":")
+// parseWindowMember is the inverse of windowMember.
+func parseWindowMember(name string) (windowKey, bool) {
+	dim, rest, ok := strings.Cut(name, ":")
 	if !ok || (dim != runtime.DimensionUser && dim != runtime.DimensionAPIUser) {
 		return windowKey{}, false
 	}
@@ -84,22 +97,39 @@ func (s *Store) parseWindowKey(name string) (windowKey, bool) {
 }
 
 // channel is the pub/sub channel announcing windows: each message is
-// "END_MS KEY", END_MS in Redis time.
+// "END_MS LENGTH_MS LIMIT MEMBER", END_MS in Redis time, LENGTH_MS and
+// LIMIT the window's Time and Limit (0 when unknown).
 func (s *Store) channel() string { return s.opts.Prefix + "windows" }
 
-// recordScript writes one window: KEYS[1] the window's key, ARGV[1] the time
-// left in ms, ARGV[2] the channel. The end is Redis's TIME plus the time
-// left; a later end already stored wins. The key expires at the end, and the
-// end is published. It returns {now_ms, end_ms}.
+// recordScript writes one window: KEYS[1] the windows set, ARGV[1] the
+// window's member, ARGV[2] the time left in ms, ARGV[3] the channel, ARGV[4]
+// "LENGTH_MS LIMIT" for the announcement. The
+// end is Redis's TIME plus the time left; a later end already stored wins.
+// Windows that have ended are dropped, the set expires with its last
+// window, and the end is published. It returns {now_ms, end_ms}.
 var recordScript = redis.NewScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local e = now + tonumber(ARGV[1])
-local old = tonumber(redis.call('GET', KEYS[1]) or '0')
+local e = now + tonumber(ARGV[2])
+local old = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[1]) or '0')
 if old >= e then return {now, old} end
-redis.call('SET', KEYS[1], e, 'PXAT', e)
-redis.call('PUBLISH', ARGV[2], e .. ' ' .. KEYS[1])
+redis.call('ZADD', KEYS[1], e, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('PEXPIRETIME', KEYS[1]) < e then redis.call('PEXPIREAT', KEYS[1], e) end
+redis.call('PUBLISH', ARGV[3], string.format('%d', e) .. ' ' .. ARGV[4] .. ' ' .. ARGV[1])
 return {now, e}
+`)
+
+// resyncScript reads Redis's TIME on the node that holds KEYS[1] (the
+// windows set: on a Cluster, nodes' clocks differ) and, when ARGV[1] is
+// positive, up to ARGV[1] windows that have not ended, those ending last
+// first. It returns {now_ms, {member, end, member, end, ...}}.
+var resyncScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local n = tonumber(ARGV[1])
+if n <= 0 then return {now, {}} end
+return {now, redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '(' .. now, 'WITHSCORES', 'LIMIT', 0, n)}
 `)
 
 // writeWindows writes the windows learned here to Redis, dropping those
@@ -115,8 +145,9 @@ func (s *Store) writeWindows() error {
 	for k, w := range todo {
 		left := w.left - time.Since(w.at)
 		if left > 0 {
-			ctx, cancel := context.WithTimeout(context.Background(), backgroundTimeout)
-			err := recordScript.Run(ctx, s.rdb, []string{s.windowKeyName(k)}, left.Milliseconds()+1, s.channel()).Err()
+			ctx, cancel := context.WithTimeout(context.Background(), s.opts.StallTimeout)
+			err := recordScript.Run(ctx, s.rdb, []string{s.windowsKey()}, windowMember(k), left.Milliseconds()+1, s.channel(),
+				strconv.FormatInt(w.length.Milliseconds(), 10)+" "+strconv.FormatInt(w.limit, 10)).Err()
 			cancel()
 			if err != nil {
 				return err
@@ -160,10 +191,10 @@ func (r *clockRef) toLocal(redisMS int64) (t time.Time, ok bool) {
 	return r.local.Add(time.Duration(redisMS-r.redisMS) * time.Millisecond), true
 }
 
-// learn adds a window announced by Redis (its key name and end in Redis ms)
-// to the mirror.
-func (s *Store) learn(name string, endMS int64) {
-	k, ok := s.parseWindowKey(name)
+// learn adds a window announced by Redis (its member name, end in Redis
+// ms, and length and limit when known, else 0) to the mirror.
+func (s *Store) learn(name string, endMS int64, length time.Duration, limit int64) {
+	k, ok := parseWindowMember(name)
 	if !ok {
 		return
 	}
@@ -176,7 +207,7 @@ func (s *Store) learn(name string, endMS int64) {
 	if left <= 0 {
 		return
 	}
-	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left}
+	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left, Window: length, Limit: limit}
 	var info runtime.ThrottleHeaders
 	if k.dimension == runtime.DimensionUser {
 		info.User = q
@@ -186,48 +217,48 @@ func (s *Store) learn(name string, endMS int64) {
 	s.mirror.Record(k.identity, k.operation, info, now)
 }
 
-// resync samples Redis's TIME and adds every window in Redis to the mirror.
+// resync samples Redis's TIME and adds the windows in Redis (up to
+// MaxWindows) to the mirror: three single-key scripts on the windows set's
+// node, the last of which reads the windows.
 func (s *Store) resync() error {
-	ctx, cancel := context.WithTimeout(context.Background(), backgroundTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), s.opts.StallTimeout)
 	defer cancel()
 	// The best of three TIME samples: the one with the shortest round trip.
 	var best time.Duration
+	var entries []any
 	for i := range 3 {
+		n := 0
+		if i == 2 {
+			n = MaxWindows
+		}
 		before := time.Now()
-		now, err := s.rdb.Time(ctx).Result()
+		res, err := resyncScript.Run(ctx, s.rdb, []string{s.windowsKey()}, n).Slice()
 		if err != nil {
 			return err
 		}
 		after := time.Now()
+		if len(res) != 2 {
+			return fmt.Errorf("resync: %d results, want 2", len(res))
+		}
+		now, ok := res[0].(int64)
+		if !ok {
+			return fmt.Errorf("resync: TIME is %T", res[0])
+		}
 		if rtt := after.Sub(before); i == 0 || rtt < best {
 			best = rtt
-			s.ref.set(now.UnixMilli(), after)
+			s.ref.set(now, after)
+		}
+		entries, _ = res[1].([]any)
+	}
+	for i := 0; i+1 < len(entries); i += 2 {
+		name, _ := entries[i].(string)
+		str, _ := entries[i+1].(string)
+		if end, err := strconv.ParseFloat(str, 64); err == nil && name != "" {
+			s.learn(name, int64(end), 0, 0)
 		}
 	}
-	var cursor uint64
-	for {
-		keys, next, err := s.rdb.Scan(ctx, cursor, s.opts.Prefix+"window:*", 1000).Result()
-		if err != nil {
-			return err
-		}
-		if len(keys) > 0 {
-			vals, err := s.rdb.MGet(ctx, keys...).Result()
-			if err != nil {
-				return err
-			}
-			for i, v := range vals {
-				if str, ok := v.(string); ok {
-					if end, err := strconv.ParseInt(str, 10, 64); err == nil {
-						s.learn(keys[i], end)
-					}
-				}
-			}
-		}
-		if cursor = next; cursor == 0 {
-			s.resyncs.Add(1)
-			return nil
-		}
-	}
+	s.resyncs.Add(1)
+	return nil
 }
 
 // subscribe keeps a subscription to the window channel: after each
@@ -268,10 +299,10 @@ func (s *Store) subscribeOnce() error {
 		s.psMu.Unlock()
 		_ = ps.Close()
 	}()
-	sctx, cancel := context.WithTimeout(ctx, backgroundTimeout)
+	sctx, cancel := context.WithTimeout(ctx, s.opts.StallTimeout)
 	err := ps.Subscribe(sctx, s.channel())
 	if err == nil {
-		_, err = ps.ReceiveTimeout(sctx, backgroundTimeout) // the confirmation
+		_, err = ps.ReceiveTimeout(sctx, s.opts.StallTimeout) // the confirmation
 	}
 	cancel()
 	if err != nil {
@@ -297,9 +328,15 @@ func (s *Store) subscribeOnce() error {
 			return err
 		}
 		if m, ok := msg.(*redis.Message); ok {
-			endStr, name, ok := strings.Cut(m.Payload, " ")
-			if end, err := strconv.ParseInt(endStr, 10, 64); ok && err == nil {
-				s.learn(name, end)
+			if strings.HasPrefix(m.Payload, "rate ") {
+				s.learnRate(m.Payload)
+			} else if f := strings.SplitN(m.Payload, " ", 4); len(f) == 4 {
+				end, err1 := strconv.ParseInt(f[0], 10, 64)
+				length, err2 := strconv.ParseInt(f[1], 10, 64)
+				limit, err3 := strconv.ParseInt(f[2], 10, 64)
+				if err1 == nil && err2 == nil && err3 == nil {
+					s.learn(f[3], end, time.Duration(length)*time.Millisecond, limit)
+				}
 			}
 		}
 	}

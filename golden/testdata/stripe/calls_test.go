@@ -307,3 +307,28 @@ func TestStripeIdempotencyKeyRetry(t *testing.T) {
 	require.Equal(t, "order-6735", proxy.Headers()[3].Get("Idempotency-Key"), "a key set by the caller is sent as it is")
 	fmt.Printf("STRIPE idempotency key %s sent on both attempts\n", first[0])
 }
+
+// TestStripeListPages (issue 23): the list methods' paginators, declared
+// by specs/stripe.overlay.yaml, send requests stripe-mock accepts. stripe-mock
+// always answers has_more: false, so each iterator makes one call; paging
+// for real is shown on a loopback server (golden/pages_test.go).
+func TestStripeListPages(t *testing.T) {
+	c, v := newClient(t)
+	ctx := context.Background()
+	pages := 0
+	for page, err := range c.GetCustomersPages(ctx, &GetCustomersInput{Limit: ptr(int64(3)), StartingAfter: ptr("cus_123")}) {
+		require.NoError(t, err)
+		require.False(t, page.HasMore)
+		pages++
+	}
+	require.Equal(t, 1, pages)
+	items := 0
+	for charge, err := range c.GetChargesItems(ctx, &GetChargesInput{Limit: ptr(int64(2))}) {
+		require.NoError(t, err)
+		require.NotEmpty(t, charge.Id)
+		items++
+	}
+	require.Positive(t, items)
+	require.Equal(t, 2, v.sent)
+	require.Equal(t, 2, v.accepted)
+}

@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	"fmt"
+)
+
+// ScopedRetryBudget is a [RetryBudget] that keeps one bucket per service and
+// endpoint host, so that one sick service or region spends only its own
+// budget (issue 22). [NewClient] asks it once for the client's bucket with
+// Scope(Service.Name, the endpoint's host) and uses what it returns as the
+// client's fleet retry budget. runtime/redisstore's implements it.
+type ScopedRetryBudget interface {
+	RetryBudget
+	// Scope returns the bucket of service (Service.Name, "Amazon
+	// DynamoDB") called at endpointHost ("dynamodb.eu-west-1.amazonaws.com",
+	// which names the region); the same arguments give the same bucket.
+	Scope(service, endpointHost string) RetryBudget
+}
+
+// resolveFleet takes the client's shared rate limiter (Options.RateLimiters),
+// scopes the client's fleet retry budget to its service and
+// endpoint host (ScopedRetryBudget) and checks the throttle identity: a
+// throttle-window store shared between processes (one that reports faults,
+// StoreFaultReporter: runtime/redisstore) needs Options.ThrottleIdentity,
+// since a per-client identity would share no window. The runtime never
+// sees credentials, so it cannot derive the identity itself: the error
+// names the option to set.
+func (c *Client) resolveFleet(host string) error {
+	if c.opts.RateLimiters != nil {
+		c.limiter = c.opts.RateLimiters.Limiter(c.svc.Name, host, c.clock)
+	}
+	if s, ok := c.fleet.(ScopedRetryBudget); ok {
+		c.fleet = s.Scope(c.svc.Name, host)
+	}
+	if _, shared := c.windows.(StoreFaultReporter); shared && c.opts.ThrottleIdentity == "" {
+		return fmt.Errorf("runtime.NewClient: Options.Windows (%T) shares throttle windows between processes, but Options.ThrottleIdentity is empty: set it to the identity the server throttles (the access key ID the requests are signed with), or no window would ever be shared", c.windows)
+	}
+	return nil
+}
+
+// payRetry pays cost tokens from the client's retry quota when quota is
+// true (modes with a retry quota, §5) and, when set, from the fleet retry
+// budget, which every retrying mode pays (legacy and aliyun too, issue 22):
+// from all or from none. When one refuses it returns false with that
+// bucket's balance, and fleet reports whether it was the fleet retry
+// budget.
+func (c *Client) payRetry(cost int, quota bool) (ok bool, balance int, fleet bool) {
+	if quota {
+		if ok, balance = c.quota.Acquire(cost); !ok {
+			return false, balance, false
+		}
+	}
+	if c.fleet == nil {
+		return true, balance, false
+	}
+	if fok, fbalance := c.fleet.Acquire(cost); !fok {
+		if quota {
+			c.quota.Release(cost)
+		}
+		return false, fbalance, true
+	}
+	return true, balance, false
+}
+
+// releaseRetry gives n tokens back to the client's retry quota when quota
+// is true and, when set, to the fleet retry budget.
+func (c *Client) releaseRetry(n int, quota bool) {
+	if quota {
+		c.quota.Release(n)
+	}
+	if c.fleet != nil {
+		c.fleet.Release(n)
+	}
+}
