@@ -146,14 +146,14 @@ func (b *builder) pagination(o *Operation, opNode *yaml.Node, ptr string, types 
 	if !ok {
 		return
 	}
-	// The output's Body field (its other fields are declared response
-	// headers, issue 20).
-	body := slices.IndexFunc(out.Fields, func(f Field) bool { return f.In == "body" })
-	if len(p.Items) == 0 && decl.items == "" && o.OutputBody == OutputJSONField && body >= 0 && out.Fields[body].Type.Kind == RefSlice {
+	if len(p.Items) == 0 && decl.items == "" && o.OutputBody == OutputJSONField {
 		// A bare JSON array body (GitHub's list endpoints): its elements are
 		// the items.
-		fl := out.Fields[body]
-		p.Items = []Step{{Go: fl.Name, Ptr: fieldIsPointer(fl), Type: fl.Type}}
+		for _, fl := range out.Fields {
+			if fl.In == "body" && fl.Type.Kind == RefSlice {
+				p.Items = []Step{{Go: fl.Name, Ptr: fieldIsPointer(fl), Type: fl.Type}}
+			}
+		}
 	}
 	if len(p.Items) > 0 {
 		last := p.Items[len(p.Items)-1]

@@ -40,9 +40,43 @@ func (b *builder) schemaRef(sr *openapi3.SchemaRef, ptr, ctxName string) TypeRef
 		if sr.Value == nil {
 			return b.raw(ptr, fmt.Sprintf("reference %q cannot be resolved", sr.Ref))
 		}
-		return b.inline(sr.Value, ptr, goName(refName(sr.Ref), false))
+		name := refTypeName(sr.Ref)
+		if name == "" {
+			name = ctxName
+		}
+		return b.inline(sr.Value, ptr, name)
 	}
 	return b.inline(sr.Value, ptr, ctxName)
+}
+
+// pointerKeywords are the JSON pointer segments that say where a schema sits
+// rather than what it means.
+var pointerKeywords = map[string]bool{"components": true, "schemas": true, "parameters": true, "responses": true,
+	"requestBodies": true, "headers": true, "schema": true, "properties": true, "items": true, "additionalProperties": true,
+	"allOf": true, "oneOf": true, "anyOf": true, "not": true, "content": true, "$defs": true, "definitions": true,
+	"prefixItems": true, "patternProperties": true}
+
+// refTypeName is the Go type name of a reference to a schema that is not a
+// component schema, from the names along its pointer, never from where the
+// schema sits: "#/components/parameters/limit/schema" → Limit,
+// "#/components/schemas/A/properties/b/oneOf/0" → AB, "#/$defs/Foo" → Foo.
+// Media types, array indexes and keywords are left out; "" when nothing
+// meaningful is left or the reference is into paths (the caller names it
+// after where it is used).
+func refTypeName(ref string) string {
+	p, ok := strings.CutPrefix(ref, "#/")
+	if !ok || strings.HasPrefix(p, "paths/") {
+		return ""
+	}
+	var words []string
+	for _, seg := range strings.Split(p, "/") {
+		seg = pointerUnescaper.Replace(seg)
+		if seg == "" || pointerKeywords[seg] || strings.Contains(seg, "/") || strings.Trim(seg, "0123456789") == "" {
+			continue
+		}
+		words = append(words, goName(seg, false))
+	}
+	return strings.Join(words, "")
 }
 
 // refName is the last segment of a reference, unescaped ("#/a/b~1c" → "b/c").

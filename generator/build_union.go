@@ -50,7 +50,8 @@ func onlyNull(s *openapi3.Schema) bool {
 }
 
 // reservedUnionFields are the field names a union may not use: its raw
-// JSON and its JSON methods.
+// JSON and its JSON methods (and, for its fields beside the variants, the
+// variants' names).
 var reservedUnionFields = []string{"Raw", "MarshalJSON", "UnmarshalJSON"}
 
 // union builds the variants of a oneOf/anyOf type t. A variant's field is
@@ -61,9 +62,6 @@ var reservedUnionFields = []string{"Raw", "MarshalJSON", "UnmarshalJSON"}
 // mapping key already selects another variant.
 func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 	members := unionMembers(s)
-	if len(s.Properties) > 0 {
-		b.d.warnf(child(ptr, "properties"), "properties beside oneOf/anyOf are not modelled; the variants carry them")
-	}
 	ns := namespace{}
 	for _, r := range reservedUnionFields {
 		ns[r] = true
@@ -72,6 +70,8 @@ func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 		ctx := t.Name + "Variant" + strconv.Itoa(i+1)
 		if m.ref.Value != nil && m.ref.Value.Title != "" {
 			ctx = t.Name + goName(m.ref.Value.Title, false)
+		} else if tag := constTag(m.ref.Value); tag != "" {
+			ctx = t.Name + goName(tag, false) // {type: {const: text}, …} → <Union>Text
 		}
 		ref := b.schemaRef(m.ref, m.ptr(ptr), ctx)
 		name, _ := ns.claim(variantName(ref))
@@ -80,6 +80,15 @@ func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 	if s.Discriminator != nil && s.Discriminator.PropertyName != "" {
 		t.Discriminator = s.Discriminator.PropertyName
 		b.discriminatorTags(t, s, members, ptr)
+	}
+	if len(s.Properties) > 0 {
+		// Properties beside the oneOf/anyOf are fields next to the variants,
+		// decoded from and encoded into the same object.
+		reserved := append([]string{"fields"}, reservedUnionFields...)
+		for _, v := range t.Variants {
+			reserved = append(reserved, v.Name)
+		}
+		t.Fields = b.fields(t.Name, s, ptr, reserved)
 	}
 }
 
@@ -244,4 +253,34 @@ func subsetJSON(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// constTag returns the string an inline variant is told apart by: its own
+// value when it may hold one string only, else the value of its one property
+// that may hold a single string (const or an enum of one); "" when it has
+// none or several.
+func constTag(s *openapi3.Schema) string {
+	if s == nil {
+		return ""
+	}
+	if e := enumOf(s); len(e) == 1 {
+		v, _ := e[0].(string)
+		return v // a string variant of one value: named by it
+	}
+	tag := ""
+	for _, k := range sortedKeys(s.Properties) {
+		p := s.Properties[k]
+		if p == nil || p.Value == nil {
+			continue
+		}
+		if e := enumOf(p.Value); len(e) == 1 {
+			if v, ok := e[0].(string); ok && v != "" {
+				if tag != "" {
+					return ""
+				}
+				tag = v
+			}
+		}
+	}
+	return tag
 }

@@ -38,20 +38,46 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	for _, v := range t.Variants {
 		fields = append(fields, jen.Id(v.Name).Op("*").Add(typeExpr(v.Type)))
 	}
+	if len(t.Fields) > 0 {
+		fields = append(fields, jen.Line().Comment("The properties declared beside the oneOf/anyOf travel in the same object."))
+		fields = append(fields, structFields(t.Fields, false, false)...)
+	}
 	fields = append(fields, jen.Line().Comment("Raw is the JSON value as received; MarshalJSON writes it when no variant is set."),
 		jen.Id("Raw").Qual("encoding/json", "RawMessage"))
 	f.Type().Id(t.Name).Struct(fields...)
 	f.Line()
 
-	f.Comment("MarshalJSON writes the first variant that is set, else Raw (null when empty).")
-	f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Switch().BlockFunc(func(g *jen.Group) {
-			for _, v := range t.Variants {
-				g.Case(jen.Id("u").Dot(v.Name).Op("!=").Nil()).Block(jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot(v.Name))))
-			}
-		}),
-		jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot("Raw"))),
-	)
+	if len(t.Fields) == 0 {
+		f.Comment("MarshalJSON writes the first variant that is set, else Raw (null when empty).")
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Switch().BlockFunc(func(g *jen.Group) {
+				for _, v := range t.Variants {
+					g.Case(jen.Id("u").Dot(v.Name).Op("!=").Nil()).Block(jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot(v.Name))))
+				}
+			}),
+			jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot("Raw"))),
+		)
+	} else {
+		copyFields := jen.Dict{}
+		for _, fl := range t.Fields {
+			copyFields[jen.Id(fl.Name)] = jen.Id("u").Dot(fl.Name)
+		}
+		f.Comment("MarshalJSON writes the first variant that is set, else Raw (null when empty), with the")
+		f.Comment("properties declared beside the variants added to the object (openapi.MergeFields).")
+		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Type().Id("fields").Struct(structFields(t.Fields, false, false)...),
+			jen.Var().Id("b").Index().Byte(),
+			jen.Var().Err().Error(),
+			jen.Switch().BlockFunc(func(g *jen.Group) {
+				for _, v := range t.Variants {
+					g.Case(jen.Id("u").Dot(v.Name).Op("!=").Nil()).Block(jen.List(jen.Id("b"), jen.Err()).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot(v.Name)))
+				}
+				g.Default().Block(jen.List(jen.Id("b"), jen.Err()).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot("Raw")))
+			}),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Qual(openapiPath, "MergeFields").Call(jen.Id("b"), jen.Id("fields").Values(copyFields))),
+		)
+	}
 	f.Line()
 
 	desc := jen.Dict{jen.Id("Name"): jen.Lit(t.Name)}
@@ -109,13 +135,25 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	f.Comment("UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses")
 	f.Comment("(discriminator, else JSON type, required and const properties; unknown members never disqualify).")
 	f.Comment("It returns an *openapi.UnionError naming every variant tried when none fits.")
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Op("*").Id("u").Op("=").Id(t.Name).Values(jen.Dict{
-			jen.Id("Raw"): jen.Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("b").Op("...")),
-		}),
+	init := jen.Dict{
+		jen.Id("Raw"): jen.Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("b").Op("...")),
+	}
+	var pre []jen.Code
+	if len(t.Fields) > 0 {
+		pre = append(pre,
+			jen.Type().Id("fields").Struct(structFields(t.Fields, false, false)...),
+			jen.Var().Id("f").Id("fields"),
+			jen.If(jen.Err().Op(":=").Qual(openapiPath, "DecodeFields").Call(jen.Id("b"), jen.Op("&").Id("f")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		)
+		for _, fl := range t.Fields {
+			init[jen.Id(fl.Name)] = jen.Id("f").Dot(fl.Name)
+		}
+	}
+	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(append(pre,
+		jen.Op("*").Id("u").Op("=").Id(t.Name).Values(init),
 		jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("union"+t.Name).Dot("Decode").Call(append([]jen.Code{jen.Id("b")}, decoders...)...),
 		jen.Return(jen.Err()),
-	)
+	)...)
 }
 
 // litStrings is a []string literal.

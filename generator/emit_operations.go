@@ -188,17 +188,24 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		// The Link-header paginator (emit_paginate.go) reads the header.
 		dec = jen.Qual(runtimePath, "KeepHeader").Call(dec, jen.Lit("Link"), jen.Id("link"))
 	}
+	body = append(body, jen.Id("out").Op(":=").New(jen.Id(op.Output)))
+	// A JSON body's bytes stay reachable in ResultMetadata.Body (issue 19).
+	keep := keepsRawBody(op)
+	if keep {
+		body = append(body, jen.Var().Id("raw").Index().Byte())
+	}
 	body = append(body,
-		jen.Id("out").Op(":=").New(jen.Id(op.Output)),
 		jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
 			g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
 				jen.Op("&").Id("out").Dot("ResultMetadata"), dec)
 			if len(svc.Auth) > 0 {
 				g.Add(securityLit(op.Security))
 			}
-		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	)
+		}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	if keep {
+		body = append(body, jen.Id("out").Dot("ResultMetadata").Dot("Body").Op("=").Id("raw"))
+	}
+	body = append(body, jen.Return(jen.Id("out"), jen.Nil()))
 	params := []jen.Code{
 		jen.Id("ctx").Qual("context", "Context"),
 		jen.Id("in").Op("*").Id(op.Input),
@@ -510,7 +517,7 @@ func decoder(op *Operation, resultWrapper bool) jen.Code {
 func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
-		return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Op("&").Id("out").Dot("Body"))
+		return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Op("&").Id("out").Dot("Body"), jen.Op("&").Id("raw"))
 	case OutputRawField:
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputNone:
@@ -521,5 +528,11 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		}
 		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"))
 	}
-	return jen.Qual(runtimePath, "DecodeJSON").Call(jen.Id("out"))
+	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), jen.Op("&").Id("raw"))
+}
+
+// keepsRawBody reports whether op's generated method keeps the bytes of the
+// JSON body it decodes in ResultMetadata.Body (runtime.DecodeJSONKeep).
+func keepsRawBody(op *Operation) bool {
+	return op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField
 }

@@ -132,6 +132,9 @@ func (c *refChecker) walk(n *yaml.Node, ptr string) {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i].Value, n.Content[i+1]
+			if exampleData(ptr, k, v) {
+				continue // data, not spec (issue 19)
+			}
 			c.walk(v, child(ptr, k))
 			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !namedMap(ptr) {
 				// kin-openapi reads text here: a mapping stops the load.

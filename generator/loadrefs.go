@@ -148,6 +148,9 @@ func (b *bundler) walk(n *yaml.Node, file, src, out string) {
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
+			if exampleData(src, k, n.Content[i+1]) {
+				continue // data, not spec (issue 19)
+			}
 			b.walk(n.Content[i+1], file, child(src, k), child(out, k))
 		}
 	}

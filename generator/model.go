@@ -294,7 +294,8 @@ type Type struct {
 	Source string
 	// Kind is struct or enum.
 	Kind TypeKind
-	// Fields of a struct, sorted by JSON name.
+	// Fields of a struct, sorted by JSON name; of a union, the properties
+	// declared beside its oneOf/anyOf.
 	Fields []Field
 	// Values of an enum, in spec order.
 	Values []EnumValue

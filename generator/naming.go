@@ -99,7 +99,7 @@ var reservedLocals = map[string]bool{
 	"b": true, "body": true, "c": true, "ctx": true, "e": true, "err": true, "f": true,
 	"in": true, "md": true, "o": true, "opts": true, "out": true, "r": true, "req": true,
 	"u": true, "v": true, "cp": true, "token": true, "ct": true, "bytes": true, "context": true, "errors": true, "http": true,
-	"io": true, "json": true, "runtime": true, "openapi": true, "time": true, "url": true, "service": true,
+	"io": true, "json": true, "runtime": true, "openapi": true, "time": true, "url": true, "service": true, "raw": true,
 }
 
 // joinWords applies naming rules 1–3 and returns the words joined, without

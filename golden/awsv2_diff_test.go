@@ -1,15 +1,22 @@
 package golden_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"hash/crc32"
 	"io"
 	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	awsddb "github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	awsddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/stretchr/testify/require"
@@ -38,10 +46,11 @@ import (
 // retry.NewStandard with a Backoff of 0 and a recording RateLimiter around
 // its own token bucket; ours a fake clock and Rand 0. The only real waits
 // are the server's slow responses (the timeout scenarios) and Go v2's
-// x-amz-retry-after sleep of 1 ms.
+// x-amz-retry-after sleeps (1 ms, and 1.5 s for "+1500").
 //
-// Differences that remain, by design (issue 9 "Beyond Go v2"); none of them
-// shows in these scenarios, so each is tested on its own elsewhere:
+// Differences that remain, by design (issue 9 "Beyond Go v2", issue 18);
+// each is tested on its own where the last column says, and a scenario that
+// shows one says so with wantGoV2 (or wantGoV2Alt):
 //
 //	| behaviour                                   | retrygen                                   | aws-sdk-go-v2                          | why / where tested                                    |
 //	|---------------------------------------------|--------------------------------------------|----------------------------------------|-------------------------------------------------------|
@@ -52,6 +61,20 @@ import (
 //	| transport failure after the request was written | retried only on retry-safe ops        | every send error is retryable          | §3; every DynamoDB op is retry-safe, so equal here    |
 //	| amz-sdk-request ttl=                        | never sent                                 | added under clock skew                 | we do not estimate clock skew                         |
 //	| clock-skew codes (AccessDeniedException …)  | not retried                                | retried once skew > 4 min is detected  | no skew estimate (scenario "AccessDeniedException" has no skew) |
+//	| x-amz-crc32 over gzip bytes that mismatches | transient, retried (4 attempts)            | returns the output (1 attempt)         | as the crc32 row; scenario "gzip on: … mismatch" (wantGoV2) |
+//	| error body of 70 KiB, code at its end       | reads it whole (within MaxResponseBody), finds the code: throttling, cost 5 | the same most runs; sometimes its error deserializer loses a race with the body's close ("failed to copy error response body … use of closed network connection") and retries it as a connection error, cost 14 | same attempts; scenario "__type after 64 KiB of body" (wantGoV2Alt) |
+//	| response body over MaxResponseBody (64 MiB) | *DecodeError (*BodyTooLargeError), not retried | reads it all (a gzip bomb inflates in memory) | bounded memory (runtime TestResponseBodyCap) |
+//	| gzip body the client did not ask for        | decompressed (Content-Encoding: gzip)      | handed to the deserializer compressed  | be liberal in what is accepted (runtime readSuccess)  |
+//	| x-amz-retry-after past int64                | clamped to backoff + 5 s                   | ignored (strconv.ParseInt fails)       | "too long", never dropped (runtime TestServerDelayThroughDo) |
+//	| config section line "[default] # c"          | cut at any '#' or ';'                      | the same                               | runtime TestParseINI                                   |
+//
+// Issue 18's scenarios show the gaps it closed, side by side: the
+// Accept-Encoding each sends (identity by default for DynamoDB, gzip when
+// asked), x-amz-crc32 over the compressed bytes, a "code"/"Code" error
+// field, bytes after the error JSON, x-amz-retry-after "+1500" (both wait
+// 1.5 s: ours on the fake clock, Go v2 for real), AWS_MAX_ATTEMPTS=0 as
+// unset, and inline comments in the shared config file (Go v2 through
+// config.LoadDefaultConfig).
 
 // diffStep is one scripted server action.
 type diffStep struct {
@@ -157,22 +180,24 @@ type recordingHTTP struct {
 	mu       sync.Mutex
 	requests []string // amz-sdk-request values
 	ids      []string // amz-sdk-invocation-id values
+	encoding []string // Accept-Encoding values
 }
 
 func (r *recordingHTTP) Do(req *http.Request) (*http.Response, error) {
 	r.mu.Lock()
 	r.requests = append(r.requests, req.Header.Get("Amz-Sdk-Request"))
 	r.ids = append(r.ids, req.Header.Get("Amz-Sdk-Invocation-Id"))
+	r.encoding = append(r.encoding, req.Header.Get("Accept-Encoding"))
 	r.mu.Unlock()
 	return r.hc.Do(req)
 }
 
-func (r *recordingHTTP) take() (requests, ids []string) {
+func (r *recordingHTTP) take() (requests, ids, encoding []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	requests, ids = r.requests, r.ids
-	r.requests, r.ids = nil, nil
-	return requests, ids
+	requests, ids, encoding = r.requests, r.ids, r.encoding
+	r.requests, r.ids, r.encoding = nil, nil, nil
+	return requests, ids, encoding
 }
 
 // recordingQuota is Go v2's retry quota (its own token bucket of 500)
@@ -224,6 +249,24 @@ type diffScenario struct {
 	ctxTimeout time.Duration
 	// want is the expected result of each call (both clients).
 	want []callResult
+	// wantGoV2, when set, is aws-sdk-go-v2's result where it differs on
+	// purpose (the table above says why); wantGoV2Alt, when set, is a
+	// second result Go v2 may give instead of want (a race of its own).
+	wantGoV2    []callResult
+	wantGoV2Alt []callResult
+	// gzip turns on compressed responses on both sides
+	// (Options.AcceptGzip, EnableAcceptEncodingGzip); wantEncoding is the
+	// Accept-Encoding both send ("" to not check).
+	gzip         bool
+	wantEncoding string
+	// env sets environment variables for the scenario; configFile, when
+	// set, is written to a file AWS_CONFIG_FILE names. Go v2 then reads
+	// them through config.LoadDefaultConfig.
+	env        map[string]string
+	configFile string
+	// wantDelay is the server-directed delay before the retry: ours
+	// reports it (AttemptInfo.Delay), Go v2 must take at least as long.
+	wantDelay time.Duration
 }
 
 // oneCall is a one-call scenario.
@@ -232,13 +275,28 @@ func oneCall(name string, want callResult, steps ...diffStep) diffScenario {
 }
 
 // requestsUpTo returns amz-sdk-request values attempt=1…n of max 4.
-func requestsUpTo(n int) []string {
+func requestsUpTo(n int) []string { return requestsOf(n, 4) }
+
+// requestsOf returns amz-sdk-request values attempt=1…n of max.
+func requestsOf(n, max int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = "attempt=" + strconv.Itoa(i+1) + "; max=4"
+		out[i] = "attempt=" + strconv.Itoa(i+1) + "; max=" + strconv.Itoa(max)
 	}
 	return out
 }
+
+// gzipBody returns s gzip-compressed.
+func gzipBody(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	_, _ = io.WriteString(w, s)
+	_ = w.Close()
+	return b.String()
+}
+
+// crc32Of is the decimal x-amz-crc32 of s.
+func crc32Of(s string) string { return strconv.FormatUint(uint64(crc32.ChecksumIEEE([]byte(s))), 10) }
 
 var (
 	retriedOnce = func(cost int) callResult {
@@ -308,6 +366,47 @@ func diffScenarios() []diffScenario {
 			calls: [][]diffStep{{respond(500, ""), {slow: true}, ok200}},
 			want:  []callResult{{attempts: 2, costs: []int{14}, requests: requestsUpTo(2), failed: true}}},
 	)
+	// Issue 18: compression, error bodies, x-amz-retry-after, settings.
+	item := `{"Item":{"id":{"S":"1"}}}`
+	zipped := gzipBody(item)
+	long := strings.Repeat("x", 70<<10)
+	fiveHundreds := func(n int) []diffStep {
+		steps := make([]diffStep, n)
+		for i := range steps {
+			steps[i] = respond(500, "")
+		}
+		return steps
+	}
+	mismatch := respond(200, zipped, "Content-Encoding", "gzip", "X-Amz-Crc32", crc32Of(item))
+	sc = append(sc,
+		diffScenario{name: "gzip off: Accept-Encoding identity, x-amz-crc32 of the body", wantEncoding: "identity",
+			calls: [][]diffStep{{respond(200, item, "X-Amz-Crc32", crc32Of(item))}}, want: []callResult{{attempts: 1, requests: requestsUpTo(1)}}},
+		diffScenario{name: "gzip on: a compressed 200, x-amz-crc32 over the compressed bytes", gzip: true, wantEncoding: "gzip",
+			calls: [][]diffStep{{respond(200, zipped, "Content-Encoding", "gzip", "X-Amz-Crc32", crc32Of(zipped))}}, want: []callResult{{attempts: 1, requests: requestsUpTo(1)}}},
+		diffScenario{name: "gzip on: x-amz-crc32 of the decompressed bytes is a mismatch", gzip: true, wantEncoding: "gzip",
+			calls:    [][]diffStep{{mismatch, mismatch, mismatch, mismatch}},
+			want:     []callResult{exhausted4},
+			wantGoV2: []callResult{{attempts: 1, requests: requestsUpTo(1)}}},
+		oneCall("code field: 400 ThrottlingException", retriedOnce(throttlingCost), respond(400, `{"code":"ThrottlingException","message":"m"}`), ok200),
+		oneCall("Code field: 400 ThrottlingException", retriedOnce(throttlingCost), respond(400, `{"Code":"ThrottlingException","Message":"m"}`), ok200),
+		oneCall("trailing bytes after the error JSON", retriedOnce(throttlingCost), respond(400, codeBody("ThrottlingException")+" trailing"), ok200),
+		diffScenario{name: "__type after 64 KiB of body",
+			calls:       [][]diffStep{{respond(400, `{"message":"`+long+`","__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException"}`), ok200}},
+			want:        []callResult{retriedOnce(throttlingCost)},
+			wantGoV2Alt: []callResult{retriedOnce(transientCost)}},
+		diffScenario{name: "x-amz-retry-after: +1500", wantDelay: 1500 * time.Millisecond,
+			calls: [][]diffStep{{respond(400, codeBody("ThrottlingException"), "x-amz-retry-after", "+1500"), ok200}},
+			want:  []callResult{retriedOnce(throttlingCost)}},
+		diffScenario{name: "AWS_MAX_ATTEMPTS=0 is unset: the default max attempts", env: map[string]string{"AWS_MAX_ATTEMPTS": "0"},
+			calls: [][]diffStep{fiveHundreds(4)}, want: []callResult{exhausted4}},
+		diffScenario{name: "config max_attempts = 6 # comment", configFile: "[default]\nmax_attempts = 6 # six\n",
+			calls: [][]diffStep{fiveHundreds(6)},
+			want:  []callResult{{attempts: 6, costs: []int{14, 14, 14, 14, 14}, requests: requestsOf(6, 6), failed: true}}},
+		diffScenario{name: "AWS_MAX_ATTEMPTS=0 and max_attempts = 5\t; comment: the config file decides", env: map[string]string{"AWS_MAX_ATTEMPTS": "0"},
+			configFile: "[default] ; the default profile\nmax_attempts = 5\t; five\n",
+			calls:      [][]diffStep{fiveHundreds(5)},
+			want:       []callResult{{attempts: 5, costs: []int{14, 14, 14, 14}, requests: requestsOf(5, 5), failed: true}}},
+	)
 	// Quota exhaustion over a sequence of calls: every attempt is a 500; a
 	// call spends 3 × 14 = 42 tokens, so 11 calls leave 38, the 12th pays
 	// two retries (10 left) and stops after 3 attempts, the 13th after 1.
@@ -341,6 +440,7 @@ type oursSide struct {
 	before int
 	quota  func() int
 	rec    []int
+	delay  time.Duration // the retries' delays, summed
 	mu     sync.Mutex
 }
 
@@ -369,12 +469,13 @@ func (g *goV2Side) call(ctx context.Context) error {
 
 func (g *goV2Side) costs() []int { return g.q.take() }
 
-func newOursSide(t *testing.T, endpoint string, hc *recordingHTTP) *oursSide {
+func newOursSide(t *testing.T, endpoint string, hc *recordingHTTP, gzip bool) *oursSide {
 	o := &oursSide{}
 	clock := clocktest.New(time.Now()) // deadlines are real: start the fake clock at real time
 	balance := runtime.DefaultRetryQuotaCapacity
 	c, err := dynamodb.New(endpoint, func(opt *dynamodb.Options) {
 		opt.HTTPClient = hc
+		opt.AcceptGzip = gzip
 		opt.Clock = clock
 		opt.Rand = func() float64 { return 0 }
 		opt.OnAttempt = func(a runtime.AttemptInfo) {
@@ -382,6 +483,7 @@ func newOursSide(t *testing.T, endpoint string, hc *recordingHTTP) *oursSide {
 			defer o.mu.Unlock()
 			if a.Outcome == runtime.OutcomeRetry {
 				o.rec = append(o.rec, balance-a.QuotaBalance)
+				o.delay += a.Delay
 			}
 			balance = a.QuotaBalance
 		}
@@ -391,13 +493,24 @@ func newOursSide(t *testing.T, endpoint string, hc *recordingHTTP) *oursSide {
 	return o
 }
 
-func newGoV2Side(t *testing.T, endpoint string, hc *recordingHTTP) *goV2Side {
+// newGoV2Side builds Go v2's DynamoDB client; with fromEnv its max attempts
+// come from config.LoadDefaultConfig (AWS_MAX_ATTEMPTS, then the shared
+// config file), as an application's would.
+func newGoV2Side(t *testing.T, endpoint string, hc *recordingHTTP, gzip, fromEnv bool) *goV2Side {
 	q := &recordingQuota{inner: ratelimit.NewTokenRateLimit(retry.DefaultRetryRateTokens)}
+	maxAttempts := 0
+	if fromEnv {
+		cfg, err := awsconfig.LoadDefaultConfig(context.Background(), awsconfig.WithRegion("us-east-1"))
+		require.NoError(t, err)
+		maxAttempts = cfg.RetryMaxAttempts
+	}
 	c := awsddb.New(awsddb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(endpoint),
-		Credentials:  aws.AnonymousCredentials{},
-		HTTPClient:   hc,
+		Region:                   "us-east-1",
+		BaseEndpoint:             aws.String(endpoint),
+		Credentials:              aws.AnonymousCredentials{},
+		HTTPClient:               hc,
+		EnableAcceptEncodingGzip: gzip,
+		RetryMaxAttempts:         maxAttempts,
 		Retryer: retry.NewStandard(func(o *retry.StandardOptions) {
 			o.MaxAttempts = 4 // the DynamoDB client's default
 			o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
@@ -426,9 +539,25 @@ func TestDifferentialAgainstAWSSDKGoV2(t *testing.T) {
 			if sc.refused {
 				endpoint = closed
 			}
+			// Every scenario runs in a clean environment: no shared config
+			// or credentials file but the scenario's.
+			dir := t.TempDir()
+			t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
+			t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
+			for _, k := range []string{"AWS_MAX_ATTEMPTS", "AWS_RETRY_MODE", "AWS_PROFILE"} {
+				t.Setenv(k, "")
+			}
+			for k, v := range sc.env {
+				t.Setenv(k, v)
+			}
+			if sc.configFile != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "config"), []byte(sc.configFile), 0o600))
+			}
+			fromEnv := sc.env != nil || sc.configFile != ""
+			var ours *oursSide
 			sides := map[string]func(*recordingHTTP) diffSide{
-				"retrygen":      func(hc *recordingHTTP) diffSide { return newOursSide(t, endpoint, hc) },
-				"aws-sdk-go-v2": func(hc *recordingHTTP) diffSide { return newGoV2Side(t, endpoint, hc) },
+				"retrygen":      func(hc *recordingHTTP) diffSide { ours = newOursSide(t, endpoint, hc, sc.gzip); return ours },
+				"aws-sdk-go-v2": func(hc *recordingHTTP) diffSide { return newGoV2Side(t, endpoint, hc, sc.gzip, fromEnv) },
 			}
 			for _, name := range []string{"retrygen", "aws-sdk-go-v2"} {
 				tr := &http.Transport{}
@@ -443,11 +572,32 @@ func TestDifferentialAgainstAWSSDKGoV2(t *testing.T) {
 						ctx, cancel = context.WithTimeout(ctx, sc.ctxTimeout)
 						defer cancel()
 					}
+					start := time.Now()
 					err := side.call(ctx)
-					requests, ids := hc.take()
+					took := time.Since(start)
+					requests, ids, encoding := hc.take()
 					got := callResult{attempts: len(requests), costs: side.costs(), requests: requests, failed: err != nil}
 					want := sc.want[i]
+					if sc.wantGoV2 != nil && name == "aws-sdk-go-v2" {
+						want = sc.wantGoV2[i]
+					}
+					if sc.wantGoV2Alt != nil && name == "aws-sdk-go-v2" && reflect.DeepEqual(got, sc.wantGoV2Alt[i]) {
+						want = sc.wantGoV2Alt[i]
+						t.Logf("aws-sdk-go-v2, call %d: its alternative result (%v)", i+1, err)
+					}
 					require.Equal(t, want, got, "%s, call %d: %v", name, i+1, err)
+					if sc.wantEncoding != "" {
+						for _, e := range encoding {
+							require.Equal(t, sc.wantEncoding, e, "%s: Accept-Encoding", name)
+						}
+					}
+					if sc.wantDelay > 0 {
+						if name == "retrygen" {
+							require.Equal(t, sc.wantDelay, ours.delay, "retrygen: the retry's delay")
+						} else {
+							require.GreaterOrEqual(t, took, sc.wantDelay, "aws-sdk-go-v2 sleeps the delay")
+						}
+					}
 					for _, id := range ids {
 						require.Regexp(t, uuidV4, id, "%s: amz-sdk-invocation-id", name)
 						require.Equal(t, ids[0], id, "%s: one invocation id per call", name)

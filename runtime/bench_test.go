@@ -146,3 +146,51 @@ func BenchmarkDecideSuccess(b *testing.B) {
 		}
 	}
 }
+
+// throttlingModeled is a modeled error for the error-body benchmark.
+type throttlingModeled struct {
+	ErrorMetadata `json:"-"`
+	Message       string `json:"message"`
+}
+
+func (e *throttlingModeled) Error() string { return e.ErrorMetadata.String() }
+
+// retryErrorBodyThenOK answers odd attempts with a 400 whose JSON body
+// carries the code (no X-Amzn-ErrorType header), even ones with a 200.
+type retryErrorBodyThenOK struct{ n int }
+
+var benchErrorBody = []byte(`{"__type":"com.amazonaws.dynamodb.v20120810#ThrottlingException","message":"Rate of requests exceeds the allowed throughput."}`)
+
+func (r *retryErrorBodyThenOK) Do(*http.Request) (*http.Response, error) {
+	r.n++
+	if r.n%2 == 1 {
+		return &http.Response{StatusCode: 400, Header: http.Header{"Content-Type": {"application/x-amz-json-1.0"}},
+			ContentLength: int64(len(benchErrorBody)), Body: io.NopCloser(bytes.NewReader(benchErrorBody))}, nil
+	}
+	return ok200(), nil
+}
+
+// BenchmarkDoOneRetryErrorBody is a call whose first attempt gets a 400
+// with a JSON error body (code in __type, decoded into a modeled error) and
+// whose retry succeeds: the cost of reading the error body once for the
+// code and once into the modeled error.
+func BenchmarkDoOneRetryErrorBody(b *testing.B) {
+	c, err := NewClient(testService(), "http://svc.test", Options{HTTPClient: &retryErrorBodyThenOK{}, Clock: clocktest.New(epoch), Rand: fixedRand(0)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	op := &Operation{Name: "GetItem", RetrySafe: true, NewError: func(code string) ModeledError {
+		if code == "ThrottlingException" {
+			return &throttlingModeled{}
+		}
+		return nil
+	}}
+	req := &Request{Method: "POST", Path: "/", Header: benchHeader.Clone(), Body: benchBody, ContentType: "application/x-amz-json-1.0"}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if md, err := c.Do(ctx, op, req, nil, nil); err != nil || md.Attempts != 2 {
+			b.Fatal(md, err)
+		}
+	}
+}

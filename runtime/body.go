@@ -298,8 +298,8 @@ func maxResponseBody(opts *Options) int64 {
 	return DefaultMaxResponseBody
 }
 
-// acceptEncoding is the Accept-Encoding the runtime sends (retry-behavior
-// of aws-sdk-go-v2's accept-encoding customization): "gzip" when
+// acceptEncoding is the Accept-Encoding the runtime sends, as
+// aws-sdk-go-v2's accept-encoding customization decides it: "gzip" when
 // Options.AcceptGzip asks for compressed responses (the runtime then
 // decompresses them itself, after checking the checksum over the bytes as
 // received); "identity" when the service declares a checksum header, which
@@ -383,8 +383,15 @@ func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) err
 // the cap.
 func (cl *Call) readErrorBody(resp *http.Response) ([]byte, error) {
 	limit := maxResponseBody(cl.opts)
-	var rb responseBody
-	rb.open(resp, limit, nil)
+	// Not gzip (the common case): read the capped wire directly, so that
+	// nothing but the buffer is allocated.
+	wire := cappedReader{r: resp.Body, limit: limit}
+	read := wire.Read
+	if isGzip(resp.Header) {
+		rb := new(responseBody)
+		rb.open(resp, limit, nil)
+		read = rb.Read
+	}
 	size := int64(512)
 	if resp.ContentLength > 0 {
 		size = resp.ContentLength + 1 // a declared length: one allocation
@@ -396,7 +403,7 @@ func (cl *Call) readErrorBody(resp *http.Response) ([]byte, error) {
 			// passed): at most about twice the cap is ever allocated.
 			buf = slices.Grow(buf, int(min(int64(cap(buf)), limit+1-int64(cap(buf)))))
 		}
-		n, err := rb.Read(buf[len(buf):cap(buf)])
+		n, err := read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			return buf, nil

@@ -60,6 +60,11 @@ type ResponseMetadata struct {
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
+	// Body is the raw bytes of the response body a generated operation
+	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// the spec does not declare stay reachable; nil when there was none. It
+	// holds what the decoder read, so it is bounded by the decode cap.
+	Body []byte
 	// Header is the last response's header map, as received (nil when no
 	// response arrived): every header, declared by the spec or not
 	// (ETag, Link, rate-limit headers). Read-only: it is the response's

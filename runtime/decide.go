@@ -182,7 +182,7 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Err: res.Err}
 		return true
 	case cl.noReplay && cl.attempts >= cl.pol.Params.MaxAttempts:
-		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Reason: ReasonBodyNotReplayable, Err: res.Err}
+		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Reason: reasonBodyNotReplayable, Err: res.Err}
 		return true
 	case cl.attempts >= cl.pol.Params.MaxAttempts:
 		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}

@@ -66,7 +66,13 @@
 //     long polling, §7; the retry deadline Service.MaxElapsed, §9).
 //   - classify.go: [Class] and the classification rules and error-code lists
 //     (§4); retry statuses ([StatusRange]) and connection errors (§9);
-//     xmlfields.go: error codes, messages and request IDs in XML bodies.
+//     the error body decoded once into the code and the modeled error;
+//     jsonfields.go, xmlfields.go: error codes, messages and request IDs
+//     in JSON (one pass, no maps) and XML bodies.
+//   - body.go, checksum.go: response bodies (Accept-Encoding, gzip, the
+//     checksum over the bytes as received, the MaxResponseBody cap) and
+//     request bodies (the MaxReplayBody replay buffer, reads bounded by
+//     the attempt's deadline).
 //   - backoff.go, equaljitter.go: full jitter and equal jitter (§5), the
 //     backoff exponent (§9).
 //   - quota.go: the retry quota and retry costs (§5).

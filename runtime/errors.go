@@ -199,7 +199,8 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 //
 // It is also returned when a retryable attempt cannot be replayed because
 // its request body, read from Request.BodyReader, is longer than
-// MaxReplayBody: Reason is then ReasonBodyNotReplayable.
+// MaxReplayBody: Reason then says so ("the request body is longer than
+// MaxReplayBody (8 MiB) and cannot be replayed").
 type NotRetrySafeError struct {
 	Attempts int
 	// Reason says why a retry was not safe; "" means the operation is not
@@ -208,9 +209,9 @@ type NotRetrySafeError struct {
 	Err    error
 }
 
-// ReasonBodyNotReplayable is NotRetrySafeError.Reason for a request body
+// reasonBodyNotReplayable is NotRetrySafeError.Reason for a request body
 // too long to replay.
-const ReasonBodyNotReplayable = "the request body is longer than MaxReplayBody (8 MiB) and cannot be replayed"
+const reasonBodyNotReplayable = "the request body is longer than MaxReplayBody (8 MiB) and cannot be replayed"
 
 // Error renders "not retried after N attempts: the operation is not
 // retry-safe and the request may have reached the server: ERR", or "not

@@ -81,9 +81,11 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 		Path:        "/",
 	}
 	out := new(BatchExecuteStatementOutput)
-	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -206,9 +208,11 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 		Path:        "/",
 	}
 	out := new(BatchGetItemOutput)
-	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -343,9 +347,11 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 		Path:        "/",
 	}
 	out := new(BatchWriteItemOutput)
-	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -456,9 +462,11 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(CreateBackupOutput)
-	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -572,9 +580,11 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(CreateGlobalTableOutput)
-	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -674,9 +684,11 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(CreateTableOutput)
-	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -754,9 +766,11 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 		Path:        "/",
 	}
 	out := new(DeleteBackupOutput)
-	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -856,9 +870,11 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(DeleteItemOutput)
-	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -950,9 +966,11 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(DeleteTableOutput)
-	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1025,9 +1043,11 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 		Path:        "/",
 	}
 	out := new(DescribeBackupOutput)
-	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1108,9 +1128,11 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 		Path:        "/",
 	}
 	out := new(DescribeContinuousBackupsOutput)
-	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1182,9 +1204,11 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 		Path:        "/",
 	}
 	out := new(DescribeContributorInsightsOutput)
-	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1219,9 +1243,11 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 		Path:        "/",
 	}
 	out := new(DescribeEndpointsResponse)
-	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1295,9 +1321,11 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 		Path:        "/",
 	}
 	out := new(DescribeExportOutput)
-	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1376,9 +1404,11 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableOutput)
-	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1442,9 +1472,11 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 		Path:        "/",
 	}
 	out := new(DescribeGlobalTableSettingsOutput)
-	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1504,9 +1536,11 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 		Path:        "/",
 	}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1599,9 +1633,11 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Path:        "/",
 	}
 	out := new(DescribeLimitsOutput)
-	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1667,9 +1703,11 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 		Path:        "/",
 	}
 	out := new(DescribeTableOutput)
-	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1849,9 +1887,11 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 		Path:        "/",
 	}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1911,9 +1951,11 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 		Path:        "/",
 	}
 	out := new(DescribeTimeToLiveOutput)
-	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1981,9 +2023,11 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2052,9 +2096,11 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 		Path:        "/",
 	}
 	out := new(KinesisStreamingDestinationOutput)
-	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2141,9 +2187,11 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 		Path:        "/",
 	}
 	out := new(ExecuteStatementOutput)
-	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2235,9 +2283,11 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 		Path:        "/",
 	}
 	out := new(ExecuteTransactionOutput)
-	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2325,9 +2375,11 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 		Path:        "/",
 	}
 	out := new(ExportTableToPointInTimeOutput)
-	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2399,9 +2451,11 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(GetItemOutput)
-	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2446,9 +2500,11 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListBackupsOutput)
-	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2486,9 +2542,11 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 		Path:        "/",
 	}
 	out := new(ListContributorInsightsOutput)
-	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2600,9 +2658,11 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 		Path:        "/",
 	}
 	out := new(ListExportsOutput)
-	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2709,9 +2769,11 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 		Path:        "/",
 	}
 	out := new(ListGlobalTablesOutput)
-	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2750,9 +2812,11 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(ListTablesOutput)
-	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2883,9 +2947,11 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 		Path:        "/",
 	}
 	out := new(ListTagsOfResourceOutput)
-	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3000,9 +3066,11 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(PutItemOutput)
-	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3105,9 +3173,11 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Path:        "/",
 	}
 	out := new(QueryOutput)
-	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3264,9 +3334,11 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 		Path:        "/",
 	}
 	out := new(RestoreTableFromBackupOutput)
-	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3376,9 +3448,11 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 		Path:        "/",
 	}
 	out := new(RestoreTableToPointInTimeOutput)
-	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3464,9 +3538,11 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 		Path:        "/",
 	}
 	out := new(ScanOutput)
-	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3690,9 +3766,11 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 		Path:        "/",
 	}
 	out := new(TransactGetItemsOutput)
-	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3797,9 +3875,11 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 		Path:        "/",
 	}
 	out := new(TransactWriteItemsOutput)
-	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3961,9 +4041,11 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 		Path:        "/",
 	}
 	out := new(UpdateContinuousBackupsOutput)
-	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4029,9 +4111,11 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 		Path:        "/",
 	}
 	out := new(UpdateContributorInsightsOutput)
-	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4129,9 +4213,11 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableOutput)
-	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4211,9 +4297,11 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 		Path:        "/",
 	}
 	out := new(UpdateGlobalTableSettingsOutput)
-	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4287,9 +4375,11 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(UpdateItemOutput)
-	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4363,9 +4453,11 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 		Path:        "/",
 	}
 	out := new(UpdateTableOutput)
-	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4430,9 +4522,11 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 		Path:        "/",
 	}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -4524,8 +4618,10 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 		Path:        "/",
 	}
 	out := new(UpdateTimeToLiveOutput)
-	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }

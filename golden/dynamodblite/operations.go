@@ -108,9 +108,11 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(DeleteItemOutput)
-	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -198,9 +200,11 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 		Path:        "/",
 	}
 	out := new(GetItemOutput)
-	if err := c.call(ctx, &opFetchItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opFetchItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -315,9 +319,11 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 		Path:        "/",
 	}
 	out := new(PutItemOutput)
-	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -420,9 +426,11 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 		Path:        "/",
 	}
 	out := new(QueryOutput)
-	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 

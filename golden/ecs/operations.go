@@ -69,6 +69,7 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	openapi.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	openapi.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
+	var raw []byte
 	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
 			return err
@@ -76,10 +77,11 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
 			return err
 		}
-		return runtime.DecodeJSON(out)(r)
+		return runtime.DecodeJSONKeep(out, &raw)(r)
 	}); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -151,6 +153,7 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	openapi.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	openapi.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
+	var raw []byte
 	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
 			return err
@@ -158,10 +161,11 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
 			return err
 		}
-		return runtime.DecodeJSON(out)(r)
+		return runtime.DecodeJSONKeep(out, &raw)(r)
 	}); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 

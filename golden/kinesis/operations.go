@@ -495,9 +495,11 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 		Path:        "/",
 	}
 	out := new(DescribeLimitsOutput)
-	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -589,9 +591,11 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartShardId", in.ExclusiveStartShardId2, "form", true)
 	out := new(DescribeStreamOutput)
-	if err := c.call(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -815,9 +819,11 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 		Path:        "/",
 	}
 	out := new(DescribeStreamConsumerOutput)
-	if err := c.call(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -883,9 +889,11 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 		Path:        "/",
 	}
 	out := new(DescribeStreamSummaryOutput)
-	if err := c.call(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -952,9 +960,11 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 		Path:        "/",
 	}
 	out := new(EnhancedMonitoringOutput)
-	if err := c.call(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1021,9 +1031,11 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 		Path:        "/",
 	}
 	out := new(EnhancedMonitoringOutput)
-	if err := c.call(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1162,9 +1174,11 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(GetRecordsOutput)
-	if err := c.call(ctx, &opGetRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGetRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1283,9 +1297,11 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 		Path:        "/",
 	}
 	out := new(GetShardIteratorOutput)
-	if err := c.call(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1427,9 +1443,11 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(ListShardsOutput)
-	if err := c.call(ctx, &opListShards, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListShards, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1496,9 +1514,11 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListStreamConsumersOutput)
-	if err := c.call(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1617,9 +1637,11 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartStreamName", in.ExclusiveStartStreamName2, "form", true)
 	out := new(ListStreamsOutput)
-	if err := c.call(ctx, &opListStreams, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListStreams, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1748,9 +1770,11 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 		Path:        "/",
 	}
 	out := new(ListTagsForStreamOutput)
-	if err := c.call(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1994,9 +2018,11 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 		Path:        "/",
 	}
 	out := new(PutRecordOutput)
-	if err := c.call(ctx, &opPutRecord, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPutRecord, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2124,9 +2150,11 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 		Path:        "/",
 	}
 	out := new(PutRecordsOutput)
-	if err := c.call(ctx, &opPutRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPutRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2207,9 +2235,11 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 		Path:        "/",
 	}
 	out := new(RegisterStreamConsumerOutput)
-	if err := c.call(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2705,8 +2735,10 @@ func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput
 		Path:        "/",
 	}
 	out := new(UpdateShardCountOutput)
-	if err := c.call(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }

@@ -40,9 +40,11 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "starting_after", in.StartingAfter, "form", true)
 	out := new(ListCustomersOutput)
-	if err := c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -187,14 +189,16 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 	openapi.AppendQuery(req.Query, "per_page", in.PerPage, "form", true)
 	openapi.AppendQuery(req.Query, "page", in.Page, "form", true)
 	out := new(ListIssuesOutput)
+	var raw []byte
 	if err := c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "Link", &out.Link); err != nil {
 			return err
 		}
-		return runtime.DecodeJSON(&out.Body)(r)
+		return runtime.DecodeJSONKeep(&out.Body, &raw)(r)
 	}, "Link", link)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 

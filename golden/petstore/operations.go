@@ -124,9 +124,11 @@ func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Opti
 		Path:   "/pets/" + openapi.PathParam("petId", in.PetId, "simple", false),
 	}
 	out := new(GetPetOutput)
-	if err := c.call(ctx, &opGetPet, req, opts, &out.ResultMetadata, runtime.DecodeJSON(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGetPet, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -166,8 +168,10 @@ func (c *Client) ListPets(ctx context.Context, in *ListPetsInput, opts ...func(*
 		Path:   "/pets",
 	}
 	out := new(ListPetsOutput)
-	if err := c.call(ctx, &opListPets, req, opts, &out.ResultMetadata, runtime.DecodeJSON(&out.Body)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opListPets, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(&out.Body, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }

@@ -308,3 +308,47 @@ func jsonEqual(a json.RawMessage, b string) bool {
 	}
 	return reflect.DeepEqual(x, y)
 }
+
+// MergeFields adds to the JSON object variant (a union's chosen member,
+// encoded) the members of fields (a struct: the properties the schema
+// declares beside its oneOf/anyOf) that variant does not have, and returns
+// the object with sorted keys. A variant that is null is replaced by the
+// fields' object; one that is not an object is returned as it is. It
+// returns encoding/json's error.
+func MergeFields(variant []byte, fields any) ([]byte, error) {
+	f, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	v := bytes.TrimSpace(variant)
+	switch jsonKind(v) {
+	case "null", "":
+		return f, nil
+	case JSONObject:
+	default:
+		return variant, nil
+	}
+	var m, add map[string]json.RawMessage
+	if err := json.Unmarshal(v, &m); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(f, &add); err != nil {
+		return nil, err
+	}
+	for k, x := range add {
+		if _, ok := m[k]; !ok {
+			m[k] = x
+		}
+	}
+	return json.Marshal(m)
+}
+
+// DecodeFields decodes the properties declared beside a oneOf/anyOf into
+// fields (a pointer to a struct) when b is a JSON object, and does nothing
+// otherwise. It returns encoding/json's error.
+func DecodeFields(b []byte, fields any) error {
+	if jsonKind(bytes.TrimSpace(b)) != JSONObject {
+		return nil
+	}
+	return json.Unmarshal(b, fields)
+}

@@ -205,3 +205,27 @@ func TestUnionDecodeEnumMembership(t *testing.T) {
 	require.ErrorAs(t, err, &ue)
 	require.Equal(t, []string{`Afterpay: "type" is "card", must be one of ["afterpay"]`, `Klarna: "type" is "card", must be one of ["klarna","klarna_account"]`}, ue.Tried)
 }
+
+// Properties beside a oneOf travel with the chosen variant (issue 19).
+func TestMergeFields(t *testing.T) {
+	type fields struct {
+		IsExecutable *bool `json:"isExecutable,omitzero"`
+	}
+	yes := true
+	b, err := MergeFields([]byte(`{"textContent":"x"}`), fields{IsExecutable: &yes})
+	require.NoError(t, err)
+	require.Equal(t, `{"isExecutable":true,"textContent":"x"}`, string(b))
+	b, err = MergeFields([]byte(`null`), fields{IsExecutable: &yes})
+	require.NoError(t, err)
+	require.Equal(t, `{"isExecutable":true}`, string(b))
+	b, err = MergeFields([]byte(`"s"`), fields{IsExecutable: &yes})
+	require.NoError(t, err)
+	require.Equal(t, `"s"`, string(b))
+
+	var f fields
+	require.NoError(t, DecodeFields([]byte(` {"isExecutable":true,"textContent":"x"}`), &f))
+	require.True(t, *f.IsExecutable)
+	f = fields{}
+	require.NoError(t, DecodeFields([]byte(`"s"`), &f))
+	require.Nil(t, f.IsExecutable)
+}

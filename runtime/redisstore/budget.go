@@ -62,11 +62,10 @@ var (
 	// errLeaseStalled is the fault of a lease request that got no answer
 	// within Options.StallTimeout.
 	errLeaseStalled = errors.New("no answer to a lease request within Options.StallTimeout")
-	// processID names this process's leases.
-	processID = newProcessID()
 )
 
-// newProcessID returns 8 random bytes in hex, naming this process's leases.
+// newProcessID returns 8 random bytes in hex, naming one Store (so, in
+// practice, one process): its leases and its fleet-rate heartbeat.
 func newProcessID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -193,7 +192,7 @@ func (b *budget) startLease(cost int) *leaseRequest {
 	l := &leaseRequest{done: make(chan struct{})}
 	b.inflight = l
 	b.seq++
-	name := b.key + ":lease:" + processID + ":" + strconv.Itoa(b.seq)
+	name := b.key + ":lease:" + b.s.id + ":" + strconv.Itoa(b.seq)
 	old, back := b.lease, b.have
 	b.lease, b.have = "", 0 // on their way back (lost, as spent, if the write fails)
 	want := max(b.s.opts.LeaseSize, cost)

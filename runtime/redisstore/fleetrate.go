@@ -27,7 +27,9 @@ import (
 // fleet was throttled less than rateDebounce ago (responses to requests sent
 // before the decrease reached everyone must not decrease it again), and
 // announces the new state on the windows channel. Heartbeats ride on the
-// background loop every ResyncInterval; a process not heard from for three
+// background loop every ResyncInterval, from the first use of the limiter
+// (adaptive mode; clients in other modes never make a process heartbeat);
+// a process not heard from for three
 // of them (killed) stops counting, so the others' shares grow.
 
 const (
@@ -87,6 +89,9 @@ type fleetRate struct {
 	// none); beat is when the last heartbeat was sent.
 	report float64
 	beat   time.Time
+	// active: an adaptive-mode client has used the limiter (a client in
+	// another mode never does); only then does the process heartbeat.
+	active bool
 }
 
 var _ runtime.FleetRate = (*fleetRate)(nil)
@@ -95,6 +100,10 @@ var _ runtime.FleetRate = (*fleetRate)(nil)
 func (f *fleetRate) Share(now time.Time) (float64, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if !f.active {
+		f.active = true
+		f.s.signal() // the first heartbeat
+	}
 	if !f.have {
 		return 0, false
 	}
@@ -115,6 +124,7 @@ func (f *fleetRate) Throttled(now time.Time, measured float64) {
 		f.have, f.lastMax, f.lastThrottle = true, max(rate, 0.5), now
 	}
 	f.report = max(f.report, measured)
+	f.active = true
 	f.mu.Unlock()
 	f.s.signal()
 }
@@ -124,6 +134,10 @@ func (f *fleetRate) Throttled(now time.Time, measured float64) {
 // fleet's state.
 func (f *fleetRate) sync(force bool) error {
 	f.mu.Lock()
+	if !f.active {
+		f.mu.Unlock()
+		return nil
+	}
 	report := f.report
 	due := force || report >= 0 || time.Since(f.beat) >= f.s.opts.ResyncInterval
 	f.report = -1
@@ -137,7 +151,7 @@ func (f *fleetRate) sync(force bool) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), f.s.opts.StallTimeout)
 	before := time.Now()
-	res, err := rateScript.Run(ctx, f.s.rdb, []string{f.key, f.key + ":procs"}, processID,
+	res, err := rateScript.Run(ctx, f.s.rdb, []string{f.key, f.key + ":procs"}, f.s.id,
 		3*f.s.opts.ResyncInterval.Milliseconds(), arg, rateDebounce.Milliseconds(), f.s.channel(), rateIdleTTL.Milliseconds()).Slice()
 	cancel()
 	if err != nil {
@@ -195,7 +209,6 @@ func (s *Store) Limiter(service, endpointHost string, clock runtime.Clock) *runt
 		f := &fleetRate{s: s, key: key, procs: 1, report: -1}
 		r = &rateScope{f: f, lim: runtime.NewFleetRateLimiter(clock, f)}
 		s.rates[key] = r
-		s.signal() // first heartbeat now
 	}
 	return r.lim
 }

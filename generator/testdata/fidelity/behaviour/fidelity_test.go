@@ -69,7 +69,7 @@ func TestRequestSendsExplicitNull(t *testing.T) {
 		b, _ := io.ReadAll(r.Body)
 		bodies = append(bodies, string(b))
 		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"id":"1","note":null,"owner":null,"labels":null,"kind":1}`))
+		w.Write([]byte(`{"id":"1","note":null,"owner":null,"labels":null,"kind":1,"undeclared":{"a":[1]}}`))
 	}))
 	defer srv.Close()
 	c, err := New(srv.URL)
@@ -82,8 +82,13 @@ func TestRequestSendsExplicitNull(t *testing.T) {
 		{Id: "1", Note: openapi.Null[string](), DueAt: openapi.Null[time.Time](), Owner: openapi.Null[Owner]()},
 		{Id: "1", Note: openapi.NullableOf(""), Owner: openapi.NullableOf(Owner{Name: "a"})},
 	} {
-		if _, err := c.UpdateTodo(ctx, in); err != nil {
+		out, err := c.UpdateTodo(ctx, in)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// A member the spec does not declare stays reachable, as received.
+		if got := string(out.ResultMetadata.Body); got != `{"id":"1","note":null,"owner":null,"labels":null,"kind":1,"undeclared":{"a":[1]}}` {
+			t.Fatalf("ResultMetadata.Body = %s", got)
 		}
 	}
 	want := []string{`{}`, `{"due_at":null,"note":null,"owner":null}`, `{"note":"","owner":{"name":"a"}}`}
@@ -127,5 +132,22 @@ func TestDate(t *testing.T) {
 	var bad Todo
 	if json.Unmarshal([]byte(`{"born":"2024-02-30"}`), &bad) == nil {
 		t.Fatal("an impossible date decoded")
+	}
+}
+
+// Properties beside a oneOf are fields next to the variants: decoded from
+// and encoded into the same object.
+func TestPropertiesBesideOneOf(t *testing.T) {
+	a := roundTrip[SkillAsset](t, `{"textContent":"x","isExecutable":true}`)
+	if a.SkillAssetTextContent == nil || a.SkillAssetTextContent.TextContent != "x" || a.IsExecutable == nil || !*a.IsExecutable {
+		t.Fatalf("decoded %+v", a)
+	}
+	yes := false
+	b, err := json.Marshal(SkillAsset{SkillAssetRawContent: &SkillAssetRawContent{RawContent: []byte("hi")}, IsExecutable: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != `{"isExecutable":false,"rawContent":"aGk="}` {
+		t.Fatalf("encoded %s", b)
 	}
 }

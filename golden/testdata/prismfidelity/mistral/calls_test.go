@@ -23,7 +23,7 @@ const pathValue = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
 func TestPrismRoundTrips(t *testing.T) {
 	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
 	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
-	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithBearerToken("prism"))
+	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithApiKey("prism"), WithBearerToken("prism"), WithAPIKey("prism"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,4 +179,6 @@ func known(op, line string) string {
 // knownDiffs are the differences of this seed's responses that are not
 // decoding defects of the generated client, each with its reason, or are
 // defects left open (reason says so).
-var knownDiffs = []struct{ op, contains, reason string }{}
+var knownDiffs = []struct{ op, contains, reason string }{
+	{"GetStreamEventsV1WorkflowsEventsStreamGet", "HTTP 500", "Prism --dynamic answers 500 for this text/event-stream operation (streaming is issue 21)"},
+}

@@ -1,0 +1,29 @@
+package generator
+
+import (
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// exampleData reports whether the value v of key k in the mapping at ptr is
+// example data, which is JSON of the API, not of the spec: nothing inside
+// it is a keyword or a reference (OpenAPI 3.0 §4.7.20, Example Object
+// "value"; a schema's or media type's "example"; JSON Schema's "examples"
+// array). A property, component or other name that happens to be
+// "example" or "value" is not data.
+func exampleData(ptr, k string, v *yaml.Node) bool {
+	if namedMap(ptr) {
+		return false
+	}
+	switch k {
+	case "example":
+		return true
+	case "examples":
+		return v.Kind == yaml.SequenceNode // a map of Example Objects may hold $refs
+	case "value":
+		parent := ptr[:max(strings.LastIndexByte(ptr, '/'), 0)]
+		return strings.HasSuffix(parent, "/examples") // an Example Object's value
+	}
+	return false
+}
