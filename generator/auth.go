@@ -1,7 +1,10 @@
 package generator
 
 import (
+	"strconv"
 	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // authOptions turns components/securitySchemes into client options, in
@@ -51,18 +54,29 @@ func (b *builder) authOptions() []AuthOption {
 	return out
 }
 
-// servers returns the spec's servers with their variables' defaults.
+// servers returns the spec's root servers (OpenAPI 3.0 §4.7.5), named
+// Server1, Server2… (serverList).
 func (b *builder) servers() []Server {
+	return b.serverList(b.api.Servers, "/servers", "Server")
+}
+
+// serverList returns servers, found at ptr, as the model's Servers named
+// prefix1, prefix2…, their variables sorted by name with defaults and enums.
+func (b *builder) serverList(servers openapi3.Servers, ptr, prefix string) []Server {
 	var out []Server
-	for _, s := range b.api.Servers {
+	for i, s := range servers {
 		if s == nil {
 			continue
 		}
-		srv := Server{URL: s.URL, Doc: s.Description, Defaults: map[string]string{}}
-		for name, v := range s.Variables {
-			if v != nil {
-				srv.Defaults[name] = v.Default
+		srv := Server{URL: s.URL, Doc: s.Description, Defaults: map[string]string{}, Source: child(ptr, strconv.Itoa(i)),
+			Name: prefix + strconv.Itoa(len(out)+1)}
+		for _, name := range sortedKeys(s.Variables) {
+			v := s.Variables[name]
+			if v == nil {
+				continue
 			}
+			srv.Defaults[name] = v.Default
+			srv.Vars = append(srv.Vars, ServerVar{Name: name, Default: v.Default, Doc: v.Description, Enum: v.Enum})
 		}
 		out = append(out, srv)
 	}

@@ -125,10 +125,13 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 	if body.Kind == BodyRaw {
 		obj = nil
 	}
-	if (body.Kind == BodyForm || body.Kind == BodyMultipart) && emptyObject(sr) {
+	if body.Kind == BodyForm && emptyObject(sr) {
 		// Stripe's GET operations declare a form body with no properties:
 		// nothing to send.
 		body, obj = Body{}, nil
+	}
+	if body.Kind == BodyMultipart && obj != nil && len(obj.Properties) == 0 {
+		obj = nil // no parts to build: the caller lists them (Parts)
 	}
 	if body.Kind == BodyForm || body.Kind == BodyMultipart {
 		body.Encoding = b.encodings(op.RequestBody.Value.Content[body.ContentType], body.Kind, bptr)
@@ -156,14 +159,23 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 		if body.Kind == BodyMultipart {
 			for i, f := range bodyFields {
 				if p := obj.Properties[f.JSONName]; p != nil && p.Value != nil && p.Value.Format == "binary" && f.Type.Kind == RefScalar {
+					// *openapi.File; a required one is refused when nil,
+					// before the first attempt (inputChecks).
 					bodyFields[i].Type = TypeRef{Kind: RefScalar, Scalar: ScalarFile}
-					bodyFields[i].Required = false
 					body.Streamed = true // files are streamed, never buffered
 				}
 				body.Parts = append(body.Parts, Param{Field: f.Name, Name: f.JSONName})
 			}
 		}
-	case body.Kind == BodyRaw || body.Kind == BodyMultipart || body.Kind == BodyForm:
+	case body.Kind == BodyMultipart:
+		// No properties to build parts from: the caller lists them, and the
+		// runtime writes them with a boundary (a raw multipart body without
+		// one cannot be parsed).
+		b.d.warnf(bptr, "%s body schema has no properties; the input's Parts field lists the parts to send", body.ContentType)
+		bodyFields = []Field{{Name: "Parts", Doc: "Parts are the multipart/form-data body's parts, sent in order (the spec's schema names none).",
+			Type: TypeRef{Kind: RefSlice, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarPart}}, Required: required, In: "body"}}
+		body.Field = "Parts"
+	case body.Kind == BodyRaw || body.Kind == BodyForm:
 		if body.Kind != BodyRaw {
 			b.d.warnf(bptr, "%s body schema is not an object with properties; the client sends the Body field's bytes as they are", body.ContentType)
 			body.Kind = BodyRaw

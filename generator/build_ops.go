@@ -105,6 +105,12 @@ func (b *builder) operations() []*Operation {
 			o.Stream.FlagField, o.Stream.FlagPtr = streamFlagField(b.typeNamed(o.Input))
 		}
 		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
+		switch {
+		case op.Servers != nil && len(*op.Servers) > 0:
+			o.Servers = b.serverList(*op.Servers, child(ptr, "servers"), name+"Server")
+		case len(b.api.Paths.Value(path).Servers) > 0:
+			o.Servers = b.serverList(b.api.Paths.Value(path).Servers, pointer("paths", path, "servers"), name+"Server")
+		}
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Security = b.security(op)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))

@@ -145,7 +145,8 @@ func TestOperationsModel(t *testing.T) {
 		{Option: "WithAPIKey", Scheme: "key", Kind: "apiKey", In: "query", Name: "api_key"},
 		{Option: "WithBearerToken", Scheme: "oauth", Kind: "bearer"},
 	}, svc.Auth)
-	require.Equal(t, []Server{{URL: "https://{region}.api.test/v1", Defaults: map[string]string{"region": "eu"}}}, svc.Servers)
+	require.Equal(t, []Server{{URL: "https://{region}.api.test/v1", Defaults: map[string]string{"region": "eu"},
+		Vars: []ServerVar{{Name: "region", Default: "eu"}}, Source: "/servers/0", Name: "Server1"}}, svc.Servers)
 
 	require.Equal(t, "BOX_PLATFORM_API", svc.Retry.EnvPrefix)
 	require.Empty(t, svc.Retry.DefaultMode, "no x-retry: the runtime's global default (standard) decides, and explain says so")

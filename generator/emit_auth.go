@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -60,37 +59,6 @@ func securityLit(sec [][]string) jen.Code {
 			})
 		}
 	})
-}
-
-// emitServers writes DefaultServerURL (the first server, variables at their
-// defaults) and, when that server has variables, ServerURL(vars).
-func emitServers(f *jen.File, svc *Service) {
-	if len(svc.Servers) == 0 {
-		return
-	}
-	s := svc.Servers[0]
-	defaults := jen.Dict{}
-	names := make([]string, 0, len(s.Defaults))
-	for n, v := range s.Defaults {
-		defaults[jen.Lit(n)] = jen.Lit(v)
-		names = append(names, n+": "+strconv.Quote(v))
-	}
-	sort.Strings(names)
-	f.Add(docComment([]string{s.Doc}, []string{"DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or another endpoint) to New."}, "/servers/0"))
-	f.Const().Id("DefaultServerURL").Op("=").Lit(expandDefaults(s))
-	f.Line()
-	if len(s.Defaults) == 0 {
-		return
-	}
-	for _, l := range commentLines("ServerURL returns the spec's first server URL, " + strconv.Quote(s.URL) +
-		", with its variables replaced by vars; a variable missing from vars (or empty) takes its default: " +
-		strings.Join(names, ", ") + ".") {
-		f.Comment(l)
-	}
-	f.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
-		jen.Return(jen.Qual(openapiPath, "ExpandServerURL").Call(jen.Lit(s.URL), jen.Id("vars"), jen.Map(jen.String()).String().Values(defaults))),
-	)
-	f.Line()
 }
 
 // expandDefaults fills a server URL template with its variables' defaults.

@@ -431,6 +431,10 @@ func encodeBody(op *Operation) []jen.Code {
 		call = jen.Qual(openapiPath, "FormBody").Call(bodySource(op), enc)
 	case BodyMultipart:
 		lhs = jen.List(jen.Id("body"), jen.Id("ct"), jen.Err())
+		if op.Body.Field != "" { // the caller's parts (a schema without properties)
+			call = jen.Qual(openapiPath, "MultipartBody").Call(bodySource(op).Op("..."))
+			break
+		}
 		encoder := "MultipartBody"
 		if op.Body.Streamed {
 			encoder = "MultipartReader"

@@ -236,6 +236,8 @@ func typeExpr(r TypeRef) *jen.Statement {
 		return jen.Qual("io", "ReadCloser")
 	case ScalarFile:
 		return jen.Qual(openapiPath, "File")
+	case ScalarPart:
+		return jen.Qual(openapiPath, "Part")
 	}
 	return jen.Id(r.Scalar)
 }

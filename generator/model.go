@@ -126,6 +126,9 @@ type Operation struct {
 	// OutputRawField (into its Body field), OutputStreamField (handed over
 	// unread in its Body field), or OutputNone (no body).
 	OutputBody string
+	// Servers are the operation's own servers (its servers, else its path
+	// item's), nil when it uses the root's.
+	Servers []Server
 	// Security is the operation's security requirement (its own, else the
 	// root's): per alternative, the security scheme names it needs, sorted;
 	// nil when it needs none. Only these credentials are sent.
@@ -265,13 +268,30 @@ type AuthOption struct {
 	In, Name string
 }
 
-// Server is one entry of the spec's servers.
+// Server is one entry of a servers list (the root's, a path item's or an
+// operation's; OpenAPI 3.0 §4.7.5).
 type Server struct {
 	// URL is the template ("https://sqs.{region}.amazonaws.com"); Doc its
 	// description.
 	URL, Doc string
 	// Defaults are the variables' default values, by name.
 	Defaults map[string]string
+	// Vars are the variables, sorted by name.
+	Vars []ServerVar
+	// Source is the server's JSON pointer ("/servers/0").
+	Source string
+	// Name is the Go prefix of its constants and URL builder ("Server1",
+	// "GetThingServer1").
+	Name string
+}
+
+// ServerVar is a Server Variable Object.
+type ServerVar struct {
+	// Name is the variable's name; Default its default; Doc its
+	// description.
+	Name, Default, Doc string
+	// Enum lists the values allowed (nil: any).
+	Enum []string
 }
 
 // FixedHeader is a request header with a value fixed by the spec.
@@ -444,6 +464,7 @@ const (
 	ScalarReader       = "io.Reader"
 	ScalarReadCloser   = "io.ReadCloser"
 	ScalarFile         = "openapi.File"
+	ScalarPart         = "openapi.Part"
 )
 
 // TypeRef is the Go type of a field, slice element or map value.

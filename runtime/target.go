@@ -21,7 +21,7 @@ const DotSegmentPathParameter = "dot segment in path parameter"
 // to another scheme, host or port. It returns an *InvalidParamsError
 // (field "Request.Path"), nil when the path is safe.
 func checkTarget(req *Request) error {
-	p := req.Path
+	p, _, _ := strings.Cut(req.Path, "?") // bare query flags ("/b?tagging") are no path
 	if p != "" && p[0] != '/' {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: "path must start with \"/\""}}}
 	}

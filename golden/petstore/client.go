@@ -70,8 +70,16 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
-// another endpoint) to New.
+// Server1Template is the URL template of a server of the spec.
+//
+// Source: #/servers/0
+const Server1Template = "https://petstore.example.com/v1"
+
+// Server1Default is Server1Template with its variables at their defaults.
+const Server1Default = "https://petstore.example.com/v1"
+
+// DefaultServerURL is Server1Default, the spec's first https server (else its first server) with
+// its variables at their defaults; pass it (or another endpoint) to New.
 //
 // Source: #/servers/0
 const DefaultServerURL = "https://petstore.example.com/v1"

@@ -109,15 +109,227 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 
 // The Amazon SQS multi-region endpoint
 //
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
-// another endpoint) to New.
+// Server1Template is the URL template of a server of the spec.
 //
 // Source: #/servers/0
-const DefaultServerURL = "http://sqs.us-east-1.amazonaws.com"
+const Server1Template = "http://sqs.{region}.amazonaws.com"
+
+// Server1Default is Server1Template with its variables at their defaults.
+const Server1Default = "http://sqs.us-east-1.amazonaws.com"
+
+const (
+	// Server1RegionUsEast1 is a value of Server1Vars.Region.
+	Server1RegionUsEast1 = "us-east-1"
+	// Server1RegionUsEast2 is a value of Server1Vars.Region.
+	Server1RegionUsEast2 = "us-east-2"
+	// Server1RegionUsWest1 is a value of Server1Vars.Region.
+	Server1RegionUsWest1 = "us-west-1"
+	// Server1RegionUsWest2 is a value of Server1Vars.Region.
+	Server1RegionUsWest2 = "us-west-2"
+	// Server1RegionUsGovWest1 is a value of Server1Vars.Region.
+	Server1RegionUsGovWest1 = "us-gov-west-1"
+	// Server1RegionUsGovEast1 is a value of Server1Vars.Region.
+	Server1RegionUsGovEast1 = "us-gov-east-1"
+	// Server1RegionCaCentral1 is a value of Server1Vars.Region.
+	Server1RegionCaCentral1 = "ca-central-1"
+	// Server1RegionEuNorth1 is a value of Server1Vars.Region.
+	Server1RegionEuNorth1 = "eu-north-1"
+	// Server1RegionEuWest1 is a value of Server1Vars.Region.
+	Server1RegionEuWest1 = "eu-west-1"
+	// Server1RegionEuWest2 is a value of Server1Vars.Region.
+	Server1RegionEuWest2 = "eu-west-2"
+	// Server1RegionEuWest3 is a value of Server1Vars.Region.
+	Server1RegionEuWest3 = "eu-west-3"
+	// Server1RegionEuCentral1 is a value of Server1Vars.Region.
+	Server1RegionEuCentral1 = "eu-central-1"
+	// Server1RegionEuSouth1 is a value of Server1Vars.Region.
+	Server1RegionEuSouth1 = "eu-south-1"
+	// Server1RegionAfSouth1 is a value of Server1Vars.Region.
+	Server1RegionAfSouth1 = "af-south-1"
+	// Server1RegionApNortheast1 is a value of Server1Vars.Region.
+	Server1RegionApNortheast1 = "ap-northeast-1"
+	// Server1RegionApNortheast2 is a value of Server1Vars.Region.
+	Server1RegionApNortheast2 = "ap-northeast-2"
+	// Server1RegionApNortheast3 is a value of Server1Vars.Region.
+	Server1RegionApNortheast3 = "ap-northeast-3"
+	// Server1RegionApSoutheast1 is a value of Server1Vars.Region.
+	Server1RegionApSoutheast1 = "ap-southeast-1"
+	// Server1RegionApSoutheast2 is a value of Server1Vars.Region.
+	Server1RegionApSoutheast2 = "ap-southeast-2"
+	// Server1RegionApEast1 is a value of Server1Vars.Region.
+	Server1RegionApEast1 = "ap-east-1"
+	// Server1RegionApSouth1 is a value of Server1Vars.Region.
+	Server1RegionApSouth1 = "ap-south-1"
+	// Server1RegionSaEast1 is a value of Server1Vars.Region.
+	Server1RegionSaEast1 = "sa-east-1"
+	// Server1RegionMeSouth1 is a value of Server1Vars.Region.
+	Server1RegionMeSouth1 = "me-south-1"
+)
+
+// Server1Vars are the variables of Server1Template.
+type Server1Vars struct {
+	// Region is the server variable "region"; "" takes its default, "us-east-1". One of
+	// Server1Region*.
+	//
+	// The AWS region
+	Region string
+}
+
+// Server1URL returns Server1Template with its variables from v (an empty one takes its default); a
+// value outside its variable's enum is an error naming the variable.
+func Server1URL(v Server1Vars) (string, error) {
+	return openapi.ServerURL(Server1Template, map[string]string{"region": v.Region}, map[string]string{"region": "us-east-1"}, map[string][]string{"region": {"us-east-1", "us-east-2", "us-west-1", "us-west-2", "us-gov-west-1", "us-gov-east-1", "ca-central-1", "eu-north-1", "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-south-1", "af-south-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-southeast-1", "ap-southeast-2", "ap-east-1", "ap-south-1", "sa-east-1", "me-south-1"}})
+}
+
+// The Amazon SQS multi-region endpoint
+//
+// Server2Template is the URL template of a server of the spec.
+//
+// Source: #/servers/1
+const Server2Template = "https://sqs.{region}.amazonaws.com"
+
+// Server2Default is Server2Template with its variables at their defaults.
+const Server2Default = "https://sqs.us-east-1.amazonaws.com"
+
+const (
+	// Server2RegionUsEast1 is a value of Server2Vars.Region.
+	Server2RegionUsEast1 = "us-east-1"
+	// Server2RegionUsEast2 is a value of Server2Vars.Region.
+	Server2RegionUsEast2 = "us-east-2"
+	// Server2RegionUsWest1 is a value of Server2Vars.Region.
+	Server2RegionUsWest1 = "us-west-1"
+	// Server2RegionUsWest2 is a value of Server2Vars.Region.
+	Server2RegionUsWest2 = "us-west-2"
+	// Server2RegionUsGovWest1 is a value of Server2Vars.Region.
+	Server2RegionUsGovWest1 = "us-gov-west-1"
+	// Server2RegionUsGovEast1 is a value of Server2Vars.Region.
+	Server2RegionUsGovEast1 = "us-gov-east-1"
+	// Server2RegionCaCentral1 is a value of Server2Vars.Region.
+	Server2RegionCaCentral1 = "ca-central-1"
+	// Server2RegionEuNorth1 is a value of Server2Vars.Region.
+	Server2RegionEuNorth1 = "eu-north-1"
+	// Server2RegionEuWest1 is a value of Server2Vars.Region.
+	Server2RegionEuWest1 = "eu-west-1"
+	// Server2RegionEuWest2 is a value of Server2Vars.Region.
+	Server2RegionEuWest2 = "eu-west-2"
+	// Server2RegionEuWest3 is a value of Server2Vars.Region.
+	Server2RegionEuWest3 = "eu-west-3"
+	// Server2RegionEuCentral1 is a value of Server2Vars.Region.
+	Server2RegionEuCentral1 = "eu-central-1"
+	// Server2RegionEuSouth1 is a value of Server2Vars.Region.
+	Server2RegionEuSouth1 = "eu-south-1"
+	// Server2RegionAfSouth1 is a value of Server2Vars.Region.
+	Server2RegionAfSouth1 = "af-south-1"
+	// Server2RegionApNortheast1 is a value of Server2Vars.Region.
+	Server2RegionApNortheast1 = "ap-northeast-1"
+	// Server2RegionApNortheast2 is a value of Server2Vars.Region.
+	Server2RegionApNortheast2 = "ap-northeast-2"
+	// Server2RegionApNortheast3 is a value of Server2Vars.Region.
+	Server2RegionApNortheast3 = "ap-northeast-3"
+	// Server2RegionApSoutheast1 is a value of Server2Vars.Region.
+	Server2RegionApSoutheast1 = "ap-southeast-1"
+	// Server2RegionApSoutheast2 is a value of Server2Vars.Region.
+	Server2RegionApSoutheast2 = "ap-southeast-2"
+	// Server2RegionApEast1 is a value of Server2Vars.Region.
+	Server2RegionApEast1 = "ap-east-1"
+	// Server2RegionApSouth1 is a value of Server2Vars.Region.
+	Server2RegionApSouth1 = "ap-south-1"
+	// Server2RegionSaEast1 is a value of Server2Vars.Region.
+	Server2RegionSaEast1 = "sa-east-1"
+	// Server2RegionMeSouth1 is a value of Server2Vars.Region.
+	Server2RegionMeSouth1 = "me-south-1"
+)
+
+// Server2Vars are the variables of Server2Template.
+type Server2Vars struct {
+	// Region is the server variable "region"; "" takes its default, "us-east-1". One of
+	// Server2Region*.
+	//
+	// The AWS region
+	Region string
+}
+
+// Server2URL returns Server2Template with its variables from v (an empty one takes its default); a
+// value outside its variable's enum is an error naming the variable.
+func Server2URL(v Server2Vars) (string, error) {
+	return openapi.ServerURL(Server2Template, map[string]string{"region": v.Region}, map[string]string{"region": "us-east-1"}, map[string][]string{"region": {"us-east-1", "us-east-2", "us-west-1", "us-west-2", "us-gov-west-1", "us-gov-east-1", "ca-central-1", "eu-north-1", "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-south-1", "af-south-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-southeast-1", "ap-southeast-2", "ap-east-1", "ap-south-1", "sa-east-1", "me-south-1"}})
+}
+
+// The Amazon SQS endpoint for China (Beijing) and China (Ningxia)
+//
+// Server3Template is the URL template of a server of the spec.
+//
+// Source: #/servers/2
+const Server3Template = "http://sqs.{region}.amazonaws.com.cn"
+
+// Server3Default is Server3Template with its variables at their defaults.
+const Server3Default = "http://sqs.cn-north-1.amazonaws.com.cn"
+
+const (
+	// Server3RegionCnNorth1 is a value of Server3Vars.Region.
+	Server3RegionCnNorth1 = "cn-north-1"
+	// Server3RegionCnNorthwest1 is a value of Server3Vars.Region.
+	Server3RegionCnNorthwest1 = "cn-northwest-1"
+)
+
+// Server3Vars are the variables of Server3Template.
+type Server3Vars struct {
+	// Region is the server variable "region"; "" takes its default, "cn-north-1". One of
+	// Server3Region*.
+	//
+	// The AWS region
+	Region string
+}
+
+// Server3URL returns Server3Template with its variables from v (an empty one takes its default); a
+// value outside its variable's enum is an error naming the variable.
+func Server3URL(v Server3Vars) (string, error) {
+	return openapi.ServerURL(Server3Template, map[string]string{"region": v.Region}, map[string]string{"region": "cn-north-1"}, map[string][]string{"region": {"cn-north-1", "cn-northwest-1"}})
+}
+
+// The Amazon SQS endpoint for China (Beijing) and China (Ningxia)
+//
+// Server4Template is the URL template of a server of the spec.
+//
+// Source: #/servers/3
+const Server4Template = "https://sqs.{region}.amazonaws.com.cn"
+
+// Server4Default is Server4Template with its variables at their defaults.
+const Server4Default = "https://sqs.cn-north-1.amazonaws.com.cn"
+
+const (
+	// Server4RegionCnNorth1 is a value of Server4Vars.Region.
+	Server4RegionCnNorth1 = "cn-north-1"
+	// Server4RegionCnNorthwest1 is a value of Server4Vars.Region.
+	Server4RegionCnNorthwest1 = "cn-northwest-1"
+)
+
+// Server4Vars are the variables of Server4Template.
+type Server4Vars struct {
+	// Region is the server variable "region"; "" takes its default, "cn-north-1". One of
+	// Server4Region*.
+	//
+	// The AWS region
+	Region string
+}
+
+// Server4URL returns Server4Template with its variables from v (an empty one takes its default); a
+// value outside its variable's enum is an error naming the variable.
+func Server4URL(v Server4Vars) (string, error) {
+	return openapi.ServerURL(Server4Template, map[string]string{"region": v.Region}, map[string]string{"region": "cn-north-1"}, map[string][]string{"region": {"cn-north-1", "cn-northwest-1"}})
+}
+
+// The Amazon SQS multi-region endpoint
+//
+// DefaultServerURL is Server2Default, the spec's first https server (else its first server) with
+// its variables at their defaults; pass it (or another endpoint) to New.
+//
+// Source: #/servers/1
+const DefaultServerURL = "https://sqs.us-east-1.amazonaws.com"
 
 // ServerURL returns the spec's first server URL, "http://sqs.{region}.amazonaws.com", with its
 // variables replaced by vars; a variable missing from vars (or empty) takes its default: region:
-// "us-east-1".
+// "us-east-1". Server1URL is its typed form, which checks enums.
 func ServerURL(vars map[string]string) string {
 	return openapi.ExpandServerURL("http://sqs.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
 }

@@ -11,6 +11,7 @@ import (
 	"mime/multipart"
 	"net/textproto"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -174,13 +175,14 @@ type Part struct {
 	// Value is the part's content. nil (or a nil pointer, slice or map) is
 	// left out. File and *File are file parts; []byte and io.Reader are
 	// file parts named Name. Strings, numbers, booleans and enums are text
-	// parts. Objects and arrays are application/json parts (OpenAPI 3.0
-	// §4.7.14.4 defaults) unless Encoding says otherwise.
+	// parts. Objects are application/json parts unless Encoding says
+	// otherwise. An array is one part per element, all named Name, each
+	// as its element's type says (OpenAPI 3.1 §4.8.15: the Encoding Object
+	// applies to each element); an array inside an element is one JSON part.
 	Value any
 	// Encoding is the property's Encoding Object: ContentType and Headers
-	// apply to the part; style deepObject writes an object or array as one
-	// text part per member (name[k], name[0]), as Stripe's API expects;
-	// style form, exploded, one text part per array element.
+	// apply to each part; style deepObject writes an object or array as one
+	// text part per member (name[k], name[0]), as Stripe's API expects.
 	Encoding Encoding
 }
 
@@ -208,11 +210,48 @@ type multipartPart struct {
 	data                        []byte
 }
 
-// renderPart returns the parts p is sent as: none when its value is absent,
-// one per member or element for style deepObject and exploded style form,
-// else one. It returns a reader's error or encoding/json's error, naming the
-// part.
+// renderPart returns the parts p is sent as (OpenAPI 3.1 §4.8.14.4 and
+// §4.8.15, the Encoding Object's defaults): none when its value is absent;
+// for an array, one part per element, each rendered as a property of the
+// element's type would be (renderValue), unless style deepObject writes it
+// as one text part per element (name[0]); otherwise one part. It returns a
+// reader's error or encoding/json's error, naming the part.
 func renderPart(p Part) ([]multipartPart, error) {
+	if p.Encoding.Style != StyleDeepObject {
+		if rv, ok := sliceValue(p.Value); ok {
+			var out []multipartPart
+			for i := range rv.Len() {
+				ps, err := renderValue(Part{Name: p.Name, Value: rv.Index(i).Interface(), Encoding: p.Encoding}, false)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, ps...)
+			}
+			return out, nil
+		}
+	}
+	return renderValue(p, true)
+}
+
+// sliceValue returns v (through pointers) as a slice or array that is not
+// bytes, reporting whether it is one.
+func sliceValue(v any) (reflect.Value, bool) {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
+		return rv, true
+	}
+	return reflect.Value{}, false
+}
+
+// renderValue returns the part p's value is sent as: a file part for File,
+// *File, []byte and io.Reader; a JSON part (application/json unless the
+// Encoding Object names another type) for objects, and for arrays nested
+// in an array element; a text part for primitives. top is false for the
+// elements of an array property.
+func renderValue(p Part, top bool) ([]multipartPart, error) {
 	switch v := p.Value.(type) {
 	case nil:
 		return nil, nil
@@ -239,17 +278,11 @@ func renderPart(p Part) ([]multipartPart, error) {
 	switch {
 	case pv.absent:
 		return nil, nil
-	case (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
+	case top && (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
 		kvs := flattenDeep(nil, p.Name, pv.decoded)
 		out := make([]multipartPart, 0, len(kvs)/2)
 		for i := 0; i < len(kvs); i += 2 {
 			out = append(out, multipartPart{name: kvs[i], header: e.Headers, data: []byte(kvs[i+1])})
-		}
-		return out, nil
-	case pv.isArr && e.Style == StyleForm && e.Explode:
-		out := make([]multipartPart, 0, len(pv.arr))
-		for _, s := range pv.arr {
-			out = append(out, multipartPart{name: p.Name, header: e.Headers, data: []byte(s)})
 		}
 		return out, nil
 	case pv.isArr || pv.isObj || isJSONMedia(e.ContentType):

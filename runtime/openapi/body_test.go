@@ -1,7 +1,11 @@
 package openapi
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -189,3 +193,53 @@ func TestJSONBody(t *testing.T) {
 
 // ptr returns a pointer to v.
 func ptr[T any](v T) *T { return &v }
+
+// TestMultipartArraysRepeatParts: OpenAPI 3.1 §4.8.15, an array property is
+// one part per element (strings as text, objects as JSON, files as files),
+// objects one JSON part, the Encoding Object applying to each element.
+func TestMultipartArraysRepeatParts(t *testing.T) {
+	type seg struct {
+		Word string `json:"word"`
+	}
+	body, ct, err := MultipartBody(
+		Part{Name: "granularity", Value: []string{"word", "segment"}},
+		Part{Name: "segs", Value: []seg{{"a"}, {"b"}}},
+		Part{Name: "meta", Value: &seg{"m"}},
+		Part{Name: "files", Value: []*File{{Filename: "a.txt", Body: strings.NewReader("A")}, nil, {Body: strings.NewReader("B"), ContentType: "text/plain"}}},
+		Part{Name: "ids", Value: []int{1, 2}, Encoding: Encoding{ContentType: "text/csv", Headers: map[string]string{"X-Part": "1"}}},
+		Part{Name: "nested", Value: [][]string{{"x", "y"}}},
+		Part{Name: "none", Value: []string(nil)},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, params, _ := mime.ParseMediaType(ct)
+	r := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	var got []string
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(p)
+		got = append(got, p.Header.Get("Content-Disposition")+" | "+p.Header.Get("Content-Type")+" | "+p.Header.Get("X-Part")+" | "+string(data))
+	}
+	want := []string{
+		`form-data; name="granularity" |  |  | word`,
+		`form-data; name="granularity" |  |  | segment`,
+		`form-data; name="segs" | application/json |  | {"word":"a"}`,
+		`form-data; name="segs" | application/json |  | {"word":"b"}`,
+		`form-data; name="meta" | application/json |  | {"word":"m"}`,
+		`form-data; name="files"; filename="a.txt" | application/octet-stream |  | A`,
+		`form-data; name="files"; filename="files" | text/plain |  | B`,
+		`form-data; name="ids" | text/csv | 1 | 1`,
+		`form-data; name="ids" | text/csv | 1 | 2`,
+		`form-data; name="nested" | application/json |  | ["x","y"]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("parts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -11,8 +11,10 @@ import (
 // Response headers a spec declares (OpenAPI 3.0 §4.7.17, the Response
 // Object's headers) are read into typed output fields by these functions,
 // which generated decoders call before decoding the body. A header absent
-// from the response leaves *dst nil; a value that does not parse is an
-// error naming the header, which the runtime reports as a
+// from the response leaves *dst nil, and so does an empty value or "null"
+// for a number, boolean or date-time (mock servers such as Prism send
+// "null" for a header without an example); any other value that does not
+// parse is an error naming the header, which the runtime reports as a
 // *runtime.DecodeError. Headers sent several times are read from their
 // first line, but strings, which join every line with ", " (RFC 9110 §5.3).
 
@@ -105,11 +107,13 @@ func HeaderTime(h http.Header, name string, dst **time.Time) error {
 	return nil
 }
 
-// firstValue returns the first line of header name, trimmed.
+// firstValue returns the first line of header name, trimmed; false when
+// the header is absent, empty or "null".
 func firstValue(h http.Header, name string) (string, bool) {
 	vs := h.Values(name)
 	if len(vs) == 0 {
 		return "", false
 	}
-	return strings.TrimSpace(vs[0]), true
+	v := strings.TrimSpace(vs[0])
+	return v, v != "" && v != "null"
 }

@@ -47,6 +47,15 @@ func TestResponseHeadersTyped(t *testing.T) {
 	if err := HeaderInt(h, "X-Absent", &absent); err != nil || absent != nil {
 		t.Fatalf("absent header: %v %v", absent, err)
 	}
+	h.Set("X-Null", "null")
+	h.Set("X-Empty", " ")
+	var nullFlag *bool
+	if err := HeaderBool(h, "X-Null", &nullFlag); err != nil || nullFlag != nil {
+		t.Fatalf("null is no value: %v %v", nullFlag, err)
+	}
+	if err := HeaderInt(h, "X-Empty", &absent); err != nil || absent != nil {
+		t.Fatalf("an empty value is no value: %v %v", absent, err)
+	}
 	for _, c := range []struct {
 		err  error
 		want string

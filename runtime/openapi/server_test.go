@@ -23,3 +23,21 @@ func TestExpandServerURL(t *testing.T) {
 		})
 	}
 }
+
+func TestServerURLChecksEnums(t *testing.T) {
+	defaults := map[string]string{"host": "localhost", "port": "8080"}
+	enums := map[string][]string{"port": {"8080", "9090"}}
+	for _, c := range []struct {
+		vars      map[string]string
+		want, err string
+	}{
+		{nil, "http://localhost:8080/v1", ""},
+		{map[string]string{"host": "h", "port": "9090"}, "http://h:9090/v1", ""},
+		{map[string]string{"port": "7070"}, "", `server variable "port": "7070" is not one of 8080, 9090`},
+	} {
+		got, err := ServerURL("http://{host}:{port}/v1", c.vars, defaults, enums)
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && err.Error() != c.err {
+			t.Errorf("ServerURL(%v) = %q, %v; want %q, %s", c.vars, got, err, c.want, c.err)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // wireRequest is what the loopback server saw: the request line, every
@@ -169,5 +172,109 @@ func TestPathKeys(t *testing.T) {
 	}
 	if (*got)[0].line != "GET /v1/objects?list-type=2&prefix=a" {
 		t.Fatalf("sent %s", (*got)[0].line)
+	}
+}
+
+// parts serves one request and returns its multipart parts, each as
+// "disposition | content type | data".
+func parts(t *testing.T, call func(c *Client) error) []string {
+	t.Helper()
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+		if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+			got = append(got, "bad Content-Type: "+r.Header.Get("Content-Type"))
+			w.WriteHeader(400)
+			return
+		}
+		mr := multipart.NewReader(r.Body, params["boundary"])
+		for {
+			p, err := mr.NextPart()
+			if err != nil {
+				break
+			}
+			b, _ := io.ReadAll(p)
+			got = append(got, p.Header.Get("Content-Disposition")+" | "+p.Header.Get("Content-Type")+" | "+string(b))
+		}
+		w.WriteHeader(204)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(srv.URL, func(o *Options) { o.MaxAttempts = 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := call(c); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// Item 4: arrays as one part per element, objects as JSON parts, the
+// Encoding Object's contentType on each element, the file as a file part.
+func TestUploadParts(t *testing.T) {
+	n1, n2 := "a", "b"
+	got := parts(t, func(c *Client) error {
+		_, err := c.Upload(context.Background(), &UploadInput{File: &openapi.File{Filename: "f.txt", Body: strings.NewReader("F")},
+			Granularity: []string{"word", "segment"}, Things: []Thing{{Name: &n1}, {Name: &n2}}, Meta: &Thing{Name: &n1}, Ids: []int64{1, 2}})
+		return err
+	})
+	want := []string{
+		`form-data; name="file"; filename="f.txt" | application/octet-stream | F`,
+		`form-data; name="granularity" |  | word`,
+		`form-data; name="granularity" |  | segment`,
+		`form-data; name="ids" | text/csv | 1`,
+		`form-data; name="ids" | text/csv | 2`,
+		`form-data; name="meta" | application/json | {"name":"a"}`,
+		`form-data; name="things" | application/json | {"name":"a"}`,
+		`form-data; name="things" | application/json | {"name":"b"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("parts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Item 4: a required binary part left nil is refused before the first
+// attempt; nothing is sent.
+func TestUploadRequiresTheFile(t *testing.T) {
+	c, got := serve(t, func(w http.ResponseWriter) { w.WriteHeader(204) })
+	_, err := c.Upload(context.Background(), &UploadInput{Granularity: []string{"word"}})
+	var invalid *runtime.InvalidParamsError
+	if !errors.As(err, &invalid) || !strings.Contains(err.Error(), "UploadInput.File") || len(*got) != 0 {
+		t.Fatalf("got %v, %d requests", err, len(*got))
+	}
+}
+
+// Item 4: a multipart body whose schema has no properties is built from the
+// caller's parts, with a boundary.
+func TestRawUploadHasABoundary(t *testing.T) {
+	got := parts(t, func(c *Client) error {
+		_, err := c.RawUpload(context.Background(), &RawUploadInput{Parts: []openapi.Part{{Name: "a", Value: "1"}, {Name: "f", Value: []byte("B")}}})
+		return err
+	})
+	want := []string{`form-data; name="a" |  | 1`, `form-data; name="f"; filename="f" | application/octet-stream | B`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("parts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Item 7: every server, root, path and operation, as constants and a typed
+// URL builder; DefaultServerURL prefers https.
+func TestServers(t *testing.T) {
+	if DefaultServerURL != "https://api.example.com/v1" || Server1Default != "http://localhost:8080/v1" || Server1Template != "http://{host}:{port}/v1" {
+		t.Fatalf("%s %s %s", DefaultServerURL, Server1Default, Server1Template)
+	}
+	u, err := Server1URL(Server1Vars{Host: "h", Port: Server1Port9090})
+	if err != nil || u != "http://h:9090/v1" {
+		t.Fatalf("%s %v", u, err)
+	}
+	if _, err := Server1URL(Server1Vars{Port: "7070"}); err == nil || err.Error() != `server variable "port": "7070" is not one of 8080, 9090` {
+		t.Fatalf("enum: %v", err)
+	}
+	u, err = GetThingServer1URL(GetThingServer1Vars{Stage: GetThingServer1StageBeta})
+	if err != nil || u != "https://things.example.com/beta" || GetThingServer1Default != "https://things.example.com/prod" {
+		t.Fatalf("path-level server: %s %v", u, err)
+	}
+	if u, err := PutTaggingServer1URL(PutTaggingServer1Vars{}); err != nil || u != "https://b.s3.example.com" {
+		t.Fatalf("operation-level server: %s %v", u, err)
 	}
 }
