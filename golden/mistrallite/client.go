@@ -104,8 +104,18 @@ func (c *Client) open(ctx context.Context, op *runtime.Operation, req *runtime.R
 
 // Production server
 //
-// DefaultServerURL is the spec's first server with its variables at their defaults; pass it (or
-// another endpoint) to New.
+// Server1Template is the URL template of a server of the spec.
+//
+// Source: #/servers/0
+const Server1Template = "https://api.mistral.ai"
+
+// Server1Default is Server1Template with its variables at their defaults.
+const Server1Default = "https://api.mistral.ai"
+
+// Production server
+//
+// DefaultServerURL is Server1Default, the spec's first https server (else its first server) with
+// its variables at their defaults; pass it (or another endpoint) to New.
 //
 // Source: #/servers/0
 const DefaultServerURL = "https://api.mistral.ai"

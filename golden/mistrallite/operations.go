@@ -475,6 +475,22 @@ var opUploadFile = runtime.Operation{
 	},
 }
 
+// validateUploadFile returns a *runtime.InvalidParamsError naming every member of in
+// that UploadFile refuses before sending (a nil in misses them all), or nil.
+func validateUploadFile(in *UploadFileInput) error {
+	var errs []runtime.InvalidParamError
+	if in == nil || in.File == nil {
+		errs = append(errs, runtime.InvalidParamError{
+			Field:  "UploadFileInput.File",
+			Reason: runtime.MissingRequiredField,
+		})
+	}
+	if errs != nil {
+		return &runtime.InvalidParamsError{Errs: errs}
+	}
+	return nil
+}
+
 // Upload File
 //
 // Upload a file that can be used across various endpoints.
@@ -486,8 +502,14 @@ var opUploadFile = runtime.Operation{
 //
 // UploadFile sends POST /v1/files with Accept: application/json.
 //
+// An input missing a required member, or with an empty path parameter, is refused before sending
+// (*runtime.InvalidParamsError).
+//
 // Source: #/paths/~1v1~1files/post
 func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...func(*Options)) (*CreateFileResponse, error) {
+	if err := validateUploadFile(in); err != nil {
+		return nil, c.rt.InvalidInput(&opUploadFile, err)
+	}
 	if in == nil {
 		in = &UploadFileInput{}
 	}

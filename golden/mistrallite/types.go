@@ -6015,9 +6015,11 @@ const (
 //
 // Source: #/paths/~1v1~1files/post
 type UploadFileInput struct {
-	Expiry  openapi.Nullable[int64] `json:"expiry,omitzero"`
-	File    *openapi.File           `json:"file,omitzero"`
-	Purpose *FilePurpose            `json:"purpose,omitzero"`
+	Expiry openapi.Nullable[int64] `json:"expiry,omitzero"`
+
+	// Required.
+	File    *openapi.File `json:"file"`
+	Purpose *FilePurpose  `json:"purpose,omitzero"`
 
 	// Default: "workspace".
 	Visibility *UploadFileInputVisibility `json:"visibility,omitzero"`
