@@ -9,7 +9,6 @@ import (
 	"io"
 	"maps"
 	"mime/multipart"
-	"net/textproto"
 	"net/url"
 	"reflect"
 	"slices"
@@ -338,19 +337,7 @@ func writeMultipart(all []multipartPart) ([]byte, string, error) {
 		return nil, "", err
 	}
 	for _, r := range all {
-		hdr := textproto.MIMEHeader{}
-		disp := `form-data; name="` + escapeQuotes(r.name) + `"`
-		if r.filename != "" {
-			disp += `; filename="` + escapeQuotes(r.filename) + `"`
-		}
-		hdr.Set("Content-Disposition", disp)
-		if r.contentType != "" {
-			hdr.Set("Content-Type", r.contentType)
-		}
-		for _, k := range sortedKeys(r.header) {
-			hdr.Set(k, r.header[k])
-		}
-		pw, err := w.CreatePart(hdr)
+		pw, err := w.CreatePart(partHeader(r))
 		if err != nil {
 			return nil, "", err
 		}
