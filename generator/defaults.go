@@ -31,24 +31,35 @@ var (
 	defaultServerDelayHeaders = []string{runtime.HeaderRetryAfter}
 )
 
-// withDefaults returns r unchanged when the spec declares x-retry;
-// otherwise the defaults for specs without it: no mode (the runtime's
-// global default, standard, so explain names that source); error
-// codes from the X-Amzn-ErrorType header, then the body fields code,
-// error.code, __type and Code; messages from message, error.message and
-// Message; Retry-After honoured; a bare 429 is throttling (the runtime's
-// default); operations are retry-safe by method (GET, HEAD, OPTIONS, PUT,
-// DELETE) or by an operation-level x-retry retrySafe; and the environment
-// prefix derived from the title by envPrefix.
-func withDefaults(r runtime.Service, declared bool, title string) runtime.Service {
-	if declared {
-		return r
+// withDefaults fills in, for every key the spec's x-retry (xr; nil when the
+// spec has none) leaves out, the default of a spec without x-retry, so that
+// adding `x-retry: {version: 1, maxAttempts: 5}` changes max attempts and
+// nothing else: error codes from the
+// X-Amzn-ErrorType header, then the body fields code, error.code, __type and
+// Code (errorCode); messages from message, error.message and Message
+// (errorMessage); Retry-After honoured (serverDelayHeaders). Only a spec
+// without x-retry gets the environment prefix derived from its title by
+// envPrefix: an x-retry without envPrefix reads no environment, as it
+// always did (it states its settings; envPrefix opts in). The mode is
+// left to the runtime's global default (standard, so explain names that
+// source), a bare 429 is throttling (the runtime's default), and operations
+// are retry-safe by method (GET, HEAD, OPTIONS, PUT, DELETE) or by an
+// operation-level x-retry retrySafe.
+func withDefaults(r runtime.Service, xr *yaml.Node, title string) runtime.Service {
+	absent := func(key string) bool { return mapValue(xr, key) == nil }
+	if xr == nil {
+		r.EnvPrefix = envPrefix(title)
 	}
-	r.EnvPrefix = envPrefix(title)
-	r.ErrorCodeHeaders = defaultErrorCodeHeaders
-	r.ErrorCodeFields = defaultErrorCodeFields
-	r.ErrorMessageFields = defaultErrorMessageFields
-	r.ServerDelayHeaders = defaultServerDelayHeaders
+	if absent("errorCode") {
+		r.ErrorCodeHeaders = defaultErrorCodeHeaders
+		r.ErrorCodeFields = defaultErrorCodeFields
+	}
+	if absent("errorMessage") {
+		r.ErrorMessageFields = defaultErrorMessageFields
+	}
+	if absent("serverDelayHeaders") {
+		r.ServerDelayHeaders = defaultServerDelayHeaders
+	}
 	return r
 }
 

@@ -124,7 +124,11 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	}
 	skipped := removeSkipped(root, skip)
 	retry, declared := parseXRetry(root, d)
-	retry = withDefaults(retry, declared, specTitle(root))
+	var xr *yaml.Node
+	if declared {
+		xr = mapValue(root, "x-retry")
+	}
+	retry = withDefaults(retry, xr, specTitle(root))
 	applySpeakeasy(root, &retry, d)
 	protocol := parseXProtocol(root, d)
 

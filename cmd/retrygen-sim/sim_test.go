@@ -214,7 +214,7 @@ phases:
 		{"unknown top-level field", valid + "sed: 1\n", `s.yaml:7: unknown field "sed" (allowed: name, description, seed, bucketMs, modes, sharing, clients, server, phases)`},
 		{"unknown nested field", strings.Replace(valid, "capacity: 10", "capacity: 10, userLimit: {limit: 1, window: 5}", 1), `s.yaml:4: server.userLimit: unknown field "window" (allowed: limit, windowMs, dimension, code)`},
 		{"unknown phase field", strings.Replace(valid, "durationS: 1", "durationS: 1, load: 2, laod: 3", 1), `s.yaml:6: phases[0]: unknown field "laod"`},
-		{"missing spec", strings.Replace(valid, "rate: 1", "rate: 1, spec: nope.yaml", 1), "s.yaml:3: clients[0].spec: open nope.yaml: no such file or directory"},
+		{"missing spec", strings.Replace(valid, "rate: 1", "rate: 1, spec: nope.yaml", 1), "s.yaml:3: clients[0].spec: stat nope.yaml: no such file or directory"},
 		{"missing overlay", strings.Replace(valid, "rate: 1", "rate: 1, spec: ../../specs/aws-dynamodb-2012-08-10.openapi.yaml, overlays: [../../specs/dynamodb.overlay.yaml, none.yaml]", 1), "s.yaml:3: clients[0].overlays[1]: stat none.yaml: no such file or directory"},
 		{"zero clients", strings.Replace(valid, "count: 1", "count: 0", 1), "s.yaml:3: clients[0].count: must be an integer between 1 and 100000, got 0"},
 		{"no rate", strings.Replace(valid, ", rate: 1", "", 1), "s.yaml:3: clients[0].rate: must be a call rate in calls/s in (0, 100000], or give closedLoop"},
@@ -361,5 +361,5 @@ func TestScenarioSpecPaths(t *testing.T) {
 	path = write("missing.yaml", missing)
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 2, realMain([]string{"-scenario", path, "-out", t.TempDir()}, &stdout, &stderr))
-	require.Equal(t, "retrygen-sim: "+path+":5: clients[1].spec: open "+missing+": no such file or directory\n", stderr.String())
+	require.Equal(t, "retrygen-sim: "+path+":5: clients[1].spec: stat "+missing+": no such file or directory\n", stderr.String())
 }
