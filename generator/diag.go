@@ -3,6 +3,7 @@ package generator
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity says whether a [Diagnostic] stops generation.
@@ -31,9 +32,42 @@ type Diagnostic struct {
 }
 
 // String renders "FILE#POINTER: MESSAGE", the pointer in URI fragment form
-// (RFC 6901 §6: "#" becomes "%23").
+// (RFC 6901 §6: "#" becomes "%23"), with every control character of FILE
+// and MESSAGE escaped (see escapeControls) so spec text cannot drive the
+// terminal.
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s#%s: %s", d.File, fragment(d.Pointer), d.Message)
+	return fmt.Sprintf("%s#%s: %s", escapeControls(d.File), fragment(d.Pointer), escapeControls(d.Message))
+}
+
+// escapeControls writes each C0 control byte and DEL as \xNN, each C1
+// control (U+0080–U+009F) as \uNNNN and each byte that is not UTF-8 as
+// \xNN, and returns other text unchanged: a diagnostic stays one line and
+// carries no raw ESC, BEL or CSI from the spec (ECMA-48 §5).
+func escapeControls(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r <= 0x9f || r == utf8.RuneError {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1, r < 0x20, r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 // fragment percent-encodes every byte of a JSON pointer that may not appear in

@@ -117,6 +117,20 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		// which overlays may have written the value.
 		d.errorNote = " (in the spec after overlay " + strings.Join(overlayNames(overlays), ", ") + ")"
 	}
+	if line, ok := secondDocumentLine(raw); ok {
+		where := "after the first"
+		if line > 0 {
+			where = fmt.Sprintf("on line %d", line)
+		}
+		d.warnf("", "the file holds a second YAML document (%s); only the first is read", where)
+	}
+	if mapValue(root, "webhooks") != nil {
+		msg := "webhooks are requests the API sends, not operations a client calls; ignored"
+		if mapValue(root, "paths") == nil {
+			msg += " (the spec has no paths: the client has no operations)"
+		}
+		d.warnf("/webhooks", "%s", msg)
+	}
 	convert31(root, d)
 	names := func(file string) string { return filepath.Join(filepath.Dir(specPath), filepath.FromSlash(file)) }
 	if err := checkRefs(root, d, budget, skip, origin, names); err != nil {

@@ -47,5 +47,7 @@ func TestValidPackageNameRefusesMain(t *testing.T) {
 	require.False(t, ValidPackageName("main"), "a client is a library")
 	require.False(t, ValidPackageName("my-pkg"))
 	require.False(t, ValidPackageName("type"))
+	require.False(t, ValidPackageName("init"), "init names init functions")
+	require.False(t, ValidPackageName("_"))
 	require.True(t, ValidPackageName("dynamodb"))
 }

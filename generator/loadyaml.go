@@ -1,8 +1,11 @@
 package generator
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
 
 	yaml4 "go.yaml.in/yaml/v4"
 	"gopkg.in/yaml.v3"
@@ -51,6 +54,31 @@ func parseYAML(file string, raw []byte) (*yaml.Node, error) {
 	}
 	return nil, fmt.Errorf("%s: %w", file, err)
 }
+
+// secondDocumentLine reports whether raw holds a YAML document after the
+// first (which parseYAML alone reads) and the line it begins on (0 when the
+// second document does not parse).
+func secondDocumentLine(raw []byte) (int, bool) {
+	if !documentMarker.Match(raw) {
+		return 0, false // the common case: parsed once only
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(decodeSurrogatePairs(raw)))
+	var first, second yaml.Node
+	if dec.Decode(&first) != nil {
+		return 0, false
+	}
+	switch err := dec.Decode(&second); {
+	case errors.Is(err, io.EOF):
+		return 0, false
+	case err != nil:
+		return 0, true
+	}
+	return second.Line, true
+}
+
+// documentMarker matches a line that starts or ends a YAML document ("---",
+// "..."), which a file with one document need not have.
+var documentMarker = regexp.MustCompile(`(?m)^(---|\.\.\.)([ \t\r]|$)`)
 
 // chargeAliases takes from the budget the nodes alias expansion adds to
 // doc, in document order. It fails at the first alias whose expansion

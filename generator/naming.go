@@ -194,10 +194,10 @@ var predeclared = map[string]bool{
 }
 
 // ValidPackageName reports whether name can be the generated package's name:
-// a Go identifier that is not a keyword, not predeclared, not "_" and not
-// "main" (a client is a library).
+// a Go identifier that is not a keyword, not predeclared, not "_", not "init"
+// (reserved for init functions) and not "main" (a client is a library).
 func ValidPackageName(name string) bool {
-	return token.IsIdentifier(name) && name != "_" && name != "main" && !predeclared[name]
+	return token.IsIdentifier(name) && name != "_" && name != "init" && name != "main" && !predeclared[name]
 }
 
 // namespace hands out unique names within one Go scope (the package, or the

@@ -277,7 +277,7 @@ func parseXProtocol(root *yaml.Node, d *diags) Protocol {
 		return p
 	}
 	x := extReader{d}
-	x.mapping(n, "/x-protocol", map[string]func(*yaml.Node, string){
+	fields := map[string]func(*yaml.Node, string){
 		"jsonContentType": func(v *yaml.Node, ptr string) {
 			if s := x.str(v, ptr); s != "" {
 				p.JSONContentType = s
@@ -295,6 +295,27 @@ func parseXProtocol(root *yaml.Node, d *diags) Protocol {
 			}
 			p.XMLResultWrapper = v.Value == "true"
 		},
-	})
+	}
+	// Other tools use the name x-protocol too: a value with none of our
+	// keys (a string such as "https", a list, another tool's mapping) is
+	// theirs, ignored with a warning (an error under -strict).
+	if !hasAnyKey(n, fields) {
+		d.warnf("/x-protocol", "is %s, not retrygen's x-protocol (a mapping of %s); ignored, using the defaults", describe(n), knownKeys(fields))
+		return p
+	}
+	x.mapping(n, "/x-protocol", fields)
 	return p
+}
+
+// hasAnyKey reports whether n is a mapping with at least one of fields' keys.
+func hasAnyKey(n *yaml.Node, fields map[string]func(*yaml.Node, string)) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i < len(n.Content); i += 2 {
+		if _, ok := fields[n.Content[i].Value]; ok {
+			return true
+		}
+	}
+	return false
 }

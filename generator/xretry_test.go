@@ -135,3 +135,22 @@ func TestOperationXRetry(t *testing.T) {
 		FixedHeaders: map[string]string{"Accept": "application/json", "X-Amz-Target": "Svc.Op"}}, svc.Operations[0].Retry,
 		"POST without the service's retrySafe is not retry-safe")
 }
+
+// TestXProtocolOfAnotherTool: an x-protocol value with none of our keys (a
+// string, a list, another tool's mapping) is a located warning and ignored:
+// the defaults apply and generation goes on (issue 17 item 9).
+func TestXProtocolOfAnotherTool(t *testing.T) {
+	tests := []struct{ ext, want string }{
+		{"x-protocol: https", `spec.yaml#/x-protocol: is "https", not retrygen's x-protocol (a mapping of jsonContentType, timestampFormat, xmlResultWrapper); ignored, using the defaults`},
+		{"x-protocol: [grpc]", `spec.yaml#/x-protocol: is a list, not retrygen's x-protocol (a mapping of jsonContentType, timestampFormat, xmlResultWrapper); ignored, using the defaults`},
+		{"x-protocol: {scheme: grpc}", `spec.yaml#/x-protocol: is a mapping, not retrygen's x-protocol (a mapping of jsonContentType, timestampFormat, xmlResultWrapper); ignored, using the defaults`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ext, func(t *testing.T) {
+			svc, diags, err := load(t, specWith(tt.ext, ""))
+			require.NoError(t, err)
+			require.Equal(t, []string{tt.want}, diags)
+			require.Equal(t, Protocol{JSONContentType: "application/json", TimestampFormat: "date-time"}, svc.Protocol)
+		})
+	}
+}

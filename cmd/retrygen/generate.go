@@ -212,7 +212,7 @@ func usageError(fs *flag.FlagSet, spec, out, pkg string) string {
 	case pkg == "":
 		return "-package is required"
 	case !generator.ValidPackageName(pkg):
-		return fmt.Sprintf("-package %q is not a valid Go package name", pkg)
+		return fmt.Sprintf("-package %q is not a valid Go package name (want a Go identifier that is not a keyword, a predeclared name, init, main or _)", pkg)
 	}
 	return ""
 }

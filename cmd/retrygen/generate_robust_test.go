@@ -71,3 +71,33 @@ func TestGeneratePanicIsInternalError(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Equal(t, "retrygen generate: internal error while building "+spec+"#/paths/~1things/post: boom (please report this with the spec)\nstack\n", stderr)
 }
+
+// TestGenerateForeignXProtocol: another tool's x-protocol ("https") is a
+// warning and ignored; -strict makes it fail with nothing written.
+func TestGenerateForeignXProtocol(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "proto.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`openapi: 3.0.0
+info: {title: Tiny, version: '1'}
+x-protocol: https
+paths:
+  /things:
+    get:
+      operationId: GetThing
+      responses:
+        '200': {description: ok}
+`), 0o644))
+	out := filepath.Join(dir, "client")
+	warning := spec + `#/x-protocol: is "https", not retrygen's x-protocol (a mapping of jsonContentType, timestampFormat, xmlResultWrapper); ignored, using the defaults` + "\n"
+
+	code, stdout, stderr := cli("generate", "-spec", spec, "-out", out, "-package", "tiny", "-strict")
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	require.Equal(t, warning+"retrygen generate: -strict: 1 warning(s) in the spec; nothing written\n", stderr)
+	require.NoDirExists(t, out)
+
+	code, _, stderr = cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, warning, stderr)
+	require.FileExists(t, filepath.Join(out, "operations.go"))
+}

@@ -288,6 +288,24 @@ func TestGenerateConcurrentRuns(t *testing.T) {
 	require.Equal(t, want, snapshot(t, out))
 }
 
+// TestGeneratePackageNameUsage: each kind of unusable -package value is a
+// usage error (exit 2) naming the flag and the value, with nothing written.
+func TestGeneratePackageNameUsage(t *testing.T) {
+	for _, pkg := range []string{"init", "main", "_", "func", "my-pkg", "2fast", "string", ""} {
+		t.Run(pkg, func(t *testing.T) {
+			code, stdout, stderr := cli("generate", "-spec", "s.yaml", "-out", "d", "-package", pkg)
+			require.Equal(t, 2, code, stderr)
+			require.Empty(t, stdout)
+			first, _, _ := strings.Cut(stderr, "\n")
+			want := fmt.Sprintf("retrygen generate: -package %q is not a valid Go package name (want a Go identifier that is not a keyword, a predeclared name, init, main or _)", pkg)
+			if pkg == "" {
+				want = "retrygen generate: -package is required"
+			}
+			require.Equal(t, want, first)
+		})
+	}
+}
+
 func TestGenerateUsage(t *testing.T) {
 	tests := []struct {
 		name   string
