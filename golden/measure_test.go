@@ -110,5 +110,3 @@ func (c *buildCache) fresh(t *testing.T, pkgDir string) string {
 	return dir
 }
 
-// mib renders bytes as MiB with one decimal.
-func mib(b int64) float64 { return float64(b) / (1 << 20) }

@@ -60,6 +60,7 @@ func TestStreamMemory(t *testing.T) {
 // patternSHA256 is the SHA-256 of the first 1 GiB of pattern.
 const patternSHA256 = "9cc5601236c455c6af19a76e64d2d95953a93b10eeb8b8b756a57090e1499b3e"
 
+// mib renders bytes as MiB (also used by the realspecs tier's measure_test.go).
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
 
 // TestStreamMemoryChild is the subprocess of TestStreamMemory.

@@ -156,10 +156,10 @@ func TestPrismBoxRetries(t *testing.T) {
 				o.Rand = func() float64 { return 0.5 }
 				o.MaxAttempts = 3
 				o.OnAttempt = func(a runtime.AttemptInfo) { attempts = append(attempts, a) }
-				auth := o.BeforeAttempt
-				o.BeforeAttempt = func(req *http.Request, n int) error {
+				// Credentials are applied per operation, apart from the hook.
+				o.BeforeAttempt = func(req *http.Request, _ int) error {
 					req.Header.Set("Prefer", "code="+strconv.Itoa(tc.status))
-					return auth(req, n)
+					return nil
 				}
 			})
 			_, err := c.GetUsersMe(context.Background(), &GetUsersMeInput{})
