@@ -109,4 +109,3 @@ func (c *buildCache) fresh(t *testing.T, pkgDir string) string {
 	}
 	return dir
 }
-
