@@ -147,7 +147,8 @@ func writeDir(dir string, files []generator.File) (err error) {
 				rollback()
 				return err
 			} else if err != nil {
-				m.old = "" // removed meanwhile by a concurrent run
+				os.Remove(old) // the placeholder: nothing was moved onto it
+				m.old = ""     // removed meanwhile by a concurrent run
 			}
 		}
 		done = append(done, m)
