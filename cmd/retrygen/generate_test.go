@@ -202,6 +202,32 @@ func TestGenerateLivesBesideHandWrittenFiles(t *testing.T) {
 	require.Equal(t, []string{".DS_Store", "client.go", "doc.go", "errors.go", "operations.go", "testdata", "types.go", "x_test.go"}, names, "no temporary file left")
 }
 
+// A hand-written Go file of another package (doc.go saying "package own"
+// where -package is tiny) is an error naming it, and nothing is written: the
+// directory would not build. Its external test package (tiny_test) and a
+// file excluded by a build constraint are fine.
+func TestGenerateRefusesAnotherPackageBeside(t *testing.T) {
+	spec, out := setup(t)
+	require.NoError(t, os.Mkdir(out, 0o755))
+	for n, c := range map[string]string{
+		"doc.go":      "// Package own is mine.\npackage own\n",
+		"ext_test.go": "package tiny_test\n",
+		"tools.go":    "//go:build tools\n\npackage tools\n",
+		"notes.txt":   "package nothing\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(out, n), []byte(c), 0o644))
+	}
+	code, _, stderr := cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
+	require.Equal(t, 1, code)
+	require.Contains(t, stderr, "the generated package is tiny, but the output directory holds other Go packages (go build would refuse it); change their package clause, or -package:\n  "+filepath.Join(out, "doc.go")+" is package own\n")
+	_, err := os.Stat(filepath.Join(out, "client.go"))
+	require.ErrorIs(t, err, os.ErrNotExist, "nothing written")
+
+	require.NoError(t, os.WriteFile(filepath.Join(out, "doc.go"), []byte("package tiny\n"), 0o644))
+	code, _, stderr = cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
+	require.Equal(t, 0, code, stderr)
+}
+
 // A hand-written file whose name a generated file takes is an error naming
 // it, and nothing is written.
 func TestGenerateRefusesToOverwriteHandWrittenFile(t *testing.T) {

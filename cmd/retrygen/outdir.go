@@ -5,7 +5,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -79,6 +84,65 @@ func collisions(dir string, files []generator.File, foreign map[string]bool) err
 		len(hit), templates.GeneratedLine, strings.Join(hit, "\n  "))
 }
 
+// packageMismatch is the error for a hand-written Go file in dir whose
+// package clause names another package than the generated files' (other
+// than that package's external test package, NAME_test), or nil: go build
+// would refuse the directory ("found packages …"). A file with a build
+// constraint is not checked (it may be excluded from every build).
+func packageMismatch(dir string, files []generator.File, foreign map[string]bool) error {
+	want := ""
+	for _, f := range files {
+		if strings.HasSuffix(f.Name, ".go") {
+			if pf, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Content, parser.PackageClauseOnly); err == nil {
+				want = pf.Name.Name
+				break
+			}
+		}
+	}
+	if want == "" {
+		return nil
+	}
+	var bad []string
+	for _, name := range slices.Sorted(maps.Keys(foreign)) {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // a subdirectory named x.go, or unreadable: not ours to judge
+		}
+		pf, err := parser.ParseFile(token.NewFileSet(), path, b, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil || hasBuildConstraint(pf) {
+			continue
+		}
+		if got := pf.Name.Name; got != want && got != want+"_test" {
+			bad = append(bad, fmt.Sprintf("%s is package %s", path, got))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the generated package is %s, but the output directory holds other Go packages (go build would refuse it); change their package clause, or -package:\n  %s",
+		want, strings.Join(bad, "\n  "))
+}
+
+// hasBuildConstraint reports whether f has a //go:build or // +build line
+// before its package clause.
+func hasBuildConstraint(f *ast.File) bool {
+	for _, g := range f.Comments {
+		if g.Pos() >= f.Package {
+			break
+		}
+		for _, c := range g.List {
+			if constraint.IsGoBuild(c.Text) || constraint.IsPlusBuild(c.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // writeDir makes dir hold files, next to whatever else it holds: files
 // retrygen did not generate (doc.go with a go:generate line, tests,
 // .DS_Store, subdirectories) are never touched; a generated name taken by
@@ -100,6 +164,9 @@ func writeDir(dir string, files []generator.File) (err error) {
 		return err
 	}
 	if err := collisions(dir, files, foreign); err != nil {
+		return err
+	}
+	if err := packageMismatch(dir, files, foreign); err != nil {
 		return err
 	}
 	var temps []string // new contents, in files' order
