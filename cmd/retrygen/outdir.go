@@ -55,6 +55,9 @@ func readOwned(dir string) (owned map[string][]byte, foreign map[string]bool, er
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // moved away by a concurrent run since ReadDir
+		}
 		if err != nil {
 			return nil, nil, err
 		}
