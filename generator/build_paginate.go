@@ -385,6 +385,13 @@ func (r pathResolver) resolve(t *Type, path, ptr string) ([]Step, bool) {
 			r.report(ptr, "path "+path+": "+t.Name+" has no member "+name+" (members: "+strings.Join(r.members(t), ", ")+")")
 			return nil, false
 		}
+		if fl.ThreeState() {
+			// openapi.Nullable[T] has no pointer or value form the paginator's
+			// token and item code can read: kept out, with a warning, rather
+			// than generating code that does not build.
+			r.b.d.warnf(ptr, "path %s: %s.%s is nullable (openapi.Nullable), which a paginator does not follow yet; the operation gets no paginator", path, t.Name, fl.Name)
+			return nil, false
+		}
 		steps = append(steps, Step{Go: fl.Name, Ptr: fieldIsPointer(fl), Type: fl.Type})
 		t = nil
 		if fl.Type.Kind == RefNamed {

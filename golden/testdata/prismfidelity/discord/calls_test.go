@@ -23,7 +23,9 @@ const pathValue = "123"
 func TestPrismRoundTrips(t *testing.T) {
 	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
 	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
-	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithBearerToken("prism"))
+	// Operations name BotToken (an API key in Authorization), OAuth2 or both:
+	// give both, and each operation sends the one its requirement names.
+	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithBearerToken("prism"), WithAPIKey("Bot prism"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,9 +36,9 @@ func TestPrismRoundTrips(t *testing.T) {
 		{"DeprecatedListPins", func(ctx context.Context) (any, error) {
 			return c.DeprecatedListPins(ctx, &DeprecatedListPinsInput{ChannelId: pathValue})
 		}},
-		{"GetActiveGuildThreads", func(ctx context.Context) (any, error) {
-			return c.GetActiveGuildThreads(ctx, &GetActiveGuildThreadsInput{GuildId: pathValue})
-		}},
+		// GetActiveGuildThreads is not called: Prism 5.14 --dynamic answers it
+		// with its own HTTP 500 (it cannot build the response), which the
+		// Prism transport counts as a rejection.
 		{"GetApplication", func(ctx context.Context) (any, error) {
 			return c.GetApplication(ctx, &GetApplicationInput{ApplicationId: pathValue})
 		}},
@@ -176,7 +178,6 @@ func known(op, line string) string {
 // decoding defects of the generated client, each with its reason, or are
 // defects left open (reason says so).
 var knownDiffs = []struct{ op, contains, reason string }{
-	{"GetActiveGuildThreads", "HTTP 500", "Prism --dynamic answers 500: it cannot build this response"},
 	{"GetInviteTargetUsers", "invalid character", "the response is text/csv, not JSON: nothing to compare"},
 	{"GetChannel", "no variant of GetChannelOutputBody fits", "open: Prism's body (type 5) fits no variant as decoded; to analyse"},
 	{"GetGuildJoinRequests", "no variant of GuildJoinRequestResponseFormResponsesItem fits", "open: Prism's MULTIPLE_CHOICE item lacks choices, which the spec requires; to confirm against Prism's validator log"},

@@ -110,9 +110,10 @@ func TestPrismRoundTrips(t *testing.T) {
 		{"GetSpanFieldsV1ObservabilitySpansFieldsGet", func(ctx context.Context) (any, error) {
 			return c.GetSpanFieldsV1ObservabilitySpansFieldsGet(ctx, &GetSpanFieldsV1ObservabilitySpansFieldsGetInput{})
 		}},
-		{"GetStreamEventsV1WorkflowsEventsStreamGet", func(ctx context.Context) (any, error) {
-			return c.GetStreamEventsV1WorkflowsEventsStreamGet(ctx, &GetStreamEventsV1WorkflowsEventsStreamGetInput{})
-		}},
+		// GetStreamEventsV1WorkflowsEventsStreamGet is not called: Prism 5.14
+		// cannot serve a text/event-stream response ("Cannot serialise complex
+		// objects as text", HTTP 500); golden/mistral_stream_test.go drives
+		// Mistral's streaming operations against a loopback server instead.
 		{"GetTraceByIdV1ObservabilityTracesTraceIdGet", func(ctx context.Context) (any, error) {
 			return c.GetTraceByIdV1ObservabilityTracesTraceIdGet(ctx, &GetTraceByIdV1ObservabilityTracesTraceIdGetInput{TraceId: pathValue})
 		}},
@@ -179,6 +180,4 @@ func known(op, line string) string {
 // knownDiffs are the differences of this seed's responses that are not
 // decoding defects of the generated client, each with its reason, or are
 // defects left open (reason says so).
-var knownDiffs = []struct{ op, contains, reason string }{
-	{"GetStreamEventsV1WorkflowsEventsStreamGet", "HTTP 500", "Prism --dynamic answers 500 for this text/event-stream operation (streaming is issue 21)"},
-}
+var knownDiffs = []struct{ op, contains, reason string }{}
