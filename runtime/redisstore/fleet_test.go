@@ -504,7 +504,8 @@ func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
 // call completes or fails for the server's reasons (an API error in its
 // chain), none for Redis's; the processes report the fault while Redis is
 // down, and sharing resumes after the restart: no process ends in a fault,
-// and the restarted Redis receives the fleet's windows and budget.
+// and the restarted Redis receives the fleet's windows and, after a 400 ms
+// outage of 503s that spends every leftover lease, its budget.
 func TestFleetSurvivesRedisKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 8 processes for 8 s")
@@ -529,11 +530,20 @@ func TestFleetSurvivesRedisKill(t *testing.T) {
 		return err == nil && windowKeys > 0
 	}, 3*time.Second, 10*time.Millisecond, "the fleet writes its windows to the restarted Redis")
 	windowsSeen := time.Since(restarted)
+	// A 400 ms outage: every process spends more than the lease it may
+	// still hold from before the kill (28 tokens, two transient retries),
+	// so each must lease from the restarted Redis's budget. Without it,
+	// a run whose few retries after the restart all fit in leftover leases
+	// writes nothing there (a missing bucket is full), and the assertion
+	// below failed in 1 CI run.
+	srv.outage.Store(true)
+	time.Sleep(400 * time.Millisecond)
+	srv.outage.Store(false)
 	reps := run.wait()
 	all := sum(reps)
-	requests, success, thr, _ := srv.counts()
-	t.Logf("%d calls, %d ok, %d retries, %d attempts saw a store fault; after the restart: server %d requests, %d successes, %d throttled; first window in the new Redis %v after the restart; errors %v",
-		all.Calls, all.OK, all.Retries, all.Faulted, requests, success, thr, windowsSeen.Round(time.Millisecond), all.Errors)
+	requests, success, thr, e503 := srv.counts()
+	t.Logf("%d calls, %d ok, %d retries, %d attempts saw a store fault; after the restart: server %d requests, %d successes, %d throttled, %d 503s; first window in the new Redis %v after the restart; errors %v",
+		all.Calls, all.OK, all.Retries, all.Faulted, requests, success, thr, e503, windowsSeen.Round(time.Millisecond), all.Errors)
 	require.Zero(t, all.RedisErrors, "no call failed for Redis's reasons")
 	require.Zero(t, all.NotServer, "every failed call carries the server's answer")
 	require.Positive(t, all.Faulted, "the fault was reported in AttemptInfo while Redis was down")
