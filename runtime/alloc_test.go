@@ -233,3 +233,47 @@ func TestHeaderGetIsHeaderGet(t *testing.T) {
 	}
 	require.Zero(t, testing.AllocsPerRun(100, func() { _ = headerGet(h, "x-amz-retry-after") }))
 }
+
+// The endpoint's "/" is parsed once by NewClient and copied into every
+// attempt: each attempt's URL and Host are what http.NewRequest makes of
+// the same string (a path prefix, an empty port, IPv6, user info, a query
+// of the endpoint's), and a hook that changes one attempt's URL leaves the
+// next attempt's alone.
+func TestSlashURLIsParsedOnce(t *testing.T) {
+	for _, endpoint := range []string{
+		"http://127.0.0.1:8000", "https://svc.example.com/", "http://h:/", "http://[::1]:9/", "https://u:p@h.example/base/",
+		"http://h.example/pre%2Ffix", "http://h.example?x=1", "HTTP://H.Example:80",
+	} {
+		var urls []string
+		var hosts []string
+		c, err := NewClient(testService(), endpoint, Options{
+			Clock: clocktest.New(epoch), Rand: fixedRand(0), MaxAttempts: 2,
+			HTTPClient: doFunc(func(r *http.Request) (*http.Response, error) {
+				urls, hosts = append(urls, r.URL.String()), append(hosts, r.Host)
+				if len(urls) == 1 {
+					return &http.Response{StatusCode: 500, Header: http.Header{}, Body: nopBody{}}, nil
+				}
+				return ok200(), nil
+			}),
+			BeforeAttempt: func(r *http.Request, attempt int) error {
+				if attempt == 1 {
+					r.URL.Path, r.URL.RawQuery = "/changed", "by=hook"
+				}
+				return nil
+			},
+		})
+		require.NoError(t, err, endpoint)
+		_, err = c.Do(context.Background(), opGet, &Request{Method: "POST", Path: "/"}, nil, nil)
+		require.NoError(t, err, endpoint)
+		want, err := http.NewRequest("POST", (&Call{c: c}).target(&Request{Path: "/"}), nil)
+		require.NoError(t, err)
+		require.Equal(t, want.URL.String(), urls[1], endpoint)
+		require.Equal(t, want.Host, hosts[1], endpoint)
+		require.NotEqual(t, urls[0], urls[1], endpoint)
+	}
+}
+
+// doFunc is an HTTPClient made of a function.
+type doFunc func(*http.Request) (*http.Response, error)
+
+func (f doFunc) Do(r *http.Request) (*http.Response, error) { return f(r) }

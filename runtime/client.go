@@ -122,8 +122,14 @@ type Client struct {
 	invocationIDHeader string
 	// checksumHeader is svc.ChecksumHeader in canonical form.
 	checksumHeader string
-	// baseSlash is base + "/", the URL of most AWS JSON requests.
-	baseSlash string
+	// baseSlash is base + "/", the URL of most AWS JSON requests;
+	// slashURL and slashHost are what http.NewRequest parses it into
+	// (slashParsed: it did), copied into each attempt's request instead of
+	// parsing it again.
+	baseSlash   string
+	slashURL    url.URL
+	slashHost   string
+	slashParsed bool
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
 }
@@ -189,6 +195,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
+	if r, err := http.NewRequest(http.MethodGet, c.baseSlash, nil); err == nil {
+		c.slashURL, c.slashHost, c.slashParsed = *r.URL, r.Host, true
+	}
 	if c.clock == nil {
 		c.clock = SystemClock{}
 	}
@@ -359,9 +368,19 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	case req.Body != nil:
 		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
 	}
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, cl.target(req), body)
+	// The endpoint's own "/" (AWS JSON and query protocols) was parsed
+	// once by NewClient: it is copied below, not parsed again.
+	parsed := c.slashParsed && req.Path == "/" && len(req.Query) == 0 && len(c.baseQuery) == 0
+	target := ""
+	if !parsed {
+		target = cl.target(req)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
+	}
+	if parsed {
+		*hreq.URL, hreq.Host = c.slashURL, c.slashHost // the attempt's own copy
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
