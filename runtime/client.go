@@ -126,6 +126,12 @@ type Client struct {
 	baseSlash string
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
+	// httpFrom is the *http.Client of the client's Options.HTTPClient
+	// (http.DefaultClient for nil; nil for another HTTPClient), and
+	// httpConfined its copy whose redirects stay on the request's origin
+	// (target.go).
+	httpFrom     *http.Client
+	httpConfined HTTPClient
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -189,6 +195,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
+	if hc, ok := opts.HTTPClient.(*http.Client); ok || opts.HTTPClient == nil {
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		c.httpFrom, c.httpConfined = hc, confine(hc)
+	}
 	if c.clock == nil {
 		c.clock = SystemClock{}
 	}
@@ -298,11 +310,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
 		return AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
@@ -333,6 +341,9 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
 		res.Err = fmt.Errorf("%w (reading body of HTTP %d: %v)", res.Err, resp.StatusCode, readErr)
+	}
+	if o := refusedRedirect(resp); o != "" { // target.go
+		res.Err = fmt.Errorf("%w: redirect to another origin (%s) not followed", res.Err, o)
 	}
 	return res
 }
