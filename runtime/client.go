@@ -73,7 +73,8 @@ type ResponseMetadata struct {
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
 	// Body is the raw bytes of the response body a generated operation
-	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// decoded (set by the generated code with [DecodeJSONKeep], or
+	// openapi.DecodeXML and DecodeXMLResult for XML bodies), so members
 	// the spec does not declare stay reachable; nil when there was none. It
 	// holds what the decoder read, so it is bounded by the decode cap.
 	Body []byte
