@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -139,6 +140,12 @@ type Client struct {
 	// (target.go).
 	httpFrom     *http.Client
 	httpConfined HTTPClient
+	// policies are the resolved policies of the operations called with
+	// options that change nothing a policy reads (*Operation → *Policy;
+	// operationPolicy), at most maxCachedPolicies of them; nPolicies
+	// counts them.
+	policies  sync.Map
+	nPolicies atomic.Int32
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
