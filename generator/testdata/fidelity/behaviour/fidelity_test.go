@@ -151,3 +151,31 @@ func TestPropertiesBesideOneOf(t *testing.T) {
 		t.Fatalf("encoded %s", b)
 	}
 }
+
+// A variant's property limited to one value of a referenced enum (an enum
+// beside allOf, or a const or enum inside it: Discord's automod actions and
+// scheduled events) tells the variants apart: each value decodes as its
+// variant and round-trips, adding nothing (no "location": "" for a stage
+// event).
+func TestEnumBesideOrInsideAllOf(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"type":1,"metadata":{"custom_message":"m"}}`: "block",
+		`{"type":2,"metadata":{"channel_id":"c"}}`:     "flag",
+		`{"type":4,"metadata":{}}`:                     "quarantine",
+	} {
+		a := roundTrip[Action](t, body)
+		got := map[bool]string{true: "block"}[a.BlockAction != nil] + map[bool]string{true: "flag"}[a.FlagAction != nil] + map[bool]string{true: "quarantine"}[a.QuarantineAction != nil]
+		if got != want {
+			t.Errorf("%s decoded as %q, want %q", body, got, want)
+		}
+	}
+	for body, stage := range map[string]bool{
+		`{"entity_type":1,"entity_metadata":{}}`:                  true,
+		`{"entity_type":3,"entity_metadata":{"location":"here"}}`: false,
+	} {
+		e := roundTrip[Event](t, body)
+		if (e.StageEvent != nil) != stage || (e.ExternalEvent != nil) == stage {
+			t.Errorf("%s: decoded as %+v", body, e)
+		}
+	}
+}
