@@ -105,6 +105,10 @@ func (b *builder) component(name string) TypeRef {
 		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // allOf cycle: reported as an error
 	case c.named && !c.built:
 		c.built = true
+		if subs := b.baseSubtypes(name); len(subs) > 0 {
+			b.baseUnion(c.ref.Name, s, ptr, subs)
+			break
+		}
 		b.namedType(c.ref.Name, s, ptr)
 	case !c.named && !c.built:
 		if c.busy {
@@ -585,6 +589,9 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 // limits it.
 func propertyEnum(s *openapi3.Schema) []any {
 	out := enumOf(s)
+	if objectish(s, 0) {
+		return out // an object (allOf of an enum and an object merges into a struct): no enum of its own
+	}
 	for _, m := range s.AllOf {
 		if m == nil || m.Value == nil {
 			continue

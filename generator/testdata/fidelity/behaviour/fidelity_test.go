@@ -179,3 +179,42 @@ func TestEnumBesideOrInsideAllOf(t *testing.T) {
 		}
 	}
 }
+
+// A base schema with a discriminator is a union of the schemas that allOf
+// it, chosen by the discriminator (its mapping, else the schema's name);
+// the base's members are readable whatever the variant, and a value naming
+// no subtype is kept whole with its discriminator readable.
+func TestBaseDiscriminator(t *testing.T) {
+	d := roundTrip[Pet](t, `{"petType":"dog","name":"rex","bark":true}`)
+	if d.Dog == nil || d.Dog.Bark == nil || !*d.Dog.Bark || d.Name != "rex" || d.PetType != "dog" || d.Cat != nil {
+		t.Fatalf("dog decoded as %+v", d)
+	}
+	c := roundTrip[Pet](t, `{"petType":"Cat","name":"tom","lives":9}`)
+	if c.Cat == nil || c.Cat.Lives != 9 || c.Dog != nil {
+		t.Fatalf("cat decoded as %+v", c)
+	}
+	k := roundTrip[Pet](t, `{"petType":"Kitten","name":"kit","lives":9,"mother":{"petType":"Cat","name":"tom","lives":3}}`)
+	if k.Kitten == nil || k.Kitten.Mother == nil || k.Kitten.Mother.Cat == nil || k.Kitten.Mother.Cat.Lives != 3 {
+		t.Fatalf("kitten decoded as %+v", k)
+	}
+	for _, body := range []string{
+		`{"petType":"parrot","name":"polly","words":12}`, // a subtype the spec does not know
+		`{"petType":"pet","name":"any"}`,                 // the base itself
+	} {
+		u := roundTrip[Pet](t, body)
+		if u.Dog != nil || u.Cat != nil || u.Kitten != nil || u.Name == "" {
+			t.Fatalf("%s decoded as %+v", body, u)
+		}
+	}
+	if u := roundTrip[Pet](t, `{"petType":"parrot","name":"polly"}`); u.PetType != "parrot" {
+		t.Fatalf("discriminator unreadable: %+v", u)
+	}
+	b, err := json.Marshal(Pet{Dog: &Dog{PetType: "dog", Name: "rex"}})
+	if err != nil || string(b) != `{"name":"rex","petType":"dog"}` {
+		t.Fatalf("encoded %s, %v", b, err)
+	}
+	v := roundTrip[Todo](t, `{"id":"1","note":null,"owner":null,"labels":null,"kind":0,"pets":[{"petType":"dog","name":"a"},{"petType":"Cat","name":"b","lives":1}]}`)
+	if len(v.Pets) != 2 || v.Pets[0].Dog == nil || v.Pets[1].Cat == nil {
+		t.Fatalf("pets decoded as %+v", v.Pets)
+	}
+}
