@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -73,7 +74,8 @@ type ResponseMetadata struct {
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
 	// Body is the raw bytes of the response body a generated operation
-	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// decoded (set by the generated code with [DecodeJSONKeep], or
+	// openapi.DecodeXML and DecodeXMLResult for XML bodies), so members
 	// the spec does not declare stay reachable; nil when there was none. It
 	// holds what the decoder read, so it is bounded by the decode cap.
 	Body []byte
@@ -132,6 +134,18 @@ type Client struct {
 	slashParsed bool
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
+	// httpFrom is the *http.Client of the client's Options.HTTPClient
+	// (http.DefaultClient for nil; nil for another HTTPClient), and
+	// httpConfined its copy whose redirects stay on the request's origin
+	// (target.go).
+	httpFrom     *http.Client
+	httpConfined HTTPClient
+	// policies are the resolved policies of the operations called with
+	// options that change nothing a policy reads (*Operation → *Policy;
+	// operationPolicy), at most maxCachedPolicies of them; nPolicies
+	// counts them.
+	policies  sync.Map
+	nPolicies atomic.Int32
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -195,6 +209,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
+	if hc, ok := opts.HTTPClient.(*http.Client); ok || opts.HTTPClient == nil {
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		c.httpFrom, c.httpConfined = hc, confine(hc)
+	}
 	if r, err := http.NewRequest(http.MethodGet, c.baseSlash, nil); err == nil {
 		c.slashURL, c.slashHost, c.slashParsed = *r.URL, r.Host, true
 	}
@@ -307,11 +327,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
 		return AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
@@ -341,6 +357,9 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
 		res.Err = fmt.Errorf("%w (reading body of HTTP %d: %v)", res.Err, resp.StatusCode, readErr)
+	}
+	if o := refusedRedirect(resp); o != "" { // target.go
+		res.Err = fmt.Errorf("%w: redirect to another origin (%s) not followed", res.Err, o)
 	}
 	return res
 }

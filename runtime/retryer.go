@@ -19,8 +19,13 @@ type Call struct {
 	op   *Operation
 	opts *Options
 	// pol is the call's resolved policy (resolvePolicy): every rule below
-	// reads it, never the levels it came from.
-	pol Policy
+	// reads it, never the levels it came from. It is shared with every call
+	// of the operation whose options change nothing it reads
+	// (Client.operationPolicy) and never written, except through ownPolicy.
+	pol *Policy
+	// polOwned: pol is the call's own copy (ownPolicy, or call options
+	// that change the policy).
+	polOwned bool
 	// state is where the state machine stands (Next).
 	state callState
 	// final is the error a long-polling call returns after its last sleep.
@@ -93,14 +98,18 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
-	s := c.settings
-	if opts != &c.opts {
-		var err error
-		if s, err = s.WithCall(c.svc, opts); err != nil {
+	pol, owned := (*Policy)(nil), false
+	if opts == &c.opts || c.sharesPolicy(opts) {
+		pol = c.operationPolicy(op)
+	} else {
+		s, err := c.settings.WithCall(c.svc, opts)
+		if err != nil {
 			return err
 		}
+		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
+		pol, owned = &p, true
 	}
-	*cl = Call{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
+	*cl = Call{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
 	if opts != &c.opts {
 		cl.own = opts
 	}
@@ -111,7 +120,17 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 }
 
 // Policy returns the call's resolved policy.
-func (cl *Call) Policy() Policy { return cl.pol }
+func (cl *Call) Policy() Policy { return *cl.pol }
+
+// ownPolicy returns the call's policy for writing: a copy of its own the
+// first time, as the operation's policy is shared by its calls.
+func (cl *Call) ownPolicy() *Policy {
+	if !cl.polOwned {
+		p := *cl.pol
+		cl.pol, cl.polOwned = &p, true
+	}
+	return cl.pol
+}
 
 // do is the attempt loop of retry-behavior.md §3: it carries out the
 // actions of the call's state machine (Call.Next) on the client's clock,
@@ -160,7 +179,8 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.pol.Params.MaxAttempts, cl.noReplay = stream, 1, true
+		req.stream, cl.noReplay = stream, true
+		cl.ownPolicy().Params.MaxAttempts = 1
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.
