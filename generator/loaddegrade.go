@@ -269,7 +269,7 @@ func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
 	cp := c.budget.copyNode(target, true)
 	if cp == nil {
 		file, at, _ := c.at(n, ptr, "")
-		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", file, fragment(at), maxExpandedNodes)
+		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds %s that aliases, referenced files and overlays may add", file, fragment(at), budgetText)
 		return
 	}
 	delete(c.index, n)
