@@ -80,6 +80,29 @@ func parseYAML(file string, raw []byte) (*yaml.Node, error) {
 	return nil, fmt.Errorf("%s: %w", file, err)
 }
 
+// ReadInputYAML reads the YAML or JSON file at path as ReadInputFile does
+// (a regular file of at most MaxInputFileBytes) and parses it into a
+// document node under the same budget as a spec: its aliases may add at
+// most 262,144 nodes and 64 MiB once expanded. The config file of
+// `retrygen generate -config` is read so: a 643-byte file of nested
+// aliases no longer expands to gigabytes when checked. Errors name the
+// file, and for a syntax error or an alias past the budget, the line and
+// column.
+func ReadInputYAML(path string) (*yaml.Node, error) {
+	raw, err := ReadInputFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parseYAML(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := newNodeBudget().chargeAliases(path, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
 // secondDocumentLine reports whether raw holds a YAML document after the
 // first (which parseYAML alone reads) and the line it begins on (0 when the
 // second document does not parse).
