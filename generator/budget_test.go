@@ -51,3 +51,50 @@ func TestOverlayOutputBudget(t *testing.T) {
 	_, _, err := LoadService(spec, []string{overlay})
 	require.EqualError(t, err, fmt.Sprintf("%s: actions[6] (line 16): target \"$.x-tree..*\": writing its update (11 nodes, 9 bytes) to each of the 39062 nodes it matches takes the spec past the budget of 262144 YAML nodes and 67108864 bytes (64 MiB) that aliases, referenced files and overlays may add; refusing it", overlay))
 }
+
+// TestMediaTypeKeyNotRepaired (issue 17 item 9): a media type keyed
+// "description" (a spec typo: the response's description written one level
+// too deep) is not taken for a description and blanked — loading failed
+// then — but dropped with a warning located at it, and the client neither
+// decodes it nor asks for it; a property called "content" keeps its
+// "description" property; a content map with no media type is left to the
+// builder (kept raw).
+func TestMediaTypeKeyNotRepaired(t *testing.T) {
+	svc, diags, err := loadData("spec.yaml", []byte(`openapi: 3.0.3
+info: {title: M, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        "200":
+          description: ok
+          content:
+            description: {schema: {type: string}}
+            application/json:
+              schema:
+                type: object
+                properties:
+                  content:
+                    type: object
+                    properties:
+                      description: {type: object, properties: {x: {type: string}}}
+  /b:
+    get:
+      operationId: getB
+      responses:
+        "200":
+          description: ok
+          content:
+            description: {schema: {type: string}}
+`), nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{
+		`spec.yaml#/paths/~1a/get/responses/200/content/description: "description" is not a media type (type/subtype); dropped`,
+		`spec.yaml#/paths/~1b/get/responses/200/content/description: "description" is not a media type (type/subtype); the body is kept raw (bytes as they are)`,
+	}, diagLines(diags))
+	require.Equal(t, "[{Accept application/json}]", fmt.Sprint(svc.Operations[0].Headers))
+	files, err := Generate(svc, "m")
+	require.NoError(t, err)
+	require.NoError(t, checkGenerated(files))
+}
