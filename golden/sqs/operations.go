@@ -24,34 +24,19 @@ var opGETAddPermission = runtime.Operation{
 func validateGETAddPermission(in *GETAddPermissionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.Label", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.AWSAccountIds == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.AWSAccountIds",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.AWSAccountIds", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Actions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.Actions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.Actions", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -137,28 +122,16 @@ var opGETChangeMessageVisibility = runtime.Operation{
 func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.VisibilityTimeout",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.VisibilityTimeout", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -258,22 +231,13 @@ var opGETChangeMessageVisibilityBatch = runtime.Operation{
 func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatchInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityBatchInput.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -343,10 +307,7 @@ var opGETCreateQueue = runtime.Operation{
 func validateGETCreateQueue(in *GETCreateQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETCreateQueueInput.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETCreateQueueInput.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -442,22 +403,13 @@ var opGETDeleteMessage = runtime.Operation{
 func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageInput.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -527,22 +479,13 @@ var opGETDeleteMessageBatch = runtime.Operation{
 func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageBatchInput.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageBatchInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageBatchInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -607,16 +550,10 @@ var opGETDeleteQueue = runtime.Operation{
 func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -684,16 +621,10 @@ var opGETGetQueueAttributes = runtime.Operation{
 func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETGetQueueAttributesInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueAttributesInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETGetQueueAttributesInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueAttributesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -753,10 +684,7 @@ var opGETGetQueueUrl = runtime.Operation{
 func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETGetQueueUrlInput.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueUrlInput.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -818,16 +746,10 @@ var opGETListDeadLetterSourceQueues = runtime.Operation{
 func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListDeadLetterSourceQueuesInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListDeadLetterSourceQueuesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -896,16 +818,10 @@ var opGETListQueueTags = runtime.Operation{
 func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListQueueTagsInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListQueueTagsInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListQueueTagsInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListQueueTagsInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1078,16 +994,10 @@ var opGETPurgeQueue = runtime.Operation{
 func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETPurgeQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETPurgeQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETPurgeQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETPurgeQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1152,16 +1062,10 @@ var opGETReceiveMessage = runtime.Operation{
 func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETReceiveMessageInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETReceiveMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETReceiveMessageInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETReceiveMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1258,22 +1162,13 @@ var opGETRemovePermission = runtime.Operation{
 func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETRemovePermissionInput.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.Label", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETRemovePermissionInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETRemovePermissionInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1338,22 +1233,13 @@ var opGETSendMessage = runtime.Operation{
 func validateGETSendMessage(in *GETSendMessageInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageInput.MessageBody",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.MessageBody", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1422,22 +1308,13 @@ var opGETSendMessageBatch = runtime.Operation{
 func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageBatchInput.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageBatchInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageBatchInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1517,22 +1394,13 @@ var opGETSetQueueAttributes = runtime.Operation{
 func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Attribute == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSetQueueAttributesInput.Attribute",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.Attribute", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSetQueueAttributesInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSetQueueAttributesInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1597,22 +1465,13 @@ var opGETTagQueue = runtime.Operation{
 func validateGETTagQueue(in *GETTagQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETTagQueueInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETTagQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETTagQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1681,22 +1540,13 @@ var opGETUntagQueue = runtime.Operation{
 func validateGETUntagQueue(in *GETUntagQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETUntagQueueInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETUntagQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETUntagQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1751,28 +1601,16 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 func validatePOSTAddPermission(in *AddPermissionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.Label", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.AWSAccountIds == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.AWSAccountIds",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.AWSAccountIds", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Actions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.Actions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.Actions", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1857,22 +1695,13 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityRequest.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityRequest.VisibilityTimeout",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.VisibilityTimeout", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1974,16 +1803,10 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
 func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityBatchRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityBatchRequest.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityBatchRequest.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2056,10 +1879,7 @@ var opPOSTCreateQueue = runtime.Operation{
 func validatePOSTCreateQueue(in *CreateQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateQueueRequest.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateQueueRequest.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2155,16 +1975,10 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageRequest.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageRequest.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2237,16 +2051,10 @@ var opPOSTDeleteMessageBatch = runtime.Operation{
 func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageBatchRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageBatchRequest.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageBatchRequest.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2312,10 +2120,7 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2388,10 +2193,7 @@ var opPOSTGetQueueAttributes = runtime.Operation{
 func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetQueueAttributesRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetQueueAttributesRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2454,10 +2256,7 @@ var opPOSTGetQueueUrl = runtime.Operation{
 func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetQueueUrlRequest.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetQueueUrlRequest.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2522,10 +2321,7 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{
 func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "POSTListDeadLetterSourceQueuesInput.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "POSTListDeadLetterSourceQueuesInput.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2664,10 +2460,7 @@ var opPOSTListQueueTags = runtime.Operation{
 func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListQueueTagsRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListQueueTagsRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2846,10 +2639,7 @@ var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PurgeQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PurgeQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2919,10 +2709,7 @@ var opPOSTReceiveMessage = runtime.Operation{
 func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ReceiveMessageRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ReceiveMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3015,16 +2802,10 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemovePermissionRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemovePermissionRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemovePermissionRequest.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemovePermissionRequest.Label", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3092,16 +2873,10 @@ var opPOSTSendMessage = runtime.Operation{
 func validatePOSTSendMessage(in *SendMessageRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageRequest.MessageBody",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageRequest.MessageBody", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3168,16 +2943,10 @@ var opPOSTSendMessageBatch = runtime.Operation{
 func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageBatchRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageBatchRequest.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageBatchRequest.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3259,16 +3028,10 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SetQueueAttributesRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SetQueueAttributesRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Attributes == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SetQueueAttributesRequest.Attributes",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SetQueueAttributesRequest.Attributes", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3334,16 +3097,10 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 func validatePOSTTagQueue(in *TagQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagQueueRequest.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagQueueRequest.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3414,16 +3171,10 @@ var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 func validatePOSTUntagQueue(in *UntagQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagQueueRequest.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagQueueRequest.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
