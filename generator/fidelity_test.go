@@ -40,7 +40,7 @@ func TestFidelity(t *testing.T) {
 		"\tDueAt   openapi.Nullable[time.Time] `json:\"due_at,omitzero\"`\n",
 		"\t// Required; nil is sent as null.\n\tOwner    *Owner    `json:\"owner\"`\n",
 		"\tPriorityLow Priority = 1\n\n\t// Done first.\n\tPriorityHigh Priority = 2\n",
-		"Enum:       []string{\"type\", \"[\\\"klarna\\\",\\\"klarna_account\\\"]\"},",
+		"Enum: []string{\"type\", \"[\\\"klarna\\\",\\\"klarna_account\\\"]\"}, Properties:",
 	} {
 		require.Contains(t, types, want)
 	}

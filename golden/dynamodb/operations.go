@@ -40,10 +40,7 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Statements == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchExecuteStatementInput.Statements",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchExecuteStatementInput.Statements", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -121,10 +118,7 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 func validateBatchGetItem(in *BatchGetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchGetItemInput.RequestItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchGetItemInput.RequestItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -249,10 +243,7 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 func validateBatchWriteItem(in *BatchWriteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchWriteItemInput.RequestItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchWriteItemInput.RequestItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -390,16 +381,10 @@ func newCreateBackupError(code string) runtime.ModeledError {
 func validateCreateBackup(in *CreateBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateBackupInput.BackupName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.BackupName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateBackupInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -501,16 +486,10 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.ReplicationGroup == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateGlobalTableInput.ReplicationGroup",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.ReplicationGroup", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -617,22 +596,13 @@ func newCreateTableError(code string) runtime.ModeledError {
 func validateCreateTable(in *CreateTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.AttributeDefinitions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.AttributeDefinitions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.AttributeDefinitions", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.KeySchema == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.KeySchema",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.KeySchema", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -723,10 +693,7 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 func validateDeleteBackup(in *DeleteBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -812,16 +779,10 @@ func newDeleteItemError(code string) runtime.ModeledError {
 func validateDeleteItem(in *DeleteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -910,10 +871,7 @@ func newDeleteTableError(code string) runtime.ModeledError {
 func validateDeleteTable(in *DeleteTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1001,10 +959,7 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 func validateDescribeBackup(in *DescribeBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1078,10 +1033,7 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeContinuousBackupsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1164,10 +1116,7 @@ func newDescribeContributorInsightsError(code string) runtime.ModeledError {
 func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeContributorInsightsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1280,10 +1229,7 @@ func newDescribeExportError(code string) runtime.ModeledError {
 func validateDescribeExport(in *DescribeExportInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeExportInput.ExportArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeExportInput.ExportArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1357,10 +1303,7 @@ func newDescribeGlobalTableError(code string) runtime.ModeledError {
 func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1428,10 +1371,7 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeGlobalTableSettingsInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1496,10 +1436,7 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeKinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeKinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1657,10 +1594,7 @@ var opDescribeTable = runtime.Operation{
 func validateDescribeTable(in *DescribeTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1843,10 +1777,7 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScalingInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTableReplicaAutoScalingInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1911,10 +1842,7 @@ var opDescribeTimeToLive = runtime.Operation{
 func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTimeToLiveInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1975,16 +1903,10 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.StreamArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2047,16 +1969,10 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.StreamArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2143,10 +2059,7 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 func validateExecuteStatement(in *ExecuteStatementInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExecuteStatementInput.Statement",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteStatementInput.Statement", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2233,10 +2146,7 @@ func newExecuteTransactionError(code string) runtime.ModeledError {
 func validateExecuteTransaction(in *ExecuteTransactionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactStatements == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExecuteTransactionInput.TransactStatements",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteTransactionInput.TransactStatements", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2326,16 +2236,10 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExportTableToPointInTimeInput.S3Bucket",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.S3Bucket", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExportTableToPointInTimeInput.TableArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.TableArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2399,16 +2303,10 @@ var opGetItem = runtime.Operation{
 func validateGetItem(in *GetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2901,10 +2799,7 @@ var opListTagsOfResource = runtime.Operation{
 func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListTagsOfResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsOfResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2971,16 +2866,10 @@ var opPutItem = runtime.Operation{
 func validatePutItem(in *PutItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Item == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.Item",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.Item", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3090,10 +2979,7 @@ var opQuery = runtime.Operation{
 func validateQuery(in *QueryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "QueryInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "QueryInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3275,16 +3161,10 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableFromBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableFromBackupInput.TargetTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.TargetTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3379,10 +3259,7 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableToPointInTimeInput.TargetTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableToPointInTimeInput.TargetTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3472,10 +3349,7 @@ var opScan = runtime.Operation{
 func validateScan(in *ScanInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ScanInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ScanInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3620,16 +3494,10 @@ var opTagResource = runtime.Operation{
 func validateTagResource(in *TagResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagResourceInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3712,10 +3580,7 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 func validateTransactGetItems(in *TransactGetItemsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TransactGetItemsInput.TransactItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TransactGetItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3790,10 +3655,7 @@ var opTransactWriteItems = runtime.Operation{
 func validateTransactWriteItems(in *TransactWriteItemsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TransactWriteItemsInput.TransactItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TransactWriteItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3898,16 +3760,10 @@ var opUntagResource = runtime.Operation{
 func validateUntagResource(in *UntagResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagResourceInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3985,16 +3841,10 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContinuousBackupsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4065,16 +3915,10 @@ var opUpdateContributorInsights = runtime.Operation{
 func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContributorInsightsInput.ContributorInsightsAction",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.ContributorInsightsAction", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContributorInsightsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4152,16 +3996,10 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.ReplicaUpdates == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableInput.ReplicaUpdates",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.ReplicaUpdates", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4256,10 +4094,7 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableSettingsInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4321,16 +4156,10 @@ var opUpdateItem = runtime.Operation{
 func validateUpdateItem(in *UpdateItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4399,10 +4228,7 @@ var opUpdateTable = runtime.Operation{
 func validateUpdateTable(in *UpdateTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4477,10 +4303,7 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTableReplicaAutoScalingInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4546,16 +4369,10 @@ var opUpdateTimeToLive = runtime.Operation{
 func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTimeToLiveInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTimeToLiveInput.TimeToLiveSpecification",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TimeToLiveSpecification", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

@@ -46,16 +46,10 @@ func newAddTagsToStreamError(code string) runtime.ModeledError {
 func validateAddTagsToStream(in *AddTagsToStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddTagsToStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddTagsToStreamInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -133,16 +127,10 @@ func newCreateStreamError(code string) runtime.ModeledError {
 func validateCreateStream(in *CreateStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateStreamInput.ShardCount",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.ShardCount", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -236,16 +224,10 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 func validateDecreaseStreamRetentionPeriod(in *DecreaseStreamRetentionPeriodInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DecreaseStreamRetentionPeriodInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -323,10 +305,7 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 func validateDeleteStream(in *DeleteStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -531,10 +510,7 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 func validateDescribeStream(in *DescribeStreamInput2) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeStreamInput2.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamInput2.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -843,10 +819,7 @@ var opDescribeStreamSummary = runtime.Operation{
 func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeStreamSummaryInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamSummaryInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -913,16 +886,10 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DisableEnhancedMonitoringInput.ShardLevelMetrics",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DisableEnhancedMonitoringInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -984,16 +951,10 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "EnableEnhancedMonitoringInput.ShardLevelMetrics",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "EnableEnhancedMonitoringInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1082,10 +1043,7 @@ func newGetRecordsError(code string) runtime.ModeledError {
 func validateGetRecords(in *GetRecordsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetRecordsInput.ShardIterator",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetRecordsInput.ShardIterator", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1211,22 +1169,13 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 func validateGetShardIterator(in *GetShardIteratorInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.ShardId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.ShardIteratorType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardIteratorType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1320,16 +1269,10 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 func validateIncreaseStreamRetentionPeriod(in *IncreaseStreamRetentionPeriodInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "IncreaseStreamRetentionPeriodInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1467,10 +1410,7 @@ var opListStreamConsumers = runtime.Operation{
 func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListStreamConsumersInput2.StreamARN",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListStreamConsumersInput2.StreamARN", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1728,10 +1668,7 @@ var opListTagsForStream = runtime.Operation{
 func validateListTagsForStream(in *ListTagsForStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListTagsForStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsForStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1793,22 +1730,13 @@ var opMergeShards = runtime.Operation{
 func validateMergeShards(in *MergeShardsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.AdjacentShardToMerge",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.AdjacentShardToMerge", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.ShardToMerge",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.ShardToMerge", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1924,22 +1852,13 @@ func newPutRecordError(code string) runtime.ModeledError {
 func validatePutRecord(in *PutRecordInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.Data",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.Data", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.PartitionKey",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.PartitionKey", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2042,16 +1961,10 @@ var opPutRecords = runtime.Operation{
 func validatePutRecords(in *PutRecordsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Records == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordsInput.Records",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.Records", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordsInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2174,16 +2087,10 @@ var opRegisterStreamConsumer = runtime.Operation{
 func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RegisterStreamConsumerInput.ConsumerName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.ConsumerName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RegisterStreamConsumerInput.StreamARN",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.StreamARN", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2258,16 +2165,10 @@ var opRemoveTagsFromStream = runtime.Operation{
 func validateRemoveTagsFromStream(in *RemoveTagsFromStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemoveTagsFromStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemoveTagsFromStreamInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2330,22 +2231,13 @@ var opSplitShard = runtime.Operation{
 func validateSplitShard(in *SplitShardInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.NewStartingHashKey",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.NewStartingHashKey", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.ShardToSplit",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.ShardToSplit", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2473,22 +2365,13 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 func validateStartStreamEncryption(in *StartStreamEncryptionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.EncryptionType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.KeyId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2562,22 +2445,13 @@ var opStopStreamEncryption = runtime.Operation{
 func validateStopStreamEncryption(in *StopStreamEncryptionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.EncryptionType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.KeyId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2651,22 +2525,13 @@ var opUpdateShardCount = runtime.Operation{
 func validateUpdateShardCount(in *UpdateShardCountInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.ScalingType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.ScalingType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.TargetShardCount",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.TargetShardCount", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
