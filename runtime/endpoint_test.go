@@ -74,6 +74,17 @@ func TestPerCallEndpointStaysOnDeclaredServers(t *testing.T) {
 	require.Equal(t, []string{"GET /other/files" + creds, "GET /x" + creds, "GET /v1/x?key=k" + creds}, a.requests())
 	require.Empty(t, c.requests())
 
+	// The client endpoint's "/" that NewClient parsed once is the client's,
+	// never a call endpoint's.
+	b.reset()
+	cl2, err := NewClient(&Service{Name: "svc"}, a.srv.URL, Options{MaxAttempts: 1})
+	require.NoError(t, err)
+	o2 := cl2.Options()
+	o2.Endpoint = b.srv.URL + "/"
+	_, err = cl2.Do(context.Background(), upload, &Request{Method: "POST", Path: "/"}, &o2, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"POST / auth= key="}, b.requests())
+
 	// Streams (Client.Open) are held to the same rule, and to the path
 	// rule of Do.
 	o := cl.Options()
