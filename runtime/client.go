@@ -435,7 +435,12 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	for _, v := range req.Header {
 		nv += len(v)
 	}
-	h := make(http.Header, len(fixed)+len(req.Header)+n)
+	// NewRequest's own empty map holds up to 8 keys without growing (a
+	// map's first group); more get a map sized for them.
+	h := hreq.Header
+	if keys := len(fixed) + len(req.Header) + n; keys > 8 || h == nil {
+		h = make(http.Header, keys)
+	}
 	vals := make([]string, nv)
 	for k, v := range fixed {
 		vals[0] = v
