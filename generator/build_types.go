@@ -702,3 +702,38 @@ func validJSONName(name string) bool {
 	}
 	return true
 }
+
+// sharedResponse reports whether the 2xx response respRef (a reference to
+// components/responses, "" for an inline response) with the inline schema
+// sr in media type mt answers more than one operation. Such a schema is
+// typed once, named after the response (#/components/responses/Playlist
+// → Playlist) and located there, and each operation's output type embeds
+// it, so no operation's output is named after another operation.
+func (b *builder) sharedResponse(respRef string, sr *openapi3.SchemaRef, mt string) (shared bool, name, ptr string) {
+	rn, ok := strings.CutPrefix(respRef, "#/components/responses/")
+	if !ok || sr == nil || sr.Ref != "" || objectSchema(sr) == nil {
+		return false, "", ""
+	}
+	if b.responseUses == nil {
+		b.responseUses = map[string]int{}
+		for _, path := range b.api.Paths.InMatchingOrder() {
+			for _, op := range b.api.Paths.Value(path).Operations() {
+				if op.Responses == nil {
+					continue
+				}
+				m := op.Responses.Map()
+				for _, code := range sortedKeys(m) {
+					if r := m[code].Value; is2xx(code) && r != nil && len(r.Content) > 0 {
+						b.responseUses[m[code].Ref]++
+						break
+					}
+				}
+			}
+		}
+	}
+	if b.responseUses[respRef] < 2 {
+		return false, "", ""
+	}
+	rn = pointerUnescaper.Replace(rn)
+	return true, goName(rn, false), pointer("components", "responses", rn, "content", mt, "schema")
+}

@@ -22,12 +22,11 @@ var opAddTagsToStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.AddTagsToStream",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
-// newAddTagsToStreamError returns an empty modelled error of AddTagsToStream for code, or nil.
-// Operations modelling the same errors as AddTagsToStream share it.
-func newAddTagsToStreamError(code string) runtime.ModeledError {
+// newErrorSet1 returns an empty modelled error of AddTagsToStream, DecreaseStreamRetentionPeriod and 9 other operations for code, or nil.
+func newErrorSet1(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -228,7 +227,7 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.DecreaseStreamRetentionPeriod",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateDecreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
@@ -393,12 +392,11 @@ var opDeregisterStreamConsumer = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.DeregisterStreamConsumer",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
-// newDeregisterStreamConsumerError returns an empty modelled error of DeregisterStreamConsumer for code, or nil.
-// Operations modelling the same errors as DeregisterStreamConsumer share it.
-func newDeregisterStreamConsumerError(code string) runtime.ModeledError {
+// newErrorSet2 returns an empty modelled error of DeregisterStreamConsumer, DescribeStreamConsumer and ListTagsForStream for code, or nil.
+func newErrorSet2(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -455,12 +453,11 @@ var opDescribeLimits = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet3,
 }
 
-// newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
-// Operations modelling the same errors as DescribeLimits share it.
-func newDescribeLimitsError(code string) runtime.ModeledError {
+// newErrorSet3 returns an empty modelled error of DescribeLimits and ListStreams for code, or nil.
+func newErrorSet3(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
 		return &LimitExceededException{}
@@ -511,12 +508,11 @@ var opDescribeStream = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
-	NewError: newDescribeStreamError,
+	NewError: newErrorSet4,
 }
 
-// newDescribeStreamError returns an empty modelled error of DescribeStream for code, or nil.
-// Operations modelling the same errors as DescribeStream share it.
-func newDescribeStreamError(code string) runtime.ModeledError {
+// newErrorSet4 returns an empty modelled error of DescribeStream and DescribeStreamSummary for code, or nil.
+func newErrorSet4(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
 		return &LimitExceededException{}
@@ -785,7 +781,7 @@ var opDescribeStreamConsumer = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
 // To get the description of a registered consumer, provide the ARN of the consumer. Alternatively,
@@ -835,7 +831,7 @@ var opDescribeStreamSummary = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
-	NewError: newDescribeStreamError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeStreamSummary returns a *runtime.InvalidParamsError naming every member of in
@@ -905,7 +901,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateDisableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
@@ -976,7 +972,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateEnableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
@@ -1312,7 +1308,7 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.IncreaseStreamRetentionPeriod",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateIncreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
@@ -1390,12 +1386,11 @@ var opListShards = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
-	NewError: newListShardsError,
+	NewError: newErrorSet5,
 }
 
-// newListShardsError returns an empty modelled error of ListShards for code, or nil.
-// Operations modelling the same errors as ListShards share it.
-func newListShardsError(code string) runtime.ModeledError {
+// newErrorSet5 returns an empty modelled error of ListShards and ListStreamConsumers for code, or nil.
+func newErrorSet5(code string) runtime.ModeledError {
 	switch code {
 	case "ExpiredNextTokenException":
 		return &ExpiredNextTokenException{}
@@ -1459,7 +1454,7 @@ var opListStreamConsumers = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
-	NewError: newListShardsError,
+	NewError: newErrorSet5,
 }
 
 // validateListStreamConsumers returns a *runtime.InvalidParamsError naming every member of in
@@ -1595,7 +1590,7 @@ var opListStreams = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet3,
 }
 
 // Lists your Kinesis data streams.
@@ -1720,7 +1715,7 @@ var opListTagsForStream = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
 // validateListTagsForStream returns a *runtime.InvalidParamsError naming every member of in
@@ -1785,7 +1780,7 @@ var opMergeShards = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.MergeShards",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateMergeShards returns a *runtime.InvalidParamsError naming every member of in
@@ -1890,12 +1885,11 @@ var opPutRecord = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
-	NewError: newPutRecordError,
+	NewError: newErrorSet6,
 }
 
-// newPutRecordError returns an empty modelled error of PutRecord for code, or nil.
-// Operations modelling the same errors as PutRecord share it.
-func newPutRecordError(code string) runtime.ModeledError {
+// newErrorSet6 returns an empty modelled error of PutRecord and PutRecords for code, or nil.
+func newErrorSet6(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -2034,7 +2028,7 @@ var opPutRecords = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
-	NewError: newPutRecordError,
+	NewError: newErrorSet6,
 }
 
 // validatePutRecords returns a *runtime.InvalidParamsError naming every member of in
@@ -2166,7 +2160,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateRegisterStreamConsumer returns a *runtime.InvalidParamsError naming every member of in
@@ -2250,7 +2244,7 @@ var opRemoveTagsFromStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.RemoveTagsFromStream",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateRemoveTagsFromStream returns a *runtime.InvalidParamsError naming every member of in
@@ -2322,7 +2316,7 @@ var opSplitShard = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.SplitShard",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateSplitShard returns a *runtime.InvalidParamsError naming every member of in
@@ -2554,7 +2548,7 @@ var opStopStreamEncryption = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.StopStreamEncryption",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateStopStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
@@ -2643,7 +2637,7 @@ var opUpdateShardCount = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateUpdateShardCount returns a *runtime.InvalidParamsError naming every member of in
