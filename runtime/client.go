@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -71,7 +73,7 @@ type ResponseMetadata struct {
 	RequestID string
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
-	Throttle ThrottleHeaders
+	Throttle engine.ThrottleHeaders
 	// Body is the raw bytes of the response body a generated operation
 	// decoded (set by the generated code with [DecodeJSONKeep]), so members
 	// the spec does not declare stay reachable; nil when there was none. It
@@ -98,18 +100,18 @@ type Client struct {
 	// policy is the client's own policy (no operation, no call options).
 	settings Settings
 	policy   Policy
-	clock    Clock
+	clock    engine.Clock
 	rand     func() float64
-	quota    *RetryQuota
+	quota    *engine.RetryQuota
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
-	limiter  *RateLimiter
-	windows  ThrottleWindowStore
+	limiter  *engine.RateLimiter
+	windows  engine.ThrottleWindowStore
 	identity string
 	// fleet is Options.FleetRetryBudget (nil for none); faults are the
 	// stores that report falling back to local state.
-	fleet  RetryBudget
-	faults []StoreFaultReporter
+	fleet  engine.RetryBudget
+	faults []engine.StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
@@ -190,15 +192,15 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
 	if c.clock == nil {
-		c.clock = SystemClock{}
+		c.clock = engine.SystemClock{}
 	}
 	if c.rand == nil {
 		c.rand = rand.Float64
 	}
 	qs := ResolveQuotaSettings(&opts)
-	c.quota = NewRetryQuota(qs.Capacity.Value)
+	c.quota = engine.NewRetryQuota(qs.Capacity.Value)
 	c.costs = newRetryCosts(qs)
-	c.limiter = NewRateLimiter(c.clock)
+	c.limiter = engine.NewRateLimiter(c.clock)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
@@ -215,20 +217,20 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	for _, h := range reqIDs {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
-	if ws, ok := c.windows.(*WindowStore); c.windows == nil || ok && ws == nil {
+	if ws, ok := c.windows.(*engine.WindowStore); c.windows == nil || ok && ws == nil {
 		// A nil *WindowStore still means "not set", as when the option was
 		// of that type.
-		c.windows = NewWindowStore()
+		c.windows = engine.NewWindowStore()
 	}
 	c.fleet = opts.FleetRetryBudget
-	if q, ok := c.fleet.(*RetryQuota); ok && q == nil {
+	if q, ok := c.fleet.(*engine.RetryQuota); ok && q == nil {
 		c.fleet = nil
 	}
 	if err := c.resolveFleet(u.Host); err != nil {
 		return nil, err
 	}
 	for _, s := range []any{c.windows, c.fleet} {
-		if f, ok := s.(StoreFaultReporter); ok {
+		if f, ok := s.(engine.StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
 		}
 	}
@@ -253,12 +255,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 func (c *Client) Settings() Settings { return c.settings }
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
-func (c *Client) RetryQuota() *RetryQuota { return c.quota }
+func (c *Client) RetryQuota() *engine.RetryQuota { return c.quota }
 
 // RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
 // all its calls, e.g. to read its state or to take send tokens with
-// [RateLimiter.TryAcquireAt] when driving calls with the step API.
-func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
+// [engine.RateLimiter.TryAcquireAt] when driving calls with the step API.
+func (c *Client) RateLimiter() *engine.RateLimiter { return c.limiter }
 
 // send makes one attempt, under its own deadline when Options.AttemptTimeout
 // is set: the deadline covers the response headers and the reading and
@@ -268,7 +270,7 @@ func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 // operations (§3) when it wraps an I/O failure (a body that breaks off,
 // times out or fails its checksum). Every body is drained and closed before
 // send returns.
-func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) AttemptResult {
+func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) engine.AttemptResult {
 	opts := cl.opts
 	if cl.stream != nil {
 		// The body may outlive send: the stream owns the attempt's context.
@@ -280,7 +282,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	}
 	hreq, err := cl.newAttemptRequest(ctx, req, attempt)
 	if err != nil {
-		return AttemptResult{Err: err}
+		return engine.AttemptResult{Err: err}
 	}
 	own := cl.own
 	if own == nil {
@@ -295,7 +297,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		if err := hook(hreq, attempt); err != nil {
 			// Not a transport failure: nothing was sent and retrying
 			// would not help.
-			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
+			return engine.AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
 	hc := opts.HTTPClient
@@ -304,9 +306,9 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	}
 	resp, err := hc.Do(hreq)
 	if err != nil {
-		return AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
+		return engine.AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
-	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
+	res := engine.AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
 	cl.md.Header = resp.Header
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -383,7 +385,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 		add(h.key, h.value)
 	}
 	if cl.pol.ThrottleControl != nil {
-		add(HeaderThrottlingControl, "enable")
+		add(engine.HeaderThrottlingControl, "enable")
 	}
 	if cl.opts.ThrottleDebug {
 		add("X-Ratelimit-Mode", "debug")
@@ -410,11 +412,6 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	hreq.Header = h
 	return hreq, nil
 }
-
-// HeaderThrottlingControl is sent as "x-sdk-throttling-control: enable" on
-// every attempt while throttle control is on (§8), as aliyun-java-sdk-core's
-// DefaultAcsClient does, so the server reports its throttle headers.
-const HeaderThrottlingControl = "X-Sdk-Throttling-Control"
 
 // target returns the attempt's URL: the endpoint, the request path and the
 // merged query. It allocates only when the request has a query or the

@@ -21,7 +21,7 @@
 // errors — every failure of [Client.Do] is an [*OperationError] naming the
 // service and operation ("dynamodb: GetItem: …") that wraps a modeled error,
 // an [APIError] or one of [MaxAttemptsError], [QuotaExhaustedError],
-// [ServerDelayError], [ThrottleWindowError], [RateLimitedError],
+// [ServerDelayError], [ThrottleWindowError], [engine.RateLimitedError],
 // [RequestHookError], [DecodeError], [ConfigError] — and [AttemptInfo] (the
 // per-attempt hook).
 //
@@ -40,13 +40,13 @@
 // one step at a time on a fake clock (runtime/clocktest), without HTTP:
 // [Client.NewCall] starts a [Call] with its resolved [Policy] ([ResolvePolicy]
 // resolves the same policy without a client; `retrygen explain` prints it);
-// [Call.Next] is the attempt state machine: fed an [Event] (the call
-// started, a wait ended, a send token was taken, a scripted [AttemptResult]
-// arrived), it returns the [Action] to carry out (wait, take a send token,
-// send, return) and, after a response, the [Decision] (the [Outcome], the
-// delay and its rule). [RateLimiter] (with [RateLimiterState]),
-// [CubicSuccess] and [CubicThrottle] expose the adaptive mode's CUBIC rate
-// limiter, [RetryQuota] the retry quota and [WindowStore] the throttle
+// [Call.Next] is the attempt state machine: fed an [engine.Event] (the call
+// started, a wait ended, a send token was taken, a scripted [engine.AttemptResult]
+// arrived), it returns the [engine.Action] to carry out (wait, take a send token,
+// send, return) and, after a response, the [engine.Decision] (the [engine.Outcome], the
+// delay and its rule). [engine.RateLimiter] (with [engine.RateLimiterState]),
+// [engine.CubicSuccess] and [engine.CubicThrottle] expose the adaptive mode's CUBIC rate
+// limiter, [engine.RetryQuota] the retry quota and [engine.WindowStore] the throttle
 // windows. [Client.Do], `retrygen vectors` and `retrygen-sim` all drive
 // [Call.Next]: the order of the attempt loop is written once, so what the
 // step API shows is what a generated client does.
@@ -64,7 +64,7 @@
 //   - decide.go: the decision after each attempt, step by
 //     step: end, retry quota, server delay, throttle window, deadline (§3;
 //     long polling, §7; the retry deadline Service.MaxElapsed, §9).
-//   - classify.go: [Class] and the classification rules and error-code lists
+//   - classify.go: [engine.Class] and the classification rules and error-code lists
 //     (§4); retry statuses ([StatusRange]) and connection errors (§9);
 //     the error body decoded once into the code and the modeled error;
 //     jsonfields.go, xmlfields.go: error codes, messages and request IDs
@@ -88,7 +88,7 @@
 //     ([ChecksumError]); uuid.go: [NewUUID] (amz-sdk-invocation-id);
 //     service.go: [Service], [Operation], [ThrottleControl];
 //     options.go: [Options] and the call hook [CallHooks]; errors.go: the error types; hook.go:
-//     [AttemptInfo] and logging; clock.go: [Clock].
+//     [AttemptInfo] and logging; clock.go: [engine.Clock].
 //   - waiter.go: waiters (smithy.waiters#waitable): [WaiterDelay], smithy's
 //     delay between polls, and [Wait], the poll loop generated WaitUntil…
 //     methods run (each poll one call through [Client.Do]); paginate.go:

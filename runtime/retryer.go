@@ -6,11 +6,13 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Call is one call's retry state and its attempt state machine
-// (retry-behavior.md §3): a driver feeds it [Event]s with [Call.Next] and
-// carries out the [Action]s it returns. [Client.Do] drives one per call on
+// (retry-behavior.md §3): a driver feeds it [engine.Event]s with [Call.Next] and
+// carries out the [engine.Action]s it returns. [Client.Do] drives one per call on
 // real time; the simulator (cmd/retrygen-sim) and the conformance runner
 // (retrygen vectors) drive it on a virtual clock. The order of the rules
 // lives in Next and decide only. Not safe for concurrent use.
@@ -80,7 +82,7 @@ func (cl *Call) setCallHeader(key, value string) {
 // NewCall starts a call of op with the call's options (nil means the
 // client's), resolving its [Policy]. It returns a *ConfigError when the
 // call's options set an invalid retry mode or max attempts. Drive it with
-// [Call.Next], starting with [EventStart].
+// [Call.Next], starting with [engine.EventStart].
 func (c *Client) NewCall(op *Operation, opts *Options) (*Call, error) {
 	cl := new(Call)
 	if err := c.initCall(cl, op, opts); err != nil {
@@ -186,31 +188,31 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 // run drives the state machine: it waits on the client's clock, takes send
 // tokens from the limiter and sends, and reports each result back.
 func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
-	return cl.drive(ctx, req, decode, Event{Kind: EventStart})
+	return cl.drive(ctx, req, decode, engine.Event{Kind: engine.EventStart})
 }
 
 // drive carries out the state machine's actions from the action that
 // answers first (EventStart, or EventCut when a stream resumes) until the
 // call returns.
-func (cl *Call) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first Event) error {
+func (cl *Call) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first engine.Event) error {
 	clock := cl.c.clock
 	act := cl.Next(ctx, first)
 	for {
-		var ev Event
+		var ev engine.Event
 		switch act.Kind {
-		case ActionWait:
-			ev.Kind = EventWaited
+		case engine.ActionWait:
+			ev.Kind = engine.EventWaited
 			if err := clock.Sleep(ctx, act.Delay); err != nil {
-				ev = Event{Kind: EventFailed, Err: err}
+				ev = engine.Event{Kind: engine.EventFailed, Err: err}
 			}
-		case ActionAcquire:
-			ev.Kind = EventAcquired
+		case engine.ActionAcquire:
+			ev.Kind = engine.EventAcquired
 			if err := cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
-				ev = Event{Kind: EventFailed, Err: err}
+				ev = engine.Event{Kind: engine.EventFailed, Err: err}
 			}
-		case ActionSend:
+		case engine.ActionSend:
 			res := cl.send(ctx, req, act.Attempt, decode)
-			ev = Event{Kind: EventResponse, Result: &res}
+			ev = engine.Event{Kind: engine.EventResponse, Result: &res}
 		default:
 			return act.Err
 		}
@@ -231,76 +233,6 @@ const (
 	stateDone                         // the call has returned
 )
 
-// EventKind is the kind of an [Event] a driver reports to [Call.Next].
-type EventKind uint8
-
-const (
-	// EventStart starts the call; it must be the first event.
-	EventStart EventKind = iota
-	// EventWaited: the wait of the last ActionWait is over.
-	EventWaited
-	// EventAcquired: the driver took a send token for the last
-	// ActionAcquire.
-	EventAcquired
-	// EventResponse: the attempt of the last ActionSend produced
-	// Event.Result.
-	EventResponse
-	// EventFailed: the driver could not wait or take a send token
-	// (Event.Err: the context ended, *RateLimitedError), or gave up on the
-	// call before its next attempt was sent; the call ends, refunding a
-	// retry cost paid for that attempt (§3 step 7).
-	EventFailed
-	// EventCut: the body of the attempt that ended the call with success
-	// broke off while the caller read it (a streamed response,
-	// Client.Open); Event.Result holds its status and the read error. The
-	// attempt is decided again, as failed: the call goes on as after any
-	// failed attempt (a reconnect, a Range resume) or ends with its error.
-	EventCut
-)
-
-// Event is what a driver reports to [Call.Next].
-type Event struct {
-	Kind EventKind
-	// Result is the attempt's result (EventResponse).
-	Result *AttemptResult
-	// Err is why waiting or taking a token failed (EventFailed).
-	Err error
-}
-
-// ActionKind is the kind of an [Action] that [Call.Next] asks for.
-type ActionKind uint8
-
-const (
-	// ActionSend: send attempt Action.Attempt (from 1), then report
-	// EventResponse.
-	ActionSend ActionKind = iota
-	// ActionWait: wait Action.Delay (it may be 0: a retry without delay),
-	// then report EventWaited, or EventFailed when the context ends first.
-	ActionWait
-	// ActionAcquire: take a send token from the client's rate limiter
-	// ([Client.RateLimiter], §6), then report EventAcquired, or EventFailed.
-	ActionAcquire
-	// ActionReturn: the call is over; it returns Action.Err (nil on
-	// success). Next returns it again for any later event.
-	ActionReturn
-)
-
-// Action is what [Call.Next] asks a driver to do next.
-type Action struct {
-	Kind ActionKind
-	// Delay is how long to wait (ActionWait); Reason names why: "throttle
-	// window" before an attempt, Decision.DelayReason after one.
-	Delay  time.Duration
-	Reason string
-	// Attempt is the attempt to send, from 1 (ActionSend).
-	Attempt int
-	// Decision is what was decided about the reported response (the
-	// action that answers EventResponse); the zero Decision otherwise.
-	Decision Decision
-	// Err is what the call returns (ActionReturn).
-	Err error
-}
-
 // Next is the attempt state machine of retry-behavior.md §3: given what
 // happened, it says what to do next. Before every attempt it checks ctx
 // (no attempt after cancellation), then the throttle windows covering the
@@ -313,16 +245,16 @@ type Action struct {
 // (ActionWait), the long-polling sleep before returning (§7: ActionWait,
 // then ActionReturn), or returns (ActionReturn). An event that does not fit
 // the state ends the call with an error naming both.
-func (cl *Call) Next(ctx context.Context, ev Event) Action {
-	if ev.Kind == EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && ev.Result != nil {
+func (cl *Call) Next(ctx context.Context, ev engine.Event) engine.Action {
+	if ev.Kind == engine.EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && ev.Result != nil {
 		// The successful attempt's body broke off: decide it again.
 		cl.attempts--
-		cl.state, ev.Kind = stateSending, EventResponse
+		cl.state, ev.Kind = stateSending, engine.EventResponse
 	}
 	if cl.state == stateDone {
-		return Action{Kind: ActionReturn, Err: cl.final}
+		return engine.Action{Kind: engine.ActionReturn, Err: cl.final}
 	}
-	if ev.Kind == EventFailed {
+	if ev.Kind == engine.EventFailed {
 		if cl.state == stateLongPolling {
 			return cl.done(joinCtx(cl.final, ev.Err)) // nothing was paid
 		}
@@ -330,28 +262,28 @@ func (cl *Call) Next(ctx context.Context, ev Event) Action {
 		return cl.done(joinCtx(cl.last, ev.Err))
 	}
 	switch {
-	case ev.Kind == EventStart && cl.state == stateNew,
-		ev.Kind == EventWaited && cl.state == stateRetryWait:
+	case ev.Kind == engine.EventStart && cl.state == stateNew,
+		ev.Kind == engine.EventWaited && cl.state == stateRetryWait:
 		return cl.beforeAttempt(ctx)
-	case ev.Kind == EventWaited && cl.state == stateAdmitWait:
+	case ev.Kind == engine.EventWaited && cl.state == stateAdmitWait:
 		return cl.acquire()
-	case ev.Kind == EventAcquired && cl.state == stateAcquire:
+	case ev.Kind == engine.EventAcquired && cl.state == stateAcquire:
 		return cl.sendAction()
-	case ev.Kind == EventWaited && cl.state == stateLongPolling:
+	case ev.Kind == engine.EventWaited && cl.state == stateLongPolling:
 		return cl.done(cl.final)
-	case ev.Kind == EventResponse && cl.state == stateSending && ev.Result != nil:
+	case ev.Kind == engine.EventResponse && cl.state == stateSending && ev.Result != nil:
 		d := cl.decide(ctx, ev.Result)
-		var act Action
+		var act engine.Action
 		switch {
-		case d.Outcome == OutcomeSuccess:
+		case d.Outcome == engine.OutcomeSuccess:
 			act = cl.done(nil)
-		case d.Outcome == OutcomeRetry:
+		case d.Outcome == engine.OutcomeRetry:
 			cl.state = stateRetryWait
-			act = Action{Kind: ActionWait, Delay: d.Delay, Reason: d.DelayReason}
-		case d.Outcome == OutcomeQuotaExhausted && d.Delay > 0:
+			act = engine.Action{Kind: engine.ActionWait, Delay: d.Delay, Reason: d.DelayReason}
+		case d.Outcome == engine.OutcomeQuotaExhausted && d.Delay > 0:
 			// Long polling (§7): sleep the backoff, then return.
 			cl.state, cl.final = stateLongPolling, d.Err
-			act = Action{Kind: ActionWait, Delay: d.Delay, Reason: d.DelayReason}
+			act = engine.Action{Kind: engine.ActionWait, Delay: d.Delay, Reason: d.DelayReason}
 		default:
 			act = cl.done(d.Err)
 		}
@@ -363,7 +295,7 @@ func (cl *Call) Next(ctx context.Context, ev Event) Action {
 
 // beforeAttempt checks the context and the throttle windows before an
 // attempt (§3, §8).
-func (cl *Call) beforeAttempt(ctx context.Context) Action {
+func (cl *Call) beforeAttempt(ctx context.Context) engine.Action {
 	if err := ctx.Err(); err != nil {
 		cl.refund()
 		return cl.done(joinCtx(cl.last, err))
@@ -376,30 +308,30 @@ func (cl *Call) beforeAttempt(ctx context.Context) Action {
 	cl.admitWait = wait
 	if wait > 0 {
 		cl.state = stateAdmitWait
-		return Action{Kind: ActionWait, Delay: wait, Reason: "throttle window"}
+		return engine.Action{Kind: engine.ActionWait, Delay: wait, Reason: "throttle window"}
 	}
 	return cl.acquire()
 }
 
 // acquire asks for a send token in modes with the rate limiter (§6: every
 // attempt, retries too, takes one), else for the send.
-func (cl *Call) acquire() Action {
+func (cl *Call) acquire() engine.Action {
 	if cl.pol.Params.UsesLimiter {
 		cl.state = stateAcquire
-		return Action{Kind: ActionAcquire}
+		return engine.Action{Kind: engine.ActionAcquire}
 	}
 	return cl.sendAction()
 }
 
-func (cl *Call) sendAction() Action {
+func (cl *Call) sendAction() engine.Action {
 	cl.state = stateSending
-	return Action{Kind: ActionSend, Attempt: cl.attempts + 1}
+	return engine.Action{Kind: engine.ActionSend, Attempt: cl.attempts + 1}
 }
 
 // done ends the call with err.
-func (cl *Call) done(err error) Action {
+func (cl *Call) done(err error) engine.Action {
 	cl.state, cl.final = stateDone, err
-	return Action{Kind: ActionReturn, Err: err}
+	return engine.Action{Kind: engine.ActionReturn, Err: err}
 }
 
 // admit decides whether the next attempt may be sent now. It returns how
@@ -442,7 +374,7 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
-func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
+func (cl *Call) observe(res *engine.AttemptResult, d engine.Decision) engine.Decision {
 	hopts := cl.hookOptions()
 	if cl.opts.Logger == nil && (hopts[1] == nil || hopts[1].OnAttempt == nil) && hopts[0].OnAttempt == nil &&
 		cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil {
@@ -451,7 +383,7 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 	info := AttemptInfo{
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.pol.Params.MaxAttempts, Mode: cl.pol.Mode.Value,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
-		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
+		Outcome: d.Outcome, Retry: d.Outcome == engine.OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
 		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait, StoreFault: cl.c.storeFault(),
 	}
 	if cl.pol.Params.UsesLimiter {

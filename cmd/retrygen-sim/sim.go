@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // simEpoch is virtual time zero: a fixed instant on a 0.5 s boundary, so the
@@ -55,7 +56,7 @@ func simService(sc *Scenario) *runtime.Service {
 	svc := &runtime.Service{
 		Name:               "retrygen-sim",
 		ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
-		ServerDelayHeaders: []string{runtime.HeaderAmzRetryAfter, runtime.HeaderRetryAfter},
+		ServerDelayHeaders: []string{engine.HeaderAmzRetryAfter, engine.HeaderRetryAfter},
 	}
 	if sc.Server.UserLimit != nil {
 		svc.ThrottleControl = &runtime.ThrottleControl{MaxDelay: 20 * time.Second}
@@ -169,7 +170,7 @@ type call struct {
 	attempts int
 	phase    int  // the phase the call started in
 	drained  bool // started after its phase's retry quota drained
-	res      runtime.AttemptResult
+	res      engine.AttemptResult
 	// stream is the state of a streaming group's call (streams.go).
 	stream streamState
 }
@@ -189,7 +190,7 @@ type run struct {
 	srv     *server
 	stats   *runStats
 	// budgets are the groups' shared fleet retry budgets (shared runs).
-	budgets []*runtime.RetryQuota
+	budgets []*engine.RetryQuota
 	// phaseEnds are the phases' end times since the start.
 	phaseEnds []time.Duration
 	progress  func(done, total time.Duration)
@@ -223,16 +224,16 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			return nil, err
 		}
 		// Shared: one window store, one adaptive send rate (a CUBIC limiter
-		// per scope, runtime.RateLimiterPool) and, when the group sets one,
+		// per scope, engine.RateLimiterPool) and, when the group sets one,
 		// one fleet retry budget for the whole group, as a fleet-wide store
 		// (Redis, runtime/redisstore) gives every process.
-		var windows runtime.ThrottleWindowStore
-		var budget runtime.RetryBudget
-		var limiters runtime.SharedRateLimiters
+		var windows engine.ThrottleWindowStore
+		var budget engine.RetryBudget
+		var limiters engine.SharedRateLimiters
 		if sharing == sharingShared {
-			windows, limiters = runtime.NewWindowStore(), runtime.NewRateLimiterPool()
+			windows, limiters = engine.NewWindowStore(), engine.NewRateLimiterPool()
 			if g.FleetRetryBudget > 0 {
-				q := runtime.NewRetryQuota(g.FleetRetryBudget)
+				q := engine.NewRetryQuota(g.FleetRetryBudget)
 				budget, r.budgets = q, append(r.budgets, q)
 			}
 		}
@@ -295,7 +296,7 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 // from the scenario (mode, max attempts) and the service's x-retry. windows
 // is the group's shared throttle-window store, or nil for one of its own;
 // budget the group's fleet retry budget, or nil for none.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore, budget runtime.RetryBudget, limiters runtime.SharedRateLimiters) (*simClient, error) {
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows engine.ThrottleWindowStore, budget engine.RetryBudget, limiters engine.SharedRateLimiters) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
@@ -384,7 +385,7 @@ func (r *run) handle(e event) {
 			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
 		}
 	case evWaited:
-		r.drive(e.call, e.call.rc.Next(e.call.ctx, runtime.Event{Kind: runtime.EventWaited}))
+		r.drive(e.call, e.call.rc.Next(e.call.ctx, engine.Event{Kind: engine.EventWaited}))
 	case evToken:
 		if e.gen == e.cl.tokenGen {
 			r.serveWaiters(e.cl)
@@ -396,7 +397,7 @@ func (r *run) handle(e event) {
 		if !c.inFlight {
 			// The attempt it waited to send is never sent: the state
 			// machine refunds its retry cost.
-			c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventFailed, Err: context.DeadlineExceeded})
+			c.rc.Next(c.ctx, engine.Event{Kind: engine.EventFailed, Err: context.DeadlineExceeded})
 		}
 		r.finish(c, false)
 	case evDrop:
@@ -424,7 +425,7 @@ func (r *run) startCall(cl *simClient) {
 		r.schedule(event{at: c.deadline, kind: evTimeout, call: c})
 	}
 	r.stats.callStarted(r, c)
-	r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventStart}))
+	r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventStart}))
 }
 
 // drive carries out what the call's state machine (runtime.Call.Next) asks
@@ -432,22 +433,22 @@ func (r *run) startCall(cl *simClient) {
 // from the client's limiter (or the call joins its waiters), a send goes to
 // the simulated server, and a return ends the call. The order of the attempt
 // loop is the runtime's; none of it is restated here.
-func (r *run) drive(c *call, act runtime.Action) {
+func (r *run) drive(c *call, act engine.Action) {
 	switch act.Kind {
-	case runtime.ActionWait:
+	case engine.ActionWait:
 		c.gen++
 		r.schedule(event{at: r.now + act.Delay, kind: evWaited, gen: c.gen, call: c})
-	case runtime.ActionAcquire:
+	case engine.ActionAcquire:
 		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
 		if ok {
-			r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventAcquired}))
+			r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventAcquired}))
 			return
 		}
 		c.cl.waiters = append(c.cl.waiters, c)
 		r.scheduleToken(c.cl, wait)
-	case runtime.ActionSend:
+	case engine.ActionSend:
 		r.send(c)
-	case runtime.ActionReturn:
+	case engine.ActionReturn:
 		if act.Err != nil && c.cl.group.Streaming {
 			r.streamLost(c, act.Err)
 		}
@@ -481,7 +482,7 @@ func (r *run) serveWaiters(cl *simClient) {
 			return
 		}
 		cl.removeWaiter(i)
-		r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventAcquired}))
+		r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventAcquired}))
 	}
 }
 
@@ -504,7 +505,7 @@ func (r *run) send(c *call) {
 
 func (r *run) response(c *call) {
 	c.inFlight = false
-	act := c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventResponse, Result: &c.res})
+	act := c.rc.Next(c.ctx, engine.Event{Kind: engine.EventResponse, Result: &c.res})
 	r.stats.responded(r, act.Decision.Class)
 	if c.cl.params.UsesLimiter && len(c.cl.waiters) > 0 {
 		r.serveWaiters(c.cl)
