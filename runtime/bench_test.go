@@ -138,7 +138,7 @@ func BenchmarkDecideSuccess(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		var cl Call
+		var cl callMachine
 		if err := h.c.initCall(&cl, opGet, &opts); err != nil {
 			b.Fatal(err)
 		}

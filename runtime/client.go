@@ -270,7 +270,7 @@ func (c *Client) RateLimiter() *engine.RateLimiter { return c.limiter }
 // operations (§3) when it wraps an I/O failure (a body that breaks off,
 // times out or fails its checksum). Every body is drained and closed before
 // send returns.
-func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) engine.AttemptResult {
+func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) engine.AttemptResult {
 	opts := cl.opts
 	if cl.stream != nil {
 		// The body may outlive send: the stream owns the attempt's context.
@@ -348,7 +348,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 // A BeforeAttempt hook therefore sees a request no earlier attempt touched.
 // All header values share one backing array, each value slice capped at its
 // length, so the header costs the map and one allocation.
-func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
+func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
 	c := cl.c
 	var body io.Reader
 	replay, size, err := req.attemptBodyOf(ctx)
@@ -416,7 +416,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 // target returns the attempt's URL: the endpoint, the request path and the
 // merged query. It allocates only when the request has a query or the
 // client's endpoint URL is not cached for this path.
-func (cl *Call) target(req *Request) string {
+func (cl *callMachine) target(req *Request) string {
 	c := cl.c
 	if len(c.baseQuery) == 0 && len(req.Query) == 0 {
 		if req.Path == "/" {
@@ -437,7 +437,7 @@ func (cl *Call) target(req *Request) string {
 
 // attemptValue is the attempt header's value, "attempt=N; max=M" (AWS
 // amz-sdk-request), precomputed for the client's max attempts.
-func (cl *Call) attemptValue(attempt int) string {
+func (cl *callMachine) attemptValue(attempt int) string {
 	if v := cl.c.attemptValues; cl.pol.Params.MaxAttempts == len(v) && attempt <= len(v) {
 		return v[attempt-1]
 	}

@@ -12,7 +12,7 @@ import (
 // (§3): success, a retry after Decision.Delay, or the error the call returns.
 // It pays and refunds the retry quota and records throttle windows.
 //
-// decide is the response half of the attempt state machine: [Call.Next]
+// decide is the response half of the attempt state machine: [callMachine.Next]
 // calls it for every EventResponse, and a conformance runner may call it
 // directly with a scripted result. Every rule reads the call's [Policy].
 // It takes these steps in this order; the first step that
@@ -32,7 +32,7 @@ import (
 //     OutcomeDeadline.
 //
 // Otherwise the outcome is OutcomeRetry after Decision.Delay.
-func (cl *Call) decide(ctx context.Context, res *engine.AttemptResult) engine.Decision {
+func (cl *callMachine) decide(ctx context.Context, res *engine.AttemptResult) engine.Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
@@ -59,7 +59,7 @@ func (cl *Call) decide(ctx context.Context, res *engine.AttemptResult) engine.De
 // one of their dimensions is throttled. With throttle control off it only
 // parses, for ThrottleDebug (header names from the service then), and
 // reports false.
-func (cl *Call) recordThrottleHeaders(res *engine.AttemptResult) (throttled bool) {
+func (cl *callMachine) recordThrottleHeaders(res *engine.AttemptResult) (throttled bool) {
 	c, tc := cl.c, cl.pol.ThrottleControl
 	if res.Header == nil || (tc == nil && !cl.opts.ThrottleDebug) {
 		return false
@@ -86,7 +86,7 @@ func (cl *Call) recordThrottleHeaders(res *engine.AttemptResult) (throttled bool
 // cost); its error is non-retryable; it failed ambiguously (sent, no
 // response) on an operation that is not retry-safe; it was the last of max
 // attempts. It reports whether the call ends.
-func (cl *Call) decideEnd(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
+func (cl *callMachine) decideEnd(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	switch d.Class {
 	case engine.ClassSuccess:
 		if cl.pol.Params.UsesQuota || cl.c.fleet != nil {
@@ -130,7 +130,7 @@ func (cl *Call) decideEnd(ctx context.Context, res *engine.AttemptResult, d *eng
 // cannot pay: the outcome is OutcomeQuotaExhausted, and a long-polling
 // operation keeps the backoff as the delay to sleep before returning (§7)
 // when it fits the deadline.
-func (cl *Call) payQuota(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
+func (cl *callMachine) payQuota(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
 	if !cl.pol.Params.UsesQuota && cl.c.fleet == nil {
@@ -167,7 +167,7 @@ func (cl *Call) payQuota(ctx context.Context, res *engine.AttemptResult, d *engi
 // delay is longer than the max server delay or the time left before ctx's
 // deadline. With throttle control, x-acs-retry-after is bounded by the max
 // delay like a throttle window instead (applyThrottleWindow).
-func (cl *Call) applyServerDelay(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
+func (cl *callMachine) applyServerDelay(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	delay, requested, from, bounded := engine.ServerDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
@@ -189,7 +189,7 @@ func (cl *Call) applyServerDelay(ctx context.Context, res *engine.AttemptResult,
 // response wait at least the time left of its window (throttleDelay). It
 // reports true, ending the call with a refund and a *ThrottleWindowError,
 // when that delay is longer than the max delay.
-func (cl *Call) applyThrottleWindow(res *engine.AttemptResult, d *engine.Decision) bool {
+func (cl *callMachine) applyThrottleWindow(res *engine.AttemptResult, d *engine.Decision) bool {
 	if cl.pol.ThrottleControl == nil {
 		return false
 	}
@@ -212,7 +212,7 @@ func (cl *Call) applyThrottleWindow(res *engine.AttemptResult, d *engine.Decisio
 // checkDeadline reports true, ending the call with a refund and an error
 // that wraps context.DeadlineExceeded, when the delay would end after ctx's
 // deadline: never start a sleep that cannot finish.
-func (cl *Call) checkDeadline(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
+func (cl *callMachine) checkDeadline(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	if cl.fitsDeadline(ctx, d.Delay) {
 		return false
 	}
@@ -227,7 +227,7 @@ func (cl *Call) checkDeadline(ctx context.Context, res *engine.AttemptResult, d 
 // exponential backoff (JitterNone), with the policy's base delays, max
 // backoff and backoff exponent (§9). These formula functions are the ones
 // their tests check.
-func (cl *Call) backoff(class engine.Class, err error) (time.Duration, string) {
+func (cl *callMachine) backoff(class engine.Class, err error) (time.Duration, string) {
 	if f := cl.pol.Backoff; f != nil {
 		return max(f(cl.attempts, err), 0), "Options.Backoff"
 	}
@@ -249,7 +249,7 @@ func (cl *Call) backoff(class engine.Class, err error) (time.Duration, string) {
 
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
-func (cl *Call) refund() {
+func (cl *callMachine) refund() {
 	if cl.paid > 0 {
 		cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 		cl.paid = 0
@@ -260,7 +260,7 @@ func (cl *Call) refund() {
 // of d does not fit the deadline (fitsDeadline), so that
 // errors.Is(err, context.DeadlineExceeded) holds whenever the deadline ended
 // the call, whichever rule noticed it; else err.
-func (cl *Call) deadlineErr(ctx context.Context, err error, d time.Duration) error {
+func (cl *callMachine) deadlineErr(ctx context.Context, err error, d time.Duration) error {
 	if cl.fitsDeadline(ctx, d) {
 		return err
 	}
@@ -269,7 +269,7 @@ func (cl *Call) deadlineErr(ctx context.Context, err error, d time.Duration) err
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's
 // deadline.
-func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
+func (cl *callMachine) fitsDeadline(ctx context.Context, d time.Duration) bool {
 	now := cl.c.clock.Now()
 	if e := cl.pol.MaxElapsed; e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
 		return false // the service's retry deadline (Service.MaxElapsed)

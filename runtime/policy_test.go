@@ -191,7 +191,7 @@ func TestClientCallResolvesThePolicy(t *testing.T) {
 	for _, call := range []*Options{nil, {RetryMode: ModeStandard}, {MaxAttempts: 2, MaxServerDelay: time.Second}} {
 		c, err := NewClient(svc, "http://svc.test", client)
 		require.NoError(t, err)
-		cl, err := c.NewCall(op, call)
+		cl, err := c.newCall(op, call)
 		require.NoError(t, err)
 		want, err := ResolvePolicy(svc, op, &client, call, Env{})
 		require.NoError(t, err)

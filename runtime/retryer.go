@@ -10,13 +10,14 @@ import (
 	"github.com/retrygen/retrygen/runtime/engine"
 )
 
-// Call is one call's retry state and its attempt state machine
-// (retry-behavior.md §3): a driver feeds it [engine.Event]s with [Call.Next] and
-// carries out the [engine.Action]s it returns. [Client.Do] drives one per call on
-// real time; the simulator (cmd/retrygen-sim) and the conformance runner
-// (retrygen vectors) drive it on a virtual clock. The order of the rules
+// callMachine is one call's retry state and its attempt state machine
+// (retry-behavior.md §3), an [engine.Call]: a driver feeds it
+// [engine.Event]s with Next and carries out the [engine.Action]s it
+// returns. [Client.Do] drives one per call on real time; the simulator
+// (cmd/retrygen-sim) and the conformance runner (retrygen vectors) drive
+// it on a virtual clock through [Client.NewCall]. The order of the rules
 // lives in Next and decide only. Not safe for concurrent use.
-type Call struct {
+type callMachine struct {
 	c    *Client
 	op   *Operation
 	opts *Options
@@ -66,9 +67,9 @@ type Call struct {
 type headerKV struct{ key, value string }
 
 // setCallHeader sends key: value on every attempt of the call; key must
-// be canonical. At most len(Call.callHeaders) keys; a repeated key
+// be canonical. At most len(callMachine.callHeaders) keys; a repeated key
 // replaces its value.
-func (cl *Call) setCallHeader(key, value string) {
+func (cl *callMachine) setCallHeader(key, value string) {
 	for i := range cl.callHeaders[:cl.nCallHeaders] {
 		if cl.callHeaders[i].key == key {
 			cl.callHeaders[i].value = value
@@ -80,18 +81,29 @@ func (cl *Call) setCallHeader(key, value string) {
 }
 
 // NewCall starts a call of op with the call's options (nil means the
-// client's), resolving its [Policy]. It returns a *ConfigError when the
-// call's options set an invalid retry mode or max attempts. Drive it with
-// [Call.Next], starting with [engine.EventStart].
-func (c *Client) NewCall(op *Operation, opts *Options) (*Call, error) {
-	cl := new(Call)
+// client's), resolving its [Policy], for a driver that keeps its own time
+// (a simulator, a conformance runner): it sends nothing itself. It returns
+// a *ConfigError when the call's options set an invalid retry mode or max
+// attempts. Drive it with [engine.Call.Next], starting with
+// [engine.EventStart]; [Client.Do] drives the same state machine.
+func (c *Client) NewCall(op *Operation, opts *Options) (engine.Call, error) {
+	cl, err := c.newCall(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return cl, nil
+}
+
+// newCall is NewCall's state machine, concretely typed.
+func (c *Client) newCall(op *Operation, opts *Options) (*callMachine, error) {
+	cl := new(callMachine)
 	if err := c.initCall(cl, op, opts); err != nil {
 		return nil, err
 	}
 	return cl, nil
 }
 
-func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
+func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
@@ -102,7 +114,7 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 			return err
 		}
 	}
-	*cl = Call{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
+	*cl = callMachine{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
 	if opts != &c.opts {
 		cl.own = opts
 	}
@@ -113,13 +125,13 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 }
 
 // Policy returns the call's resolved policy.
-func (cl *Call) Policy() Policy { return cl.pol }
+func (cl *callMachine) Policy() Policy { return cl.pol }
 
 // do is the attempt loop of retry-behavior.md §3: it carries out the
-// actions of the call's state machine (Call.Next) on the client's clock,
+// actions of the call's state machine (callMachine.Next) on the client's clock,
 // limiter and HTTP client.
 func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	var cl Call
+	var cl callMachine
 	ctx, err := c.begin(ctx, &cl, op, req, opts)
 	if err != nil {
 		return ResponseMetadata{}, err
@@ -132,7 +144,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 
 // end runs the call's End hooks with err, as deferred calls: the call's
 // first, then the client's.
-func (cl *Call) end(err error) {
+func (cl *callMachine) end(err error) {
 	for i := len(cl.hooks) - 1; i >= 0; i-- {
 		if end := cl.hooks[i].End; end != nil {
 			end(cl.md, err)
@@ -152,7 +164,7 @@ func closeBodyReader(req *Request) {
 // begin starts the call cl of op: it resolves the call's parameters, reads
 // the request body (bufferBody), sets the call's headers and calls
 // Options.OnCall. It returns the context the attempts use.
-func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Request, opts *Options) (context.Context, error) {
+func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req *Request, opts *Options) (context.Context, error) {
 	if err := c.initCall(cl, op, opts); err != nil {
 		return ctx, err
 	}
@@ -187,14 +199,14 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 
 // run drives the state machine: it waits on the client's clock, takes send
 // tokens from the limiter and sends, and reports each result back.
-func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
+func (cl *callMachine) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
 	return cl.drive(ctx, req, decode, engine.Event{Kind: engine.EventStart})
 }
 
 // drive carries out the state machine's actions from the action that
 // answers first (EventStart, or EventCut when a stream resumes) until the
 // call returns.
-func (cl *Call) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first engine.Event) error {
+func (cl *callMachine) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first engine.Event) error {
 	clock := cl.c.clock
 	act := cl.Next(ctx, first)
 	for {
@@ -245,7 +257,7 @@ const (
 // (ActionWait), the long-polling sleep before returning (§7: ActionWait,
 // then ActionReturn), or returns (ActionReturn). An event that does not fit
 // the state ends the call with an error naming both.
-func (cl *Call) Next(ctx context.Context, ev engine.Event) engine.Action {
+func (cl *callMachine) Next(ctx context.Context, ev engine.Event) engine.Action {
 	if ev.Kind == engine.EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && ev.Result != nil {
 		// The successful attempt's body broke off: decide it again.
 		cl.attempts--
@@ -295,7 +307,7 @@ func (cl *Call) Next(ctx context.Context, ev engine.Event) engine.Action {
 
 // beforeAttempt checks the context and the throttle windows before an
 // attempt (§3, §8).
-func (cl *Call) beforeAttempt(ctx context.Context) engine.Action {
+func (cl *callMachine) beforeAttempt(ctx context.Context) engine.Action {
 	if err := ctx.Err(); err != nil {
 		cl.refund()
 		return cl.done(joinCtx(cl.last, err))
@@ -315,7 +327,7 @@ func (cl *Call) beforeAttempt(ctx context.Context) engine.Action {
 
 // acquire asks for a send token in modes with the rate limiter (§6: every
 // attempt, retries too, takes one), else for the send.
-func (cl *Call) acquire() engine.Action {
+func (cl *callMachine) acquire() engine.Action {
 	if cl.pol.Params.UsesLimiter {
 		cl.state = stateAcquire
 		return engine.Action{Kind: engine.ActionAcquire}
@@ -323,13 +335,13 @@ func (cl *Call) acquire() engine.Action {
 	return cl.sendAction()
 }
 
-func (cl *Call) sendAction() engine.Action {
+func (cl *callMachine) sendAction() engine.Action {
 	cl.state = stateSending
 	return engine.Action{Kind: engine.ActionSend, Attempt: cl.attempts + 1}
 }
 
 // done ends the call with err.
-func (cl *Call) done(err error) engine.Action {
+func (cl *callMachine) done(err error) engine.Action {
 	cl.state, cl.final = stateDone, err
 	return engine.Action{Kind: engine.ActionReturn, Err: err}
 }
@@ -338,7 +350,7 @@ func (cl *Call) done(err error) engine.Action {
 // long to wait first for the throttle windows covering the operation (§8),
 // or a *ThrottleWindowError when that wait is longer than the max delay or
 // than the time left before ctx's deadline: the attempt must not be sent.
-func (cl *Call) admit(ctx context.Context) (time.Duration, error) {
+func (cl *callMachine) admit(ctx context.Context) (time.Duration, error) {
 	c := cl.c
 	if cl.pol.ThrottleControl == nil {
 		return 0, nil
@@ -374,7 +386,7 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
-func (cl *Call) observe(res *engine.AttemptResult, d engine.Decision) engine.Decision {
+func (cl *callMachine) observe(res *engine.AttemptResult, d engine.Decision) engine.Decision {
 	hopts := cl.hookOptions()
 	if cl.opts.Logger == nil && (hopts[1] == nil || hopts[1].OnAttempt == nil) && hopts[0].OnAttempt == nil &&
 		cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil {
@@ -407,4 +419,4 @@ func (cl *Call) observe(res *engine.AttemptResult, d engine.Decision) engine.Dec
 
 // hookOptions returns the options whose hooks run, in order: the client's,
 // then the call's own (nil when the call runs with the client's options).
-func (cl *Call) hookOptions() [2]*Options { return [2]*Options{&cl.c.opts, cl.own} }
+func (cl *callMachine) hookOptions() [2]*Options { return [2]*Options{&cl.c.opts, cl.own} }

@@ -252,7 +252,7 @@ func TestCallFailedEventRefundsThePaidRetry(t *testing.T) {
 	svc := &Service{Name: "svc"}
 	c, err := NewClient(svc, "http://x.invalid", Options{RetryMode: ModeStandard, MaxAttempts: 3, Clock: clocktest.New(epoch), Rand: func() float64 { return 0 }})
 	require.NoError(t, err)
-	cl, err := c.NewCall(&Operation{Name: "Op"}, nil)
+	cl, err := c.newCall(&Operation{Name: "Op"}, nil)
 	require.NoError(t, err)
 	ctx := context.Background()
 	require.Equal(t, engine.Action{Kind: engine.ActionSend, Attempt: 1}, cl.Next(ctx, engine.Event{Kind: engine.EventStart}))

@@ -38,7 +38,7 @@ import (
 // body ends, fails, or is closed. Read and Resume are not safe for
 // concurrent use; Close may be called from any goroutine.
 type Stream struct {
-	cl  Call
+	cl  callMachine
 	ctx context.Context
 	// stop ends ctx (Close).
 	stop context.CancelFunc

@@ -253,7 +253,7 @@ func TestEventStreamContextEndWhileWaitingClosesTheStream(t *testing.T) {
 // call changes nothing.
 func TestEventCutDecidesTheSuccessfulAttemptAgain(t *testing.T) {
 	h := newHarness(t, nil, 0.5, script(), nil)
-	cl, err := h.c.NewCall(opGet, nil)
+	cl, err := h.c.newCall(opGet, nil)
 	require.NoError(t, err)
 	ctx := context.Background()
 	act := cl.Next(ctx, engine.Event{Kind: engine.EventStart})

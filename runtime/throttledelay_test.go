@@ -101,7 +101,7 @@ func TestThrottleMaxDelayOneRule(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := NewClient(tt.svc, "http://127.0.0.1:1", tt.opts)
 			require.NoError(t, err)
-			cl, err := c.NewCall(&Operation{Name: "Op"}, nil)
+			cl, err := c.newCall(&Operation{Name: "Op"}, nil)
 			require.NoError(t, err)
 			require.Equal(t, tt.want, cl.pol.ThrottleMaxDelay)
 		})

@@ -160,7 +160,7 @@ type simClient struct {
 // call is one simulated call.
 type call struct {
 	cl       *simClient
-	rc       *runtime.Call
+	rc       engine.Call
 	ctx      context.Context
 	start    time.Duration
 	deadline time.Duration // 0: none
@@ -314,7 +314,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if user == "" {
 		user = fmt.Sprintf("client-%d", idx)
 	}
-	rc, err := runtime.NewClient(svc, "http://sim.invalid", runtime.Options{
+	opts := runtime.Options{
 		RetryMode:        mode,
 		MaxAttempts:      maxAttempts,
 		Clock:            r.clock,
@@ -323,16 +323,19 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		Windows:          windows,
 		FleetRetryBudget: budget,
 		RateLimiters:     limiters,
-	})
+	}
+	rc, err := runtime.NewClient(svc, "http://sim.invalid", opts)
 	if err != nil {
 		return nil, err
 	}
 	cl := &simClient{idx: idx, user: user, svc: svc, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
-	c, err := rc.NewCall(&simOperation, nil)
+	// The policy each call of the client resolves (the client's path is
+	// ResolvePolicy's: TestClientCallResolvesThePolicy).
+	pol, err := runtime.ResolvePolicy(svc, &simOperation, &opts, nil, noEnv)
 	if err != nil {
 		return nil, err
 	}
-	cl.params = c.Policy().Params
+	cl.params = pol.Params
 	return cl, nil
 }
 
@@ -428,7 +431,7 @@ func (r *run) startCall(cl *simClient) {
 	r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventStart}))
 }
 
-// drive carries out what the call's state machine (runtime.Call.Next) asks
+// drive carries out what the call's state machine (engine.Call.Next) asks
 // for on the virtual clock: a wait becomes an event, a send token is taken
 // from the client's limiter (or the call joins its waiters), a send goes to
 // the simulated server, and a return ends the call. The order of the attempt

@@ -16,7 +16,7 @@ import (
 const throttleIdentity = "vectors"
 
 // runThrottleControl drives one aliyun-mode client step by step on a fake
-// clock (§8): each call is a runtime.Call driven by its state machine
+// clock (§8): each call is an engine.Call driven by its state machine
 // (Call.Next); a call step starts it (a throttle-window wait, the send or
 // the end), a response step reports the response, and windows are read from
 // the client's store.
@@ -53,7 +53,7 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 		return failf("setup: %v", err)
 	}
 	type callState struct {
-		call *runtime.Call
+		call engine.Call
 		op   string
 		// next is the call's last action: the send, or a wait before it.
 		next engine.Action

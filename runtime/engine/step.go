@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"net/http"
 	"time"
 )
@@ -192,3 +193,17 @@ const (
 	// success). Next returns it again for any later event.
 	ActionReturn
 )
+
+// Call is one call's attempt state machine (retry-behavior.md §3) as a
+// driver sees it: runtime.Client.NewCall starts one; the driver feeds it
+// [Event]s and carries out the [Action]s it returns, on its own clock.
+// runtime.Client.Do drives the same machine on real time, so the order of
+// the rules (classify → end → quota → server delay → throttle window →
+// deadline → long-polling sleep) is written once. Not safe for
+// concurrent use.
+type Call interface {
+	// Next takes the driver's event and returns what to do next; the
+	// first event is EventStart. After ActionReturn it returns the same
+	// action for any event.
+	Next(ctx context.Context, ev Event) Action
+}
