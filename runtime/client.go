@@ -75,7 +75,8 @@ type ResponseMetadata struct {
 	// headers (§8), if the service declares them.
 	Throttle engine.ThrottleHeaders
 	// Body is the raw bytes of the response body a generated operation
-	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// decoded (set by the generated code with [DecodeJSONKeep], or
+	// openapi.DecodeXML and DecodeXMLResult for XML bodies), so members
 	// the spec does not declare stay reachable; nil when there was none. It
 	// holds what the decoder read, so it is bounded by the decode cap.
 	Body []byte
@@ -128,6 +129,12 @@ type Client struct {
 	baseSlash string
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
+	// httpFrom is the *http.Client of the client's Options.HTTPClient
+	// (http.DefaultClient for nil; nil for another HTTPClient), and
+	// httpConfined its copy whose redirects stay on the request's origin
+	// (target.go).
+	httpFrom     *http.Client
+	httpConfined HTTPClient
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -191,6 +198,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
+	if hc, ok := opts.HTTPClient.(*http.Client); ok || opts.HTTPClient == nil {
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		c.httpFrom, c.httpConfined = hc, confine(hc)
+	}
 	if c.clock == nil {
 		c.clock = engine.SystemClock{}
 	}
@@ -300,11 +313,7 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 			return engine.AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
 		return engine.AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
@@ -335,6 +344,9 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
 		res.Err = fmt.Errorf("%w (reading body of HTTP %d: %v)", res.Err, resp.StatusCode, readErr)
+	}
+	if o := refusedRedirect(resp); o != "" { // target.go
+		res.Err = fmt.Errorf("%w: redirect to another origin (%s) not followed", res.Err, o)
 	}
 	return res
 }

@@ -323,9 +323,11 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(ChangeMessageVisibilityBatchResult)
-	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -425,9 +427,11 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
 	out := new(CreateQueueResult)
-	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -590,9 +594,11 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(DeleteMessageBatchResult)
-	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -733,9 +739,11 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 	}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
 	out := new(GetQueueAttributesResult)
-	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -798,9 +806,11 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
 	out := new(GetQueueUrlResult)
-	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -876,9 +886,11 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -946,9 +958,11 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 		},
 	}
 	out := new(ListQueueTagsResult)
-	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -996,9 +1010,11 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListQueuesResult)
-	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1241,9 +1257,11 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
 	out := new(ReceiveMessageResult)
-	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1402,9 +1420,11 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
 	out := new(SendMessageResult)
-	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1500,9 +1520,11 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(SendMessageBatchResult)
-	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2037,9 +2059,11 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *Chang
 		},
 	}
 	out := new(ChangeMessageVisibilityBatchResult)
-	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2141,9 +2165,11 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, op
 		},
 	}
 	out := new(CreateQueueResult)
-	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2298,9 +2324,11 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBa
 		},
 	}
 	out := new(DeleteMessageBatchResult)
-	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2435,9 +2463,11 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttribu
 		},
 	}
 	out := new(GetQueueAttributesResult)
-	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2503,9 +2533,11 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, op
 		},
 	}
 	out := new(GetQueueUrlResult)
-	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2579,9 +2611,11 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2713,9 +2747,11 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest
 		},
 	}
 	out := new(ListQueueTagsResult)
-	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2767,9 +2803,11 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListQueuesResult)
-	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3001,9 +3039,11 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageReque
 		},
 	}
 	out := new(ReceiveMessageResult)
-	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3149,9 +3189,11 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, op
 		},
 	}
 	out := new(SendMessageResult)
-	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3245,9 +3287,11 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchR
 		},
 	}
 	out := new(SendMessageBatchResult)
-	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
