@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/engine"
 )
 
