@@ -250,7 +250,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
 	}
-	s, err := ResolveSettings(svc, &c.opts, nil, Env{})
+	s, err := resolveSettings(svc, &c.opts, nil, Env{})
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,7 @@ type layer struct {
 	mode, maxAttempts found
 }
 
-// ResolveSettings resolves the retry mode, then max attempts, with the
+// resolveSettings resolves the retry mode, then max attempts, with the
 // precedence of retry-behavior.md §2, highest first:
 //  1. call (may be nil): Options.RetryMode, Options.MaxAttempts;
 //  2. client (may be nil): the same fields; zero means not set;
@@ -129,7 +129,7 @@ type layer struct {
 // for a malformed config file line; the *fs.PathError of an unreadable
 // config file; an error naming <PREFIX>_CONFIG_FILE when its ~/ cannot be
 // expanded because the home directory is unknown.
-func ResolveSettings(svc *Service, client, call *Options, env Env) (Settings, error) {
+func resolveSettings(svc *Service, client, call *Options, env Env) (Settings, error) {
 	if svc == nil {
 		svc = &Service{}
 	}
@@ -240,7 +240,7 @@ func envLayer(prefix string, env Env) layer {
 }
 
 // configFileLayer reads retry_mode and max_attempts from the active profile
-// of the shared config file (see ResolveSettings, level 4).
+// of the shared config file (see resolveSettings, level 4).
 func configFileLayer(prefix string, env Env) (layer, error) {
 	path, ok, err := configFilePath(prefix, env)
 	if !ok || err != nil {

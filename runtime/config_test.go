@@ -84,7 +84,7 @@ func (c configCase) resolve(t *testing.T) (Settings, string, error) {
 	if svc == nil {
 		svc = awsService
 	}
-	s, err := ResolveSettings(svc, c.client, c.call, env)
+	s, err := resolveSettings(svc, c.client, c.call, env)
 	return s, home, err
 }
 
@@ -341,7 +341,7 @@ func TestResolveSettingsEmptyPrefixSkipsEnvironmentAndFile(t *testing.T) {
 		Lookup:  func(k string) (string, bool) { t.Fatalf("environment read: %s", k); return "", false },
 		HomeDir: func() (string, error) { t.Fatal("home directory read"); return "", nil },
 	}
-	s, err := ResolveSettings(&Service{DefaultMode: ModeLegacy}, nil, nil, env)
+	s, err := resolveSettings(&Service{DefaultMode: ModeLegacy}, nil, nil, env)
 	require.NoError(t, err)
 	require.Equal(t, "mode (service default x-retry)", s.Mode.Source.String())
 	require.Equal(t, 5, s.MaxAttempts.Value)
@@ -362,7 +362,7 @@ func TestResolveSettingsDoesNotReadFileWhenDecided(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env, _ := tt.setup(t)
 			env.HomeDir = func() (string, error) { t.Fatal("home directory read"); return "", nil }
-			s, err := ResolveSettings(awsService, tt.client, tt.call, env)
+			s, err := resolveSettings(awsService, tt.client, tt.call, env)
 			require.NoError(t, err)
 			require.Equal(t, ModeLegacy, s.Mode.Value)
 			require.Equal(t, 2, s.MaxAttempts.Value)
@@ -588,7 +588,7 @@ func TestSettingsWithCall(t *testing.T) {
 			if e.Lookup == nil {
 				e = mapEnv(nil, "")
 			}
-			base, err := ResolveSettings(tt.svc, tt.client, nil, e)
+			base, err := resolveSettings(tt.svc, tt.client, nil, e)
 			require.NoError(t, err)
 			s, err := base.WithCall(tt.svc, tt.call)
 			require.NoError(t, err)
@@ -618,7 +618,7 @@ func TestSettingsWithCallErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base, err := ResolveSettings(tt.svc, nil, nil, mapEnv(nil, ""))
+			base, err := resolveSettings(tt.svc, nil, nil, mapEnv(nil, ""))
 			require.NoError(t, err)
 			_, err = base.WithCall(tt.svc, tt.call)
 			var ce *ConfigError
@@ -630,7 +630,7 @@ func TestSettingsWithCallErrors(t *testing.T) {
 
 func TestSettingsWithCallAllocatesNothing(t *testing.T) {
 	client := &Options{RetryMode: ModeLegacy, MaxAttempts: 6}
-	base, err := ResolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
+	base, err := resolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
 	require.NoError(t, err)
 	for name, call := range map[string]*Options{
 		"nil call":                nil,
@@ -702,7 +702,7 @@ func TestPolicyParams(t *testing.T) {
 
 func BenchmarkSettingsWithCall(b *testing.B) {
 	client := &Options{RetryMode: ModeLegacy, MaxAttempts: 6}
-	base, err := ResolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
+	base, err := resolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -727,7 +727,7 @@ func BenchmarkSettingsWithCall(b *testing.B) {
 }
 
 func BenchmarkResolvePolicy(b *testing.B) {
-	s, err := ResolveSettings(dynamoLike, &Options{RetryMode: ModeLegacy}, nil, mapEnv(nil, ""))
+	s, err := resolveSettings(dynamoLike, &Options{RetryMode: ModeLegacy}, nil, mapEnv(nil, ""))
 	if err != nil {
 		b.Fatal(err)
 	}

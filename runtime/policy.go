@@ -72,7 +72,7 @@ type Policy struct {
 // ResolvePolicy resolves the policy of one call of op (nil: an operation
 // that declares nothing) on svc, for a client built with client options and
 // a call with call options (either may be nil), in environment env. It
-// reads the environment and the config file as [ResolveSettings] does and
+// reads the environment and the config file as [resolveSettings] does and
 // returns its errors: a *ConfigError for an invalid winning retry mode or
 // max attempts, an *IniSyntaxError or *fs.PathError for the config file.
 // [Client.Do] resolves the same policy from the settings the client
@@ -81,7 +81,7 @@ func ResolvePolicy(svc *Service, op *Operation, client, call *Options, env Env) 
 	if svc == nil {
 		svc = &Service{}
 	}
-	s, err := ResolveSettings(svc, client, call, env)
+	s, err := resolveSettings(svc, client, call, env)
 	if err != nil {
 		return Policy{}, err
 	}

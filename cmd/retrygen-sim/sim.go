@@ -303,7 +303,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		mode, maxAttempts = runtime.ModeStandard, 1
 	}
 	if maxAttempts == 0 {
-		s, err := runtime.ResolveSettings(svc, &runtime.Options{RetryMode: mode}, nil, noEnv)
+		s, err := runtime.ResolvePolicy(svc, nil, &runtime.Options{RetryMode: mode}, nil, noEnv)
 		if err != nil {
 			return nil, err
 		}
