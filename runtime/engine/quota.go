@@ -26,7 +26,7 @@ const (
 // first-attempt success adds [NoRetryIncrement] through Release.
 // [*RetryQuota], each client's own retry quota, implements it.
 //
-// [Options.FleetRetryBudget] takes one as a second bucket, on top of the
+// runtime.Options.FleetRetryBudget takes one as a second bucket, on top of the
 // client's retry quota: a retry is sent only when both pay. runtime/redisstore
 // provides one that a fleet of processes shares through Redis.
 // Implementations must be safe for concurrent use and must not block; one
@@ -55,7 +55,7 @@ type RetryQuota struct {
 // NewRetryQuota returns a full quota of capacity tokens (the initial balance
 // is also the maximum). A negative capacity is treated as 0. Every client
 // makes its own; make one yourself to give several clients of one process a
-// common [Options.FleetRetryBudget].
+// common runtime.Options.FleetRetryBudget.
 func NewRetryQuota(capacity int) *RetryQuota {
 	q := &RetryQuota{capacity: int64(max(capacity, 0))}
 	q.balance.Store(q.capacity)
@@ -103,7 +103,7 @@ type QuotaSettings struct {
 
 // ScopedRetryBudget is a [RetryBudget] that keeps one bucket per service and
 // endpoint host, so that one sick service or region spends only its own
-// budget (issue 22). [NewClient] asks it once for the client's bucket with
+// budget (issue 22). runtime.NewClient asks it once for the client's bucket with
 // Scope(Service.Name, the endpoint's host) and uses what it returns as the
 // client's fleet retry budget. runtime/redisstore's implements it.
 type ScopedRetryBudget interface {

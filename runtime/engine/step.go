@@ -187,7 +187,7 @@ const (
 	// then report EventWaited, or EventFailed when the context ends first.
 	ActionWait
 	// ActionAcquire: take a send token from the client's rate limiter
-	// ([Client.RateLimiter], §6), then report EventAcquired, or EventFailed.
+	// (runtime.Client.RateLimiter, §6), then report EventAcquired, or EventFailed.
 	ActionAcquire
 	// ActionReturn: the call is over; it returns Action.Err (nil on
 	// success). Next returns it again for any later event.

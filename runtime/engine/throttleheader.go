@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Default names of the throttle headers, used when [ThrottleControl] leaves
+// Default names of the throttle headers, used when runtime.ThrottleControl leaves
 // a name empty.
 const (
 	// DefaultUserAPIHeader carries the "API + User" dimension.

@@ -6,7 +6,7 @@ import (
 )
 
 // The dimensions of a throttle window (retry-behavior.md §8), as reported in
-// [ThrottleWindowError.Dimension].
+// runtime.ThrottleWindowError.Dimension.
 const (
 	// DimensionUser is the "User" dimension (X-RateLimit-User): its window
 	// blocks every operation of one throttle identity.
@@ -17,10 +17,10 @@ const (
 )
 
 // ThrottleWindowStore is where a client keeps its throttle windows
-// (retry-behavior.md §8): [Client] records the windows each response reports
+// (retry-behavior.md §8): runtime.Client records the windows each response reports
 // and asks before every attempt whether one covers it. [*WindowStore], the
 // default, keeps them in this process; runtime/redisstore shares them between
-// processes through Redis. Set one with [Options.Windows].
+// processes through Redis. Set one with runtime.Options.Windows.
 //
 // Implementations must be safe for concurrent use, must not block or fail
 // (a store that depends on a remote service falls back to its local state and
@@ -40,7 +40,7 @@ type ThrottleWindowStore interface {
 // StoreFaultReporter is implemented by a [ThrottleWindowStore] or
 // [RetryBudget] that shares state with other processes (runtime/redisstore).
 // StoreFault returns the error that made it fall back to its local state, or
-// nil while it shares. The client copies it into [AttemptInfo.StoreFault]
+// nil while it shares. The client copies it into runtime.AttemptInfo.StoreFault
 // and logs it; it never fails a call.
 type StoreFaultReporter interface {
 	StoreFault() error
@@ -168,7 +168,7 @@ func (s *WindowStore) sweep(now time.Time) {
 // window that ends last (User on a tie, since it blocks more), and ok is
 // false with zero values when no window covers now. The caller waits
 // until.Sub(now) or, when that is above max delay, fails at once with a
-// [ThrottleWindowError] (§8). After a window whose held-back calls were
+// runtime.ThrottleWindowError (§8). After a window whose held-back calls were
 // released by ReleaseAt, the windows that follow take at most its Limit
 // calls each (§8a): a call past that is blocked until the next window with
 // room, and a call that goes is counted.
