@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/retrygen/retrygen/runtime/engine"
 )
@@ -125,8 +126,14 @@ type Client struct {
 	invocationIDHeader string
 	// checksumHeader is svc.ChecksumHeader in canonical form.
 	checksumHeader string
-	// baseSlash is base + "/", the URL of most AWS JSON requests.
-	baseSlash string
+	// baseSlash is base + "/", the URL of most AWS JSON requests;
+	// slashURL and slashHost are what http.NewRequest parses it into
+	// (slashParsed: it did), copied into each attempt's request instead of
+	// parsing it again.
+	baseSlash   string
+	slashURL    url.URL
+	slashHost   string
+	slashParsed bool
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
 	// httpFrom is the *http.Client of the client's Options.HTTPClient
@@ -135,6 +142,12 @@ type Client struct {
 	// (target.go).
 	httpFrom     *http.Client
 	httpConfined HTTPClient
+	// policies are the resolved policies of the operations called with
+	// options that change nothing a policy reads (*Operation → *Policy;
+	// operationPolicy), at most maxCachedPolicies of them; nPolicies
+	// counts them.
+	policies  sync.Map
+	nPolicies atomic.Int32
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -203,6 +216,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 			hc = http.DefaultClient
 		}
 		c.httpFrom, c.httpConfined = hc, confine(hc)
+	}
+	if r, err := http.NewRequest(http.MethodGet, c.baseSlash, nil); err == nil {
+		c.slashURL, c.slashHost, c.slashParsed = *r.URL, r.Host, true
 	}
 	if c.clock == nil {
 		c.clock = engine.SystemClock{}
@@ -332,8 +348,7 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 	}
 	data, readErr := cl.readErrorBody(resp)
 	discard(resp)
-	var tooLarge *BodyTooLargeError
-	if errors.As(readErr, &tooLarge) {
+	if _, tooLarge := errors.AsType[*BodyTooLargeError](readErr); tooLarge {
 		// Not retried (classify): the same request gets the same body.
 		res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: readErr}
 		return res
@@ -374,9 +389,19 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	case req.Body != nil:
 		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
 	}
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, cl.target(req), body)
+	// The endpoint's own "/" (AWS JSON and query protocols) was parsed
+	// once by NewClient: it is copied below, not parsed again.
+	parsed := c.slashParsed && req.Path == "/" && len(req.Query) == 0 && len(c.baseQuery) == 0
+	target := ""
+	if !parsed {
+		target = cl.target(req)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
+	}
+	if parsed {
+		*hreq.URL, hreq.Host = c.slashURL, c.slashHost // the attempt's own copy
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
@@ -407,7 +432,12 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	for _, v := range req.Header {
 		nv += len(v)
 	}
-	h := make(http.Header, len(fixed)+len(req.Header)+n)
+	// NewRequest's own empty map holds up to 8 keys without growing (a
+	// map's first group); more get a map sized for them.
+	h := hreq.Header
+	if keys := len(fixed) + len(req.Header) + n; keys > 8 || h == nil {
+		h = make(http.Header, keys)
+	}
 	vals := make([]string, nv)
 	for k, v := range fixed {
 		vals[0] = v

@@ -36,7 +36,7 @@ func (cl *callMachine) decide(ctx context.Context, res *engine.AttemptResult) en
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
-	k := classifier{p: &cl.pol, op: cl.op}
+	k := classifier{p: cl.pol, op: cl.op}
 	d := engine.Decision{Class: k.classify(ctx, res, throttled)}
 	if cl.pol.Params.UsesLimiter {
 		// After every attempt, transport failures included

@@ -22,8 +22,13 @@ type callMachine struct {
 	op   *Operation
 	opts *Options
 	// pol is the call's resolved policy (resolvePolicy): every rule below
-	// reads it, never the levels it came from.
-	pol Policy
+	// reads it, never the levels it came from. It is shared with every call
+	// of the operation whose options change nothing it reads
+	// (Client.operationPolicy) and never written, except through ownPolicy.
+	pol *Policy
+	// polOwned: pol is the call's own copy (ownPolicy, or call options
+	// that change the policy).
+	polOwned bool
 	// state is where the state machine stands (Next).
 	state callState
 	// final is the error a long-polling call returns after its last sleep.
@@ -103,18 +108,38 @@ func (c *Client) newCall(op *Operation, opts *Options) (*callMachine, error) {
 	return cl, nil
 }
 
+// StartCall is [Client.NewCall] in the memory of cl, a call NewCall
+// returned: it starts a call of op with the call's options (nil means the
+// client's) in cl, whose earlier call, if any, has ended and is no longer
+// used. A driver that runs many calls one after another (cmd/retrygen-sim
+// runs millions) reuses its calls instead of allocating one per call. It
+// returns NewCall's errors (a *ConfigError when the call's options set an
+// invalid retry mode or max attempts), or an error when cl did not come
+// from NewCall.
+func (c *Client) StartCall(cl engine.Call, op *Operation, opts *Options) error {
+	m, ok := cl.(*callMachine)
+	if !ok || m == nil {
+		return fmt.Errorf("runtime: Client.StartCall: %T is not a call Client.NewCall returned", cl)
+	}
+	return c.initCall(m, op, opts)
+}
+
 func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
-	s := c.settings
-	if opts != &c.opts {
-		var err error
-		if s, err = s.WithCall(c.svc, opts); err != nil {
+	pol, owned := (*Policy)(nil), false
+	if opts == &c.opts || c.sharesPolicy(opts) {
+		pol = c.operationPolicy(op)
+	} else {
+		s, err := c.settings.WithCall(c.svc, opts)
+		if err != nil {
 			return err
 		}
+		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
+		pol, owned = &p, true
 	}
-	*cl = callMachine{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
+	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
 	if opts != &c.opts {
 		cl.own = opts
 	}
@@ -125,7 +150,17 @@ func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 }
 
 // Policy returns the call's resolved policy.
-func (cl *callMachine) Policy() Policy { return cl.pol }
+func (cl *callMachine) Policy() Policy { return *cl.pol }
+
+// ownPolicy returns the call's policy for writing: a copy of its own the
+// first time, as the operation's policy is shared by its calls.
+func (cl *callMachine) ownPolicy() *Policy {
+	if !cl.polOwned {
+		p := *cl.pol
+		cl.pol, cl.polOwned = &p, true
+	}
+	return cl.pol
+}
 
 // do is the attempt loop of retry-behavior.md §3: it carries out the
 // actions of the call's state machine (callMachine.Next) on the client's clock,
@@ -174,7 +209,8 @@ func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req 
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.pol.Params.MaxAttempts, cl.noReplay = stream, 1, true
+		req.stream, cl.noReplay = stream, true
+		cl.ownPolicy().Params.MaxAttempts = 1
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.
@@ -209,26 +245,29 @@ func (cl *callMachine) run(ctx context.Context, req *Request, decode func(*http.
 func (cl *callMachine) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first engine.Event) error {
 	clock := cl.c.clock
 	act := cl.Next(ctx, first)
+	// res is every attempt's result, reported to next as a pointer that
+	// stays on this stack: Event holds it beside an error that the call
+	// keeps, which would move it to the heap on every attempt.
+	var res engine.AttemptResult
 	for {
-		var ev engine.Event
+		kind, result, err := engine.EventWaited, (*engine.AttemptResult)(nil), error(nil)
 		switch act.Kind {
 		case engine.ActionWait:
-			ev.Kind = engine.EventWaited
-			if err := clock.Sleep(ctx, act.Delay); err != nil {
-				ev = engine.Event{Kind: engine.EventFailed, Err: err}
+			if err = clock.Sleep(ctx, act.Delay); err != nil {
+				kind = engine.EventFailed
 			}
 		case engine.ActionAcquire:
-			ev.Kind = engine.EventAcquired
-			if err := cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
-				ev = engine.Event{Kind: engine.EventFailed, Err: err}
+			kind = engine.EventAcquired
+			if err = cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
+				kind = engine.EventFailed
 			}
 		case engine.ActionSend:
-			res := cl.send(ctx, req, act.Attempt, decode)
-			ev = engine.Event{Kind: engine.EventResponse, Result: &res}
+			res = cl.send(ctx, req, act.Attempt, decode)
+			kind, result = engine.EventResponse, &res
 		default:
 			return act.Err
 		}
-		act = cl.Next(ctx, ev)
+		act = cl.next(ctx, kind, result, err)
 	}
 }
 
@@ -258,33 +297,41 @@ const (
 // then ActionReturn), or returns (ActionReturn). An event that does not fit
 // the state ends the call with an error naming both.
 func (cl *callMachine) Next(ctx context.Context, ev engine.Event) engine.Action {
-	if ev.Kind == engine.EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && ev.Result != nil {
+	return cl.next(ctx, ev.Kind, ev.Result, ev.Err)
+}
+
+// next is Next with the event's fields as parameters, so that the
+// escape analysis sees the result and the error apart: the call keeps the
+// error (callMachine.final), never the result, which then stays on the driver's
+// stack.
+func (cl *callMachine) next(ctx context.Context, kind engine.EventKind, result *engine.AttemptResult, evErr error) engine.Action {
+	if kind == engine.EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && result != nil {
 		// The successful attempt's body broke off: decide it again.
 		cl.attempts--
-		cl.state, ev.Kind = stateSending, engine.EventResponse
+		cl.state, kind = stateSending, engine.EventResponse
 	}
 	if cl.state == stateDone {
 		return engine.Action{Kind: engine.ActionReturn, Err: cl.final}
 	}
-	if ev.Kind == engine.EventFailed {
+	if kind == engine.EventFailed {
 		if cl.state == stateLongPolling {
-			return cl.done(joinCtx(cl.final, ev.Err)) // nothing was paid
+			return cl.done(joinCtx(cl.final, evErr)) // nothing was paid
 		}
 		cl.refund()
-		return cl.done(joinCtx(cl.last, ev.Err))
+		return cl.done(joinCtx(cl.last, evErr))
 	}
 	switch {
-	case ev.Kind == engine.EventStart && cl.state == stateNew,
-		ev.Kind == engine.EventWaited && cl.state == stateRetryWait:
+	case kind == engine.EventStart && cl.state == stateNew,
+		kind == engine.EventWaited && cl.state == stateRetryWait:
 		return cl.beforeAttempt(ctx)
-	case ev.Kind == engine.EventWaited && cl.state == stateAdmitWait:
+	case kind == engine.EventWaited && cl.state == stateAdmitWait:
 		return cl.acquire()
-	case ev.Kind == engine.EventAcquired && cl.state == stateAcquire:
+	case kind == engine.EventAcquired && cl.state == stateAcquire:
 		return cl.sendAction()
-	case ev.Kind == engine.EventWaited && cl.state == stateLongPolling:
+	case kind == engine.EventWaited && cl.state == stateLongPolling:
 		return cl.done(cl.final)
-	case ev.Kind == engine.EventResponse && cl.state == stateSending && ev.Result != nil:
-		d := cl.decide(ctx, ev.Result)
+	case kind == engine.EventResponse && cl.state == stateSending && result != nil:
+		d := cl.decide(ctx, result)
 		var act engine.Action
 		switch {
 		case d.Outcome == engine.OutcomeSuccess:
@@ -302,7 +349,7 @@ func (cl *callMachine) Next(ctx context.Context, ev engine.Event) engine.Action 
 		act.Decision = d
 		return act
 	}
-	return cl.done(fmt.Errorf("runtime: call state machine: event %d in state %d", ev.Kind, cl.state))
+	return cl.done(fmt.Errorf("runtime: call state machine: event %d in state %d", kind, cl.state))
 }
 
 // beforeAttempt checks the context and the throttle windows before an
