@@ -148,8 +148,8 @@ func getItemCall(t testing.TB, hc HTTPClient) func() (*getItemOut, error) {
 
 // Allocations per call, exactly.
 const (
-	allocsGetItemSuccess  = 30
-	allocsGetItemOneRetry = 47
+	allocsGetItemSuccess  = 29
+	allocsGetItemOneRetry = 46
 )
 
 func TestDoAllocationsArePinned(t *testing.T) {

@@ -330,7 +330,7 @@ func acceptEncoding(opts *Options, checksumHeader string) string {
 // checksum mismatch a *ChecksumError (also when decode failed on the
 // corrupted bytes), a body over the cap a *BodyTooLargeError. Nothing is
 // buffered but what decode keeps.
-func (cl *callMachine) readSuccess(resp *http.Response, decode func(*http.Response) error) error {
+func (cl *callMachine) readSuccess(resp *http.Response, decode func(*http.Response) error, bodies *attemptBodies) error {
 	body := resp.Body
 	defer func() { resp.Body = body; discard(resp) }()
 	var want string
@@ -343,7 +343,12 @@ func (cl *callMachine) readSuccess(resp *http.Response, decode func(*http.Respon
 	if decode == nil && sum == nil {
 		return nil
 	}
-	rb := new(responseBody)
+	var rb *responseBody
+	if bodies != nil {
+		rb = &bodies.resp // allocated with the request body's reader
+	} else {
+		rb = new(responseBody)
+	}
 	rb.open(resp, maxResponseBody(cl.opts), sum)
 	resp.Body = rb
 	var err error

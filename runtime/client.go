@@ -314,7 +314,7 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 		ctx, cancel = context.WithTimeout(ctx, opts.AttemptTimeout)
 		defer cancel()
 	}
-	hreq, err := cl.newAttemptRequest(ctx, req, attempt)
+	hreq, bodies, err := cl.newAttemptRequest(ctx, req, attempt)
 	if err != nil {
 		return engine.AttemptResult{Err: err}
 	}
@@ -346,7 +346,7 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 			cl.stream.attach(resp) // handed to the caller unread (Client.Open)
 			return res
 		}
-		if err := cl.readSuccess(resp, decode); err != nil {
+		if err := cl.readSuccess(resp, decode, bodies); err != nil {
 			res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
 		}
 		return res
@@ -379,20 +379,28 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 // idempotency key, x-sdk-throttling-control and the throttle debug header.
 // A BeforeAttempt hook therefore sees a request no earlier attempt touched.
 // All header values share one backing array, each value slice capped at its
-// length, so the header costs the map and one allocation.
-func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
+// length, so the header costs the map and one allocation. A body held in
+// memory (Request.Body) is read through the returned attemptBodies, which
+// also hold the reader of the response's body (readSuccess): one
+// allocation for both; nil for other bodies.
+func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, *attemptBodies, error) {
 	c := cl.c
 	var body io.Reader
+	var bodies *attemptBodies
 	replay, size, err := req.attemptBodyOf(ctx)
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, nil, err
 	case replay != nil:
 		body = replay // GetBody or a seekable BodyReader (replay.go)
 	case req.stream != nil:
 		body = attemptStream(ctx, req.stream)
 	case req.Body != nil:
-		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
+		// A *bytes.Reader: NewRequest sets GetBody and ContentLength, and
+		// the transport writes the body with the headers (in-memory).
+		bodies = new(attemptBodies)
+		bodies.req.Reset(req.Body)
+		body = &bodies.req
 	}
 	// The endpoint's own "/" (AWS JSON and query protocols) was parsed
 	// once by NewClient: it is copied below, not parsed again.
@@ -403,7 +411,7 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
-		return nil, fmt.Errorf("building request: %w", err)
+		return nil, nil, fmt.Errorf("building request: %w", err)
 	}
 	if parsed {
 		*hreq.URL, hreq.Host = c.slashURL, c.slashHost // the attempt's own copy
@@ -457,7 +465,14 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 		h[e.key], vals = vals[:1:1], vals[1:]
 	}
 	hreq.Header = h
-	return hreq, nil
+	return hreq, bodies, nil
+}
+
+// attemptBodies are the readers of one attempt's request body (held in
+// memory) and response body, allocated together.
+type attemptBodies struct {
+	req  bytes.Reader
+	resp responseBody
 }
 
 // target returns the attempt's URL: the endpoint, the request path and the
