@@ -40,10 +40,7 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Statements == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchExecuteStatementInput.Statements",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchExecuteStatementInput.Statements", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -97,12 +94,11 @@ var opBatchGetItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.BatchGetItem",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
-// newBatchGetItemError returns an empty modelled error of BatchGetItem for code, or nil.
-// Operations modelling the same errors as BatchGetItem share it.
-func newBatchGetItemError(code string) runtime.ModeledError {
+// newErrorSet1 returns an empty modelled error of BatchGetItem, GetItem and 2 other operations for code, or nil.
+func newErrorSet1(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -121,10 +117,7 @@ func newBatchGetItemError(code string) runtime.ModeledError {
 func validateBatchGetItem(in *BatchGetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchGetItemInput.RequestItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchGetItemInput.RequestItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -249,10 +242,7 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 func validateBatchWriteItem(in *BatchWriteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchWriteItemInput.RequestItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchWriteItemInput.RequestItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -390,16 +380,10 @@ func newCreateBackupError(code string) runtime.ModeledError {
 func validateCreateBackup(in *CreateBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateBackupInput.BackupName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.BackupName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateBackupInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -501,16 +485,10 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.ReplicationGroup == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateGlobalTableInput.ReplicationGroup",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.ReplicationGroup", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -617,22 +595,13 @@ func newCreateTableError(code string) runtime.ModeledError {
 func validateCreateTable(in *CreateTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.AttributeDefinitions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.AttributeDefinitions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.AttributeDefinitions", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.KeySchema == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.KeySchema",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.KeySchema", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -723,10 +692,7 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 func validateDeleteBackup(in *DeleteBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -782,12 +748,11 @@ var opDeleteItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet2,
 }
 
-// newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
-// Operations modelling the same errors as DeleteItem share it.
-func newDeleteItemError(code string) runtime.ModeledError {
+// newErrorSet2 returns an empty modelled error of DeleteItem, PutItem and UpdateItem for code, or nil.
+func newErrorSet2(code string) runtime.ModeledError {
 	switch code {
 	case "ConditionalCheckFailedException":
 		return &ConditionalCheckFailedException{}
@@ -812,16 +777,10 @@ func newDeleteItemError(code string) runtime.ModeledError {
 func validateDeleteItem(in *DeleteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -886,12 +845,11 @@ var opDeleteTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteTable",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
-// newDeleteTableError returns an empty modelled error of DeleteTable for code, or nil.
-// Operations modelling the same errors as DeleteTable share it.
-func newDeleteTableError(code string) runtime.ModeledError {
+// newErrorSet3 returns an empty modelled error of DeleteTable, DisableKinesisStreamingDestination and 6 other operations for code, or nil.
+func newErrorSet3(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -910,10 +868,7 @@ func newDeleteTableError(code string) runtime.ModeledError {
 func validateDeleteTable(in *DeleteTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1001,10 +956,7 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 func validateDescribeBackup(in *DescribeBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1078,10 +1030,7 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeContinuousBackupsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1144,12 +1093,11 @@ var opDescribeContributorInsights = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
-// newDescribeContributorInsightsError returns an empty modelled error of DescribeContributorInsights for code, or nil.
-// Operations modelling the same errors as DescribeContributorInsights share it.
-func newDescribeContributorInsightsError(code string) runtime.ModeledError {
+// newErrorSet4 returns an empty modelled error of DescribeContributorInsights, DescribeKinesisStreamingDestination and 6 other operations for code, or nil.
+func newErrorSet4(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -1164,10 +1112,7 @@ func newDescribeContributorInsightsError(code string) runtime.ModeledError {
 func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeContributorInsightsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1280,10 +1225,7 @@ func newDescribeExportError(code string) runtime.ModeledError {
 func validateDescribeExport(in *DescribeExportInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeExportInput.ExportArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeExportInput.ExportArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1337,12 +1279,11 @@ var opDescribeGlobalTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable",
 	},
-	NewError: newDescribeGlobalTableError,
+	NewError: newErrorSet5,
 }
 
-// newDescribeGlobalTableError returns an empty modelled error of DescribeGlobalTable for code, or nil.
-// Operations modelling the same errors as DescribeGlobalTable share it.
-func newDescribeGlobalTableError(code string) runtime.ModeledError {
+// newErrorSet5 returns an empty modelled error of DescribeGlobalTable and DescribeGlobalTableSettings for code, or nil.
+func newErrorSet5(code string) runtime.ModeledError {
 	switch code {
 	case "GlobalTableNotFoundException":
 		return &GlobalTableNotFoundException{}
@@ -1357,10 +1298,7 @@ func newDescribeGlobalTableError(code string) runtime.ModeledError {
 func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1420,7 +1358,7 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings",
 	},
-	NewError: newDescribeGlobalTableError,
+	NewError: newErrorSet5,
 }
 
 // validateDescribeGlobalTableSettings returns a *runtime.InvalidParamsError naming every member of in
@@ -1428,10 +1366,7 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeGlobalTableSettingsInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1488,7 +1423,7 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
@@ -1496,10 +1431,7 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeKinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeKinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1552,12 +1484,11 @@ var opDescribeLimits = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeLimits",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
-// newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
-// Operations modelling the same errors as DescribeLimits share it.
-func newDescribeLimitsError(code string) runtime.ModeledError {
+// newErrorSet6 returns an empty modelled error of DescribeLimits, ListBackups and 2 other operations for code, or nil.
+func newErrorSet6(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -1649,7 +1580,7 @@ var opDescribeTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTable",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeTable returns a *runtime.InvalidParamsError naming every member of in
@@ -1657,10 +1588,7 @@ var opDescribeTable = runtime.Operation{
 func validateDescribeTable(in *DescribeTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1835,7 +1763,7 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
@@ -1843,10 +1771,7 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScalingInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTableReplicaAutoScalingInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1903,7 +1828,7 @@ var opDescribeTimeToLive = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeTimeToLive returns a *runtime.InvalidParamsError naming every member of in
@@ -1911,10 +1836,7 @@ var opDescribeTimeToLive = runtime.Operation{
 func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTimeToLiveInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1967,7 +1889,7 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateDisableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
@@ -1975,16 +1897,10 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.StreamArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2039,7 +1955,7 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateEnableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
@@ -2047,16 +1963,10 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.StreamArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2143,10 +2053,7 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 func validateExecuteStatement(in *ExecuteStatementInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExecuteStatementInput.Statement",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteStatementInput.Statement", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2203,12 +2110,11 @@ var opExecuteTransaction = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction",
 	},
-	NewError: newExecuteTransactionError,
+	NewError: newErrorSet7,
 }
 
-// newExecuteTransactionError returns an empty modelled error of ExecuteTransaction for code, or nil.
-// Operations modelling the same errors as ExecuteTransaction share it.
-func newExecuteTransactionError(code string) runtime.ModeledError {
+// newErrorSet7 returns an empty modelled error of ExecuteTransaction and TransactWriteItems for code, or nil.
+func newErrorSet7(code string) runtime.ModeledError {
 	switch code {
 	case "IdempotentParameterMismatchException":
 		return &IdempotentParameterMismatchException{}
@@ -2233,10 +2139,7 @@ func newExecuteTransactionError(code string) runtime.ModeledError {
 func validateExecuteTransaction(in *ExecuteTransactionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactStatements == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExecuteTransactionInput.TransactStatements",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteTransactionInput.TransactStatements", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2326,16 +2229,10 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExportTableToPointInTimeInput.S3Bucket",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.S3Bucket", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExportTableToPointInTimeInput.TableArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.TableArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2391,7 +2288,7 @@ var opGetItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.GetItem",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
 // validateGetItem returns a *runtime.InvalidParamsError naming every member of in
@@ -2399,16 +2296,10 @@ var opGetItem = runtime.Operation{
 func validateGetItem(in *GetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2467,7 +2358,7 @@ var opListBackups = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListBackups",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
 // List backups associated with an AWS account. To list backups for a given table, specify
@@ -2516,7 +2407,7 @@ var opListContributorInsights = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListContributorInsights",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
@@ -2739,7 +2630,7 @@ var opListGlobalTables = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListGlobalTables",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
 // Lists all global tables that have a replica in the specified Region.
@@ -2785,7 +2676,7 @@ var opListTables = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListTables",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
 // Returns an array of table names associated with the current account and endpoint. The output
@@ -2893,7 +2784,7 @@ var opListTagsOfResource = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateListTagsOfResource returns a *runtime.InvalidParamsError naming every member of in
@@ -2901,10 +2792,7 @@ var opListTagsOfResource = runtime.Operation{
 func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListTagsOfResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsOfResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2963,7 +2851,7 @@ var opPutItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet2,
 }
 
 // validatePutItem returns a *runtime.InvalidParamsError naming every member of in
@@ -2971,16 +2859,10 @@ var opPutItem = runtime.Operation{
 func validatePutItem(in *PutItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Item == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.Item",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.Item", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3082,7 +2964,7 @@ var opQuery = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
 // validateQuery returns a *runtime.InvalidParamsError naming every member of in
@@ -3090,10 +2972,7 @@ var opQuery = runtime.Operation{
 func validateQuery(in *QueryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "QueryInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "QueryInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3275,16 +3154,10 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableFromBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableFromBackupInput.TargetTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.TargetTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3379,10 +3252,7 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableToPointInTimeInput.TargetTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableToPointInTimeInput.TargetTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3464,7 +3334,7 @@ var opScan = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Scan",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
 // validateScan returns a *runtime.InvalidParamsError naming every member of in
@@ -3472,10 +3342,7 @@ var opScan = runtime.Operation{
 func validateScan(in *ScanInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ScanInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ScanInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3612,7 +3479,7 @@ var opTagResource = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "DynamoDB_20120810.TagResource",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateTagResource returns a *runtime.InvalidParamsError naming every member of in
@@ -3620,16 +3487,10 @@ var opTagResource = runtime.Operation{
 func validateTagResource(in *TagResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagResourceInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3712,10 +3573,7 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 func validateTransactGetItems(in *TransactGetItemsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TransactGetItemsInput.TransactItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TransactGetItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3782,7 +3640,7 @@ var opTransactWriteItems = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
 	},
-	NewError: newExecuteTransactionError,
+	NewError: newErrorSet7,
 }
 
 // validateTransactWriteItems returns a *runtime.InvalidParamsError naming every member of in
@@ -3790,10 +3648,7 @@ var opTransactWriteItems = runtime.Operation{
 func validateTransactWriteItems(in *TransactWriteItemsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TransactWriteItemsInput.TransactItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TransactWriteItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3890,7 +3745,7 @@ var opUntagResource = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "DynamoDB_20120810.UntagResource",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUntagResource returns a *runtime.InvalidParamsError naming every member of in
@@ -3898,16 +3753,10 @@ var opUntagResource = runtime.Operation{
 func validateUntagResource(in *UntagResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagResourceInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3985,16 +3834,10 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContinuousBackupsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4057,7 +3900,7 @@ var opUpdateContributorInsights = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateUpdateContributorInsights returns a *runtime.InvalidParamsError naming every member of in
@@ -4065,16 +3908,10 @@ var opUpdateContributorInsights = runtime.Operation{
 func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContributorInsightsInput.ContributorInsightsAction",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.ContributorInsightsAction", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContributorInsightsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4152,16 +3989,10 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.ReplicaUpdates == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableInput.ReplicaUpdates",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.ReplicaUpdates", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4256,10 +4087,7 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableSettingsInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4313,7 +4141,7 @@ var opUpdateItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet2,
 }
 
 // validateUpdateItem returns a *runtime.InvalidParamsError naming every member of in
@@ -4321,16 +4149,10 @@ var opUpdateItem = runtime.Operation{
 func validateUpdateItem(in *UpdateItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4391,7 +4213,7 @@ var opUpdateTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTable",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUpdateTable returns a *runtime.InvalidParamsError naming every member of in
@@ -4399,10 +4221,7 @@ var opUpdateTable = runtime.Operation{
 func validateUpdateTable(in *UpdateTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4469,7 +4288,7 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUpdateTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
@@ -4477,10 +4296,7 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTableReplicaAutoScalingInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4538,7 +4354,7 @@ var opUpdateTimeToLive = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUpdateTimeToLive returns a *runtime.InvalidParamsError naming every member of in
@@ -4546,16 +4362,10 @@ var opUpdateTimeToLive = runtime.Operation{
 func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTimeToLiveInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTimeToLiveInput.TimeToLiveSpecification",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TimeToLiveSpecification", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

@@ -19,7 +19,7 @@ var opDescribeInstances = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json",
 	},
-	NewErrorForStatus: newDescribeInstancesStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateDescribeInstances returns a *runtime.InvalidParamsError naming every member of in
@@ -27,10 +27,7 @@ var opDescribeInstances = runtime.Operation{
 func validateDescribeInstances(in *DescribeInstancesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeInstancesInput.RegionId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeInstancesInput.RegionId", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -92,7 +89,7 @@ var opRunInstances = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json",
 	},
-	NewErrorForStatus: newDescribeInstancesStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateRunInstances returns a *runtime.InvalidParamsError naming every member of in
@@ -100,22 +97,13 @@ var opRunInstances = runtime.Operation{
 func validateRunInstances(in *RunInstancesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RunInstancesInput.RegionId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RunInstancesInput.RegionId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RunInstancesInput.ImageId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RunInstancesInput.ImageId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RunInstancesInput.InstanceType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RunInstancesInput.InstanceType", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -169,9 +157,8 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	return out, nil
 }
 
-// newDescribeInstancesStatusError returns an empty modelled error of DescribeInstances for an HTTP status, or nil.
-// Operations modelling the same errors as DescribeInstances share it.
-func newDescribeInstancesStatusError(status int) runtime.ModeledError {
+// newStatusErrorSet1 returns an empty modelled error of DescribeInstances and RunInstances for an HTTP status, or nil.
+func newStatusErrorSet1(status int) runtime.ModeledError {
 	switch {
 	case status == 400, status == 503:
 		return &ErrorResponse{}

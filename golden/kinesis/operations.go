@@ -22,12 +22,11 @@ var opAddTagsToStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.AddTagsToStream",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
-// newAddTagsToStreamError returns an empty modelled error of AddTagsToStream for code, or nil.
-// Operations modelling the same errors as AddTagsToStream share it.
-func newAddTagsToStreamError(code string) runtime.ModeledError {
+// newErrorSet1 returns an empty modelled error of AddTagsToStream, DecreaseStreamRetentionPeriod and 9 other operations for code, or nil.
+func newErrorSet1(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -46,16 +45,10 @@ func newAddTagsToStreamError(code string) runtime.ModeledError {
 func validateAddTagsToStream(in *AddTagsToStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddTagsToStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddTagsToStreamInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -133,16 +126,10 @@ func newCreateStreamError(code string) runtime.ModeledError {
 func validateCreateStream(in *CreateStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateStreamInput.ShardCount",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.ShardCount", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -228,7 +215,7 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.DecreaseStreamRetentionPeriod",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateDecreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
@@ -236,16 +223,10 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 func validateDecreaseStreamRetentionPeriod(in *DecreaseStreamRetentionPeriodInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DecreaseStreamRetentionPeriodInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -323,10 +304,7 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 func validateDeleteStream(in *DeleteStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -393,12 +371,11 @@ var opDeregisterStreamConsumer = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.DeregisterStreamConsumer",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
-// newDeregisterStreamConsumerError returns an empty modelled error of DeregisterStreamConsumer for code, or nil.
-// Operations modelling the same errors as DeregisterStreamConsumer share it.
-func newDeregisterStreamConsumerError(code string) runtime.ModeledError {
+// newErrorSet2 returns an empty modelled error of DeregisterStreamConsumer, DescribeStreamConsumer and ListTagsForStream for code, or nil.
+func newErrorSet2(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -455,12 +432,11 @@ var opDescribeLimits = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet3,
 }
 
-// newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
-// Operations modelling the same errors as DescribeLimits share it.
-func newDescribeLimitsError(code string) runtime.ModeledError {
+// newErrorSet3 returns an empty modelled error of DescribeLimits and ListStreams for code, or nil.
+func newErrorSet3(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
 		return &LimitExceededException{}
@@ -511,12 +487,11 @@ var opDescribeStream = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
-	NewError: newDescribeStreamError,
+	NewError: newErrorSet4,
 }
 
-// newDescribeStreamError returns an empty modelled error of DescribeStream for code, or nil.
-// Operations modelling the same errors as DescribeStream share it.
-func newDescribeStreamError(code string) runtime.ModeledError {
+// newErrorSet4 returns an empty modelled error of DescribeStream and DescribeStreamSummary for code, or nil.
+func newErrorSet4(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
 		return &LimitExceededException{}
@@ -531,10 +506,7 @@ func newDescribeStreamError(code string) runtime.ModeledError {
 func validateDescribeStream(in *DescribeStreamInput2) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeStreamInput2.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamInput2.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -785,7 +757,7 @@ var opDescribeStreamConsumer = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
 // To get the description of a registered consumer, provide the ARN of the consumer. Alternatively,
@@ -835,7 +807,7 @@ var opDescribeStreamSummary = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
-	NewError: newDescribeStreamError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeStreamSummary returns a *runtime.InvalidParamsError naming every member of in
@@ -843,10 +815,7 @@ var opDescribeStreamSummary = runtime.Operation{
 func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeStreamSummaryInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamSummaryInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -905,7 +874,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateDisableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
@@ -913,16 +882,10 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DisableEnhancedMonitoringInput.ShardLevelMetrics",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DisableEnhancedMonitoringInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -976,7 +939,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateEnableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
@@ -984,16 +947,10 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "EnableEnhancedMonitoringInput.ShardLevelMetrics",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "EnableEnhancedMonitoringInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1082,10 +1039,7 @@ func newGetRecordsError(code string) runtime.ModeledError {
 func validateGetRecords(in *GetRecordsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetRecordsInput.ShardIterator",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetRecordsInput.ShardIterator", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1211,22 +1165,13 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 func validateGetShardIterator(in *GetShardIteratorInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.ShardId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.ShardIteratorType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardIteratorType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1312,7 +1257,7 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.IncreaseStreamRetentionPeriod",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateIncreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
@@ -1320,16 +1265,10 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 func validateIncreaseStreamRetentionPeriod(in *IncreaseStreamRetentionPeriodInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "IncreaseStreamRetentionPeriodInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1390,12 +1329,11 @@ var opListShards = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
-	NewError: newListShardsError,
+	NewError: newErrorSet5,
 }
 
-// newListShardsError returns an empty modelled error of ListShards for code, or nil.
-// Operations modelling the same errors as ListShards share it.
-func newListShardsError(code string) runtime.ModeledError {
+// newErrorSet5 returns an empty modelled error of ListShards and ListStreamConsumers for code, or nil.
+func newErrorSet5(code string) runtime.ModeledError {
 	switch code {
 	case "ExpiredNextTokenException":
 		return &ExpiredNextTokenException{}
@@ -1459,7 +1397,7 @@ var opListStreamConsumers = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
-	NewError: newListShardsError,
+	NewError: newErrorSet5,
 }
 
 // validateListStreamConsumers returns a *runtime.InvalidParamsError naming every member of in
@@ -1467,10 +1405,7 @@ var opListStreamConsumers = runtime.Operation{
 func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListStreamConsumersInput2.StreamARN",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListStreamConsumersInput2.StreamARN", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1595,7 +1530,7 @@ var opListStreams = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet3,
 }
 
 // Lists your Kinesis data streams.
@@ -1720,7 +1655,7 @@ var opListTagsForStream = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
 // validateListTagsForStream returns a *runtime.InvalidParamsError naming every member of in
@@ -1728,10 +1663,7 @@ var opListTagsForStream = runtime.Operation{
 func validateListTagsForStream(in *ListTagsForStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListTagsForStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsForStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1785,7 +1717,7 @@ var opMergeShards = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.MergeShards",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateMergeShards returns a *runtime.InvalidParamsError naming every member of in
@@ -1793,22 +1725,13 @@ var opMergeShards = runtime.Operation{
 func validateMergeShards(in *MergeShardsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.AdjacentShardToMerge",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.AdjacentShardToMerge", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.ShardToMerge",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.ShardToMerge", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1890,12 +1813,11 @@ var opPutRecord = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
-	NewError: newPutRecordError,
+	NewError: newErrorSet6,
 }
 
-// newPutRecordError returns an empty modelled error of PutRecord for code, or nil.
-// Operations modelling the same errors as PutRecord share it.
-func newPutRecordError(code string) runtime.ModeledError {
+// newErrorSet6 returns an empty modelled error of PutRecord and PutRecords for code, or nil.
+func newErrorSet6(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -1924,22 +1846,13 @@ func newPutRecordError(code string) runtime.ModeledError {
 func validatePutRecord(in *PutRecordInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.Data",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.Data", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.PartitionKey",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.PartitionKey", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2034,7 +1947,7 @@ var opPutRecords = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
-	NewError: newPutRecordError,
+	NewError: newErrorSet6,
 }
 
 // validatePutRecords returns a *runtime.InvalidParamsError naming every member of in
@@ -2042,16 +1955,10 @@ var opPutRecords = runtime.Operation{
 func validatePutRecords(in *PutRecordsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Records == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordsInput.Records",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.Records", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordsInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2166,7 +2073,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateRegisterStreamConsumer returns a *runtime.InvalidParamsError naming every member of in
@@ -2174,16 +2081,10 @@ var opRegisterStreamConsumer = runtime.Operation{
 func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RegisterStreamConsumerInput.ConsumerName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.ConsumerName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RegisterStreamConsumerInput.StreamARN",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.StreamARN", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2250,7 +2151,7 @@ var opRemoveTagsFromStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.RemoveTagsFromStream",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateRemoveTagsFromStream returns a *runtime.InvalidParamsError naming every member of in
@@ -2258,16 +2159,10 @@ var opRemoveTagsFromStream = runtime.Operation{
 func validateRemoveTagsFromStream(in *RemoveTagsFromStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemoveTagsFromStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemoveTagsFromStreamInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2322,7 +2217,7 @@ var opSplitShard = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.SplitShard",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateSplitShard returns a *runtime.InvalidParamsError naming every member of in
@@ -2330,22 +2225,13 @@ var opSplitShard = runtime.Operation{
 func validateSplitShard(in *SplitShardInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.NewStartingHashKey",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.NewStartingHashKey", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.ShardToSplit",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.ShardToSplit", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2473,22 +2359,13 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 func validateStartStreamEncryption(in *StartStreamEncryptionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.EncryptionType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.KeyId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2554,7 +2431,7 @@ var opStopStreamEncryption = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.StopStreamEncryption",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateStopStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
@@ -2562,22 +2439,13 @@ var opStopStreamEncryption = runtime.Operation{
 func validateStopStreamEncryption(in *StopStreamEncryptionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.EncryptionType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.KeyId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2643,7 +2511,7 @@ var opUpdateShardCount = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateUpdateShardCount returns a *runtime.InvalidParamsError naming every member of in
@@ -2651,22 +2519,13 @@ var opUpdateShardCount = runtime.Operation{
 func validateUpdateShardCount(in *UpdateShardCountInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.ScalingType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.ScalingType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.TargetShardCount",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.TargetShardCount", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

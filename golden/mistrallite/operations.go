@@ -18,7 +18,7 @@ var opAgentsApiV1ConversationsStartStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateAgentsApiV1ConversationsStartStream returns a *runtime.InvalidParamsError naming every member of in
@@ -26,10 +26,7 @@ var opAgentsApiV1ConversationsStartStream = runtime.Operation{
 func validateAgentsApiV1ConversationsStartStream(in *AgentsApiV1ConversationsStartStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AgentsApiV1ConversationsStartStreamInput.Body",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AgentsApiV1ConversationsStartStreamInput.Body", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -86,7 +83,7 @@ var opChatComplete = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json, text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateChatComplete returns a *runtime.InvalidParamsError naming every member of in
@@ -94,16 +91,10 @@ var opChatComplete = runtime.Operation{
 func validateChatComplete(in *ChatCompletionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Messages == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChatCompletionRequest.Messages",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChatCompletionRequest.Messages", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChatCompletionRequest.Model",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChatCompletionRequest.Model", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -218,16 +209,10 @@ var opDownloadFile = runtime.Operation{
 func validateDownloadFile(in *DownloadFileInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.FileId == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DownloadFileInput.FileId",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DownloadFileInput.FileId", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.FileId == "." || in.FileId == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DownloadFileInput.FileId",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DownloadFileInput.FileId", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -275,7 +260,7 @@ var opFimCompletionV1FimCompletionsPost = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json, text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateFimCompletionV1FimCompletionsPost returns a *runtime.InvalidParamsError naming every member of in
@@ -283,16 +268,10 @@ var opFimCompletionV1FimCompletionsPost = runtime.Operation{
 func validateFimCompletionV1FimCompletionsPost(in *FIMCompletionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "FIMCompletionRequest.Model",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "FIMCompletionRequest.Model", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "FIMCompletionRequest.Prompt",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "FIMCompletionRequest.Prompt", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -405,7 +384,7 @@ var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateStreamV1WorkflowsExecutionsExecutionIdStreamGet returns a *runtime.InvalidParamsError naming every member of in
@@ -413,16 +392,10 @@ var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{
 func validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in *StreamV1WorkflowsExecutionsExecutionIdStreamGetInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ExecutionId == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.ExecutionId == "." || in.ExecutionId == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -480,10 +453,7 @@ var opUploadFile = runtime.Operation{
 func validateUploadFile(in *UploadFileInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.File == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UploadFileInput.File",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UploadFileInput.File", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -549,9 +519,8 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 	return out, nil
 }
 
-// newAgentsApiV1ConversationsStartStreamStatusError returns an empty modelled error of AgentsApiV1ConversationsStartStream for an HTTP status, or nil.
-// Operations modelling the same errors as AgentsApiV1ConversationsStartStream share it.
-func newAgentsApiV1ConversationsStartStreamStatusError(status int) runtime.ModeledError {
+// newStatusErrorSet1 returns an empty modelled error of AgentsApiV1ConversationsStartStream, ChatComplete and 2 other operations for an HTTP status, or nil.
+func newStatusErrorSet1(status int) runtime.ModeledError {
 	switch {
 	case status == 422:
 		return &HTTPValidationError{}

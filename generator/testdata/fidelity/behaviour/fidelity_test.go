@@ -56,7 +56,7 @@ func TestNullsRoundTrip(t *testing.T) {
 		t.Fatalf("due_at = %v, %v", d, ok)
 	}
 	v = roundTrip[Todo](t, `{"id":"1","note":"n","owner":{"name":"a"},"labels":["x"],"kind":{"any":"json"}}`)
-	if !v.DueAt.IsZero() {
+	if v.DueAt != (openapi.Nullable[time.Time]{}) { // absent is the zero value
 		t.Fatal("an absent due_at is not absent")
 	}
 }
@@ -216,5 +216,26 @@ func TestBaseDiscriminator(t *testing.T) {
 	v := roundTrip[Todo](t, `{"id":"1","note":null,"owner":null,"labels":null,"kind":0,"pets":[{"petType":"dog","name":"a"},{"petType":"Cat","name":"b","lives":1}]}`)
 	if len(v.Pets) != 2 || v.Pets[0].Dog == nil || v.Pets[1].Cat == nil {
 		t.Fatalf("pets decoded as %+v", v.Pets)
+	}
+}
+
+// Array items and map values that may be null are pointers (slices and
+// maps are nil already): null elements round-trip as null, zero values as
+// zero values.
+func TestNullElements(t *testing.T) {
+	v := roundTrip[Todo](t, `{"id":"1","note":null,"owner":null,"labels":null,"kind":0,
+		"scores":[1,null,0],"owners":[null,{"name":"a"}],"names":["",null],"kinds":[2,null],
+		"grid":[null,[null,"x"],[]],"ratings":{"a":null,"b":0.5},
+		"meta":{"a":"x","o":null,"p":{"name":"b"}}}`)
+	if v.Scores[1] != nil || *v.Scores[2] != 0 || v.Owners[0] != nil || v.Owners[1].Name != "a" ||
+		v.Names[1] != nil || *v.Names[0] != "" || v.Kinds[1] != nil || *v.Kinds[0] != PriorityHigh ||
+		v.Grid[0] != nil || v.Grid[1][0] != nil || v.Grid[2] == nil || v.Ratings["a"] != nil || *v.Ratings["b"] != 0.5 {
+		t.Fatalf("decoded %+v", v)
+	}
+	if m := v.Meta; m == nil || m.AdditionalProperties["o"] != nil || m.AdditionalProperties["p"].Name != "b" {
+		t.Fatalf("meta decoded as %+v", v.Meta)
+	}
+	if m, err := json.Marshal(Meta{AdditionalProperties: map[string]*Owner{"o": nil}}); err != nil || string(m) != `{"o":null}` {
+		t.Fatalf("meta encoded %s, %v", m, err)
 	}
 }
