@@ -65,7 +65,8 @@ func (b *builder) operations() []*Operation {
 	var out []*Operation
 	var nodes []*yaml.Node // each operation's mapping, by index into out
 	methods := namespace{}
-	ids := map[string]string{} // operationId → pointer of its first operation
+	ids := map[string]string{}   // operationId → pointer of its first operation
+	checked := map[string]bool{} // path keys checked (checkPathKey): one error per path, not per operation
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		b.d.building(ptr)
@@ -91,7 +92,10 @@ func (b *builder) operations() []*Operation {
 			ids[op.OperationID] = ptr
 		}
 		path0, _, _ := splitPathKey(path)
-		checkPathKey(b.d, path, path0)
+		if !checked[path] {
+			checked[path] = true
+			checkPathKey(b.d, path, path0)
+		}
 		o := &Operation{Name: name, Summary: op.Summary, Doc: withDeprecated(op.Description, op.Deprecated, "operation"), Method: strings.ToUpper(method), Path: path0, Source: ptr}
 		ps := b.params(path, ptr, name, op)
 		o.Headers, o.Query, o.Flags = ps.headers, ps.query, ps.flags

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -104,6 +105,10 @@ func (b *builder) component(name string) TypeRef {
 		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // allOf cycle: reported as an error
 	case c.named && !c.built:
 		c.built = true
+		if subs := b.baseSubtypes(name); len(subs) > 0 {
+			b.baseUnion(c.ref.Name, s, ptr, subs)
+			break
+		}
 		b.namedType(c.ref.Name, s, ptr)
 	case !c.named && !c.built:
 		if c.busy {
@@ -577,13 +582,41 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 	return out
 }
 
+// propertyEnum returns the values a property may hold: its own enum or
+// const, narrowed by those of its allOf members (Discord's
+// `{type: integer, enum: [1], allOf: [{$ref: AutomodActionType}]}` may hold
+// 1 only; `allOf: [{$ref: T}, {const: 1}]` too), or nil when nothing
+// limits it.
+func propertyEnum(s *openapi3.Schema) []any {
+	out := enumOf(s)
+	if objectish(s, 0) {
+		return out // an object (allOf of an enum and an object merges into a struct): no enum of its own
+	}
+	for _, m := range s.AllOf {
+		if m == nil || m.Value == nil {
+			continue
+		}
+		e := enumOf(m.Value)
+		switch {
+		case len(e) == 0:
+		case out == nil:
+			out = e
+		default:
+			out = slices.DeleteFunc(slices.Clone(out), func(v any) bool {
+				return !slices.ContainsFunc(e, func(w any) bool { return reflect.DeepEqual(v, w) })
+			})
+		}
+	}
+	return out
+}
+
 // constOf returns the JSON text of the only value a property may hold (an
-// enum of one value or a const), or "".
+// enum of one value or a const, its own or its allOf members'), or "".
 func constOf(p *openapi3.SchemaRef) string {
 	if p == nil || p.Value == nil {
 		return ""
 	}
-	if e := enumOf(p.Value); len(e) == 1 && e[0] != nil {
+	if e := propertyEnum(p.Value); len(e) == 1 && e[0] != nil {
 		if b, err := json.Marshal(e[0]); err == nil {
 			return string(b)
 		}
@@ -591,13 +624,13 @@ func constOf(p *openapi3.SchemaRef) string {
 	return ""
 }
 
-// enumListOf returns the JSON array of a property's enum values when it has
-// two or more, or "".
+// enumListOf returns the JSON array of a property's enum values (its own
+// or its allOf members', see propertyEnum) when it has two or more, or "".
 func enumListOf(p *openapi3.SchemaRef) string {
 	if p == nil || p.Value == nil {
 		return ""
 	}
-	if e := enumOf(p.Value); len(e) > 1 {
+	if e := propertyEnum(p.Value); len(e) > 1 {
 		if b, err := json.Marshal(e); err == nil {
 			return string(b)
 		}

@@ -84,12 +84,18 @@ func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 	if len(s.Properties) > 0 {
 		// Properties beside the oneOf/anyOf are fields next to the variants,
 		// decoded from and encoded into the same object.
-		reserved := append([]string{"fields"}, reservedUnionFields...)
-		for _, v := range t.Variants {
-			reserved = append(reserved, v.Name)
-		}
-		t.Fields = b.fields(t.Name, s, ptr, reserved)
+		t.Fields = b.fields(t.Name, s, ptr, t.fieldsReserved())
 	}
+}
+
+// fieldsReserved are the names a union's fields beside its variants may not
+// use: the variants' and the union's own.
+func (t *Type) fieldsReserved() []string {
+	reserved := append([]string{"fields"}, reservedUnionFields...)
+	for _, v := range t.Variants {
+		reserved = append(reserved, v.Name)
+	}
+	return reserved
 }
 
 // discriminatorTags fills the variants' Tags from the discriminator's
@@ -103,6 +109,11 @@ func (b *builder) discriminatorTags(t *Type, s *openapi3.Schema, members []union
 			target = componentPrefix + target // a bare schema name
 		}
 		i := slices.IndexFunc(members, func(m unionMember) bool { return m.ref.Ref == target })
+		if i < 0 && t.DiscriminatorOnly {
+			b.d.warnf(child(child(child(ptr, "discriminator"), "mapping"), key),
+				"discriminator mapping %q names %s, which adds no member to the base schema; such a value sets no field of %s but stays whole in its Raw", key, target, t.Name)
+			continue
+		}
 		if i < 0 {
 			b.d.warnf(child(child(child(ptr, "discriminator"), "mapping"), key),
 				"discriminator mapping %q names %s, which is not a member; ignored", key, target)
@@ -283,4 +294,83 @@ func constTag(s *openapi3.Schema) string {
 		}
 	}
 	return tag
+}
+
+// baseSubtypes returns the component schemas a discriminator on the
+// component schema name (a base schema: a discriminator and no
+// oneOf/anyOf, OpenAPI 3.0 §4.7.25) tells apart: its mapping's targets,
+// then every component that allOf-references it, directly or through
+// other components (the implicit mapping: its name is its tag). A target
+// that is the base itself, or that adds nothing to it (an allOf of the base
+// alone), is left out: a value naming it keeps only the base's members. nil
+// when name is not such a base.
+func (b *builder) baseSubtypes(name string) []string {
+	schemas := b.api.Components.Schemas
+	s := schemas[name].Value
+	if s == nil || s.Discriminator == nil || s.Discriminator.PropertyName == "" || len(s.OneOf)+len(s.AnyOf) > 0 || b.errors[name] != nil {
+		return nil
+	}
+	var out []string
+	add := func(sub string) {
+		sr := schemas[sub]
+		if sub == name || sr == nil || sr.Value == nil || slices.Contains(out, sub) || b.errors[sub] != nil {
+			return
+		}
+		if kind, named := namedKind(sr.Value, true); !named || kind != KindStruct || aliasMember(sr.Value) >= 0 {
+			return
+		}
+		out = append(out, sub)
+	}
+	for _, key := range sortedKeys(s.Discriminator.Mapping) {
+		target := s.Discriminator.Mapping[key].Ref
+		if sub, ok := strings.CutPrefix(target, componentPrefix); ok {
+			add(pointerUnescaper.Replace(sub))
+		} else if !strings.Contains(target, "/") {
+			add(target) // a bare schema name
+		}
+	}
+	for _, sub := range sortedKeys(schemas) {
+		if inherits(schemas[sub].Value, componentPrefix+name, 0) {
+			add(sub)
+		}
+	}
+	return out
+}
+
+// inherits reports whether s allOf-references ref, directly or through
+// the allOf members of what it references (at most 8 levels; allOf cycles
+// are reported elsewhere).
+func inherits(s *openapi3.Schema, ref string, depth int) bool {
+	if s == nil || depth > 8 {
+		return false
+	}
+	for _, m := range s.AllOf {
+		if m == nil {
+			continue
+		}
+		if m.Ref == ref || inherits(m.Value, ref, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// baseUnion builds the type of a base schema with a discriminator (see
+// baseSubtypes): a union whose variants are the subtypes, chosen by the
+// discriminator alone (openapi.Union.DiscriminatorOnly), with the base's
+// own properties as fields beside them, so every value's base members —
+// the discriminator among them — are readable, and a value whose
+// discriminator names no subtype is kept whole in Raw.
+func (b *builder) baseUnion(name string, s *openapi3.Schema, ptr string, subs []string) {
+	t := &Type{Name: name, Kind: KindUnion, Doc: withDeprecated(s.Description, s.Deprecated, "schema"), Source: ptr, DiscriminatorOnly: true}
+	b.types = append(b.types, t)
+	u := *s // the members are the subtypes; the rest is the base's
+	u.OneOf, u.AnyOf = nil, nil
+	for _, sub := range subs {
+		u.OneOf = append(u.OneOf, &openapi3.SchemaRef{Ref: componentPrefix + sub, Value: b.api.Components.Schemas[sub].Value})
+	}
+	b.union(t, &u, ptr)
+	if len(s.Properties) == 0 && len(s.AllOf) > 0 {
+		t.Fields = b.fields(t.Name, s, ptr, t.fieldsReserved())
+	}
 }

@@ -33,17 +33,18 @@ type Diagnostic struct {
 
 // String renders "FILE#POINTER: MESSAGE", the pointer in URI fragment form
 // (RFC 6901 §6: "#" becomes "%23"), with every control character of FILE
-// and MESSAGE escaped (see escapeControls) so spec text cannot drive the
+// and MESSAGE escaped (see EscapeControls) so spec text cannot drive the
 // terminal.
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s#%s: %s", escapeControls(d.File), fragment(d.Pointer), escapeControls(d.Message))
+	return fmt.Sprintf("%s#%s: %s", EscapeControls(d.File), fragment(d.Pointer), EscapeControls(d.Message))
 }
 
-// escapeControls writes each C0 control byte and DEL as \xNN, each C1
+// EscapeControls writes each C0 control byte and DEL as \xNN, each C1
 // control (U+0080–U+009F) as \uNNNN and each byte that is not UTF-8 as
 // \xNN, and returns other text unchanged: a diagnostic stays one line and
-// carries no raw ESC, BEL or CSI from the spec (ECMA-48 §5).
-func escapeControls(s string) string {
+// carries no raw ESC, BEL or CSI from the spec (ECMA-48 §5). cmd/retrygen
+// prints every error through it too.
+func EscapeControls(s string) string {
 	clean := true
 	for _, r := range s {
 		if r < 0x20 || r >= 0x7f && r <= 0x9f || r == utf8.RuneError {

@@ -1,7 +1,9 @@
 package generator
 
 import (
+	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -12,7 +14,7 @@ import (
 // matchable with errors.As.
 func emitErrors(f *jen.File, svc *Service) {
 	for _, e := range svc.Errors {
-		f.Add(docComment([]string{e.Doc}, []string{errorSentence(e)}, e.Source))
+		f.Add(docComment([]string{e.Doc}, append([]string{errorSentence(e)}, hiddenMetadata(e)...), e.Source))
 		fields := append([]jen.Code{
 			jen.Qual(runtimePath, "ErrorMetadata").Tag(map[string]string{"json": "-"}),
 		}, structFields(e.Fields, false, false)...)
@@ -41,4 +43,36 @@ func errorSentence(e *ErrorShape) string {
 		return first + ": by its code it is a throttling error, retried after the throttling base delay."
 	}
 	return first + ": its code alone does not make it retryable (the HTTP status may)."
+}
+
+// hiddenMetadata returns a paragraph for an error shape whose own fields
+// (the body's members "code", "message"…) have the Go name of a
+// runtime.ErrorMetadata field and so hide the promoted one (legal Go, the
+// outer field wins): it says so and where the response's metadata stays.
+// None when no field hides one.
+func hiddenMetadata(e *ErrorShape) []string {
+	meta := map[string]bool{}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[runtime.ErrorMetadata]()) {
+		meta[f.Name] = true
+	}
+	var names, members []string
+	for _, f := range e.Fields {
+		if meta[f.Name] {
+			names, members = append(names, f.Name), append(members, strconv.Quote(f.JSONName))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	and := func(s []string) string {
+		if len(s) == 1 {
+			return s[0]
+		}
+		return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	}
+	verb := "field " + and(names) + " is the body's member " + and(members) + ": it hides the promoted runtime.ErrorMetadata field of the same name."
+	if len(names) > 1 {
+		verb = "fields " + and(names) + " are the body's members " + and(members) + ": they hide the promoted runtime.ErrorMetadata fields of the same names."
+	}
+	return []string{"Its " + verb + " The metadata the runtime read from the response stays in e.ErrorMetadata; ErrorCode() and ErrorMessage() return its code (from the service's error-code header or field, normalised) and message."}
 }

@@ -39,7 +39,11 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		fields = append(fields, jen.Id(v.Name).Op("*").Add(typeExpr(v.Type)))
 	}
 	if len(t.Fields) > 0 {
-		fields = append(fields, jen.Line().Comment("The properties declared beside the oneOf/anyOf travel in the same object."))
+		if t.DiscriminatorOnly {
+			fields = append(fields, jen.Line().Comment("The base schema's properties: decoded from every value, whichever variant it is."))
+		} else {
+			fields = append(fields, jen.Line().Comment("The properties declared beside the oneOf/anyOf travel in the same object."))
+		}
 		fields = append(fields, structFields(t.Fields, false, false)...)
 	}
 	fields = append(fields, jen.Line().Comment("Raw is the JSON value as received; MarshalJSON writes it when no variant is set."),
@@ -87,6 +91,9 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	discriminated := t.Discriminator != "" && hasTags(t)
 	if discriminated {
 		desc = append(desc, field("Discriminator", jen.Lit(t.Discriminator)))
+		if t.DiscriminatorOnly {
+			desc = append(desc, field("DiscriminatorOnly", jen.True()))
+		}
 	}
 	kinds := map[string]int{}
 	for _, v := range t.Variants {
@@ -140,6 +147,9 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	}
 	f.Comment("UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses")
 	f.Comment("(discriminator, else JSON type, required and const properties; unknown members never disqualify).")
+	if t.DiscriminatorOnly && discriminated {
+		f.Comment("An object whose " + t.Discriminator + " names no variant sets none: it stays in Raw and the fields.")
+	}
 	f.Comment("It returns an *openapi.UnionError naming every variant tried when none fits.")
 	init := jen.Dict{
 		jen.Id("Raw"): jen.Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("b").Op("...")),

@@ -208,7 +208,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		)
 	} else {
 		body = append(body, jen.Id("out").Op(":=").New(jen.Id(op.Output)))
-		// A JSON body's bytes stay reachable in ResultMetadata.Body (issue 19).
+		// A JSON or XML body's bytes stay reachable in ResultMetadata.Body (issue 19).
 		keep := keepsRawBody(op)
 		if keep {
 			body = append(body, jen.Var().Id("raw").Index().Byte())
@@ -677,15 +677,16 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		return jen.Nil()
 	case OutputXML:
 		if resultWrapper {
-			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"))
+			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), jen.Op("&").Id("raw"))
 		}
-		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"))
+		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"), jen.Op("&").Id("raw"))
 	}
 	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), jen.Op("&").Id("raw"))
 }
 
 // keepsRawBody reports whether op's generated method keeps the bytes of the
-// JSON body it decodes in ResultMetadata.Body (runtime.DecodeJSONKeep).
+// JSON or XML body it decodes in ResultMetadata.Body
+// (runtime.DecodeJSONKeep, openapi.DecodeXML, openapi.DecodeXMLResult).
 func keepsRawBody(op *Operation) bool {
-	return op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField
+	return op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField || op.OutputBody == OutputXML
 }

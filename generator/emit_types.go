@@ -79,6 +79,8 @@ func typeSentence(t *Type, role string) string {
 		return ""
 	case t.Kind == KindEnum:
 		return t.Name + " is an enumeration of the spec: one constant per value."
+	case t.Kind == KindUnion && t.DiscriminatorOnly:
+		return t.Name + " is a base schema of the spec with a discriminator: one field per schema that allOf it, chosen by " + t.Discriminator + "."
 	case t.Kind == KindUnion:
 		return t.Name + " is a union of the spec (oneOf/anyOf): one field per variant."
 	}

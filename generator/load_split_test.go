@@ -180,7 +180,7 @@ func TestSplitSpecRefs(t *testing.T) {
 		name:  "files that refer to each other and nothing else",
 		spec:  splitSpec("a.yaml", "schema"),
 		files: fstest.MapFS{"a.yaml": {Data: []byte("$ref: b.yaml\n")}, "b.yaml": {Data: []byte("$ref: a.yaml\n")}},
-		diags: []string{`a.yaml#/$ref: $ref "b.yaml" is a chain of $refs that never reaches a value (#/components/schemas/a → #/components/schemas/a); the schema is replaced by {} (json.RawMessage)`},
+		diags: []string{`b.yaml#/$ref: $ref "a.yaml" is a chain of $refs that never reaches a value (#/components/schemas/a → #/components/schemas/b → #/components/schemas/a); the schema is replaced by {} (json.RawMessage)`},
 		types: []string{"GetAInput", "GetAOutput", "GetBInput", "GetBOutput"},
 	}}
 	for _, tt := range tests {

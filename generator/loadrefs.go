@@ -27,12 +27,21 @@ import (
 //   - a root component that is a $ref to a file ("Thing: {$ref:
 //     schemas/Thing.yaml}") is replaced by the file's content, and every
 //     other $ref to that file becomes a $ref to the component;
+//   - a $ref to a file or a fragment ("schemas/Pet.yaml", "enums.yaml#/
+//     Status") where a schema, a parameter, a request body, a response or a
+//     response header goes makes what it names one component of that kind,
+//     named after the fragment's last token or the file's name ("Status",
+//     "Pet"; "Pet2" … when taken), and becomes a $ref to it: a file
+//     referenced from 400 places is bundled once, one Go type, as in the
+//     same spec written in one file;
 //   - any other $ref is replaced by a copy of what it names: a path item
 //     ("/x: {$ref: paths/x.yaml}"), an operation ("get: {$ref: …}", not
-//     standard OpenAPI but common in split specs), a description
+//     standard OpenAPI but common in split specs) or a description
 //     ("description: {$ref: description.yml#/intro}"; a file that is not
-//     YAML or JSON, such as intro.md, is read as text) or a schema. A schema
-//     that refers back to itself through files becomes a component;
+//     YAML or JSON, such as intro.md, is read as text);
+//   - a discriminator's mapping value that names another file's schema
+//     ("Dog.yaml", "pets.yaml#/components/schemas/Dog") is bundled as a
+//     $ref there would be, and becomes the component's local reference;
 //   - $refs inside a referenced file are read relative to that file.
 //
 // A $ref that is a URL or leaves the spec's directory is refused with an
@@ -71,6 +80,9 @@ type bundler struct {
 	origin   map[*yaml.Node]refOrigin
 	skip     *skipSet
 	fatal    error // a refusal that stops the load (budget, syntax error)
+	// bundled holds the components put into the spec, walked when copied:
+	// the walk of the spec's own components passes them by.
+	bundled map[*yaml.Node]bool
 }
 
 // bundle reads every file the $refs of root (the spec's root mapping) name
@@ -79,7 +91,8 @@ type bundler struct {
 func bundle(root *yaml.Node, rootName, dir string, fsys fs.FS, d *diags, budget *nodeBudget, skip *skipSet) (map[*yaml.Node]refOrigin, error) {
 	b := &bundler{fsys: fsys, dir: dir, rootName: rootName, root: root, d: d, budget: budget,
 		files: map[string]*yaml.Node{rootName: root}, fileErr: map[string]string{}, refused: map[string]bool{},
-		hoisted: map[refTarget]string{}, copied: map[refTarget]bool{}, origin: map[*yaml.Node]refOrigin{}, skip: skip}
+		hoisted: map[refTarget]string{}, copied: map[refTarget]bool{}, origin: map[*yaml.Node]refOrigin{}, skip: skip,
+		bundled: map[*yaml.Node]bool{}}
 	b.registerRootComponents()
 	b.walk(root, rootName, "", "")
 	return b.origin, b.fatal
@@ -129,7 +142,7 @@ func setRef(n *yaml.Node, ref string) {
 // walk reads the $refs below n, a node of file at pointer src, which is at
 // pointer out in the bundled spec.
 func (b *bundler) walk(n *yaml.Node, file, src, out string) {
-	if b.fatal != nil {
+	if b.fatal != nil || b.bundled[n] {
 		return
 	}
 	switch n.Kind {
@@ -150,6 +163,10 @@ func (b *bundler) walk(n *yaml.Node, file, src, out string) {
 			k := n.Content[i].Value
 			if exampleData(src, k, n.Content[i+1]) {
 				continue // data, not spec (issue 19)
+			}
+			if k == "discriminator" && !strings.HasSuffix(src, "/properties") {
+				b.mapping(n.Content[i+1], file, child(src, k), child(out, k))
+				continue
 			}
 			b.walk(n.Content[i+1], file, child(src, k), child(out, k))
 		}
@@ -196,8 +213,8 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 		b.dangling(n, file, at, out, fmt.Sprintf("$ref %q cannot be resolved: %s", ref, why))
 		return
 	}
-	if kind, _, ok := componentPointer(t.ptr); ok {
-		if _, done := b.hoisted[t]; !done {
+	if _, done := b.hoisted[t]; !done {
+		if kind := b.componentKind(t, tn, out); kind != "" {
 			b.hoisted[t] = b.claimComponent(kind, t)
 		}
 	}
@@ -220,10 +237,98 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 			b.d.errorIn(b.path(file), at, "$ref %q: %v", ref, err)
 			return
 		}
+		b.bundled[nodeAt(b.root, p)] = true
 		setRef(n, "#"+p)
 		return
 	}
 	*n = *c
+}
+
+// componentKind returns the component kind (schemas, parameters, …) the
+// target t (its node tn), referenced from pointer out of the bundled spec,
+// is bundled as, or "" when it is copied in place. A component of another
+// file stays a component of its kind; a file or a fragment referenced
+// where a schema, a parameter, a request body, a response or a header
+// goes becomes one component of that kind, so a file referenced from 400
+// places is one component (one Go type named after the file or fragment),
+// as in the same spec written in one file.
+func (b *bundler) componentKind(t refTarget, tn *yaml.Node, out string) string {
+	if kind, _, ok := componentPointer(t.ptr); ok {
+		return kind
+	}
+	if tn.Kind != yaml.MappingNode {
+		return "" // text (a description) or a value that is no object
+	}
+	toks := splitPointer(out)
+	if n := len(toks); isSchemaPosition(toks) || n >= 3 && toks[n-3] == "discriminator" && toks[n-2] == "mapping" {
+		return "schemas" // a discriminator's mapping names a schema (see mapping)
+	}
+	if kind := expectedKind(toks); kind != "" {
+		return kind
+	}
+	if n := len(toks); n >= 3 && toks[n-2] == "headers" && toks[n-3] != "properties" {
+		return "headers" // of a response or an encoding
+	}
+	return ""
+}
+
+// mapping bundles the values of a discriminator's mapping (disc, at
+// pointer src of file, out of the bundled spec) that name a schema of
+// another file ("pets/Dog.yaml", "common.yaml#/components/schemas/Dog",
+// or "#/components/schemas/Dog" written in another file) as a $ref there
+// would be: the schema becomes one component and the value its local
+// reference ("#/components/schemas/Dog"). A bare schema name ("Dog") is
+// left as written. A value that names nothing is a warning located at it,
+// and the entry is removed (the variant keeps the name of its schema); a
+// URL or a path that leaves the spec's directory is an error.
+func (b *bundler) mapping(disc *yaml.Node, file, src, out string) {
+	m := mapValue(disc, "mapping")
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	src, out = child(src, "mapping"), child(out, "mapping")
+	deletePairs(m, func(k, v *yaml.Node) bool {
+		if b.fatal != nil || v.Kind != yaml.ScalarNode {
+			return false
+		}
+		ref, at := v.Value, child(src, k.Value)
+		isRef := strings.ContainsAny(ref, "/#")
+		switch strings.ToLower(path.Ext(ref)) {
+		case ".yaml", ".yml", ".json":
+			isRef = true
+		}
+		if !isRef || strings.HasPrefix(ref, "#") && file == b.rootName {
+			return false // a schema name, or a $ref checked with the spec's own
+		}
+		t, err := b.target(file, ref)
+		if err != nil {
+			b.d.errorIn(b.path(file), at, "discriminator mapping %q: %v", ref, err)
+			return false
+		}
+		if t.file != b.rootName {
+			if tn, why := b.node(t); tn == nil {
+				if b.fatal != nil {
+					return false
+				}
+				if b.refused[t.file] {
+					b.d.errorIn(b.path(file), at, "discriminator mapping %q: %s", ref, why)
+					return false
+				}
+				b.d.warnIn(b.path(file), at, "discriminator mapping %q cannot be resolved: %s; the entry is ignored", ref, why)
+				return true
+			}
+		}
+		// Bundled as a $ref at a schema's place would be: a component.
+		r := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+			{Kind: yaml.ScalarNode, Tag: "!!str", Value: "$ref"},
+			{Kind: yaml.ScalarNode, Tag: "!!str", Value: ref, Line: v.Line, Column: v.Column}}}
+		b.ref(r, ref, file, at, child(out, k.Value))
+		delete(b.origin, r)
+		if local, ok := refValue(r); ok && strings.HasPrefix(local, "#") {
+			v.Value, v.Tag, v.Style = local, "!!str", 0
+		}
+		return false
+	})
 }
 
 // dangling degrades the $ref mapping n (at pointer out of the bundled

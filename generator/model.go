@@ -354,6 +354,10 @@ type Type struct {
 	// Discriminator is the union's discriminator property name ("" when the
 	// spec gives none: variants are tried in order).
 	Discriminator string
+	// DiscriminatorOnly: the union is a base schema's (a discriminator, its
+	// subtypes allOf it); only the discriminator chooses a variant, and a
+	// value naming none is kept in Raw (openapi.Union.DiscriminatorOnly).
+	DiscriminatorOnly bool
 }
 
 // Variant is one member of a oneOf/anyOf union.

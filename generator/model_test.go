@@ -47,7 +47,7 @@ func TestModelSchemas(t *testing.T) {
 		want  Field
 	}{
 		{"allOf of a $ref and a description is the $ref, with the description as field doc", holder, "Ref",
-			Field{Name: "Ref", JSONName: "Ref", Doc: "the field's own text", Type: status}},
+			Field{Name: "Ref", JSONName: "Ref", Doc: "the field's own text", Type: status, Enum: `["ACTIVE","KEYS_ONLY","in-progress"]`}},
 		{"allOf of an enum and an object merges into a struct named after the property", holder, "Both",
 			Field{Name: "Both", JSONName: "Both", Type: TypeRef{Kind: RefNamed, Name: "HolderBoth", Struct: true}}},
 		{"format int32 is int32 and required", holder, "Count",

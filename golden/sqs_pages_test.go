@@ -51,4 +51,11 @@ func TestSQSListQueuesPages(t *testing.T) {
 	require.Len(t, urls, 5)
 	require.Equal(t, "https://sqs.us-east-1.amazonaws.com/123456789012/q4", urls[4])
 	require.Equal(t, []string{"", "2", "4"}, tokens)
+
+	// The raw XML body, envelope and undeclared elements included, stays
+	// reachable in ResultMetadata.Body (issue 19 rule 7), byte for byte.
+	out, err := c.GETListQueues(context.Background(), &sqs.GETListQueuesInput{MaxResults: &two, NextToken: ptr("4")})
+	require.NoError(t, err)
+	require.Equal(t, `<ListQueuesResponse><ListQueuesResult><QueueUrl>https://sqs.us-east-1.amazonaws.com/123456789012/q4</QueueUrl></ListQueuesResult>`+
+		`<ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></ListQueuesResponse>`, string(out.ResultMetadata.Body))
 }

@@ -350,8 +350,7 @@ func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) err
 	if decode != nil {
 		err = decode(resp)
 	}
-	var tooLarge *BodyTooLargeError
-	if errors.As(err, &tooLarge) {
+	if _, tooLarge := errors.AsType[*BodyTooLargeError](err); tooLarge {
 		return err
 	}
 	if err == nil || !isIOFailure(err) {

@@ -150,10 +150,8 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	// ResponseHeaderTimeout, a net timeout) while ctx is alive is an I/O
 	// failure (rule 5), even though net/http's timeout errors match
 	// context.DeadlineExceeded.
-	var hookErr *RequestHookError
-	var tooLarge *BodyTooLargeError
-	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || errors.As(r.Err, &hookErr) ||
-		errors.As(r.Err, &tooLarge) {
+	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || isError[*RequestHookError](r.Err) ||
+		isError[*BodyTooLargeError](r.Err) {
 		// A body over the cap would come back as long: not retried.
 		return ClassNonRetryable
 	}
@@ -243,7 +241,7 @@ func positiveACSRetryAfter(r *AttemptResult) bool {
 	if r.Header == nil {
 		return false
 	}
-	_, ok := parseACSRetryAfter(r.Header.Get(HeaderACSRetryAfter))
+	_, ok := parseACSRetryAfter(headerGet(r.Header, HeaderACSRetryAfter))
 	return ok
 }
 
@@ -256,16 +254,13 @@ func isIOFailure(err error) bool {
 	if err == nil {
 		return false
 	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
+	if dns, ok := errors.AsType[*net.DNSError](err); ok {
 		return !dns.IsNotFound
 	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
+	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return true
 	}
-	var ce *ChecksumError
-	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ce) {
+	if errors.Is(err, context.DeadlineExceeded) || isError[*ChecksumError](err) {
 		return true // an attempt's own deadline (the caller checked ctx), a corrupted body
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
@@ -273,8 +268,7 @@ func isIOFailure(err error) bool {
 		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) {
 		return true
 	}
-	var op *net.OpError
-	return errors.As(err, &op)
+	return isError[*net.OpError](err)
 }
 
 // isTimeout reports whether err is a timed-out attempt: a net timeout
@@ -284,8 +278,8 @@ func isTimeout(err error) bool {
 	if err == nil {
 		return false
 	}
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+	ne, ok := errors.AsType[net.Error](err)
+	return ok && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 }
 
 // sentBeforeFailure reports whether a transport failure may have happened
@@ -294,12 +288,10 @@ func isTimeout(err error) bool {
 // operation; the rest are ambiguous and retried only for retry-safe
 // operations (§3).
 func sentBeforeFailure(err error) bool {
-	var dns *net.DNSError
-	if errors.As(err, &dns) || errors.Is(err, syscall.ECONNREFUSED) {
+	if isError[*net.DNSError](err) || errors.Is(err, syscall.ECONNREFUSED) {
 		return false
 	}
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
+	if op, ok := errors.AsType[*net.OpError](err); ok && op.Op == "dial" {
 		return false
 	}
 	return true
@@ -367,7 +359,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	}
 	end := len(body)
 	if len(body) > 0 && len(paths) > 0 {
-		if looksXML(resp.Header.Get("Content-Type"), body) {
+		if looksXML(headerGet(resp.Header, "Content-Type"), body) {
 			fields := xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
 			for i, p := range paths {
 				vals[i] = stringField(fields, p)
@@ -379,7 +371,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	nCode, nMsg := len(svc.ErrorCodeFields), len(svc.ErrorMessageFields)
 	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
 	for _, h := range svc.ErrorCodeHeaders {
-		if v := resp.Header.Get(h); v != "" {
+		if v := headerGet(resp.Header, h); v != "" {
 			md.Code = normaliseCode(v)
 			break
 		}
@@ -443,4 +435,11 @@ func stringField(fields map[string]any, path string) string {
 		return strconv.FormatFloat(s, 'f', -1, 64)
 	}
 	return ""
+}
+
+// isError reports whether err's tree holds an error of type E
+// (errors.AsType, which, unlike errors.As, allocates nothing).
+func isError[E error](err error) bool {
+	_, ok := errors.AsType[E](err)
+	return ok
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -73,7 +74,8 @@ type ResponseMetadata struct {
 	// headers (§8), if the service declares them.
 	Throttle ThrottleHeaders
 	// Body is the raw bytes of the response body a generated operation
-	// decoded (set by the generated code with [DecodeJSONKeep]), so members
+	// decoded (set by the generated code with [DecodeJSONKeep], or
+	// openapi.DecodeXML and DecodeXMLResult for XML bodies), so members
 	// the spec does not declare stay reachable; nil when there was none. It
 	// holds what the decoder read, so it is bounded by the decode cap.
 	Body []byte
@@ -122,10 +124,28 @@ type Client struct {
 	invocationIDHeader string
 	// checksumHeader is svc.ChecksumHeader in canonical form.
 	checksumHeader string
-	// baseSlash is base + "/", the URL of most AWS JSON requests.
-	baseSlash string
+	// baseSlash is base + "/", the URL of most AWS JSON requests;
+	// slashURL and slashHost are what http.NewRequest parses it into
+	// (slashParsed: it did), copied into each attempt's request instead of
+	// parsing it again.
+	baseSlash   string
+	slashURL    url.URL
+	slashHost   string
+	slashParsed bool
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
+	// httpFrom is the *http.Client of the client's Options.HTTPClient
+	// (http.DefaultClient for nil; nil for another HTTPClient), and
+	// httpConfined its copy whose redirects stay on the request's origin
+	// (target.go).
+	httpFrom     *http.Client
+	httpConfined HTTPClient
+	// policies are the resolved policies of the operations called with
+	// options that change nothing a policy reads (*Operation → *Policy;
+	// operationPolicy), at most maxCachedPolicies of them; nPolicies
+	// counts them.
+	policies  sync.Map
+	nPolicies atomic.Int32
 }
 
 // NewClient resolves the settings of opts against the service's defaults,
@@ -189,6 +209,15 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
+	if hc, ok := opts.HTTPClient.(*http.Client); ok || opts.HTTPClient == nil {
+		if hc == nil {
+			hc = http.DefaultClient
+		}
+		c.httpFrom, c.httpConfined = hc, confine(hc)
+	}
+	if r, err := http.NewRequest(http.MethodGet, c.baseSlash, nil); err == nil {
+		c.slashURL, c.slashHost, c.slashParsed = *r.URL, r.Host, true
+	}
 	if c.clock == nil {
 		c.clock = SystemClock{}
 	}
@@ -298,11 +327,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
-	hc := opts.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(hreq)
+	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
 		return AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
@@ -321,8 +346,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	}
 	data, readErr := cl.readErrorBody(resp)
 	discard(resp)
-	var tooLarge *BodyTooLargeError
-	if errors.As(readErr, &tooLarge) {
+	if _, tooLarge := errors.AsType[*BodyTooLargeError](readErr); tooLarge {
 		// Not retried (classify): the same request gets the same body.
 		res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: readErr}
 		return res
@@ -333,6 +357,9 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		// The error body broke off: report the transport failure with the
 		// status, so classification still sees the status.
 		res.Err = fmt.Errorf("%w (reading body of HTTP %d: %v)", res.Err, resp.StatusCode, readErr)
+	}
+	if o := refusedRedirect(resp); o != "" { // target.go
+		res.Err = fmt.Errorf("%w: redirect to another origin (%s) not followed", res.Err, o)
 	}
 	return res
 }
@@ -360,9 +387,19 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	case req.Body != nil:
 		body = bytes.NewReader(req.Body) // NewRequest sets GetBody and ContentLength
 	}
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, cl.target(req), body)
+	// The endpoint's own "/" (AWS JSON and query protocols) was parsed
+	// once by NewClient: it is copied below, not parsed again.
+	parsed := c.slashParsed && req.Path == "/" && len(req.Query) == 0 && len(c.baseQuery) == 0
+	target := ""
+	if !parsed {
+		target = cl.target(req)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
 		return nil, fmt.Errorf("building request: %w", err)
+	}
+	if parsed {
+		*hreq.URL, hreq.Host = c.slashURL, c.slashHost // the attempt's own copy
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
@@ -515,4 +552,50 @@ func (c *Client) Options() Options {
 	o := c.opts
 	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
 	return o
+}
+
+// headerGet is h.Get(key) without allocating: http.Header.Get puts a key
+// that is not in canonical form ("x-amz-retry-after") into it with a new
+// string on every call; headerGet canonicalizes into a stack buffer with
+// net/textproto's rule (the first letter and each letter after a hyphen
+// upper case, the rest lower case; a key holding a byte that is not a
+// token character is used as it is).
+func headerGet(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	var buf [64]byte
+	if len(key) > len(buf) {
+		return h.Get(key)
+	}
+	k := buf[:len(key)]
+	upper := true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if !isTokenByte(c) {
+			return "" // used as it is: looked up above
+		}
+		switch {
+		case upper && 'a' <= c && c <= 'z':
+			c -= 'a' - 'A'
+		case !upper && 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		k[i] = c
+		upper = c == '-'
+	}
+	if v := h[string(k)]; len(v) > 0 { // no allocation: a map index
+		return v[0]
+	}
+	return ""
+}
+
+// isTokenByte reports whether c may appear in a header name (RFC 7230
+// token), the bytes net/textproto canonicalizes.
+func isTokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }

@@ -102,7 +102,7 @@ func (cl *Call) decide(ctx context.Context, res *AttemptResult) Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
-	k := classifier{p: &cl.pol, op: cl.op}
+	k := classifier{p: cl.pol, op: cl.op}
 	d := Decision{Class: k.classify(ctx, res, throttled)}
 	if cl.pol.Params.UsesLimiter {
 		// After every attempt, transport failures included

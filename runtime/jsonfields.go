@@ -93,34 +93,33 @@ func (s *jsonScanner) object(paths []string, offs []int, out []string) bool {
 		if s.i >= len(s.b) {
 			return false
 		}
-		var childArr [8]int
-		child := childArr[:0]
-		if len(offs) > len(childArr) {
-			child = make([]int, 0, len(offs))
-		}
 		leaf, nested := false, false
 		for i, p := range paths {
-			off := offs[i]
-			c := -1
-			if off >= 0 {
+			if off := offs[i]; off >= 0 {
 				seg, _, more := strings.Cut(p[off:], ".")
-				switch {
-				case seg != string(key):
-				case more:
-					c, nested = off+len(seg)+1, true
-				default:
-					leaf = true
+				if seg == string(key) {
+					nested, leaf = nested || more, leaf || !more
 				}
 			}
-			child = append(child, c)
 		}
-		vStart := s.i
 		if nested && s.b[s.i] == '{' {
+			// The offsets for the nested object, built only here: a
+			// slice passed down the recursion lives on the heap.
+			child := make([]int, len(paths))
+			for i, p := range paths {
+				child[i] = -1
+				if off := offs[i]; off >= 0 {
+					if seg, _, more := strings.Cut(p[off:], "."); more && seg == string(key) {
+						child[i] = off + len(seg) + 1
+					}
+				}
+			}
 			if !s.object(paths, child, out) {
 				return false
 			}
 			continue
 		}
+		vStart := s.i
 		if !s.skipValue() {
 			return false
 		}

@@ -36,7 +36,14 @@ type HTTPClient interface {
 // [Client.Options] (which leaves the hooks out) set only their own hooks;
 // every other field, Logger included, replaces the client's value.
 type Options struct {
-	// HTTPClient sends the requests; nil means http.DefaultClient.
+	// HTTPClient sends the requests; nil means http.DefaultClient. An
+	// *http.Client is used through a copy (same Transport, Jar, Timeout)
+	// that never follows a redirect to another scheme, host or port: that
+	// 3xx is the attempt's answer (an *APIError with its status), so no
+	// request or credential leaves the endpoint; within it the client's own
+	// CheckRedirect (else net/http's limit of 10) decides. The client's
+	// copy is made at NewClient, a per-call one at each call. Any other
+	// HTTPClient follows its own redirect rules.
 	HTTPClient HTTPClient
 
 	// RetryMode overrides the environment, the config file and the

@@ -179,6 +179,55 @@ func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Option
 	return p
 }
 
+// maxCachedPolicies bounds how many operations' policies a client keeps
+// (Client.policies): a caller that builds a new Operation for every call
+// gets its policy resolved per call instead of a cache that grows.
+const maxCachedPolicies = 1024
+
+// operationPolicy returns the policy of a call of op with the client's own
+// options: resolved once per operation and shared, never written, by every
+// such call (a Call that must change it takes a copy, Call.ownPolicy). An
+// Operation is a declaration (generated code declares one package-level
+// value per operation) and is not changed once called.
+func (c *Client) operationPolicy(op *Operation) *Policy {
+	if p, ok := c.policies.Load(op); ok {
+		return p.(*Policy)
+	}
+	p := resolvePolicy(c.settings, c.svc, op, &c.opts, &c.opts)
+	if c.nPolicies.Load() < maxCachedPolicies {
+		if prev, loaded := c.policies.LoadOrStore(op, &p); loaded {
+			return prev.(*Policy)
+		}
+		c.nPolicies.Add(1)
+	}
+	return &p
+}
+
+// sharesPolicy reports whether a call with options call resolves the same
+// policy as a call with the client's own options: it changes neither the
+// retry mode nor max attempts (Settings.WithCall) nor any call option
+// resolvePolicy reads (MaxBackoff, MaxServerDelay, the code lists, which
+// must be the client's own slices), and neither sets Classify or Backoff
+// (functions cannot be compared). Generated clients pass a copy of their
+// options on every call; that copy shares the policy.
+// TestSharedPolicyReadsEveryCallOption keeps this list and resolvePolicy
+// in step.
+func (c *Client) sharesPolicy(call *Options) bool {
+	o := &c.opts
+	return !c.settings.changedBy(call) &&
+		call.MaxBackoff == o.MaxBackoff && call.MaxServerDelay == o.MaxServerDelay &&
+		call.Classify == nil && o.Classify == nil && call.Backoff == nil && o.Backoff == nil &&
+		sameSlice(call.TransientCodes, o.TransientCodes) &&
+		sameSlice(call.ThrottlingCodes, o.ThrottlingCodes) &&
+		sameSlice(call.NonRetryableCodes, o.NonRetryableCodes)
+}
+
+// sameSlice reports whether a and b are the same slice: the same length
+// and, when not empty, the same first element in memory.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // throttleControl is the throttle control in force for a client (§8):
 // none when its options disable it, else the options', else the service's.
 func throttleControl(svc *Service, client *Options) *ThrottleControl {

@@ -117,7 +117,7 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time) (d, requested time.Duration, from string, bounded bool) {
 	d = t
 	for _, name := range headers {
-		v := h.Get(name)
+		v := headerGet(h, name)
 		if v == "" {
 			continue
 		}

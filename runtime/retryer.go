@@ -19,8 +19,13 @@ type Call struct {
 	op   *Operation
 	opts *Options
 	// pol is the call's resolved policy (resolvePolicy): every rule below
-	// reads it, never the levels it came from.
-	pol Policy
+	// reads it, never the levels it came from. It is shared with every call
+	// of the operation whose options change nothing it reads
+	// (Client.operationPolicy) and never written, except through ownPolicy.
+	pol *Policy
+	// polOwned: pol is the call's own copy (ownPolicy, or call options
+	// that change the policy).
+	polOwned bool
 	// state is where the state machine stands (Next).
 	state callState
 	// final is the error a long-polling call returns after its last sleep.
@@ -93,14 +98,18 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
-	s := c.settings
-	if opts != &c.opts {
-		var err error
-		if s, err = s.WithCall(c.svc, opts); err != nil {
+	pol, owned := (*Policy)(nil), false
+	if opts == &c.opts || c.sharesPolicy(opts) {
+		pol = c.operationPolicy(op)
+	} else {
+		s, err := c.settings.WithCall(c.svc, opts)
+		if err != nil {
 			return err
 		}
+		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
+		pol, owned = &p, true
 	}
-	*cl = Call{c: c, op: op, opts: opts, pol: resolvePolicy(s, c.svc, op, &c.opts, opts), start: c.clock.Now()}
+	*cl = Call{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
 	if opts != &c.opts {
 		cl.own = opts
 	}
@@ -111,7 +120,17 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 }
 
 // Policy returns the call's resolved policy.
-func (cl *Call) Policy() Policy { return cl.pol }
+func (cl *Call) Policy() Policy { return *cl.pol }
+
+// ownPolicy returns the call's policy for writing: a copy of its own the
+// first time, as the operation's policy is shared by its calls.
+func (cl *Call) ownPolicy() *Policy {
+	if !cl.polOwned {
+		p := *cl.pol
+		cl.pol, cl.polOwned = &p, true
+	}
+	return cl.pol
+}
 
 // do is the attempt loop of retry-behavior.md §3: it carries out the
 // actions of the call's state machine (Call.Next) on the client's clock,
@@ -160,7 +179,8 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 	}
 	if stream != nil {
 		// Too long to replay: one attempt only (MaxReplayBody).
-		req.stream, cl.pol.Params.MaxAttempts, cl.noReplay = stream, 1, true
+		req.stream, cl.noReplay = stream, true
+		cl.ownPolicy().Params.MaxAttempts = 1
 	}
 	if op.IdempotencyHeader != "" && req.Header.Get(op.IdempotencyHeader) == "" {
 		// One key per call, sent on every attempt.
@@ -195,26 +215,29 @@ func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Respons
 func (cl *Call) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first Event) error {
 	clock := cl.c.clock
 	act := cl.Next(ctx, first)
+	// res is every attempt's result, reported to next as a pointer that
+	// stays on this stack: Event holds it beside an error that the call
+	// keeps, which would move it to the heap on every attempt.
+	var res AttemptResult
 	for {
-		var ev Event
+		kind, result, err := EventWaited, (*AttemptResult)(nil), error(nil)
 		switch act.Kind {
 		case ActionWait:
-			ev.Kind = EventWaited
-			if err := clock.Sleep(ctx, act.Delay); err != nil {
-				ev = Event{Kind: EventFailed, Err: err}
+			if err = clock.Sleep(ctx, act.Delay); err != nil {
+				kind = EventFailed
 			}
 		case ActionAcquire:
-			ev.Kind = EventAcquired
-			if err := cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
-				ev = Event{Kind: EventFailed, Err: err}
+			kind = EventAcquired
+			if err = cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
+				kind = EventFailed
 			}
 		case ActionSend:
-			res := cl.send(ctx, req, act.Attempt, decode)
-			ev = Event{Kind: EventResponse, Result: &res}
+			res = cl.send(ctx, req, act.Attempt, decode)
+			kind, result = EventResponse, &res
 		default:
 			return act.Err
 		}
-		act = cl.Next(ctx, ev)
+		act = cl.next(ctx, kind, result, err)
 	}
 }
 
@@ -314,33 +337,41 @@ type Action struct {
 // then ActionReturn), or returns (ActionReturn). An event that does not fit
 // the state ends the call with an error naming both.
 func (cl *Call) Next(ctx context.Context, ev Event) Action {
-	if ev.Kind == EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && ev.Result != nil {
+	return cl.next(ctx, ev.Kind, ev.Result, ev.Err)
+}
+
+// next is Next with the event's fields as parameters, so that the
+// escape analysis sees the result and the error apart: the call keeps the
+// error (Call.final), never the result, which then stays on the driver's
+// stack.
+func (cl *Call) next(ctx context.Context, kind EventKind, result *AttemptResult, evErr error) Action {
+	if kind == EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && result != nil {
 		// The successful attempt's body broke off: decide it again.
 		cl.attempts--
-		cl.state, ev.Kind = stateSending, EventResponse
+		cl.state, kind = stateSending, EventResponse
 	}
 	if cl.state == stateDone {
 		return Action{Kind: ActionReturn, Err: cl.final}
 	}
-	if ev.Kind == EventFailed {
+	if kind == EventFailed {
 		if cl.state == stateLongPolling {
-			return cl.done(joinCtx(cl.final, ev.Err)) // nothing was paid
+			return cl.done(joinCtx(cl.final, evErr)) // nothing was paid
 		}
 		cl.refund()
-		return cl.done(joinCtx(cl.last, ev.Err))
+		return cl.done(joinCtx(cl.last, evErr))
 	}
 	switch {
-	case ev.Kind == EventStart && cl.state == stateNew,
-		ev.Kind == EventWaited && cl.state == stateRetryWait:
+	case kind == EventStart && cl.state == stateNew,
+		kind == EventWaited && cl.state == stateRetryWait:
 		return cl.beforeAttempt(ctx)
-	case ev.Kind == EventWaited && cl.state == stateAdmitWait:
+	case kind == EventWaited && cl.state == stateAdmitWait:
 		return cl.acquire()
-	case ev.Kind == EventAcquired && cl.state == stateAcquire:
+	case kind == EventAcquired && cl.state == stateAcquire:
 		return cl.sendAction()
-	case ev.Kind == EventWaited && cl.state == stateLongPolling:
+	case kind == EventWaited && cl.state == stateLongPolling:
 		return cl.done(cl.final)
-	case ev.Kind == EventResponse && cl.state == stateSending && ev.Result != nil:
-		d := cl.decide(ctx, ev.Result)
+	case kind == EventResponse && cl.state == stateSending && result != nil:
+		d := cl.decide(ctx, result)
 		var act Action
 		switch {
 		case d.Outcome == OutcomeSuccess:
@@ -358,7 +389,7 @@ func (cl *Call) Next(ctx context.Context, ev Event) Action {
 		act.Decision = d
 		return act
 	}
-	return cl.done(fmt.Errorf("runtime: call state machine: event %d in state %d", ev.Kind, cl.state))
+	return cl.done(fmt.Errorf("runtime: call state machine: event %d in state %d", kind, cl.state))
 }
 
 // beforeAttempt checks the context and the throttle windows before an

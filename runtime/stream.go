@@ -98,7 +98,9 @@ func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Op
 	s.cl.stream = s
 	// Options.ResumeStreams makes a stream call retry-safe (its policy,
 	// resolved here once, before any attempt).
-	s.cl.pol.RetrySafe = s.cl.pol.RetrySafe || s.cl.opts.ResumeStreams
+	if s.cl.opts.ResumeStreams && !s.cl.pol.RetrySafe {
+		s.cl.ownPolicy().RetrySafe = true
+	}
 	s.ctx, s.stop = context.WithCancel(ctx)
 	err = s.cl.run(s.ctx, req, nil)
 	closeBodyReader(req)

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -39,4 +41,97 @@ func checkTarget(req *Request) error {
 		}
 	}
 	return nil
+}
+
+// sameOrigin reports whether a and b have the same origin (RFC 6454): the
+// same scheme, host (case-insensitively) and port, a missing port being the
+// scheme's default (80 for http, 443 for https). User information is not
+// part of the origin.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		originPort(a) == originPort(b)
+}
+
+// originPort is u's port, or its scheme's default port when it has none.
+func originPort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
+}
+
+// maxRedirects is net/http's own limit on the redirects one request
+// follows when a Client has no CheckRedirect: 10.
+const maxRedirects = 10
+
+// redirectPolicy returns the CheckRedirect of the clients the runtime sends
+// through. A redirect whose Location leaves the origin (scheme, host, port)
+// of the attempt's first request is not followed: http.ErrUseLastResponse
+// makes the 3xx response the attempt's answer, as aws-sdk-go-v2's client
+// answers with the redirects it does not follow, so neither the request nor
+// the credentials it carries (an Authorization header, API-key headers
+// net/http would keep, a signature) ever reach another host. Within the
+// origin, next decides (the caller's own CheckRedirect), else net/http's
+// default: follow up to 10 redirects.
+func redirectPolicy(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if !sameOrigin(req.URL, via[0].URL) {
+			return http.ErrUseLastResponse
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= maxRedirects {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+}
+
+// confine returns a copy of hc (sharing its Transport, Jar and Timeout)
+// whose CheckRedirect is redirectPolicy around hc's own.
+func confine(hc *http.Client) *http.Client {
+	cc := *hc
+	cc.CheckRedirect = redirectPolicy(hc.CheckRedirect)
+	return &cc
+}
+
+// httpClient returns the client an attempt sends through for the call's
+// Options.HTTPClient h: nil means http.DefaultClient; an *http.Client is
+// confined to the origin of the request (confine; the client's own is
+// confined once, at NewClient); any other HTTPClient is used as it is and
+// follows its own redirect rules.
+func (c *Client) httpClient(h HTTPClient) HTTPClient {
+	hc, ok := h.(*http.Client)
+	if !ok && h != nil {
+		return h
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	if hc == c.httpFrom {
+		return c.httpConfined
+	}
+	return confine(hc)
+}
+
+// refusedRedirect returns the origin ("https://host:port") a 3xx response's
+// Location names when it is not the origin of the request that got it —
+// the redirect redirectPolicy did not follow — and "" otherwise. Only the
+// origin is reported: a Location's path and query may carry tokens.
+func refusedRedirect(resp *http.Response) string {
+	if resp.StatusCode < 300 || resp.StatusCode > 399 || resp.Request == nil || resp.Request.URL == nil {
+		return ""
+	}
+	loc, err := resp.Location()
+	if err != nil || sameOrigin(loc, resp.Request.URL) {
+		return ""
+	}
+	return (&url.URL{Scheme: loc.Scheme, Host: loc.Host}).String()
 }

@@ -44,7 +44,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		})
 	}
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS]...\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS] [-retry-cost-throttling TOKENS] [-retry-cost-timeout TOKENS] [-no-retry-increment TOKENS] [-retry-quota-capacity TOKENS]\n\n"+
 			"Prints the retry settings a generated client would resolve in this environment, and where each came from.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -57,7 +57,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if *config != "" {
 		c, err := loadConfig(*config)
 		if err != nil {
-			fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+			printError(stderr, "retrygen explain", err)
 			return 1
 		}
 		set := flagsSet(fs)
@@ -80,13 +80,13 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, d)
 			}
 		}
-		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+		printError(stderr, "retrygen explain", err)
 		return 1
 	}
 	opts.RetryMode, opts.MaxAttempts = runtime.Mode(*mode), *maxAttempts
 	pol, err := runtime.ResolvePolicy(rs, nil, &opts, nil, runtime.Env{})
 	if err != nil {
-		fmt.Fprintf(stderr, "retrygen explain: %v\n", err)
+		printError(stderr, "retrygen explain", err)
 		return 1
 	}
 	fmt.Fprint(stdout, explain(rs, &pol, runtime.ResolveQuotaSettings(&opts)))

@@ -37,7 +37,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the run to `FILE` when it ends (go tool pprof; -sample_index=alloc_space for bytes allocated)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen generate [-config FILE] -spec FILE [-overlay FILE]... -out DIR -package NAME [-strict] [-check] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen generate [-config FILE] -spec FILE [-overlay FILE]... -out DIR -package NAME [-strict] [-check] [-link-pagination] [-cpuprofile FILE] [-memprofile FILE]\n\n"+
 			"Generates a typed Go client with SDK-grade retries from an OpenAPI 3 spec.\n"+
 			"stdout: one summary line; stderr: located warnings and errors (FILE#/json/pointer: message).\n"+
 			"Exit status: 0 ok, 1 generation failed (or -check found differences), 2 bad usage.\n\nflags:\n")
@@ -53,7 +53,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	if *config != "" {
 		c, err := loadConfig(*config)
 		if err != nil {
-			fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+			printError(stderr, "retrygen generate", err)
 			return 1
 		}
 		set := flagsSet(fs)
@@ -81,19 +81,19 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		sel = &generator.Selection{LinkPagination: true}
 	}
 	if msg := usageError(fs, *spec, *out, *pkg); msg != "" {
-		fmt.Fprintf(stderr, "retrygen generate: %s\n", msg)
+		fmt.Fprintf(stderr, "retrygen generate: %s\n", escapeLines(msg))
 		fs.Usage()
 		return 2
 	}
 	prof, err := startProfiling(*cpuProfile, *memProfile)
 	if err != nil {
-		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		printError(stderr, "retrygen generate", err)
 		return 1
 	}
 	job := genJob{spec: *spec, overlays: overlays, out: *out, pkg: *pkg, sel: sel, strict: *strict, check: *check, rerun: rerunCommand(args)}
 	code := generate(job, stdout, stderr)
 	if err := prof.stop(); err != nil {
-		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		printError(stderr, "retrygen generate", err)
 		code = 1
 	}
 	return code
@@ -127,7 +127,8 @@ type genJob struct {
 func generate(j genJob, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "retrygen generate: internal error while generating from %s: %v (please report this with the spec)\n%s", j.spec, r, debug.Stack())
+			fmt.Fprintf(stderr, "retrygen generate: %s (please report this with the spec)\n%s",
+				escapeLines(fmt.Sprintf("internal error while generating from %s: %v", j.spec, r)), debug.Stack())
 			code = 1
 		}
 	}()
@@ -136,11 +137,11 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintln(stderr, d)
 	}
 	if ie := (*generator.InternalError)(nil); errors.As(err, &ie) {
-		fmt.Fprintf(stderr, "retrygen generate: %v\n%s", err, ie.Stack)
+		fmt.Fprintf(stderr, "retrygen generate: %s\n%s", escapeLines(err.Error()), ie.Stack)
 		return 1
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		printError(stderr, "retrygen generate", err)
 		return 1
 	}
 	if j.strict && len(diags) > 0 {
@@ -149,24 +150,25 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 	}
 	files, err := generator.Generate(svc, j.pkg)
 	if err != nil {
-		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		printError(stderr, "retrygen generate", err)
 		return 1
 	}
 	if j.check {
 		diff, err := checkDir(j.out, files)
 		if err != nil {
-			fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+			printError(stderr, "retrygen generate", err)
 			return 1
 		}
 		fmt.Fprintln(stdout, svc.Summary(j.pkg))
 		if len(diff) > 0 {
-			fmt.Fprintf(stderr, "retrygen generate: %s is not up to date:\n  %s\nto update it, run: %s\n", j.out, strings.Join(diff, "\n  "), j.rerun)
+			fmt.Fprintf(stderr, "retrygen generate: %s is not up to date:\n  %s\nto update it, run the same command without -check (its arguments: %s)\n",
+				escapeLines(j.out), escapeLines(strings.Join(diff, "\n  ")), escapeLines(j.rerun))
 			return 1
 		}
 		return 0
 	}
 	if err := writeDir(j.out, files); err != nil {
-		fmt.Fprintf(stderr, "retrygen generate: %v\n", err)
+		printError(stderr, "retrygen generate", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, svc.Summary(j.pkg))
@@ -177,10 +179,12 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 // panic.
 var loadService = generator.LoadSelected
 
-// rerunCommand is "retrygen generate ARGS" with -check removed, each
-// argument shell-quoted when it needs to be.
+// rerunCommand is "generate ARGS" with -check removed, each argument
+// shell-quoted when it needs to be: the arguments of the command that
+// updates the client, without the program, which may be go tool retrygen,
+// go run or an installed retrygen.
 func rerunCommand(args []string) string {
-	parts := []string{"retrygen", "generate"}
+	parts := []string{"generate"}
 	for _, a := range args {
 		switch a {
 		case "-check", "--check", "-check=true", "--check=true":
@@ -200,6 +204,23 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// printError prints "PREFIX: ERR" on w, ERR's control characters escaped
+// line by line (escapeLines): a path, value or panic from a config file,
+// a spec or an overlay cannot drive the terminal.
+func printError(w io.Writer, prefix string, err error) {
+	fmt.Fprintf(w, "%s: %s\n", prefix, escapeLines(err.Error()))
+}
+
+// escapeLines is generator.EscapeControls applied to each line of s, so a
+// message of several lines keeps its line breaks.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = generator.EscapeControls(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // usageError returns what is wrong with the command line, or "".
 func usageError(fs *flag.FlagSet, spec, out, pkg string) string {
 	switch {
@@ -212,7 +233,7 @@ func usageError(fs *flag.FlagSet, spec, out, pkg string) string {
 	case pkg == "":
 		return "-package is required"
 	case !generator.ValidPackageName(pkg):
-		return fmt.Sprintf("-package %q is not a valid Go package name (want a Go identifier that is not a keyword, a predeclared name, init, main or _)", pkg)
+		return fmt.Sprintf("-package %q cannot name a generated client (want a Go identifier that is not a keyword, a predeclared name, init, main — a client is imported, never run — or _)", pkg)
 	}
 	return ""
 }

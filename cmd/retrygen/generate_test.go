@@ -159,7 +159,7 @@ func TestGenerateCheck(t *testing.T) {
 		"  added errors.go\n"+
 		"  removed old.go\n"+
 		"  changed types.go: line 2: want \"// Source: tiny.yaml (Tiny)\", have \"// stale\"\n"+
-		"to update it, run: retrygen generate -spec "+spec+" -out "+out+" -package tiny\n", stderr)
+		"to update it, run the same command without -check (its arguments: generate -spec "+spec+" -out "+out+" -package tiny)\n", stderr)
 	require.Equal(t, before, snapshot(t, out), "-check writes nothing")
 }
 
@@ -323,7 +323,7 @@ func TestGeneratePackageNameUsage(t *testing.T) {
 			require.Equal(t, 2, code, stderr)
 			require.Empty(t, stdout)
 			first, _, _ := strings.Cut(stderr, "\n")
-			want := fmt.Sprintf("retrygen generate: -package %q is not a valid Go package name (want a Go identifier that is not a keyword, a predeclared name, init, main or _)", pkg)
+			want := fmt.Sprintf("retrygen generate: -package %q cannot name a generated client (want a Go identifier that is not a keyword, a predeclared name, init, main — a client is imported, never run — or _)", pkg)
 			if pkg == "" {
 				want = "retrygen generate: -package is required"
 			}
@@ -342,7 +342,7 @@ func TestGenerateUsage(t *testing.T) {
 		{"no flags", nil, 2, "retrygen generate: -spec is required"},
 		{"missing -out", []string{"-spec", "s.yaml", "-package", "p"}, 2, "-out is required"},
 		{"missing -package", []string{"-spec", "s.yaml", "-out", "d"}, 2, "-package is required"},
-		{"keyword as package", []string{"-spec", "s.yaml", "-out", "d", "-package", "func"}, 2, `-package "func" is not a valid Go package name`},
+		{"keyword as package", []string{"-spec", "s.yaml", "-out", "d", "-package", "func"}, 2, `-package "func" cannot name a generated client`},
 		{"unknown flag", []string{"-spek", "s.yaml"}, 2, "flag provided but not defined: -spek"},
 		{"stray argument", []string{"-spec", "s.yaml", "-out", "d", "-package", "p", "extra"}, 2, `unexpected argument "extra"`},
 		{"help documents every flag", []string{"-h"}, 0, "-check"},

@@ -7,6 +7,11 @@ import "github.com/retrygen/retrygen/runtime"
 
 // ErrorResponse is a modelled error response, matched by HTTP status.
 //
+// Its fields Code and Message are the body's members "Code" and "Message": they hide the promoted
+// runtime.ErrorMetadata fields of the same names. The metadata the runtime read from the response
+// stays in e.ErrorMetadata; ErrorCode() and ErrorMessage() return its code (from the service's
+// error-code header or field, normalised) and message.
+//
 // Source: #/components/schemas/ErrorResponse
 type ErrorResponse struct {
 	runtime.ErrorMetadata `json:"-"`

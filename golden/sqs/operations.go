@@ -287,9 +287,11 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(ChangeMessageVisibilityBatchResult)
-	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -386,9 +388,11 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
 	out := new(CreateQueueResult)
-	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -533,9 +537,11 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(DeleteMessageBatchResult)
-	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -664,9 +670,11 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 	}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
 	out := new(GetQueueAttributesResult)
-	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -726,9 +734,11 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
 	out := new(GetQueueUrlResult)
-	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -798,9 +808,11 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -862,9 +874,11 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 		},
 	}
 	out := new(ListQueueTagsResult)
-	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -912,9 +926,11 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListQueuesResult)
-	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1145,9 +1161,11 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
 	out := new(ReceiveMessageResult)
-	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1288,9 +1306,11 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
 	out := new(SendMessageResult)
-	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1377,9 +1397,11 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 	}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(SendMessageBatchResult)
-	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1860,9 +1882,11 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *Chang
 		},
 	}
 	out := new(ChangeMessageVisibilityBatchResult)
-	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -1961,9 +1985,11 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, op
 		},
 	}
 	out := new(CreateQueueResult)
-	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2106,9 +2132,11 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBa
 		},
 	}
 	out := new(DeleteMessageBatchResult)
-	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2237,9 +2265,11 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttribu
 		},
 	}
 	out := new(GetQueueAttributesResult)
-	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2302,9 +2332,11 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, op
 		},
 	}
 	out := new(GetQueueUrlResult)
-	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2375,9 +2407,11 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2506,9 +2540,11 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest
 		},
 	}
 	out := new(ListQueueTagsResult)
-	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2560,9 +2596,11 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListQueuesResult)
-	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2788,9 +2826,11 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageReque
 		},
 	}
 	out := new(ReceiveMessageResult)
-	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -2924,9 +2964,11 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, op
 		},
 	}
 	out := new(SendMessageResult)
-	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 
@@ -3014,9 +3056,11 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchR
 		},
 	}
 	out := new(SendMessageBatchResult)
-	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out)); err != nil {
+	var raw []byte
+	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
 		return nil, err
 	}
+	out.ResultMetadata.Body = raw
 	return out, nil
 }
 

@@ -110,6 +110,13 @@ type Union struct {
 	Discriminator string
 	// Variants are the members, in spec order (oneOf before anyOf).
 	Variants []Variant
+	// DiscriminatorOnly says the discriminator alone chooses the member: the
+	// union is a base schema's, with a discriminator, whose members are the
+	// schemas that allOf it (OpenAPI 3.0 §4.7.25, "allOf" inheritance). A
+	// JSON object whose discriminator property is absent or names no member
+	// decodes into no member and is no error: Decode returns -1, nil, and the
+	// value stays whole in the union's Raw.
+	DiscriminatorOnly bool
 }
 
 // UnionError is returned when no member of a union accepts a JSON value.
@@ -173,7 +180,8 @@ var jsonNull = []byte("null")
 // (-1 for JSON null, which sets nothing). The member is chosen:
 //
 //  1. by the discriminator, when u has one and b's discriminator property
-//     names a member's tag (OpenAPI 3.0 §4.7.25);
+//     names a member's tag (OpenAPI 3.0 §4.7.25); with DiscriminatorOnly,
+//     an object that names none is decoded into no member (-1, nil);
 //  2. else among the members whose JSON type matches, whose required
 //     properties are all present and whose const properties hold their
 //     values and whose enum properties, when present, hold one of theirs:
@@ -218,6 +226,9 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 				}
 			}
 		}
+	}
+	if u.DiscriminatorOnly && obj != nil {
+		return -1, nil
 	}
 	type fit struct{ index, dropped, evidence int }
 	var fits []fit

@@ -124,6 +124,33 @@ func TestUnionDecodeDiscriminator(t *testing.T) {
 	require.EqualError(t, err, `no variant of Pet fits the JSON value: tried Dog (discriminator petType="Dog"): json: cannot unmarshal string into Go struct field dog.barks of type bool`)
 }
 
+// A base schema's union (DiscriminatorOnly) decodes by the discriminator
+// only: an object naming no member, or none at all, sets no member and is
+// no error; a value that is not an object still is.
+func TestUnionDecodeDiscriminatorOnly(t *testing.T) {
+	type dog struct {
+		PetType string `json:"petType"`
+		Barks   bool   `json:"barks"`
+	}
+	u := Union{Name: "Pet", Discriminator: "petType", DiscriminatorOnly: true, Variants: []Variant{
+		{Name: "Dog", Tags: []string{"Dog"}, Type: JSONObject, Properties: []string{"barks", "petType"}},
+	}}
+	for body, want := range map[string]int{
+		`{"petType":"Dog","barks":true}`:    0,
+		`{"petType":"parrot","barks":true}`: -1, // would fit Dog by its members
+		`{"barks":true}`:                    -1,
+	} {
+		var d *dog
+		i, err := u.Decode([]byte(body), Into(&d))
+		require.NoError(t, err, body)
+		require.Equal(t, want, i, body)
+		require.Equal(t, want == 0, d != nil, body)
+	}
+	var d *dog
+	_, err := u.Decode([]byte(`"Dog"`), Into(&d))
+	require.EqualError(t, err, `no variant of Pet fits the JSON value: tried Dog: JSON string, want object`)
+}
+
 func TestObjectWithAdditionalProperties(t *testing.T) {
 	type fixed struct {
 		A string `json:"a"`

@@ -40,15 +40,35 @@ func XMLBody(v any, root, namespace string) ([]byte, error) {
 // XML Objects) with encoding/xml. The root element's name is not checked
 // (servers name it after the operation, as S3's ListBucketResult); elements
 // and attributes v does not declare are skipped; an empty body leaves v as
-// it is. It returns encoding/xml's error for a body that is not XML or does
-// not fit v, which the runtime reports as a *runtime.DecodeError.
-func DecodeXML(v any) func(*http.Response) error {
+// it is. When raw is not nil the whole body is read first and its bytes
+// stored in *raw, also when decoding fails (a generated operation puts them
+// in ResultMetadata.Body, so elements the spec does not declare are never
+// lost; the runtime's decode cap, Options.MaxResponseBody, bounds them). It
+// returns the read error or encoding/xml's error for a body that is not XML
+// or does not fit v, which the runtime reports as a *runtime.DecodeError.
+func DecodeXML(v any, raw *[]byte) func(*http.Response) error {
 	return func(r *http.Response) error {
-		if err := xml.NewDecoder(r.Body).Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		body, err := keepBody(r.Body, raw)
+		if err != nil {
+			return err
+		}
+		if err := xml.NewDecoder(body).Decode(v); err != nil && !errors.Is(err, io.EOF) {
 			return err
 		}
 		return nil
 	}
+}
+
+// keepBody returns body itself when raw is nil; otherwise it reads body
+// whole into *raw and returns a reader over those bytes. It returns the
+// read error (*raw then holds what was read).
+func keepBody(body io.Reader, raw *[]byte) (io.Reader, error) {
+	if raw == nil {
+		return body, nil
+	}
+	b, err := io.ReadAll(body)
+	*raw = b
+	return bytes.NewReader(b), err
 }
 
 // DecodeXMLResult is [DecodeXML] for the AWS query protocol's envelope
@@ -56,11 +76,16 @@ func DecodeXML(v any) func(*http.Response) error {
 // <OpResponse><OpResult>…</OpResult><ResponseMetadata>…</ResponseMetadata></OpResponse>
 // and v describes the …Result element, so v is decoded from the root's
 // first child element whose name ends in "Result"; a root without one
-// leaves v as it is. It returns encoding/xml's error, which the runtime
-// reports as a *runtime.DecodeError.
-func DecodeXMLResult(v any) func(*http.Response) error {
+// leaves v as it is. raw, when not nil, receives the whole body, envelope
+// included, as with DecodeXML. It returns the read error or encoding/xml's
+// error, which the runtime reports as a *runtime.DecodeError.
+func DecodeXMLResult(v any, raw *[]byte) func(*http.Response) error {
 	return func(r *http.Response) error {
-		d := xml.NewDecoder(r.Body)
+		body, err := keepBody(r.Body, raw)
+		if err != nil {
+			return err
+		}
+		d := xml.NewDecoder(body)
 		depth := 0
 		for {
 			tok, err := d.Token()

@@ -34,8 +34,32 @@ func TestXMLBody(t *testing.T) {
 	}
 }
 
-func decodeWith(dec func(any) func(*http.Response) error, body string, v any) error {
-	return dec(v)(&http.Response{Body: io.NopCloser(strings.NewReader(body))})
+func decodeWith(dec func(any, *[]byte) func(*http.Response) error, body string, v any) error {
+	return dec(v, nil)(&http.Response{Body: io.NopCloser(strings.NewReader(body))})
+}
+
+// The raw bytes of an XML body stay reachable (issue 19 rule 7): DecodeXML
+// and DecodeXMLResult keep exactly what they read in *raw — the whole body,
+// the envelope and elements the spec does not declare included — also when
+// decoding fails; a nil raw keeps nothing.
+func TestDecodeXMLKeepsTheRawBody(t *testing.T) {
+	for name, dec := range map[string]func(any, *[]byte) func(*http.Response) error{"DecodeXML": DecodeXML, "DecodeXMLResult": DecodeXMLResult} {
+		for _, body := range []string{
+			`<ListQueuesResponse><ListQueuesResult><Item>x</Item><Undeclared a="1">y</Undeclared></ListQueuesResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></ListQueuesResponse>`,
+			`<a><b></a>`,
+			``,
+		} {
+			var got xmlTagging
+			var raw []byte
+			err := dec(&got, &raw)(&http.Response{Body: io.NopCloser(strings.NewReader(body))})
+			if (err != nil) != (body == `<a><b></a>`) {
+				t.Fatalf("%s(%q): error %v", name, body, err)
+			}
+			if string(raw) != body {
+				t.Fatalf("%s: raw = %q, want %q", name, raw, body)
+			}
+		}
+	}
 }
 
 func TestDecodeXML(t *testing.T) {

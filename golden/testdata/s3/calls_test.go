@@ -117,6 +117,9 @@ func TestListObjectsV2RoundTrip(t *testing.T) {
 		!*out.IsTruncated || *out.KeyCount != 2 || *out.Name != "examplebucket" {
 		t.Fatalf("decoded %+v", out)
 	}
+	if string(out.ResultMetadata.Body) != listed {
+		t.Fatalf("ResultMetadata.Body = %s", out.ResultMetadata.Body)
+	}
 	again, err := openapi.XMLBody(out, "ListBucketResult", "")
 	if err != nil || string(again) != listed {
 		t.Fatalf("round trip\n%s\nwant\n%s (%v)", again, listed, err)

@@ -151,3 +151,70 @@ func TestPropertiesBesideOneOf(t *testing.T) {
 		t.Fatalf("encoded %s", b)
 	}
 }
+
+// A variant's property limited to one value of a referenced enum (an enum
+// beside allOf, or a const or enum inside it: Discord's automod actions and
+// scheduled events) tells the variants apart: each value decodes as its
+// variant and round-trips, adding nothing (no "location": "" for a stage
+// event).
+func TestEnumBesideOrInsideAllOf(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"type":1,"metadata":{"custom_message":"m"}}`: "block",
+		`{"type":2,"metadata":{"channel_id":"c"}}`:     "flag",
+		`{"type":4,"metadata":{}}`:                     "quarantine",
+	} {
+		a := roundTrip[Action](t, body)
+		got := map[bool]string{true: "block"}[a.BlockAction != nil] + map[bool]string{true: "flag"}[a.FlagAction != nil] + map[bool]string{true: "quarantine"}[a.QuarantineAction != nil]
+		if got != want {
+			t.Errorf("%s decoded as %q, want %q", body, got, want)
+		}
+	}
+	for body, stage := range map[string]bool{
+		`{"entity_type":1,"entity_metadata":{}}`:                  true,
+		`{"entity_type":3,"entity_metadata":{"location":"here"}}`: false,
+	} {
+		e := roundTrip[Event](t, body)
+		if (e.StageEvent != nil) != stage || (e.ExternalEvent != nil) == stage {
+			t.Errorf("%s: decoded as %+v", body, e)
+		}
+	}
+}
+
+// A base schema with a discriminator is a union of the schemas that allOf
+// it, chosen by the discriminator (its mapping, else the schema's name);
+// the base's members are readable whatever the variant, and a value naming
+// no subtype is kept whole with its discriminator readable.
+func TestBaseDiscriminator(t *testing.T) {
+	d := roundTrip[Pet](t, `{"petType":"dog","name":"rex","bark":true}`)
+	if d.Dog == nil || d.Dog.Bark == nil || !*d.Dog.Bark || d.Name != "rex" || d.PetType != "dog" || d.Cat != nil {
+		t.Fatalf("dog decoded as %+v", d)
+	}
+	c := roundTrip[Pet](t, `{"petType":"Cat","name":"tom","lives":9}`)
+	if c.Cat == nil || c.Cat.Lives != 9 || c.Dog != nil {
+		t.Fatalf("cat decoded as %+v", c)
+	}
+	k := roundTrip[Pet](t, `{"petType":"Kitten","name":"kit","lives":9,"mother":{"petType":"Cat","name":"tom","lives":3}}`)
+	if k.Kitten == nil || k.Kitten.Mother == nil || k.Kitten.Mother.Cat == nil || k.Kitten.Mother.Cat.Lives != 3 {
+		t.Fatalf("kitten decoded as %+v", k)
+	}
+	for _, body := range []string{
+		`{"petType":"parrot","name":"polly","words":12}`, // a subtype the spec does not know
+		`{"petType":"pet","name":"any"}`,                 // the base itself
+	} {
+		u := roundTrip[Pet](t, body)
+		if u.Dog != nil || u.Cat != nil || u.Kitten != nil || u.Name == "" {
+			t.Fatalf("%s decoded as %+v", body, u)
+		}
+	}
+	if u := roundTrip[Pet](t, `{"petType":"parrot","name":"polly"}`); u.PetType != "parrot" {
+		t.Fatalf("discriminator unreadable: %+v", u)
+	}
+	b, err := json.Marshal(Pet{Dog: &Dog{PetType: "dog", Name: "rex"}})
+	if err != nil || string(b) != `{"name":"rex","petType":"dog"}` {
+		t.Fatalf("encoded %s, %v", b, err)
+	}
+	v := roundTrip[Todo](t, `{"id":"1","note":null,"owner":null,"labels":null,"kind":0,"pets":[{"petType":"dog","name":"a"},{"petType":"Cat","name":"b","lives":1}]}`)
+	if len(v.Pets) != 2 || v.Pets[0].Dog == nil || v.Pets[1].Cat == nil {
+		t.Fatalf("pets decoded as %+v", v.Pets)
+	}
+}

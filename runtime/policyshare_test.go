@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A call with the client's options, or with a copy of them as generated
+// clients pass on every call, shares the operation's policy, resolved once;
+// a call whose options change the policy gets its own.
+func TestCallsShareTheOperationPolicy(t *testing.T) {
+	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard})
+	require.NoError(t, err)
+	first, err := c.NewCall(opGet, nil)
+	require.NoError(t, err)
+	again, err := c.NewCall(opGet, nil)
+	require.NoError(t, err)
+	require.Same(t, first.pol, again.pol, "the client's options")
+	o := c.Options()
+	copied, err := c.NewCall(opGet, &o)
+	require.NoError(t, err)
+	require.Same(t, first.pol, copied.pol, "a copy of the client's options")
+	other, err := c.NewCall(opPost, &o)
+	require.NoError(t, err)
+	require.NotSame(t, first.pol, other.pol, "another operation")
+	require.False(t, other.pol.RetrySafe)
+
+	o.MaxBackoff = 3 * time.Second
+	own, err := c.NewCall(opGet, &o)
+	require.NoError(t, err)
+	require.NotSame(t, first.pol, own.pol)
+	require.Equal(t, 3*time.Second, own.pol.Params.MaxBackoff)
+	require.Equal(t, 20*time.Second, first.pol.Params.MaxBackoff)
+}
+
+// sharesPolicy must name every call option resolvePolicy reads: for each
+// field of Options set on a copy of the client's options, either the call
+// gets a policy of its own, or the policy resolved with the copy equals the
+// shared one. A new call option read by resolvePolicy but not compared by
+// sharesPolicy fails here.
+func TestSharedPolicyReadsEveryCallOption(t *testing.T) {
+	svc := testService()
+	c, err := NewClient(svc, "http://svc.test", Options{RetryMode: ModeAdaptive, TransientCodes: []string{"A"}})
+	require.NoError(t, err)
+	shared := resolvePolicy(c.settings, svc, opGet, &c.opts, &c.opts)
+	typ := reflect.TypeFor[Options]()
+	checked := 0
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		call := c.opts
+		v := reflect.ValueOf(&call).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 7)
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Slice:
+			v.Set(reflect.Append(reflect.MakeSlice(f.Type, 0, 1), reflect.Zero(f.Type.Elem())))
+		case reflect.Pointer:
+			v.Set(reflect.New(f.Type.Elem()))
+		case reflect.Func:
+			v.Set(reflect.MakeFunc(f.Type, func([]reflect.Value) []reflect.Value { panic("not called") }))
+		case reflect.Interface:
+			continue // resolvePolicy reads no interface-typed option
+		default:
+			t.Fatalf("Options.%s: kind %s not covered by this test", f.Name, v.Kind())
+		}
+		checked++
+		if !c.sharesPolicy(&call) {
+			continue
+		}
+		s, err := c.settings.WithCall(svc, &call)
+		require.NoError(t, err, f.Name)
+		got := resolvePolicy(s, svc, opGet, &c.opts, &call)
+		require.True(t, reflect.DeepEqual(shared, got), "Options.%s changes the policy but sharesPolicy does not compare it", f.Name)
+	}
+	require.Greater(t, checked, 20)
+}
+
+// A call that must change its policy (a request body too long to replay
+// allows one attempt) changes its own copy: the next call of the operation
+// still retries.
+func TestOwnPolicyLeavesTheSharedOneAlone(t *testing.T) {
+	h := newHarness(t, nil, 0, script(status(503), status(503), status(200)), nil)
+	big := &Request{Method: http.MethodPut, Path: "/f", BodyReader: &onceReader{r: strings.NewReader(strings.Repeat("b", MaxReplayBody+1)), t: t}}
+	md, err := h.c.Do(context.Background(), opGet, big, nil, nil)
+	require.Error(t, err)
+	require.Equal(t, 1, md.Attempts)
+	md, err = h.c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/f"}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+}
