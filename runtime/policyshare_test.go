@@ -98,3 +98,25 @@ func TestOwnPolicyLeavesTheSharedOneAlone(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2, md.Attempts)
 }
+
+// StartCall starts a new call in an ended call's memory: nothing of the
+// earlier call (attempts, state, error) carries over.
+func TestStartCallReusesAnEndedCall(t *testing.T) {
+	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard, MaxAttempts: 2, Rand: func() float64 { return 0 }})
+	require.NoError(t, err)
+	var cl Call
+	ctx := context.Background()
+	failed := AttemptResult{StatusCode: 500, Sent: true, Err: &APIError{ErrorMetadata: ErrorMetadata{HTTPStatusCode: 500}}}
+	for range 2 {
+		require.NoError(t, c.StartCall(&cl, opGet, nil))
+		require.Equal(t, ActionSend, cl.Next(ctx, Event{Kind: EventStart}).Kind)
+		act := cl.Next(ctx, Event{Kind: EventResponse, Result: &failed})
+		require.Equal(t, ActionWait, act.Kind, "attempt 1 of 2 is retried")
+		require.Equal(t, ActionSend, cl.Next(ctx, Event{Kind: EventWaited}).Kind)
+		act = cl.Next(ctx, Event{Kind: EventResponse, Result: &failed})
+		require.Equal(t, ActionReturn, act.Kind)
+		var mae *MaxAttemptsError
+		require.ErrorAs(t, act.Err, &mae)
+		require.Equal(t, 2, mae.Attempts)
+	}
+}

@@ -94,6 +94,17 @@ func (c *Client) NewCall(op *Operation, opts *Options) (*Call, error) {
 	return cl, nil
 }
 
+// StartCall is [Client.NewCall] in the memory of cl: it starts a call of op
+// with the call's options (nil means the client's) in cl, whose earlier
+// call, if any, has ended and is no longer used. A driver that runs many
+// calls one after another (cmd/retrygen-sim runs millions) reuses its Calls
+// instead of allocating one per call. It returns NewCall's errors: a
+// *ConfigError when the call's options set an invalid retry mode or max
+// attempts.
+func (c *Client) StartCall(cl *Call, op *Operation, opts *Options) error {
+	return c.initCall(cl, op, opts)
+}
+
 func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts

@@ -27,6 +27,9 @@ type server struct {
 	// limit that arrive in the first 50 ms of a window, and all of them
 	// (issue 22: released all at once, 100 % arrived there).
 	atBoundary, userRequests int64
+	// failures are the responses of failing requests by kind, built once
+	// and shared: the runtime only reads an attempt's result.
+	failures map[string]runtime.AttemptResult
 }
 
 // boundarySpan is the start of a user-limit window that atBoundary counts.
@@ -38,7 +41,7 @@ type userWindow struct {
 }
 
 func newServer(cfg *Server, rng *rand.Rand) *server {
-	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}}
+	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}, failures: map[string]runtime.AttemptResult{}}
 }
 
 // handle answers one request arriving now from call c: it returns when the
@@ -96,14 +99,18 @@ func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) 
 // failure is the response of a failing request: HTTP 503, or HTTP 400 with
 // the error code kind (and x-amz-retry-after when the server sets one).
 func (s *server) failure(kind string) runtime.AttemptResult {
-	if kind == failure503 {
-		return apiError(http.StatusServiceUnavailable, "")
+	if res, ok := s.failures[kind]; ok {
+		return res
 	}
-	res := apiError(http.StatusBadRequest, kind)
-	if s.cfg.RetryAfterMs > 0 {
-		res.Header = http.Header{}
-		res.Header.Set(runtime.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
+	res := apiError(http.StatusServiceUnavailable, "")
+	if kind != failure503 {
+		res = apiError(http.StatusBadRequest, kind)
+		if s.cfg.RetryAfterMs > 0 {
+			res.Header = http.Header{}
+			res.Header.Set(runtime.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
+		}
 	}
+	s.failures[kind] = res
 	return res
 }
 

