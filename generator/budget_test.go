@@ -98,3 +98,28 @@ paths:
 	require.NoError(t, err)
 	require.NoError(t, checkGenerated(files))
 }
+
+// allOfChain returns a spec of n component schemas, each an allOf of the
+// one before and one property of its own.
+func allOfChain(n int) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: C, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S0: {type: object, properties: {f0: {type: string}}}\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "    S%d: {allOf: [{$ref: '#/components/schemas/S%d'}, {type: object, properties: {f%d: {type: string}}}]}\n", i, i-1, i)
+	}
+	return []byte(b.String())
+}
+
+// TestAllOfChainBound (issue 17 item 4): flattening an allOf chain of n
+// schemas copies n(n+1)/2 properties (2,000 schemas ran out of memory); the
+// limit of 262,144 admits 723 (S0…S722: the allOf schemas S1…S722 copy
+// Σ(k+1) for k = 1…722 = 261,725) and refuses 724 at the schema that
+// passes it, S723 (+724 = 262,449), before anything is built.
+func TestAllOfChainBound(t *testing.T) {
+	_, _, err := loadData("chain.yaml", allOfChain(723), nil, nil)
+	require.NoError(t, err)
+	_, _, err = loadData("chain.yaml", allOfChain(724), nil, nil)
+	require.EqualError(t, err, "chain.yaml#/components/schemas/S723: flattening this schema's allOf takes the spec past the limit of 262144 properties that allOf flattening may copy (an allOf chain of n schemas copies n(n+1)/2); refusing it")
+	_, _, err = loadData("chain.yaml", allOfChain(2000), nil, nil)
+	require.ErrorContains(t, err, "chain.yaml#/components/schemas/S698: flattening") // S1000 … are visited first (sorted names)
+}

@@ -155,6 +155,9 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	if err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s: %w", specPath, err)
 	}
+	if err := checkAllOfBound(api); err != nil {
+		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
+	}
 	skipped = append(skipped, skipUnfilledPlaceholders(api, d)...)
 	validateLeniently(api, d)
 	sel.apply(api, d)
