@@ -123,3 +123,31 @@ func TestAllOfChainBound(t *testing.T) {
 	_, _, err = loadData("chain.yaml", allOfChain(2000), nil, nil)
 	require.ErrorContains(t, err, "chain.yaml#/components/schemas/S698: flattening") // S1000 … are visited first (sorted names)
 }
+
+// nestedInline returns a spec whose one operation returns an object
+// nested depth levels deep, each level one property called key.
+func nestedInline(depth int, key string) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: N, version: \"1\"}\npaths:\n  /n:\n    get:\n      operationId: getN\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: ")
+	for range depth {
+		b.WriteString("{type: object, properties: {" + key + ": ")
+	}
+	b.WriteString("{type: string}")
+	for range depth {
+		b.WriteString("}}")
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
+}
+
+// TestInlineNameAndSourceBounds (issue 17 item 5): an inline type is named
+// after its ancestors and documented with its JSON pointer, so nesting
+// made names and pointers grow with depth (204 KB of input gave 191 MB of
+// Go); a name past 512 bytes or a pointer past 4,096 is an error located
+// at the schema.
+func TestInlineNameAndSourceBounds(t *testing.T) {
+	_, _, err := loadData("n.yaml", nestedInline(90, "deeper"), nil, nil)
+	require.EqualError(t, err, "n.yaml#/paths/~1n/get/responses/200/content/application~1json/schema/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/d…: the type generated here would be named with 514 bytes (GetNOutputDeeperDeeperDeeperDeeperDeeper…), past the limit of 512 (inline schemas nested too deep; give the schema a title or make it a component); refusing it")
+	_, _, err = loadData("n.yaml", nestedInline(320, "d"), nil, nil)
+	require.EqualError(t, err, "n.yaml#/paths/~1n/get/responses/200/content/application~1json/schema/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properti…: the JSON pointer of this schema is 4104 bytes, past the limit of 4096 for a generated type's source (inline schemas nested too deep); refusing it")
+}

@@ -125,3 +125,37 @@ func (c *allOfCounter) visit(sr *openapi3.SchemaRef, ptr string) error {
 	}
 	return c.visit(s.AdditionalProperties.Schema, child(ptr, "additionalProperties"))
 }
+
+// Bounds on what grows with the nesting of inline schemas (README
+// "Limits"): an inline type is named after its ancestors and its doc
+// comment ends with its JSON pointer, so 204 KB of nested inline objects
+// gave 191 MB of Go. The longest of the real specs are Stripe's: a
+// 191-byte name and a 331-byte pointer (GitHub 109 and 226).
+const (
+	// maxTypeNameLen bounds a generated type's name, in bytes.
+	maxTypeNameLen = 512
+	// maxSourceLen bounds the JSON pointer a type is generated from (its
+	// Source: line), in bytes.
+	maxSourceLen = 4096
+)
+
+// checkNameBounds returns an error located at the first type whose name
+// or source pointer is longer than its bound; a pointer in the message is
+// cut to its first 200 bytes.
+func checkNameBounds(types []*Type) error {
+	short := func(p string) string {
+		if len(p) > 200 {
+			return fragment(p[:200]) + "…"
+		}
+		return fragment(p)
+	}
+	for _, t := range types {
+		switch {
+		case len(t.Source) > maxSourceLen:
+			return fmt.Errorf("#%s: the JSON pointer of this schema is %d bytes, past the limit of %d for a generated type's source (inline schemas nested too deep); refusing it", short(t.Source), len(t.Source), maxSourceLen)
+		case len(t.Name) > maxTypeNameLen:
+			return fmt.Errorf("#%s: the type generated here would be named with %d bytes (%s…), past the limit of %d (inline schemas nested too deep; give the schema a title or make it a component); refusing it", short(t.Source), len(t.Name), t.Name[:40], maxTypeNameLen)
+		}
+	}
+	return nil
+}
