@@ -151,3 +151,27 @@ func TestInlineNameAndSourceBounds(t *testing.T) {
 	_, _, err = loadData("n.yaml", nestedInline(320, "d"), nil, nil)
 	require.EqualError(t, err, "n.yaml#/paths/~1n/get/responses/200/content/application~1json/schema/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properti…: the JSON pointer of this schema is 4104 bytes, past the limit of 4096 for a generated type's source (inline schemas nested too deep); refusing it")
 }
+
+// TestJSONSpecKeepsExactStrings (issue 17 item 7): a JSON spec is read as
+// JSON, not YAML: a raw U+0085 inside a string stays U+0085 (a YAML parser
+// folded it to a space), a key of 1,100 characters is a property (it was
+// refused with no location: "did not find expected ',' or '}'"), and both
+// reach the generated code byte for byte; a syntax error still names line
+// and column.
+func TestJSONSpecKeepsExactStrings(t *testing.T) {
+	long := strings.Repeat("k", 1100)
+	spec := "{\"openapi\": \"3.0.3\",\n \"info\": {\"title\": \"T\", \"version\": \"1\", \"description\": \"a\u0085b\u2028c\"},\n \"paths\": {},\n" +
+		" \"components\": {\"schemas\": {\"S\": {\"type\": \"object\", \"properties\": {\"" + long + "\": {\"type\": \"string\"}}}}}}"
+	svc, diags, err := loadData("j.json", []byte(spec), nil, nil)
+	require.NoError(t, err)
+	require.Empty(t, diagLines(diags))
+	require.Equal(t, "a\u0085b\u2028c", svc.Doc)
+	require.Len(t, svc.Types, 1)
+	require.Len(t, svc.Types[0].Fields, 1)
+	require.Equal(t, long, svc.Types[0].Fields[0].JSONName)
+	files, err := Generate(svc, "j")
+	require.NoError(t, err)
+	require.NoError(t, checkGenerated(files))
+	_, _, err = loadData("bad.json", []byte("{\"openapi\": \"3.0.3\",\n  \"info\": {\"title\": 1,,}}"), nil, nil)
+	require.EqualError(t, err, "bad.json:2:23: did not find expected node content")
+}
