@@ -37,6 +37,9 @@ type builder struct {
 	// "operations/Name".
 	sel     *Selection
 	renamed map[string]bool
+	// responseUses counts the operations whose 2xx response with content is
+	// each components/responses reference (sharedResponse).
+	responseUses map[string]int
 }
 
 // reservedNames are the exported package-level names the generator itself

@@ -338,12 +338,12 @@ func (b *builder) isErrorShape(sr *openapi3.SchemaRef) bool {
 // decoding.
 func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, string) {
 	var content openapi3.Content
-	cptr := ""
+	cptr, respRef := "", ""
 	if op.Responses != nil {
 		m := op.Responses.Map()
 		for _, code := range sortedKeys(m) {
 			if r := m[code].Value; is2xx(code) && r != nil && len(r.Content) > 0 {
-				content, cptr = r.Content, child(child(ptr, "responses"), code)
+				content, cptr, respRef = r.Content, child(child(ptr, "responses"), code), m[code].Ref
 				break
 			}
 		}
@@ -362,25 +362,32 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 		b.d.warnf(cptr, "XML response schema is not an object with properties; the output's Body field holds the bytes")
 		kind = BodyRaw
 	}
-	if kind == BodyXML && b.dedicatedOutput(sr) {
+	// A components/responses entry answering several operations: each gets
+	// its own output type, embedding one type named after the response.
+	shared, sharedName, sharedPtr := b.sharedResponse(respRef, sr, mt)
+	if kind == BodyXML && !shared && b.dedicatedOutput(sr) {
 		tname := b.structOrEmpty(sr, child(cptr, "schema"), name)
 		b.markXML(tname)
 		return tname, OutputXML
 	}
-	if kind == BodyJSON && b.dedicatedOutput(sr) {
+	if kind == BodyJSON && !shared && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf
 	}
 	tname := b.claim(name, cptr)
 	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
+	bodyName, bodyPtr := tname+"Body", child(cptr, "schema")
+	if shared {
+		bodyName, bodyPtr = sharedName, sharedPtr
+	}
 	if kind == BodyXML {
-		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")
+		ref := b.schemaRef(sr, bodyPtr, bodyName)
 		t.Embed = ref.Name
 		b.markXML(tname)
 		return tname, OutputXML
 	}
 	if kind == BodyJSON && sr != nil {
-		ref := b.schemaRef(sr, child(cptr, "schema"), tname+"Body")
+		ref := b.schemaRef(sr, bodyPtr, bodyName)
 		if ref.Kind == RefNamed && ref.Struct && !b.isErrorShape(sr) && ref.Name != "ResultMetadata" {
 			t.Embed = ref.Name
 			return tname, OutputSelf

@@ -281,7 +281,7 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 		Name:     name,
 		JSONName: p.Name,
 		Doc:      doc,
-		Type:     b.schemaRef(p.Schema, child(ptr, "schema"), opName+base),
+		Type:     nonNull(b.schemaRef(p.Schema, child(ptr, "schema"), opName+base)),
 		Required: p.Required || p.In == "path",
 		In:       p.In,
 	}

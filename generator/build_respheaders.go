@@ -64,7 +64,7 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 				b.d.warnf(hptr, "response header %q has no schema; it is not an output field (read it from ResultMetadata.Header)", name)
 				continue
 			}
-			ref := b.schemaRef(h.Value.Schema, child(hptr, "schema"), out+goName(name, false))
+			ref := nonNull(b.schemaRef(h.Value.Schema, child(hptr, "schema"), out+goName(name, false)))
 			reader := headerReader(ref, b)
 			if reader == "" {
 				b.d.warnf(hptr, "response header %q is not a string, integer, number, boolean or date-time; it is not an output field (read it from ResultMetadata.Header)", name)

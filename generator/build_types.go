@@ -218,6 +218,7 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	case "object":
 		if ap := s.AdditionalProperties.Schema; ap != nil {
 			elem := b.schemaRef(ap, child(ptr, "additionalProperties"), ctxName+"Value")
+			elem.Nullable = nullElem(ap, elem)
 			return TypeRef{Kind: RefMap, Elem: &elem}
 		}
 		// additionalProperties: true, or an object with no properties: any members
@@ -227,6 +228,7 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 			return b.raw(ptr, "array without items")
 		}
 		elem := b.schemaRef(s.Items, child(ptr, "items"), ctxName+"Item")
+		elem.Nullable = nullElem(s.Items, elem)
 		return TypeRef{Kind: RefSlice, Elem: &elem}
 	case "string":
 		return TypeRef{Kind: RefScalar, Scalar: b.stringScalar(s.Format)}
@@ -301,6 +303,33 @@ func nullable(s *openapi3.Schema) bool {
 		}
 	}
 	return false
+}
+
+// nullElem reports whether an array element or map value of schema sr,
+// typed r, must be a pointer so that null round-trips (TypeRef.Nullable):
+// the schema admits null and r has no nil of its own.
+func nullElem(sr *openapi3.SchemaRef, r TypeRef) bool {
+	if sr == nil || !nullable(sr.Value) {
+		return false
+	}
+	switch r.Kind {
+	case RefSlice, RefMap:
+		return false
+	case RefScalar:
+		return r.Scalar != ScalarBytes && r.Scalar != ScalarRawJSON && r.Scalar != ScalarReader && r.Scalar != ScalarReadCloser && r.Scalar != ScalarFile && r.Scalar != ScalarPart
+	}
+	return true
+}
+
+// nonNull returns r without element nullability (TypeRef.Nullable), at
+// every level: parameters and headers carry no null elements.
+func nonNull(r TypeRef) TypeRef {
+	r.Nullable = false
+	if r.Elem != nil {
+		e := nonNull(*r.Elem)
+		r.Elem = &e
+	}
+	return r
 }
 
 // additionalAny reports additionalProperties: true.
@@ -440,6 +469,7 @@ func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
 		if sh.additional != nil {
 			reserved = append(slices.Clip(reserved), reservedAdditionalFields...)
 			v := b.schemaRef(sh.additional, sh.additionalPtr, name+"Value")
+			v.Nullable = nullElem(sh.additional, v)
 			t.Additional = &v
 		} else if sh.additionalAny {
 			t.Additional = &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
@@ -671,4 +701,39 @@ func validJSONName(name string) bool {
 		}
 	}
 	return true
+}
+
+// sharedResponse reports whether the 2xx response respRef (a reference to
+// components/responses, "" for an inline response) with the inline schema
+// sr in media type mt answers more than one operation. Such a schema is
+// typed once, named after the response (#/components/responses/Playlist
+// → Playlist) and located there, and each operation's output type embeds
+// it, so no operation's output is named after another operation.
+func (b *builder) sharedResponse(respRef string, sr *openapi3.SchemaRef, mt string) (shared bool, name, ptr string) {
+	rn, ok := strings.CutPrefix(respRef, "#/components/responses/")
+	if !ok || sr == nil || sr.Ref != "" || objectSchema(sr) == nil {
+		return false, "", ""
+	}
+	if b.responseUses == nil {
+		b.responseUses = map[string]int{}
+		for _, path := range b.api.Paths.InMatchingOrder() {
+			for _, op := range b.api.Paths.Value(path).Operations() {
+				if op.Responses == nil {
+					continue
+				}
+				m := op.Responses.Map()
+				for _, code := range sortedKeys(m) {
+					if r := m[code].Value; is2xx(code) && r != nil && len(r.Content) > 0 {
+						b.responseUses[m[code].Ref]++
+						break
+					}
+				}
+			}
+		}
+	}
+	if b.responseUses[respRef] < 2 {
+		return false, "", ""
+	}
+	rn = pointerUnescaper.Replace(rn)
+	return true, goName(rn, false), pointer("components", "responses", rn, "content", mt, "schema")
 }

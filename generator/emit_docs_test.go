@@ -105,9 +105,11 @@ func TestGeneratedDocs(t *testing.T) {
 		"header or field, normalised) and message.\n\nSource: #/components/schemas/Gone\n", docs["Gone"])
 
 	ops := string(src["operations.go"])
-	require.Equal(t, 1, strings.Count(ops, "func newDeletePetError("), "DeletePet and GetPet model the same errors: one constructor")
+	require.Equal(t, 1, strings.Count(ops, "func newErrorSet1("), "DeletePet and GetPet model the same errors: one constructor, named after neither")
 	require.NotContains(t, ops, "func newGetPetError(")
-	require.Len(t, regexp.MustCompile(`NewError: +newDeletePetError,`).FindAllString(ops, -1), 2, "both operations use it")
+	require.NotContains(t, ops, "func newDeletePetError(")
+	require.Contains(t, ops, "// newErrorSet1 returns an empty modelled error of DeletePet and GetPet for code, or nil.\n")
+	require.Len(t, regexp.MustCompile(`NewError: +newErrorSet1,`).FindAllString(ops, -1), 2, "both operations use it")
 	for name, b := range src {
 		require.NotContains(t, string(b), "retry-behavior", "%s names no file the user does not have", name)
 		require.NotContains(t, string(b), "§", name)

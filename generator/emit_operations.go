@@ -14,8 +14,9 @@ import (
 
 // emitOperations writes operations.go: per operation its runtime.Operation,
 // its error constructors and its Client method. Operations modelling the
-// same errors (by code, or by status) share one constructor, named after
-// the first of them.
+// same errors (by code, or by status) share one constructor, an error set
+// (newErrorSet1, newStatusErrorSet2: numbered in operation order, its doc
+// naming the operations); one used by a single operation is named after it.
 func emitOperations(f *jen.File, svc *Service) error {
 	byStatus := map[string]string{} // status mapping → constructor name
 	var owners []*Operation         // the first operation of each mapping
@@ -28,16 +29,30 @@ func emitOperations(f *jen.File, svc *Service) error {
 	// UpdateAssociationStatus; the later one takes a numeric suffix.
 	funcs := namespace{}
 	claimFunc := func(name string) string { got, _ := funcs.claim(name); return got }
+	users := map[string][]string{} // key → the operations using it, in order
 	for _, op := range svc.Operations {
 		uses[strings.Join(op.Errors, ",")]++
 		uses[statusKey(op.StatusErrors)]++
+		users[strings.Join(op.Errors, ",")] = append(users[strings.Join(op.Errors, ",")], op.Name)
+		users[statusKey(op.StatusErrors)] = append(users[statusKey(op.StatusErrors)], op.Name)
+	}
+	// A constructor one operation uses is named after it; one several share
+	// is an error set, numbered in operation order, never named after the
+	// first operation that happened to use it.
+	sets := 0
+	ctorName := func(op *Operation, key, kind string) string {
+		if uses[key] > 1 {
+			sets++
+			return claimFunc("new" + kind + "Set" + strconv.Itoa(sets))
+		}
+		return claimFunc("new" + op.Name + kind)
 	}
 	for _, op := range svc.Operations {
 		codeFunc, newCodeFunc := "", false
 		if len(op.Errors) > 0 {
 			key := strings.Join(op.Errors, ",")
 			if codeFunc = byCode[key]; codeFunc == "" {
-				codeFunc, newCodeFunc = claimFunc("new"+op.Name+"Error"), true
+				codeFunc, newCodeFunc = ctorName(op, key, "Error"), true
 				byCode[key] = codeFunc
 			}
 		}
@@ -46,7 +61,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 			key := statusKey(op.StatusErrors)
 			statusFunc = byStatus[key]
 			if statusFunc == "" {
-				statusFunc = claimFunc("new" + op.Name + "StatusError")
+				statusFunc = ctorName(op, key, "StatusError")
 				byStatus[key] = statusFunc
 				owners = append(owners, op)
 				ownerFuncs = append(ownerFuncs, statusFunc)
@@ -57,14 +72,29 @@ func emitOperations(f *jen.File, svc *Service) error {
 		}
 		emitFormEncoding(f, op)
 		if newCodeFunc {
-			emitNewError(f, codeFunc, op, svc, uses[strings.Join(op.Errors, ",")] > 1)
+			emitNewError(f, codeFunc, op, svc, users[strings.Join(op.Errors, ",")])
 		}
 		emitMethod(f, op, svc, types)
 	}
 	for i, op := range owners {
-		emitNewStatusError(f, ownerFuncs[i], op, uses[statusKey(op.StatusErrors)] > 1)
+		emitNewStatusError(f, ownerFuncs[i], op, users[statusKey(op.StatusErrors)])
 	}
 	return nil
+}
+
+// ctorOwners names the operations an error constructor serves, for its
+// doc: "GetItem", "GetItem and Query", "GetItem, Query and 3 other
+// operations".
+func ctorOwners(ops []string) string {
+	switch len(ops) {
+	case 1:
+		return ops[0]
+	case 2:
+		return ops[0] + " and " + ops[1]
+	case 3:
+		return ops[0] + ", " + ops[1] + " and " + ops[2]
+	}
+	return ops[0] + ", " + ops[1] + " and " + strconv.Itoa(len(ops)-2) + " other operations"
 }
 
 // statusKey identifies a status → error shape mapping.
@@ -98,15 +128,12 @@ func emitOperationVar(f *jen.File, op *Operation, codeFunc, statusFunc string) e
 
 // emitNewError writes name, the constructor of the operation's modelled
 // errors by code.
-func emitNewError(f *jen.File, name string, op *Operation, svc *Service, shared bool) {
+func emitNewError(f *jen.File, name string, op *Operation, svc *Service, users []string) {
 	codes := map[string]string{}
 	for _, e := range svc.Errors {
 		codes[e.Name] = e.Code
 	}
-	f.Comment(name + " returns an empty modelled error of " + op.Name + " for code, or nil.")
-	if shared {
-		f.Comment("Operations modelling the same errors as " + op.Name + " share it.")
-	}
+	f.Comment(name + " returns an empty modelled error of " + ctorOwners(users) + " for code, or nil.")
 	f.Func().Id(name).Params(jen.Id("code").String()).Qual(runtimePath, "ModeledError").Block(
 		jen.Switch(jen.Id("code")).BlockFunc(func(g *jen.Group) {
 			for _, name := range op.Errors {
@@ -121,11 +148,8 @@ func emitNewError(f *jen.File, name string, op *Operation, svc *Service, shared 
 // emitNewStatusError writes the constructor of errors modelled by HTTP
 // status: exact statuses (grouped by shape), then "4XX"-style ranges, then
 // "default".
-func emitNewStatusError(f *jen.File, name string, op *Operation, shared bool) {
-	f.Comment(name + " returns an empty modelled error of " + op.Name + " for an HTTP status, or nil.")
-	if shared {
-		f.Comment("Operations modelling the same errors as " + op.Name + " share it.")
-	}
+func emitNewStatusError(f *jen.File, name string, op *Operation, users []string) {
+	f.Comment(name + " returns an empty modelled error of " + ctorOwners(users) + " for an HTTP status, or nil.")
 	fallback := jen.Nil()
 	var order []string               // shape names in order of first exact status
 	exact := map[string][]jen.Code{} // shape → its status conditions

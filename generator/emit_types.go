@@ -211,8 +211,12 @@ func fieldIsPointer(fl Field) bool {
 }
 
 // typeExpr is the Go type of r as a value (slice elements and map values of
-// struct type are values).
+// struct type are values; a nullable one, TypeRef.Nullable, is a pointer).
 func typeExpr(r TypeRef) *jen.Statement {
+	if r.Nullable {
+		r.Nullable = false
+		return jen.Op("*").Add(typeExpr(r))
+	}
 	switch r.Kind {
 	case RefNamed:
 		return jen.Id(r.Name)

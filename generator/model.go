@@ -483,6 +483,12 @@ type TypeRef struct {
 	Struct bool
 	// Elem is the element or value type (RefSlice, RefMap).
 	Elem *TypeRef
+	// Nullable marks an array element or map value (or additionalProperties
+	// value) the spec lets be null: written *T, nil for null, so a null
+	// element round-trips. Only set where a pointer is needed (named types
+	// and scalars other than []byte and json.RawMessage; slices and maps are
+	// nil already).
+	Nullable bool
 }
 
 // ErrorShape is a modelled error: a component schema named by a non-2xx

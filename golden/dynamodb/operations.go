@@ -94,12 +94,11 @@ var opBatchGetItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.BatchGetItem",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
-// newBatchGetItemError returns an empty modelled error of BatchGetItem for code, or nil.
-// Operations modelling the same errors as BatchGetItem share it.
-func newBatchGetItemError(code string) runtime.ModeledError {
+// newErrorSet1 returns an empty modelled error of BatchGetItem, GetItem and 2 other operations for code, or nil.
+func newErrorSet1(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -749,12 +748,11 @@ var opDeleteItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet2,
 }
 
-// newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
-// Operations modelling the same errors as DeleteItem share it.
-func newDeleteItemError(code string) runtime.ModeledError {
+// newErrorSet2 returns an empty modelled error of DeleteItem, PutItem and UpdateItem for code, or nil.
+func newErrorSet2(code string) runtime.ModeledError {
 	switch code {
 	case "ConditionalCheckFailedException":
 		return &ConditionalCheckFailedException{}
@@ -847,12 +845,11 @@ var opDeleteTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteTable",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
-// newDeleteTableError returns an empty modelled error of DeleteTable for code, or nil.
-// Operations modelling the same errors as DeleteTable share it.
-func newDeleteTableError(code string) runtime.ModeledError {
+// newErrorSet3 returns an empty modelled error of DeleteTable, DisableKinesisStreamingDestination and 6 other operations for code, or nil.
+func newErrorSet3(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -1096,12 +1093,11 @@ var opDescribeContributorInsights = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
-// newDescribeContributorInsightsError returns an empty modelled error of DescribeContributorInsights for code, or nil.
-// Operations modelling the same errors as DescribeContributorInsights share it.
-func newDescribeContributorInsightsError(code string) runtime.ModeledError {
+// newErrorSet4 returns an empty modelled error of DescribeContributorInsights, DescribeKinesisStreamingDestination and 6 other operations for code, or nil.
+func newErrorSet4(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -1283,12 +1279,11 @@ var opDescribeGlobalTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable",
 	},
-	NewError: newDescribeGlobalTableError,
+	NewError: newErrorSet5,
 }
 
-// newDescribeGlobalTableError returns an empty modelled error of DescribeGlobalTable for code, or nil.
-// Operations modelling the same errors as DescribeGlobalTable share it.
-func newDescribeGlobalTableError(code string) runtime.ModeledError {
+// newErrorSet5 returns an empty modelled error of DescribeGlobalTable and DescribeGlobalTableSettings for code, or nil.
+func newErrorSet5(code string) runtime.ModeledError {
 	switch code {
 	case "GlobalTableNotFoundException":
 		return &GlobalTableNotFoundException{}
@@ -1363,7 +1358,7 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings",
 	},
-	NewError: newDescribeGlobalTableError,
+	NewError: newErrorSet5,
 }
 
 // validateDescribeGlobalTableSettings returns a *runtime.InvalidParamsError naming every member of in
@@ -1428,7 +1423,7 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
@@ -1489,12 +1484,11 @@ var opDescribeLimits = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeLimits",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
-// newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
-// Operations modelling the same errors as DescribeLimits share it.
-func newDescribeLimitsError(code string) runtime.ModeledError {
+// newErrorSet6 returns an empty modelled error of DescribeLimits, ListBackups and 2 other operations for code, or nil.
+func newErrorSet6(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -1586,7 +1580,7 @@ var opDescribeTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTable",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeTable returns a *runtime.InvalidParamsError naming every member of in
@@ -1769,7 +1763,7 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
@@ -1834,7 +1828,7 @@ var opDescribeTimeToLive = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeTimeToLive returns a *runtime.InvalidParamsError naming every member of in
@@ -1895,7 +1889,7 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateDisableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
@@ -1961,7 +1955,7 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateEnableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
@@ -2116,12 +2110,11 @@ var opExecuteTransaction = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction",
 	},
-	NewError: newExecuteTransactionError,
+	NewError: newErrorSet7,
 }
 
-// newExecuteTransactionError returns an empty modelled error of ExecuteTransaction for code, or nil.
-// Operations modelling the same errors as ExecuteTransaction share it.
-func newExecuteTransactionError(code string) runtime.ModeledError {
+// newErrorSet7 returns an empty modelled error of ExecuteTransaction and TransactWriteItems for code, or nil.
+func newErrorSet7(code string) runtime.ModeledError {
 	switch code {
 	case "IdempotentParameterMismatchException":
 		return &IdempotentParameterMismatchException{}
@@ -2295,7 +2288,7 @@ var opGetItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.GetItem",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
 // validateGetItem returns a *runtime.InvalidParamsError naming every member of in
@@ -2365,7 +2358,7 @@ var opListBackups = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListBackups",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
 // List backups associated with an AWS account. To list backups for a given table, specify
@@ -2414,7 +2407,7 @@ var opListContributorInsights = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListContributorInsights",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
@@ -2637,7 +2630,7 @@ var opListGlobalTables = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListGlobalTables",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
 // Lists all global tables that have a replica in the specified Region.
@@ -2683,7 +2676,7 @@ var opListTables = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListTables",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet6,
 }
 
 // Returns an array of table names associated with the current account and endpoint. The output
@@ -2791,7 +2784,7 @@ var opListTagsOfResource = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateListTagsOfResource returns a *runtime.InvalidParamsError naming every member of in
@@ -2858,7 +2851,7 @@ var opPutItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet2,
 }
 
 // validatePutItem returns a *runtime.InvalidParamsError naming every member of in
@@ -2971,7 +2964,7 @@ var opQuery = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
 // validateQuery returns a *runtime.InvalidParamsError naming every member of in
@@ -3341,7 +3334,7 @@ var opScan = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Scan",
 	},
-	NewError: newBatchGetItemError,
+	NewError: newErrorSet1,
 }
 
 // validateScan returns a *runtime.InvalidParamsError naming every member of in
@@ -3486,7 +3479,7 @@ var opTagResource = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "DynamoDB_20120810.TagResource",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateTagResource returns a *runtime.InvalidParamsError naming every member of in
@@ -3647,7 +3640,7 @@ var opTransactWriteItems = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
 	},
-	NewError: newExecuteTransactionError,
+	NewError: newErrorSet7,
 }
 
 // validateTransactWriteItems returns a *runtime.InvalidParamsError naming every member of in
@@ -3752,7 +3745,7 @@ var opUntagResource = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "DynamoDB_20120810.UntagResource",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUntagResource returns a *runtime.InvalidParamsError naming every member of in
@@ -3907,7 +3900,7 @@ var opUpdateContributorInsights = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights",
 	},
-	NewError: newDescribeContributorInsightsError,
+	NewError: newErrorSet4,
 }
 
 // validateUpdateContributorInsights returns a *runtime.InvalidParamsError naming every member of in
@@ -4148,7 +4141,7 @@ var opUpdateItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet2,
 }
 
 // validateUpdateItem returns a *runtime.InvalidParamsError naming every member of in
@@ -4220,7 +4213,7 @@ var opUpdateTable = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTable",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUpdateTable returns a *runtime.InvalidParamsError naming every member of in
@@ -4295,7 +4288,7 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUpdateTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
@@ -4361,7 +4354,7 @@ var opUpdateTimeToLive = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
 	},
-	NewError: newDeleteTableError,
+	NewError: newErrorSet3,
 }
 
 // validateUpdateTimeToLive returns a *runtime.InvalidParamsError naming every member of in

@@ -20,12 +20,11 @@ var opDeleteItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet1,
 }
 
-// newDeleteItemError returns an empty modelled error of DeleteItem for code, or nil.
-// Operations modelling the same errors as DeleteItem share it.
-func newDeleteItemError(code string) runtime.ModeledError {
+// newErrorSet1 returns an empty modelled error of DeleteItem and PutItem for code, or nil.
+func newErrorSet1(code string) runtime.ModeledError {
 	switch code {
 	case "ConditionalCheckFailedException":
 		return &ConditionalCheckFailedException{}
@@ -118,12 +117,11 @@ var opFetchItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.GetItem",
 	},
-	NewError: newFetchItemError,
+	NewError: newErrorSet2,
 }
 
-// newFetchItemError returns an empty modelled error of FetchItem for code, or nil.
-// Operations modelling the same errors as FetchItem share it.
-func newFetchItemError(code string) runtime.ModeledError {
+// newErrorSet2 returns an empty modelled error of FetchItem and Query for code, or nil.
+func newErrorSet2(code string) runtime.ModeledError {
 	switch code {
 	case "InternalServerError":
 		return &InternalServerError{}
@@ -204,7 +202,7 @@ var opPutItem = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.PutItem",
 	},
-	NewError: newDeleteItemError,
+	NewError: newErrorSet1,
 }
 
 // validatePutItem returns a *runtime.InvalidParamsError naming every member of in
@@ -317,7 +315,7 @@ var opQuery = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "DynamoDB_20120810.Query",
 	},
-	NewError: newFetchItemError,
+	NewError: newErrorSet2,
 }
 
 // validateQuery returns a *runtime.InvalidParamsError naming every member of in

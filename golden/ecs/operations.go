@@ -19,7 +19,7 @@ var opDescribeInstances = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json",
 	},
-	NewErrorForStatus: newDescribeInstancesStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateDescribeInstances returns a *runtime.InvalidParamsError naming every member of in
@@ -89,7 +89,7 @@ var opRunInstances = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json",
 	},
-	NewErrorForStatus: newDescribeInstancesStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateRunInstances returns a *runtime.InvalidParamsError naming every member of in
@@ -157,9 +157,8 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	return out, nil
 }
 
-// newDescribeInstancesStatusError returns an empty modelled error of DescribeInstances for an HTTP status, or nil.
-// Operations modelling the same errors as DescribeInstances share it.
-func newDescribeInstancesStatusError(status int) runtime.ModeledError {
+// newStatusErrorSet1 returns an empty modelled error of DescribeInstances and RunInstances for an HTTP status, or nil.
+func newStatusErrorSet1(status int) runtime.ModeledError {
 	switch {
 	case status == 400, status == 503:
 		return &ErrorResponse{}

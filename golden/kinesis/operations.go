@@ -22,12 +22,11 @@ var opAddTagsToStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.AddTagsToStream",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
-// newAddTagsToStreamError returns an empty modelled error of AddTagsToStream for code, or nil.
-// Operations modelling the same errors as AddTagsToStream share it.
-func newAddTagsToStreamError(code string) runtime.ModeledError {
+// newErrorSet1 returns an empty modelled error of AddTagsToStream, DecreaseStreamRetentionPeriod and 9 other operations for code, or nil.
+func newErrorSet1(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -216,7 +215,7 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.DecreaseStreamRetentionPeriod",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateDecreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
@@ -372,12 +371,11 @@ var opDeregisterStreamConsumer = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.DeregisterStreamConsumer",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
-// newDeregisterStreamConsumerError returns an empty modelled error of DeregisterStreamConsumer for code, or nil.
-// Operations modelling the same errors as DeregisterStreamConsumer share it.
-func newDeregisterStreamConsumerError(code string) runtime.ModeledError {
+// newErrorSet2 returns an empty modelled error of DeregisterStreamConsumer, DescribeStreamConsumer and ListTagsForStream for code, or nil.
+func newErrorSet2(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -434,12 +432,11 @@ var opDescribeLimits = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet3,
 }
 
-// newDescribeLimitsError returns an empty modelled error of DescribeLimits for code, or nil.
-// Operations modelling the same errors as DescribeLimits share it.
-func newDescribeLimitsError(code string) runtime.ModeledError {
+// newErrorSet3 returns an empty modelled error of DescribeLimits and ListStreams for code, or nil.
+func newErrorSet3(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
 		return &LimitExceededException{}
@@ -490,12 +487,11 @@ var opDescribeStream = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
 	},
-	NewError: newDescribeStreamError,
+	NewError: newErrorSet4,
 }
 
-// newDescribeStreamError returns an empty modelled error of DescribeStream for code, or nil.
-// Operations modelling the same errors as DescribeStream share it.
-func newDescribeStreamError(code string) runtime.ModeledError {
+// newErrorSet4 returns an empty modelled error of DescribeStream and DescribeStreamSummary for code, or nil.
+func newErrorSet4(code string) runtime.ModeledError {
 	switch code {
 	case "LimitExceededException":
 		return &LimitExceededException{}
@@ -761,7 +757,7 @@ var opDescribeStreamConsumer = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
 // To get the description of a registered consumer, provide the ARN of the consumer. Alternatively,
@@ -811,7 +807,7 @@ var opDescribeStreamSummary = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
 	},
-	NewError: newDescribeStreamError,
+	NewError: newErrorSet4,
 }
 
 // validateDescribeStreamSummary returns a *runtime.InvalidParamsError naming every member of in
@@ -878,7 +874,7 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateDisableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
@@ -943,7 +939,7 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateEnableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
@@ -1261,7 +1257,7 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.IncreaseStreamRetentionPeriod",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateIncreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
@@ -1333,12 +1329,11 @@ var opListShards = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListShards",
 	},
-	NewError: newListShardsError,
+	NewError: newErrorSet5,
 }
 
-// newListShardsError returns an empty modelled error of ListShards for code, or nil.
-// Operations modelling the same errors as ListShards share it.
-func newListShardsError(code string) runtime.ModeledError {
+// newErrorSet5 returns an empty modelled error of ListShards and ListStreamConsumers for code, or nil.
+func newErrorSet5(code string) runtime.ModeledError {
 	switch code {
 	case "ExpiredNextTokenException":
 		return &ExpiredNextTokenException{}
@@ -1402,7 +1397,7 @@ var opListStreamConsumers = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
 	},
-	NewError: newListShardsError,
+	NewError: newErrorSet5,
 }
 
 // validateListStreamConsumers returns a *runtime.InvalidParamsError naming every member of in
@@ -1535,7 +1530,7 @@ var opListStreams = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListStreams",
 	},
-	NewError: newDescribeLimitsError,
+	NewError: newErrorSet3,
 }
 
 // Lists your Kinesis data streams.
@@ -1660,7 +1655,7 @@ var opListTagsForStream = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
 	},
-	NewError: newDeregisterStreamConsumerError,
+	NewError: newErrorSet2,
 }
 
 // validateListTagsForStream returns a *runtime.InvalidParamsError naming every member of in
@@ -1722,7 +1717,7 @@ var opMergeShards = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.MergeShards",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateMergeShards returns a *runtime.InvalidParamsError naming every member of in
@@ -1818,12 +1813,11 @@ var opPutRecord = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecord",
 	},
-	NewError: newPutRecordError,
+	NewError: newErrorSet6,
 }
 
-// newPutRecordError returns an empty modelled error of PutRecord for code, or nil.
-// Operations modelling the same errors as PutRecord share it.
-func newPutRecordError(code string) runtime.ModeledError {
+// newErrorSet6 returns an empty modelled error of PutRecord and PutRecords for code, or nil.
+func newErrorSet6(code string) runtime.ModeledError {
 	switch code {
 	case "InvalidArgumentException":
 		return &InvalidArgumentException{}
@@ -1953,7 +1947,7 @@ var opPutRecords = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.PutRecords",
 	},
-	NewError: newPutRecordError,
+	NewError: newErrorSet6,
 }
 
 // validatePutRecords returns a *runtime.InvalidParamsError naming every member of in
@@ -2079,7 +2073,7 @@ var opRegisterStreamConsumer = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateRegisterStreamConsumer returns a *runtime.InvalidParamsError naming every member of in
@@ -2157,7 +2151,7 @@ var opRemoveTagsFromStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.RemoveTagsFromStream",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateRemoveTagsFromStream returns a *runtime.InvalidParamsError naming every member of in
@@ -2223,7 +2217,7 @@ var opSplitShard = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.SplitShard",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateSplitShard returns a *runtime.InvalidParamsError naming every member of in
@@ -2437,7 +2431,7 @@ var opStopStreamEncryption = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"X-Amz-Target": "Kinesis_20131202.StopStreamEncryption",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateStopStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
@@ -2517,7 +2511,7 @@ var opUpdateShardCount = runtime.Operation{
 		"Accept":       "application/json",
 		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
 	},
-	NewError: newAddTagsToStreamError,
+	NewError: newErrorSet1,
 }
 
 // validateUpdateShardCount returns a *runtime.InvalidParamsError naming every member of in

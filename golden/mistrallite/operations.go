@@ -18,7 +18,7 @@ var opAgentsApiV1ConversationsStartStream = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateAgentsApiV1ConversationsStartStream returns a *runtime.InvalidParamsError naming every member of in
@@ -83,7 +83,7 @@ var opChatComplete = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json, text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateChatComplete returns a *runtime.InvalidParamsError naming every member of in
@@ -260,7 +260,7 @@ var opFimCompletionV1FimCompletionsPost = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "application/json, text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateFimCompletionV1FimCompletionsPost returns a *runtime.InvalidParamsError naming every member of in
@@ -384,7 +384,7 @@ var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{
 	FixedHeaders: map[string]string{
 		"Accept": "text/event-stream",
 	},
-	NewErrorForStatus: newAgentsApiV1ConversationsStartStreamStatusError,
+	NewErrorForStatus: newStatusErrorSet1,
 }
 
 // validateStreamV1WorkflowsExecutionsExecutionIdStreamGet returns a *runtime.InvalidParamsError naming every member of in
@@ -519,9 +519,8 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 	return out, nil
 }
 
-// newAgentsApiV1ConversationsStartStreamStatusError returns an empty modelled error of AgentsApiV1ConversationsStartStream for an HTTP status, or nil.
-// Operations modelling the same errors as AgentsApiV1ConversationsStartStream share it.
-func newAgentsApiV1ConversationsStartStreamStatusError(status int) runtime.ModeledError {
+// newStatusErrorSet1 returns an empty modelled error of AgentsApiV1ConversationsStartStream, ChatComplete and 2 other operations for an HTTP status, or nil.
+func newStatusErrorSet1(status int) runtime.ModeledError {
 	switch {
 	case status == 422:
 		return &HTTPValidationError{}

@@ -218,3 +218,24 @@ func TestBaseDiscriminator(t *testing.T) {
 		t.Fatalf("pets decoded as %+v", v.Pets)
 	}
 }
+
+// Array items and map values that may be null are pointers (slices and
+// maps are nil already): null elements round-trip as null, zero values as
+// zero values.
+func TestNullElements(t *testing.T) {
+	v := roundTrip[Todo](t, `{"id":"1","note":null,"owner":null,"labels":null,"kind":0,
+		"scores":[1,null,0],"owners":[null,{"name":"a"}],"names":["",null],"kinds":[2,null],
+		"grid":[null,[null,"x"],[]],"ratings":{"a":null,"b":0.5},
+		"meta":{"a":"x","o":null,"p":{"name":"b"}}}`)
+	if v.Scores[1] != nil || *v.Scores[2] != 0 || v.Owners[0] != nil || v.Owners[1].Name != "a" ||
+		v.Names[1] != nil || *v.Names[0] != "" || v.Kinds[1] != nil || *v.Kinds[0] != PriorityHigh ||
+		v.Grid[0] != nil || v.Grid[1][0] != nil || v.Grid[2] == nil || v.Ratings["a"] != nil || *v.Ratings["b"] != 0.5 {
+		t.Fatalf("decoded %+v", v)
+	}
+	if m := v.Meta; m == nil || m.AdditionalProperties["o"] != nil || m.AdditionalProperties["p"].Name != "b" {
+		t.Fatalf("meta decoded as %+v", v.Meta)
+	}
+	if m, err := json.Marshal(Meta{AdditionalProperties: map[string]*Owner{"o": nil}}); err != nil || string(m) != `{"o":null}` {
+		t.Fatalf("meta encoded %s, %v", m, err)
+	}
+}
