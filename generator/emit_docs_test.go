@@ -99,7 +99,10 @@ func TestGeneratedDocs(t *testing.T) {
 	require.Equal(t, "The pet's name.\n\nRequired.\n", docs["Pet.Name"])
 	require.Equal(t, "", docs["Pet.Tag"], "an optional property without description has no comment")
 	require.Equal(t, "The pet is gone.\n\nGone is the modelled error with code \"Gone\": its code alone does not make it retryable (the HTTP\n"+
-		"status may).\n\nSource: #/components/schemas/Gone\n", docs["Gone"])
+		"status may).\n\nIts field Message is the body's member \"message\": it hides the promoted runtime.ErrorMetadata\n"+
+		"field of the same name. The metadata the runtime read from the response stays in\n"+
+		"e.ErrorMetadata; ErrorCode() and ErrorMessage() return its code (from the service's error-code\n"+
+		"header or field, normalised) and message.\n\nSource: #/components/schemas/Gone\n", docs["Gone"])
 
 	ops := string(src["operations.go"])
 	require.Equal(t, 1, strings.Count(ops, "func newErrorSet1("), "DeletePet and GetPet model the same errors: one constructor, named after neither")
