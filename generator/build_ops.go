@@ -67,6 +67,7 @@ func (b *builder) operations() []*Operation {
 	methods := namespace{}
 	ids := map[string]string{}   // operationId → pointer of its first operation
 	checked := map[string]bool{} // path keys checked (checkPathKey): one error per path, not per operation
+	warned := map[string]bool{}  // server variables warned of (serverURLs)
 	b.eachOperation(func(path, method string, op *openapi3.Operation) {
 		ptr := pointer("paths", path, strings.ToLower(method))
 		b.d.building(ptr)
@@ -115,6 +116,7 @@ func (b *builder) operations() []*Operation {
 		case len(b.api.Paths.Value(path).Servers) > 0:
 			o.Servers = b.serverList(b.api.Paths.Value(path).Servers, pointer("paths", path, "servers"), name+"Server")
 		}
+		servers := b.serverURLs(o.Servers, warned) // set on o.Retry below, once it is parsed
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Security = b.security(op)
 		opNode := mapValue(mapValue(mapValue(b.root, "paths"), path), strings.ToLower(method))
@@ -122,6 +124,7 @@ func (b *builder) operations() []*Operation {
 		o.Retry = parseOperationXRetry(opXRetry, child(ptr, "x-retry"), b.d)
 		applyOperationSpeakeasy(mapValue(opNode, speakeasyExtension), opXRetry, child(ptr, speakeasyExtension), &o.Retry, &b.retry, b.d)
 		o.Retry.Name = name
+		o.Retry.Servers = servers
 		idempotent := slices.Contains(retrySafeMethods, o.Method)
 		if o.Retry.IdempotencyHeader == "" && !idempotent {
 			o.Retry.IdempotencyHeader = rootIdempotencyHeader(b.root)

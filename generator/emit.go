@@ -2,11 +2,9 @@ package generator
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/format"
 	"strings"
-	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -47,31 +45,34 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 		{"operations.go", emitOperations},
 		{"types.go", func(f *jen.File, svc *Service) error { emitTypes(f, svc); return nil }},
 	}
-	// The files are rendered concurrently (each only reads svc); formatting
-	// is most of the time on large specs.
+	// The files are rendered one after another, each file's syntax tree
+	// (jennifer's statements, then go/format's AST) dropped before the next
+	// is built: rendering them concurrently held all four at once, most of
+	// the generator's peak memory on large specs (issue 24: Stripe's
+	// types.go alone is a quarter of a million lines).
 	out := make([]File, len(emitters))
-	errs := make([]error, len(emitters))
-	var wg sync.WaitGroup
 	for i, e := range emitters {
-		wg.Go(func() {
-			f := jen.NewFile(pkg)
-			f.ImportName(runtimePath, "runtime")
-			f.ImportName(openapiPath, "openapi")
-			if errs[i] = header(f, svc); errs[i] != nil {
-				return
-			}
-			if errs[i] = e.emit(f, svc); errs[i] != nil {
-				return
-			}
-			out[i] = File{Name: e.name}
-			out[i].Content, errs[i] = render(f, e.name)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+		content, err := emitFile(svc, pkg, e.name, e.emit)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = File{Name: e.name, Content: content}
 	}
 	return out, nil
+}
+
+// emitFile builds and renders one file of the package.
+func emitFile(svc *Service, pkg, name string, emit func(*jen.File, *Service) error) ([]byte, error) {
+	f := jen.NewFile(pkg)
+	f.ImportName(runtimePath, "runtime")
+	f.ImportName(openapiPath, "openapi")
+	if err := header(f, svc); err != nil {
+		return nil, err
+	}
+	if err := emit(f, svc); err != nil {
+		return nil, err
+	}
+	return render(f, name)
 }
 
 // header adds the templates.Header comment block; spec text in it (title,

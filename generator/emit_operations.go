@@ -2,7 +2,9 @@ package generator
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -499,11 +501,34 @@ func emitFormEncoding(f *jen.File, op *Operation) {
 	}
 	d := jen.Dict{}
 	for name, e := range op.Body.Encoding {
-		d[jen.Lit(name)] = jen.Values(encodingDict(e))
+		d[jen.Lit(name)] = jen.Values(encodingLine(e)...) // one line per property (issue 24)
 	}
 	f.Comment("encoding" + op.Name + " is the Encoding Object of " + op.Name + "'s form body, by property.")
 	f.Var().Id("encoding"+op.Name).Op("=").Map(jen.String()).Qual(openapiPath, "Encoding").Values(d)
 	f.Line()
+}
+
+// encodingLine renders an openapi.Encoding literal's fields to be written
+// on one line, in the struct's order.
+func encodingLine(e Encoding) []jen.Code {
+	var out []jen.Code
+	if e.ContentType != "" {
+		out = append(out, field("ContentType", jen.Lit(e.ContentType)))
+	}
+	if len(e.Headers) > 0 {
+		var h []jen.Code
+		for _, k := range slices.Sorted(maps.Keys(e.Headers)) {
+			h = append(h, jen.Lit(k).Op(":").Lit(e.Headers[k]))
+		}
+		out = append(out, field("Headers", jen.Map(jen.String()).String().Values(h...)))
+	}
+	if e.Style != "" {
+		out = append(out, field("Style", jen.Lit(e.Style)))
+	}
+	if e.Explode {
+		out = append(out, field("Explode", jen.True()))
+	}
+	return out
 }
 
 // encodingDict renders an openapi.Encoding literal's fields.

@@ -41,7 +41,7 @@ func TestFidelity(t *testing.T) {
 		"\t// Required; nil is sent as null.\n\tOwner    *Owner              `json:\"owner\"`\n",
 		"\tRatings  map[string]*float64 `json:\"ratings,omitzero\"`\n\tScores   []*int64            `json:\"scores,omitzero\"`\n",
 		"\tPriorityLow Priority = 1\n\n\t// Done first.\n\tPriorityHigh Priority = 2\n",
-		"Enum:       []string{\"type\", \"[\\\"klarna\\\",\\\"klarna_account\\\"]\"},",
+		"Enum: []string{\"type\", \"[\\\"klarna\\\",\\\"klarna_account\\\"]\"}, Properties:",
 	} {
 		require.Contains(t, types, want)
 	}

@@ -35,7 +35,7 @@ func TestCrashSpecs(t *testing.T) {
 		// 853 bytes, nine levels of ten aliases under components.schemas:
 		// 2 min 39 s and 10 GB before the budget.
 		file: "alias-bomb-schemas.yaml",
-		err:  "testdata/crash/alias-bomb-schemas.yaml:20:20: alias *e expands the spec past the budget of 262144 YAML nodes that aliases and referenced files may add; refusing it",
+		err:  "testdata/crash/alias-bomb-schemas.yaml:20:20: alias *e expands the spec past the budget of 262144 YAML nodes and 67108864 bytes (64 MiB) that aliases, referenced files and overlays may add; refusing it",
 	}, {
 		file: "yaml-line10-key.yaml", // gopkg.in/yaml.v3 said line 5
 		err:  "testdata/crash/yaml-line10-key.yaml:10:7: did not find expected key (while parsing a block mapping that begins on line 6)",
@@ -223,5 +223,5 @@ func TestAliasBudgetAfterOverlay(t *testing.T) {
 	overlay := dir + "/bomb.overlay.yaml"
 	require.NoError(t, os.WriteFile(overlay, []byte("overlay: 1.0.0\ninfo: {title: bomb, version: '1'}\nactions:\n  - target: $.components.schemas\n    update:\n"+aliasBomb("      ", 12, 8)), 0o644))
 	_, _, err := LoadService(spec, []string{overlay})
-	require.EqualError(t, err, "overlay "+overlay+":11:30: alias *e expands the spec past the budget of 262144 YAML nodes that aliases and referenced files may add; refusing it")
+	require.EqualError(t, err, "overlay "+overlay+":11:30: alias *e expands the spec past the budget of 262144 YAML nodes and 67108864 bytes (64 MiB) that aliases, referenced files and overlays may add; refusing it")
 }

@@ -175,7 +175,7 @@ func TestSplitSpecRefs(t *testing.T) {
 		name:  "alias bomb in a referenced file",
 		spec:  splitSpec("schemas/bomb.yaml", "schema"),
 		files: fstest.MapFS{"schemas/bomb.yaml": {Data: []byte(aliasBomb("", 12, 8))}},
-		err:   "schemas/bomb.yaml:6:24: alias *e expands the spec past the budget of 262144 YAML nodes that aliases and referenced files may add; refusing it",
+		err:   "schemas/bomb.yaml:6:24: alias *e expands the spec past the budget of 262144 YAML nodes and 67108864 bytes (64 MiB) that aliases, referenced files and overlays may add; refusing it",
 	}, {
 		name:  "files that refer to each other and nothing else",
 		spec:  splitSpec("a.yaml", "schema"),

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"mime"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,6 +188,9 @@ func (c *refChecker) walk(n *yaml.Node, ptr string) {
 				continue // data, not spec (issue 19)
 			}
 			c.walk(v, child(ptr, k))
+			if k == "content" && v.Kind == yaml.MappingNode && !namedMap(ptr) {
+				c.dropNonMediaTypes(v, child(ptr, k))
+			}
 			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !namedMap(ptr) {
 				// kin-openapi reads text here: a mapping stops the load.
 				file, at := c.d.file, child(ptr, k)
@@ -197,10 +201,38 @@ func (c *refChecker) walk(n *yaml.Node, ptr string) {
 	}
 }
 
+// dropNonMediaTypes removes from a content map (at ptr) every key that is
+// not a media type (RFC 6838 type/subtype, mime.ParseMediaType) — a spec
+// typo such as a "description" written one level too deep — with a
+// warning located at it, when the map has a media type besides: the client
+// would otherwise send it in Accept. A map with none is left to the builder
+// (the body is kept raw, with a warning).
+func (c *refChecker) dropNonMediaTypes(content *yaml.Node, ptr string) {
+	isMedia := func(k string) bool {
+		mt, _, err := mime.ParseMediaType(k)
+		return err == nil && strings.Contains(mt, "/")
+	}
+	valid := false
+	for i := 0; i < len(content.Content); i += 2 {
+		valid = valid || isMedia(content.Content[i].Value)
+	}
+	if !valid {
+		return
+	}
+	deletePairs(content, func(k, _ *yaml.Node) bool {
+		if isMedia(k.Value) {
+			return false
+		}
+		c.d.warnf(child(ptr, k.Value), "%q is not a media type (type/subtype); dropped", k.Value)
+		return true
+	})
+}
+
 // namedMaps are the last tokens of the maps whose keys are names (a
-// property, part, header, component … may be called "description"), not
+// property, part, media type, header, component … may be called
+// "description"), not
 // fields of an object with a description.
-var namedMaps = []string{"properties", "patternProperties", "encoding", "headers", "schemas", "responses",
+var namedMaps = []string{"properties", "patternProperties", "content", "encoding", "headers", "schemas", "responses",
 	"parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "variables", "$defs", "definitions"}
 
 // namedMap reports whether ptr is one of namedMaps.
@@ -269,7 +301,7 @@ func (c *refChecker) inline(n, target *yaml.Node, ptr string) {
 	cp := c.budget.copyNode(target, true)
 	if cp == nil {
 		file, at, _ := c.at(n, ptr, "")
-		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", file, fragment(at), maxExpandedNodes)
+		c.fatal = fmt.Errorf("%s#%s: copying what $refs name exceeds %s that aliases, referenced files and overlays may add", file, fragment(at), budgetText)
 		return
 	}
 	delete(c.index, n)

@@ -221,7 +221,7 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 	c := b.budget.copyNode(tn, b.copied[t])
 	b.copied[t] = true
 	if c == nil {
-		b.fatal = fmt.Errorf("%s#%s: $ref %q: copying what $refs name exceeds the budget of %d YAML nodes that aliases and referenced files may add", b.path(file), fragment(at), ref, maxExpandedNodes)
+		b.fatal = fmt.Errorf("%s#%s: $ref %q: copying what $refs name exceeds %s that aliases, referenced files and overlays may add", b.path(file), fragment(at), ref, budgetText)
 		return
 	}
 	b.stack = append(b.stack, t)

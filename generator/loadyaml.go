@@ -12,23 +12,48 @@ import (
 )
 
 // maxExpandedNodes is the node budget of one load: the YAML nodes that
-// alias expansion and second copies of referenced files may add to what
-// the spec's files hold literally. A 1 KB spec of nested aliases ("billion
-// laughs") expands to billions of nodes; the budget refuses it before
-// anything expands it (BenchmarkAliasBombRefused: 0.2–0.3 ms, 50 KB).
-// Loading a spec that uses 80% of the budget takes 1.8–3.5 s (2 shared
-// cores) and 175 MB (BenchmarkAliasesWithinBudget); real specs add no nodes
-// (no aliases) or a few thousand.
+// alias expansion, second copies of referenced files and overlay updates
+// may add to what the spec's files hold literally. A 1 KB spec of nested
+// aliases ("billion laughs") expands to billions of nodes; the budget
+// refuses it before anything expands it (BenchmarkAliasBombRefused:
+// 0.2–0.3 ms, 50 KB). Loading a spec that uses 80% of the budget takes
+// 1.8–3.5 s (2 shared cores) and 175 MB (BenchmarkAliasesWithinBudget);
+// real specs add no nodes (no aliases) or a few thousand.
 const maxExpandedNodes = 1 << 18
 
-// nodeBudget counts down the nodes a load may still add (maxExpandedNodes).
+// maxExpandedBytes is the byte budget of one load, beside the node budget:
+// the bytes of scalar text (keys and values) that alias expansion, second
+// copies of referenced files and overlay updates may add — 64 MiB, what one
+// input file may hold (MaxInputFileBytes). Few nodes can hold many bytes:
+// 5,000 aliases of a mapping holding a 96 KB string are 5,000 nodes but
+// 480 MB once expanded.
+const maxExpandedBytes = 64 << 20
+
+// nodeBudget counts down the nodes and bytes a load may still add
+// (maxExpandedNodes, maxExpandedBytes).
 type nodeBudget struct {
-	left int
+	left, bytesLeft int
 	// bytesRead counts the bytes of every file read (MaxInputTotalBytes).
 	bytesRead int
 }
 
-func newNodeBudget() *nodeBudget { return &nodeBudget{left: maxExpandedNodes} }
+func newNodeBudget() *nodeBudget {
+	return &nodeBudget{left: maxExpandedNodes, bytesLeft: maxExpandedBytes}
+}
+
+// budgetText names both budgets in errors.
+var budgetText = fmt.Sprintf("the budget of %d YAML nodes and %d bytes (64 MiB)", maxExpandedNodes, maxExpandedBytes)
+
+// take charges a size to the budget and reports whether it fits.
+func (nb *nodeBudget) take(s treeSize) bool {
+	nb.left -= s.nodes
+	nb.bytesLeft -= s.bytes
+	return nb.left >= 0 && nb.bytesLeft >= 0
+}
+
+// treeSize is the size of a YAML tree with its aliases expanded: its nodes
+// and the bytes of its scalars' text.
+type treeSize struct{ nodes, bytes int }
 
 // parseYAML parses one file of the spec (YAML or JSON) into a document
 // node. A syntax error names the file, line and column where the parser
@@ -53,6 +78,29 @@ func parseYAML(file string, raw []byte) (*yaml.Node, error) {
 		return nil, errors.New(msg)
 	}
 	return nil, fmt.Errorf("%s: %w", file, err)
+}
+
+// ReadInputYAML reads the YAML or JSON file at path as ReadInputFile does
+// (a regular file of at most MaxInputFileBytes) and parses it into a
+// document node under the same budget as a spec: its aliases may add at
+// most 262,144 nodes and 64 MiB once expanded. The config file of
+// `retrygen generate -config` is read so: a 643-byte file of nested
+// aliases no longer expands to gigabytes when checked. Errors name the
+// file, and for a syntax error or an alias past the budget, the line and
+// column.
+func ReadInputYAML(path string) (*yaml.Node, error) {
+	raw, err := ReadInputFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parseYAML(path, raw)
+	if err != nil {
+		return nil, err
+	}
+	if err := newNodeBudget().chargeAliases(path, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
 }
 
 // secondDocumentLine reports whether raw holds a YAML document after the
@@ -80,21 +128,20 @@ func secondDocumentLine(raw []byte) (int, bool) {
 // "..."), which a file with one document need not have.
 var documentMarker = regexp.MustCompile(`(?m)^(---|\.\.\.)([ \t\r]|$)`)
 
-// chargeAliases takes from the budget the nodes alias expansion adds to
-// doc, in document order. It fails at the first alias whose expansion
-// exhausts the budget, naming its file, line and column.
+// chargeAliases takes from the budget the nodes and bytes alias expansion
+// adds to doc, in document order. It fails at the first alias whose
+// expansion exhausts the budget, naming its file, line and column.
 func (nb *nodeBudget) chargeAliases(file string, doc *yaml.Node) error {
-	sizes := map[*yaml.Node]int{}
+	sizes := map[*yaml.Node]treeSize{}
 	var walk func(n *yaml.Node) error
 	walk = func(n *yaml.Node) error {
 		if n.Kind == yaml.AliasNode {
 			if n.Alias == nil {
 				return nil
 			}
-			nb.left -= expandedSize(n.Alias, sizes, maxExpandedNodes+1)
-			if nb.left < 0 {
-				return fmt.Errorf("%s:%d:%d: alias *%s expands the spec past the budget of %d YAML nodes that aliases and referenced files may add; refusing it",
-					file, n.Line, n.Column, n.Value, maxExpandedNodes)
+			if !nb.take(expandedSize(n.Alias, sizes)) {
+				return fmt.Errorf("%s:%d:%d: alias *%s expands the spec past %s that aliases, referenced files and overlays may add; refusing it",
+					file, n.Line, n.Column, n.Value, budgetText)
 			}
 			return nil
 		}
@@ -108,24 +155,30 @@ func (nb *nodeBudget) chargeAliases(file string, doc *yaml.Node) error {
 	return walk(doc)
 }
 
-// expandedSize counts the nodes of n with its aliases expanded, memoized in
-// sizes, saturating at limit (so a bomb costs one visit per distinct node).
-func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int, limit int) int {
+// sizeLimit saturates expandedSize: past it, a tree is too big for any
+// budget (so a bomb costs one visit per distinct node).
+var sizeLimit = treeSize{maxExpandedNodes + 1, maxExpandedBytes + 1}
+
+// expandedSize returns the size of n with its aliases expanded, memoized
+// in sizes, saturating at sizeLimit.
+func expandedSize(n *yaml.Node, sizes map[*yaml.Node]treeSize) treeSize {
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {
-			return 1
+			return treeSize{1, 0}
 		}
-		return expandedSize(n.Alias, sizes, limit)
+		return expandedSize(n.Alias, sizes)
 	}
 	if s, ok := sizes[n]; ok {
 		return s
 	}
-	sizes[n] = limit // an anchor that contains itself: yaml.v3 refuses it, count it as too big
-	s := 1
+	sizes[n] = sizeLimit // an anchor that contains itself: yaml.v3 refuses it, count it as too big
+	s := treeSize{1, len(n.Value)}
 	for _, c := range n.Content {
-		s += expandedSize(c, sizes, limit)
-		if s >= limit {
-			s = limit
+		cs := expandedSize(c, sizes)
+		s.nodes += cs.nodes
+		s.bytes += cs.bytes
+		if s.nodes >= sizeLimit.nodes || s.bytes >= sizeLimit.bytes {
+			s = sizeLimit
 			break
 		}
 	}
@@ -134,18 +187,15 @@ func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int, limit int) int {
 }
 
 // copyNode deep-copies n with its aliases expanded. A charged copy takes
-// every node it makes from the budget and returns nil when the budget runs
+// every node it makes, and its text, from the budget and returns nil when the budget runs
 // out; the first copy of a referenced file's node is not charged (its
 // nodes, aliases expanded, were charged when the file was read).
 func (nb *nodeBudget) copyNode(n *yaml.Node, charged bool) *yaml.Node {
 	if n.Kind == yaml.AliasNode && n.Alias != nil {
 		return nb.copyNode(n.Alias, charged)
 	}
-	if charged {
-		nb.left--
-		if nb.left < 0 {
-			return nil
-		}
+	if charged && !nb.take(treeSize{1, len(n.Value)}) {
+		return nil
 	}
 	c := *n
 	c.Anchor = ""

@@ -1,17 +1,21 @@
 package generator
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/build/constraint"
+	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // directivePrefixes start the comment lines Go tools obey ("//go:embed",
@@ -54,40 +58,64 @@ func checkGenerated(files []File) error {
 	return nil
 }
 
-// typesImporter imports packages from their type information, loaded once
-// per path with golang.org/x/tools/go/packages (the runtime packages and
-// their dependencies in one load) and cached for the test binary's life.
+// typesImporter imports packages from their compiler export data, which
+// `go list -export -deps` lists (the runtime packages and their
+// dependencies in one run), read by go/importer and cached for the test
+// binary's life. (golang.org/x/tools/go/packages was used before: inside a
+// fuzzing worker process it ended the process, exit status 2, with no
+// output, so -fuzz could not run.)
 type typesImporter struct{}
 
 var (
 	importMu    sync.Mutex
-	importCache = map[string]*types.Package{}
+	exportFiles = map[string]string{} // import path → export data file
+	gcImporter  types.Importer
 )
 
 func (typesImporter) Import(path string) (*types.Package, error) {
 	importMu.Lock()
 	defer importMu.Unlock()
-	if p := importCache[path]; p != nil {
-		return p, nil
-	}
-	pats := []string{path}
-	if len(importCache) == 0 {
-		pats = append(pats, "github.com/retrygen/retrygen/runtime", "github.com/retrygen/retrygen/runtime/openapi",
-			"encoding/json", "encoding/xml", "net/http", "net/url", "context", "io", "time", "fmt", "strings", "bytes", "strconv", "errors")
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes | packages.NeedImports | packages.NeedDeps}, pats...)
-	if err != nil {
-		return nil, err
-	}
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Types != nil && importCache[p.PkgPath] == nil {
-			importCache[p.PkgPath] = p.Types
+	if _, ok := exportFiles[path]; !ok {
+		pats := []string{path}
+		if len(exportFiles) == 0 {
+			pats = append(pats, "github.com/retrygen/retrygen/runtime", "github.com/retrygen/retrygen/runtime/openapi",
+				"encoding/json", "encoding/xml", "net/http", "net/url", "context", "io", "time", "fmt", "strings", "bytes", "strconv", "errors")
 		}
-	})
-	if p := importCache[path]; p != nil {
-		return p, nil
+		if err := listExports(pats); err != nil {
+			return nil, err
+		}
 	}
-	return nil, fmt.Errorf("cannot import %q", path)
+	if gcImporter == nil {
+		gcImporter = importer.ForCompiler(token.NewFileSet(), "gc", func(p string) (io.ReadCloser, error) {
+			f, ok := exportFiles[p]
+			if !ok || f == "" {
+				return nil, fmt.Errorf("no export data for %q", p)
+			}
+			return os.Open(f)
+		})
+	}
+	return gcImporter.Import(path)
+}
+
+// listExports records the export data files of pats and their
+// dependencies.
+func listExports(pats []string) error {
+	cmd := exec.Command("go", append([]string{"list", "-export", "-deps", "-json=ImportPath,Export"}, pats...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go list -export: %v: %s", err, stderr.String())
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p struct{ ImportPath, Export string }
+		if err := dec.Decode(&p); err != nil {
+			return err
+		}
+		exportFiles[p.ImportPath] = p.Export
+	}
+	return nil
 }
 
 // A "+build" line in a description, alone or wrapped inside prose, and

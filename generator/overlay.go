@@ -13,9 +13,10 @@ import (
 
 // applyOverlays applies OpenAPI Overlay 1.0 documents to the spec's YAML tree,
 // in order, one action at a time. An overlay that cannot be read, is not a
-// valid Overlay 1.0 document, or whose aliases exceed the node budget (the
-// library copies updates with their aliases expanded) fails generation: the
-// returned error names the overlay file. Every action whose target selects
+// valid Overlay 1.0 document, or whose aliases or updates exceed the node
+// and byte budget (the library copies updates with their aliases expanded,
+// once per matched node: see chargeUpdate) fails generation: the returned
+// error names the overlay file, and the action. Every action whose target selects
 // nothing (or is not JSONPath) is reported, one per line:
 // `overlay.yaml: actions[N] (line L): target "…": did not match any node`.
 // The library's warnings become warnings located at the overlay. setBy
@@ -60,9 +61,16 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy ma
 			case perr != nil:
 				failed = append(failed, fmt.Errorf("%s: not a JSONPath: %v", where, perr))
 				continue
-			case action.Target != "" && len(q.Query(root)) == 0:
-				failed = append(failed, fmt.Errorf("%s: did not match any node", where))
-				continue
+			}
+			var matched []*yaml.Node
+			if action.Target != "" {
+				if matched = q.Query(root); len(matched) == 0 {
+					failed = append(failed, fmt.Errorf("%s: did not match any node", where))
+					continue
+				}
+			}
+			if err := budget.chargeUpdate(where, action, matched); err != nil {
+				return out, err
 			}
 			one := *o
 			one.Actions = []overlay.Action{action}
@@ -92,6 +100,24 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy ma
 		markSetBy(root, "", before, tags, filepath.Base(p), setBy)
 	}
 	return out, nil
+}
+
+// chargeUpdate takes from the budget what an action's update may write:
+// the update, its aliases expanded, once per node its target matched
+// (actions on "$..*" compound: each matches what the one before added). A
+// removal adds nothing. The error names the action (where).
+func (nb *nodeBudget) chargeUpdate(where string, action overlay.Action, matched []*yaml.Node) error {
+	if action.Remove || action.Update.IsZero() {
+		return nil
+	}
+	one := expandedSize(&action.Update, map[*yaml.Node]treeSize{})
+	for range matched {
+		if !nb.take(one) {
+			return fmt.Errorf("%s: writing its update (%d nodes, %d bytes) to each of the %d nodes it matches takes the spec past %s that aliases, referenced files and overlays may add; refusing it",
+				where, one.nodes, one.bytes, len(matched), budgetText)
+		}
+	}
+	return nil
 }
 
 // scalarValues maps every scalar node of the tree (aliases not followed) to

@@ -12,8 +12,10 @@ import (
 )
 
 // securityTest runs inside the generated client of
-// testdata/hostile-security.yaml: inputs that try to leave the endpoint, and
-// operations that must not receive credentials they do not declare.
+// testdata/hostile-security.yaml: inputs that try to leave the endpoint, a
+// server that redirects to another host, call endpoints the spec does not
+// declare, and operations that must not receive credentials they do not
+// declare.
 const securityTest = `package hostile
 
 import (
@@ -36,10 +38,15 @@ func TestRequestsStayOnTheEndpointAndCredentialsFollowTheSpec(t *testing.T) {
 			*to = append(*to, seen{r.RequestURI, r.Header.Get("Authorization"), r.Header.Get("X-Api-Key")})
 		})
 	}
-	srv := httptest.NewServer(record(&got))
-	defer srv.Close()
 	bad := httptest.NewServer(record(&evil))
 	defer bad.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(&got).ServeHTTP(w, r)
+		if r.URL.Path == "/v1/redirect" { // a server sends the call, with its key, elsewhere
+			http.Redirect(w, r, bad.URL+"/steal", http.StatusTemporaryRedirect)
+		}
+	}))
+	defer srv.Close()
 	evilHost := strings.TrimPrefix(bad.URL, "http://")
 	ctx := context.Background()
 
@@ -68,9 +75,34 @@ func TestRequestsStayOnTheEndpointAndCredentialsFollowTheSpec(t *testing.T) {
 		// A per-call option gives the query key for one call only.
 		func() error { _, err := c.GetKeyed(ctx, nil, WithQkey("Q")); return err },
 		func() error { _, err := c.GetKeyed(ctx, nil); return err },
+		// An operation with its own server may be sent to the client's
+		// origin under another path.
+		func() error {
+			_, err := c.PutUpload(ctx, nil, func(o *Options) { o.Endpoint = srv.URL + "/v9" })
+			return err
+		},
 	} {
 		if err := call(); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// A redirect to another host is the answer, not followed: the key
+	// stays here.
+	_, err = c.GetRedirect(ctx, nil)
+	var apiErr *runtime.APIError
+	if !errors.As(err, &apiErr) || apiErr.HTTPStatusCode != 307 || err.Error() != "hostile: GetRedirect: api error (HTTP 307): redirect to another origin ("+bad.URL+") not followed" {
+		t.Fatalf("redirect: %T %v", err, err)
+	}
+	// A call endpoint on a host the spec does not declare for the
+	// operation is refused before sending.
+	for _, op := range []func(func(*Options)) error{
+		func(f func(*Options)) error { _, err := c.PutUpload(ctx, nil, f); return err },
+		func(f func(*Options)) error { _, err := c.GetItem(ctx, &GetItemInput{Id: "x"}, f); return err },
+	} {
+		err := op(func(o *Options) { o.Endpoint = bad.URL + "/v2" })
+		var ip *runtime.InvalidParamsError
+		if !errors.As(err, &ip) || !strings.Contains(err.Error(), "is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for") {
+			t.Fatalf("call endpoint: %T %v", err, err)
 		}
 	}
 	want := []seen{
@@ -87,6 +119,8 @@ func TestRequestsStayOnTheEndpointAndCredentialsFollowTheSpec(t *testing.T) {
 		{"/v1/basic-or-bearer", "Bearer T", ""},
 		{"/v1/keyed?api_key=Q", "", "K"},
 		{"/v1/keyed", "", ""},
+		{"/v9/upload", "Bearer T", ""},
+		{"/v1/redirect", "", "K"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d requests %+v, want %d", len(got), got, len(want))

@@ -140,6 +140,8 @@ type Client struct {
 	// (target.go).
 	httpFrom     *http.Client
 	httpConfined HTTPClient
+	// origin is the endpoint's scheme and host[:port] (target.go).
+	origin *url.URL
 	// policies are the resolved policies of the operations called with
 	// options that change nothing a policy reads (*Operation → *Policy;
 	// operationPolicy), at most maxCachedPolicies of them; nPolicies
@@ -175,7 +177,7 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // Every response body not handed to decode is drained (up to 4 KiB) and
 // closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	if err := checkTarget(req); err != nil { // target.go: never leave the endpoint
+	if err := c.checkTarget(op, req, opts); err != nil { // target.go: never leave the endpoint
 		return ResponseMetadata{}, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
 	md, err := c.do(ctx, op, req, opts, decode)
@@ -204,7 +206,10 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", endpoint)
 	}
-	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity}
+	if opts.Endpoint != "" {
+		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
+	}
+	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: &url.URL{Scheme: u.Scheme, Host: u.Host}}
 	c.baseQuery = u.Query()
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
@@ -389,7 +394,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	}
 	// The endpoint's own "/" (AWS JSON and query protocols) was parsed
 	// once by NewClient: it is copied below, not parsed again.
-	parsed := c.slashParsed && req.Path == "/" && len(req.Query) == 0 && len(c.baseQuery) == 0
+	parsed := c.slashParsed && req.Path == "/" && len(req.Query) == 0 && len(c.baseQuery) == 0 && cl.opts.Endpoint == ""
 	target := ""
 	if !parsed {
 		target = cl.target(req)
@@ -463,14 +468,22 @@ const HeaderThrottlingControl = "X-Sdk-Throttling-Control"
 // client's endpoint URL is not cached for this path.
 func (cl *Call) target(req *Request) string {
 	c := cl.c
+	if cl.opts != nil && cl.opts.Endpoint != "" {
+		return callTarget(cl.opts.Endpoint, req) // target.go, checked before the first attempt
+	}
 	if len(c.baseQuery) == 0 && len(req.Query) == 0 {
 		if req.Path == "/" {
 			return c.baseSlash
 		}
 		return c.base + req.Path
 	}
-	target := c.base + req.Path
-	if q := mergeQuery(c.baseQuery, req.Query); q != "" {
+	return withQuery(c.base+req.Path, req, c.baseQuery)
+}
+
+// withQuery appends to target the query of the endpoint (base) merged with
+// req.Query: after "&" when req.Path ends in bare flags ("/b?tagging").
+func withQuery(target string, req *Request, base url.Values) string {
+	if q := mergeQuery(base, req.Query); q != "" {
 		if strings.Contains(req.Path, "?") {
 			target += "&" + q // after the path's bare flags ("/b?tagging")
 		} else {

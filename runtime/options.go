@@ -36,6 +36,16 @@ type HTTPClient interface {
 // [Client.Options] (which leaves the hooks out) set only their own hooks;
 // every other field, Logger included, replaces the client's value.
 type Options struct {
+	// Endpoint, set in a call's options, sends that call to this absolute
+	// http(s) URL instead of the client's endpoint (path and query
+	// included). Its scheme, host and port must be the client's endpoint's
+	// or those of a server the spec declares for the operation
+	// (Operation.Servers: generated constants such as <Op>Server1Default),
+	// else the call is an *InvalidParamsError before any attempt: a call
+	// never goes to a host the spec does not name for it. "" means the
+	// client's endpoint. Per call only: NewClient refuses options that set
+	// it.
+	Endpoint string
 	// HTTPClient sends the requests; nil means http.DefaultClient. An
 	// *http.Client is used through a copy (same Transport, Jar, Timeout)
 	// that never follows a redirect to another scheme, host or port: that

@@ -168,6 +168,14 @@ type Operation struct {
 	// fresh NewUUID. Generated code marks such an operation RetrySafe: the
 	// server answers a repeated key with the first request's result.
 	IdempotencyHeader string
+	// Servers are the URLs of the servers the spec declares for the
+	// operation itself (its servers, else its path item's; OpenAPI 3.0
+	// §4.7.10), nil when it has none and uses the root's. Generated code
+	// lists each with its variables at their defaults, or at each value of
+	// an enum variable of the scheme, host or port. A call's
+	// Options.Endpoint may name the origin (scheme, host, port) of one of
+	// them, besides the client's own (target.go).
+	Servers []string
 	// NewError returns a new, empty modeled error for an error code, or nil
 	// when the code is not modeled for this operation. The runtime decodes
 	// the error body into it and fills its metadata.

@@ -90,6 +90,9 @@ var errAttemptTimeout = fmt.Errorf("attempt timeout: %w", context.DeadlineExceed
 // headers arrive; the body then lives as long as ctx. It returns the same
 // errors as Do.
 func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Options) (*Stream, error) {
+	if err := c.checkTarget(op, req, opts); err != nil { // target.go: never leave the endpoint
+		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
 	s := &Stream{req: req}
 	ctx, err := c.begin(ctx, &s.cl, op, req, opts)
 	if err != nil {

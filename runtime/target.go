@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,16 +14,62 @@ import (
 // the parent of the one the caller named.
 const DotSegmentPathParameter = "dot segment in path parameter"
 
-// checkTarget refuses, before the first attempt, a request that could leave
-// the client's endpoint or reach another resource: a Path that is neither
-// empty nor starts with "/" (appended to the endpoint it would change its
-// host or port: "@evil.example/x", ":8080/x", ".evil.example/x"), or a Path
-// with a "." or ".." segment. The attempt's URL is the endpoint (scheme,
-// host and port fixed at NewClient) followed by Path, so with these checks
-// no spec and no input can send a request, or the credentials it carries,
-// to another scheme, host or port. It returns an *InvalidParamsError
-// (field "Request.Path"), nil when the path is safe.
-func checkTarget(req *Request) error {
+// checkTarget refuses, before the first attempt, a call that could leave
+// the servers the spec allows for op, or reach another resource: a call
+// Endpoint (opts) whose origin is neither the client's endpoint's nor one
+// of op.Servers' (checkEndpoint), a Path that is neither empty nor starts
+// with "/" (appended to the endpoint it would change its host or port:
+// "@evil.example/x", ":8080/x", ".evil.example/x"), or a Path with a "."
+// or ".." segment. The attempt's URL is the endpoint (the client's, fixed
+// at NewClient, or the checked call Endpoint) followed by Path, so with
+// these checks no spec and no input can send a request, or the credentials
+// it carries, to another scheme, host or port. It returns an
+// *InvalidParamsError (field "Options.Endpoint" or "Request.Path"), nil
+// when the call is safe.
+func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) error {
+	if opts != nil && opts.Endpoint != "" {
+		if err := c.checkEndpoint(op, opts.Endpoint); err != nil {
+			return err
+		}
+	}
+	return checkPath(req)
+}
+
+// checkEndpoint returns an *InvalidParamsError (field "Options.Endpoint")
+// unless endpoint is an absolute http(s) URL with the origin of the
+// client's endpoint or of one of op.Servers (a relative server URL has the
+// client's origin).
+func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
+	invalid := func(reason string) error {
+		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Options.Endpoint", Reason: reason}}}
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return invalid(fmt.Sprintf("endpoint %q is not an absolute http or https URL", endpoint))
+	}
+	if sameOrigin(u, c.origin) {
+		return nil
+	}
+	for _, s := range op.Servers {
+		if su, err := url.Parse(s); err == nil && su.IsAbs() && sameOrigin(u, su) {
+			return nil
+		}
+	}
+	return invalid(fmt.Sprintf("endpoint %q is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for %s", endpoint, op.Name))
+}
+
+// callTarget is Call.target for a call's own Endpoint (checked by
+// checkEndpoint): that URL without a trailing slash, then the path, then
+// its query merged with the request's.
+func callTarget(endpoint string, req *Request) string {
+	u, _ := url.Parse(endpoint) // checkEndpoint parsed it
+	q := u.Query()
+	u.RawQuery, u.Fragment = "", ""
+	return withQuery(strings.TrimSuffix(u.String(), "/")+req.Path, req, q)
+}
+
+// checkPath is checkTarget's rule for Request.Path.
+func checkPath(req *Request) error {
 	p, _, _ := strings.Cut(req.Path, "?") // bare query flags ("/b?tagging") are no path
 	if p != "" && p[0] != '/' {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: "path must start with \"/\""}}}

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/templates"
 )
@@ -47,14 +45,11 @@ func (e *configError) Error() string {
 // (a *configError). Relative paths are made relative to the current
 // directory.
 func loadConfig(path string) (*genConfig, error) {
-	raw, err := generator.ReadInputFile(path)
+	pdoc, err := generator.ReadInputYAML(path) // a regular file, aliases budgeted
 	if err != nil {
 		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
+	doc := *pdoc
 	if len(doc.Content) == 0 {
 		return nil, &configError{file: path, lines: []string{path + ":1:1: #: the file is empty; it must be a mapping"}}
 	}

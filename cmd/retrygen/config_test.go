@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,4 +198,31 @@ rename:
 			Fields:     map[string]string{"Animal.Tag": "Label"},
 		},
 	}, c.selection(cfg))
+}
+
+// TestGenerateConfigAliasBomb (issue 17 item 2): a 643-byte config file of
+// nested aliases expanded to gigabytes when checked; it is refused under
+// the spec's alias budget at the alias that exhausts it (x4 is 66,430
+// nodes; x1…x4 add 74,718, and the third *a4 of x5, line 9 column 20, takes
+// the total to 274,008 > 262,144), exit 1, before anything is read or
+// written.
+func TestGenerateConfigAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("spec: pets.yaml\noutput: client\npackage: pets\nx0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "x%d: &a%d [", i, i)
+		for j := range 9 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	require.Less(t, b.Len(), 700)
+	cfg := writeConfig(t, b.String())
+	code, stdout, stderr := cli("generate", "-config", cfg)
+	require.Equal(t, 1, code)
+	require.Empty(t, stdout)
+	require.Equal(t, "retrygen generate: "+cfg+":9:20: alias *a4 expands the spec past the budget of 262144 YAML nodes and 67108864 bytes (64 MiB) that aliases, referenced files and overlays may add; refusing it\n", stderr)
 }

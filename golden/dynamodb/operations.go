@@ -40,10 +40,7 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Statements == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchExecuteStatementInput.Statements",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchExecuteStatementInput.Statements", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -120,10 +117,7 @@ func newErrorSet1(code string) runtime.ModeledError {
 func validateBatchGetItem(in *BatchGetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchGetItemInput.RequestItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchGetItemInput.RequestItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -248,10 +242,7 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 func validateBatchWriteItem(in *BatchWriteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "BatchWriteItemInput.RequestItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "BatchWriteItemInput.RequestItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -389,16 +380,10 @@ func newCreateBackupError(code string) runtime.ModeledError {
 func validateCreateBackup(in *CreateBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateBackupInput.BackupName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.BackupName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateBackupInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -500,16 +485,10 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.ReplicationGroup == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateGlobalTableInput.ReplicationGroup",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.ReplicationGroup", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -616,22 +595,13 @@ func newCreateTableError(code string) runtime.ModeledError {
 func validateCreateTable(in *CreateTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.AttributeDefinitions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.AttributeDefinitions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.AttributeDefinitions", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.KeySchema == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.KeySchema",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.KeySchema", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -722,10 +692,7 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 func validateDeleteBackup(in *DeleteBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -810,16 +777,10 @@ func newErrorSet2(code string) runtime.ModeledError {
 func validateDeleteItem(in *DeleteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -907,10 +868,7 @@ func newErrorSet3(code string) runtime.ModeledError {
 func validateDeleteTable(in *DeleteTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -998,10 +956,7 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 func validateDescribeBackup(in *DescribeBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1075,10 +1030,7 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeContinuousBackupsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1160,10 +1112,7 @@ func newErrorSet4(code string) runtime.ModeledError {
 func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeContributorInsightsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1276,10 +1225,7 @@ func newDescribeExportError(code string) runtime.ModeledError {
 func validateDescribeExport(in *DescribeExportInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeExportInput.ExportArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeExportInput.ExportArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1352,10 +1298,7 @@ func newErrorSet5(code string) runtime.ModeledError {
 func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1423,10 +1366,7 @@ var opDescribeGlobalTableSettings = runtime.Operation{
 func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeGlobalTableSettingsInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1491,10 +1431,7 @@ var opDescribeKinesisStreamingDestination = runtime.Operation{
 func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeKinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeKinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1651,10 +1588,7 @@ var opDescribeTable = runtime.Operation{
 func validateDescribeTable(in *DescribeTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1837,10 +1771,7 @@ var opDescribeTableReplicaAutoScaling = runtime.Operation{
 func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScalingInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTableReplicaAutoScalingInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1905,10 +1836,7 @@ var opDescribeTimeToLive = runtime.Operation{
 func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeTimeToLiveInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1969,16 +1897,10 @@ var opDisableKinesisStreamingDestination = runtime.Operation{
 func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.StreamArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2041,16 +1963,10 @@ var opEnableKinesisStreamingDestination = runtime.Operation{
 func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.StreamArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "KinesisStreamingDestinationInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2137,10 +2053,7 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 func validateExecuteStatement(in *ExecuteStatementInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExecuteStatementInput.Statement",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteStatementInput.Statement", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2226,10 +2139,7 @@ func newErrorSet7(code string) runtime.ModeledError {
 func validateExecuteTransaction(in *ExecuteTransactionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactStatements == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExecuteTransactionInput.TransactStatements",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteTransactionInput.TransactStatements", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2319,16 +2229,10 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExportTableToPointInTimeInput.S3Bucket",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.S3Bucket", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ExportTableToPointInTimeInput.TableArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.TableArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2392,16 +2296,10 @@ var opGetItem = runtime.Operation{
 func validateGetItem(in *GetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2894,10 +2792,7 @@ var opListTagsOfResource = runtime.Operation{
 func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListTagsOfResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsOfResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2964,16 +2859,10 @@ var opPutItem = runtime.Operation{
 func validatePutItem(in *PutItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Item == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.Item",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.Item", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3083,10 +2972,7 @@ var opQuery = runtime.Operation{
 func validateQuery(in *QueryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "QueryInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "QueryInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3268,16 +3154,10 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableFromBackupInput.BackupArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableFromBackupInput.TargetTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.TargetTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3372,10 +3252,7 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RestoreTableToPointInTimeInput.TargetTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableToPointInTimeInput.TargetTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3465,10 +3342,7 @@ var opScan = runtime.Operation{
 func validateScan(in *ScanInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ScanInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ScanInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3613,16 +3487,10 @@ var opTagResource = runtime.Operation{
 func validateTagResource(in *TagResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagResourceInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3705,10 +3573,7 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 func validateTransactGetItems(in *TransactGetItemsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TransactGetItemsInput.TransactItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TransactGetItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3783,10 +3648,7 @@ var opTransactWriteItems = runtime.Operation{
 func validateTransactWriteItems(in *TransactWriteItemsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TransactWriteItemsInput.TransactItems",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TransactWriteItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3891,16 +3753,10 @@ var opUntagResource = runtime.Operation{
 func validateUntagResource(in *UntagResourceInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagResourceInput.ResourceArn",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagResourceInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3978,16 +3834,10 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContinuousBackupsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4058,16 +3908,10 @@ var opUpdateContributorInsights = runtime.Operation{
 func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContributorInsightsInput.ContributorInsightsAction",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.ContributorInsightsAction", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateContributorInsightsInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4145,16 +3989,10 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.ReplicaUpdates == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableInput.ReplicaUpdates",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.ReplicaUpdates", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4249,10 +4087,7 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateGlobalTableSettingsInput.GlobalTableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4314,16 +4149,10 @@ var opUpdateItem = runtime.Operation{
 func validateUpdateItem(in *UpdateItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4392,10 +4221,7 @@ var opUpdateTable = runtime.Operation{
 func validateUpdateTable(in *UpdateTableInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTableInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4470,10 +4296,7 @@ var opUpdateTableReplicaAutoScaling = runtime.Operation{
 func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTableReplicaAutoScalingInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -4539,16 +4362,10 @@ var opUpdateTimeToLive = runtime.Operation{
 func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTimeToLiveInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateTimeToLiveInput.TimeToLiveSpecification",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TimeToLiveSpecification", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

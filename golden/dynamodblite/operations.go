@@ -49,16 +49,10 @@ func newErrorSet1(code string) runtime.ModeledError {
 func validateDeleteItem(in *DeleteItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -146,16 +140,10 @@ func newErrorSet2(code string) runtime.ModeledError {
 func validateFetchItem(in *GetItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.Key",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.Key", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -222,16 +210,10 @@ var opPutItem = runtime.Operation{
 func validatePutItem(in *PutItemInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Item == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.Item",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.Item", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutItemInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -341,10 +323,7 @@ var opQuery = runtime.Operation{
 func validateQuery(in *QueryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "QueryInput.TableName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "QueryInput.TableName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

@@ -45,16 +45,10 @@ func newErrorSet1(code string) runtime.ModeledError {
 func validateAddTagsToStream(in *AddTagsToStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddTagsToStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddTagsToStreamInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -132,16 +126,10 @@ func newCreateStreamError(code string) runtime.ModeledError {
 func validateCreateStream(in *CreateStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateStreamInput.ShardCount",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.ShardCount", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -235,16 +223,10 @@ var opDecreaseStreamRetentionPeriod = runtime.Operation{
 func validateDecreaseStreamRetentionPeriod(in *DecreaseStreamRetentionPeriodInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DecreaseStreamRetentionPeriodInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -322,10 +304,7 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 func validateDeleteStream(in *DeleteStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -527,10 +506,7 @@ func newErrorSet4(code string) runtime.ModeledError {
 func validateDescribeStream(in *DescribeStreamInput2) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeStreamInput2.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamInput2.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -839,10 +815,7 @@ var opDescribeStreamSummary = runtime.Operation{
 func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DescribeStreamSummaryInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamSummaryInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -909,16 +882,10 @@ var opDisableEnhancedMonitoring = runtime.Operation{
 func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DisableEnhancedMonitoringInput.ShardLevelMetrics",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DisableEnhancedMonitoringInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -980,16 +947,10 @@ var opEnableEnhancedMonitoring = runtime.Operation{
 func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "EnableEnhancedMonitoringInput.ShardLevelMetrics",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "EnableEnhancedMonitoringInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1078,10 +1039,7 @@ func newGetRecordsError(code string) runtime.ModeledError {
 func validateGetRecords(in *GetRecordsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetRecordsInput.ShardIterator",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetRecordsInput.ShardIterator", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1207,22 +1165,13 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 func validateGetShardIterator(in *GetShardIteratorInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.ShardId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.ShardIteratorType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardIteratorType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetShardIteratorInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1316,16 +1265,10 @@ var opIncreaseStreamRetentionPeriod = runtime.Operation{
 func validateIncreaseStreamRetentionPeriod(in *IncreaseStreamRetentionPeriodInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "IncreaseStreamRetentionPeriodInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1462,10 +1405,7 @@ var opListStreamConsumers = runtime.Operation{
 func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListStreamConsumersInput2.StreamARN",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListStreamConsumersInput2.StreamARN", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1723,10 +1663,7 @@ var opListTagsForStream = runtime.Operation{
 func validateListTagsForStream(in *ListTagsForStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListTagsForStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsForStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1788,22 +1725,13 @@ var opMergeShards = runtime.Operation{
 func validateMergeShards(in *MergeShardsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.AdjacentShardToMerge",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.AdjacentShardToMerge", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.ShardToMerge",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.ShardToMerge", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "MergeShardsInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1918,22 +1846,13 @@ func newErrorSet6(code string) runtime.ModeledError {
 func validatePutRecord(in *PutRecordInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.Data",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.Data", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.PartitionKey",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.PartitionKey", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2036,16 +1955,10 @@ var opPutRecords = runtime.Operation{
 func validatePutRecords(in *PutRecordsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Records == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordsInput.Records",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.Records", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PutRecordsInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2168,16 +2081,10 @@ var opRegisterStreamConsumer = runtime.Operation{
 func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RegisterStreamConsumerInput.ConsumerName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.ConsumerName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RegisterStreamConsumerInput.StreamARN",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.StreamARN", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2252,16 +2159,10 @@ var opRemoveTagsFromStream = runtime.Operation{
 func validateRemoveTagsFromStream(in *RemoveTagsFromStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemoveTagsFromStreamInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemoveTagsFromStreamInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2324,22 +2225,13 @@ var opSplitShard = runtime.Operation{
 func validateSplitShard(in *SplitShardInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.NewStartingHashKey",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.NewStartingHashKey", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.ShardToSplit",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.ShardToSplit", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SplitShardInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2467,22 +2359,13 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 func validateStartStreamEncryption(in *StartStreamEncryptionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.EncryptionType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.KeyId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StartStreamEncryptionInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2556,22 +2439,13 @@ var opStopStreamEncryption = runtime.Operation{
 func validateStopStreamEncryption(in *StopStreamEncryptionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.EncryptionType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.KeyId",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StopStreamEncryptionInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2645,22 +2519,13 @@ var opUpdateShardCount = runtime.Operation{
 func validateUpdateShardCount(in *UpdateShardCountInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.ScalingType",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.ScalingType", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.StreamName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.StreamName", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UpdateShardCountInput.TargetShardCount",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.TargetShardCount", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

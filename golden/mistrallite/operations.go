@@ -26,10 +26,7 @@ var opAgentsApiV1ConversationsStartStream = runtime.Operation{
 func validateAgentsApiV1ConversationsStartStream(in *AgentsApiV1ConversationsStartStreamInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AgentsApiV1ConversationsStartStreamInput.Body",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AgentsApiV1ConversationsStartStreamInput.Body", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -94,16 +91,10 @@ var opChatComplete = runtime.Operation{
 func validateChatComplete(in *ChatCompletionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Messages == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChatCompletionRequest.Messages",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChatCompletionRequest.Messages", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChatCompletionRequest.Model",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChatCompletionRequest.Model", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -218,16 +209,10 @@ var opDownloadFile = runtime.Operation{
 func validateDownloadFile(in *DownloadFileInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.FileId == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DownloadFileInput.FileId",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DownloadFileInput.FileId", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.FileId == "." || in.FileId == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DownloadFileInput.FileId",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DownloadFileInput.FileId", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -283,16 +268,10 @@ var opFimCompletionV1FimCompletionsPost = runtime.Operation{
 func validateFimCompletionV1FimCompletionsPost(in *FIMCompletionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "FIMCompletionRequest.Model",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "FIMCompletionRequest.Model", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "FIMCompletionRequest.Prompt",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "FIMCompletionRequest.Prompt", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -413,16 +392,10 @@ var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{
 func validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in *StreamV1WorkflowsExecutionsExecutionIdStreamGetInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.ExecutionId == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.ExecutionId == "." || in.ExecutionId == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -480,10 +453,7 @@ var opUploadFile = runtime.Operation{
 func validateUploadFile(in *UploadFileInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.File == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UploadFileInput.File",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UploadFileInput.File", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

@@ -601,27 +601,18 @@ func (u AssistantMessageContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionAssistantMessageContent tells openapi.Union.Decode how to recognise each variant of AssistantMessageContent.
-var unionAssistantMessageContent = openapi.Union{
-	Name: "AssistantMessageContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "ContentChunkList",
-			Type: "array",
-		},
-	},
-}
+// unionAssistantMessageContent tells openapi.Union.DecodeInto how to recognise each variant of AssistantMessageContent.
+var unionAssistantMessageContent = openapi.Union{Name: "AssistantMessageContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "ContentChunkList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *AssistantMessageContent) UnmarshalJSON(b []byte) error {
 	*u = AssistantMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionAssistantMessageContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.ContentChunkList))
+	_, err := unionAssistantMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
 	return err
 }
 
@@ -668,27 +659,18 @@ func (u AudioChunkInputAudio) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionAudioChunkInputAudio tells openapi.Union.Decode how to recognise each variant of AudioChunkInputAudio.
-var unionAudioChunkInputAudio = openapi.Union{
-	Name: "AudioChunkInputAudio",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "Bytes",
-			Type: "string",
-		},
-	},
-}
+// unionAudioChunkInputAudio tells openapi.Union.DecodeInto how to recognise each variant of AudioChunkInputAudio.
+var unionAudioChunkInputAudio = openapi.Union{Name: "AudioChunkInputAudio", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "Bytes", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *AudioChunkInputAudio) UnmarshalJSON(b []byte) error {
 	*u = AudioChunkInputAudio{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionAudioChunkInputAudio.Decode(b, openapi.Into(&u.String), openapi.Into(&u.Bytes))
+	_, err := unionAudioChunkInputAudio.DecodeInto(b, &u.String, &u.Bytes)
 	return err
 }
 
@@ -885,51 +867,20 @@ func (u ChatCompletionRequestMessagesItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionChatCompletionRequestMessagesItem tells openapi.Union.Decode how to recognise each variant of ChatCompletionRequestMessagesItem.
-var unionChatCompletionRequestMessagesItem = openapi.Union{
-	Discriminator: "role",
-	Name:          "ChatCompletionRequestMessagesItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"role", "\"system\""},
-			Name:       "SystemMessage",
-			Properties: []string{"content", "role"},
-			Required:   []string{"content"},
-			Tags:       []string{"SystemMessage", "system"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"role", "\"user\""},
-			Name:       "UserMessage",
-			Properties: []string{"content", "role"},
-			Required:   []string{"content"},
-			Tags:       []string{"UserMessage", "user"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"role", "\"assistant\""},
-			Name:       "AssistantMessage",
-			Properties: []string{"content", "prefix", "role", "tool_calls"},
-			Tags:       []string{"AssistantMessage", "assistant"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"role", "\"tool\""},
-			Name:       "ToolMessage",
-			Properties: []string{"content", "name", "role", "tool_call_id"},
-			Required:   []string{"content"},
-			Tags:       []string{"ToolMessage", "tool"},
-			Type:       "object",
-		},
-	},
-}
+// unionChatCompletionRequestMessagesItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestMessagesItem.
+var unionChatCompletionRequestMessagesItem = openapi.Union{Name: "ChatCompletionRequestMessagesItem", Discriminator: "role", Variants: []openapi.Variant{
+	{Name: "SystemMessage", Tags: []string{"SystemMessage", "system"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"system\""}, Properties: []string{"content", "role"}},
+	{Name: "UserMessage", Tags: []string{"UserMessage", "user"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"user\""}, Properties: []string{"content", "role"}},
+	{Name: "AssistantMessage", Tags: []string{"AssistantMessage", "assistant"}, Type: "object", Const: []string{"role", "\"assistant\""}, Properties: []string{"content", "prefix", "role", "tool_calls"}},
+	{Name: "ToolMessage", Tags: []string{"ToolMessage", "tool"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"tool\""}, Properties: []string{"content", "name", "role", "tool_call_id"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestMessagesItem) UnmarshalJSON(b []byte) error {
 	*u = ChatCompletionRequestMessagesItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestMessagesItem.Decode(b, openapi.Into(&u.SystemMessage), openapi.Into(&u.UserMessage), openapi.Into(&u.AssistantMessage), openapi.Into(&u.ToolMessage))
+	_, err := unionChatCompletionRequestMessagesItem.DecodeInto(b, &u.SystemMessage, &u.UserMessage, &u.AssistantMessage, &u.ToolMessage)
 	return err
 }
 
@@ -970,27 +921,18 @@ func (u ChatCompletionRequestStop) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionChatCompletionRequestStop tells openapi.Union.Decode how to recognise each variant of ChatCompletionRequestStop.
-var unionChatCompletionRequestStop = openapi.Union{
-	Name: "ChatCompletionRequestStop",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "StringList",
-			Type: "array",
-		},
-	},
-}
+// unionChatCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestStop.
+var unionChatCompletionRequestStop = openapi.Union{Name: "ChatCompletionRequestStop", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "StringList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestStop) UnmarshalJSON(b []byte) error {
 	*u = ChatCompletionRequestStop{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestStop.Decode(b, openapi.Into(&u.String), openapi.Into(&u.StringList))
+	_, err := unionChatCompletionRequestStop.DecodeInto(b, &u.String, &u.StringList)
 	return err
 }
 
@@ -1020,27 +962,18 @@ func (u ChatCompletionRequestToolChoice) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionChatCompletionRequestToolChoice tells openapi.Union.Decode how to recognise each variant of ChatCompletionRequestToolChoice.
-var unionChatCompletionRequestToolChoice = openapi.Union{
-	Name: "ChatCompletionRequestToolChoice",
-	Variants: []openapi.Variant{
-		{
-			Name: "ToolChoice",
-			Type: "object",
-		},
-		{
-			Name: "ToolChoiceEnum",
-			Type: "string",
-		},
-	},
-}
+// unionChatCompletionRequestToolChoice tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolChoice.
+var unionChatCompletionRequestToolChoice = openapi.Union{Name: "ChatCompletionRequestToolChoice", Variants: []openapi.Variant{
+	{Name: "ToolChoice", Type: "object"},
+	{Name: "ToolChoiceEnum", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestToolChoice) UnmarshalJSON(b []byte) error {
 	*u = ChatCompletionRequestToolChoice{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestToolChoice.Decode(b, openapi.Into(&u.ToolChoice), openapi.Into(&u.ToolChoiceEnum))
+	_, err := unionChatCompletionRequestToolChoice.DecodeInto(b, &u.ToolChoice, &u.ToolChoiceEnum)
 	return err
 }
 
@@ -1081,72 +1014,23 @@ func (u ChatCompletionRequestToolsItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionChatCompletionRequestToolsItem tells openapi.Union.Decode how to recognise each variant of ChatCompletionRequestToolsItem.
-var unionChatCompletionRequestToolsItem = openapi.Union{
-	Discriminator: "type",
-	Name:          "ChatCompletionRequestToolsItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"function\""},
-			Name:       "Tool",
-			Properties: []string{"function", "type"},
-			Required:   []string{"function"},
-			Tags:       []string{"Tool", "function"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"web_search\""},
-			Name:       "WebSearchTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"WebSearchTool", "web_search"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"web_search_premium\""},
-			Name:       "WebSearchPremiumTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"WebSearchPremiumTool", "web_search_premium"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"code_interpreter\""},
-			Name:       "CodeInterpreterTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"CodeInterpreterTool", "code_interpreter"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"image_generation\""},
-			Name:       "ImageGenerationTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"ImageGenerationTool", "image_generation"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"document_library\""},
-			Name:       "DocumentLibraryTool",
-			Properties: []string{"library_ids", "tool_configuration", "type"},
-			Required:   []string{"library_ids"},
-			Tags:       []string{"DocumentLibraryTool", "document_library"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"connector\""},
-			Name:       "CustomConnector",
-			Properties: []string{"authorization", "connector_id", "tool_configuration", "type"},
-			Required:   []string{"connector_id"},
-			Tags:       []string{"CustomConnector", "connector"},
-			Type:       "object",
-		},
-	},
-}
+// unionChatCompletionRequestToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolsItem.
+var unionChatCompletionRequestToolsItem = openapi.Union{Name: "ChatCompletionRequestToolsItem", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "Tool", Tags: []string{"Tool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}},
+	{Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}},
+	{Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestToolsItem) UnmarshalJSON(b []byte) error {
 	*u = ChatCompletionRequestToolsItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestToolsItem.Decode(b, openapi.Into(&u.Tool), openapi.Into(&u.WebSearchTool), openapi.Into(&u.WebSearchPremiumTool), openapi.Into(&u.CodeInterpreterTool), openapi.Into(&u.ImageGenerationTool), openapi.Into(&u.DocumentLibraryTool), openapi.Into(&u.CustomConnector))
+	_, err := unionChatCompletionRequestToolsItem.DecodeInto(b, &u.Tool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
 	return err
 }
 
@@ -1248,27 +1132,18 @@ func (u CompletionArgsStop) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionCompletionArgsStop tells openapi.Union.Decode how to recognise each variant of CompletionArgsStop.
-var unionCompletionArgsStop = openapi.Union{
-	Name: "CompletionArgsStop",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "StringList",
-			Type: "array",
-		},
-	},
-}
+// unionCompletionArgsStop tells openapi.Union.DecodeInto how to recognise each variant of CompletionArgsStop.
+var unionCompletionArgsStop = openapi.Union{Name: "CompletionArgsStop", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "StringList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *CompletionArgsStop) UnmarshalJSON(b []byte) error {
 	*u = CompletionArgsStop{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionCompletionArgsStop.Decode(b, openapi.Into(&u.String), openapi.Into(&u.StringList))
+	_, err := unionCompletionArgsStop.DecodeInto(b, &u.String, &u.StringList)
 	return err
 }
 
@@ -1362,76 +1237,23 @@ func (u ContentChunk) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionContentChunk tells openapi.Union.Decode how to recognise each variant of ContentChunk.
-var unionContentChunk = openapi.Union{
-	Discriminator: "type",
-	Name:          "ContentChunk",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"text\""},
-			Name:       "TextChunk",
-			Properties: []string{"text", "type"},
-			Required:   []string{"text"},
-			Tags:       []string{"TextChunk", "text"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"image_url\""},
-			Name:       "ImageURLChunk",
-			Properties: []string{"image_url", "type"},
-			Required:   []string{"image_url"},
-			Tags:       []string{"ImageURLChunk", "image_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"document_url\""},
-			Name:       "DocumentURLChunk",
-			Properties: []string{"document_name", "document_url", "type"},
-			Required:   []string{"document_url"},
-			Tags:       []string{"DocumentURLChunk", "document_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"reference\""},
-			Name:       "ReferenceChunk",
-			Properties: []string{"reference_ids", "type"},
-			Required:   []string{"reference_ids"},
-			Tags:       []string{"ReferenceChunk", "reference"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"file\""},
-			Name:       "FileChunk",
-			Properties: []string{"file_id", "type"},
-			Required:   []string{"file_id"},
-			Tags:       []string{"FileChunk", "file"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"thinking\""},
-			Name:       "ThinkChunk",
-			Properties: []string{"closed", "signature", "thinking", "type"},
-			Required:   []string{"thinking"},
-			Tags:       []string{"ThinkChunk", "thinking"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"input_audio\""},
-			Name:       "AudioChunk",
-			Properties: []string{"input_audio", "type"},
-			Required:   []string{"input_audio"},
-			Tags:       []string{"AudioChunk", "input_audio"},
-			Type:       "object",
-		},
-	},
-}
+// unionContentChunk tells openapi.Union.DecodeInto how to recognise each variant of ContentChunk.
+var unionContentChunk = openapi.Union{Name: "ContentChunk", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
+	{Name: "ImageURLChunk", Tags: []string{"ImageURLChunk", "image_url"}, Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
+	{Name: "DocumentURLChunk", Tags: []string{"DocumentURLChunk", "document_url"}, Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
+	{Name: "ReferenceChunk", Tags: []string{"ReferenceChunk", "reference"}, Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}},
+	{Name: "FileChunk", Tags: []string{"FileChunk", "file"}, Type: "object", Required: []string{"file_id"}, Const: []string{"type", "\"file\""}, Properties: []string{"file_id", "type"}},
+	{Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
+	{Name: "AudioChunk", Tags: []string{"AudioChunk", "input_audio"}, Type: "object", Required: []string{"input_audio"}, Const: []string{"type", "\"input_audio\""}, Properties: []string{"input_audio", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ContentChunk) UnmarshalJSON(b []byte) error {
 	*u = ContentChunk{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionContentChunk.Decode(b, openapi.Into(&u.TextChunk), openapi.Into(&u.ImageURLChunk), openapi.Into(&u.DocumentURLChunk), openapi.Into(&u.ReferenceChunk), openapi.Into(&u.FileChunk), openapi.Into(&u.ThinkChunk), openapi.Into(&u.AudioChunk))
+	_, err := unionContentChunk.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.DocumentURLChunk, &u.ReferenceChunk, &u.FileChunk, &u.ThinkChunk, &u.AudioChunk)
 	return err
 }
 
@@ -1492,100 +1314,26 @@ func (u ConversationEventsData) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionConversationEventsData tells openapi.Union.Decode how to recognise each variant of ConversationEventsData.
-var unionConversationEventsData = openapi.Union{
-	Discriminator: "type",
-	Name:          "ConversationEventsData",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"conversation.response.started\""},
-			Name:       "ResponseStartedEvent",
-			Properties: []string{"conversation_id", "created_at", "type"},
-			Required:   []string{"conversation_id"},
-			Tags:       []string{"ResponseStartedEvent", "conversation.response.started"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"conversation.response.done\""},
-			Name:       "ResponseDoneEvent",
-			Properties: []string{"created_at", "type", "usage"},
-			Required:   []string{"usage"},
-			Tags:       []string{"ResponseDoneEvent", "conversation.response.done"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"conversation.response.error\""},
-			Name:       "ResponseErrorEvent",
-			Properties: []string{"code", "created_at", "message", "type"},
-			Required:   []string{"code", "message"},
-			Tags:       []string{"ResponseErrorEvent", "conversation.response.error"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool.execution.started\""},
-			Name:       "ToolExecutionStartedEvent",
-			Properties: []string{"agent_id", "arguments", "created_at", "id", "model", "name", "output_index", "type"},
-			Required:   []string{"arguments", "id", "name"},
-			Tags:       []string{"ToolExecutionStartedEvent", "tool.execution.started"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool.execution.delta\""},
-			Name:       "ToolExecutionDeltaEvent",
-			Properties: []string{"arguments", "created_at", "id", "name", "output_index", "type"},
-			Required:   []string{"arguments", "id", "name"},
-			Tags:       []string{"ToolExecutionDeltaEvent", "tool.execution.delta"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool.execution.done\""},
-			Name:       "ToolExecutionDoneEvent",
-			Properties: []string{"created_at", "id", "info", "name", "output_index", "type"},
-			Required:   []string{"id", "name"},
-			Tags:       []string{"ToolExecutionDoneEvent", "tool.execution.done"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"role", "\"assistant\"", "type", "\"message.output.delta\""},
-			Name:       "MessageOutputEvent",
-			Properties: []string{"agent_id", "content", "content_index", "created_at", "id", "model", "output_index", "role", "type"},
-			Required:   []string{"content", "id"},
-			Tags:       []string{"MessageOutputEvent", "message.output.delta"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"function.call.delta\""},
-			Name:       "FunctionCallEvent",
-			Properties: []string{"agent_id", "arguments", "confirmation_status", "created_at", "id", "model", "name", "output_index", "tool_call_id", "type"},
-			Required:   []string{"arguments", "id", "name", "tool_call_id"},
-			Tags:       []string{"FunctionCallEvent", "function.call.delta"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"agent.handoff.started\""},
-			Name:       "AgentHandoffStartedEvent",
-			Properties: []string{"created_at", "id", "output_index", "previous_agent_id", "previous_agent_name", "type"},
-			Required:   []string{"id", "previous_agent_id", "previous_agent_name"},
-			Tags:       []string{"AgentHandoffStartedEvent", "agent.handoff.started"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"agent.handoff.done\""},
-			Name:       "AgentHandoffDoneEvent",
-			Properties: []string{"created_at", "id", "next_agent_id", "next_agent_name", "output_index", "type"},
-			Required:   []string{"id", "next_agent_id", "next_agent_name"},
-			Tags:       []string{"AgentHandoffDoneEvent", "agent.handoff.done"},
-			Type:       "object",
-		},
-	},
-}
+// unionConversationEventsData tells openapi.Union.DecodeInto how to recognise each variant of ConversationEventsData.
+var unionConversationEventsData = openapi.Union{Name: "ConversationEventsData", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "ResponseStartedEvent", Tags: []string{"ResponseStartedEvent", "conversation.response.started"}, Type: "object", Required: []string{"conversation_id"}, Const: []string{"type", "\"conversation.response.started\""}, Properties: []string{"conversation_id", "created_at", "type"}},
+	{Name: "ResponseDoneEvent", Tags: []string{"ResponseDoneEvent", "conversation.response.done"}, Type: "object", Required: []string{"usage"}, Const: []string{"type", "\"conversation.response.done\""}, Properties: []string{"created_at", "type", "usage"}},
+	{Name: "ResponseErrorEvent", Tags: []string{"ResponseErrorEvent", "conversation.response.error"}, Type: "object", Required: []string{"code", "message"}, Const: []string{"type", "\"conversation.response.error\""}, Properties: []string{"code", "created_at", "message", "type"}},
+	{Name: "ToolExecutionStartedEvent", Tags: []string{"ToolExecutionStartedEvent", "tool.execution.started"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.started\""}, Properties: []string{"agent_id", "arguments", "created_at", "id", "model", "name", "output_index", "type"}},
+	{Name: "ToolExecutionDeltaEvent", Tags: []string{"ToolExecutionDeltaEvent", "tool.execution.delta"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.delta\""}, Properties: []string{"arguments", "created_at", "id", "name", "output_index", "type"}},
+	{Name: "ToolExecutionDoneEvent", Tags: []string{"ToolExecutionDoneEvent", "tool.execution.done"}, Type: "object", Required: []string{"id", "name"}, Const: []string{"type", "\"tool.execution.done\""}, Properties: []string{"created_at", "id", "info", "name", "output_index", "type"}},
+	{Name: "MessageOutputEvent", Tags: []string{"MessageOutputEvent", "message.output.delta"}, Type: "object", Required: []string{"content", "id"}, Const: []string{"role", "\"assistant\"", "type", "\"message.output.delta\""}, Properties: []string{"agent_id", "content", "content_index", "created_at", "id", "model", "output_index", "role", "type"}},
+	{Name: "FunctionCallEvent", Tags: []string{"FunctionCallEvent", "function.call.delta"}, Type: "object", Required: []string{"arguments", "id", "name", "tool_call_id"}, Const: []string{"type", "\"function.call.delta\""}, Properties: []string{"agent_id", "arguments", "confirmation_status", "created_at", "id", "model", "name", "output_index", "tool_call_id", "type"}},
+	{Name: "AgentHandoffStartedEvent", Tags: []string{"AgentHandoffStartedEvent", "agent.handoff.started"}, Type: "object", Required: []string{"id", "previous_agent_id", "previous_agent_name"}, Const: []string{"type", "\"agent.handoff.started\""}, Properties: []string{"created_at", "id", "output_index", "previous_agent_id", "previous_agent_name", "type"}},
+	{Name: "AgentHandoffDoneEvent", Tags: []string{"AgentHandoffDoneEvent", "agent.handoff.done"}, Type: "object", Required: []string{"id", "next_agent_id", "next_agent_name"}, Const: []string{"type", "\"agent.handoff.done\""}, Properties: []string{"created_at", "id", "next_agent_id", "next_agent_name", "output_index", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationEventsData) UnmarshalJSON(b []byte) error {
 	*u = ConversationEventsData{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationEventsData.Decode(b, openapi.Into(&u.ResponseStartedEvent), openapi.Into(&u.ResponseDoneEvent), openapi.Into(&u.ResponseErrorEvent), openapi.Into(&u.ToolExecutionStartedEvent), openapi.Into(&u.ToolExecutionDeltaEvent), openapi.Into(&u.ToolExecutionDoneEvent), openapi.Into(&u.MessageOutputEvent), openapi.Into(&u.FunctionCallEvent), openapi.Into(&u.AgentHandoffStartedEvent), openapi.Into(&u.AgentHandoffDoneEvent))
+	_, err := unionConversationEventsData.DecodeInto(b, &u.ResponseStartedEvent, &u.ResponseDoneEvent, &u.ResponseErrorEvent, &u.ToolExecutionStartedEvent, &u.ToolExecutionDeltaEvent, &u.ToolExecutionDoneEvent, &u.MessageOutputEvent, &u.FunctionCallEvent, &u.AgentHandoffStartedEvent, &u.AgentHandoffDoneEvent)
 	return err
 }
 
@@ -1611,27 +1359,18 @@ func (u ConversationInputs) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionConversationInputs tells openapi.Union.Decode how to recognise each variant of ConversationInputs.
-var unionConversationInputs = openapi.Union{
-	Name: "ConversationInputs",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "InputEntriesItemList",
-			Type: "array",
-		},
-	},
-}
+// unionConversationInputs tells openapi.Union.DecodeInto how to recognise each variant of ConversationInputs.
+var unionConversationInputs = openapi.Union{Name: "ConversationInputs", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "InputEntriesItemList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationInputs) UnmarshalJSON(b []byte) error {
 	*u = ConversationInputs{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationInputs.Decode(b, openapi.Into(&u.String), openapi.Into(&u.InputEntriesItemList))
+	_, err := unionConversationInputs.DecodeInto(b, &u.String, &u.InputEntriesItemList)
 	return err
 }
 
@@ -1679,27 +1418,18 @@ func (u ConversationRequestBaseAgentVersion) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionConversationRequestBaseAgentVersion tells openapi.Union.Decode how to recognise each variant of ConversationRequestBaseAgentVersion.
-var unionConversationRequestBaseAgentVersion = openapi.Union{
-	Name: "ConversationRequestBaseAgentVersion",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "Int64",
-			Type: "number",
-		},
-	},
-}
+// unionConversationRequestBaseAgentVersion tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseAgentVersion.
+var unionConversationRequestBaseAgentVersion = openapi.Union{Name: "ConversationRequestBaseAgentVersion", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "Int64", Type: "number"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationRequestBaseAgentVersion) UnmarshalJSON(b []byte) error {
 	*u = ConversationRequestBaseAgentVersion{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationRequestBaseAgentVersion.Decode(b, openapi.Into(&u.String), openapi.Into(&u.Int64))
+	_, err := unionConversationRequestBaseAgentVersion.DecodeInto(b, &u.String, &u.Int64)
 	return err
 }
 
@@ -1751,72 +1481,23 @@ func (u ConversationRequestBaseToolsItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionConversationRequestBaseToolsItem tells openapi.Union.Decode how to recognise each variant of ConversationRequestBaseToolsItem.
-var unionConversationRequestBaseToolsItem = openapi.Union{
-	Discriminator: "type",
-	Name:          "ConversationRequestBaseToolsItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"function\""},
-			Name:       "FunctionTool",
-			Properties: []string{"function", "type"},
-			Required:   []string{"function"},
-			Tags:       []string{"FunctionTool", "function"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"web_search\""},
-			Name:       "WebSearchTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"WebSearchTool", "web_search"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"web_search_premium\""},
-			Name:       "WebSearchPremiumTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"WebSearchPremiumTool", "web_search_premium"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"code_interpreter\""},
-			Name:       "CodeInterpreterTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"CodeInterpreterTool", "code_interpreter"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"image_generation\""},
-			Name:       "ImageGenerationTool",
-			Properties: []string{"tool_configuration", "type"},
-			Tags:       []string{"ImageGenerationTool", "image_generation"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"document_library\""},
-			Name:       "DocumentLibraryTool",
-			Properties: []string{"library_ids", "tool_configuration", "type"},
-			Required:   []string{"library_ids"},
-			Tags:       []string{"DocumentLibraryTool", "document_library"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"connector\""},
-			Name:       "CustomConnector",
-			Properties: []string{"authorization", "connector_id", "tool_configuration", "type"},
-			Required:   []string{"connector_id"},
-			Tags:       []string{"CustomConnector", "connector"},
-			Type:       "object",
-		},
-	},
-}
+// unionConversationRequestBaseToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseToolsItem.
+var unionConversationRequestBaseToolsItem = openapi.Union{Name: "ConversationRequestBaseToolsItem", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "FunctionTool", Tags: []string{"FunctionTool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}},
+	{Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}},
+	{Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}},
+	{Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationRequestBaseToolsItem) UnmarshalJSON(b []byte) error {
 	*u = ConversationRequestBaseToolsItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationRequestBaseToolsItem.Decode(b, openapi.Into(&u.FunctionTool), openapi.Into(&u.WebSearchTool), openapi.Into(&u.WebSearchPremiumTool), openapi.Into(&u.CodeInterpreterTool), openapi.Into(&u.ImageGenerationTool), openapi.Into(&u.DocumentLibraryTool), openapi.Into(&u.CustomConnector))
+	_, err := unionConversationRequestBaseToolsItem.DecodeInto(b, &u.FunctionTool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
 	return err
 }
 
@@ -1943,36 +1624,18 @@ func (u CustomConnectorAuthorization) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionCustomConnectorAuthorization tells openapi.Union.Decode how to recognise each variant of CustomConnectorAuthorization.
-var unionCustomConnectorAuthorization = openapi.Union{
-	Discriminator: "type",
-	Name:          "CustomConnectorAuthorization",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"oauth2-token\""},
-			Name:       "OAuth2TokenAuth",
-			Properties: []string{"type", "value"},
-			Required:   []string{"value"},
-			Tags:       []string{"OAuth2TokenAuth", "oauth2-token"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"api-key\""},
-			Name:       "APIKeyAuth",
-			Properties: []string{"type", "value"},
-			Required:   []string{"value"},
-			Tags:       []string{"APIKeyAuth", "api-key"},
-			Type:       "object",
-		},
-	},
-}
+// unionCustomConnectorAuthorization tells openapi.Union.DecodeInto how to recognise each variant of CustomConnectorAuthorization.
+var unionCustomConnectorAuthorization = openapi.Union{Name: "CustomConnectorAuthorization", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "OAuth2TokenAuth", Tags: []string{"OAuth2TokenAuth", "oauth2-token"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"oauth2-token\""}, Properties: []string{"type", "value"}},
+	{Name: "APIKeyAuth", Tags: []string{"APIKeyAuth", "api-key"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"api-key\""}, Properties: []string{"type", "value"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *CustomConnectorAuthorization) UnmarshalJSON(b []byte) error {
 	*u = CustomConnectorAuthorization{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionCustomConnectorAuthorization.Decode(b, openapi.Into(&u.OAuth2TokenAuth), openapi.Into(&u.APIKeyAuth))
+	_, err := unionCustomConnectorAuthorization.DecodeInto(b, &u.OAuth2TokenAuth, &u.APIKeyAuth)
 	return err
 }
 
@@ -2325,36 +1988,18 @@ func (u CustomTaskInProgressAttributesResponsePayload) MarshalJSON() ([]byte, er
 	return json.Marshal(u.Raw)
 }
 
-// unionCustomTaskInProgressAttributesResponsePayload tells openapi.Union.Decode how to recognise each variant of CustomTaskInProgressAttributesResponsePayload.
-var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{
-	Discriminator: "type",
-	Name:          "CustomTaskInProgressAttributesResponsePayload",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"json\""},
-			Name:       "JSONPayloadResponse",
-			Properties: []string{"encoding_options", "type", "value"},
-			Required:   []string{"type", "value"},
-			Tags:       []string{"JSONPayloadResponse", "json"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"json_patch\""},
-			Name:       "JSONPatchPayloadResponse",
-			Properties: []string{"encoding_options", "type", "value"},
-			Required:   []string{"type", "value"},
-			Tags:       []string{"JSONPatchPayloadResponse", "json_patch"},
-			Type:       "object",
-		},
-	},
-}
+// unionCustomTaskInProgressAttributesResponsePayload tells openapi.Union.DecodeInto how to recognise each variant of CustomTaskInProgressAttributesResponsePayload.
+var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{Name: "CustomTaskInProgressAttributesResponsePayload", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "JSONPayloadResponse", Tags: []string{"JSONPayloadResponse", "json"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json\""}, Properties: []string{"encoding_options", "type", "value"}},
+	{Name: "JSONPatchPayloadResponse", Tags: []string{"JSONPatchPayloadResponse", "json_patch"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json_patch\""}, Properties: []string{"encoding_options", "type", "value"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *CustomTaskInProgressAttributesResponsePayload) UnmarshalJSON(b []byte) error {
 	*u = CustomTaskInProgressAttributesResponsePayload{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionCustomTaskInProgressAttributesResponsePayload.Decode(b, openapi.Into(&u.JSONPayloadResponse), openapi.Into(&u.JSONPatchPayloadResponse))
+	_, err := unionCustomTaskInProgressAttributesResponsePayload.DecodeInto(b, &u.JSONPayloadResponse, &u.JSONPatchPayloadResponse)
 	return err
 }
 
@@ -2673,27 +2318,18 @@ func (u DeltaMessageContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionDeltaMessageContent tells openapi.Union.Decode how to recognise each variant of DeltaMessageContent.
-var unionDeltaMessageContent = openapi.Union{
-	Name: "DeltaMessageContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "ContentChunkList",
-			Type: "array",
-		},
-	},
-}
+// unionDeltaMessageContent tells openapi.Union.DecodeInto how to recognise each variant of DeltaMessageContent.
+var unionDeltaMessageContent = openapi.Union{Name: "DeltaMessageContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "ContentChunkList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *DeltaMessageContent) UnmarshalJSON(b []byte) error {
 	*u = DeltaMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionDeltaMessageContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.ContentChunkList))
+	_, err := unionDeltaMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
 	return err
 }
 
@@ -2906,27 +2542,18 @@ func (u FIMCompletionRequestStop) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionFIMCompletionRequestStop tells openapi.Union.Decode how to recognise each variant of FIMCompletionRequestStop.
-var unionFIMCompletionRequestStop = openapi.Union{
-	Name: "FIMCompletionRequestStop",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "StringList",
-			Type: "array",
-		},
-	},
-}
+// unionFIMCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of FIMCompletionRequestStop.
+var unionFIMCompletionRequestStop = openapi.Union{Name: "FIMCompletionRequestStop", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "StringList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *FIMCompletionRequestStop) UnmarshalJSON(b []byte) error {
 	*u = FIMCompletionRequestStop{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionFIMCompletionRequestStop.Decode(b, openapi.Into(&u.String), openapi.Into(&u.StringList))
+	_, err := unionFIMCompletionRequestStop.DecodeInto(b, &u.String, &u.StringList)
 	return err
 }
 
@@ -3076,27 +2703,18 @@ func (u FunctionCallArguments) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionFunctionCallArguments tells openapi.Union.Decode how to recognise each variant of FunctionCallArguments.
-var unionFunctionCallArguments = openapi.Union{
-	Name: "FunctionCallArguments",
-	Variants: []openapi.Variant{
-		{
-			Name: "JSONMap",
-			Type: "object",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionFunctionCallArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallArguments.
+var unionFunctionCallArguments = openapi.Union{Name: "FunctionCallArguments", Variants: []openapi.Variant{
+	{Name: "JSONMap", Type: "object"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *FunctionCallArguments) UnmarshalJSON(b []byte) error {
 	*u = FunctionCallArguments{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionFunctionCallArguments.Decode(b, openapi.Into(&u.JSONMap), openapi.Into(&u.String))
+	_, err := unionFunctionCallArguments.DecodeInto(b, &u.JSONMap, &u.String)
 	return err
 }
 
@@ -3149,27 +2767,18 @@ func (u FunctionCallEntryArguments) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionFunctionCallEntryArguments tells openapi.Union.Decode how to recognise each variant of FunctionCallEntryArguments.
-var unionFunctionCallEntryArguments = openapi.Union{
-	Name: "FunctionCallEntryArguments",
-	Variants: []openapi.Variant{
-		{
-			Name: "JSONMap",
-			Type: "object",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionFunctionCallEntryArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallEntryArguments.
+var unionFunctionCallEntryArguments = openapi.Union{Name: "FunctionCallEntryArguments", Variants: []openapi.Variant{
+	{Name: "JSONMap", Type: "object"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *FunctionCallEntryArguments) UnmarshalJSON(b []byte) error {
 	*u = FunctionCallEntryArguments{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionFunctionCallEntryArguments.Decode(b, openapi.Into(&u.JSONMap), openapi.Into(&u.String))
+	_, err := unionFunctionCallEntryArguments.DecodeInto(b, &u.JSONMap, &u.String)
 	return err
 }
 
@@ -3412,27 +3021,18 @@ func (u ImageURLChunkImageUrl) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionImageURLChunkImageUrl tells openapi.Union.Decode how to recognise each variant of ImageURLChunkImageUrl.
-var unionImageURLChunkImageUrl = openapi.Union{
-	Name: "ImageURLChunkImageUrl",
-	Variants: []openapi.Variant{
-		{
-			Name: "ImageURL",
-			Type: "object",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionImageURLChunkImageUrl tells openapi.Union.DecodeInto how to recognise each variant of ImageURLChunkImageUrl.
+var unionImageURLChunkImageUrl = openapi.Union{Name: "ImageURLChunkImageUrl", Variants: []openapi.Variant{
+	{Name: "ImageURL", Type: "object"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ImageURLChunkImageUrl) UnmarshalJSON(b []byte) error {
 	*u = ImageURLChunkImageUrl{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionImageURLChunkImageUrl.Decode(b, openapi.Into(&u.ImageURL), openapi.Into(&u.String))
+	_, err := unionImageURLChunkImageUrl.DecodeInto(b, &u.ImageURL, &u.String)
 	return err
 }
 
@@ -3480,62 +3080,22 @@ func (u InputEntriesItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionInputEntriesItem tells openapi.Union.Decode how to recognise each variant of InputEntriesItem.
-var unionInputEntriesItem = openapi.Union{
-	Name: "InputEntriesItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"object", "\"entry\"", "type", "\"message.input\""},
-			Enum:       []string{"role", "[\"assistant\",\"user\"]"},
-			Name:       "MessageInputEntry",
-			Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"},
-			Required:   []string{"content", "role"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"object", "\"entry\"", "role", "\"assistant\"", "type", "\"message.output\""},
-			Name:       "MessageOutputEntry",
-			Properties: []string{"agent_id", "completed_at", "content", "created_at", "id", "model", "object", "role", "type"},
-			Required:   []string{"content"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"object", "\"entry\"", "type", "\"function.result\""},
-			Name:       "FunctionResultEntry",
-			Properties: []string{"completed_at", "created_at", "id", "object", "result", "tool_call_id", "type"},
-			Required:   []string{"result", "tool_call_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"object", "\"entry\"", "type", "\"function.call\""},
-			Name:       "FunctionCallEntry",
-			Properties: []string{"agent_id", "arguments", "completed_at", "confirmation_status", "created_at", "id", "model", "name", "object", "tool_call_id", "type"},
-			Required:   []string{"arguments", "name", "tool_call_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"object", "\"entry\"", "type", "\"tool.execution\""},
-			Name:       "ToolExecutionEntry",
-			Properties: []string{"agent_id", "arguments", "completed_at", "created_at", "id", "info", "model", "name", "object", "type"},
-			Required:   []string{"arguments", "name"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"object", "\"entry\"", "type", "\"agent.handoff\""},
-			Name:       "AgentHandoffEntry",
-			Properties: []string{"completed_at", "created_at", "id", "next_agent_id", "next_agent_name", "object", "previous_agent_id", "previous_agent_name", "type"},
-			Required:   []string{"next_agent_id", "next_agent_name", "previous_agent_id", "previous_agent_name"},
-			Type:       "object",
-		},
-	},
-}
+// unionInputEntriesItem tells openapi.Union.DecodeInto how to recognise each variant of InputEntriesItem.
+var unionInputEntriesItem = openapi.Union{Name: "InputEntriesItem", Variants: []openapi.Variant{
+	{Name: "MessageInputEntry", Type: "object", Required: []string{"content", "role"}, Const: []string{"object", "\"entry\"", "type", "\"message.input\""}, Enum: []string{"role", "[\"assistant\",\"user\"]"}, Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"}},
+	{Name: "MessageOutputEntry", Type: "object", Required: []string{"content"}, Const: []string{"object", "\"entry\"", "role", "\"assistant\"", "type", "\"message.output\""}, Properties: []string{"agent_id", "completed_at", "content", "created_at", "id", "model", "object", "role", "type"}},
+	{Name: "FunctionResultEntry", Type: "object", Required: []string{"result", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.result\""}, Properties: []string{"completed_at", "created_at", "id", "object", "result", "tool_call_id", "type"}},
+	{Name: "FunctionCallEntry", Type: "object", Required: []string{"arguments", "name", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.call\""}, Properties: []string{"agent_id", "arguments", "completed_at", "confirmation_status", "created_at", "id", "model", "name", "object", "tool_call_id", "type"}},
+	{Name: "ToolExecutionEntry", Type: "object", Required: []string{"arguments", "name"}, Const: []string{"object", "\"entry\"", "type", "\"tool.execution\""}, Properties: []string{"agent_id", "arguments", "completed_at", "created_at", "id", "info", "model", "name", "object", "type"}},
+	{Name: "AgentHandoffEntry", Type: "object", Required: []string{"next_agent_id", "next_agent_name", "previous_agent_id", "previous_agent_name"}, Const: []string{"object", "\"entry\"", "type", "\"agent.handoff\""}, Properties: []string{"completed_at", "created_at", "id", "next_agent_id", "next_agent_name", "object", "previous_agent_id", "previous_agent_name", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *InputEntriesItem) UnmarshalJSON(b []byte) error {
 	*u = InputEntriesItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionInputEntriesItem.Decode(b, openapi.Into(&u.MessageInputEntry), openapi.Into(&u.MessageOutputEntry), openapi.Into(&u.FunctionResultEntry), openapi.Into(&u.FunctionCallEntry), openapi.Into(&u.ToolExecutionEntry), openapi.Into(&u.AgentHandoffEntry))
+	_, err := unionInputEntriesItem.DecodeInto(b, &u.MessageInputEntry, &u.MessageOutputEntry, &u.FunctionResultEntry, &u.FunctionCallEntry, &u.ToolExecutionEntry, &u.AgentHandoffEntry)
 	return err
 }
 
@@ -3567,52 +3127,20 @@ func (u JSONPatch) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionJSONPatch tells openapi.Union.Decode how to recognise each variant of JSONPatch.
-var unionJSONPatch = openapi.Union{
-	Discriminator: "op",
-	Name:          "JSONPatch",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"op", "\"append\""},
-			Name:       "JSONPatchAppend",
-			Properties: []string{"op", "path", "value"},
-			Required:   []string{"op", "path", "value"},
-			Tags:       []string{"JSONPatchAppend", "append"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"op", "\"add\""},
-			Name:       "JSONPatchAdd",
-			Properties: []string{"op", "path", "value"},
-			Required:   []string{"op", "path", "value"},
-			Tags:       []string{"JSONPatchAdd", "add"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"op", "\"replace\""},
-			Name:       "JSONPatchReplace",
-			Properties: []string{"op", "path", "value"},
-			Required:   []string{"op", "path", "value"},
-			Tags:       []string{"JSONPatchReplace", "replace"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"op", "\"remove\""},
-			Name:       "JSONPatchRemove",
-			Properties: []string{"op", "path", "value"},
-			Required:   []string{"op", "path", "value"},
-			Tags:       []string{"JSONPatchRemove", "remove"},
-			Type:       "object",
-		},
-	},
-}
+// unionJSONPatch tells openapi.Union.DecodeInto how to recognise each variant of JSONPatch.
+var unionJSONPatch = openapi.Union{Name: "JSONPatch", Discriminator: "op", Variants: []openapi.Variant{
+	{Name: "JSONPatchAppend", Tags: []string{"JSONPatchAppend", "append"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"append\""}, Properties: []string{"op", "path", "value"}},
+	{Name: "JSONPatchAdd", Tags: []string{"JSONPatchAdd", "add"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"add\""}, Properties: []string{"op", "path", "value"}},
+	{Name: "JSONPatchReplace", Tags: []string{"JSONPatchReplace", "replace"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"replace\""}, Properties: []string{"op", "path", "value"}},
+	{Name: "JSONPatchRemove", Tags: []string{"JSONPatchRemove", "remove"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"remove\""}, Properties: []string{"op", "path", "value"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *JSONPatch) UnmarshalJSON(b []byte) error {
 	*u = JSONPatch{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionJSONPatch.Decode(b, openapi.Into(&u.JSONPatchAppend), openapi.Into(&u.JSONPatchAdd), openapi.Into(&u.JSONPatchReplace), openapi.Into(&u.JSONPatchRemove))
+	_, err := unionJSONPatch.DecodeInto(b, &u.JSONPatchAppend, &u.JSONPatchAdd, &u.JSONPatchReplace, &u.JSONPatchRemove)
 	return err
 }
 
@@ -3702,27 +3230,18 @@ func (u JSONPatchAppendValue) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionJSONPatchAppendValue tells openapi.Union.Decode how to recognise each variant of JSONPatchAppendValue.
-var unionJSONPatchAppendValue = openapi.Union{
-	Name: "JSONPatchAppendValue",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "EncryptedPatchValue",
-			Type: "object",
-		},
-	},
-}
+// unionJSONPatchAppendValue tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchAppendValue.
+var unionJSONPatchAppendValue = openapi.Union{Name: "JSONPatchAppendValue", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "EncryptedPatchValue", Type: "object"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *JSONPatchAppendValue) UnmarshalJSON(b []byte) error {
 	*u = JSONPatchAppendValue{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionJSONPatchAppendValue.Decode(b, openapi.Into(&u.String), openapi.Into(&u.EncryptedPatchValue))
+	_, err := unionJSONPatchAppendValue.DecodeInto(b, &u.String, &u.EncryptedPatchValue)
 	return err
 }
 
@@ -3780,27 +3299,18 @@ func (u JSONPatchPayloadValueResponse) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionJSONPatchPayloadValueResponse tells openapi.Union.Decode how to recognise each variant of JSONPatchPayloadValueResponse.
-var unionJSONPatchPayloadValueResponse = openapi.Union{
-	Name: "JSONPatchPayloadValueResponse",
-	Variants: []openapi.Variant{
-		{
-			Name: "JSONPatchList",
-			Type: "array",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionJSONPatchPayloadValueResponse tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchPayloadValueResponse.
+var unionJSONPatchPayloadValueResponse = openapi.Union{Name: "JSONPatchPayloadValueResponse", Variants: []openapi.Variant{
+	{Name: "JSONPatchList", Type: "array"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *JSONPatchPayloadValueResponse) UnmarshalJSON(b []byte) error {
 	*u = JSONPatchPayloadValueResponse{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionJSONPatchPayloadValueResponse.Decode(b, openapi.Into(&u.JSONPatchList), openapi.Into(&u.String))
+	_, err := unionJSONPatchPayloadValueResponse.DecodeInto(b, &u.JSONPatchList, &u.String)
 	return err
 }
 
@@ -3946,54 +3456,21 @@ func (u MessageInputContentChunksItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionMessageInputContentChunksItem tells openapi.Union.Decode how to recognise each variant of MessageInputContentChunksItem.
-var unionMessageInputContentChunksItem = openapi.Union{
-	Name: "MessageInputContentChunksItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"text\""},
-			Name:       "TextChunk",
-			Properties: []string{"text", "type"},
-			Required:   []string{"text"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"image_url\""},
-			Name:       "ImageURLChunk",
-			Properties: []string{"image_url", "type"},
-			Required:   []string{"image_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool_file\""},
-			Name:       "ToolFileChunk",
-			Properties: []string{"file_id", "file_name", "file_type", "tool", "type"},
-			Required:   []string{"file_id", "tool"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"document_url\""},
-			Name:       "DocumentURLChunk",
-			Properties: []string{"document_name", "document_url", "type"},
-			Required:   []string{"document_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"thinking\""},
-			Name:       "ThinkChunk",
-			Properties: []string{"closed", "signature", "thinking", "type"},
-			Required:   []string{"thinking"},
-			Type:       "object",
-		},
-	},
-}
+// unionMessageInputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageInputContentChunksItem.
+var unionMessageInputContentChunksItem = openapi.Union{Name: "MessageInputContentChunksItem", Variants: []openapi.Variant{
+	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
+	{Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
+	{Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}},
+	{Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
+	{Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageInputContentChunksItem) UnmarshalJSON(b []byte) error {
 	*u = MessageInputContentChunksItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageInputContentChunksItem.Decode(b, openapi.Into(&u.TextChunk), openapi.Into(&u.ImageURLChunk), openapi.Into(&u.ToolFileChunk), openapi.Into(&u.DocumentURLChunk), openapi.Into(&u.ThinkChunk))
+	_, err := unionMessageInputContentChunksItem.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk)
 	return err
 }
 
@@ -4043,27 +3520,18 @@ func (u MessageInputEntryContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionMessageInputEntryContent tells openapi.Union.Decode how to recognise each variant of MessageInputEntryContent.
-var unionMessageInputEntryContent = openapi.Union{
-	Name: "MessageInputEntryContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "MessageInputContentChunksItemList",
-			Type: "array",
-		},
-	},
-}
+// unionMessageInputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageInputEntryContent.
+var unionMessageInputEntryContent = openapi.Union{Name: "MessageInputEntryContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "MessageInputContentChunksItemList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageInputEntryContent) UnmarshalJSON(b []byte) error {
 	*u = MessageInputEntryContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageInputEntryContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.MessageInputContentChunksItemList))
+	_, err := unionMessageInputEntryContent.DecodeInto(b, &u.String, &u.MessageInputContentChunksItemList)
 	return err
 }
 
@@ -4132,61 +3600,22 @@ func (u MessageOutputContentChunksItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionMessageOutputContentChunksItem tells openapi.Union.Decode how to recognise each variant of MessageOutputContentChunksItem.
-var unionMessageOutputContentChunksItem = openapi.Union{
-	Name: "MessageOutputContentChunksItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"text\""},
-			Name:       "TextChunk",
-			Properties: []string{"text", "type"},
-			Required:   []string{"text"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"image_url\""},
-			Name:       "ImageURLChunk",
-			Properties: []string{"image_url", "type"},
-			Required:   []string{"image_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool_file\""},
-			Name:       "ToolFileChunk",
-			Properties: []string{"file_id", "file_name", "file_type", "tool", "type"},
-			Required:   []string{"file_id", "tool"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"document_url\""},
-			Name:       "DocumentURLChunk",
-			Properties: []string{"document_name", "document_url", "type"},
-			Required:   []string{"document_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"thinking\""},
-			Name:       "ThinkChunk",
-			Properties: []string{"closed", "signature", "thinking", "type"},
-			Required:   []string{"thinking"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool_reference\""},
-			Name:       "ToolReferenceChunk",
-			Properties: []string{"description", "favicon", "title", "tool", "type", "url"},
-			Required:   []string{"title", "tool"},
-			Type:       "object",
-		},
-	},
-}
+// unionMessageOutputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputContentChunksItem.
+var unionMessageOutputContentChunksItem = openapi.Union{Name: "MessageOutputContentChunksItem", Variants: []openapi.Variant{
+	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
+	{Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
+	{Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}},
+	{Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
+	{Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
+	{Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageOutputContentChunksItem) UnmarshalJSON(b []byte) error {
 	*u = MessageOutputContentChunksItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageOutputContentChunksItem.Decode(b, openapi.Into(&u.TextChunk), openapi.Into(&u.ImageURLChunk), openapi.Into(&u.ToolFileChunk), openapi.Into(&u.DocumentURLChunk), openapi.Into(&u.ThinkChunk), openapi.Into(&u.ToolReferenceChunk))
+	_, err := unionMessageOutputContentChunksItem.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
 	return err
 }
 
@@ -4235,27 +3664,18 @@ func (u MessageOutputEntryContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionMessageOutputEntryContent tells openapi.Union.Decode how to recognise each variant of MessageOutputEntryContent.
-var unionMessageOutputEntryContent = openapi.Union{
-	Name: "MessageOutputEntryContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "MessageOutputContentChunksItemList",
-			Type: "array",
-		},
-	},
-}
+// unionMessageOutputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEntryContent.
+var unionMessageOutputEntryContent = openapi.Union{Name: "MessageOutputEntryContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "MessageOutputContentChunksItemList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageOutputEntryContent) UnmarshalJSON(b []byte) error {
 	*u = MessageOutputEntryContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageOutputEntryContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.MessageOutputContentChunksItemList))
+	_, err := unionMessageOutputEntryContent.DecodeInto(b, &u.String, &u.MessageOutputContentChunksItemList)
 	return err
 }
 
@@ -4338,24 +3758,18 @@ func (u MessageOutputEventContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionMessageOutputEventContent tells openapi.Union.Decode how to recognise each variant of MessageOutputEventContent.
-var unionMessageOutputEventContent = openapi.Union{
-	Name: "MessageOutputEventContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{Name: "OutputContentChunks"},
-	},
-}
+// unionMessageOutputEventContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEventContent.
+var unionMessageOutputEventContent = openapi.Union{Name: "MessageOutputEventContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "OutputContentChunks"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageOutputEventContent) UnmarshalJSON(b []byte) error {
 	*u = MessageOutputEventContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageOutputEventContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.OutputContentChunks))
+	_, err := unionMessageOutputEventContent.DecodeInto(b, &u.String, &u.OutputContentChunks)
 	return err
 }
 
@@ -4527,61 +3941,22 @@ func (u OutputContentChunks) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionOutputContentChunks tells openapi.Union.Decode how to recognise each variant of OutputContentChunks.
-var unionOutputContentChunks = openapi.Union{
-	Name: "OutputContentChunks",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"text\""},
-			Name:       "TextChunk",
-			Properties: []string{"text", "type"},
-			Required:   []string{"text"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"image_url\""},
-			Name:       "ImageURLChunk",
-			Properties: []string{"image_url", "type"},
-			Required:   []string{"image_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool_file\""},
-			Name:       "ToolFileChunk",
-			Properties: []string{"file_id", "file_name", "file_type", "tool", "type"},
-			Required:   []string{"file_id", "tool"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"document_url\""},
-			Name:       "DocumentURLChunk",
-			Properties: []string{"document_name", "document_url", "type"},
-			Required:   []string{"document_url"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"thinking\""},
-			Name:       "ThinkChunk",
-			Properties: []string{"closed", "signature", "thinking", "type"},
-			Required:   []string{"thinking"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool_reference\""},
-			Name:       "ToolReferenceChunk",
-			Properties: []string{"description", "favicon", "title", "tool", "type", "url"},
-			Required:   []string{"title", "tool"},
-			Type:       "object",
-		},
-	},
-}
+// unionOutputContentChunks tells openapi.Union.DecodeInto how to recognise each variant of OutputContentChunks.
+var unionOutputContentChunks = openapi.Union{Name: "OutputContentChunks", Variants: []openapi.Variant{
+	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
+	{Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
+	{Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}},
+	{Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
+	{Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
+	{Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *OutputContentChunks) UnmarshalJSON(b []byte) error {
 	*u = OutputContentChunks{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionOutputContentChunks.Decode(b, openapi.Into(&u.TextChunk), openapi.Into(&u.ImageURLChunk), openapi.Into(&u.ToolFileChunk), openapi.Into(&u.DocumentURLChunk), openapi.Into(&u.ThinkChunk), openapi.Into(&u.ToolReferenceChunk))
+	_, err := unionOutputContentChunks.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
 	return err
 }
 
@@ -4655,27 +4030,18 @@ func (u ReferenceChunkReferenceIdsItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionReferenceChunkReferenceIdsItem tells openapi.Union.Decode how to recognise each variant of ReferenceChunkReferenceIdsItem.
-var unionReferenceChunkReferenceIdsItem = openapi.Union{
-	Name: "ReferenceChunkReferenceIdsItem",
-	Variants: []openapi.Variant{
-		{
-			Name: "Int64",
-			Type: "number",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionReferenceChunkReferenceIdsItem tells openapi.Union.DecodeInto how to recognise each variant of ReferenceChunkReferenceIdsItem.
+var unionReferenceChunkReferenceIdsItem = openapi.Union{Name: "ReferenceChunkReferenceIdsItem", Variants: []openapi.Variant{
+	{Name: "Int64", Type: "number"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ReferenceChunkReferenceIdsItem) UnmarshalJSON(b []byte) error {
 	*u = ReferenceChunkReferenceIdsItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionReferenceChunkReferenceIdsItem.Decode(b, openapi.Into(&u.Int64), openapi.Into(&u.String))
+	_, err := unionReferenceChunkReferenceIdsItem.DecodeInto(b, &u.Int64, &u.String)
 	return err
 }
 
@@ -4949,138 +4315,33 @@ func (u StreamEventSsePayloadData) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionStreamEventSsePayloadData tells openapi.Union.Decode how to recognise each variant of StreamEventSsePayloadData.
-var unionStreamEventSsePayloadData = openapi.Union{
-	Name: "StreamEventSsePayloadData",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_EXECUTION_STARTED\""},
-			Name:       "WorkflowExecutionStartedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_EXECUTION_COMPLETED\""},
-			Name:       "WorkflowExecutionCompletedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_EXECUTION_FAILED\""},
-			Name:       "WorkflowExecutionFailedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_EXECUTION_CANCELED\""},
-			Name:       "WorkflowExecutionCanceledResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_EXECUTION_CONTINUED_AS_NEW\""},
-			Name:       "WorkflowExecutionContinuedAsNewResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_TASK_TIMED_OUT\""},
-			Name:       "WorkflowTaskTimedOutResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"WORKFLOW_TASK_FAILED\""},
-			Name:       "WorkflowTaskFailedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"CUSTOM_TASK_STARTED\""},
-			Name:       "CustomTaskStartedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"CUSTOM_TASK_IN_PROGRESS\""},
-			Name:       "CustomTaskInProgressResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"CUSTOM_TASK_COMPLETED\""},
-			Name:       "CustomTaskCompletedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"CUSTOM_TASK_FAILED\""},
-			Name:       "CustomTaskFailedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"CUSTOM_TASK_TIMED_OUT\""},
-			Name:       "CustomTaskTimedOutResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"CUSTOM_TASK_CANCELED\""},
-			Name:       "CustomTaskCanceledResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"ACTIVITY_TASK_STARTED\""},
-			Name:       "ActivityTaskStartedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"ACTIVITY_TASK_COMPLETED\""},
-			Name:       "ActivityTaskCompletedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"ACTIVITY_TASK_RETRYING\""},
-			Name:       "ActivityTaskRetryingResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"event_type", "\"ACTIVITY_TASK_FAILED\""},
-			Name:       "ActivityTaskFailedResponse",
-			Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Required:   []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"},
-			Type:       "object",
-		},
-	},
-}
+// unionStreamEventSsePayloadData tells openapi.Union.DecodeInto how to recognise each variant of StreamEventSsePayloadData.
+var unionStreamEventSsePayloadData = openapi.Union{Name: "StreamEventSsePayloadData", Variants: []openapi.Variant{
+	{Name: "WorkflowExecutionStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "WorkflowExecutionCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "WorkflowExecutionFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "WorkflowExecutionCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "WorkflowExecutionContinuedAsNewResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CONTINUED_AS_NEW\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "WorkflowTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "WorkflowTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "CustomTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "CustomTaskInProgressResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_IN_PROGRESS\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "CustomTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "CustomTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "CustomTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "CustomTaskCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "ActivityTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "ActivityTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "ActivityTaskRetryingResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_RETRYING\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+	{Name: "ActivityTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *StreamEventSsePayloadData) UnmarshalJSON(b []byte) error {
 	*u = StreamEventSsePayloadData{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionStreamEventSsePayloadData.Decode(b, openapi.Into(&u.WorkflowExecutionStartedResponse), openapi.Into(&u.WorkflowExecutionCompletedResponse), openapi.Into(&u.WorkflowExecutionFailedResponse), openapi.Into(&u.WorkflowExecutionCanceledResponse), openapi.Into(&u.WorkflowExecutionContinuedAsNewResponse), openapi.Into(&u.WorkflowTaskTimedOutResponse), openapi.Into(&u.WorkflowTaskFailedResponse), openapi.Into(&u.CustomTaskStartedResponse), openapi.Into(&u.CustomTaskInProgressResponse), openapi.Into(&u.CustomTaskCompletedResponse), openapi.Into(&u.CustomTaskFailedResponse), openapi.Into(&u.CustomTaskTimedOutResponse), openapi.Into(&u.CustomTaskCanceledResponse), openapi.Into(&u.ActivityTaskStartedResponse), openapi.Into(&u.ActivityTaskCompletedResponse), openapi.Into(&u.ActivityTaskRetryingResponse), openapi.Into(&u.ActivityTaskFailedResponse))
+	_, err := unionStreamEventSsePayloadData.DecodeInto(b, &u.WorkflowExecutionStartedResponse, &u.WorkflowExecutionCompletedResponse, &u.WorkflowExecutionFailedResponse, &u.WorkflowExecutionCanceledResponse, &u.WorkflowExecutionContinuedAsNewResponse, &u.WorkflowTaskTimedOutResponse, &u.WorkflowTaskFailedResponse, &u.CustomTaskStartedResponse, &u.CustomTaskInProgressResponse, &u.CustomTaskCompletedResponse, &u.CustomTaskFailedResponse, &u.CustomTaskTimedOutResponse, &u.CustomTaskCanceledResponse, &u.ActivityTaskStartedResponse, &u.ActivityTaskCompletedResponse, &u.ActivityTaskRetryingResponse, &u.ActivityTaskFailedResponse)
 	return err
 }
 
@@ -5123,31 +4384,18 @@ func (u StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) MarshalJSON() ([]b
 	return json.Marshal(u.Raw)
 }
 
-// unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent tells openapi.Union.Decode how to recognise each variant of StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.
-var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{
-	Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent",
-	Variants: []openapi.Variant{
-		{
-			Name:       "StreamEventSsePayload",
-			Properties: []string{"broker_sequence", "data", "metadata", "stream", "timestamp", "workflow_context"},
-			Required:   []string{"broker_sequence", "data", "stream", "workflow_context"},
-			Type:       "object",
-		},
-		{
-			Name:       "StreamEventSseErrorData",
-			Properties: []string{"error", "reason"},
-			Required:   []string{"error", "reason"},
-			Type:       "object",
-		},
-	},
-}
+// unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent tells openapi.Union.DecodeInto how to recognise each variant of StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.
+var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent", Variants: []openapi.Variant{
+	{Name: "StreamEventSsePayload", Type: "object", Required: []string{"broker_sequence", "data", "stream", "workflow_context"}, Properties: []string{"broker_sequence", "data", "metadata", "stream", "timestamp", "workflow_context"}},
+	{Name: "StreamEventSseErrorData", Type: "object", Required: []string{"error", "reason"}, Properties: []string{"error", "reason"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) UnmarshalJSON(b []byte) error {
 	*u = StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.Decode(b, openapi.Into(&u.StreamEventSsePayload), openapi.Into(&u.StreamEventSseErrorData))
+	_, err := unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.DecodeInto(b, &u.StreamEventSsePayload, &u.StreamEventSseErrorData)
 	return err
 }
 
@@ -5201,27 +4449,18 @@ func (u SystemMessageContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionSystemMessageContent tells openapi.Union.Decode how to recognise each variant of SystemMessageContent.
-var unionSystemMessageContent = openapi.Union{
-	Name: "SystemMessageContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "SystemMessageContentChunksList",
-			Type: "array",
-		},
-	},
-}
+// unionSystemMessageContent tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContent.
+var unionSystemMessageContent = openapi.Union{Name: "SystemMessageContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "SystemMessageContentChunksList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *SystemMessageContent) UnmarshalJSON(b []byte) error {
 	*u = SystemMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionSystemMessageContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.SystemMessageContentChunksList))
+	_, err := unionSystemMessageContent.DecodeInto(b, &u.String, &u.SystemMessageContentChunksList)
 	return err
 }
 
@@ -5247,36 +4486,18 @@ func (u SystemMessageContentChunks) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionSystemMessageContentChunks tells openapi.Union.Decode how to recognise each variant of SystemMessageContentChunks.
-var unionSystemMessageContentChunks = openapi.Union{
-	Discriminator: "type",
-	Name:          "SystemMessageContentChunks",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"text\""},
-			Name:       "TextChunk",
-			Properties: []string{"text", "type"},
-			Required:   []string{"text"},
-			Tags:       []string{"TextChunk", "text"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"thinking\""},
-			Name:       "ThinkChunk",
-			Properties: []string{"closed", "signature", "thinking", "type"},
-			Required:   []string{"thinking"},
-			Tags:       []string{"ThinkChunk", "thinking"},
-			Type:       "object",
-		},
-	},
-}
+// unionSystemMessageContentChunks tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContentChunks.
+var unionSystemMessageContentChunks = openapi.Union{Name: "SystemMessageContentChunks", Discriminator: "type", Variants: []openapi.Variant{
+	{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
+	{Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *SystemMessageContentChunks) UnmarshalJSON(b []byte) error {
 	*u = SystemMessageContentChunks{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionSystemMessageContentChunks.Decode(b, openapi.Into(&u.TextChunk), openapi.Into(&u.ThinkChunk))
+	_, err := unionSystemMessageContentChunks.DecodeInto(b, &u.TextChunk, &u.ThinkChunk)
 	return err
 }
 
@@ -5355,40 +4576,19 @@ func (u ThinkChunkThinkingItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionThinkChunkThinkingItem tells openapi.Union.Decode how to recognise each variant of ThinkChunkThinkingItem.
-var unionThinkChunkThinkingItem = openapi.Union{
-	Name: "ThinkChunkThinkingItem",
-	Variants: []openapi.Variant{
-		{
-			Const:      []string{"type", "\"text\""},
-			Name:       "TextChunk",
-			Properties: []string{"text", "type"},
-			Required:   []string{"text"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"tool_reference\""},
-			Name:       "ToolReferenceChunk",
-			Properties: []string{"description", "favicon", "title", "tool", "type", "url"},
-			Required:   []string{"title", "tool"},
-			Type:       "object",
-		},
-		{
-			Const:      []string{"type", "\"reference\""},
-			Name:       "ReferenceChunk",
-			Properties: []string{"reference_ids", "type"},
-			Required:   []string{"reference_ids"},
-			Type:       "object",
-		},
-	},
-}
+// unionThinkChunkThinkingItem tells openapi.Union.DecodeInto how to recognise each variant of ThinkChunkThinkingItem.
+var unionThinkChunkThinkingItem = openapi.Union{Name: "ThinkChunkThinkingItem", Variants: []openapi.Variant{
+	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
+	{Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}},
+	{Name: "ReferenceChunk", Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ThinkChunkThinkingItem) UnmarshalJSON(b []byte) error {
 	*u = ThinkChunkThinkingItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionThinkChunkThinkingItem.Decode(b, openapi.Into(&u.TextChunk), openapi.Into(&u.ToolReferenceChunk), openapi.Into(&u.ReferenceChunk))
+	_, err := unionThinkChunkThinkingItem.DecodeInto(b, &u.TextChunk, &u.ToolReferenceChunk, &u.ReferenceChunk)
 	return err
 }
 
@@ -5506,27 +4706,18 @@ func (u ToolExecutionDeltaEventName) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolExecutionDeltaEventName tells openapi.Union.Decode how to recognise each variant of ToolExecutionDeltaEventName.
-var unionToolExecutionDeltaEventName = openapi.Union{
-	Name: "ToolExecutionDeltaEventName",
-	Variants: []openapi.Variant{
-		{
-			Name: "BuiltInConnectors",
-			Type: "string",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionToolExecutionDeltaEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDeltaEventName.
+var unionToolExecutionDeltaEventName = openapi.Union{Name: "ToolExecutionDeltaEventName", Variants: []openapi.Variant{
+	{Name: "BuiltInConnectors", Type: "string"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionDeltaEventName) UnmarshalJSON(b []byte) error {
 	*u = ToolExecutionDeltaEventName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionDeltaEventName.Decode(b, openapi.Into(&u.BuiltInConnectors), openapi.Into(&u.String))
+	_, err := unionToolExecutionDeltaEventName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
 	return err
 }
 
@@ -5582,27 +4773,18 @@ func (u ToolExecutionDoneEventName) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolExecutionDoneEventName tells openapi.Union.Decode how to recognise each variant of ToolExecutionDoneEventName.
-var unionToolExecutionDoneEventName = openapi.Union{
-	Name: "ToolExecutionDoneEventName",
-	Variants: []openapi.Variant{
-		{
-			Name: "BuiltInConnectors",
-			Type: "string",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionToolExecutionDoneEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDoneEventName.
+var unionToolExecutionDoneEventName = openapi.Union{Name: "ToolExecutionDoneEventName", Variants: []openapi.Variant{
+	{Name: "BuiltInConnectors", Type: "string"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionDoneEventName) UnmarshalJSON(b []byte) error {
 	*u = ToolExecutionDoneEventName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionDoneEventName.Decode(b, openapi.Into(&u.BuiltInConnectors), openapi.Into(&u.String))
+	_, err := unionToolExecutionDoneEventName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
 	return err
 }
 
@@ -5662,27 +4844,18 @@ func (u ToolExecutionEntryName) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolExecutionEntryName tells openapi.Union.Decode how to recognise each variant of ToolExecutionEntryName.
-var unionToolExecutionEntryName = openapi.Union{
-	Name: "ToolExecutionEntryName",
-	Variants: []openapi.Variant{
-		{
-			Name: "BuiltInConnectors",
-			Type: "string",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionToolExecutionEntryName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionEntryName.
+var unionToolExecutionEntryName = openapi.Union{Name: "ToolExecutionEntryName", Variants: []openapi.Variant{
+	{Name: "BuiltInConnectors", Type: "string"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionEntryName) UnmarshalJSON(b []byte) error {
 	*u = ToolExecutionEntryName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionEntryName.Decode(b, openapi.Into(&u.BuiltInConnectors), openapi.Into(&u.String))
+	_, err := unionToolExecutionEntryName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
 	return err
 }
 
@@ -5752,27 +4925,18 @@ func (u ToolExecutionStartedEventName) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolExecutionStartedEventName tells openapi.Union.Decode how to recognise each variant of ToolExecutionStartedEventName.
-var unionToolExecutionStartedEventName = openapi.Union{
-	Name: "ToolExecutionStartedEventName",
-	Variants: []openapi.Variant{
-		{
-			Name: "BuiltInConnectors",
-			Type: "string",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionToolExecutionStartedEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionStartedEventName.
+var unionToolExecutionStartedEventName = openapi.Union{Name: "ToolExecutionStartedEventName", Variants: []openapi.Variant{
+	{Name: "BuiltInConnectors", Type: "string"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionStartedEventName) UnmarshalJSON(b []byte) error {
 	*u = ToolExecutionStartedEventName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionStartedEventName.Decode(b, openapi.Into(&u.BuiltInConnectors), openapi.Into(&u.String))
+	_, err := unionToolExecutionStartedEventName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
 	return err
 }
 
@@ -5824,27 +4988,18 @@ func (u ToolFileChunkTool) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolFileChunkTool tells openapi.Union.Decode how to recognise each variant of ToolFileChunkTool.
-var unionToolFileChunkTool = openapi.Union{
-	Name: "ToolFileChunkTool",
-	Variants: []openapi.Variant{
-		{
-			Name: "BuiltInConnectors",
-			Type: "string",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionToolFileChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolFileChunkTool.
+var unionToolFileChunkTool = openapi.Union{Name: "ToolFileChunkTool", Variants: []openapi.Variant{
+	{Name: "BuiltInConnectors", Type: "string"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolFileChunkTool) UnmarshalJSON(b []byte) error {
 	*u = ToolFileChunkTool{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolFileChunkTool.Decode(b, openapi.Into(&u.BuiltInConnectors), openapi.Into(&u.String))
+	_, err := unionToolFileChunkTool.DecodeInto(b, &u.BuiltInConnectors, &u.String)
 	return err
 }
 
@@ -5893,27 +5048,18 @@ func (u ToolMessageContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolMessageContent tells openapi.Union.Decode how to recognise each variant of ToolMessageContent.
-var unionToolMessageContent = openapi.Union{
-	Name: "ToolMessageContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "ContentChunkList",
-			Type: "array",
-		},
-	},
-}
+// unionToolMessageContent tells openapi.Union.DecodeInto how to recognise each variant of ToolMessageContent.
+var unionToolMessageContent = openapi.Union{Name: "ToolMessageContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "ContentChunkList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolMessageContent) UnmarshalJSON(b []byte) error {
 	*u = ToolMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolMessageContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.ContentChunkList))
+	_, err := unionToolMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
 	return err
 }
 
@@ -5967,27 +5113,18 @@ func (u ToolReferenceChunkTool) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionToolReferenceChunkTool tells openapi.Union.Decode how to recognise each variant of ToolReferenceChunkTool.
-var unionToolReferenceChunkTool = openapi.Union{
-	Name: "ToolReferenceChunkTool",
-	Variants: []openapi.Variant{
-		{
-			Name: "BuiltInConnectors",
-			Type: "string",
-		},
-		{
-			Name: "String",
-			Type: "string",
-		},
-	},
-}
+// unionToolReferenceChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolReferenceChunkTool.
+var unionToolReferenceChunkTool = openapi.Union{Name: "ToolReferenceChunkTool", Variants: []openapi.Variant{
+	{Name: "BuiltInConnectors", Type: "string"},
+	{Name: "String", Type: "string"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolReferenceChunkTool) UnmarshalJSON(b []byte) error {
 	*u = ToolReferenceChunkTool{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolReferenceChunkTool.Decode(b, openapi.Into(&u.BuiltInConnectors), openapi.Into(&u.String))
+	_, err := unionToolReferenceChunkTool.DecodeInto(b, &u.BuiltInConnectors, &u.String)
 	return err
 }
 
@@ -6093,27 +5230,18 @@ func (u UserMessageContent) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionUserMessageContent tells openapi.Union.Decode how to recognise each variant of UserMessageContent.
-var unionUserMessageContent = openapi.Union{
-	Name: "UserMessageContent",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "ContentChunkList",
-			Type: "array",
-		},
-	},
-}
+// unionUserMessageContent tells openapi.Union.DecodeInto how to recognise each variant of UserMessageContent.
+var unionUserMessageContent = openapi.Union{Name: "UserMessageContent", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "ContentChunkList", Type: "array"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *UserMessageContent) UnmarshalJSON(b []byte) error {
 	*u = UserMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionUserMessageContent.Decode(b, openapi.Into(&u.String), openapi.Into(&u.ContentChunkList))
+	_, err := unionUserMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
 	return err
 }
 
@@ -6166,27 +5294,18 @@ func (u ValidationErrorLocItem) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Raw)
 }
 
-// unionValidationErrorLocItem tells openapi.Union.Decode how to recognise each variant of ValidationErrorLocItem.
-var unionValidationErrorLocItem = openapi.Union{
-	Name: "ValidationErrorLocItem",
-	Variants: []openapi.Variant{
-		{
-			Name: "String",
-			Type: "string",
-		},
-		{
-			Name: "Int64",
-			Type: "number",
-		},
-	},
-}
+// unionValidationErrorLocItem tells openapi.Union.DecodeInto how to recognise each variant of ValidationErrorLocItem.
+var unionValidationErrorLocItem = openapi.Union{Name: "ValidationErrorLocItem", Variants: []openapi.Variant{
+	{Name: "String", Type: "string"},
+	{Name: "Int64", Type: "number"},
+}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.Decode chooses
+// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ValidationErrorLocItem) UnmarshalJSON(b []byte) error {
 	*u = ValidationErrorLocItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionValidationErrorLocItem.Decode(b, openapi.Into(&u.String), openapi.Into(&u.Int64))
+	_, err := unionValidationErrorLocItem.DecodeInto(b, &u.String, &u.Int64)
 	return err
 }
 

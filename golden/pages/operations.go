@@ -133,28 +133,16 @@ var opListIssues = runtime.Operation{
 func validateListIssues(in *ListIssuesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Owner == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListIssuesInput.Owner",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Owner", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.Owner == "." || in.Owner == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListIssuesInput.Owner",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Owner", Reason: runtime.DotSegmentPathParameter})
 	}
 	if in == nil || in.Repo == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListIssuesInput.Repo",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Repo", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.Repo == "." || in.Repo == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListIssuesInput.Repo",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Repo", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

@@ -24,16 +24,10 @@ var opCreatePet = runtime.Operation{
 func validateCreatePet(in *Pet) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "Pet.Id",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "Pet.Id", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "Pet.Name",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "Pet.Name", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -87,16 +81,10 @@ var opGetPet = runtime.Operation{
 func validateGetPet(in *GetPetInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.PetId == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetPetInput.PetId",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetPetInput.PetId", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.PetId == "." || in.PetId == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetPetInput.PetId",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetPetInput.PetId", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

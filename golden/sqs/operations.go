@@ -24,34 +24,19 @@ var opGETAddPermission = runtime.Operation{
 func validateGETAddPermission(in *GETAddPermissionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.Label", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.AWSAccountIds == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.AWSAccountIds",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.AWSAccountIds", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Actions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.Actions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.Actions", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETAddPermissionInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -137,28 +122,16 @@ var opGETChangeMessageVisibility = runtime.Operation{
 func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.VisibilityTimeout",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.VisibilityTimeout", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -258,22 +231,13 @@ var opGETChangeMessageVisibilityBatch = runtime.Operation{
 func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatchInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityBatchInput.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETChangeMessageVisibilityBatchInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -345,10 +309,7 @@ var opGETCreateQueue = runtime.Operation{
 func validateGETCreateQueue(in *GETCreateQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETCreateQueueInput.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETCreateQueueInput.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -446,22 +407,13 @@ var opGETDeleteMessage = runtime.Operation{
 func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageInput.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -531,22 +483,13 @@ var opGETDeleteMessageBatch = runtime.Operation{
 func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageBatchInput.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageBatchInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteMessageBatchInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -613,16 +556,10 @@ var opGETDeleteQueue = runtime.Operation{
 func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETDeleteQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -690,16 +627,10 @@ var opGETGetQueueAttributes = runtime.Operation{
 func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETGetQueueAttributesInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueAttributesInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETGetQueueAttributesInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueAttributesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -761,10 +692,7 @@ var opGETGetQueueUrl = runtime.Operation{
 func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETGetQueueUrlInput.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueUrlInput.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -828,16 +756,10 @@ var opGETListDeadLetterSourceQueues = runtime.Operation{
 func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListDeadLetterSourceQueuesInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListDeadLetterSourceQueuesInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListDeadLetterSourceQueuesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -908,16 +830,10 @@ var opGETListQueueTags = runtime.Operation{
 func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListQueueTagsInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListQueueTagsInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETListQueueTagsInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETListQueueTagsInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1094,16 +1010,10 @@ var opGETPurgeQueue = runtime.Operation{
 func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETPurgeQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETPurgeQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETPurgeQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETPurgeQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1168,16 +1078,10 @@ var opGETReceiveMessage = runtime.Operation{
 func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETReceiveMessageInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETReceiveMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETReceiveMessageInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETReceiveMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1276,22 +1180,13 @@ var opGETRemovePermission = runtime.Operation{
 func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETRemovePermissionInput.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.Label", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETRemovePermissionInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETRemovePermissionInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1356,22 +1251,13 @@ var opGETSendMessage = runtime.Operation{
 func validateGETSendMessage(in *GETSendMessageInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageInput.MessageBody",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.MessageBody", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1442,22 +1328,13 @@ var opGETSendMessageBatch = runtime.Operation{
 func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageBatchInput.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageBatchInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSendMessageBatchInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1539,22 +1416,13 @@ var opGETSetQueueAttributes = runtime.Operation{
 func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Attribute == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSetQueueAttributesInput.Attribute",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.Attribute", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSetQueueAttributesInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETSetQueueAttributesInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1619,22 +1487,13 @@ var opGETTagQueue = runtime.Operation{
 func validateGETTagQueue(in *GETTagQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETTagQueueInput.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETTagQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETTagQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1703,22 +1562,13 @@ var opGETUntagQueue = runtime.Operation{
 func validateGETUntagQueue(in *GETUntagQueueInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETUntagQueueInput.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETUntagQueueInput.QueueName",
-			Reason: runtime.EmptyPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
 	}
 	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GETUntagQueueInput.QueueName",
-			Reason: runtime.DotSegmentPathParameter,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1773,28 +1623,16 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 func validatePOSTAddPermission(in *AddPermissionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.Label", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.AWSAccountIds == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.AWSAccountIds",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.AWSAccountIds", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Actions == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "AddPermissionRequest.Actions",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.Actions", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1879,22 +1717,13 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityRequest.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityRequest.VisibilityTimeout",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.VisibilityTimeout", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -1996,16 +1825,10 @@ var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
 func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityBatchRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ChangeMessageVisibilityBatchRequest.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityBatchRequest.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2080,10 +1903,7 @@ var opPOSTCreateQueue = runtime.Operation{
 func validatePOSTCreateQueue(in *CreateQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "CreateQueueRequest.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "CreateQueueRequest.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2181,16 +2001,10 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageRequest.ReceiptHandle",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageRequest.ReceiptHandle", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2263,16 +2077,10 @@ var opPOSTDeleteMessageBatch = runtime.Operation{
 func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageBatchRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteMessageBatchRequest.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageBatchRequest.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2340,10 +2148,7 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "DeleteQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "DeleteQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2416,10 +2221,7 @@ var opPOSTGetQueueAttributes = runtime.Operation{
 func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetQueueAttributesRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetQueueAttributesRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2484,10 +2286,7 @@ var opPOSTGetQueueUrl = runtime.Operation{
 func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "GetQueueUrlRequest.QueueName",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "GetQueueUrlRequest.QueueName", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2554,10 +2353,7 @@ var opPOSTListDeadLetterSourceQueues = runtime.Operation{
 func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesInput) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "POSTListDeadLetterSourceQueuesInput.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "POSTListDeadLetterSourceQueuesInput.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2698,10 +2494,7 @@ var opPOSTListQueueTags = runtime.Operation{
 func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ListQueueTagsRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ListQueueTagsRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2884,10 +2677,7 @@ var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "PurgeQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "PurgeQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -2957,10 +2747,7 @@ var opPOSTReceiveMessage = runtime.Operation{
 func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "ReceiveMessageRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "ReceiveMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3055,16 +2842,10 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemovePermissionRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemovePermissionRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "RemovePermissionRequest.Label",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "RemovePermissionRequest.Label", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3132,16 +2913,10 @@ var opPOSTSendMessage = runtime.Operation{
 func validatePOSTSendMessage(in *SendMessageRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageRequest.MessageBody",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageRequest.MessageBody", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3210,16 +2985,10 @@ var opPOSTSendMessageBatch = runtime.Operation{
 func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageBatchRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SendMessageBatchRequest.Entries",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageBatchRequest.Entries", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3303,16 +3072,10 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SetQueueAttributesRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SetQueueAttributesRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Attributes == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "SetQueueAttributesRequest.Attributes",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "SetQueueAttributesRequest.Attributes", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3378,16 +3141,10 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 func validatePOSTTagQueue(in *TagQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "TagQueueRequest.Tags",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "TagQueueRequest.Tags", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}
@@ -3458,16 +3215,10 @@ var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 func validatePOSTUntagQueue(in *UntagQueueRequest) error {
 	var errs []runtime.InvalidParamError
 	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagQueueRequest.QueueUrl",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
 	}
 	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{
-			Field:  "UntagQueueRequest.TagKeys",
-			Reason: runtime.MissingRequiredField,
-		})
+		errs = append(errs, runtime.InvalidParamError{Field: "UntagQueueRequest.TagKeys", Reason: runtime.MissingRequiredField})
 	}
 	if errs != nil {
 		return &runtime.InvalidParamsError{Errs: errs}

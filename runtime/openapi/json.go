@@ -151,6 +151,30 @@ func Into[T any](dst **T) func([]byte) error {
 	}
 }
 
+// DecodeInto is [Union.Decode] for generated code: dsts[i] is a pointer to
+// the union's field for u.Variants[i] (a **T: every variant field is a
+// pointer), decoded with encoding/json. A member that fails to decode is
+// set back to nil (JSON null into a pointer), so, as with [Into], a rejected
+// member leaves no partial value. One shared, non-generic decoder instead of
+// an [Into] per variant type keeps the compiled size of a client with
+// thousands of unions down (issue 24). It returns what Decode returns.
+func (u *Union) DecodeInto(b []byte, dsts ...any) (int, error) {
+	decoders := make([]func([]byte) error, len(dsts))
+	for i, dst := range dsts {
+		decoders[i] = func(b []byte) error {
+			err := json.Unmarshal(b, dst)
+			if err != nil {
+				_ = json.Unmarshal(jsonNull, dst) // null into a pointer: nil
+			}
+			return err
+		}
+	}
+	return u.Decode(b, decoders...)
+}
+
+// jsonNull is the JSON null literal.
+var jsonNull = []byte("null")
+
 // Decode decodes the JSON value b into exactly one member of u, calling
 // decoders[i] (built with [Into]) for u.Variants[i], and reports which
 // (-1 for JSON null, which sets nothing). The member is chosen:

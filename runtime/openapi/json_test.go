@@ -256,3 +256,52 @@ func TestMergeFields(t *testing.T) {
 	require.NoError(t, DecodeFields([]byte(`"s"`), &f))
 	require.Nil(t, f.IsExecutable)
 }
+
+// DecodeInto (what generated code calls) chooses, fills and rejects exactly
+// as Decode with one Into per variant: same index, same error text, same
+// values, and a member that failed part-way (a type mismatch after other
+// members were decoded) is left nil, not partly filled.
+func TestUnionDecodeIntoIsDecodeWithInto(t *testing.T) {
+	type cat struct {
+		Name  string `json:"name"`
+		Lives int    `json:"lives"`
+	}
+	type dog struct {
+		Name  string `json:"name"`
+		Barks bool   `json:"barks"`
+	}
+	u := Union{Name: "Pet", Variants: []Variant{
+		{Name: "Cat", Type: JSONObject, Properties: []string{"name", "lives"}},
+		{Name: "Dog", Type: JSONObject, Properties: []string{"name", "barks"}},
+		{Name: "Names", Type: JSONArray},
+		{Name: "String", Type: JSONString},
+	}}
+	for _, body := range []string{
+		`{"name":"tom","lives":9}`, `{"name":"rex","barks":true}`, `{"name":"tom","lives":"nine"}`,
+		`{"name":"x","lives":"nine","barks":"loud"}`, `["a","b"]`, `[1]`, `"s"`, ` null `, `12`, `{`,
+	} {
+		var c1, c2 *cat
+		var d1, d2 *dog
+		var n1, n2 *[]string
+		var s1, s2 *string
+		i1, err1 := u.Decode([]byte(body), Into(&c1), Into(&d1), Into(&n1), Into(&s1))
+		i2, err2 := u.DecodeInto([]byte(body), &c2, &d2, &n2, &s2)
+		require.Equal(t, i1, i2, body)
+		if err1 == nil {
+			require.NoError(t, err2, body)
+		} else {
+			require.EqualError(t, err2, err1.Error(), body)
+		}
+		require.Equal(t, c1, c2, body)
+		require.Equal(t, d1, d2, body)
+		require.Equal(t, n1, n2, body)
+		require.Equal(t, s1, s2, body)
+	}
+	var c *cat
+	var d *dog
+	i, err := u.DecodeInto([]byte(`{"name":"tom","lives":"nine"}`), &c, &d, new(*[]string), new(*string))
+	require.NoError(t, err)
+	require.Equal(t, 1, i, "Cat fails on lives, Dog takes it")
+	require.Nil(t, c, "a rejected member leaves no partial value (Cat had its name decoded)")
+	require.Equal(t, &dog{Name: "tom"}, d)
+}

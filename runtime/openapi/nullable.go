@@ -19,6 +19,12 @@ import (
 // is null (never the zero value of T), anything else is decoded into T. The
 // design follows ogen's OptNil types (one value, a set flag and a null flag)
 // with the flags unexported, so no fourth state can be built.
+//
+// Absent is exactly the all-zero Nullable (every constructor and a failed
+// decode keep the value zero unless the state is "a value"), so
+// encoding/json's omitzero needs no IsZero method. Each method costs two
+// compiled functions per instantiation, and a client such as Stripe's has
+// about a thousand: only the methods encoding/json and callers need exist.
 type Nullable[T any] struct {
 	value T
 	state nullableState
@@ -44,20 +50,15 @@ func Null[T any]() Nullable[T] {
 }
 
 // Get returns the value and true when n holds one; the zero T and false
-// when n is absent or null.
-func (n Nullable[T]) Get() (T, bool) {
+// when n is absent or null. Get and IsNull take a pointer: a value method
+// compiles to one more function per instantiation (issue 24).
+func (n *Nullable[T]) Get() (T, bool) {
 	return n.value, n.state == nullableValue
 }
 
 // IsNull reports whether n is JSON null.
-func (n Nullable[T]) IsNull() bool {
+func (n *Nullable[T]) IsNull() bool {
 	return n.state == nullableNull
-}
-
-// IsZero reports whether n is absent (neither null nor a value): the
-// generated omitzero tag leaves such a member out.
-func (n Nullable[T]) IsZero() bool {
-	return n.state == nullableAbsent
 }
 
 // MarshalJSON writes the value, or null when n is null or absent (an absent
