@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // TestErrorClassIsTheRuntimes moves a built-in throttling code to the
@@ -21,7 +22,7 @@ func TestErrorClassIsTheRuntimes(t *testing.T) {
 	svc, diags, err := load(t, spec)
 	require.NoError(t, err)
 	require.Empty(t, diags)
-	require.Equal(t, runtime.ClassTransient, svc.Errors[0].Class)
+	require.Equal(t, engine.ClassTransient, svc.Errors[0].Class)
 	require.Equal(t, "svc: 1 operation (0 skipped), 2 types, 1 error shape (transient 1, throttling 0, non-retryable 0)", svc.Summary("svc"))
 
 	files, err := Generate(svc, "svc")
@@ -33,10 +34,10 @@ func TestErrorClassIsTheRuntimes(t *testing.T) {
 	require.NoError(t, err)
 	call, err := rt.NewCall(&svc.Operations[0].Retry, &runtime.Options{})
 	require.NoError(t, err)
-	require.Equal(t, runtime.ActionSend, call.Next(context.Background(), runtime.Event{Kind: runtime.EventStart}).Kind)
-	d := call.Next(context.Background(), runtime.Event{Kind: runtime.EventResponse,
-		Result: &runtime.AttemptResult{StatusCode: 400, Code: "ProvisionedThroughputExceededException"}}).Decision
-	require.Equal(t, runtime.ClassTransient, d.Class, "the runtime classifies the attempt as the doc comment says")
+	require.Equal(t, engine.ActionSend, call.Next(context.Background(), engine.Event{Kind: engine.EventStart}).Kind)
+	d := call.Next(context.Background(), engine.Event{Kind: engine.EventResponse,
+		Result: &engine.AttemptResult{StatusCode: 400, Code: "ProvisionedThroughputExceededException"}}).Decision
+	require.Equal(t, engine.ClassTransient, d.Class, "the runtime classifies the attempt as the doc comment says")
 }
 
 func fileNamed(t *testing.T, files []File, name string) []byte {

@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // specTitle returns info.title of the spec's root mapping, or "".
@@ -28,7 +29,7 @@ var (
 	// message.
 	defaultErrorMessageFields = []string{"message", "error.message", "Message"}
 	// defaultServerDelayHeaders: Retry-After is honoured (RFC 9110 §10.2.3).
-	defaultServerDelayHeaders = []string{runtime.HeaderRetryAfter}
+	defaultServerDelayHeaders = []string{engine.HeaderRetryAfter}
 )
 
 // withDefaults fills in, for every key the spec's x-retry (xr; nil when the

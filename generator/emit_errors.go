@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/dave/jennifer/jen"
-
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // emitErrors writes errors.go: one error type per modelled error shape,
@@ -37,9 +37,9 @@ func errorSentence(e *ErrorShape) string {
 	}
 	first := e.Name + " is the modelled error with code " + strconv.Quote(e.Code)
 	switch e.Class {
-	case runtime.ClassTransient:
+	case engine.ClassTransient:
 		return first + ": by its code it is a transient error, retried after the transient base delay."
-	case runtime.ClassThrottling:
+	case engine.ClassThrottling:
 		return first + ": by its code it is a throttling error, retried after the throttling base delay."
 	}
 	return first + ": its code alone does not make it retryable (the HTTP status may)."

@@ -1,6 +1,9 @@
 package generator
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
+)
 
 // Service is the intermediate model of one spec: everything the emitter
 // needs, with every Go name decided. Slices are sorted by Go name, so the
@@ -504,5 +507,5 @@ type ErrorShape struct {
 	Fields []Field
 	// Class is the code's retry class as the runtime classifies it by code
 	// (runtime.Service.CodeClass, retry-behavior.md §4).
-	Class runtime.Class
+	Class engine.Class
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 func TestModelSchemas(t *testing.T) {
@@ -99,7 +100,7 @@ func TestModelOperation(t *testing.T) {
 		Retry:   runtime.Operation{Name: "Op", FixedHeaders: map[string]string{"Accept": "application/json", "X-Amz-Target": "Svc.Op"}},
 	}, op, "path key split, auto header, Accept from the 2xx media type, the signer's X-Amz-Date skipped, error shape by schema name")
 	require.Empty(t, diags, "an optional X-Amz-* header is the signer's business, not a warning")
-	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Source: "/components/schemas/NotFound", Class: runtime.ClassNonRetryable}}, svc.Errors)
+	require.Equal(t, []*ErrorShape{{Name: "NotFound", Code: "NotFound", Source: "/components/schemas/NotFound", Class: engine.ClassNonRetryable}}, svc.Errors)
 	require.True(t, typeNamed(svc, "OpOutput").Output)
 	require.Nil(t, typeNamed(svc, "NotFound"), "error shapes are not ordinary types")
 }

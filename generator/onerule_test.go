@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // repoGoFiles returns the repository's non-test Go files under the given
@@ -65,7 +66,7 @@ func TestNoCopiedRuleLiterals(t *testing.T) {
 		switch {
 		case slices.Contains(runtime.Modes(), runtime.Mode(s)):
 			return "the retry mode"
-		case s != "" && aliyun.CodeClass(s) != runtime.ClassNonRetryable:
+		case s != "" && aliyun.CodeClass(s) != engine.ClassNonRetryable:
 			return "the built-in " + aliyun.CodeClass(s).String() + " code"
 		}
 		return ""
@@ -78,7 +79,7 @@ func TestNoCopiedRuleLiterals(t *testing.T) {
 				return true
 			}
 			s, err := strconv.Unquote(lit.Value)
-			if err == nil && !(wireData[path] && aliyun.CodeClass(s) != runtime.ClassNonRetryable) {
+			if err == nil && !(wireData[path] && aliyun.CodeClass(s) != engine.ClassNonRetryable) {
 				if what := isRule(s); what != "" {
 					found = append(found, path+": "+lit.Value+" is "+what+"; use the runtime's")
 				}

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Speakeasy's documented defaults for x-speakeasy-retries backoff keys that
@@ -224,5 +225,5 @@ func (sk speakeasyRetries) warn(ptr string, d *diags) {
 	}
 	d.warnf(ptr, "mapped onto x-retry: max attempts unlimited, backoff.maxElapsedTime (%v) is the call's retry deadline; "+
 		"full jitter on min(maxInterval, initialInterval × exponent^n) and the retry quota (%d tokens) apply, which Speakeasy SDKs do not have",
-		sk.maxElapsed, runtime.DefaultRetryQuotaCapacity)
+		sk.maxElapsed, engine.DefaultRetryQuotaCapacity)
 }

@@ -3,7 +3,7 @@ package generator
 import (
 	"fmt"
 
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Summary is the one line `retrygen generate` prints on stdout:
@@ -14,13 +14,13 @@ import (
 // class as the runtime classifies their code (runtime.Service.CodeClass,
 // retry-behavior.md §4).
 func (s *Service) Summary(pkg string) string {
-	count := map[runtime.Class]int{}
+	count := map[engine.Class]int{}
 	for _, e := range s.Errors {
 		count[e.Class]++
 	}
 	return fmt.Sprintf("%s: %s (%d skipped), %s, %s (transient %d, throttling %d, non-retryable %d)",
 		pkg, plural(len(s.Operations), "operation"), len(s.Skipped), plural(len(s.Types), "type"), plural(len(s.Errors), "error shape"),
-		count[runtime.ClassTransient], count[runtime.ClassThrottling], count[runtime.ClassNonRetryable])
+		count[engine.ClassTransient], count[engine.ClassThrottling], count[engine.ClassNonRetryable])
 }
 
 // plural renders "1 type", "2 types".

@@ -9,11 +9,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // serverDelayHeaders are the server-delay headers the runtime understands
 // (retry-behavior.md §5), in their canonical spelling.
-var serverDelayHeaders = []string{runtime.HeaderAmzRetryAfter, runtime.HeaderRetryAfter, runtime.HeaderACSRetryAfter}
+var serverDelayHeaders = []string{engine.HeaderAmzRetryAfter, engine.HeaderRetryAfter, engine.HeaderACSRetryAfter}
 
 // parseXRetry reads the root-level x-retry extension (version 1) at
 // /x-retry of the spec's root mapping straight into the runtime's

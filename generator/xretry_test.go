@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 func TestXRetryParse(t *testing.T) {
@@ -60,7 +61,7 @@ x-protocol: {jsonContentType: application/x-amz-json-1.0, timestampFormat: epoch
 	}, svc.Retry)
 	require.Equal(t, Protocol{JSONContentType: "application/x-amz-json-1.0", TimestampFormat: "epoch-seconds"}, svc.Protocol)
 	require.True(t, svc.Operations[0].Retry.RetrySafe, "the service's retrySafe makes POST operations retry-safe")
-	require.Equal(t, runtime.ClassNonRetryable, svc.Errors[0].Class)
+	require.Equal(t, engine.ClassNonRetryable, svc.Errors[0].Class)
 }
 
 func TestXRetryErrors(t *testing.T) {

@@ -32,6 +32,7 @@ import (
 	"github.com/retrygen/retrygen/golden/dynamodb"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Differential test against aws-sdk-go-v2 (issue 9, "What must be shown" 1).
@@ -304,8 +305,8 @@ var (
 	}
 	notRetried     = callResult{attempts: 1, requests: requestsUpTo(1), failed: true}
 	exhausted4     = callResult{attempts: 4, costs: []int{14, 14, 14}, requests: requestsUpTo(4), failed: true}
-	throttlingCost = runtime.RetryCostThrottling
-	transientCost  = runtime.RetryCostTransient
+	throttlingCost = engine.RetryCostThrottling
+	transientCost  = engine.RetryCostTransient
 )
 
 // goV2Codes returns aws-sdk-go-v2's throttling and transient error code
@@ -472,7 +473,7 @@ func (g *goV2Side) costs() []int { return g.q.take() }
 func newOursSide(t *testing.T, endpoint string, hc *recordingHTTP, gzip bool) *oursSide {
 	o := &oursSide{}
 	clock := clocktest.New(time.Now()) // deadlines are real: start the fake clock at real time
-	balance := runtime.DefaultRetryQuotaCapacity
+	balance := engine.DefaultRetryQuotaCapacity
 	c, err := dynamodb.New(endpoint, func(opt *dynamodb.Options) {
 		opt.HTTPClient = hc
 		opt.AcceptGzip = gzip
@@ -481,7 +482,7 @@ func newOursSide(t *testing.T, endpoint string, hc *recordingHTTP, gzip bool) *o
 		opt.OnAttempt = func(a runtime.AttemptInfo) {
 			o.mu.Lock()
 			defer o.mu.Unlock()
-			if a.Outcome == runtime.OutcomeRetry {
+			if a.Outcome == engine.OutcomeRetry {
 				o.rec = append(o.rec, balance-a.QuotaBalance)
 				o.delay += a.Delay
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // End-to-end tests of the generated DynamoDB client against a real dynalite
@@ -178,7 +179,7 @@ func TestDynamoDBRoundTrip(t *testing.T) {
 
 	for _, a := range rec.all() {
 		require.Equal(t, 1, a.Attempt, "%s needed a retry against a healthy server", a.Operation)
-		require.Equal(t, runtime.OutcomeSuccess, a.Outcome, a.Operation)
+		require.Equal(t, engine.OutcomeSuccess, a.Outcome, a.Operation)
 	}
 }
 
@@ -201,9 +202,9 @@ func TestDynamoDBMissingTable(t *testing.T) {
 	infos := rec.all()
 	require.Len(t, infos, 1)
 	require.Equal(t, 1, infos[0].Attempt)
-	require.Equal(t, runtime.OutcomeNonRetryable, infos[0].Outcome)
-	require.Equal(t, runtime.ClassNonRetryable, infos[0].Class)
-	require.Equal(t, runtime.DefaultRetryQuotaCapacity, infos[0].QuotaBalance, "a non-retryable error spends no tokens")
+	require.Equal(t, engine.OutcomeNonRetryable, infos[0].Outcome)
+	require.Equal(t, engine.ClassNonRetryable, infos[0].Class)
+	require.Equal(t, engine.DefaultRetryQuotaCapacity, infos[0].QuotaBalance, "a non-retryable error spends no tokens")
 }
 
 // fakeClockStart is the fake clock's start; any fixed time will do.
@@ -241,7 +242,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 		// wantErr checks the call's error; nil means the call succeeds.
 		wantErr func(t *testing.T, err error)
 		// wantClass is the class of every failed attempt.
-		wantClass    runtime.Class
+		wantClass    engine.Class
 		wantAttempts int
 		wantQuota    int
 		wantSleeps   []time.Duration
@@ -249,7 +250,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 		{
 			name:      "two throttling errors then success on attempt 3 refund the last retry cost",
 			faults:    []testserver.Fault{throttled, throttled},
-			wantClass: runtime.ClassThrottling,
+			wantClass: engine.ClassThrottling,
 			// Quota: 500 − 5 (retry 1) − 5 (retry 2) + 5 (refund of the
 			// successful retry's cost) = 495.
 			wantAttempts: 3,
@@ -280,7 +281,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 				require.Equal(t, http.StatusInternalServerError, apiErr.HTTPStatusCode)
 				require.Empty(t, apiErr.ErrorCode())
 			},
-			wantClass: runtime.ClassTransient,
+			wantClass: engine.ClassTransient,
 			// Quota: 500 − 3 × 14 (three transient retries) = 458; the
 			// fourth attempt is the last allowed, so it spends nothing.
 			wantAttempts: 4,
@@ -314,7 +315,7 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 			require.Equal(t, tc.wantSleeps, clock.Sleeps())
 			var delays []time.Duration
 			for _, a := range infos[:len(infos)-1] {
-				require.Equal(t, runtime.OutcomeRetry, a.Outcome)
+				require.Equal(t, engine.OutcomeRetry, a.Outcome)
 				require.Equal(t, tc.wantClass, a.Class)
 				delays = append(delays, a.Delay)
 			}
@@ -324,14 +325,14 @@ func TestDynamoDBRetriesThroughFaultProxy(t *testing.T) {
 			if tc.wantErr != nil {
 				require.Nil(t, out)
 				tc.wantErr(t, err)
-				require.Equal(t, runtime.OutcomeMaxAttempts, last.Outcome)
+				require.Equal(t, engine.OutcomeMaxAttempts, last.Outcome)
 				require.Equal(t, tc.wantClass, last.Class)
 				require.Empty(t, proxy.Forwarded(), "no attempt reached dynalite")
 				return
 			}
 			require.NoError(t, err)
 			require.Equal(t, tc.wantAttempts, out.ResultMetadata.Attempts)
-			require.Equal(t, runtime.OutcomeSuccess, last.Outcome)
+			require.Equal(t, engine.OutcomeSuccess, last.Outcome)
 			require.Equal(t, [][]byte{proxy.Bodies()[0]}, proxy.Forwarded(), "dynalite received attempt 1's body, once")
 			got, err := c.GetItem(ctx, &dynamodb.GetItemInput{TableName: table, Key: key("retry", fmt.Sprint(i)), ConsistentRead: boolean(true)})
 			require.NoError(t, err)

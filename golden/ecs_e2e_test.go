@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrygen/retrygen/golden/ecs"
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // End-to-end tests of the generated ECS-like client against a fixed-window
@@ -386,8 +387,8 @@ func TestECSThrottleDebugEndToEnd(t *testing.T) {
 		require.NoError(t, err)
 		sent := s.sentFor(t, out.RequestId)
 		require.True(t, sent.Debug, "call %d: request without X-RateLimit-Mode: debug", i)
-		require.Equal(t, runtime.ThrottleHeaders{
-			UserAPI: runtime.ThrottleQuota{
+		require.Equal(t, engine.ThrottleHeaders{
+			UserAPI: engine.ThrottleQuota{
 				Present:  true,
 				Remain:   sent.Remain,
 				Limit:    ecsWindowLimit,
@@ -396,7 +397,7 @@ func TestECSThrottleDebugEndToEnd(t *testing.T) {
 			},
 			// No X-RateLimit-User header: absent, and Remain -1 so that it
 			// never reads as throttled (the runtime's throttle-header parser).
-			User: runtime.ThrottleQuota{Remain: -1},
+			User: engine.ThrottleQuota{Remain: -1},
 		}, out.ResultMetadata.Throttle, "call %d", i)
 		require.Equal(t, 1, out.ResultMetadata.Attempts, "call %d", i)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // kinesisThrottled is kinesalite's own shape of a throttled PutRecord or
@@ -85,15 +86,15 @@ func TestKinesisThroughFaultProxy(t *testing.T) {
 
 	var throttles []string
 	for _, a := range rec.all() {
-		if a.Class != runtime.ClassSuccess {
-			require.Equal(t, runtime.ClassThrottling, a.Class, a.Operation)
+		if a.Class != engine.ClassSuccess {
+			require.Equal(t, engine.ClassThrottling, a.Class, a.Operation)
 			require.Equal(t, "ProvisionedThroughputExceededException", a.Code)
-			require.Equal(t, runtime.OutcomeRetry, a.Outcome)
-			require.Equal(t, runtime.DefaultRetryQuotaCapacity-runtime.RetryCostThrottling, a.QuotaBalance)
+			require.Equal(t, engine.OutcomeRetry, a.Outcome)
+			require.Equal(t, engine.DefaultRetryQuotaCapacity-engine.RetryCostThrottling, a.QuotaBalance)
 			throttles = append(throttles, a.Operation)
 		}
 	}
 	require.Equal(t, []string{"PutRecord", "GetRecords"}, throttles)
 	all := rec.all()
-	require.Equal(t, runtime.DefaultRetryQuotaCapacity, all[len(all)-1].QuotaBalance, "each successful retry refunded its 5 tokens")
+	require.Equal(t, engine.DefaultRetryQuotaCapacity, all[len(all)-1].QuotaBalance, "each successful retry refunded its 5 tokens")
 }

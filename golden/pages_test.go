@@ -17,6 +17,7 @@ import (
 	"github.com/retrygen/retrygen/golden/pages"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Stripe- and GitHub-style pagination on loopback servers that page for
@@ -85,7 +86,7 @@ func TestStripeStylePagination(t *testing.T) {
 	}
 	require.Equal(t, []int{10, 10, 5}, sizes)
 	require.Equal(t, []string{"", "cus_010", "cus_010", "cus_020"}, srv.after, "the throttled page is retried with the same cursor")
-	require.Equal(t, runtime.ClassThrottling, rec.all()[1].Class)
+	require.Equal(t, engine.ClassThrottling, rec.all()[1].Class)
 
 	var ids []string
 	for cust, err := range c.ListCustomersItems(context.Background(), &pages.ListCustomersInput{Limit: &limit}) {

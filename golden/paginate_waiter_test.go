@@ -18,6 +18,7 @@ import (
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Paginators and waiters of the generated DynamoDB client (issue 23, "What
@@ -94,7 +95,7 @@ func TestTableExistsWaiterOnFakeClock(t *testing.T) {
 	require.Equal(t, []time.Duration{20 * time.Second, 30 * time.Second, 500 * time.Millisecond, 50 * time.Second, 70 * time.Second}, clock.Sleeps())
 	infos := rec.all()
 	require.Len(t, infos, 6)
-	require.Equal(t, runtime.ClassThrottling, infos[2].Class)
+	require.Equal(t, engine.ClassThrottling, infos[2].Class)
 	require.True(t, infos[2].Retry)
 }
 
@@ -222,7 +223,7 @@ func TestDynamoDBWaitersAndScanPaginator(t *testing.T) {
 	require.Len(t, proxy.Bodies(), 12, "the 6th page's first attempt was throttled and retried")
 	infos := scanRec.all()
 	require.Len(t, infos, 12)
-	require.Equal(t, runtime.ClassThrottling, infos[5].Class)
+	require.Equal(t, engine.ClassThrottling, infos[5].Class)
 	require.True(t, infos[5].Retry)
 	require.Equal(t, 2, pagesAttempts(infos, 6), "the 6th page took two attempts")
 	// The retried attempt sent the same ExclusiveStartKey as the throttled one.

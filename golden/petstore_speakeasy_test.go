@@ -14,6 +14,7 @@ import (
 	"github.com/retrygen/retrygen/golden/petstore"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // statusServer answers a script of HTTP statuses in order (then 200 with a
@@ -172,7 +173,7 @@ func TestSpeakeasyRetries(t *testing.T) {
 		_, err = c.GetPet(context.Background(), &petstore.GetPetInput{PetId: "1"})
 		require.Error(t, err)
 		require.Len(t, infos, 1)
-		require.Equal(t, runtime.ClassNonRetryable, infos[0].Class)
+		require.Equal(t, engine.ClassNonRetryable, infos[0].Class)
 		require.Empty(t, clock.Sleeps())
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/retrygen/retrygen/golden/sqs"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // sqsThrottled is the AWS query protocol error SQS answers a throttled
@@ -74,7 +75,7 @@ func TestSQSLongPolling(t *testing.T) {
 				var q *runtime.QuotaExhaustedError
 				require.ErrorAs(t, err, &q)
 				require.Equal(t, 0, q.Available)
-				require.Equal(t, runtime.RetryCostThrottling, q.Needed)
+				require.Equal(t, engine.RetryCostThrottling, q.Needed)
 				var api *runtime.APIError
 				require.ErrorAs(t, err, &api)
 				require.Equal(t, "RequestThrottled", api.ErrorCode())
@@ -91,7 +92,7 @@ func TestSQSLongPolling(t *testing.T) {
 			wantErr: func(t *testing.T, err error) {
 				var q *runtime.QuotaExhaustedError
 				require.ErrorAs(t, err, &q)
-				require.Equal(t, runtime.RetryCostTransient, q.Needed)
+				require.Equal(t, engine.RetryCostTransient, q.Needed)
 			},
 			wantSleeps: []time.Duration{25 * time.Millisecond},
 			wantSent:   1,

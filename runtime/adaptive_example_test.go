@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // exampleClock is a settable clock, as a conformance runner would write it.
@@ -27,7 +27,7 @@ func at(seconds float64) time.Time {
 // only: set the clock to each case's timestamp, Update, read State.
 func ExampleRateLimiter() {
 	clock := &exampleClock{now: at(0)}
-	l := runtime.NewRateLimiter(clock)
+	l := engine.NewRateLimiter(clock)
 	for _, c := range []struct {
 		t         float64
 		throttled bool
@@ -49,9 +49,9 @@ func ExampleRateLimiter() {
 // after a throttle at 5 s from a last max rate of 10 tokens/s, then a
 // throttle that reduces that rate by 0.7.
 func ExampleCubicSuccess() {
-	rate := runtime.CubicSuccess(10, 5, 6)
+	rate := engine.CubicSuccess(10, 5, 6)
 	fmt.Printf("%.6f\n", rate)
-	fmt.Printf("%.6f\n", runtime.CubicThrottle(rate))
+	fmt.Printf("%.6f\n", engine.CubicThrottle(rate))
 	// Output:
 	// 9.648936
 	// 6.754255

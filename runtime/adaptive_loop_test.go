@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -65,7 +66,7 @@ func TestAdaptiveFailFastReturnsRateLimitedError(t *testing.T) {
 	sc := script(coded(400, "Throttling"), status(200))
 	h := newHarness(t, nil, 0, sc, func(o *Options) { adaptive(o); o.RateLimiterFailFast = true })
 	_, err := h.call(context.Background(), opGet)
-	var rl *RateLimitedError
+	var rl *engine.RateLimitedError
 	require.ErrorAs(t, err, &rl)
 	require.Equal(t, 2*time.Second, rl.Wait)
 	require.Equal(t, 0.5, rl.Rate)

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/internal/vectors"
-	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // The vector files are parsed by internal/vectors, the parser `retrygen
@@ -51,9 +51,9 @@ func TestAdaptiveCubicVectors(t *testing.T) {
 				switch c.Response {
 				case "throttle":
 					lastMax, lastThrottle = prev, c.Timestamp
-					got = runtime.CubicThrottle(prev)
+					got = engine.CubicThrottle(prev)
 				case "success":
-					got = runtime.CubicSuccess(lastMax, lastThrottle, c.Timestamp)
+					got = engine.CubicSuccess(lastMax, lastThrottle, c.Timestamp)
 				default:
 					t.Fatalf("case %d: unknown response %q", i, c.Response)
 				}
@@ -71,7 +71,7 @@ func TestAdaptiveSendingRateVectors(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			require.NotEmpty(t, sc.Cases)
 			clock := clocktest.New(vectorAt(0))
-			l := runtime.NewRateLimiter(clock)
+			l := engine.NewRateLimiter(clock)
 			for i, c := range sc.Cases {
 				require.NotNil(t, c.MeasuredTxRate, "case %d", i)
 				require.NotNil(t, c.NewTokenBucketRate, "case %d", i)

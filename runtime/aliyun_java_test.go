@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -86,7 +87,7 @@ func TestAliyunThrottledWindowWaitAgainstJava(t *testing.T) {
 	const timeLeftMs = 5000
 	jlo, _ := javaEqualJitterBounds(1, javaBaseDelayMs, javaMaxBackoffMs)
 	javaWait := max(jlo, ms(timeLeftMs+javaBaseDelayMs))
-	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserAPIHeader, "Remain:0,TimeLeft:5000"), status(200))
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserAPIHeader, "Remain:0,TimeLeft:5000"), status(200))
 	h := newHarness(t, aliyunService(), 0, sc, nil)
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
@@ -99,7 +100,7 @@ func TestAliyunThrottledWithoutTimeLeftAgainstJava(t *testing.T) {
 	// POLICY OVERRIDES JAVA: Java's escapeTime is DEFAULT_ESCAPE_TIME (-1)
 	// and RetryPolicy.shouldRetry returns false (1 attempt); the published
 	// policy retries with equal jitter: 2 attempts, 100 ms (k = 1, Rand 0).
-	sc := script(status(400, DefaultUserHeader, "Remain:0,Limit:5"), status(200))
+	sc := script(status(400, engine.DefaultUserHeader, "Remain:0,Limit:5"), status(200))
 	h := newHarness(t, aliyunService(), 0, sc, nil)
 	md, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
@@ -116,7 +117,7 @@ func TestAliyunMaxDelayAgainstJava(t *testing.T) {
 		timeLeft string
 		retried  bool
 	}{{"119900", true}, {"130000", false}} {
-		sc := script(status(429, DefaultUserAPIHeader, "Remain:0,TimeLeft:"+tc.timeLeft), status(200))
+		sc := script(status(429, engine.DefaultUserAPIHeader, "Remain:0,TimeLeft:"+tc.timeLeft), status(200))
 		h := newHarness(t, aliyunService(), 0, sc, nil)
 		md, err := h.call(context.Background(), opGet)
 		var twe *ThrottleWindowError
@@ -137,7 +138,7 @@ func TestAliyunWindowWaitOfNextCallAgainstJava(t *testing.T) {
 	// later call's first attempt waits for it. Ours keeps now + TimeLeft
 	// (the policy's override again: no + 100 ms): a call 500 ms after a
 	// TimeLeft 2000 response waits the 1500 ms left, Java 1600 ms.
-	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserAPIHeader, "Remain:0,TimeLeft:2000"), status(200))
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserAPIHeader, "Remain:0,TimeLeft:2000"), status(200))
 	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.MaxAttempts = 1 })
 	_, err := h.call(context.Background(), opGet)
 	require.Error(t, err)
@@ -158,5 +159,5 @@ func TestAliyunDefaultsAreJavas(t *testing.T) {
 	require.Equal(t, 4, p.MaxAttempts)
 	require.Equal(t, ms(javaBaseDelayMs), p.TransientBaseDelay)
 	require.Equal(t, ms(javaMaxBackoffMs), p.MaxBackoff)
-	require.Equal(t, DefaultThrottleMaxDelay, ms(javaMaxBackoffMs))
+	require.Equal(t, engine.DefaultThrottleMaxDelay, ms(javaMaxBackoffMs))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // The allocations of one call on the paths every generated client takes
@@ -267,12 +268,12 @@ func TestHeaderGetIsHeaderGet(t *testing.T) {
 	keys := []string{
 		"X-Amzn-ErrorType", "x-amzn-errortype", "X-AMZN-ERRORTYPE", "x-amz-retry-after", "content-type", "Content-Type",
 		"x-raw key", "X-Raw Key", "empty", "Empty", "missing", "", "-", "x-" + strings.ToLower(strings.Repeat("Long", 20)),
-		"WWW-Authenticate", HeaderACSRetryAfter, "hdr.with_token~chars!", "x-acs-retry-after\x00", "ümlaut",
+		"WWW-Authenticate", engine.HeaderACSRetryAfter, "hdr.with_token~chars!", "x-acs-retry-after\x00", "ümlaut",
 	}
 	for _, k := range keys {
-		require.Equal(t, h.Get(k), headerGet(h, k), "key %q", k)
+		require.Equal(t, h.Get(k), engine.HeaderGet(h, k), "key %q", k)
 	}
-	require.Zero(t, testing.AllocsPerRun(100, func() { _ = headerGet(h, "x-amz-retry-after") }))
+	require.Zero(t, testing.AllocsPerRun(100, func() { _ = engine.HeaderGet(h, "x-amz-retry-after") }))
 }
 
 // The endpoint's "/" is parsed once by NewClient and copied into every
@@ -306,7 +307,7 @@ func TestSlashURLIsParsedOnce(t *testing.T) {
 		require.NoError(t, err, endpoint)
 		_, err = c.Do(context.Background(), opGet, &Request{Method: "POST", Path: "/"}, nil, nil)
 		require.NoError(t, err, endpoint)
-		want, err := http.NewRequest("POST", (&Call{c: c}).target(&Request{Path: "/"}), nil)
+		want, err := http.NewRequest("POST", (&callMachine{c: c}).target(&Request{Path: "/"}), nil)
 		require.NoError(t, err)
 		require.Equal(t, want.URL.String(), urls[1], endpoint)
 		require.Equal(t, want.Host, hosts[1], endpoint)

@@ -40,7 +40,7 @@ func scale(ceiling time.Duration, r float64) time.Duration {
 // fullJitter is the standard-mode backoff before retry n (n from 0):
 // rand[0,1) × min(maxBackoff, base × exponent^n) (retry-behavior.md §5; the
 // cap is applied before the jitter; exponent 0 means 2). The attempt loop
-// calls it (Call.backoff).
+// calls it (callMachine.backoff).
 func fullJitter(base, maxBackoff time.Duration, exponent float64, n int, r float64) time.Duration {
 	return scale(backoffCeilingExp(base, maxBackoff, exponent, n), r)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
@@ -139,5 +140,5 @@ func TestLegacyNoJitter(t *testing.T) {
 	require.ErrorAs(t, err, &maxErr)
 	require.Equal(t, 10, maxErr.Attempts)
 	require.Equal(t, []time.Duration{ms(50), ms(100), ms(200), ms(400), ms(800), ms(1600), ms(3200), ms(6400), ms(12800)}, h.clock.Sleeps())
-	require.Equal(t, DefaultRetryQuotaCapacity, h.c.RetryQuota().Balance())
+	require.Equal(t, engine.DefaultRetryQuotaCapacity, h.c.RetryQuota().Balance())
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // fixedClient answers every request with the same prebuilt response, so a
@@ -133,15 +134,15 @@ func BenchmarkDoOneRetry(b *testing.B) {
 func BenchmarkDecideSuccess(b *testing.B) {
 	h := newHarness(b, nil, 0.5, script(), nil)
 	opts := h.c.Options() // what generated code passes: a copy of the client's options
-	res := AttemptResult{StatusCode: 200, Sent: true}
+	res := engine.AttemptResult{StatusCode: 200, Sent: true}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		var cl Call
+		var cl callMachine
 		if err := h.c.initCall(&cl, opGet, &opts); err != nil {
 			b.Fatal(err)
 		}
-		if d := cl.decide(ctx, &res); d.Outcome != OutcomeSuccess {
+		if d := cl.decide(ctx, &res); d.Outcome != engine.OutcomeSuccess {
 			b.Fatal(d.Outcome)
 		}
 	}

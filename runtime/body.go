@@ -330,7 +330,7 @@ func acceptEncoding(opts *Options, checksumHeader string) string {
 // checksum mismatch a *ChecksumError (also when decode failed on the
 // corrupted bytes), a body over the cap a *BodyTooLargeError. Nothing is
 // buffered but what decode keeps.
-func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) error) error {
+func (cl *callMachine) readSuccess(resp *http.Response, decode func(*http.Response) error) error {
 	body := resp.Body
 	defer func() { resp.Body = body; discard(resp) }()
 	var want string
@@ -385,7 +385,7 @@ func (cl *Call) readSuccess(resp *http.Response, decode func(*http.Response) err
 // read and a *BodyTooLargeError. An error body is kept whole (the code may
 // come after 64 KiB of it, and aws-sdk-go-v2 reads it all), but never past
 // the cap.
-func (cl *Call) readErrorBody(resp *http.Response) ([]byte, error) {
+func (cl *callMachine) readErrorBody(resp *http.Response) ([]byte, error) {
 	limit := maxResponseBody(cl.opts)
 	// Not gzip (the common case): read the capped wire directly, so that
 	// nothing but the buffer is allocated.

@@ -11,58 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
-
-// Class is the retry class of a failed attempt (retry-behavior.md §4).
-type Class uint8
-
-const (
-	// ClassSuccess: the attempt succeeded (any 2xx).
-	ClassSuccess Class = iota
-	// ClassTransient: retried after the transient base delay; costs 14
-	// quota tokens.
-	ClassTransient
-	// ClassThrottling: retried after the throttling base delay; costs 5
-	// quota tokens.
-	ClassThrottling
-	// ClassNonRetryable: returned at once.
-	ClassNonRetryable
-)
-
-// String returns "success", "transient", "throttling" or "non-retryable".
-func (c Class) String() string {
-	switch c {
-	case ClassSuccess:
-		return "success"
-	case ClassTransient:
-		return "transient"
-	case ClassThrottling:
-		return "throttling"
-	default:
-		return "non-retryable"
-	}
-}
-
-// AttemptResult is what one attempt produced, as seen by classification.
-type AttemptResult struct {
-	// StatusCode is the HTTP status, or 0 when no response arrived.
-	StatusCode int
-	// Header is the response header, or nil.
-	Header http.Header
-	// Code is the normalised error code, or "".
-	Code string
-	// Err is the transport error or the decoded API error; nil on success.
-	Err error
-	// Sent reports whether the request may have reached the server: false
-	// for failures before anything was written (dial errors, refused
-	// connections), which are retried for every operation (§3).
-	Sent bool
-	// StreamRetry is the reconnection time an event stream cut by Err asked
-	// for (its retry field; 0 for none): a server delay, clamped to the max
-	// server delay (Stream.Resume).
-	StreamRetry time.Duration
-}
 
 // The built-in error codes of retry-behavior.md §4. Specs and options add to
 // them and may move a code to another class.
@@ -97,16 +48,16 @@ type codeLists struct {
 // lookup returns the class one level assigns to code. Within a level a
 // non-retryable listing wins over throttling, and throttling over transient
 // (§4 rules 2–4).
-func (l codeLists) lookup(code string) (Class, bool) {
+func (l codeLists) lookup(code string) (engine.Class, bool) {
 	switch {
 	case slices.Contains(l.nonRetryable, code):
-		return ClassNonRetryable, true
+		return engine.ClassNonRetryable, true
 	case slices.Contains(l.throttling, code):
-		return ClassThrottling, true
+		return engine.ClassThrottling, true
 	case slices.Contains(l.transient, code):
-		return ClassTransient, true
+		return engine.ClassTransient, true
 	}
-	return ClassSuccess, false
+	return engine.ClassSuccess, false
 }
 
 var builtinCodes = codeLists{transient: builtinTransientCodes, throttling: builtinThrottlingCodes}
@@ -133,9 +84,9 @@ type classifier struct {
 //     the operation, or the service asks for botocore's behaviour
 //     (Bare429NotRetried); legacy mode: also 509;
 //  8. anything else → non-retryable. Any 2xx is success (ClassSuccess).
-func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled bool) Class {
+func (k *classifier) classify(ctx context.Context, r *engine.AttemptResult, throttled bool) engine.Class {
 	if r.Err == nil && r.StatusCode >= 200 && r.StatusCode < 300 {
-		return ClassSuccess
+		return engine.ClassSuccess
 	}
 	if k.p.Classify != nil {
 		// A copy: the predicate cannot change the attempt, and the caller's
@@ -153,24 +104,24 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || isError[*RequestHookError](r.Err) ||
 		isError[*BodyTooLargeError](r.Err) {
 		// A body over the cap would come back as long: not retried.
-		return ClassNonRetryable
+		return engine.ClassNonRetryable
 	}
 	c, listed := k.p.codeClass(r.Code)
 	switch {
-	case listed && c == ClassNonRetryable:
-		return ClassNonRetryable
-	case listed && c == ClassThrottling, positiveACSRetryAfter(r), throttled:
-		return ClassThrottling
-	case listed && c == ClassTransient:
-		return ClassTransient
+	case listed && c == engine.ClassNonRetryable:
+		return engine.ClassNonRetryable
+	case listed && c == engine.ClassThrottling, positiveACSRetryAfter(r), throttled:
+		return engine.ClassThrottling
+	case listed && c == engine.ClassTransient:
+		return engine.ClassTransient
 	}
 	if r.StatusCode == 0 || r.StatusCode >= 200 && r.StatusCode < 300 {
 		// No response, or a 2xx whose body broke off, timed out or failed
 		// its checksum (§4 rule 5).
 		if isIOFailure(r.Err) && !k.p.ConnectionErrorsNotRetried {
-			return ClassTransient
+			return engine.ClassTransient
 		}
-		return ClassNonRetryable
+		return engine.ClassNonRetryable
 	}
 	return k.statusClass(r.StatusCode, r.Code)
 }
@@ -181,33 +132,33 @@ func (k *classifier) classify(ctx context.Context, r *AttemptResult, throttled b
 // mode the throttle-control retry statuses; otherwise 500, 502, 503 and 504
 // are transient and 429 is throttling as aws-sdk-go-v2 decides it (509 too
 // in legacy mode, botocore's table).
-func (k *classifier) statusClass(status int, code string) Class {
+func (k *classifier) statusClass(status int, code string) engine.Class {
 	aliyun := k.p.Mode.Value == ModeAliyun
 	if rs := k.p.RetryStatuses; len(rs) > 0 && !aliyun {
 		// The service's own retry statuses replace rules 6 and 7: a listed
 		// status is retried (429 as throttling), any other is not.
 		switch {
 		case !statusIn(rs, status):
-			return ClassNonRetryable
+			return engine.ClassNonRetryable
 		case status == 429:
-			return ClassThrottling
+			return engine.ClassThrottling
 		}
-		return ClassTransient
+		return engine.ClassTransient
 	}
 	if aliyun {
 		// §8: the aliyun retry conditions are the service's retry statuses
 		// (default 408, 429, 500, 502, 503, 504); 429 is throttling.
 		switch {
 		case !slices.Contains(k.p.ThrottleRetryStatuses, status):
-			return ClassNonRetryable
+			return engine.ClassNonRetryable
 		case status == 429:
-			return ClassThrottling
+			return engine.ClassThrottling
 		}
-		return ClassTransient
+		return engine.ClassTransient
 	}
 	switch status {
 	case 500, 502, 503, 504:
-		return ClassTransient
+		return engine.ClassTransient
 	case 429:
 		// aws-sdk-go-v2 (aws/retry retryable_error.go, throttle_error.go):
 		// a 429 is throttling unless it carries an error code the operation
@@ -215,18 +166,18 @@ func (k *classifier) statusClass(status int, code string) Class {
 		// Bare429NotRetried is botocore's standard mode.
 		switch {
 		case k.p.Mode.Value == ModeLegacy:
-			return ClassThrottling
+			return engine.ClassThrottling
 		case k.p.Bare429NotRetried:
 		case k.modelsCode(code):
 		default:
-			return ClassThrottling
+			return engine.ClassThrottling
 		}
 	case 509:
 		if k.p.Mode.Value == ModeLegacy {
-			return ClassThrottling
+			return engine.ClassThrottling
 		}
 	}
-	return ClassNonRetryable
+	return engine.ClassNonRetryable
 }
 
 // modelsCode reports whether the operation models code as an error shape
@@ -237,11 +188,11 @@ func (k *classifier) modelsCode(code string) bool {
 	return code != "" && k.op.NewError != nil && k.op.NewError(code) != nil
 }
 
-func positiveACSRetryAfter(r *AttemptResult) bool {
+func positiveACSRetryAfter(r *engine.AttemptResult) bool {
 	if r.Header == nil {
 		return false
 	}
-	_, ok := parseACSRetryAfter(headerGet(r.Header, HeaderACSRetryAfter))
+	_, ok := engine.ParseACSRetryAfter(engine.HeaderGet(r.Header, engine.HeaderACSRetryAfter))
 	return ok
 }
 
@@ -312,13 +263,13 @@ func sentBeforeFailure(err error) bool {
 // HTTP status may still make the response transient or throttling (§4 rules
 // 5–7). Options and an operation's own lists, which come first at run time,
 // are not consulted. The generator uses it for doc comments and its summary.
-func (s *Service) CodeClass(code string) Class {
+func (s *Service) CodeClass(code string) engine.Class {
 	p := Policy{codes: [3]codeLists{2: {s.TransientCodes, s.ThrottlingCodes, s.NonRetryableCodes}}}
 	p.Mode.Value = s.DefaultMode
 	if c, listed := p.codeClass(code); listed {
 		return c
 	}
-	return ClassNonRetryable
+	return engine.ClassNonRetryable
 }
 
 // StatusRange is an inclusive range of HTTP statuses: a single status
@@ -359,7 +310,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	}
 	end := len(body)
 	if len(body) > 0 && len(paths) > 0 {
-		if looksXML(headerGet(resp.Header, "Content-Type"), body) {
+		if looksXML(engine.HeaderGet(resp.Header, "Content-Type"), body) {
 			fields := xmlFields(body) // AWS query protocol: <ErrorResponse><Error><Code>
 			for i, p := range paths {
 				vals[i] = stringField(fields, p)
@@ -371,7 +322,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	nCode, nMsg := len(svc.ErrorCodeFields), len(svc.ErrorMessageFields)
 	md := ErrorMetadata{HTTPStatusCode: resp.StatusCode}
 	for _, h := range svc.ErrorCodeHeaders {
-		if v := headerGet(resp.Header, h); v != "" {
+		if v := engine.HeaderGet(resp.Header, h); v != "" {
 			md.Code = normaliseCode(v)
 			break
 		}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -72,7 +74,7 @@ type ResponseMetadata struct {
 	RequestID string
 	// Throttle is the quota the last response reported in its throttle
 	// headers (§8), if the service declares them.
-	Throttle ThrottleHeaders
+	Throttle engine.ThrottleHeaders
 	// Body is the raw bytes of the response body a generated operation
 	// decoded (set by the generated code with [DecodeJSONKeep], or
 	// openapi.DecodeXML and DecodeXMLResult for XML bodies), so members
@@ -100,18 +102,18 @@ type Client struct {
 	// policy is the client's own policy (no operation, no call options).
 	settings Settings
 	policy   Policy
-	clock    Clock
+	clock    engine.Clock
 	rand     func() float64
-	quota    *RetryQuota
+	quota    *engine.RetryQuota
 	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
 	// every call; disabled until the first throttling response.
-	limiter  *RateLimiter
-	windows  ThrottleWindowStore
+	limiter  *engine.RateLimiter
+	windows  engine.ThrottleWindowStore
 	identity string
 	// fleet is Options.FleetRetryBudget (nil for none); faults are the
 	// stores that report falling back to local state.
-	fleet  RetryBudget
-	faults []StoreFaultReporter
+	fleet  engine.RetryBudget
+	faults []engine.StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
 	requestIDHeaders []string
@@ -224,15 +226,15 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		c.slashURL, c.slashHost, c.slashParsed = *r.URL, r.Host, true
 	}
 	if c.clock == nil {
-		c.clock = SystemClock{}
+		c.clock = engine.SystemClock{}
 	}
 	if c.rand == nil {
 		c.rand = rand.Float64
 	}
 	qs := ResolveQuotaSettings(&opts)
-	c.quota = NewRetryQuota(qs.Capacity.Value)
+	c.quota = engine.NewRetryQuota(qs.Capacity.Value)
 	c.costs = newRetryCosts(qs)
-	c.limiter = NewRateLimiter(c.clock)
+	c.limiter = engine.NewRateLimiter(c.clock)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
@@ -249,27 +251,27 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	for _, h := range reqIDs {
 		c.requestIDHeaders = append(c.requestIDHeaders, http.CanonicalHeaderKey(h))
 	}
-	if ws, ok := c.windows.(*WindowStore); c.windows == nil || ok && ws == nil {
+	if ws, ok := c.windows.(*engine.WindowStore); c.windows == nil || ok && ws == nil {
 		// A nil *WindowStore still means "not set", as when the option was
 		// of that type.
-		c.windows = NewWindowStore()
+		c.windows = engine.NewWindowStore()
 	}
 	c.fleet = opts.FleetRetryBudget
-	if q, ok := c.fleet.(*RetryQuota); ok && q == nil {
+	if q, ok := c.fleet.(*engine.RetryQuota); ok && q == nil {
 		c.fleet = nil
 	}
 	if err := c.resolveFleet(u.Host); err != nil {
 		return nil, err
 	}
 	for _, s := range []any{c.windows, c.fleet} {
-		if f, ok := s.(StoreFaultReporter); ok {
+		if f, ok := s.(engine.StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
 		}
 	}
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
 	}
-	s, err := ResolveSettings(svc, &c.opts, nil, Env{})
+	s, err := resolveSettings(svc, &c.opts, nil, Env{})
 	if err != nil {
 		return nil, err
 	}
@@ -287,12 +289,12 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 func (c *Client) Settings() Settings { return c.settings }
 
 // RetryQuota returns the client's retry quota, e.g. to read its balance.
-func (c *Client) RetryQuota() *RetryQuota { return c.quota }
+func (c *Client) RetryQuota() *engine.RetryQuota { return c.quota }
 
 // RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
 // all its calls, e.g. to read its state or to take send tokens with
-// [RateLimiter.TryAcquireAt] when driving calls with the step API.
-func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
+// [engine.RateLimiter.TryAcquireAt] when driving calls with the step API.
+func (c *Client) RateLimiter() *engine.RateLimiter { return c.limiter }
 
 // send makes one attempt, under its own deadline when Options.AttemptTimeout
 // is set: the deadline covers the response headers and the reading and
@@ -302,7 +304,7 @@ func (c *Client) RateLimiter() *RateLimiter { return c.limiter }
 // operations (§3) when it wraps an I/O failure (a body that breaks off,
 // times out or fails its checksum). Every body is drained and closed before
 // send returns.
-func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) AttemptResult {
+func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, decode func(*http.Response) error) engine.AttemptResult {
 	opts := cl.opts
 	if cl.stream != nil {
 		// The body may outlive send: the stream owns the attempt's context.
@@ -314,7 +316,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 	}
 	hreq, err := cl.newAttemptRequest(ctx, req, attempt)
 	if err != nil {
-		return AttemptResult{Err: err}
+		return engine.AttemptResult{Err: err}
 	}
 	own := cl.own
 	if own == nil {
@@ -329,14 +331,14 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 		if err := hook(hreq, attempt); err != nil {
 			// Not a transport failure: nothing was sent and retrying
 			// would not help.
-			return AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
+			return engine.AttemptResult{Err: &RequestHookError{Attempt: attempt, Err: err}}
 		}
 	}
 	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
-		return AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
+		return engine.AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
 	}
-	res := AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
+	res := engine.AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)
 	cl.md.Header = resp.Header
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -378,7 +380,7 @@ func (cl *Call) send(ctx context.Context, req *Request, attempt int, decode func
 // A BeforeAttempt hook therefore sees a request no earlier attempt touched.
 // All header values share one backing array, each value slice capped at its
 // length, so the header costs the map and one allocation.
-func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
+func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, attempt int) (*http.Request, error) {
 	c := cl.c
 	var body io.Reader
 	replay, size, err := req.attemptBodyOf(ctx)
@@ -425,7 +427,7 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 		add(h.key, h.value)
 	}
 	if cl.pol.ThrottleControl != nil {
-		add(HeaderThrottlingControl, "enable")
+		add(engine.HeaderThrottlingControl, "enable")
 	}
 	if cl.opts.ThrottleDebug {
 		add("X-Ratelimit-Mode", "debug")
@@ -458,15 +460,10 @@ func (cl *Call) newAttemptRequest(ctx context.Context, req *Request, attempt int
 	return hreq, nil
 }
 
-// HeaderThrottlingControl is sent as "x-sdk-throttling-control: enable" on
-// every attempt while throttle control is on (§8), as aliyun-java-sdk-core's
-// DefaultAcsClient does, so the server reports its throttle headers.
-const HeaderThrottlingControl = "X-Sdk-Throttling-Control"
-
 // target returns the attempt's URL: the endpoint, the request path and the
 // merged query. It allocates only when the request has a query or the
 // client's endpoint URL is not cached for this path.
-func (cl *Call) target(req *Request) string {
+func (cl *callMachine) target(req *Request) string {
 	c := cl.c
 	if cl.opts != nil && cl.opts.Endpoint != "" {
 		return callTarget(cl.opts.Endpoint, req) // target.go, checked before the first attempt
@@ -495,7 +492,7 @@ func withQuery(target string, req *Request, base url.Values) string {
 
 // attemptValue is the attempt header's value, "attempt=N; max=M" (AWS
 // amz-sdk-request), precomputed for the client's max attempts.
-func (cl *Call) attemptValue(attempt int) string {
+func (cl *callMachine) attemptValue(attempt int) string {
 	if v := cl.c.attemptValues; cl.pol.Params.MaxAttempts == len(v) && attempt <= len(v) {
 		return v[attempt-1]
 	}
@@ -570,50 +567,4 @@ func (c *Client) Options() Options {
 	o := c.opts
 	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
 	return o
-}
-
-// headerGet is h.Get(key) without allocating: http.Header.Get puts a key
-// that is not in canonical form ("x-amz-retry-after") into it with a new
-// string on every call; headerGet canonicalizes into a stack buffer with
-// net/textproto's rule (the first letter and each letter after a hyphen
-// upper case, the rest lower case; a key holding a byte that is not a
-// token character is used as it is).
-func headerGet(h http.Header, key string) string {
-	if v := h[key]; len(v) > 0 {
-		return v[0]
-	}
-	var buf [64]byte
-	if len(key) > len(buf) {
-		return h.Get(key)
-	}
-	k := buf[:len(key)]
-	upper := true
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		if !isTokenByte(c) {
-			return "" // used as it is: looked up above
-		}
-		switch {
-		case upper && 'a' <= c && c <= 'z':
-			c -= 'a' - 'A'
-		case !upper && 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		k[i] = c
-		upper = c == '-'
-	}
-	if v := h[string(k)]; len(v) > 0 { // no allocation: a map index
-		return v[0]
-	}
-	return ""
-}
-
-// isTokenByte reports whether c may appear in a header name (RFC 7230
-// token), the bytes net/textproto canonicalizes.
-func isTokenByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }

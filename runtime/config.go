@@ -8,93 +8,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
-
-// Level is a level of configuration in the precedence of
-// retry-behavior.md §2. Levels are ordered: a lower Level wins.
-type Level uint8
-
-// The levels, highest precedence first.
-const (
-	// LevelCallOption: the Options of one call.
-	LevelCallOption Level = iota + 1
-	// LevelClientOption: the Options given to NewClient.
-	LevelClientOption
-	// LevelEnvironment: <PREFIX>_RETRY_MODE, <PREFIX>_MAX_ATTEMPTS.
-	LevelEnvironment
-	// LevelConfigFile: retry_mode, max_attempts in the active profile of
-	// the shared config file.
-	LevelConfigFile
-	// LevelServiceDefault: what the spec's x-retry declares (Service).
-	LevelServiceDefault
-	// LevelGlobalDefault: the defaults of retry-behavior.md §2 and §5.
-	LevelGlobalDefault
-)
-
-// String returns "call option", "client option", "environment",
-// "config file", "service default" or "global default" ("unset" for the zero
-// Level).
-func (l Level) String() string {
-	switch l {
-	case LevelCallOption:
-		return "call option"
-	case LevelClientOption:
-		return "client option"
-	case LevelEnvironment:
-		return "environment"
-	case LevelConfigFile:
-		return "config file"
-	case LevelServiceDefault:
-		return "service default"
-	case LevelGlobalDefault:
-		return "global default"
-	default:
-		return "unset"
-	}
-}
-
-// Source says where a setting's value came from.
-type Source struct {
-	// Level is the precedence level that decided.
-	Level Level
-	// Name is the setting's name at that level: the environment variable
-	// (AWS_MAX_ATTEMPTS), the INI key (retry_mode), the Options field
-	// (MaxAttempts), the x-retry key (modes.legacy.maxAttempts), or a
-	// description of the global default (max attempts in legacy mode).
-	Name string
-	// Location narrows the level down: the config file's path and section
-	// ("/home/u/.aws/config [profile dev]"), or the service
-	// ("x-retry of DynamoDB"). Empty for the other levels.
-	Location string
-}
-
-// String renders "AWS_MAX_ATTEMPTS (environment)",
-// "retry_mode (config file /home/u/.aws/config [profile dev])" or
-// "MaxAttempts (client option)".
-func (s Source) String() string {
-	return s.Name + " (" + s.where() + ")"
-}
-
-// where renders the level and, when known, the location within it.
-func (s Source) where() string {
-	if s.Location == "" {
-		return s.Level.String()
-	}
-	return s.Level.String() + " " + s.Location
-}
-
-// Setting is a resolved value and the source that decided it.
-type Setting[T any] struct {
-	Value  T
-	Source Source
-}
 
 // Settings are the resolved retry mode and max attempts of a client or of
 // one call (retry-behavior.md §2). Max attempts counts the first attempt:
 // 3 = one request + 2 retries.
 type Settings struct {
-	Mode        Setting[Mode]
-	MaxAttempts Setting[int]
+	Mode        engine.Setting[Mode]
+	MaxAttempts engine.Setting[int]
 }
 
 // The reasons a ConfigError gives.
@@ -117,7 +40,7 @@ type ConfigError struct {
 	// MaxAttempts given in code or in the Service.
 	Value any
 	// Source is where the value was found.
-	Source Source
+	Source engine.Source
 	// Reason says what a valid value is.
 	Reason string
 }
@@ -128,7 +51,7 @@ func (e *ConfigError) Error() string {
 	if _, isText := e.Value.(string); isText {
 		v = strconv.Quote(v)
 	}
-	return e.Source.Name + "=" + v + " (" + e.Source.where() + "): " + e.Reason
+	return e.Source.Name + "=" + v + " (" + e.Source.Where() + "): " + e.Reason
 }
 
 // Env is the process environment as settings resolution sees it, injectable
@@ -167,7 +90,7 @@ type found struct {
 	set  bool
 	text string
 	num  int
-	src  Source
+	src  engine.Source
 }
 
 // layer is what one user-controlled level (levels 1 to 4 of §2) says about
@@ -176,7 +99,7 @@ type layer struct {
 	mode, maxAttempts found
 }
 
-// ResolveSettings resolves the retry mode, then max attempts, with the
+// resolveSettings resolves the retry mode, then max attempts, with the
 // precedence of retry-behavior.md §2, highest first:
 //  1. call (may be nil): Options.RetryMode, Options.MaxAttempts;
 //  2. client (may be nil): the same fields; zero means not set;
@@ -206,13 +129,13 @@ type layer struct {
 // for a malformed config file line; the *fs.PathError of an unreadable
 // config file; an error naming <PREFIX>_CONFIG_FILE when its ~/ cannot be
 // expanded because the home directory is unknown.
-func ResolveSettings(svc *Service, client, call *Options, env Env) (Settings, error) {
+func resolveSettings(svc *Service, client, call *Options, env Env) (Settings, error) {
 	if svc == nil {
 		svc = &Service{}
 	}
 	layers := []layer{
-		optionsLayer(LevelCallOption, call),
-		optionsLayer(LevelClientOption, client),
+		optionsLayer(engine.LevelCallOption, call),
+		optionsLayer(engine.LevelClientOption, client),
 		envLayer(svc.EnvPrefix, env),
 	}
 	if svc.EnvPrefix != "" && !decided(layers) {
@@ -257,7 +180,7 @@ func (s Settings) WithCall(svc *Service, call *Options) (Settings, error) {
 	if call == nil || !s.changedBy(call) {
 		return s, nil
 	}
-	l := optionsLayer(LevelCallOption, call)
+	l := optionsLayer(engine.LevelCallOption, call)
 	modeChanged := false
 	if l.mode.set {
 		m, err := parseMode(l.mode)
@@ -265,17 +188,17 @@ func (s Settings) WithCall(svc *Service, call *Options) (Settings, error) {
 			return Settings{}, err
 		}
 		modeChanged = m.Value != s.Mode.Value
-		if modeChanged || s.Mode.Source.Level != LevelClientOption {
+		if modeChanged || s.Mode.Source.Level != engine.LevelClientOption {
 			s.Mode = m
 		}
 	}
 	var err error
 	switch {
 	case l.maxAttempts.set:
-		if l.maxAttempts.num != s.MaxAttempts.Value || s.MaxAttempts.Source.Level != LevelClientOption {
+		if l.maxAttempts.num != s.MaxAttempts.Value || s.MaxAttempts.Source.Level != engine.LevelClientOption {
 			s.MaxAttempts, err = parseMaxAttempts(l.maxAttempts)
 		}
-	case modeChanged && s.MaxAttempts.Source.Level >= LevelServiceDefault:
+	case modeChanged && s.MaxAttempts.Source.Level >= engine.LevelServiceDefault:
 		s.MaxAttempts, err = defaultMaxAttempts(svc, s.Mode.Value)
 	}
 	if err != nil {
@@ -287,20 +210,20 @@ func (s Settings) WithCall(svc *Service, call *Options) (Settings, error) {
 // changedBy reports whether call sets a retry mode or max attempts other
 // than the client options that s already holds; it is WithCall's fast path.
 func (s Settings) changedBy(call *Options) bool {
-	fromClient := func(src Source) bool { return src.Level == LevelClientOption }
+	fromClient := func(src engine.Source) bool { return src.Level == engine.LevelClientOption }
 	newMode := call.RetryMode != "" && (call.RetryMode != s.Mode.Value || !fromClient(s.Mode.Source))
 	newMax := call.MaxAttempts != 0 && (call.MaxAttempts != s.MaxAttempts.Value || !fromClient(s.MaxAttempts.Source))
 	return newMode || newMax
 }
 
 // optionsLayer reads RetryMode and MaxAttempts from o (nil: nothing set).
-func optionsLayer(level Level, o *Options) layer {
+func optionsLayer(level engine.Level, o *Options) layer {
 	if o == nil {
 		return layer{}
 	}
 	return layer{
-		mode:        found{set: o.RetryMode != "", text: string(o.RetryMode), src: Source{Level: level, Name: "RetryMode"}},
-		maxAttempts: found{set: o.MaxAttempts != 0, num: o.MaxAttempts, src: Source{Level: level, Name: "MaxAttempts"}},
+		mode:        found{set: o.RetryMode != "", text: string(o.RetryMode), src: engine.Source{Level: level, Name: "RetryMode"}},
+		maxAttempts: found{set: o.MaxAttempts != 0, num: o.MaxAttempts, src: engine.Source{Level: level, Name: "MaxAttempts"}},
 	}
 }
 
@@ -311,13 +234,13 @@ func envLayer(prefix string, env Env) layer {
 	}
 	read := func(name string) found {
 		v, ok := env.lookup(name)
-		return found{set: ok, text: v, src: Source{Level: LevelEnvironment, Name: name}}
+		return found{set: ok, text: v, src: engine.Source{Level: engine.LevelEnvironment, Name: name}}
 	}
 	return layer{mode: read(prefix + "_RETRY_MODE"), maxAttempts: zeroIsUnset(read(prefix + "_MAX_ATTEMPTS"))}
 }
 
 // configFileLayer reads retry_mode and max_attempts from the active profile
-// of the shared config file (see ResolveSettings, level 4).
+// of the shared config file (see resolveSettings, level 4).
 func configFileLayer(prefix string, env Env) (layer, error) {
 	path, ok, err := configFilePath(prefix, env)
 	if !ok || err != nil {
@@ -345,8 +268,8 @@ func configFileLayer(prefix string, env Env) (layer, error) {
 	}
 	read := func(key string) found {
 		v, header, ok := f.lookup(match, key)
-		return found{set: ok && v != "", text: v, src: Source{
-			Level: LevelConfigFile, Name: key, Location: path + " [" + header + "]",
+		return found{set: ok && v != "", text: v, src: engine.Source{
+			Level: engine.LevelConfigFile, Name: key, Location: path + " [" + header + "]",
 		}}
 	}
 	return layer{mode: read("retry_mode"), maxAttempts: zeroIsUnset(read("max_attempts"))}, nil
@@ -390,7 +313,7 @@ func missingProfile(prefix, profile, path string, missing bool, env Env) error {
 	}
 	return &ConfigError{
 		Setting: "profile", Value: profile, Reason: reason,
-		Source: Source{Level: LevelEnvironment, Name: prefix + "_PROFILE"},
+		Source: engine.Source{Level: engine.LevelEnvironment, Name: prefix + "_PROFILE"},
 	}
 }
 
@@ -473,20 +396,20 @@ var modes = [...]Mode{ModeStandard, ModeAdaptive, ModeLegacy, ModeAliyun}
 
 // parseMode validates f.text as a retry mode, case-insensitively and
 // trimmed, without allocating.
-func parseMode(f found) (Setting[Mode], error) {
+func parseMode(f found) (engine.Setting[Mode], error) {
 	text := strings.TrimSpace(f.text)
 	for _, m := range modes {
 		if strings.EqualFold(text, string(m)) {
-			return Setting[Mode]{Value: m, Source: f.src}, nil
+			return engine.Setting[Mode]{Value: m, Source: f.src}, nil
 		}
 	}
-	return Setting[Mode]{}, &ConfigError{Setting: "retry mode", Value: f.text, Source: f.src, Reason: modeReason()}
+	return engine.Setting[Mode]{}, &ConfigError{Setting: "retry mode", Value: f.text, Source: f.src, Reason: modeReason()}
 }
 
 // parseMaxAttempts validates f as max attempts: the integer f.num when
 // given in code, else the trimmed decimal f.text; it must be ≥ 1
 // (retry-behavior.md §2).
-func parseMaxAttempts(f found) (Setting[int], error) {
+func parseMaxAttempts(f found) (engine.Setting[int], error) {
 	var value any = f.num
 	n := f.num
 	if f.text != "" {
@@ -497,14 +420,14 @@ func parseMaxAttempts(f found) (Setting[int], error) {
 		}
 	}
 	if n < 1 {
-		return Setting[int]{}, &ConfigError{Setting: "max attempts", Value: value, Source: f.src, Reason: reasonMaxAttempts}
+		return engine.Setting[int]{}, &ConfigError{Setting: "max attempts", Value: value, Source: f.src, Reason: reasonMaxAttempts}
 	}
-	return Setting[int]{Value: n, Source: f.src}, nil
+	return engine.Setting[int]{Value: n, Source: f.src}, nil
 }
 
 // serviceSource names an x-retry key (the spec's words for a Service field)
 // as the source of a value.
-func serviceSource(svc *Service, field string) Source {
+func serviceSource(svc *Service, field string) engine.Source {
 	loc := "x-retry"
 	if svc.Extension != "" {
 		loc = svc.Extension
@@ -512,13 +435,13 @@ func serviceSource(svc *Service, field string) Source {
 	if svc.Name != "" {
 		loc += " of " + svc.Name
 	}
-	return Source{Level: LevelServiceDefault, Name: field, Location: loc}
+	return engine.Source{Level: engine.LevelServiceDefault, Name: field, Location: loc}
 }
 
 // serviceMode returns the service's default mode (levels 5 and 6).
-func serviceMode(svc *Service) (Setting[Mode], error) {
+func serviceMode(svc *Service) (engine.Setting[Mode], error) {
 	if svc.DefaultMode == "" {
-		return Setting[Mode]{Value: ModeStandard, Source: Source{Level: LevelGlobalDefault, Name: "retry mode"}}, nil
+		return engine.Setting[Mode]{Value: ModeStandard, Source: engine.Source{Level: engine.LevelGlobalDefault, Name: "retry mode"}}, nil
 	}
 	return parseMode(found{set: true, text: string(svc.DefaultMode), src: serviceSource(svc, "mode")})
 }
@@ -526,7 +449,7 @@ func serviceMode(svc *Service) (Setting[Mode], error) {
 // defaultMaxAttempts returns max attempts for mode from levels 5 and 6:
 // Service.PerMode[mode].MaxAttempts, else Service.Defaults.MaxAttempts,
 // else the global default of the mode.
-func defaultMaxAttempts(svc *Service, mode Mode) (Setting[int], error) {
+func defaultMaxAttempts(svc *Service, mode Mode) (engine.Setting[int], error) {
 	if svc == nil {
 		svc = &Service{}
 	}
@@ -536,9 +459,9 @@ func defaultMaxAttempts(svc *Service, mode Mode) (Setting[int], error) {
 	if n := svc.Defaults.MaxAttempts; n != 0 {
 		return parseMaxAttempts(found{set: true, num: n, src: serviceSource(svc, "maxAttempts")})
 	}
-	return Setting[int]{
+	return engine.Setting[int]{
 		Value:  globalParams(mode).MaxAttempts,
-		Source: Source{Level: LevelGlobalDefault, Name: "max attempts in " + string(mode) + " mode"},
+		Source: engine.Source{Level: engine.LevelGlobalDefault, Name: "max attempts in " + string(mode) + " mode"},
 	}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -83,7 +84,7 @@ func (c configCase) resolve(t *testing.T) (Settings, string, error) {
 	if svc == nil {
 		svc = awsService
 	}
-	s, err := ResolveSettings(svc, c.client, c.call, env)
+	s, err := resolveSettings(svc, c.client, c.call, env)
 	return s, home, err
 }
 
@@ -329,9 +330,9 @@ func TestResolveSettingsSourceFields(t *testing.T) {
 	s, home, err := c.resolve(t)
 	require.NoError(t, err)
 	require.Equal(t, Settings{
-		Mode: Setting[Mode]{Value: ModeAdaptive, Source: Source{
-			Level: LevelConfigFile, Name: "retry_mode", Location: filepath.Join(home, ".aws/config") + " [profile dev]"}},
-		MaxAttempts: Setting[int]{Value: 6, Source: Source{Level: LevelEnvironment, Name: "AWS_MAX_ATTEMPTS"}},
+		Mode: engine.Setting[Mode]{Value: ModeAdaptive, Source: engine.Source{
+			Level: engine.LevelConfigFile, Name: "retry_mode", Location: filepath.Join(home, ".aws/config") + " [profile dev]"}},
+		MaxAttempts: engine.Setting[int]{Value: 6, Source: engine.Source{Level: engine.LevelEnvironment, Name: "AWS_MAX_ATTEMPTS"}},
 	}, s)
 }
 
@@ -340,7 +341,7 @@ func TestResolveSettingsEmptyPrefixSkipsEnvironmentAndFile(t *testing.T) {
 		Lookup:  func(k string) (string, bool) { t.Fatalf("environment read: %s", k); return "", false },
 		HomeDir: func() (string, error) { t.Fatal("home directory read"); return "", nil },
 	}
-	s, err := ResolveSettings(&Service{DefaultMode: ModeLegacy}, nil, nil, env)
+	s, err := resolveSettings(&Service{DefaultMode: ModeLegacy}, nil, nil, env)
 	require.NoError(t, err)
 	require.Equal(t, "mode (service default x-retry)", s.Mode.Source.String())
 	require.Equal(t, 5, s.MaxAttempts.Value)
@@ -361,7 +362,7 @@ func TestResolveSettingsDoesNotReadFileWhenDecided(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env, _ := tt.setup(t)
 			env.HomeDir = func() (string, error) { t.Fatal("home directory read"); return "", nil }
-			s, err := ResolveSettings(awsService, tt.client, tt.call, env)
+			s, err := resolveSettings(awsService, tt.client, tt.call, env)
 			require.NoError(t, err)
 			require.Equal(t, ModeLegacy, s.Mode.Value)
 			require.Equal(t, 2, s.MaxAttempts.Value)
@@ -375,83 +376,83 @@ func TestResolveSettingsErrors(t *testing.T) {
 		want        string // exact error text; $HOME is the home directory
 		wantSetting string // ConfigError.Setting; "" for other error types
 		wantValue   any
-		wantLevel   Level
+		wantLevel   engine.Level
 	}{
 		{configCase: configCase{name: "invalid max attempts in the environment",
 			env: map[string]string{"AWS_MAX_ATTEMPTS": "-1"}},
 			want:        `AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: "-1", wantLevel: LevelEnvironment},
+			wantSetting: "max attempts", wantValue: "-1", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "a '#' not after whitespace is part of the value",
 			home: map[string]string{".aws/config": "[default]\nmax_attempts = 6#7\n"}},
 			want:        `max_attempts="6#7" (config file $HOME/.aws/config [default]): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: "6#7", wantLevel: LevelConfigFile},
+			wantSetting: "max attempts", wantValue: "6#7", wantLevel: engine.LevelConfigFile},
 		{configCase: configCase{name: "non-integer max attempts in the environment",
 			env: map[string]string{"AWS_MAX_ATTEMPTS": "1.5"}},
 			want:        `AWS_MAX_ATTEMPTS="1.5" (environment): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: "1.5", wantLevel: LevelEnvironment},
+			wantSetting: "max attempts", wantValue: "1.5", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "overflowing max attempts in the environment",
 			env: map[string]string{"AWS_MAX_ATTEMPTS": "99999999999999999999"}},
 			want:        `AWS_MAX_ATTEMPTS="99999999999999999999" (environment): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: "99999999999999999999", wantLevel: LevelEnvironment},
+			wantSetting: "max attempts", wantValue: "99999999999999999999", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "invalid mode in the environment",
 			env: map[string]string{"AWS_RETRY_MODE": "fast"}},
 			want:        `AWS_RETRY_MODE="fast" (environment): must be one of standard, adaptive, legacy, aliyun`,
-			wantSetting: "retry mode", wantValue: "fast", wantLevel: LevelEnvironment},
+			wantSetting: "retry mode", wantValue: "fast", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "invalid max attempts in the config file",
 			env:  map[string]string{"AWS_PROFILE": "dev", "AWS_CONFIG_FILE": "$HOME/config"},
 			home: map[string]string{"config": "[profile dev]\nmax_attempts = x\n"}},
 			want:        `max_attempts="x" (config file $HOME/config [profile dev]): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: "x", wantLevel: LevelConfigFile},
+			wantSetting: "max attempts", wantValue: "x", wantLevel: engine.LevelConfigFile},
 		{configCase: configCase{name: "invalid mode in the config file",
 			home: map[string]string{".aws/config": "[default]\nretry_mode = standard#comment # a comment\n"}},
 			want:        `retry_mode="standard#comment" (config file $HOME/.aws/config [default]): must be one of standard, adaptive, legacy, aliyun`,
-			wantSetting: "retry mode", wantValue: "standard#comment", wantLevel: LevelConfigFile},
+			wantSetting: "retry mode", wantValue: "standard#comment", wantLevel: engine.LevelConfigFile},
 		{configCase: configCase{name: "invalid max attempts in client options",
 			client: &Options{MaxAttempts: -1}},
 			want:        `MaxAttempts=-1 (client option): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: -1, wantLevel: LevelClientOption},
+			wantSetting: "max attempts", wantValue: -1, wantLevel: engine.LevelClientOption},
 		{configCase: configCase{name: "invalid mode in client options",
 			client: &Options{RetryMode: "fast"}},
 			want:        `RetryMode="fast" (client option): must be one of standard, adaptive, legacy, aliyun`,
-			wantSetting: "retry mode", wantValue: "fast", wantLevel: LevelClientOption},
+			wantSetting: "retry mode", wantValue: "fast", wantLevel: engine.LevelClientOption},
 		{configCase: configCase{name: "invalid max attempts in call options",
 			call: &Options{MaxAttempts: -2}},
 			want:        `MaxAttempts=-2 (call option): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: -2, wantLevel: LevelCallOption},
+			wantSetting: "max attempts", wantValue: -2, wantLevel: engine.LevelCallOption},
 		{configCase: configCase{name: "invalid mode in call options",
 			call: &Options{RetryMode: "Turbo"}},
 			want:        `RetryMode="Turbo" (call option): must be one of standard, adaptive, legacy, aliyun`,
-			wantSetting: "retry mode", wantValue: "Turbo", wantLevel: LevelCallOption},
+			wantSetting: "retry mode", wantValue: "Turbo", wantLevel: engine.LevelCallOption},
 		{configCase: configCase{name: "invalid default mode in the spec",
 			svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", DefaultMode: "fast"}},
 			want:        `mode="fast" (service default x-retry of DynamoDB): must be one of standard, adaptive, legacy, aliyun`,
-			wantSetting: "retry mode", wantValue: "fast", wantLevel: LevelServiceDefault},
+			wantSetting: "retry mode", wantValue: "fast", wantLevel: engine.LevelServiceDefault},
 		{configCase: configCase{name: "invalid default max attempts in the spec",
 			svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", Defaults: ModeDefaults{MaxAttempts: -3}}},
 			want:        `maxAttempts=-3 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: -3, wantLevel: LevelServiceDefault},
+			wantSetting: "max attempts", wantValue: -3, wantLevel: engine.LevelServiceDefault},
 		{configCase: configCase{name: "invalid per-mode max attempts in the spec",
 			svc: &Service{Name: "DynamoDB", EnvPrefix: "AWS", PerMode: map[Mode]ModeDefaults{ModeLegacy: {MaxAttempts: -1}}},
 			env: map[string]string{"AWS_RETRY_MODE": "legacy"}},
 			want:        `modes.legacy.maxAttempts=-1 (service default x-retry of DynamoDB): must be an integer ≥ 1`,
-			wantSetting: "max attempts", wantValue: -1, wantLevel: LevelServiceDefault},
+			wantSetting: "max attempts", wantValue: -1, wantLevel: engine.LevelServiceDefault},
 		{configCase: configCase{name: "profile selected by AWS_PROFILE missing from the config file",
 			env: map[string]string{"AWS_PROFILE": "nope"}, home: map[string]string{".aws/config": fileBoth}},
 			want:        `AWS_PROFILE="nope" (environment): no [profile nope] section in $HOME/.aws/config`,
-			wantSetting: "profile", wantValue: "nope", wantLevel: LevelEnvironment},
+			wantSetting: "profile", wantValue: "nope", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "[profile dev] is not read as [dev]",
 			env: map[string]string{"AWS_PROFILE": "dev"}, home: map[string]string{".aws/config": "[dev]\nretry_mode = legacy\n"}},
 			want:        `AWS_PROFILE="dev" (environment): no [profile dev] section in $HOME/.aws/config`,
-			wantSetting: "profile", wantValue: "dev", wantLevel: LevelEnvironment},
+			wantSetting: "profile", wantValue: "dev", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "selected profile missing from the config and credentials files",
 			env:  map[string]string{"AWS_PROFILE": "nope", "AWS_CONFIG_FILE": "$HOME/cfg"},
 			home: map[string]string{"cfg": fileBoth, ".aws/credentials": "[dev]\n"}},
 			want:        `AWS_PROFILE="nope" (environment): no [profile nope] section in $HOME/cfg, no [nope] section in $HOME/.aws/credentials`,
-			wantSetting: "profile", wantValue: "nope", wantLevel: LevelEnvironment},
+			wantSetting: "profile", wantValue: "nope", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "selected profile with no config file",
 			env: map[string]string{"AWS_PROFILE": "nope"}},
 			want:        `AWS_PROFILE="nope" (environment): no [profile nope] section in $HOME/.aws/config (no such file)`,
-			wantSetting: "profile", wantValue: "nope", wantLevel: LevelEnvironment},
+			wantSetting: "profile", wantValue: "nope", wantLevel: engine.LevelEnvironment},
 		{configCase: configCase{name: "malformed config file line names path and line",
 			home: map[string]string{".aws/config": "[default]\nretry_mode = standard\nmax_attempts\n"}},
 			want: `$HOME/.aws/config:3: expected "key = value"`},
@@ -587,7 +588,7 @@ func TestSettingsWithCall(t *testing.T) {
 			if e.Lookup == nil {
 				e = mapEnv(nil, "")
 			}
-			base, err := ResolveSettings(tt.svc, tt.client, nil, e)
+			base, err := resolveSettings(tt.svc, tt.client, nil, e)
 			require.NoError(t, err)
 			s, err := base.WithCall(tt.svc, tt.call)
 			require.NoError(t, err)
@@ -617,7 +618,7 @@ func TestSettingsWithCallErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base, err := ResolveSettings(tt.svc, nil, nil, mapEnv(nil, ""))
+			base, err := resolveSettings(tt.svc, nil, nil, mapEnv(nil, ""))
 			require.NoError(t, err)
 			_, err = base.WithCall(tt.svc, tt.call)
 			var ce *ConfigError
@@ -629,7 +630,7 @@ func TestSettingsWithCallErrors(t *testing.T) {
 
 func TestSettingsWithCallAllocatesNothing(t *testing.T) {
 	client := &Options{RetryMode: ModeLegacy, MaxAttempts: 6}
-	base, err := ResolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
+	base, err := resolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
 	require.NoError(t, err)
 	for name, call := range map[string]*Options{
 		"nil call":                nil,
@@ -689,7 +690,7 @@ func TestPolicyParams(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Settings{Mode: Setting[Mode]{Value: tt.mode}, MaxAttempts: Setting[int]{Value: tt.max}}
+			s := Settings{Mode: engine.Setting[Mode]{Value: tt.mode}, MaxAttempts: engine.Setting[int]{Value: tt.max}}
 			svc := tt.svc
 			if svc == nil {
 				svc = &Service{}
@@ -701,7 +702,7 @@ func TestPolicyParams(t *testing.T) {
 
 func BenchmarkSettingsWithCall(b *testing.B) {
 	client := &Options{RetryMode: ModeLegacy, MaxAttempts: 6}
-	base, err := ResolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
+	base, err := resolveSettings(dynamoLike, client, nil, mapEnv(nil, ""))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -726,7 +727,7 @@ func BenchmarkSettingsWithCall(b *testing.B) {
 }
 
 func BenchmarkResolvePolicy(b *testing.B) {
-	s, err := ResolveSettings(dynamoLike, &Options{RetryMode: ModeLegacy}, nil, mapEnv(nil, ""))
+	s, err := resolveSettings(dynamoLike, &Options{RetryMode: ModeLegacy}, nil, mapEnv(nil, ""))
 	if err != nil {
 		b.Fatal(err)
 	}

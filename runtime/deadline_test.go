@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // failingSleepClock is a fake clock whose sleeps report that the call's
@@ -41,8 +42,8 @@ func TestDeadlineEndsTheCallAsDeadlineExceeded(t *testing.T) {
 			steps: []step{status(503, "Retry-After", "10")}, wantAs: new(*ServerDelayError)},
 		{rule: "a throttle window longer than the time left, before an attempt (admit)", svc: throttled, deadline: 5 * time.Second,
 			edit: func(o *Options) {
-				ws := NewWindowStore()
-				ws.Record("u", opGet.Name, ThrottleHeaders{User: ThrottleQuota{Present: true, Remain: 0, TimeLeft: 10 * time.Second}}, future)
+				ws := engine.NewWindowStore()
+				ws.Record("u", opGet.Name, engine.ThrottleHeaders{User: engine.ThrottleQuota{Present: true, Remain: 0, TimeLeft: 10 * time.Second}}, future)
 				o.Windows, o.ThrottleIdentity = ws, "u"
 			},
 			wantAs: new(*ThrottleWindowError)},

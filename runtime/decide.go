@@ -4,81 +4,15 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
-
-// Outcome is what one attempt led to. Its String form uses the outcome names
-// of the cross-SDK retry vectors where they exist.
-type Outcome uint8
-
-const (
-	// OutcomeRetry: another attempt follows after AttemptInfo.Delay.
-	OutcomeRetry Outcome = iota
-	// OutcomeSuccess: a 2xx response; the call returns it.
-	OutcomeSuccess
-	// OutcomeNonRetryable: a non-retryable error; returned at once.
-	OutcomeNonRetryable
-	// OutcomeNotRetrySafe: an ambiguous transport failure on an operation
-	// that is not retry-safe (§3); returned at once.
-	OutcomeNotRetrySafe
-	// OutcomeMaxAttempts: the attempt was the last allowed.
-	OutcomeMaxAttempts
-	// OutcomeQuotaExhausted: the retry quota could not pay for a retry.
-	OutcomeQuotaExhausted
-	// OutcomeServerDelayTooLong: the server asked for a delay above the max
-	// server delay or past the deadline.
-	OutcomeServerDelayTooLong
-	// OutcomeDeadline: the next delay would end after the context deadline,
-	// or the context ended while waiting.
-	OutcomeDeadline
-	// OutcomeThrottleWindow: a throttle window (or needed delay) is longer
-	// than the max delay allows (§8).
-	OutcomeThrottleWindow
-)
-
-var outcomeNames = [...]string{
-	OutcomeRetry:              "retry_request",
-	OutcomeSuccess:            "success",
-	OutcomeNonRetryable:       "fail_request",
-	OutcomeNotRetrySafe:       "not_retry_safe",
-	OutcomeMaxAttempts:        "max_attempts_exceeded",
-	OutcomeQuotaExhausted:     "retry_quota_exceeded",
-	OutcomeServerDelayTooLong: "server_delay_too_long",
-	OutcomeDeadline:           "deadline_exceeded",
-	OutcomeThrottleWindow:     "throttle_window_exceeded",
-}
-
-// String returns the outcome's name ("retry_request", "success",
-// "fail_request", "max_attempts_exceeded", "retry_quota_exceeded", …).
-func (o Outcome) String() string {
-	if int(o) < len(outcomeNames) {
-		return outcomeNames[o]
-	}
-	return "unknown"
-}
-
-// Decision is what the runtime decided after one attempt (retry-behavior.md
-// §3, §8).
-type Decision struct {
-	// Outcome is OutcomeRetry, OutcomeSuccess or why the call ends.
-	Outcome Outcome
-	// Class is the attempt's class.
-	Class Class
-	// Delay is the wait before the next attempt (OutcomeRetry), before
-	// returning (a long-polling operation whose retry quota is exhausted),
-	// or the delay the server or a throttle window asked for when it was too
-	// long. DelayReason names its rule.
-	Delay       time.Duration
-	DelayReason string
-	// Err is what the call returns: nil for OutcomeRetry and
-	// OutcomeSuccess.
-	Err error
-}
 
 // decide classifies the result of the next attempt and decides what follows
 // (§3): success, a retry after Decision.Delay, or the error the call returns.
 // It pays and refunds the retry quota and records throttle windows.
 //
-// decide is the response half of the attempt state machine: [Call.Next]
+// decide is the response half of the attempt state machine: [callMachine.Next]
 // calls it for every EventResponse, and a conformance runner may call it
 // directly with a scripted result. Every rule reads the call's [Policy].
 // It takes these steps in this order; the first step that
@@ -98,16 +32,16 @@ type Decision struct {
 //     OutcomeDeadline.
 //
 // Otherwise the outcome is OutcomeRetry after Decision.Delay.
-func (cl *Call) decide(ctx context.Context, res *AttemptResult) Decision {
+func (cl *callMachine) decide(ctx context.Context, res *engine.AttemptResult) engine.Decision {
 	cl.attempts++
 	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
 	k := classifier{p: cl.pol, op: cl.op}
-	d := Decision{Class: k.classify(ctx, res, throttled)}
+	d := engine.Decision{Class: k.classify(ctx, res, throttled)}
 	if cl.pol.Params.UsesLimiter {
 		// After every attempt, transport failures included
 		// (aws-sdk-go-v2 aws/retry/adaptive.go).
-		cl.c.limiter.Update(d.Class == ClassThrottling)
+		cl.c.limiter.Update(d.Class == engine.ClassThrottling)
 	}
 	if cl.decideEnd(ctx, res, &d) ||
 		cl.payQuota(ctx, res, &d) ||
@@ -116,7 +50,7 @@ func (cl *Call) decide(ctx context.Context, res *AttemptResult) Decision {
 		cl.checkDeadline(ctx, res, &d) {
 		return cl.observe(res, d)
 	}
-	d.Outcome = OutcomeRetry
+	d.Outcome = engine.OutcomeRetry
 	return cl.observe(res, d)
 }
 
@@ -125,7 +59,7 @@ func (cl *Call) decide(ctx context.Context, res *AttemptResult) Decision {
 // one of their dimensions is throttled. With throttle control off it only
 // parses, for ThrottleDebug (header names from the service then), and
 // reports false.
-func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
+func (cl *callMachine) recordThrottleHeaders(res *engine.AttemptResult) (throttled bool) {
 	c, tc := cl.c, cl.pol.ThrottleControl
 	if res.Header == nil || (tc == nil && !cl.opts.ThrottleDebug) {
 		return false
@@ -152,9 +86,9 @@ func (cl *Call) recordThrottleHeaders(res *AttemptResult) (throttled bool) {
 // cost); its error is non-retryable; it failed ambiguously (sent, no
 // response) on an operation that is not retry-safe; it was the last of max
 // attempts. It reports whether the call ends.
-func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) bool {
+func (cl *callMachine) decideEnd(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	switch d.Class {
-	case ClassSuccess:
+	case engine.ClassSuccess:
 		if cl.pol.Params.UsesQuota || cl.c.fleet != nil {
 			if cl.paid > 0 {
 				cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
@@ -163,11 +97,11 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 			}
 			cl.paid = 0
 		}
-		d.Outcome = OutcomeSuccess
+		d.Outcome = engine.OutcomeSuccess
 		return true
-	case ClassNonRetryable:
+	case engine.ClassNonRetryable:
 		cl.last = res.Err
-		d.Outcome, d.Err = OutcomeNonRetryable, res.Err
+		d.Outcome, d.Err = engine.OutcomeNonRetryable, res.Err
 		if err := ctx.Err(); err != nil && !errors.Is(res.Err, err) {
 			d.Err = joinCtx(res.Err, err) // not retried because ctx is done (§4 rule 1)
 		}
@@ -175,17 +109,17 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 	}
 	cl.last = res.Err
 	switch {
-	case res.Sent && d.Class == ClassTransient && !cl.pol.RetrySafe &&
+	case res.Sent && d.Class == engine.ClassTransient && !cl.pol.RetrySafe &&
 		(res.StatusCode == 0 || res.StatusCode >= 200 && res.StatusCode < 300):
 		// No response, or a 2xx whose body broke off: the request may have
 		// had its effect (§3).
-		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Err: res.Err}
+		d.Outcome, d.Err = engine.OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Err: res.Err}
 		return true
 	case cl.noReplay && cl.attempts >= cl.pol.Params.MaxAttempts:
-		d.Outcome, d.Err = OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Reason: reasonBodyNotReplayable, Err: res.Err}
+		d.Outcome, d.Err = engine.OutcomeNotRetrySafe, &NotRetrySafeError{Attempts: cl.attempts, Reason: reasonBodyNotReplayable, Err: res.Err}
 		return true
 	case cl.attempts >= cl.pol.Params.MaxAttempts:
-		d.Outcome, d.Err = OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
+		d.Outcome, d.Err = engine.OutcomeMaxAttempts, &MaxAttemptsError{Attempts: cl.attempts, Err: res.Err}
 		return true
 	}
 	return false
@@ -196,7 +130,7 @@ func (cl *Call) decideEnd(ctx context.Context, res *AttemptResult, d *Decision) 
 // cannot pay: the outcome is OutcomeQuotaExhausted, and a long-polling
 // operation keeps the backoff as the delay to sleep before returning (§7)
 // when it fits the deadline.
-func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) bool {
+func (cl *callMachine) payQuota(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
 	if !cl.pol.Params.UsesQuota && cl.c.fleet == nil {
@@ -208,13 +142,13 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 		cl.paid = cost
 		return false
 	}
-	d.Outcome = OutcomeQuotaExhausted
+	d.Outcome = engine.OutcomeQuotaExhausted
 	d.Err = &QuotaExhaustedError{Available: balance, Needed: cost, Attempts: cl.attempts, Fleet: fleet, Err: res.Err}
 	if cl.pol.LongPolling {
 		// §7: the forced sleep honours the server delay headers the
 		// service declares, clamped to the max server delay as a retry's
 		// delay would be (aws-sdk-go-v2 honours x-amz-retry-after here).
-		delay, _, from, _ := serverDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+		delay, _, from, _ := engine.ServerDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 		if from != "" {
 			d.Delay, d.DelayReason = min(delay, cl.pol.MaxServerDelay), from
 		}
@@ -233,20 +167,20 @@ func (cl *Call) payQuota(ctx context.Context, res *AttemptResult, d *Decision) b
 // delay is longer than the max server delay or the time left before ctx's
 // deadline. With throttle control, x-acs-retry-after is bounded by the max
 // delay like a throttle window instead (applyThrottleWindow).
-func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Decision) bool {
-	delay, requested, from, bounded := serverDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+func (cl *callMachine) applyServerDelay(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
+	delay, requested, from, bounded := engine.ServerDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
 	} else if res.StreamRetry > 0 {
 		// An event stream's retry field: a server delay, clamped (§5).
 		d.Delay, d.DelayReason = max(d.Delay, min(res.StreamRetry, cl.pol.MaxServerDelay)), "event stream retry field"
 	}
-	windowed := from == HeaderACSRetryAfter && cl.pol.ThrottleControl != nil
+	windowed := from == engine.HeaderACSRetryAfter && cl.pol.ThrottleControl != nil
 	if !bounded || windowed || (requested <= cl.pol.MaxServerDelay && cl.fitsDeadline(ctx, requested)) {
 		return false
 	}
 	cl.refund()
-	d.Class, d.Outcome, d.Delay = ClassThrottling, OutcomeServerDelayTooLong, requested
+	d.Class, d.Outcome, d.Delay = engine.ClassThrottling, engine.OutcomeServerDelayTooLong, requested
 	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: cl.deadlineErr(ctx, res.Err, requested)}
 	return true
 }
@@ -255,7 +189,7 @@ func (cl *Call) applyServerDelay(ctx context.Context, res *AttemptResult, d *Dec
 // response wait at least the time left of its window (throttleDelay). It
 // reports true, ending the call with a refund and a *ThrottleWindowError,
 // when that delay is longer than the max delay.
-func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
+func (cl *callMachine) applyThrottleWindow(res *engine.AttemptResult, d *engine.Decision) bool {
 	if cl.pol.ThrottleControl == nil {
 		return false
 	}
@@ -270,7 +204,7 @@ func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
 		return false
 	}
 	cl.refund()
-	d.Outcome = OutcomeThrottleWindow
+	d.Outcome = engine.OutcomeThrottleWindow
 	d.Err = &ThrottleWindowError{Until: cl.c.clock.Now().Add(delay), Dimension: dim, Operation: cl.op.Name, Err: res.Err}
 	return true
 }
@@ -278,12 +212,12 @@ func (cl *Call) applyThrottleWindow(res *AttemptResult, d *Decision) bool {
 // checkDeadline reports true, ending the call with a refund and an error
 // that wraps context.DeadlineExceeded, when the delay would end after ctx's
 // deadline: never start a sleep that cannot finish.
-func (cl *Call) checkDeadline(ctx context.Context, res *AttemptResult, d *Decision) bool {
+func (cl *callMachine) checkDeadline(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	if cl.fitsDeadline(ctx, d.Delay) {
 		return false
 	}
 	cl.refund()
-	d.Outcome, d.Err = OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
+	d.Outcome, d.Err = engine.OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
 	return true
 }
 
@@ -293,13 +227,13 @@ func (cl *Call) checkDeadline(ctx context.Context, res *AttemptResult, d *Decisi
 // exponential backoff (JitterNone), with the policy's base delays, max
 // backoff and backoff exponent (§9). These formula functions are the ones
 // their tests check.
-func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
+func (cl *callMachine) backoff(class engine.Class, err error) (time.Duration, string) {
 	if f := cl.pol.Backoff; f != nil {
 		return max(f(cl.attempts, err), 0), "Options.Backoff"
 	}
 	p := &cl.pol.Params
 	base := p.TransientBaseDelay
-	if class == ClassThrottling {
+	if class == engine.ClassThrottling {
 		base = p.ThrottlingBaseDelay
 	}
 	n := cl.attempts - 1 // retry index from 0
@@ -315,7 +249,7 @@ func (cl *Call) backoff(class Class, err error) (time.Duration, string) {
 
 // refund returns the cost of a paid retry that is abandoned before it is
 // sent (§3 step 7).
-func (cl *Call) refund() {
+func (cl *callMachine) refund() {
 	if cl.paid > 0 {
 		cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 		cl.paid = 0
@@ -326,7 +260,7 @@ func (cl *Call) refund() {
 // of d does not fit the deadline (fitsDeadline), so that
 // errors.Is(err, context.DeadlineExceeded) holds whenever the deadline ended
 // the call, whichever rule noticed it; else err.
-func (cl *Call) deadlineErr(ctx context.Context, err error, d time.Duration) error {
+func (cl *callMachine) deadlineErr(ctx context.Context, err error, d time.Duration) error {
 	if cl.fitsDeadline(ctx, d) {
 		return err
 	}
@@ -335,7 +269,7 @@ func (cl *Call) deadlineErr(ctx context.Context, err error, d time.Duration) err
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's
 // deadline.
-func (cl *Call) fitsDeadline(ctx context.Context, d time.Duration) bool {
+func (cl *callMachine) fitsDeadline(ctx context.Context, d time.Duration) bool {
 	now := cl.c.clock.Now()
 	if e := cl.pol.MaxElapsed; e > 0 && !cl.start.IsZero() && d > cl.start.Add(e).Sub(now) {
 		return false // the service's retry deadline (Service.MaxElapsed)

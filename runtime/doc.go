@@ -21,35 +21,34 @@
 // errors — every failure of [Client.Do] is an [*OperationError] naming the
 // service and operation ("dynamodb: GetItem: …") that wraps a modeled error,
 // an [APIError] or one of [MaxAttemptsError], [QuotaExhaustedError],
-// [ServerDelayError], [ThrottleWindowError], [RateLimitedError],
-// [RequestHookError], [DecodeError], [ConfigError] — and [AttemptInfo] (the
-// per-attempt hook).
+// [ServerDelayError], [ThrottleWindowError], [NotRetrySafeError],
+// [RequestHookError], [DecodeError], [BodyTooLargeError], [ChecksumError],
+// [ConfigError] (and, with Options.RateLimiterFailFast,
+// engine.RateLimitedError) — and the hooks: [AttemptInfo] (each attempt),
+// [CallInfo] and [CallHooks] (each call).
 //
 // # Generated code
 //
 // [Service], [Operation], [Request], [ResponseMetadata], [ErrorMetadata],
-// [ModeledError], [DecodeJSON], [DecodeBytes], [ChainBeforeAttempt] and
-// [NewUUID] are the contract with generated code, which also references
+// [ModeledError], [DecodeJSONKeep], the validation errors
+// ([InvalidParamsError]), the paginator and waiter helpers and [NewUUID] are
+// the contract with generated code, which also references
 // [SupportsGeneratedCodeV1]. The wire encoding of parameters, request
 // bodies, credentials, server URLs, timestamps and oneOf/anyOf unions is the
 // subpackage runtime/openapi, which generated code imports beside this one.
 //
-// # Step API
+// # The engine
 //
-// A step API for conformance runners and simulators drives the real rules
-// one step at a time on a fake clock (runtime/clocktest), without HTTP:
-// [Client.NewCall] starts a [Call] with its resolved [Policy] ([ResolvePolicy]
-// resolves the same policy without a client; `retrygen explain` prints it);
-// [Call.Next] is the attempt state machine: fed an [Event] (the call
-// started, a wait ended, a send token was taken, a scripted [AttemptResult]
-// arrived), it returns the [Action] to carry out (wait, take a send token,
-// send, return) and, after a response, the [Decision] (the [Outcome], the
-// delay and its rule). [RateLimiter] (with [RateLimiterState]),
-// [CubicSuccess] and [CubicThrottle] expose the adaptive mode's CUBIC rate
-// limiter, [RetryQuota] the retry quota and [WindowStore] the throttle
-// windows. [Client.Do], `retrygen vectors` and `retrygen-sim` all drive
-// [Call.Next]: the order of the attempt loop is written once, so what the
-// step API shows is what a generated client does.
+// What programs that drive or plug into the retry engine need, rather than
+// generated code, is the subpackage runtime/engine: the attempt state
+// machine's events and actions (engine.Call), attempt classes and
+// outcomes, the retry quota, the adaptive rate limiter (CUBIC), throttle
+// windows and headers, the clock. [Client.NewCall] starts a call's state
+// machine for a driver that keeps its own time (`retrygen vectors`,
+// `retrygen-sim`); [Client.Do] drives the same machine on real time, so the
+// order of the attempt loop is written once and what a simulator shows is
+// what a generated client does. [ResolvePolicy] resolves a call's [Policy]
+// without a client (`retrygen explain` prints it).
 //
 // # Where each rule is
 //
@@ -59,12 +58,12 @@
 //     environment, shared config file, service defaults (§2).
 //   - policy.go: [Policy], every other precedence rule, resolved once per
 //     call (service, operation, client and call options).
-//   - retryer.go: a call's attempt state machine, [Call] and [Call.Next]
-//     (§3), and the loop of [Client.Do] that drives it.
+//   - retryer.go: a call's attempt state machine (§3) and the loop of
+//     [Client.Do] that drives it.
 //   - decide.go: the decision after each attempt, step by
 //     step: end, retry quota, server delay, throttle window, deadline (§3;
 //     long polling, §7; the retry deadline Service.MaxElapsed, §9).
-//   - classify.go: [Class] and the classification rules and error-code lists
+//   - classify.go: the classification rules and error-code lists
 //     (§4); retry statuses ([StatusRange]) and connection errors (§9);
 //     the error body decoded once into the code and the modeled error;
 //     jsonfields.go, xmlfields.go: error codes, messages and request IDs
@@ -75,24 +74,30 @@
 //     the attempt's deadline).
 //   - backoff.go, equaljitter.go: full jitter and equal jitter (§5), the
 //     backoff exponent (§9).
-//   - quota.go: the retry quota and retry costs (§5).
-//   - retryafter.go: server delays: Retry-After, x-amz-retry-after,
-//     x-acs-retry-after (§5).
-//   - adaptive.go: the client-side rate limiter and CUBIC (§6).
-//   - throttleheader.go: throttle headers and their parser (§8).
-//   - window.go, throttledelay.go: throttle windows, the delay after a
-//     throttled response, [ThrottleWindowError] (§8).
+//   - quota.go, fleet.go: the retry costs a call pays and refunds, the
+//     client's and the fleet's retry quotas (§5; the quota itself is
+//     engine/quota.go).
+//   - throttleheader.go: which throttle headers a service sends (§8; their
+//     parser is engine/throttleheader.go).
+//   - window.go, release.go, throttledelay.go: [ThrottleWindowError], the
+//     client's use of throttle windows and the delay after a throttled
+//     response (§8; the window store is engine/window.go).
 //   - client.go: [Client], [Client.Do], sending one attempt (a fresh
 //     request and header map per attempt, under Options.AttemptTimeout),
 //     decoding error responses; checksum.go: the response checksum
 //     ([ChecksumError]); uuid.go: [NewUUID] (amz-sdk-invocation-id);
 //     service.go: [Service], [Operation], [ThrottleControl];
-//     options.go: [Options] and the call hook [CallHooks]; errors.go: the error types; hook.go:
-//     [AttemptInfo] and logging; clock.go: [Clock].
+//     options.go: [Options] and the call hook [CallHooks]; errors.go: the
+//     error types; hook.go: [AttemptInfo] and logging.
 //   - waiter.go: waiters (smithy.waiters#waitable): [WaiterDelay], smithy's
 //     delay between polls, and [Wait], the poll loop generated WaitUntil…
 //     methods run (each poll one call through [Client.Do]); paginate.go:
 //     the Link header ([NextLink], RFC 8288) for link-style paginators.
+//
+// In runtime/engine: retryafter.go (Retry-After, x-amz-retry-after,
+// x-acs-retry-after, §5), adaptive.go and sharedlimiter.go (the
+// client-side rate limiter and CUBIC, §6), step.go (events, actions,
+// classes, outcomes), clock.go.
 package runtime
 
 // SupportsGeneratedCodeV1 is referenced by every generated client

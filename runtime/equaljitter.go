@@ -14,7 +14,7 @@ const aliyunBaseDelay = 100 * time.Millisecond
 // [0, maxDelay] for any k.
 //
 // exponent replaces the 2 of base × 2^k (0 means 2; backoffCeilingExp). The
-// attempt loop calls it (Call.backoff).
+// attempt loop calls it (callMachine.backoff).
 func equalJitter(base, maxDelay time.Duration, exponent float64, k int, r float64) time.Duration {
 	return equalJitterOf(backoffCeilingExp(base, maxDelay, exponent, k), r)
 }

@@ -141,20 +141,6 @@ func (e *ServerDelayError) Error() string {
 // Unwrap returns the last attempt's error.
 func (e *ServerDelayError) Unwrap() error { return e.Err }
 
-// RateLimitedError is returned by adaptive mode with RateLimiterFailFast when
-// no send token is available at once.
-type RateLimitedError struct {
-	// Wait is how long the token would have taken.
-	Wait time.Duration
-	// Rate is the limiter's fill rate in tokens/s.
-	Rate float64
-}
-
-// Error names the wait and the rate.
-func (e *RateLimitedError) Error() string {
-	return fmt.Sprintf("client-side rate limiter: no send token for %v at %.3f tokens/s (fail-fast)", e.Wait, e.Rate)
-}
-
 // RequestHookError is returned when Options.BeforeAttempt fails: nothing was
 // sent and the call ends without retrying.
 type RequestHookError struct {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,9 +34,9 @@ func TestLongPollingEmptyQuotaHonoursServerDelay(t *testing.T) {
 		delay  time.Duration
 		reason string
 	}{
-		{"x-amz-retry-after 3000 ms: max(t, min(v, t+5 s))", status(500, HeaderAmzRetryAfter, "3000"), 3 * time.Second, "x-amz-retry-after (long polling)"},
-		{"x-amz-retry-after 9000 ms clamped to t + 5 s", status(500, HeaderAmzRetryAfter, "9000"), 5025 * time.Millisecond, "x-amz-retry-after (long polling)"},
-		{"Retry-After 60 s clamped to the max server delay", status(503, HeaderRetryAfter, "60"), DefaultMaxServerDelay, "Retry-After (long polling)"},
+		{"x-amz-retry-after 3000 ms: max(t, min(v, t+5 s))", status(500, engine.HeaderAmzRetryAfter, "3000"), 3 * time.Second, "x-amz-retry-after (long polling)"},
+		{"x-amz-retry-after 9000 ms clamped to t + 5 s", status(500, engine.HeaderAmzRetryAfter, "9000"), 5025 * time.Millisecond, "x-amz-retry-after (long polling)"},
+		{"Retry-After 60 s clamped to the max server delay", status(503, engine.HeaderRetryAfter, "60"), engine.DefaultMaxServerDelay, "Retry-After (long polling)"},
 		{"no header: the transient backoff", status(500), 25 * time.Millisecond, "full jitter (long polling)"},
 		{"no header, throttling: the throttling backoff", coded(400, "ThrottlingException"), 500 * time.Millisecond, "full jitter (long polling)"},
 	} {

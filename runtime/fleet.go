@@ -2,20 +2,9 @@ package runtime
 
 import (
 	"fmt"
-)
 
-// ScopedRetryBudget is a [RetryBudget] that keeps one bucket per service and
-// endpoint host, so that one sick service or region spends only its own
-// budget (issue 22). [NewClient] asks it once for the client's bucket with
-// Scope(Service.Name, the endpoint's host) and uses what it returns as the
-// client's fleet retry budget. runtime/redisstore's implements it.
-type ScopedRetryBudget interface {
-	RetryBudget
-	// Scope returns the bucket of service (Service.Name, "Amazon
-	// DynamoDB") called at endpointHost ("dynamodb.eu-west-1.amazonaws.com",
-	// which names the region); the same arguments give the same bucket.
-	Scope(service, endpointHost string) RetryBudget
-}
+	"github.com/retrygen/retrygen/runtime/engine"
+)
 
 // resolveFleet takes the client's shared rate limiter (Options.RateLimiters),
 // scopes the client's fleet retry budget to its service and
@@ -29,10 +18,10 @@ func (c *Client) resolveFleet(host string) error {
 	if c.opts.RateLimiters != nil {
 		c.limiter = c.opts.RateLimiters.Limiter(c.svc.Name, host, c.clock)
 	}
-	if s, ok := c.fleet.(ScopedRetryBudget); ok {
+	if s, ok := c.fleet.(engine.ScopedRetryBudget); ok {
 		c.fleet = s.Scope(c.svc.Name, host)
 	}
-	if _, shared := c.windows.(StoreFaultReporter); shared && c.opts.ThrottleIdentity == "" {
+	if _, shared := c.windows.(engine.StoreFaultReporter); shared && c.opts.ThrottleIdentity == "" {
 		return fmt.Errorf("runtime.NewClient: Options.Windows (%T) shares throttle windows between processes, but Options.ThrottleIdentity is empty: set it to the identity the server throttles (the access key ID the requests are signed with), or no window would ever be shared", c.windows)
 	}
 	return nil

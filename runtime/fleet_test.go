@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,20 +16,20 @@ func TestSharedWindowsNeedThrottleIdentity(t *testing.T) {
 	require.EqualError(t, err, "runtime.NewClient: Options.Windows (*runtime.recordingStore) shares throttle windows between processes, but Options.ThrottleIdentity is empty: set it to the identity the server throttles (the access key ID the requests are signed with), or no window would ever be shared")
 	_, err = NewClient(testService(), "http://svc.test", Options{Windows: &recordingStore{}, ThrottleIdentity: "ak-1"})
 	require.NoError(t, err)
-	_, err = NewClient(testService(), "http://svc.test", Options{Windows: NewWindowStore()})
+	_, err = NewClient(testService(), "http://svc.test", Options{Windows: engine.NewWindowStore()})
 	require.NoError(t, err)
 }
 
 // scopes is a ScopedRetryBudget that hands out one RetryQuota per scope.
 type scopes struct {
-	*RetryQuota
-	by map[string]*RetryQuota
+	*engine.RetryQuota
+	by map[string]*engine.RetryQuota
 }
 
-func (s *scopes) Scope(service, host string) RetryBudget {
+func (s *scopes) Scope(service, host string) engine.RetryBudget {
 	k := service + "|" + host
 	if s.by[k] == nil {
-		s.by[k] = NewRetryQuota(100)
+		s.by[k] = engine.NewRetryQuota(100)
 	}
 	return s.by[k]
 }
@@ -36,7 +37,7 @@ func (s *scopes) Scope(service, host string) RetryBudget {
 // TestFleetRetryBudgetScoped: NewClient asks a ScopedRetryBudget for the
 // bucket of its service and endpoint host, and pays from that one.
 func TestFleetRetryBudgetScoped(t *testing.T) {
-	sc := &scopes{RetryQuota: NewRetryQuota(100), by: map[string]*RetryQuota{}}
+	sc := &scopes{RetryQuota: engine.NewRetryQuota(100), by: map[string]*engine.RetryQuota{}}
 	h := newHarness(t, nil, 1, script(status(500), status(200)), func(o *Options) { o.FleetRetryBudget = sc })
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
@@ -53,7 +54,7 @@ func TestFleetRetryBudgetScoped(t *testing.T) {
 func TestFleetRetryBudgetEveryMode(t *testing.T) {
 	for _, mode := range []Mode{ModeLegacy, ModeAliyun} {
 		t.Run(string(mode), func(t *testing.T) {
-			fleet := NewRetryQuota(30)
+			fleet := engine.NewRetryQuota(30)
 			h := newHarness(t, nil, 0, script(status(500), status(500), status(500)), func(o *Options) {
 				o.RetryMode, o.MaxAttempts, o.FleetRetryBudget = mode, 4, fleet
 			})
@@ -65,7 +66,7 @@ func TestFleetRetryBudgetEveryMode(t *testing.T) {
 			require.Equal(t, 3, md.Attempts, "two retries paid (28 of 30), the third refused")
 			require.Equal(t, 2, fleet.Balance())
 
-			fleet = NewRetryQuota(30)
+			fleet = engine.NewRetryQuota(30)
 			h = newHarness(t, nil, 0, script(status(500), status(200), status(200)), func(o *Options) {
 				o.RetryMode, o.FleetRetryBudget = mode, fleet
 			})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 )
@@ -148,7 +149,7 @@ func testService() *Service {
 		ErrorCodeFields:    []string{"__type", "code"},
 		ErrorMessageFields: []string{"message", "Message"},
 		RequestIDHeaders:   []string{"x-amzn-RequestId"},
-		ServerDelayHeaders: []string{HeaderAmzRetryAfter, HeaderRetryAfter},
+		ServerDelayHeaders: []string{engine.HeaderAmzRetryAfter, engine.HeaderRetryAfter},
 		AttemptHeader:      "amz-sdk-request",
 	}
 }

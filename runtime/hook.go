@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // AttemptInfo is passed to Options.OnAttempt after every attempt.
@@ -16,7 +18,7 @@ type AttemptInfo struct {
 	// Mode is the resolved retry mode.
 	Mode Mode
 	// Class is the attempt's class (ClassSuccess on success).
-	Class Class
+	Class engine.Class
 	// StatusCode and Code describe the response (0, "" when none).
 	StatusCode int
 	Code       string
@@ -24,7 +26,7 @@ type AttemptInfo struct {
 	Err error
 	// Outcome is what the attempt led to: OutcomeRetry, or why the call
 	// ended.
-	Outcome Outcome
+	Outcome engine.Outcome
 	// Retry reports whether another attempt follows (Outcome ==
 	// OutcomeRetry).
 	Retry bool
@@ -42,7 +44,7 @@ type AttemptInfo struct {
 	LimiterRate float64
 	// Throttle is the quota parsed from the response's throttle headers
 	// (§8).
-	Throttle ThrottleHeaders
+	Throttle engine.ThrottleHeaders
 	// AdmitWait is how long this attempt waited for throttle windows
 	// covering its operation before it was sent (§8); 0 when it did not.
 	AdmitWait time.Duration

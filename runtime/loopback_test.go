@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -151,7 +152,7 @@ func TestLoopbackAttemptTimeoutRetries(t *testing.T) {
 	require.Len(t, srv.seen(), 3)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "the attempt's own deadline, inside")
 	require.NoError(t, ctx.Err())
-	require.Equal(t, 500-2*RetryCostTimeout, c.RetryQuota().Balance())
+	require.Equal(t, 500-2*engine.RetryCostTimeout, c.RetryQuota().Balance())
 	require.Equal(t, []time.Duration{25 * time.Millisecond, 50 * time.Millisecond}, clock.Sleeps(), "full jitter of 50 ms × 2^n with Rand 0.5")
 }
 
@@ -181,7 +182,7 @@ func TestLoopbackHTTPClientTimeoutRetries(t *testing.T) {
 			require.ErrorAs(t, err, &maxErr)
 			require.Equal(t, 2, md.Attempts)
 			require.Len(t, srv.seen(), 2)
-			require.Equal(t, 500-RetryCostTimeout, c.RetryQuota().Balance())
+			require.Equal(t, 500-engine.RetryCostTimeout, c.RetryQuota().Balance())
 		})
 	}
 }
@@ -235,7 +236,7 @@ func testBrickHeaderWindowIsCapped(t *testing.T, lines []string) {
 	srv := newRecordingServer(t, func(w http.ResponseWriter, _ *http.Request, n int) {
 		if n == 1 {
 			for _, l := range lines {
-				w.Header().Add(DefaultUserHeader, l)
+				w.Header().Add(engine.DefaultUserHeader, l)
 			}
 			w.Header().Set("X-Amzn-ErrorType", "Throttling.User")
 			w.WriteHeader(400)
@@ -248,7 +249,7 @@ func testBrickHeaderWindowIsCapped(t *testing.T, lines []string) {
 	_, err := c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
 	var twe *ThrottleWindowError
 	require.ErrorAs(t, err, &twe)
-	require.Equal(t, start.Add(DefaultMaxThrottleWindow), twe.Until)
+	require.Equal(t, start.Add(engine.DefaultMaxThrottleWindow), twe.Until)
 	clock.Advance(7 * time.Minute)
 	_, err = c.Do(context.Background(), opGet, &Request{Method: "GET", Path: "/"}, nil, nil)
 	require.ErrorAs(t, err, &twe)

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // HTTPClient sends one HTTP request. *http.Client satisfies it.
@@ -121,7 +123,7 @@ type Options struct {
 	// must also pay from, on top of the client's retry quota, with the same
 	// costs and refills (§5); typically one shared by a fleet of processes
 	// (runtime/redisstore). nil means none. Read once, by NewClient.
-	FleetRetryBudget RetryBudget
+	FleetRetryBudget engine.RetryBudget
 
 	// TransientCodes, ThrottlingCodes and NonRetryableCodes add error codes
 	// to the service's classification; a code listed here moves to this
@@ -132,14 +134,14 @@ type Options struct {
 	// Classify, when set, is asked first for every failed attempt; it
 	// returns the class and true to decide, or false to fall through to the
 	// rules of retry-behavior.md §4. It must be safe for concurrent use.
-	Classify func(*AttemptResult) (Class, bool)
+	Classify func(*engine.AttemptResult) (engine.Class, bool)
 
 	// RateLimiters, when set, gives the client the adaptive rate limiter
 	// (§6) of its service and endpoint host, shared with every client given
 	// the same value, instead of one of its own: a *RateLimiterPool shares
 	// within a process, runtime/redisstore's Store across a fleet. Read
 	// once, by NewClient.
-	RateLimiters SharedRateLimiters
+	RateLimiters engine.SharedRateLimiters
 	// RateLimiterFailFast makes the adaptive rate limiter return a
 	// *RateLimitedError at once instead of waiting for a send token.
 	RateLimiterFailFast bool
@@ -162,7 +164,7 @@ type Options struct {
 	// Windows is the throttle-window store; nil means a [*WindowStore] owned
 	// by the client. Share one between clients on purpose, or share windows
 	// between processes with runtime/redisstore. Read once, by NewClient.
-	Windows ThrottleWindowStore
+	Windows engine.ThrottleWindowStore
 	// ThrottleDebug sends "X-RateLimit-Mode: debug" on every request, so
 	// the server reports quota before throttling (§8); the parsed quota of
 	// every response is exposed in ResponseMetadata.Throttle and
@@ -200,7 +202,7 @@ type Options struct {
 	// Clock and Rand make time and jitter injectable. Clock nil means the
 	// system clock; Rand nil means math/rand/v2.Float64. Rand returns a
 	// value in [0,1) and must be safe for concurrent use.
-	Clock Clock
+	Clock engine.Clock
 	Rand  func() float64
 }
 

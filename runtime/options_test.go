@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -54,7 +55,7 @@ func TestOptionsSharedByGoroutines(t *testing.T) {
 		TransientCodes:     withSpare("Busy"),
 		ThrottlingCodes:    withSpare("Slow", "Slower"),
 		NonRetryableCodes:  withSpare("Gone"),
-		Classify:           func(*AttemptResult) (Class, bool) { return ClassSuccess, false },
+		Classify:           func(*engine.AttemptResult) (engine.Class, bool) { return engine.ClassSuccess, false },
 		OnAttempt:          func(a AttemptInfo) { observed.Store(a.Attempt, true) },
 		Clock:              clocktest.New(epoch),
 		Rand:               fixedRand(1),

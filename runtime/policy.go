@@ -3,6 +3,8 @@ package runtime
 import (
 	"slices"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Policy is one call's retry policy, resolved once when the call starts from
@@ -60,7 +62,7 @@ type Policy struct {
 	ServerDelayHeaders []string
 	// Classify and Backoff are the call's Options.Classify and
 	// Options.Backoff (nil for none).
-	Classify func(*AttemptResult) (Class, bool)
+	Classify func(*engine.AttemptResult) (engine.Class, bool)
 	Backoff  func(attempt int, err error) time.Duration
 	// codes are the error-code lists, most specific first: the call's
 	// options, the operation, the service; the built-in lists follow (§4).
@@ -70,7 +72,7 @@ type Policy struct {
 // ResolvePolicy resolves the policy of one call of op (nil: an operation
 // that declares nothing) on svc, for a client built with client options and
 // a call with call options (either may be nil), in environment env. It
-// reads the environment and the config file as [ResolveSettings] does and
+// reads the environment and the config file as [resolveSettings] does and
 // returns its errors: a *ConfigError for an invalid winning retry mode or
 // max attempts, an *IniSyntaxError or *fs.PathError for the config file.
 // [Client.Do] resolves the same policy from the settings the client
@@ -79,7 +81,7 @@ func ResolvePolicy(svc *Service, op *Operation, client, call *Options, env Env) 
 	if svc == nil {
 		svc = &Service{}
 	}
-	s, err := ResolveSettings(svc, client, call, env)
+	s, err := resolveSettings(svc, client, call, env)
 	if err != nil {
 		return Policy{}, err
 	}
@@ -108,10 +110,10 @@ func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Option
 		call = client
 	}
 	mode := s.Mode.Value
-	if n := op.Backoff.MaxAttempts; n > 0 && s.MaxAttempts.Source.Level >= LevelServiceDefault {
+	if n := op.Backoff.MaxAttempts; n > 0 && s.MaxAttempts.Source.Level >= engine.LevelServiceDefault {
 		// The operation's own max attempts sits above the service's (§2).
-		s.MaxAttempts = Setting[int]{Value: n, Source: Source{
-			Level: LevelServiceDefault, Name: "maxAttempts", Location: "x-retry of operation " + op.Name}}
+		s.MaxAttempts = engine.Setting[int]{Value: n, Source: engine.Source{
+			Level: engine.LevelServiceDefault, Name: "maxAttempts", Location: "x-retry of operation " + op.Name}}
 	}
 	p := Policy{Settings: s, Params: globalParams(mode)}
 	p.Params.MaxAttempts = s.MaxAttempts.Value
@@ -121,7 +123,7 @@ func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Option
 		// §8: with throttle control the aliyun max delay defaults to 120 s
 		// (aliyun-java-sdk-core's RetryUtil); the spec's own value is a
 		// service default.
-		p.Params.MaxBackoff = DefaultThrottleMaxDelay
+		p.Params.MaxBackoff = engine.DefaultThrottleMaxDelay
 		if tc == svc.ThrottleControl && tc.MaxDelay > 0 {
 			p.Params.MaxBackoff = tc.MaxDelay
 		}
@@ -136,7 +138,7 @@ func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Option
 		p.Params.MaxBackoff = call.MaxBackoff
 	}
 
-	p.MaxServerDelay = DefaultMaxServerDelay
+	p.MaxServerDelay = engine.DefaultMaxServerDelay
 	if call.MaxServerDelay > 0 {
 		p.MaxServerDelay = call.MaxServerDelay
 	}
@@ -146,13 +148,13 @@ func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Option
 	case tc != nil && tc.MaxDelay > 0:
 		p.ThrottleMaxDelay = tc.MaxDelay
 	default:
-		p.ThrottleMaxDelay = DefaultThrottleMaxDelay
+		p.ThrottleMaxDelay = engine.DefaultThrottleMaxDelay
 	}
 	p.ThrottleRetryStatuses = aliyunRetryStatuses
 	if tc := p.ThrottleControl; tc != nil && len(tc.RetryStatuses) > 0 {
 		p.ThrottleRetryStatuses = tc.RetryStatuses
 	}
-	p.MaxThrottleWindow = DefaultMaxThrottleWindow
+	p.MaxThrottleWindow = engine.DefaultMaxThrottleWindow
 	if client.MaxThrottleWindow > 0 {
 		p.MaxThrottleWindow = client.MaxThrottleWindow
 	}
@@ -244,9 +246,9 @@ func throttleControl(svc *Service, client *Options) *ThrottleControl {
 // options, the operation, the service, the built-in lists (§4), then, in
 // aliyun mode, the aliyun throttling codes (§8). The first level that lists
 // the code decides.
-func (p *Policy) codeClass(code string) (Class, bool) {
+func (p *Policy) codeClass(code string) (engine.Class, bool) {
 	if code == "" {
-		return ClassSuccess, false
+		return engine.ClassSuccess, false
 	}
 	for _, l := range p.codes {
 		if c, ok := l.lookup(code); ok {
@@ -257,7 +259,7 @@ func (p *Policy) codeClass(code string) (Class, bool) {
 		return c, true
 	}
 	if p.Mode.Value == ModeAliyun && slices.Contains(aliyunThrottlingCodes, code) {
-		return ClassThrottling, true
+		return engine.ClassThrottling, true
 	}
-	return ClassSuccess, false
+	return engine.ClassSuccess, false
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -122,7 +123,7 @@ func TestResolvePolicyEverySettingAtEveryLevel(t *testing.T) {
 		{"backoff exponent", "service", svcDelay, exponent, 1.5},
 		{"backoff exponent", "service, mode", perModeDelay, exponent, 3.0},
 		{"backoff exponent", "operation", opDelay, exponent, 4.0},
-		{"max server delay", "global default", nil, maxServerDelay, DefaultMaxServerDelay},
+		{"max server delay", "global default", nil, maxServerDelay, engine.DefaultMaxServerDelay},
 		{"max server delay", "call option", func(l *levels) { l.client.MaxServerDelay = ms(1); l.call.MaxServerDelay = ms(2) }, maxServerDelay, ms(2)},
 		{"throttle control", "global default", nil, tc, (*ThrottleControl)(nil)},
 		{"throttle control", "service", svcTC, tc, tcSvc},
@@ -130,17 +131,17 @@ func TestResolvePolicyEverySettingAtEveryLevel(t *testing.T) {
 		{"throttle control", "client option: disabled", disabledTC, tc, (*ThrottleControl)(nil)},
 		{"throttle control", "call option: not read", func(l *levels) { svcTC(l); l.call.DisableThrottleControl = true }, tc, tcSvc},
 		{"throttle max delay", "global default", svcTC, throttleMax, 30 * time.Second},
-		{"throttle max delay", "default", func(l *levels) { l.svc.ThrottleControl = &ThrottleControl{} }, throttleMax, DefaultThrottleMaxDelay},
+		{"throttle max delay", "default", func(l *levels) { l.svc.ThrottleControl = &ThrottleControl{} }, throttleMax, engine.DefaultThrottleMaxDelay},
 		{"throttle max delay", "client option", clientTC, throttleMax, 5 * time.Second},
-		{"throttle max delay (aliyun)", "client option, no spec control", func(l *levels) { aliyun(l); l.client.ThrottleControl = &ThrottleControl{} }, throttleMax, DefaultThrottleMaxDelay},
+		{"throttle max delay (aliyun)", "client option, no spec control", func(l *levels) { aliyun(l); l.client.ThrottleControl = &ThrottleControl{} }, throttleMax, engine.DefaultThrottleMaxDelay},
 		{"throttle max delay (aliyun)", "client option", func(l *levels) { aliyun(l); l.client.ThrottleControl = tcOpt }, throttleMax, 5 * time.Second},
 		{"throttle max delay (aliyun)", "call option", aliyunCallMax, throttleMax, ms(60)},
 		{"aliyun retry statuses", "global default", nil, retryStatusesAliyun, aliyunRetryStatuses},
 		{"aliyun retry statuses", "service", svcTC, retryStatusesAliyun, []int{503}},
 		{"aliyun retry statuses", "client option", clientTC, retryStatusesAliyun, []int{500}},
-		{"max throttle window", "global default", nil, maxWindow, DefaultMaxThrottleWindow},
+		{"max throttle window", "global default", nil, maxWindow, engine.DefaultMaxThrottleWindow},
 		{"max throttle window", "client option", func(l *levels) { l.client.MaxThrottleWindow = time.Minute }, maxWindow, time.Minute},
-		{"max throttle window", "call option: not read", func(l *levels) { l.call.MaxThrottleWindow = time.Minute }, maxWindow, DefaultMaxThrottleWindow},
+		{"max throttle window", "call option: not read", func(l *levels) { l.call.MaxThrottleWindow = time.Minute }, maxWindow, engine.DefaultMaxThrottleWindow},
 		{"retry-safe", "global default", nil, retrySafe, false},
 		{"retry-safe", "service", func(l *levels) { l.svc.RetrySafe = true }, retrySafe, true},
 		{"retry-safe", "operation", func(l *levels) { l.op.RetrySafe = true }, retrySafe, true},
@@ -154,10 +155,10 @@ func TestResolvePolicyEverySettingAtEveryLevel(t *testing.T) {
 		{"connection errors not retried", "service", func(l *levels) { l.svc.ConnectionErrorsNotRetried = true }, connNotRetried, true},
 		{"connection errors not retried", "operation", func(l *levels) { l.op.ConnectionErrorsNotRetried = true }, connNotRetried, true},
 		{"bare 429 not retried", "service", func(l *levels) { l.svc.Bare429NotRetried = true }, bare429, true},
-		{"error code class", "global default", nil, code, ClassSuccess},
-		{"error code class", "service", svcCode, code, ClassThrottling},
-		{"error code class", "operation", opCode, code, ClassTransient},
-		{"error code class", "call option", callCode, code, ClassNonRetryable},
+		{"error code class", "global default", nil, code, engine.ClassSuccess},
+		{"error code class", "service", svcCode, code, engine.ClassThrottling},
+		{"error code class", "operation", opCode, code, engine.ClassTransient},
+		{"error code class", "call option", callCode, code, engine.ClassNonRetryable},
 	}
 	for _, r := range rows {
 		t.Run(r.setting+" at "+r.level, func(t *testing.T) {
@@ -190,7 +191,7 @@ func TestClientCallResolvesThePolicy(t *testing.T) {
 	for _, call := range []*Options{nil, {RetryMode: ModeStandard}, {MaxAttempts: 2, MaxServerDelay: time.Second}} {
 		c, err := NewClient(svc, "http://svc.test", client)
 		require.NoError(t, err)
-		cl, err := c.NewCall(op, call)
+		cl, err := c.newCall(op, call)
 		require.NoError(t, err)
 		want, err := ResolvePolicy(svc, op, &client, call, Env{})
 		require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -17,22 +18,22 @@ import (
 func TestCallsShareTheOperationPolicy(t *testing.T) {
 	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard})
 	require.NoError(t, err)
-	first, err := c.NewCall(opGet, nil)
+	first, err := c.newCall(opGet, nil)
 	require.NoError(t, err)
-	again, err := c.NewCall(opGet, nil)
+	again, err := c.newCall(opGet, nil)
 	require.NoError(t, err)
 	require.Same(t, first.pol, again.pol, "the client's options")
 	o := c.Options()
-	copied, err := c.NewCall(opGet, &o)
+	copied, err := c.newCall(opGet, &o)
 	require.NoError(t, err)
 	require.Same(t, first.pol, copied.pol, "a copy of the client's options")
-	other, err := c.NewCall(opPost, &o)
+	other, err := c.newCall(opPost, &o)
 	require.NoError(t, err)
 	require.NotSame(t, first.pol, other.pol, "another operation")
 	require.False(t, other.pol.RetrySafe)
 
 	o.MaxBackoff = 3 * time.Second
-	own, err := c.NewCall(opGet, &o)
+	own, err := c.newCall(opGet, &o)
 	require.NoError(t, err)
 	require.NotSame(t, first.pol, own.pol)
 	require.Equal(t, 3*time.Second, own.pol.Params.MaxBackoff)
@@ -100,21 +101,24 @@ func TestOwnPolicyLeavesTheSharedOneAlone(t *testing.T) {
 }
 
 // StartCall starts a new call in an ended call's memory: nothing of the
-// earlier call (attempts, state, error) carries over.
+// earlier call (attempts, state, error) carries over. A call NewCall did
+// not return is refused.
 func TestStartCallReusesAnEndedCall(t *testing.T) {
 	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard, MaxAttempts: 2, Rand: func() float64 { return 0 }})
 	require.NoError(t, err)
-	var cl Call
+	require.EqualError(t, c.StartCall(nil, opGet, nil), "runtime: Client.StartCall: <nil> is not a call Client.NewCall returned")
+	cl, err := c.NewCall(opPost, nil)
+	require.NoError(t, err)
 	ctx := context.Background()
-	failed := AttemptResult{StatusCode: 500, Sent: true, Err: &APIError{ErrorMetadata: ErrorMetadata{HTTPStatusCode: 500}}}
+	failed := engine.AttemptResult{StatusCode: 500, Sent: true, Err: &APIError{ErrorMetadata: ErrorMetadata{HTTPStatusCode: 500}}}
 	for range 2 {
-		require.NoError(t, c.StartCall(&cl, opGet, nil))
-		require.Equal(t, ActionSend, cl.Next(ctx, Event{Kind: EventStart}).Kind)
-		act := cl.Next(ctx, Event{Kind: EventResponse, Result: &failed})
-		require.Equal(t, ActionWait, act.Kind, "attempt 1 of 2 is retried")
-		require.Equal(t, ActionSend, cl.Next(ctx, Event{Kind: EventWaited}).Kind)
-		act = cl.Next(ctx, Event{Kind: EventResponse, Result: &failed})
-		require.Equal(t, ActionReturn, act.Kind)
+		require.NoError(t, c.StartCall(cl, opGet, nil))
+		require.Equal(t, engine.ActionSend, cl.Next(ctx, engine.Event{Kind: engine.EventStart}).Kind)
+		act := cl.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &failed})
+		require.Equal(t, engine.ActionWait, act.Kind, "attempt 1 of 2 is retried")
+		require.Equal(t, engine.ActionSend, cl.Next(ctx, engine.Event{Kind: engine.EventWaited}).Kind)
+		act = cl.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &failed})
+		require.Equal(t, engine.ActionReturn, act.Kind)
 		var mae *MaxAttemptsError
 		require.ErrorAs(t, act.Err, &mae)
 		require.Equal(t, 2, mae.Attempts)

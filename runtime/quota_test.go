@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -161,25 +162,25 @@ func TestRetryQuotaConcurrent(t *testing.T) {
 // TestRetryQuotaAcquireRelease checks the bucket itself: Acquire refuses
 // without taking when the balance is short, Release never exceeds capacity.
 func TestRetryQuotaAcquireRelease(t *testing.T) {
-	q := NewRetryQuota(20)
+	q := engine.NewRetryQuota(20)
 	ok, b := q.Acquire(14)
 	require.Equal(t, []any{true, 6}, []any{ok, b})
 	ok, b = q.Acquire(14)
 	require.Equal(t, []any{false, 6}, []any{ok, b}, "refused, balance untouched")
 	q.Release(100)
 	require.Equal(t, 20, q.Balance(), "release capped at capacity")
-	require.Equal(t, 0, NewRetryQuota(-1).Capacity(), "negative capacity is 0")
+	require.Equal(t, 0, engine.NewRetryQuota(-1).Capacity(), "negative capacity is 0")
 }
 
 // BenchmarkRetryQuota measures one Acquire+Release pair; run with
 // -cpu 1,2,8 to see contention on the shared atomic.
 func BenchmarkRetryQuota(b *testing.B) {
-	q := NewRetryQuota(DefaultRetryQuotaCapacity)
+	q := engine.NewRetryQuota(engine.DefaultRetryQuotaCapacity)
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			if ok, _ := q.Acquire(RetryCostTransient); ok {
-				q.Release(RetryCostTransient)
+			if ok, _ := q.Acquire(engine.RetryCostTransient); ok {
+				q.Release(engine.RetryCostTransient)
 			}
 		}
 	})

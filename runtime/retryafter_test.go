@@ -6,42 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
-
-// TestParseRetryAfter checks RFC 9110 Retry-After: delta-seconds, the three
-// HTTP-date forms, past dates and overflow (retry-behavior.md §5).
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(1994, time.November, 6, 8, 49, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		name, value string
-		want        time.Duration
-		ok          bool
-	}{
-		{"delta-seconds", "120", 120 * time.Second, true},
-		{"delta-seconds zero", "0", 0, true},
-		{"delta-seconds with surrounding space", " 7 ", 7 * time.Second, true},
-		{"IMF-fixdate (RFC 1123)", "Sun, 06 Nov 1994 08:49:37 GMT", 37 * time.Second, true},
-		{"RFC 850 date", "Sunday, 06-Nov-94 08:49:37 GMT", 37 * time.Second, true},
-		{"asctime date", "Sun Nov  6 08:49:37 1994", 37 * time.Second, true},
-		{"past date is 0", "Sun, 06 Nov 1994 08:48:00 GMT", 0, true},
-		{"date equal to now is 0", "Sun, 06 Nov 1994 08:49:00 GMT", 0, true},
-		{"delta just past the largest Duration is too long", "9223372037", math.MaxInt64, true},
-		{"delta overflowing int64 is too long", "99999999999999999999", math.MaxInt64, true},
-		{"largest delta that fits", "9223372036", 9223372036 * time.Second, true},
-		{"empty is absent", "", 0, false},
-		{"negative is malformed", "-1", 0, false},
-		{"fraction is malformed", "1.5", 0, false},
-		{"garbage is malformed", "soon", 0, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			d, ok := parseRetryAfter(tc.value, now)
-			require.Equal(t, tc.ok, ok)
-			require.Equal(t, tc.want, d)
-			require.GreaterOrEqual(t, d, time.Duration(0), "never negative")
-		})
-	}
-}
 
 // TestServerDelayThroughDo checks what a call sleeps after a server-delay
 // header, with r=1 so the computed transient backoff t is exactly 50 ms.
@@ -52,23 +19,23 @@ func TestServerDelayThroughDo(t *testing.T) {
 		header, val string
 		want        time.Duration
 	}{
-		{"x-amz-retry-after below t gives t", HeaderAmzRetryAfter, "10", tr},
-		{"x-amz-retry-after inside [t, t+5 s] is used", HeaderAmzRetryAfter, "3000", ms(3000)},
-		{"x-amz-retry-after at t+5 s is used", HeaderAmzRetryAfter, "5050", ms(5050)},
-		{"x-amz-retry-after above t+5 s is clamped to t+5 s", HeaderAmzRetryAfter, "9000", tr + 5*time.Second},
-		{"x-amz-retry-after overflowing is clamped to t+5 s", HeaderAmzRetryAfter, "99999999999999999999", tr + 5*time.Second},
-		{"x-amz-retry-after with a plus sign is read as Go v2's ParseInt does", HeaderAmzRetryAfter, "+1500", ms(1500)},
-		{"x-amz-retry-after with two signs is ignored", HeaderAmzRetryAfter, "++1500", tr},
-		{"x-amz-retry-after invalid is ignored", HeaderAmzRetryAfter, "soon", tr},
-		{"x-amz-retry-after negative is ignored", HeaderAmzRetryAfter, "-3000", tr},
-		{"x-amz-retry-after empty is ignored", HeaderAmzRetryAfter, "", tr},
-		{"x-amz-retry-after fractional is ignored", HeaderAmzRetryAfter, "3000.5", tr},
-		{"Retry-After delta-seconds above t is used", HeaderRetryAfter, "3", 3 * time.Second},
-		{"Retry-After 0 gives t", HeaderRetryAfter, "0", tr},
-		{"Retry-After equal to max server delay is slept", HeaderRetryAfter, "20", 20 * time.Second},
-		{"Retry-After HTTP-date relative to the clock", HeaderRetryAfter, "Thu, 01 Jan 1970 00:00:10 GMT", 10 * time.Second},
-		{"Retry-After past date gives t", HeaderRetryAfter, "Thu, 01 Jan 1970 00:00:00 GMT", tr},
-		{"Retry-After invalid is ignored", HeaderRetryAfter, "later", tr},
+		{"x-amz-retry-after below t gives t", engine.HeaderAmzRetryAfter, "10", tr},
+		{"x-amz-retry-after inside [t, t+5 s] is used", engine.HeaderAmzRetryAfter, "3000", ms(3000)},
+		{"x-amz-retry-after at t+5 s is used", engine.HeaderAmzRetryAfter, "5050", ms(5050)},
+		{"x-amz-retry-after above t+5 s is clamped to t+5 s", engine.HeaderAmzRetryAfter, "9000", tr + 5*time.Second},
+		{"x-amz-retry-after overflowing is clamped to t+5 s", engine.HeaderAmzRetryAfter, "99999999999999999999", tr + 5*time.Second},
+		{"x-amz-retry-after with a plus sign is read as Go v2's ParseInt does", engine.HeaderAmzRetryAfter, "+1500", ms(1500)},
+		{"x-amz-retry-after with two signs is ignored", engine.HeaderAmzRetryAfter, "++1500", tr},
+		{"x-amz-retry-after invalid is ignored", engine.HeaderAmzRetryAfter, "soon", tr},
+		{"x-amz-retry-after negative is ignored", engine.HeaderAmzRetryAfter, "-3000", tr},
+		{"x-amz-retry-after empty is ignored", engine.HeaderAmzRetryAfter, "", tr},
+		{"x-amz-retry-after fractional is ignored", engine.HeaderAmzRetryAfter, "3000.5", tr},
+		{"Retry-After delta-seconds above t is used", engine.HeaderRetryAfter, "3", 3 * time.Second},
+		{"Retry-After 0 gives t", engine.HeaderRetryAfter, "0", tr},
+		{"Retry-After equal to max server delay is slept", engine.HeaderRetryAfter, "20", 20 * time.Second},
+		{"Retry-After HTTP-date relative to the clock", engine.HeaderRetryAfter, "Thu, 01 Jan 1970 00:00:10 GMT", 10 * time.Second},
+		{"Retry-After past date gives t", engine.HeaderRetryAfter, "Thu, 01 Jan 1970 00:00:00 GMT", tr},
+		{"Retry-After invalid is ignored", engine.HeaderRetryAfter, "later", tr},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, nil, 1, script(status(503, tc.header, tc.val), status(200)), nil)
@@ -85,8 +52,8 @@ func TestServerDelayThroughDo(t *testing.T) {
 // does not list in ServerDelayHeaders changes nothing.
 func TestServerDelayUndeclaredHeaderIgnored(t *testing.T) {
 	svc := testService()
-	svc.ServerDelayHeaders = []string{HeaderAmzRetryAfter}
-	h := newHarness(t, svc, 1, script(status(503, HeaderRetryAfter, "3"), status(200)), nil)
+	svc.ServerDelayHeaders = []string{engine.HeaderAmzRetryAfter}
+	h := newHarness(t, svc, 1, script(status(503, engine.HeaderRetryAfter, "3"), status(200)), nil)
 	_, err := h.call(context.Background(), opPost)
 	require.NoError(t, err)
 	require.Equal(t, []time.Duration{ms(50)}, h.clock.Sleeps())
@@ -112,7 +79,7 @@ func TestServerDelayTooLong(t *testing.T) {
 		{name: "beyond the context deadline", val: "10", deadline: 5 * time.Second, want: 10 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarnessAt(t, future, nil, 1, script(status(503, HeaderRetryAfter, tc.val)), tc.edit)
+			h := newHarnessAt(t, future, nil, 1, script(status(503, engine.HeaderRetryAfter, tc.val)), tc.edit)
 			ctx := context.Background()
 			if tc.deadline > 0 {
 				ctx = h.deadline(t, tc.deadline)
@@ -122,7 +89,7 @@ func TestServerDelayTooLong(t *testing.T) {
 			require.ErrorAs(t, err, &sde)
 			require.Equal(t, tc.want, sde.Delay)
 			require.Positive(t, sde.Delay)
-			require.Equal(t, HeaderRetryAfter, sde.Header)
+			require.Equal(t, engine.HeaderRetryAfter, sde.Header)
 			var api *APIError
 			require.ErrorAs(t, err, &api)
 			require.Equal(t, 503, api.HTTPStatusCode)

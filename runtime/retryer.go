@@ -6,15 +6,18 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
-// Call is one call's retry state and its attempt state machine
-// (retry-behavior.md §3): a driver feeds it [Event]s with [Call.Next] and
-// carries out the [Action]s it returns. [Client.Do] drives one per call on
-// real time; the simulator (cmd/retrygen-sim) and the conformance runner
-// (retrygen vectors) drive it on a virtual clock. The order of the rules
+// callMachine is one call's retry state and its attempt state machine
+// (retry-behavior.md §3), an [engine.Call]: a driver feeds it
+// [engine.Event]s with Next and carries out the [engine.Action]s it
+// returns. [Client.Do] drives one per call on real time; the simulator
+// (cmd/retrygen-sim) and the conformance runner (retrygen vectors) drive
+// it on a virtual clock through [Client.NewCall]. The order of the rules
 // lives in Next and decide only. Not safe for concurrent use.
-type Call struct {
+type callMachine struct {
 	c    *Client
 	op   *Operation
 	opts *Options
@@ -69,9 +72,9 @@ type Call struct {
 type headerKV struct{ key, value string }
 
 // setCallHeader sends key: value on every attempt of the call; key must
-// be canonical. At most len(Call.callHeaders) keys; a repeated key
+// be canonical. At most len(callMachine.callHeaders) keys; a repeated key
 // replaces its value.
-func (cl *Call) setCallHeader(key, value string) {
+func (cl *callMachine) setCallHeader(key, value string) {
 	for i := range cl.callHeaders[:cl.nCallHeaders] {
 		if cl.callHeaders[i].key == key {
 			cl.callHeaders[i].value = value
@@ -83,29 +86,45 @@ func (cl *Call) setCallHeader(key, value string) {
 }
 
 // NewCall starts a call of op with the call's options (nil means the
-// client's), resolving its [Policy]. It returns a *ConfigError when the
-// call's options set an invalid retry mode or max attempts. Drive it with
-// [Call.Next], starting with [EventStart].
-func (c *Client) NewCall(op *Operation, opts *Options) (*Call, error) {
-	cl := new(Call)
+// client's), resolving its [Policy], for a driver that keeps its own time
+// (a simulator, a conformance runner): it sends nothing itself. It returns
+// a *ConfigError when the call's options set an invalid retry mode or max
+// attempts. Drive it with [engine.Call.Next], starting with
+// [engine.EventStart]; [Client.Do] drives the same state machine.
+func (c *Client) NewCall(op *Operation, opts *Options) (engine.Call, error) {
+	cl, err := c.newCall(op, opts)
+	if err != nil {
+		return nil, err
+	}
+	return cl, nil
+}
+
+// newCall is NewCall's state machine, concretely typed.
+func (c *Client) newCall(op *Operation, opts *Options) (*callMachine, error) {
+	cl := new(callMachine)
 	if err := c.initCall(cl, op, opts); err != nil {
 		return nil, err
 	}
 	return cl, nil
 }
 
-// StartCall is [Client.NewCall] in the memory of cl: it starts a call of op
-// with the call's options (nil means the client's) in cl, whose earlier
-// call, if any, has ended and is no longer used. A driver that runs many
-// calls one after another (cmd/retrygen-sim runs millions) reuses its Calls
-// instead of allocating one per call. It returns NewCall's errors: a
-// *ConfigError when the call's options set an invalid retry mode or max
-// attempts.
-func (c *Client) StartCall(cl *Call, op *Operation, opts *Options) error {
-	return c.initCall(cl, op, opts)
+// StartCall is [Client.NewCall] in the memory of cl, a call NewCall
+// returned: it starts a call of op with the call's options (nil means the
+// client's) in cl, whose earlier call, if any, has ended and is no longer
+// used. A driver that runs many calls one after another (cmd/retrygen-sim
+// runs millions) reuses its calls instead of allocating one per call. It
+// returns NewCall's errors (a *ConfigError when the call's options set an
+// invalid retry mode or max attempts), or an error when cl did not come
+// from NewCall.
+func (c *Client) StartCall(cl engine.Call, op *Operation, opts *Options) error {
+	m, ok := cl.(*callMachine)
+	if !ok || m == nil {
+		return fmt.Errorf("runtime: Client.StartCall: %T is not a call Client.NewCall returned", cl)
+	}
+	return c.initCall(m, op, opts)
 }
 
-func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
+func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
@@ -120,7 +139,7 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
 		pol, owned = &p, true
 	}
-	*cl = Call{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
+	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
 	if opts != &c.opts {
 		cl.own = opts
 	}
@@ -131,11 +150,11 @@ func (c *Client) initCall(cl *Call, op *Operation, opts *Options) error {
 }
 
 // Policy returns the call's resolved policy.
-func (cl *Call) Policy() Policy { return *cl.pol }
+func (cl *callMachine) Policy() Policy { return *cl.pol }
 
 // ownPolicy returns the call's policy for writing: a copy of its own the
 // first time, as the operation's policy is shared by its calls.
-func (cl *Call) ownPolicy() *Policy {
+func (cl *callMachine) ownPolicy() *Policy {
 	if !cl.polOwned {
 		p := *cl.pol
 		cl.pol, cl.polOwned = &p, true
@@ -144,10 +163,10 @@ func (cl *Call) ownPolicy() *Policy {
 }
 
 // do is the attempt loop of retry-behavior.md §3: it carries out the
-// actions of the call's state machine (Call.Next) on the client's clock,
+// actions of the call's state machine (callMachine.Next) on the client's clock,
 // limiter and HTTP client.
 func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	var cl Call
+	var cl callMachine
 	ctx, err := c.begin(ctx, &cl, op, req, opts)
 	if err != nil {
 		return ResponseMetadata{}, err
@@ -160,7 +179,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 
 // end runs the call's End hooks with err, as deferred calls: the call's
 // first, then the client's.
-func (cl *Call) end(err error) {
+func (cl *callMachine) end(err error) {
 	for i := len(cl.hooks) - 1; i >= 0; i-- {
 		if end := cl.hooks[i].End; end != nil {
 			end(cl.md, err)
@@ -180,7 +199,7 @@ func closeBodyReader(req *Request) {
 // begin starts the call cl of op: it resolves the call's parameters, reads
 // the request body (bufferBody), sets the call's headers and calls
 // Options.OnCall. It returns the context the attempts use.
-func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Request, opts *Options) (context.Context, error) {
+func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req *Request, opts *Options) (context.Context, error) {
 	if err := c.initCall(cl, op, opts); err != nil {
 		return ctx, err
 	}
@@ -216,35 +235,35 @@ func (c *Client) begin(ctx context.Context, cl *Call, op *Operation, req *Reques
 
 // run drives the state machine: it waits on the client's clock, takes send
 // tokens from the limiter and sends, and reports each result back.
-func (cl *Call) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
-	return cl.drive(ctx, req, decode, Event{Kind: EventStart})
+func (cl *callMachine) run(ctx context.Context, req *Request, decode func(*http.Response) error) error {
+	return cl.drive(ctx, req, decode, engine.Event{Kind: engine.EventStart})
 }
 
 // drive carries out the state machine's actions from the action that
 // answers first (EventStart, or EventCut when a stream resumes) until the
 // call returns.
-func (cl *Call) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first Event) error {
+func (cl *callMachine) drive(ctx context.Context, req *Request, decode func(*http.Response) error, first engine.Event) error {
 	clock := cl.c.clock
 	act := cl.Next(ctx, first)
 	// res is every attempt's result, reported to next as a pointer that
 	// stays on this stack: Event holds it beside an error that the call
 	// keeps, which would move it to the heap on every attempt.
-	var res AttemptResult
+	var res engine.AttemptResult
 	for {
-		kind, result, err := EventWaited, (*AttemptResult)(nil), error(nil)
+		kind, result, err := engine.EventWaited, (*engine.AttemptResult)(nil), error(nil)
 		switch act.Kind {
-		case ActionWait:
+		case engine.ActionWait:
 			if err = clock.Sleep(ctx, act.Delay); err != nil {
-				kind = EventFailed
+				kind = engine.EventFailed
 			}
-		case ActionAcquire:
-			kind = EventAcquired
+		case engine.ActionAcquire:
+			kind = engine.EventAcquired
 			if err = cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
-				kind = EventFailed
+				kind = engine.EventFailed
 			}
-		case ActionSend:
+		case engine.ActionSend:
 			res = cl.send(ctx, req, act.Attempt, decode)
-			kind, result = EventResponse, &res
+			kind, result = engine.EventResponse, &res
 		default:
 			return act.Err
 		}
@@ -265,76 +284,6 @@ const (
 	stateDone                         // the call has returned
 )
 
-// EventKind is the kind of an [Event] a driver reports to [Call.Next].
-type EventKind uint8
-
-const (
-	// EventStart starts the call; it must be the first event.
-	EventStart EventKind = iota
-	// EventWaited: the wait of the last ActionWait is over.
-	EventWaited
-	// EventAcquired: the driver took a send token for the last
-	// ActionAcquire.
-	EventAcquired
-	// EventResponse: the attempt of the last ActionSend produced
-	// Event.Result.
-	EventResponse
-	// EventFailed: the driver could not wait or take a send token
-	// (Event.Err: the context ended, *RateLimitedError), or gave up on the
-	// call before its next attempt was sent; the call ends, refunding a
-	// retry cost paid for that attempt (§3 step 7).
-	EventFailed
-	// EventCut: the body of the attempt that ended the call with success
-	// broke off while the caller read it (a streamed response,
-	// Client.Open); Event.Result holds its status and the read error. The
-	// attempt is decided again, as failed: the call goes on as after any
-	// failed attempt (a reconnect, a Range resume) or ends with its error.
-	EventCut
-)
-
-// Event is what a driver reports to [Call.Next].
-type Event struct {
-	Kind EventKind
-	// Result is the attempt's result (EventResponse).
-	Result *AttemptResult
-	// Err is why waiting or taking a token failed (EventFailed).
-	Err error
-}
-
-// ActionKind is the kind of an [Action] that [Call.Next] asks for.
-type ActionKind uint8
-
-const (
-	// ActionSend: send attempt Action.Attempt (from 1), then report
-	// EventResponse.
-	ActionSend ActionKind = iota
-	// ActionWait: wait Action.Delay (it may be 0: a retry without delay),
-	// then report EventWaited, or EventFailed when the context ends first.
-	ActionWait
-	// ActionAcquire: take a send token from the client's rate limiter
-	// ([Client.RateLimiter], §6), then report EventAcquired, or EventFailed.
-	ActionAcquire
-	// ActionReturn: the call is over; it returns Action.Err (nil on
-	// success). Next returns it again for any later event.
-	ActionReturn
-)
-
-// Action is what [Call.Next] asks a driver to do next.
-type Action struct {
-	Kind ActionKind
-	// Delay is how long to wait (ActionWait); Reason names why: "throttle
-	// window" before an attempt, Decision.DelayReason after one.
-	Delay  time.Duration
-	Reason string
-	// Attempt is the attempt to send, from 1 (ActionSend).
-	Attempt int
-	// Decision is what was decided about the reported response (the
-	// action that answers EventResponse); the zero Decision otherwise.
-	Decision Decision
-	// Err is what the call returns (ActionReturn).
-	Err error
-}
-
 // Next is the attempt state machine of retry-behavior.md §3: given what
 // happened, it says what to do next. Before every attempt it checks ctx
 // (no attempt after cancellation), then the throttle windows covering the
@@ -347,24 +296,24 @@ type Action struct {
 // (ActionWait), the long-polling sleep before returning (§7: ActionWait,
 // then ActionReturn), or returns (ActionReturn). An event that does not fit
 // the state ends the call with an error naming both.
-func (cl *Call) Next(ctx context.Context, ev Event) Action {
+func (cl *callMachine) Next(ctx context.Context, ev engine.Event) engine.Action {
 	return cl.next(ctx, ev.Kind, ev.Result, ev.Err)
 }
 
 // next is Next with the event's fields as parameters, so that the
 // escape analysis sees the result and the error apart: the call keeps the
-// error (Call.final), never the result, which then stays on the driver's
+// error (callMachine.final), never the result, which then stays on the driver's
 // stack.
-func (cl *Call) next(ctx context.Context, kind EventKind, result *AttemptResult, evErr error) Action {
-	if kind == EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && result != nil {
+func (cl *callMachine) next(ctx context.Context, kind engine.EventKind, result *engine.AttemptResult, evErr error) engine.Action {
+	if kind == engine.EventCut && cl.state == stateDone && cl.final == nil && cl.attempts > 0 && result != nil {
 		// The successful attempt's body broke off: decide it again.
 		cl.attempts--
-		cl.state, kind = stateSending, EventResponse
+		cl.state, kind = stateSending, engine.EventResponse
 	}
 	if cl.state == stateDone {
-		return Action{Kind: ActionReturn, Err: cl.final}
+		return engine.Action{Kind: engine.ActionReturn, Err: cl.final}
 	}
-	if kind == EventFailed {
+	if kind == engine.EventFailed {
 		if cl.state == stateLongPolling {
 			return cl.done(joinCtx(cl.final, evErr)) // nothing was paid
 		}
@@ -372,28 +321,28 @@ func (cl *Call) next(ctx context.Context, kind EventKind, result *AttemptResult,
 		return cl.done(joinCtx(cl.last, evErr))
 	}
 	switch {
-	case kind == EventStart && cl.state == stateNew,
-		kind == EventWaited && cl.state == stateRetryWait:
+	case kind == engine.EventStart && cl.state == stateNew,
+		kind == engine.EventWaited && cl.state == stateRetryWait:
 		return cl.beforeAttempt(ctx)
-	case kind == EventWaited && cl.state == stateAdmitWait:
+	case kind == engine.EventWaited && cl.state == stateAdmitWait:
 		return cl.acquire()
-	case kind == EventAcquired && cl.state == stateAcquire:
+	case kind == engine.EventAcquired && cl.state == stateAcquire:
 		return cl.sendAction()
-	case kind == EventWaited && cl.state == stateLongPolling:
+	case kind == engine.EventWaited && cl.state == stateLongPolling:
 		return cl.done(cl.final)
-	case kind == EventResponse && cl.state == stateSending && result != nil:
+	case kind == engine.EventResponse && cl.state == stateSending && result != nil:
 		d := cl.decide(ctx, result)
-		var act Action
+		var act engine.Action
 		switch {
-		case d.Outcome == OutcomeSuccess:
+		case d.Outcome == engine.OutcomeSuccess:
 			act = cl.done(nil)
-		case d.Outcome == OutcomeRetry:
+		case d.Outcome == engine.OutcomeRetry:
 			cl.state = stateRetryWait
-			act = Action{Kind: ActionWait, Delay: d.Delay, Reason: d.DelayReason}
-		case d.Outcome == OutcomeQuotaExhausted && d.Delay > 0:
+			act = engine.Action{Kind: engine.ActionWait, Delay: d.Delay, Reason: d.DelayReason}
+		case d.Outcome == engine.OutcomeQuotaExhausted && d.Delay > 0:
 			// Long polling (§7): sleep the backoff, then return.
 			cl.state, cl.final = stateLongPolling, d.Err
-			act = Action{Kind: ActionWait, Delay: d.Delay, Reason: d.DelayReason}
+			act = engine.Action{Kind: engine.ActionWait, Delay: d.Delay, Reason: d.DelayReason}
 		default:
 			act = cl.done(d.Err)
 		}
@@ -405,7 +354,7 @@ func (cl *Call) next(ctx context.Context, kind EventKind, result *AttemptResult,
 
 // beforeAttempt checks the context and the throttle windows before an
 // attempt (§3, §8).
-func (cl *Call) beforeAttempt(ctx context.Context) Action {
+func (cl *callMachine) beforeAttempt(ctx context.Context) engine.Action {
 	if err := ctx.Err(); err != nil {
 		cl.refund()
 		return cl.done(joinCtx(cl.last, err))
@@ -418,37 +367,37 @@ func (cl *Call) beforeAttempt(ctx context.Context) Action {
 	cl.admitWait = wait
 	if wait > 0 {
 		cl.state = stateAdmitWait
-		return Action{Kind: ActionWait, Delay: wait, Reason: "throttle window"}
+		return engine.Action{Kind: engine.ActionWait, Delay: wait, Reason: "throttle window"}
 	}
 	return cl.acquire()
 }
 
 // acquire asks for a send token in modes with the rate limiter (§6: every
 // attempt, retries too, takes one), else for the send.
-func (cl *Call) acquire() Action {
+func (cl *callMachine) acquire() engine.Action {
 	if cl.pol.Params.UsesLimiter {
 		cl.state = stateAcquire
-		return Action{Kind: ActionAcquire}
+		return engine.Action{Kind: engine.ActionAcquire}
 	}
 	return cl.sendAction()
 }
 
-func (cl *Call) sendAction() Action {
+func (cl *callMachine) sendAction() engine.Action {
 	cl.state = stateSending
-	return Action{Kind: ActionSend, Attempt: cl.attempts + 1}
+	return engine.Action{Kind: engine.ActionSend, Attempt: cl.attempts + 1}
 }
 
 // done ends the call with err.
-func (cl *Call) done(err error) Action {
+func (cl *callMachine) done(err error) engine.Action {
 	cl.state, cl.final = stateDone, err
-	return Action{Kind: ActionReturn, Err: err}
+	return engine.Action{Kind: engine.ActionReturn, Err: err}
 }
 
 // admit decides whether the next attempt may be sent now. It returns how
 // long to wait first for the throttle windows covering the operation (§8),
 // or a *ThrottleWindowError when that wait is longer than the max delay or
 // than the time left before ctx's deadline: the attempt must not be sent.
-func (cl *Call) admit(ctx context.Context) (time.Duration, error) {
+func (cl *callMachine) admit(ctx context.Context) (time.Duration, error) {
 	c := cl.c
 	if cl.pol.ThrottleControl == nil {
 		return 0, nil
@@ -484,7 +433,7 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
-func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
+func (cl *callMachine) observe(res *engine.AttemptResult, d engine.Decision) engine.Decision {
 	hopts := cl.hookOptions()
 	if cl.opts.Logger == nil && (hopts[1] == nil || hopts[1].OnAttempt == nil) && hopts[0].OnAttempt == nil &&
 		cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil {
@@ -493,7 +442,7 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 	info := AttemptInfo{
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.pol.Params.MaxAttempts, Mode: cl.pol.Mode.Value,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,
-		Outcome: d.Outcome, Retry: d.Outcome == OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
+		Outcome: d.Outcome, Retry: d.Outcome == engine.OutcomeRetry, Delay: d.Delay, DelayReason: d.DelayReason,
 		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait, StoreFault: cl.c.storeFault(),
 	}
 	if cl.pol.Params.UsesLimiter {
@@ -517,4 +466,4 @@ func (cl *Call) observe(res *AttemptResult, d Decision) Decision {
 
 // hookOptions returns the options whose hooks run, in order: the client's,
 // then the call's own (nil when the call runs with the client's options).
-func (cl *Call) hookOptions() [2]*Options { return [2]*Options{&cl.c.opts, cl.own} }
+func (cl *callMachine) hookOptions() [2]*Options { return [2]*Options{&cl.c.opts, cl.own} }

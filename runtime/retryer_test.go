@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -242,4 +244,28 @@ func TestLongPolling(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A driver that gives up on a call before its next attempt is sent
+// (EventFailed) gets the retry cost paid for that attempt back, once.
+func TestCallFailedEventRefundsThePaidRetry(t *testing.T) {
+	svc := &Service{Name: "svc"}
+	c, err := NewClient(svc, "http://x.invalid", Options{RetryMode: ModeStandard, MaxAttempts: 3, Clock: clocktest.New(epoch), Rand: func() float64 { return 0 }})
+	require.NoError(t, err)
+	cl, err := c.newCall(&Operation{Name: "Op"}, nil)
+	require.NoError(t, err)
+	ctx := context.Background()
+	require.Equal(t, engine.Action{Kind: engine.ActionSend, Attempt: 1}, cl.Next(ctx, engine.Event{Kind: engine.EventStart}))
+	act := cl.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &engine.AttemptResult{StatusCode: http.StatusServiceUnavailable, Err: &APIError{}, Sent: true}})
+	require.Equal(t, engine.ActionWait, act.Kind)
+	require.Equal(t, engine.OutcomeRetry, act.Decision.Outcome)
+	require.Equal(t, 500-engine.RetryCostTransient, c.RetryQuota().Balance())
+	act = cl.Next(ctx, engine.Event{Kind: engine.EventFailed, Err: context.DeadlineExceeded})
+	require.Equal(t, engine.ActionReturn, act.Kind)
+	require.ErrorIs(t, act.Err, context.DeadlineExceeded)
+	require.Equal(t, 500, c.RetryQuota().Balance())
+	c.RetryQuota().Acquire(100)
+	require.Equal(t, engine.ActionReturn, cl.Next(ctx, engine.Event{Kind: engine.EventFailed}).Kind)
+	require.Equal(t, 400, c.RetryQuota().Balance())
+	require.Same(t, c.RateLimiter(), c.RateLimiter())
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,18 +20,18 @@ import (
 func TestRetryStatuses(t *testing.T) {
 	fiveXX := []StatusRange{{500, 599}, {408, 408}, {429, 429}}
 	rows := []classRow{
-		{name: "5XX range: 501 is transient", first: status(501), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: ClassTransient},
-		{name: "5XX range: 599 is transient", first: status(599), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: ClassTransient},
-		{name: "listed 408 is transient", first: status(408), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: ClassTransient},
-		{name: "listed 429 is throttling", first: status(429), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: ClassThrottling},
-		{name: "unlisted 503 is non-retryable", first: status(503), svc: func(s *Service) { s.RetryStatuses = []StatusRange{{429, 429}} }, class: ClassNonRetryable},
-		{name: "unlisted 429 is non-retryable", first: status(429), svc: func(s *Service) { s.RetryStatuses = []StatusRange{{503, 503}} }, class: ClassNonRetryable},
+		{name: "5XX range: 501 is transient", first: status(501), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: engine.ClassTransient},
+		{name: "5XX range: 599 is transient", first: status(599), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: engine.ClassTransient},
+		{name: "listed 408 is transient", first: status(408), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: engine.ClassTransient},
+		{name: "listed 429 is throttling", first: status(429), svc: func(s *Service) { s.RetryStatuses = fiveXX }, class: engine.ClassThrottling},
+		{name: "unlisted 503 is non-retryable", first: status(503), svc: func(s *Service) { s.RetryStatuses = []StatusRange{{429, 429}} }, class: engine.ClassNonRetryable},
+		{name: "unlisted 429 is non-retryable", first: status(429), svc: func(s *Service) { s.RetryStatuses = []StatusRange{{503, 503}} }, class: engine.ClassNonRetryable},
 		{name: "a throttling code still decides on an unlisted status", first: coded(400, "ThrottlingException"),
-			svc: func(s *Service) { s.RetryStatuses = []StatusRange{{503, 503}} }, class: ClassThrottling, code: "ThrottlingException"},
-		{name: "4XX range: 404 is transient", first: status(404), svc: func(s *Service) { s.RetryStatuses = []StatusRange{{400, 499}} }, class: ClassTransient},
-		{name: "connection refused is transient by default", first: step{err: syscall.ECONNREFUSED}, class: ClassTransient},
+			svc: func(s *Service) { s.RetryStatuses = []StatusRange{{503, 503}} }, class: engine.ClassThrottling, code: "ThrottlingException"},
+		{name: "4XX range: 404 is transient", first: status(404), svc: func(s *Service) { s.RetryStatuses = []StatusRange{{400, 499}} }, class: engine.ClassTransient},
+		{name: "connection refused is transient by default", first: step{err: syscall.ECONNREFUSED}, class: engine.ClassTransient},
 		{name: "connection refused is non-retryable with ConnectionErrorsNotRetried", first: step{err: syscall.ECONNREFUSED},
-			svc: func(s *Service) { s.ConnectionErrorsNotRetried = true }, class: ClassNonRetryable},
+			svc: func(s *Service) { s.ConnectionErrorsNotRetried = true }, class: engine.ClassNonRetryable},
 	}
 	for _, tc := range rows {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,9 +49,9 @@ func TestRetryStatuses(t *testing.T) {
 			require.Equal(t, tc.code, infos[0].Code)
 			var want []time.Duration
 			switch tc.class {
-			case ClassTransient:
+			case engine.ClassTransient:
 				want = []time.Duration{ms(50)}
-			case ClassThrottling:
+			case engine.ClassThrottling:
 				want = []time.Duration{ms(1000)}
 			}
 			require.Equal(t, want, h.clock.Sleeps())
@@ -104,7 +105,7 @@ func TestMaxElapsed(t *testing.T) {
 	require.ErrorAs(t, err, &api)
 	require.Equal(t, 503, api.HTTPStatusCode)
 	require.Equal(t, []time.Duration{ms(500), ms(750)}, h.clock.Sleeps())
-	require.Equal(t, DefaultRetryQuotaCapacity-2*RetryCostTransient, h.c.RetryQuota().Balance(), "the abandoned third retry was refunded")
+	require.Equal(t, engine.DefaultRetryQuotaCapacity-2*engine.RetryCostTransient, h.c.RetryQuota().Balance(), "the abandoned third retry was refunded")
 	require.False(t, errors.Is(err, context.Canceled))
 }
 

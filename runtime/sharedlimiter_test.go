@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // TestRateLimiterPoolShares: clients given one pool share one limiter per
 // service and endpoint host: a throttle seen by one slows the other.
 func TestRateLimiterPoolShares(t *testing.T) {
-	pool := NewRateLimiterPool()
+	pool := engine.NewRateLimiterPool()
 	edit := func(o *Options) { o.RateLimiters, o.RetryMode = pool, ModeAdaptive }
 	a := newHarness(t, nil, 0, script(status(429, "X-Amzn-ErrorType", "Throttling"), status(200)), edit)
 	b := newHarness(t, nil, 0, script(status(200)), edit)
@@ -34,13 +35,13 @@ func TestRateLimiterPoolShares(t *testing.T) {
 func hotKey(clients int, capacity, load float64, d time.Duration, shared bool) (rate, throttled float64) {
 	start := time.Unix(1_700_000_000, 0)
 	clock := clocktest.New(start)
-	pool := NewRateLimiterPool()
-	lims := make([]*RateLimiter, clients)
+	pool := engine.NewRateLimiterPool()
+	lims := make([]*engine.RateLimiter, clients)
 	for i := range lims {
 		if shared {
 			lims[i] = pool.Limiter("svc", "host", clock)
 		} else {
-			lims[i] = NewRateLimiter(clock)
+			lims[i] = engine.NewRateLimiter(clock)
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,14 +21,14 @@ import (
 
 // faultyBudget is a RetryBudget that reports a fixed StoreFault.
 type faultyBudget struct {
-	*RetryQuota
+	*engine.RetryQuota
 	fault error
 }
 
 func (b faultyBudget) StoreFault() error { return b.fault }
 
 func fleetOf(capacity int) func(*Options) {
-	return func(o *Options) { o.FleetRetryBudget = NewRetryQuota(capacity) }
+	return func(o *Options) { o.FleetRetryBudget = engine.NewRetryQuota(capacity) }
 }
 
 // TestFleetRetryBudgetThroughDo: a retry pays its retry cost from both the
@@ -61,7 +62,7 @@ func TestFleetRetryBudgetThroughDo(t *testing.T) {
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fleet := NewRetryQuota(tc.fleetCapacity)
+			fleet := engine.NewRetryQuota(tc.fleetCapacity)
 			h := newHarness(t, nil, 1, script(tc.steps...), func(o *Options) { o.FleetRetryBudget = fleet })
 			md, err := h.call(context.Background(), opGet)
 			if tc.wantErr == nil {
@@ -80,7 +81,7 @@ func TestFleetRetryBudgetThroughDo(t *testing.T) {
 // TestFleetRetryBudgetRefundOnAbandon: a paid retry abandoned before it is
 // sent (Retry-After above the max server delay) is refunded to both.
 func TestFleetRetryBudgetRefundOnAbandon(t *testing.T) {
-	fleet := NewRetryQuota(50)
+	fleet := engine.NewRetryQuota(50)
 	h := newHarness(t, nil, 1, script(status(503, "Retry-After", "21")), func(o *Options) { o.FleetRetryBudget = fleet })
 	_, err := h.call(context.Background(), opGet)
 	wantAs[*ServerDelayError](t, err)
@@ -103,13 +104,13 @@ func TestNoFleetRetryBudgetByDefault(t *testing.T) {
 // recordingStore is a ThrottleWindowStore that delegates to a WindowStore
 // and counts its calls, with a StoreFault.
 type recordingStore struct {
-	WindowStore
+	engine.WindowStore
 	mu               sync.Mutex
 	records, queries int
 	fault            error
 }
 
-func (s *recordingStore) Record(identity, operation string, info ThrottleHeaders, now time.Time) {
+func (s *recordingStore) Record(identity, operation string, info engine.ThrottleHeaders, now time.Time) {
 	s.mu.Lock()
 	s.records++
 	s.mu.Unlock()
@@ -132,7 +133,7 @@ func (s *recordingStore) StoreFault() error { return s.fault }
 func TestWindowsOptionTakesAnyStore(t *testing.T) {
 	store := &recordingStore{}
 	share := func(o *Options) { o.Windows, o.ThrottleIdentity, o.MaxAttempts = store, "ak-1", 1 }
-	a := newHarness(t, aliyunService(), 0, script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserHeader, throttled2s)), share)
+	a := newHarness(t, aliyunService(), 0, script(status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserHeader, throttled2s)), share)
 	_, err := a.call(context.Background(), opGet)
 	wantAs[*MaxAttemptsError](t, err)
 	require.Equal(t, 1, store.records)
@@ -157,7 +158,7 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 	var logs bytes.Buffer
 	h := newHarness(t, aliyunService(), 0, script(status(500), status(200), status(200)), func(o *Options) {
 		o.Windows, o.ThrottleIdentity = store, "ak-1"
-		o.FleetRetryBudget = faultyBudget{RetryQuota: NewRetryQuota(100)}
+		o.FleetRetryBudget = faultyBudget{RetryQuota: engine.NewRetryQuota(100)}
 		o.OnAttempt = func(ai AttemptInfo) { infos = append(infos, ai) }
 		o.Logger = slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	})
@@ -181,9 +182,9 @@ func TestStoreFaultReachesAttemptInfo(t *testing.T) {
 // owned by the client, and a nil *RetryQuota in FleetRetryBudget means none:
 // neither is called through a nil pointer.
 func TestNilPointersMeanNotSet(t *testing.T) {
-	var ws *WindowStore
-	var q *RetryQuota
-	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", DefaultUserHeader, throttled2s), status(200))
+	var ws *engine.WindowStore
+	var q *engine.RetryQuota
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserHeader, throttled2s), status(200))
 	h := newHarness(t, aliyunService(), 0, sc, func(o *Options) { o.Windows, o.FleetRetryBudget = ws, q })
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Stream is a 2xx response body the runtime hands to the caller unread
@@ -36,7 +38,7 @@ import (
 // body ends, fails, or is closed. Read and Resume are not safe for
 // concurrent use; Close may be called from any goroutine.
 type Stream struct {
-	cl  Call
+	cl  callMachine
 	ctx context.Context
 	// stop ends ctx (Close).
 	stop context.CancelFunc
@@ -258,8 +260,8 @@ func (s *Stream) resume(cause error, header http.Header, retry time.Duration) er
 	}
 	// The attempt that delivered the body is decided again, as failed
 	// (EventCut); the call goes on from there on the state machine.
-	res := AttemptResult{StatusCode: resp.StatusCode, Err: cause, Sent: true, StreamRetry: retry}
-	if err := cl.drive(s.ctx, &req, nil, Event{Kind: EventCut, Result: &res}); err != nil {
+	res := engine.AttemptResult{StatusCode: resp.StatusCode, Err: cause, Sent: true, StreamRetry: retry}
+	if err := cl.drive(s.ctx, &req, nil, engine.Event{Kind: engine.EventCut, Result: &res}); err != nil {
 		return s.fail(err)
 	}
 	return nil

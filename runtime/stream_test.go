@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/retrygen/retrygen/runtime/openapi"
 	"github.com/stretchr/testify/require"
 )
@@ -86,8 +87,8 @@ func TestEventStreamReconnectsWithLastEventIDAsOneMoreAttempt(t *testing.T) {
 	require.Equal(t, 2, s.Metadata().Attempts)
 	type row struct {
 		Attempt int
-		Outcome Outcome
-		Class   Class
+		Outcome engine.Outcome
+		Class   engine.Class
 		Balance int
 	}
 	var rows []row
@@ -95,9 +96,9 @@ func TestEventStreamReconnectsWithLastEventIDAsOneMoreAttempt(t *testing.T) {
 		rows = append(rows, row{a.Attempt, a.Outcome, a.Class, a.QuotaBalance})
 	}
 	require.Equal(t, []row{
-		{1, OutcomeSuccess, ClassSuccess, 500},
-		{1, OutcomeRetry, ClassTransient, 486}, // the cut: one transient retry paid (14 tokens)
-		{2, OutcomeSuccess, ClassSuccess, 500}, // the reconnect succeeded: its cost refunded
+		{1, engine.OutcomeSuccess, engine.ClassSuccess, 500},
+		{1, engine.OutcomeRetry, engine.ClassTransient, 486}, // the cut: one transient retry paid (14 tokens)
+		{2, engine.OutcomeSuccess, engine.ClassSuccess, 500}, // the reconnect succeeded: its cost refunded
 	}, rows)
 	require.Empty(t, clock.Sleeps(), "full jitter at Rand 0: no wait")
 }
@@ -109,7 +110,7 @@ func TestEventStreamRetryFieldIsTheReconnectDelay(t *testing.T) {
 		want  time.Duration
 	}{
 		{"retry 1500 ms is honoured", "1500", 1500 * time.Millisecond},
-		{"a retry above the max server delay is clamped to it", "60000", DefaultMaxServerDelay},
+		{"a retry above the max server delay is clamped to it", "60000", engine.DefaultMaxServerDelay},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
@@ -252,30 +253,30 @@ func TestEventStreamContextEndWhileWaitingClosesTheStream(t *testing.T) {
 // call changes nothing.
 func TestEventCutDecidesTheSuccessfulAttemptAgain(t *testing.T) {
 	h := newHarness(t, nil, 0.5, script(), nil)
-	cl, err := h.c.NewCall(opGet, nil)
+	cl, err := h.c.newCall(opGet, nil)
 	require.NoError(t, err)
 	ctx := context.Background()
-	act := cl.Next(ctx, Event{Kind: EventStart})
-	require.Equal(t, Action{Kind: ActionSend, Attempt: 1}, act)
-	act = cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: 200, Sent: true}})
-	require.Equal(t, ActionReturn, act.Kind)
+	act := cl.Next(ctx, engine.Event{Kind: engine.EventStart})
+	require.Equal(t, engine.Action{Kind: engine.ActionSend, Attempt: 1}, act)
+	act = cl.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &engine.AttemptResult{StatusCode: 200, Sent: true}})
+	require.Equal(t, engine.ActionReturn, act.Kind)
 	require.NoError(t, act.Err)
-	cut := &AttemptResult{StatusCode: 200, Sent: true, Err: io.ErrUnexpectedEOF, StreamRetry: 1500 * time.Millisecond}
-	act = cl.Next(ctx, Event{Kind: EventCut, Result: cut})
-	require.Equal(t, ActionWait, act.Kind)
+	cut := &engine.AttemptResult{StatusCode: 200, Sent: true, Err: io.ErrUnexpectedEOF, StreamRetry: 1500 * time.Millisecond}
+	act = cl.Next(ctx, engine.Event{Kind: engine.EventCut, Result: cut})
+	require.Equal(t, engine.ActionWait, act.Kind)
 	require.Equal(t, 1500*time.Millisecond, act.Delay)
 	require.Equal(t, "event stream retry field", act.Reason)
-	require.Equal(t, OutcomeRetry, act.Decision.Outcome)
-	require.Equal(t, ClassTransient, act.Decision.Class)
+	require.Equal(t, engine.OutcomeRetry, act.Decision.Outcome)
+	require.Equal(t, engine.ClassTransient, act.Decision.Class)
 	require.Equal(t, 486, h.c.RetryQuota().Balance(), "one transient retry paid")
-	require.Equal(t, Action{Kind: ActionSend, Attempt: 2}, cl.Next(ctx, Event{Kind: EventWaited}))
-	act = cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: 503, Sent: true, Err: errors.New("503")}})
-	require.Equal(t, ActionWait, act.Kind)
-	require.Equal(t, Action{Kind: ActionSend, Attempt: 3}, cl.Next(ctx, Event{Kind: EventWaited}))
-	act = cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: 503, Sent: true, Err: errors.New("503")}})
+	require.Equal(t, engine.Action{Kind: engine.ActionSend, Attempt: 2}, cl.Next(ctx, engine.Event{Kind: engine.EventWaited}))
+	act = cl.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &engine.AttemptResult{StatusCode: 503, Sent: true, Err: errors.New("503")}})
+	require.Equal(t, engine.ActionWait, act.Kind)
+	require.Equal(t, engine.Action{Kind: engine.ActionSend, Attempt: 3}, cl.Next(ctx, engine.Event{Kind: engine.EventWaited}))
+	act = cl.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &engine.AttemptResult{StatusCode: 503, Sent: true, Err: errors.New("503")}})
 	var ma *MaxAttemptsError
 	require.ErrorAs(t, act.Err, &ma)
 	require.Equal(t, 3, ma.Attempts)
-	again := cl.Next(ctx, Event{Kind: EventCut, Result: cut})
+	again := cl.Next(ctx, engine.Event{Kind: engine.EventCut, Result: cut})
 	require.Equal(t, act.Err, again.Err, "a failed call stays failed")
 }

@@ -4,35 +4,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
 func TestThrottleDelay(t *testing.T) {
 	ms := time.Millisecond
 	maxDelay := 20 * time.Second
-	sufficient := ThrottleQuota{Present: true, Remain: -1, TimeLeft: 5 * time.Second}
+	sufficient := engine.ThrottleQuota{Present: true, Remain: -1, TimeLeft: 5 * time.Second}
 	tests := []struct {
 		name          string
-		info          ThrottleHeaders
+		info          engine.ThrottleHeaders
 		backoff       time.Duration
 		wantDelay     time.Duration
 		wantExceeded  bool
 		wantDimension string
 	}{
-		{"no rate-limit headers: delay is the equal jitter", ThrottleHeaders{}, 150 * ms, 150 * ms, false, ""},
-		{"Remain -1: plain equal jitter, TimeLeft ignored", ThrottleHeaders{UserAPI: sufficient, User: sufficient}, 100 * ms, 100 * ms, false, ""},
-		{"throttled, TimeLeft above jitter: delay is TimeLeft", ThrottleHeaders{UserAPI: throttled(2000)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
-		{"throttled, jitter above TimeLeft: delay is jitter", ThrottleHeaders{UserAPI: throttled(50)}, 200 * ms, 200 * ms, false, ""},
-		{"throttled, TimeLeft equal to jitter: the window sets it", ThrottleHeaders{User: throttled(200)}, 200 * ms, 200 * ms, false, DimensionUser},
-		{"throttled without TimeLeft (error code only): jitter", ThrottleHeaders{UserAPI: throttled(0)}, 100 * ms, 100 * ms, false, ""},
-		{"both dimensions: the larger TimeLeft wins (User)", ThrottleHeaders{UserAPI: throttled(600), User: throttled(1500)}, 100 * ms, 1500 * ms, false, DimensionUser},
-		{"both dimensions: the larger TimeLeft wins (API + User)", ThrottleHeaders{UserAPI: throttled(2000), User: throttled(500)}, 100 * ms, 2000 * ms, false, DimensionAPIUser},
-		{"only the throttled dimension counts", ThrottleHeaders{UserAPI: throttled(300), User: sufficient}, 100 * ms, 300 * ms, false, DimensionAPIUser},
-		{"TimeLeft above max delay is exceeded", ThrottleHeaders{UserAPI: throttled(25000)}, 100 * ms, 25000 * ms, true, DimensionAPIUser},
-		{"TimeLeft equal to max delay is allowed", ThrottleHeaders{User: throttled(20000)}, 100 * ms, 20000 * ms, false, DimensionUser},
-		{"x-acs-retry-after as backoff: used as is when not throttled", ThrottleHeaders{}, 1500 * ms, 1500 * ms, false, ""},
-		{"x-acs-retry-after above max delay is exceeded", ThrottleHeaders{}, 25000 * ms, 25000 * ms, true, ""},
-		{"x-acs-retry-after with a rate-limit header: the larger wins", ThrottleHeaders{UserAPI: throttled(1200)}, 800 * ms, 1200 * ms, false, DimensionAPIUser},
+		{"no rate-limit headers: delay is the equal jitter", engine.ThrottleHeaders{}, 150 * ms, 150 * ms, false, ""},
+		{"Remain -1: plain equal jitter, TimeLeft ignored", engine.ThrottleHeaders{UserAPI: sufficient, User: sufficient}, 100 * ms, 100 * ms, false, ""},
+		{"throttled, TimeLeft above jitter: delay is TimeLeft", engine.ThrottleHeaders{UserAPI: throttled(2000)}, 100 * ms, 2000 * ms, false, engine.DimensionAPIUser},
+		{"throttled, jitter above TimeLeft: delay is jitter", engine.ThrottleHeaders{UserAPI: throttled(50)}, 200 * ms, 200 * ms, false, ""},
+		{"throttled, TimeLeft equal to jitter: the window sets it", engine.ThrottleHeaders{User: throttled(200)}, 200 * ms, 200 * ms, false, engine.DimensionUser},
+		{"throttled without TimeLeft (error code only): jitter", engine.ThrottleHeaders{UserAPI: throttled(0)}, 100 * ms, 100 * ms, false, ""},
+		{"both dimensions: the larger TimeLeft wins (User)", engine.ThrottleHeaders{UserAPI: throttled(600), User: throttled(1500)}, 100 * ms, 1500 * ms, false, engine.DimensionUser},
+		{"both dimensions: the larger TimeLeft wins (API + User)", engine.ThrottleHeaders{UserAPI: throttled(2000), User: throttled(500)}, 100 * ms, 2000 * ms, false, engine.DimensionAPIUser},
+		{"only the throttled dimension counts", engine.ThrottleHeaders{UserAPI: throttled(300), User: sufficient}, 100 * ms, 300 * ms, false, engine.DimensionAPIUser},
+		{"TimeLeft above max delay is exceeded", engine.ThrottleHeaders{UserAPI: throttled(25000)}, 100 * ms, 25000 * ms, true, engine.DimensionAPIUser},
+		{"TimeLeft equal to max delay is allowed", engine.ThrottleHeaders{User: throttled(20000)}, 100 * ms, 20000 * ms, false, engine.DimensionUser},
+		{"x-acs-retry-after as backoff: used as is when not throttled", engine.ThrottleHeaders{}, 1500 * ms, 1500 * ms, false, ""},
+		{"x-acs-retry-after above max delay is exceeded", engine.ThrottleHeaders{}, 25000 * ms, 25000 * ms, true, ""},
+		{"x-acs-retry-after with a rate-limit header: the larger wins", engine.ThrottleHeaders{UserAPI: throttled(1200)}, 800 * ms, 1200 * ms, false, engine.DimensionAPIUser},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +67,7 @@ func TestParseACSRetryAfter(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := parseACSRetryAfter(tt.value)
+			got, ok := engine.ParseACSRetryAfter(tt.value)
 			require.Equal(t, tt.wantOK, ok)
 			require.Equal(t, tt.want, got)
 		})
@@ -87,10 +88,10 @@ func TestThrottleMaxDelayOneRule(t *testing.T) {
 		opts Options
 		want time.Duration
 	}{
-		{"spec, aliyun", specTC, Options{RetryMode: ModeAliyun}, DefaultThrottleMaxDelay},
-		{"options, aliyun", plain, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{}}, DefaultThrottleMaxDelay},
-		{"spec, standard", specTC, Options{}, DefaultThrottleMaxDelay},
-		{"options, standard", plain, Options{ThrottleControl: &ThrottleControl{}}, DefaultThrottleMaxDelay},
+		{"spec, aliyun", specTC, Options{RetryMode: ModeAliyun}, engine.DefaultThrottleMaxDelay},
+		{"options, aliyun", plain, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{}}, engine.DefaultThrottleMaxDelay},
+		{"spec, standard", specTC, Options{}, engine.DefaultThrottleMaxDelay},
+		{"options, standard", plain, Options{ThrottleControl: &ThrottleControl{}}, engine.DefaultThrottleMaxDelay},
 		{"options MaxDelay 5s, aliyun", plain, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}, 5 * time.Second},
 		{"options MaxDelay 5s over the spec's, aliyun", specTC, Options{RetryMode: ModeAliyun, ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}, 5 * time.Second},
 		{"options MaxDelay 5s, standard", plain, Options{ThrottleControl: &ThrottleControl{MaxDelay: 5 * time.Second}}, 5 * time.Second},
@@ -100,7 +101,7 @@ func TestThrottleMaxDelayOneRule(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := NewClient(tt.svc, "http://127.0.0.1:1", tt.opts)
 			require.NoError(t, err)
-			cl, err := c.NewCall(&Operation{Name: "Op"}, nil)
+			cl, err := c.newCall(&Operation{Name: "Op"}, nil)
 			require.NoError(t, err)
 			require.Equal(t, tt.want, cl.pol.ThrottleMaxDelay)
 		})

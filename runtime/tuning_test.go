@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,7 +31,7 @@ func TestBackoffOptionReplacesComputedBackoff(t *testing.T) {
 
 func TestBackoffOptionNeverReplacesServerDelay(t *testing.T) {
 	// x-amz-retry-after 300 ms on top of a 0 backoff: max(0, min(300, 0 + 5 s)).
-	h := newHarness(t, nil, 0.5, script(status(500, HeaderAmzRetryAfter, "300"), status(200)), func(o *Options) {
+	h := newHarness(t, nil, 0.5, script(status(500, engine.HeaderAmzRetryAfter, "300"), status(200)), func(o *Options) {
 		o.Backoff = func(int, error) time.Duration { return 0 }
 	})
 	_, err := h.call(context.Background(), opGet)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // This file is the timing of waiters: smithy's waiter delay formula
@@ -133,7 +135,7 @@ func WaiterDelay(attempt int, minDelay, maxDelay, remaining time.Duration, rnd f
 // *WaiterTimeoutError when the max wait ended; ctx's error (wrapped) when
 // ctx ended during a delay; and an error naming the waiter when maxWait ≤ 0
 // or the delays are invalid (MinDelay ≤ 0, MinDelay > MaxDelay).
-func Wait(ctx context.Context, w Waiter, opts WaiterOptions, maxWait time.Duration, clock Clock, rnd func() float64, poll func(ctx context.Context) (WaiterState, error)) error {
+func Wait(ctx context.Context, w Waiter, opts WaiterOptions, maxWait time.Duration, clock engine.Clock, rnd func() float64, poll func(ctx context.Context) (WaiterState, error)) error {
 	if maxWait <= 0 {
 		return fmt.Errorf("waiter %s: the max wait must be greater than zero, got %v", w.Name, maxWait)
 	}
@@ -147,7 +149,7 @@ func Wait(ctx context.Context, w Waiter, opts WaiterOptions, maxWait time.Durati
 		return fmt.Errorf("waiter %s: the min delay %v must be greater than zero and at most the max delay %v", w.Name, w.MinDelay, w.MaxDelay)
 	}
 	if clock == nil {
-		clock = SystemClock{}
+		clock = engine.SystemClock{}
 	}
 	if rnd == nil {
 		rnd = rand.Float64

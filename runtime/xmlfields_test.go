@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // sqsError is an AWS query protocol error body as SQS sends it.
@@ -75,5 +76,5 @@ func TestXMLErrorCodeClassifies(t *testing.T) {
 	require.Equal(t, "Request is throttled.", api.ErrorMessage())
 	require.Equal(t, "42d59b56-7407-4c4a-be0f-4c88daeea257", api.RequestID)
 	require.Equal(t, []time.Duration{500 * time.Millisecond}, clock.Sleeps(), "RequestThrottled: throttling, 0.5 × 1,000 ms")
-	require.Equal(t, DefaultRetryQuotaCapacity-RetryCostThrottling, c.RetryQuota().Balance())
+	require.Equal(t, engine.DefaultRetryQuotaCapacity-engine.RetryCostThrottling, c.RetryQuota().Balance())
 }

@@ -8,7 +8,7 @@ import (
 
 // Issue 22 item 4 in the simulator: n adaptive clients offer 1.5× a hot
 // key's capacity (100 requests/s) in all. Sharing one CUBIC send rate
-// (runtime.RateLimiterPool, what the shared runs give a group, as
+// (engine.RateLimiterPool, what the shared runs give a group, as
 // runtime/redisstore's fleet rate gives a fleet) holds the server's load
 // within 10 % of capacity with at most 5 % throttled from 5 to 1,000
 // clients; each with its own limiter, many small clients overshoot (each

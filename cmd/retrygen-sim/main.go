@@ -3,7 +3,7 @@
 // calling a server through an outage, a brownout, a throttled hot key or
 // Alibaba-style throttle windows, once per retry mode. Every retry decision,
 // retry quota, CUBIC rate limiter and throttle window is the runtime's own
-// code (the step API: Call.Next, RateLimiter.TryAcquireAt) on
+// code (the step API of runtime/engine: Call.Next, RateLimiter.TryAcquireAt) on
 // a virtual clock; only the server and the arrival of calls are modelled.
 //
 //	retrygen-sim -scenario specs/scenarios/outage.yaml -out sim-out [-seed N]

@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Scenario is one simulation: who calls, what serves them, and what happens
@@ -90,7 +91,7 @@ type ClientGroup struct {
 	// stream, runtime.Client.Open) instead of making calls: its call
 	// starts in the first second and stays open after its 2xx; a phase
 	// with dropStreams cuts every open stream at its start, and each
-	// reconnects as the next attempt of its call (runtime.EventCut). No
+	// reconnects as the next attempt of its call (engine.EventCut). No
 	// rate or closedLoop.
 	Streaming bool `yaml:"streaming"`
 
@@ -531,10 +532,10 @@ func (s *Scenario) validate(v *validator) {
 			v.fail("server.userLimit.code", "must be an error code such as Throttling.User, got %q", u.Code)
 		}
 		if u.Dimension == "" {
-			u.Dimension = runtime.DimensionUser
+			u.Dimension = engine.DimensionUser
 		}
-		if u.Dimension != runtime.DimensionUser && u.Dimension != runtime.DimensionAPIUser {
-			v.fail("server.userLimit.dimension", "must be %s or %s, got %q", runtime.DimensionUser, runtime.DimensionAPIUser, u.Dimension)
+		if u.Dimension != engine.DimensionUser && u.Dimension != engine.DimensionAPIUser {
+			v.fail("server.userLimit.dimension", "must be %s or %s, got %q", engine.DimensionUser, engine.DimensionAPIUser, u.Dimension)
 		}
 	}
 	if len(s.Phases) == 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // server is the simulated service: a rate-limited FIFO server (capacity,
@@ -29,7 +30,7 @@ type server struct {
 	atBoundary, userRequests int64
 	// failures are the responses of failing requests by kind, built once
 	// and shared: the runtime only reads an attempt's result.
-	failures map[string]runtime.AttemptResult
+	failures map[string]engine.AttemptResult
 }
 
 // boundarySpan is the start of a user-limit window that atBoundary counts.
@@ -41,13 +42,13 @@ type userWindow struct {
 }
 
 func newServer(cfg *Server, rng *rand.Rand) *server {
-	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}, failures: map[string]runtime.AttemptResult{}}
+	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}, failures: map[string]engine.AttemptResult{}}
 }
 
 // handle answers one request arriving now from call c: it returns when the
 // response reaches the client and what it says. In order: the user limit
 // (a gateway in front of the service), the phase's failures, then capacity.
-func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) {
+func (s *server) handle(r *run, c *call) (time.Duration, engine.AttemptResult) {
 	now := r.now
 	latency := time.Duration(s.cfg.LatencyMs * float64(time.Millisecond))
 	if u := s.cfg.UserLimit; u != nil {
@@ -93,12 +94,12 @@ func (s *server) handle(r *run, c *call) (time.Duration, runtime.AttemptResult) 
 	}
 	s.tat += interval
 	wait := max(0, backlog-time.Duration(s.cfg.Burst)*interval)
-	return now + wait + latency, runtime.AttemptResult{StatusCode: http.StatusOK, Sent: true}
+	return now + wait + latency, engine.AttemptResult{StatusCode: http.StatusOK, Sent: true}
 }
 
 // failure is the response of a failing request: HTTP 503, or HTTP 400 with
 // the error code kind (and x-amz-retry-after when the server sets one).
-func (s *server) failure(kind string) runtime.AttemptResult {
+func (s *server) failure(kind string) engine.AttemptResult {
 	if res, ok := s.failures[kind]; ok {
 		return res
 	}
@@ -107,7 +108,7 @@ func (s *server) failure(kind string) runtime.AttemptResult {
 		res = apiError(http.StatusBadRequest, kind)
 		if s.cfg.RetryAfterMs > 0 {
 			res.Header = http.Header{}
-			res.Header.Set(runtime.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
+			res.Header.Set(engine.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
 		}
 	}
 	s.failures[kind] = res
@@ -117,10 +118,10 @@ func (s *server) failure(kind string) runtime.AttemptResult {
 // alibabaThrottled is an Alibaba-style throttled response: HTTP 400 with the
 // limit's error code and the dimension's rate-limit header Remain:0 and the
 // time left of the window.
-func alibabaThrottled(u *UserLimit, left time.Duration, reset time.Time) runtime.AttemptResult {
-	header := runtime.DefaultUserHeader
-	if u.Dimension == runtime.DimensionAPIUser {
-		header = runtime.DefaultUserAPIHeader
+func alibabaThrottled(u *UserLimit, left time.Duration, reset time.Time) engine.AttemptResult {
+	header := engine.DefaultUserHeader
+	if u.Dimension == engine.DimensionAPIUser {
+		header = engine.DefaultUserAPIHeader
 	}
 	res := apiError(http.StatusBadRequest, u.Code)
 	leftMs := (left + time.Millisecond - 1) / time.Millisecond
@@ -130,8 +131,8 @@ func alibabaThrottled(u *UserLimit, left time.Duration, reset time.Time) runtime
 	return res
 }
 
-func apiError(status int, code string) runtime.AttemptResult {
-	return runtime.AttemptResult{
+func apiError(status int, code string) engine.AttemptResult {
+	return engine.AttemptResult{
 		StatusCode: status, Code: code, Sent: true,
 		Err: &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: status, Code: code}},
 	}

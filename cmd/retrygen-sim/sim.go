@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // simEpoch is virtual time zero: a fixed instant on a 0.5 s boundary, so the
@@ -55,7 +56,7 @@ func simService(sc *Scenario) *runtime.Service {
 	svc := &runtime.Service{
 		Name:               "retrygen-sim",
 		ErrorCodeHeaders:   []string{"X-Amzn-ErrorType"},
-		ServerDelayHeaders: []string{runtime.HeaderAmzRetryAfter, runtime.HeaderRetryAfter},
+		ServerDelayHeaders: []string{engine.HeaderAmzRetryAfter, engine.HeaderRetryAfter},
 	}
 	if sc.Server.UserLimit != nil {
 		svc.ThrottleControl = &runtime.ThrottleControl{MaxDelay: 20 * time.Second}
@@ -179,8 +180,8 @@ type simClient struct {
 type call struct {
 	cl *simClient
 	// rc is the call's state machine, started anew in each life
-	// (runtime.Client.StartCall).
-	rc       runtime.Call
+	// (runtime.Client.NewCall once, then runtime.Client.StartCall).
+	rc       engine.Call
 	ctx      context.Context
 	start    time.Duration
 	deadline time.Duration // 0: none
@@ -195,7 +196,7 @@ type call struct {
 	attempts int
 	phase    int  // the phase the call started in
 	drained  bool // started after its phase's retry quota drained
-	res      runtime.AttemptResult
+	res      engine.AttemptResult
 	// stream is the state of a streaming group's call (streams.go).
 	stream streamState
 	// dctx is ctx when the call has a deadline.
@@ -215,7 +216,7 @@ type run struct {
 	free []*call
 	// limiters are the distinct rate limiters of the clients whose mode
 	// uses one, in client order (sample).
-	limiters []*runtime.RateLimiter
+	limiters []*engine.RateLimiter
 	seq      uint64
 	now      time.Duration
 	end      time.Duration
@@ -224,7 +225,7 @@ type run struct {
 	srv      *server
 	stats    *runStats
 	// budgets are the groups' shared fleet retry budgets (shared runs).
-	budgets []*runtime.RetryQuota
+	budgets []*engine.RetryQuota
 	// phaseEnds are the phases' end times since the start.
 	phaseEnds []time.Duration
 	progress  func(done, total time.Duration)
@@ -258,16 +259,16 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			return nil, err
 		}
 		// Shared: one window store, one adaptive send rate (a CUBIC limiter
-		// per scope, runtime.RateLimiterPool) and, when the group sets one,
+		// per scope, engine.RateLimiterPool) and, when the group sets one,
 		// one fleet retry budget for the whole group, as a fleet-wide store
 		// (Redis, runtime/redisstore) gives every process.
-		var windows runtime.ThrottleWindowStore
-		var budget runtime.RetryBudget
-		var limiters runtime.SharedRateLimiters
+		var windows engine.ThrottleWindowStore
+		var budget engine.RetryBudget
+		var limiters engine.SharedRateLimiters
 		if sharing == sharingShared {
-			windows, limiters = runtime.NewWindowStore(), runtime.NewRateLimiterPool()
+			windows, limiters = engine.NewWindowStore(), engine.NewRateLimiterPool()
 			if g.FleetRetryBudget > 0 {
-				q := runtime.NewRetryQuota(g.FleetRetryBudget)
+				q := engine.NewRetryQuota(g.FleetRetryBudget)
 				budget, r.budgets = q, append(r.budgets, q)
 			}
 		}
@@ -295,7 +296,7 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		}
 	}
 	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
-	seen := map[*runtime.RateLimiter]bool{}
+	seen := map[*engine.RateLimiter]bool{}
 	for _, cl := range r.clients {
 		if l := cl.rc.RateLimiter(); cl.params.UsesLimiter && !seen[l] {
 			seen[l] = true
@@ -337,14 +338,14 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 // from the scenario (mode, max attempts) and the service's x-retry. windows
 // is the group's shared throttle-window store, or nil for one of its own;
 // budget the group's fleet retry budget, or nil for none.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows runtime.ThrottleWindowStore, budget runtime.RetryBudget, limiters runtime.SharedRateLimiters) (*simClient, error) {
+func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows engine.ThrottleWindowStore, budget engine.RetryBudget, limiters engine.SharedRateLimiters) (*simClient, error) {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
 		mode, maxAttempts = runtime.ModeStandard, 1
 	}
 	if maxAttempts == 0 {
-		s, err := runtime.ResolveSettings(svc, &runtime.Options{RetryMode: mode}, nil, noEnv)
+		s, err := runtime.ResolvePolicy(svc, nil, &runtime.Options{RetryMode: mode}, nil, noEnv)
 		if err != nil {
 			return nil, err
 		}
@@ -355,7 +356,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if user == "" {
 		user = fmt.Sprintf("client-%d", idx)
 	}
-	rc, err := runtime.NewClient(svc, "http://sim.invalid", runtime.Options{
+	opts := runtime.Options{
 		RetryMode:        mode,
 		MaxAttempts:      maxAttempts,
 		Clock:            r.clock,
@@ -364,16 +365,19 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		Windows:          windows,
 		FleetRetryBudget: budget,
 		RateLimiters:     limiters,
-	})
+	}
+	rc, err := runtime.NewClient(svc, "http://sim.invalid", opts)
 	if err != nil {
 		return nil, err
 	}
 	cl := &simClient{idx: idx, user: user, svc: svc, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
-	c, err := rc.NewCall(&simOperation, nil)
+	// The policy each call of the client resolves (the client's path is
+	// ResolvePolicy's: TestClientCallResolvesThePolicy).
+	pol, err := runtime.ResolvePolicy(svc, &simOperation, &opts, nil, noEnv)
 	if err != nil {
 		return nil, err
 	}
-	cl.params = c.Policy().Params
+	cl.params = pol.Params
 	return cl, nil
 }
 
@@ -483,7 +487,7 @@ func (r *run) handle(e event) {
 			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
 		}
 	case evWaited:
-		r.drive(e.call, e.call.rc.Next(e.call.ctx, runtime.Event{Kind: runtime.EventWaited}))
+		r.drive(e.call, e.call.rc.Next(e.call.ctx, engine.Event{Kind: engine.EventWaited}))
 	case evToken:
 		if e.gen == e.cl.tokenGen {
 			r.serveWaiters(e.cl)
@@ -495,7 +499,7 @@ func (r *run) handle(e event) {
 		if !c.inFlight {
 			// The attempt it waited to send is never sent: the state
 			// machine refunds its retry cost.
-			c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventFailed, Err: context.DeadlineExceeded})
+			c.rc.Next(c.ctx, engine.Event{Kind: engine.EventFailed, Err: context.DeadlineExceeded})
 		}
 		r.finish(c, false)
 	case evDrop:
@@ -517,8 +521,16 @@ func (r *run) startCall(cl *simClient) {
 	} else {
 		c = new(call)
 	}
-	*c = call{cl: cl, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now), gen: c.gen + 1, life: c.life + 1}
-	if err := cl.rc.StartCall(&c.rc, &simOperation, nil); err != nil {
+	// The state machine's memory is reused from the slot's earlier life
+	// (runtime.Client.StartCall); a new slot gets one from NewCall.
+	*c = call{cl: cl, rc: c.rc, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now), gen: c.gen + 1, life: c.life + 1}
+	var err error
+	if c.rc == nil {
+		c.rc, err = cl.rc.NewCall(&simOperation, nil)
+	} else {
+		err = cl.rc.StartCall(c.rc, &simOperation, nil)
+	}
+	if err != nil {
 		// Cannot happen: a call without options of its own uses the
 		// settings the client resolved. Stop the run with the error.
 		r.err, r.q, r.timeouts = err, nil, nil
@@ -532,31 +544,31 @@ func (r *run) startCall(cl *simClient) {
 		r.scheduleTimeout(event{at: c.deadline, kind: evTimeout, gen: c.life, call: c}, d)
 	}
 	r.stats.callStarted(r, c)
-	r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventStart}))
+	r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventStart}))
 }
 
-// drive carries out what the call's state machine (runtime.Call.Next) asks
+// drive carries out what the call's state machine (engine.Call.Next) asks
 // for on the virtual clock: a wait becomes an event, a send token is taken
 // from the client's limiter (or the call joins its waiters), a send goes to
 // the simulated server, and a return ends the call. The order of the attempt
 // loop is the runtime's; none of it is restated here.
-func (r *run) drive(c *call, act runtime.Action) {
+func (r *run) drive(c *call, act engine.Action) {
 	switch act.Kind {
-	case runtime.ActionWait:
+	case engine.ActionWait:
 		c.gen++
 		r.schedule(event{at: r.now + act.Delay, kind: evWaited, gen: c.gen, call: c})
-	case runtime.ActionAcquire:
+	case engine.ActionAcquire:
 		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
 		if ok {
-			r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventAcquired}))
+			r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventAcquired}))
 			return
 		}
 		c.cl.waiters = append(c.cl.waiters, c)
 		c.waiting = true
 		r.scheduleToken(c.cl, wait)
-	case runtime.ActionSend:
+	case engine.ActionSend:
 		r.send(c)
-	case runtime.ActionReturn:
+	case engine.ActionReturn:
 		if act.Err != nil && c.cl.group.Streaming {
 			r.streamLost(c, act.Err)
 		}
@@ -591,7 +603,7 @@ func (r *run) serveWaiters(cl *simClient) {
 			return
 		}
 		cl.removeWaiter(i)
-		r.drive(c, c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventAcquired}))
+		r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventAcquired}))
 	}
 }
 
@@ -615,7 +627,7 @@ func (r *run) send(c *call) {
 
 func (r *run) response(c *call) {
 	c.inFlight = false
-	act := c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventResponse, Result: &c.res})
+	act := c.rc.Next(c.ctx, engine.Event{Kind: engine.EventResponse, Result: &c.res})
 	r.stats.responded(r, act.Decision.Class)
 	if c.cl.params.UsesLimiter && len(c.cl.waiters) > 0 {
 		r.serveWaiters(c.cl)
@@ -643,7 +655,7 @@ func (r *run) recycle(c *call) {
 	if c.waiting || c.cl.group.Streaming {
 		return
 	}
-	c.ctx, c.res, c.dctx = nil, runtime.AttemptResult{}, deadlineCtx{}
+	c.ctx, c.res, c.dctx = nil, engine.AttemptResult{}, deadlineCtx{}
 	r.free = append(r.free, c)
 }
 

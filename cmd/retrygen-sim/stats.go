@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // runStats is what one mode's run measured: per time bucket (the plots, the
@@ -100,7 +100,7 @@ func (s *runStats) callStarted(r *run, c *call) {
 	}
 }
 
-func (s *runStats) sent(r *run, _ runtime.AttemptResult) {
+func (s *runStats) sent(r *run, _ engine.AttemptResult) {
 	if b := s.bucketAt(r.now); b >= 0 {
 		s.serverReq[b]++
 	}
@@ -109,9 +109,9 @@ func (s *runStats) sent(r *run, _ runtime.AttemptResult) {
 	}
 }
 
-func (s *runStats) responded(r *run, class runtime.Class) {
+func (s *runStats) responded(r *run, class engine.Class) {
 	throttled := int64(0)
-	if class == runtime.ClassThrottling {
+	if class == engine.ClassThrottling {
 		throttled = 1
 	}
 	if b := s.bucketAt(r.now); b >= 0 {
@@ -160,9 +160,9 @@ func (s *runStats) sample(r *run) {
 		return
 	}
 	p := r.phaseAt(r.now - 1)
-	cost := runtime.RetryCostTransient
-	if p >= 0 && r.sc.Phases[p].Failure != failure503 && r.clients[0].svc.CodeClass(r.sc.Phases[p].Failure) == runtime.ClassThrottling {
-		cost = runtime.RetryCostThrottling
+	cost := engine.RetryCostTransient
+	if p >= 0 && r.sc.Phases[p].Failure != failure503 && r.clients[0].svc.CodeClass(r.sc.Phases[p].Failure) == engine.ClassThrottling {
+		cost = engine.RetryCostThrottling
 	}
 	var quota, rate float64
 	drained := true

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Streaming groups: each client holds one long-lived stream, a call whose
 // 2xx stays open. When a phase drops every stream, each one's call gets
-// runtime.EventCut (the body broke off) and reconnects as its next attempt:
+// engine.EventCut (the body broke off) and reconnects as its next attempt:
 // the runtime's state machine decides the wait (full jitter, the retry
 // quota, max attempts), as it does in runtime.Stream.Resume. Nothing of
 // that order is restated here.
@@ -78,16 +79,16 @@ func (r *run) streamOpen(c *call) {
 var errCut = fmt.Errorf("stream dropped by the server: %w", io.ErrUnexpectedEOF)
 
 // dropStreams cuts every open stream at once: each call is told its body
-// broke off (runtime.EventCut) and does what its state machine says.
+// broke off (engine.EventCut) and does what its state machine says.
 func (r *run) dropStreams() {
 	open := r.open
 	r.open = nil
 	for _, c := range open {
 		c.stream = streamState{dropped: true, droppedAt: r.now, attemptsAtDrop: c.attempts}
 		r.stats.streams.drops++
-		res := runtime.AttemptResult{StatusCode: http.StatusOK, Err: errCut, Sent: true}
-		act := c.rc.Next(c.ctx, runtime.Event{Kind: runtime.EventCut, Result: &res})
-		if act.Kind == runtime.ActionWait {
+		res := engine.AttemptResult{StatusCode: http.StatusOK, Err: errCut, Sent: true}
+		act := c.rc.Next(c.ctx, engine.Event{Kind: engine.EventCut, Result: &res})
+		if act.Kind == engine.ActionWait {
 			r.stats.streams.firstWait.add(act.Delay)
 			r.stats.streams.firstWaits = append(r.stats.streams.firstWaits, act.Delay)
 		}
@@ -139,7 +140,7 @@ func writeStreamReport(b *bytes.Buffer, sc *Scenario, runs []*runStats) {
 	}
 	b.WriteString("\n## Streams: drops and reconnects\n\n")
 	b.WriteString("Each streaming client holds one long-lived stream; a phase with dropStreams cuts every open stream at once, " +
-		"and each reconnects as the next attempt of its call (runtime.EventCut, as runtime.Stream.Resume does). " +
+		"and each reconnects as the next attempt of its call (engine.EventCut, as runtime.Stream.Resume does). " +
 		"First wait = the wait before a cut stream's first reconnect attempt (full jitter spreads them); " +
 		"recovered = time from the cut to the stream open again; lost = streams whose call ended with an error.\n\n")
 	b.WriteString("| mode | streams | drops | reconnected | reconnect attempts | first wait p10 | p50 | p90 | max | recovered p50 | p99 | lost |\n")

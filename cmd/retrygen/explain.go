@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // runExplain implements "retrygen explain": it prints the retry settings a
@@ -95,7 +96,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 
 // explain renders the resolved policy (the one every call of an operation
 // that declares nothing runs with), one "name: value (source)" per line.
-func explain(svc *runtime.Service, pol *runtime.Policy, q runtime.QuotaSettings) string {
+func explain(svc *runtime.Service, pol *runtime.Policy, q engine.QuotaSettings) string {
 	s, p := pol.Settings, pol.Params
 	var b strings.Builder
 	line := func(name string, value any, why string) {
@@ -131,7 +132,7 @@ func explain(svc *runtime.Service, pol *runtime.Policy, q runtime.QuotaSettings)
 	if !p.UsesQuota {
 		line("retry quota", "off", "")
 	} else {
-		tokens := func(name string, v runtime.Setting[int]) {
+		tokens := func(name string, v engine.Setting[int]) {
 			unit := " tokens"
 			if v.Value == 1 {
 				unit = " token"

@@ -6,15 +6,15 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/internal/vectors"
-	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // rateTolerance is the tolerance on rates (shared/vectors/README.md).
 const rateTolerance = 1e-6
 
-// runCubic checks a CUBIC scenario (§6) against runtime.CubicSuccess and
-// runtime.CubicThrottle: a throttle reduces the previous case's calculated
+// runCubic checks a CUBIC scenario (§6) against engine.CubicSuccess and
+// engine.CubicThrottle: a throttle reduces the previous case's calculated
 // rate and records it as the new last max rate, at the case's timestamp.
 func runCubic(sc *vectors.Scenario) result {
 	lastMax, prev := *sc.Given.LastMaxRate, *sc.Given.LastMaxRate
@@ -26,10 +26,10 @@ func runCubic(sc *vectors.Scenario) result {
 		var got float64
 		switch c.Response {
 		case "success":
-			got = runtime.CubicSuccess(lastMax, lastThrottle, c.Timestamp)
+			got = engine.CubicSuccess(lastMax, lastThrottle, c.Timestamp)
 		case "throttle":
 			lastMax, lastThrottle = prev, c.Timestamp
-			got = runtime.CubicThrottle(prev)
+			got = engine.CubicThrottle(prev)
 		default:
 			return failf("step %d: response must be success or throttle, got %q", i+1, c.Response)
 		}
@@ -49,7 +49,7 @@ func runCubic(sc *vectors.Scenario) result {
 func runSendingRate(sc *vectors.Scenario) result {
 	epoch := time.Unix(0, 0)
 	clock := clocktest.New(epoch)
-	l := runtime.NewRateLimiter(clock)
+	l := engine.NewRateLimiter(clock)
 	for i, c := range sc.Cases {
 		at := epoch.Add(seconds(c.Timestamp))
 		if at.Before(clock.Now()) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/retrygen/retrygen/generator"
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // serviceLoader supplies the runtime.Service a vector scenario runs against:
@@ -30,7 +31,7 @@ type serviceLoader struct {
 var genericVectorService = runtime.Service{
 	Name:               "vectors",
 	ErrorCodeHeaders:   []string{vectorErrorHeader},
-	ServerDelayHeaders: []string{runtime.HeaderAmzRetryAfter, runtime.HeaderRetryAfter},
+	ServerDelayHeaders: []string{engine.HeaderAmzRetryAfter, engine.HeaderRetryAfter},
 }
 
 func (l *serviceLoader) service(name string) (*runtime.Service, error) {

@@ -9,13 +9,14 @@ import (
 	"github.com/retrygen/retrygen/internal/vectors"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // throttleIdentity is the throttle identity of the vector client.
 const throttleIdentity = "vectors"
 
 // runThrottleControl drives one aliyun-mode client step by step on a fake
-// clock (§8): each call is a runtime.Call driven by its state machine
+// clock (§8): each call is an engine.Call driven by its state machine
 // (Call.Next); a call step starts it (a throttle-window wait, the send or
 // the end), a response step reports the response, and windows are read from
 // the client's store.
@@ -33,12 +34,12 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 	}
 	epoch := time.Unix(0, 0)
 	clock := clocktest.New(epoch)
-	store := runtime.NewWindowStore()
+	store := engine.NewWindowStore()
 	svc := &runtime.Service{
 		Name:               "throttle-control vectors",
 		DefaultMode:        runtime.ModeAliyun,
 		ErrorCodeHeaders:   []string{vectorErrorHeader},
-		ServerDelayHeaders: []string{runtime.HeaderACSRetryAfter},
+		ServerDelayHeaders: []string{engine.HeaderACSRetryAfter},
 		ThrottleControl:    &runtime.ThrottleControl{MaxDelay: time.Duration(maxDelay) * time.Millisecond},
 	}
 	c, err := runtime.NewClient(svc, "http://vectors.invalid", runtime.Options{
@@ -52,10 +53,10 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 		return failf("setup: %v", err)
 	}
 	type callState struct {
-		call *runtime.Call
+		call engine.Call
 		op   string
 		// next is the call's last action: the send, or a wait before it.
-		next runtime.Action
+		next engine.Action
 	}
 	calls := map[string]*callState{}
 	ops := map[string]*runtime.Operation{}
@@ -80,15 +81,15 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 			}
 			// The call's state machine says what comes before its first
 			// attempt: a wait for a throttle window, the send, or the end.
-			act := call.Next(ctx, runtime.Event{Kind: runtime.EventStart})
+			act := call.Next(ctx, engine.Event{Kind: engine.EventStart})
 			var wait time.Duration
-			if act.Kind == runtime.ActionWait {
+			if act.Kind == engine.ActionWait {
 				wait = act.Delay
-				act = call.Next(ctx, runtime.Event{Kind: runtime.EventWaited})
+				act = call.Next(ctx, engine.Event{Kind: engine.EventWaited})
 			}
 			calls[st.Call] = &callState{call: call, op: st.Operation, next: act}
 			got, err := "send", act.Err
-			if act.Kind == runtime.ActionReturn {
+			if act.Kind == engine.ActionReturn {
 				got = "throttle_window_exceeded"
 			}
 			if got != want.Outcome {
@@ -106,19 +107,19 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 			for k, v := range st.Headers {
 				h.Set(k, v)
 			}
-			res := runtime.AttemptResult{StatusCode: st.StatusCode, Header: h, Code: st.ErrorCode, Sent: true}
+			res := engine.AttemptResult{StatusCode: st.StatusCode, Header: h, Code: st.ErrorCode, Sent: true}
 			if st.StatusCode < 200 || st.StatusCode > 299 {
 				res.Err = &runtime.APIError{ErrorMetadata: runtime.ErrorMetadata{HTTPStatusCode: st.StatusCode, Code: st.ErrorCode}}
 			}
 			// A retry's wait (and any throttle-window wait after it) is over
 			// when its response step comes: the clock is at the step's time.
-			for cs.next.Kind == runtime.ActionWait {
-				cs.next = cs.call.Next(ctx, runtime.Event{Kind: runtime.EventWaited})
+			for cs.next.Kind == engine.ActionWait {
+				cs.next = cs.call.Next(ctx, engine.Event{Kind: engine.EventWaited})
 			}
-			if cs.next.Kind != runtime.ActionSend {
+			if cs.next.Kind != engine.ActionSend {
 				return failf("step %d: response to call %q, which sends no attempt (%v)", i+1, st.Response, cs.next.Err)
 			}
-			cs.next = cs.call.Next(ctx, runtime.Event{Kind: runtime.EventResponse, Result: &res})
+			cs.next = cs.call.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &res})
 			d := cs.next.Decision
 			if got := d.Outcome.String(); got != want.Outcome {
 				return failf("step %d: want outcome %s, got %s (%v)", i+1, want.Outcome, got, d.Err)

@@ -1,4 +1,4 @@
-// Package clocktest provides a fake runtime.Clock for tests: time moves only
+// Package clocktest provides a fake engine.Clock for tests: time moves only
 // when something sleeps, so retries are instantaneous and their delays exact.
 package clocktest
 

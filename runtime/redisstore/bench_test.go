@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // okClient answers every request with a prebuilt 200 without a body, so the
@@ -67,7 +68,7 @@ func TestSuccessPathNoRoundTrip(t *testing.T) {
 	// The client's bucket is its service's at its endpoint host.
 	fb := store.Scope(fleetService().Name, "svc.test").(*budget)
 	// Spend a lease first, so the increments have room below the capacity.
-	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	ok, _ := fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	before := counter.n.Load()
 	for range 1000 {
@@ -113,10 +114,10 @@ func BenchmarkFleetRetryBudget(b *testing.B) {
 	fb := store.FleetRetryBudget()
 	b.ReportAllocs()
 	for b.Loop() {
-		if ok, _ := fb.Acquire(runtime.RetryCostTransient); !ok {
+		if ok, _ := fb.Acquire(engine.RetryCostTransient); !ok {
 			b.Fatal("refused")
 		}
-		fb.Release(runtime.RetryCostTransient)
+		fb.Release(engine.RetryCostTransient)
 	}
 	b.ReportMetric(float64(counter.n.Load())/float64(b.N), "redis-cmds/op")
 }

@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // budget is this process's side of one fleet retry budget (one scope: a
@@ -55,9 +54,9 @@ type budget struct {
 }
 
 var (
-	_ runtime.RetryBudget        = (*budget)(nil)
-	_ runtime.StoreFaultReporter = (*budget)(nil)
-	_ runtime.StoreFaultReporter = (*Store)(nil)
+	_ engine.RetryBudget        = (*budget)(nil)
+	_ engine.StoreFaultReporter = (*budget)(nil)
+	_ engine.StoreFaultReporter = (*Store)(nil)
 
 	// errLeaseStalled is the fault of a lease request that got no answer
 	// within Options.StallTimeout.
@@ -283,7 +282,7 @@ func (b *budget) Release(n int) {
 	}
 }
 
-// StoreFault is the store's (runtime.StoreFaultReporter).
+// StoreFault is the store's (engine.StoreFaultReporter).
 func (b *budget) StoreFault() error { return b.s.StoreFault() }
 
 // flush writes pending refills and, when the lease has ended (or all is

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/internal/testserver"
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // newClusterStore returns a Store on a Cluster client of c, closed (with
@@ -70,12 +70,12 @@ func TestRedisCluster(t *testing.T) {
 	}
 
 	fb := a.Scope("Svc", "svc.test")
-	ok, have := fb.Acquire(runtime.RetryCostTransient)
+	ok, have := fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, 14, have)
-	fb.Release(runtime.RetryCostTransient)
+	fb.Release(engine.RetryCostTransient)
 	for range 5 {
-		fb.Release(runtime.NoRetryIncrement)
+		fb.Release(engine.NoRetryIncrement)
 	}
 	require.NoError(t, fb.(*budget).flush(true))
 	bal, err := admin.Get(ctx, DefaultPrefix+"{budget:3:Svc:svc.test}").Int64()
@@ -111,7 +111,7 @@ func TestRedisSentinel(t *testing.T) {
 	eventually(t, func() bool { return a.resyncs.Load() > 0 && b.resyncs.Load() > 0 }, "both resynced")
 	a.Record("ak-1", "Op", throttledUser(time.Minute), time.Now())
 	eventually(t, func() bool { _, _, ok := b.Blocked("ak-1", "Op", time.Now()); return ok }, "b honours a's window")
-	ok, have := b.Scope("Svc", "svc.test").Acquire(runtime.RetryCostTransient)
+	ok, have := b.Scope("Svc", "svc.test").Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, 14, have)
 	require.NoError(t, a.StoreFault())

@@ -26,6 +26,7 @@ import (
 
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // The fleet tests run 8 OS processes (this test binary, re-executed with
@@ -152,7 +153,7 @@ func fleetChild(jobJSON string) int {
 		store.Share(&opts)
 	}
 	if job.LeaseAndHang {
-		if ok, _ := store.FleetRetryBudget().Acquire(runtime.RetryCostTransient); !ok {
+		if ok, _ := store.FleetRetryBudget().Acquire(engine.RetryCostTransient); !ok {
 			return 3
 		}
 		for { // the retry may have gone on credit: wait for the lease itself
@@ -301,7 +302,7 @@ func (s *fleetServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if throttled || r.Header.Get("X-RateLimit-Mode") == "debug" {
-		w.Header().Set(runtime.DefaultUserHeader, fmt.Sprintf("Remain:%d,Limit:%d,Time:%d,TimeLeft:%d", remain, limit, userWindow.Milliseconds(), left))
+		w.Header().Set(engine.DefaultUserHeader, fmt.Sprintf("Remain:%d,Limit:%d,Time:%d,TimeLeft:%d", remain, limit, userWindow.Milliseconds(), left))
 	}
 	if throttled {
 		w.Header().Set("Content-Type", "application/json")
@@ -471,8 +472,8 @@ func TestFleetRetryBudgetAtOutageOnset(t *testing.T) {
 	srv.outage.Store(true)
 	url := startFleetServer(t, srv)
 	const fleetCapacity = 140
-	perClient := runtime.DefaultRetryQuotaCapacity / runtime.RetryCostTransient
-	bound := (fleetCapacity + fleetSize*DefaultLeaseSize) / runtime.RetryCostTransient
+	perClient := engine.DefaultRetryQuotaCapacity / engine.RetryCostTransient
+	bound := (fleetCapacity + fleetSize*DefaultLeaseSize) / engine.RetryCostTransient
 	var within int
 	for run := range runs + 1 {
 		shared := run > 0
@@ -594,7 +595,7 @@ func TestLeaseOfKilledProcess(t *testing.T) {
 	require.LessOrEqual(t, pttl, 2*DefaultLeaseTTL)
 
 	s, _ := newTestStore(t, r, Options{FleetCapacity: 100})
-	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	ok, _ := s.FleetRetryBudget().Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, int64(100-56), bucket(t, rdb), "the fleet goes on leasing")
 }

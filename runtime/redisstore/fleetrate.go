@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Fleet-wide adaptive rate (issue 22, beyond aws-sdk-go-v2, whose adaptive
@@ -19,7 +18,7 @@ import (
 // PREFIX{rate:LEN:SERVICE:HOST}; the live processes of the scope are the
 // sorted set PREFIX{rate:…}:procs, scored by their last heartbeat. Every
 // process computes the fleet rate at any moment from those two numbers
-// (runtime.CubicSuccess), so a send costs no round trip, and fills its own
+// (engine.CubicSuccess), so a send costs no round trip, and fills its own
 // token bucket at rate / live processes. A throttling response is
 // reported to Redis off the call path: the script sets last_max_rate to the
 // rate in force (the CUBIC rate, at most the fleet's measured rate, taken as
@@ -72,7 +71,7 @@ return {tostring(lm), lt, n, now}
 `)
 
 // fleetRate is this process's view of one scope's fleet rate
-// (runtime.FleetRate).
+// (engine.FleetRate).
 type fleetRate struct {
 	s   *Store
 	key string
@@ -94,7 +93,7 @@ type fleetRate struct {
 	active bool
 }
 
-var _ runtime.FleetRate = (*fleetRate)(nil)
+var _ engine.FleetRate = (*fleetRate)(nil)
 
 // Share is this process's share of the fleet rate at now.
 func (f *fleetRate) Share(now time.Time) (float64, bool) {
@@ -107,7 +106,7 @@ func (f *fleetRate) Share(now time.Time) (float64, bool) {
 	if !f.have {
 		return 0, false
 	}
-	r := runtime.CubicSuccess(f.lastMax, 0, now.Sub(f.lastThrottle).Seconds())
+	r := engine.CubicSuccess(f.lastMax, 0, now.Sub(f.lastThrottle).Seconds())
 	return max(r, 0.5) / float64(max(f.procs, 1)), true
 }
 
@@ -119,7 +118,7 @@ func (f *fleetRate) Throttled(now time.Time, measured float64) {
 	if !f.have || now.Sub(f.lastThrottle) >= rateDebounce {
 		rate := measured * float64(max(f.procs, 1))
 		if f.have {
-			rate = min(rate, runtime.CubicSuccess(f.lastMax, 0, now.Sub(f.lastThrottle).Seconds()))
+			rate = min(rate, engine.CubicSuccess(f.lastMax, 0, now.Sub(f.lastThrottle).Seconds()))
 		}
 		f.have, f.lastMax, f.lastThrottle = true, max(rate, 0.5), now
 	}
@@ -193,11 +192,11 @@ func (f *fleetRate) adopt(lmStr string, ltMS int64) {
 }
 
 // Limiter returns the fleet-rate limiter of service at endpointHost
-// (runtime.SharedRateLimiters): one per scope and process, made with clock
+// (engine.SharedRateLimiters): one per scope and process, made with clock
 // on first use, whose fill rate is this process's share of the scope's
 // fleet-wide CUBIC rate. Store.Share sets it as Options.RateLimiters; it
 // matters in adaptive mode only.
-func (s *Store) Limiter(service, endpointHost string, clock runtime.Clock) *runtime.RateLimiter {
+func (s *Store) Limiter(service, endpointHost string, clock engine.Clock) *engine.RateLimiter {
 	key := s.opts.Prefix + "{rate:" + strconv.Itoa(len(service)) + ":" + service + ":" + endpointHost + "}"
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
@@ -207,7 +206,7 @@ func (s *Store) Limiter(service, endpointHost string, clock runtime.Clock) *runt
 	r, ok := s.rates[key]
 	if !ok {
 		f := &fleetRate{s: s, key: key, procs: 1, report: -1}
-		r = &rateScope{f: f, lim: runtime.NewFleetRateLimiter(clock, f)}
+		r = &rateScope{f: f, lim: engine.NewFleetRateLimiter(clock, f)}
 		s.rates[key] = r
 	}
 	return r.lim
@@ -217,7 +216,7 @@ func (s *Store) Limiter(service, endpointHost string, clock runtime.Clock) *runt
 // share.
 type rateScope struct {
 	f   *fleetRate
-	lim *runtime.RateLimiter
+	lim *engine.RateLimiter
 }
 
 // fleetRates returns the scopes' fleet rates.

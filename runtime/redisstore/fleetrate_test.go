@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/internal/testserver"
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // TestFleetRateShared: a throttle seen by one process sets the fleet's
@@ -23,10 +23,10 @@ func TestFleetRateShared(t *testing.T) {
 	b, _ := newTestStore(t, r, Options{})
 	idle, _ := newTestStore(t, r, Options{})
 	eventually(t, func() bool { return a.resyncs.Load() > 0 && b.resyncs.Load() > 0 }, "both resynced")
-	idle.Limiter("Svc", "svc.test", runtime.SystemClock{})
-	la := a.Limiter("Svc", "svc.test", runtime.SystemClock{})
-	require.Same(t, la, a.Limiter("Svc", "svc.test", runtime.SystemClock{}), "one limiter per scope and process")
-	b.Limiter("Svc", "svc.test", runtime.SystemClock{})
+	idle.Limiter("Svc", "svc.test", engine.SystemClock{})
+	la := a.Limiter("Svc", "svc.test", engine.SystemClock{})
+	require.Same(t, la, a.Limiter("Svc", "svc.test", engine.SystemClock{}), "one limiter per scope and process")
+	b.Limiter("Svc", "svc.test", engine.SystemClock{})
 	fa, fb := a.rates[a.opts.Prefix+"{rate:3:Svc:svc.test}"].f, b.rates[b.opts.Prefix+"{rate:3:Svc:svc.test}"].f
 	_, on := fa.Share(time.Now())
 	require.False(t, on, "no throttle yet: free")

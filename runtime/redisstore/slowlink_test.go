@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/retrygen/retrygen/internal/testserver"
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // TestSlowLink puts Redis 10, 30 and 50 ms away (a latency proxy) from a
@@ -47,7 +47,7 @@ func TestSlowLink(t *testing.T) {
 			var longest time.Duration
 			for i := range 6 {
 				start := time.Now()
-				ok, _ := fb.Acquire(runtime.RetryCostTransient)
+				ok, _ := fb.Acquire(engine.RetryCostTransient)
 				waited := time.Since(start)
 				longest = max(longest, waited)
 				require.True(t, ok, "retry %d", i)

@@ -77,7 +77,7 @@
 //
 // In adaptive mode, [Store.Share] also gives every client one send rate per
 // service and endpoint host for the whole fleet ([Store.Limiter],
-// runtime.SharedRateLimiters): one CUBIC rate whose state (last_max_rate
+// engine.SharedRateLimiters): one CUBIC rate whose state (last_max_rate
 // and the last throttle's time) lives in Redis; each process fills its own
 // token bucket at rate / live processes, computed locally, so a send makes
 // no round trip. Throttles are reported off the call path, at most one
@@ -146,6 +146,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // Defaults of [Options].
@@ -153,7 +154,7 @@ const (
 	// DefaultPrefix starts every key and the pub/sub channel.
 	DefaultPrefix = "retrygen:"
 	// DefaultLeaseSize is two transient retries' worth of tokens: 28.
-	DefaultLeaseSize = 2 * runtime.RetryCostTransient
+	DefaultLeaseSize = 2 * engine.RetryCostTransient
 	// DefaultLeaseTTL is how long a lease lasts: 10 s.
 	DefaultLeaseTTL = 10 * time.Second
 	// DefaultTimeout bounds the Redis round trip a retry may wait for: 5 ms.
@@ -232,9 +233,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Store shares throttle windows (a runtime.ThrottleWindowStore) and a fleet
-// retry budget (a runtime.RetryBudget, one bucket per service and endpoint
-// host: runtime.ScopedRetryBudget) between processes through Redis. It is
+// Store shares throttle windows (a engine.ThrottleWindowStore) and a fleet
+// retry budget (a engine.RetryBudget, one bucket per service and endpoint
+// host: engine.ScopedRetryBudget) between processes through Redis. It is
 // safe for concurrent use. Create one per process with [New], hand it to
 // every client with [Store.Share], and [Store.Close] it at exit.
 type Store struct {
@@ -243,7 +244,7 @@ type Store struct {
 	log  *slog.Logger
 
 	// mirror holds every window this process knows, in local time.
-	mirror runtime.WindowStore
+	mirror engine.WindowStore
 	// fault is the error that made the store fall back to local state, or
 	// nil while it shares.
 	fault atomic.Pointer[error]
@@ -398,11 +399,11 @@ func (s *Store) Share(o *runtime.Options) {
 	o.Windows, o.FleetRetryBudget, o.RateLimiters = s, scopedBudget{s}, s
 }
 
-// scopedBudget is the Store's runtime.ScopedRetryBudget: unscoped, it is
+// scopedBudget is the Store's engine.ScopedRetryBudget: unscoped, it is
 // the store's default bucket.
 type scopedBudget struct{ s *Store }
 
-var _ runtime.ScopedRetryBudget = scopedBudget{}
+var _ engine.ScopedRetryBudget = scopedBudget{}
 
 // Acquire is the default bucket's (budget.Acquire).
 func (b scopedBudget) Acquire(cost int) (bool, int) { return b.s.budget.Acquire(cost) }
@@ -414,7 +415,7 @@ func (b scopedBudget) Release(n int) { b.s.budget.Release(n) }
 func (b scopedBudget) StoreFault() error { return b.s.StoreFault() }
 
 // Scope returns the bucket of service at endpointHost (Store.Scope).
-func (b scopedBudget) Scope(service, endpointHost string) runtime.RetryBudget {
+func (b scopedBudget) Scope(service, endpointHost string) engine.RetryBudget {
 	return b.s.Scope(service, endpointHost)
 }
 
@@ -422,7 +423,7 @@ func (b scopedBudget) Scope(service, endpointHost string) runtime.RetryBudget {
 // bucket, keyed PREFIX{budget:LEN:SERVICE:HOST} (its leases extend the key,
 // in the same hash slot), so that one sick service or region spends only
 // its own budget. Each bucket has the capacity Options.FleetCapacity.
-func (s *Store) Scope(service, endpointHost string) runtime.RetryBudget {
+func (s *Store) Scope(service, endpointHost string) engine.RetryBudget {
 	key := s.opts.Prefix + "{budget:" + strconv.Itoa(len(service)) + ":" + service + ":" + endpointHost + "}"
 	s.bmu.Lock()
 	defer s.bmu.Unlock()
@@ -448,10 +449,10 @@ func (s *Store) budgets() []*budget {
 
 // FleetRetryBudget returns the fleet retry budget's default bucket (no
 // scope), for Options.FleetRetryBudget.
-func (s *Store) FleetRetryBudget() runtime.RetryBudget { return &s.budget }
+func (s *Store) FleetRetryBudget() engine.RetryBudget { return &s.budget }
 
 // StoreFault returns the error that made the store fall back to local
-// state, or nil while it shares (runtime.StoreFaultReporter).
+// state, or nil while it shares (engine.StoreFaultReporter).
 func (s *Store) StoreFault() error {
 	if p := s.fault.Load(); p != nil {
 		return *p

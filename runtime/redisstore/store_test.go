@@ -16,7 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/retrygen/retrygen/internal/testserver"
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // newTestStore starts a Store on r's Redis with opts and closes it (and its
@@ -52,8 +52,8 @@ func eventually(t *testing.T, cond func() bool, msg string) {
 }
 
 // throttledUser reports a "User" window with timeLeft left.
-func throttledUser(timeLeft time.Duration) runtime.ThrottleHeaders {
-	return runtime.ThrottleHeaders{User: runtime.ThrottleQuota{Present: true, Remain: 0, Limit: 2, Window: time.Second, TimeLeft: timeLeft}}
+func throttledUser(timeLeft time.Duration) engine.ThrottleHeaders {
+	return engine.ThrottleHeaders{User: engine.ThrottleQuota{Present: true, Remain: 0, Limit: 2, Window: time.Second, TimeLeft: timeLeft}}
 }
 
 func TestNewRequiresFleetCapacity(t *testing.T) {
@@ -69,16 +69,16 @@ func TestNewRequiresFleetCapacity(t *testing.T) {
 // identity and operation unambiguously (identities may hold ':').
 func TestWindowMemberNames(t *testing.T) {
 	for _, k := range []windowKey{
-		{dimension: runtime.DimensionUser, identity: "ak:1"},
-		{dimension: runtime.DimensionAPIUser, identity: "ak:1", operation: "Describe:Regions"},
-		{dimension: runtime.DimensionAPIUser, identity: "", operation: "x"},
+		{dimension: engine.DimensionUser, identity: "ak:1"},
+		{dimension: engine.DimensionAPIUser, identity: "ak:1", operation: "Describe:Regions"},
+		{dimension: engine.DimensionAPIUser, identity: "", operation: "x"},
 	} {
 		name := windowMember(k)
 		got, ok := parseWindowMember(name)
 		require.True(t, ok, name)
 		require.Equal(t, k, got)
 	}
-	require.Equal(t, "api_user:4:ak:1:Op", windowMember(windowKey{runtime.DimensionAPIUser, "ak:1", "Op"}))
+	require.Equal(t, "api_user:4:ak:1:Op", windowMember(windowKey{engine.DimensionAPIUser, "ak:1", "Op"}))
 	require.Equal(t, "retrygen:{windows}", (&Store{opts: Options{Prefix: DefaultPrefix}}).windowsKey())
 	for _, bad := range []string{"other:1:a:", "user:9:a:", "user:x:a:", "user"} {
 		_, ok := parseWindowMember(bad)
@@ -105,7 +105,7 @@ func TestWindowSharedBetweenStores(t *testing.T) {
 	eventually(t, func() bool { _, _, ok := b.Blocked("ak-1", "RunInstances", time.Now()); return ok },
 		"b honours a's User window")
 	until, dim, _ := b.Blocked("ak-1", "RunInstances", time.Now())
-	require.Equal(t, runtime.DimensionUser, dim)
+	require.Equal(t, engine.DimensionUser, dim)
 	require.False(t, until.Before(now.Add(left-time.Millisecond)), "never early")
 	require.WithinDuration(t, now.Add(left), until, 500*time.Millisecond)
 	_, _, ok = b.Blocked("ak-2", "RunInstances", time.Now())
@@ -119,7 +119,7 @@ func TestWindowSharedBetweenStores(t *testing.T) {
 	var scoreCmd *redis.FloatCmd
 	_, err := rdb.TxPipelined(context.Background(), func(p redis.Pipeliner) error {
 		pttlCmd, timeCmd = p.PTTL(context.Background(), key), p.Time(context.Background())
-		scoreCmd = p.ZScore(context.Background(), key, windowMember(windowKey{dimension: runtime.DimensionUser, identity: "ak-1"}))
+		scoreCmd = p.ZScore(context.Background(), key, windowMember(windowKey{dimension: engine.DimensionUser, identity: "ak-1"}))
 		return nil
 	})
 	require.NoError(t, err)
@@ -171,7 +171,7 @@ func TestFleetBudgetLeases(t *testing.T) {
 	s, rdb := newTestStore(t, r, Options{FleetCapacity: 80, LeaseTTL: time.Minute, FlushInterval: time.Hour})
 	fb := s.FleetRetryBudget()
 
-	ok, bal := fb.Acquire(runtime.RetryCostTransient)
+	ok, bal := fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, 14, bal, "lease tokens left")
 	require.Equal(t, int64(80-28), bucket(t, rdb), "the whole lease counts as spent")
@@ -183,31 +183,31 @@ func TestFleetBudgetLeases(t *testing.T) {
 	require.Greater(t, pttl, time.Minute, "the lease key lives twice the lease TTL")
 	require.LessOrEqual(t, pttl, 2*time.Minute)
 
-	ok, bal = fb.Acquire(runtime.RetryCostTransient)
+	ok, bal = fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, 0, bal)
 	require.Equal(t, int64(80-28), bucket(t, rdb), "spent from the lease: no round trip")
 
-	ok, _ = fb.Acquire(runtime.RetryCostThrottling)
+	ok, _ = fb.Acquire(engine.RetryCostThrottling)
 	require.True(t, ok)
 	require.Equal(t, int64(80-56), bucket(t, rdb), "second lease")
 
 	// 24 left in the bucket, 23 in the lease.
 	for range 4 {
-		ok, _ = fb.Acquire(runtime.RetryCostThrottling) // 23 → 18 → 13 → 8 → 3
+		ok, _ = fb.Acquire(engine.RetryCostThrottling) // 23 → 18 → 13 → 8 → 3
 		require.True(t, ok)
 	}
 	// The next lease gives the 3 back and takes what the bucket has: 27.
-	ok, bal = fb.Acquire(runtime.RetryCostTransient)
+	ok, bal = fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, 27-14, bal)
 	require.Equal(t, int64(0), bucket(t, rdb))
 	// 13 in the lease: given back, 13 in the bucket, less than 14.
-	ok, bal = fb.Acquire(runtime.RetryCostTransient)
+	ok, bal = fb.Acquire(engine.RetryCostTransient)
 	require.False(t, ok, "the fleet budget cannot pay a transient retry")
 	require.Equal(t, 13, bal, "the fleet's balance")
 	require.Equal(t, int64(13), bucket(t, rdb))
-	ok, bal = fb.Acquire(runtime.RetryCostThrottling)
+	ok, bal = fb.Acquire(engine.RetryCostThrottling)
 	require.True(t, ok, "but a throttling retry")
 	require.Equal(t, 13-5, bal)
 	require.Nil(t, s.StoreFault(), "a refusal is not a fault")
@@ -221,13 +221,13 @@ func TestFleetBudgetRefillsBatched(t *testing.T) {
 	r := testserver.StartRedis(t)
 	s, rdb := newTestStore(t, r, Options{FleetCapacity: 100, FlushInterval: time.Hour})
 	fb := s.FleetRetryBudget()
-	ok, bal := fb.Acquire(runtime.RetryCostTransient)
+	ok, bal := fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, 14, bal)
 	require.Equal(t, int64(72), bucket(t, rdb))
-	fb.Release(runtime.RetryCostTransient) // a successful retry's refund: the lease is full again
+	fb.Release(engine.RetryCostTransient) // a successful retry's refund: the lease is full again
 	for range 5 {
-		fb.Release(runtime.NoRetryIncrement)
+		fb.Release(engine.NoRetryIncrement)
 	}
 	require.Equal(t, int64(72), bucket(t, rdb), "nothing written yet")
 	require.Equal(t, int64(5), s.budget.delta.Load())
@@ -243,14 +243,14 @@ func TestFleetBudgetRefillsBatched(t *testing.T) {
 func TestFleetBudgetSuccessfulRetriesNoRoundTrip(t *testing.T) {
 	_, store, counter := sharedClient(t, true)
 	fb := store.FleetRetryBudget()
-	ok, _ := fb.Acquire(runtime.RetryCostTransient) // the first lease
+	ok, _ := fb.Acquire(engine.RetryCostTransient) // the first lease
 	require.True(t, ok)
-	fb.Release(runtime.RetryCostTransient)
+	fb.Release(engine.RetryCostTransient)
 	before := counter.n.Load()
 	for range 1000 {
-		ok, _ := fb.Acquire(runtime.RetryCostTransient)
+		ok, _ := fb.Acquire(engine.RetryCostTransient)
 		require.True(t, ok)
-		fb.Release(runtime.RetryCostTransient)
+		fb.Release(engine.RetryCostTransient)
 	}
 	require.Equal(t, before, counter.n.Load())
 	require.Equal(t, 28, store.budget.have)
@@ -268,7 +268,7 @@ func TestFleetBudgetLeaseEndsAfterTTL(t *testing.T) {
 	s, rdb := newTestStore(t, r, Options{FleetCapacity: 100, LeaseTTL: ttl, FlushInterval: time.Hour})
 	fb := s.FleetRetryBudget()
 	before := time.Now()
-	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	ok, _ := fb.Acquire(engine.RetryCostTransient)
 	after := time.Now()
 	require.True(t, ok)
 	require.Equal(t, int64(72), bucket(t, rdb))
@@ -286,7 +286,7 @@ func TestFleetBudgetLeaseEndsAfterTTL(t *testing.T) {
 	s.budget.mu.Unlock()
 	require.NoError(t, s.budget.flush(false))
 	require.Equal(t, int64(86), bucket(t, rdb), "the 14 unused tokens came back")
-	ok, _ = fb.Acquire(runtime.RetryCostTransient)
+	ok, _ = fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Equal(t, int64(86-28), bucket(t, rdb), "a new lease")
 }
@@ -303,12 +303,12 @@ func TestRedisDownFallsBackAndResumes(t *testing.T) {
 	fb := s.FleetRetryBudget()
 	r.Kill()
 	began := time.Now()
-	ok, _ := fb.Acquire(runtime.RetryCostTransient)
+	ok, _ := fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok)
 	require.Less(t, time.Since(began), testBackgroundTimeout, "bounded by Options.Timeout")
 	require.Error(t, s.StoreFault())
 	require.NotErrorIs(t, s.StoreFault(), errLeaseStalled, "a refused connection is a fault at once, not after Options.StallTimeout")
-	ok, _ = fb.Acquire(runtime.RetryCostTransient)
+	ok, _ = fb.Acquire(engine.RetryCostTransient)
 	require.True(t, ok, "on credit")
 	s.Record("ak-1", "Op", throttledUser(time.Minute), time.Now())
 	_, _, blocked := s.Blocked("ak-1", "Op", time.Now())
@@ -321,7 +321,7 @@ func TestRedisDownFallsBackAndResumes(t *testing.T) {
 		return err == nil && n <= 100-14
 	}, "the spending on credit is charged to the restarted bucket")
 	eventually(t, func() bool {
-		_, err := rdb.ZScore(context.Background(), s.windowsKey(), windowMember(windowKey{dimension: runtime.DimensionUser, identity: "ak-1"})).Result()
+		_, err := rdb.ZScore(context.Background(), s.windowsKey(), windowMember(windowKey{dimension: engine.DimensionUser, identity: "ak-1"})).Result()
 		return err == nil
 	}, "the window learned while Redis was down is written once it is back")
 	require.Contains(t, logs.String(), "level=WARN msg=\"redisstore: Redis unreachable, using local state\"")
@@ -344,7 +344,7 @@ func TestRedisStalledNeverStallsARetry(t *testing.T) {
 	began := time.Now()
 	for i := range 3 {
 		start := time.Now()
-		ok, _ := fb.Acquire(runtime.RetryCostTransient)
+		ok, _ := fb.Acquire(engine.RetryCostTransient)
 		waited := time.Since(start)
 		require.Equal(t, i < 2, ok, "retry %d: on credit up to one lease", i)
 		require.GreaterOrEqual(t, waited, 20*time.Millisecond, "waited for the lease up to the timeout")
@@ -353,20 +353,20 @@ func TestRedisStalledNeverStallsARetry(t *testing.T) {
 	require.NoError(t, s.StoreFault(), "a slow lease is no fault")
 	eventually(t, func() bool { return s.StoreFault() != nil }, "stalled past StallTimeout: a fault")
 	require.Less(t, time.Since(began), 2*time.Second, "detected within StallTimeout, give or take the scheduler")
-	require.Equal(t, int64(-2*runtime.RetryCostTransient), s.budget.delta.Load(), "the credit is owed to the fleet")
+	require.Equal(t, int64(-2*engine.RetryCostTransient), s.budget.delta.Load(), "the credit is owed to the fleet")
 	s.budget.mu.Lock()
 	leases := s.budget.seq
 	s.budget.mu.Unlock()
 	for range 10 {
 		start := time.Now()
-		ok, _ := fb.Acquire(runtime.RetryCostTransient)
+		ok, _ := fb.Acquire(engine.RetryCostTransient)
 		require.True(t, ok)
 		require.Less(t, time.Since(start), 20*time.Millisecond, "no wait while faulted")
 	}
 	s.budget.mu.Lock()
 	require.Equal(t, leases, s.budget.seq, "no further lease requests (so no waits) while Redis is stalled")
 	s.budget.mu.Unlock()
-	require.Equal(t, int64(-12*runtime.RetryCostTransient), s.budget.delta.Load(), "12 retries on credit")
+	require.Equal(t, int64(-12*engine.RetryCostTransient), s.budget.delta.Load(), "12 retries on credit")
 	r.Resume()
 	eventually(t, func() bool { return s.StoreFault() == nil }, "sharing resumes")
 }
@@ -402,7 +402,7 @@ func TestCloseStopsGoroutines(t *testing.T) {
 	require.NoError(t, s.Close())
 	require.NoError(t, s.Close(), "twice is fine")
 	require.NoError(t, rdb.Close())
-	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	ok, _ := s.FleetRetryBudget().Acquire(engine.RetryCostTransient)
 	require.True(t, ok, "closed: local state only")
 }
 
@@ -445,7 +445,7 @@ func TestCloseWaitsForLeaseRequest(t *testing.T) {
 	require.NoError(t, err)
 	eventually(t, func() bool { return s.resyncs.Load() > 0 }, "connected")
 	r.Pause()
-	ok, _ := s.FleetRetryBudget().Acquire(runtime.RetryCostTransient)
+	ok, _ := s.FleetRetryBudget().Acquire(engine.RetryCostTransient)
 	require.True(t, ok, "granted on credit after Options.Timeout")
 	resumed := make(chan struct{})
 	go func() { time.Sleep(100 * time.Millisecond); r.Resume(); close(resumed) }()

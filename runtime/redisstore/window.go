@@ -12,17 +12,16 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-
-	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
-var _ runtime.ThrottleWindowStore = (*Store)(nil)
+var _ engine.ThrottleWindowStore = (*Store)(nil)
 
 // Record remembers the windows that info reports for operation of identity,
-// as seen at now (runtime.WindowStore.Record's rule): in this process at
+// as seen at now (engine.WindowStore.Record's rule): in this process at
 // once, and for the fleet by the background goroutine, which writes them to
 // Redis without delaying the call.
-func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders, now time.Time) {
+func (s *Store) Record(identity, operation string, info engine.ThrottleHeaders, now time.Time) {
 	if !info.Throttled() {
 		return
 	}
@@ -32,9 +31,9 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 	s.wmu.Lock()
 	for _, w := range [2]struct {
 		dim string
-		q   runtime.ThrottleQuota
+		q   engine.ThrottleQuota
 		op  string
-	}{{runtime.DimensionAPIUser, info.UserAPI, operation}, {runtime.DimensionUser, info.User, ""}} {
+	}{{engine.DimensionAPIUser, info.UserAPI, operation}, {engine.DimensionUser, info.User, ""}} {
 		if !w.q.Throttled() || w.q.TimeLeft <= 0 {
 			continue
 		}
@@ -52,7 +51,7 @@ func (s *Store) Record(identity, operation string, info runtime.ThrottleHeaders,
 }
 
 // ReleaseAt spreads the release of a call held back by a window over the
-// start of the next window (runtime.WindowReleaser, runtime.WindowStore's
+// start of the next window (engine.WindowReleaser, engine.WindowStore's
 // rule), from this process's mirror: windows heard from the fleet carry
 // their length and limit in the announcement (a resync knows only the time
 // left).
@@ -62,9 +61,9 @@ func (s *Store) ReleaseAt(identity, operation, dimension string, until, latest t
 
 // Blocked reports whether a call of operation by identity starting at now
 // falls inside a window known to this process: one it learned, or one
-// another process learned and Redis announced (runtime.WindowStore.Blocked's
+// another process learned and Redis announced (engine.WindowStore.Blocked's
 // rule). It never makes a Redis round trip. now must come from the system
-// clock (runtime.SystemClock, the clients' default).
+// clock (engine.SystemClock, the clients' default).
 func (s *Store) Blocked(identity, operation string, now time.Time) (until time.Time, dimension string, ok bool) {
 	return s.mirror.Blocked(identity, operation, now)
 }
@@ -85,7 +84,7 @@ func windowMember(k windowKey) string {
 // parseWindowMember is the inverse of windowMember.
 func parseWindowMember(name string) (windowKey, bool) {
 	dim, rest, ok := strings.Cut(name, ":")
-	if !ok || (dim != runtime.DimensionUser && dim != runtime.DimensionAPIUser) {
+	if !ok || (dim != engine.DimensionUser && dim != engine.DimensionAPIUser) {
 		return windowKey{}, false
 	}
 	n, rest, ok := strings.Cut(rest, ":")
@@ -207,9 +206,9 @@ func (s *Store) learn(name string, endMS int64, length time.Duration, limit int6
 	if left <= 0 {
 		return
 	}
-	q := runtime.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left, Window: length, Limit: limit}
-	var info runtime.ThrottleHeaders
-	if k.dimension == runtime.DimensionUser {
+	q := engine.ThrottleQuota{Present: true, Remain: 0, TimeLeft: left, Window: length, Limit: limit}
+	var info engine.ThrottleHeaders
+	if k.dimension == engine.DimensionUser {
 		info.User = q
 	} else {
 		info.UserAPI = q

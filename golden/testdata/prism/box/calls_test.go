@@ -20,6 +20,7 @@ import (
 	"github.com/retrygen/retrygen/internal/testserver"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/engine"
 )
 
 // token is any bearer token: Prism checks that one is sent, not its value.
@@ -133,18 +134,18 @@ func TestPrismBoxRetries(t *testing.T) {
 	tests := []struct {
 		name      string
 		status    int
-		wantClass runtime.Class
+		wantClass engine.Class
 		// wantSleeps: rand 0.5 × base × 2^n, base 1,000 ms for throttling,
 		// 50 ms for transient (retry-behavior.md §5).
 		wantSleeps []time.Duration
 	}{
 		{
 			name: "HTTP 429 is a throttling error retried up to max attempts 3", status: 429,
-			wantClass: runtime.ClassThrottling, wantSleeps: []time.Duration{500 * time.Millisecond, time.Second},
+			wantClass: engine.ClassThrottling, wantSleeps: []time.Duration{500 * time.Millisecond, time.Second},
 		},
 		{
 			name: "HTTP 503 is a transient error retried up to max attempts 3", status: 503,
-			wantClass: runtime.ClassTransient, wantSleeps: []time.Duration{25 * time.Millisecond, 50 * time.Millisecond},
+			wantClass: engine.ClassTransient, wantSleeps: []time.Duration{25 * time.Millisecond, 50 * time.Millisecond},
 		},
 	}
 	for _, tc := range tests {

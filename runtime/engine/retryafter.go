@@ -1,24 +1,10 @@
-package runtime
+package engine
 
 import (
 	"math"
 	"net/http"
 	"strings"
 	"time"
-)
-
-// Server-delay header names (retry-behavior.md §5).
-const (
-	// HeaderAmzRetryAfter carries a delay in integer milliseconds; the delay
-	// becomes max(t, min(v, t + 5 s)) where t is the computed backoff.
-	HeaderAmzRetryAfter = "x-amz-retry-after"
-	// HeaderRetryAfter is RFC 9110's Retry-After: delta-seconds or an
-	// HTTP-date; the delay becomes max(t, v).
-	HeaderRetryAfter = "Retry-After"
-	// HeaderACSRetryAfter carries a delay in integer milliseconds (Alibaba
-	// V2); a positive value makes the response a throttling error and
-	// replaces the computed backoff.
-	HeaderACSRetryAfter = "x-acs-retry-after"
 )
 
 // amzRetryAfterSlack bounds how far x-amz-retry-after may push a delay past
@@ -74,12 +60,12 @@ func parseAmzRetryAfter(v string) (time.Duration, bool) {
 	return parseUnits(v, time.Millisecond)
 }
 
-// parseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
+// ParseACSRetryAfter parses an x-acs-retry-after value (retry-behavior.md
 // §5): a positive decimal integer of ms, surrounding whitespace allowed. It
 // reports false — the header counts as absent — for empty, 0, negative and
 // non-integer values. A value too large for time.Duration gives tooLong, so
 // it counts as "above max delay", never as negative.
-func parseACSRetryAfter(v string) (time.Duration, bool) {
+func ParseACSRetryAfter(v string) (time.Duration, bool) {
 	d, ok := parseMillis(v)
 	return d, ok && d > 0
 }
@@ -107,17 +93,17 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	return t.Sub(now), true // Sub saturates
 }
 
-// serverDelay applies the server-delay headers the service declares to the
+// ServerDelay applies the server-delay headers the service declares to the
 // computed backoff t (§5). It returns the delay to sleep, the header that
 // decided it ("" when none did: d == t), and requested, the server's own
 // request, which the caller checks against the max server delay and the
 // context deadline when bounded is true (Retry-After and x-acs-retry-after;
 // x-amz-retry-after is clamped to t + 5 s instead). A later header in the
 // service's list wins over an earlier one.
-func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time) (d, requested time.Duration, from string, bounded bool) {
+func ServerDelay(h http.Header, headers []string, t time.Duration, now time.Time) (d, requested time.Duration, from string, bounded bool) {
 	d = t
 	for _, name := range headers {
-		v := headerGet(h, name)
+		v := HeaderGet(h, name)
 		if v == "" {
 			continue
 		}
@@ -131,7 +117,7 @@ func serverDelay(h http.Header, headers []string, t time.Duration, now time.Time
 				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
 			}
 		case strings.EqualFold(name, HeaderACSRetryAfter):
-			if ms, ok := parseACSRetryAfter(v); ok {
+			if ms, ok := ParseACSRetryAfter(v); ok {
 				d, requested, from, bounded = ms, ms, HeaderACSRetryAfter, true
 			}
 		}

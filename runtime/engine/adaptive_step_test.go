@@ -1,8 +1,6 @@
-package runtime
+package engine
 
 import (
-	"context"
-	"net/http"
 	"testing"
 	"time"
 
@@ -65,28 +63,4 @@ func TestAdaptiveTryAcquireAtWaitIsExact(t *testing.T) {
 		_, ok = l.TryAcquireAt(now)
 		require.True(t, ok, "token %d", i)
 	}
-}
-
-// A driver that gives up on a call before its next attempt is sent
-// (EventFailed) gets the retry cost paid for that attempt back, once.
-func TestCallFailedEventRefundsThePaidRetry(t *testing.T) {
-	svc := &Service{Name: "svc"}
-	c, err := NewClient(svc, "http://x.invalid", Options{RetryMode: ModeStandard, MaxAttempts: 3, Clock: clocktest.New(adaptiveAt(0)), Rand: func() float64 { return 0 }})
-	require.NoError(t, err)
-	cl, err := c.NewCall(&Operation{Name: "Op"}, nil)
-	require.NoError(t, err)
-	ctx := context.Background()
-	require.Equal(t, Action{Kind: ActionSend, Attempt: 1}, cl.Next(ctx, Event{Kind: EventStart}))
-	act := cl.Next(ctx, Event{Kind: EventResponse, Result: &AttemptResult{StatusCode: http.StatusServiceUnavailable, Err: &APIError{}, Sent: true}})
-	require.Equal(t, ActionWait, act.Kind)
-	require.Equal(t, OutcomeRetry, act.Decision.Outcome)
-	require.Equal(t, 500-RetryCostTransient, c.RetryQuota().Balance())
-	act = cl.Next(ctx, Event{Kind: EventFailed, Err: context.DeadlineExceeded})
-	require.Equal(t, ActionReturn, act.Kind)
-	require.ErrorIs(t, act.Err, context.DeadlineExceeded)
-	require.Equal(t, 500, c.RetryQuota().Balance())
-	c.RetryQuota().Acquire(100)
-	require.Equal(t, ActionReturn, cl.Next(ctx, Event{Kind: EventFailed}).Kind)
-	require.Equal(t, 400, c.RetryQuota().Balance())
-	require.Same(t, c.RateLimiter(), c.RateLimiter())
 }

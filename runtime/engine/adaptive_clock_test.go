@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"context"
@@ -76,3 +76,6 @@ func (c *adaptiveManualClock) Advance(d time.Duration) {
 		}
 	}
 }
+
+// epoch is the fake clocks' start in the window and release tests.
+var epoch = time.Unix(0, 0)

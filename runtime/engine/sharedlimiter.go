@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"math"
@@ -11,7 +11,7 @@ import (
 // N clients that each run their own CUBIC grow N times as fast and floor at
 // N × 0.5 req/s, so many small clients on one hot key overshoot it (issue
 // 22: 1,000 clients at 2.43× capacity, 59 % throttled). Set one with
-// [Options.RateLimiters]: [*RateLimiterPool] shares within a process;
+// runtime.Options.RateLimiters: [*RateLimiterPool] shares within a process;
 // runtime/redisstore's Store shares one CUBIC send rate across a fleet.
 type SharedRateLimiters interface {
 	// Limiter returns the limiter of service (Service.Name) at

@@ -1,7 +1,8 @@
-package runtime
+package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -339,4 +340,18 @@ func timeBucket(t time.Time) int64 {
 		b--
 	}
 	return b
+}
+
+// RateLimitedError is returned by adaptive mode with RateLimiterFailFast when
+// no send token is available at once.
+type RateLimitedError struct {
+	// Wait is how long the token would have taken.
+	Wait time.Duration
+	// Rate is the limiter's fill rate in tokens/s.
+	Rate float64
+}
+
+// Error names the wait and the rate.
+func (e *RateLimitedError) Error() string {
+	return fmt.Sprintf("client-side rate limiter: no send token for %v at %.3f tokens/s (fail-fast)", e.Wait, e.Rate)
 }
