@@ -98,3 +98,80 @@ paths:
 	require.NoError(t, err)
 	require.NoError(t, checkGenerated(files))
 }
+
+// allOfChain returns a spec of n component schemas, each an allOf of the
+// one before and one property of its own.
+func allOfChain(n int) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: C, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    S0: {type: object, properties: {f0: {type: string}}}\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "    S%d: {allOf: [{$ref: '#/components/schemas/S%d'}, {type: object, properties: {f%d: {type: string}}}]}\n", i, i-1, i)
+	}
+	return []byte(b.String())
+}
+
+// TestAllOfChainBound (issue 17 item 4): flattening an allOf chain of n
+// schemas copies n(n+1)/2 properties (2,000 schemas ran out of memory); the
+// limit of 262,144 admits 723 (S0…S722: the allOf schemas S1…S722 copy
+// Σ(k+1) for k = 1…722 = 261,725) and refuses 724 at the schema that
+// passes it, S723 (+724 = 262,449), before anything is built.
+func TestAllOfChainBound(t *testing.T) {
+	_, _, err := loadData("chain.yaml", allOfChain(723), nil, nil)
+	require.NoError(t, err)
+	_, _, err = loadData("chain.yaml", allOfChain(724), nil, nil)
+	require.EqualError(t, err, "chain.yaml#/components/schemas/S723: flattening this schema's allOf takes the spec past the limit of 262144 properties that allOf flattening may copy (an allOf chain of n schemas copies n(n+1)/2); refusing it")
+	_, _, err = loadData("chain.yaml", allOfChain(2000), nil, nil)
+	require.ErrorContains(t, err, "chain.yaml#/components/schemas/S698: flattening") // S1000 … are visited first (sorted names)
+}
+
+// nestedInline returns a spec whose one operation returns an object
+// nested depth levels deep, each level one property called key.
+func nestedInline(depth int, key string) []byte {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\ninfo: {title: N, version: \"1\"}\npaths:\n  /n:\n    get:\n      operationId: getN\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: ")
+	for range depth {
+		b.WriteString("{type: object, properties: {" + key + ": ")
+	}
+	b.WriteString("{type: string}")
+	for range depth {
+		b.WriteString("}}")
+	}
+	b.WriteString("\n")
+	return []byte(b.String())
+}
+
+// TestInlineNameAndSourceBounds (issue 17 item 5): an inline type is named
+// after its ancestors and documented with its JSON pointer, so nesting
+// made names and pointers grow with depth (204 KB of input gave 191 MB of
+// Go); a name past 512 bytes or a pointer past 4,096 is an error located
+// at the schema.
+func TestInlineNameAndSourceBounds(t *testing.T) {
+	_, _, err := loadData("n.yaml", nestedInline(90, "deeper"), nil, nil)
+	require.EqualError(t, err, "n.yaml#/paths/~1n/get/responses/200/content/application~1json/schema/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/deeper/properties/d…: the type generated here would be named with 514 bytes (GetNOutputDeeperDeeperDeeperDeeperDeeper…), past the limit of 512 (inline schemas nested too deep; give the schema a title or make it a component); refusing it")
+	_, _, err = loadData("n.yaml", nestedInline(320, "d"), nil, nil)
+	require.EqualError(t, err, "n.yaml#/paths/~1n/get/responses/200/content/application~1json/schema/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properties/d/properti…: the JSON pointer of this schema is 4104 bytes, past the limit of 4096 for a generated type's source (inline schemas nested too deep); refusing it")
+}
+
+// TestJSONSpecKeepsExactStrings (issue 17 item 7): a JSON spec is read as
+// JSON, not YAML: a raw U+0085 inside a string stays U+0085 (a YAML parser
+// folded it to a space), a key of 1,100 characters is a property (it was
+// refused with no location: "did not find expected ',' or '}'"), and both
+// reach the generated code byte for byte; a syntax error still names line
+// and column.
+func TestJSONSpecKeepsExactStrings(t *testing.T) {
+	long := strings.Repeat("k", 1100)
+	spec := "{\"openapi\": \"3.0.3\",\n \"info\": {\"title\": \"T\", \"version\": \"1\", \"description\": \"a\u0085b\u2028c\"},\n \"paths\": {},\n" +
+		" \"components\": {\"schemas\": {\"S\": {\"type\": \"object\", \"properties\": {\"" + long + "\": {\"type\": \"string\"}}}}}}"
+	svc, diags, err := loadData("j.json", []byte(spec), nil, nil)
+	require.NoError(t, err)
+	require.Empty(t, diagLines(diags))
+	require.Equal(t, "a\u0085b\u2028c", svc.Doc)
+	require.Len(t, svc.Types, 1)
+	require.Len(t, svc.Types[0].Fields, 1)
+	require.Equal(t, long, svc.Types[0].Fields[0].JSONName)
+	files, err := Generate(svc, "j")
+	require.NoError(t, err)
+	require.NoError(t, checkGenerated(files))
+	_, _, err = loadData("bad.json", []byte("{\"openapi\": \"3.0.3\",\n  \"info\": {\"title\": 1,,}}"), nil, nil)
+	require.EqualError(t, err, "bad.json:2:23: did not find expected node content")
+}

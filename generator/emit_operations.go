@@ -213,6 +213,9 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		}
 		notes = append(notes, "It returns the response as "+op.Output+"; "+es.Method+" returns its event stream instead.")
 	}
+	if n := serversNote(op); n != "" {
+		notes = append(notes, n)
+	}
 	if op.OutputBody == OutputStreamField {
 		notes = append(notes, "The output's Body streams the response: retries happen only before it is returned; a cut body of a GET whose server advertised Accept-Ranges resumes by itself (runtime.Stream). Close it.")
 	}
@@ -713,4 +716,19 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 // (runtime.DecodeJSONKeep, openapi.DecodeXML, openapi.DecodeXMLResult).
 func keepsRawBody(op *Operation) bool {
 	return op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField || op.OutputBody == OutputXML
+}
+
+// serversNote says, for an operation with servers of its own (path item or
+// operation servers), how a call reaches them: runtime.Options.Endpoint,
+// checked against runtime.Operation.Servers. "" when it has none.
+func serversNote(op *Operation) string {
+	if len(op.Servers) == 0 {
+		return ""
+	}
+	names := make([]string, len(op.Servers))
+	for i, s := range op.Servers {
+		names[i] = s.Name + "Default"
+	}
+	return "The spec declares servers of its own for " + op.Name + " (" + strings.Join(names, ", ") +
+		"): it is sent to the client's endpoint unless a call's Options.Endpoint names one of them (only those, or the client's endpoint, are accepted)."
 }

@@ -155,11 +155,17 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	if err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s: %w", specPath, err)
 	}
+	if err := checkAllOfBound(api); err != nil {
+		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
+	}
 	skipped = append(skipped, skipUnfilledPlaceholders(api, d)...)
 	validateLeniently(api, d)
 	sel.apply(api, d)
 
 	svc = build(api, root, retry, protocol, sel, d)
+	if err := checkNameBounds(svc.Types); err != nil {
+		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
+	}
 	svc.SpecFile = filepath.Base(specPath)
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))

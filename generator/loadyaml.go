@@ -56,12 +56,15 @@ func (nb *nodeBudget) take(s treeSize) bool {
 type treeSize struct{ nodes, bytes int }
 
 // parseYAML parses one file of the spec (YAML or JSON) into a document
-// node. A syntax error names the file, line and column where the parser
+// node; valid JSON is read by parseJSON, keeping its exact strings. A syntax error names the file, line and column where the parser
 // stopped (and the line where the construct it was reading began, when
 // that differs): gopkg.in/yaml.v3 reports the line before, or the line of
 // the enclosing block, so the error is taken from go.yaml.in/yaml/v4's
 // parser, which keeps both marks.
 func parseYAML(file string, raw []byte) (*yaml.Node, error) {
+	if doc, ok, err := parseJSON(file, raw); ok {
+		return doc, err
+	}
 	raw = decodeSurrogatePairs(raw)
 	var doc yaml.Node
 	err := yaml.Unmarshal(raw, &doc)

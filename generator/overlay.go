@@ -72,13 +72,8 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy ma
 			if err := budget.chargeUpdate(where, action, matched); err != nil {
 				return out, err
 			}
-			one := *o
-			one.Actions = []overlay.Action{action}
-			_, libWarnings := one.ApplyToStrict(root)
-			for _, w := range libWarnings {
-				if strings.HasSuffix(w, ": does nothing") {
-					out = append(out, Diagnostic{File: p, Severity: SeverityWarning, Message: where + ": changes nothing"})
-				}
+			if applyAction(o, action, root, matched) {
+				out = append(out, Diagnostic{File: p, Severity: SeverityWarning, Message: where + ": changes nothing"})
 			}
 			if len(warnings) > 0 {
 				out = append(out, Diagnostic{File: p, Severity: SeverityWarning, Message: where + ": not RFC 9535 JSONPath; read with the library's older JSONPath dialect"})
@@ -100,6 +95,43 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy ma
 		markSetBy(root, "", before, tags, filepath.Base(p), setBy)
 	}
 	return out, nil
+}
+
+// applyAction applies one action of o to root with the library (targets
+// are the nodes its target selects) and reports whether the library found
+// that it changed nothing. An update is applied to each selected node on its
+// own (target "$" on that node): the library tells "does nothing" by
+// marshalling the tree it is given before and after, which on the whole
+// spec was 2 GB of YAML text for Stripe's overlay and most of the
+// generator's peak memory (issue 24); marshalling only the selected nodes
+// gives the same answer, since nothing else is written.
+func applyAction(o *overlay.Overlay, action overlay.Action, root *yaml.Node, targets []*yaml.Node) (nothing bool) {
+	one := *o
+	if action.Remove || action.Target == "" {
+		one.Actions = []overlay.Action{action}
+		_, warnings := one.ApplyToStrict(root)
+		return doesNothing(warnings)
+	}
+	update := action
+	update.Target = "$"
+	one.Actions = []overlay.Action{update}
+	nothing = true
+	for _, n := range targets {
+		_, warnings := one.ApplyToStrict(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
+		nothing = nothing && doesNothing(warnings)
+	}
+	return nothing
+}
+
+// doesNothing reports whether the library's warnings for one action say it
+// changed nothing.
+func doesNothing(warnings []string) bool {
+	for _, w := range warnings {
+		if strings.HasSuffix(w, ": does nothing") {
+			return true
+		}
+	}
+	return false
 }
 
 // chargeUpdate takes from the budget what an action's update may write:

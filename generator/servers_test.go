@@ -61,6 +61,10 @@ paths:
 	require.NoError(t, err)
 	for _, f := range files {
 		if f.Name == "operations.go" {
+			require.Contains(t, string(f.Content), "// The spec declares servers of its own for Upload (UploadServer1Default, UploadServer2Default): it\n"+
+				"// is sent to the client's endpoint unless a call's Options.Endpoint names one of them (only those,\n"+
+				"// or the client's endpoint, are accepted).\n")
+			require.NotContains(t, string(f.Content), "servers of its own for Plain")
 			require.Contains(t, string(f.Content), "var opUpload = runtime.Operation{\n\tName:    \"Upload\",\n\tServers: []string{\"https://upload.example.com/api\", \"http://uploads.example.com:8080/\", \"http://uploads.example.com:8443/\"},\n}")
 		}
 	}

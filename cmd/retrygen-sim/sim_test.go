@@ -363,3 +363,26 @@ func TestScenarioSpecPaths(t *testing.T) {
 	require.Equal(t, 2, realMain([]string{"-scenario", path, "-out", t.TempDir()}, &stdout, &stderr))
 	require.Equal(t, "retrygen-sim: "+path+":5: clients[1].spec: stat "+missing+": no such file or directory\n", stderr.String())
 }
+
+// Recycling ended calls changes nothing a run measures: an event planned
+// in a call's earlier life (a response after its deadline, a deadline after
+// its success, a call still among its client's token waiters) never acts on
+// its next life. Reports with and without recycling are byte-identical for
+// scenarios with deadlines, waiters (adaptive mode once throttled), shared
+// windows and streams.
+func TestRecyclingChangesNoReport(t *testing.T) {
+	for _, path := range []string{"testdata/small.yaml", "testdata/outage-small.yaml", "testdata/hot-key-small.yaml", "testdata/fleet-small.yaml", "testdata/stream-drop-small.yaml"} {
+		sc, err := LoadScenario(path)
+		require.NoError(t, err)
+		report := func() []byte {
+			files, err := simulateAll(sc, 0, nil)
+			require.NoError(t, err)
+			return files["report.md"]
+		}
+		recycled := report()
+		recycleCalls = false
+		fresh := report()
+		recycleCalls = true
+		require.Equal(t, string(fresh), string(recycled), path)
+	}
+}

@@ -239,3 +239,27 @@ func TestNullElements(t *testing.T) {
 		t.Fatalf("meta encoded %s, %v", m, err)
 	}
 }
+
+// A base schema's union travels as a request body and back.
+func TestBaseDiscriminatorRequest(t *testing.T) {
+	var sent string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		sent = string(b)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Pet{Cat: &Cat{PetType: "Cat", Name: "tom", Lives: 9}}
+	out, err := c.AddPet(context.Background(), &in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent != `{"lives":9,"name":"tom","petType":"Cat"}` || out.Cat == nil || out.Cat.Lives != 9 || out.Name != "tom" {
+		t.Fatalf("sent %s, got %+v", sent, out.Pet)
+	}
+}
