@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,6 +87,65 @@ components:
 		}
 		svc, _, err := loadData("openapi.yaml", root, nil, fsys)
 		if err != nil {
+			return
+		}
+		files, err := Generate(svc, "fuzz")
+		if err != nil {
+			t.Fatalf("a loaded spec must render: %v", err)
+		}
+		if err := checkGenerated(files); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// FuzzOverlay applies a mutated OpenAPI Overlay (seeded with the kinds of
+// action the overlay tests use: update, remove, wildcards, a bad target, an
+// alias) to a small spec: whatever the overlay, the loader returns a result
+// or an error and never panics (an InternalError is a recovered panic); an
+// error names the overlay or the spec; and what loads renders and passes
+// checkGenerated.
+func FuzzOverlay(f *testing.F) {
+	spec := []byte(`openapi: 3.0.3
+info: {title: Pets, version: '1'}
+x-retry: {version: 1, maxAttempts: 3}
+paths:
+  /pets:
+    get:
+      operationId: ListPets
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+components:
+  schemas:
+    Pet: {type: object, required: [id], properties: {id: {type: string}, tag: {type: string}}}
+`)
+	head := "overlay: 1.0.0\ninfo: {title: o, version: '1'}\nactions:\n"
+	for _, a := range []string{
+		"  - {target: '$.paths[\"/pets\"].get', update: {x-retry: {longPolling: true}}}\n",
+		"  - {target: '$', update: {x-retry: {maxAttempts: \"abc\"}}}\n",
+		"  - {target: '$.components.schemas.Pet.properties', update: {'a,b': {type: string}, 'q\"': {type: integer}}}\n",
+		"  - {target: '$.components.schemas.Pet.properties.tag', remove: true}\n",
+		"  - {target: '$..*', update: {description: '+build ignore'}}\n",
+		"  - {target: '$.paths[*][*].responses', update: {'503': {description: busy}}}\n",
+		"  - {target: 'not a path', update: {}}\n",
+		"  - &a {target: '$.info', update: {description: x}}\n  - *a\n",
+	} {
+		f.Add([]byte(head + a))
+	}
+	f.Fuzz(func(t *testing.T, ov []byte) {
+		path := filepath.Join(t.TempDir(), "overlay.yaml")
+		if err := os.WriteFile(path, ov, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svc, _, err := loadData("fuzz.yaml", spec, []string{path}, nil)
+		var ie *InternalError
+		if errors.As(err, &ie) {
+			t.Fatalf("panic: %v\n%s", ie.Panic, ie.Stack)
+		}
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, "overlay.yaml") && !strings.Contains(msg, "fuzz.yaml") {
+				t.Fatalf("error names neither the overlay nor the spec: %v", err)
+			}
 			return
 		}
 		files, err := Generate(svc, "fuzz")
