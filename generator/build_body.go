@@ -154,7 +154,7 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 	var bodyFields []Field
 	switch {
 	case obj != nil:
-		bodyFields = b.fields(tname, obj, child(bptr, "schema"), reservedTypeFields)
+		bodyFields = b.memberFields(tname, obj, child(bptr, "schema"), reservedTypeFields)
 		bodyFields = slices.DeleteFunc(bodyFields, func(f Field) bool { return f.ReadOnly }) // never sent
 		if body.Kind == BodyMultipart {
 			for i, f := range bodyFields {

@@ -475,7 +475,7 @@ func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
 			t.Additional = &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
 			reserved = append(slices.Clip(reserved), reservedAdditionalFields...)
 		}
-		t.Fields = b.shapeFields(name, sh, reserved)
+		t.Fields = b.shapeFields(name, sh, memberReserved(sh, reserved), true)
 	}
 }
 
@@ -554,13 +554,34 @@ var reservedErrorFields = []string{"ErrorMetadata", "Error", "Metadata", "String
 // fields builds a struct's fields from s's properties (allOf members
 // merged), sorted by JSON name.
 func (b *builder) fields(typeName string, s *openapi3.Schema, ptr string, reserved []string) []Field {
-	return b.shapeFields(typeName, b.shape(s, ptr), reserved)
+	return b.shapeFields(typeName, b.shape(s, ptr), reserved, false)
+}
+
+// memberFields is fields for a type that gets JSON methods when it has to
+// (a request body's input type): a property whose name no struct tag can
+// hold is a field moved by emitMemberMethods, not skipped.
+func (b *builder) memberFields(typeName string, s *openapi3.Schema, ptr string, reserved []string) []Field {
+	sh := b.shape(s, ptr)
+	return b.shapeFields(typeName, sh, memberReserved(sh, reserved), true)
+}
+
+// memberReserved adds MarshalJSON and UnmarshalJSON to reserved when sh has
+// a property name no struct tag can hold: its type gets those methods
+// (emitMemberMethods).
+func memberReserved(sh *objectShape, reserved []string) []string {
+	if slices.ContainsFunc(append(sortedKeys(sh.props), sortedKeys(sh.required)...), func(k string) bool { return !validJSONName(k) }) {
+		return append(slices.Clip(reserved), "MarshalJSON", "UnmarshalJSON")
+	}
+	return reserved
 }
 
 // shapeFields builds the fields of an object shape, sorted by JSON name.
-// Each property's Go name is decided here, once; a property whose name a
-// json struct tag cannot hold is skipped with a warning.
-func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []string) []Field {
+// Each property's Go name is decided here, once. A property whose name a
+// json struct tag cannot hold (validJSONName) is a field too when members
+// is set (a named struct type: its generated MarshalJSON/UnmarshalJSON move
+// it by its exact name, emitMemberMethods); elsewhere (error shapes, union
+// and request body fields) it is skipped with a warning.
+func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []string, members bool) []Field {
 	ns := namespace{}
 	for _, r := range reserved {
 		ns[r] = true
@@ -575,8 +596,8 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 	}
 	for _, k := range sortedKeys(sh.props) {
 		pptr := sh.ptrs[k]
-		if !validJSONName(k) {
-			b.d.warnf(pptr, "property name %q cannot be written in a Go json struct tag; field skipped", k)
+		if !validJSONName(k) && !members {
+			b.d.warnf(pptr, "property name %q cannot be written in a Go json struct tag, and only a named object type's JSON methods can carry it; field skipped", k)
 			continue
 		}
 		want := b.renameField(typeName, goName(k, false))
@@ -688,9 +709,10 @@ func (b *builder) claim(name, ptr string) string {
 }
 
 // validJSONName reports whether encoding/json accepts name in a struct tag:
-// letters, digits and !#$%&()*+-./:;<=>?@[]^_{|}~ and space. A name with a
-// quote, backslash, backquote, comma or control character is not
-// representable and its property is skipped (documented in shapeFields).
+// letters, digits and !#$%&()*+-./:;<=>?@[]^_{|}~ and space (encoding/json's
+// isValidTag). A name with a quote, backslash, backquote, comma or control
+// character, and the empty name, is not: its field is tagged `json:"-"` and
+// moved by openapi.Member (see shapeFields).
 func validJSONName(name string) bool {
 	if name == "" {
 		return false

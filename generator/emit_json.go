@@ -12,20 +12,38 @@ import (
 // travel as one JSON object, so a decode then encode loses no member.
 func emitAdditionalMethods(f *jen.File, t *Type) {
 	plain := jen.Type().Id("plain").Id(t.Name)
-	f.Comment("MarshalJSON writes the fields and AdditionalProperties as one JSON object.")
-	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		plain,
-		jen.Return(jen.Qual(openapiPath, "MarshalObject").Call(jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties"))),
-	)
-	f.Line()
+	marshal := jen.Qual(openapiPath, "MarshalObject").Call(jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties"))
 	known := []jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}
 	for _, fl := range t.Fields {
 		known = append(known, jen.Lit(fl.JSONName))
 	}
+	unmarshal := jen.Qual(openapiPath, "UnmarshalObject").Call(known...)
+	f.Comment("MarshalJSON writes the fields and AdditionalProperties as one JSON object.")
+	if list := memberList(t); len(list) > 0 {
+		// Fields whose names no struct tag can hold are added by their
+		// exact names (emitMemberMethods).
+		f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			plain,
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(marshal),
+			jen.Return(jen.Qual(openapiPath, "AddMembers").Call(append([]jen.Code{jen.Id("b"), jen.Err()}, list...)...)),
+		)
+		f.Line()
+		f.Comment("UnmarshalJSON reads the fields and keeps the object's other members in AdditionalProperties.")
+		f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Type().Id("plain").Id(t.Name),
+			jen.Return(jen.Qual(openapiPath, "DecodeMembers").Call(append([]jen.Code{jen.Id("b"), unmarshal}, list...)...)),
+		)
+		return
+	}
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		plain,
+		jen.Return(marshal),
+	)
+	f.Line()
 	f.Comment("UnmarshalJSON reads the fields and keeps the object's other members in AdditionalProperties.")
 	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(t.Name),
-		jen.Return(jen.Qual(openapiPath, "UnmarshalObject").Call(known...)),
+		jen.Return(unmarshal),
 	)
 }
 
@@ -249,4 +267,48 @@ func hasTags(t *Type) bool {
 		}
 	}
 	return false
+}
+
+// members returns the fields of t whose JSON names no struct tag can hold
+// (validJSONName): each is tagged `json:"-"` and moved by its type's JSON
+// methods as an openapi.Member.
+func members(t *Type) []Field {
+	var out []Field
+	for _, fl := range t.Fields {
+		if fl.In == "" && !validJSONName(fl.JSONName) {
+			out = append(out, fl)
+		}
+	}
+	return out
+}
+
+// memberList is the openapi.Member arguments of t's members: the exact
+// name, a pointer to the field of v, and whether a zero value is left out
+// (an optional property, as the omitzero tag of the other fields).
+func memberList(t *Type) []jen.Code {
+	var out []jen.Code
+	for _, fl := range members(t) {
+		out = append(out, jen.Line().Qual(openapiPath, "Member").Values(field("Name", jen.Lit(fl.JSONName)), field("Field", jen.Op("&").Id("v").Dot(fl.Name)), field("OmitZero", jen.Lit(!fl.Required))))
+	}
+	return out
+}
+
+// emitMemberMethods writes MarshalJSON and UnmarshalJSON of a struct some
+// of whose properties have names no struct tag can hold: encoding/json
+// moves the other fields and openapi.AddMembers / DecodeMembers those,
+// by their exact names.
+func emitMemberMethods(f *jen.File, t *Type) {
+	list := memberList(t)
+	f.Comment("MarshalJSON writes the fields, those whose JSON names no struct tag can hold by their exact names.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Type().Id("plain").Id(t.Name),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("plain").Call(jen.Id("v"))),
+		jen.Return(jen.Qual(openapiPath, "AddMembers").Call(append([]jen.Code{jen.Id("b"), jen.Err()}, list...)...)),
+	)
+	f.Line()
+	f.Comment("UnmarshalJSON reads the fields, those whose JSON names no struct tag can hold by their exact names.")
+	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+		jen.Type().Id("plain").Id(t.Name),
+		jen.Return(jen.Qual(openapiPath, "DecodeMembers").Call(append([]jen.Code{jen.Id("b"), jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")))}, list...)...)),
+	)
 }

@@ -40,6 +40,9 @@ func emitTypes(f *jen.File, svc *Service) {
 			}
 			if t.Additional == nil {
 				f.Type().Id(t.Name).Struct(structFields(t.Fields, t.Output, t.XML)...)
+				if len(members(t)) > 0 {
+					emitMemberMethods(f, t)
+				}
 				break
 			}
 			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
@@ -145,8 +148,8 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		}
 		tag := fl.JSONName
 		switch {
-		case fl.In != "":
-			tag = "-"
+		case fl.In != "" || !validJSONName(fl.JSONName):
+			tag = "-" // not in the body, or moved by openapi.Member (emitMemberMethods)
 		case !fl.Required:
 			// omitzero, not omitempty: nil means absent, while an empty
 			// non-nil slice or map is sent (DynamoDB's {"L": []}).
@@ -157,6 +160,9 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		tags := map[string]string{"json": tag}
 		if xml {
 			tags["xml"] = xmlTag(fl)
+			if !validJSONName(fl.JSONName) {
+				tags["xml"] = "-" // no XML element has such a name
+			}
 		}
 		s.Id(fl.Name).Add(fieldType(fl)).Tag(tags)
 		out = append(out, &s)

@@ -1,0 +1,90 @@
+package generator
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestUntaggableNamesAreFields: a property whose JSON name no struct tag can
+// hold ("a,b", `q"`, "", a backquote, a backslash, a control character) is
+// a field of a named object type or a request body's input, tagged
+// `json:"-"` and moved by the generated MarshalJSON/UnmarshalJSON
+// (openapi.Member); where no such method is generated (the fields beside a
+// oneOf, an error shape) it is still skipped with a located warning. The
+// output passes the fuzz oracle (checkGenerated). golden's
+// TestMemberNamesRoundTrip runs the generated code.
+func TestUntaggableNamesAreFields(t *testing.T) {
+	spec := `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /o:
+    post:
+      operationId: PostO
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {"x,y": {type: string}, "MarshalJSON": {type: string}}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/O"}}}}
+        "400": {description: bad, content: {application/json: {schema: {$ref: "#/components/schemas/E"}}}}
+components:
+  schemas:
+    O:
+      type: object
+      required: ["a,b"]
+      properties:
+        "a,b": {type: integer}
+        "q\"": {type: string}
+        "": {type: boolean}
+        "back` + "`" + `tick": {type: string}
+        "back\\slash": {type: string}
+        "bell\a": {type: string}
+        ok: {type: string}
+        u: {$ref: "#/components/schemas/U"}
+    U:
+      oneOf: [{type: string}, {type: integer}]
+      properties: {"u,v": {type: string}}
+    E:
+      type: object
+      properties: {"e,f": {type: string}, message: {type: string}}
+`
+	svc, diags, err := loadData("t.yaml", []byte(spec), nil, nil)
+	require.NoError(t, err)
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.String())
+	}
+	require.Equal(t, []string{
+		`t.yaml#/components/schemas/E/properties/e,f: property name "e,f" cannot be written in a Go json struct tag, and only a named object type's JSON methods can carry it; field skipped`,
+		`t.yaml#/components/schemas/U/properties/u,v: property name "u,v" cannot be written in a Go json struct tag, and only a named object type's JSON methods can carry it; field skipped`,
+		`t.yaml#/paths/~1o/post/requestBody/content/application~1json/schema/properties/MarshalJSON: Go field name MarshalJSON is taken; using MarshalJSON2`,
+	}, got)
+	fields := map[string][]string{}
+	for _, ty := range svc.Types {
+		for _, f := range ty.Fields {
+			fields[ty.Name] = append(fields[ty.Name], f.Name+"="+f.JSONName)
+		}
+	}
+	require.Equal(t, []string{"X=", "AB=a,b", "BackSlash=back\\slash", "BackTick=back`tick", "Bell=bell\a", "Ok=ok", "Q=q\"", "U=u"}, fields["O"])
+	require.Equal(t, []string{"MarshalJSON2=MarshalJSON", "XY=x,y"}, fields["PostOInput"])
+	files, err := Generate(svc, "t")
+	require.NoError(t, err)
+	require.NoError(t, checkGenerated(files))
+	var types string
+	for _, f := range files {
+		if f.Name == "types.go" {
+			types = string(f.Content)
+		}
+	}
+	for _, want := range []string{
+		"\tAB        int64   `json:\"-\"`\n",
+		"\t\topenapi.Member{Name: \"a,b\", Field: &v.AB, OmitZero: false},\n",
+		"\t\topenapi.Member{Name: \"bell\\a\", Field: &v.Bell, OmitZero: true},\n",
+		"\treturn openapi.DecodeMembers(b, json.Unmarshal(b, (*plain)(v)),\n",
+		"\t\topenapi.Member{Name: \"x,y\", Field: &v.XY, OmitZero: true})\n",
+	} {
+		require.True(t, strings.Contains(types, want), "types.go lacks %q:\n%s", want, types)
+	}
+}
