@@ -50,8 +50,9 @@ func StartKinesalite(t testing.TB) string {
 }
 
 // prismStartTimeout bounds Prism's start-up; it needs 1.4 s for a tiny spec
-// and 4.5 s for Box's 296 operations on an idle machine.
-const prismStartTimeout = 60 * time.Second
+// and 4.5 s for Box's 296 operations on an idle machine, but about 100 s
+// for Discord's at a load average of 29 (2 cores).
+const prismStartTimeout = 180 * time.Second
 
 // StartPrism runs `prism mock -h 127.0.0.1 -p PORT specPath [extraArgs…]`
 // (@stoplight/prism-cli@5.14.2) for the rest of the test and returns its
