@@ -84,7 +84,7 @@ func (b *builder) union(t *Type, s *openapi3.Schema, ptr string) {
 	if len(s.Properties) > 0 {
 		// Properties beside the oneOf/anyOf are fields next to the variants,
 		// decoded from and encoded into the same object.
-		t.Fields = b.fields(t.Name, s, ptr, t.fieldsReserved())
+		t.Fields = b.memberFields(t.Name, s, ptr, t.fieldsReserved())
 	}
 }
 
@@ -371,6 +371,6 @@ func (b *builder) baseUnion(name string, s *openapi3.Schema, ptr string, subs []
 	}
 	b.union(t, &u, ptr)
 	if len(s.Properties) == 0 && len(s.AllOf) > 0 {
-		t.Fields = b.fields(t.Name, s, ptr, t.fieldsReserved())
+		t.Fields = b.memberFields(t.Name, s, ptr, t.fieldsReserved())
 	}
 }

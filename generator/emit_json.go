@@ -19,7 +19,7 @@ func emitAdditionalMethods(f *jen.File, t *Type) {
 	}
 	unmarshal := jen.Qual(openapiPath, "UnmarshalObject").Call(known...)
 	f.Comment("MarshalJSON writes the fields and AdditionalProperties as one JSON object.")
-	if list := memberList(t); len(list) > 0 {
+	if list := memberList(t, "v"); len(list) > 0 {
 		// Fields whose names no struct tag can hold are added by their
 		// exact names (emitMemberMethods).
 		f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
@@ -84,6 +84,13 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		for _, fl := range t.Fields {
 			copyFields[jen.Id(fl.Name)] = jen.Id("u").Dot(fl.Name)
 		}
+		mergeFields := jen.Return(jen.Qual(openapiPath, "MergeFields").Call(jen.Id("b"), jen.Id("fields").Values(copyFields)))
+		if list := memberList(t, "u"); len(list) > 0 {
+			// Fields whose names no struct tag can hold are added by their
+			// exact names (openapi.AddMembers).
+			mergeFields = jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(openapiPath, "MergeFields").Call(jen.Id("b"), jen.Id("fields").Values(copyFields)).Line().
+				Return(jen.Qual(openapiPath, "AddMembers").Call(append([]jen.Code{jen.Id("b"), jen.Err()}, list...)...))
+		}
 		f.Comment("MarshalJSON writes the first variant that is set, else Raw (null when empty), with the")
 		f.Comment("properties declared beside the variants added to the object (openapi.MergeFields).")
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
@@ -97,7 +104,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 				g.Default().Block(jen.List(jen.Id("b"), jen.Err()).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot("Raw")))
 			}),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(openapiPath, "MergeFields").Call(jen.Id("b"), jen.Id("fields").Values(copyFields))),
+			mergeFields,
 		)
 	}
 	f.Line()
@@ -183,8 +190,11 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 			init[jen.Id(fl.Name)] = jen.Id("f").Dot(fl.Name)
 		}
 	}
-	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(append(pre,
-		jen.Op("*").Id("u").Op("=").Id(t.Name).Values(init),
+	post := []jen.Code{jen.Op("*").Id("u").Op("=").Id(t.Name).Values(init)}
+	if list := memberList(t, "u"); len(list) > 0 {
+		post = append(post, jen.If(jen.Err().Op(":=").Qual(openapiPath, "DecodeMembers").Call(append([]jen.Code{jen.Id("b"), jen.Nil()}, list...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	}
+	f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(append(append(pre, post...),
 		jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("union"+t.Name).Dot("DecodeInto").Call(append([]jen.Code{jen.Id("b")}, decoders...)...),
 		jen.Return(jen.Err()),
 	)...)
@@ -283,12 +293,12 @@ func members(t *Type) []Field {
 }
 
 // memberList is the openapi.Member arguments of t's members: the exact
-// name, a pointer to the field of v, and whether a zero value is left out
+// name, a pointer to the field of recv, and whether a zero value is left out
 // (an optional property, as the omitzero tag of the other fields).
-func memberList(t *Type) []jen.Code {
+func memberList(t *Type, recv string) []jen.Code {
 	var out []jen.Code
 	for _, fl := range members(t) {
-		out = append(out, jen.Line().Qual(openapiPath, "Member").Values(field("Name", jen.Lit(fl.JSONName)), field("Field", jen.Op("&").Id("v").Dot(fl.Name)), field("OmitZero", jen.Lit(!fl.Required))))
+		out = append(out, jen.Line().Qual(openapiPath, "Member").Values(field("Name", jen.Lit(fl.JSONName)), field("Field", jen.Op("&").Id(recv).Dot(fl.Name)), field("OmitZero", jen.Lit(!fl.Required))))
 	}
 	return out
 }
@@ -298,7 +308,7 @@ func memberList(t *Type) []jen.Code {
 // moves the other fields and openapi.AddMembers / DecodeMembers those,
 // by their exact names.
 func emitMemberMethods(f *jen.File, t *Type) {
-	list := memberList(t)
+	list := memberList(t, "v")
 	f.Comment("MarshalJSON writes the fields, those whose JSON names no struct tag can hold by their exact names.")
 	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Type().Id("plain").Id(t.Name),

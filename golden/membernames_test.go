@@ -69,6 +69,23 @@ func TestOpenKeepsUnknownMembers(t *testing.T) {
 	}
 }
 
+func TestMixedRoundTrip(t *testing.T) {
+	for _, body := range []string{` + "`" + `{"kind":"k","m,n":"x","plain":"p"}` + "`" + `, ` + "`" + `"s"` + "`" + `} {
+		var v Mixed
+		if err := json.Unmarshal([]byte(body), &v); err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(v)
+		if err != nil || string(got) != body {
+			t.Fatalf("re-marshalled %s, %v\nwant %s", got, err, body)
+		}
+	}
+	var v Mixed
+	if err := json.Unmarshal([]byte(` + "`" + `{"m,n":"x"}` + "`" + `), &v); err != nil || v.MN == nil || *v.MN != "x" {
+		t.Fatalf("decoded %+v, %v", v, err)
+	}
+}
+
 func TestOddOverTheWire(t *testing.T) {
 	var sent []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

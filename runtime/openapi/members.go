@@ -26,11 +26,15 @@ type Member struct {
 // AddMembers adds members to the JSON object object (the struct's other
 // fields, encoded; err is the error that encoding returned, passed
 // through) and returns the object with sorted keys, as encoding/json writes
-// a map. A member the object already has is replaced. It returns err, or
-// encoding/json's error.
+// a map. A member the object already has is replaced. A value that is not
+// an object (a union's variant that is a string) is returned as it is. It
+// returns err, or encoding/json's error.
 func AddMembers(object []byte, err error, members ...Member) ([]byte, error) {
 	if err != nil {
 		return nil, err
+	}
+	if jsonKind(bytes.TrimSpace(object)) != JSONObject {
+		return object, nil // a union's variant that is not an object: no members to add (MergeFields)
 	}
 	m := map[string]json.RawMessage{}
 	if err := json.Unmarshal(object, &m); err != nil {
