@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 )
 
@@ -60,5 +61,25 @@ func TestMembersRoundTripExactly(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`[1]`), &v); err == nil {
 		t.Error("an array decoded into a struct")
+	}
+}
+
+// TestAddMembersLeavesNonObjects: a union's variant that is not an object
+// (a string, an array) is returned unchanged; an error passed in is
+// returned before anything is read.
+func TestAddMembersLeavesNonObjects(t *testing.T) {
+	x := "x"
+	for _, in := range []string{`"s"`, `[1]`, ` 3`} {
+		got, err := AddMembers([]byte(in), nil, Member{Name: "a,b", Field: &x})
+		if err != nil || string(got) != in {
+			t.Errorf("AddMembers(%s): %s, %v", in, got, err)
+		}
+	}
+	want := errors.New("boom")
+	if got, err := AddMembers([]byte(`{}`), want, Member{Name: "a,b", Field: &x}); got != nil || err != want {
+		t.Errorf("error passed in: %s, %v", got, err)
+	}
+	if err := DecodeMembers([]byte(`{"a,b":"y"}`), want, Member{Name: "a,b", Field: &x}); err != want || x != "x" {
+		t.Errorf("DecodeMembers with an error: %v, %q", err, x)
 	}
 }
