@@ -231,6 +231,7 @@ func (b *builder) nodeAt(ptr string) *yaml.Node {
 }
 
 // xmlClashes marks Skip, with a warning, each field of an XML type whose
+// name no xml struct tag can hold (validJSONName), or whose
 // element or attribute name an earlier field already uses (encoding/xml
 // refuses such a struct): S3's deprecated TopicConfiguration has both
 // Event and Events, whose unwrapped items are also <Event>.
@@ -239,6 +240,12 @@ func (b *builder) xmlClashes(t *Type) {
 	for i, f := range t.Fields {
 		tag := xmlTag(f)
 		if tag == "-" {
+			continue
+		}
+		if name := cmpOr(f.XML.Name, f.JSONName); !validJSONName(name) {
+			// JSON carries it (openapi.Member); an xml struct tag cannot.
+			t.Fields[i].XML.Skip = true
+			b.d.warnf(t.Source, "XML: property %q of %s has a name no xml struct tag can hold; it is not written or read as XML", f.JSONName, t.Name)
 			continue
 		}
 		key, _, _ := strings.Cut(tag, ">")

@@ -160,9 +160,6 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		tags := map[string]string{"json": tag}
 		if xml {
 			tags["xml"] = xmlTag(fl)
-			if !validJSONName(fl.JSONName) {
-				tags["xml"] = "-" // no XML element has such a name
-			}
 		}
 		s.Id(fl.Name).Add(fieldType(fl)).Tag(tags)
 		out = append(out, &s)

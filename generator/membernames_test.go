@@ -12,7 +12,9 @@ import (
 // a field of a named object type or a request body's input, tagged
 // `json:"-"` and moved by the generated MarshalJSON/UnmarshalJSON
 // (openapi.Member), the fields beside a oneOf too; in an error shape (no
-// JSON methods) it is still skipped with a located warning. The
+// JSON methods) it is still skipped with a located warning, and a type
+// that travels as XML leaves it out of XML with one (unless its XML
+// Object names the element). The
 // output passes the fuzz oracle (checkGenerated). golden's
 // TestMemberNamesRoundTrip runs the generated code.
 func TestUntaggableNamesAreFields(t *testing.T) {
@@ -29,8 +31,18 @@ paths:
       responses:
         "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/O"}}}}
         "400": {description: bad, content: {application/json: {schema: {$ref: "#/components/schemas/E"}}}}
+  /x:
+    get:
+      operationId: GetX
+      responses:
+        "200": {description: ok, content: {application/xml: {schema: {$ref: "#/components/schemas/X"}}}}
 components:
   schemas:
+    X:
+      type: object
+      properties:
+        "a,b": {type: string}
+        "n,m": {type: string, xml: {name: nm}}
     O:
       type: object
       required: ["a,b"]
@@ -59,6 +71,7 @@ components:
 	require.Equal(t, []string{
 		`t.yaml#/components/schemas/E/properties/e,f: property name "e,f" cannot be written in a Go json struct tag, and only a named object type's JSON methods can carry it; field skipped`,
 		`t.yaml#/paths/~1o/post/requestBody/content/application~1json/schema/properties/MarshalJSON: Go field name MarshalJSON is taken; using MarshalJSON2`,
+		`t.yaml#/components/schemas/X: XML: property "a,b" of X has a name no xml struct tag can hold; it is not written or read as XML`,
 	}, got)
 	fields := map[string][]string{}
 	for _, ty := range svc.Types {
@@ -79,6 +92,8 @@ components:
 		}
 	}
 	for _, want := range []string{
+		"\tAB *string `json:\"-\" xml:\"-\"`\n",
+		"\tNM *string `json:\"-\" xml:\"nm,omitempty\"`\n",
 		"\tAB        int64   `json:\"-\"`\n",
 		"\t\topenapi.Member{Name: \"a,b\", Field: &v.AB, OmitZero: false},\n",
 		"\t\topenapi.Member{Name: \"bell\\a\", Field: &v.Bell, OmitZero: true},\n",
