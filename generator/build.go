@@ -115,7 +115,7 @@ func (b *builder) declareComponents() {
 	}
 	for _, name := range sortedKeys(b.errors) {
 		e := b.errors[name]
-		e.Fields = b.fields(e.Name, b.api.Components.Schemas[name].Value, pointer("components", "schemas", name), reservedErrorFields)
+		e.Fields = b.memberFields(e.Name, b.api.Components.Schemas[name].Value, pointer("components", "schemas", name), reservedErrorFields)
 	}
 }
 

@@ -98,7 +98,7 @@ func (b *builder) inlineError(name string, s *openapi3.Schema, ptr string) *Erro
 		return e
 	}
 	e := &ErrorShape{Name: b.claim(goName(name, false), ptr), Doc: s.Description, Source: child(ptr, "schema")}
-	e.Fields = b.fields(e.Name, s, child(ptr, "schema"), reservedErrorFields)
+	e.Fields = b.memberFields(e.Name, s, child(ptr, "schema"), reservedErrorFields)
 	b.errors["#"+ptr] = e
 	if b.inlineErrors == nil {
 		b.inlineErrors = map[*openapi3.Schema]*ErrorShape{}

@@ -475,7 +475,7 @@ func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
 			t.Additional = &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
 			reserved = append(slices.Clip(reserved), reservedAdditionalFields...)
 		}
-		t.Fields = b.shapeFields(name, sh, memberReserved(sh, reserved), true)
+		t.Fields = b.shapeFields(name, sh, memberReserved(sh, reserved))
 	}
 }
 
@@ -551,18 +551,12 @@ var reservedAdditionalFields = []string{"AdditionalProperties", "MarshalJSON", "
 var reservedErrorFields = []string{"ErrorMetadata", "Error", "Metadata", "String",
 	"HTTPStatusCode", "ErrorCode", "ErrorMessage", "RequestID"}
 
-// fields builds a struct's fields from s's properties (allOf members
-// merged), sorted by JSON name.
-func (b *builder) fields(typeName string, s *openapi3.Schema, ptr string, reserved []string) []Field {
-	return b.shapeFields(typeName, b.shape(s, ptr), reserved, false)
-}
-
-// memberFields is fields for a type that gets JSON methods when it has to
-// (a request body's input type): a property whose name no struct tag can
-// hold is a field moved by emitMemberMethods, not skipped.
+// memberFields builds a struct's fields from s's properties (allOf members
+// merged), sorted by JSON name (shapeFields), MarshalJSON and UnmarshalJSON
+// reserved when a property's name needs them (memberReserved).
 func (b *builder) memberFields(typeName string, s *openapi3.Schema, ptr string, reserved []string) []Field {
 	sh := b.shape(s, ptr)
-	return b.shapeFields(typeName, sh, memberReserved(sh, reserved), true)
+	return b.shapeFields(typeName, sh, memberReserved(sh, reserved))
 }
 
 // memberReserved adds MarshalJSON and UnmarshalJSON to reserved when sh has
@@ -577,11 +571,10 @@ func memberReserved(sh *objectShape, reserved []string) []string {
 
 // shapeFields builds the fields of an object shape, sorted by JSON name.
 // Each property's Go name is decided here, once. A property whose name a
-// json struct tag cannot hold (validJSONName) is a field too when members
-// is set (a named struct type: its generated MarshalJSON/UnmarshalJSON move
-// it by its exact name, emitMemberMethods); elsewhere (error shapes, union
-// and request body fields) it is skipped with a warning.
-func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []string, members bool) []Field {
+// json struct tag cannot hold (validJSONName) is a field too: its type's
+// generated MarshalJSON/UnmarshalJSON move it by its exact name
+// (emitMemberMethods, emitUnion).
+func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []string) []Field {
 	ns := namespace{}
 	for _, r := range reserved {
 		ns[r] = true
@@ -596,10 +589,6 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 	}
 	for _, k := range sortedKeys(sh.props) {
 		pptr := sh.ptrs[k]
-		if !validJSONName(k) && !members {
-			b.d.warnf(pptr, "property name %q cannot be written in a Go json struct tag, and only a named object type's JSON methods can carry it; field skipped", k)
-			continue
-		}
 		want := b.renameField(typeName, goName(k, false))
 		name, renamed := ns.claim(want)
 		if renamed {

@@ -25,6 +25,10 @@ func emitErrors(f *jen.File, svc *Service) {
 			jen.Return(jen.Id("e").Dot("ErrorMetadata").Dot("String").Call()),
 		)
 		f.Line()
+		if t := (&Type{Name: e.Name, Fields: e.Fields}); len(members(t)) > 0 {
+			emitMemberMethods(f, t) // members no struct tag can hold
+			f.Line()
+		}
 	}
 }
 

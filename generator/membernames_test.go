@@ -11,10 +11,10 @@ import (
 // hold ("a,b", `q"`, "", a backquote, a backslash, a control character) is
 // a field of a named object type or a request body's input, tagged
 // `json:"-"` and moved by the generated MarshalJSON/UnmarshalJSON
-// (openapi.Member), the fields beside a oneOf too; in an error shape (no
-// JSON methods) it is still skipped with a located warning, and a type
-// that travels as XML leaves it out of XML with one (unless its XML
-// Object names the element). The
+// (openapi.Member): in a named object type, a request body's input, the
+// fields beside a oneOf and an error shape; no warning. A type that travels
+// as XML leaves it out of XML with a located warning (unless its XML Object
+// names the element). The
 // output passes the fuzz oracle (checkGenerated). golden's
 // TestMemberNamesRoundTrip runs the generated code.
 func TestUntaggableNamesAreFields(t *testing.T) {
@@ -69,7 +69,6 @@ components:
 		got = append(got, d.String())
 	}
 	require.Equal(t, []string{
-		`t.yaml#/components/schemas/E/properties/e,f: property name "e,f" cannot be written in a Go json struct tag, and only a named object type's JSON methods can carry it; field skipped`,
 		`t.yaml#/paths/~1o/post/requestBody/content/application~1json/schema/properties/MarshalJSON: Go field name MarshalJSON is taken; using MarshalJSON2`,
 		`t.yaml#/components/schemas/X: XML: property "a,b" of X has a name no xml struct tag can hold; it is not written or read as XML`,
 	}, got)
@@ -82,6 +81,8 @@ components:
 	require.Equal(t, []string{"X=", "AB=a,b", "BackSlash=back\\slash", "BackTick=back`tick", "Bell=bell\a", "Ok=ok", "Q=q\"", "U=u"}, fields["O"])
 	require.Equal(t, []string{"MarshalJSON2=MarshalJSON", "XY=x,y"}, fields["PostOInput"])
 	require.Equal(t, []string{"UV=u,v"}, fields["U"])
+	require.Len(t, svc.Errors, 1)
+	require.Equal(t, "EF", svc.Errors[0].Fields[0].Name)
 	files, err := Generate(svc, "t")
 	require.NoError(t, err)
 	require.NoError(t, checkGenerated(files))

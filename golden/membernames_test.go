@@ -15,8 +15,9 @@ import (
 // testdata/membernames.openapi.yaml: property names no struct tag can hold
 // ("a,b", `q"`, "", a backquote, a backslash, a tab) decode into their
 // fields and encode back byte for byte; unknown members are kept where the
-// type keeps them (additionalProperties); a required one is still checked
-// before sending, and the request body carries the exact names.
+// type keeps them (additionalProperties); the fields beside a oneOf and an
+// error body's members too; a required one is still checked before
+// sending, and the request body carries the exact names.
 const memberNamesTest = `package membernames
 
 import (
@@ -91,6 +92,12 @@ func TestOddOverTheWire(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		sent = append(sent, r.Method+" "+string(b))
+		if r.Method == "PUT" && len(sent) == 3 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(409)
+			_, _ = io.WriteString(w, ` + "`" + `{"message":"m","why,not":"busy"}` + "`" + `)
+			return
+		}
 		if r.Method == "PUT" {
 			w.WriteHeader(204)
 			return
@@ -120,6 +127,12 @@ func TestOddOverTheWire(t *testing.T) {
 	want := []string{"GET ", ` + "`" + `PUT {"id":"i","q\"":"q","x,y":["a"]}` + "`" + `}
 	if len(sent) != 2 || sent[0] != want[0] || sent[1] != want[1] {
 		t.Fatalf("sent %q, want %q", sent, want)
+	}
+	// An error body's member no struct tag can hold reaches the error type.
+	_, err = c.PutOdd(context.Background(), &PutOddInput{Id: "i", XY: []string{}})
+	var conflict *PutOdd409Error
+	if !errors.As(err, &conflict) || conflict.WhyNot == nil || *conflict.WhyNot != "busy" || *conflict.Message != "m" {
+		t.Fatalf("PutOdd 409: %v", err)
 	}
 }
 `
