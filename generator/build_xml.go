@@ -35,6 +35,13 @@ type XMLObject struct {
 
 // xmlObjectOf reads the XML Object of a property schema.
 func xmlObjectOf(sr *openapi3.SchemaRef) XMLObject {
+	return xmlObjectAt(sr, true)
+}
+
+// xmlObjectAt is xmlObjectOf; withItems reads the items' element name too
+// (one level only: an array may be its own items, FuzzGenerate's
+// 700f72b67c83fd73).
+func xmlObjectAt(sr *openapi3.SchemaRef, withItems bool) XMLObject {
 	var x XMLObject
 	if sr == nil || sr.Value == nil {
 		return x
@@ -51,8 +58,8 @@ func xmlObjectOf(sr *openapi3.SchemaRef) XMLObject {
 			x.Attribute = x.Attribute || o.Attribute
 			x.Wrapped = x.Wrapped || o.Wrapped
 		}
-		if s.Items != nil && x.ItemName == "" {
-			x.ItemName = xmlObjectOf(s.Items).Name
+		if withItems && s.Items != nil && x.ItemName == "" {
+			x.ItemName = xmlObjectAt(s.Items, false).Name
 		}
 		for _, m := range s.AllOf {
 			if m != nil {
