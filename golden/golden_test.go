@@ -57,6 +57,20 @@ func writeFiles(t testing.TB, dir string, files []generator.File) {
 	}
 }
 
+// runGenerated writes the generated files into a temporary package inside
+// the module (so it imports this module's runtime), adds test as the file
+// named name, and runs `go test` there; the test fails with go's output.
+func runGenerated(t *testing.T, files []generator.File, name string, test []byte) {
+	t.Helper()
+	dir, err := os.MkdirTemp(".", ".tmp-build-")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	writeFiles(t, dir, files)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, name), test, 0o644))
+	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+}
+
 func readDir(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	entries, err := os.ReadDir(dir)

@@ -1,9 +1,6 @@
 package golden
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -149,11 +146,5 @@ func TestMemberNamesRoundTrip(t *testing.T) {
 	require.Empty(t, diags)
 	files, err := generator.Generate(svc, "membernames")
 	require.NoError(t, err)
-	dir, err := os.MkdirTemp(".", ".tmp-build-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	writeFiles(t, dir, files)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "membernames_test.go"), []byte(memberNamesTest), 0o644))
-	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	runGenerated(t, files, "membernames_test.go", []byte(memberNamesTest))
 }

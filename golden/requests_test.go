@@ -1,9 +1,6 @@
 package golden
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -233,11 +230,5 @@ func TestGeneratedRequests(t *testing.T) {
 			require.Contains(t, string(f.Content), "// Create a charge\n//\n// Charges the customer.\n", "summary and description both reach the doc")
 		}
 	}
-	dir, err := os.MkdirTemp(".", ".tmp-build-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	writeFiles(t, dir, files)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "requests_test.go"), []byte(requestsTest), 0o644))
-	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	runGenerated(t, files, "requests_test.go", []byte(requestsTest))
 }

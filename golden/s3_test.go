@@ -2,7 +2,6 @@ package golden
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -28,13 +27,7 @@ func TestS3XMLRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	files, err := generator.Generate(svc, "s3")
 	require.NoError(t, err)
-	dir, err := os.MkdirTemp(".", ".tmp-build-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	writeFiles(t, dir, files)
 	calls, err := os.ReadFile(filepath.Join("testdata", "s3", "calls_test.go"))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "calls_test.go"), calls, 0o644))
-	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	runGenerated(t, files, "calls_test.go", calls)
 }

@@ -1,9 +1,6 @@
 package golden
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -148,11 +145,5 @@ func TestHostileSecurity(t *testing.T) {
 	require.NoError(t, err)
 	files, err := generator.Generate(svc, "hostile")
 	require.NoError(t, err)
-	dir, err := os.MkdirTemp(".", ".tmp-build-")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	writeFiles(t, dir, files)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "security_test.go"), []byte(securityTest), 0o644))
-	out, err := exec.Command("go", "test", "-count=1", "./"+dir+"/").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	runGenerated(t, files, "security_test.go", []byte(securityTest))
 }
