@@ -403,11 +403,13 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 		body = &bodies.req
 	}
 	// The endpoint's own "/" (AWS JSON and query protocols) was parsed
-	// once by NewClient: it is copied below, not parsed again.
-	parsed := c.slashParsed && req.Path == "/" && len(req.Query) == 0 && len(c.baseQuery) == 0 && cl.opts.Endpoint == ""
-	target := ""
-	if !parsed {
-		target = cl.target(req)
+	// once by NewClient: it is copied below, not parsed again. target
+	// decides the URL; it returns c.baseSlash itself, without allocating,
+	// exactly when that is the attempt's URL.
+	target := cl.target(req)
+	parsed := c.slashParsed && target == c.baseSlash
+	if parsed {
+		target = ""
 	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
