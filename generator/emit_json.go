@@ -189,7 +189,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	if len(pre) == 0 && len(memberList(t, "u")) == 0 {
 		// Only variants and Raw: one shared body (openapi.Union.Unmarshal).
 		f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Return(jen.Id("union"+t.Name).Dot("Unmarshal").Call(append([]jen.Code{jen.Id("b"), jen.Op("&").Id("u").Dot("Raw")}, decoders...)...)),
+			jen.Return(jen.Id("union" + t.Name).Dot("Unmarshal").Call(append([]jen.Code{jen.Id("b"), jen.Op("&").Id("u").Dot("Raw")}, decoders...)...)),
 		)
 		return
 	}
