@@ -15,10 +15,11 @@ func typesByName(svc *Service) map[string]*Type {
 
 // emitTypes writes types.go: one struct, enum or union per model Type, then
 // their JSON methods.
-func emitTypes(f *jen.File, svc *Service) {
+func emitTypes(out *pieces, svc *Service) {
 	types := typesByName(svc)
 	roles := typeRoles(svc)
 	for _, t := range svc.Types {
+		f := out.next()
 		var notes []string
 		if s := typeSentence(t, roles[t.Name]); s != "" {
 			notes = append(notes, s)
