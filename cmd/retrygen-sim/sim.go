@@ -83,13 +83,27 @@ const (
 	evDrop                   // the server drops every open stream (streams.go)
 )
 
+// event is one planned event: 32 bytes without pointers, so the heap
+// holds two per cache line and the garbage collector never scans it. ref is
+// the call's slot (run.calls) for evWaited, evResponse and evTimeout, the
+// client's index (run.clientMem) for evArrival and evToken; gen the call's
+// gen (its life for evTimeout) or the client's tokenGen.
 type event struct {
 	at   time.Duration // since simEpoch
 	seq  uint64
-	kind evKind
 	gen  uint32
-	call *call
-	cl   *simClient
+	ref  uint32
+	kind evKind
+}
+
+// callEvent is an event of call c at at.
+func callEvent(at time.Duration, kind evKind, c *call) event {
+	return event{at: at, kind: kind, gen: c.gen, ref: c.id}
+}
+
+// clientEvent is an event of client cl at at.
+func clientEvent(at time.Duration, kind evKind, cl *simClient, gen uint32) event {
+	return event{at: at, kind: kind, gen: gen, ref: uint32(cl.idx)}
 }
 
 // eventQueue is a 4-ary min-heap on (at, seq): events at the same time run
@@ -311,15 +325,15 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	r.scheduleDrops()
 	for _, cl := range r.clients {
 		if cl.group.Streaming {
-			r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl}) // its one stream
+			r.schedule(clientEvent(r.think(cl, time.Second), evArrival, cl, 0)) // its one stream
 			continue
 		}
 		if cl.group.ClosedLoop != nil {
 			for range cl.group.ClosedLoop.Concurrency {
-				r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl})
+				r.schedule(clientEvent(r.think(cl, time.Second), evArrival, cl, 0))
 			}
 		} else {
-			r.schedule(event{at: r.interArrival(cl, 0), kind: evArrival, cl: cl})
+			r.schedule(clientEvent(r.interArrival(cl, 0), evArrival, cl, 0))
 		}
 	}
 	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
@@ -467,7 +481,7 @@ func (r *run) next() (e event, ok bool) {
 	h := from.ev[from.head]
 	from.head++
 	from.compact()
-	return event{at: h.at, seq: h.seq, kind: evTimeout, gen: h.life, call: r.calls[h.id]}, true
+	return event{at: h.at, seq: h.seq, kind: evTimeout, gen: h.life, ref: h.id}, true
 }
 
 // compact empties the queue when all its events are taken, and moves the
@@ -511,7 +525,13 @@ func (r *run) think(cl *simClient, first time.Duration) time.Duration {
 }
 
 func (r *run) handle(e event) {
-	if c := e.call; c != nil {
+	var c *call
+	var cl *simClient
+	switch e.kind {
+	case evArrival, evToken:
+		cl = &r.clientMem[e.ref]
+	case evWaited, evResponse, evTimeout:
+		c = r.calls[e.ref]
 		cur := c.gen
 		if e.kind == evTimeout {
 			cur = c.life
@@ -525,20 +545,19 @@ func (r *run) handle(e event) {
 		if r.now >= r.end {
 			return
 		}
-		r.startCall(e.cl)
-		if e.cl.group.ClosedLoop == nil && !e.cl.group.Streaming {
-			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
+		r.startCall(cl)
+		if cl.group.ClosedLoop == nil && !cl.group.Streaming {
+			r.schedule(clientEvent(r.interArrival(cl, r.now), evArrival, cl, 0))
 		}
 	case evWaited:
-		r.drive(e.call, e.call.rc.Next(e.call.ctx, engine.Event{Kind: engine.EventWaited}))
+		r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventWaited}))
 	case evToken:
-		if e.gen == e.cl.tokenGen {
-			r.serveWaiters(e.cl)
+		if e.gen == cl.tokenGen {
+			r.serveWaiters(cl)
 		}
 	case evResponse:
-		r.response(e.call)
+		r.response(c)
 	case evTimeout:
-		c := e.call
 		if !c.inFlight {
 			// The attempt it waited to send is never sent: the state
 			// machine refunds its retry cost.
@@ -601,7 +620,7 @@ func (r *run) drive(c *call, act engine.Action) {
 	switch act.Kind {
 	case engine.ActionWait:
 		c.gen++
-		r.schedule(event{at: r.now + act.Delay, kind: evWaited, gen: c.gen, call: c})
+		r.schedule(callEvent(r.now+act.Delay, evWaited, c))
 	case engine.ActionAcquire:
 		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
 		if ok {
@@ -625,7 +644,7 @@ func (r *run) drive(c *call, act engine.Action) {
 // earlier plan: the wait is computed afresh each time).
 func (r *run) scheduleToken(cl *simClient, wait time.Duration) {
 	cl.tokenGen++
-	r.schedule(event{at: r.now + wait, kind: evToken, gen: cl.tokenGen, cl: cl})
+	r.schedule(clientEvent(r.now+wait, evToken, cl, cl.tokenGen))
 }
 
 // serveWaiters hands the send tokens the bucket holds now to cl's waiting
@@ -667,7 +686,7 @@ func (r *run) send(c *call) {
 	c.res = res
 	r.stats.sent(r, res)
 	c.gen++
-	r.schedule(event{at: at, kind: evResponse, gen: c.gen, call: c})
+	r.schedule(callEvent(at, evResponse, c))
 }
 
 func (r *run) response(c *call) {
@@ -688,7 +707,7 @@ func (r *run) finish(c *call, ok bool) {
 	r.markDone(c)
 	r.stats.callEnded(r, c, ok)
 	if c.cl.group.ClosedLoop != nil && r.now < r.end {
-		r.schedule(event{at: r.think(c.cl, 0), kind: evArrival, cl: c.cl})
+		r.schedule(clientEvent(r.think(c.cl, 0), evArrival, c.cl, 0))
 	}
 	r.recycle(c)
 }
