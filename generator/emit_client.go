@@ -64,7 +64,8 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	auth := len(svc.Auth) > 0
 	f.Comment("call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding")
 	f.Comment("the response with decode (nil: the body is not read), and sets *md (the output's")
-	f.Comment("ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.")
+	f.Comment("ResultMetadata), keeping the md.Body decode stored. It returns runtime.Client.Do's error.")
+	f.Comment("Every operation method calls it.")
 	if auth {
 		f.Comment("Of the credentials given, it sends only those security (the operation's security")
 		f.Comment("requirement, openapi.Credentials.Apply) names.")
@@ -80,10 +81,17 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	}
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call").Params(params...).Error().BlockFunc(func(g *jen.Group) {
 		callOptions(g, auth)
-		g.Var().Err().Error()
-		g.List(jen.Op("*").Id("md"), jen.Err()).Op("=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Id("ro"), jen.Id("decode"))
+		g.List(jen.Id("got"), jen.Err()).Op(":=").Id("c").Dot("rt").Dot("Do").Call(jen.Id("ctx"), jen.Id("op"), jen.Id("req"), jen.Id("ro"), jen.Id("decode"))
+		g.Id("got").Dot("Body").Op("=").Id("md").Dot("Body")
+		g.Op("*").Id("md").Op("=").Id("got")
 		g.Return(jen.Err())
 	})
+	f.Line()
+	f.Comment("result returns out, or nil when err is not nil: the return of every operation method.")
+	f.Func().Id("result").Types(jen.Id("P").Any()).Params(jen.Id("out").Id("P"), jen.Err().Error()).Params(jen.Id("P"), jen.Error()).Block(
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Var().Id("none").Id("P"), jen.Return(jen.Id("none"), jen.Err())),
+		jen.Return(jen.Id("out"), jen.Nil()),
+	)
 	f.Line()
 
 	if streams(svc) {

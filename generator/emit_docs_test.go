@@ -109,7 +109,7 @@ func TestGeneratedDocs(t *testing.T) {
 	require.NotContains(t, ops, "func newGetPetError(")
 	require.NotContains(t, ops, "func newDeletePetError(")
 	require.Contains(t, ops, "// newErrorSet1 returns an empty modelled error of DeletePet and GetPet for code, or nil.\n")
-	require.Len(t, regexp.MustCompile(`NewError: +newErrorSet1,`).FindAllString(ops, -1), 2, "both operations use it")
+	require.Len(t, regexp.MustCompile(`NewError: +newErrorSet1[,}]`).FindAllString(ops, -1), 2, "both operations use it")
 	for name, b := range src {
 		require.NotContains(t, string(b), "retry-behavior", "%s names no file the user does not have", name)
 		require.NotContains(t, string(b), "§", name)

@@ -69,15 +69,18 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	f.Type().Id(t.Name).Struct(fields...)
 	f.Line()
 
+	// One shared encoder (openapi.MarshalUnion) given the variant fields,
+	// not a switch per union (Stripe has 1,634 unions, issue 24).
+	marshalUnion := jen.Qual(openapiPath, "MarshalUnion").CallFunc(func(g *jen.Group) {
+		g.Id("u").Dot("Raw")
+		for _, v := range t.Variants {
+			g.Id("u").Dot(v.Name)
+		}
+	})
 	if len(t.Fields) == 0 {
 		f.Comment("MarshalJSON writes the first variant that is set, else Raw (null when empty).")
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Switch().BlockFunc(func(g *jen.Group) {
-				for _, v := range t.Variants {
-					g.Case(jen.Id("u").Dot(v.Name).Op("!=").Nil()).Block(jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot(v.Name))))
-				}
-			}),
-			jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot("Raw"))),
+			jen.Return(marshalUnion),
 		)
 	} else {
 		copyFields := jen.Dict{}
@@ -95,23 +98,16 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		f.Comment("properties declared beside the variants added to the object (openapi.MergeFields).")
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.Type().Id("fields").Struct(structFields(t.Fields, false, false)...),
-			jen.Var().Id("b").Index().Byte(),
-			jen.Var().Err().Error(),
-			jen.Switch().BlockFunc(func(g *jen.Group) {
-				for _, v := range t.Variants {
-					g.Case(jen.Id("u").Dot(v.Name).Op("!=").Nil()).Block(jen.List(jen.Id("b"), jen.Err()).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot(v.Name)))
-				}
-				g.Default().Block(jen.List(jen.Id("b"), jen.Err()).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("u").Dot("Raw")))
-			}),
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(marshalUnion),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			mergeFields,
 		)
 	}
 	f.Line()
 
-	// The description is written one line per variant (keyed values on
-	// one line each), not one line per key: it is data, and thousands of
-	// unions (Stripe has 1,634) made it a tenth of the client (issue 24).
+	// The description is written on one line, not one line per key or
+	// per variant: it is data, and thousands of unions (Stripe has 1,634)
+	// made it a tenth of the client (issue 24).
 	desc := []jen.Code{field("Name", jen.Lit(t.Name))}
 	discriminated := t.Discriminator != "" && hasTags(t)
 	if discriminated {
@@ -156,9 +152,9 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		} else if kinds[kind] > 1 && kind == "object" {
 			d = append(d, field("Open", jen.True())) // a map or an untyped object keeps every member
 		}
-		variants = append(variants, jen.Line().Values(d...))
+		variants = append(variants, jen.Values(d...))
 	}
-	desc = append(desc, field("Variants", jen.Index().Qual(openapiPath, "Variant").Values(append(variants, jen.Line())...)))
+	desc = append(desc, field("Variants", jen.Index().Qual(openapiPath, "Variant").Values(variants...)))
 	f.Comment("union" + t.Name + " tells openapi.Union.DecodeInto how to recognise each variant of " + t.Name + ".")
 	f.Var().Id("union"+t.Name).Op("=").Qual(openapiPath, "Union").Values(desc...)
 	f.Line()

@@ -29,7 +29,27 @@ import (
 // not supply, an unexported field set, a channel): a generator bug, not bad
 // input.
 func runtimeLiteral(v any, fill map[string]jen.Code) (*jen.Statement, error) {
-	return literal(reflect.ValueOf(v), false, fill)
+	return literalWriter{}.literal(reflect.ValueOf(v), false, fill)
+}
+
+// runtimeLiteralInline is runtimeLiteral written on one line: maps and
+// structs too (a runtime.Operation of a large client was six lines per
+// operation, issue 24).
+func runtimeLiteralInline(v any, fill map[string]jen.Code) (*jen.Statement, error) {
+	return literalWriter{inline: true}.literal(reflect.ValueOf(v), false, fill)
+}
+
+// literalWriter renders runtime values as literals; inline writes every
+// composite literal on one line.
+type literalWriter struct{ inline bool }
+
+// multi is how lw writes a composite literal of several elements: one per
+// line, or all on one line when inline.
+func (lw literalWriter) multi() jen.Options {
+	if lw.inline {
+		return jen.Options{Open: "{", Close: "}", Separator: ","}
+	}
+	return multiLine
 }
 
 // durationType is time.Duration, which renders in time's units.
@@ -37,7 +57,7 @@ var durationType = reflect.TypeFor[time.Duration]()
 
 // literal renders v; elide leaves out the type of a composite literal (an
 // element of a slice or map literal, where Go allows it).
-func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statement, error) {
+func (lw literalWriter) literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statement, error) {
 	t := v.Type()
 	switch {
 	case t == durationType:
@@ -57,7 +77,7 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 	case reflect.Float64:
 		return jen.Lit(v.Float()), nil
 	case reflect.Struct:
-		return structLit(v, elide, fill)
+		return lw.structLit(v, elide, fill)
 	case reflect.Pointer:
 		if t.Elem().Kind() != reflect.Struct {
 			return nil, fmt.Errorf("runtimeLiteral: cannot render a %s", t)
@@ -65,7 +85,7 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 		if v.IsNil() {
 			return jen.Nil(), nil // a nil element of a slice or map of pointers
 		}
-		s, err := structLit(v.Elem(), elide, nil)
+		s, err := lw.structLit(v.Elem(), elide, nil)
 		if err != nil || elide {
 			return s, err
 		}
@@ -73,7 +93,7 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 	case reflect.Slice:
 		elems := make([]jen.Code, v.Len())
 		for i := range v.Len() {
-			e, err := literal(v.Index(i), true, nil)
+			e, err := lw.literal(v.Index(i), true, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -89,11 +109,11 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
 		entries := make([]jen.Code, len(keys))
 		for i, k := range keys {
-			kc, err := literal(k, false, nil)
+			kc, err := lw.literal(k, false, nil)
 			if err != nil {
 				return nil, err
 			}
-			vc, err := literal(v.MapIndex(k), true, nil)
+			vc, err := lw.literal(v.MapIndex(k), true, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -103,7 +123,7 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 		if err != nil {
 			return nil, err
 		}
-		return typ.Custom(multiLine, entries...), nil
+		return typ.Custom(lw.multi(), entries...), nil
 	}
 	return nil, fmt.Errorf("runtimeLiteral: cannot render a %s", t)
 }
@@ -112,7 +132,7 @@ func literal(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statem
 var multiLine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 
 // structLit renders a struct value's non-zero fields in declaration order.
-func structLit(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statement, error) {
+func (lw literalWriter) structLit(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Statement, error) {
 	t := v.Type()
 	var fields []jen.Code
 	for i := range t.NumField() {
@@ -129,7 +149,7 @@ func structLit(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Stat
 		if !f.IsExported() || f.Type.Kind() == reflect.Func {
 			return nil, fmt.Errorf("runtimeLiteral: cannot render field %s of %s", f.Name, t)
 		}
-		fc, err := literal(fv, false, nil)
+		fc, err := lw.literal(fv, false, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +166,7 @@ func structLit(v reflect.Value, elide bool, fill map[string]jen.Code) (*jen.Stat
 	if len(fields) <= 1 {
 		return s.Values(fields...), nil
 	}
-	return s.Custom(multiLine, fields...), nil
+	return s.Custom(lw.multi(), fields...), nil
 }
 
 // typeCode renders a type: built-in types by name, named types qualified

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"maps"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
@@ -24,6 +26,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 	byCode := map[string]string{}   // error list → constructor name
 	uses := map[string]int{}        // key → operations using it
 	types := typesByName(svc)
+	headers := fixedHeaderVars{}
 	// Constructor names live in one namespace: "new"+op+"StatusError" of
 	// operation UpdateAssociation is also "new"+op+"Error" of operation
 	// UpdateAssociationStatus; the later one takes a numeric suffix.
@@ -67,7 +70,7 @@ func emitOperations(f *jen.File, svc *Service) error {
 				ownerFuncs = append(ownerFuncs, statusFunc)
 			}
 		}
-		if err := emitOperationVar(f, op, codeFunc, statusFunc); err != nil {
+		if err := emitOperationVar(f, op, codeFunc, statusFunc, headers); err != nil {
 			return err
 		}
 		emitFormEncoding(f, op)
@@ -106,17 +109,71 @@ func statusKey(se []StatusError) string {
 	return b.String()
 }
 
+// fixedHeaderVars names the package-level maps holding the fixed headers of
+// operations, by their literal's text: operations sending the same fixed
+// headers share one map (issue 24: a map literal in each runtime.Operation
+// compiled to code of its own run at init, 1,223 of them for GitHub; the
+// runtime only reads Operation.FixedHeaders).
+type fixedHeaderVars map[string]string
+
+// name returns the variable holding h, writing it to f when h is new.
+func (v fixedHeaderVars) name(f *jen.File, h map[string]string) string {
+	keys := slices.Sorted(maps.Keys(h))
+	entries := make([]jen.Code, len(keys))
+	var text []string
+	for i, k := range keys {
+		entries[i] = jen.Lit(k).Op(":").Lit(h[k])
+		text = append(text, k+": "+h[k])
+	}
+	key := strings.Join(text, "\n")
+	if name := v[key]; name != "" {
+		return name
+	}
+	name := "fixedHeaders" + strconv.Itoa(len(v)+1)
+	v[key] = name
+	f.Comment(name + " is the runtime.Operation.FixedHeaders of the operations sending " + strings.Join(text, ", ") + ".")
+	f.Var().Id(name).Op("=").Map(jen.String()).String().Values(entries...)
+	f.Line()
+	return name
+}
+
+// flatPolicy reports whether o sets no field holding a composite value
+// (a backoff, status list, override) other than FixedHeaders: its literal
+// is written on one line, as most operations of a large spec are; a
+// richer policy keeps one field per line, to be read.
+func flatPolicy(o runtime.Operation) bool {
+	v := reflect.ValueOf(o)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.Struct, reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface:
+			if !f.IsZero() && v.Type().Field(i).Name != "FixedHeaders" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // emitOperationVar writes `var opX = runtime.Operation{…}`: op.Retry as a
-// literal, with the error constructors named.
-func emitOperationVar(f *jen.File, op *Operation, codeFunc, statusFunc string) error {
+// literal (on one line when flatPolicy), with the error constructors and its fixed headers'
+// shared map named.
+func emitOperationVar(f *jen.File, op *Operation, codeFunc, statusFunc string, headers fixedHeaderVars) error {
 	fill := map[string]jen.Code{"NewError": nil, "NewErrorForStatus": nil}
+	if len(op.Retry.FixedHeaders) > 0 {
+		fill["FixedHeaders"] = jen.Id(headers.name(f, op.Retry.FixedHeaders))
+	}
 	if codeFunc != "" {
 		fill["NewError"] = jen.Id(codeFunc)
 	}
 	if statusFunc != "" {
 		fill["NewErrorForStatus"] = jen.Id(statusFunc)
 	}
-	lit, err := runtimeLiteral(op.Retry, fill)
+	render := runtimeLiteral
+	if flatPolicy(op.Retry) {
+		render = runtimeLiteralInline
+	}
+	lit, err := render(op.Retry, fill)
 	if err != nil {
 		return err
 	}
@@ -234,24 +291,19 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 			jen.Return(jen.Op("&").Id(op.Output).Values(jen.Dict{jen.Id("Body"): jen.Id("s"), jen.Id("ResultMetadata"): jen.Id("s").Dot("Metadata").Call()}), jen.Nil()),
 		)
 	} else {
-		body = append(body, jen.Id("out").Op(":=").New(jen.Id(op.Output)))
-		// A JSON or XML body's bytes stay reachable in ResultMetadata.Body (issue 19).
-		keep := keepsRawBody(op)
-		if keep {
-			body = append(body, jen.Var().Id("raw").Index().Byte())
-		}
+		// A JSON or XML body's bytes stay reachable in ResultMetadata.Body
+		// (issue 19): the decoder keeps them there and call leaves them.
+		// One return through result, which gives nil on error (issue 24:
+		// the method's tail was seven lines per operation).
 		body = append(body,
-			jen.If(jen.Err().Op(":=").Id("c").Dot("call").CallFunc(func(g *jen.Group) {
+			jen.Id("out").Op(":=").New(jen.Id(op.Output)),
+			jen.Return(jen.Id("result").Call(jen.Id("out"), jen.Id("c").Dot("call").CallFunc(func(g *jen.Group) {
 				g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
 					jen.Op("&").Id("out").Dot("ResultMetadata"), dec)
 				if len(svc.Auth) > 0 {
 					g.Add(securityLit(op.Security))
 				}
-			}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
-		if keep {
-			body = append(body, jen.Id("out").Dot("ResultMetadata").Dot("Body").Op("=").Id("raw"))
-		}
-		body = append(body, jen.Return(jen.Id("out"), jen.Nil()))
+			}))))
 	}
 	params := []jen.Code{
 		jen.Id("ctx").Qual("context", "Context"),
@@ -336,7 +388,7 @@ func requestStatements(op *Operation, svc *Service, validate, stream bool) []jen
 	body = append(body, fillIdempotencyToken(op)...)
 	body = append(body, setStreamFlag(op, stream)...)
 	body = append(body, encodeBody(op)...)
-	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(requestDict(op, svc)))
+	body = append(body, jen.Id("req").Op(":=").Op("&").Qual(runtimePath, "Request").Values(inlineDict(requestDict(op, svc))...))
 	body = append(body, paramStatements(op)...)
 	if op.ContentTypeField != "" && op.Body.Kind != BodyNone {
 		ct := jen.Id("in").Dot(op.ContentTypeField)
@@ -556,6 +608,25 @@ func encodingDict(e Encoding) jen.Dict {
 	return d
 }
 
+// inlineDict renders d's entries as keyed elements on one line, sorted by
+// key as jen.Dict sorts them (a request literal was one line per field:
+// four lines per operation, issue 24).
+func inlineDict(d jen.Dict) []jen.Code {
+	keys := make([]string, 0, len(d))
+	byKey := map[string]jen.Code{}
+	for k, v := range d {
+		ks := fmt.Sprintf("%#v", k)
+		keys = append(keys, ks)
+		byKey[ks] = jen.Add(k).Op(":").Add(v)
+	}
+	slices.Sort(keys)
+	out := make([]jen.Code, len(keys))
+	for i, k := range keys {
+		out[i] = byKey[k]
+	}
+	return out
+}
+
 // requestDict renders the runtime.Request literal's fields.
 func requestDict(op *Operation, svc *Service) jen.Dict {
 	req := jen.Dict{
@@ -695,7 +766,7 @@ func decoder(op *Operation, resultWrapper bool) jen.Code {
 func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 	switch op.OutputBody {
 	case OutputJSONField:
-		return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Op("&").Id("out").Dot("Body"), jen.Op("&").Id("raw"))
+		return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Op("&").Id("out").Dot("Body"), rawBody())
 	case OutputRawField:
 		return jen.Qual(runtimePath, "DecodeBytes").Call(jen.Op("&").Id("out").Dot("Body"))
 	case OutputStreamField:
@@ -704,18 +775,17 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		return jen.Nil()
 	case OutputXML:
 		if resultWrapper {
-			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), jen.Op("&").Id("raw"))
+			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), rawBody())
 		}
-		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"), jen.Op("&").Id("raw"))
+		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"), rawBody())
 	}
-	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), jen.Op("&").Id("raw"))
+	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), rawBody())
 }
 
-// keepsRawBody reports whether op's generated method keeps the bytes of the
-// JSON or XML body it decodes in ResultMetadata.Body
-// (runtime.DecodeJSONKeep, openapi.DecodeXML, openapi.DecodeXMLResult).
-func keepsRawBody(op *Operation) bool {
-	return op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField || op.OutputBody == OutputXML
+// rawBody renders &out.ResultMetadata.Body, where a decoder keeps the bytes
+// of the body it decodes (the generated call leaves them there).
+func rawBody() *jen.Statement {
+	return jen.Op("&").Id("out").Dot("ResultMetadata").Dot("Body")
 }
 
 // serversNote says, for an operation with servers of its own (path item or

@@ -135,10 +135,9 @@ func getItemCall(t testing.TB, hc HTTPClient) func() (*getItemOut, error) {
 	return func() (*getItemOut, error) {
 		req := &Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 		out := new(getItemOut)
-		var raw []byte
-		md, err := c.Do(ctx, opGetItemAlloc, req, &c.opts, DecodeJSONKeep(out, &raw))
+		md, err := c.Do(ctx, opGetItemAlloc, req, &c.opts, DecodeJSONKeep(out, &out.ResultMetadata.Body))
+		md.Body = out.ResultMetadata.Body
 		out.ResultMetadata = md
-		out.ResultMetadata.Body = raw
 		if err != nil {
 			return nil, err
 		}

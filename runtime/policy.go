@@ -188,14 +188,29 @@ const maxCachedPolicies = 1024
 
 // operationPolicy returns the policy of a call of op with the client's own
 // options: resolved once per operation and shared, never written, by every
-// such call (a Call that must change it takes a copy, Call.ownPolicy). An
+// such call (a Call that must change it takes a copy, Call.ownPolicy); the
+// first operation's is kept in the client (Client.first), the others in
+// Client.policies. An
 // Operation is a declaration (generated code declares one package-level
 // value per operation) and is not changed once called.
 func (c *Client) operationPolicy(op *Operation) *Policy {
+	if f := c.first.Load(); f != nil && f.op == op {
+		return &f.pol
+	}
 	if p, ok := c.policies.Load(op); ok {
 		return p.(*Policy)
 	}
 	p := resolvePolicy(c.settings, c.svc, op, &c.opts, &c.opts)
+	if c.firstClaimed.CompareAndSwap(false, true) {
+		// The first operation's policy lives in the client's memory, beside
+		// the fields each call reads; published once written.
+		c.firstMem = opPolicy{op: op, pol: p}
+		c.first.Store(&c.firstMem)
+		return &c.firstMem.pol
+	}
+	if f := c.first.Load(); f != nil && f.op == op {
+		return &f.pol // claimed by a call racing with this one
+	}
 	if c.nPolicies.Load() < maxCachedPolicies {
 		if prev, loaded := c.policies.LoadOrStore(op, &p); loaded {
 			return prev.(*Policy)
@@ -203,6 +218,12 @@ func (c *Client) operationPolicy(op *Operation) *Policy {
 		c.nPolicies.Add(1)
 	}
 	return &p
+}
+
+// opPolicy is an operation's resolved policy (Client.first).
+type opPolicy struct {
+	op  *Operation
+	pol Policy
 }
 
 // sharesPolicy reports whether a call with options call resolves the same

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,4 +124,40 @@ func TestStartCallReusesAnEndedCall(t *testing.T) {
 		require.ErrorAs(t, act.Err, &mae)
 		require.Equal(t, 2, mae.Attempts)
 	}
+}
+
+// The first operation's policy lives in the client's own memory, beside the
+// fields every call reads (Client.first); the others in the map. Each is
+// resolved once and shared by every later call. Calls racing on a client's
+// first operations get equal policies (under -race: no data race).
+func TestFirstOperationPolicyInTheClient(t *testing.T) {
+	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	pols := make([][2]*Policy, 8)
+	for i := range pols {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pols[i] = [2]*Policy{c.operationPolicy(opGet), c.operationPolicy(opPost)}
+		}()
+	}
+	wg.Wait()
+	for _, p := range pols {
+		require.True(t, reflect.DeepEqual(*pols[0][0], *p[0]))
+		require.True(t, reflect.DeepEqual(*pols[0][1], *p[1]))
+	}
+	first := c.first.Load()
+	require.NotNil(t, first)
+	require.Same(t, &c.firstMem, first, "the first operation resolved is kept in the client")
+	get, post := c.operationPolicy(opGet), c.operationPolicy(opPost)
+	require.Same(t, get, c.operationPolicy(opGet), "every later call shares it")
+	require.Same(t, post, c.operationPolicy(opPost))
+	if first.op == opGet {
+		require.Same(t, &first.pol, get)
+	} else {
+		require.Same(t, &first.pol, post)
+	}
+	require.True(t, get.RetrySafe)
+	require.False(t, post.RetrySafe)
 }

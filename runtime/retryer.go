@@ -434,11 +434,11 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
 func (cl *callMachine) observe(res *engine.AttemptResult, d engine.Decision) engine.Decision {
-	hopts := cl.hookOptions()
-	if cl.opts.Logger == nil && (hopts[1] == nil || hopts[1].OnAttempt == nil) && hopts[0].OnAttempt == nil &&
-		cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil {
-		return d
+	if cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil && !cl.c.observed &&
+		(cl.own == nil || cl.own.Logger == nil && cl.own.OnAttempt == nil) {
+		return d // nothing observes it (Client.observed: the client's options set no Logger or OnAttempt)
 	}
+	hopts := cl.hookOptions()
 	info := AttemptInfo{
 		Operation: cl.op.Name, Attempt: cl.attempts, MaxAttempts: cl.pol.Params.MaxAttempts, Mode: cl.pol.Mode.Value,
 		Class: d.Class, StatusCode: res.StatusCode, Code: res.Code, Err: res.Err,

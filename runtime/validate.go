@@ -57,3 +57,25 @@ func (e *InvalidParamsError) Error() string {
 func (c *Client) InvalidInput(op *Operation, err error) error {
 	return &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 }
+
+// CheckParam returns errs with the refusal {field, reason} appended when
+// refused is true, else errs unchanged (no allocation). A generated
+// operation's validator calls it once per check, in the input's field
+// order: field is "Input.Member", reason [MissingRequiredField],
+// [EmptyPathParameter] or [DotSegmentPathParameter].
+func CheckParam(errs []InvalidParamError, refused bool, field, reason string) []InvalidParamError {
+	if refused {
+		errs = append(errs, InvalidParamError{Field: field, Reason: reason})
+	}
+	return errs
+}
+
+// InvalidParams returns an [*InvalidParamsError] holding errs, or a nil
+// error when errs is empty: what a generated operation's validator returns
+// after its [CheckParam] calls.
+func InvalidParams(errs []InvalidParamError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return &InvalidParamsError{Errs: errs}
+}

@@ -13,16 +13,11 @@ import (
 	"github.com/retrygen/retrygen/runtime"
 )
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchExecuteStatement.
+var fixedHeaders1 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.BatchExecuteStatement"}
+
 // opBatchExecuteStatement describes BatchExecuteStatement to the runtime.
-var opBatchExecuteStatement = runtime.Operation{
-	Name:      "BatchExecuteStatement",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.BatchExecuteStatement",
-	},
-	NewError: newBatchExecuteStatementError,
-}
+var opBatchExecuteStatement = runtime.Operation{Name: "BatchExecuteStatement", RetrySafe: true, FixedHeaders: fixedHeaders1, NewError: newBatchExecuteStatementError}
 
 // newBatchExecuteStatementError returns an empty modelled error of BatchExecuteStatement for code, or nil.
 func newBatchExecuteStatementError(code string) runtime.ModeledError {
@@ -38,14 +33,8 @@ func newBatchExecuteStatementError(code string) runtime.ModeledError {
 // validateBatchExecuteStatement returns a *runtime.InvalidParamsError naming every member of in
 // that BatchExecuteStatement refuses before sending (a nil in misses them all), or nil.
 func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Statements == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "BatchExecuteStatementInput.Statements", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Statements == nil, "BatchExecuteStatementInput.Statements", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // This operation allows you to perform batch reads and writes on data stored in DynamoDB, using
@@ -71,31 +60,16 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opBatchExecuteStatement, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchExecuteStatementOutput)
-	var raw []byte
-	if err := c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchGetItem.
+var fixedHeaders2 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.BatchGetItem"}
+
 // opBatchGetItem describes BatchGetItem to the runtime.
-var opBatchGetItem = runtime.Operation{
-	Name:      "BatchGetItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.BatchGetItem",
-	},
-	NewError: newErrorSet1,
-}
+var opBatchGetItem = runtime.Operation{Name: "BatchGetItem", RetrySafe: true, FixedHeaders: fixedHeaders2, NewError: newErrorSet1}
 
 // newErrorSet1 returns an empty modelled error of BatchGetItem, GetItem and 2 other operations for code, or nil.
 func newErrorSet1(code string) runtime.ModeledError {
@@ -115,14 +89,8 @@ func newErrorSet1(code string) runtime.ModeledError {
 // validateBatchGetItem returns a *runtime.InvalidParamsError naming every member of in
 // that BatchGetItem refuses before sending (a nil in misses them all), or nil.
 func validateBatchGetItem(in *BatchGetItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "BatchGetItemInput.RequestItems", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.RequestItems == nil, "BatchGetItemInput.RequestItems", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The BatchGetItem operation returns the attributes of one or more items from one or more tables.
@@ -194,31 +162,16 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opBatchGetItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchGetItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
+var fixedHeaders3 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.BatchWriteItem"}
+
 // opBatchWriteItem describes BatchWriteItem to the runtime.
-var opBatchWriteItem = runtime.Operation{
-	Name:      "BatchWriteItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.BatchWriteItem",
-	},
-	NewError: newBatchWriteItemError,
-}
+var opBatchWriteItem = runtime.Operation{Name: "BatchWriteItem", RetrySafe: true, FixedHeaders: fixedHeaders3, NewError: newBatchWriteItemError}
 
 // newBatchWriteItemError returns an empty modelled error of BatchWriteItem for code, or nil.
 func newBatchWriteItemError(code string) runtime.ModeledError {
@@ -240,14 +193,8 @@ func newBatchWriteItemError(code string) runtime.ModeledError {
 // validateBatchWriteItem returns a *runtime.InvalidParamsError naming every member of in
 // that BatchWriteItem refuses before sending (a nil in misses them all), or nil.
 func validateBatchWriteItem(in *BatchWriteItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.RequestItems == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "BatchWriteItemInput.RequestItems", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.RequestItems == nil, "BatchWriteItemInput.RequestItems", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The BatchWriteItem operation puts or deletes multiple items in one or more tables. A single call
@@ -330,31 +277,16 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opBatchWriteItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchWriteItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateBackup.
+var fixedHeaders4 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.CreateBackup"}
+
 // opCreateBackup describes CreateBackup to the runtime.
-var opCreateBackup = runtime.Operation{
-	Name:      "CreateBackup",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.CreateBackup",
-	},
-	NewError: newCreateBackupError,
-}
+var opCreateBackup = runtime.Operation{Name: "CreateBackup", RetrySafe: true, FixedHeaders: fixedHeaders4, NewError: newCreateBackupError}
 
 // newCreateBackupError returns an empty modelled error of CreateBackup for code, or nil.
 func newCreateBackupError(code string) runtime.ModeledError {
@@ -378,17 +310,9 @@ func newCreateBackupError(code string) runtime.ModeledError {
 // validateCreateBackup returns a *runtime.InvalidParamsError naming every member of in
 // that CreateBackup refuses before sending (a nil in misses them all), or nil.
 func validateCreateBackup(in *CreateBackupInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.BackupName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateBackupInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "CreateBackupInput.BackupName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "CreateBackupInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a backup for an existing table.
@@ -439,31 +363,16 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opCreateBackup, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateBackupOutput)
-	var raw []byte
-	if err := c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders5 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateGlobalTable.
+var fixedHeaders5 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.CreateGlobalTable"}
+
 // opCreateGlobalTable describes CreateGlobalTable to the runtime.
-var opCreateGlobalTable = runtime.Operation{
-	Name:      "CreateGlobalTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.CreateGlobalTable",
-	},
-	NewError: newCreateGlobalTableError,
-}
+var opCreateGlobalTable = runtime.Operation{Name: "CreateGlobalTable", RetrySafe: true, FixedHeaders: fixedHeaders5, NewError: newCreateGlobalTableError}
 
 // newCreateGlobalTableError returns an empty modelled error of CreateGlobalTable for code, or nil.
 func newCreateGlobalTableError(code string) runtime.ModeledError {
@@ -483,17 +392,9 @@ func newCreateGlobalTableError(code string) runtime.ModeledError {
 // validateCreateGlobalTable returns a *runtime.InvalidParamsError naming every member of in
 // that CreateGlobalTable refuses before sending (a nil in misses them all), or nil.
 func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.ReplicationGroup == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateGlobalTableInput.ReplicationGroup", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "CreateGlobalTableInput.GlobalTableName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.ReplicationGroup == nil, "CreateGlobalTableInput.ReplicationGroup", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a global table from an existing table. A global table creates a replication relationship
@@ -551,31 +452,16 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opCreateGlobalTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateGlobalTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders6 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateTable.
+var fixedHeaders6 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.CreateTable"}
+
 // opCreateTable describes CreateTable to the runtime.
-var opCreateTable = runtime.Operation{
-	Name:      "CreateTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.CreateTable",
-	},
-	NewError: newCreateTableError,
-}
+var opCreateTable = runtime.Operation{Name: "CreateTable", RetrySafe: true, FixedHeaders: fixedHeaders6, NewError: newCreateTableError}
 
 // newCreateTableError returns an empty modelled error of CreateTable for code, or nil.
 func newCreateTableError(code string) runtime.ModeledError {
@@ -593,20 +479,10 @@ func newCreateTableError(code string) runtime.ModeledError {
 // validateCreateTable returns a *runtime.InvalidParamsError naming every member of in
 // that CreateTable refuses before sending (a nil in misses them all), or nil.
 func validateCreateTable(in *CreateTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.AttributeDefinitions == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.AttributeDefinitions", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.KeySchema == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.KeySchema", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateTableInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.AttributeDefinitions == nil, "CreateTableInput.AttributeDefinitions", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.KeySchema == nil, "CreateTableInput.KeySchema", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "CreateTableInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The CreateTable operation adds a new table to your account. In an AWS account, table names must
@@ -646,31 +522,16 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opCreateTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders7 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteBackup.
+var fixedHeaders7 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DeleteBackup"}
+
 // opDeleteBackup describes DeleteBackup to the runtime.
-var opDeleteBackup = runtime.Operation{
-	Name:      "DeleteBackup",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DeleteBackup",
-	},
-	NewError: newDeleteBackupError,
-}
+var opDeleteBackup = runtime.Operation{Name: "DeleteBackup", RetrySafe: true, FixedHeaders: fixedHeaders7, NewError: newDeleteBackupError}
 
 // newDeleteBackupError returns an empty modelled error of DeleteBackup for code, or nil.
 func newDeleteBackupError(code string) runtime.ModeledError {
@@ -690,14 +551,8 @@ func newDeleteBackupError(code string) runtime.ModeledError {
 // validateDeleteBackup returns a *runtime.InvalidParamsError naming every member of in
 // that DeleteBackup refuses before sending (a nil in misses them all), or nil.
 func validateDeleteBackup(in *DeleteBackupInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DeleteBackupInput.BackupArn", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes an existing backup of a table.
@@ -725,31 +580,16 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDeleteBackup, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteBackupOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders8 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteItem.
+var fixedHeaders8 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DeleteItem"}
+
 // opDeleteItem describes DeleteItem to the runtime.
-var opDeleteItem = runtime.Operation{
-	Name:      "DeleteItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
-	},
-	NewError: newErrorSet2,
-}
+var opDeleteItem = runtime.Operation{Name: "DeleteItem", RetrySafe: true, FixedHeaders: fixedHeaders8, NewError: newErrorSet2}
 
 // newErrorSet2 returns an empty modelled error of DeleteItem, PutItem and UpdateItem for code, or nil.
 func newErrorSet2(code string) runtime.ModeledError {
@@ -775,17 +615,9 @@ func newErrorSet2(code string) runtime.ModeledError {
 // validateDeleteItem returns a *runtime.InvalidParamsError naming every member of in
 // that DeleteItem refuses before sending (a nil in misses them all), or nil.
 func validateDeleteItem(in *DeleteItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.Key", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Key == nil, "DeleteItemInput.Key", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "DeleteItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes a single item in a table by primary key. You can perform a conditional delete operation
@@ -822,31 +654,16 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders9 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteTable.
+var fixedHeaders9 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DeleteTable"}
+
 // opDeleteTable describes DeleteTable to the runtime.
-var opDeleteTable = runtime.Operation{
-	Name:      "DeleteTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DeleteTable",
-	},
-	NewError: newErrorSet3,
-}
+var opDeleteTable = runtime.Operation{Name: "DeleteTable", RetrySafe: true, FixedHeaders: fixedHeaders9, NewError: newErrorSet3}
 
 // newErrorSet3 returns an empty modelled error of DeleteTable, DisableKinesisStreamingDestination and 6 other operations for code, or nil.
 func newErrorSet3(code string) runtime.ModeledError {
@@ -866,14 +683,8 @@ func newErrorSet3(code string) runtime.ModeledError {
 // validateDeleteTable returns a *runtime.InvalidParamsError naming every member of in
 // that DeleteTable refuses before sending (a nil in misses them all), or nil.
 func validateDeleteTable(in *DeleteTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteTableInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DeleteTableInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The DeleteTable operation deletes a table and all of its items. After a DeleteTable request, the
@@ -914,31 +725,16 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDeleteTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders10 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeBackup.
+var fixedHeaders10 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeBackup"}
+
 // opDescribeBackup describes DescribeBackup to the runtime.
-var opDescribeBackup = runtime.Operation{
-	Name:      "DescribeBackup",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeBackup",
-	},
-	NewError: newDescribeBackupError,
-}
+var opDescribeBackup = runtime.Operation{Name: "DescribeBackup", RetrySafe: true, FixedHeaders: fixedHeaders10, NewError: newDescribeBackupError}
 
 // newDescribeBackupError returns an empty modelled error of DescribeBackup for code, or nil.
 func newDescribeBackupError(code string) runtime.ModeledError {
@@ -954,14 +750,8 @@ func newDescribeBackupError(code string) runtime.ModeledError {
 // validateDescribeBackup returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeBackup refuses before sending (a nil in misses them all), or nil.
 func validateDescribeBackup(in *DescribeBackupInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeBackupInput.BackupArn", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Describes an existing backup of a table.
@@ -988,31 +778,16 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeBackup, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeBackupOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders11 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeContinuousBackups.
+var fixedHeaders11 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeContinuousBackups"}
+
 // opDescribeContinuousBackups describes DescribeContinuousBackups to the runtime.
-var opDescribeContinuousBackups = runtime.Operation{
-	Name:      "DescribeContinuousBackups",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeContinuousBackups",
-	},
-	NewError: newDescribeContinuousBackupsError,
-}
+var opDescribeContinuousBackups = runtime.Operation{Name: "DescribeContinuousBackups", RetrySafe: true, FixedHeaders: fixedHeaders11, NewError: newDescribeContinuousBackupsError}
 
 // newDescribeContinuousBackupsError returns an empty modelled error of DescribeContinuousBackups for code, or nil.
 func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
@@ -1028,14 +803,8 @@ func newDescribeContinuousBackupsError(code string) runtime.ModeledError {
 // validateDescribeContinuousBackups returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeContinuousBackups refuses before sending (a nil in misses them all), or nil.
 func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeContinuousBackupsInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Checks the status of continuous backups and point in time recovery on the specified table.
@@ -1070,31 +839,16 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeContinuousBackups, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeContinuousBackupsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders12 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeContributorInsights.
+var fixedHeaders12 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights"}
+
 // opDescribeContributorInsights describes DescribeContributorInsights to the runtime.
-var opDescribeContributorInsights = runtime.Operation{
-	Name:      "DescribeContributorInsights",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeContributorInsights",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeContributorInsights = runtime.Operation{Name: "DescribeContributorInsights", RetrySafe: true, FixedHeaders: fixedHeaders12, NewError: newErrorSet4}
 
 // newErrorSet4 returns an empty modelled error of DescribeContributorInsights, DescribeKinesisStreamingDestination and 6 other operations for code, or nil.
 func newErrorSet4(code string) runtime.ModeledError {
@@ -1110,14 +864,8 @@ func newErrorSet4(code string) runtime.ModeledError {
 // validateDescribeContributorInsights returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeContributorInsights refuses before sending (a nil in misses them all), or nil.
 func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeContributorInsightsInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns information about contributor insights, for a given table or global secondary index.
@@ -1142,30 +890,16 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeContributorInsights, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeContributorInsightsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders13 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeEndpoints.
+var fixedHeaders13 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeEndpoints"}
+
 // opDescribeEndpoints describes DescribeEndpoints to the runtime.
-var opDescribeEndpoints = runtime.Operation{
-	Name:      "DescribeEndpoints",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeEndpoints",
-	},
-}
+var opDescribeEndpoints = runtime.Operation{Name: "DescribeEndpoints", RetrySafe: true, FixedHeaders: fixedHeaders13}
 
 // Returns the regional endpoint information.
 //
@@ -1181,31 +915,16 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeEndpoints, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeEndpointsResponse)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders14 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeExport.
+var fixedHeaders14 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeExport"}
+
 // opDescribeExport describes DescribeExport to the runtime.
-var opDescribeExport = runtime.Operation{
-	Name:      "DescribeExport",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeExport",
-	},
-	NewError: newDescribeExportError,
-}
+var opDescribeExport = runtime.Operation{Name: "DescribeExport", RetrySafe: true, FixedHeaders: fixedHeaders14, NewError: newDescribeExportError}
 
 // newDescribeExportError returns an empty modelled error of DescribeExport for code, or nil.
 func newDescribeExportError(code string) runtime.ModeledError {
@@ -1223,14 +942,8 @@ func newDescribeExportError(code string) runtime.ModeledError {
 // validateDescribeExport returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeExport refuses before sending (a nil in misses them all), or nil.
 func validateDescribeExport(in *DescribeExportInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeExportInput.ExportArn", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeExportInput.ExportArn", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Describes an existing table export.
@@ -1256,31 +969,16 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeExport, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeExportOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders15 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeGlobalTable.
+var fixedHeaders15 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable"}
+
 // opDescribeGlobalTable describes DescribeGlobalTable to the runtime.
-var opDescribeGlobalTable = runtime.Operation{
-	Name:      "DescribeGlobalTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTable",
-	},
-	NewError: newErrorSet5,
-}
+var opDescribeGlobalTable = runtime.Operation{Name: "DescribeGlobalTable", RetrySafe: true, FixedHeaders: fixedHeaders15, NewError: newErrorSet5}
 
 // newErrorSet5 returns an empty modelled error of DescribeGlobalTable and DescribeGlobalTableSettings for code, or nil.
 func newErrorSet5(code string) runtime.ModeledError {
@@ -1296,14 +994,8 @@ func newErrorSet5(code string) runtime.ModeledError {
 // validateDescribeGlobalTable returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeGlobalTable refuses before sending (a nil in misses them all), or nil.
 func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeGlobalTableInput.GlobalTableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns information about the specified global table.
@@ -1335,43 +1027,22 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeGlobalTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeGlobalTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders16 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeGlobalTableSettings.
+var fixedHeaders16 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings"}
+
 // opDescribeGlobalTableSettings describes DescribeGlobalTableSettings to the runtime.
-var opDescribeGlobalTableSettings = runtime.Operation{
-	Name:      "DescribeGlobalTableSettings",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeGlobalTableSettings",
-	},
-	NewError: newErrorSet5,
-}
+var opDescribeGlobalTableSettings = runtime.Operation{Name: "DescribeGlobalTableSettings", RetrySafe: true, FixedHeaders: fixedHeaders16, NewError: newErrorSet5}
 
 // validateDescribeGlobalTableSettings returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeGlobalTableSettings refuses before sending (a nil in misses them all), or nil.
 func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeGlobalTableSettingsInput.GlobalTableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Describes Region-specific settings for a global table.
@@ -1400,43 +1071,22 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeGlobalTableSettings, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeGlobalTableSettingsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders17 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeKinesisStreamingDestination.
+var fixedHeaders17 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination"}
+
 // opDescribeKinesisStreamingDestination describes DescribeKinesisStreamingDestination to the runtime.
-var opDescribeKinesisStreamingDestination = runtime.Operation{
-	Name:      "DescribeKinesisStreamingDestination",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeKinesisStreamingDestination",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeKinesisStreamingDestination = runtime.Operation{Name: "DescribeKinesisStreamingDestination", RetrySafe: true, FixedHeaders: fixedHeaders17, NewError: newErrorSet4}
 
 // validateDescribeKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeKinesisStreamingDestination refuses before sending (a nil in misses them all), or nil.
 func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDestinationInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeKinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeKinesisStreamingDestinationInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns information about the status of Kinesis streaming.
@@ -1461,31 +1111,16 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeKinesisStreamingDestination, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders18 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeLimits.
+var fixedHeaders18 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeLimits"}
+
 // opDescribeLimits describes DescribeLimits to the runtime.
-var opDescribeLimits = runtime.Operation{
-	Name:      "DescribeLimits",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeLimits",
-	},
-	NewError: newErrorSet6,
-}
+var opDescribeLimits = runtime.Operation{Name: "DescribeLimits", RetrySafe: true, FixedHeaders: fixedHeaders18, NewError: newErrorSet6}
 
 // newErrorSet6 returns an empty modelled error of DescribeLimits, ListBackups and 2 other operations for code, or nil.
 func newErrorSet6(code string) runtime.ModeledError {
@@ -1557,43 +1192,22 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeLimitsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders19 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTable.
+var fixedHeaders19 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeTable"}
+
 // opDescribeTable describes DescribeTable to the runtime.
-var opDescribeTable = runtime.Operation{
-	Name:      "DescribeTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeTable",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeTable = runtime.Operation{Name: "DescribeTable", RetrySafe: true, FixedHeaders: fixedHeaders19, NewError: newErrorSet4}
 
 // validateDescribeTable returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeTable refuses before sending (a nil in misses them all), or nil.
 func validateDescribeTable(in *DescribeTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeTableInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns information about the table, including the current status of the table, when it was
@@ -1624,19 +1238,9 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // waiterTableExists is the TableExists waiter's name and declared delays.
@@ -1755,28 +1359,17 @@ func (c *Client) WaitUntilTableNotExists(ctx context.Context, in *DescribeTableI
 	return last, nil
 }
 
+// fixedHeaders20 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTableReplicaAutoScaling.
+var fixedHeaders20 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling"}
+
 // opDescribeTableReplicaAutoScaling describes DescribeTableReplicaAutoScaling to the runtime.
-var opDescribeTableReplicaAutoScaling = runtime.Operation{
-	Name:      "DescribeTableReplicaAutoScaling",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeTableReplicaAutoScaling",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeTableReplicaAutoScaling = runtime.Operation{Name: "DescribeTableReplicaAutoScaling", RetrySafe: true, FixedHeaders: fixedHeaders20, NewError: newErrorSet4}
 
 // validateDescribeTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeTableReplicaAutoScaling refuses before sending (a nil in misses them all), or nil.
 func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScalingInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeTableReplicaAutoScalingInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Describes auto scaling settings across replicas of the global table at once.
@@ -1805,43 +1398,22 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeTableReplicaAutoScaling, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders21 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTimeToLive.
+var fixedHeaders21 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive"}
+
 // opDescribeTimeToLive describes DescribeTimeToLive to the runtime.
-var opDescribeTimeToLive = runtime.Operation{
-	Name:      "DescribeTimeToLive",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DescribeTimeToLive",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeTimeToLive = runtime.Operation{Name: "DescribeTimeToLive", RetrySafe: true, FixedHeaders: fixedHeaders21, NewError: newErrorSet4}
 
 // validateDescribeTimeToLive returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeTimeToLive refuses before sending (a nil in misses them all), or nil.
 func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeTimeToLiveInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Gives a description of the Time to Live (TTL) status on the specified table.
@@ -1866,46 +1438,23 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeTimeToLive, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTimeToLiveOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders22 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DisableKinesisStreamingDestination.
+var fixedHeaders22 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination"}
+
 // opDisableKinesisStreamingDestination describes DisableKinesisStreamingDestination to the runtime.
-var opDisableKinesisStreamingDestination = runtime.Operation{
-	Name:      "DisableKinesisStreamingDestination",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DisableKinesisStreamingDestination",
-	},
-	NewError: newErrorSet3,
-}
+var opDisableKinesisStreamingDestination = runtime.Operation{Name: "DisableKinesisStreamingDestination", RetrySafe: true, FixedHeaders: fixedHeaders22, NewError: newErrorSet3}
 
 // validateDisableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
 // that DisableKinesisStreamingDestination refuses before sending (a nil in misses them all), or nil.
 func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "KinesisStreamingDestinationInput.StreamArn", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "KinesisStreamingDestinationInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Stops replication from the DynamoDB table to the Kinesis data stream. This is done without
@@ -1932,46 +1481,23 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDisableKinesisStreamingDestination, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(KinesisStreamingDestinationOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders23 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.EnableKinesisStreamingDestination.
+var fixedHeaders23 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination"}
+
 // opEnableKinesisStreamingDestination describes EnableKinesisStreamingDestination to the runtime.
-var opEnableKinesisStreamingDestination = runtime.Operation{
-	Name:      "EnableKinesisStreamingDestination",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.EnableKinesisStreamingDestination",
-	},
-	NewError: newErrorSet3,
-}
+var opEnableKinesisStreamingDestination = runtime.Operation{Name: "EnableKinesisStreamingDestination", RetrySafe: true, FixedHeaders: fixedHeaders23, NewError: newErrorSet3}
 
 // validateEnableKinesisStreamingDestination returns a *runtime.InvalidParamsError naming every member of in
 // that EnableKinesisStreamingDestination refuses before sending (a nil in misses them all), or nil.
 func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.StreamArn", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "KinesisStreamingDestinationInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "KinesisStreamingDestinationInput.StreamArn", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "KinesisStreamingDestinationInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Starts table data replication to the specified Kinesis data stream at a timestamp chosen during
@@ -1999,31 +1525,16 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opEnableKinesisStreamingDestination, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(KinesisStreamingDestinationOutput)
-	var raw []byte
-	if err := c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders24 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExecuteStatement.
+var fixedHeaders24 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ExecuteStatement"}
+
 // opExecuteStatement describes ExecuteStatement to the runtime.
-var opExecuteStatement = runtime.Operation{
-	Name:      "ExecuteStatement",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ExecuteStatement",
-	},
-	NewError: newExecuteStatementError,
-}
+var opExecuteStatement = runtime.Operation{Name: "ExecuteStatement", RetrySafe: true, FixedHeaders: fixedHeaders24, NewError: newExecuteStatementError}
 
 // newExecuteStatementError returns an empty modelled error of ExecuteStatement for code, or nil.
 func newExecuteStatementError(code string) runtime.ModeledError {
@@ -2051,14 +1562,8 @@ func newExecuteStatementError(code string) runtime.ModeledError {
 // validateExecuteStatement returns a *runtime.InvalidParamsError naming every member of in
 // that ExecuteStatement refuses before sending (a nil in misses them all), or nil.
 func validateExecuteStatement(in *ExecuteStatementInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteStatementInput.Statement", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ExecuteStatementInput.Statement", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // This operation allows you to perform reads and singleton writes on data stored in DynamoDB,
@@ -2087,31 +1592,16 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opExecuteStatement, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExecuteStatementOutput)
-	var raw []byte
-	if err := c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders25 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExecuteTransaction.
+var fixedHeaders25 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction"}
+
 // opExecuteTransaction describes ExecuteTransaction to the runtime.
-var opExecuteTransaction = runtime.Operation{
-	Name:      "ExecuteTransaction",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ExecuteTransaction",
-	},
-	NewError: newErrorSet7,
-}
+var opExecuteTransaction = runtime.Operation{Name: "ExecuteTransaction", RetrySafe: true, FixedHeaders: fixedHeaders25, NewError: newErrorSet7}
 
 // newErrorSet7 returns an empty modelled error of ExecuteTransaction and TransactWriteItems for code, or nil.
 func newErrorSet7(code string) runtime.ModeledError {
@@ -2137,14 +1627,8 @@ func newErrorSet7(code string) runtime.ModeledError {
 // validateExecuteTransaction returns a *runtime.InvalidParamsError naming every member of in
 // that ExecuteTransaction refuses before sending (a nil in misses them all), or nil.
 func validateExecuteTransaction(in *ExecuteTransactionInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.TransactStatements == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ExecuteTransactionInput.TransactStatements", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.TransactStatements == nil, "ExecuteTransactionInput.TransactStatements", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // This operation allows you to perform transactional reads or writes on data stored in DynamoDB,
@@ -2179,31 +1663,16 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opExecuteTransaction, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExecuteTransactionOutput)
-	var raw []byte
-	if err := c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders26 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExportTableToPointInTime.
+var fixedHeaders26 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ExportTableToPointInTime"}
+
 // opExportTableToPointInTime describes ExportTableToPointInTime to the runtime.
-var opExportTableToPointInTime = runtime.Operation{
-	Name:      "ExportTableToPointInTime",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ExportTableToPointInTime",
-	},
-	NewError: newExportTableToPointInTimeError,
-}
+var opExportTableToPointInTime = runtime.Operation{Name: "ExportTableToPointInTime", RetrySafe: true, FixedHeaders: fixedHeaders26, NewError: newExportTableToPointInTimeError}
 
 // newExportTableToPointInTimeError returns an empty modelled error of ExportTableToPointInTime for code, or nil.
 func newExportTableToPointInTimeError(code string) runtime.ModeledError {
@@ -2227,17 +1696,9 @@ func newExportTableToPointInTimeError(code string) runtime.ModeledError {
 // validateExportTableToPointInTime returns a *runtime.InvalidParamsError naming every member of in
 // that ExportTableToPointInTime refuses before sending (a nil in misses them all), or nil.
 func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.S3Bucket", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ExportTableToPointInTimeInput.TableArn", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ExportTableToPointInTimeInput.S3Bucket", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "ExportTableToPointInTimeInput.TableArn", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Exports table data to an S3 bucket. The table must have point in time recovery enabled, and you
@@ -2265,46 +1726,23 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opExportTableToPointInTime, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExportTableToPointInTimeOutput)
-	var raw []byte
-	if err := c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders27 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
+var fixedHeaders27 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.GetItem"}
+
 // opGetItem describes GetItem to the runtime.
-var opGetItem = runtime.Operation{
-	Name:      "GetItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.GetItem",
-	},
-	NewError: newErrorSet1,
-}
+var opGetItem = runtime.Operation{Name: "GetItem", RetrySafe: true, FixedHeaders: fixedHeaders27, NewError: newErrorSet1}
 
 // validateGetItem returns a *runtime.InvalidParamsError naming every member of in
 // that GetItem refuses before sending (a nil in misses them all), or nil.
 func validateGetItem(in *GetItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.Key", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Key == nil, "GetItemInput.Key", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "GetItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
@@ -2335,31 +1773,16 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opGetItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(GetItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders28 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListBackups.
+var fixedHeaders28 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ListBackups"}
+
 // opListBackups describes ListBackups to the runtime.
-var opListBackups = runtime.Operation{
-	Name:      "ListBackups",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ListBackups",
-	},
-	NewError: newErrorSet6,
-}
+var opListBackups = runtime.Operation{Name: "ListBackups", RetrySafe: true, FixedHeaders: fixedHeaders28, NewError: newErrorSet6}
 
 // List backups associated with an AWS account. To list backups for a given table, specify
 // TableName. ListBackups returns a paginated list of results with at most 1 MB worth of items in a
@@ -2384,31 +1807,16 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListBackups, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListBackupsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders29 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListContributorInsights.
+var fixedHeaders29 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ListContributorInsights"}
+
 // opListContributorInsights describes ListContributorInsights to the runtime.
-var opListContributorInsights = runtime.Operation{
-	Name:      "ListContributorInsights",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ListContributorInsights",
-	},
-	NewError: newErrorSet4,
-}
+var opListContributorInsights = runtime.Operation{Name: "ListContributorInsights", RetrySafe: true, FixedHeaders: fixedHeaders29, NewError: newErrorSet4}
 
 // Returns a list of ContributorInsightsSummary for a table and all its global secondary indexes.
 //
@@ -2426,19 +1834,9 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListContributorInsights, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListContributorInsightsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ListContributorInsightsPages returns an iterator over the pages of ListContributorInsights,
@@ -2504,16 +1902,11 @@ func (c *Client) ListContributorInsightsItems(ctx context.Context, in *ListContr
 	}
 }
 
+// fixedHeaders30 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListExports.
+var fixedHeaders30 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ListExports"}
+
 // opListExports describes ListExports to the runtime.
-var opListExports = runtime.Operation{
-	Name:      "ListExports",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ListExports",
-	},
-	NewError: newListExportsError,
-}
+var opListExports = runtime.Operation{Name: "ListExports", RetrySafe: true, FixedHeaders: fixedHeaders30, NewError: newListExportsError}
 
 // newListExportsError returns an empty modelled error of ListExports for code, or nil.
 func newListExportsError(code string) runtime.ModeledError {
@@ -2542,19 +1935,9 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListExports, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListExportsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ListExportsPages returns an iterator over the pages of ListExports, starting from in (not
@@ -2622,16 +2005,11 @@ func (c *Client) ListExportsItems(ctx context.Context, in *ListExportsInput, opt
 	}
 }
 
+// fixedHeaders31 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListGlobalTables.
+var fixedHeaders31 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ListGlobalTables"}
+
 // opListGlobalTables describes ListGlobalTables to the runtime.
-var opListGlobalTables = runtime.Operation{
-	Name:      "ListGlobalTables",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ListGlobalTables",
-	},
-	NewError: newErrorSet6,
-}
+var opListGlobalTables = runtime.Operation{Name: "ListGlobalTables", RetrySafe: true, FixedHeaders: fixedHeaders31, NewError: newErrorSet6}
 
 // Lists all global tables that have a replica in the specified Region.
 //
@@ -2653,31 +2031,16 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListGlobalTables, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListGlobalTablesOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders32 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListTables.
+var fixedHeaders32 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ListTables"}
+
 // opListTables describes ListTables to the runtime.
-var opListTables = runtime.Operation{
-	Name:      "ListTables",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ListTables",
-	},
-	NewError: newErrorSet6,
-}
+var opListTables = runtime.Operation{Name: "ListTables", RetrySafe: true, FixedHeaders: fixedHeaders32, NewError: newErrorSet6}
 
 // Returns an array of table names associated with the current account and endpoint. The output
 // from ListTables is paginated, with each page returning a maximum of 100 table names.
@@ -2696,19 +2059,9 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListTables, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListTablesOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ListTablesPages returns an iterator over the pages of ListTables, starting from in (not changed;
@@ -2776,28 +2129,17 @@ func (c *Client) ListTablesItems(ctx context.Context, in *ListTablesInput, opts 
 	}
 }
 
+// fixedHeaders33 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListTagsOfResource.
+var fixedHeaders33 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource"}
+
 // opListTagsOfResource describes ListTagsOfResource to the runtime.
-var opListTagsOfResource = runtime.Operation{
-	Name:      "ListTagsOfResource",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.ListTagsOfResource",
-	},
-	NewError: newErrorSet4,
-}
+var opListTagsOfResource = runtime.Operation{Name: "ListTagsOfResource", RetrySafe: true, FixedHeaders: fixedHeaders33, NewError: newErrorSet4}
 
 // validateListTagsOfResource returns a *runtime.InvalidParamsError naming every member of in
 // that ListTagsOfResource refuses before sending (a nil in misses them all), or nil.
 func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsOfResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ListTagsOfResourceInput.ResourceArn", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // List all tags on an Amazon DynamoDB resource. You can call ListTagsOfResource up to 10 times per
@@ -2828,46 +2170,23 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListTagsOfResource, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListTagsOfResourceOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders34 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
+var fixedHeaders34 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.PutItem"}
+
 // opPutItem describes PutItem to the runtime.
-var opPutItem = runtime.Operation{
-	Name:      "PutItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.PutItem",
-	},
-	NewError: newErrorSet2,
-}
+var opPutItem = runtime.Operation{Name: "PutItem", RetrySafe: true, FixedHeaders: fixedHeaders34, NewError: newErrorSet2}
 
 // validatePutItem returns a *runtime.InvalidParamsError naming every member of in
 // that PutItem refuses before sending (a nil in misses them all), or nil.
 func validatePutItem(in *PutItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Item == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.Item", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Item == nil, "PutItemInput.Item", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "PutItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -2941,43 +2260,22 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(PutItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders35 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
+var fixedHeaders35 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.Query"}
+
 // opQuery describes Query to the runtime.
-var opQuery = runtime.Operation{
-	Name:      "Query",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.Query",
-	},
-	NewError: newErrorSet1,
-}
+var opQuery = runtime.Operation{Name: "Query", RetrySafe: true, FixedHeaders: fixedHeaders35, NewError: newErrorSet1}
 
 // validateQuery returns a *runtime.InvalidParamsError naming every member of in
 // that Query refuses before sending (a nil in misses them all), or nil.
 func validateQuery(in *QueryInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "QueryInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "QueryInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -3045,19 +2343,9 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(QueryOutput)
-	var raw []byte
-	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
@@ -3119,16 +2407,11 @@ func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*O
 	}
 }
 
+// fixedHeaders36 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.RestoreTableFromBackup.
+var fixedHeaders36 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.RestoreTableFromBackup"}
+
 // opRestoreTableFromBackup describes RestoreTableFromBackup to the runtime.
-var opRestoreTableFromBackup = runtime.Operation{
-	Name:      "RestoreTableFromBackup",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.RestoreTableFromBackup",
-	},
-	NewError: newRestoreTableFromBackupError,
-}
+var opRestoreTableFromBackup = runtime.Operation{Name: "RestoreTableFromBackup", RetrySafe: true, FixedHeaders: fixedHeaders36, NewError: newRestoreTableFromBackupError}
 
 // newRestoreTableFromBackupError returns an empty modelled error of RestoreTableFromBackup for code, or nil.
 func newRestoreTableFromBackupError(code string) runtime.ModeledError {
@@ -3152,17 +2435,9 @@ func newRestoreTableFromBackupError(code string) runtime.ModeledError {
 // validateRestoreTableFromBackup returns a *runtime.InvalidParamsError naming every member of in
 // that RestoreTableFromBackup refuses before sending (a nil in misses them all), or nil.
 func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.BackupArn", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableFromBackupInput.TargetTableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "RestoreTableFromBackupInput.BackupArn", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "RestoreTableFromBackupInput.TargetTableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a new table from an existing backup. Any number of users can execute up to 4 concurrent
@@ -3200,31 +2475,16 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opRestoreTableFromBackup, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(RestoreTableFromBackupOutput)
-	var raw []byte
-	if err := c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders37 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.RestoreTableToPointInTime.
+var fixedHeaders37 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.RestoreTableToPointInTime"}
+
 // opRestoreTableToPointInTime describes RestoreTableToPointInTime to the runtime.
-var opRestoreTableToPointInTime = runtime.Operation{
-	Name:      "RestoreTableToPointInTime",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.RestoreTableToPointInTime",
-	},
-	NewError: newRestoreTableToPointInTimeError,
-}
+var opRestoreTableToPointInTime = runtime.Operation{Name: "RestoreTableToPointInTime", RetrySafe: true, FixedHeaders: fixedHeaders37, NewError: newRestoreTableToPointInTimeError}
 
 // newRestoreTableToPointInTimeError returns an empty modelled error of RestoreTableToPointInTime for code, or nil.
 func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
@@ -3250,14 +2510,8 @@ func newRestoreTableToPointInTimeError(code string) runtime.ModeledError {
 // validateRestoreTableToPointInTime returns a *runtime.InvalidParamsError naming every member of in
 // that RestoreTableToPointInTime refuses before sending (a nil in misses them all), or nil.
 func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RestoreTableToPointInTimeInput.TargetTableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "RestoreTableToPointInTimeInput.TargetTableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Restores the specified table to the specified point in time within EarliestRestorableDateTime
@@ -3311,43 +2565,22 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opRestoreTableToPointInTime, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(RestoreTableToPointInTimeOutput)
-	var raw []byte
-	if err := c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders38 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Scan.
+var fixedHeaders38 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.Scan"}
+
 // opScan describes Scan to the runtime.
-var opScan = runtime.Operation{
-	Name:      "Scan",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.Scan",
-	},
-	NewError: newErrorSet1,
-}
+var opScan = runtime.Operation{Name: "Scan", RetrySafe: true, FixedHeaders: fixedHeaders38, NewError: newErrorSet1}
 
 // validateScan returns a *runtime.InvalidParamsError naming every member of in
 // that Scan refuses before sending (a nil in misses them all), or nil.
 func validateScan(in *ScanInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ScanInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ScanInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The Scan operation returns one or more items and item attributes by accessing every item in a
@@ -3398,19 +2631,9 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opScan, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ScanOutput)
-	var raw []byte
-	if err := c.call(ctx, &opScan, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opScan, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ScanPages returns an iterator over the pages of Scan, starting from in (not changed; nil is an
@@ -3472,30 +2695,18 @@ func (c *Client) ScanItems(ctx context.Context, in *ScanInput, opts ...func(*Opt
 	}
 }
 
+// fixedHeaders39 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: DynamoDB_20120810.TagResource.
+var fixedHeaders39 = map[string]string{"X-Amz-Target": "DynamoDB_20120810.TagResource"}
+
 // opTagResource describes TagResource to the runtime.
-var opTagResource = runtime.Operation{
-	Name:      "TagResource",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "DynamoDB_20120810.TagResource",
-	},
-	NewError: newErrorSet3,
-}
+var opTagResource = runtime.Operation{Name: "TagResource", RetrySafe: true, FixedHeaders: fixedHeaders39, NewError: newErrorSet3}
 
 // validateTagResource returns a *runtime.InvalidParamsError naming every member of in
 // that TagResource refuses before sending (a nil in misses them all), or nil.
 func validateTagResource(in *TagResourceInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "TagResourceInput.Tags", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "TagResourceInput.ResourceArn", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Tags == nil, "TagResourceInput.Tags", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Associate a set of tags with an Amazon DynamoDB resource. You can then activate these
@@ -3527,29 +2738,16 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opTagResource, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TagResourceOutput)
-	if err := c.call(ctx, &opTagResource, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opTagResource, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders40 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.TransactGetItems.
+var fixedHeaders40 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.TransactGetItems"}
+
 // opTransactGetItems describes TransactGetItems to the runtime.
-var opTransactGetItems = runtime.Operation{
-	Name:      "TransactGetItems",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.TransactGetItems",
-	},
-	NewError: newTransactGetItemsError,
-}
+var opTransactGetItems = runtime.Operation{Name: "TransactGetItems", RetrySafe: true, FixedHeaders: fixedHeaders40, NewError: newTransactGetItemsError}
 
 // newTransactGetItemsError returns an empty modelled error of TransactGetItems for code, or nil.
 func newTransactGetItemsError(code string) runtime.ModeledError {
@@ -3571,14 +2769,8 @@ func newTransactGetItemsError(code string) runtime.ModeledError {
 // validateTransactGetItems returns a *runtime.InvalidParamsError naming every member of in
 // that TransactGetItems refuses before sending (a nil in misses them all), or nil.
 func validateTransactGetItems(in *TransactGetItemsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "TransactGetItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.TransactItems == nil, "TransactGetItemsInput.TransactItems", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // TransactGetItems is a synchronous operation that atomically retrieves multiple items from one or
@@ -3617,43 +2809,22 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opTransactGetItems, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TransactGetItemsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders41 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
+var fixedHeaders41 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.TransactWriteItems"}
+
 // opTransactWriteItems describes TransactWriteItems to the runtime.
-var opTransactWriteItems = runtime.Operation{
-	Name:      "TransactWriteItems",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.TransactWriteItems",
-	},
-	NewError: newErrorSet7,
-}
+var opTransactWriteItems = runtime.Operation{Name: "TransactWriteItems", RetrySafe: true, FixedHeaders: fixedHeaders41, NewError: newErrorSet7}
 
 // validateTransactWriteItems returns a *runtime.InvalidParamsError naming every member of in
 // that TransactWriteItems refuses before sending (a nil in misses them all), or nil.
 func validateTransactWriteItems(in *TransactWriteItemsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.TransactItems == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "TransactWriteItemsInput.TransactItems", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.TransactItems == nil, "TransactWriteItemsInput.TransactItems", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // TransactWriteItems is a synchronous write operation that groups up to 25 action requests. These
@@ -3723,45 +2894,23 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opTransactWriteItems, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TransactWriteItemsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders42 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: DynamoDB_20120810.UntagResource.
+var fixedHeaders42 = map[string]string{"X-Amz-Target": "DynamoDB_20120810.UntagResource"}
+
 // opUntagResource describes UntagResource to the runtime.
-var opUntagResource = runtime.Operation{
-	Name:      "UntagResource",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "DynamoDB_20120810.UntagResource",
-	},
-	NewError: newErrorSet3,
-}
+var opUntagResource = runtime.Operation{Name: "UntagResource", RetrySafe: true, FixedHeaders: fixedHeaders42, NewError: newErrorSet3}
 
 // validateUntagResource returns a *runtime.InvalidParamsError naming every member of in
 // that UntagResource refuses before sending (a nil in misses them all), or nil.
 func validateUntagResource(in *UntagResourceInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.ResourceArn", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UntagResourceInput.TagKeys", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UntagResourceInput.ResourceArn", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.TagKeys == nil, "UntagResourceInput.TagKeys", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Removes the association of tags from an Amazon DynamoDB resource. You can call UntagResource up
@@ -3792,29 +2941,16 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUntagResource, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UntagResourceOutput)
-	if err := c.call(ctx, &opUntagResource, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opUntagResource, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders43 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateContinuousBackups.
+var fixedHeaders43 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateContinuousBackups"}
+
 // opUpdateContinuousBackups describes UpdateContinuousBackups to the runtime.
-var opUpdateContinuousBackups = runtime.Operation{
-	Name:      "UpdateContinuousBackups",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateContinuousBackups",
-	},
-	NewError: newUpdateContinuousBackupsError,
-}
+var opUpdateContinuousBackups = runtime.Operation{Name: "UpdateContinuousBackups", RetrySafe: true, FixedHeaders: fixedHeaders43, NewError: newUpdateContinuousBackupsError}
 
 // newUpdateContinuousBackupsError returns an empty modelled error of UpdateContinuousBackups for code, or nil.
 func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
@@ -3832,17 +2968,9 @@ func newUpdateContinuousBackupsError(code string) runtime.ModeledError {
 // validateUpdateContinuousBackups returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateContinuousBackups refuses before sending (a nil in misses them all), or nil.
 func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContinuousBackupsInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateContinuousBackupsInput.PointInTimeRecoverySpecification", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "UpdateContinuousBackupsInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // UpdateContinuousBackups enables or disables point in time recovery for the specified table. A
@@ -3877,46 +3005,23 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateContinuousBackups, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateContinuousBackupsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders44 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateContributorInsights.
+var fixedHeaders44 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights"}
+
 // opUpdateContributorInsights describes UpdateContributorInsights to the runtime.
-var opUpdateContributorInsights = runtime.Operation{
-	Name:      "UpdateContributorInsights",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateContributorInsights",
-	},
-	NewError: newErrorSet4,
-}
+var opUpdateContributorInsights = runtime.Operation{Name: "UpdateContributorInsights", RetrySafe: true, FixedHeaders: fixedHeaders44, NewError: newErrorSet4}
 
 // validateUpdateContributorInsights returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateContributorInsights refuses before sending (a nil in misses them all), or nil.
 func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.ContributorInsightsAction", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateContributorInsightsInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateContributorInsightsInput.ContributorInsightsAction", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "UpdateContributorInsightsInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Updates the status for contributor insights for a specific table or index.
@@ -3941,31 +3046,16 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateContributorInsights, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateContributorInsightsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders45 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
+var fixedHeaders45 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTable"}
+
 // opUpdateGlobalTable describes UpdateGlobalTable to the runtime.
-var opUpdateGlobalTable = runtime.Operation{
-	Name:      "UpdateGlobalTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTable",
-	},
-	NewError: newUpdateGlobalTableError,
-}
+var opUpdateGlobalTable = runtime.Operation{Name: "UpdateGlobalTable", RetrySafe: true, FixedHeaders: fixedHeaders45, NewError: newUpdateGlobalTableError}
 
 // newUpdateGlobalTableError returns an empty modelled error of UpdateGlobalTable for code, or nil.
 func newUpdateGlobalTableError(code string) runtime.ModeledError {
@@ -3987,17 +3077,9 @@ func newUpdateGlobalTableError(code string) runtime.ModeledError {
 // validateUpdateGlobalTable returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateGlobalTable refuses before sending (a nil in misses them all), or nil.
 func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.GlobalTableName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.ReplicaUpdates == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableInput.ReplicaUpdates", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateGlobalTableInput.GlobalTableName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.ReplicaUpdates == nil, "UpdateGlobalTableInput.ReplicaUpdates", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Adds or removes replicas in the specified global table. The global table must already exist to
@@ -4037,31 +3119,16 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateGlobalTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateGlobalTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders46 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateGlobalTableSettings.
+var fixedHeaders46 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTableSettings"}
+
 // opUpdateGlobalTableSettings describes UpdateGlobalTableSettings to the runtime.
-var opUpdateGlobalTableSettings = runtime.Operation{
-	Name:      "UpdateGlobalTableSettings",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateGlobalTableSettings",
-	},
-	NewError: newUpdateGlobalTableSettingsError,
-}
+var opUpdateGlobalTableSettings = runtime.Operation{Name: "UpdateGlobalTableSettings", RetrySafe: true, FixedHeaders: fixedHeaders46, NewError: newUpdateGlobalTableSettingsError}
 
 // newUpdateGlobalTableSettingsError returns an empty modelled error of UpdateGlobalTableSettings for code, or nil.
 func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
@@ -4085,14 +3152,8 @@ func newUpdateGlobalTableSettingsError(code string) runtime.ModeledError {
 // validateUpdateGlobalTableSettings returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateGlobalTableSettings refuses before sending (a nil in misses them all), or nil.
 func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateGlobalTableSettingsInput.GlobalTableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateGlobalTableSettingsInput.GlobalTableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Updates settings for a global table.
@@ -4118,46 +3179,23 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateGlobalTableSettings, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateGlobalTableSettingsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders47 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateItem.
+var fixedHeaders47 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateItem"}
+
 // opUpdateItem describes UpdateItem to the runtime.
-var opUpdateItem = runtime.Operation{
-	Name:      "UpdateItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateItem",
-	},
-	NewError: newErrorSet2,
-}
+var opUpdateItem = runtime.Operation{Name: "UpdateItem", RetrySafe: true, FixedHeaders: fixedHeaders47, NewError: newErrorSet2}
 
 // validateUpdateItem returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateItem refuses before sending (a nil in misses them all), or nil.
 func validateUpdateItem(in *UpdateItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.Key", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Key == nil, "UpdateItemInput.Key", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "UpdateItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Edits an existing item's attributes, or adds a new item to the table if it does not already
@@ -4190,43 +3228,22 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders48 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTable.
+var fixedHeaders48 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateTable"}
+
 // opUpdateTable describes UpdateTable to the runtime.
-var opUpdateTable = runtime.Operation{
-	Name:      "UpdateTable",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateTable",
-	},
-	NewError: newErrorSet3,
-}
+var opUpdateTable = runtime.Operation{Name: "UpdateTable", RetrySafe: true, FixedHeaders: fixedHeaders48, NewError: newErrorSet3}
 
 // validateUpdateTable returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateTable refuses before sending (a nil in misses them all), or nil.
 func validateUpdateTable(in *UpdateTableInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateTableInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Modifies the provisioned throughput settings, global secondary indexes, or DynamoDB Streams
@@ -4265,43 +3282,22 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTable, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTableOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders49 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTableReplicaAutoScaling.
+var fixedHeaders49 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling"}
+
 // opUpdateTableReplicaAutoScaling describes UpdateTableReplicaAutoScaling to the runtime.
-var opUpdateTableReplicaAutoScaling = runtime.Operation{
-	Name:      "UpdateTableReplicaAutoScaling",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateTableReplicaAutoScaling",
-	},
-	NewError: newErrorSet3,
-}
+var opUpdateTableReplicaAutoScaling = runtime.Operation{Name: "UpdateTableReplicaAutoScaling", RetrySafe: true, FixedHeaders: fixedHeaders49, NewError: newErrorSet3}
 
 // validateUpdateTableReplicaAutoScaling returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateTableReplicaAutoScaling refuses before sending (a nil in misses them all), or nil.
 func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTableReplicaAutoScalingInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateTableReplicaAutoScalingInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Updates auto scaling settings on your global tables at once.
@@ -4331,46 +3327,23 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTableReplicaAutoScaling, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders50 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTimeToLive.
+var fixedHeaders50 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive"}
+
 // opUpdateTimeToLive describes UpdateTimeToLive to the runtime.
-var opUpdateTimeToLive = runtime.Operation{
-	Name:      "UpdateTimeToLive",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.UpdateTimeToLive",
-	},
-	NewError: newErrorSet3,
-}
+var opUpdateTimeToLive = runtime.Operation{Name: "UpdateTimeToLive", RetrySafe: true, FixedHeaders: fixedHeaders50, NewError: newErrorSet3}
 
 // validateUpdateTimeToLive returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateTimeToLive refuses before sending (a nil in misses them all), or nil.
 func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateTimeToLiveInput.TimeToLiveSpecification", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateTimeToLiveInput.TableName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "UpdateTimeToLiveInput.TimeToLiveSpecification", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The UpdateTimeToLive method enables or disables Time to Live (TTL) for the specified table. A
@@ -4421,17 +3394,7 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateTimeToLive, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTimeToLiveOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }

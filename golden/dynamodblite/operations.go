@@ -12,16 +12,11 @@ import (
 	"github.com/retrygen/retrygen/runtime"
 )
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteItem.
+var fixedHeaders1 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.DeleteItem"}
+
 // opDeleteItem describes DeleteItem to the runtime.
-var opDeleteItem = runtime.Operation{
-	Name:      "DeleteItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.DeleteItem",
-	},
-	NewError: newErrorSet1,
-}
+var opDeleteItem = runtime.Operation{Name: "DeleteItem", RetrySafe: true, FixedHeaders: fixedHeaders1, NewError: newErrorSet1}
 
 // newErrorSet1 returns an empty modelled error of DeleteItem and PutItem for code, or nil.
 func newErrorSet1(code string) runtime.ModeledError {
@@ -47,17 +42,9 @@ func newErrorSet1(code string) runtime.ModeledError {
 // validateDeleteItem returns a *runtime.InvalidParamsError naming every member of in
 // that DeleteItem refuses before sending (a nil in misses them all), or nil.
 func validateDeleteItem(in *DeleteItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.Key", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Key == nil, "DeleteItemInput.Key", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "DeleteItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes a single item in a table by primary key. You can perform a conditional delete operation
@@ -94,31 +81,16 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDeleteItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
+var fixedHeaders2 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.GetItem"}
+
 // opFetchItem describes FetchItem to the runtime.
-var opFetchItem = runtime.Operation{
-	Name:      "FetchItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.GetItem",
-	},
-	NewError: newErrorSet2,
-}
+var opFetchItem = runtime.Operation{Name: "FetchItem", RetrySafe: true, FixedHeaders: fixedHeaders2, NewError: newErrorSet2}
 
 // newErrorSet2 returns an empty modelled error of FetchItem and Query for code, or nil.
 func newErrorSet2(code string) runtime.ModeledError {
@@ -138,17 +110,9 @@ func newErrorSet2(code string) runtime.ModeledError {
 // validateFetchItem returns a *runtime.InvalidParamsError naming every member of in
 // that FetchItem refuses before sending (a nil in misses them all), or nil.
 func validateFetchItem(in *GetItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Key == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.Key", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Key == nil, "GetItemInput.Key", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "GetItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The GetItem operation returns a set of attributes for the item with the given primary key. If
@@ -179,46 +143,23 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opFetchItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(GetItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opFetchItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opFetchItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
+var fixedHeaders3 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.PutItem"}
+
 // opPutItem describes PutItem to the runtime.
-var opPutItem = runtime.Operation{
-	Name:      "PutItem",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.PutItem",
-	},
-	NewError: newErrorSet1,
-}
+var opPutItem = runtime.Operation{Name: "PutItem", RetrySafe: true, FixedHeaders: fixedHeaders3, NewError: newErrorSet1}
 
 // validatePutItem returns a *runtime.InvalidParamsError naming every member of in
 // that PutItem refuses before sending (a nil in misses them all), or nil.
 func validatePutItem(in *PutItemInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Item == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.Item", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutItemInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Item == nil, "PutItemInput.Item", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "PutItemInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a new item, or replaces an old item with a new item. If an item that has the same
@@ -292,43 +233,22 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPutItem, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(PutItemOutput)
-	var raw []byte
-	if err := c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
+var fixedHeaders4 = map[string]string{"Accept": "application/json", "X-Amz-Target": "DynamoDB_20120810.Query"}
+
 // opQuery describes Query to the runtime.
-var opQuery = runtime.Operation{
-	Name:      "Query",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "DynamoDB_20120810.Query",
-	},
-	NewError: newErrorSet2,
-}
+var opQuery = runtime.Operation{Name: "Query", RetrySafe: true, FixedHeaders: fixedHeaders4, NewError: newErrorSet2}
 
 // validateQuery returns a *runtime.InvalidParamsError naming every member of in
 // that Query refuses before sending (a nil in misses them all), or nil.
 func validateQuery(in *QueryInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "QueryInput.TableName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "QueryInput.TableName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // The Query operation finds items based on primary key values. You can query any table or
@@ -396,19 +316,9 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opQuery, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.0",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(QueryOutput)
-	var raw []byte
-	if err := c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an

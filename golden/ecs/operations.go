@@ -12,27 +12,17 @@ import (
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json.
+var fixedHeaders1 = map[string]string{"Accept": "application/json"}
+
 // opDescribeInstances describes DescribeInstances to the runtime.
-var opDescribeInstances = runtime.Operation{
-	Name:      "DescribeInstances",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
-	NewErrorForStatus: newStatusErrorSet1,
-}
+var opDescribeInstances = runtime.Operation{Name: "DescribeInstances", RetrySafe: true, FixedHeaders: fixedHeaders1, NewErrorForStatus: newStatusErrorSet1}
 
 // validateDescribeInstances returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeInstances refuses before sending (a nil in misses them all), or nil.
 func validateDescribeInstances(in *DescribeInstancesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeInstancesInput.RegionId", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeInstancesInput.RegionId", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Lists the instances of a region, one page at a time.
@@ -53,62 +43,36 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	if in == nil {
 		in = &DescribeInstancesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/",
-		Query: url.Values{
-			"Action":  {"DescribeInstances"},
-			"Version": {"2014-05-26"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/", Query: url.Values{
+		"Action":  {"DescribeInstances"},
+		"Version": {"2014-05-26"},
+	}}
 	openapi.AppendQuery(req.Query, "RegionId", in.RegionId, "form", true)
 	openapi.AppendQuery(req.Query, "InstanceIds", in.InstanceIds, "form", true)
 	openapi.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	openapi.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+	return result(out, c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
 			return err
 		}
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
 			return err
 		}
-		return runtime.DecodeJSONKeep(out, &raw)(r)
-	}); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+		return runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)(r)
+	}))
 }
 
 // opRunInstances describes RunInstances to the runtime.
-var opRunInstances = runtime.Operation{
-	Name:      "RunInstances",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
-	NewErrorForStatus: newStatusErrorSet1,
-}
+var opRunInstances = runtime.Operation{Name: "RunInstances", RetrySafe: true, FixedHeaders: fixedHeaders1, NewErrorForStatus: newStatusErrorSet1}
 
 // validateRunInstances returns a *runtime.InvalidParamsError naming every member of in
 // that RunInstances refuses before sending (a nil in misses them all), or nil.
 func validateRunInstances(in *RunInstancesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RunInstancesInput.RegionId", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RunInstancesInput.ImageId", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RunInstancesInput.InstanceType", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "RunInstancesInput.RegionId", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "RunInstancesInput.ImageId", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "RunInstancesInput.InstanceType", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates and starts one or more instances.
@@ -128,33 +92,24 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	if in == nil {
 		in = &RunInstancesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/",
-		Query: url.Values{
-			"Action":  {"RunInstances"},
-			"Version": {"2014-05-26"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/", Query: url.Values{
+		"Action":  {"RunInstances"},
+		"Version": {"2014-05-26"},
+	}}
 	openapi.AppendQuery(req.Query, "RegionId", in.RegionId, "form", true)
 	openapi.AppendQuery(req.Query, "ImageId", in.ImageId, "form", true)
 	openapi.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	openapi.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	var raw []byte
-	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+	return result(out, c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
 			return err
 		}
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User-API", &out.XRateLimitUserAPI); err != nil {
 			return err
 		}
-		return runtime.DecodeJSONKeep(out, &raw)(r)
-	}); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+		return runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)(r)
+	}))
 }
 
 // newStatusErrorSet1 returns an empty modelled error of DescribeInstances and RunInstances for an HTTP status, or nil.

@@ -60,7 +60,8 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 
 // call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding
 // the response with decode (nil: the body is not read), and sets *md (the output's
-// ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
+// ResultMetadata), keeping the md.Body decode stored. It returns runtime.Client.Do's error.
+// Every operation method calls it.
 func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error) error {
 	ro := &c.options.Options
 	if len(opts) > 0 {
@@ -70,9 +71,19 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 		}
 		ro = &o.Options
 	}
-	var err error
-	*md, err = c.rt.Do(ctx, op, req, ro, decode)
+	got, err := c.rt.Do(ctx, op, req, ro, decode)
+	got.Body = md.Body
+	*md = got
 	return err
+}
+
+// result returns out, or nil when err is not nil: the return of every operation method.
+func result[P any](out P, err error) (P, error) {
+	if err != nil {
+		var none P
+		return none, err
+	}
+	return out, nil
 }
 
 // The Kinesis multi-region endpoint

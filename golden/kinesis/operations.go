@@ -15,15 +15,11 @@ import (
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.AddTagsToStream.
+var fixedHeaders1 = map[string]string{"X-Amz-Target": "Kinesis_20131202.AddTagsToStream"}
+
 // opAddTagsToStream describes AddTagsToStream to the runtime.
-var opAddTagsToStream = runtime.Operation{
-	Name:      "AddTagsToStream",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.AddTagsToStream",
-	},
-	NewError: newErrorSet1,
-}
+var opAddTagsToStream = runtime.Operation{Name: "AddTagsToStream", RetrySafe: true, FixedHeaders: fixedHeaders1, NewError: newErrorSet1}
 
 // newErrorSet1 returns an empty modelled error of AddTagsToStream, DecreaseStreamRetentionPeriod and 9 other operations for code, or nil.
 func newErrorSet1(code string) runtime.ModeledError {
@@ -43,17 +39,9 @@ func newErrorSet1(code string) runtime.ModeledError {
 // validateAddTagsToStream returns a *runtime.InvalidParamsError naming every member of in
 // that AddTagsToStream refuses before sending (a nil in misses them all), or nil.
 func validateAddTagsToStream(in *AddTagsToStreamInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AddTagsToStreamInput.Tags", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "AddTagsToStreamInput.StreamName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Tags == nil, "AddTagsToStreamInput.Tags", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Adds or updates tags for the specified Kinesis data stream. Each time you invoke this operation,
@@ -85,28 +73,16 @@ func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, 
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opAddTagsToStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(AddTagsToStreamOutput)
-	if err := c.call(ctx, &opAddTagsToStream, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opAddTagsToStream, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.CreateStream.
+var fixedHeaders2 = map[string]string{"X-Amz-Target": "Kinesis_20131202.CreateStream"}
+
 // opCreateStream describes CreateStream to the runtime.
-var opCreateStream = runtime.Operation{
-	Name:      "CreateStream",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.CreateStream",
-	},
-	NewError: newCreateStreamError,
-}
+var opCreateStream = runtime.Operation{Name: "CreateStream", RetrySafe: true, FixedHeaders: fixedHeaders2, NewError: newCreateStreamError}
 
 // newCreateStreamError returns an empty modelled error of CreateStream for code, or nil.
 func newCreateStreamError(code string) runtime.ModeledError {
@@ -124,17 +100,9 @@ func newCreateStreamError(code string) runtime.ModeledError {
 // validateCreateStream returns a *runtime.InvalidParamsError naming every member of in
 // that CreateStream refuses before sending (a nil in misses them all), or nil.
 func validateCreateStream(in *CreateStreamInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.ShardCount", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateStreamInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "CreateStreamInput.ShardCount", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "CreateStreamInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a Kinesis data stream. A stream captures and transports data records that are
@@ -195,43 +163,23 @@ func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts .
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opCreateStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(CreateStreamOutput)
-	if err := c.call(ctx, &opCreateStream, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opCreateStream, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.DecreaseStreamRetentionPeriod.
+var fixedHeaders3 = map[string]string{"X-Amz-Target": "Kinesis_20131202.DecreaseStreamRetentionPeriod"}
+
 // opDecreaseStreamRetentionPeriod describes DecreaseStreamRetentionPeriod to the runtime.
-var opDecreaseStreamRetentionPeriod = runtime.Operation{
-	Name:      "DecreaseStreamRetentionPeriod",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.DecreaseStreamRetentionPeriod",
-	},
-	NewError: newErrorSet1,
-}
+var opDecreaseStreamRetentionPeriod = runtime.Operation{Name: "DecreaseStreamRetentionPeriod", RetrySafe: true, FixedHeaders: fixedHeaders3, NewError: newErrorSet1}
 
 // validateDecreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
 // that DecreaseStreamRetentionPeriod refuses before sending (a nil in misses them all), or nil.
 func validateDecreaseStreamRetentionPeriod(in *DecreaseStreamRetentionPeriodInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DecreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DecreaseStreamRetentionPeriodInput.RetentionPeriodHours", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "DecreaseStreamRetentionPeriodInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Decreases the Kinesis data stream's retention period, which is the length of time data records
@@ -263,28 +211,16 @@ func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *Decrease
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDecreaseStreamRetentionPeriod, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DecreaseStreamRetentionPeriodOutput)
-	if err := c.call(ctx, &opDecreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opDecreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.DeleteStream.
+var fixedHeaders4 = map[string]string{"X-Amz-Target": "Kinesis_20131202.DeleteStream"}
+
 // opDeleteStream describes DeleteStream to the runtime.
-var opDeleteStream = runtime.Operation{
-	Name:      "DeleteStream",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.DeleteStream",
-	},
-	NewError: newDeleteStreamError,
-}
+var opDeleteStream = runtime.Operation{Name: "DeleteStream", RetrySafe: true, FixedHeaders: fixedHeaders4, NewError: newDeleteStreamError}
 
 // newDeleteStreamError returns an empty modelled error of DeleteStream for code, or nil.
 func newDeleteStreamError(code string) runtime.ModeledError {
@@ -302,14 +238,8 @@ func newDeleteStreamError(code string) runtime.ModeledError {
 // validateDeleteStream returns a *runtime.InvalidParamsError naming every member of in
 // that DeleteStream refuses before sending (a nil in misses them all), or nil.
 func validateDeleteStream(in *DeleteStreamInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteStreamInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DeleteStreamInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes a Kinesis data stream and all its shards and data. You must shut down any applications
@@ -351,28 +281,16 @@ func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts .
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDeleteStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DeleteStreamOutput)
-	if err := c.call(ctx, &opDeleteStream, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opDeleteStream, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders5 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.DeregisterStreamConsumer.
+var fixedHeaders5 = map[string]string{"X-Amz-Target": "Kinesis_20131202.DeregisterStreamConsumer"}
+
 // opDeregisterStreamConsumer describes DeregisterStreamConsumer to the runtime.
-var opDeregisterStreamConsumer = runtime.Operation{
-	Name:      "DeregisterStreamConsumer",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.DeregisterStreamConsumer",
-	},
-	NewError: newErrorSet2,
-}
+var opDeregisterStreamConsumer = runtime.Operation{Name: "DeregisterStreamConsumer", RetrySafe: true, FixedHeaders: fixedHeaders5, NewError: newErrorSet2}
 
 // newErrorSet2 returns an empty modelled error of DeregisterStreamConsumer, DescribeStreamConsumer and ListTagsForStream for code, or nil.
 func newErrorSet2(code string) runtime.ModeledError {
@@ -411,29 +329,16 @@ func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStr
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDeregisterStreamConsumer, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DeregisterStreamConsumerOutput)
-	if err := c.call(ctx, &opDeregisterStreamConsumer, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opDeregisterStreamConsumer, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders6 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeLimits.
+var fixedHeaders6 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.DescribeLimits"}
+
 // opDescribeLimits describes DescribeLimits to the runtime.
-var opDescribeLimits = runtime.Operation{
-	Name:      "DescribeLimits",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.DescribeLimits",
-	},
-	NewError: newErrorSet3,
-}
+var opDescribeLimits = runtime.Operation{Name: "DescribeLimits", RetrySafe: true, FixedHeaders: fixedHeaders6, NewError: newErrorSet3}
 
 // newErrorSet3 returns an empty modelled error of DescribeLimits and ListStreams for code, or nil.
 func newErrorSet3(code string) runtime.ModeledError {
@@ -464,31 +369,16 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeLimits, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeLimitsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders7 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStream.
+var fixedHeaders7 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.DescribeStream"}
+
 // opDescribeStream describes DescribeStream to the runtime.
-var opDescribeStream = runtime.Operation{
-	Name:      "DescribeStream",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.DescribeStream",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeStream = runtime.Operation{Name: "DescribeStream", RetrySafe: true, FixedHeaders: fixedHeaders7, NewError: newErrorSet4}
 
 // newErrorSet4 returns an empty modelled error of DescribeStream and DescribeStreamSummary for code, or nil.
 func newErrorSet4(code string) runtime.ModeledError {
@@ -504,14 +394,8 @@ func newErrorSet4(code string) runtime.ModeledError {
 // validateDescribeStream returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeStream refuses before sending (a nil in misses them all), or nil.
 func validateDescribeStream(in *DescribeStreamInput2) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamInput2.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeStreamInput2.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Describes the specified Kinesis data stream.
@@ -553,22 +437,11 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-		Query:       url.Values{},
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/", Query: url.Values{}}
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartShardId", in.ExclusiveStartShardId2, "form", true)
 	out := new(DescribeStreamOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // DescribeStreamPages returns an iterator over the pages of DescribeStream, starting from in (not
@@ -749,16 +622,11 @@ func (c *Client) WaitUntilStreamNotExists(ctx context.Context, in *DescribeStrea
 	return last, nil
 }
 
+// fixedHeaders8 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStreamConsumer.
+var fixedHeaders8 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer"}
+
 // opDescribeStreamConsumer describes DescribeStreamConsumer to the runtime.
-var opDescribeStreamConsumer = runtime.Operation{
-	Name:      "DescribeStreamConsumer",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.DescribeStreamConsumer",
-	},
-	NewError: newErrorSet2,
-}
+var opDescribeStreamConsumer = runtime.Operation{Name: "DescribeStreamConsumer", RetrySafe: true, FixedHeaders: fixedHeaders8, NewError: newErrorSet2}
 
 // To get the description of a registered consumer, provide the ARN of the consumer. Alternatively,
 // you can provide the ARN of the data stream and the name you gave the consumer when you
@@ -784,43 +652,22 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeStreamConsumer, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeStreamConsumerOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders9 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
+var fixedHeaders9 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary"}
+
 // opDescribeStreamSummary describes DescribeStreamSummary to the runtime.
-var opDescribeStreamSummary = runtime.Operation{
-	Name:      "DescribeStreamSummary",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.DescribeStreamSummary",
-	},
-	NewError: newErrorSet4,
-}
+var opDescribeStreamSummary = runtime.Operation{Name: "DescribeStreamSummary", RetrySafe: true, FixedHeaders: fixedHeaders9, NewError: newErrorSet4}
 
 // validateDescribeStreamSummary returns a *runtime.InvalidParamsError naming every member of in
 // that DescribeStreamSummary refuses before sending (a nil in misses them all), or nil.
 func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DescribeStreamSummaryInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DescribeStreamSummaryInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Provides a summarized description of the specified Kinesis data stream without the shard list.
@@ -851,46 +698,23 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDescribeStreamSummary, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeStreamSummaryOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders10 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DisableEnhancedMonitoring.
+var fixedHeaders10 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring"}
+
 // opDisableEnhancedMonitoring describes DisableEnhancedMonitoring to the runtime.
-var opDisableEnhancedMonitoring = runtime.Operation{
-	Name:      "DisableEnhancedMonitoring",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.DisableEnhancedMonitoring",
-	},
-	NewError: newErrorSet1,
-}
+var opDisableEnhancedMonitoring = runtime.Operation{Name: "DisableEnhancedMonitoring", RetrySafe: true, FixedHeaders: fixedHeaders10, NewError: newErrorSet1}
 
 // validateDisableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
 // that DisableEnhancedMonitoring refuses before sending (a nil in misses them all), or nil.
 func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DisableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.ShardLevelMetrics == nil, "DisableEnhancedMonitoringInput.ShardLevelMetrics", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "DisableEnhancedMonitoringInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Disables enhanced monitoring.
@@ -916,46 +740,23 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opDisableEnhancedMonitoring, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(EnhancedMonitoringOutput)
-	var raw []byte
-	if err := c.call(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders11 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.EnableEnhancedMonitoring.
+var fixedHeaders11 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring"}
+
 // opEnableEnhancedMonitoring describes EnableEnhancedMonitoring to the runtime.
-var opEnableEnhancedMonitoring = runtime.Operation{
-	Name:      "EnableEnhancedMonitoring",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.EnableEnhancedMonitoring",
-	},
-	NewError: newErrorSet1,
-}
+var opEnableEnhancedMonitoring = runtime.Operation{Name: "EnableEnhancedMonitoring", RetrySafe: true, FixedHeaders: fixedHeaders11, NewError: newErrorSet1}
 
 // validateEnableEnhancedMonitoring returns a *runtime.InvalidParamsError naming every member of in
 // that EnableEnhancedMonitoring refuses before sending (a nil in misses them all), or nil.
 func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.ShardLevelMetrics == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.ShardLevelMetrics", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "EnableEnhancedMonitoringInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.ShardLevelMetrics == nil, "EnableEnhancedMonitoringInput.ShardLevelMetrics", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "EnableEnhancedMonitoringInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Enables enhanced Kinesis data stream monitoring for shard-level metrics.
@@ -981,31 +782,16 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opEnableEnhancedMonitoring, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(EnhancedMonitoringOutput)
-	var raw []byte
-	if err := c.call(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders12 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.GetRecords.
+var fixedHeaders12 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.GetRecords"}
+
 // opGetRecords describes GetRecords to the runtime.
-var opGetRecords = runtime.Operation{
-	Name:      "GetRecords",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.GetRecords",
-	},
-	NewError: newGetRecordsError,
-}
+var opGetRecords = runtime.Operation{Name: "GetRecords", RetrySafe: true, FixedHeaders: fixedHeaders12, NewError: newGetRecordsError}
 
 // newGetRecordsError returns an empty modelled error of GetRecords for code, or nil.
 func newGetRecordsError(code string) runtime.ModeledError {
@@ -1037,14 +823,8 @@ func newGetRecordsError(code string) runtime.ModeledError {
 // validateGetRecords returns a *runtime.InvalidParamsError naming every member of in
 // that GetRecords refuses before sending (a nil in misses them all), or nil.
 func validateGetRecords(in *GetRecordsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetRecordsInput.ShardIterator", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GetRecordsInput.ShardIterator", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Gets data records from a Kinesis data stream's shard.
@@ -1121,31 +901,16 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opGetRecords, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(GetRecordsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opGetRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGetRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders13 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.GetShardIterator.
+var fixedHeaders13 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.GetShardIterator"}
+
 // opGetShardIterator describes GetShardIterator to the runtime.
-var opGetShardIterator = runtime.Operation{
-	Name:      "GetShardIterator",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.GetShardIterator",
-	},
-	NewError: newGetShardIteratorError,
-}
+var opGetShardIterator = runtime.Operation{Name: "GetShardIterator", RetrySafe: true, FixedHeaders: fixedHeaders13, NewError: newGetShardIteratorError}
 
 // newGetShardIteratorError returns an empty modelled error of GetShardIterator for code, or nil.
 func newGetShardIteratorError(code string) runtime.ModeledError {
@@ -1163,20 +928,10 @@ func newGetShardIteratorError(code string) runtime.ModeledError {
 // validateGetShardIterator returns a *runtime.InvalidParamsError naming every member of in
 // that GetShardIterator refuses before sending (a nil in misses them all), or nil.
 func validateGetShardIterator(in *GetShardIteratorInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardId", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.ShardIteratorType", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetShardIteratorInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GetShardIteratorInput.ShardId", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "GetShardIteratorInput.ShardIteratorType", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "GetShardIteratorInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Gets an Amazon Kinesis shard iterator. A shard iterator expires 5 minutes after it is returned
@@ -1235,45 +990,23 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opGetShardIterator, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(GetShardIteratorOutput)
-	var raw []byte
-	if err := c.call(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders14 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.IncreaseStreamRetentionPeriod.
+var fixedHeaders14 = map[string]string{"X-Amz-Target": "Kinesis_20131202.IncreaseStreamRetentionPeriod"}
+
 // opIncreaseStreamRetentionPeriod describes IncreaseStreamRetentionPeriod to the runtime.
-var opIncreaseStreamRetentionPeriod = runtime.Operation{
-	Name:      "IncreaseStreamRetentionPeriod",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.IncreaseStreamRetentionPeriod",
-	},
-	NewError: newErrorSet1,
-}
+var opIncreaseStreamRetentionPeriod = runtime.Operation{Name: "IncreaseStreamRetentionPeriod", RetrySafe: true, FixedHeaders: fixedHeaders14, NewError: newErrorSet1}
 
 // validateIncreaseStreamRetentionPeriod returns a *runtime.InvalidParamsError naming every member of in
 // that IncreaseStreamRetentionPeriod refuses before sending (a nil in misses them all), or nil.
 func validateIncreaseStreamRetentionPeriod(in *IncreaseStreamRetentionPeriodInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "IncreaseStreamRetentionPeriodInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "IncreaseStreamRetentionPeriodInput.RetentionPeriodHours", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "IncreaseStreamRetentionPeriodInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Increases the Kinesis data stream's retention period, which is the length of time data records
@@ -1308,29 +1041,16 @@ func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *Increase
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opIncreaseStreamRetentionPeriod, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(IncreaseStreamRetentionPeriodOutput)
-	if err := c.call(ctx, &opIncreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opIncreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders15 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListShards.
+var fixedHeaders15 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.ListShards"}
+
 // opListShards describes ListShards to the runtime.
-var opListShards = runtime.Operation{
-	Name:      "ListShards",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.ListShards",
-	},
-	NewError: newErrorSet5,
-}
+var opListShards = runtime.Operation{Name: "ListShards", RetrySafe: true, FixedHeaders: fixedHeaders15, NewError: newErrorSet5}
 
 // newErrorSet5 returns an empty modelled error of ListShards and ListStreamConsumers for code, or nil.
 func newErrorSet5(code string) runtime.ModeledError {
@@ -1374,43 +1094,22 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListShards, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(ListShardsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListShards, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListShards, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders16 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
+var fixedHeaders16 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.ListStreamConsumers"}
+
 // opListStreamConsumers describes ListStreamConsumers to the runtime.
-var opListStreamConsumers = runtime.Operation{
-	Name:      "ListStreamConsumers",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.ListStreamConsumers",
-	},
-	NewError: newErrorSet5,
-}
+var opListStreamConsumers = runtime.Operation{Name: "ListStreamConsumers", RetrySafe: true, FixedHeaders: fixedHeaders16, NewError: newErrorSet5}
 
 // validateListStreamConsumers returns a *runtime.InvalidParamsError naming every member of in
 // that ListStreamConsumers refuses before sending (a nil in misses them all), or nil.
 func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListStreamConsumersInput2.StreamARN", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ListStreamConsumersInput2.StreamARN", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Lists the consumers registered to receive data from a stream using enhanced fan-out, and
@@ -1439,22 +1138,11 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListStreamConsumers, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-		Query:       url.Values{},
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/", Query: url.Values{}}
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListStreamConsumersOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ListStreamConsumersPages returns an iterator over the pages of ListStreamConsumers, starting
@@ -1522,16 +1210,11 @@ func (c *Client) ListStreamConsumersItems(ctx context.Context, in *ListStreamCon
 	}
 }
 
+// fixedHeaders17 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListStreams.
+var fixedHeaders17 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.ListStreams"}
+
 // opListStreams describes ListStreams to the runtime.
-var opListStreams = runtime.Operation{
-	Name:      "ListStreams",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.ListStreams",
-	},
-	NewError: newErrorSet3,
-}
+var opListStreams = runtime.Operation{Name: "ListStreams", RetrySafe: true, FixedHeaders: fixedHeaders17, NewError: newErrorSet3}
 
 // Lists your Kinesis data streams.
 //
@@ -1562,22 +1245,11 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListStreams, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-		Query:       url.Values{},
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/", Query: url.Values{}}
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartStreamName", in.ExclusiveStartStreamName2, "form", true)
 	out := new(ListStreamsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListStreams, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListStreams, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ListStreamsPages returns an iterator over the pages of ListStreams, starting from in (not
@@ -1647,28 +1319,17 @@ func (c *Client) ListStreamsItems(ctx context.Context, in *ListStreamsInput2, op
 	}
 }
 
+// fixedHeaders18 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListTagsForStream.
+var fixedHeaders18 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.ListTagsForStream"}
+
 // opListTagsForStream describes ListTagsForStream to the runtime.
-var opListTagsForStream = runtime.Operation{
-	Name:      "ListTagsForStream",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.ListTagsForStream",
-	},
-	NewError: newErrorSet2,
-}
+var opListTagsForStream = runtime.Operation{Name: "ListTagsForStream", RetrySafe: true, FixedHeaders: fixedHeaders18, NewError: newErrorSet2}
 
 // validateListTagsForStream returns a *runtime.InvalidParamsError naming every member of in
 // that ListTagsForStream refuses before sending (a nil in misses them all), or nil.
 func validateListTagsForStream(in *ListTagsForStreamInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListTagsForStreamInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ListTagsForStreamInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Lists the tags for the specified Kinesis data stream. This operation has a limit of five
@@ -1695,48 +1356,24 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opListTagsForStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(ListTagsForStreamOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders19 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.MergeShards.
+var fixedHeaders19 = map[string]string{"X-Amz-Target": "Kinesis_20131202.MergeShards"}
+
 // opMergeShards describes MergeShards to the runtime.
-var opMergeShards = runtime.Operation{
-	Name:      "MergeShards",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.MergeShards",
-	},
-	NewError: newErrorSet1,
-}
+var opMergeShards = runtime.Operation{Name: "MergeShards", RetrySafe: true, FixedHeaders: fixedHeaders19, NewError: newErrorSet1}
 
 // validateMergeShards returns a *runtime.InvalidParamsError naming every member of in
 // that MergeShards refuses before sending (a nil in misses them all), or nil.
 func validateMergeShards(in *MergeShardsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.AdjacentShardToMerge", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.ShardToMerge", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "MergeShardsInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "MergeShardsInput.AdjacentShardToMerge", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "MergeShardsInput.ShardToMerge", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "MergeShardsInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Merges two adjacent shards in a Kinesis data stream and combines them into a single shard to
@@ -1792,29 +1429,16 @@ func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opMergeShards, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(MergeShardsOutput)
-	if err := c.call(ctx, &opMergeShards, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opMergeShards, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders20 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecord.
+var fixedHeaders20 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.PutRecord"}
+
 // opPutRecord describes PutRecord to the runtime.
-var opPutRecord = runtime.Operation{
-	Name:      "PutRecord",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.PutRecord",
-	},
-	NewError: newErrorSet6,
-}
+var opPutRecord = runtime.Operation{Name: "PutRecord", RetrySafe: true, FixedHeaders: fixedHeaders20, NewError: newErrorSet6}
 
 // newErrorSet6 returns an empty modelled error of PutRecord and PutRecords for code, or nil.
 func newErrorSet6(code string) runtime.ModeledError {
@@ -1844,20 +1468,10 @@ func newErrorSet6(code string) runtime.ModeledError {
 // validatePutRecord returns a *runtime.InvalidParamsError naming every member of in
 // that PutRecord refuses before sending (a nil in misses them all), or nil.
 func validatePutRecord(in *PutRecordInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.Data", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.PartitionKey", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "PutRecordInput.Data", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "PutRecordInput.PartitionKey", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "PutRecordInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Writes a single data record into an Amazon Kinesis data stream. Call PutRecord to send data into
@@ -1924,46 +1538,23 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPutRecord, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(PutRecordOutput)
-	var raw []byte
-	if err := c.call(ctx, &opPutRecord, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPutRecord, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders21 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecords.
+var fixedHeaders21 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.PutRecords"}
+
 // opPutRecords describes PutRecords to the runtime.
-var opPutRecords = runtime.Operation{
-	Name:      "PutRecords",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.PutRecords",
-	},
-	NewError: newErrorSet6,
-}
+var opPutRecords = runtime.Operation{Name: "PutRecords", RetrySafe: true, FixedHeaders: fixedHeaders21, NewError: newErrorSet6}
 
 // validatePutRecords returns a *runtime.InvalidParamsError naming every member of in
 // that PutRecords refuses before sending (a nil in misses them all), or nil.
 func validatePutRecords(in *PutRecordsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Records == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.Records", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PutRecordsInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Records == nil, "PutRecordsInput.Records", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "PutRecordsInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Writes multiple data records into a Kinesis data stream in a single call (also referred to as a
@@ -2050,46 +1641,23 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPutRecords, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(PutRecordsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opPutRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPutRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders22 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
+var fixedHeaders22 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer"}
+
 // opRegisterStreamConsumer describes RegisterStreamConsumer to the runtime.
-var opRegisterStreamConsumer = runtime.Operation{
-	Name:      "RegisterStreamConsumer",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.RegisterStreamConsumer",
-	},
-	NewError: newErrorSet1,
-}
+var opRegisterStreamConsumer = runtime.Operation{Name: "RegisterStreamConsumer", RetrySafe: true, FixedHeaders: fixedHeaders22, NewError: newErrorSet1}
 
 // validateRegisterStreamConsumer returns a *runtime.InvalidParamsError naming every member of in
 // that RegisterStreamConsumer refuses before sending (a nil in misses them all), or nil.
 func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.ConsumerName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RegisterStreamConsumerInput.StreamARN", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "RegisterStreamConsumerInput.ConsumerName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "RegisterStreamConsumerInput.StreamARN", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Registers a consumer with a Kinesis data stream. When you use this operation, the consumer you
@@ -2129,45 +1697,23 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opRegisterStreamConsumer, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(RegisterStreamConsumerOutput)
-	var raw []byte
-	if err := c.call(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
+// fixedHeaders23 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.RemoveTagsFromStream.
+var fixedHeaders23 = map[string]string{"X-Amz-Target": "Kinesis_20131202.RemoveTagsFromStream"}
+
 // opRemoveTagsFromStream describes RemoveTagsFromStream to the runtime.
-var opRemoveTagsFromStream = runtime.Operation{
-	Name:      "RemoveTagsFromStream",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.RemoveTagsFromStream",
-	},
-	NewError: newErrorSet1,
-}
+var opRemoveTagsFromStream = runtime.Operation{Name: "RemoveTagsFromStream", RetrySafe: true, FixedHeaders: fixedHeaders23, NewError: newErrorSet1}
 
 // validateRemoveTagsFromStream returns a *runtime.InvalidParamsError naming every member of in
 // that RemoveTagsFromStream refuses before sending (a nil in misses them all), or nil.
 func validateRemoveTagsFromStream(in *RemoveTagsFromStreamInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RemoveTagsFromStreamInput.TagKeys", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "RemoveTagsFromStreamInput.StreamName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.TagKeys == nil, "RemoveTagsFromStreamInput.TagKeys", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Removes tags from the specified Kinesis data stream. Removed tags are deleted and cannot be
@@ -2197,46 +1743,24 @@ func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStr
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opRemoveTagsFromStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(RemoveTagsFromStreamOutput)
-	if err := c.call(ctx, &opRemoveTagsFromStream, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opRemoveTagsFromStream, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders24 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.SplitShard.
+var fixedHeaders24 = map[string]string{"X-Amz-Target": "Kinesis_20131202.SplitShard"}
+
 // opSplitShard describes SplitShard to the runtime.
-var opSplitShard = runtime.Operation{
-	Name:      "SplitShard",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.SplitShard",
-	},
-	NewError: newErrorSet1,
-}
+var opSplitShard = runtime.Operation{Name: "SplitShard", RetrySafe: true, FixedHeaders: fixedHeaders24, NewError: newErrorSet1}
 
 // validateSplitShard returns a *runtime.InvalidParamsError naming every member of in
 // that SplitShard refuses before sending (a nil in misses them all), or nil.
 func validateSplitShard(in *SplitShardInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.NewStartingHashKey", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.ShardToSplit", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SplitShardInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "SplitShardInput.NewStartingHashKey", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "SplitShardInput.ShardToSplit", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "SplitShardInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Splits a shard into two new shards in the Kinesis data stream, to increase the stream's capacity
@@ -2304,28 +1828,16 @@ func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opSplitShard, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(SplitShardOutput)
-	if err := c.call(ctx, &opSplitShard, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opSplitShard, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders25 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.StartStreamEncryption.
+var fixedHeaders25 = map[string]string{"X-Amz-Target": "Kinesis_20131202.StartStreamEncryption"}
+
 // opStartStreamEncryption describes StartStreamEncryption to the runtime.
-var opStartStreamEncryption = runtime.Operation{
-	Name:      "StartStreamEncryption",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.StartStreamEncryption",
-	},
-	NewError: newStartStreamEncryptionError,
-}
+var opStartStreamEncryption = runtime.Operation{Name: "StartStreamEncryption", RetrySafe: true, FixedHeaders: fixedHeaders25, NewError: newStartStreamEncryptionError}
 
 // newStartStreamEncryptionError returns an empty modelled error of StartStreamEncryption for code, or nil.
 func newStartStreamEncryptionError(code string) runtime.ModeledError {
@@ -2357,20 +1869,10 @@ func newStartStreamEncryptionError(code string) runtime.ModeledError {
 // validateStartStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
 // that StartStreamEncryption refuses before sending (a nil in misses them all), or nil.
 func validateStartStreamEncryption(in *StartStreamEncryptionInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "StartStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "StartStreamEncryptionInput.EncryptionType", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "StartStreamEncryptionInput.KeyId", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "StartStreamEncryptionInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Enables or updates server-side encryption using an AWS KMS key for a specified stream.
@@ -2411,46 +1913,24 @@ func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncry
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opStartStreamEncryption, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(StartStreamEncryptionOutput)
-	if err := c.call(ctx, &opStartStreamEncryption, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opStartStreamEncryption, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders26 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.StopStreamEncryption.
+var fixedHeaders26 = map[string]string{"X-Amz-Target": "Kinesis_20131202.StopStreamEncryption"}
+
 // opStopStreamEncryption describes StopStreamEncryption to the runtime.
-var opStopStreamEncryption = runtime.Operation{
-	Name:      "StopStreamEncryption",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"X-Amz-Target": "Kinesis_20131202.StopStreamEncryption",
-	},
-	NewError: newErrorSet1,
-}
+var opStopStreamEncryption = runtime.Operation{Name: "StopStreamEncryption", RetrySafe: true, FixedHeaders: fixedHeaders26, NewError: newErrorSet1}
 
 // validateStopStreamEncryption returns a *runtime.InvalidParamsError naming every member of in
 // that StopStreamEncryption refuses before sending (a nil in misses them all), or nil.
 func validateStopStreamEncryption(in *StopStreamEncryptionInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.EncryptionType", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.KeyId", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "StopStreamEncryptionInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "StopStreamEncryptionInput.EncryptionType", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "StopStreamEncryptionInput.KeyId", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "StopStreamEncryptionInput.StreamName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Disables server-side encryption for a specified stream.
@@ -2490,47 +1970,24 @@ func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncrypt
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opStopStreamEncryption, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(StopStreamEncryptionOutput)
-	if err := c.call(ctx, &opStopStreamEncryption, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opStopStreamEncryption, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders27 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.UpdateShardCount.
+var fixedHeaders27 = map[string]string{"Accept": "application/json", "X-Amz-Target": "Kinesis_20131202.UpdateShardCount"}
+
 // opUpdateShardCount describes UpdateShardCount to the runtime.
-var opUpdateShardCount = runtime.Operation{
-	Name:      "UpdateShardCount",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept":       "application/json",
-		"X-Amz-Target": "Kinesis_20131202.UpdateShardCount",
-	},
-	NewError: newErrorSet1,
-}
+var opUpdateShardCount = runtime.Operation{Name: "UpdateShardCount", RetrySafe: true, FixedHeaders: fixedHeaders27, NewError: newErrorSet1}
 
 // validateUpdateShardCount returns a *runtime.InvalidParamsError naming every member of in
 // that UpdateShardCount refuses before sending (a nil in misses them all), or nil.
 func validateUpdateShardCount(in *UpdateShardCountInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.ScalingType", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.StreamName", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UpdateShardCountInput.TargetShardCount", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UpdateShardCountInput.ScalingType", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "UpdateShardCountInput.StreamName", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "UpdateShardCountInput.TargetShardCount", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Updates the shard count of the specified stream to the specified number of shards.
@@ -2587,17 +2044,7 @@ func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUpdateShardCount, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/x-amz-json-1.1",
-		Method:      "POST",
-		Path:        "/",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(UpdateShardCountOutput)
-	var raw []byte
-	if err := c.call(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }

@@ -64,7 +64,8 @@ func New(endpoint string, opts ...func(*Options)) (*Client, error) {
 
 // call sends req for op with c's options and then opts applied (runtime.Client.Do), decoding
 // the response with decode (nil: the body is not read), and sets *md (the output's
-// ResultMetadata). It returns runtime.Client.Do's error. Every operation method calls it.
+// ResultMetadata), keeping the md.Body decode stored. It returns runtime.Client.Do's error.
+// Every operation method calls it.
 // Of the credentials given, it sends only those security (the operation's security
 // requirement, openapi.Credentials.Apply) names.
 func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, decode func(*http.Response) error, security [][]string) error {
@@ -79,9 +80,19 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 		creds = o.credentials
 	}
 	creds.Apply(&req.Header, &req.Query, security)
-	var err error
-	*md, err = c.rt.Do(ctx, op, req, ro, decode)
+	got, err := c.rt.Do(ctx, op, req, ro, decode)
+	got.Body = md.Body
+	*md = got
 	return err
+}
+
+// result returns out, or nil when err is not nil: the return of every operation method.
+func result[P any](out P, err error) (P, error) {
+	if err != nil {
+		var none P
+		return none, err
+	}
+	return out, nil
 }
 
 // open sends req for op with c's options and then opts applied (runtime.Client.Open) and returns

@@ -12,26 +12,17 @@ import (
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: text/event-stream.
+var fixedHeaders1 = map[string]string{"Accept": "text/event-stream"}
+
 // opAgentsApiV1ConversationsStartStream describes AgentsApiV1ConversationsStartStream to the runtime.
-var opAgentsApiV1ConversationsStartStream = runtime.Operation{
-	Name: "AgentsApiV1ConversationsStartStream",
-	FixedHeaders: map[string]string{
-		"Accept": "text/event-stream",
-	},
-	NewErrorForStatus: newStatusErrorSet1,
-}
+var opAgentsApiV1ConversationsStartStream = runtime.Operation{Name: "AgentsApiV1ConversationsStartStream", FixedHeaders: fixedHeaders1, NewErrorForStatus: newStatusErrorSet1}
 
 // validateAgentsApiV1ConversationsStartStream returns a *runtime.InvalidParamsError naming every member of in
 // that AgentsApiV1ConversationsStartStream refuses before sending (a nil in misses them all), or nil.
 func validateAgentsApiV1ConversationsStartStream(in *AgentsApiV1ConversationsStartStreamInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AgentsApiV1ConversationsStartStreamInput.Body", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "AgentsApiV1ConversationsStartStreamInput.Body", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Create a conversation and append entries to it.
@@ -64,12 +55,7 @@ func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *Ag
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opAgentsApiV1ConversationsStartStream, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/json",
-		Method:      "POST",
-		Path:        "/v1/conversations",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/conversations"}
 	s, err := c.open(ctx, &opAgentsApiV1ConversationsStartStream, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
@@ -77,29 +63,18 @@ func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *Ag
 	return openapi.NewEventStream[ConversationEventsData](s, openapi.EventStreamOptions{Sentinel: "[DONE]"}), nil
 }
 
+// fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, text/event-stream.
+var fixedHeaders2 = map[string]string{"Accept": "application/json, text/event-stream"}
+
 // opChatComplete describes ChatComplete to the runtime.
-var opChatComplete = runtime.Operation{
-	Name: "ChatComplete",
-	FixedHeaders: map[string]string{
-		"Accept": "application/json, text/event-stream",
-	},
-	NewErrorForStatus: newStatusErrorSet1,
-}
+var opChatComplete = runtime.Operation{Name: "ChatComplete", FixedHeaders: fixedHeaders2, NewErrorForStatus: newStatusErrorSet1}
 
 // validateChatComplete returns a *runtime.InvalidParamsError naming every member of in
 // that ChatComplete refuses before sending (a nil in misses them all), or nil.
 func validateChatComplete(in *ChatCompletionRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Messages == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChatCompletionRequest.Messages", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChatCompletionRequest.Model", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Messages == nil, "ChatCompletionRequest.Messages", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "ChatCompletionRequest.Model", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Chat Completion
@@ -136,12 +111,7 @@ func (c *Client) ChatCompleteStream(ctx context.Context, in *ChatCompletionReque
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opChatComplete, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/json",
-		Method:      "POST",
-		Path:        "/v1/chat/completions",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/chat/completions"}
 	s, err := c.open(ctx, &opChatComplete, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
@@ -180,44 +150,23 @@ func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opChatComplete, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/json",
-		Method:      "POST",
-		Path:        "/v1/chat/completions",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/chat/completions"}
 	out := new(ChatCompleteOutput)
-	var raw []byte
-	if err := c.call(ctx, &opChatComplete, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw), [][]string{{"ApiKey"}}); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opChatComplete, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body), [][]string{{"ApiKey"}}))
 }
 
+// fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/octet-stream.
+var fixedHeaders3 = map[string]string{"Accept": "application/octet-stream"}
+
 // opDownloadFile describes DownloadFile to the runtime.
-var opDownloadFile = runtime.Operation{
-	Name:      "DownloadFile",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/octet-stream",
-	},
-}
+var opDownloadFile = runtime.Operation{Name: "DownloadFile", RetrySafe: true, FixedHeaders: fixedHeaders3}
 
 // validateDownloadFile returns a *runtime.InvalidParamsError naming every member of in
 // that DownloadFile refuses before sending (a nil in misses them all), or nil.
 func validateDownloadFile(in *DownloadFileInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.FileId == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "DownloadFileInput.FileId", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.FileId == "." || in.FileId == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "DownloadFileInput.FileId", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.FileId == "", "DownloadFileInput.FileId", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.FileId == "." || in.FileId == ".."), "DownloadFileInput.FileId", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Download File
@@ -240,10 +189,7 @@ func (c *Client) DownloadFile(ctx context.Context, in *DownloadFileInput, opts .
 	if in == nil {
 		in = &DownloadFileInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/v1/files/" + openapi.PathParam("file_id", in.FileId, "simple", false) + "/content",
-	}
+	req := &runtime.Request{Method: "GET", Path: "/v1/files/" + openapi.PathParam("file_id", in.FileId, "simple", false) + "/content"}
 	s, err := c.open(ctx, &opDownloadFile, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
@@ -255,28 +201,14 @@ func (c *Client) DownloadFile(ctx context.Context, in *DownloadFileInput, opts .
 }
 
 // opFimCompletionV1FimCompletionsPost describes FimCompletionV1FimCompletionsPost to the runtime.
-var opFimCompletionV1FimCompletionsPost = runtime.Operation{
-	Name: "FimCompletionV1FimCompletionsPost",
-	FixedHeaders: map[string]string{
-		"Accept": "application/json, text/event-stream",
-	},
-	NewErrorForStatus: newStatusErrorSet1,
-}
+var opFimCompletionV1FimCompletionsPost = runtime.Operation{Name: "FimCompletionV1FimCompletionsPost", FixedHeaders: fixedHeaders2, NewErrorForStatus: newStatusErrorSet1}
 
 // validateFimCompletionV1FimCompletionsPost returns a *runtime.InvalidParamsError naming every member of in
 // that FimCompletionV1FimCompletionsPost refuses before sending (a nil in misses them all), or nil.
 func validateFimCompletionV1FimCompletionsPost(in *FIMCompletionRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "FIMCompletionRequest.Model", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "FIMCompletionRequest.Prompt", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "FIMCompletionRequest.Model", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "FIMCompletionRequest.Prompt", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Fim Completion
@@ -315,12 +247,7 @@ func (c *Client) FimCompletionV1FimCompletionsPostStream(ctx context.Context, in
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opFimCompletionV1FimCompletionsPost, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/json",
-		Method:      "POST",
-		Path:        "/v1/fim/completions",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/fim/completions"}
 	s, err := c.open(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, [][]string{{"ApiKey"}})
 	if err != nil {
 		return nil, err
@@ -362,45 +289,20 @@ func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMC
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opFimCompletionV1FimCompletionsPost, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/json",
-		Method:      "POST",
-		Path:        "/v1/fim/completions",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/fim/completions"}
 	out := new(FimCompletionV1FimCompletionsPostOutput)
-	var raw []byte
-	if err := c.call(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw), [][]string{{"ApiKey"}}); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body), [][]string{{"ApiKey"}}))
 }
 
 // opStreamV1WorkflowsExecutionsExecutionIdStreamGet describes StreamV1WorkflowsExecutionsExecutionIdStreamGet to the runtime.
-var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{
-	Name:      "StreamV1WorkflowsExecutionsExecutionIdStreamGet",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/event-stream",
-	},
-	NewErrorForStatus: newStatusErrorSet1,
-}
+var opStreamV1WorkflowsExecutionsExecutionIdStreamGet = runtime.Operation{Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGet", RetrySafe: true, FixedHeaders: fixedHeaders1, NewErrorForStatus: newStatusErrorSet1}
 
 // validateStreamV1WorkflowsExecutionsExecutionIdStreamGet returns a *runtime.InvalidParamsError naming every member of in
 // that StreamV1WorkflowsExecutionsExecutionIdStreamGet refuses before sending (a nil in misses them all), or nil.
 func validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in *StreamV1WorkflowsExecutionsExecutionIdStreamGetInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.ExecutionId == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.ExecutionId == "." || in.ExecutionId == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.ExecutionId == "", "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.ExecutionId == "." || in.ExecutionId == ".."), "StreamV1WorkflowsExecutionsExecutionIdStreamGetInput.ExecutionId", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Stream
@@ -426,11 +328,7 @@ func (c *Client) StreamV1WorkflowsExecutionsExecutionIdStreamGet(ctx context.Con
 	if in == nil {
 		in = &StreamV1WorkflowsExecutionsExecutionIdStreamGetInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/v1/workflows/executions/" + openapi.PathParam("execution_id", in.ExecutionId, "simple", false) + "/stream",
-		Query:  url.Values{},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/v1/workflows/executions/" + openapi.PathParam("execution_id", in.ExecutionId, "simple", false) + "/stream", Query: url.Values{}}
 	openapi.AppendQuery(req.Query, "event_source", in.EventSource, "form", true)
 	openapi.AppendQuery(req.Query, "last_event_id", in.LastEventId, "form", true)
 	s, err := c.open(ctx, &opStreamV1WorkflowsExecutionsExecutionIdStreamGet, req, opts, [][]string{{"ApiKey"}})
@@ -440,25 +338,17 @@ func (c *Client) StreamV1WorkflowsExecutionsExecutionIdStreamGet(ctx context.Con
 	return openapi.NewEventStream[StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent](s, openapi.EventStreamOptions{Sentinel: "[DONE]"}), nil
 }
 
+// fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json.
+var fixedHeaders4 = map[string]string{"Accept": "application/json"}
+
 // opUploadFile describes UploadFile to the runtime.
-var opUploadFile = runtime.Operation{
-	Name: "UploadFile",
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
-}
+var opUploadFile = runtime.Operation{Name: "UploadFile", FixedHeaders: fixedHeaders4}
 
 // validateUploadFile returns a *runtime.InvalidParamsError naming every member of in
 // that UploadFile refuses before sending (a nil in misses them all), or nil.
 func validateUploadFile(in *UploadFileInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.File == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UploadFileInput.File", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.File == nil, "UploadFileInput.File", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Upload File
@@ -504,19 +394,9 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opUploadFile, err)
 	}
-	req := &runtime.Request{
-		BodyReader:  body,
-		ContentType: ct,
-		Method:      "POST",
-		Path:        "/v1/files",
-	}
+	req := &runtime.Request{BodyReader: body, ContentType: ct, Method: "POST", Path: "/v1/files"}
 	out := new(CreateFileResponse)
-	var raw []byte
-	if err := c.call(ctx, &opUploadFile, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw), [][]string{{"ApiKey"}}); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opUploadFile, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body), [][]string{{"ApiKey"}}))
 }
 
 // newStatusErrorSet1 returns an empty modelled error of AgentsApiV1ConversationsStartStream, ChatComplete and 2 other operations for an HTTP status, or nil.

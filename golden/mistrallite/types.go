@@ -592,20 +592,11 @@ type AssistantMessageContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u AssistantMessageContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.ContentChunkList != nil:
-		return json.Marshal(u.ContentChunkList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionAssistantMessageContent tells openapi.Union.DecodeInto how to recognise each variant of AssistantMessageContent.
-var unionAssistantMessageContent = openapi.Union{Name: "AssistantMessageContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "ContentChunkList", Type: "array"},
-}}
+var unionAssistantMessageContent = openapi.Union{Name: "AssistantMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -650,20 +641,11 @@ type AudioChunkInputAudio struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u AudioChunkInputAudio) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.Bytes != nil:
-		return json.Marshal(u.Bytes)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.Bytes)
 }
 
 // unionAudioChunkInputAudio tells openapi.Union.DecodeInto how to recognise each variant of AudioChunkInputAudio.
-var unionAudioChunkInputAudio = openapi.Union{Name: "AudioChunkInputAudio", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "Bytes", Type: "string"},
-}}
+var unionAudioChunkInputAudio = openapi.Union{Name: "AudioChunkInputAudio", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Bytes", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -854,26 +836,11 @@ type ChatCompletionRequestMessagesItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ChatCompletionRequestMessagesItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.SystemMessage != nil:
-		return json.Marshal(u.SystemMessage)
-	case u.UserMessage != nil:
-		return json.Marshal(u.UserMessage)
-	case u.AssistantMessage != nil:
-		return json.Marshal(u.AssistantMessage)
-	case u.ToolMessage != nil:
-		return json.Marshal(u.ToolMessage)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.SystemMessage, u.UserMessage, u.AssistantMessage, u.ToolMessage)
 }
 
 // unionChatCompletionRequestMessagesItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestMessagesItem.
-var unionChatCompletionRequestMessagesItem = openapi.Union{Name: "ChatCompletionRequestMessagesItem", Discriminator: "role", Variants: []openapi.Variant{
-	{Name: "SystemMessage", Tags: []string{"SystemMessage", "system"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"system\""}, Properties: []string{"content", "role"}},
-	{Name: "UserMessage", Tags: []string{"UserMessage", "user"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"user\""}, Properties: []string{"content", "role"}},
-	{Name: "AssistantMessage", Tags: []string{"AssistantMessage", "assistant"}, Type: "object", Const: []string{"role", "\"assistant\""}, Properties: []string{"content", "prefix", "role", "tool_calls"}},
-	{Name: "ToolMessage", Tags: []string{"ToolMessage", "tool"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"tool\""}, Properties: []string{"content", "name", "role", "tool_call_id"}},
-}}
+var unionChatCompletionRequestMessagesItem = openapi.Union{Name: "ChatCompletionRequestMessagesItem", Discriminator: "role", Variants: []openapi.Variant{{Name: "SystemMessage", Tags: []string{"SystemMessage", "system"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"system\""}, Properties: []string{"content", "role"}}, {Name: "UserMessage", Tags: []string{"UserMessage", "user"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"user\""}, Properties: []string{"content", "role"}}, {Name: "AssistantMessage", Tags: []string{"AssistantMessage", "assistant"}, Type: "object", Const: []string{"role", "\"assistant\""}, Properties: []string{"content", "prefix", "role", "tool_calls"}}, {Name: "ToolMessage", Tags: []string{"ToolMessage", "tool"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"tool\""}, Properties: []string{"content", "name", "role", "tool_call_id"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -912,20 +879,11 @@ type ChatCompletionRequestStop struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ChatCompletionRequestStop) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.StringList != nil:
-		return json.Marshal(u.StringList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
 }
 
 // unionChatCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestStop.
-var unionChatCompletionRequestStop = openapi.Union{Name: "ChatCompletionRequestStop", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "StringList", Type: "array"},
-}}
+var unionChatCompletionRequestStop = openapi.Union{Name: "ChatCompletionRequestStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -953,20 +911,11 @@ type ChatCompletionRequestToolChoice struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ChatCompletionRequestToolChoice) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.ToolChoice != nil:
-		return json.Marshal(u.ToolChoice)
-	case u.ToolChoiceEnum != nil:
-		return json.Marshal(u.ToolChoiceEnum)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.ToolChoice, u.ToolChoiceEnum)
 }
 
 // unionChatCompletionRequestToolChoice tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolChoice.
-var unionChatCompletionRequestToolChoice = openapi.Union{Name: "ChatCompletionRequestToolChoice", Variants: []openapi.Variant{
-	{Name: "ToolChoice", Type: "object"},
-	{Name: "ToolChoiceEnum", Type: "string"},
-}}
+var unionChatCompletionRequestToolChoice = openapi.Union{Name: "ChatCompletionRequestToolChoice", Variants: []openapi.Variant{{Name: "ToolChoice", Type: "object"}, {Name: "ToolChoiceEnum", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -995,35 +944,11 @@ type ChatCompletionRequestToolsItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ChatCompletionRequestToolsItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.Tool != nil:
-		return json.Marshal(u.Tool)
-	case u.WebSearchTool != nil:
-		return json.Marshal(u.WebSearchTool)
-	case u.WebSearchPremiumTool != nil:
-		return json.Marshal(u.WebSearchPremiumTool)
-	case u.CodeInterpreterTool != nil:
-		return json.Marshal(u.CodeInterpreterTool)
-	case u.ImageGenerationTool != nil:
-		return json.Marshal(u.ImageGenerationTool)
-	case u.DocumentLibraryTool != nil:
-		return json.Marshal(u.DocumentLibraryTool)
-	case u.CustomConnector != nil:
-		return json.Marshal(u.CustomConnector)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.Tool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
 // unionChatCompletionRequestToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolsItem.
-var unionChatCompletionRequestToolsItem = openapi.Union{Name: "ChatCompletionRequestToolsItem", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "Tool", Tags: []string{"Tool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}},
-	{Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}},
-	{Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}},
-}}
+var unionChatCompletionRequestToolsItem = openapi.Union{Name: "ChatCompletionRequestToolsItem", Discriminator: "type", Variants: []openapi.Variant{{Name: "Tool", Tags: []string{"Tool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}}, {Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}}, {Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1123,20 +1048,11 @@ type CompletionArgsStop struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u CompletionArgsStop) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.StringList != nil:
-		return json.Marshal(u.StringList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
 }
 
 // unionCompletionArgsStop tells openapi.Union.DecodeInto how to recognise each variant of CompletionArgsStop.
-var unionCompletionArgsStop = openapi.Union{Name: "CompletionArgsStop", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "StringList", Type: "array"},
-}}
+var unionCompletionArgsStop = openapi.Union{Name: "CompletionArgsStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1218,35 +1134,11 @@ type ContentChunk struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ContentChunk) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.TextChunk != nil:
-		return json.Marshal(u.TextChunk)
-	case u.ImageURLChunk != nil:
-		return json.Marshal(u.ImageURLChunk)
-	case u.DocumentURLChunk != nil:
-		return json.Marshal(u.DocumentURLChunk)
-	case u.ReferenceChunk != nil:
-		return json.Marshal(u.ReferenceChunk)
-	case u.FileChunk != nil:
-		return json.Marshal(u.FileChunk)
-	case u.ThinkChunk != nil:
-		return json.Marshal(u.ThinkChunk)
-	case u.AudioChunk != nil:
-		return json.Marshal(u.AudioChunk)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.DocumentURLChunk, u.ReferenceChunk, u.FileChunk, u.ThinkChunk, u.AudioChunk)
 }
 
 // unionContentChunk tells openapi.Union.DecodeInto how to recognise each variant of ContentChunk.
-var unionContentChunk = openapi.Union{Name: "ContentChunk", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
-	{Name: "ImageURLChunk", Tags: []string{"ImageURLChunk", "image_url"}, Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
-	{Name: "DocumentURLChunk", Tags: []string{"DocumentURLChunk", "document_url"}, Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
-	{Name: "ReferenceChunk", Tags: []string{"ReferenceChunk", "reference"}, Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}},
-	{Name: "FileChunk", Tags: []string{"FileChunk", "file"}, Type: "object", Required: []string{"file_id"}, Const: []string{"type", "\"file\""}, Properties: []string{"file_id", "type"}},
-	{Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
-	{Name: "AudioChunk", Tags: []string{"AudioChunk", "input_audio"}, Type: "object", Required: []string{"input_audio"}, Const: []string{"type", "\"input_audio\""}, Properties: []string{"input_audio", "type"}},
-}}
+var unionContentChunk = openapi.Union{Name: "ContentChunk", Discriminator: "type", Variants: []openapi.Variant{{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Tags: []string{"ImageURLChunk", "image_url"}, Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "DocumentURLChunk", Tags: []string{"DocumentURLChunk", "document_url"}, Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ReferenceChunk", Tags: []string{"ReferenceChunk", "reference"}, Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}}, {Name: "FileChunk", Tags: []string{"FileChunk", "file"}, Type: "object", Required: []string{"file_id"}, Const: []string{"type", "\"file\""}, Properties: []string{"file_id", "type"}}, {Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "AudioChunk", Tags: []string{"AudioChunk", "input_audio"}, Type: "object", Required: []string{"input_audio"}, Const: []string{"type", "\"input_audio\""}, Properties: []string{"input_audio", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1289,44 +1181,11 @@ type ConversationEventsData struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ConversationEventsData) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.ResponseStartedEvent != nil:
-		return json.Marshal(u.ResponseStartedEvent)
-	case u.ResponseDoneEvent != nil:
-		return json.Marshal(u.ResponseDoneEvent)
-	case u.ResponseErrorEvent != nil:
-		return json.Marshal(u.ResponseErrorEvent)
-	case u.ToolExecutionStartedEvent != nil:
-		return json.Marshal(u.ToolExecutionStartedEvent)
-	case u.ToolExecutionDeltaEvent != nil:
-		return json.Marshal(u.ToolExecutionDeltaEvent)
-	case u.ToolExecutionDoneEvent != nil:
-		return json.Marshal(u.ToolExecutionDoneEvent)
-	case u.MessageOutputEvent != nil:
-		return json.Marshal(u.MessageOutputEvent)
-	case u.FunctionCallEvent != nil:
-		return json.Marshal(u.FunctionCallEvent)
-	case u.AgentHandoffStartedEvent != nil:
-		return json.Marshal(u.AgentHandoffStartedEvent)
-	case u.AgentHandoffDoneEvent != nil:
-		return json.Marshal(u.AgentHandoffDoneEvent)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.ResponseStartedEvent, u.ResponseDoneEvent, u.ResponseErrorEvent, u.ToolExecutionStartedEvent, u.ToolExecutionDeltaEvent, u.ToolExecutionDoneEvent, u.MessageOutputEvent, u.FunctionCallEvent, u.AgentHandoffStartedEvent, u.AgentHandoffDoneEvent)
 }
 
 // unionConversationEventsData tells openapi.Union.DecodeInto how to recognise each variant of ConversationEventsData.
-var unionConversationEventsData = openapi.Union{Name: "ConversationEventsData", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "ResponseStartedEvent", Tags: []string{"ResponseStartedEvent", "conversation.response.started"}, Type: "object", Required: []string{"conversation_id"}, Const: []string{"type", "\"conversation.response.started\""}, Properties: []string{"conversation_id", "created_at", "type"}},
-	{Name: "ResponseDoneEvent", Tags: []string{"ResponseDoneEvent", "conversation.response.done"}, Type: "object", Required: []string{"usage"}, Const: []string{"type", "\"conversation.response.done\""}, Properties: []string{"created_at", "type", "usage"}},
-	{Name: "ResponseErrorEvent", Tags: []string{"ResponseErrorEvent", "conversation.response.error"}, Type: "object", Required: []string{"code", "message"}, Const: []string{"type", "\"conversation.response.error\""}, Properties: []string{"code", "created_at", "message", "type"}},
-	{Name: "ToolExecutionStartedEvent", Tags: []string{"ToolExecutionStartedEvent", "tool.execution.started"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.started\""}, Properties: []string{"agent_id", "arguments", "created_at", "id", "model", "name", "output_index", "type"}},
-	{Name: "ToolExecutionDeltaEvent", Tags: []string{"ToolExecutionDeltaEvent", "tool.execution.delta"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.delta\""}, Properties: []string{"arguments", "created_at", "id", "name", "output_index", "type"}},
-	{Name: "ToolExecutionDoneEvent", Tags: []string{"ToolExecutionDoneEvent", "tool.execution.done"}, Type: "object", Required: []string{"id", "name"}, Const: []string{"type", "\"tool.execution.done\""}, Properties: []string{"created_at", "id", "info", "name", "output_index", "type"}},
-	{Name: "MessageOutputEvent", Tags: []string{"MessageOutputEvent", "message.output.delta"}, Type: "object", Required: []string{"content", "id"}, Const: []string{"role", "\"assistant\"", "type", "\"message.output.delta\""}, Properties: []string{"agent_id", "content", "content_index", "created_at", "id", "model", "output_index", "role", "type"}},
-	{Name: "FunctionCallEvent", Tags: []string{"FunctionCallEvent", "function.call.delta"}, Type: "object", Required: []string{"arguments", "id", "name", "tool_call_id"}, Const: []string{"type", "\"function.call.delta\""}, Properties: []string{"agent_id", "arguments", "confirmation_status", "created_at", "id", "model", "name", "output_index", "tool_call_id", "type"}},
-	{Name: "AgentHandoffStartedEvent", Tags: []string{"AgentHandoffStartedEvent", "agent.handoff.started"}, Type: "object", Required: []string{"id", "previous_agent_id", "previous_agent_name"}, Const: []string{"type", "\"agent.handoff.started\""}, Properties: []string{"created_at", "id", "output_index", "previous_agent_id", "previous_agent_name", "type"}},
-	{Name: "AgentHandoffDoneEvent", Tags: []string{"AgentHandoffDoneEvent", "agent.handoff.done"}, Type: "object", Required: []string{"id", "next_agent_id", "next_agent_name"}, Const: []string{"type", "\"agent.handoff.done\""}, Properties: []string{"created_at", "id", "next_agent_id", "next_agent_name", "output_index", "type"}},
-}}
+var unionConversationEventsData = openapi.Union{Name: "ConversationEventsData", Discriminator: "type", Variants: []openapi.Variant{{Name: "ResponseStartedEvent", Tags: []string{"ResponseStartedEvent", "conversation.response.started"}, Type: "object", Required: []string{"conversation_id"}, Const: []string{"type", "\"conversation.response.started\""}, Properties: []string{"conversation_id", "created_at", "type"}}, {Name: "ResponseDoneEvent", Tags: []string{"ResponseDoneEvent", "conversation.response.done"}, Type: "object", Required: []string{"usage"}, Const: []string{"type", "\"conversation.response.done\""}, Properties: []string{"created_at", "type", "usage"}}, {Name: "ResponseErrorEvent", Tags: []string{"ResponseErrorEvent", "conversation.response.error"}, Type: "object", Required: []string{"code", "message"}, Const: []string{"type", "\"conversation.response.error\""}, Properties: []string{"code", "created_at", "message", "type"}}, {Name: "ToolExecutionStartedEvent", Tags: []string{"ToolExecutionStartedEvent", "tool.execution.started"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.started\""}, Properties: []string{"agent_id", "arguments", "created_at", "id", "model", "name", "output_index", "type"}}, {Name: "ToolExecutionDeltaEvent", Tags: []string{"ToolExecutionDeltaEvent", "tool.execution.delta"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.delta\""}, Properties: []string{"arguments", "created_at", "id", "name", "output_index", "type"}}, {Name: "ToolExecutionDoneEvent", Tags: []string{"ToolExecutionDoneEvent", "tool.execution.done"}, Type: "object", Required: []string{"id", "name"}, Const: []string{"type", "\"tool.execution.done\""}, Properties: []string{"created_at", "id", "info", "name", "output_index", "type"}}, {Name: "MessageOutputEvent", Tags: []string{"MessageOutputEvent", "message.output.delta"}, Type: "object", Required: []string{"content", "id"}, Const: []string{"role", "\"assistant\"", "type", "\"message.output.delta\""}, Properties: []string{"agent_id", "content", "content_index", "created_at", "id", "model", "output_index", "role", "type"}}, {Name: "FunctionCallEvent", Tags: []string{"FunctionCallEvent", "function.call.delta"}, Type: "object", Required: []string{"arguments", "id", "name", "tool_call_id"}, Const: []string{"type", "\"function.call.delta\""}, Properties: []string{"agent_id", "arguments", "confirmation_status", "created_at", "id", "model", "name", "output_index", "tool_call_id", "type"}}, {Name: "AgentHandoffStartedEvent", Tags: []string{"AgentHandoffStartedEvent", "agent.handoff.started"}, Type: "object", Required: []string{"id", "previous_agent_id", "previous_agent_name"}, Const: []string{"type", "\"agent.handoff.started\""}, Properties: []string{"created_at", "id", "output_index", "previous_agent_id", "previous_agent_name", "type"}}, {Name: "AgentHandoffDoneEvent", Tags: []string{"AgentHandoffDoneEvent", "agent.handoff.done"}, Type: "object", Required: []string{"id", "next_agent_id", "next_agent_name"}, Const: []string{"type", "\"agent.handoff.done\""}, Properties: []string{"created_at", "id", "next_agent_id", "next_agent_name", "output_index", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1350,20 +1209,11 @@ type ConversationInputs struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ConversationInputs) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.InputEntriesItemList != nil:
-		return json.Marshal(u.InputEntriesItemList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.InputEntriesItemList)
 }
 
 // unionConversationInputs tells openapi.Union.DecodeInto how to recognise each variant of ConversationInputs.
-var unionConversationInputs = openapi.Union{Name: "ConversationInputs", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "InputEntriesItemList", Type: "array"},
-}}
+var unionConversationInputs = openapi.Union{Name: "ConversationInputs", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "InputEntriesItemList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1409,20 +1259,11 @@ type ConversationRequestBaseAgentVersion struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ConversationRequestBaseAgentVersion) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.Int64 != nil:
-		return json.Marshal(u.Int64)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.Int64)
 }
 
 // unionConversationRequestBaseAgentVersion tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseAgentVersion.
-var unionConversationRequestBaseAgentVersion = openapi.Union{Name: "ConversationRequestBaseAgentVersion", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "Int64", Type: "number"},
-}}
+var unionConversationRequestBaseAgentVersion = openapi.Union{Name: "ConversationRequestBaseAgentVersion", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Int64", Type: "number"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1462,35 +1303,11 @@ type ConversationRequestBaseToolsItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ConversationRequestBaseToolsItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.FunctionTool != nil:
-		return json.Marshal(u.FunctionTool)
-	case u.WebSearchTool != nil:
-		return json.Marshal(u.WebSearchTool)
-	case u.WebSearchPremiumTool != nil:
-		return json.Marshal(u.WebSearchPremiumTool)
-	case u.CodeInterpreterTool != nil:
-		return json.Marshal(u.CodeInterpreterTool)
-	case u.ImageGenerationTool != nil:
-		return json.Marshal(u.ImageGenerationTool)
-	case u.DocumentLibraryTool != nil:
-		return json.Marshal(u.DocumentLibraryTool)
-	case u.CustomConnector != nil:
-		return json.Marshal(u.CustomConnector)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.FunctionTool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
 // unionConversationRequestBaseToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseToolsItem.
-var unionConversationRequestBaseToolsItem = openapi.Union{Name: "ConversationRequestBaseToolsItem", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "FunctionTool", Tags: []string{"FunctionTool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}},
-	{Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}},
-	{Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}},
-	{Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}},
-}}
+var unionConversationRequestBaseToolsItem = openapi.Union{Name: "ConversationRequestBaseToolsItem", Discriminator: "type", Variants: []openapi.Variant{{Name: "FunctionTool", Tags: []string{"FunctionTool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}}, {Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}}, {Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1615,20 +1432,11 @@ type CustomConnectorAuthorization struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u CustomConnectorAuthorization) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.OAuth2TokenAuth != nil:
-		return json.Marshal(u.OAuth2TokenAuth)
-	case u.APIKeyAuth != nil:
-		return json.Marshal(u.APIKeyAuth)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.OAuth2TokenAuth, u.APIKeyAuth)
 }
 
 // unionCustomConnectorAuthorization tells openapi.Union.DecodeInto how to recognise each variant of CustomConnectorAuthorization.
-var unionCustomConnectorAuthorization = openapi.Union{Name: "CustomConnectorAuthorization", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "OAuth2TokenAuth", Tags: []string{"OAuth2TokenAuth", "oauth2-token"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"oauth2-token\""}, Properties: []string{"type", "value"}},
-	{Name: "APIKeyAuth", Tags: []string{"APIKeyAuth", "api-key"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"api-key\""}, Properties: []string{"type", "value"}},
-}}
+var unionCustomConnectorAuthorization = openapi.Union{Name: "CustomConnectorAuthorization", Discriminator: "type", Variants: []openapi.Variant{{Name: "OAuth2TokenAuth", Tags: []string{"OAuth2TokenAuth", "oauth2-token"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"oauth2-token\""}, Properties: []string{"type", "value"}}, {Name: "APIKeyAuth", Tags: []string{"APIKeyAuth", "api-key"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"api-key\""}, Properties: []string{"type", "value"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -1979,20 +1787,11 @@ type CustomTaskInProgressAttributesResponsePayload struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u CustomTaskInProgressAttributesResponsePayload) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.JSONPayloadResponse != nil:
-		return json.Marshal(u.JSONPayloadResponse)
-	case u.JSONPatchPayloadResponse != nil:
-		return json.Marshal(u.JSONPatchPayloadResponse)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.JSONPayloadResponse, u.JSONPatchPayloadResponse)
 }
 
 // unionCustomTaskInProgressAttributesResponsePayload tells openapi.Union.DecodeInto how to recognise each variant of CustomTaskInProgressAttributesResponsePayload.
-var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{Name: "CustomTaskInProgressAttributesResponsePayload", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "JSONPayloadResponse", Tags: []string{"JSONPayloadResponse", "json"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json\""}, Properties: []string{"encoding_options", "type", "value"}},
-	{Name: "JSONPatchPayloadResponse", Tags: []string{"JSONPatchPayloadResponse", "json_patch"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json_patch\""}, Properties: []string{"encoding_options", "type", "value"}},
-}}
+var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{Name: "CustomTaskInProgressAttributesResponsePayload", Discriminator: "type", Variants: []openapi.Variant{{Name: "JSONPayloadResponse", Tags: []string{"JSONPayloadResponse", "json"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json\""}, Properties: []string{"encoding_options", "type", "value"}}, {Name: "JSONPatchPayloadResponse", Tags: []string{"JSONPatchPayloadResponse", "json_patch"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json_patch\""}, Properties: []string{"encoding_options", "type", "value"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -2309,20 +2108,11 @@ type DeltaMessageContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u DeltaMessageContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.ContentChunkList != nil:
-		return json.Marshal(u.ContentChunkList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionDeltaMessageContent tells openapi.Union.DecodeInto how to recognise each variant of DeltaMessageContent.
-var unionDeltaMessageContent = openapi.Union{Name: "DeltaMessageContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "ContentChunkList", Type: "array"},
-}}
+var unionDeltaMessageContent = openapi.Union{Name: "DeltaMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -2533,20 +2323,11 @@ type FIMCompletionRequestStop struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u FIMCompletionRequestStop) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.StringList != nil:
-		return json.Marshal(u.StringList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
 }
 
 // unionFIMCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of FIMCompletionRequestStop.
-var unionFIMCompletionRequestStop = openapi.Union{Name: "FIMCompletionRequestStop", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "StringList", Type: "array"},
-}}
+var unionFIMCompletionRequestStop = openapi.Union{Name: "FIMCompletionRequestStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -2694,20 +2475,11 @@ type FunctionCallArguments struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u FunctionCallArguments) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.JSONMap != nil:
-		return json.Marshal(u.JSONMap)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.JSONMap, u.String)
 }
 
 // unionFunctionCallArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallArguments.
-var unionFunctionCallArguments = openapi.Union{Name: "FunctionCallArguments", Variants: []openapi.Variant{
-	{Name: "JSONMap", Type: "object"},
-	{Name: "String", Type: "string"},
-}}
+var unionFunctionCallArguments = openapi.Union{Name: "FunctionCallArguments", Variants: []openapi.Variant{{Name: "JSONMap", Type: "object"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -2758,20 +2530,11 @@ type FunctionCallEntryArguments struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u FunctionCallEntryArguments) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.JSONMap != nil:
-		return json.Marshal(u.JSONMap)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.JSONMap, u.String)
 }
 
 // unionFunctionCallEntryArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallEntryArguments.
-var unionFunctionCallEntryArguments = openapi.Union{Name: "FunctionCallEntryArguments", Variants: []openapi.Variant{
-	{Name: "JSONMap", Type: "object"},
-	{Name: "String", Type: "string"},
-}}
+var unionFunctionCallEntryArguments = openapi.Union{Name: "FunctionCallEntryArguments", Variants: []openapi.Variant{{Name: "JSONMap", Type: "object"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3012,20 +2775,11 @@ type ImageURLChunkImageUrl struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ImageURLChunkImageUrl) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.ImageURL != nil:
-		return json.Marshal(u.ImageURL)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.ImageURL, u.String)
 }
 
 // unionImageURLChunkImageUrl tells openapi.Union.DecodeInto how to recognise each variant of ImageURLChunkImageUrl.
-var unionImageURLChunkImageUrl = openapi.Union{Name: "ImageURLChunkImageUrl", Variants: []openapi.Variant{
-	{Name: "ImageURL", Type: "object"},
-	{Name: "String", Type: "string"},
-}}
+var unionImageURLChunkImageUrl = openapi.Union{Name: "ImageURLChunkImageUrl", Variants: []openapi.Variant{{Name: "ImageURL", Type: "object"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3063,32 +2817,11 @@ type InputEntriesItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u InputEntriesItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.MessageInputEntry != nil:
-		return json.Marshal(u.MessageInputEntry)
-	case u.MessageOutputEntry != nil:
-		return json.Marshal(u.MessageOutputEntry)
-	case u.FunctionResultEntry != nil:
-		return json.Marshal(u.FunctionResultEntry)
-	case u.FunctionCallEntry != nil:
-		return json.Marshal(u.FunctionCallEntry)
-	case u.ToolExecutionEntry != nil:
-		return json.Marshal(u.ToolExecutionEntry)
-	case u.AgentHandoffEntry != nil:
-		return json.Marshal(u.AgentHandoffEntry)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.MessageInputEntry, u.MessageOutputEntry, u.FunctionResultEntry, u.FunctionCallEntry, u.ToolExecutionEntry, u.AgentHandoffEntry)
 }
 
 // unionInputEntriesItem tells openapi.Union.DecodeInto how to recognise each variant of InputEntriesItem.
-var unionInputEntriesItem = openapi.Union{Name: "InputEntriesItem", Variants: []openapi.Variant{
-	{Name: "MessageInputEntry", Type: "object", Required: []string{"content", "role"}, Const: []string{"object", "\"entry\"", "type", "\"message.input\""}, Enum: []string{"role", "[\"assistant\",\"user\"]"}, Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"}},
-	{Name: "MessageOutputEntry", Type: "object", Required: []string{"content"}, Const: []string{"object", "\"entry\"", "role", "\"assistant\"", "type", "\"message.output\""}, Properties: []string{"agent_id", "completed_at", "content", "created_at", "id", "model", "object", "role", "type"}},
-	{Name: "FunctionResultEntry", Type: "object", Required: []string{"result", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.result\""}, Properties: []string{"completed_at", "created_at", "id", "object", "result", "tool_call_id", "type"}},
-	{Name: "FunctionCallEntry", Type: "object", Required: []string{"arguments", "name", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.call\""}, Properties: []string{"agent_id", "arguments", "completed_at", "confirmation_status", "created_at", "id", "model", "name", "object", "tool_call_id", "type"}},
-	{Name: "ToolExecutionEntry", Type: "object", Required: []string{"arguments", "name"}, Const: []string{"object", "\"entry\"", "type", "\"tool.execution\""}, Properties: []string{"agent_id", "arguments", "completed_at", "created_at", "id", "info", "model", "name", "object", "type"}},
-	{Name: "AgentHandoffEntry", Type: "object", Required: []string{"next_agent_id", "next_agent_name", "previous_agent_id", "previous_agent_name"}, Const: []string{"object", "\"entry\"", "type", "\"agent.handoff\""}, Properties: []string{"completed_at", "created_at", "id", "next_agent_id", "next_agent_name", "object", "previous_agent_id", "previous_agent_name", "type"}},
-}}
+var unionInputEntriesItem = openapi.Union{Name: "InputEntriesItem", Variants: []openapi.Variant{{Name: "MessageInputEntry", Type: "object", Required: []string{"content", "role"}, Const: []string{"object", "\"entry\"", "type", "\"message.input\""}, Enum: []string{"role", "[\"assistant\",\"user\"]"}, Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"}}, {Name: "MessageOutputEntry", Type: "object", Required: []string{"content"}, Const: []string{"object", "\"entry\"", "role", "\"assistant\"", "type", "\"message.output\""}, Properties: []string{"agent_id", "completed_at", "content", "created_at", "id", "model", "object", "role", "type"}}, {Name: "FunctionResultEntry", Type: "object", Required: []string{"result", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.result\""}, Properties: []string{"completed_at", "created_at", "id", "object", "result", "tool_call_id", "type"}}, {Name: "FunctionCallEntry", Type: "object", Required: []string{"arguments", "name", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.call\""}, Properties: []string{"agent_id", "arguments", "completed_at", "confirmation_status", "created_at", "id", "model", "name", "object", "tool_call_id", "type"}}, {Name: "ToolExecutionEntry", Type: "object", Required: []string{"arguments", "name"}, Const: []string{"object", "\"entry\"", "type", "\"tool.execution\""}, Properties: []string{"agent_id", "arguments", "completed_at", "created_at", "id", "info", "model", "name", "object", "type"}}, {Name: "AgentHandoffEntry", Type: "object", Required: []string{"next_agent_id", "next_agent_name", "previous_agent_id", "previous_agent_name"}, Const: []string{"object", "\"entry\"", "type", "\"agent.handoff\""}, Properties: []string{"completed_at", "created_at", "id", "next_agent_id", "next_agent_name", "object", "previous_agent_id", "previous_agent_name", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3114,26 +2847,11 @@ type JSONPatch struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u JSONPatch) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.JSONPatchAppend != nil:
-		return json.Marshal(u.JSONPatchAppend)
-	case u.JSONPatchAdd != nil:
-		return json.Marshal(u.JSONPatchAdd)
-	case u.JSONPatchReplace != nil:
-		return json.Marshal(u.JSONPatchReplace)
-	case u.JSONPatchRemove != nil:
-		return json.Marshal(u.JSONPatchRemove)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.JSONPatchAppend, u.JSONPatchAdd, u.JSONPatchReplace, u.JSONPatchRemove)
 }
 
 // unionJSONPatch tells openapi.Union.DecodeInto how to recognise each variant of JSONPatch.
-var unionJSONPatch = openapi.Union{Name: "JSONPatch", Discriminator: "op", Variants: []openapi.Variant{
-	{Name: "JSONPatchAppend", Tags: []string{"JSONPatchAppend", "append"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"append\""}, Properties: []string{"op", "path", "value"}},
-	{Name: "JSONPatchAdd", Tags: []string{"JSONPatchAdd", "add"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"add\""}, Properties: []string{"op", "path", "value"}},
-	{Name: "JSONPatchReplace", Tags: []string{"JSONPatchReplace", "replace"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"replace\""}, Properties: []string{"op", "path", "value"}},
-	{Name: "JSONPatchRemove", Tags: []string{"JSONPatchRemove", "remove"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"remove\""}, Properties: []string{"op", "path", "value"}},
-}}
+var unionJSONPatch = openapi.Union{Name: "JSONPatch", Discriminator: "op", Variants: []openapi.Variant{{Name: "JSONPatchAppend", Tags: []string{"JSONPatchAppend", "append"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"append\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchAdd", Tags: []string{"JSONPatchAdd", "add"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"add\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchReplace", Tags: []string{"JSONPatchReplace", "replace"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"replace\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchRemove", Tags: []string{"JSONPatchRemove", "remove"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"remove\""}, Properties: []string{"op", "path", "value"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3221,20 +2939,11 @@ type JSONPatchAppendValue struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u JSONPatchAppendValue) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.EncryptedPatchValue != nil:
-		return json.Marshal(u.EncryptedPatchValue)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.EncryptedPatchValue)
 }
 
 // unionJSONPatchAppendValue tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchAppendValue.
-var unionJSONPatchAppendValue = openapi.Union{Name: "JSONPatchAppendValue", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "EncryptedPatchValue", Type: "object"},
-}}
+var unionJSONPatchAppendValue = openapi.Union{Name: "JSONPatchAppendValue", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "EncryptedPatchValue", Type: "object"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3290,20 +2999,11 @@ type JSONPatchPayloadValueResponse struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u JSONPatchPayloadValueResponse) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.JSONPatchList != nil:
-		return json.Marshal(u.JSONPatchList)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.JSONPatchList, u.String)
 }
 
 // unionJSONPatchPayloadValueResponse tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchPayloadValueResponse.
-var unionJSONPatchPayloadValueResponse = openapi.Union{Name: "JSONPatchPayloadValueResponse", Variants: []openapi.Variant{
-	{Name: "JSONPatchList", Type: "array"},
-	{Name: "String", Type: "string"},
-}}
+var unionJSONPatchPayloadValueResponse = openapi.Union{Name: "JSONPatchPayloadValueResponse", Variants: []openapi.Variant{{Name: "JSONPatchList", Type: "array"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3441,29 +3141,11 @@ type MessageInputContentChunksItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u MessageInputContentChunksItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.TextChunk != nil:
-		return json.Marshal(u.TextChunk)
-	case u.ImageURLChunk != nil:
-		return json.Marshal(u.ImageURLChunk)
-	case u.ToolFileChunk != nil:
-		return json.Marshal(u.ToolFileChunk)
-	case u.DocumentURLChunk != nil:
-		return json.Marshal(u.DocumentURLChunk)
-	case u.ThinkChunk != nil:
-		return json.Marshal(u.ThinkChunk)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk)
 }
 
 // unionMessageInputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageInputContentChunksItem.
-var unionMessageInputContentChunksItem = openapi.Union{Name: "MessageInputContentChunksItem", Variants: []openapi.Variant{
-	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
-	{Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
-	{Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}},
-	{Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
-	{Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
-}}
+var unionMessageInputContentChunksItem = openapi.Union{Name: "MessageInputContentChunksItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3511,20 +3193,11 @@ type MessageInputEntryContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u MessageInputEntryContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.MessageInputContentChunksItemList != nil:
-		return json.Marshal(u.MessageInputContentChunksItemList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.MessageInputContentChunksItemList)
 }
 
 // unionMessageInputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageInputEntryContent.
-var unionMessageInputEntryContent = openapi.Union{Name: "MessageInputEntryContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "MessageInputContentChunksItemList", Type: "array"},
-}}
+var unionMessageInputEntryContent = openapi.Union{Name: "MessageInputEntryContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "MessageInputContentChunksItemList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3583,32 +3256,11 @@ type MessageOutputContentChunksItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u MessageOutputContentChunksItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.TextChunk != nil:
-		return json.Marshal(u.TextChunk)
-	case u.ImageURLChunk != nil:
-		return json.Marshal(u.ImageURLChunk)
-	case u.ToolFileChunk != nil:
-		return json.Marshal(u.ToolFileChunk)
-	case u.DocumentURLChunk != nil:
-		return json.Marshal(u.DocumentURLChunk)
-	case u.ThinkChunk != nil:
-		return json.Marshal(u.ThinkChunk)
-	case u.ToolReferenceChunk != nil:
-		return json.Marshal(u.ToolReferenceChunk)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
 // unionMessageOutputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputContentChunksItem.
-var unionMessageOutputContentChunksItem = openapi.Union{Name: "MessageOutputContentChunksItem", Variants: []openapi.Variant{
-	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
-	{Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
-	{Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}},
-	{Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
-	{Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
-	{Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}},
-}}
+var unionMessageOutputContentChunksItem = openapi.Union{Name: "MessageOutputContentChunksItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3655,20 +3307,11 @@ type MessageOutputEntryContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u MessageOutputEntryContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.MessageOutputContentChunksItemList != nil:
-		return json.Marshal(u.MessageOutputContentChunksItemList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.MessageOutputContentChunksItemList)
 }
 
 // unionMessageOutputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEntryContent.
-var unionMessageOutputEntryContent = openapi.Union{Name: "MessageOutputEntryContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "MessageOutputContentChunksItemList", Type: "array"},
-}}
+var unionMessageOutputEntryContent = openapi.Union{Name: "MessageOutputEntryContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "MessageOutputContentChunksItemList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3749,20 +3392,11 @@ type MessageOutputEventContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u MessageOutputEventContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.OutputContentChunks != nil:
-		return json.Marshal(u.OutputContentChunks)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.OutputContentChunks)
 }
 
 // unionMessageOutputEventContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEventContent.
-var unionMessageOutputEventContent = openapi.Union{Name: "MessageOutputEventContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "OutputContentChunks"},
-}}
+var unionMessageOutputEventContent = openapi.Union{Name: "MessageOutputEventContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "OutputContentChunks"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -3924,32 +3558,11 @@ type OutputContentChunks struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u OutputContentChunks) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.TextChunk != nil:
-		return json.Marshal(u.TextChunk)
-	case u.ImageURLChunk != nil:
-		return json.Marshal(u.ImageURLChunk)
-	case u.ToolFileChunk != nil:
-		return json.Marshal(u.ToolFileChunk)
-	case u.DocumentURLChunk != nil:
-		return json.Marshal(u.DocumentURLChunk)
-	case u.ThinkChunk != nil:
-		return json.Marshal(u.ThinkChunk)
-	case u.ToolReferenceChunk != nil:
-		return json.Marshal(u.ToolReferenceChunk)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
 // unionOutputContentChunks tells openapi.Union.DecodeInto how to recognise each variant of OutputContentChunks.
-var unionOutputContentChunks = openapi.Union{Name: "OutputContentChunks", Variants: []openapi.Variant{
-	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
-	{Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}},
-	{Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}},
-	{Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}},
-	{Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
-	{Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}},
-}}
+var unionOutputContentChunks = openapi.Union{Name: "OutputContentChunks", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4021,20 +3634,11 @@ type ReferenceChunkReferenceIdsItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ReferenceChunkReferenceIdsItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.Int64 != nil:
-		return json.Marshal(u.Int64)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.Int64, u.String)
 }
 
 // unionReferenceChunkReferenceIdsItem tells openapi.Union.DecodeInto how to recognise each variant of ReferenceChunkReferenceIdsItem.
-var unionReferenceChunkReferenceIdsItem = openapi.Union{Name: "ReferenceChunkReferenceIdsItem", Variants: []openapi.Variant{
-	{Name: "Int64", Type: "number"},
-	{Name: "String", Type: "string"},
-}}
+var unionReferenceChunkReferenceIdsItem = openapi.Union{Name: "ReferenceChunkReferenceIdsItem", Variants: []openapi.Variant{{Name: "Int64", Type: "number"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4276,65 +3880,11 @@ type StreamEventSsePayloadData struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u StreamEventSsePayloadData) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.WorkflowExecutionStartedResponse != nil:
-		return json.Marshal(u.WorkflowExecutionStartedResponse)
-	case u.WorkflowExecutionCompletedResponse != nil:
-		return json.Marshal(u.WorkflowExecutionCompletedResponse)
-	case u.WorkflowExecutionFailedResponse != nil:
-		return json.Marshal(u.WorkflowExecutionFailedResponse)
-	case u.WorkflowExecutionCanceledResponse != nil:
-		return json.Marshal(u.WorkflowExecutionCanceledResponse)
-	case u.WorkflowExecutionContinuedAsNewResponse != nil:
-		return json.Marshal(u.WorkflowExecutionContinuedAsNewResponse)
-	case u.WorkflowTaskTimedOutResponse != nil:
-		return json.Marshal(u.WorkflowTaskTimedOutResponse)
-	case u.WorkflowTaskFailedResponse != nil:
-		return json.Marshal(u.WorkflowTaskFailedResponse)
-	case u.CustomTaskStartedResponse != nil:
-		return json.Marshal(u.CustomTaskStartedResponse)
-	case u.CustomTaskInProgressResponse != nil:
-		return json.Marshal(u.CustomTaskInProgressResponse)
-	case u.CustomTaskCompletedResponse != nil:
-		return json.Marshal(u.CustomTaskCompletedResponse)
-	case u.CustomTaskFailedResponse != nil:
-		return json.Marshal(u.CustomTaskFailedResponse)
-	case u.CustomTaskTimedOutResponse != nil:
-		return json.Marshal(u.CustomTaskTimedOutResponse)
-	case u.CustomTaskCanceledResponse != nil:
-		return json.Marshal(u.CustomTaskCanceledResponse)
-	case u.ActivityTaskStartedResponse != nil:
-		return json.Marshal(u.ActivityTaskStartedResponse)
-	case u.ActivityTaskCompletedResponse != nil:
-		return json.Marshal(u.ActivityTaskCompletedResponse)
-	case u.ActivityTaskRetryingResponse != nil:
-		return json.Marshal(u.ActivityTaskRetryingResponse)
-	case u.ActivityTaskFailedResponse != nil:
-		return json.Marshal(u.ActivityTaskFailedResponse)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.WorkflowExecutionStartedResponse, u.WorkflowExecutionCompletedResponse, u.WorkflowExecutionFailedResponse, u.WorkflowExecutionCanceledResponse, u.WorkflowExecutionContinuedAsNewResponse, u.WorkflowTaskTimedOutResponse, u.WorkflowTaskFailedResponse, u.CustomTaskStartedResponse, u.CustomTaskInProgressResponse, u.CustomTaskCompletedResponse, u.CustomTaskFailedResponse, u.CustomTaskTimedOutResponse, u.CustomTaskCanceledResponse, u.ActivityTaskStartedResponse, u.ActivityTaskCompletedResponse, u.ActivityTaskRetryingResponse, u.ActivityTaskFailedResponse)
 }
 
 // unionStreamEventSsePayloadData tells openapi.Union.DecodeInto how to recognise each variant of StreamEventSsePayloadData.
-var unionStreamEventSsePayloadData = openapi.Union{Name: "StreamEventSsePayloadData", Variants: []openapi.Variant{
-	{Name: "WorkflowExecutionStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "WorkflowExecutionCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "WorkflowExecutionFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "WorkflowExecutionCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "WorkflowExecutionContinuedAsNewResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CONTINUED_AS_NEW\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "WorkflowTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "WorkflowTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "CustomTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "CustomTaskInProgressResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_IN_PROGRESS\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "CustomTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "CustomTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "CustomTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "CustomTaskCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "ActivityTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "ActivityTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "ActivityTaskRetryingResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_RETRYING\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-	{Name: "ActivityTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}},
-}}
+var unionStreamEventSsePayloadData = openapi.Union{Name: "StreamEventSsePayloadData", Variants: []openapi.Variant{{Name: "WorkflowExecutionStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionContinuedAsNewResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CONTINUED_AS_NEW\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskInProgressResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_IN_PROGRESS\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskRetryingResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_RETRYING\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4375,20 +3925,11 @@ type StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.StreamEventSsePayload != nil:
-		return json.Marshal(u.StreamEventSsePayload)
-	case u.StreamEventSseErrorData != nil:
-		return json.Marshal(u.StreamEventSseErrorData)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.StreamEventSsePayload, u.StreamEventSseErrorData)
 }
 
 // unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent tells openapi.Union.DecodeInto how to recognise each variant of StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.
-var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent", Variants: []openapi.Variant{
-	{Name: "StreamEventSsePayload", Type: "object", Required: []string{"broker_sequence", "data", "stream", "workflow_context"}, Properties: []string{"broker_sequence", "data", "metadata", "stream", "timestamp", "workflow_context"}},
-	{Name: "StreamEventSseErrorData", Type: "object", Required: []string{"error", "reason"}, Properties: []string{"error", "reason"}},
-}}
+var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent", Variants: []openapi.Variant{{Name: "StreamEventSsePayload", Type: "object", Required: []string{"broker_sequence", "data", "stream", "workflow_context"}, Properties: []string{"broker_sequence", "data", "metadata", "stream", "timestamp", "workflow_context"}}, {Name: "StreamEventSseErrorData", Type: "object", Required: []string{"error", "reason"}, Properties: []string{"error", "reason"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4440,20 +3981,11 @@ type SystemMessageContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u SystemMessageContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.SystemMessageContentChunksList != nil:
-		return json.Marshal(u.SystemMessageContentChunksList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.SystemMessageContentChunksList)
 }
 
 // unionSystemMessageContent tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContent.
-var unionSystemMessageContent = openapi.Union{Name: "SystemMessageContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "SystemMessageContentChunksList", Type: "array"},
-}}
+var unionSystemMessageContent = openapi.Union{Name: "SystemMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "SystemMessageContentChunksList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4477,20 +4009,11 @@ type SystemMessageContentChunks struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u SystemMessageContentChunks) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.TextChunk != nil:
-		return json.Marshal(u.TextChunk)
-	case u.ThinkChunk != nil:
-		return json.Marshal(u.ThinkChunk)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ThinkChunk)
 }
 
 // unionSystemMessageContentChunks tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContentChunks.
-var unionSystemMessageContentChunks = openapi.Union{Name: "SystemMessageContentChunks", Discriminator: "type", Variants: []openapi.Variant{
-	{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
-	{Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}},
-}}
+var unionSystemMessageContentChunks = openapi.Union{Name: "SystemMessageContentChunks", Discriminator: "type", Variants: []openapi.Variant{{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4565,23 +4088,11 @@ type ThinkChunkThinkingItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ThinkChunkThinkingItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.TextChunk != nil:
-		return json.Marshal(u.TextChunk)
-	case u.ToolReferenceChunk != nil:
-		return json.Marshal(u.ToolReferenceChunk)
-	case u.ReferenceChunk != nil:
-		return json.Marshal(u.ReferenceChunk)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ToolReferenceChunk, u.ReferenceChunk)
 }
 
 // unionThinkChunkThinkingItem tells openapi.Union.DecodeInto how to recognise each variant of ThinkChunkThinkingItem.
-var unionThinkChunkThinkingItem = openapi.Union{Name: "ThinkChunkThinkingItem", Variants: []openapi.Variant{
-	{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}},
-	{Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}},
-	{Name: "ReferenceChunk", Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}},
-}}
+var unionThinkChunkThinkingItem = openapi.Union{Name: "ThinkChunkThinkingItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}, {Name: "ReferenceChunk", Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4697,20 +4208,11 @@ type ToolExecutionDeltaEventName struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolExecutionDeltaEventName) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.BuiltInConnectors != nil:
-		return json.Marshal(u.BuiltInConnectors)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionDeltaEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDeltaEventName.
-var unionToolExecutionDeltaEventName = openapi.Union{Name: "ToolExecutionDeltaEventName", Variants: []openapi.Variant{
-	{Name: "BuiltInConnectors", Type: "string"},
-	{Name: "String", Type: "string"},
-}}
+var unionToolExecutionDeltaEventName = openapi.Union{Name: "ToolExecutionDeltaEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4764,20 +4266,11 @@ type ToolExecutionDoneEventName struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolExecutionDoneEventName) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.BuiltInConnectors != nil:
-		return json.Marshal(u.BuiltInConnectors)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionDoneEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDoneEventName.
-var unionToolExecutionDoneEventName = openapi.Union{Name: "ToolExecutionDoneEventName", Variants: []openapi.Variant{
-	{Name: "BuiltInConnectors", Type: "string"},
-	{Name: "String", Type: "string"},
-}}
+var unionToolExecutionDoneEventName = openapi.Union{Name: "ToolExecutionDoneEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4835,20 +4328,11 @@ type ToolExecutionEntryName struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolExecutionEntryName) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.BuiltInConnectors != nil:
-		return json.Marshal(u.BuiltInConnectors)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionEntryName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionEntryName.
-var unionToolExecutionEntryName = openapi.Union{Name: "ToolExecutionEntryName", Variants: []openapi.Variant{
-	{Name: "BuiltInConnectors", Type: "string"},
-	{Name: "String", Type: "string"},
-}}
+var unionToolExecutionEntryName = openapi.Union{Name: "ToolExecutionEntryName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4916,20 +4400,11 @@ type ToolExecutionStartedEventName struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolExecutionStartedEventName) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.BuiltInConnectors != nil:
-		return json.Marshal(u.BuiltInConnectors)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionStartedEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionStartedEventName.
-var unionToolExecutionStartedEventName = openapi.Union{Name: "ToolExecutionStartedEventName", Variants: []openapi.Variant{
-	{Name: "BuiltInConnectors", Type: "string"},
-	{Name: "String", Type: "string"},
-}}
+var unionToolExecutionStartedEventName = openapi.Union{Name: "ToolExecutionStartedEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -4979,20 +4454,11 @@ type ToolFileChunkTool struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolFileChunkTool) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.BuiltInConnectors != nil:
-		return json.Marshal(u.BuiltInConnectors)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolFileChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolFileChunkTool.
-var unionToolFileChunkTool = openapi.Union{Name: "ToolFileChunkTool", Variants: []openapi.Variant{
-	{Name: "BuiltInConnectors", Type: "string"},
-	{Name: "String", Type: "string"},
-}}
+var unionToolFileChunkTool = openapi.Union{Name: "ToolFileChunkTool", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -5039,20 +4505,11 @@ type ToolMessageContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolMessageContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.ContentChunkList != nil:
-		return json.Marshal(u.ContentChunkList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionToolMessageContent tells openapi.Union.DecodeInto how to recognise each variant of ToolMessageContent.
-var unionToolMessageContent = openapi.Union{Name: "ToolMessageContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "ContentChunkList", Type: "array"},
-}}
+var unionToolMessageContent = openapi.Union{Name: "ToolMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -5104,20 +4561,11 @@ type ToolReferenceChunkTool struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ToolReferenceChunkTool) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.BuiltInConnectors != nil:
-		return json.Marshal(u.BuiltInConnectors)
-	case u.String != nil:
-		return json.Marshal(u.String)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolReferenceChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolReferenceChunkTool.
-var unionToolReferenceChunkTool = openapi.Union{Name: "ToolReferenceChunkTool", Variants: []openapi.Variant{
-	{Name: "BuiltInConnectors", Type: "string"},
-	{Name: "String", Type: "string"},
-}}
+var unionToolReferenceChunkTool = openapi.Union{Name: "ToolReferenceChunkTool", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -5221,20 +4669,11 @@ type UserMessageContent struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u UserMessageContent) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.ContentChunkList != nil:
-		return json.Marshal(u.ContentChunkList)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionUserMessageContent tells openapi.Union.DecodeInto how to recognise each variant of UserMessageContent.
-var unionUserMessageContent = openapi.Union{Name: "UserMessageContent", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "ContentChunkList", Type: "array"},
-}}
+var unionUserMessageContent = openapi.Union{Name: "UserMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
@@ -5285,20 +4724,11 @@ type ValidationErrorLocItem struct {
 
 // MarshalJSON writes the first variant that is set, else Raw (null when empty).
 func (u ValidationErrorLocItem) MarshalJSON() ([]byte, error) {
-	switch {
-	case u.String != nil:
-		return json.Marshal(u.String)
-	case u.Int64 != nil:
-		return json.Marshal(u.Int64)
-	}
-	return json.Marshal(u.Raw)
+	return openapi.MarshalUnion(u.Raw, u.String, u.Int64)
 }
 
 // unionValidationErrorLocItem tells openapi.Union.DecodeInto how to recognise each variant of ValidationErrorLocItem.
-var unionValidationErrorLocItem = openapi.Union{Name: "ValidationErrorLocItem", Variants: []openapi.Variant{
-	{Name: "String", Type: "string"},
-	{Name: "Int64", Type: "number"},
-}}
+var unionValidationErrorLocItem = openapi.Union{Name: "ValidationErrorLocItem", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Int64", Type: "number"}}}
 
 // UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).

@@ -16,14 +16,11 @@ import (
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json.
+var fixedHeaders1 = map[string]string{"Accept": "application/json"}
+
 // opListCustomers describes ListCustomers to the runtime.
-var opListCustomers = runtime.Operation{
-	Name:      "ListCustomers",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
-}
+var opListCustomers = runtime.Operation{Name: "ListCustomers", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // ListCustomers sends GET /v1/customers with Accept: application/json.
 //
@@ -32,20 +29,11 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 	if in == nil {
 		in = &ListCustomersInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/v1/customers",
-		Query:  url.Values{},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/v1/customers", Query: url.Values{}}
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "starting_after", in.StartingAfter, "form", true)
 	out := new(ListCustomersOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // ListCustomersPages returns an iterator over the pages of ListCustomers, starting from in (not
@@ -120,34 +108,16 @@ func (c *Client) ListCustomersItems(ctx context.Context, in *ListCustomersInput,
 }
 
 // opListIssues describes ListIssues to the runtime.
-var opListIssues = runtime.Operation{
-	Name:      "ListIssues",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
-}
+var opListIssues = runtime.Operation{Name: "ListIssues", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateListIssues returns a *runtime.InvalidParamsError naming every member of in
 // that ListIssues refuses before sending (a nil in misses them all), or nil.
 func validateListIssues(in *ListIssuesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Owner == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Owner", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.Owner == "." || in.Owner == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Owner", Reason: runtime.DotSegmentPathParameter})
-	}
-	if in == nil || in.Repo == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Repo", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.Repo == "." || in.Repo == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListIssuesInput.Repo", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Owner == "", "ListIssuesInput.Owner", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.Owner == "." || in.Owner == ".."), "ListIssuesInput.Owner", runtime.DotSegmentPathParameter)
+	errs = runtime.CheckParam(errs, in == nil || in.Repo == "", "ListIssuesInput.Repo", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.Repo == "." || in.Repo == ".."), "ListIssuesInput.Repo", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // ListIssues sends GET /repos/{owner}/{repo}/issues with Accept: application/json.
@@ -168,26 +138,17 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 	if in == nil {
 		in = &ListIssuesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/repos/" + openapi.PathParam("owner", in.Owner, "simple", false) + "/" + openapi.PathParam("repo", in.Repo, "simple", false) + "/issues",
-		Query:  url.Values{},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/repos/" + openapi.PathParam("owner", in.Owner, "simple", false) + "/" + openapi.PathParam("repo", in.Repo, "simple", false) + "/issues", Query: url.Values{}}
 	openapi.AppendQuery(req.Query, "state", in.State, "form", true)
 	openapi.AppendQuery(req.Query, "per_page", in.PerPage, "form", true)
 	openapi.AppendQuery(req.Query, "page", in.Page, "form", true)
 	out := new(ListIssuesOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
+	return result(out, c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "Link", &out.Link); err != nil {
 			return err
 		}
-		return runtime.DecodeJSONKeep(&out.Body, &raw)(r)
-	}, "Link", link)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+		return runtime.DecodeJSONKeep(&out.Body, &out.ResultMetadata.Body)(r)
+	}, "Link", link)))
 }
 
 // ListIssuesPages returns an iterator over the pages of ListIssues, starting from in (not changed;

@@ -22,17 +22,9 @@ var opCreatePet = runtime.Operation{
 // validateCreatePet returns a *runtime.InvalidParamsError naming every member of in
 // that CreatePet refuses before sending (a nil in misses them all), or nil.
 func validateCreatePet(in *Pet) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "Pet.Id", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "Pet.Name", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "Pet.Id", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "Pet.Name", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Create a pet.
@@ -54,42 +46,23 @@ func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options))
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opCreatePet, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "application/json",
-		Method:      "POST",
-		Path:        "/pets",
-	}
+	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/pets"}
 	out := new(CreatePetOutput)
-	if err := c.call(ctx, &opCreatePet, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opCreatePet, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json.
+var fixedHeaders1 = map[string]string{"Accept": "application/json"}
+
 // opGetPet describes GetPet to the runtime.
-var opGetPet = runtime.Operation{
-	Name:      "GetPet",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
-}
+var opGetPet = runtime.Operation{Name: "GetPet", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGetPet returns a *runtime.InvalidParamsError naming every member of in
 // that GetPet refuses before sending (a nil in misses them all), or nil.
 func validateGetPet(in *GetPetInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.PetId == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetPetInput.PetId", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.PetId == "." || in.PetId == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetPetInput.PetId", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.PetId == "", "GetPetInput.PetId", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.PetId == "." || in.PetId == ".."), "GetPetInput.PetId", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Get one pet.
@@ -107,26 +80,16 @@ func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Opti
 	if in == nil {
 		in = &GetPetInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/pets/" + openapi.PathParam("petId", in.PetId, "simple", false),
-	}
+	req := &runtime.Request{Method: "GET", Path: "/pets/" + openapi.PathParam("petId", in.PetId, "simple", false)}
 	out := new(GetPetOutput)
-	var raw []byte
-	if err := c.call(ctx, &opGetPet, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGetPet, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
 }
 
 // opListPets describes ListPets to the runtime.
 var opListPets = runtime.Operation{
-	Name:      "ListPets",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "application/json",
-	},
+	Name:         "ListPets",
+	RetrySafe:    true,
+	FixedHeaders: fixedHeaders1,
 	Backoff: runtime.ModeDefaults{
 		MaxAttempts:         2147483647,
 		TransientBaseDelay:  100 * time.Millisecond,
@@ -151,15 +114,7 @@ func (c *Client) ListPets(ctx context.Context, in *ListPetsInput, opts ...func(*
 	if in == nil {
 		in = &ListPetsInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/pets",
-	}
+	req := &runtime.Request{Method: "GET", Path: "/pets"}
 	out := new(ListPetsOutput)
-	var raw []byte
-	if err := c.call(ctx, &opListPets, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(&out.Body, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opListPets, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(&out.Body, &out.ResultMetadata.Body)))
 }

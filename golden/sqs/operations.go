@@ -14,34 +14,17 @@ import (
 )
 
 // opGETAddPermission describes GETAddPermission to the runtime.
-var opGETAddPermission = runtime.Operation{
-	Name:      "GETAddPermission",
-	RetrySafe: true,
-}
+var opGETAddPermission = runtime.Operation{Name: "GETAddPermission", RetrySafe: true}
 
 // validateGETAddPermission returns a *runtime.InvalidParamsError naming every member of in
 // that GETAddPermission refuses before sending (a nil in misses them all), or nil.
 func validateGETAddPermission(in *GETAddPermissionInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.Label", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.AWSAccountIds == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.AWSAccountIds", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Actions == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.Actions", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETAddPermissionInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETAddPermissionInput.Label", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.AWSAccountIds == nil, "GETAddPermissionInput.AWSAccountIds", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Actions == nil, "GETAddPermissionInput.Actions", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETAddPermissionInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETAddPermissionInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Adds a permission to a queue for a specific [principal]. This allows sharing access to the
@@ -93,50 +76,28 @@ func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput
 	if in == nil {
 		in = &GETAddPermissionInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"AddPermission"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"AddPermission"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Label", in.Label, "form", true)
 	openapi.AppendQuery(req.Query, "AWSAccountIds", in.AWSAccountIds, "form", true)
 	openapi.AppendQuery(req.Query, "Actions", in.Actions, "form", true)
 	out := new(GETAddPermissionOutput)
-	if err := c.call(ctx, &opGETAddPermission, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETAddPermission, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETChangeMessageVisibility describes GETChangeMessageVisibility to the runtime.
-var opGETChangeMessageVisibility = runtime.Operation{
-	Name:      "GETChangeMessageVisibility",
-	RetrySafe: true,
-}
+var opGETChangeMessageVisibility = runtime.Operation{Name: "GETChangeMessageVisibility", RetrySafe: true}
 
 // validateGETChangeMessageVisibility returns a *runtime.InvalidParamsError naming every member of in
 // that GETChangeMessageVisibility refuses before sending (a nil in misses them all), or nil.
 func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.ReceiptHandle", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.VisibilityTimeout", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETChangeMessageVisibilityInput.ReceiptHandle", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "GETChangeMessageVisibilityInput.VisibilityTimeout", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETChangeMessageVisibilityInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETChangeMessageVisibilityInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
@@ -200,49 +161,29 @@ func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMe
 	if in == nil {
 		in = &GETChangeMessageVisibilityInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"ChangeMessageVisibility"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"ChangeMessageVisibility"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
 	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
 	out := new(GETChangeMessageVisibilityOutput)
-	if err := c.call(ctx, &opGETChangeMessageVisibility, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETChangeMessageVisibility, req, opts, &out.ResultMetadata, nil))
 }
 
+// fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: text/xml.
+var fixedHeaders1 = map[string]string{"Accept": "text/xml"}
+
 // opGETChangeMessageVisibilityBatch describes GETChangeMessageVisibilityBatch to the runtime.
-var opGETChangeMessageVisibilityBatch = runtime.Operation{
-	Name:      "GETChangeMessageVisibilityBatch",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETChangeMessageVisibilityBatch = runtime.Operation{Name: "GETChangeMessageVisibilityBatch", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
 // that GETChangeMessageVisibilityBatch refuses before sending (a nil in misses them all), or nil.
 func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatchInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.Entries", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETChangeMessageVisibilityBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Entries == nil, "GETChangeMessageVisibilityBatchInput.Entries", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETChangeMessageVisibilityBatchInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETChangeMessageVisibilityBatchInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Changes the visibility timeout of multiple messages. This is a batch version of
@@ -277,44 +218,23 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 	if in == nil {
 		in = &GETChangeMessageVisibilityBatchInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"ChangeMessageVisibilityBatch"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"ChangeMessageVisibilityBatch"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(ChangeMessageVisibilityBatchResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETCreateQueue describes GETCreateQueue to the runtime.
-var opGETCreateQueue = runtime.Operation{
-	Name:      "GETCreateQueue",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETCreateQueue = runtime.Operation{Name: "GETCreateQueue", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETCreateQueue returns a *runtime.InvalidParamsError naming every member of in
 // that GETCreateQueue refuses before sending (a nil in misses them all), or nil.
 func validateGETCreateQueue(in *GETCreateQueueInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETCreateQueueInput.QueueName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETCreateQueueInput.QueueName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
@@ -376,49 +296,27 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	if in == nil {
 		in = &GETCreateQueueInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/",
-		Query: url.Values{
-			"Action":  {"CreateQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/", Query: url.Values{
+		"Action":  {"CreateQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
 	out := new(CreateQueueResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETDeleteMessage describes GETDeleteMessage to the runtime.
-var opGETDeleteMessage = runtime.Operation{
-	Name:      "GETDeleteMessage",
-	RetrySafe: true,
-}
+var opGETDeleteMessage = runtime.Operation{Name: "GETDeleteMessage", RetrySafe: true}
 
 // validateGETDeleteMessage returns a *runtime.InvalidParamsError naming every member of in
 // that GETDeleteMessage refuses before sending (a nil in misses them all), or nil.
 func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.ReceiptHandle", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETDeleteMessageInput.ReceiptHandle", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETDeleteMessageInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETDeleteMessageInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes the specified message from the specified queue. To select the message to delete, use the
@@ -453,48 +351,25 @@ func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput
 	if in == nil {
 		in = &GETDeleteMessageInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"DeleteMessage"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"DeleteMessage"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
 	out := new(GETDeleteMessageOutput)
-	if err := c.call(ctx, &opGETDeleteMessage, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETDeleteMessage, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETDeleteMessageBatch describes GETDeleteMessageBatch to the runtime.
-var opGETDeleteMessageBatch = runtime.Operation{
-	Name:      "GETDeleteMessageBatch",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETDeleteMessageBatch = runtime.Operation{Name: "GETDeleteMessageBatch", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
 // that GETDeleteMessageBatch refuses before sending (a nil in misses them all), or nil.
 func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.Entries", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteMessageBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Entries == nil, "GETDeleteMessageBatchInput.Entries", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETDeleteMessageBatchInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETDeleteMessageBatchInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
@@ -527,44 +402,24 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 	if in == nil {
 		in = &GETDeleteMessageBatchInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"DeleteMessageBatch"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"DeleteMessageBatch"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(DeleteMessageBatchResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETDeleteQueue describes GETDeleteQueue to the runtime.
-var opGETDeleteQueue = runtime.Operation{
-	Name:      "GETDeleteQueue",
-	RetrySafe: true,
-}
+var opGETDeleteQueue = runtime.Operation{Name: "GETDeleteQueue", RetrySafe: true}
 
 // validateGETDeleteQueue returns a *runtime.InvalidParamsError naming every member of in
 // that GETDeleteQueue refuses before sending (a nil in misses them all), or nil.
 func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETDeleteQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.QueueName == "", "GETDeleteQueueInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETDeleteQueueInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
@@ -598,44 +453,23 @@ func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, op
 	if in == nil {
 		in = &GETDeleteQueueInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"DeleteQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"DeleteQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(GETDeleteQueueOutput)
-	if err := c.call(ctx, &opGETDeleteQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETDeleteQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETGetQueueAttributes describes GETGetQueueAttributes to the runtime.
-var opGETGetQueueAttributes = runtime.Operation{
-	Name:      "GETGetQueueAttributes",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETGetQueueAttributes = runtime.Operation{Name: "GETGetQueueAttributes", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
 // that GETGetQueueAttributes refuses before sending (a nil in misses them all), or nil.
 func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueAttributesInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueAttributesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.QueueName == "", "GETGetQueueAttributesInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETGetQueueAttributesInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Gets attributes for the specified queue.
@@ -660,44 +494,23 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 	if in == nil {
 		in = &GETGetQueueAttributesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"GetQueueAttributes"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"GetQueueAttributes"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
 	out := new(GetQueueAttributesResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETGetQueueUrl describes GETGetQueueUrl to the runtime.
-var opGETGetQueueUrl = runtime.Operation{
-	Name:      "GETGetQueueUrl",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETGetQueueUrl = runtime.Operation{Name: "GETGetQueueUrl", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
 // that GETGetQueueUrl refuses before sending (a nil in misses them all), or nil.
 func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETGetQueueUrlInput.QueueName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETGetQueueUrlInput.QueueName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns the URL of an existing Amazon SQS queue.
@@ -723,48 +536,25 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	if in == nil {
 		in = &GETGetQueueUrlInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/",
-		Query: url.Values{
-			"Action":  {"GetQueueUrl"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/", Query: url.Values{
+		"Action":  {"GetQueueUrl"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
 	out := new(GetQueueUrlResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETListDeadLetterSourceQueues describes GETListDeadLetterSourceQueues to the runtime.
-var opGETListDeadLetterSourceQueues = runtime.Operation{
-	Name:      "GETListDeadLetterSourceQueues",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETListDeadLetterSourceQueues = runtime.Operation{Name: "GETListDeadLetterSourceQueues", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
 // that GETListDeadLetterSourceQueues refuses before sending (a nil in misses them all), or nil.
 func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETListDeadLetterSourceQueuesInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETListDeadLetterSourceQueuesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.QueueName == "", "GETListDeadLetterSourceQueuesInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETListDeadLetterSourceQueuesInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
@@ -797,48 +587,25 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	if in == nil {
 		in = &GETListDeadLetterSourceQueuesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"ListDeadLetterSourceQueues"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"ListDeadLetterSourceQueues"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETListQueueTags describes GETListQueueTags to the runtime.
-var opGETListQueueTags = runtime.Operation{
-	Name:      "GETListQueueTags",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETListQueueTags = runtime.Operation{Name: "GETListQueueTags", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETListQueueTags returns a *runtime.InvalidParamsError naming every member of in
 // that GETListQueueTags refuses before sending (a nil in misses them all), or nil.
 func validateGETListQueueTags(in *GETListQueueTagsInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETListQueueTagsInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETListQueueTagsInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.QueueName == "", "GETListQueueTagsInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETListQueueTagsInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
@@ -865,31 +632,16 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 	if in == nil {
 		in = &GETListQueueTagsInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"ListQueueTags"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"ListQueueTags"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(ListQueueTagsResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETListQueues describes GETListQueues to the runtime.
-var opGETListQueues = runtime.Operation{
-	Name:      "GETListQueues",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETListQueues = runtime.Operation{Name: "GETListQueues", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
@@ -914,24 +666,15 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	if in == nil {
 		in = &GETListQueuesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/",
-		Query: url.Values{
-			"Action":  {"ListQueues"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/", Query: url.Values{
+		"Action":  {"ListQueues"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "QueueNamePrefix", in.QueueNamePrefix, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListQueuesResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // GETListQueuesPages returns an iterator over the pages of GETListQueues, starting from in (not
@@ -1000,25 +743,14 @@ func (c *Client) GETListQueuesItems(ctx context.Context, in *GETListQueuesInput,
 }
 
 // opGETPurgeQueue describes GETPurgeQueue to the runtime.
-var opGETPurgeQueue = runtime.Operation{
-	Name:      "GETPurgeQueue",
-	RetrySafe: true,
-}
+var opGETPurgeQueue = runtime.Operation{Name: "GETPurgeQueue", RetrySafe: true}
 
 // validateGETPurgeQueue returns a *runtime.InvalidParamsError naming every member of in
 // that GETPurgeQueue refuses before sending (a nil in misses them all), or nil.
 func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETPurgeQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETPurgeQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.QueueName == "", "GETPurgeQueueInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETPurgeQueueInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
@@ -1048,45 +780,23 @@ func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts
 	if in == nil {
 		in = &GETPurgeQueueInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"PurgeQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"PurgeQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(GETPurgeQueueOutput)
-	if err := c.call(ctx, &opGETPurgeQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETPurgeQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETReceiveMessage describes GETReceiveMessage to the runtime.
-var opGETReceiveMessage = runtime.Operation{
-	Name:        "GETReceiveMessage",
-	RetrySafe:   true,
-	LongPolling: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETReceiveMessage = runtime.Operation{Name: "GETReceiveMessage", RetrySafe: true, LongPolling: true, FixedHeaders: fixedHeaders1}
 
 // validateGETReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
 // that GETReceiveMessage refuses before sending (a nil in misses them all), or nil.
 func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETReceiveMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETReceiveMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.QueueName == "", "GETReceiveMessageInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETReceiveMessageInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
@@ -1146,14 +856,10 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	if in == nil {
 		in = &GETReceiveMessageInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"ReceiveMessage"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"ReceiveMessage"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
 	openapi.AppendQuery(req.Query, "MessageAttributeNames", in.MessageAttributeNames, "form", true)
 	openapi.AppendQuery(req.Query, "MaxNumberOfMessages", in.MaxNumberOfMessages, "form", true)
@@ -1161,37 +867,19 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
 	out := new(ReceiveMessageResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETRemovePermission describes GETRemovePermission to the runtime.
-var opGETRemovePermission = runtime.Operation{
-	Name:      "GETRemovePermission",
-	RetrySafe: true,
-}
+var opGETRemovePermission = runtime.Operation{Name: "GETRemovePermission", RetrySafe: true}
 
 // validateGETRemovePermission returns a *runtime.InvalidParamsError naming every member of in
 // that GETRemovePermission refuses before sending (a nil in misses them all), or nil.
 func validateGETRemovePermission(in *GETRemovePermissionInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.Label", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETRemovePermissionInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETRemovePermissionInput.Label", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETRemovePermissionInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETRemovePermissionInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
@@ -1221,48 +909,25 @@ func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissio
 	if in == nil {
 		in = &GETRemovePermissionInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"RemovePermission"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"RemovePermission"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Label", in.Label, "form", true)
 	out := new(GETRemovePermissionOutput)
-	if err := c.call(ctx, &opGETRemovePermission, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETRemovePermission, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETSendMessage describes GETSendMessage to the runtime.
-var opGETSendMessage = runtime.Operation{
-	Name:      "GETSendMessage",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETSendMessage = runtime.Operation{Name: "GETSendMessage", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETSendMessage returns a *runtime.InvalidParamsError naming every member of in
 // that GETSendMessage refuses before sending (a nil in misses them all), or nil.
 func validateGETSendMessage(in *GETSendMessageInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.MessageBody", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GETSendMessageInput.MessageBody", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETSendMessageInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETSendMessageInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Delivers a message to the specified queue.
@@ -1291,14 +956,10 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	if in == nil {
 		in = &GETSendMessageInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"SendMessage"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"SendMessage"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "MessageBody", in.MessageBody, "form", true)
 	openapi.AppendQuery(req.Query, "DelaySeconds", in.DelaySeconds, "form", true)
 	openapi.AppendQuery(req.Query, "MessageAttribute", in.MessageAttribute, "form", true)
@@ -1306,40 +967,19 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
 	out := new(SendMessageResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETSendMessageBatch describes GETSendMessageBatch to the runtime.
-var opGETSendMessageBatch = runtime.Operation{
-	Name:      "GETSendMessageBatch",
-	RetrySafe: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opGETSendMessageBatch = runtime.Operation{Name: "GETSendMessageBatch", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // validateGETSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
 // that GETSendMessageBatch refuses before sending (a nil in misses them all), or nil.
 func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.Entries", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSendMessageBatchInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Entries == nil, "GETSendMessageBatchInput.Entries", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETSendMessageBatchInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETSendMessageBatchInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
@@ -1387,47 +1027,25 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 	if in == nil {
 		in = &GETSendMessageBatchInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"SendMessageBatch"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"SendMessageBatch"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(SendMessageBatchResult)
-	var raw []byte
-	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opGETSetQueueAttributes describes GETSetQueueAttributes to the runtime.
-var opGETSetQueueAttributes = runtime.Operation{
-	Name:      "GETSetQueueAttributes",
-	RetrySafe: true,
-}
+var opGETSetQueueAttributes = runtime.Operation{Name: "GETSetQueueAttributes", RetrySafe: true}
 
 // validateGETSetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
 // that GETSetQueueAttributes refuses before sending (a nil in misses them all), or nil.
 func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Attribute == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.Attribute", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETSetQueueAttributesInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Attribute == nil, "GETSetQueueAttributesInput.Attribute", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETSetQueueAttributesInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETSetQueueAttributesInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
@@ -1460,45 +1078,25 @@ func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttri
 	if in == nil {
 		in = &GETSetQueueAttributesInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"SetQueueAttributes"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"SetQueueAttributes"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	out := new(GETSetQueueAttributesOutput)
-	if err := c.call(ctx, &opGETSetQueueAttributes, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETSetQueueAttributes, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETTagQueue describes GETTagQueue to the runtime.
-var opGETTagQueue = runtime.Operation{
-	Name:      "GETTagQueue",
-	RetrySafe: true,
-}
+var opGETTagQueue = runtime.Operation{Name: "GETTagQueue", RetrySafe: true}
 
 // validateGETTagQueue returns a *runtime.InvalidParamsError naming every member of in
 // that GETTagQueue refuses before sending (a nil in misses them all), or nil.
 func validateGETTagQueue(in *GETTagQueueInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.Tags", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETTagQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.Tags == nil, "GETTagQueueInput.Tags", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETTagQueueInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETTagQueueInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
@@ -1535,45 +1133,25 @@ func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...
 	if in == nil {
 		in = &GETTagQueueInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"TagQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"TagQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "Tags", in.Tags, "form", true)
 	out := new(GETTagQueueOutput)
-	if err := c.call(ctx, &opGETTagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETTagQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opGETUntagQueue describes GETUntagQueue to the runtime.
-var opGETUntagQueue = runtime.Operation{
-	Name:      "GETUntagQueue",
-	RetrySafe: true,
-}
+var opGETUntagQueue = runtime.Operation{Name: "GETUntagQueue", RetrySafe: true}
 
 // validateGETUntagQueue returns a *runtime.InvalidParamsError naming every member of in
 // that GETUntagQueue refuses before sending (a nil in misses them all), or nil.
 func validateGETUntagQueue(in *GETUntagQueueInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.TagKeys", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.QueueName == "" {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.QueueName", Reason: runtime.EmptyPathParameter})
-	}
-	if in != nil && (in.QueueName == "." || in.QueueName == "..") {
-		errs = append(errs, runtime.InvalidParamError{Field: "GETUntagQueueInput.QueueName", Reason: runtime.DotSegmentPathParameter})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil || in.TagKeys == nil, "GETUntagQueueInput.TagKeys", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.QueueName == "", "GETUntagQueueInput.QueueName", runtime.EmptyPathParameter)
+	errs = runtime.CheckParam(errs, in != nil && (in.QueueName == "." || in.QueueName == ".."), "GETUntagQueueInput.QueueName", runtime.DotSegmentPathParameter)
+	return runtime.InvalidParams(errs)
 }
 
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
@@ -1599,20 +1177,13 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 	if in == nil {
 		in = &GETUntagQueueInput{}
 	}
-	req := &runtime.Request{
-		Method: "GET",
-		Path:   "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/",
-		Query: url.Values{
-			"Action":  {"UntagQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Method: "GET", Path: "/" + openapi.PathParam("AccountNumber", in.AccountNumber, "simple", false) + "/" + openapi.PathParam("QueueName", in.QueueName, "simple", false) + "/", Query: url.Values{
+		"Action":  {"UntagQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "TagKeys", in.TagKeys, "form", true)
 	out := new(GETUntagQueueOutput)
-	if err := c.call(ctx, &opGETUntagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opGETUntagQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
@@ -1621,23 +1192,11 @@ var opPOSTAddPermission = runtime.Operation{Name: "POSTAddPermission"}
 // validatePOSTAddPermission returns a *runtime.InvalidParamsError naming every member of in
 // that POSTAddPermission refuses before sending (a nil in misses them all), or nil.
 func validatePOSTAddPermission(in *AddPermissionRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.Label", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.AWSAccountIds == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.AWSAccountIds", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Actions == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "AddPermissionRequest.Actions", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "AddPermissionRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "AddPermissionRequest.Label", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.AWSAccountIds == nil, "AddPermissionRequest.AWSAccountIds", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Actions == nil, "AddPermissionRequest.Actions", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Adds a permission to a queue for a specific [principal]. This allows sharing access to the
@@ -1692,21 +1251,12 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"AddPermission"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"AddPermission"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTAddPermissionOutput)
-	if err := c.call(ctx, &opPOSTAddPermission, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTAddPermission, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTChangeMessageVisibility describes POSTChangeMessageVisibility to the runtime.
@@ -1715,20 +1265,10 @@ var opPOSTChangeMessageVisibility = runtime.Operation{Name: "POSTChangeMessageVi
 // validatePOSTChangeMessageVisibility returns a *runtime.InvalidParamsError naming every member of in
 // that POSTChangeMessageVisibility refuses before sending (a nil in misses them all), or nil.
 func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.ReceiptHandle", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityRequest.VisibilityTimeout", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ChangeMessageVisibilityRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "ChangeMessageVisibilityRequest.ReceiptHandle", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "ChangeMessageVisibilityRequest.VisibilityTimeout", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Changes the visibility timeout of a specified message in a queue to a new value. The default
@@ -1795,45 +1335,23 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMess
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"ChangeMessageVisibility"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"ChangeMessageVisibility"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTChangeMessageVisibilityOutput)
-	if err := c.call(ctx, &opPOSTChangeMessageVisibility, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTChangeMessageVisibility, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTChangeMessageVisibilityBatch describes POSTChangeMessageVisibilityBatch to the runtime.
-var opPOSTChangeMessageVisibilityBatch = runtime.Operation{
-	Name: "POSTChangeMessageVisibilityBatch",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTChangeMessageVisibilityBatch = runtime.Operation{Name: "POSTChangeMessageVisibilityBatch", FixedHeaders: fixedHeaders1}
 
 // validatePOSTChangeMessageVisibilityBatch returns a *runtime.InvalidParamsError naming every member of in
 // that POSTChangeMessageVisibilityBatch refuses before sending (a nil in misses them all), or nil.
 func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ChangeMessageVisibilityBatchRequest.Entries", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ChangeMessageVisibilityBatchRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Entries == nil, "ChangeMessageVisibilityBatchRequest.Entries", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Changes the visibility timeout of multiple messages. This is a batch version of
@@ -1871,44 +1389,22 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *Chang
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"ChangeMessageVisibilityBatch"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"ChangeMessageVisibilityBatch"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(ChangeMessageVisibilityBatchResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTCreateQueue describes POSTCreateQueue to the runtime.
-var opPOSTCreateQueue = runtime.Operation{
-	Name: "POSTCreateQueue",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTCreateQueue = runtime.Operation{Name: "POSTCreateQueue", FixedHeaders: fixedHeaders1}
 
 // validatePOSTCreateQueue returns a *runtime.InvalidParamsError naming every member of in
 // that POSTCreateQueue refuses before sending (a nil in misses them all), or nil.
 func validatePOSTCreateQueue(in *CreateQueueRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "CreateQueueRequest.QueueName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "CreateQueueRequest.QueueName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Creates a new standard or FIFO queue. You can pass one or more attributes in the request. Keep
@@ -1974,23 +1470,12 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"CreateQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"CreateQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(CreateQueueResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTDeleteMessage describes POSTDeleteMessage to the runtime.
@@ -1999,17 +1484,9 @@ var opPOSTDeleteMessage = runtime.Operation{Name: "POSTDeleteMessage"}
 // validatePOSTDeleteMessage returns a *runtime.InvalidParamsError naming every member of in
 // that POSTDeleteMessage refuses before sending (a nil in misses them all), or nil.
 func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageRequest.ReceiptHandle", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DeleteMessageRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "DeleteMessageRequest.ReceiptHandle", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes the specified message from the specified queue. To select the message to delete, use the
@@ -2047,45 +1524,23 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"DeleteMessage"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"DeleteMessage"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTDeleteMessageOutput)
-	if err := c.call(ctx, &opPOSTDeleteMessage, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTDeleteMessage, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTDeleteMessageBatch describes POSTDeleteMessageBatch to the runtime.
-var opPOSTDeleteMessageBatch = runtime.Operation{
-	Name: "POSTDeleteMessageBatch",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTDeleteMessageBatch = runtime.Operation{Name: "POSTDeleteMessageBatch", FixedHeaders: fixedHeaders1}
 
 // validatePOSTDeleteMessageBatch returns a *runtime.InvalidParamsError naming every member of in
 // that POSTDeleteMessageBatch refuses before sending (a nil in misses them all), or nil.
 func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteMessageBatchRequest.Entries", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DeleteMessageBatchRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Entries == nil, "DeleteMessageBatchRequest.Entries", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes up to ten messages from the specified queue. This is a batch version of DeleteMessage.
@@ -2121,23 +1576,12 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBa
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"DeleteMessageBatch"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"DeleteMessageBatch"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(DeleteMessageBatchResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTDeleteQueue describes POSTDeleteQueue to the runtime.
@@ -2146,14 +1590,8 @@ var opPOSTDeleteQueue = runtime.Operation{Name: "POSTDeleteQueue"}
 // validatePOSTDeleteQueue returns a *runtime.InvalidParamsError naming every member of in
 // that POSTDeleteQueue refuses before sending (a nil in misses them all), or nil.
 func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "DeleteQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "DeleteQueueRequest.QueueUrl", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes the queue specified by the QueueUrl, regardless of the queue's contents.
@@ -2191,42 +1629,22 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"DeleteQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"DeleteQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTDeleteQueueOutput)
-	if err := c.call(ctx, &opPOSTDeleteQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTDeleteQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTGetQueueAttributes describes POSTGetQueueAttributes to the runtime.
-var opPOSTGetQueueAttributes = runtime.Operation{
-	Name: "POSTGetQueueAttributes",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTGetQueueAttributes = runtime.Operation{Name: "POSTGetQueueAttributes", FixedHeaders: fixedHeaders1}
 
 // validatePOSTGetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
 // that POSTGetQueueAttributes refuses before sending (a nil in misses them all), or nil.
 func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetQueueAttributesRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GetQueueAttributesRequest.QueueUrl", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Gets attributes for the specified queue.
@@ -2254,44 +1672,22 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttribu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"GetQueueAttributes"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"GetQueueAttributes"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(GetQueueAttributesResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTGetQueueUrl describes POSTGetQueueUrl to the runtime.
-var opPOSTGetQueueUrl = runtime.Operation{
-	Name: "POSTGetQueueUrl",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTGetQueueUrl = runtime.Operation{Name: "POSTGetQueueUrl", FixedHeaders: fixedHeaders1}
 
 // validatePOSTGetQueueUrl returns a *runtime.InvalidParamsError naming every member of in
 // that POSTGetQueueUrl refuses before sending (a nil in misses them all), or nil.
 func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "GetQueueUrlRequest.QueueName", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "GetQueueUrlRequest.QueueName", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns the URL of an existing Amazon SQS queue.
@@ -2321,44 +1717,22 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"GetQueueUrl"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"GetQueueUrl"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(GetQueueUrlResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTListDeadLetterSourceQueues describes POSTListDeadLetterSourceQueues to the runtime.
-var opPOSTListDeadLetterSourceQueues = runtime.Operation{
-	Name: "POSTListDeadLetterSourceQueues",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTListDeadLetterSourceQueues = runtime.Operation{Name: "POSTListDeadLetterSourceQueues", FixedHeaders: fixedHeaders1}
 
 // validatePOSTListDeadLetterSourceQueues returns a *runtime.InvalidParamsError naming every member of in
 // that POSTListDeadLetterSourceQueues refuses before sending (a nil in misses them all), or nil.
 func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesInput) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "POSTListDeadLetterSourceQueuesInput.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "POSTListDeadLetterSourceQueuesInput.QueueUrl", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Returns a list of your queues that have the RedrivePolicy queue attribute configured with a
@@ -2394,25 +1768,14 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"ListDeadLetterSourceQueues"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"ListDeadLetterSourceQueues"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // POSTListDeadLetterSourceQueuesPages returns an iterator over the pages of
@@ -2482,24 +1845,13 @@ func (c *Client) POSTListDeadLetterSourceQueuesItems(ctx context.Context, in *PO
 }
 
 // opPOSTListQueueTags describes POSTListQueueTags to the runtime.
-var opPOSTListQueueTags = runtime.Operation{
-	Name: "POSTListQueueTags",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTListQueueTags = runtime.Operation{Name: "POSTListQueueTags", FixedHeaders: fixedHeaders1}
 
 // validatePOSTListQueueTags returns a *runtime.InvalidParamsError naming every member of in
 // that POSTListQueueTags refuses before sending (a nil in misses them all), or nil.
 func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ListQueueTagsRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ListQueueTagsRequest.QueueUrl", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // List all cost allocation tags added to the specified Amazon SQS queue. For an overview, see
@@ -2529,32 +1881,16 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"ListQueueTags"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"ListQueueTags"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(ListQueueTagsResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTListQueues describes POSTListQueues to the runtime.
-var opPOSTListQueues = runtime.Operation{
-	Name: "POSTListQueues",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues", FixedHeaders: fixedHeaders1}
 
 // Returns a list of your queues in the current region. The response includes a maximum of 1,000
 // results. If you specify a value for the optional QueueNamePrefix parameter, only queues with a
@@ -2583,25 +1919,14 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListQueues, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"ListQueues"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"ListQueues"},
+		"Version": {"2012-11-05"},
+	}}
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListQueuesResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // POSTListQueuesPages returns an iterator over the pages of POSTListQueues, starting from in (not
@@ -2675,14 +2000,8 @@ var opPOSTPurgeQueue = runtime.Operation{Name: "POSTPurgeQueue"}
 // validatePOSTPurgeQueue returns a *runtime.InvalidParamsError naming every member of in
 // that POSTPurgeQueue refuses before sending (a nil in misses them all), or nil.
 func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "PurgeQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "PurgeQueueRequest.QueueUrl", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Deletes the messages in a queue specified by the QueueURL parameter.
@@ -2716,43 +2035,22 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"PurgeQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"PurgeQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTPurgeQueueOutput)
-	if err := c.call(ctx, &opPOSTPurgeQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTPurgeQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTReceiveMessage describes POSTReceiveMessage to the runtime.
-var opPOSTReceiveMessage = runtime.Operation{
-	Name:        "POSTReceiveMessage",
-	LongPolling: true,
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTReceiveMessage = runtime.Operation{Name: "POSTReceiveMessage", LongPolling: true, FixedHeaders: fixedHeaders1}
 
 // validatePOSTReceiveMessage returns a *runtime.InvalidParamsError naming every member of in
 // that POSTReceiveMessage refuses before sending (a nil in misses them all), or nil.
 func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "ReceiveMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "ReceiveMessageRequest.QueueUrl", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Retrieves one or more messages (up to 10), from the specified queue. Using the WaitTimeSeconds
@@ -2815,23 +2113,12 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageReque
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"ReceiveMessage"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"ReceiveMessage"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(ReceiveMessageResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTRemovePermission describes POSTRemovePermission to the runtime.
@@ -2840,17 +2127,9 @@ var opPOSTRemovePermission = runtime.Operation{Name: "POSTRemovePermission"}
 // validatePOSTRemovePermission returns a *runtime.InvalidParamsError naming every member of in
 // that POSTRemovePermission refuses before sending (a nil in misses them all), or nil.
 func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RemovePermissionRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "RemovePermissionRequest.Label", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "RemovePermissionRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "RemovePermissionRequest.Label", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Revokes any permissions in the queue policy that matches the specified Label parameter.
@@ -2883,45 +2162,23 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionR
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"RemovePermission"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"RemovePermission"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTRemovePermissionOutput)
-	if err := c.call(ctx, &opPOSTRemovePermission, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTRemovePermission, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTSendMessage describes POSTSendMessage to the runtime.
-var opPOSTSendMessage = runtime.Operation{
-	Name: "POSTSendMessage",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTSendMessage = runtime.Operation{Name: "POSTSendMessage", FixedHeaders: fixedHeaders1}
 
 // validatePOSTSendMessage returns a *runtime.InvalidParamsError naming every member of in
 // that POSTSendMessage refuses before sending (a nil in misses them all), or nil.
 func validatePOSTSendMessage(in *SendMessageRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageRequest.MessageBody", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "SendMessageRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil, "SendMessageRequest.MessageBody", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Delivers a message to the specified queue.
@@ -2953,47 +2210,23 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, op
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"SendMessage"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"SendMessage"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(SendMessageResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTSendMessageBatch describes POSTSendMessageBatch to the runtime.
-var opPOSTSendMessageBatch = runtime.Operation{
-	Name: "POSTSendMessageBatch",
-	FixedHeaders: map[string]string{
-		"Accept": "text/xml",
-	},
-}
+var opPOSTSendMessageBatch = runtime.Operation{Name: "POSTSendMessageBatch", FixedHeaders: fixedHeaders1}
 
 // validatePOSTSendMessageBatch returns a *runtime.InvalidParamsError naming every member of in
 // that POSTSendMessageBatch refuses before sending (a nil in misses them all), or nil.
 func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageBatchRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Entries == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SendMessageBatchRequest.Entries", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "SendMessageBatchRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Entries == nil, "SendMessageBatchRequest.Entries", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Delivers up to ten messages to the specified queue. This is a batch version of SendMessage. For
@@ -3045,23 +2278,12 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchR
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"SendMessageBatch"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"SendMessageBatch"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(SendMessageBatchResult)
-	var raw []byte
-	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &raw)); err != nil {
-		return nil, err
-	}
-	out.ResultMetadata.Body = raw
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
 }
 
 // opPOSTSetQueueAttributes describes POSTSetQueueAttributes to the runtime.
@@ -3070,17 +2292,9 @@ var opPOSTSetQueueAttributes = runtime.Operation{Name: "POSTSetQueueAttributes"}
 // validatePOSTSetQueueAttributes returns a *runtime.InvalidParamsError naming every member of in
 // that POSTSetQueueAttributes refuses before sending (a nil in misses them all), or nil.
 func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SetQueueAttributesRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Attributes == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "SetQueueAttributesRequest.Attributes", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "SetQueueAttributesRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Attributes == nil, "SetQueueAttributesRequest.Attributes", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Sets the value of one or more queue attributes. When you change a queue's attributes, the change
@@ -3116,21 +2330,12 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttribu
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"SetQueueAttributes"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"SetQueueAttributes"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTSetQueueAttributesOutput)
-	if err := c.call(ctx, &opPOSTSetQueueAttributes, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTSetQueueAttributes, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
@@ -3139,17 +2344,9 @@ var opPOSTTagQueue = runtime.Operation{Name: "POSTTagQueue"}
 // validatePOSTTagQueue returns a *runtime.InvalidParamsError naming every member of in
 // that POSTTagQueue refuses before sending (a nil in misses them all), or nil.
 func validatePOSTTagQueue(in *TagQueueRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "TagQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.Tags == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "TagQueueRequest.Tags", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "TagQueueRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.Tags == nil, "TagQueueRequest.Tags", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
@@ -3190,21 +2387,12 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"TagQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"TagQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTTagQueueOutput)
-	if err := c.call(ctx, &opPOSTTagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTTagQueue, req, opts, &out.ResultMetadata, nil))
 }
 
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
@@ -3213,17 +2401,9 @@ var opPOSTUntagQueue = runtime.Operation{Name: "POSTUntagQueue"}
 // validatePOSTUntagQueue returns a *runtime.InvalidParamsError naming every member of in
 // that POSTUntagQueue refuses before sending (a nil in misses them all), or nil.
 func validatePOSTUntagQueue(in *UntagQueueRequest) error {
-	var errs []runtime.InvalidParamError
-	if in == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UntagQueueRequest.QueueUrl", Reason: runtime.MissingRequiredField})
-	}
-	if in == nil || in.TagKeys == nil {
-		errs = append(errs, runtime.InvalidParamError{Field: "UntagQueueRequest.TagKeys", Reason: runtime.MissingRequiredField})
-	}
-	if errs != nil {
-		return &runtime.InvalidParamsError{Errs: errs}
-	}
-	return nil
+	errs := runtime.CheckParam(nil, in == nil, "UntagQueueRequest.QueueUrl", runtime.MissingRequiredField)
+	errs = runtime.CheckParam(errs, in == nil || in.TagKeys == nil, "UntagQueueRequest.TagKeys", runtime.MissingRequiredField)
+	return runtime.InvalidParams(errs)
 }
 
 // Remove cost allocation tags from the specified Amazon SQS queue. For an overview, see
@@ -3253,19 +2433,10 @@ func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
 	}
-	req := &runtime.Request{
-		Body:        body,
-		ContentType: "text/xml",
-		Method:      "POST",
-		Path:        "/",
-		Query: url.Values{
-			"Action":  {"UntagQueue"},
-			"Version": {"2012-11-05"},
-		},
-	}
+	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+		"Action":  {"UntagQueue"},
+		"Version": {"2012-11-05"},
+	}}
 	out := new(POSTUntagQueueOutput)
-	if err := c.call(ctx, &opPOSTUntagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return result(out, c.call(ctx, &opPOSTUntagQueue, req, opts, &out.ResultMetadata, nil))
 }

@@ -172,6 +172,20 @@ func (u *Union) DecodeInto(b []byte, dsts ...any) (int, error) {
 	return u.Decode(b, decoders...)
 }
 
+// MarshalUnion encodes a union for generated code: the first of variants
+// (the union's variant fields, each a pointer) that is not nil, else raw
+// (the value as received; JSON null when empty), with encoding/json. One
+// shared encoder instead of a switch per union keeps a client with
+// thousands of unions small (issue 24). It returns encoding/json's error.
+func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
+	for _, v := range variants {
+		if rv := reflect.ValueOf(v); v != nil && !(rv.Kind() == reflect.Pointer && rv.IsNil()) {
+			return json.Marshal(v)
+		}
+	}
+	return json.Marshal(raw)
+}
+
 // jsonNull is the JSON null literal.
 var jsonNull = []byte("null")
 

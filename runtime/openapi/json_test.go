@@ -305,3 +305,29 @@ func TestUnionDecodeIntoIsDecodeWithInto(t *testing.T) {
 	require.Nil(t, c, "a rejected member leaves no partial value (Cat had its name decoded)")
 	require.Equal(t, &dog{Name: "tom"}, d)
 }
+
+// TestMarshalUnionWritesFirstSetVariant: the first non-nil variant is
+// encoded (a later one is ignored), else Raw, else null — the bytes the
+// per-union switch it replaces wrote.
+func TestMarshalUnionWritesFirstSetVariant(t *testing.T) {
+	s, n := "a", int64(7)
+	type obj struct {
+		X int `json:"x"`
+	}
+	for _, tc := range []struct {
+		raw      json.RawMessage
+		variants []any
+		want     string
+	}{
+		{nil, []any{(*string)(nil), &n}, `7`},
+		{nil, []any{&s, &n}, `"a"`},
+		{nil, []any{(*string)(nil), &obj{X: 1}}, `{"x":1}`},
+		{json.RawMessage(`{"k":true}`), []any{(*string)(nil), (*obj)(nil)}, `{"k":true}`},
+		{nil, []any{(*string)(nil), (*obj)(nil)}, `null`},
+	} {
+		got, err := MarshalUnion(tc.raw, tc.variants...)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("MarshalUnion(%s, %v) = %s, %v; want %s", tc.raw, tc.variants, got, err, tc.want)
+		}
+	}
+}
