@@ -115,9 +115,9 @@ type Client struct {
 	// every decision is reported to (callMachine.observe).
 	observed bool
 	svc      *Service
+	firstMem opPolicy
 	windows  engine.ThrottleWindowStore
 	identity string
-	firstMem opPolicy
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
 	baseQuery url.Values

@@ -16,10 +16,6 @@ import (
 // written once, in resolvePolicy. Its slices and functions are shared with
 // the levels they came from and must not be modified.
 type Policy struct {
-	// Settings are the retry mode and max attempts with the source that
-	// decided each (§2; an operation's own max attempts sits at the
-	// service level, above the service's).
-	Settings
 	// Params are the mode's delays, jitter, retry quota and limiter:
 	// global defaults < throttle control's max delay (aliyun) < Service.Defaults
 	// < Service.PerMode[mode] < Operation.Backoff < the client's
@@ -64,6 +60,12 @@ type Policy struct {
 	// Options.Backoff (nil for none).
 	Classify func(*engine.AttemptResult) (engine.Class, bool)
 	Backoff  func(attempt int, err error) time.Duration
+	// Settings are the retry mode and max attempts with the source that
+	// decided each (§2; an operation's own max attempts sits at the
+	// service level, above the service's).
+	// They come after the fields every attempt reads (fewer cache lines
+	// per attempt).
+	Settings
 	// codes are the error-code lists, most specific first: the call's
 	// options, the operation, the service; the built-in lists follow (§4).
 	codes [3]codeLists
