@@ -107,8 +107,9 @@ type Client struct {
 	costs retryCosts
 	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
 	invocationIDHeader string
-	// first is the policy of the first operation operationPolicy resolved,
-	// in firstMem (firstClaimed: written); the others are in policies.
+	// first is the policy of the first operation operationPolicy resolved:
+	// the one clients with the same options share (sharedPolicy), else in
+	// firstMem (firstClaimed: written); the others are in policies.
 	first        atomic.Pointer[opPolicy]
 	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
