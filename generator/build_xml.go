@@ -230,3 +230,22 @@ func (b *builder) xmlClashes(t *Type) {
 		seen[key] = f.JSONName
 	}
 }
+
+// outputXMLRoot is the element name the XML Object of op's first 2xx
+// response schema gives (the one output decodes), "" when it gives none.
+func outputXMLRoot(op *openapi3.Operation) string {
+	if op.Responses == nil {
+		return ""
+	}
+	m := op.Responses.Map()
+	for _, code := range sortedKeys(m) {
+		if r := m[code].Value; is2xx(code) && r != nil && len(r.Content) > 0 {
+			mt, _, _ := pickMedia(r.Content)
+			if mo := r.Content[mt]; mo != nil {
+				return xmlObjectOf(mo.Schema).Name
+			}
+			return ""
+		}
+	}
+	return ""
+}
