@@ -42,7 +42,8 @@ type Request struct {
 	Body []byte
 	// BodyReader, when set, supplies the body instead of Body. An
 	// io.Seeker is streamed, never buffered, and rewound to where it
-	// started before every retry. Otherwise the runtime reads it before
+	// started before every retry (one whose first Seek fails, a pipe, is
+	// read as a reader that cannot seek). Otherwise the runtime reads it before
 	// the first attempt: up to MaxReplayBody (8 MiB) it is buffered into
 	// Body and replayed on retries; a longer body is streamed once and the
 	// call makes a single attempt (a failure that would have been retried
