@@ -220,6 +220,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", endpoint)
 	}
+	if msg := endpointDotSegment(endpoint, u); msg != "" {
+		return nil, errors.New(msg)
+	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
 	}
