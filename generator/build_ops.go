@@ -105,6 +105,9 @@ func (b *builder) operations() []*Operation {
 		o.Stream = b.eventStream(op, ptr, name, methods)
 		if o.Stream == nil || !o.Stream.Only {
 			o.Output, o.OutputBody = b.output(withoutEventStream(op), ptr, name+"Output")
+			if o.OutputBody == OutputXML {
+				o.OutputXMLRoot = outputXMLRoot(op)
+			}
 		}
 		if o.Stream != nil {
 			o.Stream.FlagField, o.Stream.FlagPtr = streamFlagField(b.typeNamed(o.Input))

@@ -1,11 +1,11 @@
 package generator
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"gopkg.in/yaml.v3"
 )
 
 // aws2openapi (the converter of the AWS specs, named in the spec's
@@ -27,28 +27,25 @@ import (
 // raw bodies and headers.
 
 // awsRESTXML reports whether the spec says it was converted by aws2openapi
-// (info.x-origin[].converter.url) from a REST protocol: no path key holds
-// the query protocol's "#Action=" (SQS), whose XML 2xx schemas are result
-// elements, never payloads.
-func awsRESTXML(root *yaml.Node) bool {
-	origin := mapValue(mapValue(root, "info"), "x-origin")
-	if origin == nil || origin.Kind != yaml.SequenceNode {
+// (info.x-origin names it as the converter) from a REST protocol: no path
+// key holds the query protocol's "#Action=" (SQS), whose XML 2xx schemas
+// are result elements, never payloads.
+func awsRESTXML(api *openapi3.T) bool {
+	if api.Info == nil || api.Info.Extensions["x-origin"] == nil {
 		return false
 	}
-	converted := false
-	for _, o := range origin.Content {
-		if u := mapValue(mapValue(o, "converter"), "url"); u != nil && strings.Contains(u.Value, "aws2openapi") {
-			converted = true
-		}
+	origin, err := json.Marshal(api.Info.Extensions["x-origin"])
+	if err != nil || !strings.Contains(string(origin), "aws2openapi") {
+		return false
 	}
-	if paths := mapValue(root, "paths"); converted && paths != nil {
-		for i := 0; i < len(paths.Content); i += 2 {
-			if strings.Contains(paths.Content[i].Value, "Action=") {
+	if api.Paths != nil {
+		for path := range api.Paths.Map() {
+			if strings.Contains(path, "Action=") {
 				return false
 			}
 		}
 	}
-	return converted
+	return true
 }
 
 // awsBody is how an aws2openapi XML body schema's properties travel.

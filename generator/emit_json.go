@@ -186,6 +186,13 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 			init[jen.Id(fl.Name)] = jen.Id("f").Dot(fl.Name)
 		}
 	}
+	if len(pre) == 0 && len(memberList(t, "u")) == 0 {
+		// Only variants and Raw: one shared body (openapi.Union.Unmarshal).
+		f.Func().Params(jen.Id("u").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Return(jen.Id("union" + t.Name).Dot("Unmarshal").Call(append([]jen.Code{jen.Id("b"), jen.Op("&").Id("u").Dot("Raw")}, decoders...)...)),
+		)
+		return
+	}
 	post := []jen.Code{jen.Op("*").Id("u").Op("=").Id(t.Name).Values(init)}
 	if list := memberList(t, "u"); len(list) > 0 {
 		post = append(post, jen.If(jen.Err().Op(":=").Qual(openapiPath, "DecodeMembers").Call(append([]jen.Code{jen.Id("b"), jen.Nil()}, list...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))

@@ -792,6 +792,9 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		if resultWrapper {
 			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), rawBody())
 		}
+		if op.OutputXMLRoot != "" {
+			return jen.Qual(openapiPath, "DecodeXMLNamed").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot))
+		}
 		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"), rawBody())
 	}
 	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), rawBody())

@@ -145,8 +145,9 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	retry = withDefaults(retry, xr, specTitle(root))
 	applySpeakeasy(root, &retry, d)
 	protocol := parseXProtocol(root, d)
+	keep := keepForBuild(root)
 
-	api, err := loadOpenAPI(doc)
+	api, err := loadOpenAPI(doc) // empties doc
 	if err != nil && d.errors() > 0 {
 		// A value already refused with its location (an x-retry scalar of
 		// the wrong type) is not reported again in the YAML decoder's words.
@@ -162,7 +163,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	validateLeniently(api, d)
 	sel.apply(api, d)
 
-	svc = build(api, root, retry, protocol, sel, d)
+	svc = build(api, keep, retry, protocol, sel, d)
 	if err := checkNameBounds(svc.Types); err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
 	}

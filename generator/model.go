@@ -129,6 +129,10 @@ type Operation struct {
 	// OutputRawField (into its Body field), OutputStreamField (handed over
 	// unread in its Body field), or OutputNone (no body).
 	OutputBody string
+	// OutputXMLRoot is the root element an OutputXML body must have: the
+	// name the response schema's XML Object gives, "" when it names none
+	// (the root is then not checked: S3 names its roots after operations).
+	OutputXMLRoot string
 	// Servers are the operation's own servers (its servers, else its path
 	// item's), nil when it uses the root's.
 	Servers []Server

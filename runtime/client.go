@@ -348,7 +348,7 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 	}
 	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
-		return engine.AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
+		return engine.AttemptResult{Err: redactTransportError(err), Sent: sentBeforeFailure(err)}
 	}
 	res := engine.AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)

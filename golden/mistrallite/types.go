@@ -602,9 +602,7 @@ var unionAssistantMessageContent = openapi.Union{Name: "AssistantMessageContent"
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *AssistantMessageContent) UnmarshalJSON(b []byte) error {
-	*u = AssistantMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionAssistantMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
-	return err
+	return unionAssistantMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // AssistantMessageRole is an enumeration of the spec: one constant per value.
@@ -651,9 +649,7 @@ var unionAudioChunkInputAudio = openapi.Union{Name: "AudioChunkInputAudio", Vari
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *AudioChunkInputAudio) UnmarshalJSON(b []byte) error {
-	*u = AudioChunkInputAudio{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionAudioChunkInputAudio.DecodeInto(b, &u.String, &u.Bytes)
-	return err
+	return unionAudioChunkInputAudio.Unmarshal(b, &u.Raw, &u.String, &u.Bytes)
 }
 
 // AudioChunkType is an enumeration of the spec: one constant per value.
@@ -846,9 +842,7 @@ var unionChatCompletionRequestMessagesItem = openapi.Union{Name: "ChatCompletion
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestMessagesItem) UnmarshalJSON(b []byte) error {
-	*u = ChatCompletionRequestMessagesItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestMessagesItem.DecodeInto(b, &u.SystemMessage, &u.UserMessage, &u.AssistantMessage, &u.ToolMessage)
-	return err
+	return unionChatCompletionRequestMessagesItem.Unmarshal(b, &u.Raw, &u.SystemMessage, &u.UserMessage, &u.AssistantMessage, &u.ToolMessage)
 }
 
 // Allows toggling between the reasoning mode and no system prompt. When set to `reasoning` the
@@ -889,9 +883,7 @@ var unionChatCompletionRequestStop = openapi.Union{Name: "ChatCompletionRequestS
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestStop) UnmarshalJSON(b []byte) error {
-	*u = ChatCompletionRequestStop{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestStop.DecodeInto(b, &u.String, &u.StringList)
-	return err
+	return unionChatCompletionRequestStop.Unmarshal(b, &u.Raw, &u.String, &u.StringList)
 }
 
 // Controls which (if any) tool is called by the model. `none` means the model will not call any
@@ -921,9 +913,7 @@ var unionChatCompletionRequestToolChoice = openapi.Union{Name: "ChatCompletionRe
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestToolChoice) UnmarshalJSON(b []byte) error {
-	*u = ChatCompletionRequestToolChoice{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestToolChoice.DecodeInto(b, &u.ToolChoice, &u.ToolChoiceEnum)
-	return err
+	return unionChatCompletionRequestToolChoice.Unmarshal(b, &u.Raw, &u.ToolChoice, &u.ToolChoiceEnum)
 }
 
 // ChatCompletionRequestToolsItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -954,9 +944,7 @@ var unionChatCompletionRequestToolsItem = openapi.Union{Name: "ChatCompletionReq
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ChatCompletionRequestToolsItem) UnmarshalJSON(b []byte) error {
-	*u = ChatCompletionRequestToolsItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionChatCompletionRequestToolsItem.DecodeInto(b, &u.Tool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
-	return err
+	return unionChatCompletionRequestToolsItem.Unmarshal(b, &u.Raw, &u.Tool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
 }
 
 // ChatCompletionResponse is an object of the spec.
@@ -1058,9 +1046,7 @@ var unionCompletionArgsStop = openapi.Union{Name: "CompletionArgsStop", Variants
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *CompletionArgsStop) UnmarshalJSON(b []byte) error {
-	*u = CompletionArgsStop{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionCompletionArgsStop.DecodeInto(b, &u.String, &u.StringList)
-	return err
+	return unionCompletionArgsStop.Unmarshal(b, &u.Raw, &u.String, &u.StringList)
 }
 
 // CompletionChunk is an object of the spec.
@@ -1144,9 +1130,7 @@ var unionContentChunk = openapi.Union{Name: "ContentChunk", Discriminator: "type
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ContentChunk) UnmarshalJSON(b []byte) error {
-	*u = ContentChunk{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionContentChunk.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.DocumentURLChunk, &u.ReferenceChunk, &u.FileChunk, &u.ThinkChunk, &u.AudioChunk)
-	return err
+	return unionContentChunk.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.DocumentURLChunk, &u.ReferenceChunk, &u.FileChunk, &u.ThinkChunk, &u.AudioChunk)
 }
 
 // ConversationEvents is an object of the spec.
@@ -1191,9 +1175,7 @@ var unionConversationEventsData = openapi.Union{Name: "ConversationEventsData", 
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationEventsData) UnmarshalJSON(b []byte) error {
-	*u = ConversationEventsData{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationEventsData.DecodeInto(b, &u.ResponseStartedEvent, &u.ResponseDoneEvent, &u.ResponseErrorEvent, &u.ToolExecutionStartedEvent, &u.ToolExecutionDeltaEvent, &u.ToolExecutionDoneEvent, &u.MessageOutputEvent, &u.FunctionCallEvent, &u.AgentHandoffStartedEvent, &u.AgentHandoffDoneEvent)
-	return err
+	return unionConversationEventsData.Unmarshal(b, &u.Raw, &u.ResponseStartedEvent, &u.ResponseDoneEvent, &u.ResponseErrorEvent, &u.ToolExecutionStartedEvent, &u.ToolExecutionDeltaEvent, &u.ToolExecutionDoneEvent, &u.MessageOutputEvent, &u.FunctionCallEvent, &u.AgentHandoffStartedEvent, &u.AgentHandoffDoneEvent)
 }
 
 // ConversationInputs is a union of the spec (oneOf/anyOf): one field per variant.
@@ -1219,9 +1201,7 @@ var unionConversationInputs = openapi.Union{Name: "ConversationInputs", Variants
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationInputs) UnmarshalJSON(b []byte) error {
-	*u = ConversationInputs{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationInputs.DecodeInto(b, &u.String, &u.InputEntriesItemList)
-	return err
+	return unionConversationInputs.Unmarshal(b, &u.Raw, &u.String, &u.InputEntriesItemList)
 }
 
 // ConversationRequestBase is an object of the spec.
@@ -1269,9 +1249,7 @@ var unionConversationRequestBaseAgentVersion = openapi.Union{Name: "Conversation
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationRequestBaseAgentVersion) UnmarshalJSON(b []byte) error {
-	*u = ConversationRequestBaseAgentVersion{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationRequestBaseAgentVersion.DecodeInto(b, &u.String, &u.Int64)
-	return err
+	return unionConversationRequestBaseAgentVersion.Unmarshal(b, &u.Raw, &u.String, &u.Int64)
 }
 
 // ConversationRequestBaseHandoffExecution is an enumeration of the spec: one constant per value.
@@ -1313,9 +1291,7 @@ var unionConversationRequestBaseToolsItem = openapi.Union{Name: "ConversationReq
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ConversationRequestBaseToolsItem) UnmarshalJSON(b []byte) error {
-	*u = ConversationRequestBaseToolsItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionConversationRequestBaseToolsItem.DecodeInto(b, &u.FunctionTool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
-	return err
+	return unionConversationRequestBaseToolsItem.Unmarshal(b, &u.Raw, &u.FunctionTool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
 }
 
 // ConversationStreamRequest is an object of the spec.
@@ -1442,9 +1418,7 @@ var unionCustomConnectorAuthorization = openapi.Union{Name: "CustomConnectorAuth
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *CustomConnectorAuthorization) UnmarshalJSON(b []byte) error {
-	*u = CustomConnectorAuthorization{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionCustomConnectorAuthorization.DecodeInto(b, &u.OAuth2TokenAuth, &u.APIKeyAuth)
-	return err
+	return unionCustomConnectorAuthorization.Unmarshal(b, &u.Raw, &u.OAuth2TokenAuth, &u.APIKeyAuth)
 }
 
 // CustomConnectorType is an enumeration of the spec: one constant per value.
@@ -1797,9 +1771,7 @@ var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{Name: "Cu
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *CustomTaskInProgressAttributesResponsePayload) UnmarshalJSON(b []byte) error {
-	*u = CustomTaskInProgressAttributesResponsePayload{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionCustomTaskInProgressAttributesResponsePayload.DecodeInto(b, &u.JSONPayloadResponse, &u.JSONPatchPayloadResponse)
-	return err
+	return unionCustomTaskInProgressAttributesResponsePayload.Unmarshal(b, &u.Raw, &u.JSONPayloadResponse, &u.JSONPatchPayloadResponse)
 }
 
 // Emitted during custom task execution to report progress.
@@ -2118,9 +2090,7 @@ var unionDeltaMessageContent = openapi.Union{Name: "DeltaMessageContent", Varian
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *DeltaMessageContent) UnmarshalJSON(b []byte) error {
-	*u = DeltaMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionDeltaMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
-	return err
+	return unionDeltaMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // DocumentLibraryTool is an object of the spec.
@@ -2333,9 +2303,7 @@ var unionFIMCompletionRequestStop = openapi.Union{Name: "FIMCompletionRequestSto
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *FIMCompletionRequestStop) UnmarshalJSON(b []byte) error {
-	*u = FIMCompletionRequestStop{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionFIMCompletionRequestStop.DecodeInto(b, &u.String, &u.StringList)
-	return err
+	return unionFIMCompletionRequestStop.Unmarshal(b, &u.Raw, &u.String, &u.StringList)
 }
 
 // FIMCompletionResponse is an object of the spec.
@@ -2485,9 +2453,7 @@ var unionFunctionCallArguments = openapi.Union{Name: "FunctionCallArguments", Va
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *FunctionCallArguments) UnmarshalJSON(b []byte) error {
-	*u = FunctionCallArguments{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionFunctionCallArguments.DecodeInto(b, &u.JSONMap, &u.String)
-	return err
+	return unionFunctionCallArguments.Unmarshal(b, &u.Raw, &u.JSONMap, &u.String)
 }
 
 // FunctionCallEntry is an object of the spec.
@@ -2540,9 +2506,7 @@ var unionFunctionCallEntryArguments = openapi.Union{Name: "FunctionCallEntryArgu
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *FunctionCallEntryArguments) UnmarshalJSON(b []byte) error {
-	*u = FunctionCallEntryArguments{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionFunctionCallEntryArguments.DecodeInto(b, &u.JSONMap, &u.String)
-	return err
+	return unionFunctionCallEntryArguments.Unmarshal(b, &u.Raw, &u.JSONMap, &u.String)
 }
 
 // FunctionCallEntryConfirmationStatus is an enumeration of the spec: one constant per value.
@@ -2785,9 +2749,7 @@ var unionImageURLChunkImageUrl = openapi.Union{Name: "ImageURLChunkImageUrl", Va
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ImageURLChunkImageUrl) UnmarshalJSON(b []byte) error {
-	*u = ImageURLChunkImageUrl{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionImageURLChunkImageUrl.DecodeInto(b, &u.ImageURL, &u.String)
-	return err
+	return unionImageURLChunkImageUrl.Unmarshal(b, &u.Raw, &u.ImageURL, &u.String)
 }
 
 // ImageURLChunkType is an enumeration of the spec: one constant per value.
@@ -2827,9 +2789,7 @@ var unionInputEntriesItem = openapi.Union{Name: "InputEntriesItem", Variants: []
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *InputEntriesItem) UnmarshalJSON(b []byte) error {
-	*u = InputEntriesItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionInputEntriesItem.DecodeInto(b, &u.MessageInputEntry, &u.MessageOutputEntry, &u.FunctionResultEntry, &u.FunctionCallEntry, &u.ToolExecutionEntry, &u.AgentHandoffEntry)
-	return err
+	return unionInputEntriesItem.Unmarshal(b, &u.Raw, &u.MessageInputEntry, &u.MessageOutputEntry, &u.FunctionResultEntry, &u.FunctionCallEntry, &u.ToolExecutionEntry, &u.AgentHandoffEntry)
 }
 
 // JSONPatch is a union of the spec (oneOf/anyOf): one field per variant.
@@ -2857,9 +2817,7 @@ var unionJSONPatch = openapi.Union{Name: "JSONPatch", Discriminator: "op", Varia
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *JSONPatch) UnmarshalJSON(b []byte) error {
-	*u = JSONPatch{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionJSONPatch.DecodeInto(b, &u.JSONPatchAppend, &u.JSONPatchAdd, &u.JSONPatchReplace, &u.JSONPatchRemove)
-	return err
+	return unionJSONPatch.Unmarshal(b, &u.Raw, &u.JSONPatchAppend, &u.JSONPatchAdd, &u.JSONPatchReplace, &u.JSONPatchRemove)
 }
 
 // JSONPatchAdd is an object of the spec.
@@ -2949,9 +2907,7 @@ var unionJSONPatchAppendValue = openapi.Union{Name: "JSONPatchAppendValue", Vari
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *JSONPatchAppendValue) UnmarshalJSON(b []byte) error {
-	*u = JSONPatchAppendValue{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionJSONPatchAppendValue.DecodeInto(b, &u.String, &u.EncryptedPatchValue)
-	return err
+	return unionJSONPatchAppendValue.Unmarshal(b, &u.Raw, &u.String, &u.EncryptedPatchValue)
 }
 
 // A payload containing a list of JSON Patch operations.
@@ -3009,9 +2965,7 @@ var unionJSONPatchPayloadValueResponse = openapi.Union{Name: "JSONPatchPayloadVa
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *JSONPatchPayloadValueResponse) UnmarshalJSON(b []byte) error {
-	*u = JSONPatchPayloadValueResponse{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionJSONPatchPayloadValueResponse.DecodeInto(b, &u.JSONPatchList, &u.String)
-	return err
+	return unionJSONPatchPayloadValueResponse.Unmarshal(b, &u.Raw, &u.JSONPatchList, &u.String)
 }
 
 // JSONPatchRemove is an object of the spec.
@@ -3151,9 +3105,7 @@ var unionMessageInputContentChunksItem = openapi.Union{Name: "MessageInputConten
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageInputContentChunksItem) UnmarshalJSON(b []byte) error {
-	*u = MessageInputContentChunksItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageInputContentChunksItem.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk)
-	return err
+	return unionMessageInputContentChunksItem.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk)
 }
 
 // Representation of an input message inside the conversation.
@@ -3203,9 +3155,7 @@ var unionMessageInputEntryContent = openapi.Union{Name: "MessageInputEntryConten
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageInputEntryContent) UnmarshalJSON(b []byte) error {
-	*u = MessageInputEntryContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageInputEntryContent.DecodeInto(b, &u.String, &u.MessageInputContentChunksItemList)
-	return err
+	return unionMessageInputEntryContent.Unmarshal(b, &u.Raw, &u.String, &u.MessageInputContentChunksItemList)
 }
 
 // MessageInputEntryObject is an enumeration of the spec: one constant per value.
@@ -3266,9 +3216,7 @@ var unionMessageOutputContentChunksItem = openapi.Union{Name: "MessageOutputCont
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageOutputContentChunksItem) UnmarshalJSON(b []byte) error {
-	*u = MessageOutputContentChunksItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageOutputContentChunksItem.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
-	return err
+	return unionMessageOutputContentChunksItem.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
 }
 
 // MessageOutputEntry is an object of the spec.
@@ -3317,9 +3265,7 @@ var unionMessageOutputEntryContent = openapi.Union{Name: "MessageOutputEntryCont
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageOutputEntryContent) UnmarshalJSON(b []byte) error {
-	*u = MessageOutputEntryContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageOutputEntryContent.DecodeInto(b, &u.String, &u.MessageOutputContentChunksItemList)
-	return err
+	return unionMessageOutputEntryContent.Unmarshal(b, &u.Raw, &u.String, &u.MessageOutputContentChunksItemList)
 }
 
 // MessageOutputEntryObject is an enumeration of the spec: one constant per value.
@@ -3402,9 +3348,7 @@ var unionMessageOutputEventContent = openapi.Union{Name: "MessageOutputEventCont
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *MessageOutputEventContent) UnmarshalJSON(b []byte) error {
-	*u = MessageOutputEventContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionMessageOutputEventContent.DecodeInto(b, &u.String, &u.OutputContentChunks)
-	return err
+	return unionMessageOutputEventContent.Unmarshal(b, &u.Raw, &u.String, &u.OutputContentChunks)
 }
 
 // MessageOutputEventRole is an enumeration of the spec: one constant per value.
@@ -3568,9 +3512,7 @@ var unionOutputContentChunks = openapi.Union{Name: "OutputContentChunks", Varian
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *OutputContentChunks) UnmarshalJSON(b []byte) error {
-	*u = OutputContentChunks{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionOutputContentChunks.DecodeInto(b, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
-	return err
+	return unionOutputContentChunks.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
 }
 
 // Enable users to specify an expected completion, optimizing response times by leveraging known or
@@ -3644,9 +3586,7 @@ var unionReferenceChunkReferenceIdsItem = openapi.Union{Name: "ReferenceChunkRef
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ReferenceChunkReferenceIdsItem) UnmarshalJSON(b []byte) error {
-	*u = ReferenceChunkReferenceIdsItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionReferenceChunkReferenceIdsItem.DecodeInto(b, &u.Int64, &u.String)
-	return err
+	return unionReferenceChunkReferenceIdsItem.Unmarshal(b, &u.Raw, &u.Int64, &u.String)
 }
 
 // ReferenceChunkType is an enumeration of the spec: one constant per value.
@@ -3890,9 +3830,7 @@ var unionStreamEventSsePayloadData = openapi.Union{Name: "StreamEventSsePayloadD
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *StreamEventSsePayloadData) UnmarshalJSON(b []byte) error {
-	*u = StreamEventSsePayloadData{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionStreamEventSsePayloadData.DecodeInto(b, &u.WorkflowExecutionStartedResponse, &u.WorkflowExecutionCompletedResponse, &u.WorkflowExecutionFailedResponse, &u.WorkflowExecutionCanceledResponse, &u.WorkflowExecutionContinuedAsNewResponse, &u.WorkflowTaskTimedOutResponse, &u.WorkflowTaskFailedResponse, &u.CustomTaskStartedResponse, &u.CustomTaskInProgressResponse, &u.CustomTaskCompletedResponse, &u.CustomTaskFailedResponse, &u.CustomTaskTimedOutResponse, &u.CustomTaskCanceledResponse, &u.ActivityTaskStartedResponse, &u.ActivityTaskCompletedResponse, &u.ActivityTaskRetryingResponse, &u.ActivityTaskFailedResponse)
-	return err
+	return unionStreamEventSsePayloadData.Unmarshal(b, &u.Raw, &u.WorkflowExecutionStartedResponse, &u.WorkflowExecutionCompletedResponse, &u.WorkflowExecutionFailedResponse, &u.WorkflowExecutionCanceledResponse, &u.WorkflowExecutionContinuedAsNewResponse, &u.WorkflowTaskTimedOutResponse, &u.WorkflowTaskFailedResponse, &u.CustomTaskStartedResponse, &u.CustomTaskInProgressResponse, &u.CustomTaskCompletedResponse, &u.CustomTaskFailedResponse, &u.CustomTaskTimedOutResponse, &u.CustomTaskCanceledResponse, &u.ActivityTaskStartedResponse, &u.ActivityTaskCompletedResponse, &u.ActivityTaskRetryingResponse, &u.ActivityTaskFailedResponse)
 }
 
 // StreamEventWorkflowContext is an object of the spec.
@@ -3935,9 +3873,7 @@ var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{Na
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) UnmarshalJSON(b []byte) error {
-	*u = StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.DecodeInto(b, &u.StreamEventSsePayload, &u.StreamEventSseErrorData)
-	return err
+	return unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.Unmarshal(b, &u.Raw, &u.StreamEventSsePayload, &u.StreamEventSseErrorData)
 }
 
 // StreamV1WorkflowsExecutionsExecutionIdStreamGetInput is the input of
@@ -3991,9 +3927,7 @@ var unionSystemMessageContent = openapi.Union{Name: "SystemMessageContent", Vari
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *SystemMessageContent) UnmarshalJSON(b []byte) error {
-	*u = SystemMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionSystemMessageContent.DecodeInto(b, &u.String, &u.SystemMessageContentChunksList)
-	return err
+	return unionSystemMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.SystemMessageContentChunksList)
 }
 
 // SystemMessageContentChunks is a union of the spec (oneOf/anyOf): one field per variant.
@@ -4019,9 +3953,7 @@ var unionSystemMessageContentChunks = openapi.Union{Name: "SystemMessageContentC
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *SystemMessageContentChunks) UnmarshalJSON(b []byte) error {
-	*u = SystemMessageContentChunks{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionSystemMessageContentChunks.DecodeInto(b, &u.TextChunk, &u.ThinkChunk)
-	return err
+	return unionSystemMessageContentChunks.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ThinkChunk)
 }
 
 // SystemMessageRole is an enumeration of the spec: one constant per value.
@@ -4098,9 +4030,7 @@ var unionThinkChunkThinkingItem = openapi.Union{Name: "ThinkChunkThinkingItem", 
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ThinkChunkThinkingItem) UnmarshalJSON(b []byte) error {
-	*u = ThinkChunkThinkingItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionThinkChunkThinkingItem.DecodeInto(b, &u.TextChunk, &u.ToolReferenceChunk, &u.ReferenceChunk)
-	return err
+	return unionThinkChunkThinkingItem.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ToolReferenceChunk, &u.ReferenceChunk)
 }
 
 // ThinkChunkType is an enumeration of the spec: one constant per value.
@@ -4218,9 +4148,7 @@ var unionToolExecutionDeltaEventName = openapi.Union{Name: "ToolExecutionDeltaEv
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionDeltaEventName) UnmarshalJSON(b []byte) error {
-	*u = ToolExecutionDeltaEventName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionDeltaEventName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
-	return err
+	return unionToolExecutionDeltaEventName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionDeltaEventType is an enumeration of the spec: one constant per value.
@@ -4276,9 +4204,7 @@ var unionToolExecutionDoneEventName = openapi.Union{Name: "ToolExecutionDoneEven
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionDoneEventName) UnmarshalJSON(b []byte) error {
-	*u = ToolExecutionDoneEventName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionDoneEventName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
-	return err
+	return unionToolExecutionDoneEventName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionDoneEventType is an enumeration of the spec: one constant per value.
@@ -4338,9 +4264,7 @@ var unionToolExecutionEntryName = openapi.Union{Name: "ToolExecutionEntryName", 
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionEntryName) UnmarshalJSON(b []byte) error {
-	*u = ToolExecutionEntryName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionEntryName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
-	return err
+	return unionToolExecutionEntryName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionEntryObject is an enumeration of the spec: one constant per value.
@@ -4410,9 +4334,7 @@ var unionToolExecutionStartedEventName = openapi.Union{Name: "ToolExecutionStart
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolExecutionStartedEventName) UnmarshalJSON(b []byte) error {
-	*u = ToolExecutionStartedEventName{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolExecutionStartedEventName.DecodeInto(b, &u.BuiltInConnectors, &u.String)
-	return err
+	return unionToolExecutionStartedEventName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionStartedEventType is an enumeration of the spec: one constant per value.
@@ -4464,9 +4386,7 @@ var unionToolFileChunkTool = openapi.Union{Name: "ToolFileChunkTool", Variants: 
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolFileChunkTool) UnmarshalJSON(b []byte) error {
-	*u = ToolFileChunkTool{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolFileChunkTool.DecodeInto(b, &u.BuiltInConnectors, &u.String)
-	return err
+	return unionToolFileChunkTool.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolFileChunkType is an enumeration of the spec: one constant per value.
@@ -4515,9 +4435,7 @@ var unionToolMessageContent = openapi.Union{Name: "ToolMessageContent", Variants
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolMessageContent) UnmarshalJSON(b []byte) error {
-	*u = ToolMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
-	return err
+	return unionToolMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // ToolMessageRole is an enumeration of the spec: one constant per value.
@@ -4571,9 +4489,7 @@ var unionToolReferenceChunkTool = openapi.Union{Name: "ToolReferenceChunkTool", 
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ToolReferenceChunkTool) UnmarshalJSON(b []byte) error {
-	*u = ToolReferenceChunkTool{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionToolReferenceChunkTool.DecodeInto(b, &u.BuiltInConnectors, &u.String)
-	return err
+	return unionToolReferenceChunkTool.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolReferenceChunkType is an enumeration of the spec: one constant per value.
@@ -4679,9 +4595,7 @@ var unionUserMessageContent = openapi.Union{Name: "UserMessageContent", Variants
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *UserMessageContent) UnmarshalJSON(b []byte) error {
-	*u = UserMessageContent{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionUserMessageContent.DecodeInto(b, &u.String, &u.ContentChunkList)
-	return err
+	return unionUserMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // UserMessageRole is an enumeration of the spec: one constant per value.
@@ -4734,9 +4648,7 @@ var unionValidationErrorLocItem = openapi.Union{Name: "ValidationErrorLocItem", 
 // (discriminator, else JSON type, required and const properties; unknown members never disqualify).
 // It returns an *openapi.UnionError naming every variant tried when none fits.
 func (u *ValidationErrorLocItem) UnmarshalJSON(b []byte) error {
-	*u = ValidationErrorLocItem{Raw: append(json.RawMessage(nil), b...)}
-	_, err := unionValidationErrorLocItem.DecodeInto(b, &u.String, &u.Int64)
-	return err
+	return unionValidationErrorLocItem.Unmarshal(b, &u.Raw, &u.String, &u.Int64)
 }
 
 // WebSearchPremiumTool is an object of the spec.

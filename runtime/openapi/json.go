@@ -186,6 +186,23 @@ func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	return json.Marshal(raw)
 }
 
+// Unmarshal is a generated union's UnmarshalJSON: it sets *raw to a copy of
+// b and every variant field dsts[i] (a **T, as for [Union.DecodeInto]) to
+// nil, then decodes b into the one variant DecodeInto chooses. One shared
+// body instead of three statements per union (issue 24). It returns what
+// DecodeInto returns: a *UnionError naming every variant tried when none
+// fits.
+func (u *Union) Unmarshal(b []byte, raw *json.RawMessage, dsts ...any) error {
+	*raw = append(json.RawMessage(nil), b...)
+	for _, dst := range dsts {
+		if rv := reflect.ValueOf(dst); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+			rv.Elem().SetZero()
+		}
+	}
+	_, err := u.DecodeInto(b, dsts...)
+	return err
+}
+
 // jsonNull is the JSON null literal.
 var jsonNull = []byte("null")
 

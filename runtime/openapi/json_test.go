@@ -392,3 +392,27 @@ func TestMarshalUnionWritesFirstSetVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestUnionUnmarshalResetsAndKeepsRaw: Unmarshal is the generated
+// UnmarshalJSON's `*u = T{Raw: copy of b}` then DecodeInto: a variant set
+// before is cleared, Raw holds a copy of b (not b itself), and the error
+// is DecodeInto's.
+func TestUnionUnmarshalResetsAndKeepsRaw(t *testing.T) {
+	u := Union{Name: "U", Variants: []Variant{{Name: "String", Type: JSONString}, {Name: "Int", Type: JSONNumber}}}
+	old := "old"
+	s, n := &old, (*int64)(nil)
+	var raw json.RawMessage
+	b := []byte(`12`)
+	require.NoError(t, u.Unmarshal(b, &raw, &s, &n))
+	require.Nil(t, s, "the variant set before is cleared")
+	require.Equal(t, int64(12), *n)
+	require.Equal(t, `12`, string(raw))
+	b[0] = '9'
+	require.Equal(t, `12`, string(raw), "Raw is a copy")
+	err := u.Unmarshal([]byte(`true`), &raw, &s, &n)
+	_, want := u.DecodeInto([]byte(`true`), new(*string), new(*int64))
+	require.EqualError(t, err, want.Error())
+	require.Nil(t, s)
+	require.Nil(t, n, "a value no variant fits leaves every variant nil")
+	require.Equal(t, `true`, string(raw))
+}
