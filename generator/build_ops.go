@@ -105,11 +105,15 @@ func (b *builder) operations() []*Operation {
 		o.Stream = b.eventStream(op, ptr, name, methods)
 		if o.Stream == nil || !o.Stream.Only {
 			o.Output, o.OutputBody = b.output(withoutEventStream(op), ptr, name+"Output")
+			if o.OutputBody == OutputXML {
+				o.OutputXMLRoot = outputXMLRoot(op)
+			}
 		}
 		if o.Stream != nil {
 			o.Stream.FlagField, o.Stream.FlagPtr = streamFlagField(b.typeNamed(o.Input))
 		}
 		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
+		o.OutputHeaderMaps = b.outputHeaderMaps[o.Output]
 		switch {
 		case op.Servers != nil && len(*op.Servers) > 0:
 			o.Servers = b.serverList(*op.Servers, child(ptr, "servers"), name+"Server")

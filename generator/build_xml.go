@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"gopkg.in/yaml.v3"
 )
 
 // XMLObject is the OpenAPI XML Object (OpenAPI 3.0 §4.7.26) of a property,
@@ -179,62 +178,25 @@ func (b *builder) xmlOrderFrom(t *Type, ptr string) {
 // propertyOrder returns the property names of the schema at ptr (a JSON
 // pointer into the spec), in the order written, allOf members' in turn.
 func (b *builder) propertyOrder(ptr string, depth int) []string {
-	n := b.nodeAt(ptr)
-	if n == nil || depth > 8 {
+	n, ok := b.kept.order(ptr)
+	if !ok || depth > 8 {
 		return nil
 	}
-	if ref := mapValue(n, "$ref"); ref != nil {
-		if p, ok := strings.CutPrefix(ref.Value, "#"); ok {
+	if n.hasRef {
+		if p, ok := strings.CutPrefix(n.ref, "#"); ok {
 			return b.propertyOrder(p, depth+1)
 		}
 		return nil
 	}
-	var out []string
-	if props := mapValue(n, "properties"); props != nil && props.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(props.Content); i += 2 {
-			out = append(out, props.Content[i].Value)
-		}
-	}
-	if all := mapValue(n, "allOf"); all != nil && all.Kind == yaml.SequenceNode {
-		for i := range all.Content {
-			for _, k := range b.propertyOrder(child(child(ptr, "allOf"), strconv.Itoa(i)), depth+1) {
-				if !slices.Contains(out, k) {
-					out = append(out, k)
-				}
+	out := slices.Clone(n.props)
+	for i := range n.allOf {
+		for _, k := range b.propertyOrder(child(child(ptr, "allOf"), strconv.Itoa(i)), depth+1) {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
 			}
 		}
 	}
 	return out
-}
-
-// nodeAt resolves a JSON pointer in the spec's YAML tree (nil when it does
-// not lead to a node).
-func (b *builder) nodeAt(ptr string) *yaml.Node {
-	n := b.root
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
-		n = n.Content[0]
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		if tok == "" {
-			continue
-		}
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		switch {
-		case n == nil:
-			return nil
-		case n.Kind == yaml.MappingNode:
-			n = mapValue(n, tok)
-		case n.Kind == yaml.SequenceNode:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n.Content) {
-				return nil
-			}
-			n = n.Content[i]
-		default:
-			return nil
-		}
-	}
-	return n
 }
 
 // xmlClashes marks Skip, with a warning, each field of an XML type whose
@@ -267,4 +229,23 @@ func (b *builder) xmlClashes(t *Type) {
 		}
 		seen[key] = f.JSONName
 	}
+}
+
+// outputXMLRoot is the element name the XML Object of op's first 2xx
+// response schema gives (the one output decodes), "" when it gives none.
+func outputXMLRoot(op *openapi3.Operation) string {
+	if op.Responses == nil {
+		return ""
+	}
+	m := op.Responses.Map()
+	for _, code := range sortedKeys(m) {
+		if r := m[code].Value; is2xx(code) && r != nil && len(r.Content) > 0 {
+			mt, _, _ := pickMedia(r.Content)
+			if mo := r.Content[mt]; mo != nil {
+				return xmlObjectOf(mo.Schema).Name
+			}
+			return ""
+		}
+	}
+	return ""
 }

@@ -43,7 +43,7 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 		{"client.go", func(f *jen.File, svc *Service) error { return emitClient(f, svc, pkg) }},
 		{"errors.go", func(f *jen.File, svc *Service) error { emitErrors(f, svc); return nil }},
 		{"operations.go", emitOperations},
-		{"types.go", func(f *jen.File, svc *Service) error { emitTypes(f, svc); return nil }},
+		{"types.go", nil}, // in pieces, below
 	}
 	// The files are rendered one after another, each file's syntax tree
 	// (jennifer's statements, then go/format's AST) dropped before the next
@@ -52,7 +52,13 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 	// types.go alone is a quarter of a million lines).
 	out := make([]File, len(emitters))
 	for i, e := range emitters {
-		content, err := emitFile(svc, pkg, e.name, e.emit)
+		var content []byte
+		var err error
+		if e.emit != nil {
+			content, err = emitFile(svc, pkg, e.name, e.emit)
+		} else {
+			content, err = emitTypesFile(svc, pkg)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -73,6 +79,18 @@ func emitFile(svc *Service, pkg, name string, emit func(*jen.File, *Service) err
 		return nil, err
 	}
 	return render(f, name)
+}
+
+// emitTypesFile renders types.go in pieces (see pieces).
+func emitTypesFile(svc *Service, pkg string) ([]byte, error) {
+	p := newPieces(pkg, "types.go")
+	emitTypes(p, svc)
+	return p.render(svc, func() ([]byte, error) {
+		return emitFile(svc, pkg, "types.go", func(f *jen.File, svc *Service) error {
+			emitTypes(&pieces{f: f}, svc) // one piece: f
+			return nil
+		})
+	})
 }
 
 // header adds the templates.Header comment block; spec text in it (title,

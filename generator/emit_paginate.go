@@ -40,6 +40,7 @@ func emitPaginators(f *jen.File, op *Operation, types map[string]*Type) {
 		jen.If(jen.Op("!").Id("yield").Call(jen.Id("out"), jen.Nil())).Block(jen.Return()),
 	)
 	loop = append(loop, nextPage(p, op, types)...)
+	body = append(body, repeatState(p)...)
 	body = append(body, jen.For().Block(loop...))
 	f.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(p.PagesMethod).Params(
 		jen.Id("ctx").Qual("context", "Context"),
@@ -94,7 +95,7 @@ func pageRule(p *Pagination, op *Operation) string {
 		if len(p.HasMore) > 0 {
 			s += ", as does " + goPath(p.HasMore) + " false"
 		}
-		return s + ". To resume after an error, call again with " + in + " set to " + cur + " of the last good page."
+		return s + ", and so does a cursor equal to the one just sent (the server repeating itself). To resume after an error, call again with " + in + " set to " + cur + " of the last good page."
 	case PageOffset, PageNumber:
 		what := "advanced by the number of items of the last page"
 		if p.Style == PageNumber {
@@ -104,13 +105,13 @@ func pageRule(p *Pagination, op *Operation) string {
 		if len(p.HasMore) > 0 {
 			s += ", as does " + goPath(p.HasMore) + " false"
 		}
-		return s + ". To resume after an error, call again from the input of the failed page."
+		return s + ", and so do items equal to the previous page's (a server ignoring " + in + "). To resume after an error, call again from the input of the failed page."
 	}
 	src := "the Link header's rel=\"next\" URL (RFC 8288)"
 	if len(p.NextLink) > 0 {
 		src = "the URL in " + goPath(p.NextLink)
 	}
-	return "The next page's query parameters come from " + src + " and are set on the input by name; no next URL ends the pages, and a parameter the operation does not declare stops them with a *runtime.NextPageError."
+	return "The next page's query parameters come from " + src + " and are set on the input by name; no next URL ends the pages, as does a next URL equal to the one just followed (the server repeating itself), and a parameter the operation does not declare stops them with a *runtime.NextPageError."
 }
 
 // goPath renders steps as a Go selector path ("Table.TableStatus").
@@ -218,18 +219,7 @@ func nextPage(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 		ot, it := p.OutputToken[len(p.OutputToken)-1], p.InputToken[0]
 		out = append(out, readInto("nextToken", stepType(ot), jen.Id("out"), p.OutputToken, false)...)
 		out = append(out, jen.If(isEmpty(jen.Id("nextToken"), ot, types)).Block(jen.Return()))
-		if isStringish(it.Type, types) {
-			sent := jen.Id("next").Dot(it.Go)
-			got := jen.Id("nextToken")
-			same := sent.Clone().Op("==").Add(got.Clone())
-			switch {
-			case it.Ptr && ot.Ptr:
-				same = sent.Clone().Op("!=").Nil().Op("&&").Op("*").Add(sent.Clone()).Op("==").Op("*").Add(got.Clone())
-			case it.Ptr:
-				same = sent.Clone().Op("!=").Nil().Op("&&").Op("*").Add(sent.Clone()).Op("==").Add(got.Clone())
-			case ot.Ptr:
-				same = sent.Clone().Op("==").Op("*").Add(got.Clone())
-			}
+		if same := sameAsSent(it, jen.Id("nextToken"), ot.Ptr, types); same != nil {
 			out = append(out, jen.Comment("A server repeating the token sent would page forever."), jen.If(same).Block(jen.Return()))
 		}
 		out = append(out, assign(jen.Id("next").Dot(it.Go), it.Ptr, jen.Id("nextToken"), ot.Ptr)...)
@@ -238,16 +228,25 @@ func nextPage(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 		out = append(out, items...)
 		out = append(out, jen.Id("last").Op(":=").Id("items").Index(jen.Len(jen.Id("items")).Op("-").Lit(1)))
 		if len(p.ItemToken) == 0 {
+			if same := sameAsSent(it, jen.Id("last"), false, types); same != nil {
+				out = append(out, jen.Comment("A server repeating the cursor sent would page forever."), jen.If(same).Block(jen.Return()))
+			}
 			out = append(out, assign(jen.Id("next").Dot(it.Go), it.Ptr, jen.Id("last"), false)...)
 			break
 		}
 		ct := p.ItemToken[len(p.ItemToken)-1]
 		out = append(out, readInto("cursor", stepType(ct), jen.Id("last"), p.ItemToken, false)...)
 		out = append(out, jen.If(isEmpty(jen.Id("cursor"), ct, types)).Block(jen.Return()))
+		if same := sameAsSent(it, jen.Id("cursor"), ct.Ptr, types); same != nil {
+			out = append(out, jen.Comment("A server repeating the cursor sent would page forever."), jen.If(same).Block(jen.Return()))
+		}
 		out = append(out, assign(jen.Id("next").Dot(it.Go), it.Ptr, jen.Id("cursor"), ct.Ptr)...)
 	case PageOffset, PageNumber:
 		it := p.InputToken[0]
 		out = append(out, items...)
+		out = append(out, jen.Comment("A server ignoring the page asked for would page forever."),
+			jen.If(jen.Id("prev").Op("!=").Nil().Op("&&").Qual("reflect", "DeepEqual").Call(jen.Id("items"), jen.Id("prev"))).Block(jen.Return()),
+			jen.Id("prev").Op("=").Id("items"))
 		typ := typeExpr(it.Type)
 		start := jen.Lit(0)
 		if p.Style == PageNumber {
@@ -302,6 +301,9 @@ func linkNext(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 		out = append(out, jen.If(jen.Id("nextURL").Op("==").Lit("")).Block(jen.Return()))
 	}
 	out = append(out,
+		jen.Comment("A server repeating the URL followed would page forever."),
+		jen.If(jen.Id("nextURL").Op("==").Id("followed")).Block(jen.Return()),
+		jen.Id("followed").Op("=").Id("nextURL"),
 		jen.List(jen.Id("query"), jen.Err()).Op(":=").Qual(runtimePath, "NextPageQuery").Call(jen.Lit(op.Name), jen.Id("nextURL")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("yield").Call(jen.Nil(), jen.Err()), jen.Return()),
 	)
@@ -353,4 +355,38 @@ func linkNext(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 		jen.Switch(jen.Id("name")).Block(cases...),
 	))
 	return out
+}
+
+// repeatState renders the variables a paginator keeps across pages to see a
+// server repeat itself: the next URL followed (link) or the last page's
+// items (offset, number). Tokens and cursors are compared with the input's
+// own field (sameAsSent).
+func repeatState(p *Pagination) []jen.Code {
+	switch p.Style {
+	case PageLink:
+		return []jen.Code{jen.Id("followed").Op(":=").Lit("")}
+	case PageOffset, PageNumber:
+		return []jen.Code{jen.Var().Id("prev").Add(typeExpr(p.Items[len(p.Items)-1].Type))}
+	}
+	return nil
+}
+
+// sameAsSent renders the test "got equals the input's token field it, the
+// one the page just fetched was asked with" (a pointer side nil-checked);
+// nil when it is not a string or integer (never compared).
+func sameAsSent(it Step, got *jen.Statement, gotPtr bool, types map[string]*Type) *jen.Statement {
+	integer := it.Type.Kind == RefScalar && (it.Type.Scalar == ScalarInt32 || it.Type.Scalar == ScalarInt64)
+	if !isStringish(it.Type, types) && !integer {
+		return nil
+	}
+	sent := jen.Id("next").Dot(it.Go)
+	switch {
+	case it.Ptr && gotPtr:
+		return sent.Clone().Op("!=").Nil().Op("&&").Op("*").Add(sent.Clone()).Op("==").Op("*").Add(got.Clone())
+	case it.Ptr:
+		return sent.Clone().Op("!=").Nil().Op("&&").Op("*").Add(sent.Clone()).Op("==").Add(got.Clone())
+	case gotPtr:
+		return sent.Clone().Op("==").Op("*").Add(got.Clone())
+	}
+	return sent.Clone().Op("==").Add(got.Clone())
 }

@@ -15,7 +15,8 @@ import (
 // whose nodes have the same kinds, styles and tags), and decoded and resolved
 // as openapi3.Loader.LoadFromData does after its own parse. On GitHub's spec
 // (13 MB) this saves printing the tree as YAML and parsing it again, about
-// 1.8 s of 7.8 s.
+// 1.8 s of 7.8 s. The copy empties doc as it goes (see kinTree): take what
+// is needed of it first (keepForBuild).
 //
 // A tree with anchors, aliases or merge keys goes through LoadFromData as
 // YAML text, so kin-openapi's own reading of them (and its check for alias
@@ -23,14 +24,14 @@ import (
 func loadOpenAPI(doc *yaml.Node) (*openapi3.T, error) {
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
-	tree, err := kinTree(doc)
-	if err == errAliases {
+	if hasAliases(doc) {
 		text, err := yaml.Marshal(doc)
 		if err != nil {
 			return nil, err
 		}
 		return loader.LoadFromData(text)
 	}
+	tree, err := kinTree(doc, true)
 	if err != nil {
 		return nil, err
 	}
@@ -44,15 +45,39 @@ func loadOpenAPI(doc *yaml.Node) (*openapi3.T, error) {
 	return api, nil
 }
 
-// errAliases reports a tree kinTree leaves to kin-openapi's YAML text path.
+// errAliases reports an alias or merge key kinTree was given (see
+// hasAliases).
 var errAliases = fmt.Errorf("anchors, aliases or merge keys")
+
+// hasAliases reports whether the tree holds an alias or a merge key, which
+// loadOpenAPI leaves to kin-openapi's YAML text path.
+func hasAliases(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Kind == yaml.ScalarNode && c.Tag == "!!merge" {
+			return true
+		}
+		if hasAliases(c) {
+			return true
+		}
+	}
+	return false
+}
 
 // kinTree copies n into a yaml4 tree, preparing scalars as kin-openapi's
 // loader does before decoding (openapi3's prepareScalars): an application's
 // own tag ("!md") and a timestamp become strings with the text written, a
 // mapping key is its text, a null key and an infinite or NaN float are
-// errors naming the line.
-func kinTree(n *yaml.Node) (*yaml4.Node, error) {
+// errors naming the line. The tree must hold no alias (hasAliases).
+//
+// With release, each child is let go of (its place in n.Content set to nil)
+// once copied, so the garbage collector frees the spec tree while its copy
+// grows and the two are never whole at once (issue 24: each is 40-odd MiB
+// on Stripe's spec); the values of extensions (keys "x-…"), which the
+// builder keeps (keepForBuild), are copied without emptying them.
+func kinTree(n *yaml.Node, release bool) (*yaml4.Node, error) {
 	if n.Kind == yaml.AliasNode {
 		return nil, errAliases
 	}
@@ -67,16 +92,25 @@ func kinTree(n *yaml.Node) (*yaml4.Node, error) {
 		c.Content = make([]*yaml4.Node, len(n.Content))
 	}
 	for i, sub := range n.Content {
-		cc, err := kinTree(sub)
+		key := n.Kind == yaml.MappingNode && i%2 == 0
+		keep := n.Kind == yaml.MappingNode && i%2 == 1 && strings.HasPrefix(n.Content[i-1].Value, "x-")
+		cc, err := kinTree(sub, release && !keep)
 		if err != nil {
 			return nil, err
 		}
-		if n.Kind == yaml.MappingNode && i%2 == 0 {
+		if key {
 			if err := kinKey(cc); err != nil {
 				return nil, err
 			}
 		}
 		c.Content[i] = cc
+		switch {
+		case !release || key: // a key is let go of with its value
+		case n.Kind == yaml.MappingNode:
+			n.Content[i-1], n.Content[i] = nil, nil
+		default:
+			n.Content[i] = nil
+		}
 	}
 	return c, nil
 }

@@ -91,6 +91,10 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	if err := budget.chargeBytes(specPath, len(raw)); err != nil {
 		return nil, nil, err
 	}
+	// The bytes are read for the last time here, so they are garbage while
+	// the tree is worked on (issue 24: 8 MB for Stripe's spec).
+	secondLine, second := secondDocumentLine(raw)
+	raw = nil
 	if err := budget.chargeAliases(specPath, doc); err != nil {
 		return nil, nil, err
 	}
@@ -117,10 +121,10 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		// which overlays may have written the value.
 		d.errorNote = " (in the spec after overlay " + strings.Join(overlayNames(overlays), ", ") + ")"
 	}
-	if line, ok := secondDocumentLine(raw); ok {
+	if second {
 		where := "after the first"
-		if line > 0 {
-			where = fmt.Sprintf("on line %d", line)
+		if secondLine > 0 {
+			where = fmt.Sprintf("on line %d", secondLine)
 		}
 		d.warnf("", "the file holds a second YAML document (%s); only the first is read", where)
 	}
@@ -145,8 +149,9 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	retry = withDefaults(retry, xr, specTitle(root))
 	applySpeakeasy(root, &retry, d)
 	protocol := parseXProtocol(root, d)
+	keep := keepForBuild(root)
 
-	api, err := loadOpenAPI(doc)
+	api, err := loadOpenAPI(doc) // empties doc
 	if err != nil && d.errors() > 0 {
 		// A value already refused with its location (an x-retry scalar of
 		// the wrong type) is not reported again in the YAML decoder's words.
@@ -162,7 +167,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	validateLeniently(api, d)
 	sel.apply(api, d)
 
-	svc = build(api, root, retry, protocol, sel, d)
+	svc = build(api, keep, retry, protocol, sel, d)
 	if err := checkNameBounds(svc.Types); err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
 	}

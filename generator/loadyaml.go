@@ -63,13 +63,16 @@ type treeSize struct{ nodes, bytes int }
 // parser, which keeps both marks.
 func parseYAML(file string, raw []byte) (*yaml.Node, error) {
 	if doc, ok, err := parseJSON(file, raw); ok {
+		if err == nil {
+			err = checkDuplicateKeys(file, doc)
+		}
 		return doc, err
 	}
 	raw = decodeSurrogatePairs(raw)
 	var doc yaml.Node
 	err := yaml.Unmarshal(raw, &doc)
 	if err == nil {
-		return &doc, nil
+		return &doc, checkDuplicateKeys(file, &doc)
 	}
 	var n4 yaml4.Node
 	var le *yaml4.LoadError

@@ -129,6 +129,10 @@ type Operation struct {
 	// OutputRawField (into its Body field), OutputStreamField (handed over
 	// unread in its Body field), or OutputNone (no body).
 	OutputBody string
+	// OutputXMLRoot is the root element an OutputXML body must have: the
+	// name the response schema's XML Object gives, "" when it names none
+	// (the root is then not checked: S3 names its roots after operations).
+	OutputXMLRoot string
 	// Servers are the operation's own servers (its servers, else its path
 	// item's), nil when it uses the root's.
 	Servers []Server
@@ -140,6 +144,10 @@ type Operation struct {
 	// into a field of the output (in that order) before the body is
 	// decoded.
 	ResponseHeaders []ResponseHeader
+	// OutputHeaderMaps are the output's maps read from every response
+	// header named Param.Name + key (Smithy's @httpPrefixHeaders,
+	// build_payload.go): Field the output's field, Name the prefix.
+	OutputHeaderMaps []Param
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
@@ -193,7 +201,9 @@ const (
 type Param struct {
 	// Field is the input struct's Go field name; Name the exact wire name.
 	Field, Name string
-	// In is "path", "query", "header" or "cookie".
+	// In is "path", "query", "header", "cookie", or "headerPrefix" for a
+	// map sent as one header per entry, named Name + key (Smithy's
+	// @httpPrefixHeaders, build_payload.go).
 	In string
 	// Style and Explode are the serialisation (OpenAPI defaults applied).
 	Style   string

@@ -104,7 +104,8 @@ func applyOverlays(root *yaml.Node, paths []string, budget *nodeBudget, setBy ma
 // marshalling the tree it is given before and after, which on the whole
 // spec was 2 GB of YAML text for Stripe's overlay and most of the
 // generator's peak memory (issue 24); marshalling only the selected nodes
-// gives the same answer, since nothing else is written.
+// gives the same answer, since nothing else is written. A selected mapping
+// updated by a mapping is narrowed further (see updateMapping).
 func applyAction(o *overlay.Overlay, action overlay.Action, root *yaml.Node, targets []*yaml.Node) (nothing bool) {
 	one := *o
 	if action.Remove || action.Target == "" {
@@ -117,10 +118,39 @@ func applyAction(o *overlay.Overlay, action overlay.Action, root *yaml.Node, tar
 	one.Actions = []overlay.Action{update}
 	nothing = true
 	for _, n := range targets {
+		if n.Kind == yaml.MappingNode && action.Update.Kind == yaml.MappingNode {
+			nothing = updateMapping(&one, n, &action.Update) && nothing
+			continue
+		}
 		_, warnings := one.ApplyToStrict(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}})
 		nothing = nothing && doesNothing(warnings)
 	}
 	return nothing
+}
+
+// updateMapping applies one (an update with target "$") to the mapping n
+// and reports whether the library found that it changed nothing. The
+// library merges a mapping into a mapping key by key: a key n already has is
+// merged into that key's value in place, any other is appended to n. So it
+// is given a mapping holding only n's entries whose keys the update names
+// (the same value nodes): it marshals those, not all of n (the spec's root
+// for a root-level x-retry, 2 × 8 MB of YAML text on Stripe's spec), and
+// what it appends is appended to n in the same order.
+func updateMapping(one *overlay.Overlay, n, update *yaml.Node) (nothing bool) {
+	keys := map[string]bool{}
+	for i := 0; i+1 < len(update.Content); i += 2 {
+		keys[update.Content[i].Value] = true
+	}
+	narrow := &yaml.Node{Kind: n.Kind, Style: n.Style, Tag: n.Tag}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if keys[n.Content[i].Value] {
+			narrow.Content = append(narrow.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	had := len(narrow.Content)
+	_, warnings := one.ApplyToStrict(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{narrow}})
+	n.Content = append(n.Content, narrow.Content[had:]...)
+	return doesNothing(warnings)
 }
 
 // doesNothing reports whether the library's warnings for one action say it

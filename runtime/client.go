@@ -42,7 +42,8 @@ type Request struct {
 	Body []byte
 	// BodyReader, when set, supplies the body instead of Body. An
 	// io.Seeker is streamed, never buffered, and rewound to where it
-	// started before every retry. Otherwise the runtime reads it before
+	// started before every retry (one whose first Seek fails, a pipe, is
+	// read as a reader that cannot seek). Otherwise the runtime reads it before
 	// the first attempt: up to MaxReplayBody (8 MiB) it is buffered into
 	// Body and replayed on retries; a longer body is streamed once and the
 	// call makes a single attempt (a failure that would have been retried
@@ -92,7 +93,33 @@ type ResponseMetadata struct {
 // the retry quota, the adaptive rate limiter and the throttle-window store.
 // It is safe for concurrent use.
 type Client struct {
-	svc *Service
+	// The fields every call reads come first, in two cache lines, with
+	// the first operation's policy (first, firstMem) after them: a driver
+	// of many clients (cmd/retrygen-sim) touches few lines of each.
+	clock engine.Clock
+	rand  func() float64
+	quota *engine.RetryQuota
+	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
+	// every call; disabled until the first throttling response.
+	limiter *engine.RateLimiter
+	// fleet is Options.FleetRetryBudget (nil for none).
+	fleet engine.RetryBudget
+	// costs are the retry costs and success increment (§5).
+	costs retryCosts
+	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
+	invocationIDHeader string
+	// first is the policy of the first operation operationPolicy resolved:
+	// the one clients with the same options share (sharedPolicy), else in
+	// firstMem (firstClaimed: written); the others are in policies.
+	first        atomic.Pointer[opPolicy]
+	firstClaimed atomic.Bool
+	// observed: the client's options set a Logger or OnAttempt, which
+	// every decision is reported to (callMachine.observe).
+	observed bool
+	svc      *Service
+	firstMem opPolicy
+	windows  engine.ThrottleWindowStore
+	identity string
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
 	baseQuery url.Values
@@ -102,17 +129,7 @@ type Client struct {
 	// policy is the client's own policy (no operation, no call options).
 	settings Settings
 	policy   Policy
-	clock    engine.Clock
-	rand     func() float64
-	quota    *engine.RetryQuota
-	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
-	// every call; disabled until the first throttling response.
-	limiter  *engine.RateLimiter
-	windows  engine.ThrottleWindowStore
-	identity string
-	// fleet is Options.FleetRetryBudget (nil for none); faults are the
-	// stores that report falling back to local state.
-	fleet  engine.RetryBudget
+	// faults are the stores that report falling back to local state.
 	faults []engine.StoreFaultReporter
 	// requestIDHeaders is svc.RequestIDHeaders in canonical form, so that
 	// looking them up on every response allocates nothing.
@@ -122,8 +139,6 @@ type Client struct {
 	// ("attempt=1; max=4", …), built once.
 	attemptHeader string
 	attemptValues []string
-	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
-	invocationIDHeader string
 	// checksumHeader is svc.ChecksumHeader in canonical form.
 	checksumHeader string
 	// baseSlash is base + "/", the URL of most AWS JSON requests;
@@ -134,8 +149,6 @@ type Client struct {
 	slashURL    url.URL
 	slashHost   string
 	slashParsed bool
-	// costs are the retry costs and success increment (§5).
-	costs retryCosts
 	// httpFrom is the *http.Client of the client's Options.HTTPClient
 	// (http.DefaultClient for nil; nil for another HTTPClient), and
 	// httpConfined its copy whose redirects stay on the request's origin
@@ -208,10 +221,14 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", endpoint)
 	}
+	if msg := endpointDotSegment(endpoint, u); msg != "" {
+		return nil, errors.New(msg)
+	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
 	}
 	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: &url.URL{Scheme: u.Scheme, Host: u.Host}}
+	c.observed = opts.Logger != nil || opts.OnAttempt != nil
 	c.baseQuery = u.Query()
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
@@ -336,7 +353,7 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 	}
 	resp, err := cl.c.httpClient(opts.HTTPClient).Do(hreq) // target.go: redirects stay on the origin
 	if err != nil {
-		return engine.AttemptResult{Err: err, Sent: sentBeforeFailure(err)}
+		return engine.AttemptResult{Err: redactTransportError(err), Sent: sentBeforeFailure(err)}
 	}
 	res := engine.AttemptResult{StatusCode: resp.StatusCode, Header: resp.Header, Sent: true}
 	cl.md.RequestID = firstHeader(resp.Header, cl.c.requestIDHeaders)

@@ -68,10 +68,12 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	}
 	var progress progressFunc
 	var files map[string][]byte
+	start := time.Now()
 	if isTerminal(stderr) {
 		progress = newProgressBar(stderr)
+	} else {
+		progress = newProgressLines(stderr, start, time.Now)
 	}
-	start := time.Now()
 	runs, err := simulateRuns(sc, *seed, progress)
 	if err == nil {
 		files, err = renderRuns(sc, *seed, runs)
@@ -124,6 +126,11 @@ func simulateRuns(sc *Scenario, seed uint64, progress progressFunc) ([]*runStats
 	runs, errs := make([]*runStats, n), make([]error, n)
 	var mu sync.Mutex
 	done, total := make([]time.Duration, n), make([]time.Duration, n)
+	for i := range total { // every run simulates the phases, from the start
+		for _, p := range sc.Phases {
+			total[i] += seconds(p.DurationS)
+		}
+	}
 	finished := 0
 	report := func() { // with mu held
 		if progress != nil {
@@ -255,6 +262,35 @@ func newProgressBar(w io.Writer) progressFunc {
 		last = key
 		filled := width * pct / 100
 		fmt.Fprintf(w, "\rsimulating (%d/%d runs done) [%s%s] %3d%%", finished, n, strings.Repeat("#", filled), strings.Repeat(".", width-filled), pct)
+	}
+}
+
+// progressEvery is how long a run without a terminal may go without a
+// progress line (newProgressLines).
+const progressEvery = 30 * time.Second
+
+// newProgressLines reports progress where no bar can be drawn (stderr is a
+// file or a pipe, as under a CI job or timeout(1)): one line at each tenth of
+// the virtual time simulated over all runs, and at least every progressEvery
+// of wall time (now, from start) while the runs go on, so a run stopped
+// early says how far it got; "100%" when every run has finished. At most ten
+// lines plus one per progressEvery.
+func newProgressLines(w io.Writer, start time.Time, now func() time.Time) progressFunc {
+	lastTenth, lastAt := 0, start
+	return func(finished, n int, done, total time.Duration) {
+		if finished < 0 {
+			return
+		}
+		pct := int(100 * done / max(total, 1))
+		if finished < n {
+			pct = min(pct, 99) // 100 % once every run has finished
+		}
+		t := now()
+		if pct/10 <= lastTenth && t.Sub(lastAt) < progressEvery {
+			return
+		}
+		lastTenth, lastAt = max(lastTenth, pct/10), t
+		fmt.Fprintf(w, "retrygen-sim: %d%% simulated (%d/%d runs done) in %s\n", pct, finished, n, t.Sub(start).Round(100*time.Millisecond))
 	}
 }
 

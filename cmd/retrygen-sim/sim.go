@@ -83,43 +83,145 @@ const (
 	evDrop                   // the server drops every open stream (streams.go)
 )
 
+// event is one planned event: 32 bytes without pointers, so the heap
+// holds two per cache line and the garbage collector never scans it. ref is
+// the call's slot (run.calls) for evWaited, evResponse and evTimeout, the
+// client's index (run.clientMem) for evArrival and evToken; gen the call's
+// gen (its life for evTimeout) or the client's tokenGen.
 type event struct {
 	at   time.Duration // since simEpoch
 	seq  uint64
-	kind evKind
 	gen  uint32
-	call *call
-	cl   *simClient
+	ref  uint32
+	kind evKind
 }
 
-// eventQueue is a binary min-heap on (at, seq): events at the same time run
-// in the order they were scheduled, so a run is deterministic.
-type eventQueue []event
-
-// before reports whether e runs before f: earlier, or at the same time and
-// scheduled first.
-func (e *event) before(f *event) bool { return e.at < f.at || (e.at == f.at && e.seq < f.seq) }
-
-// timeoutQueue holds the evTimeout events of the calls whose deadline is d
-// after their start, in the order they were scheduled. Calls start at
-// non-decreasing times, so the queue is sorted by (at, seq) as the heap
-// would sort it: a FIFO keeps the deadlines of every call in flight (a
-// deadline's worth of calls: 30 s × 20,000 calls/s) out of the heap.
-type timeoutQueue struct {
-	d    time.Duration
-	ev   []event
-	head int
+// callEvent is an event of call c at at.
+func callEvent(at time.Duration, kind evKind, c *call) event {
+	return event{at: at, kind: kind, gen: c.gen, ref: c.id}
 }
 
-func (q eventQueue) less(i, j int) bool {
-	return q[i].at < q[j].at || (q[i].at == q[j].at && q[i].seq < q[j].seq)
+// clientEvent is an event of client cl at at.
+func clientEvent(at time.Duration, kind evKind, cl *simClient, gen uint32) event {
+	return event{at: at, kind: kind, gen: gen, ref: uint32(cl.idx)}
+}
+
+// eventQueue is a calendar queue of events, popped in (at, seq) order:
+// events at the same time run in the order they were scheduled, so a run is
+// deterministic (any correct priority queue pops this same order). Time is
+// cut into buckets of 2^bucketShift ns; the events of the current bucket
+// are in a small heap (now), those of the next wheelSize-1 buckets in the
+// wheel, appended to their bucket in chunks, and later ones in a heap of
+// their own (far). Scheduling appends to a bucket; taking the next bucket
+// heapifies its few events, which stay in cache. A binary heap of every
+// event walked a level of cold cache lines per pop instead: at 20,000
+// clients it was the run's largest cost.
+type eventQueue struct {
+	now eventHeap
+	// cur is the current bucket's number (at >> bucketShift).
+	cur   int64
+	wheel []bucket
+	// inWheel counts the wheel's events.
+	inWheel int
+	far     eventHeap
+	// spare are emptied chunks to reuse.
+	spare *chunk
+}
+
+const (
+	bucketShift = 23   // 2^23 ns ≈ 8.4 ms per bucket
+	wheelSize   = 4096 // buckets in the wheel: ≈ 34 s ahead
+	chunkLen    = 32   // events per chunk
+)
+
+// bucket holds the events of one bucket number in chunks, in the order
+// they were scheduled.
+type bucket struct{ first, last *chunk }
+
+type chunk struct {
+	ev   [chunkLen]event
+	n    int
+	next *chunk
 }
 
 func (q *eventQueue) push(e event) {
+	b := int64(e.at >> bucketShift)
+	switch {
+	case b <= q.cur:
+		q.now.push(e)
+	case b < q.cur+wheelSize:
+		if q.wheel == nil {
+			q.wheel = make([]bucket, wheelSize)
+		}
+		k := &q.wheel[b&(wheelSize-1)]
+		if k.last == nil || k.last.n == chunkLen {
+			c := q.spare
+			if c != nil {
+				q.spare, c.next, c.n = c.next, nil, 0
+			} else {
+				c = new(chunk)
+			}
+			if k.last == nil {
+				k.first = c
+			} else {
+				k.last.next = c
+			}
+			k.last = c
+		}
+		k.last.ev[k.last.n] = e
+		k.last.n++
+		q.inWheel++
+	default:
+		q.far.push(e)
+	}
+}
+
+// peek returns the next event without taking it; ok is false when none is
+// left.
+func (q *eventQueue) peek() (e *event, ok bool) {
+	for len(q.now) == 0 {
+		if q.inWheel == 0 && len(q.far) == 0 {
+			return nil, false
+		}
+		q.cur++
+		if q.inWheel == 0 {
+			q.cur = max(q.cur, int64(q.far[0].at>>bucketShift))
+		}
+		for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+wheelSize {
+			q.push(q.far.pop()) // now within the wheel's reach
+		}
+		if q.wheel == nil {
+			continue
+		}
+		k := &q.wheel[q.cur&(wheelSize-1)]
+		for c := k.first; c != nil; {
+			q.now = append(q.now, c.ev[:c.n]...)
+			q.inWheel -= c.n
+			next := c.next
+			c.next, q.spare = q.spare, c
+			c = next
+		}
+		*k = bucket{}
+		q.now.heapify()
+	}
+	return &q.now[0], true
+}
+
+// pop takes the next event, which peek returned.
+func (q *eventQueue) pop() event { return q.now.pop() }
+
+// eventHeap is a 4-ary min-heap on (at, seq).
+type eventHeap []event
+
+func (h eventHeap) less(i, j int) bool {
+	return h[i].at < h[j].at || (h[i].at == h[j].at && h[i].seq < h[j].seq)
+}
+
+func (q *eventHeap) push(e event) {
 	*q = append(*q, e)
 	h := *q
 	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
+		p := (i - 1) / 4
 		if !h.less(i, p) {
 			break
 		}
@@ -128,48 +230,82 @@ func (q *eventQueue) push(e event) {
 	}
 }
 
-func (q *eventQueue) pop() event {
+func (q *eventHeap) pop() event {
 	h := *q
 	top := h[0]
 	last := len(h) - 1
 	h[0] = h[last]
 	h = h[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && h.less(l, m) {
-			m = l
-		}
-		if r < len(h) && h.less(r, m) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
+	h.down(0)
 	*q = h
 	return top
 }
 
-// simClient is one simulated client process: one runtime.Client.
+func (h eventHeap) heapify() {
+	for i := (len(h) - 2) / 4; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// down moves h[i] down to its place.
+func (h eventHeap) down(i int) {
+	for {
+		m, c := i, 4*i+1
+		for j := c; j < c+4 && j < len(h); j++ {
+			if h.less(j, m) {
+				m = j
+			}
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+// timeoutQueue holds the evTimeout events of the calls whose deadline is d
+// after their start, in the order they were scheduled. Calls start at
+// non-decreasing times, so the queue is sorted by (at, seq) as the heap
+// would sort it: a FIFO keeps the deadlines of every call in flight (a
+// deadline's worth of calls: 30 s × 20,000 calls/s) out of the heap.
+type timeoutQueue struct {
+	d    time.Duration
+	ev   []timeoutEvent
+	head int
+}
+
+// timeoutEvent is an evTimeout event of the call in slot id, planned in its
+// life.
+type timeoutEvent struct {
+	at       time.Duration
+	seq      uint64
+	id, life uint32
+}
+
+// simClient is one simulated client process: one runtime.Client. The
+// clients of a run sit side by side in one slice (run.clientMem), each with
+// its random sources inline: an event touches one client's few cache lines,
+// not a chain of separate allocations.
 type simClient struct {
-	idx int
-	// user is the client's Alibaba user and throttle identity.
-	user  string
-	svc   *runtime.Service
 	group *ClientGroup
 	rc    *runtime.Client
-	// params are the client's resolved retry parameters.
-	params runtime.ModeParams
-	// rng draws the client's arrivals and think times; jitter has its own
-	// source inside rc.
-	rng *rand.Rand
+	// rng draws the client's arrivals and think times from rngSrc; jitter
+	// (from jitterSrc) is the client's Options.Rand, the runtime's source
+	// of backoff jitter.
+	rng, jitter       rand.Rand
+	rngSrc, jitterSrc rand.PCG
 	// waiters are the calls waiting for a send token (some may have
 	// ended since: they are dropped when drawn); tokenGen numbers the
 	// latest planned evToken.
 	waiters  []*call
 	tokenGen uint32
+	idx      int
+	// user is the client's Alibaba user and throttle identity.
+	user string
+	svc  *runtime.Service
+	// params are the client's resolved retry parameters.
+	params runtime.ModeParams
 }
 
 // The calls of a run are recycled (run.free) once they end: a call's gen
@@ -178,29 +314,33 @@ type simClient struct {
 
 // call is one simulated call.
 type call struct {
-	cl *simClient
-	// rc is the call's state machine, started anew in each life
-	// (runtime.Client.NewCall once, then runtime.Client.StartCall).
-	rc       engine.Call
-	ctx      context.Context
-	start    time.Duration
-	deadline time.Duration // 0: none
-	gen      uint32
+	// The fields every event of the call reads come first (one cache
+	// line), then what a deadline and the statistics read.
+	gen uint32
 	// life numbers the call's lives (recycling, run.free).
-	life     uint32
+	life uint32
+	// id is the call's slot in run.calls and run.alive.
+	id       uint32
 	inFlight bool // an attempt was sent and its response is pending
 	done     bool
 	// waiting: the call is in its client's waiters (and is not recycled
 	// until drawn from them).
-	waiting  bool
+	waiting bool
+	drained bool // started after its phase's retry quota drained
+	cl      *simClient
+	// rc is the call's state machine, started anew in each life
+	// (runtime.Client.NewCall once, then runtime.Client.StartCall).
+	rc       engine.Call
+	ctx      context.Context
 	attempts int
-	phase    int  // the phase the call started in
-	drained  bool // started after its phase's retry quota drained
+	// dctx is ctx when the call has a deadline.
+	dctx     deadlineCtx
+	start    time.Duration
+	deadline time.Duration // 0: none
+	phase    int           // the phase the call started in
 	res      engine.AttemptResult
 	// stream is the state of a streaming group's call (streams.go).
 	stream streamState
-	// dctx is ctx when the call has a deadline.
-	dctx deadlineCtx
 }
 
 // run is one mode's simulation of a scenario.
@@ -214,6 +354,14 @@ type run struct {
 	timeouts []*timeoutQueue
 	// free are ended calls to reuse.
 	free []*call
+	// calls are every call slot of the run by id; alive[id] is the life
+	// of the slot's call while it has not ended, else 0 (a dense array,
+	// so that a timeout whose call has ended, as most have, is dropped
+	// without touching the call).
+	calls []*call
+	alive []uint32
+	// clientMem holds the clients; clients point into it.
+	clientMem []simClient
 	// limiters are the distinct rate limiters of the clients whose mode
 	// uses one, in client order (sample).
 	limiters []*engine.RateLimiter
@@ -251,6 +399,11 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	}
 	r.stats = newRunStats(runLabel(sc, mode, sharing), mode, sharing, sc, r.end, r.bucket)
 	r.srv = newServer(&sc.Server, rand.New(rand.NewPCG(seed, 1)))
+	total := 0
+	for _, g := range sc.Clients {
+		total += g.Count
+	}
+	r.clientMem = make([]simClient, total)
 	idx := 0
 	for gi := range sc.Clients {
 		g := &sc.Clients[gi]
@@ -273,7 +426,8 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			}
 		}
 		for range g.Count {
-			cl, err := r.newClient(svc, g, idx, seed, windows, budget, limiters)
+			cl := &r.clientMem[idx]
+			err := r.newClient(cl, svc, g, idx, seed, windows, budget, limiters)
 			if err != nil {
 				return nil, err
 			}
@@ -284,15 +438,15 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 	r.scheduleDrops()
 	for _, cl := range r.clients {
 		if cl.group.Streaming {
-			r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl}) // its one stream
+			r.schedule(clientEvent(r.think(cl, time.Second), evArrival, cl, 0)) // its one stream
 			continue
 		}
 		if cl.group.ClosedLoop != nil {
 			for range cl.group.ClosedLoop.Concurrency {
-				r.schedule(event{at: r.think(cl, time.Second), kind: evArrival, cl: cl})
+				r.schedule(clientEvent(r.think(cl, time.Second), evArrival, cl, 0))
 			}
 		} else {
-			r.schedule(event{at: r.interArrival(cl, 0), kind: evArrival, cl: cl})
+			r.schedule(clientEvent(r.interArrival(cl, 0), evArrival, cl, 0))
 		}
 	}
 	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
@@ -334,11 +488,11 @@ func runLabel(sc *Scenario, mode, sharing string) string {
 
 func seconds(s float64) time.Duration { return time.Duration(math.Round(s * float64(time.Second))) }
 
-// newClient builds client idx of group g for the run's mode: settings only
-// from the scenario (mode, max attempts) and the service's x-retry. windows
-// is the group's shared throttle-window store, or nil for one of its own;
-// budget the group's fleet retry budget, or nil for none.
-func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows engine.ThrottleWindowStore, budget engine.RetryBudget, limiters engine.SharedRateLimiters) (*simClient, error) {
+// newClient builds client idx of group g in cl for the run's mode: settings
+// only from the scenario (mode, max attempts) and the service's x-retry.
+// windows is the group's shared throttle-window store, or nil for one of its
+// own; budget the group's fleet retry budget, or nil for none.
+func (r *run) newClient(cl *simClient, svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows engine.ThrottleWindowStore, budget engine.RetryBudget, limiters engine.SharedRateLimiters) error {
 	mode := runtime.Mode(r.mode)
 	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
@@ -347,11 +501,14 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	if maxAttempts == 0 {
 		s, err := runtime.ResolvePolicy(svc, nil, &runtime.Options{RetryMode: mode}, nil, noEnv)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		maxAttempts = s.MaxAttempts.Value
 	}
-	jitter := rand.New(rand.NewPCG(seed, uint64(2_000_000+idx)))
+	*cl = simClient{idx: idx, svc: svc, group: g}
+	cl.rngSrc.Seed(seed, uint64(1_000_000+idx))
+	cl.jitterSrc.Seed(seed, uint64(2_000_000+idx))
+	cl.rng, cl.jitter = *rand.New(&cl.rngSrc), *rand.New(&cl.jitterSrc)
 	user := g.User
 	if user == "" {
 		user = fmt.Sprintf("client-%d", idx)
@@ -360,7 +517,7 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 		RetryMode:        mode,
 		MaxAttempts:      maxAttempts,
 		Clock:            r.clock,
-		Rand:             jitter.Float64,
+		Rand:             cl.jitter.Float64,
 		ThrottleIdentity: user,
 		Windows:          windows,
 		FleetRetryBudget: budget,
@@ -368,17 +525,17 @@ func (r *run) newClient(svc *runtime.Service, g *ClientGroup, idx int, seed uint
 	}
 	rc, err := runtime.NewClient(svc, "http://sim.invalid", opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	cl := &simClient{idx: idx, user: user, svc: svc, group: g, rc: rc, rng: rand.New(rand.NewPCG(seed, uint64(1_000_000+idx)))}
+	cl.user, cl.rc = user, rc
 	// The policy each call of the client resolves (the client's path is
 	// ResolvePolicy's: TestClientCallResolvesThePolicy).
 	pol, err := runtime.ResolvePolicy(svc, &simOperation, &opts, nil, noEnv)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cl.params = pol.Params
-	return cl, nil
+	return nil
 }
 
 func (r *run) schedule(e event) {
@@ -387,11 +544,11 @@ func (r *run) schedule(e event) {
 	r.q.push(e)
 }
 
-// scheduleTimeout plans the evTimeout e of a call whose deadline is d after
+// scheduleTimeout plans the evTimeout of call c, whose deadline is d after
 // its start (now).
-func (r *run) scheduleTimeout(e event, d time.Duration) {
+func (r *run) scheduleTimeout(c *call, d time.Duration) {
 	r.seq++
-	e.seq = r.seq
+	e := timeoutEvent{at: c.deadline, seq: r.seq, id: c.id, life: c.life}
 	var t *timeoutQueue
 	for _, q := range r.timeouts {
 		if q.d == d {
@@ -406,36 +563,49 @@ func (r *run) scheduleTimeout(e event, d time.Duration) {
 }
 
 // next removes and returns the next event: the earliest by (at, seq) of the
-// heap's and the timeout queues' first. ok is false when none is left.
+// heap's and the timeout queues' first. ok is false when none is left. The
+// timeouts of calls that have ended (a stale event handle would ignore) are
+// dropped on the way, reading only run.alive.
 func (r *run) next() (e event, ok bool) {
-	var first *event
-	from := -1 // the heap
-	if len(r.q) > 0 {
-		first = &r.q[0]
+	var from *timeoutQueue // nil: the heap's first
+	var at time.Duration
+	var seq uint64
+	if h, any := r.q.peek(); any {
+		at, seq, ok = h.at, h.seq, true
 	}
-	for i, t := range r.timeouts {
-		if t.head < len(t.ev) && (first == nil || t.ev[t.head].before(first)) {
-			first, from = &t.ev[t.head], i
+	for _, t := range r.timeouts {
+		for t.head < len(t.ev) && r.alive[t.ev[t.head].id] != t.ev[t.head].life {
+			t.head++
+		}
+		t.compact()
+		if t.head == len(t.ev) {
+			continue
+		}
+		if h := &t.ev[t.head]; !ok || h.at < at || (h.at == at && h.seq < seq) {
+			at, seq, ok, from = h.at, h.seq, true, t
 		}
 	}
 	switch {
-	case first == nil:
+	case !ok:
 		return event{}, false
-	case from < 0:
+	case from == nil:
 		return r.q.pop(), true
 	}
-	t := r.timeouts[from]
-	e = t.ev[t.head]
-	t.ev[t.head] = event{}
-	t.head++
+	h := from.ev[from.head]
+	from.head++
+	from.compact()
+	return event{at: h.at, seq: h.seq, kind: evTimeout, gen: h.life, ref: h.id}, true
+}
+
+// compact empties the queue when all its events are taken, and moves the
+// rest to the front when more than half are.
+func (t *timeoutQueue) compact() {
 	if t.head == len(t.ev) {
 		t.ev, t.head = t.ev[:0], 0
 	} else if t.head >= 1024 && 2*t.head >= len(t.ev) {
 		n := copy(t.ev, t.ev[t.head:])
-		clear(t.ev[n:])
 		t.ev, t.head = t.ev[:n], 0
 	}
-	return e, true
 }
 
 // phaseAt returns the index of the phase holding t, or -1 after the last.
@@ -468,7 +638,13 @@ func (r *run) think(cl *simClient, first time.Duration) time.Duration {
 }
 
 func (r *run) handle(e event) {
-	if c := e.call; c != nil {
+	var c *call
+	var cl *simClient
+	switch e.kind {
+	case evArrival, evToken:
+		cl = &r.clientMem[e.ref]
+	case evWaited, evResponse, evTimeout:
+		c = r.calls[e.ref]
 		cur := c.gen
 		if e.kind == evTimeout {
 			cur = c.life
@@ -482,20 +658,19 @@ func (r *run) handle(e event) {
 		if r.now >= r.end {
 			return
 		}
-		r.startCall(e.cl)
-		if e.cl.group.ClosedLoop == nil && !e.cl.group.Streaming {
-			r.schedule(event{at: r.interArrival(e.cl, r.now), kind: evArrival, cl: e.cl})
+		r.startCall(cl)
+		if cl.group.ClosedLoop == nil && !cl.group.Streaming {
+			r.schedule(clientEvent(r.interArrival(cl, r.now), evArrival, cl, 0))
 		}
 	case evWaited:
-		r.drive(e.call, e.call.rc.Next(e.call.ctx, engine.Event{Kind: engine.EventWaited}))
+		r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventWaited}))
 	case evToken:
-		if e.gen == e.cl.tokenGen {
-			r.serveWaiters(e.cl)
+		if e.gen == cl.tokenGen {
+			r.serveWaiters(cl)
 		}
 	case evResponse:
-		r.response(e.call)
+		r.response(c)
 	case evTimeout:
-		c := e.call
 		if !c.inFlight {
 			// The attempt it waited to send is never sent: the state
 			// machine refunds its retry cost.
@@ -519,11 +694,13 @@ func (r *run) startCall(cl *simClient) {
 		r.free[n-1] = nil
 		r.free = r.free[:n-1]
 	} else {
-		c = new(call)
+		c = &call{id: uint32(len(r.calls))}
+		r.calls, r.alive = append(r.calls, c), append(r.alive, 0)
 	}
 	// The state machine's memory is reused from the slot's earlier life
 	// (runtime.Client.StartCall); a new slot gets one from NewCall.
-	*c = call{cl: cl, rc: c.rc, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now), gen: c.gen + 1, life: c.life + 1}
+	*c = call{cl: cl, id: c.id, rc: c.rc, ctx: context.Background(), start: r.now, phase: r.phaseAt(r.now), gen: c.gen + 1, life: c.life + 1}
+	r.alive[c.id] = c.life
 	var err error
 	if c.rc == nil {
 		c.rc, err = cl.rc.NewCall(&simOperation, nil)
@@ -533,7 +710,7 @@ func (r *run) startCall(cl *simClient) {
 	if err != nil {
 		// Cannot happen: a call without options of its own uses the
 		// settings the client resolved. Stop the run with the error.
-		r.err, r.q, r.timeouts = err, nil, nil
+		r.err, r.q, r.timeouts = err, eventQueue{}, nil
 		return
 	}
 	if ms := cl.group.TimeoutMs; ms > 0 {
@@ -541,7 +718,7 @@ func (r *run) startCall(cl *simClient) {
 		c.deadline = r.now + d
 		c.dctx = deadlineCtx{Context: context.Background(), deadline: simEpoch.Add(c.deadline)}
 		c.ctx = &c.dctx
-		r.scheduleTimeout(event{at: c.deadline, kind: evTimeout, gen: c.life, call: c}, d)
+		r.scheduleTimeout(c, d)
 	}
 	r.stats.callStarted(r, c)
 	r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventStart}))
@@ -556,7 +733,7 @@ func (r *run) drive(c *call, act engine.Action) {
 	switch act.Kind {
 	case engine.ActionWait:
 		c.gen++
-		r.schedule(event{at: r.now + act.Delay, kind: evWaited, gen: c.gen, call: c})
+		r.schedule(callEvent(r.now+act.Delay, evWaited, c))
 	case engine.ActionAcquire:
 		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
 		if ok {
@@ -580,7 +757,7 @@ func (r *run) drive(c *call, act engine.Action) {
 // earlier plan: the wait is computed afresh each time).
 func (r *run) scheduleToken(cl *simClient, wait time.Duration) {
 	cl.tokenGen++
-	r.schedule(event{at: r.now + wait, kind: evToken, gen: cl.tokenGen, cl: cl})
+	r.schedule(clientEvent(r.now+wait, evToken, cl, cl.tokenGen))
 }
 
 // serveWaiters hands the send tokens the bucket holds now to cl's waiting
@@ -622,7 +799,7 @@ func (r *run) send(c *call) {
 	c.res = res
 	r.stats.sent(r, res)
 	c.gen++
-	r.schedule(event{at: at, kind: evResponse, gen: c.gen, call: c})
+	r.schedule(callEvent(at, evResponse, c))
 }
 
 func (r *run) response(c *call) {
@@ -640,12 +817,18 @@ func (r *run) finish(c *call, ok bool) {
 		r.streamOpen(c) // a stream's 2xx: it stays open (streams.go)
 		return
 	}
-	c.done = true
+	r.markDone(c)
 	r.stats.callEnded(r, c, ok)
 	if c.cl.group.ClosedLoop != nil && r.now < r.end {
-		r.schedule(event{at: r.think(c.cl, 0), kind: evArrival, cl: c.cl})
+		r.schedule(clientEvent(r.think(c.cl, 0), evArrival, c.cl, 0))
 	}
 	r.recycle(c)
+}
+
+// markDone ends call c: its later events, its timeout included, are stale.
+func (r *run) markDone(c *call) {
+	c.done = true
+	r.alive[c.id] = 0
 }
 
 // recycleCalls switches recycling off for the test that compares the

@@ -258,7 +258,8 @@ func TestCommand(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, realMain([]string{"-scenario", "testdata/small.yaml", "-out", dir, "-seed", "3"}, &stdout, &stderr), stderr.String())
-	require.Empty(t, stderr.String(), "no progress bar when stderr is not a terminal")
+	require.Regexp(t, `^(retrygen-sim: [0-9]+% simulated \([0-5]/5 runs done\) in [0-9.]+m?s\n){1,12}$`, stderr.String(), "progress lines, no bar, when stderr is not a terminal")
+	require.Contains(t, stderr.String(), "retrygen-sim: 100% simulated (5/5 runs done)")
 	require.Regexp(t, `^wrote .*report\.md: 5 runs, 45s simulated each, [0-9]+ events in [0-9.]+m?s\n$`, stdout.String(), "one summary line")
 	for _, name := range []string{"report.md", serverLoadPlot, goodputPlot, quotaPlot} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
@@ -307,6 +308,42 @@ func TestProgressBar(t *testing.T) {
 	b.Reset()
 	p(-1, 5, 0, 0)
 	require.Equal(t, "\r"+strings.Repeat(" ", 80)+"\r", b.String())
+}
+
+// Without a terminal, progress is a line at each tenth of the simulated
+// time and at least every progressEvery of wall time, never more.
+func TestProgressLines(t *testing.T) {
+	var b bytes.Buffer
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := start
+	p := newProgressLines(&b, start, func() time.Time { return now })
+	total := 1000 * time.Second
+	for d := time.Second; d <= total; d += time.Second { // a sample every simulated second
+		now = now.Add(10 * time.Millisecond)
+		p(0, 2, d, total)
+	}
+	require.Equal(t, 9, strings.Count(b.String(), "\n"), "one line per tenth: %q", b.String())
+	require.True(t, strings.HasPrefix(b.String(), "retrygen-sim: 10% simulated (0/2 runs done) in 1s\n"), b.String())
+	require.True(t, strings.HasSuffix(b.String(), "retrygen-sim: 90% simulated (0/2 runs done) in 9s\n"), "100 %% only when the runs have finished: %s", b.String())
+	p(2, 2, total, total)
+	require.True(t, strings.HasSuffix(b.String(), "retrygen-sim: 100% simulated (2/2 runs done) in 10s\n"), b.String())
+
+	b.Reset()
+	p = newProgressLines(&b, start, func() time.Time { return now })
+	now = start
+	for d := time.Second; d <= 50*time.Second; d += time.Second { // slow: 4 % in 200 s
+		now = now.Add(4 * time.Second)
+		p(0, 2, d, total)
+	}
+	require.Equal(t, "retrygen-sim: 0% simulated (0/2 runs done) in 32s\n"+
+		"retrygen-sim: 1% simulated (0/2 runs done) in 1m4s\n"+
+		"retrygen-sim: 2% simulated (0/2 runs done) in 1m36s\n"+
+		"retrygen-sim: 3% simulated (0/2 runs done) in 2m8s\n"+
+		"retrygen-sim: 4% simulated (0/2 runs done) in 2m40s\n"+
+		"retrygen-sim: 4% simulated (0/2 runs done) in 3m12s\n", b.String(), "a line every 30 s of wall time at least")
+	b.Reset()
+	p(-1, 2, 0, 0)
+	require.Empty(t, b.String(), "nothing to clear")
 }
 
 // A client group takes its x-retry settings from a spec and overlay, as its

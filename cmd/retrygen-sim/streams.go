@@ -126,7 +126,7 @@ func errorKind(err error) string {
 // succeeded.
 func (r *run) closeStreams() {
 	for _, c := range r.open {
-		c.done = true
+		r.markDone(c)
 		r.stats.callEnded(r, c, true)
 	}
 	r.open = nil

@@ -451,8 +451,9 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 //
 // The next page sends the last item's ShardId of StreamDescription.Shards as
 // in.ExclusiveStartShardId; an empty page ends the pages, as does StreamDescription.HasMoreShards
-// false. To resume after an error, call again with in.ExclusiveStartShardId set to the last item's
-// ShardId of the last good page.
+// false, and so does a cursor equal to the one just sent (the server repeating itself). To resume
+// after an error, call again with in.ExclusiveStartShardId set to the last item's ShardId of the
+// last good page.
 //
 // Pagination declared by x-pagination.
 //
@@ -485,6 +486,10 @@ func (c *Client) DescribeStreamPages(ctx context.Context, in *DescribeStreamInpu
 			last := items[len(items)-1]
 			cursor := last.ShardId
 			if cursor == "" {
+				return
+			}
+			// A server repeating the cursor sent would page forever.
+			if next.ExclusiveStartShardId != nil && *next.ExclusiveStartShardId == cursor {
 				return
 			}
 			val := cursor
@@ -1258,7 +1263,8 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 // stops.
 //
 // The next page sends the last item of StreamNames as in.ExclusiveStartStreamName; an empty page
-// ends the pages, as does HasMoreStreams false. To resume after an error, call again with
+// ends the pages, as does HasMoreStreams false, and so does a cursor equal to the one just sent
+// (the server repeating itself). To resume after an error, call again with
 // in.ExclusiveStartStreamName set to the last item of the last good page.
 //
 // Pagination declared by x-pagination.
@@ -1290,6 +1296,10 @@ func (c *Client) ListStreamsPages(ctx context.Context, in *ListStreamsInput2, op
 				return
 			}
 			last := items[len(items)-1]
+			// A server repeating the cursor sent would page forever.
+			if next.ExclusiveStartStreamName != nil && *next.ExclusiveStartStreamName == last {
+				return
+			}
 			val := last
 			next.ExclusiveStartStreamName = &val
 		}

@@ -6,9 +6,9 @@
 // Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use
 // Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook.
 //
-// Two list endpoints shaped like Stripe's and GitHub's, for the paginator tests on loopback
-// servers (pages_test.go): a cursor declared with x-pagination (starting_after + has_more), and a
-// Link header found by the opt-in heuristic (-link-pagination).
+// Three list endpoints, two shaped like Stripe's and GitHub's, for the paginator tests on loopback
+// servers (pages_test.go): a cursor declared with x-pagination (starting_after + has_more), an
+// offset (offset + limit), and a Link header found by the opt-in heuristic (-link-pagination).
 package pages
 
 import (

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -42,8 +43,9 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 // stops.
 //
 // The next page sends the last item's Id of Data as in.StartingAfter; an empty page ends the
-// pages, as does HasMore false. To resume after an error, call again with in.StartingAfter set to
-// the last item's Id of the last good page.
+// pages, as does HasMore false, and so does a cursor equal to the one just sent (the server
+// repeating itself). To resume after an error, call again with in.StartingAfter set to the last
+// item's Id of the last good page.
 //
 // Pagination declared by x-pagination.
 //
@@ -78,6 +80,10 @@ func (c *Client) ListCustomersPages(ctx context.Context, in *ListCustomersInput,
 			if cursor == "" {
 				return
 			}
+			// A server repeating the cursor sent would page forever.
+			if next.StartingAfter != nil && *next.StartingAfter == cursor {
+				return
+			}
 			val := cursor
 			next.StartingAfter = &val
 		}
@@ -92,6 +98,94 @@ func (c *Client) ListCustomersPages(ctx context.Context, in *ListCustomersInput,
 func (c *Client) ListCustomersItems(ctx context.Context, in *ListCustomersInput, opts ...func(*Options)) iter.Seq2[Customer, error] {
 	return func(yield func(Customer, error) bool) {
 		for page, err := range c.ListCustomersPages(ctx, in, opts...) {
+			if err != nil {
+				var zero Customer
+				yield(zero, err)
+				return
+			}
+			items := page.Data
+			for _, item := range items {
+				if !yield(item, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// opListEvents describes ListEvents to the runtime.
+var opListEvents = runtime.Operation{Name: "ListEvents", RetrySafe: true, FixedHeaders: fixedHeaders1}
+
+// ListEvents sends GET /v1/events with Accept: application/json.
+//
+// Source: #/paths/~1v1~1events/get
+func (c *Client) ListEvents(ctx context.Context, in *ListEventsInput, opts ...func(*Options)) (*ListEventsOutput, error) {
+	if in == nil {
+		in = &ListEventsInput{}
+	}
+	req := &runtime.Request{Method: "GET", Path: "/v1/events", Query: url.Values{}}
+	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
+	openapi.AppendQuery(req.Query, "offset", in.Offset, "form", true)
+	out := new(ListEventsOutput)
+	return result(out, c.call(ctx, &opListEvents, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+}
+
+// ListEventsPages returns an iterator over the pages of ListEvents, starting from in (not changed;
+// nil is an empty input). Each page is one call of ListEvents, with its retries; the iterator
+// yields each page's output, and after an error it yields the error with a nil page and stops.
+//
+// The next page sends in.Offset advanced by the number of items of the last page; an empty Data
+// ends the pages, and so do items equal to the previous page's (a server ignoring in.Offset). To
+// resume after an error, call again from the input of the failed page.
+//
+// Pagination declared by x-pagination.
+//
+// Set the page size with in.Limit.
+//
+// Source: #/paths/~1v1~1events/get/x-pagination
+func (c *Client) ListEventsPages(ctx context.Context, in *ListEventsInput, opts ...func(*Options)) iter.Seq2[*ListEventsOutput, error] {
+	return func(yield func(*ListEventsOutput, error) bool) {
+		next := ListEventsInput{}
+		if in != nil {
+			next = *in
+		}
+		var prev []Customer
+		for {
+			out, err := c.ListEvents(ctx, &next, opts...)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(out, nil) {
+				return
+			}
+			items := out.Data
+			if len(items) == 0 {
+				return
+			}
+			// A server ignoring the page asked for would page forever.
+			if prev != nil && reflect.DeepEqual(items, prev) {
+				return
+			}
+			prev = items
+			var n int64 = 0
+			if next.Offset != nil {
+				n = *next.Offset
+			}
+			n += int64(len(items))
+			next.Offset = &n
+		}
+	}
+}
+
+// ListEventsItems returns an iterator over the items (Data) of every page of ListEvents, in order,
+// fetched page by page by ListEventsPages. After an error it yields the error with a zero item and
+// stops.
+//
+// Source: #/paths/~1v1~1events/get/x-pagination
+func (c *Client) ListEventsItems(ctx context.Context, in *ListEventsInput, opts ...func(*Options)) iter.Seq2[Customer, error] {
+	return func(yield func(Customer, error) bool) {
+		for page, err := range c.ListEventsPages(ctx, in, opts...) {
 			if err != nil {
 				var zero Customer
 				yield(zero, err)
@@ -156,8 +250,9 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 // yields each page's output, and after an error it yields the error with a nil page and stops.
 //
 // The next page's query parameters come from the Link header's rel="next" URL (RFC 8288) and are
-// set on the input by name; no next URL ends the pages, and a parameter the operation does not
-// declare stops them with a *runtime.NextPageError.
+// set on the input by name; no next URL ends the pages, as does a next URL equal to the one just
+// followed (the server repeating itself), and a parameter the operation does not declare stops
+// them with a *runtime.NextPageError.
 //
 // Pagination declared by Link heuristic.
 //
@@ -168,6 +263,7 @@ func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts 
 		if in != nil {
 			next = *in
 		}
+		followed := ""
 		for {
 			var link []string
 			out, err := c.listIssuesLinked(ctx, &next, opts, &link)
@@ -182,6 +278,11 @@ func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts 
 			if !ok {
 				return
 			}
+			// A server repeating the URL followed would page forever.
+			if nextURL == followed {
+				return
+			}
+			followed = nextURL
 			query, err := runtime.NextPageQuery("ListIssues", nextURL)
 			if err != nil {
 				yield(nil, err)

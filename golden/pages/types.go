@@ -64,6 +64,36 @@ const (
 	ListCustomersOutputObjectList ListCustomersOutputObject = "list"
 )
 
+// MarshalText writes ListCustomersOutputObject, ListCustomersOutputObjectList when it is empty: ListCustomersOutputObject may hold that value only, so a field left unset still sends it.
+func (v ListCustomersOutputObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ListCustomersOutputObjectList
+	}
+	return []byte(v), nil
+}
+
+// ListEventsInput is the input of ListEvents.
+//
+// Source: #/paths/~1v1~1events/get
+type ListEventsInput struct {
+	// Sent as the query parameter "limit".
+	Limit *int64 `json:"-"`
+
+	// Sent as the query parameter "offset".
+	Offset *int64 `json:"-"`
+}
+
+// ListEventsOutput is the output of ListEvents.
+//
+// Source: #/paths/~1v1~1events/get/responses/200/content/application~1json/schema
+type ListEventsOutput struct {
+	// ResultMetadata describes how the call went: attempts made, request ID.
+	ResultMetadata runtime.ResponseMetadata `json:"-"`
+
+	// Required.
+	Data []Customer `json:"data"`
+}
+
 // ListIssuesInput is the input of ListIssues.
 //
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get

@@ -211,8 +211,14 @@ var jsonNull = []byte("null")
 // (-1 for JSON null, which sets nothing). The member is chosen:
 //
 //  1. by the discriminator, when u has one and b's discriminator property
-//     names a member's tag (OpenAPI 3.0 §4.7.25); with DiscriminatorOnly,
-//     an object that names none is decoded into no member (-1, nil);
+//     names a member's tag (OpenAPI 3.0 §4.7.25). An object whose
+//     discriminator property is a string naming no member's tag (a variant
+//     the client does not know yet) is decoded into no member (-1, nil; the
+//     generated union keeps it whole in Raw), never into a member the
+//     value names otherwise; only members with no tags (inline schemas,
+//     which no discriminator value can name) are tried for it, by step 2.
+//     With DiscriminatorOnly, an object whose discriminator property is
+//     absent also decodes into no member;
 //  2. else among the members whose JSON type matches, whose required
 //     properties are all present and whose const properties hold their
 //     values and whose enum properties, when present, hold one of theirs:
@@ -241,9 +247,14 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 		}
 	}
 	fail := &UnionError{Union: u.Name, Raw: append(json.RawMessage(nil), b...)}
+	// named: the object names a discriminator value no member is tagged
+	// with; only untagged members (inline schemas, which no value can name)
+	// may still take it, and if none does it sets no member.
+	named := false
 	if u.Discriminator != "" && obj != nil {
 		var tag string
-		if json.Unmarshal(obj[u.Discriminator], &tag) == nil && tag != "" {
+		if raw, ok := obj[u.Discriminator]; ok && json.Unmarshal(raw, &tag) == nil && string(bytes.TrimSpace(raw)) != "null" {
+			named = true
 			for i, v := range u.Variants {
 				for _, t := range v.Tags {
 					if t != tag {
@@ -264,6 +275,9 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 	type fit struct{ index, dropped, evidence int }
 	var fits []fit
 	for i, v := range u.Variants {
+		if named && len(v.Tags) > 0 {
+			continue
+		}
 		if reason := v.reject(kind, obj); reason != "" {
 			fail.Tried = append(fail.Tried, v.Name+": "+reason)
 			continue
@@ -290,6 +304,9 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 			continue
 		}
 		return f.index, nil
+	}
+	if named {
+		return -1, nil
 	}
 	return -1, fail
 }

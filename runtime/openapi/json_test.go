@@ -106,7 +106,9 @@ func TestUnionDecodeDiscriminator(t *testing.T) {
 	}{
 		{"a mapping key selects, whatever the members", `{"petType":"kitty","barks":true}`, 0},
 		{"the schema name selects", `{"petType":"Dog","meows":true}`, 1},
-		{"an unknown value: the variant declaring the most members", `{"petType":"x","barks":true}`, 1},
+		{"an unknown value sets no variant, even one it fits", `{"petType":"x","barks":true}`, -1},
+		{"an empty value names no variant either", `{"petType":"","meows":true}`, -1},
+		{"no discriminator property: the variant declaring the most members", `{"barks":true}`, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c *cat
@@ -122,6 +124,65 @@ func TestUnionDecodeDiscriminator(t *testing.T) {
 	var d *dog
 	_, err := u.Decode([]byte(`{"petType":"Dog","barks":"loud"}`), Into(&c), Into(&d))
 	require.EqualError(t, err, `no variant of Pet fits the JSON value: tried Dog (discriminator petType="Dog"): json: cannot unmarshal string into Go struct field dog.barks of type bool`)
+}
+
+// A oneOf with a discriminator whose value names no variant sets none and
+// keeps the value whole (the generated UnmarshalJSON keeps it in Raw, and
+// MarshalUnion writes it back byte for byte), never a wrong variant
+// (newuser.md item 3). A member without tags (an inline schema, which no
+// discriminator value can name) can still take such a value by its shape.
+func TestUnionDecodeUnknownDiscriminatorValue(t *testing.T) {
+	type cat struct {
+		PetType string `json:"petType"`
+		Meow    *bool  `json:"meow,omitempty"`
+	}
+	type dog struct {
+		PetType string `json:"petType"`
+		Bark    *bool  `json:"bark,omitempty"`
+	}
+	type pet struct {
+		Cat *cat
+		Dog *dog
+		Raw json.RawMessage
+	}
+	u := Union{Name: "Pet", Discriminator: "petType", Variants: []Variant{
+		{Name: "Cat", Tags: []string{"Cat", "cat"}, Type: JSONObject, Required: []string{"petType"}, Properties: []string{"meow", "petType"}},
+		{Name: "Dog", Tags: []string{"Dog", "dog"}, Type: JSONObject, Required: []string{"petType"}, Properties: []string{"bark", "petType"}},
+	}}
+	for body, want := range map[string]int{
+		`{"petType":"bird","wings":2}`:   -1,
+		`{"petType":"bird","meow":true}`: -1,
+		`{"petType":"dog","bark":true}`:  1,
+		`{"petType":"cat"}`:              0,
+	} {
+		p := pet{Raw: append(json.RawMessage(nil), body...)}
+		i, err := u.DecodeInto([]byte(body), &p.Cat, &p.Dog)
+		require.NoError(t, err, body)
+		require.Equal(t, want, i, body)
+		require.Equal(t, want == 0, p.Cat != nil, body)
+		require.Equal(t, want == 1, p.Dog != nil, body)
+		out, err := MarshalUnion(p.Raw, p.Cat, p.Dog)
+		require.NoError(t, err)
+		require.Equal(t, body, string(out), "the value re-encodes byte for byte")
+	}
+
+	withInline := Union{Name: "Shape", Discriminator: "kind", Variants: []Variant{
+		{Name: "Circle", Tags: []string{"Circle"}, Type: JSONObject, Required: []string{"kind", "r"}, Properties: []string{"kind", "r"}},
+		{Name: "ShapeVariant2", Type: JSONObject, Required: []string{"kind", "w"}, Properties: []string{"kind", "w"}},
+	}}
+	var c, s *map[string]any
+	i, err := withInline.DecodeInto([]byte(`{"kind":"square","w":2}`), &c, &s)
+	require.NoError(t, err)
+	require.Equal(t, 1, i, "an untagged member still takes a value its shape fits")
+	c, s = nil, nil
+	i, err = withInline.DecodeInto([]byte(`{"kind":"square","r":2}`), &c, &s)
+	require.NoError(t, err)
+	require.Equal(t, -1, i, "the tagged member is not tried for a value naming another")
+	require.Nil(t, c)
+	require.Nil(t, s)
+	i, err = withInline.DecodeInto([]byte(`{"kind":null,"r":2}`), &c, &s)
+	require.NoError(t, err)
+	require.Equal(t, 0, i, "a null discriminator names nothing: chosen by shape")
 }
 
 // A base schema's union (DiscriminatorOnly) decodes by the discriminator

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"reflect"
 	"strings"
@@ -38,24 +40,94 @@ func XMLBody(v any, root, namespace string) ([]byte, error) {
 // DecodeXML returns a decoder that reads an XML response body into v (a
 // pointer to a generated struct, whose xml struct tags follow the spec's
 // XML Objects) with encoding/xml. The root element's name is not checked
-// (servers name it after the operation, as S3's ListBucketResult); elements
-// and attributes v does not declare are skipped; an empty body leaves v as
-// it is. When raw is not nil the whole body is read first and its bytes
-// stored in *raw, also when decoding fails (a generated operation puts them
-// in ResultMetadata.Body, so elements the spec does not declare are never
+// (servers name it after the operation, as S3's ListBucketResult;
+// [DecodeXMLNamed] checks it); elements and attributes v does not declare
+// are skipped; an empty body (nothing but white space, comments and an XML
+// declaration) leaves v as it is, as an empty JSON body does. When raw is
+// not nil the whole body is read first and its bytes stored in *raw, also
+// when decoding fails (a generated operation puts them in
+// ResultMetadata.Body, so elements the spec does not declare are never
 // lost; the runtime's decode cap, Options.MaxResponseBody, bounds them). It
-// returns the read error or encoding/xml's error for a body that is not XML
-// or does not fit v, which the runtime reports as a *runtime.DecodeError.
+// returns the read error, an error for a response whose Content-Type is
+// HTML or JSON (never the modelled XML) or whose body is text that is not
+// an element, or encoding/xml's error for a body that is not XML or does
+// not fit v; the runtime reports each as a *runtime.DecodeError.
 func DecodeXML(v any, raw *[]byte) func(*http.Response) error {
+	return DecodeXMLNamed(v, raw, "")
+}
+
+// DecodeXMLNamed is [DecodeXML] that also checks the root element's local
+// name: the generator passes root when the response schema's XML Object
+// names its element (OpenAPI 3.0 §4.7.26 "name"), and a body whose root is
+// another element (a proxy's <html>, another operation's document) is an
+// error naming both. root "" checks no name. It returns DecodeXML's errors
+// and that one.
+func DecodeXMLNamed(v any, raw *[]byte, root string) func(*http.Response) error {
 	return func(r *http.Response) error {
 		body, err := keepBody(r.Body, raw)
 		if err != nil {
 			return err
 		}
-		if err := xml.NewDecoder(body).Decode(v); err != nil && !errors.Is(err, io.EOF) {
+		if err := xmlMediaType(r.Header); err != nil {
 			return err
 		}
+		d := xml.NewDecoder(body)
+		start, err := rootElement(d)
+		if err != nil || start == nil {
+			return err
+		}
+		if root != "" && start.Name.Local != root {
+			return fmt.Errorf("openapi: the XML body's root element is <%s>, want <%s>", start.Name.Local, root)
+		}
+		return d.DecodeElement(v, start)
+	}
+}
+
+// xmlMediaType returns an error when h's Content-Type names HTML or JSON
+// (text/html, application/json, …+json), which an XML operation's 2xx body
+// never is (a login page, a gateway's JSON error). A missing or other
+// Content-Type (XML, text/plain, application/octet-stream) is accepted:
+// servers label XML loosely, and the body is checked by parsing.
+func xmlMediaType(h http.Header) error {
+	ct := h.Get("Content-Type")
+	if ct == "" {
 		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return nil
+	}
+	if mt == "text/html" || mt == "application/json" || strings.HasSuffix(mt, "+json") {
+		return fmt.Errorf("openapi: want an XML body, got Content-Type %s", mt)
+	}
+	return nil
+}
+
+// rootElement reads d up to the first start element and returns it; nil
+// when the body ends first holding only white space, comments, processing
+// instructions (the XML declaration) and directives (an empty body). Text
+// before any element is an error quoting its first 32 bytes; a read or
+// syntax error is encoding/xml's.
+func rootElement(d *xml.Decoder) (*xml.StartElement, error) {
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return &t, nil
+		case xml.CharData:
+			if text := bytes.TrimSpace(t); len(text) > 0 {
+				if len(text) > 32 {
+					text = text[:32]
+				}
+				return nil, fmt.Errorf("openapi: the body is not XML: text %q where an element should start", text)
+			}
+		}
 	}
 }
 
@@ -77,16 +149,24 @@ func keepBody(body io.Reader, raw *[]byte) (io.Reader, error) {
 // and v describes the …Result element, so v is decoded from the root's
 // first child element whose name ends in "Result"; a root without one
 // leaves v as it is. raw, when not nil, receives the whole body, envelope
-// included, as with DecodeXML. It returns the read error or encoding/xml's
-// error, which the runtime reports as a *runtime.DecodeError.
+// included, as with DecodeXML. It returns DecodeXML's errors (read, HTML or
+// JSON Content-Type, text that is not an element, encoding/xml's), which
+// the runtime reports as a *runtime.DecodeError.
 func DecodeXMLResult(v any, raw *[]byte) func(*http.Response) error {
 	return func(r *http.Response) error {
 		body, err := keepBody(r.Body, raw)
 		if err != nil {
 			return err
 		}
+		if err := xmlMediaType(r.Header); err != nil {
+			return err
+		}
 		d := xml.NewDecoder(body)
-		depth := 0
+		start, err := rootElement(d)
+		if err != nil || start == nil {
+			return err
+		}
+		depth := 1
 		for {
 			tok, err := d.Token()
 			if errors.Is(err, io.EOF) {

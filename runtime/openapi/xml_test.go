@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -92,5 +93,62 @@ func TestDecodeXMLResult(t *testing.T) {
 	}
 	if err := decodeWith(DecodeXMLResult, `<R><XResult><Message>`, &got); err == nil {
 		t.Fatal("a truncated body is an error")
+	}
+}
+
+// A 2xx body that is not the modelled XML is a decode error naming what was
+// expected and what came (new-user trial item 1), never a success with zero
+// values: text that is not an element, an HTML or JSON Content-Type, and —
+// when the schema names its element — another root. An empty body stays
+// valid, as an empty JSON body is (runtime.DecodeJSONKeep).
+func TestDecodeXMLRefusesWhatIsNotTheModelledXML(t *testing.T) {
+	type doc struct {
+		Title string `xml:"title"`
+	}
+	cases := []struct {
+		ct, body, root string
+		want           string // "" = no error
+	}{
+		{"application/xml", `<Doc><title>t</title></Doc>`, "Doc", ""},
+		{"application/xml", `<?xml version="1.0"?><!-- c --> <Doc><title>t</title></Doc>`, "Doc", ""},
+		{"application/xml", ``, "Doc", ""},
+		{"application/xml", " \n<?xml version=\"1.0\"?>\n", "Doc", ""},
+		{"", `<Any><title>t</title></Any>`, "", ""},
+		{"text/plain", `<Doc><title>t</title></Doc>`, "Doc", ""},
+		{"application/xml", `plain text, not xml`, "Doc", `openapi: the body is not XML: text "plain text, not xml" where an element should start`},
+		{"application/xml", strings.Repeat("x", 40), "", `openapi: the body is not XML: text "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" where an element should start`},
+		{"text/html; charset=utf-8", `<html><body>login page</body></html>`, "", `openapi: want an XML body, got Content-Type text/html`},
+		{"application/problem+json", `{}`, "Doc", `openapi: want an XML body, got Content-Type application/problem+json`},
+		{"application/xml", `<Other><title>wrong root</title></Other>`, "Doc", `openapi: the XML body's root element is <Other>, want <Doc>`},
+		{"application/xml", `<html><body>login page</body></html>`, "Doc", `openapi: the XML body's root element is <html>, want <Doc>`},
+		{"application/xml", `<Doc><title>t</title>`, "Doc", `XML syntax error on line 1: unexpected EOF`},
+	}
+	for _, c := range cases {
+		var got doc
+		var raw []byte
+		r := &http.Response{Header: http.Header{}, Body: io.NopCloser(strings.NewReader(c.body))}
+		if c.ct != "" {
+			r.Header.Set("Content-Type", c.ct)
+		}
+		err := DecodeXMLNamed(&got, &raw, c.root)(r)
+		if msg := fmt.Sprint(err); (c.want == "" && err != nil) || (c.want != "" && msg != c.want) {
+			t.Errorf("%s %q root %q: error %v, want %q", c.ct, c.body, c.root, err, c.want)
+		}
+		if string(raw) != c.body {
+			t.Errorf("%q: raw %q", c.body, raw)
+		}
+		if c.want == "" && c.body != "" && strings.Contains(c.body, "title") && got.Title != "t" {
+			t.Errorf("%q: decoded %+v", c.body, got)
+		}
+	}
+	// DecodeXMLResult refuses the same non-XML bodies.
+	for _, body := range []string{"plain text, not xml", "<html></html>"} {
+		r := &http.Response{Header: http.Header{"Content-Type": {"text/html"}}, Body: io.NopCloser(strings.NewReader(body))}
+		if body[0] == 'p' {
+			r.Header.Set("Content-Type", "text/xml")
+		}
+		if err := DecodeXMLResult(&struct{}{}, nil)(r); err == nil {
+			t.Errorf("DecodeXMLResult(%q) accepted it", body)
+		}
 	}
 }

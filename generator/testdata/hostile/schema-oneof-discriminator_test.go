@@ -12,7 +12,9 @@ func TestDiscriminatorSelectsTheVariant(t *testing.T) {
 	}{
 		{"mapping key selects Cat", `{"petType":"kitty","barks":true}`, true, false},
 		{"schema name selects Dog", `{"petType":"Dog","meows":true}`, false, true},
-		{"unknown value: the variant declaring the members wins", `{"petType":"x","barks":true}`, false, true},
+		{"unknown value: no variant, even one it fits", `{"petType":"x","barks":true}`, false, false},
+		{"unknown value with other members", `{"petType":"bird","wings":2}`, false, false},
+		{"no petType: the variant declaring the members wins", `{"barks":true}`, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -20,8 +22,15 @@ func TestDiscriminatorSelectsTheVariant(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.in), &p); err != nil {
 				t.Fatal(err)
 			}
-			if (p.Cat != nil) != tt.cat || (p.Dog != nil) != tt.dog || string(p.Raw) != tt.in {
+			if (p.Cat != nil) != tt.cat || (p.Dog != nil) != tt.dog || p.Lizard != nil || string(p.Raw) != tt.in {
 				t.Fatalf("got %+v", p)
+			}
+			if tt.cat || tt.dog {
+				return
+			}
+			b, err := json.Marshal(p) // no variant: Raw, byte for byte
+			if err != nil || string(b) != tt.in {
+				t.Fatalf("re-encoded as %s, %v; want %s", b, err, tt.in)
 			}
 		})
 	}
