@@ -12,16 +12,22 @@ import (
 
 // builder turns a loaded spec into the model. All Go names are decided here.
 type builder struct {
-	api      *openapi3.T
-	root     *yaml.Node // what the builder reads of the spec's root mapping (kept.root)
-	kept     *kept      // what it reads of the spec's YAML tree (keepForBuild)
-	protocol Protocol
-	retry    runtime.Service
-	d        *diags
-	names    namespace             // package-level Go names
-	comps    map[string]*component // by component schema name
-	types    []*Type
-	errors   map[string]*ErrorShape // by component schema name
+	api  *openapi3.T
+	root *yaml.Node // what the builder reads of the spec's root mapping (kept.root)
+	kept *kept      // what it reads of the spec's YAML tree (keepForBuild)
+	// aws: the spec was converted by aws2openapi from a REST protocol
+	// (build_payload.go).
+	aws bool
+	// outputHeaderMaps are the prefix-header maps of aws2openapi outputs,
+	// by output type name (build_payload.go).
+	outputHeaderMaps map[string][]Param
+	protocol         Protocol
+	retry            runtime.Service
+	d                *diags
+	names            namespace             // package-level Go names
+	comps            map[string]*component // by component schema name
+	types            []*Type
+	errors           map[string]*ErrorShape // by component schema name
 	// inlineErrors are the error shapes of inline error schemas, by schema:
 	// a shared response is one shape.
 	inlineErrors map[*openapi3.Schema]*ErrorShape
@@ -59,7 +65,7 @@ func build(api *openapi3.T, keep *kept, retry runtime.Service, protocol Protocol
 	}
 	b := &builder{api: api, root: keep.root, kept: keep, retry: retry, protocol: protocol, d: d,
 		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}, uses: componentUses(api),
-		sel: sel, renamed: map[string]bool{}}
+		sel: sel, renamed: map[string]bool{}, aws: awsRESTXML(api)}
 	for _, n := range reservedNames {
 		b.names[n] = true
 	}

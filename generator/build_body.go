@@ -125,6 +125,24 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 	if body.Kind == BodyRaw {
 		obj = nil
 	}
+	var aws awsBody
+	if body.Kind == BodyXML && obj != nil && sr.Ref == "" && b.aws {
+		// aws2openapi's payload and prefix-header members (build_payload.go).
+		aws = awsBodyOf(obj, b.propertyOrder(child(bptr, "schema"), 0))
+		if aws.Payload != "" || aws.Others == 0 && len(aws.Prefixes) > 0 {
+			kept := *obj // only the prefix-header maps stay fields built from the schema
+			kept.Properties, kept.Required = openapi3.Schemas{}, nil
+			for _, p := range aws.Prefixes {
+				kept.Properties[p[0]] = obj.Properties[p[0]]
+			}
+			obj = &kept
+			if aws.Payload != "" {
+				body.Kind, body.ContentType = BodyRaw, "application/octet-stream"
+			} else {
+				body = Body{}
+			}
+		}
+	}
 	if body.Kind == BodyForm && emptyObject(sr) {
 		// Stripe's GET operations declare a form body with no properties:
 		// nothing to send.
@@ -145,7 +163,7 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 	if obj != nil && sr.Ref != "" && len(ps.fields) == 0 && body.Kind == BodyJSON {
 		return b.structOrEmpty(sr, bptr, name), body, nil
 	}
-	if body.Kind == BodyNone && len(ps.fields) == 0 {
+	if body.Kind == BodyNone && len(ps.fields) == 0 && obj == nil {
 		return b.structOrEmpty(nil, ptr, name), body, nil
 	}
 	tname := b.claim(name, bptr)
@@ -189,10 +207,14 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 		body.Field = "Body"
 	}
 	t.Fields = append(renameClashes(ps, bodyFields, b, ptr), bodyFields...)
+	params := ps.params
+	if aws.Payload != "" || len(aws.Prefixes) > 0 {
+		params = b.awsInput(t, &body, aws, sr, params)
+	}
 	if body.Kind == BodyXML {
 		b.xmlInput(t, sr, child(bptr, "schema"), &body, bodyFields)
 	}
-	return tname, body, ps.params
+	return tname, body, params
 }
 
 // xmlInput settles how the XML body of input type t is written: from a
@@ -365,6 +387,13 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	// A components/responses entry answering several operations: each gets
 	// its own output type, embedding one type named after the response.
 	shared, sharedName, sharedPtr := b.sharedResponse(respRef, sr, mt)
+	if s := objectSchema(sr); kind == BodyXML && b.aws && s != nil {
+		// aws2openapi's payload member: the body as raw bytes; its
+		// prefix-header maps: headers (build_payload.go).
+		if aws := awsBodyOf(s, b.propertyOrder(child(cptr, "schema"), 0)); aws.Payload != "" || aws.Others == 0 && len(aws.Prefixes) > 0 {
+			return b.awsOutput(name, ptr, cptr, mt, sr, aws)
+		}
+	}
 	if kind == BodyXML && !shared && b.dedicatedOutput(sr) {
 		tname := b.structOrEmpty(sr, child(cptr, "schema"), name)
 		b.markXML(tname)

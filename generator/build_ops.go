@@ -113,6 +113,7 @@ func (b *builder) operations() []*Operation {
 			o.Stream.FlagField, o.Stream.FlagPtr = streamFlagField(b.typeNamed(o.Input))
 		}
 		o.ResponseHeaders = b.responseHeaders(op, ptr, o.Output)
+		o.OutputHeaderMaps = b.outputHeaderMaps[o.Output]
 		switch {
 		case op.Servers != nil && len(*op.Servers) > 0:
 			o.Servers = b.serverList(*op.Servers, child(ptr, "servers"), name+"Server")

@@ -288,7 +288,7 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		body = append(body,
 			jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(openCall(op, svc)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Op("&").Id(op.Output).Values(jen.Dict{jen.Id("Body"): jen.Id("s"), jen.Id("ResultMetadata"): jen.Id("s").Dot("Metadata").Call()}), jen.Nil()),
+			jen.Return(jen.Op("&").Id(op.Output).Values(streamOutput(op)), jen.Nil()),
 		)
 	} else {
 		// A JSON or XML body's bytes stay reachable in ResultMetadata.Body
@@ -655,7 +655,7 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 		req[jen.Id("BodyReader")] = bodySource(op)
 		req[jen.Id("ContentType")] = jen.Lit(op.Body.ContentType)
 	}
-	if hasParamIn(op, "header", "cookie") {
+	if hasParamIn(op, "header", "cookie", "headerPrefix") {
 		// Fixed headers live in the operation (runtime.Operation.FixedHeaders):
 		// a call builds a header map only for its header parameters.
 		req[jen.Id("Header")] = jen.Qual("net/http", "Header").Values()
@@ -724,6 +724,16 @@ func pathExpr(op *Operation) *jen.Statement {
 	return expr
 }
 
+// streamOutput is the output of a streamed response: Body, ResultMetadata
+// and the prefix-header maps (openapi.HeaderMap).
+func streamOutput(op *Operation) jen.Dict {
+	d := jen.Dict{jen.Id("Body"): jen.Id("s"), jen.Id("ResultMetadata"): jen.Id("s").Dot("Metadata").Call()}
+	for _, p := range op.OutputHeaderMaps {
+		d[jen.Id(p.Field)] = jen.Qual(openapiPath, "HeaderMap").Call(jen.Id("s").Dot("Metadata").Call().Dot("Header"), jen.Lit(p.Name))
+	}
+	return d
+}
+
 // paramStatements renders one runtime call per query, header and cookie
 // parameter.
 func paramStatements(op *Operation) []jen.Code {
@@ -735,6 +745,8 @@ func paramStatements(op *Operation) []jen.Code {
 			out = append(out, jen.Qual(openapiPath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
 		case "header":
 			out = append(out, jen.Qual(openapiPath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
+		case "headerPrefix":
+			out = append(out, jen.Qual(openapiPath, "SetHeaderMap").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v))
 		case "cookie":
 			out = append(out, jen.Qual(openapiPath, "AddCookie").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		}
@@ -746,13 +758,16 @@ func paramStatements(op *Operation) []jen.Code {
 // into their output fields (openapi.HeaderInt…), then the body.
 func decoder(op *Operation, resultWrapper bool) jen.Code {
 	body := bodyDecoder(op, resultWrapper)
-	if len(op.ResponseHeaders) == 0 {
+	if len(op.ResponseHeaders)+len(op.OutputHeaderMaps) == 0 {
 		return body
 	}
 	return jen.Func().Params(jen.Id("r").Op("*").Qual("net/http", "Response")).Error().BlockFunc(func(g *jen.Group) {
 		for _, h := range op.ResponseHeaders {
 			g.If(jen.Err().Op(":=").Qual(openapiPath, h.Reader).Call(jen.Id("r").Dot("Header"), jen.Lit(h.Name), jen.Op("&").Id("out").Dot(h.Field)),
 				jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		for _, p := range op.OutputHeaderMaps {
+			g.Id("out").Dot(p.Field).Op("=").Qual(openapiPath, "HeaderMap").Call(jen.Id("r").Dot("Header"), jen.Lit(p.Name))
 		}
 		if op.OutputBody == OutputNone {
 			g.Return(jen.Nil())

@@ -144,6 +144,10 @@ type Operation struct {
 	// into a field of the output (in that order) before the body is
 	// decoded.
 	ResponseHeaders []ResponseHeader
+	// OutputHeaderMaps are the output's maps read from every response
+	// header named Param.Name + key (Smithy's @httpPrefixHeaders,
+	// build_payload.go): Field the output's field, Name the prefix.
+	OutputHeaderMaps []Param
 	// StatusErrors are the error shapes modelled by HTTP status ("404",
 	// "4XX", "default"), sorted by status with "default" last.
 	StatusErrors []StatusError
@@ -197,7 +201,9 @@ const (
 type Param struct {
 	// Field is the input struct's Go field name; Name the exact wire name.
 	Field, Name string
-	// In is "path", "query", "header" or "cookie".
+	// In is "path", "query", "header", "cookie", or "headerPrefix" for a
+	// map sent as one header per entry, named Name + key (Smithy's
+	// @httpPrefixHeaders, build_payload.go).
 	In string
 	// Style and Explode are the serialisation (OpenAPI defaults applied).
 	Style   string

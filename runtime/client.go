@@ -108,17 +108,18 @@ type Client struct {
 	costs retryCosts
 	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
 	invocationIDHeader string
-	// first is the policy of the first operation operationPolicy resolved,
-	// in firstMem (firstClaimed: written); the others are in policies.
+	// first is the policy of the first operation operationPolicy resolved:
+	// the one clients with the same options share (sharedPolicy), else in
+	// firstMem (firstClaimed: written); the others are in policies.
 	first        atomic.Pointer[opPolicy]
 	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
 	observed bool
 	svc      *Service
+	firstMem opPolicy
 	windows  engine.ThrottleWindowStore
 	identity string
-	firstMem opPolicy
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
 	baseQuery url.Values

@@ -117,3 +117,36 @@ func firstValue(h http.Header, name string) (string, bool) {
 	v := strings.TrimSpace(vs[0])
 	return v, v != "" && v != "null"
 }
+
+// SetHeaderMap sets one header of h per entry of m, named prefix + key,
+// with the entry's value: Smithy's @httpPrefixHeaders (S3's
+// x-amz-meta-* object metadata, which aws2openapi writes as a body property
+// named "x-amz-meta-"). An entry with an empty key is left out (it would
+// set the prefix itself). net/http refuses a name or value that is not a
+// valid header when the request is sent.
+func SetHeaderMap(h http.Header, prefix string, m map[string]string) {
+	for k, v := range m {
+		if k != "" {
+			h.Set(prefix+k, v)
+		}
+	}
+}
+
+// HeaderMap returns the headers of h whose names start with prefix
+// (compared case-insensitively), keyed by the rest of the name in lower
+// case, several values joined with ", " (RFC 9110 §5.3); nil when there is
+// none. It reads Smithy's @httpPrefixHeaders from a response (S3's
+// x-amz-meta-* object metadata).
+func HeaderMap(h http.Header, prefix string) map[string]string {
+	var m map[string]string
+	for name, vs := range h {
+		if len(name) <= len(prefix) || !strings.EqualFold(name[:len(prefix)], prefix) {
+			continue
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[strings.ToLower(name[len(prefix):])] = strings.Join(vs, ", ")
+	}
+	return m
+}

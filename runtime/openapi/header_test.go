@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 type etag string
@@ -73,4 +75,18 @@ func TestResponseHeadersTyped(t *testing.T) {
 	if small != nil {
 		t.Fatal("a bad value leaves the field as it was")
 	}
+}
+
+// Prefix headers (Smithy's @httpPrefixHeaders, S3's x-amz-meta-*): one
+// header per map entry out, every header with the prefix in, keyed by the
+// rest of its name in lower case.
+func TestHeaderMapRoundTrip(t *testing.T) {
+	h := http.Header{}
+	SetHeaderMap(h, "x-amz-meta-", map[string]string{"color": "blue", "Two-Words": "a b", "": "dropped"})
+	SetHeaderMap(h, "x-amz-meta-", nil)
+	require.Equal(t, http.Header{"X-Amz-Meta-Color": {"blue"}, "X-Amz-Meta-Two-Words": {"a b"}}, h)
+
+	in := http.Header{"X-Amz-Meta-Color": {"blue", "green"}, "X-Amz-Meta-Two-Words": {"a b"}, "X-Amz-Metadata": {"no"}, "Content-Type": {"x"}}
+	require.Equal(t, map[string]string{"color": "blue, green", "two-words": "a b"}, HeaderMap(in, "x-amz-meta-"))
+	require.Nil(t, HeaderMap(http.Header{"Content-Type": {"x"}}, "x-amz-meta-"))
 }

@@ -125,3 +125,84 @@ func TestListObjectsV2RoundTrip(t *testing.T) {
 		t.Fatalf("round trip\n%s\nwant\n%s (%v)", again, listed, err)
 	}
 }
+
+// PutObject sends the object as the raw body (S3's payload member Body,
+// not <PutObjectInput><Body>…) and its metadata map as x-amz-meta-*
+// headers; GetObject hands the raw 200 body over as a stream and collects
+// the x-amz-meta-* headers into Metadata (HeadObject too, reading no
+// body); CopyObject sends no body, only
+// its metadata headers (newuser.md item 2).
+func TestObjectPayloadAndMetadata(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got = append(got, r.Method+" "+r.RequestURI, "Content-Type: "+r.Header.Get("Content-Type"),
+			"X-Amz-Meta-Color: "+strings.Join(r.Header.Values("X-Amz-Meta-Color"), ","),
+			"X-Amz-Meta-Two-Words: "+strings.Join(r.Header.Values("X-Amz-Meta-Two-Words"), ","), "body: "+string(b))
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("X-Amz-Meta-Color", "blue")
+			w.Header().Set("X-Amz-Meta-Two-Words", "a b")
+			w.Header().Set("X-Amz-Version-Id", "v1")
+			_, _ = io.WriteString(w, "RAW-OBJECT-BYTES <x>&")
+		}
+		if r.Header.Get("X-Amz-Copy-Source") != "" {
+			w.Header().Set("Content-Type", "application/xml")
+			_, _ = io.WriteString(w, "<CopyObjectResult><ETag>e</ETag></CopyObjectResult>")
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL, func(o *Options) { o.MaxAttempts = 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	data := "hello <world> & bytes"
+	if _, err := c.PutObject(ctx, &PutObjectInput{Bucket: "b", Key: "dir/a b.txt", Body: strings.NewReader(data),
+		XAmzMeta: map[string]string{"color": "blue", "two-words": "a b"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"PUT /b/dir%2Fa%20b.txt", "Content-Type: application/octet-stream", "X-Amz-Meta-Color: blue", "X-Amz-Meta-Two-Words: a b", "body: " + data}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sent\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	got = nil
+	if _, err := c.PutObject(ctx, &PutObjectInput{Bucket: "b", Key: "k", Body: strings.NewReader("x"), ContentType: ptr("text/plain")}); err != nil {
+		t.Fatal(err)
+	}
+	if got[1] != "Content-Type: text/plain" || got[4] != "body: x" {
+		t.Fatalf("sent %q", got)
+	}
+
+	got = nil
+	out, err := c.GetObject(ctx, &GetObjectInput{Bucket: "b", Key: "dir/a b.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(out.Body)
+	_ = out.Body.Close()
+	if err != nil || string(b) != "RAW-OBJECT-BYTES <x>&" {
+		t.Fatalf("body %q, %v", b, err)
+	}
+	if len(out.Metadata) != 2 || out.Metadata["color"] != "blue" || out.Metadata["two-words"] != "a b" {
+		t.Fatalf("metadata %q", out.Metadata)
+	}
+
+	head, err := c.HeadObject(ctx, &HeadObjectInput{Bucket: "b", Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(head.Metadata) != 2 || head.Metadata["color"] != "blue" || head.Metadata["two-words"] != "a b" {
+		t.Fatalf("HeadObject metadata %q", head.Metadata)
+	}
+
+	got = nil
+	if _, err := c.CopyObject(ctx, &CopyObjectInput{Bucket: "b", Key: "k2", XAmzCopySource: "b/k", XAmzMeta: map[string]string{"color": "red"}}); err != nil {
+		t.Fatal(err)
+	}
+	want = []string{"PUT /b/k2", "Content-Type: ", "X-Amz-Meta-Color: red", "X-Amz-Meta-Two-Words: ", "body: "}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("sent\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
