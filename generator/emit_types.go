@@ -119,6 +119,33 @@ func emitEnum(f *jen.File, t *Type) {
 			g.Id(v.Name).Id(t.Name).Op("=").Lit(v.Value)
 		}
 	})
+	if len(t.Values) == 1 {
+		emitConstMarshal(f, t)
+	}
+}
+
+// emitConstMarshal writes the marshal method of an enum of one value (a
+// const): its zero value is sent as that value, so a required field the
+// caller leaves unset still sends what the spec allows ("kind":"thing",
+// never "kind":""). A string enum gets MarshalText (JSON, XML and map
+// keys), an integer one MarshalJSON. Decoding is unchanged.
+func emitConstMarshal(f *jen.File, t *Type) {
+	only := t.Values[0].Name
+	if t.IntEnum {
+		f.Comment("MarshalJSON writes " + t.Name + ", " + only + " when it is zero: " + t.Name + " may hold that value only, so a field left unset still sends it.")
+		f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.If(jen.Id("v").Op("==").Lit(0)).Block(jen.Id("v").Op("=").Id(only)),
+			jen.Return(jen.Qual("strconv", "AppendInt").Call(jen.Nil(), jen.Int64().Call(jen.Id("v")), jen.Lit(10)), jen.Nil()),
+		)
+		f.Line()
+		return
+	}
+	f.Comment("MarshalText writes " + t.Name + ", " + only + " when it is empty: " + t.Name + " may hold that value only, so a field left unset still sends it.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalText").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.If(jen.Id("v").Op("==").Lit("")).Block(jen.Id("v").Op("=").Id(only)),
+		jen.Return(jen.Index().Byte().Call(jen.Id("v")), jen.Nil()),
+	)
+	f.Line()
 }
 
 // skipTag is the struct tag of a field no body carries.

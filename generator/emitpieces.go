@@ -40,7 +40,8 @@ type pieces struct {
 	// rendered whole: see render).
 	imports map[string]string
 	clash   bool
-	body    bytes.Buffer // the formatted pieces so far, each after a blank line
+	body    [][]byte // the formatted pieces so far, each after a blank line
+	size    int      // their length
 	err     error
 }
 
@@ -100,7 +101,9 @@ func (p *pieces) flush() {
 		p.err = fmt.Errorf("formatting %s: %w", p.name, err)
 		return
 	}
-	p.body.Write(bytes.TrimPrefix(out, []byte("package "+p.pkg+"\n")))
+	piece := bytes.TrimPrefix(out, []byte("package "+p.pkg+"\n"))
+	p.body = append(p.body, piece)
+	p.size += len(piece)
 }
 
 // splitImports splits a piece's text after its package clause into the
@@ -171,5 +174,10 @@ func (p *pieces) render(svc *Service, redo func() ([]byte, error)) ([]byte, erro
 	if err != nil {
 		return nil, fmt.Errorf("formatting %s: %w", p.name, err)
 	}
-	return append(out, p.body.Bytes()...), nil
+	file := make([]byte, 0, len(out)+p.size) // one allocation of the file's size
+	file = append(file, out...)
+	for _, piece := range p.body {
+		file = append(file, piece...)
+	}
+	return file, nil
 }

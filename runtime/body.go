@@ -64,8 +64,10 @@ func bufferBody(ctx context.Context, req *Request, attemptTimeout time.Duration)
 	}
 	if rs, ok := req.BodyReader.(io.ReadSeeker); ok {
 		sb, err := newSeekBody(rs)
-		req.seek = sb
-		return nil, err
+		if sb != nil || err != nil {
+			req.seek = sb
+			return nil, err
+		}
 	}
 	b, err := readReplayable(ctx, req.BodyReader, attemptTimeout)
 	if err != nil {

@@ -347,12 +347,19 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 			_ = json.Unmarshal(body[:end], e) // modeled fields are best effort
 		}
 		*e.Metadata() = md
+		e.Metadata().Body = keptErrorBody(body)
 		return md, e
 	}
+	return md, &APIError{ErrorMetadata: md, Body: keptErrorBody(body)}
+}
+
+// keptErrorBody is what an error keeps of its response body: all of it up
+// to maxAPIErrorBody, else a copy of that much (not the whole buffer).
+func keptErrorBody(body []byte) []byte {
 	if len(body) > maxAPIErrorBody {
-		body = slices.Clone(body[:maxAPIErrorBody]) // not the whole buffer
+		return slices.Clone(body[:maxAPIErrorBody])
 	}
-	return md, &APIError{ErrorMetadata: md, Body: body}
+	return body
 }
 
 // maxAPIErrorBody is how much of an error body an *APIError keeps: 64 KiB.

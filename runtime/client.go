@@ -42,7 +42,8 @@ type Request struct {
 	Body []byte
 	// BodyReader, when set, supplies the body instead of Body. An
 	// io.Seeker is streamed, never buffered, and rewound to where it
-	// started before every retry. Otherwise the runtime reads it before
+	// started before every retry (one whose first Seek fails, a pipe, is
+	// read as a reader that cannot seek). Otherwise the runtime reads it before
 	// the first attempt: up to MaxReplayBody (8 MiB) it is buffered into
 	// Body and replayed on retries; a longer body is streamed once and the
 	// call makes a single attempt (a failure that would have been retried
@@ -107,17 +108,18 @@ type Client struct {
 	costs retryCosts
 	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
 	invocationIDHeader string
-	// first is the policy of the first operation operationPolicy resolved,
-	// in firstMem (firstClaimed: written); the others are in policies.
+	// first is the policy of the first operation operationPolicy resolved:
+	// the one clients with the same options share (sharedPolicy), else in
+	// firstMem (firstClaimed: written); the others are in policies.
 	first        atomic.Pointer[opPolicy]
 	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
 	observed bool
 	svc      *Service
+	firstMem opPolicy
 	windows  engine.ThrottleWindowStore
 	identity string
-	firstMem opPolicy
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
 	baseQuery url.Values
@@ -218,6 +220,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", endpoint)
+	}
+	if msg := endpointDotSegment(endpoint, u); msg != "" {
+		return nil, errors.New(msg)
 	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")

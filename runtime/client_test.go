@@ -174,7 +174,7 @@ func TestErrorDecoding(t *testing.T) {
 	var rnf *resourceNotFound
 	require.ErrorAs(t, err, &rnf)
 	require.Equal(t, ErrorMetadata{HTTPStatusCode: 400, Code: "ResourceNotFoundException",
-		Message: "Requested resource not found", RequestID: "REQ1"}, rnf.ErrorMetadata)
+		Message: "Requested resource not found", RequestID: "REQ1", Body: []byte(body)}, rnf.ErrorMetadata)
 	require.Equal(t, "t1", rnf.TableName)
 	require.Equal(t, "test: GetItem: api error ResourceNotFoundException (HTTP 400, request ID REQ1): Requested resource not found", err.Error())
 	require.Equal(t, 1, md.Attempts)

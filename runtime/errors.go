@@ -25,6 +25,10 @@ type ErrorMetadata struct {
 	Message string
 	// RequestID is the server's request ID, if any.
 	RequestID string
+	// Body holds up to 64 KiB of a modelled error's response body as
+	// received (JSON, XML, or a proxy's HTML page its fields cannot hold),
+	// as *APIError keeps its own in APIError.Body (this one nil there).
+	Body []byte
 }
 
 // Metadata returns m itself, so that a type embedding ErrorMetadata satisfies

@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/engine"
@@ -16,10 +18,6 @@ import (
 // written once, in resolvePolicy. Its slices and functions are shared with
 // the levels they came from and must not be modified.
 type Policy struct {
-	// Settings are the retry mode and max attempts with the source that
-	// decided each (§2; an operation's own max attempts sits at the
-	// service level, above the service's).
-	Settings
 	// Params are the mode's delays, jitter, retry quota and limiter:
 	// global defaults < throttle control's max delay (aliyun) < Service.Defaults
 	// < Service.PerMode[mode] < Operation.Backoff < the client's
@@ -64,6 +62,12 @@ type Policy struct {
 	// Options.Backoff (nil for none).
 	Classify func(*engine.AttemptResult) (engine.Class, bool)
 	Backoff  func(attempt int, err error) time.Duration
+	// Settings are the retry mode and max attempts with the source that
+	// decided each (§2; an operation's own max attempts sits at the
+	// service level, above the service's).
+	// They come after the fields every attempt reads (fewer cache lines
+	// per attempt).
+	Settings
 	// codes are the error-code lists, most specific first: the call's
 	// options, the operation, the service; the built-in lists follow (§4).
 	codes [3]codeLists
@@ -202,11 +206,16 @@ func (c *Client) operationPolicy(op *Operation) *Policy {
 	}
 	p := resolvePolicy(c.settings, c.svc, op, &c.opts, &c.opts)
 	if c.firstClaimed.CompareAndSwap(false, true) {
-		// The first operation's policy lives in the client's memory, beside
+		// The first operation's policy: the one every client with the same
+		// key shares (sharedPolicy), else in the client's own memory beside
 		// the fields each call reads; published once written.
-		c.firstMem = opPolicy{op: op, pol: p}
-		c.first.Store(&c.firstMem)
-		return &c.firstMem.pol
+		f := c.sharedPolicy(op)
+		if f == nil {
+			c.firstMem = opPolicy{op: op, pol: p}
+			f = &c.firstMem
+		}
+		c.first.Store(f)
+		return &f.pol
 	}
 	if f := c.first.Load(); f != nil && f.op == op {
 		return &f.pol // claimed by a call racing with this one
@@ -224,6 +233,76 @@ func (c *Client) operationPolicy(op *Operation) *Policy {
 type opPolicy struct {
 	op  *Operation
 	pol Policy
+}
+
+// policyKey is everything the policy of a call with its client's own
+// options reads besides the Service and Operation declarations
+// (resolvePolicy with call == client): clients whose keys are equal
+// resolve equal policies, and share one (sharedPolicy). Slices are
+// compared by identity, as sharesPolicy compares them.
+// TestPolicyKeyReadsEveryClientOption keeps it in step with resolvePolicy.
+type policyKey struct {
+	svc                                           *Service
+	op                                            *Operation
+	settings                                      Settings
+	throttleControl                               *ThrottleControl
+	disableThrottleControl                        bool
+	maxBackoff, maxServerDelay, maxThrottleWindow time.Duration
+	codes                                         [3]sliceID
+}
+
+// sliceID is a slice's identity: its first element's address and length.
+type sliceID struct {
+	first *string
+	n     int
+}
+
+func idOf(s []string) sliceID {
+	if len(s) == 0 {
+		return sliceID{}
+	}
+	return sliceID{&s[0], len(s)}
+}
+
+// sharedPolicies are policies shared by every client of the process whose
+// policyKey is equal (policyKey → *opPolicy): a fleet of clients in one
+// process, such as cmd/retrygen-sim's 20,000, reads one policy that stays
+// in cache instead of one per client. At most maxSharedPolicies of them,
+// counted by nSharedPolicies; past that, clients keep their own.
+var (
+	sharedPolicies  sync.Map
+	nSharedPolicies atomic.Int32
+)
+
+const maxSharedPolicies = 4096
+
+// sharedPolicy returns the shared policy of op for the client's own
+// options, or nil when they set Classify or Backoff (functions cannot be
+// compared) or maxSharedPolicies are kept. A Service, like an Operation,
+// is a declaration, not changed once a client uses it.
+func (c *Client) sharedPolicy(op *Operation) *opPolicy {
+	o := &c.opts
+	if o.Classify != nil || o.Backoff != nil {
+		return nil
+	}
+	k := policyKey{
+		svc: c.svc, op: op, settings: c.settings,
+		throttleControl: o.ThrottleControl, disableThrottleControl: o.DisableThrottleControl,
+		maxBackoff: o.MaxBackoff, maxServerDelay: o.MaxServerDelay, maxThrottleWindow: o.MaxThrottleWindow,
+		codes: [3]sliceID{idOf(o.TransientCodes), idOf(o.ThrottlingCodes), idOf(o.NonRetryableCodes)},
+	}
+	if p, ok := sharedPolicies.Load(k); ok {
+		return p.(*opPolicy)
+	}
+	if nSharedPolicies.Load() >= maxSharedPolicies {
+		return nil
+	}
+	p := &opPolicy{op: op, pol: resolvePolicy(c.settings, c.svc, op, o, o)}
+	if prev, loaded := sharedPolicies.LoadOrStore(k, p); loaded {
+		return prev.(*opPolicy)
+	}
+	nSharedPolicies.Add(1)
+	return p
 }
 
 // sharesPolicy reports whether a call with options call resolves the same

@@ -126,8 +126,8 @@ func TestStartCallReusesAnEndedCall(t *testing.T) {
 	}
 }
 
-// The first operation's policy lives in the client's own memory, beside the
-// fields every call reads (Client.first); the others in the map. Each is
+// The first operation's policy is held beside the fields every call reads
+// (Client.first); the others in the map. Each is
 // resolved once and shared by every later call. Calls racing on a client's
 // first operations get equal policies (under -race: no data race).
 func TestFirstOperationPolicyInTheClient(t *testing.T) {
@@ -149,7 +149,7 @@ func TestFirstOperationPolicyInTheClient(t *testing.T) {
 	}
 	first := c.first.Load()
 	require.NotNil(t, first)
-	require.Same(t, &c.firstMem, first, "the first operation resolved is kept in the client")
+	require.Same(t, first, c.sharedPolicy(first.op), "the first operation resolved is the one clients share")
 	get, post := c.operationPolicy(opGet), c.operationPolicy(opPost)
 	require.Same(t, get, c.operationPolicy(opGet), "every later call shares it")
 	require.Same(t, post, c.operationPolicy(opPost))
@@ -160,4 +160,82 @@ func TestFirstOperationPolicyInTheClient(t *testing.T) {
 	}
 	require.True(t, get.RetrySafe)
 	require.False(t, post.RetrySafe)
+}
+
+// Clients with the same options share their first operation's policy
+// (sharedPolicy); options that change it, or set Classify or Backoff, give
+// a client its own.
+func TestClientsShareAPolicy(t *testing.T) {
+	svc := testService()
+	codes := []string{"X"}
+	newClient := func(o Options) *Client {
+		o.RetryMode, o.TransientCodes = ModeStandard, codes
+		c, err := NewClient(svc, "http://svc.test", o)
+		require.NoError(t, err)
+		return c
+	}
+	a, b := newClient(Options{}), newClient(Options{ThrottleIdentity: "b", Rand: func() float64 { return 0.5 }})
+	require.Same(t, a.operationPolicy(opGet), b.operationPolicy(opGet), "same options: one policy")
+	slow := newClient(Options{MaxBackoff: 3 * time.Second})
+	require.NotSame(t, a.operationPolicy(opGet), slow.operationPolicy(opGet))
+	require.Equal(t, 3*time.Second, slow.operationPolicy(opGet).Params.MaxBackoff)
+	require.Equal(t, 20*time.Second, a.operationPolicy(opGet).Params.MaxBackoff)
+	own := newClient(Options{Backoff: func(int, error) time.Duration { return time.Second }})
+	require.Same(t, &own.firstMem.pol, own.operationPolicy(opGet), "Backoff set: the client's own")
+	other, err := NewClient(svc, "http://svc.test", Options{RetryMode: ModeStandard, TransientCodes: []string{"X"}})
+	require.NoError(t, err)
+	require.NotSame(t, a.operationPolicy(opGet), other.operationPolicy(opGet), "code lists compare by identity")
+}
+
+// policyKey must hold every client option resolvePolicy reads: for each
+// field of Options set on a second client, either the key differs or the
+// policy the second client resolves equals the first's. A new option read
+// by resolvePolicy but missing from policyKey fails here.
+func TestPolicyKeyReadsEveryClientOption(t *testing.T) {
+	svc := testService()
+	base := Options{RetryMode: ModeAdaptive, TransientCodes: []string{"A"}}
+	a, err := NewClient(svc, "http://svc.test", base)
+	require.NoError(t, err)
+	want := resolvePolicy(a.settings, svc, opGet, &a.opts, &a.opts)
+	typ := reflect.TypeFor[Options]()
+	checked := 0
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		o := base
+		v := reflect.ValueOf(&o).Elem().Field(i)
+		switch v.Kind() {
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 7)
+		case reflect.String:
+			if f.Name == "RetryMode" {
+				v.SetString(string(ModeStandard))
+			} else {
+				v.SetString(v.String() + "x")
+			}
+		case reflect.Slice:
+			v.Set(reflect.Append(reflect.MakeSlice(f.Type, 0, 1), reflect.Zero(f.Type.Elem())))
+		case reflect.Pointer:
+			v.Set(reflect.New(f.Type.Elem()))
+		case reflect.Func:
+			v.Set(reflect.MakeFunc(f.Type, func([]reflect.Value) []reflect.Value { panic("not called") }))
+		case reflect.Interface:
+			continue // resolvePolicy reads no interface-typed option
+		default:
+			t.Fatalf("Options.%s: kind %s not covered by this test", f.Name, v.Kind())
+		}
+		b, err := NewClient(svc, "http://svc.test", o)
+		if err != nil {
+			continue // an option NewClient refuses (Endpoint)
+		}
+		checked++
+		shared := b.sharedPolicy(opGet)
+		if shared == nil || shared != a.sharedPolicy(opGet) {
+			continue
+		}
+		got := resolvePolicy(b.settings, svc, opGet, &b.opts, &b.opts)
+		require.True(t, reflect.DeepEqual(want, got), "Options.%s changes the policy but policyKey does not hold it", f.Name)
+	}
+	require.Greater(t, checked, 20)
 }

@@ -10,7 +10,8 @@ import (
 // A request body is replayed on a retry in one of these ways, in this order
 // (retry-behavior.md §3): Request.GetBody, called for every attempt; a
 // Request.BodyReader that is an io.Seeker, streamed (never buffered) and
-// rewound to where it started before every retry; a BodyReader of at most
+// rewound to where it started before every retry (one whose first Seek
+// fails is read as one that cannot seek); a BodyReader of at most
 // MaxReplayBody bytes, buffered (bufferBody); Request.Body. A longer
 // BodyReader that cannot seek is streamed once (streamBody): the call makes
 // one attempt, and a failure that would have been retried returns a
@@ -28,11 +29,14 @@ type seekBody struct {
 	prev *attemptBody
 }
 
-// newSeekBody records where r starts and how long it is.
+// newSeekBody records where r starts and how long it is. It returns nil
+// and no error when r's first Seek fails (a pipe's *os.File, a multipart
+// body with a file that cannot seek): nothing was read or moved, so r is
+// read as a body that cannot seek.
 func newSeekBody(r io.ReadSeeker) (*seekBody, error) {
 	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return nil, fmt.Errorf("request body: %w", err)
+		return nil, nil
 	}
 	end, err := r.Seek(0, io.SeekEnd)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/retrygen/retrygen/runtime/openapi"
 	"github.com/stretchr/testify/require"
 )
 
@@ -84,4 +85,33 @@ func TestALongBodyThatCannotSeekIsNotRetrySafe(t *testing.T) {
 	require.Equal(t, 1, md.Attempts)
 	require.Len(t, srv.sums, 1)
 	require.Equal(t, sha256.Sum256(big), srv.sums[0], "streamed whole")
+}
+
+// A multipart body whose file part is seekable (openapi.MultipartReader of
+// a *bytes.Reader longer than MaxReplayBody) is streamed with its exact
+// Content-Length and rewound for the retry (new-user trial item 8: it was
+// sent once, then NotRetrySafeError); one whose file cannot seek fails its
+// first Seek and is read as a body that cannot seek: buffered when short,
+// so still retried.
+func TestMultipartBodyWithASeekableFileIsRewoundForTheRetry(t *testing.T) {
+	srv := newBodyServer(t)
+	c, _ := loopbackClient(t, testService(), srv.URL, nil)
+	body, ct, err := openapi.MultipartReader(openapi.Part{Name: "purpose", Value: "x"}, openapi.Part{Name: "file", Value: &openapi.File{Body: bytes.NewReader(big)}})
+	require.NoError(t, err)
+	md, err := c.Do(context.Background(), opPost, &Request{Method: "POST", Path: "/", BodyReader: body, ContentType: ct}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+	require.Len(t, srv.sums, 2)
+	require.Equal(t, srv.sums[0], srv.sums[1], "the retry sends the same bytes")
+	require.Greater(t, srv.lengths[0], int64(len(big)))
+	require.Equal(t, srv.lengths[0], srv.lengths[1], "Content-Length from the stream's Seek")
+
+	srv2 := newBodyServer(t)
+	c2, _ := loopbackClient(t, testService(), srv2.URL, nil)
+	small, ct, err := openapi.MultipartReader(openapi.Part{Name: "file", Value: onlyReader{strings.NewReader("short")}})
+	require.NoError(t, err)
+	md, err = c2.Do(context.Background(), opPost, &Request{Method: "POST", Path: "/", BodyReader: small, ContentType: ct}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+	require.Equal(t, srv2.sums[0], srv2.sums[1])
 }

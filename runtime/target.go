@@ -36,9 +36,9 @@ func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) error {
 }
 
 // checkEndpoint returns an *InvalidParamsError (field "Options.Endpoint")
-// unless endpoint is an absolute http(s) URL with the origin of the
-// client's endpoint or of one of op.Servers (a relative server URL has the
-// client's origin).
+// unless endpoint is an absolute http(s) URL, with no dot segment in its
+// path, with the origin of the client's endpoint or of one of op.Servers
+// (a relative server URL has the client's origin).
 func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
 	invalid := func(reason string) error {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Options.Endpoint", Reason: reason}}}
@@ -46,6 +46,9 @@ func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return invalid(fmt.Sprintf("endpoint %q is not an absolute http or https URL", endpoint))
+	}
+	if msg := endpointDotSegment(endpoint, u); msg != "" {
+		return invalid(msg)
 	}
 	if sameOrigin(u, c.origin) {
 		return nil
@@ -74,8 +77,17 @@ func checkPath(req *Request) error {
 	if p != "" && p[0] != '/' {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: "path must start with \"/\""}}}
 	}
+	if hasDotSegment(p) {
+		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: DotSegmentPathParameter}}}
+	}
+	return nil
+}
+
+// hasDotSegment reports whether the escaped path p has a "." or ".."
+// segment, also percent-encoded ("%2e%2E").
+func hasDotSegment(p string) bool {
 	if !strings.ContainsAny(p, ".%") {
-		return nil // the common path: nothing to split
+		return false // the common path: nothing to split
 	}
 	for _, seg := range strings.Split(p, "/") {
 		if strings.Contains(seg, "%") {
@@ -84,10 +96,20 @@ func checkPath(req *Request) error {
 			}
 		}
 		if seg == "." || seg == ".." {
-			return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: DotSegmentPathParameter}}}
+			return true
 		}
 	}
-	return nil
+	return false
+}
+
+// endpointDotSegment is the error text of an endpoint whose path has a dot
+// segment ("" when it has none): the endpoint prefixes every request path,
+// so it is held to checkPath's rule.
+func endpointDotSegment(endpoint string, u *url.URL) string {
+	if !hasDotSegment(u.EscapedPath()) {
+		return ""
+	}
+	return fmt.Sprintf("endpoint %q: its path holds a dot segment (\".\" or \"..\"), which a server or proxy may resolve to another resource", endpoint)
 }
 
 // sameOrigin reports whether a and b have the same origin (RFC 6454): the

@@ -200,6 +200,12 @@ const (
 	maxClients   = 100_000
 	maxDurationS = 24 * 3600
 	maxRate      = 1e5
+	// maxCalls bounds the calls a scenario's runs (modes × sharing) ask
+	// for in all, estimated from its fields: each field may be within its
+	// bound while their product is not (100,000 clients × 100 calls/s ×
+	// 600 s is 6e9 calls). 1.5e8 is 2.5 times the bench's largest
+	// scenario, 20,000 clients × 1 call/s × 600 s in five modes (6e7).
+	maxCalls = 1.5e8
 )
 
 // LoadScenario reads and validates a scenario file, loading the spec and
@@ -590,4 +596,54 @@ func (s *Scenario) validate(v *validator) {
 	if total_s > maxDurationS {
 		v.fail("phases", "at most %d s in all, got %v", maxDurationS, total_s)
 	}
+	if v.err == nil {
+		s.boundCalls(v)
+	}
+}
+
+// boundCalls refuses a scenario whose estimated calls over all its runs
+// exceed maxCalls, at the group that asks for the most. Per run, an open
+// loop group makes count × rate × Σ(load × durationS) calls; a closed loop
+// one at most count × concurrency × Σ durationS × 1000 / (thinkMs +
+// server.latencyMs, at least 1 ms); a streaming one a stream per client.
+func (s *Scenario) boundCalls(v *validator) {
+	var seconds, weighted float64
+	for _, p := range s.Phases {
+		seconds += p.DurationS
+		weighted += p.Load * p.DurationS
+	}
+	runs := float64(len(s.Modes) * len(s.Sharing))
+	perRun, worst, worstAt := 0.0, -1.0, 0
+	for i, g := range s.Clients {
+		var n float64
+		switch {
+		case g.Streaming:
+			n = float64(g.Count)
+		case g.ClosedLoop != nil:
+			n = float64(g.Count) * float64(g.ClosedLoop.Concurrency) * seconds * 1000 / max(g.ClosedLoop.ThinkMs+s.Server.LatencyMs, 1)
+		default:
+			n = float64(g.Count) * g.Rate * weighted
+		}
+		perRun += n
+		if n > worst {
+			worst, worstAt = n, i
+		}
+	}
+	if perRun*runs <= maxCalls {
+		return
+	}
+	g := s.Clients[worstAt]
+	product, fields := "count × rate × durationS (load-weighted)", "count, rate"
+	switch {
+	case g.Streaming:
+		product, fields = "count (one stream per client)", "count"
+	case g.ClosedLoop != nil:
+		product, fields = "count × closedLoop.concurrency × durationS × 1000 / (thinkMs + server.latencyMs, at least 1 ms)", "count, closedLoop.concurrency"
+	}
+	plural := "s"
+	if runs == 1 {
+		plural = ""
+	}
+	v.fail(fmt.Sprintf("clients[%d]", worstAt), "%s = %.3g calls per run; the scenario asks for %.3g calls over %g run%s (modes × sharing), at most %.3g: lower %s or the phases' durationS",
+		product, worst, perRun*runs, runs, plural, float64(maxCalls), fields)
 }

@@ -314,31 +314,33 @@ type simClient struct {
 
 // call is one simulated call.
 type call struct {
-	cl *simClient
-	// id is the call's slot in run.calls and run.alive.
-	id uint32
-	// rc is the call's state machine, started anew in each life
-	// (runtime.Client.NewCall once, then runtime.Client.StartCall).
-	rc       engine.Call
-	ctx      context.Context
-	start    time.Duration
-	deadline time.Duration // 0: none
-	gen      uint32
+	// The fields every event of the call reads come first (one cache
+	// line), then what a deadline and the statistics read.
+	gen uint32
 	// life numbers the call's lives (recycling, run.free).
-	life     uint32
+	life uint32
+	// id is the call's slot in run.calls and run.alive.
+	id       uint32
 	inFlight bool // an attempt was sent and its response is pending
 	done     bool
 	// waiting: the call is in its client's waiters (and is not recycled
 	// until drawn from them).
-	waiting  bool
+	waiting bool
+	drained bool // started after its phase's retry quota drained
+	cl      *simClient
+	// rc is the call's state machine, started anew in each life
+	// (runtime.Client.NewCall once, then runtime.Client.StartCall).
+	rc       engine.Call
+	ctx      context.Context
 	attempts int
-	phase    int  // the phase the call started in
-	drained  bool // started after its phase's retry quota drained
+	// dctx is ctx when the call has a deadline.
+	dctx     deadlineCtx
+	start    time.Duration
+	deadline time.Duration // 0: none
+	phase    int           // the phase the call started in
 	res      engine.AttemptResult
 	// stream is the state of a streaming group's call (streams.go).
 	stream streamState
-	// dctx is ctx when the call has a deadline.
-	dctx deadlineCtx
 }
 
 // run is one mode's simulation of a scenario.

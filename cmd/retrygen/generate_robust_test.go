@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -100,4 +101,41 @@ paths:
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, warning, stderr)
 	require.FileExists(t, filepath.Join(out, "operations.go"))
+}
+
+// TestGenerateLoadsWithLeanGC: the spec loads with the collector's GOGC at
+// loadingGCPercent and the setting is put back afterwards (also after a
+// panic); a GOGC environment variable is left in charge.
+func TestGenerateLoadsWithLeanGC(t *testing.T) {
+	spec, out := setup(t)
+	t.Cleanup(func() { loadService = generator.LoadSelected })
+	gcPercent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	before := gcPercent()
+	var during int
+	loadService = func(spec string, overlays []string, sel *generator.Selection) (*generator.Service, []generator.Diagnostic, error) {
+		during = gcPercent()
+		return generator.LoadSelected(spec, overlays, sel)
+	}
+	t.Setenv("GOGC", "")
+	code, _, stderr := cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, loadingGCPercent, during)
+	require.Equal(t, before, gcPercent())
+
+	loadService = func(string, []string, *generator.Selection) (*generator.Service, []generator.Diagnostic, error) {
+		during = gcPercent()
+		panic("boom")
+	}
+	code, _, _ = cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
+	require.Equal(t, 1, code)
+	require.Equal(t, loadingGCPercent, during)
+	require.Equal(t, before, gcPercent())
+
+	t.Setenv("GOGC", "80")
+	debug.SetGCPercent(80)
+	t.Cleanup(func() { debug.SetGCPercent(before) })
+	code, _, _ = cli("generate", "-spec", spec, "-out", out, "-package", "tiny")
+	require.Equal(t, 1, code)
+	require.Equal(t, 80, during)
+	require.Equal(t, 80, gcPercent())
 }

@@ -61,7 +61,7 @@ func readOwned(dir string) (owned map[string][]byte, foreign map[string]bool, er
 		if err != nil {
 			return nil, nil, err
 		}
-		if first, _, _ := strings.Cut(string(b), "\n"); !templates.IsGeneratedLine(strings.TrimSuffix(first, "\r")) {
+		if first, _, _ := bytes.Cut(b, []byte("\n")); !templates.IsGeneratedLine(strings.TrimSuffix(string(first), "\r")) {
 			foreign[e.Name()] = true
 			continue
 		}

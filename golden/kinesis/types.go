@@ -1431,6 +1431,14 @@ const (
 	ScalingTypeUniformScaling ScalingType = "UNIFORM_SCALING"
 )
 
+// MarshalText writes ScalingType, ScalingTypeUniformScaling when it is empty: ScalingType may hold that value only, so a field left unset still sends it.
+func (v ScalingType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ScalingTypeUniformScaling
+	}
+	return []byte(v), nil
+}
+
 // The range of possible sequence numbers for the shard.
 //
 // Source: #/components/schemas/SequenceNumberRange

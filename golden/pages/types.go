@@ -64,6 +64,14 @@ const (
 	ListCustomersOutputObjectList ListCustomersOutputObject = "list"
 )
 
+// MarshalText writes ListCustomersOutputObject, ListCustomersOutputObjectList when it is empty: ListCustomersOutputObject may hold that value only, so a field left unset still sends it.
+func (v ListCustomersOutputObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ListCustomersOutputObjectList
+	}
+	return []byte(v), nil
+}
+
 // ListEventsInput is the input of ListEvents.
 //
 // Source: #/paths/~1v1~1events/get

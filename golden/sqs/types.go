@@ -2070,6 +2070,14 @@ const (
 	MessageSystemAttributeNameForSendsAWSTraceHeader MessageSystemAttributeNameForSends = "AWSTraceHeader"
 )
 
+// MarshalText writes MessageSystemAttributeNameForSends, MessageSystemAttributeNameForSendsAWSTraceHeader when it is empty: MessageSystemAttributeNameForSends may hold that value only, so a field left unset still sends it.
+func (v MessageSystemAttributeNameForSends) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageSystemAttributeNameForSendsAWSTraceHeader
+	}
+	return []byte(v), nil
+}
+
 // The user-specified message system attribute value. For string data types, the Value attribute
 // has the same restrictions on the content as the message body. For more information, see
 // SendMessage.

@@ -162,8 +162,14 @@ type File struct {
 	// ContentType is the part's media type; "" sends the Encoding Object's
 	// contentType, else application/octet-stream.
 	ContentType string
-	// Body is the file's content, read to its end once per call (the body
-	// is buffered, so retries send the same bytes).
+	// Body is the file's content, read from where it stands to its end.
+	// MultipartBody buffers the whole body, so retries send the same bytes.
+	// MultipartReader (a streamed upload) reads it as the body is sent: when
+	// every file's Body is an io.Seeker (*os.File, *bytes.Reader) each retry
+	// rewinds it, whatever its size; otherwise the runtime buffers a body of
+	// at most runtime.MaxReplayBody (8 MiB) and replays it, and sends a
+	// longer one in a single attempt (a failure that would have been
+	// retried returns a *runtime.NotRetrySafeError).
 	Body io.Reader
 }
 

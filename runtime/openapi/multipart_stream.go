@@ -16,12 +16,22 @@ import (
 // readers, so no file is held in memory. It is an io.ReadCloser; Close (the
 // HTTP transport closes request bodies, also on failure) stops the writer.
 // Its writer starts at the first Read, so a body never read holds nothing.
+//
+// When every file part's reader is an io.Seeker (*os.File, *bytes.Reader)
+// the stream is one too ([MultipartStream.Seek]), so the runtime streams it
+// with its exact Content-Length and rewinds it for each retry, whatever its
+// size; otherwise its first Seek fails with [ErrNotSeekable] and the
+// runtime treats it as a body that cannot seek (buffered up to
+// runtime.MaxReplayBody, else sent in a single attempt).
 type MultipartStream struct {
 	parts    []streamPart
 	boundary string
 	once     sync.Once
 	pr       *io.PipeReader
 	pw       *io.PipeWriter
+	done     chan struct{} // closed when write returns
+	read     int64         // bytes read since the start (or the last rewind)
+	size     int64         // the whole body's length, -1 until measured
 }
 
 // streamPart is one part ready to write: its header and either its bytes
@@ -30,6 +40,7 @@ type streamPart struct {
 	header textproto.MIMEHeader
 	data   []byte
 	file   io.Reader
+	start  int64 // where a seekable file's part starts in its reader
 }
 
 // MultipartReader encodes parts as a multipart/form-data body (RFC 7578)
@@ -40,7 +51,7 @@ type streamPart struct {
 // reader's error ends the body with that error. The boundary is random
 // (mime/multipart's), as the files are not read in advance to derive one.
 func MultipartReader(parts ...Part) (*MultipartStream, string, error) {
-	s := &MultipartStream{boundary: multipart.NewWriter(io.Discard).Boundary()}
+	s := &MultipartStream{boundary: multipart.NewWriter(io.Discard).Boundary(), size: -1}
 	for _, p := range parts {
 		if f, ok := fileOf(p.Value); ok {
 			if f.Body == nil {
@@ -116,7 +127,106 @@ func partHeader(r multipartPart) textproto.MIMEHeader {
 // Read reads the body, starting its writer on the first call.
 func (s *MultipartStream) Read(p []byte) (int, error) {
 	s.start()
-	return s.pr.Read(p)
+	n, err := s.pr.Read(p)
+	s.read += int64(n)
+	return n, err
+}
+
+// ErrNotSeekable is returned by [MultipartStream.Seek] when a file part's
+// reader is not an io.Seeker (or its Seek fails), and for a seek other than
+// the position (0, io.SeekCurrent), the length (0, io.SeekEnd) or a rewind
+// (0, io.SeekStart).
+var ErrNotSeekable = errors.New("openapi: multipart body cannot seek: a file part's reader is not an io.Seeker")
+
+// Seek answers the three seeks a replaying sender makes (io.Seeker):
+// (0, io.SeekCurrent) returns the bytes read so far; (0, io.SeekEnd) the
+// body's length in bytes (the framing and every part, each file from where
+// its reader stood when the stream was made to its end), without moving;
+// (0, io.SeekStart) rewinds: the writer in flight is stopped and waited
+// for, every file's reader is sought back to where its part starts, and the
+// next Read writes the body again from its first byte. Any other seek, or a
+// file part whose reader is not an io.Seeker or fails to seek, returns
+// [ErrNotSeekable] (wrapping the file's error, if any).
+func (s *MultipartStream) Seek(offset int64, whence int) (int64, error) {
+	if offset != 0 {
+		return 0, ErrNotSeekable
+	}
+	if err := s.measure(); err != nil {
+		return 0, err
+	}
+	switch whence {
+	case io.SeekCurrent:
+		return s.read, nil
+	case io.SeekEnd:
+		return s.size, nil
+	case io.SeekStart:
+		if s.pr != nil {
+			_ = s.pr.CloseWithError(errClosed)
+			<-s.done
+			s.once, s.pr, s.pw = sync.Once{}, nil, nil
+		}
+		for _, p := range s.parts {
+			if p.file == nil {
+				continue
+			}
+			if _, err := p.file.(io.Seeker).Seek(p.start, io.SeekStart); err != nil {
+				return 0, fmt.Errorf("%w: part %q: %w", ErrNotSeekable, partName(p.header), err)
+			}
+		}
+		s.read = 0
+		return 0, nil
+	}
+	return 0, ErrNotSeekable
+}
+
+// measure records, once, where each file part starts in its reader and the
+// body's length; it fails with ErrNotSeekable when a file cannot seek. It
+// runs before the first Read (a Seek after reading has begun measures
+// files that have moved: only the runtime's replay, which seeks first,
+// uses it).
+func (s *MultipartStream) measure() error {
+	if s.size >= 0 {
+		return nil
+	}
+	var c countingWriter
+	w := multipart.NewWriter(&c)
+	_ = w.SetBoundary(s.boundary)
+	for i := range s.parts {
+		p := &s.parts[i]
+		_, _ = w.CreatePart(p.header)
+		if p.file == nil {
+			c += countingWriter(len(p.data))
+			continue
+		}
+		sk, ok := p.file.(io.Seeker)
+		if !ok {
+			return ErrNotSeekable
+		}
+		start, err := sk.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return fmt.Errorf("%w: part %q: %w", ErrNotSeekable, partName(p.header), err)
+		}
+		end, err := sk.Seek(0, io.SeekEnd)
+		if err == nil {
+			_, err = sk.Seek(start, io.SeekStart)
+		}
+		if err != nil {
+			return fmt.Errorf("%w: part %q: %w", ErrNotSeekable, partName(p.header), err)
+		}
+		p.start = start
+		c += countingWriter(end - start)
+	}
+	_ = w.Close()
+	s.size = int64(c)
+	return nil
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
 }
 
 // Close ends the body: the writer stops at its next write. It returns nil.
@@ -131,35 +241,37 @@ var errClosed = errors.New("multipart body closed")
 func (s *MultipartStream) start() {
 	s.once.Do(func() {
 		s.pr, s.pw = io.Pipe()
-		go s.write()
+		s.done = make(chan struct{})
+		go s.write(s.pw, s.done)
 	})
 }
 
 // write writes every part into the pipe and closes it with the first
 // error.
-func (s *MultipartStream) write() {
-	w := multipart.NewWriter(s.pw)
+func (s *MultipartStream) write(pw *io.PipeWriter, done chan struct{}) {
+	defer close(done)
+	w := multipart.NewWriter(pw)
 	err := w.SetBoundary(s.boundary)
 	for _, p := range s.parts {
 		if err != nil {
 			break
 		}
-		var pw io.Writer
-		if pw, err = w.CreatePart(p.header); err != nil {
+		var part io.Writer
+		if part, err = w.CreatePart(p.header); err != nil {
 			break
 		}
 		if p.file != nil {
-			if _, err = io.Copy(pw, p.file); err != nil {
+			if _, err = io.Copy(part, p.file); err != nil {
 				err = fmt.Errorf("multipart part %q: %w", partName(p.header), err)
 			}
 			continue
 		}
-		_, err = io.Copy(pw, bytes.NewReader(p.data))
+		_, err = io.Copy(part, bytes.NewReader(p.data))
 	}
 	if err == nil {
 		err = w.Close()
 	}
-	_ = s.pw.CloseWithError(err)
+	_ = pw.CloseWithError(err)
 }
 
 // partName returns the name parameter of a part's Content-Disposition.

@@ -61,3 +61,47 @@ func TestMultipartReaderCloseStopsTheWriter(t *testing.T) {
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// A multipart body whose file parts are all seekable (*os.File,
+// *bytes.Reader) is an io.Seeker the runtime rewinds for a retry (new-user
+// trial item 8): Seek(0, io.SeekEnd) is its exact length, and after
+// Seek(0, io.SeekStart) it sends the same bytes again, also when the
+// previous reading stopped halfway. A file part that cannot seek makes the
+// first Seek fail, so the runtime treats the body as one that cannot seek.
+func TestMultipartStreamRewindsSeekableFiles(t *testing.T) {
+	content := bytes.Repeat([]byte("0123456789"), 100_000)
+	file := bytes.NewReader(content)
+	_, _ = file.Seek(10, io.SeekStart) // the file's part starts where its reader is
+	s, _, err := MultipartReader(Part{Name: "purpose", Value: "fine-tune"}, Part{Name: "file", Value: &File{Filename: "a.bin", Body: file}})
+	require.NoError(t, err)
+	pos, err := s.Seek(0, io.SeekCurrent)
+	require.NoError(t, err)
+	require.Equal(t, int64(0), pos)
+	size, err := s.Seek(0, io.SeekEnd)
+	require.NoError(t, err)
+	_, err = s.Seek(0, io.SeekStart)
+	require.NoError(t, err)
+	first, err := io.ReadAll(s)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(first)), size)
+	require.True(t, bytes.Contains(first, append([]byte("application/octet-stream\r\n\r\n"), content[10:]...)), "the file from where its reader was")
+	for _, stopAt := range []int{0, 100, 500_000} {
+		_, err = s.Seek(0, io.SeekStart)
+		require.NoError(t, err)
+		part := make([]byte, stopAt)
+		_, err = io.ReadFull(s, part)
+		require.NoError(t, err)
+		_, err = s.Seek(0, io.SeekStart)
+		require.NoError(t, err)
+		again, err := io.ReadAll(s)
+		require.NoError(t, err)
+		require.Equal(t, first, again, "after stopping at %d", stopAt)
+	}
+	require.NoError(t, s.Close())
+
+	pipe, _, err := MultipartReader(Part{Name: "file", Value: File{Body: iotest.OneByteReader(strings.NewReader("x"))}})
+	require.NoError(t, err)
+	_, err = pipe.Seek(0, io.SeekCurrent)
+	require.ErrorIs(t, err, ErrNotSeekable)
+	require.NoError(t, pipe.Close())
+}
