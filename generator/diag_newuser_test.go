@@ -46,3 +46,11 @@ components:
 	require.NotContains(t, got, "requestBody", "the operation has no request body to point at")
 	require.NotContains(t, got, "deleted", "a one-value enum is a constant (unions tell variants apart by it)")
 }
+
+// kin-openapi's validation findings are one line each: the schema and value
+// dumps after the first line (escaped as \x0a) are left out.
+func TestSpecValidationFindingsAreOneLine(t *testing.T) {
+	_, ws, err := load(t, "openapi: 3.0.3\ninfo: {title: d, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    X: {type: integer, default: \"x\"}\n")
+	require.NoError(t, err)
+	require.Equal(t, []string{`spec.yaml#: spec validation (ignored): invalid components: schema "X": invalid default: value must be an integer`}, ws)
+}
