@@ -668,7 +668,9 @@ func requestDict(op *Operation, svc *Service) jen.Dict {
 	if len(op.Query) > 0 || hasParamIn(op, "query") {
 		q := jen.Dict{}
 		for _, fq := range op.Query {
-			q[jen.Lit(fq.Name)] = jen.Values(jen.Lit(fq.Value))
+			// Spec text: a U+FDD0 in it is data, quoted as the runtime's
+			// encoding expects (openapi.QuoteSeparatorMarks).
+			q[jen.Lit(openapi.QuoteSeparatorMarks(fq.Name))] = jen.Values(jen.Lit(openapi.QuoteSeparatorMarks(fq.Value)))
 		}
 		req[jen.Id("Query")] = jen.Qual("net/url", "Values").Values(q)
 	}

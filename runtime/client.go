@@ -229,7 +229,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: &url.URL{Scheme: u.Scheme, Host: u.Host}}
 	c.observed = opts.Logger != nil || opts.OnAttempt != nil
-	c.baseQuery = u.Query()
+	c.baseQuery = quoteMarks(u.Query())
 	u.RawQuery, u.Fragment = "", ""
 	c.base = strings.TrimSuffix(u.String(), "/")
 	c.baseSlash = c.base + "/"
@@ -578,8 +578,9 @@ func mergeQuery(base, extra url.Values) string {
 const escapedSeparatorMark = "%EF%B7%90"
 
 // separatorReplacer turns each escaped mark and the escaped separator
-// after it into the separator on the wire (openapi.EncodeQuery's rule).
-var separatorReplacer = strings.NewReplacer(escapedSeparatorMark+"%2C", ",", escapedSeparatorMark+"%7C", "|", escapedSeparatorMark+"+", "%20")
+// after it into the separator on the wire, and an escaped doubled mark (a
+// mark that is data) into one escaped mark (openapi.EncodeQuery's rule).
+var separatorReplacer = strings.NewReplacer(escapedSeparatorMark+escapedSeparatorMark, escapedSeparatorMark, escapedSeparatorMark+"%2C", ",", escapedSeparatorMark+"%7C", "|", escapedSeparatorMark+"+", "%20")
 
 // literalSeparators returns the encoded query s with openapi.AppendQuery's
 // marked separators literal; s itself (no allocation) when it has none.
@@ -623,4 +624,36 @@ func (c *Client) Options() Options {
 	o := c.opts
 	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
 	return o
+}
+
+// separatorMark is openapi.SeparatorMark (U+FDD0), which the runtime cannot
+// name (TestQuerySeparatorsStayLiteralOnTheWire checks the two agree).
+const separatorMark = "\uFDD0"
+
+// quoteMarks doubles, as openapi.QuoteSeparatorMarks does, each
+// separatorMark in the keys and values of q, a query the runtime got from
+// somewhere other than openapi.AppendQuery (the endpoint's, a next-page
+// link's): there a mark is data and must reach the wire as it is. q itself
+// is returned when it holds no mark.
+func quoteMarks(q url.Values) url.Values {
+	found := false
+	for k, vs := range q {
+		found = found || strings.Contains(k, separatorMark)
+		for _, v := range vs {
+			found = found || strings.Contains(v, separatorMark)
+		}
+	}
+	if !found {
+		return q
+	}
+	out := make(url.Values, len(q))
+	double := func(s string) string { return strings.ReplaceAll(s, separatorMark, separatorMark+separatorMark) }
+	for k, vs := range q {
+		qs := make([]string, len(vs))
+		for i, v := range vs {
+			qs[i] = double(v)
+		}
+		out[double(k)] = qs
+	}
+	return out
 }

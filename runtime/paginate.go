@@ -104,7 +104,7 @@ func NextPageQuery(op, next string) (url.Values, error) {
 	if err != nil {
 		return nil, &NextPageError{Operation: op, URL: next, Err: err}
 	}
-	return u.Query(), nil
+	return quoteMarks(u.Query()), nil
 }
 
 // NextPageError is returned by a link-style paginator when the next page's

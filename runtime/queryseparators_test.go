@@ -16,6 +16,8 @@ import (
 // bytes): the runtime encodes Request.Query as openapi.EncodeQuery does,
 // also merged with the endpoint's own query.
 func TestQuerySeparatorsStayLiteralOnTheWire(t *testing.T) {
+	require.Equal(t, openapi.SeparatorMark, separatorMark)
+	require.Equal(t, url.QueryEscape(openapi.SeparatorMark), escapedSeparatorMark)
 	q := url.Values{}
 	openapi.AppendQuery(q, "tags", []string{"a,b", "c"}, openapi.StyleForm, false)
 	openapi.AppendQuery(q, "pipes", []string{"p|q", "r"}, openapi.StylePipeDelimited, false)
@@ -35,4 +37,19 @@ func TestQuerySeparatorsStayLiteralOnTheWire(t *testing.T) {
 		}
 		require.Equal(t, got, sc.requests()[0].url)
 	}
+}
+
+// A U+FDD0 (openapi.SeparatorMark) that is data, in a value the runtime did
+// not get from openapi.AppendQuery (the endpoint's query, a next-page
+// link's query), goes out escaped and leaves the escaped separator after it
+// escaped: only AppendQuery's own marks become literal separators.
+func TestQueryMarksFromElsewhereStayData(t *testing.T) {
+	next, err := NextPageQuery("ListItems", "http://svc.test/items?after=x%EF%B7%90%2Cy")
+	require.NoError(t, err)
+	sc := script(status(200))
+	c, err := NewClient(testService(), "http://svc.test/?k=a%EF%B7%90%7Cb", Options{HTTPClient: sc})
+	require.NoError(t, err)
+	_, err = c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/items", Query: next}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, "http://svc.test/items?after=x%EF%B7%90%2Cy&k=a%EF%B7%90%7Cb", sc.requests()[0].url)
 }

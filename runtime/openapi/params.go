@@ -207,26 +207,38 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 		sep = ","
 	}
 	sep = SeparatorMark + sep // kept literal by EncodeQuery (and the runtime)
+	key := QuoteSeparatorMarks(name)
 	switch {
 	case p.absent:
 	case style == StyleDeepObject && (p.isObj || p.isArr):
 		kvs := flattenDeep(nil, name, p.decoded)
 		for i := 0; i < len(kvs); i += 2 {
-			q.Add(kvs[i], kvs[i+1])
+			q.Add(QuoteSeparatorMarks(kvs[i]), QuoteSeparatorMarks(kvs[i+1]))
 		}
 	case p.isArr && explode:
-		q[name] = append(q[name], p.arr...)
+		for _, e := range p.arr {
+			q[key] = append(q[key], QuoteSeparatorMarks(e))
+		}
 	case p.isArr:
-		q.Add(name, strings.Join(p.arr, sep))
+		q.Add(key, joinQuoted(p.arr, sep))
 	case p.isObj && explode:
 		for _, k := range p.keys {
-			q.Add(k, primitive(p.obj[k]))
+			q.Add(QuoteSeparatorMarks(k), QuoteSeparatorMarks(primitive(p.obj[k])))
 		}
 	case p.isObj:
-		q.Add(name, strings.Join(p.pairs(), sep))
+		q.Add(key, joinQuoted(p.pairs(), sep))
 	default:
-		q.Add(name, p.prim)
+		q.Add(key, QuoteSeparatorMarks(p.prim))
 	}
+}
+
+// joinQuoted joins elems with the marked separator sep, each element's own
+// marks quoted (QuoteSeparatorMarks).
+func joinQuoted(elems []string, sep string) string {
+	for i, e := range elems {
+		elems[i] = QuoteSeparatorMarks(e)
+	}
+	return strings.Join(elems, sep)
 }
 
 // SeparatorMark precedes, in the url.Values AppendQuery fills, each
@@ -237,6 +249,21 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 // never meaningful text). [EncodeQuery] and runtime.Client (its
 // mergeQuery, which must match EncodeQuery) remove it.
 const SeparatorMark = "\uFDD0"
+
+// QuoteSeparatorMarks returns s with each [SeparatorMark] in it doubled, as
+// every key and value a query gets must be, unless it is AppendQuery's own
+// mark before a separator: encoding turns a doubled mark back into one
+// (sent escaped, as data) and leaves the escaped character after it
+// escaped, so a value holding U+FDD0 before a "," is sent as it is, never as
+// a literal separator. [AppendQuery] and [Credentials.Apply] quote what they
+// add; so does the runtime for the endpoint's query and a next-page link's.
+// s itself is returned (no allocation) when it holds no mark.
+func QuoteSeparatorMarks(s string) string {
+	if !strings.Contains(s, SeparatorMark) {
+		return s
+	}
+	return strings.ReplaceAll(s, SeparatorMark, SeparatorMark+SeparatorMark)
+}
 
 // escapedMark is SeparatorMark as url.QueryEscape writes it.
 const escapedMark = "%EF%B7%90"
@@ -250,8 +277,9 @@ func EncodeQuery(q url.Values) string {
 
 // literalSeparators returns the query-encoded s with each escaped
 // [SeparatorMark] and the escaped separator after it ("%2C", "%7C", "+")
-// replaced with the literal separator (",", "|", "%20"). s without a mark
-// is returned as it is.
+// replaced with the literal separator (",", "|", "%20"), and each escaped
+// doubled mark (a mark that is data, see [QuoteSeparatorMarks]) with one
+// escaped mark. s without a mark is returned as it is.
 func literalSeparators(s string) string {
 	if !strings.Contains(s, escapedMark) {
 		return s
@@ -259,7 +287,7 @@ func literalSeparators(s string) string {
 	return separatorReplacer.Replace(s)
 }
 
-var separatorReplacer = strings.NewReplacer(escapedMark+"%2C", ",", escapedMark+"%7C", "|", escapedMark+"+", "%20")
+var separatorReplacer = strings.NewReplacer(escapedMark+escapedMark, escapedMark, escapedMark+"%2C", ",", escapedMark+"%7C", "|", escapedMark+"+", "%20")
 
 // SetHeader sets header parameter name to v in simple style (OpenAPI 3.0
 // §4.7.12.4): arrays "a,b", objects "k,v" or, exploded, "k=v". An absent

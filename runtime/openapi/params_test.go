@@ -78,6 +78,12 @@ func TestAppendQuery(t *testing.T) {
 		{"nil pointer adds nothing", (*int)(nil), StyleForm, true, ""},
 		{"nil slice adds nothing", []string(nil), StyleForm, true, ""},
 		{"empty string is sent", "", StyleForm, true, "id="},
+		// U+FDD0 is SeparatorMark: inside a value it is data, sent escaped,
+		// and never turns the escaped separator after it into a literal one.
+		{"a mark in a primitive stays data", "x\uFDD0,y", StyleForm, true, "id=x%EF%B7%90%2Cy"},
+		{"a mark in an array element stays data", []string{"x\uFDD0,y", "z\uFDD0"}, StyleForm, false, "id=x%EF%B7%90%2Cy,z%EF%B7%90"},
+		{"a mark in an exploded object's key stays data", map[string]string{"k\uFDD0|": "v\uFDD0 "}, StylePipeDelimited, true, "k%EF%B7%90%7C=v%EF%B7%90+"},
+		{"a mark in a deepObject key stays data", map[string]string{"k\uFDD0,": "v"}, StyleDeepObject, true, "id%5Bk%EF%B7%90%2C%5D=v"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := url.Values{}

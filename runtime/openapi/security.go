@@ -92,7 +92,7 @@ func (cr Credential) add(h *http.Header, q *url.Values) {
 			if *q == nil {
 				*q = url.Values{}
 			}
-			q.Set(cr.Name, cr.Token)
+			q.Set(QuoteSeparatorMarks(cr.Name), QuoteSeparatorMarks(cr.Token))
 		case APIKeyInCookie:
 			AddCookie(*h, cr.Name, cr.Token, false)
 		default:
