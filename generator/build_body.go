@@ -166,7 +166,11 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 	if body.Kind == BodyNone && len(ps.fields) == 0 && obj == nil {
 		return b.structOrEmpty(nil, ptr, name), body, nil
 	}
-	tname := b.claim(name, bptr)
+	claimAt := bptr
+	if op.RequestBody == nil {
+		claimAt = ptr // no requestBody to point at
+	}
+	tname := b.claim(name, claimAt)
 	t := &Type{Name: tname, Kind: KindStruct, Source: ptr}
 	b.types = append(b.types, t)
 	var bodyFields []Field

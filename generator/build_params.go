@@ -273,6 +273,9 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 	if p.Explode != nil {
 		explode = *p.Explode
 	}
+	if p.AllowReserved {
+		b.d.warnf(child(ptr, "allowReserved"), "allowReserved is not supported: reserved characters in %q are percent-encoded", p.Name)
+	}
 	doc := "Sent as the " + p.In + " parameter " + strconv.Quote(p.Name) + "."
 	if p.Description != "" {
 		doc += "\n\n" + p.Description

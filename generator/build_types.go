@@ -214,6 +214,17 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 		if annotationOnly(s) {
 			return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON} // any JSON value
 		}
+		if s.Type.Is("null") {
+			return b.raw(ptr, "schema's only type is null (the value is always null)")
+		}
+		if cm := constMembers(s); cm != nil {
+			var kinds []string
+			for _, m := range cm {
+				kinds = append(kinds, jsonTypeOf(m.value))
+			}
+			slices.Sort(kinds)
+			return b.raw(ptr, "oneOf/anyOf of const values of several JSON types ("+strings.Join(slices.Compact(kinds), ", ")+") is not an enum")
+		}
 		return b.raw(ptr, "schema has no type")
 	case "object":
 		if ap := s.AdditionalProperties.Schema; ap != nil {
@@ -237,13 +248,20 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 			return TypeRef{Kind: RefScalar, Scalar: ScalarInt32}
 		}
 		return TypeRef{Kind: RefScalar, Scalar: ScalarInt64}
-	case "number":
+	case "number", "boolean":
+		if len(s.Enum) > 1 {
+			// A one-value enum is a constant, which unions read
+			// (variantEvidence); several values have no Go enum type.
+			values, _ := json.Marshal(s.Enum)
+			b.d.warnf(child(ptr, "enum"), "enum of %s values %s has no Go constants and is not checked before sending; the field is a plain %s", typ, values, typ)
+		}
+		if typ == "boolean" {
+			return TypeRef{Kind: RefScalar, Scalar: ScalarBool}
+		}
 		if s.Format == "float" {
 			return TypeRef{Kind: RefScalar, Scalar: ScalarFloat32}
 		}
 		return TypeRef{Kind: RefScalar, Scalar: ScalarFloat64}
-	case "boolean":
-		return TypeRef{Kind: RefScalar, Scalar: ScalarBool}
 	}
 	return b.raw(ptr, fmt.Sprintf("type %q is not supported", typ))
 }
@@ -747,4 +765,22 @@ func (b *builder) sharedResponse(respRef string, sr *openapi3.SchemaRef, mt stri
 	}
 	rn = pointerUnescaper.Replace(rn)
 	return true, goName(rn, false), pointer("components", "responses", rn, "content", mt, "schema")
+}
+
+// jsonTypeOf names the JSON type of a decoded JSON value ("string",
+// "number", "boolean", "null", "array", "object").
+func jsonTypeOf(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64, int, int64, json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	case []any:
+		return "array"
+	}
+	return "object"
 }

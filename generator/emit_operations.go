@@ -295,9 +295,14 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		// (issue 19): the decoder keeps them there and call leaves them.
 		// One return through result, which gives nil on error (issue 24:
 		// the method's tail was seven lines per operation).
+		callName := "call"
+		if callsJSON(op) {
+			// The JSON decoder is built in callJSON, once for all operations.
+			callName, dec = "callJSON", jsonTarget(op)
+		}
 		body = append(body,
 			jen.Id("out").Op(":=").New(jen.Id(op.Output)),
-			jen.Return(jen.Id("result").Call(jen.Id("out"), jen.Id("c").Dot("call").CallFunc(func(g *jen.Group) {
+			jen.Return(jen.Id("result").Call(jen.Id("out"), jen.Id("c").Dot(callName).CallFunc(func(g *jen.Group) {
 				g.List(jen.Id("ctx"), jen.Op("&").Id("op"+op.Name), jen.Id("req"), jen.Id("opts"),
 					jen.Op("&").Id("out").Dot("ResultMetadata"), dec)
 				if len(svc.Auth) > 0 {
@@ -798,6 +803,23 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		return jen.Qual(openapiPath, "DecodeXML").Call(jen.Id("out"), rawBody())
 	}
 	return jen.Qual(runtimePath, "DecodeJSONKeep").Call(jen.Id("out"), rawBody())
+}
+
+// callsJSON reports whether op's method sends through the generated
+// callJSON: its 2xx body is JSON decoded into the output or its Body field,
+// with no response header to read and no Link header to keep.
+func callsJSON(op *Operation) bool {
+	linked := op.Pagination != nil && op.Pagination.Style == PageLink && len(op.Pagination.NextLink) == 0
+	return (op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField) && len(op.ResponseHeaders) == 0 && !linked &&
+		op.OutputBody != OutputStreamField && (op.Stream == nil || !op.Stream.Only)
+}
+
+// jsonTarget renders what op's JSON body decodes into: out, or &out.Body.
+func jsonTarget(op *Operation) *jen.Statement {
+	if op.OutputBody == OutputJSONField {
+		return jen.Op("&").Id("out").Dot("Body")
+	}
+	return jen.Id("out")
 }
 
 // rawBody renders &out.ResultMetadata.Body, where a decoder keeps the bytes

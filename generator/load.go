@@ -198,11 +198,20 @@ func validateLeniently(api *openapi3.T, d *diags) {
 	case err == nil:
 	case errors.As(err, &multi):
 		for _, e := range multi {
-			d.warnf("", "spec validation (ignored): %v", e)
+			d.warnf("", "spec validation (ignored): %s", firstLine(e))
 		}
 	default:
-		d.warnf("", "spec validation (ignored): %v", err)
+		d.warnf("", "spec validation (ignored): %s", firstLine(err))
 	}
+}
+
+// firstLine is err's message up to its first line break: kin-openapi's
+// schema errors go on with dumps of the schema and the value
+// ("Schema: {…} Value: …" on lines of their own), which made each finding
+// one line of escaped JSON.
+func firstLine(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
 }
 
 // checkVersion refuses documents this generator cannot read: Swagger 2.0 and

@@ -62,8 +62,8 @@ func TestCreateCallRequest(t *testing.T) {
 	if out.Id == nil || *out.Id != "F1" || out.ResultMetadata.Attempts != 1 {
 		t.Fatalf("output %+v", out)
 	}
-	want := seen{"POST", "/v1/accounts/AC%2F1/calls.json?Action=Create&StartTime%3C=2024-01-01&Tags=a%7Cb",
-		"application/x-www-form-urlencoded", "Basic QUMxOnRvaw==", "t1", "session=s+1", "Timeout=30&To=%2B1+555"}
+	want := seen{"POST", "/v1/accounts/AC%2F1/calls.json?Action=Create&StartTime%3C=2024-01-01&Tags=a|b",
+		"application/x-www-form-urlencoded", "Basic QUMxOnRvaw==", "t1", "session=s%201", "Timeout=30&To=%2B1+555"}
 	if (*got)[0] != want {
 		t.Fatalf("sent %+v\nwant %+v", (*got)[0], want)
 	}
@@ -108,7 +108,7 @@ func TestFormEncodingObject(t *testing.T) {
 	}
 	want := []seen{
 		{"POST", "/v1/charges?amount=7", "application/x-www-form-urlencoded", "Basic QUMxOnRvaw==", "", "",
-			"amount=100&expand%5B0%5D=customer&expand%5B1%5D=invoice&extra=%7B%22a%22%3A1%7D&items%5B0%5D%5Bprice%5D=p1&items%5B0%5D%5Bquantity%5D=2&metadata%5Border%5D=6735&tags=a%2Cb"},
+			"amount=100&expand%5B0%5D=customer&expand%5B1%5D=invoice&extra=%7B%22a%22%3A1%7D&items%5B0%5D%5Bprice%5D=p1&items%5B0%5D%5Bquantity%5D=2&metadata%5Border%5D=6735&tags=a,b"},
 		{"GET", "/v1/charges", "", "Basic QUMxOnRvaw==", "", "", ""},
 	}
 	for i := range want {

@@ -551,12 +551,15 @@ func discard(resp *http.Response) {
 // drainBufs holds the maxDrain-byte buffers discard reads into.
 var drainBufs = sync.Pool{New: func() any { return new([maxDrain]byte) }}
 
+// mergeQuery encodes base (the endpoint's query) and extra (the request's)
+// together as openapi.EncodeQuery does: url.Values.Encode, with the
+// separators openapi.AppendQuery marked kept literal (literalSeparators).
 func mergeQuery(base, extra url.Values) string {
 	switch {
 	case len(extra) == 0:
-		return base.Encode()
+		return literalSeparators(base.Encode())
 	case len(base) == 0:
-		return extra.Encode()
+		return literalSeparators(extra.Encode())
 	}
 	all := make(url.Values, len(base)+len(extra))
 	for k, v := range base {
@@ -565,7 +568,26 @@ func mergeQuery(base, extra url.Values) string {
 	for k, v := range extra {
 		all[k] = append(all[k][:len(all[k]):len(all[k])], v...)
 	}
-	return all.Encode()
+	return literalSeparators(all.Encode())
+}
+
+// escapedSeparatorMark is openapi.SeparatorMark (U+FDD0) as
+// url.QueryEscape writes it. The runtime imports only the standard library
+// and its engine, so it cannot name openapi's constant:
+// TestQuerySeparatorsStayLiteralOnTheWire checks the two agree.
+const escapedSeparatorMark = "%EF%B7%90"
+
+// separatorReplacer turns each escaped mark and the escaped separator
+// after it into the separator on the wire (openapi.EncodeQuery's rule).
+var separatorReplacer = strings.NewReplacer(escapedSeparatorMark+"%2C", ",", escapedSeparatorMark+"%7C", "|", escapedSeparatorMark+"+", "%20")
+
+// literalSeparators returns the encoded query s with openapi.AppendQuery's
+// marked separators literal; s itself (no allocation) when it has none.
+func literalSeparators(s string) string {
+	if !strings.Contains(s, escapedSeparatorMark) {
+		return s
+	}
+	return separatorReplacer.Replace(s)
 }
 
 // firstHeader returns the first non-empty value of the canonical header keys

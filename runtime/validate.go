@@ -63,6 +63,13 @@ func (c *Client) InvalidInput(op *Operation, err error) error {
 // operation's validator calls it once per check, in the input's field
 // order: field is "Input.Member", reason [MissingRequiredField],
 // [EmptyPathParameter] or [DotSegmentPathParameter].
+//
+// It is never inlined: a large client calls it thousands of times (GitHub's
+// 4,245), and inlining each call made the generated package's compilation
+// take ~15 % more memory than the if statements it replaced (issue 24); a
+// validator runs once per call, so the call costs nothing that matters.
+//
+//go:noinline
 func CheckParam(errs []InvalidParamError, refused bool, field, reason string) []InvalidParamError {
 	if refused {
 		errs = append(errs, InvalidParamError{Field: field, Reason: reason})

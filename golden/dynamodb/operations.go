@@ -62,7 +62,7 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchExecuteStatementOutput)
-	return result(out, c.call(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchGetItem.
@@ -164,7 +164,7 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchGetItemOutput)
-	return result(out, c.call(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
@@ -279,7 +279,7 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchWriteItemOutput)
-	return result(out, c.call(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateBackup.
@@ -365,7 +365,7 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateBackupOutput)
-	return result(out, c.call(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders5 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateGlobalTable.
@@ -454,7 +454,7 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateGlobalTableOutput)
-	return result(out, c.call(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders6 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateTable.
@@ -524,7 +524,7 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateTableOutput)
-	return result(out, c.call(ctx, &opCreateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opCreateTable, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders7 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteBackup.
@@ -582,7 +582,7 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteBackupOutput)
-	return result(out, c.call(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders8 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteItem.
@@ -656,7 +656,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteItemOutput)
-	return result(out, c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders9 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteTable.
@@ -727,7 +727,7 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteTableOutput)
-	return result(out, c.call(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders10 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeBackup.
@@ -780,7 +780,7 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeBackupOutput)
-	return result(out, c.call(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders11 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeContinuousBackups.
@@ -841,7 +841,7 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeContinuousBackupsOutput)
-	return result(out, c.call(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders12 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeContributorInsights.
@@ -892,7 +892,7 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeContributorInsightsOutput)
-	return result(out, c.call(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders13 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeEndpoints.
@@ -917,7 +917,7 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeEndpointsResponse)
-	return result(out, c.call(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders14 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeExport.
@@ -971,7 +971,7 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeExportOutput)
-	return result(out, c.call(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders15 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeGlobalTable.
@@ -1029,7 +1029,7 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeGlobalTableOutput)
-	return result(out, c.call(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders16 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeGlobalTableSettings.
@@ -1073,7 +1073,7 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeGlobalTableSettingsOutput)
-	return result(out, c.call(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders17 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeKinesisStreamingDestination.
@@ -1113,7 +1113,7 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	return result(out, c.call(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders18 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeLimits.
@@ -1194,7 +1194,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeLimitsOutput)
-	return result(out, c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders19 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTable.
@@ -1240,7 +1240,7 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTableOutput)
-	return result(out, c.call(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, out))
 }
 
 // waiterTableExists is the TableExists waiter's name and declared delays.
@@ -1400,7 +1400,7 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	return result(out, c.call(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders21 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTimeToLive.
@@ -1440,7 +1440,7 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTimeToLiveOutput)
-	return result(out, c.call(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders22 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DisableKinesisStreamingDestination.
@@ -1483,7 +1483,7 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(KinesisStreamingDestinationOutput)
-	return result(out, c.call(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders23 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.EnableKinesisStreamingDestination.
@@ -1527,7 +1527,7 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(KinesisStreamingDestinationOutput)
-	return result(out, c.call(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders24 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExecuteStatement.
@@ -1594,7 +1594,7 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExecuteStatementOutput)
-	return result(out, c.call(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders25 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExecuteTransaction.
@@ -1665,7 +1665,7 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExecuteTransactionOutput)
-	return result(out, c.call(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders26 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExportTableToPointInTime.
@@ -1728,7 +1728,7 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExportTableToPointInTimeOutput)
-	return result(out, c.call(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders27 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
@@ -1775,7 +1775,7 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(GetItemOutput)
-	return result(out, c.call(ctx, &opGetItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opGetItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders28 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListBackups.
@@ -1809,7 +1809,7 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListBackupsOutput)
-	return result(out, c.call(ctx, &opListBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListBackups, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders29 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListContributorInsights.
@@ -1836,7 +1836,7 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListContributorInsightsOutput)
-	return result(out, c.call(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, out))
 }
 
 // ListContributorInsightsPages returns an iterator over the pages of ListContributorInsights,
@@ -1937,7 +1937,7 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListExportsOutput)
-	return result(out, c.call(ctx, &opListExports, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListExports, req, opts, &out.ResultMetadata, out))
 }
 
 // ListExportsPages returns an iterator over the pages of ListExports, starting from in (not
@@ -2033,7 +2033,7 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListGlobalTablesOutput)
-	return result(out, c.call(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders32 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListTables.
@@ -2061,7 +2061,7 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListTablesOutput)
-	return result(out, c.call(ctx, &opListTables, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListTables, req, opts, &out.ResultMetadata, out))
 }
 
 // ListTablesPages returns an iterator over the pages of ListTables, starting from in (not changed;
@@ -2172,7 +2172,7 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListTagsOfResourceOutput)
-	return result(out, c.call(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders34 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -2262,7 +2262,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(PutItemOutput)
-	return result(out, c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opPutItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders35 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
@@ -2345,7 +2345,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(QueryOutput)
-	return result(out, c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opQuery, req, opts, &out.ResultMetadata, out))
 }
 
 // QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
@@ -2477,7 +2477,7 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(RestoreTableFromBackupOutput)
-	return result(out, c.call(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders37 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.RestoreTableToPointInTime.
@@ -2567,7 +2567,7 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(RestoreTableToPointInTimeOutput)
-	return result(out, c.call(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders38 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Scan.
@@ -2633,7 +2633,7 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ScanOutput)
-	return result(out, c.call(ctx, &opScan, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opScan, req, opts, &out.ResultMetadata, out))
 }
 
 // ScanPages returns an iterator over the pages of Scan, starting from in (not changed; nil is an
@@ -2811,7 +2811,7 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TransactGetItemsOutput)
-	return result(out, c.call(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders41 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
@@ -2896,7 +2896,7 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TransactWriteItemsOutput)
-	return result(out, c.call(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders42 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: DynamoDB_20120810.UntagResource.
@@ -3007,7 +3007,7 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateContinuousBackupsOutput)
-	return result(out, c.call(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders44 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateContributorInsights.
@@ -3048,7 +3048,7 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateContributorInsightsOutput)
-	return result(out, c.call(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders45 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
@@ -3121,7 +3121,7 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateGlobalTableOutput)
-	return result(out, c.call(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders46 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateGlobalTableSettings.
@@ -3181,7 +3181,7 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateGlobalTableSettingsOutput)
-	return result(out, c.call(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders47 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateItem.
@@ -3230,7 +3230,7 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateItemOutput)
-	return result(out, c.call(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders48 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTable.
@@ -3284,7 +3284,7 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTableOutput)
-	return result(out, c.call(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders49 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTableReplicaAutoScaling.
@@ -3329,7 +3329,7 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	return result(out, c.call(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders50 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTimeToLive.
@@ -3396,5 +3396,5 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTimeToLiveOutput)
-	return result(out, c.call(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, out))
 }

@@ -83,7 +83,7 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteItemOutput)
-	return result(out, c.call(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
@@ -145,7 +145,7 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(GetItemOutput)
-	return result(out, c.call(ctx, &opFetchItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opFetchItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -235,7 +235,7 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(PutItemOutput)
-	return result(out, c.call(ctx, &opPutItem, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opPutItem, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
@@ -318,7 +318,7 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(QueryOutput)
-	return result(out, c.call(ctx, &opQuery, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opQuery, req, opts, &out.ResultMetadata, out))
 }
 
 // QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an

@@ -80,6 +80,8 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 }
 
 // result returns out, or nil when err is not nil: the return of every operation method.
+//
+//go:noinline
 func result[P any](out P, err error) (P, error) {
 	if err != nil {
 		var none P

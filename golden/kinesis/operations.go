@@ -371,7 +371,7 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeLimitsOutput)
-	return result(out, c.call(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders7 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStream.
@@ -441,7 +441,7 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartShardId", in.ExclusiveStartShardId2, "form", true)
 	out := new(DescribeStreamOutput)
-	return result(out, c.call(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, out))
 }
 
 // DescribeStreamPages returns an iterator over the pages of DescribeStream, starting from in (not
@@ -659,7 +659,7 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeStreamConsumerOutput)
-	return result(out, c.call(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders9 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
@@ -705,7 +705,7 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeStreamSummaryOutput)
-	return result(out, c.call(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders10 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DisableEnhancedMonitoring.
@@ -747,7 +747,7 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(EnhancedMonitoringOutput)
-	return result(out, c.call(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders11 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.EnableEnhancedMonitoring.
@@ -789,7 +789,7 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(EnhancedMonitoringOutput)
-	return result(out, c.call(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders12 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.GetRecords.
@@ -908,7 +908,7 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(GetRecordsOutput)
-	return result(out, c.call(ctx, &opGetRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opGetRecords, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders13 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.GetShardIterator.
@@ -997,7 +997,7 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(GetShardIteratorOutput)
-	return result(out, c.call(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders14 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.IncreaseStreamRetentionPeriod.
@@ -1101,7 +1101,7 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(ListShardsOutput)
-	return result(out, c.call(ctx, &opListShards, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListShards, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders16 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
@@ -1147,7 +1147,7 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListStreamConsumersOutput)
-	return result(out, c.call(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, out))
 }
 
 // ListStreamConsumersPages returns an iterator over the pages of ListStreamConsumers, starting
@@ -1254,7 +1254,7 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartStreamName", in.ExclusiveStartStreamName2, "form", true)
 	out := new(ListStreamsOutput)
-	return result(out, c.call(ctx, &opListStreams, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListStreams, req, opts, &out.ResultMetadata, out))
 }
 
 // ListStreamsPages returns an iterator over the pages of ListStreams, starting from in (not
@@ -1368,7 +1368,7 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(ListTagsForStreamOutput)
-	return result(out, c.call(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders19 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.MergeShards.
@@ -1550,7 +1550,7 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(PutRecordOutput)
-	return result(out, c.call(ctx, &opPutRecord, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opPutRecord, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders21 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecords.
@@ -1653,7 +1653,7 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(PutRecordsOutput)
-	return result(out, c.call(ctx, &opPutRecords, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opPutRecords, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders22 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
@@ -1709,7 +1709,7 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(RegisterStreamConsumerOutput)
-	return result(out, c.call(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, out))
 }
 
 // fixedHeaders23 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.RemoveTagsFromStream.
@@ -2056,5 +2056,5 @@ func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(UpdateShardCountOutput)
-	return result(out, c.call(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, out))
 }

@@ -33,6 +33,14 @@ const (
 	APIKeyAuthTypeApiKey APIKeyAuthType = "api-key"
 )
 
+// MarshalText writes APIKeyAuthType, APIKeyAuthTypeApiKey when it is empty: APIKeyAuthType may hold that value only, so a field left unset still sends it.
+func (v APIKeyAuthType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = APIKeyAuthTypeApiKey
+	}
+	return []byte(v), nil
+}
+
 // Attributes for activity task completed events.
 //
 // Source: #/components/schemas/ActivityTaskCompletedAttributesResponse
@@ -131,6 +139,14 @@ type ActivityTaskCompletedResponseEventType string
 const (
 	ActivityTaskCompletedResponseEventTypeActivityTaskCompleted ActivityTaskCompletedResponseEventType = "ACTIVITY_TASK_COMPLETED"
 )
+
+// MarshalText writes ActivityTaskCompletedResponseEventType, ActivityTaskCompletedResponseEventTypeActivityTaskCompleted when it is empty: ActivityTaskCompletedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v ActivityTaskCompletedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ActivityTaskCompletedResponseEventTypeActivityTaskCompleted
+	}
+	return []byte(v), nil
+}
 
 // Attributes for activity task failed events (final failure after all retries).
 //
@@ -236,6 +252,14 @@ const (
 	ActivityTaskFailedResponseEventTypeActivityTaskFailed ActivityTaskFailedResponseEventType = "ACTIVITY_TASK_FAILED"
 )
 
+// MarshalText writes ActivityTaskFailedResponseEventType, ActivityTaskFailedResponseEventTypeActivityTaskFailed when it is empty: ActivityTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v ActivityTaskFailedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ActivityTaskFailedResponseEventTypeActivityTaskFailed
+	}
+	return []byte(v), nil
+}
+
 // Attributes for activity task retrying events.
 //
 // Source: #/components/schemas/ActivityTaskRetryingAttributes
@@ -340,6 +364,14 @@ const (
 	ActivityTaskRetryingResponseEventTypeActivityTaskRetrying ActivityTaskRetryingResponseEventType = "ACTIVITY_TASK_RETRYING"
 )
 
+// MarshalText writes ActivityTaskRetryingResponseEventType, ActivityTaskRetryingResponseEventTypeActivityTaskRetrying when it is empty: ActivityTaskRetryingResponseEventType may hold that value only, so a field left unset still sends it.
+func (v ActivityTaskRetryingResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ActivityTaskRetryingResponseEventTypeActivityTaskRetrying
+	}
+	return []byte(v), nil
+}
+
 // Attributes for activity task started events.
 //
 // Source: #/components/schemas/ActivityTaskStartedAttributesResponse
@@ -440,6 +472,14 @@ const (
 	ActivityTaskStartedResponseEventTypeActivityTaskStarted ActivityTaskStartedResponseEventType = "ACTIVITY_TASK_STARTED"
 )
 
+// MarshalText writes ActivityTaskStartedResponseEventType, ActivityTaskStartedResponseEventTypeActivityTaskStarted when it is empty: ActivityTaskStartedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v ActivityTaskStartedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ActivityTaskStartedResponseEventTypeActivityTaskStarted
+	}
+	return []byte(v), nil
+}
+
 // AgentHandoffDoneEvent is an object of the spec.
 //
 // Source: #/components/schemas/AgentHandoffDoneEvent
@@ -471,6 +511,14 @@ type AgentHandoffDoneEventType string
 const (
 	AgentHandoffDoneEventTypeAgentHandoffDone AgentHandoffDoneEventType = "agent.handoff.done"
 )
+
+// MarshalText writes AgentHandoffDoneEventType, AgentHandoffDoneEventTypeAgentHandoffDone when it is empty: AgentHandoffDoneEventType may hold that value only, so a field left unset still sends it.
+func (v AgentHandoffDoneEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = AgentHandoffDoneEventTypeAgentHandoffDone
+	}
+	return []byte(v), nil
+}
 
 // AgentHandoffEntry is an object of the spec.
 //
@@ -509,6 +557,14 @@ const (
 	AgentHandoffEntryObjectEntry AgentHandoffEntryObject = "entry"
 )
 
+// MarshalText writes AgentHandoffEntryObject, AgentHandoffEntryObjectEntry when it is empty: AgentHandoffEntryObject may hold that value only, so a field left unset still sends it.
+func (v AgentHandoffEntryObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = AgentHandoffEntryObjectEntry
+	}
+	return []byte(v), nil
+}
+
 // AgentHandoffEntryType is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/AgentHandoffEntry/properties/type
@@ -518,6 +574,14 @@ type AgentHandoffEntryType string
 const (
 	AgentHandoffEntryTypeAgentHandoff AgentHandoffEntryType = "agent.handoff"
 )
+
+// MarshalText writes AgentHandoffEntryType, AgentHandoffEntryTypeAgentHandoff when it is empty: AgentHandoffEntryType may hold that value only, so a field left unset still sends it.
+func (v AgentHandoffEntryType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = AgentHandoffEntryTypeAgentHandoff
+	}
+	return []byte(v), nil
+}
 
 // AgentHandoffStartedEvent is an object of the spec.
 //
@@ -550,6 +614,14 @@ type AgentHandoffStartedEventType string
 const (
 	AgentHandoffStartedEventTypeAgentHandoffStarted AgentHandoffStartedEventType = "agent.handoff.started"
 )
+
+// MarshalText writes AgentHandoffStartedEventType, AgentHandoffStartedEventTypeAgentHandoffStarted when it is empty: AgentHandoffStartedEventType may hold that value only, so a field left unset still sends it.
+func (v AgentHandoffStartedEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = AgentHandoffStartedEventTypeAgentHandoffStarted
+	}
+	return []byte(v), nil
+}
 
 // AgentsApiV1ConversationsStartStreamInput is the input of AgentsApiV1ConversationsStartStream.
 //
@@ -615,6 +687,14 @@ const (
 	AssistantMessageRoleAssistant AssistantMessageRole = "assistant"
 )
 
+// MarshalText writes AssistantMessageRole, AssistantMessageRoleAssistant when it is empty: AssistantMessageRole may hold that value only, so a field left unset still sends it.
+func (v AssistantMessageRole) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = AssistantMessageRoleAssistant
+	}
+	return []byte(v), nil
+}
+
 // AudioChunk is an object of the spec.
 //
 // Source: #/components/schemas/AudioChunk
@@ -661,6 +741,14 @@ type AudioChunkType string
 const (
 	AudioChunkTypeInputAudio AudioChunkType = "input_audio"
 )
+
+// MarshalText writes AudioChunkType, AudioChunkTypeInputAudio when it is empty: AudioChunkType may hold that value only, so a field left unset still sends it.
+func (v AudioChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = AudioChunkTypeInputAudio
+	}
+	return []byte(v), nil
+}
 
 // BuiltInConnectors is an enumeration of the spec: one constant per value.
 //
@@ -859,6 +947,14 @@ const (
 	ChatCompletionRequestPromptModeMistralPromptMode ChatCompletionRequestPromptMode = "reasoning"
 )
 
+// MarshalText writes ChatCompletionRequestPromptMode, ChatCompletionRequestPromptModeMistralPromptMode when it is empty: ChatCompletionRequestPromptMode may hold that value only, so a field left unset still sends it.
+func (v ChatCompletionRequestPromptMode) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ChatCompletionRequestPromptModeMistralPromptMode
+	}
+	return []byte(v), nil
+}
+
 // Stop generation if this token is detected. Or if one of these tokens is detected when providing
 // an array
 //
@@ -1003,6 +1099,14 @@ type CodeInterpreterToolType string
 const (
 	CodeInterpreterToolTypeCodeInterpreter CodeInterpreterToolType = "code_interpreter"
 )
+
+// MarshalText writes CodeInterpreterToolType, CodeInterpreterToolTypeCodeInterpreter when it is empty: CodeInterpreterToolType may hold that value only, so a field left unset still sends it.
+func (v CodeInterpreterToolType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CodeInterpreterToolTypeCodeInterpreter
+	}
+	return []byte(v), nil
+}
 
 // White-listed arguments from the completion API
 //
@@ -1431,6 +1535,14 @@ const (
 	CustomConnectorTypeConnector CustomConnectorType = "connector"
 )
 
+// MarshalText writes CustomConnectorType, CustomConnectorTypeConnector when it is empty: CustomConnectorType may hold that value only, so a field left unset still sends it.
+func (v CustomConnectorType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomConnectorTypeConnector
+	}
+	return []byte(v), nil
+}
+
 // Attributes for custom task canceled events.
 //
 // Source: #/components/schemas/CustomTaskCanceledAttributes
@@ -1529,6 +1641,14 @@ type CustomTaskCanceledResponseEventType string
 const (
 	CustomTaskCanceledResponseEventTypeCustomTaskCanceled CustomTaskCanceledResponseEventType = "CUSTOM_TASK_CANCELED"
 )
+
+// MarshalText writes CustomTaskCanceledResponseEventType, CustomTaskCanceledResponseEventTypeCustomTaskCanceled when it is empty: CustomTaskCanceledResponseEventType may hold that value only, so a field left unset still sends it.
+func (v CustomTaskCanceledResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomTaskCanceledResponseEventTypeCustomTaskCanceled
+	}
+	return []byte(v), nil
+}
 
 // Attributes for custom task completed events.
 //
@@ -1629,6 +1749,14 @@ const (
 	CustomTaskCompletedResponseEventTypeCustomTaskCompleted CustomTaskCompletedResponseEventType = "CUSTOM_TASK_COMPLETED"
 )
 
+// MarshalText writes CustomTaskCompletedResponseEventType, CustomTaskCompletedResponseEventTypeCustomTaskCompleted when it is empty: CustomTaskCompletedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v CustomTaskCompletedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomTaskCompletedResponseEventTypeCustomTaskCompleted
+	}
+	return []byte(v), nil
+}
+
 // Attributes for custom task failed events.
 //
 // Source: #/components/schemas/CustomTaskFailedAttributes
@@ -1727,6 +1855,14 @@ type CustomTaskFailedResponseEventType string
 const (
 	CustomTaskFailedResponseEventTypeCustomTaskFailed CustomTaskFailedResponseEventType = "CUSTOM_TASK_FAILED"
 )
+
+// MarshalText writes CustomTaskFailedResponseEventType, CustomTaskFailedResponseEventTypeCustomTaskFailed when it is empty: CustomTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v CustomTaskFailedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomTaskFailedResponseEventTypeCustomTaskFailed
+	}
+	return []byte(v), nil
+}
 
 // Attributes for custom task in-progress events with streaming updates.
 //
@@ -1856,6 +1992,14 @@ const (
 	CustomTaskInProgressResponseEventTypeCustomTaskInProgress CustomTaskInProgressResponseEventType = "CUSTOM_TASK_IN_PROGRESS"
 )
 
+// MarshalText writes CustomTaskInProgressResponseEventType, CustomTaskInProgressResponseEventTypeCustomTaskInProgress when it is empty: CustomTaskInProgressResponseEventType may hold that value only, so a field left unset still sends it.
+func (v CustomTaskInProgressResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomTaskInProgressResponseEventTypeCustomTaskInProgress
+	}
+	return []byte(v), nil
+}
+
 // Attributes for custom task started events.
 //
 // Source: #/components/schemas/CustomTaskStartedAttributesResponse
@@ -1953,6 +2097,14 @@ type CustomTaskStartedResponseEventType string
 const (
 	CustomTaskStartedResponseEventTypeCustomTaskStarted CustomTaskStartedResponseEventType = "CUSTOM_TASK_STARTED"
 )
+
+// MarshalText writes CustomTaskStartedResponseEventType, CustomTaskStartedResponseEventTypeCustomTaskStarted when it is empty: CustomTaskStartedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v CustomTaskStartedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomTaskStartedResponseEventTypeCustomTaskStarted
+	}
+	return []byte(v), nil
+}
 
 // Attributes for custom task timed out events.
 //
@@ -2053,6 +2205,14 @@ const (
 	CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut CustomTaskTimedOutResponseEventType = "CUSTOM_TASK_TIMED_OUT"
 )
 
+// MarshalText writes CustomTaskTimedOutResponseEventType, CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut when it is empty: CustomTaskTimedOutResponseEventType may hold that value only, so a field left unset still sends it.
+func (v CustomTaskTimedOutResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut
+	}
+	return []byte(v), nil
+}
+
 // DeltaMessage is an object of the spec.
 //
 // Source: #/components/schemas/DeltaMessage
@@ -2119,6 +2279,14 @@ const (
 	DocumentLibraryToolTypeDocumentLibrary DocumentLibraryToolType = "document_library"
 )
 
+// MarshalText writes DocumentLibraryToolType, DocumentLibraryToolTypeDocumentLibrary when it is empty: DocumentLibraryToolType may hold that value only, so a field left unset still sends it.
+func (v DocumentLibraryToolType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = DocumentLibraryToolTypeDocumentLibrary
+	}
+	return []byte(v), nil
+}
+
 // DocumentURLChunk is an object of the spec.
 //
 // Source: #/components/schemas/DocumentURLChunk
@@ -2142,6 +2310,14 @@ type DocumentURLChunkType string
 const (
 	DocumentURLChunkTypeDocumentUrl DocumentURLChunkType = "document_url"
 )
+
+// MarshalText writes DocumentURLChunkType, DocumentURLChunkTypeDocumentUrl when it is empty: DocumentURLChunkType may hold that value only, so a field left unset still sends it.
+func (v DocumentURLChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = DocumentURLChunkTypeDocumentUrl
+	}
+	return []byte(v), nil
+}
 
 // DownloadFileInput is the input of DownloadFile.
 //
@@ -2205,6 +2381,14 @@ type EncryptedPatchValueType string
 const (
 	EncryptedPatchValueTypeEncrypted EncryptedPatchValueType = "__encrypted__"
 )
+
+// MarshalText writes EncryptedPatchValueType, EncryptedPatchValueTypeEncrypted when it is empty: EncryptedPatchValueType may hold that value only, so a field left unset still sends it.
+func (v EncryptedPatchValueType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = EncryptedPatchValueTypeEncrypted
+	}
+	return []byte(v), nil
+}
 
 // EventSource is an enumeration of the spec: one constant per value.
 //
@@ -2364,6 +2548,14 @@ type FileChunkType string
 const (
 	FileChunkTypeFile FileChunkType = "file"
 )
+
+// MarshalText writes FileChunkType, FileChunkTypeFile when it is empty: FileChunkType may hold that value only, so a field left unset still sends it.
+func (v FileChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FileChunkTypeFile
+	}
+	return []byte(v), nil
+}
 
 // FilePurpose is an enumeration of the spec: one constant per value.
 //
@@ -2531,6 +2723,14 @@ const (
 	FunctionCallEntryObjectEntry FunctionCallEntryObject = "entry"
 )
 
+// MarshalText writes FunctionCallEntryObject, FunctionCallEntryObjectEntry when it is empty: FunctionCallEntryObject may hold that value only, so a field left unset still sends it.
+func (v FunctionCallEntryObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FunctionCallEntryObjectEntry
+	}
+	return []byte(v), nil
+}
+
 // FunctionCallEntryType is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/FunctionCallEntry/properties/type
@@ -2540,6 +2740,14 @@ type FunctionCallEntryType string
 const (
 	FunctionCallEntryTypeFunctionCall FunctionCallEntryType = "function.call"
 )
+
+// MarshalText writes FunctionCallEntryType, FunctionCallEntryTypeFunctionCall when it is empty: FunctionCallEntryType may hold that value only, so a field left unset still sends it.
+func (v FunctionCallEntryType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FunctionCallEntryTypeFunctionCall
+	}
+	return []byte(v), nil
+}
 
 // FunctionCallEvent is an object of the spec.
 //
@@ -2591,6 +2799,14 @@ const (
 	FunctionCallEventTypeFunctionCallDelta FunctionCallEventType = "function.call.delta"
 )
 
+// MarshalText writes FunctionCallEventType, FunctionCallEventTypeFunctionCallDelta when it is empty: FunctionCallEventType may hold that value only, so a field left unset still sends it.
+func (v FunctionCallEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FunctionCallEventTypeFunctionCallDelta
+	}
+	return []byte(v), nil
+}
+
 // this restriction of `Function` is used to select a specific function to call
 //
 // Source: #/components/schemas/FunctionName
@@ -2630,6 +2846,14 @@ const (
 	FunctionResultEntryObjectEntry FunctionResultEntryObject = "entry"
 )
 
+// MarshalText writes FunctionResultEntryObject, FunctionResultEntryObjectEntry when it is empty: FunctionResultEntryObject may hold that value only, so a field left unset still sends it.
+func (v FunctionResultEntryObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FunctionResultEntryObjectEntry
+	}
+	return []byte(v), nil
+}
+
 // FunctionResultEntryType is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/FunctionResultEntry/properties/type
@@ -2639,6 +2863,14 @@ type FunctionResultEntryType string
 const (
 	FunctionResultEntryTypeFunctionResult FunctionResultEntryType = "function.result"
 )
+
+// MarshalText writes FunctionResultEntryType, FunctionResultEntryTypeFunctionResult when it is empty: FunctionResultEntryType may hold that value only, so a field left unset still sends it.
+func (v FunctionResultEntryType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FunctionResultEntryTypeFunctionResult
+	}
+	return []byte(v), nil
+}
 
 // FunctionTool is an object of the spec.
 //
@@ -2660,6 +2892,14 @@ type FunctionToolType string
 const (
 	FunctionToolTypeFunction FunctionToolType = "function"
 )
+
+// MarshalText writes FunctionToolType, FunctionToolTypeFunction when it is empty: FunctionToolType may hold that value only, so a field left unset still sends it.
+func (v FunctionToolType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = FunctionToolTypeFunction
+	}
+	return []byte(v), nil
+}
 
 // GuardrailConfig is an object of the spec.
 //
@@ -2704,6 +2944,14 @@ type ImageGenerationToolType string
 const (
 	ImageGenerationToolTypeImageGeneration ImageGenerationToolType = "image_generation"
 )
+
+// MarshalText writes ImageGenerationToolType, ImageGenerationToolTypeImageGeneration when it is empty: ImageGenerationToolType may hold that value only, so a field left unset still sends it.
+func (v ImageGenerationToolType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ImageGenerationToolTypeImageGeneration
+	}
+	return []byte(v), nil
+}
 
 // ImageURL is an object of the spec.
 //
@@ -2761,6 +3009,14 @@ type ImageURLChunkType string
 const (
 	ImageURLChunkTypeImageUrl ImageURLChunkType = "image_url"
 )
+
+// MarshalText writes ImageURLChunkType, ImageURLChunkTypeImageUrl when it is empty: ImageURLChunkType may hold that value only, so a field left unset still sends it.
+func (v ImageURLChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ImageURLChunkTypeImageUrl
+	}
+	return []byte(v), nil
+}
 
 // InputEntriesItem is a union of the spec (oneOf/anyOf): one field per variant.
 //
@@ -2851,6 +3107,14 @@ const (
 	JSONPatchAddOpAdd JSONPatchAddOp = "add"
 )
 
+// MarshalText writes JSONPatchAddOp, JSONPatchAddOpAdd when it is empty: JSONPatchAddOp may hold that value only, so a field left unset still sends it.
+func (v JSONPatchAddOp) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = JSONPatchAddOpAdd
+	}
+	return []byte(v), nil
+}
+
 // JSONPatchAppend is an object of the spec.
 //
 // Source: #/components/schemas/JSONPatchAppend
@@ -2882,6 +3146,14 @@ type JSONPatchAppendOp string
 const (
 	JSONPatchAppendOpAppend JSONPatchAppendOp = "append"
 )
+
+// MarshalText writes JSONPatchAppendOp, JSONPatchAppendOpAppend when it is empty: JSONPatchAppendOp may hold that value only, so a field left unset still sends it.
+func (v JSONPatchAppendOp) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = JSONPatchAppendOpAppend
+	}
+	return []byte(v), nil
+}
 
 // The value to use for the operation. A string to append to the existing value, or an
 // EncryptedPatchValue wrapper when encryption is applied.
@@ -2942,6 +3214,14 @@ const (
 	JSONPatchPayloadResponseTypeJsonPatch JSONPatchPayloadResponseType = "json_patch"
 )
 
+// MarshalText writes JSONPatchPayloadResponseType, JSONPatchPayloadResponseTypeJsonPatch when it is empty: JSONPatchPayloadResponseType may hold that value only, so a field left unset still sends it.
+func (v JSONPatchPayloadResponseType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = JSONPatchPayloadResponseTypeJsonPatch
+	}
+	return []byte(v), nil
+}
+
 // JSONPatchPayloadValueResponse is a union of the spec (oneOf/anyOf): one field per variant.
 //
 // Source: #/components/schemas/JSONPatchPayloadValueResponse
@@ -2999,6 +3279,14 @@ const (
 	JSONPatchRemoveOpRemove JSONPatchRemoveOp = "remove"
 )
 
+// MarshalText writes JSONPatchRemoveOp, JSONPatchRemoveOpRemove when it is empty: JSONPatchRemoveOp may hold that value only, so a field left unset still sends it.
+func (v JSONPatchRemoveOp) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = JSONPatchRemoveOpRemove
+	}
+	return []byte(v), nil
+}
+
 // JSONPatchReplace is an object of the spec.
 //
 // Source: #/components/schemas/JSONPatchReplace
@@ -3029,6 +3317,14 @@ type JSONPatchReplaceOp string
 const (
 	JSONPatchReplaceOpReplace JSONPatchReplaceOp = "replace"
 )
+
+// MarshalText writes JSONPatchReplaceOp, JSONPatchReplaceOpReplace when it is empty: JSONPatchReplaceOp may hold that value only, so a field left unset still sends it.
+func (v JSONPatchReplaceOp) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = JSONPatchReplaceOpReplace
+	}
+	return []byte(v), nil
+}
 
 // A payload containing arbitrary JSON data.
 //
@@ -3062,6 +3358,14 @@ type JSONPayloadResponseType string
 const (
 	JSONPayloadResponseTypeJson JSONPayloadResponseType = "json"
 )
+
+// MarshalText writes JSONPayloadResponseType, JSONPayloadResponseTypeJson when it is empty: JSONPayloadResponseType may hold that value only, so a field left unset still sends it.
+func (v JSONPayloadResponseType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = JSONPayloadResponseTypeJson
+	}
+	return []byte(v), nil
+}
 
 // JsonSchema is an object of the spec.
 //
@@ -3168,6 +3472,14 @@ const (
 	MessageInputEntryObjectEntry MessageInputEntryObject = "entry"
 )
 
+// MarshalText writes MessageInputEntryObject, MessageInputEntryObjectEntry when it is empty: MessageInputEntryObject may hold that value only, so a field left unset still sends it.
+func (v MessageInputEntryObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageInputEntryObjectEntry
+	}
+	return []byte(v), nil
+}
+
 // MessageInputEntryRole is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/MessageInputEntry/properties/role
@@ -3188,6 +3500,14 @@ type MessageInputEntryType string
 const (
 	MessageInputEntryTypeMessageInput MessageInputEntryType = "message.input"
 )
+
+// MarshalText writes MessageInputEntryType, MessageInputEntryTypeMessageInput when it is empty: MessageInputEntryType may hold that value only, so a field left unset still sends it.
+func (v MessageInputEntryType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageInputEntryTypeMessageInput
+	}
+	return []byte(v), nil
+}
 
 // MessageOutputContentChunksItem is a union of the spec (oneOf/anyOf): one field per variant.
 //
@@ -3278,6 +3598,14 @@ const (
 	MessageOutputEntryObjectEntry MessageOutputEntryObject = "entry"
 )
 
+// MarshalText writes MessageOutputEntryObject, MessageOutputEntryObjectEntry when it is empty: MessageOutputEntryObject may hold that value only, so a field left unset still sends it.
+func (v MessageOutputEntryObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageOutputEntryObjectEntry
+	}
+	return []byte(v), nil
+}
+
 // MessageOutputEntryRole is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/MessageOutputEntry/properties/role
@@ -3288,6 +3616,14 @@ const (
 	MessageOutputEntryRoleAssistant MessageOutputEntryRole = "assistant"
 )
 
+// MarshalText writes MessageOutputEntryRole, MessageOutputEntryRoleAssistant when it is empty: MessageOutputEntryRole may hold that value only, so a field left unset still sends it.
+func (v MessageOutputEntryRole) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageOutputEntryRoleAssistant
+	}
+	return []byte(v), nil
+}
+
 // MessageOutputEntryType is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/MessageOutputEntry/properties/type
@@ -3297,6 +3633,14 @@ type MessageOutputEntryType string
 const (
 	MessageOutputEntryTypeMessageOutput MessageOutputEntryType = "message.output"
 )
+
+// MarshalText writes MessageOutputEntryType, MessageOutputEntryTypeMessageOutput when it is empty: MessageOutputEntryType may hold that value only, so a field left unset still sends it.
+func (v MessageOutputEntryType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageOutputEntryTypeMessageOutput
+	}
+	return []byte(v), nil
+}
 
 // MessageOutputEvent is an object of the spec.
 //
@@ -3361,6 +3705,14 @@ const (
 	MessageOutputEventRoleAssistant MessageOutputEventRole = "assistant"
 )
 
+// MarshalText writes MessageOutputEventRole, MessageOutputEventRoleAssistant when it is empty: MessageOutputEventRole may hold that value only, so a field left unset still sends it.
+func (v MessageOutputEventRole) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageOutputEventRoleAssistant
+	}
+	return []byte(v), nil
+}
+
 // MessageOutputEventType is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/MessageOutputEvent/properties/type
@@ -3370,6 +3722,14 @@ type MessageOutputEventType string
 const (
 	MessageOutputEventTypeMessageOutputDelta MessageOutputEventType = "message.output.delta"
 )
+
+// MarshalText writes MessageOutputEventType, MessageOutputEventTypeMessageOutputDelta when it is empty: MessageOutputEventType may hold that value only, so a field left unset still sends it.
+func (v MessageOutputEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MessageOutputEventTypeMessageOutputDelta
+	}
+	return []byte(v), nil
+}
 
 // Available options to the prompt_mode argument on the chat completion endpoint. Values represent
 // high-level intent. Assignment to actual SPs is handled internally. System prompt may include
@@ -3382,6 +3742,14 @@ type MistralPromptMode string
 const (
 	MistralPromptModeReasoning MistralPromptMode = "reasoning"
 )
+
+// MarshalText writes MistralPromptMode, MistralPromptModeReasoning when it is empty: MistralPromptMode may hold that value only, so a field left unset still sends it.
+func (v MistralPromptMode) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = MistralPromptModeReasoning
+	}
+	return []byte(v), nil
+}
 
 // ModerationLLMAction is an enumeration of the spec: one constant per value.
 //
@@ -3485,6 +3853,14 @@ const (
 	OAuth2TokenAuthTypeOauth2Token OAuth2TokenAuthType = "oauth2-token"
 )
 
+// MarshalText writes OAuth2TokenAuthType, OAuth2TokenAuthTypeOauth2Token when it is empty: OAuth2TokenAuthType may hold that value only, so a field left unset still sends it.
+func (v OAuth2TokenAuthType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = OAuth2TokenAuthTypeOauth2Token
+	}
+	return []byte(v), nil
+}
+
 // OutputContentChunks is a union of the spec (oneOf/anyOf): one field per variant.
 //
 // Source: #/components/schemas/OutputContentChunks
@@ -3536,6 +3912,14 @@ type PredictionType string
 const (
 	PredictionTypeContent PredictionType = "content"
 )
+
+// MarshalText writes PredictionType, PredictionTypeContent when it is empty: PredictionType may hold that value only, so a field left unset still sends it.
+func (v PredictionType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = PredictionTypeContent
+	}
+	return []byte(v), nil
+}
 
 // ReasoningEffort is an enumeration of the spec: one constant per value.
 //
@@ -3599,6 +3983,14 @@ const (
 	ReferenceChunkTypeReference ReferenceChunkType = "reference"
 )
 
+// MarshalText writes ReferenceChunkType, ReferenceChunkTypeReference when it is empty: ReferenceChunkType may hold that value only, so a field left unset still sends it.
+func (v ReferenceChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ReferenceChunkTypeReference
+	}
+	return []byte(v), nil
+}
+
 // RequestedServiceTier is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/RequestedServiceTier
@@ -3643,6 +4035,14 @@ const (
 	ResponseDoneEventTypeConversationResponseDone ResponseDoneEventType = "conversation.response.done"
 )
 
+// MarshalText writes ResponseDoneEventType, ResponseDoneEventTypeConversationResponseDone when it is empty: ResponseDoneEventType may hold that value only, so a field left unset still sends it.
+func (v ResponseDoneEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ResponseDoneEventTypeConversationResponseDone
+	}
+	return []byte(v), nil
+}
+
 // ResponseErrorEvent is an object of the spec.
 //
 // Source: #/components/schemas/ResponseErrorEvent
@@ -3667,6 +4067,14 @@ type ResponseErrorEventType string
 const (
 	ResponseErrorEventTypeConversationResponseError ResponseErrorEventType = "conversation.response.error"
 )
+
+// MarshalText writes ResponseErrorEventType, ResponseErrorEventTypeConversationResponseError when it is empty: ResponseErrorEventType may hold that value only, so a field left unset still sends it.
+func (v ResponseErrorEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ResponseErrorEventTypeConversationResponseError
+	}
+	return []byte(v), nil
+}
 
 // Specify the format that the model must output. By default it will use `{ "type": "text" }`.
 // Setting to `{ "type": "json_object" }` enables JSON mode, which guarantees the message the model
@@ -3716,6 +4124,14 @@ type ResponseStartedEventType string
 const (
 	ResponseStartedEventTypeConversationResponseStarted ResponseStartedEventType = "conversation.response.started"
 )
+
+// MarshalText writes ResponseStartedEventType, ResponseStartedEventTypeConversationResponseStarted when it is empty: ResponseStartedEventType may hold that value only, so a field left unset still sends it.
+func (v ResponseStartedEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ResponseStartedEventTypeConversationResponseStarted
+	}
+	return []byte(v), nil
+}
 
 // Server side events sent when streaming a conversation response.
 //
@@ -3966,6 +4382,14 @@ const (
 	SystemMessageRoleSystem SystemMessageRole = "system"
 )
 
+// MarshalText writes SystemMessageRole, SystemMessageRoleSystem when it is empty: SystemMessageRole may hold that value only, so a field left unset still sends it.
+func (v SystemMessageRole) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = SystemMessageRoleSystem
+	}
+	return []byte(v), nil
+}
+
 // TextChunk is an object of the spec.
 //
 // Source: #/components/schemas/TextChunk
@@ -3986,6 +4410,14 @@ type TextChunkType string
 const (
 	TextChunkTypeText TextChunkType = "text"
 )
+
+// MarshalText writes TextChunkType, TextChunkTypeText when it is empty: TextChunkType may hold that value only, so a field left unset still sends it.
+func (v TextChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = TextChunkTypeText
+	}
+	return []byte(v), nil
+}
 
 // ThinkChunk is an object of the spec.
 //
@@ -4042,6 +4474,14 @@ type ThinkChunkType string
 const (
 	ThinkChunkTypeThinking ThinkChunkType = "thinking"
 )
+
+// MarshalText writes ThinkChunkType, ThinkChunkTypeThinking when it is empty: ThinkChunkType may hold that value only, so a field left unset still sends it.
+func (v ThinkChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ThinkChunkTypeThinking
+	}
+	return []byte(v), nil
+}
 
 // Tool is an object of the spec.
 //
@@ -4161,6 +4601,14 @@ const (
 	ToolExecutionDeltaEventTypeToolExecutionDelta ToolExecutionDeltaEventType = "tool.execution.delta"
 )
 
+// MarshalText writes ToolExecutionDeltaEventType, ToolExecutionDeltaEventTypeToolExecutionDelta when it is empty: ToolExecutionDeltaEventType may hold that value only, so a field left unset still sends it.
+func (v ToolExecutionDeltaEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolExecutionDeltaEventTypeToolExecutionDelta
+	}
+	return []byte(v), nil
+}
+
 // ToolExecutionDoneEvent is an object of the spec.
 //
 // Source: #/components/schemas/ToolExecutionDoneEvent
@@ -4216,6 +4664,14 @@ type ToolExecutionDoneEventType string
 const (
 	ToolExecutionDoneEventTypeToolExecutionDone ToolExecutionDoneEventType = "tool.execution.done"
 )
+
+// MarshalText writes ToolExecutionDoneEventType, ToolExecutionDoneEventTypeToolExecutionDone when it is empty: ToolExecutionDoneEventType may hold that value only, so a field left unset still sends it.
+func (v ToolExecutionDoneEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolExecutionDoneEventTypeToolExecutionDone
+	}
+	return []byte(v), nil
+}
 
 // ToolExecutionEntry is an object of the spec.
 //
@@ -4277,6 +4733,14 @@ const (
 	ToolExecutionEntryObjectEntry ToolExecutionEntryObject = "entry"
 )
 
+// MarshalText writes ToolExecutionEntryObject, ToolExecutionEntryObjectEntry when it is empty: ToolExecutionEntryObject may hold that value only, so a field left unset still sends it.
+func (v ToolExecutionEntryObject) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolExecutionEntryObjectEntry
+	}
+	return []byte(v), nil
+}
+
 // ToolExecutionEntryType is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/ToolExecutionEntry/properties/type
@@ -4286,6 +4750,14 @@ type ToolExecutionEntryType string
 const (
 	ToolExecutionEntryTypeToolExecution ToolExecutionEntryType = "tool.execution"
 )
+
+// MarshalText writes ToolExecutionEntryType, ToolExecutionEntryTypeToolExecution when it is empty: ToolExecutionEntryType may hold that value only, so a field left unset still sends it.
+func (v ToolExecutionEntryType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolExecutionEntryTypeToolExecution
+	}
+	return []byte(v), nil
+}
 
 // ToolExecutionStartedEvent is an object of the spec.
 //
@@ -4347,6 +4819,14 @@ const (
 	ToolExecutionStartedEventTypeToolExecutionStarted ToolExecutionStartedEventType = "tool.execution.started"
 )
 
+// MarshalText writes ToolExecutionStartedEventType, ToolExecutionStartedEventTypeToolExecutionStarted when it is empty: ToolExecutionStartedEventType may hold that value only, so a field left unset still sends it.
+func (v ToolExecutionStartedEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolExecutionStartedEventTypeToolExecutionStarted
+	}
+	return []byte(v), nil
+}
+
 // ToolFileChunk is an object of the spec.
 //
 // Source: #/components/schemas/ToolFileChunk
@@ -4399,6 +4879,14 @@ const (
 	ToolFileChunkTypeToolFile ToolFileChunkType = "tool_file"
 )
 
+// MarshalText writes ToolFileChunkType, ToolFileChunkTypeToolFile when it is empty: ToolFileChunkType may hold that value only, so a field left unset still sends it.
+func (v ToolFileChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolFileChunkTypeToolFile
+	}
+	return []byte(v), nil
+}
+
 // ToolMessage is an object of the spec.
 //
 // Source: #/components/schemas/ToolMessage
@@ -4447,6 +4935,14 @@ type ToolMessageRole string
 const (
 	ToolMessageRoleTool ToolMessageRole = "tool"
 )
+
+// MarshalText writes ToolMessageRole, ToolMessageRoleTool when it is empty: ToolMessageRole may hold that value only, so a field left unset still sends it.
+func (v ToolMessageRole) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolMessageRoleTool
+	}
+	return []byte(v), nil
+}
 
 // ToolReferenceChunk is an object of the spec.
 //
@@ -4502,6 +4998,14 @@ const (
 	ToolReferenceChunkTypeToolReference ToolReferenceChunkType = "tool_reference"
 )
 
+// MarshalText writes ToolReferenceChunkType, ToolReferenceChunkTypeToolReference when it is empty: ToolReferenceChunkType may hold that value only, so a field left unset still sends it.
+func (v ToolReferenceChunkType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolReferenceChunkTypeToolReference
+	}
+	return []byte(v), nil
+}
+
 // ToolTypes is an enumeration of the spec: one constant per value.
 //
 // Source: #/components/schemas/ToolTypes
@@ -4511,6 +5015,14 @@ type ToolTypes string
 const (
 	ToolTypesFunction ToolTypes = "function"
 )
+
+// MarshalText writes ToolTypes, ToolTypesFunction when it is empty: ToolTypes may hold that value only, so a field left unset still sends it.
+func (v ToolTypes) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = ToolTypesFunction
+	}
+	return []byte(v), nil
+}
 
 // UploadFileInput is the input of UploadFile.
 //
@@ -4608,6 +5120,14 @@ const (
 	UserMessageRoleUser UserMessageRole = "user"
 )
 
+// MarshalText writes UserMessageRole, UserMessageRoleUser when it is empty: UserMessageRole may hold that value only, so a field left unset still sends it.
+func (v UserMessageRole) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = UserMessageRoleUser
+	}
+	return []byte(v), nil
+}
+
 // ValidationError is an object of the spec.
 //
 // Source: #/components/schemas/ValidationError
@@ -4671,6 +5191,14 @@ const (
 	WebSearchPremiumToolTypeWebSearchPremium WebSearchPremiumToolType = "web_search_premium"
 )
 
+// MarshalText writes WebSearchPremiumToolType, WebSearchPremiumToolTypeWebSearchPremium when it is empty: WebSearchPremiumToolType may hold that value only, so a field left unset still sends it.
+func (v WebSearchPremiumToolType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WebSearchPremiumToolTypeWebSearchPremium
+	}
+	return []byte(v), nil
+}
+
 // WebSearchTool is an object of the spec.
 //
 // Source: #/components/schemas/WebSearchTool
@@ -4690,6 +5218,14 @@ type WebSearchToolType string
 const (
 	WebSearchToolTypeWebSearch WebSearchToolType = "web_search"
 )
+
+// MarshalText writes WebSearchToolType, WebSearchToolTypeWebSearch when it is empty: WebSearchToolType may hold that value only, so a field left unset still sends it.
+func (v WebSearchToolType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WebSearchToolTypeWebSearch
+	}
+	return []byte(v), nil
+}
 
 // Attributes for workflow execution canceled events.
 //
@@ -4790,6 +5326,14 @@ const (
 	WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled WorkflowExecutionCanceledResponseEventType = "WORKFLOW_EXECUTION_CANCELED"
 )
 
+// MarshalText writes WorkflowExecutionCanceledResponseEventType, WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled when it is empty: WorkflowExecutionCanceledResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowExecutionCanceledResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled
+	}
+	return []byte(v), nil
+}
+
 // Attributes for workflow execution completed events.
 //
 // Source: #/components/schemas/WorkflowExecutionCompletedAttributesResponse
@@ -4888,6 +5432,14 @@ type WorkflowExecutionCompletedResponseEventType string
 const (
 	WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted WorkflowExecutionCompletedResponseEventType = "WORKFLOW_EXECUTION_COMPLETED"
 )
+
+// MarshalText writes WorkflowExecutionCompletedResponseEventType, WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted when it is empty: WorkflowExecutionCompletedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowExecutionCompletedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted
+	}
+	return []byte(v), nil
+}
 
 // Attributes for workflow execution continued-as-new events.
 //
@@ -4994,6 +5546,14 @@ const (
 	WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew WorkflowExecutionContinuedAsNewResponseEventType = "WORKFLOW_EXECUTION_CONTINUED_AS_NEW"
 )
 
+// MarshalText writes WorkflowExecutionContinuedAsNewResponseEventType, WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew when it is empty: WorkflowExecutionContinuedAsNewResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowExecutionContinuedAsNewResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew
+	}
+	return []byte(v), nil
+}
+
 // Attributes for workflow execution failed events.
 //
 // Source: #/components/schemas/WorkflowExecutionFailedAttributes
@@ -5092,6 +5652,14 @@ type WorkflowExecutionFailedResponseEventType string
 const (
 	WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed WorkflowExecutionFailedResponseEventType = "WORKFLOW_EXECUTION_FAILED"
 )
+
+// MarshalText writes WorkflowExecutionFailedResponseEventType, WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed when it is empty: WorkflowExecutionFailedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowExecutionFailedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed
+	}
+	return []byte(v), nil
+}
 
 // Attributes for workflow execution started events.
 //
@@ -5200,6 +5768,14 @@ const (
 	WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted WorkflowExecutionStartedResponseEventType = "WORKFLOW_EXECUTION_STARTED"
 )
 
+// MarshalText writes WorkflowExecutionStartedResponseEventType, WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted when it is empty: WorkflowExecutionStartedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowExecutionStartedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted
+	}
+	return []byte(v), nil
+}
+
 // Attributes for workflow task failed events.
 //
 // Source: #/components/schemas/WorkflowTaskFailedAttributes
@@ -5295,6 +5871,14 @@ const (
 	WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed WorkflowTaskFailedResponseEventType = "WORKFLOW_TASK_FAILED"
 )
 
+// MarshalText writes WorkflowTaskFailedResponseEventType, WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed when it is empty: WorkflowTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowTaskFailedResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed
+	}
+	return []byte(v), nil
+}
+
 // Attributes for workflow task timed out events.
 //
 // Source: #/components/schemas/WorkflowTaskTimedOutAttributes
@@ -5388,3 +5972,11 @@ type WorkflowTaskTimedOutResponseEventType string
 const (
 	WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut WorkflowTaskTimedOutResponseEventType = "WORKFLOW_TASK_TIMED_OUT"
 )
+
+// MarshalText writes WorkflowTaskTimedOutResponseEventType, WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut when it is empty: WorkflowTaskTimedOutResponseEventType may hold that value only, so a field left unset still sends it.
+func (v WorkflowTaskTimedOutResponseEventType) MarshalText() ([]byte, error) {
+	if v == "" {
+		v = WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut
+	}
+	return []byte(v), nil
+}

@@ -75,7 +75,17 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
+// callJSON is call decoding a JSON response body into v and keeping its bytes in md.Body
+// (runtime.DecodeJSONKeep). It returns call's error.
+//
+//go:noinline
+func (c *Client) callJSON(ctx context.Context, op *runtime.Operation, req *runtime.Request, opts []func(*Options), md *runtime.ResponseMetadata, v any) error {
+	return c.call(ctx, op, req, opts, md, runtime.DecodeJSONKeep(v, &md.Body))
+}
+
 // result returns out, or nil when err is not nil: the return of every operation method.
+//
+//go:noinline
 func result[P any](out P, err error) (P, error) {
 	if err != nil {
 		var none P

@@ -34,7 +34,7 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "starting_after", in.StartingAfter, "form", true)
 	out := new(ListCustomersOutput)
-	return result(out, c.call(ctx, &opListCustomers, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListCustomers, req, opts, &out.ResultMetadata, out))
 }
 
 // ListCustomersPages returns an iterator over the pages of ListCustomers, starting from in (not
@@ -127,7 +127,7 @@ func (c *Client) ListEvents(ctx context.Context, in *ListEventsInput, opts ...fu
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "offset", in.Offset, "form", true)
 	out := new(ListEventsOutput)
-	return result(out, c.call(ctx, &opListEvents, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListEvents, req, opts, &out.ResultMetadata, out))
 }
 
 // ListEventsPages returns an iterator over the pages of ListEvents, starting from in (not changed;

@@ -82,7 +82,7 @@ func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Opti
 	}
 	req := &runtime.Request{Method: "GET", Path: "/pets/" + openapi.PathParam("petId", in.PetId, "simple", false)}
 	out := new(GetPetOutput)
-	return result(out, c.call(ctx, &opGetPet, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opGetPet, req, opts, &out.ResultMetadata, out))
 }
 
 // opListPets describes ListPets to the runtime.
@@ -116,5 +116,5 @@ func (c *Client) ListPets(ctx context.Context, in *ListPetsInput, opts ...func(*
 	}
 	req := &runtime.Request{Method: "GET", Path: "/pets"}
 	out := new(ListPetsOutput)
-	return result(out, c.call(ctx, &opListPets, req, opts, &out.ResultMetadata, runtime.DecodeJSONKeep(&out.Body, &out.ResultMetadata.Body)))
+	return result(out, c.callJSON(ctx, &opListPets, req, opts, &out.ResultMetadata, &out.Body))
 }

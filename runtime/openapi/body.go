@@ -102,7 +102,7 @@ func FormBody(v any, enc map[string]Encoding) ([]byte, error) {
 		}
 		b.WriteString(url.QueryEscape(kvs[i]))
 		b.WriteByte('=')
-		b.WriteString(url.QueryEscape(kvs[i+1]))
+		b.WriteString(literalSeparators(url.QueryEscape(kvs[i+1]))) // AppendQuery's separators stay literal
 	}
 	return []byte(b.String()), nil
 }

@@ -107,7 +107,7 @@ func TestFormBodyEncodingObject(t *testing.T) {
 		"&email=a%40b.c"+
 		"&expand%5B0%5D=tax_ids&expand%5B1%5D=sources"+
 		"&metadata%5Ba+b%5D=x%26y&metadata%5Border%5D=6735"+
-		"&preferred_locales=en%2Cfr"+
+		"&preferred_locales=en,fr"+
 		"&raw=%7B%22n%22%3A1%7D"+
 		"&tax_id_data%5B0%5D%5Btype%5D=eu_vat&tax_id_data%5B0%5D%5Bvalue%5D=DE123456789"+
 		"&tax_id_data%5B1%5D%5Btype%5D=gb_vat&tax_id_data%5B1%5D%5Bvalue%5D=GB123", string(got))

@@ -1,7 +1,9 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -27,6 +29,11 @@ func DateOf(t time.Time) Date {
 func ParseDate(s string) (Date, error) {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil || len(s) != len(time.DateOnly) {
+		var pe *time.ParseError
+		if len(s) == len(time.DateOnly) && errors.As(err, &pe) && strings.HasPrefix(pe.Message, ": ") && strings.HasSuffix(pe.Message, "out of range") {
+			// The shape is right; the month or day does not exist.
+			return Date{}, fmt.Errorf("openapi: date %q does not exist (%s)", s, pe.Message[2:])
+		}
 		return Date{}, fmt.Errorf("openapi: date %q is not YYYY-MM-DD", s)
 	}
 	return DateOf(t), nil

@@ -193,13 +193,20 @@ func PathParam(name string, v any, style string, explode bool) string {
 // {"a": 1, "b": 2} gives a=1&b=2 (form, exploded), id=a,1,b,2 (form) or
 // id[a]=1&id[b]=2 (deepObject, nested objects as id[a][c]=…, arrays indexed
 // as id[0]=3&id[1]=4, as Stripe's API expects: OpenAPI 3.0 leaves arrays
-// under deepObject undefined). Escaping is url.Values.Encode's.
+// under deepObject undefined). Escaping is url.Values.Encode's, but for the
+// separators a style adds between values (form's ",", pipeDelimited's "|",
+// spaceDelimited's "%20"), which stay literal on the wire while the same
+// characters inside values are escaped (RFC 6570 §3.2.8): ["a,b", "c"] is
+// id=a%2Cb,c, not the bytes of ["a", "b", "c"]. AppendQuery marks each such
+// separator with [SeparatorMark] in q; [EncodeQuery] and the runtime turn
+// the mark and the escaped separator after it back into the separator.
 func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 	p := toParam(v)
 	sep := map[string]string{StyleSpaceDelimited: " ", StylePipeDelimited: "|"}[style]
 	if sep == "" {
 		sep = ","
 	}
+	sep = SeparatorMark + sep // kept literal by EncodeQuery (and the runtime)
 	switch {
 	case p.absent:
 	case style == StyleDeepObject && (p.isObj || p.isArr):
@@ -221,6 +228,38 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 		q.Add(name, p.prim)
 	}
 }
+
+// SeparatorMark precedes, in the url.Values AppendQuery fills, each
+// separator a style adds between values (form explode=false ",",
+// pipeDelimited "|", spaceDelimited " "), so that encoding can keep the
+// separator literal while escaping the same character inside a value. It is
+// U+FDD0, a Unicode noncharacter (reserved for a program's internal use,
+// never meaningful text). [EncodeQuery] and runtime.Client (its
+// mergeQuery, which must match EncodeQuery) remove it.
+const SeparatorMark = "\uFDD0"
+
+// escapedMark is SeparatorMark as url.QueryEscape writes it.
+const escapedMark = "%EF%B7%90"
+
+// EncodeQuery is url.Values.Encode with the separators [AppendQuery]
+// marked kept literal: ",", "|", and a space as "%20" (a space inside a
+// value stays "+").
+func EncodeQuery(q url.Values) string {
+	return literalSeparators(q.Encode())
+}
+
+// literalSeparators returns the query-encoded s with each escaped
+// [SeparatorMark] and the escaped separator after it ("%2C", "%7C", "+")
+// replaced with the literal separator (",", "|", "%20"). s without a mark
+// is returned as it is.
+func literalSeparators(s string) string {
+	if !strings.Contains(s, escapedMark) {
+		return s
+	}
+	return separatorReplacer.Replace(s)
+}
+
+var separatorReplacer = strings.NewReplacer(escapedMark+"%2C", ",", escapedMark+"%7C", "|", escapedMark+"+", "%20")
 
 // SetHeader sets header parameter name to v in simple style (OpenAPI 3.0
 // §4.7.12.4): arrays "a,b", objects "k,v" or, exploded, "k=v". An absent
@@ -253,7 +292,8 @@ func headerValue(p paramValue, explode bool) string {
 // AddCookie adds cookie parameter name with value v to h's Cookie header in
 // form style (OpenAPI 3.0 §4.7.12.4): "name=a,b" for arrays and "name=k,v"
 // for objects; exploded arrays repeat the cookie ("name=a; name=b"). Each
-// value is escaped with url.QueryEscape, so it holds no ';', ',' or space.
+// value is percent-encoded (url.QueryEscape, a space as %20), so it holds
+// no ';', ',', space or quote.
 // An absent value adds nothing. h must not be nil.
 func AddCookie(h http.Header, name string, v any, explode bool) {
 	p := toParam(v)
@@ -270,7 +310,7 @@ func AddCookie(h http.Header, name string, v any, explode bool) {
 		vals = []string{p.prim}
 	}
 	for i, s := range vals {
-		vals[i] = url.QueryEscape(s)
+		vals[i] = cookieEscape(s)
 	}
 	var crumbs []string
 	if p.isArr && explode {
@@ -284,6 +324,13 @@ func AddCookie(h http.Header, name string, v any, explode bool) {
 		crumbs = append([]string{old}, crumbs...)
 	}
 	h.Set("Cookie", strings.Join(crumbs, "; "))
+}
+
+// cookieEscape percent-encodes a cookie value as RFC 6570 does (a space is
+// %20, never "+": cookies are not form-decoded, so a server would read a
+// literal "+"), leaving no ';', ',', space, quote or backslash.
+func cookieEscape(s string) string {
+	return strings.ReplaceAll(url.QueryEscape(s), "+", "%20")
 }
 
 // signerHeaders are the request headers a request signer sets on every

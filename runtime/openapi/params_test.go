@@ -61,12 +61,15 @@ func TestAppendQuery(t *testing.T) {
 	}{
 		{"form primitive", "a b&c", StyleForm, true, "id=a+b%26c"},
 		{"form exploded array repeats the name", paramArr, StyleForm, true, "id=3&id=4"},
-		{"form array joins with commas", paramArr, StyleForm, false, "id=3%2C4"},
+		{"form array joins with commas", paramArr, StyleForm, false, "id=3,4"},
 		{"form exploded object uses property names", paramObj, StyleForm, true, "a=x+y&b=2"},
-		{"form object is name=k,v pairs", paramObj, StyleForm, false, "id=a%2Cx+y%2Cb%2C2"},
-		{"spaceDelimited array", paramArr, StyleSpaceDelimited, false, "id=3+4"},
+		{"form object is name=k,v pairs", paramObj, StyleForm, false, "id=a,x+y,b,2"},
+		{"form array: commas in values are escaped, separators not", []string{"a,b", "c"}, StyleForm, false, "id=a%2Cb,c"},
+		{"spaceDelimited array", paramArr, StyleSpaceDelimited, false, "id=3%204"},
+		{"spaceDelimited array: spaces in values are +", []string{"a b", "c"}, StyleSpaceDelimited, false, "id=a+b%20c"},
 		{"spaceDelimited exploded array is form", paramArr, StyleSpaceDelimited, true, "id=3&id=4"},
-		{"pipeDelimited array", paramArr, StylePipeDelimited, false, "id=3%7C4"},
+		{"pipeDelimited array", paramArr, StylePipeDelimited, false, "id=3|4"},
+		{"pipeDelimited array: pipes in values are escaped", []string{"p|q", "r"}, StylePipeDelimited, false, "id=p%7Cq|r"},
 		{"pipeDelimited exploded array is form", paramArr, StylePipeDelimited, true, "id=3&id=4"},
 		{"deepObject object", paramObj, StyleDeepObject, true, "id%5Ba%5D=x+y&id%5Bb%5D=2"},
 		{"deepObject nested object", map[string]any{"a": map[string]any{"c": 1}}, StyleDeepObject, true, "id%5Ba%5D%5Bc%5D=1"},
@@ -79,7 +82,7 @@ func TestAppendQuery(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			q := url.Values{}
 			AppendQuery(q, "id", tc.v, tc.style, tc.explode)
-			require.Equal(t, tc.want, q.Encode())
+			require.Equal(t, tc.want, EncodeQuery(q))
 		})
 	}
 }
@@ -92,11 +95,12 @@ func TestSetHeaderAndAddCookie(t *testing.T) {
 		header  string
 		cookie  string
 	}{
-		{"primitive", "v 1", false, "v 1", "id=v+1"},
+		{"primitive", "v 1", false, "v 1", "id=v%201"},
 		{"array", paramArr, false, "3,4", "id=3,4"},
 		{"exploded array repeats the cookie", paramArr, true, "3,4", "id=3; id=4"},
-		{"object", paramObj, false, "a,x y,b,2", "id=a,x+y,b,2"},
-		{"exploded object header is key=value", paramObj, true, "a=x y,b=2", "id=a,x+y,b,2"},
+		{"object", paramObj, false, "a,x y,b,2", "id=a,x%20y,b,2"},
+		{"exploded object header is key=value", paramObj, true, "a=x y,b=2", "id=a,x%20y,b,2"},
+		{"cookie: a space is %20, a plus %2B, a quote %22", `a b+"c`, false, `a b+"c`, "id=a%20b%2B%22c"},
 		{"cookie values escape ; and ,", "a;b,c", false, "a;b,c", "id=a%3Bb%2Cc"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
