@@ -1433,10 +1433,7 @@ const (
 
 // MarshalText writes ScalingType, ScalingTypeUniformScaling when it is empty: ScalingType may hold that value only, so a field left unset still sends it.
 func (v ScalingType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ScalingTypeUniformScaling
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ScalingTypeUniformScaling))
 }
 
 // The range of possible sequence numbers for the shard.

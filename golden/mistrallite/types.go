@@ -35,10 +35,7 @@ const (
 
 // MarshalText writes APIKeyAuthType, APIKeyAuthTypeApiKey when it is empty: APIKeyAuthType may hold that value only, so a field left unset still sends it.
 func (v APIKeyAuthType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = APIKeyAuthTypeApiKey
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(APIKeyAuthTypeApiKey))
 }
 
 // Attributes for activity task completed events.
@@ -142,10 +139,7 @@ const (
 
 // MarshalText writes ActivityTaskCompletedResponseEventType, ActivityTaskCompletedResponseEventTypeActivityTaskCompleted when it is empty: ActivityTaskCompletedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v ActivityTaskCompletedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ActivityTaskCompletedResponseEventTypeActivityTaskCompleted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ActivityTaskCompletedResponseEventTypeActivityTaskCompleted))
 }
 
 // Attributes for activity task failed events (final failure after all retries).
@@ -254,10 +248,7 @@ const (
 
 // MarshalText writes ActivityTaskFailedResponseEventType, ActivityTaskFailedResponseEventTypeActivityTaskFailed when it is empty: ActivityTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v ActivityTaskFailedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ActivityTaskFailedResponseEventTypeActivityTaskFailed
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ActivityTaskFailedResponseEventTypeActivityTaskFailed))
 }
 
 // Attributes for activity task retrying events.
@@ -366,10 +357,7 @@ const (
 
 // MarshalText writes ActivityTaskRetryingResponseEventType, ActivityTaskRetryingResponseEventTypeActivityTaskRetrying when it is empty: ActivityTaskRetryingResponseEventType may hold that value only, so a field left unset still sends it.
 func (v ActivityTaskRetryingResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ActivityTaskRetryingResponseEventTypeActivityTaskRetrying
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ActivityTaskRetryingResponseEventTypeActivityTaskRetrying))
 }
 
 // Attributes for activity task started events.
@@ -474,10 +462,7 @@ const (
 
 // MarshalText writes ActivityTaskStartedResponseEventType, ActivityTaskStartedResponseEventTypeActivityTaskStarted when it is empty: ActivityTaskStartedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v ActivityTaskStartedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ActivityTaskStartedResponseEventTypeActivityTaskStarted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ActivityTaskStartedResponseEventTypeActivityTaskStarted))
 }
 
 // AgentHandoffDoneEvent is an object of the spec.
@@ -514,10 +499,7 @@ const (
 
 // MarshalText writes AgentHandoffDoneEventType, AgentHandoffDoneEventTypeAgentHandoffDone when it is empty: AgentHandoffDoneEventType may hold that value only, so a field left unset still sends it.
 func (v AgentHandoffDoneEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = AgentHandoffDoneEventTypeAgentHandoffDone
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(AgentHandoffDoneEventTypeAgentHandoffDone))
 }
 
 // AgentHandoffEntry is an object of the spec.
@@ -559,10 +541,7 @@ const (
 
 // MarshalText writes AgentHandoffEntryObject, AgentHandoffEntryObjectEntry when it is empty: AgentHandoffEntryObject may hold that value only, so a field left unset still sends it.
 func (v AgentHandoffEntryObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = AgentHandoffEntryObjectEntry
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(AgentHandoffEntryObjectEntry))
 }
 
 // AgentHandoffEntryType is an enumeration of the spec: one constant per value.
@@ -577,10 +556,7 @@ const (
 
 // MarshalText writes AgentHandoffEntryType, AgentHandoffEntryTypeAgentHandoff when it is empty: AgentHandoffEntryType may hold that value only, so a field left unset still sends it.
 func (v AgentHandoffEntryType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = AgentHandoffEntryTypeAgentHandoff
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(AgentHandoffEntryTypeAgentHandoff))
 }
 
 // AgentHandoffStartedEvent is an object of the spec.
@@ -617,10 +593,7 @@ const (
 
 // MarshalText writes AgentHandoffStartedEventType, AgentHandoffStartedEventTypeAgentHandoffStarted when it is empty: AgentHandoffStartedEventType may hold that value only, so a field left unset still sends it.
 func (v AgentHandoffStartedEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = AgentHandoffStartedEventTypeAgentHandoffStarted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(AgentHandoffStartedEventTypeAgentHandoffStarted))
 }
 
 // AgentsApiV1ConversationsStartStreamInput is the input of AgentsApiV1ConversationsStartStream.
@@ -689,10 +662,7 @@ const (
 
 // MarshalText writes AssistantMessageRole, AssistantMessageRoleAssistant when it is empty: AssistantMessageRole may hold that value only, so a field left unset still sends it.
 func (v AssistantMessageRole) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = AssistantMessageRoleAssistant
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(AssistantMessageRoleAssistant))
 }
 
 // AudioChunk is an object of the spec.
@@ -744,10 +714,7 @@ const (
 
 // MarshalText writes AudioChunkType, AudioChunkTypeInputAudio when it is empty: AudioChunkType may hold that value only, so a field left unset still sends it.
 func (v AudioChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = AudioChunkTypeInputAudio
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(AudioChunkTypeInputAudio))
 }
 
 // BuiltInConnectors is an enumeration of the spec: one constant per value.
@@ -949,10 +916,7 @@ const (
 
 // MarshalText writes ChatCompletionRequestPromptMode, ChatCompletionRequestPromptModeMistralPromptMode when it is empty: ChatCompletionRequestPromptMode may hold that value only, so a field left unset still sends it.
 func (v ChatCompletionRequestPromptMode) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ChatCompletionRequestPromptModeMistralPromptMode
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ChatCompletionRequestPromptModeMistralPromptMode))
 }
 
 // Stop generation if this token is detected. Or if one of these tokens is detected when providing
@@ -1102,10 +1066,7 @@ const (
 
 // MarshalText writes CodeInterpreterToolType, CodeInterpreterToolTypeCodeInterpreter when it is empty: CodeInterpreterToolType may hold that value only, so a field left unset still sends it.
 func (v CodeInterpreterToolType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CodeInterpreterToolTypeCodeInterpreter
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CodeInterpreterToolTypeCodeInterpreter))
 }
 
 // White-listed arguments from the completion API
@@ -1537,10 +1498,7 @@ const (
 
 // MarshalText writes CustomConnectorType, CustomConnectorTypeConnector when it is empty: CustomConnectorType may hold that value only, so a field left unset still sends it.
 func (v CustomConnectorType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomConnectorTypeConnector
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomConnectorTypeConnector))
 }
 
 // Attributes for custom task canceled events.
@@ -1644,10 +1602,7 @@ const (
 
 // MarshalText writes CustomTaskCanceledResponseEventType, CustomTaskCanceledResponseEventTypeCustomTaskCanceled when it is empty: CustomTaskCanceledResponseEventType may hold that value only, so a field left unset still sends it.
 func (v CustomTaskCanceledResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomTaskCanceledResponseEventTypeCustomTaskCanceled
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomTaskCanceledResponseEventTypeCustomTaskCanceled))
 }
 
 // Attributes for custom task completed events.
@@ -1751,10 +1706,7 @@ const (
 
 // MarshalText writes CustomTaskCompletedResponseEventType, CustomTaskCompletedResponseEventTypeCustomTaskCompleted when it is empty: CustomTaskCompletedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v CustomTaskCompletedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomTaskCompletedResponseEventTypeCustomTaskCompleted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomTaskCompletedResponseEventTypeCustomTaskCompleted))
 }
 
 // Attributes for custom task failed events.
@@ -1858,10 +1810,7 @@ const (
 
 // MarshalText writes CustomTaskFailedResponseEventType, CustomTaskFailedResponseEventTypeCustomTaskFailed when it is empty: CustomTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v CustomTaskFailedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomTaskFailedResponseEventTypeCustomTaskFailed
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomTaskFailedResponseEventTypeCustomTaskFailed))
 }
 
 // Attributes for custom task in-progress events with streaming updates.
@@ -1994,10 +1943,7 @@ const (
 
 // MarshalText writes CustomTaskInProgressResponseEventType, CustomTaskInProgressResponseEventTypeCustomTaskInProgress when it is empty: CustomTaskInProgressResponseEventType may hold that value only, so a field left unset still sends it.
 func (v CustomTaskInProgressResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomTaskInProgressResponseEventTypeCustomTaskInProgress
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomTaskInProgressResponseEventTypeCustomTaskInProgress))
 }
 
 // Attributes for custom task started events.
@@ -2100,10 +2046,7 @@ const (
 
 // MarshalText writes CustomTaskStartedResponseEventType, CustomTaskStartedResponseEventTypeCustomTaskStarted when it is empty: CustomTaskStartedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v CustomTaskStartedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomTaskStartedResponseEventTypeCustomTaskStarted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomTaskStartedResponseEventTypeCustomTaskStarted))
 }
 
 // Attributes for custom task timed out events.
@@ -2207,10 +2150,7 @@ const (
 
 // MarshalText writes CustomTaskTimedOutResponseEventType, CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut when it is empty: CustomTaskTimedOutResponseEventType may hold that value only, so a field left unset still sends it.
 func (v CustomTaskTimedOutResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut))
 }
 
 // DeltaMessage is an object of the spec.
@@ -2281,10 +2221,7 @@ const (
 
 // MarshalText writes DocumentLibraryToolType, DocumentLibraryToolTypeDocumentLibrary when it is empty: DocumentLibraryToolType may hold that value only, so a field left unset still sends it.
 func (v DocumentLibraryToolType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = DocumentLibraryToolTypeDocumentLibrary
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(DocumentLibraryToolTypeDocumentLibrary))
 }
 
 // DocumentURLChunk is an object of the spec.
@@ -2313,10 +2250,7 @@ const (
 
 // MarshalText writes DocumentURLChunkType, DocumentURLChunkTypeDocumentUrl when it is empty: DocumentURLChunkType may hold that value only, so a field left unset still sends it.
 func (v DocumentURLChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = DocumentURLChunkTypeDocumentUrl
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(DocumentURLChunkTypeDocumentUrl))
 }
 
 // DownloadFileInput is the input of DownloadFile.
@@ -2384,10 +2318,7 @@ const (
 
 // MarshalText writes EncryptedPatchValueType, EncryptedPatchValueTypeEncrypted when it is empty: EncryptedPatchValueType may hold that value only, so a field left unset still sends it.
 func (v EncryptedPatchValueType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = EncryptedPatchValueTypeEncrypted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(EncryptedPatchValueTypeEncrypted))
 }
 
 // EventSource is an enumeration of the spec: one constant per value.
@@ -2551,10 +2482,7 @@ const (
 
 // MarshalText writes FileChunkType, FileChunkTypeFile when it is empty: FileChunkType may hold that value only, so a field left unset still sends it.
 func (v FileChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FileChunkTypeFile
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FileChunkTypeFile))
 }
 
 // FilePurpose is an enumeration of the spec: one constant per value.
@@ -2725,10 +2653,7 @@ const (
 
 // MarshalText writes FunctionCallEntryObject, FunctionCallEntryObjectEntry when it is empty: FunctionCallEntryObject may hold that value only, so a field left unset still sends it.
 func (v FunctionCallEntryObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FunctionCallEntryObjectEntry
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FunctionCallEntryObjectEntry))
 }
 
 // FunctionCallEntryType is an enumeration of the spec: one constant per value.
@@ -2743,10 +2668,7 @@ const (
 
 // MarshalText writes FunctionCallEntryType, FunctionCallEntryTypeFunctionCall when it is empty: FunctionCallEntryType may hold that value only, so a field left unset still sends it.
 func (v FunctionCallEntryType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FunctionCallEntryTypeFunctionCall
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FunctionCallEntryTypeFunctionCall))
 }
 
 // FunctionCallEvent is an object of the spec.
@@ -2801,10 +2723,7 @@ const (
 
 // MarshalText writes FunctionCallEventType, FunctionCallEventTypeFunctionCallDelta when it is empty: FunctionCallEventType may hold that value only, so a field left unset still sends it.
 func (v FunctionCallEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FunctionCallEventTypeFunctionCallDelta
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FunctionCallEventTypeFunctionCallDelta))
 }
 
 // this restriction of `Function` is used to select a specific function to call
@@ -2848,10 +2767,7 @@ const (
 
 // MarshalText writes FunctionResultEntryObject, FunctionResultEntryObjectEntry when it is empty: FunctionResultEntryObject may hold that value only, so a field left unset still sends it.
 func (v FunctionResultEntryObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FunctionResultEntryObjectEntry
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FunctionResultEntryObjectEntry))
 }
 
 // FunctionResultEntryType is an enumeration of the spec: one constant per value.
@@ -2866,10 +2782,7 @@ const (
 
 // MarshalText writes FunctionResultEntryType, FunctionResultEntryTypeFunctionResult when it is empty: FunctionResultEntryType may hold that value only, so a field left unset still sends it.
 func (v FunctionResultEntryType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FunctionResultEntryTypeFunctionResult
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FunctionResultEntryTypeFunctionResult))
 }
 
 // FunctionTool is an object of the spec.
@@ -2895,10 +2808,7 @@ const (
 
 // MarshalText writes FunctionToolType, FunctionToolTypeFunction when it is empty: FunctionToolType may hold that value only, so a field left unset still sends it.
 func (v FunctionToolType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = FunctionToolTypeFunction
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(FunctionToolTypeFunction))
 }
 
 // GuardrailConfig is an object of the spec.
@@ -2947,10 +2857,7 @@ const (
 
 // MarshalText writes ImageGenerationToolType, ImageGenerationToolTypeImageGeneration when it is empty: ImageGenerationToolType may hold that value only, so a field left unset still sends it.
 func (v ImageGenerationToolType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ImageGenerationToolTypeImageGeneration
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ImageGenerationToolTypeImageGeneration))
 }
 
 // ImageURL is an object of the spec.
@@ -3012,10 +2919,7 @@ const (
 
 // MarshalText writes ImageURLChunkType, ImageURLChunkTypeImageUrl when it is empty: ImageURLChunkType may hold that value only, so a field left unset still sends it.
 func (v ImageURLChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ImageURLChunkTypeImageUrl
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ImageURLChunkTypeImageUrl))
 }
 
 // InputEntriesItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3109,10 +3013,7 @@ const (
 
 // MarshalText writes JSONPatchAddOp, JSONPatchAddOpAdd when it is empty: JSONPatchAddOp may hold that value only, so a field left unset still sends it.
 func (v JSONPatchAddOp) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = JSONPatchAddOpAdd
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(JSONPatchAddOpAdd))
 }
 
 // JSONPatchAppend is an object of the spec.
@@ -3149,10 +3050,7 @@ const (
 
 // MarshalText writes JSONPatchAppendOp, JSONPatchAppendOpAppend when it is empty: JSONPatchAppendOp may hold that value only, so a field left unset still sends it.
 func (v JSONPatchAppendOp) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = JSONPatchAppendOpAppend
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(JSONPatchAppendOpAppend))
 }
 
 // The value to use for the operation. A string to append to the existing value, or an
@@ -3216,10 +3114,7 @@ const (
 
 // MarshalText writes JSONPatchPayloadResponseType, JSONPatchPayloadResponseTypeJsonPatch when it is empty: JSONPatchPayloadResponseType may hold that value only, so a field left unset still sends it.
 func (v JSONPatchPayloadResponseType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = JSONPatchPayloadResponseTypeJsonPatch
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(JSONPatchPayloadResponseTypeJsonPatch))
 }
 
 // JSONPatchPayloadValueResponse is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3281,10 +3176,7 @@ const (
 
 // MarshalText writes JSONPatchRemoveOp, JSONPatchRemoveOpRemove when it is empty: JSONPatchRemoveOp may hold that value only, so a field left unset still sends it.
 func (v JSONPatchRemoveOp) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = JSONPatchRemoveOpRemove
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(JSONPatchRemoveOpRemove))
 }
 
 // JSONPatchReplace is an object of the spec.
@@ -3320,10 +3212,7 @@ const (
 
 // MarshalText writes JSONPatchReplaceOp, JSONPatchReplaceOpReplace when it is empty: JSONPatchReplaceOp may hold that value only, so a field left unset still sends it.
 func (v JSONPatchReplaceOp) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = JSONPatchReplaceOpReplace
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(JSONPatchReplaceOpReplace))
 }
 
 // A payload containing arbitrary JSON data.
@@ -3361,10 +3250,7 @@ const (
 
 // MarshalText writes JSONPayloadResponseType, JSONPayloadResponseTypeJson when it is empty: JSONPayloadResponseType may hold that value only, so a field left unset still sends it.
 func (v JSONPayloadResponseType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = JSONPayloadResponseTypeJson
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(JSONPayloadResponseTypeJson))
 }
 
 // JsonSchema is an object of the spec.
@@ -3474,10 +3360,7 @@ const (
 
 // MarshalText writes MessageInputEntryObject, MessageInputEntryObjectEntry when it is empty: MessageInputEntryObject may hold that value only, so a field left unset still sends it.
 func (v MessageInputEntryObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageInputEntryObjectEntry
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageInputEntryObjectEntry))
 }
 
 // MessageInputEntryRole is an enumeration of the spec: one constant per value.
@@ -3503,10 +3386,7 @@ const (
 
 // MarshalText writes MessageInputEntryType, MessageInputEntryTypeMessageInput when it is empty: MessageInputEntryType may hold that value only, so a field left unset still sends it.
 func (v MessageInputEntryType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageInputEntryTypeMessageInput
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageInputEntryTypeMessageInput))
 }
 
 // MessageOutputContentChunksItem is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3600,10 +3480,7 @@ const (
 
 // MarshalText writes MessageOutputEntryObject, MessageOutputEntryObjectEntry when it is empty: MessageOutputEntryObject may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEntryObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageOutputEntryObjectEntry
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageOutputEntryObjectEntry))
 }
 
 // MessageOutputEntryRole is an enumeration of the spec: one constant per value.
@@ -3618,10 +3495,7 @@ const (
 
 // MarshalText writes MessageOutputEntryRole, MessageOutputEntryRoleAssistant when it is empty: MessageOutputEntryRole may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEntryRole) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageOutputEntryRoleAssistant
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageOutputEntryRoleAssistant))
 }
 
 // MessageOutputEntryType is an enumeration of the spec: one constant per value.
@@ -3636,10 +3510,7 @@ const (
 
 // MarshalText writes MessageOutputEntryType, MessageOutputEntryTypeMessageOutput when it is empty: MessageOutputEntryType may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEntryType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageOutputEntryTypeMessageOutput
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageOutputEntryTypeMessageOutput))
 }
 
 // MessageOutputEvent is an object of the spec.
@@ -3707,10 +3578,7 @@ const (
 
 // MarshalText writes MessageOutputEventRole, MessageOutputEventRoleAssistant when it is empty: MessageOutputEventRole may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEventRole) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageOutputEventRoleAssistant
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageOutputEventRoleAssistant))
 }
 
 // MessageOutputEventType is an enumeration of the spec: one constant per value.
@@ -3725,10 +3593,7 @@ const (
 
 // MarshalText writes MessageOutputEventType, MessageOutputEventTypeMessageOutputDelta when it is empty: MessageOutputEventType may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageOutputEventTypeMessageOutputDelta
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageOutputEventTypeMessageOutputDelta))
 }
 
 // Available options to the prompt_mode argument on the chat completion endpoint. Values represent
@@ -3745,10 +3610,7 @@ const (
 
 // MarshalText writes MistralPromptMode, MistralPromptModeReasoning when it is empty: MistralPromptMode may hold that value only, so a field left unset still sends it.
 func (v MistralPromptMode) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MistralPromptModeReasoning
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MistralPromptModeReasoning))
 }
 
 // ModerationLLMAction is an enumeration of the spec: one constant per value.
@@ -3855,10 +3717,7 @@ const (
 
 // MarshalText writes OAuth2TokenAuthType, OAuth2TokenAuthTypeOauth2Token when it is empty: OAuth2TokenAuthType may hold that value only, so a field left unset still sends it.
 func (v OAuth2TokenAuthType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = OAuth2TokenAuthTypeOauth2Token
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(OAuth2TokenAuthTypeOauth2Token))
 }
 
 // OutputContentChunks is a union of the spec (oneOf/anyOf): one field per variant.
@@ -3915,10 +3774,7 @@ const (
 
 // MarshalText writes PredictionType, PredictionTypeContent when it is empty: PredictionType may hold that value only, so a field left unset still sends it.
 func (v PredictionType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = PredictionTypeContent
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(PredictionTypeContent))
 }
 
 // ReasoningEffort is an enumeration of the spec: one constant per value.
@@ -3985,10 +3841,7 @@ const (
 
 // MarshalText writes ReferenceChunkType, ReferenceChunkTypeReference when it is empty: ReferenceChunkType may hold that value only, so a field left unset still sends it.
 func (v ReferenceChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ReferenceChunkTypeReference
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ReferenceChunkTypeReference))
 }
 
 // RequestedServiceTier is an enumeration of the spec: one constant per value.
@@ -4037,10 +3890,7 @@ const (
 
 // MarshalText writes ResponseDoneEventType, ResponseDoneEventTypeConversationResponseDone when it is empty: ResponseDoneEventType may hold that value only, so a field left unset still sends it.
 func (v ResponseDoneEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ResponseDoneEventTypeConversationResponseDone
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ResponseDoneEventTypeConversationResponseDone))
 }
 
 // ResponseErrorEvent is an object of the spec.
@@ -4070,10 +3920,7 @@ const (
 
 // MarshalText writes ResponseErrorEventType, ResponseErrorEventTypeConversationResponseError when it is empty: ResponseErrorEventType may hold that value only, so a field left unset still sends it.
 func (v ResponseErrorEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ResponseErrorEventTypeConversationResponseError
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ResponseErrorEventTypeConversationResponseError))
 }
 
 // Specify the format that the model must output. By default it will use `{ "type": "text" }`.
@@ -4127,10 +3974,7 @@ const (
 
 // MarshalText writes ResponseStartedEventType, ResponseStartedEventTypeConversationResponseStarted when it is empty: ResponseStartedEventType may hold that value only, so a field left unset still sends it.
 func (v ResponseStartedEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ResponseStartedEventTypeConversationResponseStarted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ResponseStartedEventTypeConversationResponseStarted))
 }
 
 // Server side events sent when streaming a conversation response.
@@ -4384,10 +4228,7 @@ const (
 
 // MarshalText writes SystemMessageRole, SystemMessageRoleSystem when it is empty: SystemMessageRole may hold that value only, so a field left unset still sends it.
 func (v SystemMessageRole) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = SystemMessageRoleSystem
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(SystemMessageRoleSystem))
 }
 
 // TextChunk is an object of the spec.
@@ -4413,10 +4254,7 @@ const (
 
 // MarshalText writes TextChunkType, TextChunkTypeText when it is empty: TextChunkType may hold that value only, so a field left unset still sends it.
 func (v TextChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = TextChunkTypeText
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(TextChunkTypeText))
 }
 
 // ThinkChunk is an object of the spec.
@@ -4477,10 +4315,7 @@ const (
 
 // MarshalText writes ThinkChunkType, ThinkChunkTypeThinking when it is empty: ThinkChunkType may hold that value only, so a field left unset still sends it.
 func (v ThinkChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ThinkChunkTypeThinking
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ThinkChunkTypeThinking))
 }
 
 // Tool is an object of the spec.
@@ -4603,10 +4438,7 @@ const (
 
 // MarshalText writes ToolExecutionDeltaEventType, ToolExecutionDeltaEventTypeToolExecutionDelta when it is empty: ToolExecutionDeltaEventType may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionDeltaEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolExecutionDeltaEventTypeToolExecutionDelta
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolExecutionDeltaEventTypeToolExecutionDelta))
 }
 
 // ToolExecutionDoneEvent is an object of the spec.
@@ -4667,10 +4499,7 @@ const (
 
 // MarshalText writes ToolExecutionDoneEventType, ToolExecutionDoneEventTypeToolExecutionDone when it is empty: ToolExecutionDoneEventType may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionDoneEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolExecutionDoneEventTypeToolExecutionDone
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolExecutionDoneEventTypeToolExecutionDone))
 }
 
 // ToolExecutionEntry is an object of the spec.
@@ -4735,10 +4564,7 @@ const (
 
 // MarshalText writes ToolExecutionEntryObject, ToolExecutionEntryObjectEntry when it is empty: ToolExecutionEntryObject may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionEntryObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolExecutionEntryObjectEntry
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolExecutionEntryObjectEntry))
 }
 
 // ToolExecutionEntryType is an enumeration of the spec: one constant per value.
@@ -4753,10 +4579,7 @@ const (
 
 // MarshalText writes ToolExecutionEntryType, ToolExecutionEntryTypeToolExecution when it is empty: ToolExecutionEntryType may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionEntryType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolExecutionEntryTypeToolExecution
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolExecutionEntryTypeToolExecution))
 }
 
 // ToolExecutionStartedEvent is an object of the spec.
@@ -4821,10 +4644,7 @@ const (
 
 // MarshalText writes ToolExecutionStartedEventType, ToolExecutionStartedEventTypeToolExecutionStarted when it is empty: ToolExecutionStartedEventType may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionStartedEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolExecutionStartedEventTypeToolExecutionStarted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolExecutionStartedEventTypeToolExecutionStarted))
 }
 
 // ToolFileChunk is an object of the spec.
@@ -4881,10 +4701,7 @@ const (
 
 // MarshalText writes ToolFileChunkType, ToolFileChunkTypeToolFile when it is empty: ToolFileChunkType may hold that value only, so a field left unset still sends it.
 func (v ToolFileChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolFileChunkTypeToolFile
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolFileChunkTypeToolFile))
 }
 
 // ToolMessage is an object of the spec.
@@ -4938,10 +4755,7 @@ const (
 
 // MarshalText writes ToolMessageRole, ToolMessageRoleTool when it is empty: ToolMessageRole may hold that value only, so a field left unset still sends it.
 func (v ToolMessageRole) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolMessageRoleTool
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolMessageRoleTool))
 }
 
 // ToolReferenceChunk is an object of the spec.
@@ -5000,10 +4814,7 @@ const (
 
 // MarshalText writes ToolReferenceChunkType, ToolReferenceChunkTypeToolReference when it is empty: ToolReferenceChunkType may hold that value only, so a field left unset still sends it.
 func (v ToolReferenceChunkType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolReferenceChunkTypeToolReference
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolReferenceChunkTypeToolReference))
 }
 
 // ToolTypes is an enumeration of the spec: one constant per value.
@@ -5018,10 +4829,7 @@ const (
 
 // MarshalText writes ToolTypes, ToolTypesFunction when it is empty: ToolTypes may hold that value only, so a field left unset still sends it.
 func (v ToolTypes) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ToolTypesFunction
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ToolTypesFunction))
 }
 
 // UploadFileInput is the input of UploadFile.
@@ -5122,10 +4930,7 @@ const (
 
 // MarshalText writes UserMessageRole, UserMessageRoleUser when it is empty: UserMessageRole may hold that value only, so a field left unset still sends it.
 func (v UserMessageRole) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = UserMessageRoleUser
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(UserMessageRoleUser))
 }
 
 // ValidationError is an object of the spec.
@@ -5193,10 +4998,7 @@ const (
 
 // MarshalText writes WebSearchPremiumToolType, WebSearchPremiumToolTypeWebSearchPremium when it is empty: WebSearchPremiumToolType may hold that value only, so a field left unset still sends it.
 func (v WebSearchPremiumToolType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WebSearchPremiumToolTypeWebSearchPremium
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WebSearchPremiumToolTypeWebSearchPremium))
 }
 
 // WebSearchTool is an object of the spec.
@@ -5221,10 +5023,7 @@ const (
 
 // MarshalText writes WebSearchToolType, WebSearchToolTypeWebSearch when it is empty: WebSearchToolType may hold that value only, so a field left unset still sends it.
 func (v WebSearchToolType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WebSearchToolTypeWebSearch
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WebSearchToolTypeWebSearch))
 }
 
 // Attributes for workflow execution canceled events.
@@ -5328,10 +5127,7 @@ const (
 
 // MarshalText writes WorkflowExecutionCanceledResponseEventType, WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled when it is empty: WorkflowExecutionCanceledResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowExecutionCanceledResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled))
 }
 
 // Attributes for workflow execution completed events.
@@ -5435,10 +5231,7 @@ const (
 
 // MarshalText writes WorkflowExecutionCompletedResponseEventType, WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted when it is empty: WorkflowExecutionCompletedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowExecutionCompletedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted))
 }
 
 // Attributes for workflow execution continued-as-new events.
@@ -5548,10 +5341,7 @@ const (
 
 // MarshalText writes WorkflowExecutionContinuedAsNewResponseEventType, WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew when it is empty: WorkflowExecutionContinuedAsNewResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowExecutionContinuedAsNewResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew))
 }
 
 // Attributes for workflow execution failed events.
@@ -5655,10 +5445,7 @@ const (
 
 // MarshalText writes WorkflowExecutionFailedResponseEventType, WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed when it is empty: WorkflowExecutionFailedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowExecutionFailedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed))
 }
 
 // Attributes for workflow execution started events.
@@ -5770,10 +5557,7 @@ const (
 
 // MarshalText writes WorkflowExecutionStartedResponseEventType, WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted when it is empty: WorkflowExecutionStartedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowExecutionStartedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted))
 }
 
 // Attributes for workflow task failed events.
@@ -5873,10 +5657,7 @@ const (
 
 // MarshalText writes WorkflowTaskFailedResponseEventType, WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed when it is empty: WorkflowTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowTaskFailedResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed))
 }
 
 // Attributes for workflow task timed out events.
@@ -5975,8 +5756,5 @@ const (
 
 // MarshalText writes WorkflowTaskTimedOutResponseEventType, WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut when it is empty: WorkflowTaskTimedOutResponseEventType may hold that value only, so a field left unset still sends it.
 func (v WorkflowTaskTimedOutResponseEventType) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut))
 }

@@ -3,7 +3,10 @@
 
 package pages
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
+)
 
 // Customer is an object of the spec.
 //
@@ -66,10 +69,7 @@ const (
 
 // MarshalText writes ListCustomersOutputObject, ListCustomersOutputObjectList when it is empty: ListCustomersOutputObject may hold that value only, so a field left unset still sends it.
 func (v ListCustomersOutputObject) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = ListCustomersOutputObjectList
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(ListCustomersOutputObjectList))
 }
 
 // ListEventsInput is the input of ListEvents.

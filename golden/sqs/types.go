@@ -4,7 +4,10 @@
 
 package sqs
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
+)
 
 // AddPermissionRequest is the input of POSTAddPermission.
 //
@@ -2072,10 +2075,7 @@ const (
 
 // MarshalText writes MessageSystemAttributeNameForSends, MessageSystemAttributeNameForSendsAWSTraceHeader when it is empty: MessageSystemAttributeNameForSends may hold that value only, so a field left unset still sends it.
 func (v MessageSystemAttributeNameForSends) MarshalText() ([]byte, error) {
-	if v == "" {
-		v = MessageSystemAttributeNameForSendsAWSTraceHeader
-	}
-	return []byte(v), nil
+	return openapi.ConstText(string(v), string(MessageSystemAttributeNameForSendsAWSTraceHeader))
 }
 
 // The user-specified message system attribute value. For string data types, the Value attribute

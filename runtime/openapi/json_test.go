@@ -416,3 +416,14 @@ func TestUnionUnmarshalResetsAndKeepsRaw(t *testing.T) {
 	require.Nil(t, n, "a value no variant fits leaves every variant nil")
 	require.Equal(t, `true`, string(raw))
 }
+
+// TestConstTextSendsTheOnlyValueWhenEmpty: empty becomes the const, any
+// other value is written as it is (decoding may have stored another).
+func TestConstTextSendsTheOnlyValueWhenEmpty(t *testing.T) {
+	for v, want := range map[string]string{"": "thing", "thing": "thing", "other": "other"} {
+		got, err := ConstText(v, "thing")
+		if err != nil || string(got) != want {
+			t.Errorf("ConstText(%q) = %q, %v; want %q", v, got, err, want)
+		}
+	}
+}
