@@ -146,13 +146,7 @@ func (b *builder) awsInput(t *Type, body *Body, aws awsBody, sr *openapi3.Schema
 	if aws.Payload == "" {
 		return params
 	}
-	ns := namespace{}
-	for _, n := range reservedTypeFields {
-		ns[n] = true
-	}
-	for _, f := range t.Fields {
-		ns[f.Name] = true
-	}
+	ns := fieldNamespace(t)
 	name, _ := ns.claim(goName(aws.Payload, false))
 	doc := ""
 	if p := sr.Value.Properties[aws.Payload]; p != nil && p.Value != nil {

@@ -37,13 +37,7 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 	if t == nil {
 		return nil
 	}
-	ns := namespace{}
-	for _, n := range reservedTypeFields {
-		ns[n] = true
-	}
-	for _, f := range t.Fields {
-		ns[f.Name] = true
-	}
+	ns := fieldNamespace(t)
 	seen := map[string]bool{}
 	var hs []ResponseHeader
 	m := op.Responses.Map()

@@ -205,6 +205,19 @@ func ValidPackageName(name string) bool {
 // (naming rule 6).
 type namespace map[string]bool
 
+// fieldNamespace returns the names a new field of t may not take: its
+// fields' and the generated methods' (reservedTypeFields).
+func fieldNamespace(t *Type) namespace {
+	ns := namespace{}
+	for _, n := range reservedTypeFields {
+		ns[n] = true
+	}
+	for _, f := range t.Fields {
+		ns[f.Name] = true
+	}
+	return ns
+}
+
 // claim returns name, or name with the smallest numeric suffix that is free,
 // and marks it taken. renamed reports whether a suffix was added.
 func (ns namespace) claim(name string) (got string, renamed bool) {

@@ -57,23 +57,8 @@ func TestSharedPolicyReadsEveryCallOption(t *testing.T) {
 		f := typ.Field(i)
 		call := c.opts
 		v := reflect.ValueOf(&call).Elem().Field(i)
-		switch v.Kind() {
-		case reflect.Bool:
-			v.SetBool(!v.Bool())
-		case reflect.Int, reflect.Int64:
-			v.SetInt(v.Int() + 7)
-		case reflect.String:
-			v.SetString(v.String() + "x")
-		case reflect.Slice:
-			v.Set(reflect.Append(reflect.MakeSlice(f.Type, 0, 1), reflect.Zero(f.Type.Elem())))
-		case reflect.Pointer:
-			v.Set(reflect.New(f.Type.Elem()))
-		case reflect.Func:
-			v.Set(reflect.MakeFunc(f.Type, func([]reflect.Value) []reflect.Value { panic("not called") }))
-		case reflect.Interface:
+		if !changeOption(t, f, v) {
 			continue // resolvePolicy reads no interface-typed option
-		default:
-			t.Fatalf("Options.%s: kind %s not covered by this test", f.Name, v.Kind())
 		}
 		checked++
 		if !c.sharesPolicy(&call) {
@@ -203,27 +188,11 @@ func TestPolicyKeyReadsEveryClientOption(t *testing.T) {
 		f := typ.Field(i)
 		o := base
 		v := reflect.ValueOf(&o).Elem().Field(i)
-		switch v.Kind() {
-		case reflect.Bool:
-			v.SetBool(!v.Bool())
-		case reflect.Int, reflect.Int64:
-			v.SetInt(v.Int() + 7)
-		case reflect.String:
-			if f.Name == "RetryMode" {
-				v.SetString(string(ModeStandard))
-			} else {
-				v.SetString(v.String() + "x")
-			}
-		case reflect.Slice:
-			v.Set(reflect.Append(reflect.MakeSlice(f.Type, 0, 1), reflect.Zero(f.Type.Elem())))
-		case reflect.Pointer:
-			v.Set(reflect.New(f.Type.Elem()))
-		case reflect.Func:
-			v.Set(reflect.MakeFunc(f.Type, func([]reflect.Value) []reflect.Value { panic("not called") }))
-		case reflect.Interface:
+		if !changeOption(t, f, v) {
 			continue // resolvePolicy reads no interface-typed option
-		default:
-			t.Fatalf("Options.%s: kind %s not covered by this test", f.Name, v.Kind())
+		}
+		if f.Name == "RetryMode" {
+			v.SetString(string(ModeStandard)) // a mode NewClient accepts
 		}
 		b, err := NewClient(svc, "http://svc.test", o)
 		if err != nil {
@@ -238,4 +207,31 @@ func TestPolicyKeyReadsEveryClientOption(t *testing.T) {
 		require.True(t, reflect.DeepEqual(want, got), "Options.%s changes the policy but policyKey does not hold it", f.Name)
 	}
 	require.Greater(t, checked, 20)
+}
+
+// changeOption sets v, the Options field f, to a value other than its own:
+// a bool flipped, a number plus 7, a string plus "x", a slice, pointer or
+// func made non-nil. It returns false, changing nothing, for an interface
+// field, and fails t for a kind it does not cover.
+func changeOption(t *testing.T, f reflect.StructField, v reflect.Value) bool {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int64:
+		v.SetInt(v.Int() + 7)
+	case reflect.String:
+		v.SetString(v.String() + "x")
+	case reflect.Slice:
+		v.Set(reflect.Append(reflect.MakeSlice(f.Type, 0, 1), reflect.Zero(f.Type.Elem())))
+	case reflect.Pointer:
+		v.Set(reflect.New(f.Type.Elem()))
+	case reflect.Func:
+		v.Set(reflect.MakeFunc(f.Type, func([]reflect.Value) []reflect.Value { panic("not called") }))
+	case reflect.Interface:
+		return false
+	default:
+		t.Fatalf("Options.%s: kind %s not covered by this test", f.Name, v.Kind())
+	}
+	return true
 }
