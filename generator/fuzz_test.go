@@ -35,13 +35,7 @@ func FuzzGenerate(f *testing.F) {
 		if err != nil {
 			return
 		}
-		files, err := Generate(svc, "fuzz")
-		if err != nil {
-			t.Fatalf("a loaded spec must render: %v", err)
-		}
-		if err := checkGenerated(files); err != nil {
-			t.Fatal(err)
-		}
+		requireBuilds(t, svc)
 	})
 }
 
@@ -89,13 +83,7 @@ components:
 		if err != nil {
 			return
 		}
-		files, err := Generate(svc, "fuzz")
-		if err != nil {
-			t.Fatalf("a loaded spec must render: %v", err)
-		}
-		if err := checkGenerated(files); err != nil {
-			t.Fatal(err)
-		}
+		requireBuilds(t, svc)
 	})
 }
 
@@ -148,12 +136,20 @@ components:
 			}
 			return
 		}
-		files, err := Generate(svc, "fuzz")
-		if err != nil {
-			t.Fatalf("a loaded spec must render: %v", err)
-		}
-		if err := checkGenerated(files); err != nil {
-			t.Fatal(err)
-		}
+		requireBuilds(t, svc)
 	})
+}
+
+// requireBuilds is every fuzz target's oracle for a spec that loaded: it
+// renders, and the generated files hold no build constraint or directive
+// and type-check as one package (checkGenerated).
+func requireBuilds(t *testing.T, svc *Service) {
+	t.Helper()
+	files, err := Generate(svc, "fuzz")
+	if err != nil {
+		t.Fatalf("a loaded spec must render: %v", err)
+	}
+	if err := checkGenerated(files); err != nil {
+		t.Fatal(err)
+	}
 }
