@@ -76,6 +76,10 @@ func (cl *callMachine) recordThrottleHeaders(res *engine.AttemptResult) (throttl
 	// of this attempt uses the clamped value too.
 	cl.md.Throttle.UserAPI.TimeLeft = min(cl.md.Throttle.UserAPI.TimeLeft, cl.pol.MaxThrottleWindow)
 	cl.md.Throttle.User.TimeLeft = min(cl.md.Throttle.User.TimeLeft, cl.pol.MaxThrottleWindow)
+	// A window's length paces the calls after it (engine.Windows): the
+	// same cap, or one header could hold an identity for days.
+	cl.md.Throttle.UserAPI.Window = min(cl.md.Throttle.UserAPI.Window, cl.pol.MaxThrottleWindow)
+	cl.md.Throttle.User.Window = min(cl.md.Throttle.User.Window, cl.pol.MaxThrottleWindow)
 	c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
 	return cl.md.Throttle.Throttled()
 }
