@@ -219,7 +219,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", endpoint)
+		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", redactURL(endpoint))
 	}
 	if msg := endpointDotSegment(endpoint, u); msg != "" {
 		return nil, errors.New(msg)
@@ -430,7 +430,7 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	}
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, target, body)
 	if err != nil {
-		return nil, nil, fmt.Errorf("building request: %w", err)
+		return nil, nil, fmt.Errorf("building request: %w", redactTransportError(err)) // a *url.Error quotes the URL, query included
 	}
 	if parsed {
 		*hreq.URL, hreq.Host = c.slashURL, c.slashHost // the attempt's own copy
@@ -499,8 +499,8 @@ type attemptBodies struct {
 // client's endpoint URL is not cached for this path.
 func (cl *callMachine) target(req *Request) string {
 	c := cl.c
-	if cl.opts != nil && cl.opts.Endpoint != "" {
-		return callTarget(cl.opts.Endpoint, req) // target.go, checked before the first attempt
+	if cl.endpoint != "" {
+		return callTarget(cl.endpoint, req) // target.go, checked before the first attempt
 	}
 	if len(c.baseQuery) == 0 && len(req.Query) == 0 {
 		if req.Path == "/" {

@@ -59,6 +59,10 @@ type callMachine struct {
 	// which a driver of many calls finds in two cache lines.
 	md    ResponseMetadata
 	start time.Time
+	// endpoint is the call's Options.Endpoint as checkTarget checked it
+	// before the first attempt ("" for the client's): every attempt and
+	// stream resume uses this copy, never the caller's Options again.
+	endpoint string
 	// callHeaders are headers that hold one value for the whole call and
 	// are sent on every attempt, such as the invocation ID
 	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
@@ -141,7 +145,7 @@ func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
 		pol, owned = &p, true
 	}
-	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
+	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now(), endpoint: opts.Endpoint}
 	if opts != &c.opts {
 		cl.own = opts
 	}

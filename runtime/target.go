@@ -45,7 +45,7 @@ func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return invalid(fmt.Sprintf("endpoint %q is not an absolute http or https URL", endpoint))
+		return invalid(fmt.Sprintf("endpoint %q is not an absolute http or https URL", redactURL(endpoint)))
 	}
 	if msg := endpointDotSegment(endpoint, u); msg != "" {
 		return invalid(msg)
@@ -58,7 +58,7 @@ func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
 			return nil
 		}
 	}
-	return invalid(fmt.Sprintf("endpoint %q is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for %s", endpoint, op.Name))
+	return invalid(fmt.Sprintf("endpoint %q is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for %s", redactURL(endpoint), op.Name))
 }
 
 // callTarget is Call.target for a call's own Endpoint (checked by
@@ -66,7 +66,7 @@ func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
 // its query merged with the request's.
 func callTarget(endpoint string, req *Request) string {
 	u, _ := url.Parse(endpoint) // checkEndpoint parsed it
-	q := u.Query()
+	q := quoteMarks(u.Query())  // a U+FDD0 there is data, as in the client's endpoint
 	u.RawQuery, u.Fragment = "", ""
 	return withQuery(strings.TrimSuffix(u.String(), "/")+req.Path, req, q)
 }
@@ -109,7 +109,7 @@ func endpointDotSegment(endpoint string, u *url.URL) string {
 	if !hasDotSegment(u.EscapedPath()) {
 		return ""
 	}
-	return fmt.Sprintf("endpoint %q: its path holds a dot segment (\".\" or \"..\"), which a server or proxy may resolve to another resource", endpoint)
+	return fmt.Sprintf("endpoint %q: its path holds a dot segment (\".\" or \"..\"), which a server or proxy may resolve to another resource", redactURL(endpoint))
 }
 
 // sameOrigin reports whether a and b have the same origin (RFC 6454): the

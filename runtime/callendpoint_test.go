@@ -1,0 +1,51 @@
+package runtime
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A call's Options.Endpoint is checked before the first attempt and every
+// attempt uses the endpoint that was checked: changing the caller's
+// Options mid-call (here from its BeforeAttempt hook) cannot send a retry
+// to a host that was never checked.
+func TestCallEndpointIsTheCheckedOne(t *testing.T) {
+	h := newHarness(t, nil, 0.5, script(status(500), status(200)), nil)
+	opts := &Options{Endpoint: "http://svc.test/v2", HTTPClient: h.http}
+	opts.BeforeAttempt = func(*http.Request, int) error {
+		opts.Endpoint = "http://evil.test"
+		return nil
+	}
+	_, err := h.c.Do(t.Context(), opGet, &Request{Method: "GET", Path: "/x"}, opts, nil)
+	require.NoError(t, err)
+	reqs := h.http.requests()
+	require.Len(t, reqs, 2)
+	require.Equal(t, "http://svc.test/v2/x", reqs[0].url)
+	require.Equal(t, "http://svc.test/v2/x", reqs[1].url)
+}
+
+// A U+FDD0 in a call Endpoint's query is data, sent escaped, as in the
+// client's endpoint (openapi.QuoteSeparatorMarks).
+func TestCallEndpointQueryMarkStaysData(t *testing.T) {
+	h := newHarness(t, nil, 0.5, script(status(200)), nil)
+	_, err := h.c.Do(t.Context(), opGet, &Request{Method: "GET", Path: "/x"}, &Options{Endpoint: "http://svc.test/?k=a%EF%B7%90%7Cb", HTTPClient: h.http}, nil)
+	require.NoError(t, err)
+	require.Equal(t, "http://svc.test/x?k=a%EF%B7%90%7Cb", h.http.requests()[0].url)
+}
+
+// An endpoint refused by NewClient or as a call's Options.Endpoint is
+// quoted with its query values and userinfo REDACTED (an API key may ride
+// in the query), as transport errors are.
+func TestRefusedEndpointErrorsRedactCredentials(t *testing.T) {
+	_, err := NewClient(testService(), "svc.test/x?api_key=SECRET", Options{})
+	require.EqualError(t, err, `endpoint "svc.test/x?api_key=REDACTED": must be an absolute http or https URL`)
+	_, err = NewClient(testService(), "http://u:SECRET@svc.test/../x?api_key=SECRET", Options{})
+	require.EqualError(t, err, `endpoint "http://REDACTED@svc.test/../x?api_key=REDACTED": its path holds a dot segment ("." or ".."), which a server or proxy may resolve to another resource`)
+	h := newHarness(t, nil, 0.5, script(), nil)
+	_, err = h.c.Do(t.Context(), opGet, &Request{Method: "GET", Path: "/x"}, &Options{Endpoint: "http://other.test/?api_key=SECRET"}, nil)
+	require.ErrorContains(t, err, `endpoint "http://other.test/?api_key=REDACTED" is neither the client's endpoint`)
+	require.NotContains(t, err.Error(), "SECRET")
+	require.Empty(t, h.http.requests())
+}
