@@ -131,7 +131,9 @@ func (v fixedHeaderVars) name(f *jen.File, h map[string]string) string {
 	}
 	name := "fixedHeaders" + strconv.Itoa(len(v)+1)
 	v[key] = name
-	f.Comment(name + " is the runtime.Operation.FixedHeaders of the operations sending " + strings.Join(text, ", ") + ".")
+	// Spec text, as one plain line: a newline would make jennifer write a
+	// /* */ block that a "*/" in a value could close.
+	f.Comment(name + " is the runtime.Operation.FixedHeaders of the operations sending " + plainLine(strings.Join(text, ", ")) + ".")
 	f.Var().Id(name).Op("=").Map(jen.String()).String().Values(entries...)
 	f.Line()
 	return name

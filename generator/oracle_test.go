@@ -36,7 +36,8 @@ func generatorDirective(name string, lines []string, i int) bool {
 
 // checkGenerated is the fuzz targets' oracle (issue 17 item 6): no line of
 // any generated file is a build constraint (go/build/constraint: //go:build
-// or // +build, anywhere) or a directive, and the files type-check as one
+// or // +build, anywhere) or a directive, no comment is a /* */ block (spec
+// text that could close it), and the files type-check as one
 // package against the real runtime packages. It returns the first problem.
 func checkGenerated(files []File) error {
 	fset := token.NewFileSet()
@@ -63,6 +64,16 @@ func checkGenerated(files []File) error {
 		af, err := parser.ParseFile(fset, f.Name, f.Content, parser.ParseComments)
 		if err != nil {
 			return err
+		}
+		for _, cg := range af.Comments {
+			for _, c := range cg.List {
+				if strings.HasPrefix(c.Text, "/*") {
+					// Generated comments are line comments: a block
+					// comment holds multi-line spec text, which a "*/"
+					// in it could end, turning the rest into code.
+					return fmt.Errorf("%s: block comment %q", fset.Position(c.Pos()), c.Text)
+				}
+			}
 		}
 		afs = append(afs, af)
 	}
