@@ -129,10 +129,23 @@ func (k *kept) collectOrders(n *yaml.Node, toks *[]string) {
 	case yaml.MappingNode:
 		var o keptOrder
 		found := false
+		// A repeated key counts once, its first entry (as mapValue finds
+		// it); a long mapping remembers the keys it has seen, as scanning it
+		// again for every key is quadratic (a 200,000-key mapping ran for
+		// minutes).
+		var seen map[string]bool
+		if len(n.Content) > 32 {
+			seen = make(map[string]bool, len(n.Content)/2)
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			key, v := n.Content[i].Value, n.Content[i+1]
-			if mapValue(n, key) != v {
-				continue // a repeated key: mapValue finds the first
+			if seen != nil {
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+			} else if mapValue(n, key) != v {
+				continue
 			}
 			switch key {
 			case "$ref":
