@@ -88,7 +88,12 @@ func (p *pieces) flush() {
 	}
 	lines, body := splitImports(src)
 	for _, l := range lines {
-		path := l[strings.IndexByte(l, '"'):]
+		q := strings.IndexByte(l, '"')
+		if q < 0 { // not an import line as jennifer writes them: render whole
+			p.clash = true
+			continue
+		}
+		path := l[q:]
 		if old, seen := p.imports[path]; seen && old != l {
 			p.clash = true
 		}

@@ -29,7 +29,8 @@ const HeaderThrottlingControl = "X-Sdk-Throttling-Control"
 // string on every call; HeaderGet canonicalizes into a stack buffer with
 // net/textproto's rule (the first letter and each letter after a hyphen
 // upper case, the rest lower case; a key holding a byte that is not a
-// token character is used as it is).
+// token character is used as it is). It returns the first value, or ""
+// when the header is absent; it never fails.
 func HeaderGet(h http.Header, key string) string {
 	if v := h[key]; len(v) > 0 {
 		return v[0]

@@ -59,7 +59,11 @@ func (s Source) Where() string {
 
 // Setting is a resolved value and the source that decided it.
 type Setting[T any] struct {
-	Value  T
+	// Value is the setting's value, in the unit of the setting it
+	// resolves (an attempt count, a retry mode).
+	Value T
+	// Source is the level, and where known the file or variable, that
+	// decided Value (retry-behavior.md §2).
 	Source Source
 }
 

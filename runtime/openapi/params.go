@@ -233,12 +233,16 @@ func AppendQuery(q url.Values, name string, v any, style string, explode bool) {
 }
 
 // joinQuoted joins elems with the marked separator sep, each element's own
-// marks quoted (QuoteSeparatorMarks).
+// marks quoted (QuoteSeparatorMarks); elems is left as it is.
 func joinQuoted(elems []string, sep string) string {
+	var b strings.Builder
 	for i, e := range elems {
-		elems[i] = QuoteSeparatorMarks(e)
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(QuoteSeparatorMarks(e))
 	}
-	return strings.Join(elems, sep)
+	return b.String()
 }
 
 // SeparatorMark precedes, in the url.Values AppendQuery fills, each
