@@ -100,7 +100,7 @@ func (s *runStats) callStarted(r *run, c *call) {
 	}
 }
 
-func (s *runStats) sent(r *run, _ engine.AttemptResult) {
+func (s *runStats) sent(r *run) {
 	if b := s.bucketAt(r.now); b >= 0 {
 		s.serverReq[b]++
 	}
