@@ -116,7 +116,9 @@ func clientEvent(at time.Duration, kind evKind, cl *simClient, gen uint32) event
 // their own (far). Scheduling appends to a bucket; taking the next bucket
 // heapifies its few events, which stay in cache. A binary heap of every
 // event walked a level of cold cache lines per pop instead: at 20,000
-// clients it was the run's largest cost.
+// clients it was the run's largest cost. Buckets are short (4.2 ms: a few
+// hundred events at 20,000 clients) so that what run.prefetch reads for a
+// bucket's events is still in cache when they run.
 type eventQueue struct {
 	now eventHeap
 	// cur is the current bucket's number (at >> bucketShift).
@@ -132,15 +134,21 @@ type eventQueue struct {
 }
 
 const (
-	bucketShift = 21    // 2^21 ns ≈ 2.1 ms per bucket
-	wheelSize   = 16384 // buckets in the wheel: ≈ 34 s ahead
-	chunkLen    = 32    // events per chunk
+	bucketShift = 22   // 2^22 ns ≈ 4.2 ms per bucket
+	wheelSize   = 8192 // buckets in the wheel: ≈ 34 s ahead
+	chunkLen    = 32   // events per chunk
 )
 
 // bucket holds the events of one bucket number in chunks, in the order
-// they were scheduled.
-type bucket struct{ first, last *chunk }
+// they were scheduled; n counts the events in last (pushing reads the
+// bucket and the line it writes, not the chunk's count after its events).
+type bucket struct {
+	first, last *chunk
+	n           int
+}
 
+// chunk holds chunkLen events, n of them once it is full or its bucket
+// is taken.
 type chunk struct {
 	ev   [chunkLen]event
 	n    int
@@ -157,22 +165,22 @@ func (q *eventQueue) push(e event) {
 			q.wheel = make([]bucket, wheelSize)
 		}
 		k := &q.wheel[b&(wheelSize-1)]
-		if k.last == nil || k.last.n == chunkLen {
+		if k.last == nil || k.n == chunkLen {
 			c := q.spare
 			if c != nil {
-				q.spare, c.next, c.n = c.next, nil, 0
+				q.spare, c.next = c.next, nil
 			} else {
 				c = new(chunk)
 			}
 			if k.last == nil {
 				k.first = c
 			} else {
-				k.last.next = c
+				k.last.n, k.last.next = chunkLen, c
 			}
-			k.last = c
+			k.last, k.n = c, 0
 		}
-		k.last.ev[k.last.n] = e
-		k.last.n++
+		k.last.ev[k.n] = e
+		k.n++
 		q.inWheel++
 	default:
 		q.far.push(e)
@@ -197,6 +205,9 @@ func (q *eventQueue) peek() (e *event, ok bool) {
 			continue
 		}
 		k := &q.wheel[q.cur&(wheelSize-1)]
+		if k.last != nil {
+			k.last.n = k.n
+		}
 		for c := k.first; c != nil; {
 			q.now = append(q.now, c.ev[:c.n]...)
 			q.inWheel -= c.n
