@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/querymark"
 )
 
 // DotSegmentPathParameter is the [InvalidParamError] reason of a path whose
@@ -65,8 +67,8 @@ func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
 // checkEndpoint): that URL without a trailing slash, then the path, then
 // its query merged with the request's.
 func callTarget(endpoint string, req *Request) string {
-	u, _ := url.Parse(endpoint) // checkEndpoint parsed it
-	q := quoteMarks(u.Query())  // a U+FDD0 there is data, as in the client's endpoint
+	u, _ := url.Parse(endpoint)           // checkEndpoint parsed it
+	q := querymark.QuoteValues(u.Query()) // a U+FDD0 there is data, as in the client's endpoint
 	u.RawQuery, u.Fragment = "", ""
 	return withQuery(strings.TrimSuffix(u.String(), "/")+req.Path, req, q)
 }
