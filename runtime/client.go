@@ -193,10 +193,11 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // Every response body not handed to decode is drained (up to 4 KiB) and
 // closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	if err := c.checkTarget(op, req, opts); err != nil { // target.go: never leave the endpoint
+	ep, err := c.checkTarget(op, req, opts) // target.go: never leave the endpoint
+	if err != nil {
 		return ResponseMetadata{}, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
-	md, err := c.do(ctx, op, req, opts, decode)
+	md, err := c.do(ctx, op, req, opts, ep, decode)
 	if err != nil {
 		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
@@ -218,21 +219,16 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc == nil {
 		return nil, fmt.Errorf("runtime.NewClient: nil service")
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", redactURL(endpoint))
-	}
-	if msg := endpointDotSegment(endpoint, u); msg != "" {
-		return nil, errors.New(msg)
+	ep, err := parseEndpoint(endpoint) // target.go
+	if err != nil {
+		return nil, err
 	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
 	}
-	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: &url.URL{Scheme: u.Scheme, Host: u.Host}}
+	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: ep.origin}
 	c.observed = opts.Logger != nil || opts.OnAttempt != nil
-	c.baseQuery = querymark.QuoteValues(u.Query())
-	u.RawQuery, u.Fragment = "", ""
-	c.base = strings.TrimSuffix(u.String(), "/")
+	c.base, c.baseQuery = ep.base, ep.query
 	c.baseSlash = c.base + "/"
 	if hc, ok := opts.HTTPClient.(*http.Client); ok || opts.HTTPClient == nil {
 		if hc == nil {
@@ -278,7 +274,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if q, ok := c.fleet.(*engine.RetryQuota); ok && q == nil {
 		c.fleet = nil
 	}
-	if err := c.resolveFleet(u.Host); err != nil {
+	if err := c.resolveFleet(ep.origin.Host); err != nil {
 		return nil, err
 	}
 	for _, s := range []any{c.windows, c.fleet} {
@@ -500,7 +496,7 @@ type attemptBodies struct {
 // client's endpoint URL is not cached for this path.
 func (cl *callMachine) target(req *Request) string {
 	c := cl.c
-	if cl.endpoint != "" {
+	if cl.endpoint != nil {
 		return callTarget(cl.endpoint, req) // target.go, checked before the first attempt
 	}
 	if len(c.baseQuery) == 0 && len(req.Query) == 0 {

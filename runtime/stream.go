@@ -92,14 +92,16 @@ var errAttemptTimeout = fmt.Errorf("attempt timeout: %w", context.DeadlineExceed
 // headers arrive; the body then lives as long as ctx. It returns the same
 // errors as Do.
 func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Options) (*Stream, error) {
-	if err := c.checkTarget(op, req, opts); err != nil { // target.go: never leave the endpoint
-		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
-	}
-	s := &Stream{req: req}
-	ctx, err := c.begin(ctx, &s.cl, op, req, opts)
+	ep, err := c.checkTarget(op, req, opts) // target.go: never leave the endpoint
 	if err != nil {
 		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
+	s := &Stream{req: req}
+	ctx, err = c.begin(ctx, &s.cl, op, req, opts)
+	if err != nil {
+		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
+	s.cl.endpoint = ep // checkTarget's
 	s.cl.stream = s
 	// Options.ResumeStreams makes a stream call retry-safe (its policy,
 	// resolved here once, before any attempt).
