@@ -144,8 +144,20 @@ func (s *MultipartStream) Read(p []byte) (int, error) {
 // ErrNotSeekable is returned by [MultipartStream.Seek] when a file part's
 // reader is not an io.Seeker (or its Seek fails), and for a seek other than
 // the position (0, io.SeekCurrent), the length (0, io.SeekEnd) or a rewind
-// (0, io.SeekStart).
-var ErrNotSeekable = errors.New("openapi: multipart body cannot seek: a file part's reader is not an io.Seeker")
+// (0, io.SeekStart). It matches errors.ErrUnsupported (errors.Is), which
+// the runtime reads as "this body cannot seek".
+var ErrNotSeekable error = notSeekable{}
+
+// notSeekable is ErrNotSeekable's type.
+type notSeekable struct{}
+
+func (notSeekable) Error() string {
+	return "openapi: multipart body cannot seek: a file part's reader is not an io.Seeker"
+}
+
+// Is reports errors.ErrUnsupported: a body that cannot seek is an
+// unsupported operation.
+func (notSeekable) Is(target error) bool { return target == errors.ErrUnsupported }
 
 // Seek answers the three seeks a replaying sender makes (io.Seeker):
 // (0, io.SeekCurrent) returns the bytes read so far; (0, io.SeekEnd) the
