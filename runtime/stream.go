@@ -336,6 +336,19 @@ func (s *Stream) finish(err error) {
 	s.endOnce.Do(func() { s.cl.end(err) })
 }
 
+// WrapError returns err as an *OperationError naming the stream's call
+// (err itself when it is nil or already one): openapi.EventStream wraps
+// the errors it returns with it (openapi.ErrorWrapper), so an event
+// stream's decode, size and context errors name the call as its other
+// errors do.
+func (s *Stream) WrapError(err error) error {
+	var oe *OperationError
+	if err == nil || errors.As(err, &oe) {
+		return err
+	}
+	return &OperationError{Service: s.cl.c.svc.errorName(), Operation: s.cl.op.Name, Err: err}
+}
+
 // fail ends the stream and the call with err, wrapped in an
 // *OperationError, and returns it.
 func (s *Stream) fail(err error) error {
