@@ -336,6 +336,24 @@ func (s *Stream) finish(err error) {
 	s.endOnce.Do(func() { s.cl.end(err) })
 }
 
+// DecodeHeaders runs decode on the stream's response before its body is
+// read: generated code reads the response's declared headers into the
+// output's fields with it, as Client.Do's decoder does for a decoded body.
+// A decode error closes the stream, ends the call with it and is returned
+// as Do returns a decoder's: an *OperationError around a *DecodeError.
+func (s *Stream) DecodeHeaders(decode func(*http.Response) error) error {
+	s.mu.Lock()
+	resp := s.resp
+	s.mu.Unlock()
+	if resp == nil {
+		return nil
+	}
+	if err := decode(resp); err != nil {
+		return s.fail(&DecodeError{Operation: s.cl.op.Name, StatusCode: resp.StatusCode, Err: err})
+	}
+	return nil
+}
+
 // WrapError returns err as an *OperationError naming the stream's call
 // (err itself when it is nil or already one): openapi.EventStream wraps
 // the errors it returns with it (openapi.ErrorWrapper), so an event
