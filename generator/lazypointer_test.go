@@ -60,13 +60,13 @@ func TestPathDecisionsAreThePointers(t *testing.T) {
 // discriminator mapping names another file, and passes one-file specs by.
 func TestNamesOtherFiles(t *testing.T) {
 	for src, want := range map[string]bool{
-		"a: {$ref: '#/b'}\nb: {type: string}":                                        false,
-		"a: [{$ref: 'other.yaml#/b'}]":                                                true,
-		"a: {$ref: ''}":                                                               true,
+		"a: {$ref: '#/b'}\nb: {type: string}": false,
+		"a: [{$ref: 'other.yaml#/b'}]":        true,
+		"a: {$ref: ''}":                       true,
 		"a: {discriminator: {mapping: {dog: Dog, cat: '#/components/schemas/Cat'}}}": false,
-		"a: {discriminator: {mapping: {dog: dog.yaml}}}":                              true,
-		"a: {discriminator: {mapping: {dog: 'pets.json#/Dog'}}}":                      true,
-		"a: {x: {y: [1, {z: {$ref: 'x/y'}}]}}":                                        true,
+		"a: {discriminator: {mapping: {dog: dog.yaml}}}":                             true,
+		"a: {discriminator: {mapping: {dog: 'pets.json#/Dog'}}}":                     true,
+		"a: {x: {y: [1, {z: {$ref: 'x/y'}}]}}":                                       true,
 	} {
 		var doc yaml.Node
 		require.NoError(t, yaml.Unmarshal([]byte(src), &doc))
