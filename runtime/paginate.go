@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/querymark"
 )
 
 // This file holds what generated paginators of style link need: the
@@ -104,7 +106,7 @@ func NextPageQuery(op, next string) (url.Values, error) {
 	if err != nil {
 		return nil, &NextPageError{Operation: op, URL: next, Err: err}
 	}
-	return quoteMarks(u.Query()), nil
+	return querymark.QuoteValues(u.Query()), nil
 }
 
 // NextPageError is returned by a link-style paginator when the next page's

@@ -59,10 +59,10 @@ type callMachine struct {
 	// which a driver of many calls finds in two cache lines.
 	md    ResponseMetadata
 	start time.Time
-	// endpoint is the call's Options.Endpoint as checkTarget checked it
-	// before the first attempt ("" for the client's): every attempt and
-	// stream resume uses this copy, never the caller's Options again.
-	endpoint string
+	// endpoint is the call's Options.Endpoint as checkTarget parsed and
+	// checked it before the first attempt (nil for the client's): every
+	// attempt and stream resume uses it, never the caller's Options again.
+	endpoint *endpoint
 	// callHeaders are headers that hold one value for the whole call and
 	// are sent on every attempt, such as the invocation ID
 	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
@@ -145,7 +145,7 @@ func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
 		pol, owned = &p, true
 	}
-	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now(), endpoint: opts.Endpoint}
+	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
 	if opts != &c.opts {
 		cl.own = opts
 	}
@@ -170,13 +170,15 @@ func (cl *callMachine) ownPolicy() *Policy {
 
 // do is the attempt loop of retry-behavior.md §3: it carries out the
 // actions of the call's state machine (callMachine.Next) on the client's clock,
-// limiter and HTTP client.
-func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
+// limiter and HTTP client, sending to ep (checkTarget's call Endpoint; nil
+// for the client's).
+func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Options, ep *endpoint, decode func(*http.Response) error) (ResponseMetadata, error) {
 	var cl callMachine
 	ctx, err := c.begin(ctx, &cl, op, req, opts)
 	if err != nil {
 		return ResponseMetadata{}, err
 	}
+	cl.endpoint = ep // checkTarget's
 	err = cl.run(ctx, req, decode)
 	closeBodyReader(req)
 	cl.end(err)

@@ -280,3 +280,51 @@ func TestEventCutDecidesTheSuccessfulAttemptAgain(t *testing.T) {
 	again := cl.Next(ctx, engine.Event{Kind: engine.EventCut, Result: cut})
 	require.Equal(t, act.Err, again.Err, "a failed call stays failed")
 }
+
+// Every error an event stream of a call returns is an *OperationError
+// naming the call, as the call's other errors are (new-user trial: an
+// *openapi.EventDecodeError and the context's error came bare): a bad
+// event (the stream goes on), an event over the size cap, and the
+// context's end.
+func TestEventStreamErrorsAreOperationErrors(t *testing.T) {
+	srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"n\":\"x\"}\n\ndata: {\"n\":2}\n\n")
+		writeEvents(w, 3, 3)
+		fmt.Fprint(w, "data: 12345678901234567890\n\n")
+		w.(http.Flusher).Flush()
+	})
+	c, _ := loopbackClient(t, testService(), srv.URL, nil)
+	s, err := c.Open(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/events"}, nil)
+	require.NoError(t, err)
+	es := openapi.NewEventStream[sseEvent](s, openapi.EventStreamOptions{MaxEventSize: 20})
+	_, err = es.Next(context.Background())
+	var oe *OperationError
+	require.ErrorAs(t, err, &oe)
+	require.Equal(t, "GetThing", oe.Operation)
+	var de *openapi.EventDecodeError
+	require.ErrorAs(t, err, &de)
+	require.Equal(t, `{"n":"x"}`, de.Raw)
+	require.EqualError(t, err, `test: GetThing: decoding server-sent event "message" (id ""): json: cannot unmarshal string into Go struct field sseEvent.n of type int`)
+	ev, err := es.Next(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, 2, ev.Data.N)
+	ev, err = es.Next(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, 3, ev.Data.N)
+	_, err = es.Next(context.Background())
+	require.EqualError(t, err, "test: GetThing: server-sent event longer than 20 bytes")
+	var tooLarge *openapi.EventTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+
+	s, err = c.Open(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/events"}, nil)
+	require.NoError(t, err)
+	es = openapi.NewEventStream[sseEvent](s, openapi.EventStreamOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = es.Next(ctx)
+	require.ErrorIs(t, err, context.Canceled)
+	require.EqualError(t, err, "test: GetThing: context canceled")
+	_, err = es.Next(context.Background())
+	require.EqualError(t, err, "test: GetThing: context canceled", "the error that ended the stream, again")
+}

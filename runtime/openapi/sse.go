@@ -94,6 +94,16 @@ type Resumer interface {
 	Resume(ctx context.Context, cause error, header http.Header, retry time.Duration) error
 }
 
+// ErrorWrapper is implemented by a stream body whose call names its errors
+// (runtime.Stream: a *runtime.OperationError with the service and
+// operation). [EventStream.Next] passes each error it returns but io.EOF
+// through WrapError, so the errors of an event stream read as the call's
+// others do; errors.As still finds an [*EventDecodeError] or an
+// [*EventTooLargeError] inside.
+type ErrorWrapper interface {
+	WrapError(err error) error
+}
+
 // EventStream reads server-sent events (WHATWG HTML §9.2.6) from a response
 // body and decodes each event's data as T. Lines end with CRLF, LF or CR; a
 // leading byte order mark is skipped; data lines are joined with "\n";
@@ -163,7 +173,8 @@ func (s *EventStream[T]) LastEventID() string { return s.lastID }
 // Next returns the next event. At the end of the stream (the body ended,
 // or the sentinel arrived) it returns io.EOF; when ctx ends it closes the
 // body and returns ctx's error; a read error that cannot be resumed, an
-// [*EventTooLargeError] or the error that ended a resume is returned as is.
+// [*EventTooLargeError] or the error that ended a resume is returned (each
+// wrapped by a body that is an [ErrorWrapper], as runtime.Stream is).
 // These end the stream: the body is closed and later calls return the same
 // error. An [*EventDecodeError] does not end it.
 func (s *EventStream[T]) Next(ctx context.Context) (Event[T], error) {
@@ -210,7 +221,7 @@ func (s *EventStream[T]) Next(ctx context.Context) (Event[T], error) {
 		}
 		s.typ = ""
 		if err := decodeEventData(raw, &ev.Data); err != nil {
-			return ev, &EventDecodeError{Type: ev.Type, ID: ev.ID, Raw: raw, Err: err}
+			return ev, s.wrap(&EventDecodeError{Type: ev.Type, ID: ev.ID, Raw: raw, Err: err})
 		}
 		return ev, nil
 	}
@@ -240,10 +251,20 @@ func (s *EventStream[T]) All(ctx context.Context) iter.Seq2[Event[T], error] {
 	}
 }
 
-// fail ends the stream with err and closes the body.
+// fail ends the stream with err (wrapped, see [ErrorWrapper]) and closes
+// the body.
 func (s *EventStream[T]) fail(err error) error {
-	s.err = err
+	s.err = s.wrap(err)
 	_ = s.close()
+	return s.err
+}
+
+// wrap returns err as the body's call names it ([ErrorWrapper]); io.EOF,
+// and every error of a body that is no ErrorWrapper, as it is.
+func (s *EventStream[T]) wrap(err error) error {
+	if w, ok := s.body.(ErrorWrapper); ok && err != io.EOF {
+		return w.WrapError(err)
+	}
 	return err
 }
 
