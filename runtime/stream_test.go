@@ -111,6 +111,7 @@ func TestEventStreamRetryFieldIsTheReconnectDelay(t *testing.T) {
 	}{
 		{"retry 1500 ms is honoured", "1500", 1500 * time.Millisecond},
 		{"a retry above the max server delay is clamped to it", "60000", engine.DefaultMaxServerDelay},
+		{"an overflowing retry is clamped too, not ignored", "99999999999999", engine.DefaultMaxServerDelay},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {

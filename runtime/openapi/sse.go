@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -149,8 +150,10 @@ type ErrorWrapper interface {
 // body and decodes each event's data as T. Lines end with CRLF, LF or CR; a
 // leading byte order mark is skipped; data lines are joined with "\n";
 // comments (":" lines) and unknown fields are ignored; an id containing NUL
-// and a retry that is not all digits are ignored; an event with no data is
-// not delivered; an event cut off by the end of the stream is discarded.
+// and a retry that is not all digits are ignored (all digits but too long
+// for a time.Duration is the longest Duration, not ignored); an event with
+// no data is not delivered; an event cut off by the end of the stream is
+// discarded.
 //
 // Conventions beyond the WHATWG rules: every event's data decodes as T
 // whatever its type (event field), which [Event.Type] reports; the
@@ -436,7 +439,14 @@ func (s *EventStream[T]) field(line []byte) {
 			s.idBuf, s.blockID = string(value), true
 		}
 	case "retry":
-		if ms, err := strconv.ParseUint(string(value), 10, 63); err == nil && allDigits(value) && ms <= uint64(1<<63-1)/uint64(time.Millisecond) {
+		if !allDigits(value) {
+			break
+		}
+		// Too long for a Duration: the longest wait, which the runtime
+		// clamps to its max server delay (retry-behavior.md §5: overflowing
+		// values count as too long, never as absent).
+		s.retry = time.Duration(math.MaxInt64)
+		if ms, err := strconv.ParseUint(string(value), 10, 63); err == nil && ms <= uint64(math.MaxInt64)/uint64(time.Millisecond) {
 			s.retry = time.Duration(ms) * time.Millisecond
 		}
 	}

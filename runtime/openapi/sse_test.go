@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,6 +62,10 @@ func TestEventStreamParsing(t *testing.T) {
 			"retry: 1500\ndata: a\n\nretry: 15x\ndata: b\n\nretry:\ndata: c\n\nretry: 20\ndata: d\n\n",
 			[]ev{{Type: "message", Raw: "a", Retry: 1500 * time.Millisecond}, {Type: "message", Raw: "b", Retry: 1500 * time.Millisecond},
 				{Type: "message", Raw: "c", Retry: 1500 * time.Millisecond}, {Type: "message", Raw: "d", Retry: 20 * time.Millisecond}}},
+		{"an overflowing retry is the longest wait, never ignored (retry-behavior.md §5)",
+			"retry: 99999999999999\ndata: a\n\nretry: 1500\ndata: b\n\nretry: 99999999999999999999999\ndata: c\n\n",
+			[]ev{{Type: "message", Raw: "a", Retry: time.Duration(math.MaxInt64)}, {Type: "message", Raw: "b", Retry: 1500 * time.Millisecond},
+				{Type: "message", Raw: "c", Retry: time.Duration(math.MaxInt64)}}},
 		{"an id containing NUL is ignored", "id: 7\ndata: a\n\nid: 8\x009\ndata: b\n\n",
 			[]ev{{Type: "message", ID: "7", Raw: "a"}, {Type: "message", ID: "7", Raw: "b"}}},
 		{"unknown fields and a field without colon are ignored", "foo: bar\nevent\ndata: a\n\n", []ev{{Type: "message", Raw: "a"}}},
