@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // commentWidth is the column at which doc comment text is wrapped.
@@ -60,12 +61,25 @@ var (
 // description can end a comment, open one, make a directive or change the
 // build.
 func commentLines(text string) []string {
-	text = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n").Replace(strings.ToValidUTF8(text, "\uFFFD"))
-	text = listTag.ReplaceAllString(listItemTag.ReplaceAllString(text, "\n* "), "\n\n")
+	text = paragraphBreaks.Replace(strings.ToValidUTF8(text, "\uFFFD"))
+	// The regular expressions below match nothing without a "<" or a line
+	// break; most descriptions have neither, and scanning them was most
+	// of the doc comments' time (issue 24).
+	tags := strings.IndexByte(text, '<') >= 0
+	if tags {
+		text = listTag.ReplaceAllString(listItemTag.ReplaceAllString(text, "\n* "), "\n\n")
+	}
+	paras := []string{text}
+	if strings.IndexByte(text, '\n') >= 0 {
+		paras = blankLine.Split(text, -1)
+	}
 	var out []string
 	endsInList := false
-	for _, para := range blankLine.Split(text, -1) {
-		lines, startsList, endsList := paragraphLines(html.UnescapeString(stripTags(para)))
+	for _, para := range paras {
+		if tags {
+			para = stripTags(para)
+		}
+		lines, startsList, endsList := paragraphLines(html.UnescapeString(para))
 		if len(lines) == 0 {
 			continue
 		}
@@ -82,6 +96,9 @@ func commentLines(text string) []string {
 	}
 	return out
 }
+
+// paragraphBreaks makes every line break "\n" and a </p> a blank line.
+var paragraphBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n")
 
 // defuseLine keeps a comment line made from spec text from becoming
 // anything but prose once jennifer writes it as "// " + l: a line starting
@@ -106,6 +123,9 @@ func defuseLine(l string) string {
 // space (line and paragraph separators included), controls and format
 // characters.
 func breaksWord(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r <= ' ' || r == 0x7f // ASCII's spaces and controls; it has no format characters
+	}
 	return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
 

@@ -50,19 +50,28 @@ func docText(text string) (string, []string) {
 		// specDocLines has wrapped the text.
 		return "[" + strings.ReplaceAll(label, " ", linkGlue) + "]"
 	}
-	text = htmlLink.ReplaceAllStringFunc(text, func(a string) string {
-		m := htmlLink.FindStringSubmatch(a)
-		return link(m[4], m[2]+m[3])
-	})
-	text = markdownLink.ReplaceAllStringFunc(text, func(a string) string {
-		m := markdownLink.FindStringSubmatch(a)
-		return link(m[1], m[2])
-	})
-	text = calloutStart.ReplaceAllStringFunc(text, func(s string) string {
-		m := calloutStart.FindStringSubmatch(s)
-		return "\n\n" + strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:]) + ": "
-	})
-	text = calloutEnd.ReplaceAllString(text, "\n\n")
+	// Each expression needs a "<" or a "](" to match; most descriptions
+	// have neither (issue 24: scanning them showed in the profile).
+	tags := strings.IndexByte(text, '<') >= 0
+	if tags {
+		text = htmlLink.ReplaceAllStringFunc(text, func(a string) string {
+			m := htmlLink.FindStringSubmatch(a)
+			return link(m[4], m[2]+m[3])
+		})
+	}
+	if strings.Contains(text, "](") {
+		text = markdownLink.ReplaceAllStringFunc(text, func(a string) string {
+			m := markdownLink.FindStringSubmatch(a)
+			return link(m[1], m[2])
+		})
+	}
+	if strings.IndexByte(text, '<') >= 0 { // a link's text may have decoded one
+		text = calloutStart.ReplaceAllStringFunc(text, func(s string) string {
+			m := calloutStart.FindStringSubmatch(s)
+			return "\n\n" + strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:]) + ": "
+		})
+		text = calloutEnd.ReplaceAllString(text, "\n\n")
+	}
 	return text, defs
 }
 

@@ -286,7 +286,17 @@ func emitMethod(f *jen.File, op *Operation, svc *Service, types map[string]*Type
 		// The Link-header paginator (emit_paginate.go) reads the header.
 		dec = jen.Qual(runtimePath, "KeepHeader").Call(dec, jen.Lit("Link"), jen.Id("link"))
 	}
-	if op.OutputBody == OutputStreamField {
+	if op.OutputBody == OutputStreamField && len(op.ResponseHeaders) > 0 {
+		// The declared headers are read into the output before it is
+		// returned (runtime.Stream.DecodeHeaders), as decoder reads them.
+		body = append(body,
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(openCall(op, svc)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Id("out").Op(":=").Op("&").Id(op.Output).Values(jen.Dict{jen.Id("Body"): jen.Id("s"), jen.Id("ResultMetadata"): jen.Id("s").Dot("Metadata").Call()}),
+			jen.If(jen.Err().Op(":=").Id("s").Dot("DecodeHeaders").Call(dec), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+	} else if op.OutputBody == OutputStreamField {
 		body = append(body,
 			jen.List(jen.Id("s"), jen.Err()).Op(":=").Add(openCall(op, svc)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -778,8 +788,8 @@ func decoder(op *Operation, resultWrapper bool) jen.Code {
 		for _, p := range op.OutputHeaderMaps {
 			g.Id("out").Dot(p.Field).Op("=").Qual(openapiPath, "HeaderMap").Call(jen.Id("r").Dot("Header"), jen.Lit(p.Name))
 		}
-		if op.OutputBody == OutputNone {
-			g.Return(jen.Nil())
+		if op.OutputBody == OutputNone || op.OutputBody == OutputStreamField {
+			g.Return(jen.Nil()) // a streamed body is handed over unread
 			return
 		}
 		g.Return(jen.Add(body).Call(jen.Id("r")))

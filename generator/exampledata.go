@@ -13,7 +13,21 @@ import (
 // array). A property, component or other name that happens to be
 // "example" or "value" is not data.
 func exampleData(ptr, k string, v *yaml.Node) bool {
-	if namedMap(ptr) {
+	parent := ptr[:max(strings.LastIndexByte(ptr, '/'), 0)]
+	return exampleValue(namedMap(ptr), strings.HasSuffix(parent, "/examples"), k, v)
+}
+
+// exampleDataPath is exampleData at the pointer of the tokens path, named
+// being namedMapPath(path).
+func exampleDataPath(path []string, named bool, k string, v *yaml.Node) bool {
+	return exampleValue(named, len(path) >= 2 && path[len(path)-2] == "examples", k, v)
+}
+
+// exampleValue is exampleData once the pointer is read: named, whether the
+// mapping is a map of names (namedMap); inExamples, whether its parent is
+// an "examples" map (the mapping is an Example Object).
+func exampleValue(named, inExamples bool, k string, v *yaml.Node) bool {
+	if named {
 		return false
 	}
 	switch k {
@@ -22,8 +36,7 @@ func exampleData(ptr, k string, v *yaml.Node) bool {
 	case "examples":
 		return v.Kind == yaml.SequenceNode // a map of Example Objects may hold $refs
 	case "value":
-		parent := ptr[:max(strings.LastIndexByte(ptr, '/'), 0)]
-		return strings.HasSuffix(parent, "/examples") // an Example Object's value
+		return inExamples // an Example Object's value
 	}
 	return false
 }

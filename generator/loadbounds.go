@@ -20,12 +20,13 @@ const maxAllOfFields = 1 << 18
 // checkAllOfBound refuses a spec whose allOf flattening would copy more
 // than maxAllOfFields properties, with an error located at the schema
 // whose flattening passes the limit. Schemas are visited from the
-// components, then the paths, each once.
+// components, then the paths (parameters, request bodies, responses and
+// their headers), each once.
 func checkAllOfBound(api *openapi3.T) error {
 	c := &allOfCounter{flat: map[*openapi3.Schema]int{}, seen: map[*openapi3.Schema]bool{}}
 	if api.Components != nil {
 		for _, name := range sortedKeys(api.Components.Schemas) {
-			if err := c.visit(api.Components.Schemas[name], pointer("components", "schemas", name)); err != nil {
+			if err := c.visit(api.Components.Schemas[name], "", []string{"components", "schemas", name}); err != nil {
 				return err
 			}
 		}
@@ -37,11 +38,17 @@ func checkAllOfBound(api *openapi3.T) error {
 		item := api.Paths.Value(p)
 		for _, method := range sortedKeys(item.Operations()) {
 			op := item.Operations()[method]
-			optr := pointer("paths", p, method)
+			optr := pointer("paths", p, strings.ToLower(method)) // Operations() keys are upper case
+			if err := c.visitParams(item.Parameters, pointer("paths", p)); err != nil {
+				return err
+			}
+			if err := c.visitParams(op.Parameters, optr); err != nil {
+				return err
+			}
 			if op.RequestBody != nil && op.RequestBody.Value != nil {
 				for _, mt := range sortedKeys(op.RequestBody.Value.Content) {
 					if m := op.RequestBody.Value.Content[mt]; m != nil {
-						if err := c.visit(m.Schema, optr+pointer("requestBody", "content", mt, "schema")); err != nil {
+						if err := c.visit(m.Schema, optr, []string{"requestBody", "content", mt, "schema"}); err != nil {
 							return err
 						}
 					}
@@ -57,11 +64,30 @@ func checkAllOfBound(api *openapi3.T) error {
 				}
 				for _, mt := range sortedKeys(r.Value.Content) {
 					if m := r.Value.Content[mt]; m != nil {
-						if err := c.visit(m.Schema, optr+pointer("responses", code, "content", mt, "schema")); err != nil {
+						if err := c.visit(m.Schema, optr, []string{"responses", code, "content", mt, "schema"}); err != nil {
 							return err
 						}
 					}
 				}
+				for _, h := range sortedKeys(r.Value.Headers) {
+					if hr := r.Value.Headers[h]; hr != nil && hr.Value != nil {
+						if err := c.visit(hr.Value.Schema, optr, []string{"responses", code, "headers", h, "schema"}); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// visitParams visits the schemas of params, written at base/parameters.
+func (c *allOfCounter) visitParams(params openapi3.Parameters, base string) error {
+	for i, pr := range params {
+		if pr != nil && pr.Value != nil {
+			if err := c.visit(pr.Value.Schema, base, []string{"parameters", strconv.Itoa(i), "schema"}); err != nil {
+				return err
 			}
 		}
 	}
@@ -93,37 +119,40 @@ func (c *allOfCounter) flattened(s *openapi3.Schema) int {
 	return n
 }
 
-// visit charges every schema below sr (at ptr) that has an allOf, once.
-func (c *allOfCounter) visit(sr *openapi3.SchemaRef, ptr string) error {
+// visit charges every schema below sr, at the pointer base followed by the
+// tokens toks, that has an allOf, once. The pointer is built only for an
+// error (issue 24: one string per schema was most of this walk's time);
+// a child's tokens are appended to toks, whose backing array siblings share.
+func (c *allOfCounter) visit(sr *openapi3.SchemaRef, base string, toks []string) error {
 	if sr == nil || sr.Value == nil || c.seen[sr.Value] {
 		return nil
 	}
 	s := sr.Value
 	c.seen[s] = true
 	if p, ok := strings.CutPrefix(sr.Ref, "#"); ok {
-		ptr = p // where the schema is written
+		base, toks = p, nil // where the schema is written
 	}
 	if len(s.AllOf) > 0 {
 		if c.total += c.flattened(s); c.total > maxAllOfFields {
-			return fmt.Errorf("#%s: flattening this schema's allOf takes the spec past the limit of %d properties that allOf flattening may copy (an allOf chain of n schemas copies n(n+1)/2); refusing it", fragment(ptr), maxAllOfFields)
+			return fmt.Errorf("#%s: flattening this schema's allOf takes the spec past the limit of %d properties that allOf flattening may copy (an allOf chain of n schemas copies n(n+1)/2); refusing it", fragment(base+pointer(toks...)), maxAllOfFields)
 		}
 	}
 	for _, k := range sortedKeys(s.Properties) {
-		if err := c.visit(s.Properties[k], child(child(ptr, "properties"), k)); err != nil {
+		if err := c.visit(s.Properties[k], base, append(toks, "properties", k)); err != nil {
 			return err
 		}
 	}
 	for j, list := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
 		for i, m := range list {
-			if err := c.visit(m, child(child(ptr, [...]string{"allOf", "oneOf", "anyOf"}[j]), strconv.Itoa(i))); err != nil {
+			if err := c.visit(m, base, append(toks, [...]string{"allOf", "oneOf", "anyOf"}[j], strconv.Itoa(i))); err != nil {
 				return err
 			}
 		}
 	}
-	if err := c.visit(s.Items, child(ptr, "items")); err != nil {
+	if err := c.visit(s.Items, base, append(toks, "items")); err != nil {
 		return err
 	}
-	return c.visit(s.AdditionalProperties.Schema, child(ptr, "additionalProperties"))
+	return c.visit(s.AdditionalProperties.Schema, base, append(toks, "additionalProperties"))
 }
 
 // Bounds on what grows with the nesting of inline schemas (README

@@ -169,31 +169,40 @@ func checkRefs(root *yaml.Node, d *diags, budget *nodeBudget, skip *skipSet, ori
 }
 
 func (c *refChecker) walk(n *yaml.Node, ptr string) {
+	c.walkPath(n, splitPointer(ptr))
+}
+
+// walkPath is walk at the pointer of the tokens path, built only where a
+// $ref or a finding needs it (issue 24: one string per node of the spec
+// was most of the walk's time); a child's tokens are appended to path,
+// whose backing array siblings share.
+func (c *refChecker) walkPath(n *yaml.Node, path []string) {
 	if c.fatal != nil {
 		return
 	}
 	switch n.Kind {
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
-			c.walk(v, child(ptr, strconv.Itoa(i)))
+			c.walkPath(v, append(path, strconv.Itoa(i)))
 		}
 	case yaml.MappingNode:
 		if ref, ok := refValue(n); ok {
-			c.ref(n, ref, ptr)
+			c.ref(n, ref, pointer(path...))
 			return
 		}
+		named := namedMapPath(path)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i].Value, n.Content[i+1]
-			if exampleData(ptr, k, v) {
+			if exampleDataPath(path, named, k, v) {
 				continue // data, not spec (issue 19)
 			}
-			c.walk(v, child(ptr, k))
-			if k == "content" && v.Kind == yaml.MappingNode && !namedMap(ptr) {
-				c.dropNonMediaTypes(v, child(ptr, k))
+			c.walkPath(v, append(path, k))
+			if k == "content" && v.Kind == yaml.MappingNode && !named {
+				c.dropNonMediaTypes(v, pointer(append(path, k)...))
 			}
-			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !namedMap(ptr) {
+			if (k == "description" || k == "summary") && v.Kind != yaml.ScalarNode && !named {
 				// kin-openapi reads text here: a mapping stops the load.
-				file, at := c.d.file, child(ptr, k)
+				file, at := c.d.file, pointer(append(path, k)...)
 				c.d.warnIn(file, at, "%s must be text, got %s; ignored", k, describe(v))
 				n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Line: v.Line, Column: v.Column}
 			}
@@ -234,6 +243,13 @@ func (c *refChecker) dropNonMediaTypes(content *yaml.Node, ptr string) {
 // fields of an object with a description.
 var namedMaps = []string{"properties", "patternProperties", "content", "encoding", "headers", "schemas", "responses",
 	"parameters", "examples", "requestBodies", "securitySchemes", "links", "callbacks", "variables", "$defs", "definitions"}
+
+// namedMapPath is namedMap of the pointer of the tokens path (an
+// unescaped token is a namedMaps entry exactly when its escaped form is:
+// they hold no "~" or "/").
+func namedMapPath(path []string) bool {
+	return len(path) > 0 && slices.Contains(namedMaps, path[len(path)-1])
+}
 
 // namedMap reports whether ptr is one of namedMaps.
 func namedMap(ptr string) bool {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 
 	yaml4 "go.yaml.in/yaml/v4"
 	"gopkg.in/yaml.v3"
@@ -62,11 +61,8 @@ type treeSize struct{ nodes, bytes int }
 // the enclosing block, so the error is taken from go.yaml.in/yaml/v4's
 // parser, which keeps both marks.
 func parseYAML(file string, raw []byte) (*yaml.Node, error) {
-	if doc, ok, err := parseJSON(file, raw); ok {
-		if err == nil {
-			err = checkDuplicateKeys(file, doc)
-		}
-		return doc, err
+	if doc, ok := parseJSON(raw); ok {
+		return doc, checkDuplicateKeys(file, doc)
 	}
 	raw = decodeSurrogatePairs(raw)
 	var doc yaml.Node
@@ -113,7 +109,7 @@ func ReadInputYAML(path string) (*yaml.Node, error) {
 // first (which parseYAML alone reads) and the line it begins on (0 when the
 // second document does not parse).
 func secondDocumentLine(raw []byte) (int, bool) {
-	if !documentMarker.Match(raw) {
+	if !hasDocumentMarker(raw) {
 		return 0, false // the common case: parsed once only
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(decodeSurrogatePairs(raw)))
@@ -130,9 +126,29 @@ func secondDocumentLine(raw []byte) (int, bool) {
 	return second.Line, true
 }
 
-// documentMarker matches a line that starts or ends a YAML document ("---",
-// "..."), which a file with one document need not have.
-var documentMarker = regexp.MustCompile(`(?m)^(---|\.\.\.)([ \t\r]|$)`)
+// hasDocumentMarker reports whether a line of raw starts or ends a YAML
+// document: "---" or "..." followed by a space, a tab, a carriage return
+// or the line's end; a file with one document need not have one. (A byte
+// scan: the regular expression it replaced took 0.1 s on Stripe's 8 MB.)
+func hasDocumentMarker(raw []byte) bool {
+	for len(raw) > 0 {
+		if len(raw) >= 3 && (raw[0] == '-' && raw[1] == '-' && raw[2] == '-' || raw[0] == '.' && raw[1] == '.' && raw[2] == '.') {
+			if len(raw) == 3 {
+				return true
+			}
+			switch raw[3] {
+			case ' ', '\t', '\r', '\n':
+				return true
+			}
+		}
+		i := bytes.IndexByte(raw, '\n')
+		if i < 0 {
+			return false
+		}
+		raw = raw[i+1:]
+	}
+	return false
+}
 
 // chargeAliases takes from the budget the nodes and bytes alias expansion
 // adds to doc, in document order. It fails at the first alias whose

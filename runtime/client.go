@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 
 	"github.com/retrygen/retrygen/runtime/engine"
+	"github.com/retrygen/retrygen/runtime/internal/querymark"
 )
 
 // Request is one call's HTTP request, built once by generated code and
@@ -169,8 +170,9 @@ type Client struct {
 // the environment and the shared config file (retry-behavior.md §2), and
 // returns a client for endpoint. It returns an error naming the level and
 // value when the winning retry mode or max attempts is invalid
-// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), or when
-// endpoint is not an absolute http(s) URL.
+// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), when
+// endpoint is not an absolute http(s) URL, or when opts set a per-call
+// field (Endpoint, IdempotencyKey).
 func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	return newClient(svc, endpoint, opts)
 }
@@ -192,10 +194,11 @@ func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 // Every response body not handed to decode is drained (up to 4 KiB) and
 // closed.
 func (c *Client) Do(ctx context.Context, op *Operation, req *Request, opts *Options, decode func(*http.Response) error) (ResponseMetadata, error) {
-	if err := c.checkTarget(op, req, opts); err != nil { // target.go: never leave the endpoint
+	ep, err := c.checkTarget(op, req, opts) // target.go: never leave the endpoint
+	if err != nil {
 		return ResponseMetadata{}, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
-	md, err := c.do(ctx, op, req, opts, decode)
+	md, err := c.do(ctx, op, req, opts, ep, decode)
 	if err != nil {
 		return md, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
@@ -217,21 +220,19 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc == nil {
 		return nil, fmt.Errorf("runtime.NewClient: nil service")
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", redactURL(endpoint))
-	}
-	if msg := endpointDotSegment(endpoint, u); msg != "" {
-		return nil, errors.New(msg)
+	ep, err := parseEndpoint(endpoint) // target.go
+	if err != nil {
+		return nil, err
 	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
 	}
-	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: &url.URL{Scheme: u.Scheme, Host: u.Host}}
+	if opts.IdempotencyKey != "" {
+		return nil, errors.New("Options.IdempotencyKey is set per call: one key on every call makes the server answer each later call with the first call's result; set it in a call's options")
+	}
+	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: ep.origin}
 	c.observed = opts.Logger != nil || opts.OnAttempt != nil
-	c.baseQuery = quoteMarks(u.Query())
-	u.RawQuery, u.Fragment = "", ""
-	c.base = strings.TrimSuffix(u.String(), "/")
+	c.base, c.baseQuery = ep.base, ep.query
 	c.baseSlash = c.base + "/"
 	if hc, ok := opts.HTTPClient.(*http.Client); ok || opts.HTTPClient == nil {
 		if hc == nil {
@@ -277,7 +278,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if q, ok := c.fleet.(*engine.RetryQuota); ok && q == nil {
 		c.fleet = nil
 	}
-	if err := c.resolveFleet(u.Host); err != nil {
+	if err := c.resolveFleet(ep.origin.Host); err != nil {
 		return nil, err
 	}
 	for _, s := range []any{c.windows, c.fleet} {
@@ -499,7 +500,7 @@ type attemptBodies struct {
 // client's endpoint URL is not cached for this path.
 func (cl *callMachine) target(req *Request) string {
 	c := cl.c
-	if cl.endpoint != "" {
+	if cl.endpoint != nil {
 		return callTarget(cl.endpoint, req) // target.go, checked before the first attempt
 	}
 	if len(c.baseQuery) == 0 && len(req.Query) == 0 {
@@ -553,13 +554,13 @@ var drainBufs = sync.Pool{New: func() any { return new([maxDrain]byte) }}
 
 // mergeQuery encodes base (the endpoint's query) and extra (the request's)
 // together as openapi.EncodeQuery does: url.Values.Encode, with the
-// separators openapi.AppendQuery marked kept literal (literalSeparators).
+// separators openapi.AppendQuery marked kept literal (querymark.Literal).
 func mergeQuery(base, extra url.Values) string {
 	switch {
 	case len(extra) == 0:
-		return literalSeparators(base.Encode())
+		return querymark.Literal(base.Encode())
 	case len(base) == 0:
-		return literalSeparators(extra.Encode())
+		return querymark.Literal(extra.Encode())
 	}
 	all := make(url.Values, len(base)+len(extra))
 	for k, v := range base {
@@ -568,27 +569,7 @@ func mergeQuery(base, extra url.Values) string {
 	for k, v := range extra {
 		all[k] = append(all[k][:len(all[k]):len(all[k])], v...)
 	}
-	return literalSeparators(all.Encode())
-}
-
-// escapedSeparatorMark is openapi.SeparatorMark (U+FDD0) as
-// url.QueryEscape writes it. The runtime imports only the standard library
-// and its engine, so it cannot name openapi's constant:
-// TestQuerySeparatorsStayLiteralOnTheWire checks the two agree.
-const escapedSeparatorMark = "%EF%B7%90"
-
-// separatorReplacer turns each escaped mark and the escaped separator
-// after it into the separator on the wire, and an escaped doubled mark (a
-// mark that is data) into one escaped mark (openapi.EncodeQuery's rule).
-var separatorReplacer = strings.NewReplacer(escapedSeparatorMark+escapedSeparatorMark, escapedSeparatorMark, escapedSeparatorMark+"%2C", ",", escapedSeparatorMark+"%7C", "|", escapedSeparatorMark+"+", "%20")
-
-// literalSeparators returns the encoded query s with openapi.AppendQuery's
-// marked separators literal; s itself (no allocation) when it has none.
-func literalSeparators(s string) string {
-	if !strings.Contains(s, escapedSeparatorMark) {
-		return s
-	}
-	return separatorReplacer.Replace(s)
+	return querymark.Literal(all.Encode())
 }
 
 // firstHeader returns the first non-empty value of the canonical header keys
@@ -624,36 +605,4 @@ func (c *Client) Options() Options {
 	o := c.opts
 	o.BeforeAttempt, o.OnAttempt, o.OnCall = nil, nil, nil
 	return o
-}
-
-// separatorMark is openapi.SeparatorMark (U+FDD0), which the runtime cannot
-// name (TestQuerySeparatorsStayLiteralOnTheWire checks the two agree).
-const separatorMark = "\uFDD0"
-
-// quoteMarks doubles, as openapi.QuoteSeparatorMarks does, each
-// separatorMark in the keys and values of q, a query the runtime got from
-// somewhere other than openapi.AppendQuery (the endpoint's, a next-page
-// link's): there a mark is data and must reach the wire as it is. q itself
-// is returned when it holds no mark.
-func quoteMarks(q url.Values) url.Values {
-	found := false
-	for k, vs := range q {
-		found = found || strings.Contains(k, separatorMark)
-		for _, v := range vs {
-			found = found || strings.Contains(v, separatorMark)
-		}
-	}
-	if !found {
-		return q
-	}
-	out := make(url.Values, len(q))
-	double := func(s string) string { return strings.ReplaceAll(s, separatorMark, separatorMark+separatorMark) }
-	for k, vs := range q {
-		qs := make([]string, len(vs))
-		for i, v := range vs {
-			qs[i] = double(v)
-		}
-		out[double(k)] = qs
-	}
-	return out
 }

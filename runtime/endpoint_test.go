@@ -63,7 +63,7 @@ func TestPerCallEndpointStaysOnDeclaredServers(t *testing.T) {
 	invalid(call(upload, c.srv.URL+"/v2", "/files"), `endpoint "`+c.srv.URL+`/v2" is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for Upload`)
 	invalid(call(plain, b.srv.URL+"/v2", "/x"), `endpoint "`+b.srv.URL+`/v2" is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for Get`)
 	invalid(call(upload, strings.Replace(b.srv.URL, "http:", "https:", 1)+"/v2", "/files"), `endpoint "`+strings.Replace(b.srv.URL, "http:", "https:", 1)+`/v2" is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for Upload`)
-	invalid(call(upload, "uploads.example.com", "/files"), `endpoint "uploads.example.com" is not an absolute http or https URL`)
+	invalid(call(upload, "uploads.example.com", "/files"), `endpoint "uploads.example.com": must be an absolute http or https URL`)
 
 	// A redirect from the operation's server back to the client's endpoint
 	// is another origin for this call: not followed.

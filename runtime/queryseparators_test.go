@@ -16,8 +16,6 @@ import (
 // bytes): the runtime encodes Request.Query as openapi.EncodeQuery does,
 // also merged with the endpoint's own query.
 func TestQuerySeparatorsStayLiteralOnTheWire(t *testing.T) {
-	require.Equal(t, openapi.SeparatorMark, separatorMark)
-	require.Equal(t, url.QueryEscape(openapi.SeparatorMark), escapedSeparatorMark)
 	q := url.Values{}
 	openapi.AppendQuery(q, "tags", []string{"a,b", "c"}, openapi.StyleForm, false)
 	openapi.AppendQuery(q, "pipes", []string{"p|q", "r"}, openapi.StylePipeDelimited, false)
@@ -52,4 +50,24 @@ func TestQueryMarksFromElsewhereStayData(t *testing.T) {
 	_, err = c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/items", Query: next}, nil, nil)
 	require.NoError(t, err)
 	require.Equal(t, "http://svc.test/items?after=x%EF%B7%90%2Cy&k=a%EF%B7%90%7Cb", sc.requests()[0].url)
+}
+
+// On the wire, a query API key (openapi.APIKey, a BeforeAttempt hook) is
+// added to the query as the runtime built it: the style's literal
+// separators stay literal on that path too (it used to re-encode the query,
+// sending "tags=a%2Cb%2Cc"), and every attempt carries the key once.
+func TestQueryAPIKeyKeepsLiteralSeparatorsOnTheWire(t *testing.T) {
+	q := url.Values{}
+	openapi.AppendQuery(q, "tags", []string{"a,b", "c"}, openapi.StyleForm, false)
+	openapi.AppendQuery(q, "ids", []int{1, 2}, openapi.StyleSpaceDelimited, false)
+	sc := script(status(503), status(200))
+	c, err := NewClient(testService(), "http://svc.test/?k=v", Options{HTTPClient: sc, BeforeAttempt: openapi.APIKey(openapi.APIKeyInQuery, "api_key", "s3cr3t")})
+	require.NoError(t, err)
+	_, err = c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/items", Query: q}, nil, nil)
+	require.NoError(t, err)
+	reqs := sc.requests()
+	require.Len(t, reqs, 2)
+	for _, r := range reqs {
+		require.Equal(t, "http://svc.test/items?ids=1%202&k=v&tags=a%2Cb,c&api_key=s3cr3t", r.url)
+	}
 }

@@ -2,16 +2,19 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
+	"syscall"
 )
 
 // A request body is replayed on a retry in one of these ways, in this order
 // (retry-behavior.md §3): Request.GetBody, called for every attempt; a
 // Request.BodyReader that is an io.Seeker, streamed (never buffered) and
 // rewound to where it started before every retry (one whose first Seek
-// fails is read as one that cannot seek); a BodyReader of at most
+// fails with ESPIPE or errors.ErrUnsupported is read as one that cannot
+// seek; another first-Seek error ends the call); a BodyReader of at most
 // MaxReplayBody bytes, buffered (bufferBody); Request.Body. A longer
 // BodyReader that cannot seek is streamed once (streamBody): the call makes
 // one attempt, and a failure that would have been retried returns a
@@ -30,13 +33,18 @@ type seekBody struct {
 }
 
 // newSeekBody records where r starts and how long it is. It returns nil
-// and no error when r's first Seek fails (a pipe's *os.File, a multipart
-// body with a file that cannot seek): nothing was read or moved, so r is
-// read as a body that cannot seek.
+// and no error when r's first Seek says r cannot seek (an error matching
+// syscall.ESPIPE, a pipe's *os.File, or errors.ErrUnsupported, which
+// openapi.ErrNotSeekable of a multipart body with a file that cannot seek
+// matches): nothing was read or moved, so r is read as a body that cannot
+// seek. Any other Seek error is returned ("request body: …").
 func newSeekBody(r io.ReadSeeker) (*seekBody, error) {
 	start, err := r.Seek(0, io.SeekCurrent)
-	if err != nil {
+	if errors.Is(err, syscall.ESPIPE) || errors.Is(err, errors.ErrUnsupported) {
 		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("request body: %w", err)
 	}
 	end, err := r.Seek(0, io.SeekEnd)
 	if err != nil {

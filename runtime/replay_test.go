@@ -5,10 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/retrygen/retrygen/runtime/openapi"
@@ -114,4 +117,55 @@ func TestMultipartBodyWithASeekableFileIsRewoundForTheRetry(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 2, md.Attempts)
 	require.Equal(t, srv2.sums[0], srv2.sums[1])
+}
+
+// seekFails is a body whose Seek always fails with err.
+type seekFails struct {
+	io.Reader
+	err error
+}
+
+func (s seekFails) Seek(int64, int) (int64, error) { return 0, s.err }
+
+// Only a first Seek that says the body cannot seek (ESPIPE: a pipe's
+// *os.File; errors.ErrUnsupported, which openapi.ErrNotSeekable matches)
+// makes the body one that cannot seek, read and buffered; any other error
+// ends the call before anything is sent (every first-Seek error was read
+// as "cannot seek", so a body whose Seek failed for another reason was
+// sent anyway).
+func TestFirstSeekErrorIsReturnedUnlessTheBodyCannotSeek(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&os.PathError{Op: "seek", Path: "|0", Err: syscall.ESPIPE}, ""},
+		{errors.ErrUnsupported, ""},
+		{fmt.Errorf("%w: part %q", openapi.ErrNotSeekable, "file"), ""},
+		{os.ErrClosed, "request body: file already closed"},
+		{errors.New("disk gone"), "request body: disk gone"},
+	} {
+		sc := script(status(503), status(200))
+		c, err := NewClient(testService(), "http://svc.test", Options{HTTPClient: sc})
+		require.NoError(t, err)
+		md, err := c.Do(context.Background(), opPost, &Request{Method: "POST", Path: "/", BodyReader: seekFails{strings.NewReader("data"), tc.err}}, nil, nil)
+		if tc.want == "" {
+			require.NoError(t, err, "%v", tc.err)
+			require.Equal(t, 2, md.Attempts)
+			continue
+		}
+		require.EqualError(t, err, "test: PutThing: "+tc.want)
+		require.Empty(t, sc.requests())
+	}
+	pr, pw, err := os.Pipe() // a real pipe's first Seek: ESPIPE
+	require.NoError(t, err)
+	_, err = pw.WriteString("data")
+	require.NoError(t, err)
+	require.NoError(t, pw.Close())
+	sc := script(status(503), status(200))
+	c, err := NewClient(testService(), "http://svc.test", Options{HTTPClient: sc})
+	require.NoError(t, err)
+	md, err := c.Do(context.Background(), opPost, &Request{Method: "POST", Path: "/", BodyReader: pr}, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, 2, md.Attempts)
+	require.Equal(t, "data", string(sc.requests()[1].body))
 }

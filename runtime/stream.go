@@ -92,14 +92,16 @@ var errAttemptTimeout = fmt.Errorf("attempt timeout: %w", context.DeadlineExceed
 // headers arrive; the body then lives as long as ctx. It returns the same
 // errors as Do.
 func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Options) (*Stream, error) {
-	if err := c.checkTarget(op, req, opts); err != nil { // target.go: never leave the endpoint
-		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
-	}
-	s := &Stream{req: req}
-	ctx, err := c.begin(ctx, &s.cl, op, req, opts)
+	ep, err := c.checkTarget(op, req, opts) // target.go: never leave the endpoint
 	if err != nil {
 		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
 	}
+	s := &Stream{req: req}
+	ctx, err = c.begin(ctx, &s.cl, op, req, opts)
+	if err != nil {
+		return nil, &OperationError{Service: c.svc.errorName(), Operation: op.Name, Err: err}
+	}
+	s.cl.endpoint = ep // checkTarget's
 	s.cl.stream = s
 	// Options.ResumeStreams makes a stream call retry-safe (its policy,
 	// resolved here once, before any attempt).
@@ -332,6 +334,37 @@ func (s *Stream) Close() error {
 // once: the OnCall End hook runs.
 func (s *Stream) finish(err error) {
 	s.endOnce.Do(func() { s.cl.end(err) })
+}
+
+// DecodeHeaders runs decode on the stream's response before its body is
+// read: generated code reads the response's declared headers into the
+// output's fields with it, as Client.Do's decoder does for a decoded body.
+// A decode error closes the stream, ends the call with it and is returned
+// as Do returns a decoder's: an *OperationError around a *DecodeError.
+func (s *Stream) DecodeHeaders(decode func(*http.Response) error) error {
+	s.mu.Lock()
+	resp := s.resp
+	s.mu.Unlock()
+	if resp == nil {
+		return nil
+	}
+	if err := decode(resp); err != nil {
+		return s.fail(&DecodeError{Operation: s.cl.op.Name, StatusCode: resp.StatusCode, Err: err})
+	}
+	return nil
+}
+
+// WrapError returns err as an *OperationError naming the stream's call
+// (err itself when it is nil or already one): openapi.EventStream wraps
+// the errors it returns with it (openapi.ErrorWrapper), so an event
+// stream's decode, size and context errors name the call as its other
+// errors do.
+func (s *Stream) WrapError(err error) error {
+	var oe *OperationError
+	if err == nil || errors.As(err, &oe) {
+		return err
+	}
+	return &OperationError{Service: s.cl.c.svc.errorName(), Operation: s.cl.op.Name, Err: err}
 }
 
 // fail ends the stream and the call with err, wrapped in an

@@ -6,6 +6,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/retrygen/retrygen/runtime/internal/querymark"
 )
 
 // DotSegmentPathParameter is the [InvalidParamError] reason of a path whose
@@ -23,52 +27,122 @@ const DotSegmentPathParameter = "dot segment in path parameter"
 // or ".." segment. The attempt's URL is the endpoint (the client's, fixed
 // at NewClient, or the checked call Endpoint) followed by Path, so with
 // these checks no spec and no input can send a request, or the credentials
-// it carries, to another scheme, host or port. It returns an
-// *InvalidParamsError (field "Options.Endpoint" or "Request.Path"), nil
-// when the call is safe.
-func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) error {
+// it carries, to another scheme, host or port. It returns the call
+// Endpoint parsed (nil for the client's), which every attempt and stream
+// resume of the call uses (callMachine.endpoint), or an
+// *InvalidParamsError (field "Options.Endpoint" or "Request.Path").
+func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) (*endpoint, error) {
+	var ep *endpoint
+	if opts != nil && opts.IdempotencyKey != "" && op.IdempotencyHeader == "" {
+		return nil, ErrNoIdempotencyHeader // options.go: a key that would do nothing
+	}
 	if opts != nil && opts.Endpoint != "" {
-		if err := c.checkEndpoint(op, opts.Endpoint); err != nil {
-			return err
+		var err error
+		if ep, err = c.checkEndpoint(op, opts.Endpoint); err != nil {
+			return nil, err
 		}
 	}
-	return checkPath(req)
+	return ep, checkPath(req)
 }
 
-// checkEndpoint returns an *InvalidParamsError (field "Options.Endpoint")
-// unless endpoint is an absolute http(s) URL, with no dot segment in its
-// path, with the origin of the client's endpoint or of one of op.Servers
-// (a relative server URL has the client's origin).
-func (c *Client) checkEndpoint(op *Operation, endpoint string) error {
+// endpoint is an endpoint URL parsed and checked once (parseEndpoint): the
+// client's, at NewClient, or a call's Options.Endpoint, before its first
+// attempt.
+type endpoint struct {
+	// origin is its scheme and host[:port].
+	origin *url.URL
+	// base is the URL without query, fragment and trailing slash; the
+	// request path follows it.
+	base string
+	// query is its query, each U+FDD0 in it quoted as data
+	// (querymark.QuoteValues), merged with each request's.
+	query url.Values
+}
+
+// parseEndpoint parses s, the client's endpoint or a call's
+// Options.Endpoint. It returns an error, s quoted with its query values
+// and userinfo REDACTED (redactURL), unless s is an absolute http(s) URL
+// with no dot segment in its path.
+func parseEndpoint(s string) (*endpoint, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", redactURL(s))
+	}
+	if msg := endpointDotSegment(s, u); msg != "" {
+		return nil, errors.New(msg)
+	}
+	ep := &endpoint{origin: &url.URL{Scheme: u.Scheme, Host: u.Host}, query: querymark.QuoteValues(u.Query())}
+	u.RawQuery, u.Fragment = "", ""
+	ep.base = strings.TrimSuffix(u.String(), "/")
+	return ep, nil
+}
+
+// checkEndpoint returns endpoint parsed (parseEndpoint), or an
+// *InvalidParamsError (field "Options.Endpoint") unless it is an absolute
+// http(s) URL, with no dot segment in its path, with the origin of the
+// client's endpoint or of one of op.Servers (a relative server URL has the
+// client's origin).
+func (c *Client) checkEndpoint(op *Operation, endpoint string) (*endpoint, error) {
 	invalid := func(reason string) error {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Options.Endpoint", Reason: reason}}}
 	}
-	u, err := url.Parse(endpoint)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return invalid(fmt.Sprintf("endpoint %q is not an absolute http or https URL", redactURL(endpoint)))
+	ep, err := parseEndpoint(endpoint)
+	if err != nil {
+		return nil, invalid(err.Error())
 	}
-	if msg := endpointDotSegment(endpoint, u); msg != "" {
-		return invalid(msg)
+	if sameOrigin(ep.origin, c.origin) {
+		return ep, nil
 	}
-	if sameOrigin(u, c.origin) {
-		return nil
-	}
-	for _, s := range op.Servers {
-		if su, err := url.Parse(s); err == nil && su.IsAbs() && sameOrigin(u, su) {
-			return nil
+	for _, su := range serverOrigins(op) {
+		if sameOrigin(ep.origin, su) {
+			return ep, nil
 		}
 	}
-	return invalid(fmt.Sprintf("endpoint %q is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for %s", redactURL(endpoint), op.Name))
+	return nil, invalid(fmt.Sprintf("endpoint %q is neither the client's endpoint (its scheme, host and port) nor a server the spec declares for %s", redactURL(endpoint), op.Name))
 }
 
-// callTarget is Call.target for a call's own Endpoint (checked by
-// checkEndpoint): that URL without a trailing slash, then the path, then
-// its query merged with the request's.
-func callTarget(endpoint string, req *Request) string {
-	u, _ := url.Parse(endpoint) // checkEndpoint parsed it
-	q := quoteMarks(u.Query())  // a U+FDD0 there is data, as in the client's endpoint
-	u.RawQuery, u.Fragment = "", ""
-	return withQuery(strings.TrimSuffix(u.String(), "/")+req.Path, req, q)
+// serverOrigins returns the absolute URLs of op.Servers parsed, once per
+// Operation for the process (an Operation is a declaration, not changed
+// once called): at most maxServerOrigins operations are kept, counted by
+// nServerOrigins; past that they are parsed per call.
+func serverOrigins(op *Operation) []*url.URL {
+	if len(op.Servers) == 0 {
+		return nil
+	}
+	if v, ok := serverOriginsOf.Load(op); ok {
+		return v.([]*url.URL)
+	}
+	var us []*url.URL
+	for _, s := range op.Servers {
+		if su, err := url.Parse(s); err == nil && su.IsAbs() {
+			us = append(us, su)
+		}
+	}
+	if nServerOrigins.Load() < maxServerOrigins {
+		if prev, loaded := serverOriginsOf.LoadOrStore(op, us); loaded {
+			return prev.([]*url.URL)
+		}
+		nServerOrigins.Add(1)
+	}
+	return us
+}
+
+// serverOriginsOf holds serverOrigins' results (*Operation → []*url.URL).
+var (
+	serverOriginsOf sync.Map
+	nServerOrigins  atomic.Int32
+)
+
+// maxServerOrigins bounds serverOriginsOf, as maxSharedPolicies bounds the
+// shared policies: a caller that builds a new Operation per call gets its
+// servers parsed per call instead of a cache that grows.
+const maxServerOrigins = 4096
+
+// callTarget is callMachine.target for a call's own Endpoint ep (checked
+// by checkEndpoint): its base, then the path, then its query merged with
+// the request's.
+func callTarget(ep *endpoint, req *Request) string {
+	return withQuery(ep.base+req.Path, req, ep.query)
 }
 
 // checkPath is checkTarget's rule for Request.Path.

@@ -34,3 +34,22 @@ func TestAuthHooks(t *testing.T) {
 		})
 	}
 }
+
+// The query API key hook keeps the query as the request was built (a
+// style's literal separators, the order of its pairs) and only drops the
+// key's earlier values and adds its own; it used to re-encode the whole
+// query with url.Values.Encode, which escaped the separators
+// ("tags=a%2Cb,c" went out as "tags=a%2Cb%2Cc") and sorted the pairs.
+func TestAPIKeyInQueryKeepsTheQueryAsBuilt(t *testing.T) {
+	req, err := http.NewRequest(http.MethodGet, "http://svc.test/x?tags=a%2Cb,c&api_key=old&ids=1%202&pipes=p%7Cq|r&api%5Fkey=old2", nil)
+	require.NoError(t, err)
+	hook := APIKey(APIKeyInQuery, "api_key", "k 1/\uFDD0")
+	require.NoError(t, hook(req, 1))
+	require.Equal(t, "tags=a%2Cb,c&ids=1%202&pipes=p%7Cq|r&api_key=k+1%2F%EF%B7%90", req.URL.RawQuery)
+	require.NoError(t, hook(req, 2)) // a second attempt's hook replaces, never repeats
+	require.Equal(t, "tags=a%2Cb,c&ids=1%202&pipes=p%7Cq|r&api_key=k+1%2F%EF%B7%90", req.URL.RawQuery)
+	req, err = http.NewRequest(http.MethodGet, "http://svc.test/x", nil)
+	require.NoError(t, err)
+	require.NoError(t, hook(req, 1))
+	require.Equal(t, "http://svc.test/x?api_key=k+1%2F%EF%B7%90", req.URL.String())
+}

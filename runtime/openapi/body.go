@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/querymark"
 )
 
 // JSONBody marshals v as a JSON request body; a nil v (or nil pointer)
@@ -102,7 +104,7 @@ func FormBody(v any, enc map[string]Encoding) ([]byte, error) {
 		}
 		b.WriteString(url.QueryEscape(kvs[i]))
 		b.WriteByte('=')
-		b.WriteString(literalSeparators(url.QueryEscape(kvs[i+1]))) // AppendQuery's separators stay literal
+		b.WriteString(querymark.Literal(url.QueryEscape(kvs[i+1]))) // AppendQuery's separators stay literal
 	}
 	return []byte(b.String()), nil
 }

@@ -229,14 +229,16 @@ var jsonNull = []byte("null")
 //
 // Members the object has that a member does not declare never disqualify
 // it (APIs add fields). When no member fits, Decode returns a *UnionError
-// naming every member tried and keeping b. A decoder count other than
+// naming every member tried and keeping b. A union with no members (the
+// generator dropped every one that led back to the union itself) decodes
+// every value into none: -1, nil. A decoder count other than
 // len(u.Variants) is an error naming the union (never an index panic).
 func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 	if len(decoders) != len(u.Variants) {
 		return -1, fmt.Errorf("openapi: union %s: %d decoders for %d variants", u.Name, len(decoders), len(u.Variants))
 	}
 	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
+	if string(b) == "null" || len(u.Variants) == 0 {
 		return -1, nil
 	}
 	kind := jsonKind(b)

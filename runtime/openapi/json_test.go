@@ -427,3 +427,15 @@ func TestConstTextSendsTheOnlyValueWhenEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestUnionDecodeNoVariants: a union whose every variant the generator
+// dropped (each led back to the union itself) keeps any value in Raw and
+// sets no variant: no error, no recursion.
+func TestUnionDecodeNoVariants(t *testing.T) {
+	u := &Union{Name: "U"}
+	for _, b := range []string{`"x"`, `5`, `{"a":1}`, `null`} {
+		i, err := u.Decode([]byte(b))
+		require.NoError(t, err, b)
+		require.Equal(t, -1, i, b)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/textproto"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // MultipartStream is a multipart/form-data request body written through a
@@ -30,8 +31,12 @@ type MultipartStream struct {
 	pr       *io.PipeReader
 	pw       *io.PipeWriter
 	done     chan struct{} // closed when write returns
-	read     int64         // bytes read since the start (or the last rewind)
-	size     int64         // the whole body's length, -1 until measured
+	// closed: Close was called (since the last rewind); inRead: the writer
+	// is in a file part's Read. Close waits for the writer unless it is in
+	// a Read, which the writer does not start once closed is set.
+	closed, inRead atomic.Bool
+	read           int64 // bytes read since the start (or the last rewind)
+	size           int64 // the whole body's length, -1 until measured
 }
 
 // streamPart is one part ready to write: its header and either its bytes
@@ -124,9 +129,13 @@ func partHeader(r multipartPart) textproto.MIMEHeader {
 	return hdr
 }
 
-// Read reads the body, starting its writer on the first call.
+// Read reads the body, starting its writer on the first call. After
+// Close it returns io.ErrClosedPipe.
 func (s *MultipartStream) Read(p []byte) (int, error) {
 	s.start()
+	if s.pr == nil { // closed before its writer started
+		return 0, io.ErrClosedPipe
+	}
 	n, err := s.pr.Read(p)
 	s.read += int64(n)
 	return n, err
@@ -135,8 +144,20 @@ func (s *MultipartStream) Read(p []byte) (int, error) {
 // ErrNotSeekable is returned by [MultipartStream.Seek] when a file part's
 // reader is not an io.Seeker (or its Seek fails), and for a seek other than
 // the position (0, io.SeekCurrent), the length (0, io.SeekEnd) or a rewind
-// (0, io.SeekStart).
-var ErrNotSeekable = errors.New("openapi: multipart body cannot seek: a file part's reader is not an io.Seeker")
+// (0, io.SeekStart). It matches errors.ErrUnsupported (errors.Is), which
+// the runtime reads as "this body cannot seek".
+var ErrNotSeekable error = notSeekable{}
+
+// notSeekable is ErrNotSeekable's type.
+type notSeekable struct{}
+
+func (notSeekable) Error() string {
+	return "openapi: multipart body cannot seek: a file part's reader is not an io.Seeker"
+}
+
+// Is reports errors.ErrUnsupported: a body that cannot seek is an
+// unsupported operation.
+func (notSeekable) Is(target error) bool { return target == errors.ErrUnsupported }
 
 // Seek answers the three seeks a replaying sender makes (io.Seeker):
 // (0, io.SeekCurrent) returns the bytes read so far; (0, io.SeekEnd) the
@@ -163,8 +184,9 @@ func (s *MultipartStream) Seek(offset int64, whence int) (int64, error) {
 		if s.pr != nil {
 			_ = s.pr.CloseWithError(errClosed)
 			<-s.done
-			s.once, s.pr, s.pw = sync.Once{}, nil, nil
 		}
+		s.once, s.pr, s.pw, s.done = sync.Once{}, nil, nil, nil
+		s.closed.Store(false)
 		for _, p := range s.parts {
 			if p.file == nil {
 				continue
@@ -229,10 +251,25 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Close ends the body: the writer stops at its next write. It returns nil.
+// Close ends the body and returns nil. A body not being written (never
+// read, or rewound and not read since) starts no writer. Otherwise the
+// writer stops at its next write, and Close returns once it has stopped,
+// so no file's reader is read after Close returns; but for a writer in a
+// file's Read (a stalled reader), which Close does not wait for (that
+// could last forever): it stops when that Read returns, reading nothing
+// more. Reads after Close fail with io.ErrClosedPipe.
 func (s *MultipartStream) Close() error {
-	s.start()
-	return s.pr.CloseWithError(errClosed)
+	s.closed.Store(true)
+	started := true
+	s.once.Do(func() { started = false }) // a later Read starts nothing
+	if !started {
+		return nil
+	}
+	_ = s.pr.CloseWithError(errClosed)
+	if !s.inRead.Load() {
+		<-s.done
+	}
+	return nil
 }
 
 // errClosed is what the writer sees after Close.
@@ -261,7 +298,7 @@ func (s *MultipartStream) write(pw *io.PipeWriter, done chan struct{}) {
 			break
 		}
 		if p.file != nil {
-			if _, err = io.Copy(part, p.file); err != nil {
+			if _, err = io.Copy(part, guardedReader{s, p.file}); err != nil {
 				err = fmt.Errorf("multipart part %q: %w", partName(p.header), err)
 			}
 			continue
@@ -272,6 +309,23 @@ func (s *MultipartStream) write(pw *io.PipeWriter, done chan struct{}) {
 		err = w.Close()
 	}
 	_ = pw.CloseWithError(err)
+}
+
+// guardedReader is a file part's reader as the writer reads it: it marks
+// the stream's inRead during each Read and reads nothing once the stream
+// is closed (MultipartStream.Close).
+type guardedReader struct {
+	s *MultipartStream
+	r io.Reader
+}
+
+func (g guardedReader) Read(p []byte) (int, error) {
+	g.s.inRead.Store(true)
+	defer g.s.inRead.Store(false)
+	if g.s.closed.Load() {
+		return 0, errClosed
+	}
+	return g.r.Read(p)
 }
 
 // partName returns the name parameter of a part's Content-Disposition.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -104,4 +105,98 @@ func TestMultipartStreamRewindsSeekableFiles(t *testing.T) {
 	_, err = pipe.Seek(0, io.SeekCurrent)
 	require.ErrorIs(t, err, ErrNotSeekable)
 	require.NoError(t, pipe.Close())
+}
+
+// countingFile counts the Reads of a file part's reader.
+type countingFile struct {
+	n int
+	r io.Reader
+}
+
+func (c *countingFile) Read(p []byte) (int, error) { c.n++; return c.r.Read(p) }
+
+// Close of a stream never read (or rewound and not read since) starts no
+// writer and reads no file (it started the writer just to stop it); reads
+// after Close fail as they do after a started body's Close.
+func TestMultipartStreamCloseBeforeReadingStartsNoWriter(t *testing.T) {
+	f := &countingFile{r: strings.NewReader("data")}
+	s, _, err := MultipartReader(Part{Name: "file", Value: File{Body: f}})
+	require.NoError(t, err)
+	require.NoError(t, s.Close())
+	require.Nil(t, s.done, "no writer started")
+	_, err = s.Read(make([]byte, 8))
+	require.ErrorIs(t, err, io.ErrClosedPipe)
+	require.Nil(t, s.done, "no writer started")
+	require.Equal(t, 0, f.n)
+
+	rs, _, err := MultipartReader(Part{Name: "file", Value: File{Body: bytes.NewReader([]byte("data"))}})
+	require.NoError(t, err)
+	_, err = io.ReadFull(rs, make([]byte, 8))
+	require.NoError(t, err)
+	_, err = rs.Seek(0, io.SeekStart)
+	require.NoError(t, err)
+	require.NoError(t, rs.Close())
+	require.Nil(t, rs.done, "a rewound body starts no writer on Close")
+}
+
+// Close of a body being read returns once its writer has stopped, so no
+// reader of the caller's is read after Close returns (the caller may reuse
+// or rewind it); it returned while the writer still ran.
+func TestMultipartStreamCloseWaitsForTheWriter(t *testing.T) {
+	for range 50 {
+		s, _, err := MultipartReader(Part{Name: "file", Value: File{Body: io.LimitReader(zeros{}, 1<<30)}})
+		require.NoError(t, err)
+		_, err = io.ReadFull(s, make([]byte, 1024))
+		require.NoError(t, err)
+		done := s.done
+		require.NoError(t, s.Close())
+		select {
+		case <-done:
+		default:
+			t.Fatal("Close returned before its writer stopped")
+		}
+	}
+}
+
+// blockingFile returns its data, then blocks in Read until released.
+type blockingFile struct {
+	data    []byte
+	release chan struct{}
+}
+
+func (b *blockingFile) Read(p []byte) (int, error) {
+	if len(b.data) > 0 {
+		n := copy(p, b.data)
+		b.data = b.data[n:]
+		return n, nil
+	}
+	<-b.release
+	return 0, io.EOF
+}
+
+// Close does not wait for a writer blocked in a file's Read (a stalled
+// reader): waiting could last forever. The writer stops once that Read
+// returns, reading nothing more.
+func TestMultipartStreamCloseDoesNotWaitForAStalledFile(t *testing.T) {
+	f := &blockingFile{data: []byte("abc"), release: make(chan struct{})}
+	s, _, err := MultipartReader(Part{Name: "file", Value: File{Body: f}})
+	require.NoError(t, err)
+	var got []byte
+	buf := make([]byte, 64)
+	for !bytes.HasSuffix(got, []byte("abc")) {
+		n, err := s.Read(buf)
+		require.NoError(t, err)
+		got = append(got, buf[:n]...)
+	}
+	// The writer now waits in the file's second Read.
+	closed := make(chan error)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for a stalled file")
+	}
+	close(f.release)
+	<-s.done
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/querymark"
 )
 
 // Parameter styles of OpenAPI 3.0 §4.7.12.4 ("Style Values"). Generated code
@@ -250,9 +252,9 @@ func joinQuoted(elems []string, sep string) string {
 // pipeDelimited "|", spaceDelimited " "), so that encoding can keep the
 // separator literal while escaping the same character inside a value. It is
 // U+FDD0, a Unicode noncharacter (reserved for a program's internal use,
-// never meaningful text). [EncodeQuery] and runtime.Client (its
-// mergeQuery, which must match EncodeQuery) remove it.
-const SeparatorMark = "\uFDD0"
+// never meaningful text). [EncodeQuery] and runtime.Client remove it; the
+// rule has one definition, in runtime/internal/querymark.
+const SeparatorMark = querymark.Mark
 
 // QuoteSeparatorMarks returns s with each [SeparatorMark] in it doubled, as
 // every key and value a query gets must be, unless it is AppendQuery's own
@@ -262,36 +264,13 @@ const SeparatorMark = "\uFDD0"
 // a literal separator. [AppendQuery] and [Credentials.Apply] quote what they
 // add; so does the runtime for the endpoint's query and a next-page link's.
 // s itself is returned (no allocation) when it holds no mark.
-func QuoteSeparatorMarks(s string) string {
-	if !strings.Contains(s, SeparatorMark) {
-		return s
-	}
-	return strings.ReplaceAll(s, SeparatorMark, SeparatorMark+SeparatorMark)
-}
-
-// escapedMark is SeparatorMark as url.QueryEscape writes it.
-const escapedMark = "%EF%B7%90"
+func QuoteSeparatorMarks(s string) string { return querymark.Quote(s) }
 
 // EncodeQuery is url.Values.Encode with the separators [AppendQuery]
 // marked kept literal: ",", "|", and a space as "%20" (a space inside a
-// value stays "+").
-func EncodeQuery(q url.Values) string {
-	return literalSeparators(q.Encode())
-}
-
-// literalSeparators returns the query-encoded s with each escaped
-// [SeparatorMark] and the escaped separator after it ("%2C", "%7C", "+")
-// replaced with the literal separator (",", "|", "%20"), and each escaped
-// doubled mark (a mark that is data, see [QuoteSeparatorMarks]) with one
-// escaped mark. s without a mark is returned as it is.
-func literalSeparators(s string) string {
-	if !strings.Contains(s, escapedMark) {
-		return s
-	}
-	return separatorReplacer.Replace(s)
-}
-
-var separatorReplacer = strings.NewReplacer(escapedMark+escapedMark, escapedMark, escapedMark+"%2C", ",", escapedMark+"%7C", "|", escapedMark+"+", "%20")
+// value stays "+"). runtime.Client encodes every request's query the same
+// way (one rule, runtime/internal/querymark).
+func EncodeQuery(q url.Values) string { return querymark.Encode(q) }
 
 // SetHeader sets header parameter name to v in simple style (OpenAPI 3.0
 // §4.7.12.4): arrays "a,b", objects "k,v" or, exploded, "k=v". An absent
