@@ -32,8 +32,8 @@ func convert31(root *yaml.Node, d *diags) {
 		return
 	}
 	c := &conv31{d: d, anchors: map[string][]string{}}
-	c.collect(root, "")
-	c.rewrite(root, "", nil)
+	c.collect(root, nil)
+	c.rewrite(root, nil, nil)
 }
 
 // conv31 holds the $dynamicAnchor locations found by collect.
@@ -42,43 +42,45 @@ type conv31 struct {
 	anchors map[string][]string // anchor → JSON pointers, document order
 }
 
-// collect records every $dynamicAnchor's JSON pointer.
-func (c *conv31) collect(n *yaml.Node, ptr string) {
+// collect records every $dynamicAnchor's JSON pointer; path holds the
+// tokens of n's pointer, built only for an anchor (issue 24: a string per
+// node was this walk's time), a child's appended to it (siblings share its
+// backing array).
+func (c *conv31) collect(n *yaml.Node, path []string) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i].Value, n.Content[i+1]
 			if k == "$dynamicAnchor" && v.Kind == yaml.ScalarNode {
-				c.anchors[v.Value] = append(c.anchors[v.Value], ptr)
+				c.anchors[v.Value] = append(c.anchors[v.Value], pointer(path...))
 			}
-			c.collect(v, child(ptr, k))
+			c.collect(v, append(path, k))
 		}
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
-			c.collect(v, child(ptr, strconv.Itoa(i)))
+			c.collect(v, append(path, strconv.Itoa(i)))
 		}
 	}
 }
 
 // rewrite converts $recursiveRef and $dynamicRef below n; recursive lists
 // the pointers of the enclosing schemas with $recursiveAnchor: true,
-// innermost last.
-func (c *conv31) rewrite(n *yaml.Node, ptr string, recursive []string) {
+// innermost last. path holds the tokens of n's pointer (as in collect).
+func (c *conv31) rewrite(n *yaml.Node, path []string, recursive []string) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		if v := mapValue(n, "$recursiveAnchor"); v != nil && v.Value == "true" {
-			recursive = append(recursive[:len(recursive):len(recursive)], ptr)
+			recursive = append(recursive[:len(recursive):len(recursive)], pointer(path...))
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			kptr := child(ptr, k.Value)
 			switch k.Value {
 			case "$recursiveRef":
 				target := ""
 				if len(recursive) > 0 {
 					target = recursive[len(recursive)-1]
 				}
-				if c.replace(n, i, kptr, "$recursiveRef", target, ptr) {
+				if c.replace(n, i, pointer(append(path, k.Value)...), "$recursiveRef", target, pointer(path...)) {
 					i -= 2
 				}
 				continue
@@ -87,16 +89,17 @@ func (c *conv31) rewrite(n *yaml.Node, ptr string, recursive []string) {
 					k.Value = "$ref"
 					continue
 				}
-				if c.replace(n, i, kptr, "$dynamicRef", c.anchor(strings.TrimPrefix(v.Value, "#"), ptr), ptr) {
+				ptr := pointer(path...)
+				if c.replace(n, i, pointer(append(path, k.Value)...), "$dynamicRef", c.anchor(strings.TrimPrefix(v.Value, "#"), ptr), ptr) {
 					i -= 2
 				}
 				continue
 			}
-			c.rewrite(v, kptr, recursive)
+			c.rewrite(v, append(path, k.Value), recursive)
 		}
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
-			c.rewrite(v, child(ptr, strconv.Itoa(i)), recursive)
+			c.rewrite(v, append(path, strconv.Itoa(i)), recursive)
 		}
 	}
 }

@@ -170,8 +170,9 @@ type Client struct {
 // the environment and the shared config file (retry-behavior.md §2), and
 // returns a client for endpoint. It returns an error naming the level and
 // value when the winning retry mode or max attempts is invalid
-// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), or when
-// endpoint is not an absolute http(s) URL.
+// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), when
+// endpoint is not an absolute http(s) URL, or when opts set a per-call
+// field (Endpoint, IdempotencyKey).
 func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	return newClient(svc, endpoint, opts)
 }
@@ -225,6 +226,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
+	}
+	if opts.IdempotencyKey != "" {
+		return nil, errors.New("Options.IdempotencyKey is set per call: one key on every call makes the server answer each later call with the first call's result; set it in a call's options")
 	}
 	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: ep.origin}
 	c.observed = opts.Logger != nil || opts.OnAttempt != nil

@@ -92,7 +92,7 @@ func TestOwnPolicyLeavesTheSharedOneAlone(t *testing.T) {
 func TestStartCallReusesAnEndedCall(t *testing.T) {
 	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard, MaxAttempts: 2, Rand: func() float64 { return 0 }})
 	require.NoError(t, err)
-	require.EqualError(t, c.StartCall(nil, opGet, nil), "runtime: Client.StartCall: <nil> is not a call Client.NewCall returned")
+	require.EqualError(t, c.StartCall(nil, opGet, nil), "runtime: Client.StartCall: <nil> is not a call Client.NewCall returned nor a *runtime.CallState")
 	cl, err := c.NewCall(opPost, nil)
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -109,6 +109,40 @@ func TestStartCallReusesAnEndedCall(t *testing.T) {
 		require.ErrorAs(t, act.Err, &mae)
 		require.Equal(t, 2, mae.Attempts)
 	}
+}
+
+// A CallState is the state machine NewCall returns, in the driver's
+// memory: driven with the same events it answers the same actions, and it
+// is reused like an ended call. Its zero value and a nil one hold no call.
+func TestCallStateDrivesTheSameStateMachine(t *testing.T) {
+	c, err := NewClient(testService(), "http://svc.test", Options{RetryMode: ModeStandard, MaxAttempts: 3, Rand: func() float64 { return 0.5 }})
+	require.NoError(t, err)
+	ctx := context.Background()
+	var zero CallState
+	act := zero.Next(ctx, engine.Event{Kind: engine.EventStart})
+	require.Equal(t, engine.ActionReturn, act.Kind)
+	require.EqualError(t, act.Err, "runtime: CallState.Next: no call started (Client.StartCall)")
+	require.EqualError(t, c.StartCall((*CallState)(nil), opGet, nil), "runtime: Client.StartCall: *runtime.CallState is not a call Client.NewCall returned nor a *runtime.CallState")
+	failed := engine.AttemptResult{StatusCode: 503, Sent: true, Err: &APIError{ErrorMetadata: ErrorMetadata{HTTPStatusCode: 503}}}
+	ok := engine.AttemptResult{StatusCode: 200, Sent: true}
+	drive := func(call engine.Call) []engine.Action {
+		acts := []engine.Action{call.Next(ctx, engine.Event{Kind: engine.EventStart})}
+		acts = append(acts, call.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &failed}))
+		acts = append(acts, call.Next(ctx, engine.Event{Kind: engine.EventWaited}))
+		return append(acts, call.Next(ctx, engine.Event{Kind: engine.EventResponse, Result: &ok}))
+	}
+	byNewCall, err := c.NewCall(opGet, nil)
+	require.NoError(t, err)
+	want := drive(byNewCall)
+	require.Equal(t, []engine.ActionKind{engine.ActionSend, engine.ActionWait, engine.ActionSend, engine.ActionReturn},
+		[]engine.ActionKind{want[0].Kind, want[1].Kind, want[2].Kind, want[3].Kind})
+	require.Equal(t, 25*time.Millisecond, want[1].Delay, "full jitter: 0.5 × 50 ms (standard transient base delay × 2^0)")
+	var s CallState
+	for range 2 { // started anew in the same memory
+		require.NoError(t, c.StartCall(&s, opGet, nil))
+		require.Equal(t, want, drive(&s))
+	}
+	require.Equal(t, 2, s.m.attempts)
 }
 
 // The first operation's policy is held beside the fields every call reads

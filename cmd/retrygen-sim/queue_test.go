@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -57,4 +58,37 @@ func TestEventQueueOrder(t *testing.T) {
 		require.Equal(t, want[i], got[i], "event %d", i)
 	}
 	require.Zero(t, q.inWheel)
+}
+
+// The latency histogram's buckets are 1 % wide from 1 µs: a quantile is
+// the upper bound of its bucket, durations under 1 µs count in a bucket of
+// their own, and durations beyond the slice grow it.
+func TestHistogramQuantiles(t *testing.T) {
+	var h histogram
+	if got := h.quantile(0.5); got != 0 {
+		t.Fatalf("empty: %v, want 0", got)
+	}
+	h.add(500 * time.Nanosecond)
+	for range 98 {
+		h.add(20 * time.Millisecond)
+	}
+	h.add(10 * time.Minute)
+	for _, tc := range []struct {
+		q    float64
+		want time.Duration
+	}{
+		// ln(20,000)/ln(1.01) = 995.3: bucket 995, upper bound 1.01^996 µs.
+		{0.01, time.Microsecond},
+		{0.5, time.Duration(float64(time.Microsecond) * math.Pow(1.01, 996))},
+		{0.99, time.Duration(float64(time.Microsecond) * math.Pow(1.01, 996))},
+		// ln(6e8)/ln(1.01) = 2031.3: bucket 2031.
+		{1, time.Duration(float64(time.Microsecond) * math.Pow(1.01, 2032))},
+	} {
+		if got := h.quantile(tc.q); got != tc.want {
+			t.Errorf("quantile(%v) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+	if h.n != 100 || len(h.counts) != 2033 {
+		t.Errorf("n = %d, len(counts) = %d, want 100 and 2033", h.n, len(h.counts))
+	}
 }

@@ -30,8 +30,11 @@ type server struct {
 	atBoundary, userRequests int64
 	// failures are the responses of failing requests by kind, built once
 	// and shared: the runtime only reads an attempt's result.
-	failures map[string]engine.AttemptResult
+	failures map[string]*engine.AttemptResult
 }
+
+// okResult is the response of every successful request.
+var okResult = engine.AttemptResult{StatusCode: http.StatusOK, Sent: true}
 
 // boundarySpan is the start of a user-limit window that atBoundary counts.
 const boundarySpan = 50 * time.Millisecond
@@ -42,13 +45,13 @@ type userWindow struct {
 }
 
 func newServer(cfg *Server, rng *rand.Rand) *server {
-	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}, failures: map[string]engine.AttemptResult{}}
+	return &server{cfg: cfg, rng: rng, windows: map[string]*userWindow{}, failures: map[string]*engine.AttemptResult{}}
 }
 
 // handle answers one request arriving now from call c: it returns when the
 // response reaches the client and what it says. In order: the user limit
 // (a gateway in front of the service), the phase's failures, then capacity.
-func (s *server) handle(r *run, c *call) (time.Duration, engine.AttemptResult) {
+func (s *server) handle(r *run, c *call) (time.Duration, *engine.AttemptResult) {
 	now := r.now
 	latency := time.Duration(s.cfg.LatencyMs * float64(time.Millisecond))
 	if u := s.cfg.UserLimit; u != nil {
@@ -68,7 +71,8 @@ func (s *server) handle(r *run, c *call) (time.Duration, engine.AttemptResult) {
 		}
 		if w.count >= u.Limit {
 			end := time.Duration(idx+1) * win
-			return now + latency, alibabaThrottled(u, end-now, simEpoch.Add(end))
+			res := alibabaThrottled(u, end-now, simEpoch.Add(end))
+			return now + latency, &res
 		}
 		w.count++
 	}
@@ -94,12 +98,12 @@ func (s *server) handle(r *run, c *call) (time.Duration, engine.AttemptResult) {
 	}
 	s.tat += interval
 	wait := max(0, backlog-time.Duration(s.cfg.Burst)*interval)
-	return now + wait + latency, engine.AttemptResult{StatusCode: http.StatusOK, Sent: true}
+	return now + wait + latency, &okResult
 }
 
 // failure is the response of a failing request: HTTP 503, or HTTP 400 with
 // the error code kind (and x-amz-retry-after when the server sets one).
-func (s *server) failure(kind string) engine.AttemptResult {
+func (s *server) failure(kind string) *engine.AttemptResult {
 	if res, ok := s.failures[kind]; ok {
 		return res
 	}
@@ -111,8 +115,8 @@ func (s *server) failure(kind string) engine.AttemptResult {
 			res.Header.Set(engine.HeaderAmzRetryAfter, strconv.Itoa(s.cfg.RetryAfterMs))
 		}
 	}
-	s.failures[kind] = res
-	return res
+	s.failures[kind] = &res
+	return &res
 }
 
 // alibabaThrottled is an Alibaba-style throttled response: HTTP 400 with the

@@ -100,7 +100,7 @@ func (s *runStats) callStarted(r *run, c *call) {
 	}
 }
 
-func (s *runStats) sent(r *run, _ engine.AttemptResult) {
+func (s *runStats) sent(r *run) {
 	if b := s.bucketAt(r.now); b >= 0 {
 		s.serverReq[b]++
 	}
@@ -198,24 +198,30 @@ func (s *runStats) sample(r *run) {
 }
 
 // histogram is a log-bucketed latency histogram with 1 % resolution,
-// deterministic and small whatever the number of calls.
+// deterministic and small whatever the number of calls: counts[i+1] counts
+// the durations of bucket i, [1 µs × 1.01^i, 1 µs × 1.01^(i+1)), and
+// counts[0] those under 1 µs (bucket -1). A slice, not a map: add runs at
+// the end of every call.
 type histogram struct {
-	counts map[int]int64
+	counts []int64
 	n      int64
 }
 
 // histBase is the ratio between bucket bounds: 1 %.
 const histBase = 1.01
 
+// logHistBase is math.Log(histBase), computed once.
+var logHistBase = math.Log(histBase)
+
 func (h *histogram) add(d time.Duration) {
-	if h.counts == nil {
-		h.counts = map[int]int64{}
-	}
 	i := -1 // d < 1 µs
 	if d >= time.Microsecond {
-		i = int(math.Log(float64(d)/float64(time.Microsecond)) / math.Log(histBase))
+		i = int(math.Log(float64(d)/float64(time.Microsecond)) / logHistBase)
 	}
-	h.counts[i]++
+	if i+1 >= len(h.counts) {
+		h.counts = append(h.counts, make([]int64, i+2-len(h.counts))...)
+	}
+	h.counts[i+1]++
 	h.n++
 }
 
@@ -225,15 +231,12 @@ func (h *histogram) quantile(q float64) time.Duration {
 	if h.n == 0 {
 		return 0
 	}
-	lo, hi := math.MaxInt, math.MinInt
-	for i := range h.counts {
-		lo, hi = min(lo, i), max(hi, i)
-	}
 	rank := int64(math.Ceil(q * float64(h.n)))
 	var seen int64
-	for i := lo; i <= hi; i++ {
-		seen += h.counts[i]
+	for k, n := range h.counts {
+		seen += n
 		if seen >= rank {
+			i := k - 1
 			if i < 0 {
 				return time.Microsecond
 			}

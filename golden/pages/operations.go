@@ -135,7 +135,8 @@ func (c *Client) ListEvents(ctx context.Context, in *ListEventsInput, opts ...fu
 // yields each page's output, and after an error it yields the error with a nil page and stops.
 //
 // The next page sends in.Offset advanced by the number of items of the last page; an empty Data
-// ends the pages, and so do items equal to the previous page's (a server ignoring in.Offset). To
+// ends the pages; items equal to the previous page's (a server ignoring in.Offset would send them
+// forever) end the pages with a *runtime.RepeatedPageError naming the in.Offset that reads on. To
 // resume after an error, call again from the input of the failed page.
 //
 // Pagination declared by x-pagination.
@@ -163,16 +164,21 @@ func (c *Client) ListEventsPages(ctx context.Context, in *ListEventsInput, opts 
 			if len(items) == 0 {
 				return
 			}
-			// A server ignoring the page asked for would page forever.
-			if prev != nil && reflect.DeepEqual(items, prev) {
-				return
-			}
-			prev = items
 			var n int64 = 0
 			if next.Offset != nil {
 				n = *next.Offset
 			}
 			n += int64(len(items))
+			// A server ignoring the page asked for would page forever.
+			if prev != nil && reflect.DeepEqual(items, prev) {
+				yield(nil, &runtime.RepeatedPageError{
+					Field:     "Offset",
+					Next:      int64(n),
+					Operation: "ListEvents",
+				})
+				return
+			}
+			prev = items
 			next.Offset = &n
 		}
 	}
