@@ -635,9 +635,9 @@ type AssistantMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u AssistantMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionAssistantMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionAssistantMessageContent tells openapi.Union.DecodeInto how to recognise each variant of AssistantMessageContent.
@@ -687,9 +687,9 @@ type AudioChunkInputAudio struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u AudioChunkInputAudio) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.Bytes)
+	return unionAudioChunkInputAudio.Marshal(u.Raw, u.String, u.Bytes)
 }
 
 // unionAudioChunkInputAudio tells openapi.Union.DecodeInto how to recognise each variant of AudioChunkInputAudio.
@@ -885,9 +885,9 @@ type ChatCompletionRequestMessagesItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestMessagesItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.SystemMessage, u.UserMessage, u.AssistantMessage, u.ToolMessage)
+	return unionChatCompletionRequestMessagesItem.Marshal(u.Raw, u.SystemMessage, u.UserMessage, u.AssistantMessage, u.ToolMessage)
 }
 
 // unionChatCompletionRequestMessagesItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestMessagesItem.
@@ -931,9 +931,9 @@ type ChatCompletionRequestStop struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestStop) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
+	return unionChatCompletionRequestStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
 // unionChatCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestStop.
@@ -961,9 +961,9 @@ type ChatCompletionRequestToolChoice struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestToolChoice) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.ToolChoice, u.ToolChoiceEnum)
+	return unionChatCompletionRequestToolChoice.Marshal(u.Raw, u.ToolChoice, u.ToolChoiceEnum)
 }
 
 // unionChatCompletionRequestToolChoice tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolChoice.
@@ -992,9 +992,9 @@ type ChatCompletionRequestToolsItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestToolsItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.Tool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
+	return unionChatCompletionRequestToolsItem.Marshal(u.Raw, u.Tool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
 // unionChatCompletionRequestToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolsItem.
@@ -1099,9 +1099,9 @@ type CompletionArgsStop struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u CompletionArgsStop) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
+	return unionCompletionArgsStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
 // unionCompletionArgsStop tells openapi.Union.DecodeInto how to recognise each variant of CompletionArgsStop.
@@ -1183,9 +1183,9 @@ type ContentChunk struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ContentChunk) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.DocumentURLChunk, u.ReferenceChunk, u.FileChunk, u.ThinkChunk, u.AudioChunk)
+	return unionContentChunk.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.DocumentURLChunk, u.ReferenceChunk, u.FileChunk, u.ThinkChunk, u.AudioChunk)
 }
 
 // unionContentChunk tells openapi.Union.DecodeInto how to recognise each variant of ContentChunk.
@@ -1228,9 +1228,9 @@ type ConversationEventsData struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationEventsData) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.ResponseStartedEvent, u.ResponseDoneEvent, u.ResponseErrorEvent, u.ToolExecutionStartedEvent, u.ToolExecutionDeltaEvent, u.ToolExecutionDoneEvent, u.MessageOutputEvent, u.FunctionCallEvent, u.AgentHandoffStartedEvent, u.AgentHandoffDoneEvent)
+	return unionConversationEventsData.Marshal(u.Raw, u.ResponseStartedEvent, u.ResponseDoneEvent, u.ResponseErrorEvent, u.ToolExecutionStartedEvent, u.ToolExecutionDeltaEvent, u.ToolExecutionDoneEvent, u.MessageOutputEvent, u.FunctionCallEvent, u.AgentHandoffStartedEvent, u.AgentHandoffDoneEvent)
 }
 
 // unionConversationEventsData tells openapi.Union.DecodeInto how to recognise each variant of ConversationEventsData.
@@ -1254,9 +1254,9 @@ type ConversationInputs struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationInputs) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.InputEntriesItemList)
+	return unionConversationInputs.Marshal(u.Raw, u.String, u.InputEntriesItemList)
 }
 
 // unionConversationInputs tells openapi.Union.DecodeInto how to recognise each variant of ConversationInputs.
@@ -1302,9 +1302,9 @@ type ConversationRequestBaseAgentVersion struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationRequestBaseAgentVersion) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.Int64)
+	return unionConversationRequestBaseAgentVersion.Marshal(u.Raw, u.String, u.Int64)
 }
 
 // unionConversationRequestBaseAgentVersion tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseAgentVersion.
@@ -1344,9 +1344,9 @@ type ConversationRequestBaseToolsItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationRequestBaseToolsItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.FunctionTool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
+	return unionConversationRequestBaseToolsItem.Marshal(u.Raw, u.FunctionTool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
 // unionConversationRequestBaseToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseToolsItem.
@@ -1471,9 +1471,9 @@ type CustomConnectorAuthorization struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u CustomConnectorAuthorization) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.OAuth2TokenAuth, u.APIKeyAuth)
+	return unionCustomConnectorAuthorization.Marshal(u.Raw, u.OAuth2TokenAuth, u.APIKeyAuth)
 }
 
 // unionCustomConnectorAuthorization tells openapi.Union.DecodeInto how to recognise each variant of CustomConnectorAuthorization.
@@ -1844,9 +1844,9 @@ type CustomTaskInProgressAttributesResponsePayload struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u CustomTaskInProgressAttributesResponsePayload) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONPayloadResponse, u.JSONPatchPayloadResponse)
+	return unionCustomTaskInProgressAttributesResponsePayload.Marshal(u.Raw, u.JSONPayloadResponse, u.JSONPatchPayloadResponse)
 }
 
 // unionCustomTaskInProgressAttributesResponsePayload tells openapi.Union.DecodeInto how to recognise each variant of CustomTaskInProgressAttributesResponsePayload.
@@ -2178,9 +2178,9 @@ type DeltaMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u DeltaMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionDeltaMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionDeltaMessageContent tells openapi.Union.DecodeInto how to recognise each variant of DeltaMessageContent.
@@ -2406,9 +2406,9 @@ type FIMCompletionRequestStop struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u FIMCompletionRequestStop) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
+	return unionFIMCompletionRequestStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
 // unionFIMCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of FIMCompletionRequestStop.
@@ -2561,9 +2561,9 @@ type FunctionCallArguments struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u FunctionCallArguments) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONMap, u.String)
+	return unionFunctionCallArguments.Marshal(u.Raw, u.JSONMap, u.String)
 }
 
 // unionFunctionCallArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallArguments.
@@ -2614,9 +2614,9 @@ type FunctionCallEntryArguments struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u FunctionCallEntryArguments) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONMap, u.String)
+	return unionFunctionCallEntryArguments.Marshal(u.Raw, u.JSONMap, u.String)
 }
 
 // unionFunctionCallEntryArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallEntryArguments.
@@ -2892,9 +2892,9 @@ type ImageURLChunkImageUrl struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ImageURLChunkImageUrl) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.ImageURL, u.String)
+	return unionImageURLChunkImageUrl.Marshal(u.Raw, u.ImageURL, u.String)
 }
 
 // unionImageURLChunkImageUrl tells openapi.Union.DecodeInto how to recognise each variant of ImageURLChunkImageUrl.
@@ -2937,9 +2937,9 @@ type InputEntriesItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u InputEntriesItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.MessageInputEntry, u.MessageOutputEntry, u.FunctionResultEntry, u.FunctionCallEntry, u.ToolExecutionEntry, u.AgentHandoffEntry)
+	return unionInputEntriesItem.Marshal(u.Raw, u.MessageInputEntry, u.MessageOutputEntry, u.FunctionResultEntry, u.FunctionCallEntry, u.ToolExecutionEntry, u.AgentHandoffEntry)
 }
 
 // unionInputEntriesItem tells openapi.Union.DecodeInto how to recognise each variant of InputEntriesItem.
@@ -2965,9 +2965,9 @@ type JSONPatch struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u JSONPatch) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONPatchAppend, u.JSONPatchAdd, u.JSONPatchReplace, u.JSONPatchRemove)
+	return unionJSONPatch.Marshal(u.Raw, u.JSONPatchAppend, u.JSONPatchAdd, u.JSONPatchReplace, u.JSONPatchRemove)
 }
 
 // unionJSONPatch tells openapi.Union.DecodeInto how to recognise each variant of JSONPatch.
@@ -3065,9 +3065,9 @@ type JSONPatchAppendValue struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u JSONPatchAppendValue) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.EncryptedPatchValue)
+	return unionJSONPatchAppendValue.Marshal(u.Raw, u.String, u.EncryptedPatchValue)
 }
 
 // unionJSONPatchAppendValue tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchAppendValue.
@@ -3128,9 +3128,9 @@ type JSONPatchPayloadValueResponse struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u JSONPatchPayloadValueResponse) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONPatchList, u.String)
+	return unionJSONPatchPayloadValueResponse.Marshal(u.Raw, u.JSONPatchList, u.String)
 }
 
 // unionJSONPatchPayloadValueResponse tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchPayloadValueResponse.
@@ -3283,9 +3283,9 @@ type MessageInputContentChunksItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageInputContentChunksItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk)
+	return unionMessageInputContentChunksItem.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk)
 }
 
 // unionMessageInputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageInputContentChunksItem.
@@ -3333,9 +3333,9 @@ type MessageInputEntryContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageInputEntryContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.MessageInputContentChunksItemList)
+	return unionMessageInputEntryContent.Marshal(u.Raw, u.String, u.MessageInputContentChunksItemList)
 }
 
 // unionMessageInputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageInputEntryContent.
@@ -3404,9 +3404,9 @@ type MessageOutputContentChunksItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageOutputContentChunksItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
+	return unionMessageOutputContentChunksItem.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
 // unionMessageOutputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputContentChunksItem.
@@ -3453,9 +3453,9 @@ type MessageOutputEntryContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageOutputEntryContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.MessageOutputContentChunksItemList)
+	return unionMessageOutputEntryContent.Marshal(u.Raw, u.String, u.MessageOutputContentChunksItemList)
 }
 
 // unionMessageOutputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEntryContent.
@@ -3551,9 +3551,9 @@ type MessageOutputEventContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageOutputEventContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.OutputContentChunks)
+	return unionMessageOutputEventContent.Marshal(u.Raw, u.String, u.OutputContentChunks)
 }
 
 // unionMessageOutputEventContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEventContent.
@@ -3735,9 +3735,9 @@ type OutputContentChunks struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u OutputContentChunks) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
+	return unionOutputContentChunks.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
 // unionOutputContentChunks tells openapi.Union.DecodeInto how to recognise each variant of OutputContentChunks.
@@ -3814,9 +3814,9 @@ type ReferenceChunkReferenceIdsItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ReferenceChunkReferenceIdsItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.Int64, u.String)
+	return unionReferenceChunkReferenceIdsItem.Marshal(u.Raw, u.Int64, u.String)
 }
 
 // unionReferenceChunkReferenceIdsItem tells openapi.Union.DecodeInto how to recognise each variant of ReferenceChunkReferenceIdsItem.
@@ -4078,9 +4078,9 @@ type StreamEventSsePayloadData struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u StreamEventSsePayloadData) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.WorkflowExecutionStartedResponse, u.WorkflowExecutionCompletedResponse, u.WorkflowExecutionFailedResponse, u.WorkflowExecutionCanceledResponse, u.WorkflowExecutionContinuedAsNewResponse, u.WorkflowTaskTimedOutResponse, u.WorkflowTaskFailedResponse, u.CustomTaskStartedResponse, u.CustomTaskInProgressResponse, u.CustomTaskCompletedResponse, u.CustomTaskFailedResponse, u.CustomTaskTimedOutResponse, u.CustomTaskCanceledResponse, u.ActivityTaskStartedResponse, u.ActivityTaskCompletedResponse, u.ActivityTaskRetryingResponse, u.ActivityTaskFailedResponse)
+	return unionStreamEventSsePayloadData.Marshal(u.Raw, u.WorkflowExecutionStartedResponse, u.WorkflowExecutionCompletedResponse, u.WorkflowExecutionFailedResponse, u.WorkflowExecutionCanceledResponse, u.WorkflowExecutionContinuedAsNewResponse, u.WorkflowTaskTimedOutResponse, u.WorkflowTaskFailedResponse, u.CustomTaskStartedResponse, u.CustomTaskInProgressResponse, u.CustomTaskCompletedResponse, u.CustomTaskFailedResponse, u.CustomTaskTimedOutResponse, u.CustomTaskCanceledResponse, u.ActivityTaskStartedResponse, u.ActivityTaskCompletedResponse, u.ActivityTaskRetryingResponse, u.ActivityTaskFailedResponse)
 }
 
 // unionStreamEventSsePayloadData tells openapi.Union.DecodeInto how to recognise each variant of StreamEventSsePayloadData.
@@ -4121,9 +4121,9 @@ type StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.StreamEventSsePayload, u.StreamEventSseErrorData)
+	return unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.Marshal(u.Raw, u.StreamEventSsePayload, u.StreamEventSseErrorData)
 }
 
 // unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent tells openapi.Union.DecodeInto how to recognise each variant of StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.
@@ -4175,9 +4175,9 @@ type SystemMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u SystemMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.SystemMessageContentChunksList)
+	return unionSystemMessageContent.Marshal(u.Raw, u.String, u.SystemMessageContentChunksList)
 }
 
 // unionSystemMessageContent tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContent.
@@ -4201,9 +4201,9 @@ type SystemMessageContentChunks struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u SystemMessageContentChunks) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ThinkChunk)
+	return unionSystemMessageContentChunks.Marshal(u.Raw, u.TextChunk, u.ThinkChunk)
 }
 
 // unionSystemMessageContentChunks tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContentChunks.
@@ -4288,9 +4288,9 @@ type ThinkChunkThinkingItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ThinkChunkThinkingItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ToolReferenceChunk, u.ReferenceChunk)
+	return unionThinkChunkThinkingItem.Marshal(u.Raw, u.TextChunk, u.ToolReferenceChunk, u.ReferenceChunk)
 }
 
 // unionThinkChunkThinkingItem tells openapi.Union.DecodeInto how to recognise each variant of ThinkChunkThinkingItem.
@@ -4411,9 +4411,9 @@ type ToolExecutionDeltaEventName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionDeltaEventName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionDeltaEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionDeltaEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDeltaEventName.
@@ -4472,9 +4472,9 @@ type ToolExecutionDoneEventName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionDoneEventName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionDoneEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionDoneEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDoneEventName.
@@ -4537,9 +4537,9 @@ type ToolExecutionEntryName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionEntryName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionEntryName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionEntryName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionEntryName.
@@ -4617,9 +4617,9 @@ type ToolExecutionStartedEventName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionStartedEventName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionStartedEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolExecutionStartedEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionStartedEventName.
@@ -4674,9 +4674,9 @@ type ToolFileChunkTool struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolFileChunkTool) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolFileChunkTool.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolFileChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolFileChunkTool.
@@ -4728,9 +4728,9 @@ type ToolMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionToolMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionToolMessageContent tells openapi.Union.DecodeInto how to recognise each variant of ToolMessageContent.
@@ -4787,9 +4787,9 @@ type ToolReferenceChunkTool struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolReferenceChunkTool) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolReferenceChunkTool.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 // unionToolReferenceChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolReferenceChunkTool.
@@ -4903,9 +4903,9 @@ type UserMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u UserMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionUserMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 // unionUserMessageContent tells openapi.Union.DecodeInto how to recognise each variant of UserMessageContent.
@@ -4961,9 +4961,9 @@ type ValidationErrorLocItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ValidationErrorLocItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.Int64)
+	return unionValidationErrorLocItem.Marshal(u.Raw, u.String, u.Int64)
 }
 
 // unionValidationErrorLocItem tells openapi.Union.DecodeInto how to recognise each variant of ValidationErrorLocItem.

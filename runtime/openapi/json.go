@@ -187,6 +187,86 @@ func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	return json.Marshal(raw)
 }
 
+// Marshal is a generated union's MarshalJSON: it writes what
+// [MarshalUnion] writes and then, when the variant written (variants[i] is
+// the field of u.Variants[i]) is a JSON object, fills in the tags that tell
+// the server which variant it is, where the value leaves them out or at a
+// zero value ("", 0, false, null): each of the variant's Const pairs, and
+// u.Discriminator with the variant's tag (a mapping key before the
+// schema's own name, OpenAPI 3.0 §4.7.25). A member left out is written
+// first; one the caller set to another value is kept. Without it a
+// variant's optional const tag (Mistral's UserMessage "role") was not
+// sent, or a one-value enum tag went out as 0 (Discord's components), and
+// the server could not tell the variants apart (second new-user trial
+// F11). It returns encoding/json's error.
+func (u *Union) Marshal(raw json.RawMessage, variants ...any) ([]byte, error) {
+	for i, v := range variants {
+		if rv := reflect.ValueOf(v); v == nil || rv.Kind() == reflect.Pointer && rv.IsNil() {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil || i >= len(u.Variants) || len(b) == 0 || b[0] != '{' {
+			return b, err
+		}
+		vr := &u.Variants[i]
+		for j := 0; j+1 < len(vr.Const); j += 2 {
+			b = fillMember(b, vr.Const[j], vr.Const[j+1])
+		}
+		if tag, ok := vr.tag(); ok && u.Discriminator != "" {
+			q, _ := json.Marshal(tag) // a string always encodes
+			b = fillMember(b, u.Discriminator, string(q))
+		}
+		return b, nil
+	}
+	return json.Marshal(raw)
+}
+
+// tag returns the discriminator value that names v: its first tag other
+// than its own name (a mapping key), else its name when that is a tag.
+func (v *Variant) tag() (string, bool) {
+	for _, t := range v.Tags {
+		if t != v.Name {
+			return t, true
+		}
+	}
+	return v.Name, len(v.Tags) > 0
+}
+
+// fillMember returns the compact JSON object b with member name set to
+// value (JSON text) when b leaves it out (written first) or holds a zero
+// value ("", 0, false, null) there; else b unchanged.
+func fillMember(b []byte, name, value string) []byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return b
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return b
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return b
+		}
+		if k != name {
+			continue
+		}
+		switch string(v) {
+		case `""`, "0", "false", "null":
+			end := int(dec.InputOffset())
+			return slices.Concat(b[:end-len(v)], []byte(value), b[end:])
+		}
+		return b
+	}
+	key, _ := json.Marshal(name) // a string always encodes
+	member := string(key) + ":" + value
+	if len(b) > 2 {
+		member += ","
+	}
+	return slices.Concat(b[:1], []byte(member), b[1:])
+}
+
 // Unmarshal is a generated union's UnmarshalJSON: it sets *raw to a copy of
 // b and every variant field dsts[i] (a **T, as for [Union.DecodeInto]) to
 // nil, then decodes b into the one variant DecodeInto chooses. One shared
