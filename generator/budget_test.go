@@ -124,6 +124,39 @@ func TestAllOfChainBound(t *testing.T) {
 	require.ErrorContains(t, err, "chain.yaml#/components/schemas/S698: flattening") // S1000 … are visited first (sorted names)
 }
 
+// The allOf bound counts the schemas of parameters and response headers
+// too (they were not visited: a parameter's inline allOf of a big schema
+// copied its properties unbounded). A chain of 600 copies 180,299; each
+// parameter or header {allOf: [{$ref: S599}]} 600 more: 136 fit
+// (261,899), the 137th passes the limit at its place.
+func TestAllOfBoundCountsParametersAndHeaders(t *testing.T) {
+	spec := func(params, headers int) []byte {
+		var b strings.Builder
+		b.Write(allOfChain(600))
+		s := strings.Replace(b.String(), "paths: {}\n", "", 1)
+		b.Reset()
+		b.WriteString(s)
+		b.WriteString("paths:\n  /a:\n    get:\n      operationId: getA\n      parameters:\n")
+		for i := range params {
+			fmt.Fprintf(&b, "        - {name: p%d, in: query, schema: {allOf: [{$ref: '#/components/schemas/S599'}]}}\n", i)
+		}
+		b.WriteString("      responses:\n        \"200\":\n          description: ok\n          headers:\n")
+		for i := range headers {
+			fmt.Fprintf(&b, "            H%03d: {schema: {allOf: [{$ref: '#/components/schemas/S599'}]}}\n", i)
+		}
+		if headers == 0 {
+			b.WriteString("            X: {schema: {type: string}}\n")
+		}
+		return []byte(b.String())
+	}
+	_, _, err := loadData("p.yaml", spec(136, 0), nil, nil)
+	require.NoError(t, err)
+	_, _, err = loadData("p.yaml", spec(137, 0), nil, nil)
+	require.EqualError(t, err, "p.yaml#/paths/~1a/get/parameters/136/schema: flattening this schema's allOf takes the spec past the limit of 262144 properties that allOf flattening may copy (an allOf chain of n schemas copies n(n+1)/2); refusing it")
+	_, _, err = loadData("p.yaml", spec(100, 37), nil, nil)
+	require.EqualError(t, err, "p.yaml#/paths/~1a/get/responses/200/headers/H036/schema: flattening this schema's allOf takes the spec past the limit of 262144 properties that allOf flattening may copy (an allOf chain of n schemas copies n(n+1)/2); refusing it")
+}
+
 // nestedInline returns a spec whose one operation returns an object
 // nested depth levels deep, each level one property called key.
 func nestedInline(depth int, key string) []byte {

@@ -90,6 +90,7 @@ func build(api *openapi3.T, keep *kept, retry runtime.Service, protocol Protocol
 	}
 	b.markOutputs(svc.Operations)
 	breakValueCycles(b.types, svc.Errors)
+	b.breakUnionCycles()
 	b.warnUnionTies()
 	slices.SortFunc(b.types, func(x, y *Type) int { return strings.Compare(x.Name, y.Name) })
 	slices.SortFunc(svc.Errors, func(x, y *ErrorShape) int { return strings.Compare(x.Name, y.Name) })

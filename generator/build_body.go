@@ -391,17 +391,24 @@ func (b *builder) output(op *openapi3.Operation, ptr, name string) (string, stri
 	// A components/responses entry answering several operations: each gets
 	// its own output type, embedding one type named after the response.
 	shared, sharedName, sharedPtr := b.sharedResponse(respRef, sr, mt)
+	var prefixes [][2]string // aws2openapi prefix-header maps beside XML members
 	if s := objectSchema(sr); kind == BodyXML && b.aws && s != nil {
 		// aws2openapi's payload member: the body as raw bytes; its
 		// prefix-header maps: headers (build_payload.go).
-		if aws := awsBodyOf(s, b.propertyOrder(child(cptr, "schema"), 0)); aws.Payload != "" || aws.Others == 0 && len(aws.Prefixes) > 0 {
+		aws := awsBodyOf(s, b.propertyOrder(child(cptr, "schema"), 0))
+		if aws.Payload != "" || aws.Others == 0 && len(aws.Prefixes) > 0 {
 			return b.awsOutput(name, ptr, cptr, mt, sr, aws)
 		}
+		prefixes = aws.Prefixes
 	}
 	if kind == BodyXML && !shared && b.dedicatedOutput(sr) {
 		tname := b.structOrEmpty(sr, child(cptr, "schema"), name)
 		b.markXML(tname)
+		b.outputPrefixHeaders(tname, prefixes)
 		return tname, OutputXML
+	}
+	for _, p := range prefixes {
+		b.d.warnf(cptr, "the prefix-header map %s (response headers %s<key>) is in a schema used elsewhere too, so it is not read from the response; read out.ResultMetadata.Header", p[0], p[1])
 	}
 	if kind == BodyJSON && !shared && b.dedicatedOutput(sr) {
 		return b.structOrEmpty(sr, child(cptr, "schema"), name), OutputSelf

@@ -108,6 +108,12 @@ func (b *builder) operations() []*Operation {
 			if o.OutputBody == OutputXML {
 				o.OutputXMLRoot = outputXMLRoot(op)
 			}
+			if b.aws && o.OutputBody == OutputStreamField {
+				// aws2openapi's payload member (S3's GetObject Body): the
+				// object's own bytes, of any media type, not the text/xml the
+				// spec writes, so no Accept claims XML for it.
+				o.Headers = slices.DeleteFunc(o.Headers, func(h FixedHeader) bool { return h.Name == headerAccept })
+			}
 		}
 		if o.Stream != nil {
 			o.Stream.FlagField, o.Stream.FlagPtr = streamFlagField(b.typeNamed(o.Input))

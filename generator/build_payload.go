@@ -168,13 +168,20 @@ func (b *builder) awsInput(t *Type, body *Body, aws awsBody, sr *openapi3.Schema
 func (b *builder) awsOutput(name, ptr, cptr, mt string, sr *openapi3.SchemaRef, aws awsBody) (string, string) {
 	s := sr.Value
 	var t *Type
-	if b.dedicatedOutput(sr) {
-		// The component is this response's only use (S3's GetObjectOutput):
-		// it becomes the streamed output, keeping its name.
-		t = b.typeNamed(b.structOrEmpty(sr, child(cptr, "schema"), name))
+	if comp, ok := strings.CutPrefix(sr.Ref, componentPrefix); ok && b.dedicatedOutput(sr) {
+		// The component is this response's only use (S3's GetObjectOutput),
+		// built with the components: it becomes the streamed output,
+		// keeping its name and doc; its fields are the ones below.
+		if ref := b.component(comp); ref.Kind == RefNamed && ref.Struct {
+			t = b.typeNamed(ref.Name)
+		}
 	}
 	if t == nil || t.Kind != KindStruct {
+		// Made empty, not built from the schema only to drop its fields.
 		t = &Type{Name: b.claim(name, cptr), Kind: KindStruct, Source: ptr}
+		if sr.Ref == "" { // an inline schema: its doc and place, as building it gave
+			t.Doc, t.Source = withDeprecated(s.Description, s.Deprecated, "schema"), child(cptr, "schema")
+		}
 		b.types = append(b.types, t)
 	}
 	tname := t.Name
@@ -194,7 +201,7 @@ func (b *builder) awsOutput(name, ptr, cptr, mt string, sr *openapi3.SchemaRef, 
 		for _, v := range allOfValues(s.Properties[p[0]]) {
 			fdoc = cmpOr(fdoc, v.Description)
 		}
-		fdoc = strings.TrimSpace(fdoc + "\n\nRead from every response header named " + p[1] + "<key>, keyed by <key> in lower case (nil when there is none).")
+		fdoc = strings.TrimSpace(fdoc + "\n\n" + prefixReadDoc(p[1]))
 		t.Fields = append(t.Fields, Field{Name: fname, JSONName: p[0], Doc: fdoc,
 			Type: TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarString}}, In: "header"})
 		if b.outputHeaderMaps == nil {
@@ -203,6 +210,35 @@ func (b *builder) awsOutput(name, ptr, cptr, mt string, sr *openapi3.SchemaRef, 
 		b.outputHeaderMaps[tname] = append(b.outputHeaderMaps[tname], Param{Field: fname, Name: p[1], In: "headerPrefix"})
 	}
 	return tname, kind
+}
+
+// prefixReadDoc is the doc sentence of an output field filled from the
+// response headers named prefix<key>.
+func prefixReadDoc(prefix string) string {
+	return "Read from every response header named " + prefix + "<key>, keyed by <key> in lower case (nil when there is none)."
+}
+
+// outputPrefixHeaders makes the fields of XML output type tname that are
+// aws2openapi prefix-header maps (prefixes: property name, header prefix)
+// read from the response headers (b.outputHeaderMaps), not from the XML
+// body, whose decoder skips maps: the response-side twin of awsInput's.
+func (b *builder) outputPrefixHeaders(tname string, prefixes [][2]string) {
+	t := b.typeNamed(tname)
+	if t == nil {
+		return
+	}
+	for _, p := range prefixes {
+		for i, f := range t.Fields {
+			if f.In == "" && f.JSONName == p[0] {
+				t.Fields[i].In = "header"
+				t.Fields[i].Doc = strings.TrimSpace(f.Doc + "\n\n" + prefixReadDoc(p[1]))
+				if b.outputHeaderMaps == nil {
+					b.outputHeaderMaps = map[string][]Param{}
+				}
+				b.outputHeaderMaps[tname] = append(b.outputHeaderMaps[tname], Param{Field: f.Name, Name: p[1], In: "headerPrefix"})
+			}
+		}
+	}
 }
 
 // payloadField is the Body field of an output whose payload is s's

@@ -151,6 +151,60 @@ func variantName(r TypeRef) string {
 	}[r.Scalar]
 }
 
+// breakUnionCycles drops, with a located warning, every union variant that
+// leads back to a union it is decoding with no object or array in between
+// (`U: oneOf: [$ref U, string]`, or V's variant W whose variant is V): its
+// decoder would call itself on the same bytes until the stack overflowed
+// (second new-user trial, F9). The unions are walked in name order, depth
+// first; the variant that closes a cycle (the back edge) is the one
+// dropped, so V (W → bool, int) still accepts every value and only W loses
+// the way back (to int). A union left with no variant keeps every value in
+// its Raw.
+func (b *builder) breakUnionCycles() {
+	unions := map[string]*Type{}
+	var names []string
+	for _, t := range b.types {
+		if t.Kind == KindUnion {
+			unions[t.Name] = t
+			names = append(names, t.Name)
+		}
+	}
+	slices.Sort(names)
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[string]int{}
+	var visit func(t *Type)
+	visit = func(t *Type) {
+		state[t.Name] = visiting
+		kept := t.Variants[:0:0]
+		for _, v := range t.Variants {
+			next := unions[v.Type.Name]
+			if v.Type.Kind != RefNamed || next == nil {
+				kept = append(kept, v)
+				continue
+			}
+			switch state[next.Name] {
+			case visiting:
+				b.d.warnf(t.Source, "variant %s of %s leads back to %s with no object or array in between (its decoder would never end); dropped",
+					v.Name, t.Name, next.Name)
+				continue
+			case 0:
+				visit(next)
+			}
+			kept = append(kept, v)
+		}
+		t.Variants = kept
+		state[t.Name] = done
+	}
+	for _, name := range names {
+		if state[name] == 0 {
+			visit(unions[name])
+		}
+	}
+}
+
 // warnUnionTies reports, at each union without a discriminator that tells
 // its variants apart, every variant that a value shaped as it (every
 // property it declares, holding its const and enum values) would not reach:

@@ -105,7 +105,7 @@ func pageRule(p *Pagination, op *Operation) string {
 		if len(p.HasMore) > 0 {
 			s += ", as does " + goPath(p.HasMore) + " false"
 		}
-		return s + ", and so do items equal to the previous page's (a server ignoring " + in + "). To resume after an error, call again from the input of the failed page."
+		return s + "; items equal to the previous page's (a server ignoring " + in + " would send them forever) end the pages with a *runtime.RepeatedPageError naming the " + in + " that reads on. To resume after an error, call again from the input of the failed page."
 	}
 	src := "the Link header's rel=\"next\" URL (RFC 8288)"
 	if len(p.NextLink) > 0 {
@@ -244,9 +244,6 @@ func nextPage(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 	case PageOffset, PageNumber:
 		it := p.InputToken[0]
 		out = append(out, items...)
-		out = append(out, jen.Comment("A server ignoring the page asked for would page forever."),
-			jen.If(jen.Id("prev").Op("!=").Nil().Op("&&").Qual("reflect", "DeepEqual").Call(jen.Id("items"), jen.Id("prev"))).Block(jen.Return()),
-			jen.Id("prev").Op("=").Id("items"))
 		typ := typeExpr(it.Type)
 		start := jen.Lit(0)
 		if p.Style == PageNumber {
@@ -267,6 +264,15 @@ func nextPage(p *Pagination, op *Operation, types map[string]*Type) []jen.Code {
 		} else {
 			out = append(out, jen.Id("n").Op("++"))
 		}
+		// Only the items can show a server ignoring the page asked for
+		// (which would page forever); identical pages end with an error
+		// saying where to read on, never silently.
+		out = append(out, jen.Comment("A server ignoring the page asked for would page forever."),
+			jen.If(jen.Id("prev").Op("!=").Nil().Op("&&").Qual("reflect", "DeepEqual").Call(jen.Id("items"), jen.Id("prev"))).Block(
+				jen.Id("yield").Call(jen.Nil(), jen.Op("&").Qual(runtimePath, "RepeatedPageError").Values(jen.Dict{
+					jen.Id("Operation"): jen.Lit(op.Name), jen.Id("Field"): jen.Lit(it.Go), jen.Id("Next"): jen.Int64().Call(jen.Id("n"))})),
+				jen.Return()),
+			jen.Id("prev").Op("=").Id("items"))
 		if it.Ptr {
 			out = append(out, cur.Clone().Op("=").Op("&").Id("n"))
 		} else {

@@ -25,6 +25,12 @@ import (
 //
 // A reference that cannot be resolved this way is removed (the schema is
 // then untyped: json.RawMessage) with a warning.
+//
+// A schema's $ref applies beside its sibling keywords (JSON Schema 2020-12
+// §8.2.3.1), which kin-openapi drops: a $ref with assertion or applicator
+// siblings (properties, required, items, …) becomes allOf [{$ref}, {the
+// siblings}] (refSiblingsToAllOf); annotations (description, title, …)
+// stay beside the $ref.
 
 // convert31 rewrites the 3.1 constructs above in the spec's root mapping.
 func convert31(root *yaml.Node, d *diags) {
@@ -32,8 +38,8 @@ func convert31(root *yaml.Node, d *diags) {
 		return
 	}
 	c := &conv31{d: d, anchors: map[string][]string{}}
-	c.collect(root, "")
-	c.rewrite(root, "", nil)
+	c.collect(root, nil)
+	c.rewrite(root, nil, nil)
 }
 
 // conv31 holds the $dynamicAnchor locations found by collect.
@@ -42,43 +48,48 @@ type conv31 struct {
 	anchors map[string][]string // anchor → JSON pointers, document order
 }
 
-// collect records every $dynamicAnchor's JSON pointer.
-func (c *conv31) collect(n *yaml.Node, ptr string) {
+// collect records every $dynamicAnchor's JSON pointer; path holds the
+// tokens of n's pointer, built only for an anchor (issue 24: a string per
+// node was this walk's time), a child's appended to it (siblings share its
+// backing array).
+func (c *conv31) collect(n *yaml.Node, path []string) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i].Value, n.Content[i+1]
 			if k == "$dynamicAnchor" && v.Kind == yaml.ScalarNode {
-				c.anchors[v.Value] = append(c.anchors[v.Value], ptr)
+				c.anchors[v.Value] = append(c.anchors[v.Value], pointer(path...))
 			}
-			c.collect(v, child(ptr, k))
+			c.collect(v, append(path, k))
 		}
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
-			c.collect(v, child(ptr, strconv.Itoa(i)))
+			c.collect(v, append(path, strconv.Itoa(i)))
 		}
 	}
 }
 
 // rewrite converts $recursiveRef and $dynamicRef below n; recursive lists
 // the pointers of the enclosing schemas with $recursiveAnchor: true,
-// innermost last.
-func (c *conv31) rewrite(n *yaml.Node, ptr string, recursive []string) {
+// innermost last. path holds the tokens of n's pointer (as in collect).
+func (c *conv31) rewrite(n *yaml.Node, path []string, recursive []string) {
 	switch n.Kind {
 	case yaml.MappingNode:
+		if mapValue(n, "$ref") != nil && isSchemaPosition(path) {
+			refSiblingsToAllOf(n)
+		}
 		if v := mapValue(n, "$recursiveAnchor"); v != nil && v.Value == "true" {
-			recursive = append(recursive[:len(recursive):len(recursive)], ptr)
+			recursive = append(recursive[:len(recursive):len(recursive)], pointer(path...))
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			kptr := child(ptr, k.Value)
 			switch k.Value {
 			case "$recursiveRef":
 				target := ""
 				if len(recursive) > 0 {
 					target = recursive[len(recursive)-1]
 				}
-				if c.replace(n, i, kptr, "$recursiveRef", target, ptr) {
+				if c.replace(n, i, pointer(append(path, k.Value)...), "$recursiveRef", target, pointer(path...)) {
 					i -= 2
 				}
 				continue
@@ -87,16 +98,17 @@ func (c *conv31) rewrite(n *yaml.Node, ptr string, recursive []string) {
 					k.Value = "$ref"
 					continue
 				}
-				if c.replace(n, i, kptr, "$dynamicRef", c.anchor(strings.TrimPrefix(v.Value, "#"), ptr), ptr) {
+				ptr := pointer(path...)
+				if c.replace(n, i, pointer(append(path, k.Value)...), "$dynamicRef", c.anchor(strings.TrimPrefix(v.Value, "#"), ptr), ptr) {
 					i -= 2
 				}
 				continue
 			}
-			c.rewrite(v, kptr, recursive)
+			c.rewrite(v, append(path, k.Value), recursive)
 		}
 	case yaml.SequenceNode:
 		for i, v := range n.Content {
-			c.rewrite(v, child(ptr, strconv.Itoa(i)), recursive)
+			c.rewrite(v, append(path, strconv.Itoa(i)), recursive)
 		}
 	}
 }
@@ -147,4 +159,46 @@ func enclosingComponent(ptr string) string {
 		rest = rest[:i]
 	}
 	return prefix + rest
+}
+
+// refSiblingKeywords are the keywords beside a schema's $ref that constrain
+// or shape the value, so that 3.1 applies them with the $ref (annotations
+// such as description or default are not among them).
+var refSiblingKeywords = map[string]bool{
+	"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
+	"items": true, "prefixItems": true, "allOf": true, "oneOf": true, "anyOf": true, "not": true,
+	"enum": true, "const": true, "minProperties": true, "maxProperties": true, "unevaluatedProperties": true,
+}
+
+// refSiblingsToAllOf rewrites the schema mapping n, which holds a $ref,
+// into allOf [{$ref}, {its refSiblingKeywords}] (an allOf of its own is
+// appended to, not nested) when it has any; other keys stay in n.
+func refSiblingsToAllOf(n *yaml.Node) {
+	var keep, moved []*yaml.Node
+	var allOf, ref *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Value == "$ref":
+			ref = v
+		case k.Value == "allOf" && v.Kind == yaml.SequenceNode:
+			allOf = v
+		case refSiblingKeywords[k.Value]:
+			moved = append(moved, k, v)
+		default:
+			keep = append(keep, k, v)
+		}
+	}
+	if len(moved) == 0 && allOf == nil {
+		return
+	}
+	key := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+	items := []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("$ref"), ref}}}
+	if allOf != nil {
+		items = append(items, allOf.Content...)
+	}
+	if len(moved) > 0 {
+		items = append(items, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: moved})
+	}
+	n.Content = append(keep, key("allOf"), &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items})
 }

@@ -182,6 +182,18 @@ func TestSplitSpecRefs(t *testing.T) {
 		files: fstest.MapFS{"a.yaml": {Data: []byte("$ref: b.yaml\n")}, "b.yaml": {Data: []byte("$ref: a.yaml\n")}},
 		diags: []string{`b.yaml#/$ref: $ref "a.yaml" is a chain of $refs that never reaches a value (#/components/schemas/a → #/components/schemas/b → #/components/schemas/a); the schema is replaced by {} (json.RawMessage)`},
 		types: []string{"GetAInput", "GetAOutput", "GetBInput", "GetBOutput"},
+	}, {
+		name: "same-named files and a component of that name are numbered with a located warning",
+		spec: "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n" +
+			"  /a:\n    get:\n      operationId: getA\n      responses: {\"200\": {description: ok, content: {application/json: {schema: {$ref: 'a/Pet.yaml'}}}}}\n" +
+			"  /b:\n    get:\n      operationId: getB\n      responses: {\"200\": {description: ok, content: {application/json: {schema: {$ref: 'b/Pet.yaml'}}}}}\n" +
+			"components:\n  schemas:\n    Pet: {type: object, properties: {id: {type: string}}}\n",
+		files: fstest.MapFS{"a/Pet.yaml": {Data: []byte("type: object\nproperties: {name: {type: string}}\n")}, "b/Pet.yaml": {Data: []byte("type: object\nproperties: {tag: {type: string}}\n")}},
+		diags: []string{
+			`spec.yaml#/paths/~1a/get/responses/200/content/application~1json/schema/$ref: $ref "a/Pet.yaml": component name Pet is taken; using Pet2 (#/components/schemas/Pet2)`,
+			`spec.yaml#/paths/~1b/get/responses/200/content/application~1json/schema/$ref: $ref "b/Pet.yaml": component name Pet is taken; using Pet3 (#/components/schemas/Pet3)`,
+		},
+		types: []string{"GetAInput", "GetBInput", "Pet", "Pet2", "Pet3"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,7 +20,8 @@ const maxAllOfFields = 1 << 18
 // checkAllOfBound refuses a spec whose allOf flattening would copy more
 // than maxAllOfFields properties, with an error located at the schema
 // whose flattening passes the limit. Schemas are visited from the
-// components, then the paths, each once.
+// components, then the paths (parameters, request bodies, responses and
+// their headers), each once.
 func checkAllOfBound(api *openapi3.T) error {
 	c := &allOfCounter{flat: map[*openapi3.Schema]int{}, seen: map[*openapi3.Schema]bool{}}
 	if api.Components != nil {
@@ -37,7 +38,13 @@ func checkAllOfBound(api *openapi3.T) error {
 		item := api.Paths.Value(p)
 		for _, method := range sortedKeys(item.Operations()) {
 			op := item.Operations()[method]
-			optr := pointer("paths", p, method)
+			optr := pointer("paths", p, strings.ToLower(method)) // Operations() keys are upper case
+			if err := c.visitParams(item.Parameters, pointer("paths", p)); err != nil {
+				return err
+			}
+			if err := c.visitParams(op.Parameters, optr); err != nil {
+				return err
+			}
 			if op.RequestBody != nil && op.RequestBody.Value != nil {
 				for _, mt := range sortedKeys(op.RequestBody.Value.Content) {
 					if m := op.RequestBody.Value.Content[mt]; m != nil {
@@ -62,6 +69,25 @@ func checkAllOfBound(api *openapi3.T) error {
 						}
 					}
 				}
+				for _, h := range sortedKeys(r.Value.Headers) {
+					if hr := r.Value.Headers[h]; hr != nil && hr.Value != nil {
+						if err := c.visit(hr.Value.Schema, optr, []string{"responses", code, "headers", h, "schema"}); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// visitParams visits the schemas of params, written at base/parameters.
+func (c *allOfCounter) visitParams(params openapi3.Parameters, base string) error {
+	for i, pr := range params {
+		if pr != nil && pr.Value != nil {
+			if err := c.visit(pr.Value.Schema, base, []string{"parameters", strconv.Itoa(i), "schema"}); err != nil {
+				return err
 			}
 		}
 	}

@@ -193,5 +193,20 @@ func (k *kept) order(ptr string) (keptOrder, bool) {
 		}
 	}
 	o, ok := k.orders[pointer(toks...)]
+	if !ok {
+		// A sequence index written with leading zeros ("allOf/01"), which
+		// kin-openapi resolves through strconv.Atoi: orders are keyed by
+		// the canonical index. Tried only when the pointer as written finds
+		// nothing, so a mapping key "01" stays itself.
+		changed := false
+		for i, tok := range toks {
+			if n, err := strconv.Atoi(tok); err == nil && n >= 0 && len(tok) > 1 && tok[0] == '0' {
+				toks[i], changed = strconv.Itoa(n), true
+			}
+		}
+		if changed {
+			o, ok = k.orders[pointer(toks...)]
+		}
+	}
 	return o, ok
 }

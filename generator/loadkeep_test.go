@@ -108,6 +108,9 @@ components:
     G: {$ref: '#/components/schemas/G'}
     "": {properties: {hidden: {}}}
     H: {allOf: [{properties: {h: {}}}], $ref: {a: mapping}}
+    I: {$ref: '#/components/schemas/B/allOf/01'}
+    J: {properties: {"01": {properties: {x: {}, w: {}}}, "1": {properties: {v: {}}}}}
+    K: {$ref: '#/components/schemas/J/properties/01'}
   responses:
     Err: {description: e, headers: {Retry-After: {schema: {type: integer}}}}
 `
@@ -116,7 +119,9 @@ components:
 // order the whole tree gave it, at every pointer of the repository's specs
 // and of a spec with the odd cases (escaped and empty keys; a repeated key is
 // refused by parseYAML since duplicate keys are an error;
-// $refs that are not local or not text, cycles, allOf of one and of none).
+// $refs that are not local or not text, cycles, allOf of one and of none;
+// a $ref writing a sequence index with a leading zero, "allOf/01", which
+// kin-openapi resolves as index 1, while a mapping key "01" stays itself).
 func TestKeptOrderIsTheTrees(t *testing.T) {
 	specs, err := filepath.Glob("../specs/*.yaml")
 	require.NoError(t, err)
@@ -134,7 +139,7 @@ func TestKeptOrderIsTheTrees(t *testing.T) {
 		b := &builder{kept: keepForBuild(root)}
 		var ptrs []string
 		allPointers(root, "", &ptrs)
-		ptrs = append(ptrs, "/components/schemas/A/", "components/schemas/A", "/components//schemas/B", "/components/schemas/E~1~0x", "/nope")
+		ptrs = append(ptrs, "/components/schemas/A/", "components/schemas/A", "/components//schemas/B", "/components/schemas/E~1~0x", "/nope", "/components/schemas/B/allOf/01", "/components/schemas/B/allOf/001", "/components/schemas/J/properties/01")
 		for _, p := range ptrs {
 			want := treeOrder(root, p, 0)
 			got := b.propertyOrder(p, 0)

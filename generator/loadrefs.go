@@ -242,7 +242,7 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 	if slices.Contains(b.stack, t) {
 		// A schema that refers to itself through files: it becomes a
 		// component, and the copy being made is put there when done.
-		p := b.claimComponent("schemas", t)
+		p := b.claimComponent("schemas", t, file, at, ref)
 		b.hoisted[t] = p
 		setRef(n, "#"+p)
 		return
@@ -261,7 +261,7 @@ func (b *bundler) ref(n *yaml.Node, ref, file, src, out string) {
 	}
 	if _, done := b.hoisted[t]; !done {
 		if kind := b.componentKind(t, tn, out); kind != "" {
-			b.hoisted[t] = b.claimComponent(kind, t)
+			b.hoisted[t] = b.claimComponent(kind, t, file, at, ref)
 		}
 	}
 	c := b.budget.copyNode(tn, b.copied[t])
@@ -495,8 +495,10 @@ func (b *bundler) dirName() string {
 
 // claimComponent returns a free pointer /components/KIND/NAME for t, NAME
 // being the last token of its pointer or its file's name without
-// extension, with a number appended when taken.
-func (b *bundler) claimComponent(kind string, t refTarget) string {
+// extension, with a number appended when taken: then with a warning
+// located at the $ref ref (pointer at of file) that brought t in, as a Go
+// name that is taken gets one.
+func (b *bundler) claimComponent(kind string, t refTarget, file, at, ref string) string {
 	name := path.Base(t.file)
 	name = strings.TrimSuffix(name, path.Ext(name))
 	if toks := splitPointer(t.ptr); len(toks) > 0 && toks[len(toks)-1] != "" {
@@ -514,9 +516,15 @@ func (b *bundler) claimComponent(kind string, t refTarget) string {
 		return false
 	}
 	p := pointer("components", kind, name)
-	for i := 2; taken(p); i++ {
-		p = pointer("components", kind, name+strconv.Itoa(i))
+	if !taken(p) {
+		return p
 	}
+	got := name
+	for i := 2; taken(p); i++ {
+		got = name + strconv.Itoa(i)
+		p = pointer("components", kind, got)
+	}
+	b.d.warnIn(b.path(file), at, "$ref %q: component name %s is taken; using %s (#%s)", ref, name, got, p)
 	return p
 }
 

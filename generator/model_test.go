@@ -124,6 +124,15 @@ func TestEnumConstName(t *testing.T) {
 	require.Equal(t, "Arch32bit", enumConstName("Arch", "32bit"), "no digit prefix after the type name")
 	require.Equal(t, "ArchEmpty", enumConstName("Arch", ""), "the empty value")
 	require.Equal(t, "ArchKeysOnly", enumConstName("Arch", "KEYS_ONLY"), "upper snake case is title-cased")
+	// A value with no letter or digit is spelled character by character
+	// (new-user trial: "-" was ArchEmpty2, the empty value's name
+	// numbered, and "\\", "\u0000", "\u2028" all ArchEmpty*).
+	for value, want := range map[string]string{
+		"-": "ArchMinus", "\\": "ArchBackslash", "\u0000": "ArchU0000", "\u2028": "ArchU2028",
+		"*": "ArchAsterisk", "--": "ArchMinusMinus", " ": "ArchSpace", "_": "ArchUnderscore", "+": "ArchPlus", "%": "ArchPercent",
+	} {
+		require.Equal(t, want, enumConstName("Arch", value), "%q", value)
+	}
 }
 
 func TestGoName(t *testing.T) {

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"go/token"
 	"strconv"
 	"strings"
@@ -39,6 +40,10 @@ import (
 //     constants in build order (components sorted, then operations by path
 //     and method) — so the same spec always gets the same names. A renamed
 //     declaration gets a located warning.
+//  7. An enum constant is its type's name and the value's words; the empty
+//     value is "Empty", and a value with no letter or digit is spelled
+//     character by character ("-" Minus, "\\" Backslash, U+2028 U2028:
+//     enumConstName).
 //
 // JSON names and wire values are never changed: they reach the generated
 // code only as string literals and struct tags.
@@ -60,13 +65,46 @@ func goName(s string, titleUpper bool) string {
 
 // enumConstName is the Go name of an enum constant: the type's name
 // followed by the value's words (no digit prefix is needed after the type
-// name: "Arch" + "32bit" → Arch32bit; "" → ArchEmpty).
+// name: "Arch" + "32bit" → Arch32bit; "" → ArchEmpty). A value with no
+// word (no letter or digit) is spelled character by character
+// (spellSymbols): "-" → ArchMinus, "\\" → ArchBackslash, "\u2028" →
+// ArchU2028.
 func enumConstName(typeName, value string) string {
 	w := joinWords(value, true)
-	if w == "" {
+	switch {
+	case value == "":
 		w = "Empty"
+	case w == "":
+		w = spellSymbols(value)
 	}
 	return typeName + w
+}
+
+// symbolNames are the words of spellSymbols for ASCII symbols; "<" and ">"
+// are naming rule 1's comparison words, "-" its "Minus".
+var symbolNames = map[rune]string{
+	' ': "Space", '!': "Exclamation", '"': "Quote", '#': "Hash", '$': "Dollar", '%': "Percent",
+	'&': "Ampersand", '\'': "Apostrophe", '(': "LeftParen", ')': "RightParen", '*': "Asterisk",
+	'+': "Plus", ',': "Comma", '-': "Minus", '.': "Dot", '/': "Slash", ':': "Colon", ';': "Semicolon",
+	'<': "Lt", '=': "Eq", '>': "Gt", '?': "Question", '@': "At", '[': "LeftBracket", '\\': "Backslash",
+	']': "RightBracket", '^': "Caret", '_': "Underscore", '`': "Backtick", '{': "LeftBrace", '|': "Pipe",
+	'}': "RightBrace", '~': "Tilde",
+}
+
+// spellSymbols names each character of s, which has no letter or digit:
+// an ASCII symbol by its word (symbolNames), any other character as U and
+// its code point in upper-case hex, at least four digits ("\u2028" →
+// U2028).
+func spellSymbols(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if w, ok := symbolNames[r]; ok {
+			b.WriteString(w)
+			continue
+		}
+		fmt.Fprintf(&b, "U%04X", r)
+	}
+	return b.String()
 }
 
 // localName turns spec text into an unexported Go identifier: goName's

@@ -185,7 +185,22 @@ func (nb *nodeBudget) chargeUpdate(where string, action overlay.Action, matched 
 // scalarValues maps every scalar node of the tree (aliases not followed) to
 // its text.
 func scalarValues(root *yaml.Node) map[*yaml.Node]string {
-	m := map[*yaml.Node]string{}
+	// Counted first: the map made at its size is not rehashed a dozen
+	// times on its way to Stripe's 270,000 scalars (issue 24).
+	var count func(n *yaml.Node) int
+	count = func(n *yaml.Node) int {
+		c := 0
+		if n.Kind == yaml.ScalarNode {
+			c = 1
+		}
+		if n.Kind != yaml.AliasNode {
+			for _, k := range n.Content {
+				c += count(k)
+			}
+		}
+		return c
+	}
+	m := make(map[*yaml.Node]string, count(root))
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		if n.Kind == yaml.ScalarNode {

@@ -36,7 +36,7 @@ func ReadInputFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(path, f)
+	return readLimited(path, f, fi.Size())
 }
 
 // readFSFile is ReadInputFile for a file of the spec's directory.
@@ -53,14 +53,29 @@ func readFSFile(fsys fs.FS, name, shown string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(shown, f)
+	return readLimited(shown, f, fi.Size())
 }
 
 // readLimited reads r to its end, refusing more than MaxInputFileBytes.
-func readLimited(shown string, r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxInputFileBytes+1))
-	if err != nil {
-		return nil, err
+// size is what the file's Stat said: the buffer starts at that (plus one
+// byte, to see the end), so an 8 MB spec is one allocation, not the dozen
+// of io.ReadAll's doubling (issue 24); a file that grew meanwhile still
+// reads whole up to the limit.
+func readLimited(shown string, r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(size, 0), MaxInputFileBytes)+1)
+	r = io.LimitReader(r, MaxInputFileBytes+1)
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow
+		}
 	}
 	if len(b) > MaxInputFileBytes {
 		return nil, &inputFileError{fmt.Sprintf("%s: larger than the limit of %d bytes (64 MiB) for one input file", shown, MaxInputFileBytes)}

@@ -120,6 +120,8 @@ type Client struct {
 	svc      *Service
 	firstMem opPolicy
 	windows  engine.ThrottleWindowStore
+	// identity keys the client's throttle windows: the throttle identity
+	// scoped to the service and endpoint host (windowIdentity, fleet.go).
 	identity string
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
@@ -170,8 +172,9 @@ type Client struct {
 // the environment and the shared config file (retry-behavior.md §2), and
 // returns a client for endpoint. It returns an error naming the level and
 // value when the winning retry mode or max attempts is invalid
-// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), or when
-// endpoint is not an absolute http(s) URL.
+// (`AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1`), when
+// endpoint is not an absolute http(s) URL, or when opts set a per-call
+// field (Endpoint, IdempotencyKey).
 func NewClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	return newClient(svc, endpoint, opts)
 }
@@ -225,6 +228,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	}
 	if opts.Endpoint != "" {
 		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
+	}
+	if opts.IdempotencyKey != "" {
+		return nil, errors.New("Options.IdempotencyKey is set per call: one key on every call makes the server answer each later call with the first call's result; set it in a call's options")
 	}
 	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: ep.origin}
 	c.observed = opts.Logger != nil || opts.OnAttempt != nil
@@ -285,6 +291,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
 	}
+	c.identity = windowIdentity(svc.Name, ep.origin.Host, c.identity)
 	s, err := resolveSettings(svc, &c.opts, nil, Env{})
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -157,9 +158,11 @@ type Options struct {
 	// 0 means DefaultMaxThrottleWindow (10 min). Read once, by NewClient.
 	MaxThrottleWindow time.Duration
 
-	// ThrottleIdentity keys "User" throttle windows (§8): clients sharing a
-	// WindowStore and an identity block each other. Empty means the client
-	// itself.
+	// ThrottleIdentity keys "User" throttle windows (§8): clients of one
+	// service (Service.Name) and endpoint host sharing a WindowStore and an
+	// identity block each other; a window never blocks another service or
+	// host (a product in a region throttles its own calls), as the fleet
+	// retry budget is scoped. Empty means the client itself.
 	ThrottleIdentity string
 	// Windows is the throttle-window store; nil means a [*WindowStore] owned
 	// by the client. Share one between clients on purpose, or share windows
@@ -174,7 +177,12 @@ type Options struct {
 	// IdempotencyKey is the idempotency key sent by operations that declare
 	// one (Operation.IdempotencyHeader), on every attempt of the call; ""
 	// means a fresh UUID version 4 per call. Set it per call, to repeat a
-	// call the server may already have carried out.
+	// call the server may already have carried out. Per call only:
+	// NewClient refuses options that set it (one key on every call makes a
+	// Stripe-style server answer later, different calls with the first
+	// call's result), and a call of an operation that declares no
+	// idempotency header fails with [ErrNoIdempotencyHeader] before any
+	// attempt (the key would not be sent).
 	IdempotencyKey string
 
 	// BeforeAttempt is called on every attempt's request just before it is
@@ -238,3 +246,10 @@ type CallHooks struct {
 	// error it returns (nil on success).
 	End func(md ResponseMetadata, err error)
 }
+
+// ErrNoIdempotencyHeader is the error, wrapped in an [*OperationError],
+// of a call whose options set IdempotencyKey for an operation that
+// declares no idempotency header (Operation.IdempotencyHeader, x-retry
+// idempotencyKey): the key would not be sent and the call would not be made
+// retry-safe, so nothing is sent and no retry quota is spent.
+var ErrNoIdempotencyHeader = errors.New("Options.IdempotencyKey is set but the operation declares no idempotency header (x-retry idempotencyKey): the key would not be sent and the call would not be retry-safe")

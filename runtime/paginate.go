@@ -109,6 +109,27 @@ func NextPageQuery(op, next string) (url.Values, error) {
 	return querymark.QuoteValues(u.Query()), nil
 }
 
+// RepeatedPageError ends the pages of an offset or page-number paginator
+// (one that computes the next page's parameter itself, so no repeated token
+// can show a server repeating itself) after a page whose items equal the
+// page's before it: a server that ignores the parameter would send that
+// page forever. Pages that legitimately hold the same items end here too,
+// never silently: the error names the input field and the value that
+// reads on. The iterator stops after yielding it; every page before it,
+// the repeated one included, was yielded.
+type RepeatedPageError struct {
+	// Operation is the operation's name; Field the input field the
+	// paginator advances (Go name); Next its value for the page after the
+	// repeated one (an offset in items, or a page number).
+	Operation, Field string
+	Next             int64
+}
+
+// Error names the operation, the field and where to read on.
+func (e *RepeatedPageError) Error() string {
+	return fmt.Sprintf("%s: the page holds the same items as the page before it, as a server ignoring %s would send forever; the pages stop here (to read on, call again with %s = %d)", e.Operation, e.Field, e.Field, e.Next)
+}
+
 // NextPageError is returned by a link-style paginator when the next page's
 // URL cannot be followed: it does not parse, it carries a query parameter
 // the operation does not declare (Param set), or a value does not convert

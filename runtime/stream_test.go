@@ -111,6 +111,7 @@ func TestEventStreamRetryFieldIsTheReconnectDelay(t *testing.T) {
 	}{
 		{"retry 1500 ms is honoured", "1500", 1500 * time.Millisecond},
 		{"a retry above the max server delay is clamped to it", "60000", engine.DefaultMaxServerDelay},
+		{"an overflowing retry is clamped too, not ignored", "99999999999999", engine.DefaultMaxServerDelay},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
@@ -327,4 +328,52 @@ func TestEventStreamErrorsAreOperationErrors(t *testing.T) {
 	require.EqualError(t, err, "test: GetThing: context canceled")
 	_, err = es.Next(context.Background())
 	require.EqualError(t, err, "test: GetThing: context canceled", "the error that ended the stream, again")
+}
+
+// TestEventStreamWithoutAResumePointEndsInsteadOfRepeating: over a real
+// socket, a stream cut with no id fields is not reconnected (the restart
+// would deliver 1, 2 again), and a server that ignores Last-Event-ID ends
+// the stream at its first repeated event (trial F6: 1,2,1,2,3 before).
+func TestEventStreamWithoutAResumePointEndsInsteadOfRepeating(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		ids      bool
+		requests int
+		err      string
+	}{
+		{"no id fields", false, 1, `test: GetThing: event stream cut after 2 events with no resume point (the last event delivered carried no id field; last event ID ""): reconnecting would deliver events again: unexpected EOF`},
+		{"Last-Event-ID ignored", true, 2, `test: GetThing: event stream reconnected with Last-Event-ID "2", but the server sent event ID "1" again (it did not resume after the last event ID): unexpected EOF`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				last := 3
+				if n == 1 {
+					last = 2
+				}
+				for i := 1; i <= last; i++ {
+					if tc.ids {
+						fmt.Fprintf(w, "id: %d\n", i)
+					}
+					fmt.Fprintf(w, "data: {\"n\":%d}\n\n", i)
+				}
+				w.(http.Flusher).Flush()
+				if n == 1 {
+					cut(w, "")
+				}
+			})
+			c, _ := loopbackClient(t, testService(), srv.URL, nil)
+			_, es := openEvents(t, c, opGet, http.MethodGet)
+			got, err := collect(es)
+			require.Equal(t, []int{1, 2}, got, "no event twice")
+			require.EqualError(t, err, tc.err)
+			var cutErr *openapi.StreamCutError
+			require.ErrorAs(t, err, &cutErr)
+			seen := srv.seen()
+			require.Len(t, seen, tc.requests)
+			if tc.ids {
+				require.Equal(t, "2", seen[1].Get("Last-Event-ID"))
+			}
+		})
+	}
 }

@@ -50,12 +50,14 @@ func TestIdempotencyKey(t *testing.T) {
 		{"a key already on the request wins", "order-6735", "caller-key", "caller-key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, nil, 0, script(step{err: reset}, status(200)), func(o *Options) { o.IdempotencyKey = tc.key })
+			h := newHarness(t, nil, 0, script(step{err: reset}, status(200)), nil)
 			req := &Request{Method: http.MethodPost, Path: "/v1/customers", Body: []byte("email=a"), ContentType: "application/x-www-form-urlencoded"}
 			if tc.header != "" {
 				req.Header = http.Header{"Idempotency-Key": {tc.header}}
 			}
-			md, err := h.c.Do(context.Background(), op, req, nil, nil)
+			call := h.c.Options()
+			call.IdempotencyKey = tc.key // per call: NewClient refuses a client-wide key
+			md, err := h.c.Do(context.Background(), op, req, &call, nil)
 			require.NoError(t, err)
 			require.Equal(t, 2, md.Attempts, "the POST is retried after the transport failure")
 			sent := h.http.requests()
@@ -84,4 +86,24 @@ func TestIdempotencyKey(t *testing.T) {
 	_, err := h.c.Do(context.Background(), opPost, &Request{Method: http.MethodPost, Path: "/"}, nil, nil)
 	require.NoError(t, err)
 	require.Empty(t, h.http.requests()[0].header.Values("Idempotency-Key"), "an operation without the header sends none")
+}
+
+// TestIdempotencyKeyPerCallOnly: a client-wide Options.IdempotencyKey would
+// send one key on every call (a Stripe-style server answers the second,
+// different call with the first call's cached result), so NewClient refuses
+// it; a per-call key on an operation that declares no idempotency header
+// would silently do nothing (no header, not retry-safe), so the call is
+// refused before any attempt.
+func TestIdempotencyKeyPerCallOnly(t *testing.T) {
+	sc := script(status(200))
+	_, err := NewClient(testService(), "http://svc.test", Options{HTTPClient: sc, IdempotencyKey: "my-key-1"})
+	require.EqualError(t, err, "Options.IdempotencyKey is set per call: one key on every call makes the server answer each later call with the first call's result; set it in a call's options")
+
+	h := newHarness(t, nil, 0, sc, nil)
+	call := h.c.Options()
+	call.IdempotencyKey = "my-key-1"
+	_, err = h.c.Do(context.Background(), opPost, &Request{Method: http.MethodPost, Path: "/"}, &call, nil)
+	require.EqualError(t, err, "test: PutThing: Options.IdempotencyKey is set but the operation declares no idempotency header (x-retry idempotencyKey): the key would not be sent and the call would not be retry-safe")
+	require.ErrorIs(t, err, ErrNoIdempotencyHeader)
+	require.Empty(t, sc.requests(), "nothing is sent")
 }

@@ -151,6 +151,9 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 		return 1
 	}
 	files, err := generator.Generate(svc, j.pkg)
+	if err == nil {
+		files, err = yieldPackageDoc(j.out, files) // pkgdoc.go: one package comment
+	}
 	if err != nil {
 		printError(stderr, "retrygen generate", err)
 		return 1

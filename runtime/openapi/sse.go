@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -94,6 +96,46 @@ type Resumer interface {
 	Resume(ctx context.Context, cause error, header http.Header, retry time.Duration) error
 }
 
+// StreamCutError ends an event stream that broke off where reconnecting
+// could deliver an event twice: the last event delivered carried no id field
+// (a reconnect without a resume point restarts the stream, or resumes from
+// an earlier event), or the reconnect's first event repeats an event ID
+// already delivered or carries no id field (the server did not resume after
+// Last-Event-ID). The events delivered before it stand; the caller decides
+// whether to start the call again.
+type StreamCutError struct {
+	// Delivered counts the events delivered before the stream ended.
+	Delivered int
+	// LastEventID is the stream's last event ID when it broke off.
+	LastEventID string
+	// Reconnected is true when the stream was reconnected with
+	// Last-Event-ID and the server's first event was the problem: ID is the
+	// repeated event ID, "" when the event carried no id field.
+	Reconnected bool
+	ID          string
+	// Err is the read error that cut the stream.
+	Err error
+}
+
+// Error says why the stream was not resumed.
+func (e *StreamCutError) Error() string {
+	switch {
+	case !e.Reconnected:
+		return fmt.Sprintf("event stream cut after %d events with no resume point (the last event delivered carried no id field; last event ID %q): reconnecting would deliver events again: %v", e.Delivered, e.LastEventID, e.Err)
+	case e.ID == "":
+		return fmt.Sprintf("event stream reconnected with Last-Event-ID %q, but the server's first event carried no id field, so it may repeat an event already delivered: %v", e.LastEventID, e.Err)
+	}
+	return fmt.Sprintf("event stream reconnected with Last-Event-ID %q, but the server sent event ID %q again (it did not resume after the last event ID): %v", e.LastEventID, e.ID, e.Err)
+}
+
+// Unwrap returns the read error that cut the stream.
+func (e *StreamCutError) Unwrap() error { return e.Err }
+
+// recentIDs is how many of the latest delivered event IDs a reconnect's
+// first event is checked against (besides the first ID of every
+// connection): 256.
+const recentIDs = 256
+
 // ErrorWrapper is implemented by a stream body whose call names its errors
 // (runtime.Stream: a *runtime.OperationError with the service and
 // operation). [EventStream.Next] passes each error it returns but io.EOF
@@ -108,16 +150,24 @@ type ErrorWrapper interface {
 // body and decodes each event's data as T. Lines end with CRLF, LF or CR; a
 // leading byte order mark is skipped; data lines are joined with "\n";
 // comments (":" lines) and unknown fields are ignored; an id containing NUL
-// and a retry that is not all digits are ignored; an event with no data is
-// not delivered; an event cut off by the end of the stream is discarded.
+// and a retry that is not all digits are ignored (all digits but too long
+// for a time.Duration is the longest Duration, not ignored); an event with
+// no data is not delivered; an event cut off by the end of the stream is
+// discarded.
 //
 // Conventions beyond the WHATWG rules: every event's data decodes as T
 // whatever its type (event field), which [Event.Type] reports; the
 // sentinel ([EventStreamOptions.Sentinel]) ends the stream; the end of the
 // body ends the stream (no reconnect: a server that closes cleanly is done).
 // A body that breaks off instead (a reset, a cut chunked body, a timeout) is
-// resumed when it implements [Resumer]: the partial event is discarded, the
-// reconnect sends Last-Event-ID, and events continue from there.
+// resumed when it implements [Resumer] and the stream has a resume point:
+// nothing was delivered yet, or the last event delivered carried an id
+// field (a later id-only event counts). The partial event is discarded, the
+// reconnect sends Last-Event-ID, and the reconnect's first event must carry
+// an id field not delivered before (checked against the first ID of every
+// connection and the latest 256): else the stream ends with a
+// [*StreamCutError], as it does when there is no resume point. No event is
+// delivered twice.
 //
 // An EventStream is not safe for concurrent use. It closes the body when
 // the stream ends, fails, or Close is called.
@@ -132,6 +182,23 @@ type EventStream[T any] struct {
 	idBuf  string // the last event ID buffer
 	lastID string // the last event ID at the latest dispatch
 	retry  time.Duration
+	// blockID: the event being read has an id field; dispatchID: the
+	// latest dispatched one had.
+	blockID, dispatchID bool
+	// delivered counts the events delivered; anchored: the last of them
+	// is covered by lastID (it, or a later id-only event, had an id field).
+	delivered int
+	anchored  bool
+	// cause is the read error of the latest reconnect, until its first
+	// event is checked; firstIDs are the first delivered ID of every
+	// connection, recent the latest delivered IDs (a ring of recentIDs).
+	cause      error
+	newConn    bool
+	firstIDs   []string
+	recent     []string
+	recentNext int
+	// resumedFrom is the Last-Event-ID the latest reconnect sent.
+	resumedFrom string
 	// skipLF: the previous line ended with CR, so a LF right after it
 	// belongs to it.
 	skipLF bool
@@ -148,7 +215,7 @@ func NewEventStream[T any](body io.ReadCloser, opts EventStreamOptions) *EventSt
 	if opts.MaxEventSize <= 0 {
 		opts.MaxEventSize = DefaultMaxEventSize
 	}
-	return &EventStream[T]{body: body, opts: opts, buf: make([]byte, 4096), bom: true}
+	return &EventStream[T]{body: body, opts: opts, buf: make([]byte, 4096), bom: true, newConn: true}
 }
 
 // Close closes the body; later calls of Next return io.EOF. It returns the
@@ -197,6 +264,9 @@ func (s *EventStream[T]) Next(ctx context.Context) (Event[T], error) {
 			}
 			var tooLarge *EventTooLargeError
 			if rs, can := s.body.(Resumer); can && !errors.As(err, &tooLarge) {
+				if s.delivered > 0 && (!s.anchored || s.lastID == "") {
+					return Event[T]{}, s.fail(&StreamCutError{Delivered: s.delivered, LastEventID: s.lastID, Err: err})
+				}
 				h := http.Header{}
 				if s.lastID != "" {
 					h.Set("Last-Event-ID", s.lastID)
@@ -205,6 +275,9 @@ func (s *EventStream[T]) Next(ctx context.Context) (Event[T], error) {
 					return Event[T]{}, s.fail(rerr)
 				}
 				s.reset()
+				if s.delivered > 0 {
+					s.cause = err // the reconnect's first event is checked
+				}
 				continue
 			}
 			return Event[T]{}, s.fail(err)
@@ -214,6 +287,9 @@ func (s *EventStream[T]) Next(ctx context.Context) (Event[T], error) {
 		}
 		if s.opts.Sentinel != "" && raw == s.opts.Sentinel {
 			return Event[T]{}, s.fail(io.EOF)
+		}
+		if err := s.deliver(); err != nil {
+			return Event[T]{}, s.fail(err)
 		}
 		ev := Event[T]{Type: s.typ, ID: s.lastID, Retry: s.retry, Raw: raw}
 		if ev.Type == "" {
@@ -268,6 +344,36 @@ func (s *EventStream[T]) wrap(err error) error {
 	return err
 }
 
+// deliver records the event about to be delivered (its ID, lastID), or
+// returns the *StreamCutError of a reconnect's first event that was
+// delivered before or cannot be told from one that was.
+func (s *EventStream[T]) deliver() error {
+	if s.cause != nil {
+		cause := s.cause
+		s.cause = nil
+		if !s.dispatchID {
+			return &StreamCutError{Delivered: s.delivered, LastEventID: s.resumedFrom, Reconnected: true, Err: cause}
+		}
+		if slices.Contains(s.firstIDs, s.lastID) || slices.Contains(s.recent, s.lastID) {
+			return &StreamCutError{Delivered: s.delivered, LastEventID: s.resumedFrom, Reconnected: true, ID: s.lastID, Err: cause}
+		}
+	}
+	s.delivered++
+	s.anchored = s.dispatchID
+	if s.dispatchID {
+		if s.newConn {
+			s.firstIDs, s.newConn = append(s.firstIDs, s.lastID), false
+		}
+		if len(s.recent) < recentIDs {
+			s.recent = append(s.recent, s.lastID)
+		} else {
+			s.recent[s.recentNext] = s.lastID
+			s.recentNext = (s.recentNext + 1) % recentIDs
+		}
+	}
+	return nil
+}
+
 // reset starts parsing a new connection: the partial line and event are
 // dropped, with an id field of the partial event; the last event ID and
 // the reconnection time are kept (WHATWG).
@@ -276,6 +382,7 @@ func (s *EventStream[T]) reset() {
 	s.r, s.w = 0, 0
 	s.line, s.data, s.typ = s.line[:0], s.data[:0], ""
 	s.skipLF, s.bom, s.size = false, true, 0
+	s.blockID, s.newConn, s.resumedFrom = false, true, s.lastID
 }
 
 // nextEvent reads lines until an empty line dispatches an event. It returns
@@ -290,8 +397,12 @@ func (s *EventStream[T]) nextEvent() (data string, ok bool, err error) {
 		if len(line) == 0 {
 			// Dispatch.
 			s.size, s.lastID = 0, s.idBuf
+			s.dispatchID, s.blockID = s.blockID, false
 			if len(s.data) == 0 {
 				s.typ = ""
+				if s.dispatchID {
+					s.anchored = true // an id-only event covers what came before
+				}
 				return "", false, nil
 			}
 			d := s.data
@@ -325,10 +436,17 @@ func (s *EventStream[T]) field(line []byte) {
 		s.data = append(append(s.data, value...), '\n')
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
-			s.idBuf = string(value)
+			s.idBuf, s.blockID = string(value), true
 		}
 	case "retry":
-		if ms, err := strconv.ParseUint(string(value), 10, 63); err == nil && allDigits(value) && ms <= uint64(1<<63-1)/uint64(time.Millisecond) {
+		if !allDigits(value) {
+			break
+		}
+		// Too long for a Duration: the longest wait, which the runtime
+		// clamps to its max server delay (retry-behavior.md §5: overflowing
+		// values count as too long, never as absent).
+		s.retry = time.Duration(math.MaxInt64)
+		if ms, err := strconv.ParseUint(string(value), 10, 63); err == nil && ms <= uint64(math.MaxInt64)/uint64(time.Millisecond) {
 			s.retry = time.Duration(ms) * time.Millisecond
 		}
 	}

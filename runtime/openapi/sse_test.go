@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -61,6 +62,10 @@ func TestEventStreamParsing(t *testing.T) {
 			"retry: 1500\ndata: a\n\nretry: 15x\ndata: b\n\nretry:\ndata: c\n\nretry: 20\ndata: d\n\n",
 			[]ev{{Type: "message", Raw: "a", Retry: 1500 * time.Millisecond}, {Type: "message", Raw: "b", Retry: 1500 * time.Millisecond},
 				{Type: "message", Raw: "c", Retry: 1500 * time.Millisecond}, {Type: "message", Raw: "d", Retry: 20 * time.Millisecond}}},
+		{"an overflowing retry is the longest wait, never ignored (retry-behavior.md §5)",
+			"retry: 99999999999999\ndata: a\n\nretry: 1500\ndata: b\n\nretry: 99999999999999999999999\ndata: c\n\n",
+			[]ev{{Type: "message", Raw: "a", Retry: time.Duration(math.MaxInt64)}, {Type: "message", Raw: "b", Retry: 1500 * time.Millisecond},
+				{Type: "message", Raw: "c", Retry: time.Duration(math.MaxInt64)}}},
 		{"an id containing NUL is ignored", "id: 7\ndata: a\n\nid: 8\x009\ndata: b\n\n",
 			[]ev{{Type: "message", ID: "7", Raw: "a"}, {Type: "message", ID: "7", Raw: "b"}}},
 		{"unknown fields and a field without colon are ignored", "foo: bar\nevent\ndata: a\n\n", []ev{{Type: "message", Raw: "a"}}},
@@ -199,7 +204,7 @@ func TestEventStreamResumesWithLastEventIDAndDropsThePartialEvent(t *testing.T) 
 
 func TestEventStreamReturnsTheErrorThatEndsAResume(t *testing.T) {
 	end := errors.New("max attempts")
-	body := &failingResume{resumable{scripts: []string{"data: a\n\n", "unused"}}, end}
+	body := &failingResume{resumable{scripts: []string{"id: 1\ndata: a\n\n", "unused"}}, end}
 	s := NewEventStream[json.RawMessage](body, EventStreamOptions{})
 	e, err := s.Next(context.Background())
 	require.NoError(t, err)
@@ -215,4 +220,80 @@ type failingResume struct {
 
 func (f *failingResume) Resume(context.Context, error, http.Header, time.Duration) error {
 	return f.err
+}
+
+// TestEventStreamNeverDeliversAnEventTwice: a reconnect happens only from a
+// resume point (the last event delivered carried an id field, or nothing
+// was delivered yet), and a server that does not resume after Last-Event-ID
+// ends the stream instead of having its events delivered twice.
+func TestEventStreamNeverDeliversAnEventTwice(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		scripts []string
+		want    []string
+		err     string // "" means the stream ends cleanly
+		calls   []resumeCall
+	}{
+		{"no id field: the stream is cut, not restarted",
+			[]string{"data: 1\n\ndata: 2\n\n", "data: 1\n\ndata: 2\n\ndata: 3\n\n"},
+			[]string{"=1", "=2"},
+			"event stream cut after 2 events with no resume point (the last event delivered carried no id field; last event ID \"\"): reconnecting would deliver events again: unexpected EOF",
+			nil},
+		{"the last event carried no id field: resuming from the id before it would repeat it",
+			[]string{"id: 1\ndata: 1\n\ndata: 2\n\n", "id: 2\ndata: 2\n\n"},
+			[]string{"1=1", "1=2"},
+			"event stream cut after 2 events with no resume point (the last event delivered carried no id field; last event ID \"1\"): reconnecting would deliver events again: unexpected EOF",
+			nil},
+		{"a server that ignores Last-Event-ID and starts over",
+			[]string{"id: 1\ndata: 1\n\nid: 2\ndata: 2\n\n", "id: 1\ndata: 1\n\nid: 2\ndata: 2\n\nid: 3\ndata: 3\n\n"},
+			[]string{"1=1", "2=2"},
+			"event stream reconnected with Last-Event-ID \"2\", but the server sent event ID \"1\" again (it did not resume after the last event ID): unexpected EOF",
+			[]resumeCall{{"unexpected EOF", "2", 0}}},
+		{"a server that repeats the last event",
+			[]string{"id: 1\ndata: 1\n\nid: 2\ndata: 2\n\n", "id: 2\ndata: 2\n\nid: 3\ndata: 3\n\n"},
+			[]string{"1=1", "2=2"},
+			"event stream reconnected with Last-Event-ID \"2\", but the server sent event ID \"2\" again (it did not resume after the last event ID): unexpected EOF",
+			[]resumeCall{{"unexpected EOF", "2", 0}}},
+		{"a first event without an id field after the reconnect cannot be told from a repeat",
+			[]string{"id: 1\ndata: 1\n\n", "data: 1\n\n"},
+			[]string{"1=1"},
+			"event stream reconnected with Last-Event-ID \"1\", but the server's first event carried no id field, so it may repeat an event already delivered: unexpected EOF",
+			[]resumeCall{{"unexpected EOF", "1", 0}}},
+		{"cut before any event: a restart repeats nothing",
+			[]string{": hello\n\ndata: partial", "data: 1\n\ndata: 2\n\n"},
+			[]string{"=1", "=2"}, "",
+			[]resumeCall{{"unexpected EOF", "", 0}}},
+		{"an id-only event after the data is a resume point",
+			[]string{"data: 1\n\nid: 1\n\n", "id: 2\ndata: 2\n\n"},
+			[]string{"=1", "2=2"}, "",
+			[]resumeCall{{"unexpected EOF", "1", 0}}},
+		{"a server that resumes after Last-Event-ID; a [DONE] without an id ends it",
+			[]string{"id: 1\ndata: 1\n\n", "id: 2\ndata: 2\n\n", "data: [DONE]\n\n"},
+			[]string{"1=1", "2=2"}, "",
+			[]resumeCall{{"unexpected EOF", "1", 0}, {"unexpected EOF", "2", 0}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := &resumable{scripts: tc.scripts}
+			s := NewEventStream[string](body, EventStreamOptions{Sentinel: DoneSentinel})
+			var got []string
+			var err error
+			for e, ierr := range s.All(context.Background()) {
+				if ierr != nil {
+					err = ierr
+					break
+				}
+				got = append(got, e.ID+"="+e.Data)
+			}
+			require.Equal(t, tc.want, got)
+			require.Equal(t, tc.calls, body.calls)
+			if tc.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.EqualError(t, err, tc.err)
+			var cut *StreamCutError
+			require.ErrorAs(t, err, &cut)
+			require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		})
+	}
 }

@@ -128,14 +128,19 @@ func TestListObjectsV2RoundTrip(t *testing.T) {
 
 // PutObject sends the object as the raw body (S3's payload member Body,
 // not <PutObjectInput><Body>…) and its metadata map as x-amz-meta-*
-// headers; GetObject hands the raw 200 body over as a stream and collects
+// headers; GetObject, claiming no media type (no Accept), hands the raw
+// 200 body over as a stream and collects
 // the x-amz-meta-* headers into Metadata (HeadObject too, reading no
 // body); CopyObject sends no body, only
 // its metadata headers (newuser.md item 2).
 func TestObjectPayloadAndMetadata(t *testing.T) {
 	var got []string
+	var getAccept []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
+		if r.Method == http.MethodGet {
+			getAccept = append(getAccept, r.Header.Values("Accept")...)
+		}
 		got = append(got, r.Method+" "+r.RequestURI, "Content-Type: "+r.Header.Get("Content-Type"),
 			"X-Amz-Meta-Color: "+strings.Join(r.Header.Values("X-Amz-Meta-Color"), ","),
 			"X-Amz-Meta-Two-Words: "+strings.Join(r.Header.Values("X-Amz-Meta-Two-Words"), ","), "body: "+string(b))
@@ -187,6 +192,9 @@ func TestObjectPayloadAndMetadata(t *testing.T) {
 	}
 	if len(out.Metadata) != 2 || out.Metadata["color"] != "blue" || out.Metadata["two-words"] != "a b" {
 		t.Fatalf("metadata %q", out.Metadata)
+	}
+	if len(getAccept) != 0 { // the object is raw bytes of any type, not XML (new-user trial: Accept: text/xml)
+		t.Fatalf("GetObject sent Accept %q", getAccept)
 	}
 
 	head, err := c.HeadObject(ctx, &HeadObjectInput{Bucket: "b", Key: "k"})
