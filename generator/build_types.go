@@ -629,14 +629,11 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 			out = append(out, Field{Name: name, JSONName: k, Type: TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}, Required: true})
 			continue
 		}
-		doc := description(prop)
-		if f := factsDoc(prop); f != "" {
-			doc = strings.TrimSpace(doc + "\n\n" + f)
-		}
 		out = append(out, Field{
 			Name:     name,
 			JSONName: k,
-			Doc:      doc,
+			Doc:      description(prop),
+			Facts:    factsDoc(prop),
 			Type:     b.schemaRef(prop, pptr, typeName+want),
 			// readOnly: required of responses only, never sent.
 			Required:  sh.required[k] && !readOnly(prop),

@@ -45,10 +45,10 @@ func TestDocComment(t *testing.T) {
 	render := func(spec, notes []string, source string) string {
 		return docComment(spec, notes, source).GoString()
 	}
-	require.Equal(t, "// Get a pet.\n//\n// Returns the pet.\n//\n// GetPet sends GET /pets/{id}.\n//\n// Source: #/paths/~1pets~1%7Bid%7D/get",
+	require.Equal(t, "// Get a pet.\n//\n// Returns the pet.\n//\n// GetPet sends GET /pets/{id}.\n// Source: #/paths/~1pets~1%7Bid%7D/get",
 		render([]string{"Get a pet.", "Returns the pet."}, []string{"GetPet sends GET /pets/{id}."}, "/paths/~1pets~1{id}/get"),
 		"spec text first (summary, then description), generated notes, the source last")
-	require.Equal(t, "// Pet is an object of the spec.\n//\n// Source: #/components/schemas/Pet",
+	require.Equal(t, "// Pet is an object of the spec.\n// Source: #/components/schemas/Pet",
 		render([]string{"", " "}, []string{"Pet is an object of the spec."}, "/components/schemas/Pet"),
 		"without spec text the generated sentence leads")
 	require.Equal(t, "// Same.", render([]string{"Same.", "Same."}, nil, ""), "a description repeating the summary is left out")

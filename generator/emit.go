@@ -176,7 +176,8 @@ func groupImports(src []byte) []byte {
 // repeated texts left out), then the generator's notes (one paragraph each;
 // the first names the declaration, so it leads when the spec says nothing),
 // and last "Source: #POINTER", the JSON pointer of what the declaration is
-// generated from (omitted when source is ""), then the Go doc link
+// generated from (omitted when source is ""), continuing the paragraph
+// before it (notesAfter); then the Go doc link
 // definitions of the spec text's links ("[text]: url"). Spec text passes
 // through docText and commentLines, notes through commentLines; the pointer is fragment-encoded, so no line can end
 // the comment.
@@ -204,15 +205,18 @@ func docComment(spec, notes []string, source string) *jen.Statement {
 			paras = append(paras, lines)
 		}
 	}
-	if source != "" {
-		paras = append(paras, []string{"Source: #" + fragment(source)})
-	}
 	var lines []string
 	for i, p := range paras {
 		if i > 0 {
 			lines = append(lines, "")
 		}
 		lines = append(lines, p...)
+	}
+	// The Source line continues the paragraph before it (notesAfter)
+	// instead of opening one: a blank comment line per declaration was
+	// thousands of lines in a client (issue 24).
+	if source != "" {
+		lines = notesAfter(lines, "Source: #"+fragment(source))
 	}
 	lines = withDefs(lines, defs) // Go doc link definitions end the comment
 	if len(lines) == 0 {

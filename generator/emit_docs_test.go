@@ -90,19 +90,19 @@ func generatedDocs(t *testing.T) (map[string]string, map[string][]byte) {
 func TestGeneratedDocs(t *testing.T) {
 	docs, src := generatedDocs(t)
 	require.Equal(t, "Get a pet.\n\nReturns the pet with this id.\n\nGetPet sends GET /pets/{id} with Accept: application/json.\n\n"+
-		"Modelled errors (match with errors.As): Gone.\n\nAn input missing a required member, or with an empty path parameter, is refused before sending\n(*runtime.InvalidParamsError).\n\nSource: #/paths/~1pets~1%7Bid%7D/get\n", docs["GetPet"],
+		"Modelled errors (match with errors.As): Gone.\n\nAn input missing a required member, or with an empty path parameter, is refused before sending\n(*runtime.InvalidParamsError).\nSource: #/paths/~1pets~1%7Bid%7D/get\n", docs["GetPet"],
 		"a method's doc starts with the spec's summary and description and ends with its source")
 	require.Equal(t, "DeletePet sends DELETE /pets/{id}.\n\nModelled errors (match with errors.As): Gone.\n\n"+
-		"An input missing a required member, or with an empty path parameter, is refused before sending\n(*runtime.InvalidParamsError).\n\n"+
+		"An input missing a required member, or with an empty path parameter, is refused before sending\n(*runtime.InvalidParamsError).\n"+
 		"Source: #/paths/~1pets~1%7Bid%7D/delete\n", docs["DeletePet"], "without spec text the generated sentence leads")
-	require.Equal(t, "A pet of the store.\n\nPet is the output of GetPet.\n\nSource: #/components/schemas/Pet\n", docs["Pet"])
-	require.Equal(t, "The pet's name.\n\nRequired.\n", docs["Pet.Name"])
+	require.Equal(t, "A pet of the store.\n\nPet is the output of GetPet.\nSource: #/components/schemas/Pet\n", docs["Pet"])
+	require.Equal(t, "The pet's name.\nRequired.\n", docs["Pet.Name"])
 	require.Equal(t, "", docs["Pet.Tag"], "an optional property without description has no comment")
 	require.Equal(t, "The pet is gone.\n\nGone is the modelled error with code \"Gone\": its code alone does not make it retryable (the HTTP\n"+
 		"status may).\n\nIts field Message is the body's member \"message\": it hides the promoted runtime.ErrorMetadata\n"+
 		"field of the same name. The metadata the runtime read from the response stays in\n"+
 		"e.ErrorMetadata; ErrorCode() and ErrorMessage() return its code (from the service's error-code\n"+
-		"header or field, normalised) and message.\n\nSource: #/components/schemas/Gone\n", docs["Gone"])
+		"header or field, normalised) and message.\nSource: #/components/schemas/Gone\n", docs["Gone"])
 
 	ops := string(src["operations.go"])
 	require.Equal(t, 1, strings.Count(ops, "func newErrorSet1("), "DeletePet and GetPet model the same errors: one constructor, named after neither")

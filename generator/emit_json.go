@@ -58,13 +58,13 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	}
 	if len(t.Fields) > 0 {
 		if t.DiscriminatorOnly {
-			fields = append(fields, jen.Line().Comment("The base schema's properties: decoded from every value, whichever variant it is."))
+			fields = append(fields, jen.Comment("The base schema's properties: decoded from every value, whichever variant it is."))
 		} else {
-			fields = append(fields, jen.Line().Comment("The properties declared beside the oneOf/anyOf travel in the same object."))
+			fields = append(fields, jen.Comment("The properties declared beside the oneOf/anyOf travel in the same object."))
 		}
 		fields = append(fields, structFields(t.Fields, false, false)...)
 	}
-	fields = append(fields, jen.Line().Comment("Raw is the JSON value as received; MarshalJSON writes it when no variant is set."),
+	fields = append(fields, jen.Comment("Raw is the JSON value as received; MarshalJSON writes it when no variant is set."),
 		jen.Id("Raw").Qual("encoding/json", "RawMessage"))
 	f.Type().Id(t.Name).Struct(fields...)
 	f.Line()
@@ -95,8 +95,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 			mergeFields = jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(openapiPath, "MergeFields").Call(jen.Id("b"), jen.Id("fields").Values(copyFields)).Line().
 				Return(jen.Qual(openapiPath, "AddMembers").Call(append([]jen.Code{jen.Id("b"), jen.Err()}, list...)...))
 		}
-		f.Comment("MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty), with the")
-		f.Comment("properties declared beside the variants added to the object (openapi.MergeFields).")
+		f.Comment("MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty), with the fields merged in (openapi.MergeFields).")
 		f.Func().Params(jen.Id("u").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.Type().Id("fields").Struct(structFields(t.Fields, false, false)...),
 			jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(marshalUnion),
@@ -156,9 +155,7 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 		variants = append(variants, jen.Values(d...))
 	}
 	desc = append(desc, field("Variants", jen.Index().Qual(openapiPath, "Variant").Values(variants...)))
-	f.Comment("union" + t.Name + " tells openapi.Union.DecodeInto how to recognise each variant of " + t.Name + ".")
 	f.Var().Id("union"+t.Name).Op("=").Qual(openapiPath, "Union").Values(desc...)
-	f.Line()
 
 	// Each variant decodes through the one shared Union.DecodeInto (a
 	// pointer to its field), not an openapi.Into[T] per variant type, which
@@ -167,12 +164,13 @@ func emitUnion(f *jen.File, t *Type, types map[string]*Type) {
 	for _, v := range t.Variants {
 		decoders = append(decoders, jen.Op("&").Id("u").Dot(v.Name))
 	}
-	f.Comment("UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses")
-	f.Comment("(discriminator, else JSON type, required and const properties; unknown members never disqualify).")
+	// One line: how the variant is chosen is openapi.Union.DecodeInto's doc,
+	// not repeated on each of thousands of unions (issue 24).
+	doc := "UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits."
 	if t.DiscriminatorOnly && discriminated {
-		f.Comment("An object whose " + t.Discriminator + " names no variant sets none: it stays in Raw and the fields.")
+		doc = "UnmarshalJSON keeps b in Raw and decodes the variant " + t.Discriminator + " names (none, when it names none) with openapi.Union.DecodeInto; it returns an *openapi.UnionError."
 	}
-	f.Comment("It returns an *openapi.UnionError naming every variant tried when none fits.")
+	f.Comment(doc)
 	init := jen.Dict{
 		jen.Id("Raw"): jen.Append(jen.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("b").Op("...")),
 	}

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"strings"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -18,6 +20,7 @@ func typesByName(svc *Service) map[string]*Type {
 func emitTypes(out *pieces, svc *Service) {
 	types := typesByName(svc)
 	roles := typeRoles(svc)
+	sent := sentTypes(svc, types)
 	for _, t := range svc.Types {
 		f := out.next()
 		var notes []string
@@ -30,13 +33,13 @@ func emitTypes(out *pieces, svc *Service) {
 		f.Add(docComment([]string{t.Doc}, notes, t.Source))
 		switch t.Kind {
 		case KindEnum:
-			emitEnum(f, t)
+			emitEnum(f, t, sent[t.Name])
 		case KindUnion:
 			emitUnion(f, t, types)
 		default:
 			if t.Embed != "" {
 				f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
-					jen.Line().Comment(t.Embed+" is the decoded response body; its fields and JSON methods are promoted."), jen.Id(t.Embed))...)
+					jen.Comment(t.Embed+" is the decoded response body; its fields and JSON methods are promoted."), jen.Id(t.Embed))...)
 				break
 			}
 			if t.Additional == nil {
@@ -47,7 +50,7 @@ func emitTypes(out *pieces, svc *Service) {
 				break
 			}
 			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
-				jen.Line().Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
+				jen.Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
 				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(skipTag(t.XML)))...)
 			emitAdditionalMethods(f, t)
 		}
@@ -91,16 +94,71 @@ func typeSentence(t *Type, role string) string {
 	return t.Name + " is an object of the spec."
 }
 
-// emitEnum writes a named string (or int64) type and one constant per value.
-func emitEnum(f *jen.File, t *Type) {
-	if t.IntEnum {
-		f.Type().Id(t.Name).Int64()
-	} else {
-		f.Type().Id(t.Name).String()
+// sentTypes is the set of model types a request can carry: the operations'
+// inputs and every type their fields, union variants, elements and
+// additional properties reach.
+func sentTypes(svc *Service, types map[string]*Type) map[string]bool {
+	sent := map[string]bool{}
+	var ref func(r *TypeRef)
+	var visit func(name string)
+	ref = func(r *TypeRef) {
+		for ; r != nil; r = r.Elem {
+			if r.Kind == RefNamed {
+				visit(r.Name)
+			}
+		}
 	}
-	f.Line()
+	visit = func(name string) {
+		t := types[name]
+		if t == nil || sent[name] {
+			return
+		}
+		sent[name] = true
+		for i := range t.Fields {
+			ref(&t.Fields[i].Type)
+		}
+		for i := range t.Variants {
+			ref(&t.Variants[i].Type)
+		}
+		ref(t.Additional)
+		if t.Embed != "" {
+			visit(t.Embed)
+		}
+	}
+	for _, op := range svc.Operations {
+		visit(op.Input)
+	}
+	return sent
+}
+
+// emitEnum writes a named string (or int64) type and one constant per
+// value; a one-value enum a request can carry (sent) gets the marshal
+// method that sends its value when left unset (emitConstMarshal).
+func emitEnum(f *jen.File, t *Type, sent bool) {
+	decl := jen.Type().Id(t.Name).String()
+	if t.IntEnum {
+		decl = jen.Type().Id(t.Name).Int64()
+	}
 	// One comment documents the block: each constant's value is its wire
-	// value, so a comment per constant would repeat its line.
+	// value, so a comment per constant would repeat its line. The only
+	// value of a one-value enum (Stripe has 1,867) is one declaration with a
+	// line comment, not a block of four lines (issue 24).
+	if len(t.Values) == 1 && t.Values[0].Doc == "" {
+		v := t.Values[0]
+		var lit jen.Code = jen.Lit(v.Value)
+		if t.IntEnum {
+			lit = jen.Lit(int(v.Int))
+		}
+		f.Add(decl)
+		f.Const().Id(v.Name).Id(t.Name).Op("=").Add(lit).Comment("the only value of " + t.Name + ", as sent on the wire")
+		if sent && !zeroOnly(t) {
+			f.Line()
+			emitConstMarshal(f, t)
+		}
+		return
+	}
+	f.Add(decl)
+	f.Line()
 	f.Comment("Values of " + t.Name + ", as sent on the wire.")
 	f.Const().DefsFunc(func(g *jen.Group) {
 		for i, v := range t.Values {
@@ -119,16 +177,32 @@ func emitEnum(f *jen.File, t *Type) {
 			g.Id(v.Name).Id(t.Name).Op("=").Lit(v.Value)
 		}
 	})
-	if len(t.Values) == 1 {
+	if len(t.Values) == 1 && sent && !zeroOnly(t) {
 		emitConstMarshal(f, t)
 	}
+}
+
+// zeroOnly reports whether an enum's only value is its type's zero value
+// ("" or 0, Stripe's "empty string unsets" variants): left unset it is sent
+// as that value already, so it needs no marshal method.
+func zeroOnly(t *Type) bool {
+	if len(t.Values) != 1 {
+		return false
+	}
+	if t.IntEnum {
+		return t.Values[0].Int == 0
+	}
+	return t.Values[0].Value == ""
 }
 
 // emitConstMarshal writes the marshal method of an enum of one value (a
 // const): its zero value is sent as that value, so a required field the
 // caller leaves unset still sends what the spec allows ("kind":"thing",
 // never "kind":""). A string enum gets MarshalText (JSON, XML and map
-// keys), an integer one MarshalJSON. Decoding is unchanged.
+// keys), an integer one MarshalJSON. Decoding is unchanged. Only types a
+// request can carry get it: in a response-only type the value comes from
+// the server, and the two methods per type were a fifth of the Stripe
+// client's compile time and memory (issue 24).
 func emitConstMarshal(f *jen.File, t *Type) {
 	only := t.Values[0].Name
 	if t.IntEnum {
@@ -162,17 +236,21 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 	var out []jen.Code
 	if output {
 		out = append(out, jen.Comment("ResultMetadata describes how the call went: attempts made, request ID."),
-			jen.Id("ResultMetadata").Qual(runtimePath, "ResponseMetadata").Tag(skipTag(xml)), jen.Line())
+			jen.Id("ResultMetadata").Qual(runtimePath, "ResponseMetadata").Tag(skipTag(xml)))
 	}
-	for i, fl := range fields {
+	for _, fl := range fields {
 		var s jen.Statement
-		if lines := fieldDoc(fl); len(lines) > 0 {
-			if i > 0 || output {
-				s.Line()
-			}
-			for _, l := range lines {
-				s.Comment(l).Line()
-			}
+		// No blank line between fields, documented or not (protoc-gen-go's
+		// layout): it was a tenth of a client's lines (issue 24). A field
+		// the spec does not describe gets its one line of notes ("Maximum
+		// length: 64. Required.") as a line comment after it.
+		lines := fieldDoc(fl)
+		trailing := ""
+		if len(lines) == 1 && strings.TrimSpace(fl.Doc) == "" {
+			trailing, lines = lines[0], nil
+		}
+		for _, l := range lines {
+			s.Comment(l).Line()
 		}
 		tag := fl.JSONName
 		switch {
@@ -190,26 +268,82 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 			tags["xml"] = xmlTag(fl)
 		}
 		s.Id(fl.Name).Add(fieldType(fl)).Tag(tags)
+		if trailing != "" {
+			s.Comment(trailing)
+		}
 		out = append(out, &s)
 	}
 	return out
 }
 
 // fieldDoc is a field's doc comment lines: the property's description,
-// then "Required." for a required property (with how nil travels when it
-// is nullable too).
+// then its facts (factsDoc) and "Required." for a required property (with
+// how nil travels when it is nullable too). Facts and "Required." continue
+// the description's last paragraph (notesAfter), as protoc-gen-go and
+// hand-written SDKs write them, not a paragraph of their own each: with
+// thousands of fields that was a tenth of a client (issue 24).
 func fieldDoc(fl Field) []string {
 	lines, defs := specDocLines(fl.Doc)
-	if !fl.Required {
-		return withDefs(lines, defs)
+	facts, fdefs := specDocLines(fl.Facts)
+	defs = append(defs, fdefs...)
+	var notes, deprecated []string
+	for i, l := range facts {
+		if strings.HasPrefix(l, "Deprecated:") {
+			deprecated = facts[i:]
+			break
+		}
+		if l != "" {
+			notes = append(notes, l)
+		}
 	}
-	if len(lines) > 0 {
-		lines = append(lines, "")
+	switch {
+	case fl.Required && fl.Nullable:
+		notes = append(notes, "Required; nil is sent as null.")
+	case fl.Required:
+		notes = append(notes, "Required.")
 	}
-	if fl.Nullable {
-		return withDefs(append(lines, "Required; nil is sent as null."), defs)
+	if len(notes) > 0 {
+		lines = notesAfter(lines, strings.Join(notes, " "))
 	}
-	return withDefs(append(lines, "Required."), defs)
+	if len(deprecated) > 0 {
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, deprecated...)
+	}
+	return withDefs(lines, defs)
+}
+
+// notesAfter appends the generator's note to doc comment lines: on a line
+// of its own that continues the last paragraph when that ends in plain
+// prose, else (after a list, a code block, a heading, or nothing) as a
+// paragraph of its own, so gofmt leaves the comment as written.
+func notesAfter(lines []string, note string) []string {
+	if len(lines) == 0 {
+		return []string{note}
+	}
+	if plainProse(lines[len(lines)-1]) && !listOrCodeParagraph(lines) {
+		return append(lines, note)
+	}
+	return append(lines, "", note)
+}
+
+// plainProse reports whether a doc comment line is prose a following line
+// can continue: not blank, not indented (code, list), not a heading.
+func plainProse(l string) bool {
+	return l != "" && l[0] != ' ' && l[0] != '\t' && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "* ") && !strings.HasPrefix(l, "+ ")
+}
+
+// listOrCodeParagraph reports whether the last paragraph of lines holds an
+// indented line (a list or code block that an unindented line would end
+// in a way gofmt rewrites).
+func listOrCodeParagraph(lines []string) bool {
+	for i := len(lines) - 1; i >= 0 && lines[i] != ""; i-- {
+		if !plainProse(lines[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldType is a field's Go type: an optional nullable JSON member is an

@@ -33,9 +33,8 @@ func TestErrorFieldsShadowingMetadataAreDocumented(t *testing.T) {
 // runtime.ErrorMetadata fields of the same names. The metadata the runtime read from the response
 // stays in e.ErrorMetadata; ErrorCode() and ErrorMessage() return its code (from the service's
 // error-code header or field, normalised) and message.
-//
 // Source: #/components/schemas/NotFound
 type NotFound struct {`)
-	require.Contains(t, src, "// GetItem409Error is a modelled error response, matched by HTTP status.\n//\n// Source:")
+	require.Contains(t, src, "// GetItem409Error is a modelled error response, matched by HTTP status.\n// Source:")
 	require.Equal(t, 1, strings.Count(src, "they hide the"))
 }

@@ -35,10 +35,10 @@ func TestFidelity(t *testing.T) {
 	}
 	for _, want := range []string{
 		"\t// Maximum length: 64. Pattern: \"^[a-z]+$\".\n\t//\n\t// Deprecated: the spec marks this member deprecated.\n\tLegacy *string `json:\"legacy,omitzero\"`\n",
-		"\t// See [the guide] and [limits].\n\t//\n\t// Default: 20. Minimum: 1. Maximum: 100.\n\t//\n\t// [limits]: https://example.com/limits\n\t// [the guide]: https://example.com/guide\n\tLimit *int64    `json:\"limit,omitzero\"`\n",
-		"\tBorn    *openapi.Date               `json:\"born,omitzero\"`\n",
-		"\tDueAt   openapi.Nullable[time.Time] `json:\"due_at,omitzero\"`\n",
-		"\t// Required; nil is sent as null.\n\tOwner    *Owner              `json:\"owner\"`\n",
+		"\t// See [the guide] and [limits].\n\t// Default: 20. Minimum: 1. Maximum: 100.\n\t//\n\t// [limits]: https://example.com/limits\n\t// [the guide]: https://example.com/guide\n\tLimit    *int64              `json:\"limit,omitzero\"`\n",
+		"\tBorn           *openapi.Date               `json:\"born,omitzero\"`\n",
+		"\tDueAt          openapi.Nullable[time.Time] `json:\"due_at,omitzero\"`\n",
+		"\tOwner    *Owner              `json:\"owner\"` // Required; nil is sent as null.\n",
 		"\tRatings  map[string]*float64 `json:\"ratings,omitzero\"`\n\tScores   []*int64            `json:\"scores,omitzero\"`\n",
 		"\tPriorityLow Priority = 1\n\n\t// Done first.\n\tPriorityHigh Priority = 2\n",
 		"Enum: []string{\"type\", \"[\\\"klarna\\\",\\\"klarna_account\\\"]\"}, Properties:",

@@ -93,9 +93,9 @@ components:
 		}
 	}
 	for _, want := range []string{
-		"\tAB *string `json:\"-\" xml:\"-\"`\n",
-		"\tNM *string `json:\"-\" xml:\"nm,omitempty\"`\n",
-		"\tAB        int64   `json:\"-\"`\n",
+		"\tAB             *string                  `json:\"-\" xml:\"-\"`\n",
+		"\tNM             *string                  `json:\"-\" xml:\"nm,omitempty\"`\n",
+		"\tAB             int64                    `json:\"-\"` // Required.\n",
 		"\t\topenapi.Member{Name: \"a,b\", Field: &v.AB, OmitZero: false},\n",
 		"\t\topenapi.Member{Name: \"bell\\a\", Field: &v.Bell, OmitZero: true},\n",
 		"\treturn openapi.DecodeMembers(b, json.Unmarshal(b, (*plain)(v)),\n",

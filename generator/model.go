@@ -403,6 +403,10 @@ type Field struct {
 	Name, JSONName string
 	// Doc is the property's description.
 	Doc string
+	// Facts is what the property's schema says beyond its Go type
+	// (factsDoc: default, format, bounds, pattern, deprecation), "" when
+	// nothing.
+	Facts string
 	// Type is the field's Go type.
 	Type TypeRef
 	// Required fields are values without omitzero; optional ones are

@@ -22,6 +22,7 @@ import (
 	"github.com/retrygen/retrygen/golden/mistrallite"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/clocktest"
+	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
 // mistralSpec is the copy of ../shared/specs/mistral_openapi.yaml the
@@ -167,7 +168,7 @@ func TestMistralChatCompleteStreamOverLoopback(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "message", ev.Type)
 		ch := ev.Data.Choices[0]
-		content, ok := ch.Delta.Content.Get()
+		content, ok := openapi.ValueOf(ch.Delta.Content)
 		require.True(t, ok)
 		text.WriteString(*content.String)
 		if ch.FinishReason != nil {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/retrygen/retrygen/runtime/engine"
 )
@@ -60,4 +61,16 @@ func (c *Client) releaseRetry(n int, quota bool) {
 	if c.fleet != nil {
 		c.fleet.Release(n)
 	}
+}
+
+// windowIdentity is the identity a client's throttle windows are kept under
+// in its ThrottleWindowStore: the throttle identity scoped to the service
+// and endpoint host, "LEN:SERVICE:LEN:HOST:IDENTITY". A window is the
+// server's answer for one product in one region, so it blocks the clients
+// of that identity, service and host only, as the fleet retry budget is
+// scoped (ScopedRetryBudget); one store (the in-process WindowStore or
+// runtime/redisstore) holds the windows of many services without one
+// blocking another.
+func windowIdentity(service, host, identity string) string {
+	return strconv.Itoa(len(service)) + ":" + service + ":" + strconv.Itoa(len(host)) + ":" + host + ":" + identity
 }

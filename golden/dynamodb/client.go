@@ -113,7 +113,6 @@ func result[P any](out P, err error) (P, error) {
 // The DynamoDB multi-region endpoint
 //
 // Server1Template is the URL template of a server of the spec.
-//
 // Source: #/servers/0
 const Server1Template = "http://dynamodb.{region}.amazonaws.com"
 
@@ -187,7 +186,6 @@ func Server1URL(v Server1Vars) (string, error) {
 // The DynamoDB multi-region endpoint
 //
 // Server2Template is the URL template of a server of the spec.
-//
 // Source: #/servers/1
 const Server2Template = "https://dynamodb.{region}.amazonaws.com"
 
@@ -261,7 +259,6 @@ func Server2URL(v Server2Vars) (string, error) {
 // The DynamoDB endpoint for China (Beijing) and China (Ningxia)
 //
 // Server3Template is the URL template of a server of the spec.
-//
 // Source: #/servers/2
 const Server3Template = "http://dynamodb.{region}.amazonaws.com.cn"
 
@@ -293,7 +290,6 @@ func Server3URL(v Server3Vars) (string, error) {
 // The DynamoDB endpoint for China (Beijing) and China (Ningxia)
 //
 // Server4Template is the URL template of a server of the spec.
-//
 // Source: #/servers/3
 const Server4Template = "https://dynamodb.{region}.amazonaws.com.cn"
 
@@ -326,7 +322,6 @@ func Server4URL(v Server4Vars) (string, error) {
 //
 // DefaultServerURL is Server2Default, the spec's first https server (else its first server) with
 // its variables at their defaults; pass it (or another endpoint) to New.
-//
 // Source: #/servers/1
 const DefaultServerURL = "https://dynamodb.us-east-1.amazonaws.com"
 

@@ -8,7 +8,6 @@ import "github.com/retrygen/retrygen/runtime"
 
 // BackupInUseException is the modelled error with code "BackupInUseException": its code alone does
 // not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/BackupInUseException
 type BackupInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -21,7 +20,6 @@ func (e *BackupInUseException) Error() string {
 
 // BackupNotFoundException is the modelled error with code "BackupNotFoundException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/BackupNotFoundException
 type BackupNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -35,7 +33,6 @@ func (e *BackupNotFoundException) Error() string {
 // ConditionalCheckFailedException is the modelled error with code
 // "ConditionalCheckFailedException": its code alone does not make it retryable (the HTTP status
 // may).
-//
 // Source: #/components/schemas/ConditionalCheckFailedException
 type ConditionalCheckFailedException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -49,7 +46,6 @@ func (e *ConditionalCheckFailedException) Error() string {
 // ContinuousBackupsUnavailableException is the modelled error with code
 // "ContinuousBackupsUnavailableException": its code alone does not make it retryable (the HTTP
 // status may).
-//
 // Source: #/components/schemas/ContinuousBackupsUnavailableException
 type ContinuousBackupsUnavailableException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -62,7 +58,6 @@ func (e *ContinuousBackupsUnavailableException) Error() string {
 
 // DuplicateItemException is the modelled error with code "DuplicateItemException": its code alone
 // does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/DuplicateItemException
 type DuplicateItemException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -75,7 +70,6 @@ func (e *DuplicateItemException) Error() string {
 
 // ExportConflictException is the modelled error with code "ExportConflictException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ExportConflictException
 type ExportConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -88,7 +82,6 @@ func (e *ExportConflictException) Error() string {
 
 // ExportNotFoundException is the modelled error with code "ExportNotFoundException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ExportNotFoundException
 type ExportNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -102,7 +95,6 @@ func (e *ExportNotFoundException) Error() string {
 // GlobalTableAlreadyExistsException is the modelled error with code
 // "GlobalTableAlreadyExistsException": its code alone does not make it retryable (the HTTP status
 // may).
-//
 // Source: #/components/schemas/GlobalTableAlreadyExistsException
 type GlobalTableAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -115,7 +107,6 @@ func (e *GlobalTableAlreadyExistsException) Error() string {
 
 // GlobalTableNotFoundException is the modelled error with code "GlobalTableNotFoundException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/GlobalTableNotFoundException
 type GlobalTableNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -129,7 +120,6 @@ func (e *GlobalTableNotFoundException) Error() string {
 // IdempotentParameterMismatchException is the modelled error with code
 // "IdempotentParameterMismatchException": its code alone does not make it retryable (the HTTP
 // status may).
-//
 // Source: #/components/schemas/IdempotentParameterMismatchException
 type IdempotentParameterMismatchException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -142,7 +132,6 @@ func (e *IdempotentParameterMismatchException) Error() string {
 
 // IndexNotFoundException is the modelled error with code "IndexNotFoundException": its code alone
 // does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/IndexNotFoundException
 type IndexNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -155,7 +144,6 @@ func (e *IndexNotFoundException) Error() string {
 
 // InternalServerError is the modelled error with code "InternalServerError": its code alone does
 // not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/InternalServerError
 type InternalServerError struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -168,7 +156,6 @@ func (e *InternalServerError) Error() string {
 
 // InvalidExportTimeException is the modelled error with code "InvalidExportTimeException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/InvalidExportTimeException
 type InvalidExportTimeException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -181,7 +168,6 @@ func (e *InvalidExportTimeException) Error() string {
 
 // InvalidRestoreTimeException is the modelled error with code "InvalidRestoreTimeException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/InvalidRestoreTimeException
 type InvalidRestoreTimeException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -195,7 +181,6 @@ func (e *InvalidRestoreTimeException) Error() string {
 // ItemCollectionSizeLimitExceededException is the modelled error with code
 // "ItemCollectionSizeLimitExceededException": its code alone does not make it retryable (the HTTP
 // status may).
-//
 // Source: #/components/schemas/ItemCollectionSizeLimitExceededException
 type ItemCollectionSizeLimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -208,7 +193,6 @@ func (e *ItemCollectionSizeLimitExceededException) Error() string {
 
 // LimitExceededException is the modelled error with code "LimitExceededException": by its code it
 // is a throttling error, retried after the throttling base delay.
-//
 // Source: #/components/schemas/LimitExceededException
 type LimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -222,7 +206,6 @@ func (e *LimitExceededException) Error() string {
 // PointInTimeRecoveryUnavailableException is the modelled error with code
 // "PointInTimeRecoveryUnavailableException": its code alone does not make it retryable (the HTTP
 // status may).
-//
 // Source: #/components/schemas/PointInTimeRecoveryUnavailableException
 type PointInTimeRecoveryUnavailableException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -236,7 +219,6 @@ func (e *PointInTimeRecoveryUnavailableException) Error() string {
 // ProvisionedThroughputExceededException is the modelled error with code
 // "ProvisionedThroughputExceededException": by its code it is a throttling error, retried after
 // the throttling base delay.
-//
 // Source: #/components/schemas/ProvisionedThroughputExceededException
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -249,7 +231,6 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 
 // ReplicaAlreadyExistsException is the modelled error with code "ReplicaAlreadyExistsException":
 // its code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ReplicaAlreadyExistsException
 type ReplicaAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -262,7 +243,6 @@ func (e *ReplicaAlreadyExistsException) Error() string {
 
 // ReplicaNotFoundException is the modelled error with code "ReplicaNotFoundException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ReplicaNotFoundException
 type ReplicaNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -275,7 +255,6 @@ func (e *ReplicaNotFoundException) Error() string {
 
 // RequestLimitExceeded is the modelled error with code "RequestLimitExceeded": by its code it is a
 // throttling error, retried after the throttling base delay.
-//
 // Source: #/components/schemas/RequestLimitExceeded
 type RequestLimitExceeded struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -288,7 +267,6 @@ func (e *RequestLimitExceeded) Error() string {
 
 // ResourceInUseException is the modelled error with code "ResourceInUseException": its code alone
 // does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ResourceInUseException
 type ResourceInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -301,7 +279,6 @@ func (e *ResourceInUseException) Error() string {
 
 // ResourceNotFoundException is the modelled error with code "ResourceNotFoundException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ResourceNotFoundException
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -314,7 +291,6 @@ func (e *ResourceNotFoundException) Error() string {
 
 // TableAlreadyExistsException is the modelled error with code "TableAlreadyExistsException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/TableAlreadyExistsException
 type TableAlreadyExistsException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -327,7 +303,6 @@ func (e *TableAlreadyExistsException) Error() string {
 
 // TableInUseException is the modelled error with code "TableInUseException": its code alone does
 // not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/TableInUseException
 type TableInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -340,7 +315,6 @@ func (e *TableInUseException) Error() string {
 
 // TableNotFoundException is the modelled error with code "TableNotFoundException": its code alone
 // does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/TableNotFoundException
 type TableNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -353,7 +327,6 @@ func (e *TableNotFoundException) Error() string {
 
 // TransactionCanceledException is the modelled error with code "TransactionCanceledException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/TransactionCanceledException
 type TransactionCanceledException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -366,7 +339,6 @@ func (e *TransactionCanceledException) Error() string {
 
 // TransactionConflictException is the modelled error with code "TransactionConflictException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/TransactionConflictException
 type TransactionConflictException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -379,7 +351,6 @@ func (e *TransactionConflictException) Error() string {
 
 // TransactionInProgressException is the modelled error with code "TransactionInProgressException":
 // by its code it is a throttling error, retried after the throttling base delay.
-//
 // Source: #/components/schemas/TransactionInProgressException
 type TransactionInProgressException struct {
 	runtime.ErrorMetadata `json:"-"`

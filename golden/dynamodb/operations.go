@@ -47,7 +47,6 @@ func validateBatchExecuteStatement(in *BatchExecuteStatementInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchExecuteStatement/post
 func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStatementInput, opts ...func(*Options)) (*BatchExecuteStatementOutput, error) {
 	if err := validateBatchExecuteStatement(in); err != nil {
@@ -146,7 +145,6 @@ func validateBatchGetItem(in *BatchGetItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchGetItem/post
 //
 // [Batch Operations and Error Handling]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ErrorHandling.html#BatchOperations
@@ -262,7 +260,6 @@ func validateBatchWriteItem(in *BatchWriteItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.BatchWriteItem/post
 //
 // [Batch Operations and Error Handling]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ErrorHandling.html#Programming.Errors.BatchOperations
@@ -350,7 +347,6 @@ func validateCreateBackup(in *CreateBackupInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateBackup/post
 func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts ...func(*Options)) (*CreateBackupOutput, error) {
 	if err := validateCreateBackup(in); err != nil {
@@ -437,7 +433,6 @@ func validateCreateGlobalTable(in *CreateGlobalTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateGlobalTable/post
 //
 // [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
@@ -509,7 +504,6 @@ func validateCreateTable(in *CreateTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.CreateTable/post
 func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...func(*Options)) (*CreateTableOutput, error) {
 	if err := validateCreateTable(in); err != nil {
@@ -567,7 +561,6 @@ func validateDeleteBackup(in *DeleteBackupInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteBackup/post
 func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts ...func(*Options)) (*DeleteBackupOutput, error) {
 	if err := validateDeleteBackup(in); err != nil {
@@ -641,7 +634,6 @@ func validateDeleteItem(in *DeleteItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteItem/post
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...func(*Options)) (*DeleteItemOutput, error) {
 	if err := validateDeleteItem(in); err != nil {
@@ -712,7 +704,6 @@ func validateDeleteTable(in *DeleteTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteTable/post
 func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...func(*Options)) (*DeleteTableOutput, error) {
 	if err := validateDeleteTable(in); err != nil {
@@ -765,7 +756,6 @@ func validateDescribeBackup(in *DescribeBackupInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeBackup/post
 func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, opts ...func(*Options)) (*DescribeBackupOutput, error) {
 	if err := validateDescribeBackup(in); err != nil {
@@ -826,7 +816,6 @@ func validateDescribeContinuousBackups(in *DescribeContinuousBackupsInput) error
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeContinuousBackups/post
 func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeContinuousBackupsInput, opts ...func(*Options)) (*DescribeContinuousBackupsOutput, error) {
 	if err := validateDescribeContinuousBackups(in); err != nil {
@@ -877,7 +866,6 @@ func validateDescribeContributorInsights(in *DescribeContributorInsightsInput) e
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeContributorInsights/post
 func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeContributorInsightsInput, opts ...func(*Options)) (*DescribeContributorInsightsOutput, error) {
 	if err := validateDescribeContributorInsights(in); err != nil {
@@ -905,7 +893,6 @@ var opDescribeEndpoints = runtime.Operation{Name: "DescribeEndpoints", RetrySafe
 //
 // DescribeEndpoints sends POST / with Accept: application/json, X-Amz-Target:
 // DynamoDB_20120810.DescribeEndpoints.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeEndpoints/post
 func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsRequest, opts ...func(*Options)) (*DescribeEndpointsResponse, error) {
 	if in == nil {
@@ -956,7 +943,6 @@ func validateDescribeExport(in *DescribeExportInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeExport/post
 func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, opts ...func(*Options)) (*DescribeExportOutput, error) {
 	if err := validateDescribeExport(in); err != nil {
@@ -1010,7 +996,6 @@ func validateDescribeGlobalTable(in *DescribeGlobalTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTable/post
 //
 // [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
@@ -1056,7 +1041,6 @@ func validateDescribeGlobalTableSettings(in *DescribeGlobalTableSettingsInput) e
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeGlobalTableSettings/post
 //
 // [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
@@ -1098,7 +1082,6 @@ func validateDescribeKinesisStreamingDestination(in *DescribeKinesisStreamingDes
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeKinesisStreamingDestination/post
 func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *DescribeKinesisStreamingDestinationInput, opts ...func(*Options)) (*DescribeKinesisStreamingDestinationOutput, error) {
 	if err := validateDescribeKinesisStreamingDestination(in); err != nil {
@@ -1179,7 +1162,6 @@ func newErrorSet6(code string) runtime.ModeledError {
 // DynamoDB_20120810.DescribeLimits.
 //
 // Modelled errors (match with errors.As): InternalServerError.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeLimits/post
 //
 // [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
@@ -1225,7 +1207,6 @@ func validateDescribeTable(in *DescribeTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post
 func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts ...func(*Options)) (*DescribeTableOutput, error) {
 	if err := validateDescribeTable(in); err != nil {
@@ -1285,7 +1266,6 @@ func tableExistsState(in *DescribeTableInput, out *DescribeTableOutput, err erro
 //
 // Acceptors: 1. success when output "Table.TableStatus" stringEquals "ACTIVE"; 2. retry when the
 // poll fails with error code ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post/x-waiters/TableExists
 func (c *Client) WaitUntilTableExists(ctx context.Context, in *DescribeTableInput, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeTableOutput, error) {
 	var wo runtime.WaiterOptions
@@ -1337,7 +1317,6 @@ func tableNotExistsState(in *DescribeTableInput, out *DescribeTableOutput, err e
 // maxWait ends first, and the poll's error when no acceptor matches it.
 //
 // Acceptors: 1. success when the poll fails with error code ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTable/post/x-waiters/TableNotExists
 func (c *Client) WaitUntilTableNotExists(ctx context.Context, in *DescribeTableInput, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeTableOutput, error) {
 	var wo runtime.WaiterOptions
@@ -1383,7 +1362,6 @@ func validateDescribeTableReplicaAutoScaling(in *DescribeTableReplicaAutoScaling
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTableReplicaAutoScaling/post
 //
 // [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
@@ -1425,7 +1403,6 @@ func validateDescribeTimeToLive(in *DescribeTimeToLiveInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DescribeTimeToLive/post
 func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveInput, opts ...func(*Options)) (*DescribeTimeToLiveOutput, error) {
 	if err := validateDescribeTimeToLive(in); err != nil {
@@ -1468,7 +1445,6 @@ func validateDisableKinesisStreamingDestination(in *KinesisStreamingDestinationI
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DisableKinesisStreamingDestination/post
 func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *KinesisStreamingDestinationInput, opts ...func(*Options)) (*KinesisStreamingDestinationOutput, error) {
 	if err := validateDisableKinesisStreamingDestination(in); err != nil {
@@ -1512,7 +1488,6 @@ func validateEnableKinesisStreamingDestination(in *KinesisStreamingDestinationIn
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.EnableKinesisStreamingDestination/post
 func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *KinesisStreamingDestinationInput, opts ...func(*Options)) (*KinesisStreamingDestinationOutput, error) {
 	if err := validateEnableKinesisStreamingDestination(in); err != nil {
@@ -1579,7 +1554,6 @@ func validateExecuteStatement(in *ExecuteStatementInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExecuteStatement/post
 func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput, opts ...func(*Options)) (*ExecuteStatementOutput, error) {
 	if err := validateExecuteStatement(in); err != nil {
@@ -1643,7 +1617,6 @@ func validateExecuteTransaction(in *ExecuteTransactionInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExecuteTransaction/post
 func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionInput, opts ...func(*Options)) (*ExecuteTransactionOutput, error) {
 	if err := validateExecuteTransaction(in); err != nil {
@@ -1713,7 +1686,6 @@ func validateExportTableToPointInTime(in *ExportTableToPointInTimeInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ExportTableToPointInTime/post
 func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableToPointInTimeInput, opts ...func(*Options)) (*ExportTableToPointInTimeOutput, error) {
 	if err := validateExportTableToPointInTime(in); err != nil {
@@ -1760,7 +1732,6 @@ func validateGetItem(in *GetItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.GetItem/post
 func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Options)) (*GetItemOutput, error) {
 	if err := validateGetItem(in); err != nil {
@@ -1797,7 +1768,6 @@ var opListBackups = runtime.Operation{Name: "ListBackups", RetrySafe: true, Fixe
 // DynamoDB_20120810.ListBackups.
 //
 // Modelled errors (match with errors.As): InternalServerError.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListBackups/post
 func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...func(*Options)) (*ListBackupsOutput, error) {
 	if in == nil {
@@ -1824,7 +1794,6 @@ var opListContributorInsights = runtime.Operation{Name: "ListContributorInsights
 // DynamoDB_20120810.ListContributorInsights.
 //
 // Modelled errors (match with errors.As): InternalServerError, ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post
 func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) (*ListContributorInsightsOutput, error) {
 	if in == nil {
@@ -1849,7 +1818,6 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 // in.NextToken set to the last good page's NextToken.
 //
 // Pagination declared by x-pagination.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post/x-pagination
 func (c *Client) ListContributorInsightsPages(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) iter.Seq2[*ListContributorInsightsOutput, error] {
 	return func(yield func(*ListContributorInsightsOutput, error) bool) {
@@ -1882,7 +1850,6 @@ func (c *Client) ListContributorInsightsPages(ctx context.Context, in *ListContr
 // ListContributorInsightsItems returns an iterator over the items (ContributorInsightsSummaries)
 // of every page of ListContributorInsights, in order, fetched page by page by
 // ListContributorInsightsPages. After an error it yields the error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListContributorInsights/post/x-pagination
 func (c *Client) ListContributorInsightsItems(ctx context.Context, in *ListContributorInsightsInput, opts ...func(*Options)) iter.Seq2[ContributorInsightsSummary, error] {
 	return func(yield func(ContributorInsightsSummary, error) bool) {
@@ -1925,7 +1892,6 @@ func newListExportsError(code string) runtime.ModeledError {
 // DynamoDB_20120810.ListExports.
 //
 // Modelled errors (match with errors.As): InternalServerError, LimitExceededException.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post
 func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) (*ListExportsOutput, error) {
 	if in == nil {
@@ -1952,7 +1918,6 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.MaxResults.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post/x-pagination
 func (c *Client) ListExportsPages(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) iter.Seq2[*ListExportsOutput, error] {
 	return func(yield func(*ListExportsOutput, error) bool) {
@@ -1985,7 +1950,6 @@ func (c *Client) ListExportsPages(ctx context.Context, in *ListExportsInput, opt
 // ListExportsItems returns an iterator over the items (ExportSummaries) of every page of
 // ListExports, in order, fetched page by page by ListExportsPages. After an error it yields the
 // error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListExports/post/x-pagination
 func (c *Client) ListExportsItems(ctx context.Context, in *ListExportsInput, opts ...func(*Options)) iter.Seq2[ExportSummary, error] {
 	return func(yield func(ExportSummary, error) bool) {
@@ -2019,7 +1983,6 @@ var opListGlobalTables = runtime.Operation{Name: "ListGlobalTables", RetrySafe: 
 // DynamoDB_20120810.ListGlobalTables.
 //
 // Modelled errors (match with errors.As): InternalServerError.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListGlobalTables/post
 //
 // [Version 2017.11.29]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V1.html
@@ -2049,7 +2012,6 @@ var opListTables = runtime.Operation{Name: "ListTables", RetrySafe: true, FixedH
 // DynamoDB_20120810.ListTables.
 //
 // Modelled errors (match with errors.As): InternalServerError.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post
 func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) (*ListTablesOutput, error) {
 	if in == nil {
@@ -2076,7 +2038,6 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post/x-pagination
 func (c *Client) ListTablesPages(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) iter.Seq2[*ListTablesOutput, error] {
 	return func(yield func(*ListTablesOutput, error) bool) {
@@ -2109,7 +2070,6 @@ func (c *Client) ListTablesPages(ctx context.Context, in *ListTablesInput, opts 
 // ListTablesItems returns an iterator over the items (TableNames) of every page of ListTables, in
 // order, fetched page by page by ListTablesPages. After an error it yields the error with a zero
 // item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTables/post/x-pagination
 func (c *Client) ListTablesItems(ctx context.Context, in *ListTablesInput, opts ...func(*Options)) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
@@ -2155,7 +2115,6 @@ func validateListTagsOfResource(in *ListTagsOfResourceInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.ListTagsOfResource/post
 //
 // [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
@@ -2236,7 +2195,6 @@ func validatePutItem(in *PutItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
 //
 // [PutItem in the AWS Command Line Interface]: http://docs.aws.amazon.com/goto/aws-cli/dynamodb-2012-08-10/PutItem
@@ -2328,7 +2286,6 @@ func validateQuery(in *QueryInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
 //
 // [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html#Query.Pagination
@@ -2359,7 +2316,6 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
 func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[*QueryOutput, error] {
 	return func(yield func(*QueryOutput, error) bool) {
@@ -2387,7 +2343,6 @@ func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*O
 
 // QueryItems returns an iterator over the items (Items) of every page of Query, in order, fetched
 // page by page by QueryPages. After an error it yields the error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
 func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
 	return func(yield func(map[string]AttributeValue, error) bool) {
@@ -2462,7 +2417,6 @@ func validateRestoreTableFromBackup(in *RestoreTableFromBackupInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.RestoreTableFromBackup/post
 func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFromBackupInput, opts ...func(*Options)) (*RestoreTableFromBackupOutput, error) {
 	if err := validateRestoreTableFromBackup(in); err != nil {
@@ -2552,7 +2506,6 @@ func validateRestoreTableToPointInTime(in *RestoreTableToPointInTimeInput) error
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.RestoreTableToPointInTime/post
 func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTableToPointInTimeInput, opts ...func(*Options)) (*RestoreTableToPointInTimeOutput, error) {
 	if err := validateRestoreTableToPointInTime(in); err != nil {
@@ -2615,7 +2568,6 @@ func validateScan(in *ScanInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post
 //
 // [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Scan.html#Scan.Pagination
@@ -2647,7 +2599,6 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post/x-pagination
 func (c *Client) ScanPages(ctx context.Context, in *ScanInput, opts ...func(*Options)) iter.Seq2[*ScanOutput, error] {
 	return func(yield func(*ScanOutput, error) bool) {
@@ -2675,7 +2626,6 @@ func (c *Client) ScanPages(ctx context.Context, in *ScanInput, opts ...func(*Opt
 
 // ScanItems returns an iterator over the items (Items) of every page of Scan, in order, fetched
 // page by page by ScanPages. After an error it yields the error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Scan/post/x-pagination
 func (c *Client) ScanItems(ctx context.Context, in *ScanInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
 	return func(yield func(map[string]AttributeValue, error) bool) {
@@ -2723,7 +2673,6 @@ func validateTagResource(in *TagResourceInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
 //
 // [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
@@ -2796,7 +2745,6 @@ func validateTransactGetItems(in *TransactGetItemsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TransactGetItems/post
 func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput, opts ...func(*Options)) (*TransactGetItemsOutput, error) {
 	if err := validateTransactGetItems(in); err != nil {
@@ -2874,7 +2822,6 @@ func validateTransactWriteItems(in *TransactWriteItemsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TransactWriteItems/post
 func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsInput, opts ...func(*Options)) (*TransactWriteItemsOutput, error) {
 	if err := validateTransactWriteItems(in); err != nil {
@@ -2926,7 +2873,6 @@ func validateUntagResource(in *UntagResourceInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
 //
 // [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
@@ -2992,7 +2938,6 @@ func validateUpdateContinuousBackups(in *UpdateContinuousBackupsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateContinuousBackups/post
 func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuousBackupsInput, opts ...func(*Options)) (*UpdateContinuousBackupsOutput, error) {
 	if err := validateUpdateContinuousBackups(in); err != nil {
@@ -3033,7 +2978,6 @@ func validateUpdateContributorInsights(in *UpdateContributorInsightsInput) error
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateContributorInsights/post
 func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContributorInsightsInput, opts ...func(*Options)) (*UpdateContributorInsightsOutput, error) {
 	if err := validateUpdateContributorInsights(in); err != nil {
@@ -3106,7 +3050,6 @@ func validateUpdateGlobalTable(in *UpdateGlobalTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateGlobalTable/post
 func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInput, opts ...func(*Options)) (*UpdateGlobalTableOutput, error) {
 	if err := validateUpdateGlobalTable(in); err != nil {
@@ -3166,7 +3109,6 @@ func validateUpdateGlobalTableSettings(in *UpdateGlobalTableSettingsInput) error
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateGlobalTableSettings/post
 func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobalTableSettingsInput, opts ...func(*Options)) (*UpdateGlobalTableSettingsOutput, error) {
 	if err := validateUpdateGlobalTableSettings(in); err != nil {
@@ -3215,7 +3157,6 @@ func validateUpdateItem(in *UpdateItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateItem/post
 func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...func(*Options)) (*UpdateItemOutput, error) {
 	if err := validateUpdateItem(in); err != nil {
@@ -3269,7 +3210,6 @@ func validateUpdateTable(in *UpdateTableInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTable/post
 func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...func(*Options)) (*UpdateTableOutput, error) {
 	if err := validateUpdateTable(in); err != nil {
@@ -3312,7 +3252,6 @@ func validateUpdateTableReplicaAutoScaling(in *UpdateTableReplicaAutoScalingInpu
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTableReplicaAutoScaling/post
 //
 // [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
@@ -3379,7 +3318,6 @@ func validateUpdateTimeToLive(in *UpdateTimeToLiveInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UpdateTimeToLive/post
 //
 // [Time To Live]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/TTL.html

@@ -10,19 +10,15 @@ import (
 )
 
 // Contains details of a table archival operation.
-//
 // Source: #/components/schemas/ArchivalSummary
 type ArchivalSummary struct {
 	// The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the
 	// archival reason. If you wish to restore this backup to the same table name, you will need to
 	// delete the original table.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	ArchivalBackupArn *string `json:"ArchivalBackupArn,omitzero"`
-
 	// The date and time when table archival was initiated by DynamoDB, in UNIX epoch time format.
 	ArchivalDateTime *openapi.EpochSeconds `json:"ArchivalDateTime,omitzero"`
-
 	// The reason DynamoDB archived the table. Currently, the only possible value is:
 	//
 	//   - INACCESSIBLE_ENCRYPTION_CREDENTIALS - The table was archived due to the table's AWS KMS key
@@ -32,7 +28,6 @@ type ArchivalSummary struct {
 }
 
 // AttributeAction is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AttributeAction
 type AttributeAction string
 
@@ -44,16 +39,11 @@ const (
 )
 
 // Represents an attribute for describing the key schema for the table and indexes.
-//
 // Source: #/components/schemas/AttributeDefinition
 type AttributeDefinition struct {
 	// A name for the attribute.
-	//
-	// Minimum length: 1. Maximum length: 255.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 255. Required.
 	AttributeName string `json:"AttributeName"`
-
 	// The data type for the attribute, where:
 	//
 	//   - S - the attribute is of type String
@@ -70,7 +60,6 @@ type AttributeDefinition struct {
 // is the data itself.
 //
 // For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
-//
 // Source: #/components/schemas/AttributeValue
 //
 // [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
@@ -79,27 +68,22 @@ type AttributeValue struct {
 	//
 	// "B": "dGhpcyB0ZXh0IGlzIGJhc2U2NC1lbmNvZGVk"
 	B *string `json:"B,omitzero"`
-
 	// An attribute of type Boolean. For example:
 	//
 	// "BOOL": true
 	BOOL *bool `json:"BOOL,omitzero"`
-
 	// An attribute of type Binary Set. For example:
 	//
 	// "BS": ["U3Vubnk=", "UmFpbnk=", "U25vd3k="]
 	BS []string `json:"BS,omitzero"`
-
 	// An attribute of type List. For example:
 	//
 	// "L": [ {"S": "Cookies"} , {"S": "Coffee"}, {"N", "3.14159"}]
 	L []AttributeValue `json:"L,omitzero"`
-
 	// An attribute of type Map. For example:
 	//
 	// "M": {"Name": {"S": "Joe"}, "Age": {"N": "35"}}
 	M map[string]AttributeValue `json:"M,omitzero"`
-
 	// An attribute of type Number. For example:
 	//
 	// "N": "123.45"
@@ -108,7 +92,6 @@ type AttributeValue struct {
 	// languages and libraries. However, DynamoDB treats them as number type attributes for
 	// mathematical operations.
 	N *string `json:"N,omitzero"`
-
 	// An attribute of type Number Set. For example:
 	//
 	// "NS": ["42.2", "-19", "7.5", "3.14"]
@@ -117,17 +100,14 @@ type AttributeValue struct {
 	// languages and libraries. However, DynamoDB treats them as number type attributes for
 	// mathematical operations.
 	NS []string `json:"NS,omitzero"`
-
 	// An attribute of type Null. For example:
 	//
 	// "NULL": true
 	NULL *bool `json:"NULL,omitzero"`
-
 	// An attribute of type String. For example:
 	//
 	// "S": "Hello"
 	S *string `json:"S,omitzero"`
-
 	// An attribute of type String Set. For example:
 	//
 	// "SS": ["Giraffe", "Hippo" ,"Zebra"]
@@ -143,7 +123,6 @@ type AttributeValue struct {
 // Attribute values cannot be null; string and binary type attributes must have lengths greater
 // than zero; and set type attributes must not be empty. Requests with empty values will be
 // rejected with a ValidationException exception.
-//
 // Source: #/components/schemas/AttributeValueUpdate
 type AttributeValueUpdate struct {
 	// Specifies how to perform the update. Valid values are PUT (default), DELETE, and ADD. The
@@ -199,7 +178,6 @@ type AttributeValueUpdate struct {
 	//     for the attribute value. The only data types allowed are number and number set; no other
 	//     data types can be specified.
 	Action *AttributeAction `json:"Action,omitzero"`
-
 	// Represents the data for an attribute.
 	//
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
@@ -212,89 +190,66 @@ type AttributeValueUpdate struct {
 }
 
 // Represents the properties of the scaling policy.
-//
 // Source: #/components/schemas/AutoScalingPolicyDescription
 type AutoScalingPolicyDescription struct {
 	// The name of the scaling policy.
-	//
 	// Minimum length: 1. Maximum length: 256. Pattern: "\\p{Print}+".
 	PolicyName *string `json:"PolicyName,omitzero"`
-
 	// Represents a target tracking scaling policy configuration.
 	TargetTrackingScalingPolicyConfiguration *AutoScalingTargetTrackingScalingPolicyConfigurationDescription `json:"TargetTrackingScalingPolicyConfiguration,omitzero"`
 }
 
 // Represents the auto scaling policy to be modified.
-//
 // Source: #/components/schemas/AutoScalingPolicyUpdate
 type AutoScalingPolicyUpdate struct {
 	// The name of the scaling policy.
-	//
 	// Minimum length: 1. Maximum length: 256. Pattern: "\\p{Print}+".
 	PolicyName *string `json:"PolicyName,omitzero"`
-
 	// Represents a target tracking scaling policy configuration.
-	//
 	// Required.
 	TargetTrackingScalingPolicyConfiguration AutoScalingTargetTrackingScalingPolicyConfigurationUpdate `json:"TargetTrackingScalingPolicyConfiguration"`
 }
 
 // Represents the auto scaling settings for a global table or global secondary index.
-//
 // Source: #/components/schemas/AutoScalingSettingsDescription
 type AutoScalingSettingsDescription struct {
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
-
 	// Role ARN used for configuring the auto scaling policy.
 	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitzero"`
-
 	// The maximum capacity units that a global table or global secondary index should be scaled up to.
-	//
 	// Minimum: 1.
 	MaximumUnits *int64 `json:"MaximumUnits,omitzero"`
-
 	// The minimum capacity units that a global table or global secondary index should be scaled down
 	// to.
-	//
 	// Minimum: 1.
 	MinimumUnits *int64 `json:"MinimumUnits,omitzero"`
-
 	// Information about the scaling policies.
 	ScalingPolicies []AutoScalingPolicyDescription `json:"ScalingPolicies,omitzero"`
 }
 
 // Represents the auto scaling settings to be modified for a global table or global secondary
 // index.
-//
 // Source: #/components/schemas/AutoScalingSettingsUpdate
 type AutoScalingSettingsUpdate struct {
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
-
 	// Role ARN used for configuring auto scaling policy.
-	//
 	// Minimum length: 1. Maximum length: 1600.
 	AutoScalingRoleArn *string `json:"AutoScalingRoleArn,omitzero"`
-
 	// The maximum capacity units that a global table or global secondary index should be scaled up to.
-	//
 	// Minimum: 1.
 	MaximumUnits *int64 `json:"MaximumUnits,omitzero"`
-
 	// The minimum capacity units that a global table or global secondary index should be scaled down
 	// to.
-	//
 	// Minimum: 1.
 	MinimumUnits *int64 `json:"MinimumUnits,omitzero"`
-
 	// The scaling policy to apply for scaling target global table or global secondary index capacity
 	// units.
 	ScalingPolicyUpdate *AutoScalingPolicyUpdate `json:"ScalingPolicyUpdate,omitzero"`
 }
 
 // Represents the properties of a target tracking scaling policy.
-//
 // Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription
 type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
@@ -302,29 +257,24 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 	// resource. Otherwise, scale in is enabled and the target tracking policy can remove capacity from
 	// the scalable resource. The default value is false.
 	DisableScaleIn *bool `json:"DisableScaleIn,omitzero"`
-
 	// The amount of time, in seconds, after a scale in activity completes before another scale in
 	// activity can start. The cooldown period is used to block subsequent scale in requests until it
 	// has expired. You should scale in conservatively to protect your application's availability.
 	// However, if another alarm triggers a scale out policy during the cooldown period after a
 	// scale-in, application auto scaling scales out your scalable target immediately.
 	ScaleInCooldown *int64 `json:"ScaleInCooldown,omitzero"`
-
 	// The amount of time, in seconds, after a scale out activity completes before another scale out
 	// activity can start. While the cooldown period is in effect, the capacity that has been added by
 	// the previous scale out event that initiated the cooldown is calculated as part of the desired
 	// capacity for the next scale out. You should continuously (but not excessively) scale out.
 	ScaleOutCooldown *int64 `json:"ScaleOutCooldown,omitzero"`
-
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
-	//
 	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
 // Represents the settings of a target tracking scaling policy that will be modified.
-//
 // Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationUpdate
 type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
@@ -332,79 +282,56 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 	// resource. Otherwise, scale in is enabled and the target tracking policy can remove capacity from
 	// the scalable resource. The default value is false.
 	DisableScaleIn *bool `json:"DisableScaleIn,omitzero"`
-
 	// The amount of time, in seconds, after a scale in activity completes before another scale in
 	// activity can start. The cooldown period is used to block subsequent scale in requests until it
 	// has expired. You should scale in conservatively to protect your application's availability.
 	// However, if another alarm triggers a scale out policy during the cooldown period after a
 	// scale-in, application auto scaling scales out your scalable target immediately.
 	ScaleInCooldown *int64 `json:"ScaleInCooldown,omitzero"`
-
 	// The amount of time, in seconds, after a scale out activity completes before another scale out
 	// activity can start. While the cooldown period is in effect, the capacity that has been added by
 	// the previous scale out event that initiated the cooldown is calculated as part of the desired
 	// capacity for the next scale out. You should continuously (but not excessively) scale out.
 	ScaleOutCooldown *int64 `json:"ScaleOutCooldown,omitzero"`
-
 	// The target value for the metric. The range is 8.515920e-109 to 1.174271e+108 (Base 10) or 2e-360
 	// to 2e360 (Base 2).
-	//
 	// Required.
 	TargetValue float64 `json:"TargetValue"`
 }
 
 // Contains the description of the backup created for the table.
-//
 // Source: #/components/schemas/BackupDescription
 type BackupDescription struct {
 	// Contains the details of the backup created for the table.
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
-
 	// Contains the details of the table when the backup was created.
 	SourceTableDetails *SourceTableDetails `json:"SourceTableDetails,omitzero"`
-
 	// Contains the details of the features enabled on the table when the backup was created. For
 	// example, LSIs, GSIs, streams, TTL.
 	SourceTableFeatureDetails *SourceTableFeatureDetails `json:"SourceTableFeatureDetails,omitzero"`
 }
 
 // Contains the details of the backup created for the table.
-//
 // Source: #/components/schemas/BackupDetails
 type BackupDetails struct {
 	// ARN associated with the backup.
-	//
-	// Minimum length: 37. Maximum length: 1024.
-	//
-	// Required.
+	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
-
 	// Time at which the backup was created. This is the request time of the backup.
-	//
 	// Required.
 	BackupCreationDateTime openapi.EpochSeconds `json:"BackupCreationDateTime"`
-
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
 	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
-
 	// Name of the requested backup.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	BackupName string `json:"BackupName"`
-
 	// Size of the backup in bytes.
-	//
 	// Minimum: 0.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
-
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
-	//
 	// Required.
 	BackupStatus BackupStatus `json:"BackupStatus"`
-
 	// BackupType:
 	//
 	//   - USER - You create and manage these using the on-demand backup feature.
@@ -419,7 +346,6 @@ type BackupDetails struct {
 }
 
 // BackupStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/BackupStatus
 type BackupStatus string
 
@@ -431,34 +357,24 @@ const (
 )
 
 // Contains details for the backup.
-//
 // Source: #/components/schemas/BackupSummary
 type BackupSummary struct {
 	// ARN associated with the backup.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	BackupArn *string `json:"BackupArn,omitzero"`
-
 	// Time at which the backup was created.
 	BackupCreationDateTime *openapi.EpochSeconds `json:"BackupCreationDateTime,omitzero"`
-
 	// Time at which the automatic on-demand backup created by DynamoDB will expire. This SYSTEM
 	// on-demand backup expires automatically 35 days after its creation.
 	BackupExpiryDateTime *openapi.EpochSeconds `json:"BackupExpiryDateTime,omitzero"`
-
 	// Name of the specified backup.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	BackupName *string `json:"BackupName,omitzero"`
-
 	// Size of the backup in bytes.
-	//
 	// Minimum: 0.
 	BackupSizeBytes *int64 `json:"BackupSizeBytes,omitzero"`
-
 	// Backup can be in one of the following states: CREATING, ACTIVE, DELETED.
 	BackupStatus *BackupStatus `json:"BackupStatus,omitzero"`
-
 	// BackupType:
 	//
 	//   - USER - You create and manage these using the on-demand backup feature.
@@ -468,23 +384,17 @@ type BackupSummary struct {
 	//     deletion.
 	//   - AWS_BACKUP - On-demand backup created by you from AWS Backup service.
 	BackupType *BackupType `json:"BackupType,omitzero"`
-
 	// ARN associated with the table.
 	TableArn *string `json:"TableArn,omitzero"`
-
 	// Unique identifier for the table.
-	//
 	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
 	TableId *string `json:"TableId,omitzero"`
-
 	// Name of the table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
 // BackupType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/BackupType
 type BackupType string
 
@@ -496,7 +406,6 @@ const (
 )
 
 // BackupTypeFilter is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/BackupTypeFilter
 type BackupTypeFilter string
 
@@ -509,24 +418,18 @@ const (
 )
 
 // BatchExecuteStatementInput is the input of BatchExecuteStatement.
-//
 // Source: #/components/schemas/BatchExecuteStatementInput
 type BatchExecuteStatementInput struct {
 	// The list of PartiQL statements representing the batch to run.
-	//
-	// Minimum items: 1. Maximum items: 25.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 25. Required.
 	Statements []BatchStatementRequest `json:"Statements"`
 }
 
 // BatchExecuteStatementOutput is the output of BatchExecuteStatement.
-//
 // Source: #/components/schemas/BatchExecuteStatementOutput
 type BatchExecuteStatementOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The response to each PartiQL statement in the batch.
 	Responses []BatchStatementResponse `json:"Responses,omitzero"`
 }
@@ -534,7 +437,6 @@ type BatchExecuteStatementOutput struct {
 // Represents the input of a BatchGetItem operation.
 //
 // BatchGetItemInput is the input of BatchGetItem.
-//
 // Source: #/components/schemas/BatchGetItemInput
 type BatchGetItemInput struct {
 	// A map of one or more table names and, for each table, a map that describes one or more items to
@@ -603,12 +505,10 @@ type BatchGetItemInput struct {
 // Represents the output of a BatchGetItem operation.
 //
 // BatchGetItemOutput is the output of BatchGetItem.
-//
 // Source: #/components/schemas/BatchGetItemOutput
 type BatchGetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The read capacity units consumed by the entire BatchGetItem operation.
 	//
 	// Each element consists of:
@@ -616,11 +516,9 @@ type BatchGetItemOutput struct {
 	//   - TableName - The table that consumed the provisioned throughput.
 	//   - CapacityUnits - The total number of capacity units consumed.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// A map of table name to a list of items. Each object in Responses consists of a table name, along
 	// with a map of attribute data consisting of the data type and attribute value.
 	Responses map[string][]map[string]AttributeValue `json:"Responses,omitzero"`
-
 	// A map of tables and their respective keys that were not processed with the current response. The
 	// UnprocessedKeys value is in the same form as RequestItems, so the value can be provided directly
 	// to a subsequent BatchGetItem operation. For more information, see RequestItems in the Request
@@ -640,18 +538,15 @@ type BatchGetItemOutput struct {
 }
 
 // An error associated with a statement in a PartiQL batch that was run.
-//
 // Source: #/components/schemas/BatchStatementError
 type BatchStatementError struct {
 	// The error code associated with the failed PartiQL batch statement.
 	Code *BatchStatementErrorCodeEnum `json:"Code,omitzero"`
-
 	// The error message associated with the PartiQL batch resposne.
 	Message *string `json:"Message,omitzero"`
 }
 
 // BatchStatementErrorCodeEnum is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/BatchStatementErrorCodeEnum
 type BatchStatementErrorCodeEnum string
 
@@ -671,37 +566,26 @@ const (
 )
 
 // A PartiQL batch statement request.
-//
 // Source: #/components/schemas/BatchStatementRequest
 type BatchStatementRequest struct {
 	// The read consistency of the PartiQL batch request.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// The parameters associated with a PartiQL statement in the batch request.
-	//
 	// Minimum items: 1.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
-
 	// A valid PartiQL statement.
-	//
-	// Minimum length: 1. Maximum length: 8192.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 8192. Required.
 	Statement string `json:"Statement"`
 }
 
 // A PartiQL batch statement response..
-//
 // Source: #/components/schemas/BatchStatementResponse
 type BatchStatementResponse struct {
 	// The error associated with a failed PartiQL batch statement.
 	Error *BatchStatementError `json:"Error,omitzero"`
-
 	// A DynamoDB item associated with a BatchStatementResponse
 	Item map[string]AttributeValue `json:"Item,omitzero"`
-
 	// The table name associated with a failed PartiQL batch statement.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
@@ -709,7 +593,6 @@ type BatchStatementResponse struct {
 // Represents the input of a BatchWriteItem operation.
 //
 // BatchWriteItemInput is the input of BatchWriteItem.
-//
 // Source: #/components/schemas/BatchWriteItemInput
 type BatchWriteItemInput struct {
 	// A map of one or more table names and, for each table, a list of operations to be performed
@@ -731,11 +614,9 @@ type BatchWriteItemInput struct {
 	//
 	// If you specify any attributes that are part of an index key, then the data types for those
 	// attributes must match those of the schema in the table's attribute definition.
-	//
 	// Required.
 	RequestItems           map[string][]WriteRequest `json:"RequestItems"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
@@ -745,12 +626,10 @@ type BatchWriteItemInput struct {
 // Represents the output of a BatchWriteItem operation.
 //
 // BatchWriteItemOutput is the output of BatchWriteItem.
-//
 // Source: #/components/schemas/BatchWriteItemOutput
 type BatchWriteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the entire BatchWriteItem operation.
 	//
 	// Each element consists of:
@@ -758,7 +637,6 @@ type BatchWriteItemOutput struct {
 	//   - TableName - The table that consumed the provisioned throughput.
 	//   - CapacityUnits - The total number of capacity units consumed.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// A list of tables that were processed by BatchWriteItem and, for each table, information about
 	// any item collections that were affected by individual DeleteItem or PutItem operations.
 	//
@@ -775,7 +653,6 @@ type BatchWriteItemOutput struct {
 	// The estimate is subject to change over time; therefore, do not rely on the precision or accuracy
 	// of the estimate.
 	ItemCollectionMetrics map[string][]ItemCollectionMetrics `json:"ItemCollectionMetrics,omitzero"`
-
 	// A map of tables and requests against those tables that were not processed. The UnprocessedItems
 	// value is in the same form as RequestItems, so you can provide this value directly to a
 	// subsequent BatchGetItem operation. For more information, see RequestItems in the Request
@@ -804,7 +681,6 @@ type BatchWriteItemOutput struct {
 }
 
 // BillingMode is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/BillingMode
 type BillingMode string
 
@@ -815,7 +691,6 @@ const (
 )
 
 // Contains the details for the read/write capacity mode.
-//
 // Source: #/components/schemas/BillingModeSummary
 type BillingModeSummary struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
@@ -826,27 +701,22 @@ type BillingModeSummary struct {
 	//   - PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
 	//     PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
-
 	// Represents the time when PAY_PER_REQUEST was last set as the read/write capacity mode.
 	LastUpdateToPayPerRequestDateTime *openapi.EpochSeconds `json:"LastUpdateToPayPerRequestDateTime,omitzero"`
 }
 
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
-//
 // Source: #/components/schemas/Capacity
 type Capacity struct {
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
-
 	// The total number of read capacity units consumed on a table or an index.
 	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitzero"`
-
 	// The total number of write capacity units consumed on a table or an index.
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // ComparisonOperator is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ComparisonOperator
 type ComparisonOperator string
 
@@ -897,7 +767,6 @@ type Condition struct {
 	//
 	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
-
 	// A comparator for evaluating attributes. For example, equals, greater than, less than, etc.
 	//
 	// The following comparison operators are available:
@@ -1013,7 +882,6 @@ type Condition struct {
 	//
 	// For usage examples of AttributeValueList and ComparisonOperator, see
 	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
-	//
 	// Required.
 	//
 	// [Legacy Conditional Parameters]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.html
@@ -1022,41 +890,29 @@ type Condition struct {
 
 // Represents a request to perform a check that an item exists or to check the condition of
 // specific attributes of the item.
-//
 // Source: #/components/schemas/ConditionCheck
 type ConditionCheck struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
-	//
 	// Required.
 	ConditionExpression string `json:"ConditionExpression"`
-
 	// One or more substitution tokens for attribute names in an expression.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// The primary key of the item to be checked. Each element consists of an attribute name and a
 	// value for that attribute.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
-
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the ConditionCheck
 	// condition fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and
 	// ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
-
 	// Name of the table for the check item request.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // ConditionalOperator is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ConditionalOperator
 type ConditionalOperator string
 
@@ -1070,50 +926,38 @@ const (
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
 // see [Provisioned Throughput] in the Amazon DynamoDB Developer Guide.
-//
 // Source: #/components/schemas/ConsumedCapacity
 //
 // [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
-
 	// The amount of throughput consumed on each global index affected by the operation.
 	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// The amount of throughput consumed on each local index affected by the operation.
 	LocalSecondaryIndexes map[string]Capacity `json:"LocalSecondaryIndexes,omitzero"`
-
 	// The total number of read capacity units consumed by the operation.
 	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitzero"`
-
 	// The amount of throughput consumed on the table affected by the operation.
 	Table *Capacity `json:"Table,omitzero"`
-
 	// The name of the table that was affected by the operation.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
-
 	// The total number of write capacity units consumed by the operation.
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // Represents the continuous backups and point in time recovery settings on the table.
-//
 // Source: #/components/schemas/ContinuousBackupsDescription
 type ContinuousBackupsDescription struct {
 	// ContinuousBackupsStatus can be one of the following states: ENABLED, DISABLED
-	//
 	// Required.
 	ContinuousBackupsStatus ContinuousBackupsStatus `json:"ContinuousBackupsStatus"`
-
 	// The description of the point in time recovery settings applied to the table.
 	PointInTimeRecoveryDescription *PointInTimeRecoveryDescription `json:"PointInTimeRecoveryDescription,omitzero"`
 }
 
 // ContinuousBackupsStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ContinuousBackupsStatus
 type ContinuousBackupsStatus string
 
@@ -1124,7 +968,6 @@ const (
 )
 
 // ContributorInsightsAction is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ContributorInsightsAction
 type ContributorInsightsAction string
 
@@ -1135,7 +978,6 @@ const (
 )
 
 // ContributorInsightsStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ContributorInsightsStatus
 type ContributorInsightsStatus string
 
@@ -1149,79 +991,53 @@ const (
 )
 
 // Represents a Contributor Insights summary entry.
-//
 // Source: #/components/schemas/ContributorInsightsSummary
 type ContributorInsightsSummary struct {
 	// Describes the current status for contributor insights for the given table and index, if
 	// applicable.
 	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
-
 	// Name of the index associated with the summary, if any.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// Name of the table associated with the summary.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
 // CreateBackupInput is the input of CreateBackup.
-//
 // Source: #/components/schemas/CreateBackupInput
 type CreateBackupInput struct {
 	// Specified name for the backup.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	BackupName string `json:"BackupName"`
-
 	// The name of the table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // CreateBackupOutput is the output of CreateBackup.
-//
 // Source: #/components/schemas/CreateBackupOutput
 type CreateBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains the details of the backup created for the table.
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
 }
 
 // Represents a new global secondary index to be added to an existing table.
-//
 // Source: #/components/schemas/CreateGlobalSecondaryIndexAction
 type CreateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be created.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// The key schema for the global secondary index.
-	//
-	// Minimum items: 1. Maximum items: 2.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 2. Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
-
 	// Represents attributes that are copied (projected) from the table into an index. These are in
 	// addition to the primary key attributes and index key attributes, which are automatically
 	// projected.
-	//
 	// Required.
 	Projection Projection `json:"Projection"`
-
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see
@@ -1232,64 +1048,48 @@ type CreateGlobalSecondaryIndexAction struct {
 }
 
 // CreateGlobalTableInput is the input of CreateGlobalTable.
-//
 // Source: #/components/schemas/CreateGlobalTableInput
 type CreateGlobalTableInput struct {
 	// The global table name.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
-
 	// The Regions where the global table needs to be created.
-	//
 	// Required.
 	ReplicationGroup []Replica `json:"ReplicationGroup"`
 }
 
 // CreateGlobalTableOutput is the output of CreateGlobalTable.
-//
 // Source: #/components/schemas/CreateGlobalTableOutput
 type CreateGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains the details of the global table.
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
 // Represents a replica to be added.
-//
 // Source: #/components/schemas/CreateReplicaAction
 type CreateReplicaAction struct {
 	// The Region of the replica to be added.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
 }
 
 // Represents a replica to be created.
-//
 // Source: #/components/schemas/CreateReplicationGroupMemberAction
 type CreateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
-	//
 	// Minimum items: 1.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// The AWS KMS customer master key (CMK) that should be used for AWS KMS encryption in the new
 	// replica. To specify a CMK, use its key ID, Amazon Resource Name (ARN), alias name, or alias ARN.
 	// Note that you should only provide this parameter if the key is different from the default
 	// DynamoDB KMS master key alias/aws/dynamodb.
 	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
-
 	// Replica-specific provisioned throughput. If not specified, uses the source table's provisioned
 	// throughput settings.
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
-
 	// The Region where the new replica will be created.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
 }
@@ -1297,14 +1097,11 @@ type CreateReplicationGroupMemberAction struct {
 // Represents the input of a CreateTable operation.
 //
 // CreateTableInput is the input of CreateTable.
-//
 // Source: #/components/schemas/CreateTableInput
 type CreateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes.
-	//
 	// Required.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions"`
-
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
@@ -1316,7 +1113,6 @@ type CreateTableInput struct {
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.ProvisionedThroughput.Manual
 	// [On-Demand Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.OnDemand
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
-
 	// One or more global secondary indexes (the maximum is 20) to be created on the table. Each global
 	// secondary index in the array includes the following:
 	//
@@ -1337,7 +1133,6 @@ type CreateTableInput struct {
 	//   - ProvisionedThroughput - The provisioned throughput settings for the global secondary index,
 	//     consisting of read and write capacity units.
 	GlobalSecondaryIndexes []GlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// Specifies the attributes that make up the primary key for a table or an index. The attributes in
 	// KeySchema must also be defined in the AttributeDefinitions array. For more information, see
 	// [Data Model] in the Amazon DynamoDB Developer Guide.
@@ -1365,15 +1160,11 @@ type CreateTableInput struct {
 	// KeyType of RANGE.
 	//
 	// For more information, see [Working with Tables] in the Amazon DynamoDB Developer Guide.
-	//
-	// Minimum items: 1. Maximum items: 2.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 2. Required.
 	//
 	// [Data Model]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataModel.html
 	// [Working with Tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#WorkingWithTables.primary.key
 	KeySchema []KeySchemaElement `json:"KeySchema"`
-
 	// One or more local secondary indexes (the maximum is 5) to be created on the table. Each index is
 	// scoped to a given partition key value. There is a 10 GB size limit per partition key value;
 	// otherwise, the size of a local secondary index is unconstrained.
@@ -1396,7 +1187,6 @@ type CreateTableInput struct {
 	//     all of the secondary indexes, must not exceed 100. If you project the same attribute into
 	//     two different indexes, this counts as two distinct attributes when determining the total.
 	LocalSecondaryIndexes []LocalSecondaryIndex `json:"LocalSecondaryIndexes,omitzero"`
-
 	// Represents the provisioned throughput settings for a specified table or index. The settings can
 	// be modified using the UpdateTable operation.
 	//
@@ -1408,10 +1198,8 @@ type CreateTableInput struct {
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
-
 	// Represents the settings used to enable server-side encryption.
 	SSESpecification *SSESpecification `json:"SSESpecification,omitzero"`
-
 	// The settings for DynamoDB Streams on the table. These settings consist of:
 	//
 	//   - StreamEnabled - Indicates whether DynamoDB Streams is to be enabled (true) or disabled
@@ -1425,14 +1213,9 @@ type CreateTableInput struct {
 	//   - NEW_AND_OLD_IMAGES - Both the new and the old item images of the item are written to the
 	//     stream.
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
-
 	// The name of the table to create.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
-
 	// A list of key-value pairs to label the table. For more information, see
 	// [Tagging for DynamoDB].
 	//
@@ -1443,86 +1226,63 @@ type CreateTableInput struct {
 // Represents the output of a CreateTable operation.
 //
 // CreateTableOutput is the output of CreateTable.
-//
 // Source: #/components/schemas/CreateTableOutput
 type CreateTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the properties of the table.
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // Represents a request to perform a DeleteItem operation.
-//
 // Source: #/components/schemas/Delete
 type Delete struct {
 	// A condition that must be satisfied in order for a conditional delete to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// The primary key of the item to be deleted. Each element consists of an attribute name and a
 	// value for that attribute.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
-
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Delete condition
 	// fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
-
 	// Name of the table in which the item to be deleted resides.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // DeleteBackupInput is the input of DeleteBackup.
-//
 // Source: #/components/schemas/DeleteBackupInput
 type DeleteBackupInput struct {
 	// The ARN associated with the backup.
-	//
-	// Minimum length: 37. Maximum length: 1024.
-	//
-	// Required.
+	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
 }
 
 // DeleteBackupOutput is the output of DeleteBackup.
-//
 // Source: #/components/schemas/DeleteBackupOutput
 type DeleteBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains the description of the backup created for the table.
 	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
 // Represents a global secondary index to be deleted from an existing table.
-//
 // Source: #/components/schemas/DeleteGlobalSecondaryIndexAction
 type DeleteGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be deleted.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
 }
 
 // Represents the input of a DeleteItem operation.
 //
 // DeleteItemInput is the input of DeleteItem.
-//
 // Source: #/components/schemas/DeleteItemInput
 type DeleteItemInput struct {
 	// A condition that must be satisfied in order for a conditional DeleteItem to succeed.
@@ -1542,19 +1302,16 @@ type DeleteItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [Expected] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -1588,7 +1345,6 @@ type DeleteItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -1610,23 +1366,19 @@ type DeleteItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
 	// delete.
 	//
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
-	//
 	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
-
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// deleted. For DeleteItem, the valid values are:
 	//
@@ -1637,29 +1389,22 @@ type DeleteItemInput struct {
 	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
 	// does not recognize any values other than NONE or ALL_OLD.
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
-
 	// The name of the table from which to delete the item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a DeleteItem operation.
 //
 // DeleteItemOutput is the output of DeleteItem.
-//
 // Source: #/components/schemas/DeleteItemOutput
 type DeleteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// A map of attribute names to AttributeValue objects, representing the item as it appeared before
 	// the DeleteItem operation. This map appears in the response only if ReturnValues was specified as
 	// ALL_OLD in the request.
 	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
-
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -1668,7 +1413,6 @@ type DeleteItemOutput struct {
 	//
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
 	// specified. If the table does not have any local secondary indexes, this information is not
@@ -1690,33 +1434,27 @@ type DeleteItemOutput struct {
 }
 
 // Represents a replica to be removed.
-//
 // Source: #/components/schemas/DeleteReplicaAction
 type DeleteReplicaAction struct {
 	// The Region of the replica to be removed.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
 }
 
 // Represents a replica to be deleted.
-//
 // Source: #/components/schemas/DeleteReplicationGroupMemberAction
 type DeleteReplicationGroupMemberAction struct {
 	// The Region where the replica exists.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
 }
 
 // Represents a request to perform a DeleteItem operation on an item.
-//
 // Source: #/components/schemas/DeleteRequest
 type DeleteRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of the item to delete.
 	// All of the table's primary key attributes must be specified, and their data types must match
 	// those of the table's key schema.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
 }
@@ -1724,107 +1462,79 @@ type DeleteRequest struct {
 // Represents the input of a DeleteTable operation.
 //
 // DeleteTableInput is the input of DeleteTable.
-//
 // Source: #/components/schemas/DeleteTableInput
 type DeleteTableInput struct {
 	// The name of the table to delete.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a DeleteTable operation.
 //
 // DeleteTableOutput is the output of DeleteTable.
-//
 // Source: #/components/schemas/DeleteTableOutput
 type DeleteTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the properties of a table.
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // DescribeBackupInput is the input of DescribeBackup.
-//
 // Source: #/components/schemas/DescribeBackupInput
 type DescribeBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
-	//
-	// Minimum length: 37. Maximum length: 1024.
-	//
-	// Required.
+	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
 }
 
 // DescribeBackupOutput is the output of DescribeBackup.
-//
 // Source: #/components/schemas/DescribeBackupOutput
 type DescribeBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains the description of the backup created for the table.
 	BackupDescription *BackupDescription `json:"BackupDescription,omitzero"`
 }
 
 // DescribeContinuousBackupsInput is the input of DescribeContinuousBackups.
-//
 // Source: #/components/schemas/DescribeContinuousBackupsInput
 type DescribeContinuousBackupsInput struct {
 	// Name of the table for which the customer wants to check the continuous backups and point in time
 	// recovery settings.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // DescribeContinuousBackupsOutput is the output of DescribeContinuousBackups.
-//
 // Source: #/components/schemas/DescribeContinuousBackupsOutput
 type DescribeContinuousBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the continuous backups and point in time recovery settings on the table.
 	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
 // DescribeContributorInsightsInput is the input of DescribeContributorInsights.
-//
 // Source: #/components/schemas/DescribeContributorInsightsInput
 type DescribeContributorInsightsInput struct {
 	// The name of the global secondary index to describe, if applicable.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The name of the table to describe.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // DescribeContributorInsightsOutput is the output of DescribeContributorInsights.
-//
 // Source: #/components/schemas/DescribeContributorInsightsOutput
 type DescribeContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// List of names of the associated Alpine rules.
 	ContributorInsightsRuleList []string `json:"ContributorInsightsRuleList,omitzero"`
-
 	// Current Status contributor insights.
 	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
-
 	// Returns information about the last failure that encountered.
 	//
 	// The most common exceptions for a FAILED status are:
@@ -1839,137 +1549,100 @@ type DescribeContributorInsightsOutput struct {
 	//   - InternalServerError - Failed to create Amazon CloudWatch Contributor Insights rules. Please
 	//     retry request.
 	FailureException *FailureException `json:"FailureException,omitzero"`
-
 	// The name of the global secondary index being described.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// Timestamp of the last time the status was changed.
 	LastUpdateDateTime *openapi.EpochSeconds `json:"LastUpdateDateTime,omitzero"`
-
 	// The name of the table being described.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
 // DescribeEndpointsRequest is the input of DescribeEndpoints.
-//
 // Source: #/components/schemas/DescribeEndpointsRequest
 type DescribeEndpointsRequest struct{}
 
 // DescribeEndpointsResponse is the output of DescribeEndpoints.
-//
 // Source: #/components/schemas/DescribeEndpointsResponse
 type DescribeEndpointsResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// List of endpoints.
-	//
 	// Required.
 	Endpoints []Endpoint `json:"Endpoints"`
 }
 
 // DescribeExportInput is the input of DescribeExport.
-//
 // Source: #/components/schemas/DescribeExportInput
 type DescribeExportInput struct {
 	// The Amazon Resource Name (ARN) associated with the export.
-	//
-	// Minimum length: 37. Maximum length: 1024.
-	//
-	// Required.
+	// Minimum length: 37. Maximum length: 1024. Required.
 	ExportArn string `json:"ExportArn"`
 }
 
 // DescribeExportOutput is the output of DescribeExport.
-//
 // Source: #/components/schemas/DescribeExportOutput
 type DescribeExportOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the properties of the export.
 	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
 // DescribeGlobalTableInput is the input of DescribeGlobalTable.
-//
 // Source: #/components/schemas/DescribeGlobalTableInput
 type DescribeGlobalTableInput struct {
 	// The name of the global table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
 // DescribeGlobalTableOutput is the output of DescribeGlobalTable.
-//
 // Source: #/components/schemas/DescribeGlobalTableOutput
 type DescribeGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains the details of the global table.
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
 // DescribeGlobalTableSettingsInput is the input of DescribeGlobalTableSettings.
-//
 // Source: #/components/schemas/DescribeGlobalTableSettingsInput
 type DescribeGlobalTableSettingsInput struct {
 	// The name of the global table to describe.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
 }
 
 // DescribeGlobalTableSettingsOutput is the output of DescribeGlobalTableSettings.
-//
 // Source: #/components/schemas/DescribeGlobalTableSettingsOutput
 type DescribeGlobalTableSettingsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The name of the global table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
-
 	// The Region-specific settings for the global table.
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
 
 // DescribeKinesisStreamingDestinationInput is the input of DescribeKinesisStreamingDestination.
-//
 // Source: #/components/schemas/DescribeKinesisStreamingDestinationInput
 type DescribeKinesisStreamingDestinationInput struct {
 	// The name of the table being described.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // DescribeKinesisStreamingDestinationOutput is the output of DescribeKinesisStreamingDestination.
-//
 // Source: #/components/schemas/DescribeKinesisStreamingDestinationOutput
 type DescribeKinesisStreamingDestinationOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The list of replica structures for the table being described.
 	KinesisDataStreamDestinations []KinesisDataStreamDestination `json:"KinesisDataStreamDestinations,omitzero"`
-
 	// The name of the table being described.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
@@ -1977,42 +1650,32 @@ type DescribeKinesisStreamingDestinationOutput struct {
 // Represents the input of a DescribeLimits operation. Has no content.
 //
 // DescribeLimitsInput is the input of DescribeLimits.
-//
 // Source: #/components/schemas/DescribeLimitsInput
 type DescribeLimitsInput struct{}
 
 // Represents the output of a DescribeLimits operation.
 //
 // DescribeLimitsOutput is the output of DescribeLimits.
-//
 // Source: #/components/schemas/DescribeLimitsOutput
 type DescribeLimitsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The maximum total read capacity units that your account allows you to provision across all of
 	// your tables in this Region.
-	//
 	// Minimum: 1.
 	AccountMaxReadCapacityUnits *int64 `json:"AccountMaxReadCapacityUnits,omitzero"`
-
 	// The maximum total write capacity units that your account allows you to provision across all of
 	// your tables in this Region.
-	//
 	// Minimum: 1.
 	AccountMaxWriteCapacityUnits *int64 `json:"AccountMaxWriteCapacityUnits,omitzero"`
-
 	// The maximum read capacity units that your account allows you to provision for a new table that
 	// you are creating in this Region, including the read capacity units provisioned for its global
 	// secondary indexes (GSIs).
-	//
 	// Minimum: 1.
 	TableMaxReadCapacityUnits *int64 `json:"TableMaxReadCapacityUnits,omitzero"`
-
 	// The maximum write capacity units that your account allows you to provision for a new table that
 	// you are creating in this Region, including the write capacity units provisioned for its global
 	// secondary indexes (GSIs).
-	//
 	// Minimum: 1.
 	TableMaxWriteCapacityUnits *int64 `json:"TableMaxWriteCapacityUnits,omitzero"`
 }
@@ -2020,77 +1683,58 @@ type DescribeLimitsOutput struct {
 // Represents the input of a DescribeTable operation.
 //
 // DescribeTableInput is the input of DescribeTable.
-//
 // Source: #/components/schemas/DescribeTableInput
 type DescribeTableInput struct {
 	// The name of the table to describe.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a DescribeTable operation.
 //
 // DescribeTableOutput is the output of DescribeTable.
-//
 // Source: #/components/schemas/DescribeTableOutput
 type DescribeTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The properties of the table.
 	Table *TableDescription `json:"Table,omitzero"`
 }
 
 // DescribeTableReplicaAutoScalingInput is the input of DescribeTableReplicaAutoScaling.
-//
 // Source: #/components/schemas/DescribeTableReplicaAutoScalingInput
 type DescribeTableReplicaAutoScalingInput struct {
 	// The name of the table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // DescribeTableReplicaAutoScalingOutput is the output of DescribeTableReplicaAutoScaling.
-//
 // Source: #/components/schemas/DescribeTableReplicaAutoScalingOutput
 type DescribeTableReplicaAutoScalingOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the auto scaling properties of the table.
 	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
 
 // DescribeTimeToLiveInput is the input of DescribeTimeToLive.
-//
 // Source: #/components/schemas/DescribeTimeToLiveInput
 type DescribeTimeToLiveInput struct {
 	// The name of the table to be described.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // DescribeTimeToLiveOutput is the output of DescribeTimeToLive.
-//
 // Source: #/components/schemas/DescribeTimeToLiveOutput
 type DescribeTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
+	ResultMetadata        runtime.ResponseMetadata `json:"-"`
+	TimeToLiveDescription *TimeToLiveDescription   `json:"TimeToLiveDescription,omitzero"`
 }
 
 // DestinationStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/DestinationStatus
 type DestinationStatus string
 
@@ -2104,91 +1748,65 @@ const (
 )
 
 // An endpoint information details.
-//
 // Source: #/components/schemas/Endpoint
 type Endpoint struct {
 	// IP address of the endpoint.
-	//
 	// Required.
 	Address string `json:"Address"`
-
 	// Endpoint cache time to live (TTL) value.
-	//
 	// Required.
 	CachePeriodInMinutes int64 `json:"CachePeriodInMinutes"`
 }
 
 // ExecuteStatementInput is the input of ExecuteStatement.
-//
 // Source: #/components/schemas/ExecuteStatementInput
 type ExecuteStatementInput struct {
 	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
-	//
 	// Minimum length: 1. Maximum length: 32768.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The parameters for the PartiQL statement, if any.
-	//
 	// Minimum items: 1.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
-
 	// The PartiQL statement representing the operation to run.
-	//
-	// Minimum length: 1. Maximum length: 8192.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 8192. Required.
 	Statement string `json:"Statement"`
 }
 
 // ExecuteStatementOutput is the output of ExecuteStatement.
-//
 // Source: #/components/schemas/ExecuteStatementOutput
 type ExecuteStatementOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// If a read operation was used, this property will contain the result of the reade operation; a
 	// map of attribute names and their values. For the write operations this value will be empty.
 	Items []map[string]AttributeValue `json:"Items,omitzero"`
-
 	// If the response of a read request exceeds the response payload limit DynamoDB will set this
 	// value in the response. If set, you can use that this value in the subsequent request to get the
 	// remaining results.
-	//
 	// Minimum length: 1. Maximum length: 32768.
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // ExecuteTransactionInput is the input of ExecuteTransaction.
-//
 // Source: #/components/schemas/ExecuteTransactionInput
 type ExecuteTransactionInput struct {
 	// Set this value to get remaining results, if NextToken was returned in the statement response.
-	//
 	// Minimum length: 1. Maximum length: 36.
 	ClientRequestToken *string `json:"ClientRequestToken,omitzero"`
-
 	// The list of PartiQL statements representing the transaction to run.
-	//
-	// Minimum items: 1. Maximum items: 25.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 25. Required.
 	TransactStatements []ParameterizedStatement `json:"TransactStatements"`
 }
 
 // ExecuteTransactionOutput is the output of ExecuteTransaction.
-//
 // Source: #/components/schemas/ExecuteTransactionOutput
 type ExecuteTransactionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The response to a PartiQL transaction.
-	//
 	// Minimum items: 1. Maximum items: 25.
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
@@ -2209,7 +1827,6 @@ type ExecuteTransactionOutput struct {
 //
 // Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
-//
 // Source: #/components/schemas/ExpectedAttributeValue
 type ExpectedAttributeValue struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
@@ -2230,7 +1847,6 @@ type ExpectedAttributeValue struct {
 	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	// [JSON Data Format]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataFormat.html
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
-
 	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
 	// than, less than, etc.
 	//
@@ -2345,7 +1961,6 @@ type ExpectedAttributeValue struct {
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
 	// not compare to {"NS":["6", "2", "1"]}
 	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitzero"`
-
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
 	//   - If Exists is true, DynamoDB will check to see if that attribute value already exists in the
@@ -2366,7 +1981,6 @@ type ExpectedAttributeValue struct {
 	//   - Exists is false but you also provide a Value. (You cannot expect an attribute to have a
 	//     value, while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
-
 	// Represents the data for the expected attribute.
 	//
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
@@ -2379,86 +1993,61 @@ type ExpectedAttributeValue struct {
 }
 
 // Represents the properties of the exported table.
-//
 // Source: #/components/schemas/ExportDescription
 type ExportDescription struct {
 	// The billable size of the table export.
-	//
 	// Minimum: 0.
 	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitzero"`
-
 	// The client token that was provided for the export task. A client token makes calls to
 	// ExportTableToPointInTimeInput idempotent, meaning that multiple identical calls have the same
 	// effect as one single call.
 	ClientToken *string `json:"ClientToken,omitzero"`
-
 	// The time at which the export task completed.
 	EndTime *openapi.EpochSeconds `json:"EndTime,omitzero"`
-
 	// The Amazon Resource Name (ARN) of the table export.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	ExportArn *string `json:"ExportArn,omitzero"`
-
 	// The format of the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
 	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
-
 	// The name of the manifest file for the export task.
 	ExportManifest *string `json:"ExportManifest,omitzero"`
-
 	// Export can be in one of the following states: IN_PROGRESS, COMPLETED, or FAILED.
 	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
-
 	// Point in time from which table data was exported.
 	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
-
 	// Status code for the result of the failed export.
 	FailureCode *string `json:"FailureCode,omitzero"`
-
 	// Export failure reason description.
 	FailureMessage *string `json:"FailureMessage,omitzero"`
-
 	// The number of items exported.
-	//
 	// Minimum: 0.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
-
 	// The name of the Amazon S3 bucket containing the export.
 	S3Bucket *string `json:"S3Bucket,omitzero"`
-
 	// The ID of the AWS account that owns the bucket containing the export.
 	S3BucketOwner *string `json:"S3BucketOwner,omitzero"`
-
 	// The Amazon S3 bucket prefix used as the file name and path of the exported snapshot.
 	S3Prefix *string `json:"S3Prefix,omitzero"`
-
 	// Type of encryption used on the bucket where export data is stored. Valid values for
 	// S3SseAlgorithm are:
 	//
 	//   - AES256 - server-side encryption with Amazon S3 managed keys
 	//   - KMS - server-side encryption with AWS KMS managed keys
 	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitzero"`
-
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data is stored (if
 	// applicable).
-	//
 	// Minimum length: 1. Maximum length: 2048.
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
-
 	// The time at which the export task began.
 	StartTime *openapi.EpochSeconds `json:"StartTime,omitzero"`
-
 	// The Amazon Resource Name (ARN) of the table that was exported.
 	TableArn *string `json:"TableArn,omitzero"`
-
 	// Unique ID of the table that was exported.
-	//
 	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
 	TableId *string `json:"TableId,omitzero"`
 }
 
 // ExportFormat is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ExportFormat
 type ExportFormat string
 
@@ -2469,7 +2058,6 @@ const (
 )
 
 // ExportStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ExportStatus
 type ExportStatus string
 
@@ -2481,20 +2069,16 @@ const (
 )
 
 // Summary information about an export task.
-//
 // Source: #/components/schemas/ExportSummary
 type ExportSummary struct {
 	// The Amazon Resource Name (ARN) of the export.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	ExportArn *string `json:"ExportArn,omitzero"`
-
 	// Export can be in one of the following states: IN_PROGRESS, COMPLETED, or FAILED.
 	ExportStatus *ExportStatus `json:"ExportStatus,omitzero"`
 }
 
 // ExportTableToPointInTimeInput is the input of ExportTableToPointInTime.
-//
 // Source: #/components/schemas/ExportTableToPointInTimeInput
 type ExportTableToPointInTimeInput struct {
 	// Providing a ClientToken makes the call to ExportTableToPointInTimeInput idempotent, meaning that
@@ -2508,111 +2092,84 @@ type ExportTableToPointInTimeInput struct {
 	// If you submit a request with the same client token but a change in other parameters within the
 	// 8-hour idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
 	ClientToken *string `json:"ClientToken,omitzero"`
-
 	// The format for the exported data. Valid values for ExportFormat are DYNAMODB_JSON or ION.
 	ExportFormat *ExportFormat `json:"ExportFormat,omitzero"`
-
 	// Time in the past from which to export table data. The table export will be a snapshot of the
 	// table's state at this point in time.
 	ExportTime *openapi.EpochSeconds `json:"ExportTime,omitzero"`
-
 	// The name of the Amazon S3 bucket to export the snapshot to.
-	//
 	// Required.
 	S3Bucket string `json:"S3Bucket"`
-
 	// The ID of the AWS account that owns the bucket the export will be stored in.
 	S3BucketOwner *string `json:"S3BucketOwner,omitzero"`
-
 	// The Amazon S3 bucket prefix to use as the file name and path of the exported snapshot.
 	S3Prefix *string `json:"S3Prefix,omitzero"`
-
 	// Type of encryption used on the bucket where export data will be stored. Valid values for
 	// S3SseAlgorithm are:
 	//
 	//   - AES256 - server-side encryption with Amazon S3 managed keys
 	//   - KMS - server-side encryption with AWS KMS managed keys
 	S3SseAlgorithm *S3SseAlgorithm `json:"S3SseAlgorithm,omitzero"`
-
 	// The ID of the AWS KMS managed key used to encrypt the S3 bucket where export data will be stored
 	// (if applicable).
-	//
 	// Minimum length: 1. Maximum length: 2048.
 	S3SseKmsKeyId *string `json:"S3SseKmsKeyId,omitzero"`
-
 	// The Amazon Resource Name (ARN) associated with the table to export.
-	//
 	// Required.
 	TableArn string `json:"TableArn"`
 }
 
 // ExportTableToPointInTimeOutput is the output of ExportTableToPointInTime.
-//
 // Source: #/components/schemas/ExportTableToPointInTimeOutput
 type ExportTableToPointInTimeOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains a description of the table export.
 	ExportDescription *ExportDescription `json:"ExportDescription,omitzero"`
 }
 
 // Represents a failure a contributor insights operation.
-//
 // Source: #/components/schemas/FailureException
 type FailureException struct {
 	// Description of the failure.
 	ExceptionDescription *string `json:"ExceptionDescription,omitzero"`
-
 	// Exception name.
 	ExceptionName *string `json:"ExceptionName,omitzero"`
 }
 
 // Specifies an item and related attribute values to retrieve in a TransactGetItem object.
-//
 // Source: #/components/schemas/Get
 type Get struct {
 	// One or more substitution tokens for attribute names in the ProjectionExpression parameter.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// A map of attribute names to AttributeValue objects that specifies the primary key of the item to
 	// retrieve.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
-
 	// A string that identifies one or more attributes of the specified item to retrieve from the
 	// table. The attributes in the expression must be separated by commas. If no attribute names are
 	// specified, then all attributes of the specified item are returned. If any of the requested
 	// attributes are not found, they do not appear in the result.
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
-
 	// The name of the table from which to retrieve the specified item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the input of a GetItem operation.
 //
 // GetItemInput is the input of GetItem.
-//
 // Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum items: 1.
 	//
 	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
-
 	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -2646,17 +2203,14 @@ type GetItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
 	// retrieve.
 	//
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
-
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
 	// include scalars, sets, or elements of a JSON document. The attributes in the expression must be
 	// separated by commas.
@@ -2670,24 +2224,18 @@ type GetItemInput struct {
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// The name of the table containing the requested item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a GetItem operation.
 //
 // GetItemOutput is the output of GetItem.
-//
 // Source: #/components/schemas/GetItemOutput
 type GetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the GetItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -2696,23 +2244,17 @@ type GetItemOutput struct {
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
 
 // Represents the properties of a global secondary index.
-//
 // Source: #/components/schemas/GlobalSecondaryIndex
 type GlobalSecondaryIndex struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
@@ -2726,19 +2268,13 @@ type GlobalSecondaryIndex struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
-	// Minimum items: 1. Maximum items: 2.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 2. Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
-
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	//
 	// Required.
 	Projection Projection `json:"Projection"`
-
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see
@@ -2750,18 +2286,15 @@ type GlobalSecondaryIndex struct {
 
 // Represents the auto scaling settings of a global secondary index for a global table that will be
 // modified.
-//
 // Source: #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate
 type GlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName                                 *string                    `json:"IndexName,omitzero"`
 	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
 }
 
 // Represents the properties of a global secondary index.
-//
 // Source: #/components/schemas/GlobalSecondaryIndexDescription
 type GlobalSecondaryIndexDescription struct {
 	// Indicates whether the index is currently backfilling. Backfilling is the process of reading
@@ -2777,19 +2310,14 @@ type GlobalSecondaryIndexDescription struct {
 	// Note: For indexes that were created during a CreateTable operation, the Backfilling attribute
 	// does not appear in the DescribeTable output.
 	Backfilling *bool `json:"Backfilling,omitzero"`
-
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
 	IndexArn *string `json:"IndexArn,omitzero"`
-
 	// The name of the global secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The total size of the specified index, in bytes. DynamoDB updates this value approximately every
 	// six hours. Recent changes might not be reflected in this value.
 	IndexSizeBytes *int64 `json:"IndexSizeBytes,omitzero"`
-
 	// The current state of the global secondary index:
 	//
 	//   - CREATING - The index is being created.
@@ -2797,11 +2325,9 @@ type GlobalSecondaryIndexDescription struct {
 	//   - DELETING - The index is being deleted.
 	//   - ACTIVE - The index is ready for use.
 	IndexStatus *IndexStatus `json:"IndexStatus,omitzero"`
-
 	// The number of items in the specified index. DynamoDB updates this value approximately every six
 	// hours. Recent changes might not be reflected in this value.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
-
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
@@ -2815,15 +2341,12 @@ type GlobalSecondaryIndexDescription struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
 	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
-
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
 	Projection *Projection `json:"Projection,omitzero"`
-
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see
@@ -2834,14 +2357,11 @@ type GlobalSecondaryIndexDescription struct {
 }
 
 // Represents the properties of a global secondary index for the table when the backup was created.
-//
 // Source: #/components/schemas/GlobalSecondaryIndexInfo
 type GlobalSecondaryIndexInfo struct {
 	// The name of the global secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The complete key schema for a global secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
@@ -2855,15 +2375,12 @@ type GlobalSecondaryIndexInfo struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
 	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
-
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
 	Projection *Projection `json:"Projection,omitzero"`
-
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
 }
@@ -2884,43 +2401,33 @@ type GlobalSecondaryIndexUpdate struct {
 	//   - Projection
 	//   - ProvisionedThroughput
 	Create *CreateGlobalSecondaryIndexAction `json:"Create,omitzero"`
-
 	// The name of an existing global secondary index to be removed.
 	Delete *DeleteGlobalSecondaryIndexAction `json:"Delete,omitzero"`
-
 	// The name of an existing global secondary index, along with new provisioned throughput settings
 	// to be applied to that index.
 	Update *UpdateGlobalSecondaryIndexAction `json:"Update,omitzero"`
 }
 
 // Represents the properties of a global table.
-//
 // Source: #/components/schemas/GlobalTable
 type GlobalTable struct {
 	// The global table name.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
-
 	// The Regions where the global table has replicas.
 	ReplicationGroup []Replica `json:"ReplicationGroup,omitzero"`
 }
 
 // Contains details about the global table.
-//
 // Source: #/components/schemas/GlobalTableDescription
 type GlobalTableDescription struct {
 	// The creation time of the global table.
 	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
-
 	// The unique identifier of the global table.
 	GlobalTableArn *string `json:"GlobalTableArn,omitzero"`
-
 	// The global table name.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
-
 	// The current state of the global table:
 	//
 	//   - CREATING - The global table is being created.
@@ -2928,34 +2435,25 @@ type GlobalTableDescription struct {
 	//   - DELETING - The global table is being deleted.
 	//   - ACTIVE - The global table is ready for use.
 	GlobalTableStatus *GlobalTableStatus `json:"GlobalTableStatus,omitzero"`
-
 	// The Regions where the global table has replicas.
 	ReplicationGroup []ReplicaDescription `json:"ReplicationGroup,omitzero"`
 }
 
 // Represents the settings of a global secondary index for a global table that will be modified.
-//
 // Source: #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate
 type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// Auto scaling settings for managing a global secondary index's write capacity units.
 	ProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedWriteCapacityAutoScalingSettingsUpdate,omitzero"`
-
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	//
 	// Minimum: 1.
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
 // GlobalTableStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/GlobalTableStatus
 type GlobalTableStatus string
 
@@ -2968,7 +2466,6 @@ const (
 )
 
 // IndexStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/IndexStatus
 type IndexStatus string
 
@@ -2983,13 +2480,11 @@ const (
 // Information about item collections, if any, that were affected by the operation.
 // ItemCollectionMetrics is only returned if the request asked for it. If the table does not have
 // any local secondary indexes, this information is not returned in the response.
-//
 // Source: #/components/schemas/ItemCollectionMetrics
 type ItemCollectionMetrics struct {
 	// The partition key value of the item collection. This value is the same as the partition key
 	// value of the item.
 	ItemCollectionKey map[string]AttributeValue `json:"ItemCollectionKey,omitzero"`
-
 	// An estimate of item collection size, in gigabytes. This value is a two-element array containing
 	// a lower bound and an upper bound for the estimate. The estimate includes the size of all the
 	// items in the table, plus the size of all attributes projected into all of the local secondary
@@ -3002,7 +2497,6 @@ type ItemCollectionMetrics struct {
 }
 
 // Details for the requested item.
-//
 // Source: #/components/schemas/ItemResponse
 type ItemResponse struct {
 	// Map of attribute data consisting of the data type and attribute value.
@@ -3019,16 +2513,11 @@ type ItemResponse struct {
 //
 // A KeySchemaElement must be a scalar, top-level attribute (not a nested attribute). The data type
 // must be one of String, Number, or Binary. The attribute cannot be nested within a List or a Map.
-//
 // Source: #/components/schemas/KeySchemaElement
 type KeySchemaElement struct {
 	// The name of a key attribute.
-	//
-	// Minimum length: 1. Maximum length: 255.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 255. Required.
 	AttributeName string `json:"AttributeName"`
-
 	// The role that this key attribute will assume:
 	//
 	//   - HASH - partition key
@@ -3041,13 +2530,11 @@ type KeySchemaElement struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
 	// Required.
 	KeyType KeyType `json:"KeyType"`
 }
 
 // KeyType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/KeyType
 type KeyType string
 
@@ -3062,21 +2549,17 @@ const (
 // For each primary key, you must provide all of the key attributes. For example, with a simple
 // primary key, you only need to provide the partition key. For a composite primary key, you must
 // provide both the partition key and the sort key.
-//
 // Source: #/components/schemas/KeysAndAttributes
 type KeysAndAttributes struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum items: 1.
 	//
 	// [Legacy Conditional Parameters]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
-
 	// The consistency of a read operation. If set to true, then a strongly consistent read is used;
 	// otherwise, an eventually consistent read is used.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -3110,15 +2593,10 @@ type KeysAndAttributes struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// The primary key attribute values that define the items and the attributes associated with the
 	// items.
-	//
-	// Minimum items: 1. Maximum items: 100.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 100. Required.
 	Keys []map[string]AttributeValue `json:"Keys"`
-
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
 	// include scalars, sets, or elements of a JSON document. The attributes in the
 	// ProjectionExpression must be separated by commas.
@@ -3134,63 +2612,44 @@ type KeysAndAttributes struct {
 }
 
 // Describes a Kinesis data stream destination.
-//
 // Source: #/components/schemas/KinesisDataStreamDestination
 type KinesisDataStreamDestination struct {
 	// The current status of replication.
 	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
-
 	// The human-readable string that corresponds to the replica status.
 	DestinationStatusDescription *string `json:"DestinationStatusDescription,omitzero"`
-
 	// The ARN for a specific Kinesis data stream.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	StreamArn *string `json:"StreamArn,omitzero"`
 }
 
 // KinesisStreamingDestinationInput is the input of DisableKinesisStreamingDestination.
-//
 // Source: #/components/schemas/KinesisStreamingDestinationInput
 type KinesisStreamingDestinationInput struct {
 	// The ARN for a Kinesis data stream.
-	//
-	// Minimum length: 37. Maximum length: 1024.
-	//
-	// Required.
+	// Minimum length: 37. Maximum length: 1024. Required.
 	StreamArn string `json:"StreamArn"`
-
 	// The name of the DynamoDB table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // KinesisStreamingDestinationOutput is the output of DisableKinesisStreamingDestination.
-//
 // Source: #/components/schemas/KinesisStreamingDestinationOutput
 type KinesisStreamingDestinationOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The current status of the replication.
 	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
-
 	// The ARN for the specific Kinesis data stream.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	StreamArn *string `json:"StreamArn,omitzero"`
-
 	// The name of the table being modified.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
 // ListBackupsInput is the input of ListBackups.
-//
 // Source: #/components/schemas/ListBackupsInput
 type ListBackupsInput struct {
 	// The backups from the table specified by BackupType are listed.
@@ -3201,42 +2660,31 @@ type ListBackupsInput struct {
 	//   - SYSTEM - On-demand backup automatically created by DynamoDB.
 	//   - ALL - All types of on-demand backups (USER and SYSTEM).
 	BackupType *BackupTypeFilter `json:"BackupType,omitzero"`
-
 	// LastEvaluatedBackupArn is the Amazon Resource Name (ARN) of the backup last evaluated when the
 	// current page of results was returned, inclusive of the current page of results. This value may
 	// be specified as the ExclusiveStartBackupArn of a new ListBackups operation in order to fetch the
 	// next page of results.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	ExclusiveStartBackupArn *string `json:"ExclusiveStartBackupArn,omitzero"`
-
 	// Maximum number of backups to return at once.
-	//
 	// Minimum: 1. Maximum: 100.
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// The backups from the table specified by TableName are listed.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
-
 	// Only backups created after this time are listed. TimeRangeLowerBound is inclusive.
 	TimeRangeLowerBound *openapi.EpochSeconds `json:"TimeRangeLowerBound,omitzero"`
-
 	// Only backups created before this time are listed. TimeRangeUpperBound is exclusive.
 	TimeRangeUpperBound *openapi.EpochSeconds `json:"TimeRangeUpperBound,omitzero"`
 }
 
 // ListBackupsOutput is the output of ListBackups.
-//
 // Source: #/components/schemas/ListBackupsOutput
 type ListBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// List of BackupSummary objects.
 	BackupSummaries []BackupSummary `json:"BackupSummaries,omitzero"`
-
 	// The ARN of the backup last evaluated when the current page of results was returned, inclusive of
 	// the current page of results. This value may be specified as the ExclusiveStartBackupArn of a new
 	// ListBackups operation in order to fetch the next page of results.
@@ -3247,84 +2695,65 @@ type ListBackupsOutput struct {
 	// If LastEvaluatedBackupArn is not empty, this may or may not indicate that there is more data to
 	// be returned. All results are guaranteed to have been returned if and only if no value for
 	// LastEvaluatedBackupArn is returned.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	LastEvaluatedBackupArn *string `json:"LastEvaluatedBackupArn,omitzero"`
 }
 
 // ListContributorInsightsInput is the input of ListContributorInsights.
-//
 // Source: #/components/schemas/ListContributorInsightsInput
 type ListContributorInsightsInput struct {
 	// Maximum number of results to return per page.
-	//
 	// Maximum: 100.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// A token to for the desired page, if there is one.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The name of the table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
 // ListContributorInsightsOutput is the output of ListContributorInsights.
-//
 // Source: #/components/schemas/ListContributorInsightsOutput
 type ListContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// A list of ContributorInsightsSummary.
 	ContributorInsightsSummaries []ContributorInsightsSummary `json:"ContributorInsightsSummaries,omitzero"`
-
 	// A token to go to the next page if there is one.
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // ListExportsInput is the input of ListExports.
-//
 // Source: #/components/schemas/ListExportsInput
 type ListExportsInput struct {
 	// Maximum number of results to return per page.
-	//
 	// Minimum: 1. Maximum: 25.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListExports. When provided in this manner, the API fetches the next page of results.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The Amazon Resource Name (ARN) associated with the exported table.
 	TableArn *string `json:"TableArn,omitzero"`
 }
 
 // ListExportsOutput is the output of ListExports.
-//
 // Source: #/components/schemas/ListExportsOutput
 type ListExportsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// A list of ExportSummary objects.
 	ExportSummaries []ExportSummary `json:"ExportSummaries,omitzero"`
-
 	// If this value is returned, there are additional results to be displayed. To retrieve them, call
 	// ListExports again, with NextToken set to this value.
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // ListGlobalTablesInput is the input of ListGlobalTables.
-//
 // Source: #/components/schemas/ListGlobalTablesInput
 type ListGlobalTablesInput struct {
 	// The first global table name that this operation will evaluate.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitzero"`
-
 	// The maximum number of table names to return, if the parameter is not specified DynamoDB defaults
 	// to 100.
 	//
@@ -3332,26 +2761,20 @@ type ListGlobalTablesInput struct {
 	// returns the table names collected up to that point, with a table name in the
 	// LastEvaluatedGlobalTableName to apply in a subsequent operation to the
 	// ExclusiveStartGlobalTableName parameter.
-	//
 	// Minimum: 1.
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// Lists the global tables in a specific Region.
 	RegionName *string `json:"RegionName,omitzero"`
 }
 
 // ListGlobalTablesOutput is the output of ListGlobalTables.
-//
 // Source: #/components/schemas/ListGlobalTablesOutput
 type ListGlobalTablesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// List of global table names.
 	GlobalTables []GlobalTable `json:"GlobalTables,omitzero"`
-
 	// Last evaluated global table name.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	LastEvaluatedGlobalTableName *string `json:"LastEvaluatedGlobalTableName,omitzero"`
 }
@@ -3359,17 +2782,13 @@ type ListGlobalTablesOutput struct {
 // Represents the input of a ListTables operation.
 //
 // ListTablesInput is the input of ListTables.
-//
 // Source: #/components/schemas/ListTablesInput
 type ListTablesInput struct {
 	// The first table name that this operation will evaluate. Use the value that was returned for
 	// LastEvaluatedTableName in a previous operation, so that you can obtain the next page of results.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartTableName *string `json:"ExclusiveStartTableName,omitzero"`
-
 	// A maximum number of table names to return. If this parameter is not specified, the limit is 100.
-	//
 	// Minimum: 1. Maximum: 100.
 	Limit *int64 `json:"Limit,omitzero"`
 }
@@ -3377,22 +2796,18 @@ type ListTablesInput struct {
 // Represents the output of a ListTables operation.
 //
 // ListTablesOutput is the output of ListTables.
-//
 // Source: #/components/schemas/ListTablesOutput
 type ListTablesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The name of the last table in the current page of results. Use this value as the
 	// ExclusiveStartTableName in a new request to obtain the next page of results, until all the table
 	// names are returned.
 	//
 	// If you do not receive a LastEvaluatedTableName value in the response, this means that there are
 	// no more table names to be retrieved.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	LastEvaluatedTableName *string `json:"LastEvaluatedTableName,omitzero"`
-
 	// The names of the tables associated with the current account at the current endpoint. The maximum
 	// size of this array is 100.
 	//
@@ -3403,49 +2818,36 @@ type ListTablesOutput struct {
 }
 
 // ListTagsOfResourceInput is the input of ListTagsOfResource.
-//
 // Source: #/components/schemas/ListTagsOfResourceInput
 type ListTagsOfResourceInput struct {
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListTagOfResource. When provided in this manner, this API fetches the next page of results.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The Amazon DynamoDB resource with tags to be listed. This value is an Amazon Resource Name
 	// (ARN).
-	//
-	// Minimum length: 1. Maximum length: 1283.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 1283. Required.
 	ResourceArn string `json:"ResourceArn"`
 }
 
 // ListTagsOfResourceOutput is the output of ListTagsOfResource.
-//
 // Source: #/components/schemas/ListTagsOfResourceOutput
 type ListTagsOfResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// If this value is returned, there are additional results to be displayed. To retrieve them, call
 	// ListTagsOfResource again, with NextToken set to this value.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The tags currently associated with the Amazon DynamoDB resource.
 	Tags []Tag `json:"Tags,omitzero"`
 }
 
 // Represents the properties of a local secondary index.
-//
 // Source: #/components/schemas/LocalSecondaryIndex
 type LocalSecondaryIndex struct {
 	// The name of the local secondary index. The name must be unique among all other indexes on this
 	// table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
 	// attribute names and key types:
 	//
@@ -3459,40 +2861,29 @@ type LocalSecondaryIndex struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
-	// Minimum items: 1. Maximum items: 2.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 2. Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
-
 	// Represents attributes that are copied (projected) from the table into the local secondary index.
 	// These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
-	//
 	// Required.
 	Projection Projection `json:"Projection"`
 }
 
 // Represents the properties of a local secondary index.
-//
 // Source: #/components/schemas/LocalSecondaryIndexDescription
 type LocalSecondaryIndexDescription struct {
 	// The Amazon Resource Name (ARN) that uniquely identifies the index.
 	IndexArn *string `json:"IndexArn,omitzero"`
-
 	// Represents the name of the local secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The total size of the specified index, in bytes. DynamoDB updates this value approximately every
 	// six hours. Recent changes might not be reflected in this value.
 	IndexSizeBytes *int64 `json:"IndexSizeBytes,omitzero"`
-
 	// The number of items in the specified index. DynamoDB updates this value approximately every six
 	// hours. Recent changes might not be reflected in this value.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
-
 	// The complete key schema for the local secondary index, consisting of one or more pairs of
 	// attribute names and key types:
 	//
@@ -3506,10 +2897,8 @@ type LocalSecondaryIndexDescription struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
 	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
-
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
@@ -3517,14 +2906,11 @@ type LocalSecondaryIndexDescription struct {
 }
 
 // Represents the properties of a local secondary index for the table when the backup was created.
-//
 // Source: #/components/schemas/LocalSecondaryIndexInfo
 type LocalSecondaryIndexInfo struct {
 	// Represents the name of the local secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The complete key schema for a local secondary index, which consists of one or more pairs of
 	// attribute names and key types:
 	//
@@ -3538,10 +2924,8 @@ type LocalSecondaryIndexInfo struct {
 	// The sort key of an item is also known as its range attribute. The term "range attribute" derives
 	// from the way DynamoDB stores items with the same partition key physically close together, in
 	// sorted order by the sort key value.
-	//
 	// Minimum items: 1. Maximum items: 2.
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
-
 	// Represents attributes that are copied (projected) from the table into the global secondary
 	// index. These are in addition to the primary key attributes and index key attributes, which are
 	// automatically projected.
@@ -3549,33 +2933,24 @@ type LocalSecondaryIndexInfo struct {
 }
 
 // Represents a PartiQL statment that uses parameters.
-//
 // Source: #/components/schemas/ParameterizedStatement
 type ParameterizedStatement struct {
 	// The parameter values.
-	//
 	// Minimum items: 1.
 	Parameters []AttributeValue `json:"Parameters,omitzero"`
-
 	// A PartiQL statment that uses parameters.
-	//
-	// Minimum length: 1. Maximum length: 8192.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 8192. Required.
 	Statement string `json:"Statement"`
 }
 
 // The description of the point in time settings applied to the table.
-//
 // Source: #/components/schemas/PointInTimeRecoveryDescription
 type PointInTimeRecoveryDescription struct {
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
 	EarliestRestorableDateTime *openapi.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
-
 	// LatestRestorableDateTime is typically 5 minutes before the current time.
 	LatestRestorableDateTime *openapi.EpochSeconds `json:"LatestRestorableDateTime,omitzero"`
-
 	// The current state of point in time recovery:
 	//
 	//   - ENABLING - Point in time recovery is being enabled.
@@ -3585,17 +2960,14 @@ type PointInTimeRecoveryDescription struct {
 }
 
 // Represents the settings used to enable point in time recovery.
-//
 // Source: #/components/schemas/PointInTimeRecoverySpecification
 type PointInTimeRecoverySpecification struct {
 	// Indicates whether point in time recovery is enabled (true) or disabled (false) on the table.
-	//
 	// Required.
 	PointInTimeRecoveryEnabled bool `json:"PointInTimeRecoveryEnabled"`
 }
 
 // PointInTimeRecoveryStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/PointInTimeRecoveryStatus
 type PointInTimeRecoveryStatus string
 
@@ -3608,7 +2980,6 @@ const (
 // Represents attributes that are copied (projected) from the table into an index. These are in
 // addition to the primary key attributes and index key attributes, which are automatically
 // projected.
-//
 // Source: #/components/schemas/Projection
 type Projection struct {
 	// Represents the non-key attribute names which will be projected into the index.
@@ -3616,10 +2987,8 @@ type Projection struct {
 	// For local secondary indexes, the total count of NonKeyAttributes summed across all of the local
 	// secondary indexes, must not exceed 20. If you project the same attribute into two different
 	// indexes, this counts as two distinct attributes when determining the total.
-	//
 	// Minimum items: 1. Maximum items: 20.
 	NonKeyAttributes []string `json:"NonKeyAttributes,omitzero"`
-
 	// The set of attributes that are projected into the index:
 	//
 	//   - KEYS_ONLY - Only the index and primary keys are projected into the index.
@@ -3630,7 +2999,6 @@ type Projection struct {
 }
 
 // ProjectionType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ProjectionType
 type ProjectionType string
 
@@ -3646,7 +3014,6 @@ const (
 //
 // For current minimum and maximum provisioned throughput values, see
 // [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
-//
 // Source: #/components/schemas/ProvisionedThroughput
 //
 // [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
@@ -3656,23 +3023,16 @@ type ProvisionedThroughput struct {
 	// in the Amazon DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
-	//
-	// Minimum: 1.
-	//
-	// Required.
+	// Minimum: 1. Required.
 	//
 	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReadCapacityUnits int64 `json:"ReadCapacityUnits"`
-
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	// For more information, see [Specifying Read and Write Requirements] in the Amazon
 	// DynamoDB Developer Guide.
 	//
 	// If read/write capacity mode is PAY_PER_REQUEST the value is set to 0.
-	//
-	// Minimum: 1.
-	//
-	// Required.
+	// Minimum: 1. Required.
 	//
 	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	WriteCapacityUnits int64 `json:"WriteCapacityUnits"`
@@ -3680,87 +3040,66 @@ type ProvisionedThroughput struct {
 
 // Represents the provisioned throughput settings for the table, consisting of read and write
 // capacity units, along with data about increases and decreases.
-//
 // Source: #/components/schemas/ProvisionedThroughputDescription
 type ProvisionedThroughputDescription struct {
 	// The date and time of the last provisioned throughput decrease for this table.
 	LastDecreaseDateTime *openapi.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
-
 	// The date and time of the last provisioned throughput increase for this table.
 	LastIncreaseDateTime *openapi.EpochSeconds `json:"LastIncreaseDateTime,omitzero"`
-
 	// The number of provisioned throughput decreases for this table during this UTC calendar day. For
 	// current maximums on provisioned throughput decreases, see
 	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum: 1.
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 	NumberOfDecreasesToday *int64 `json:"NumberOfDecreasesToday,omitzero"`
-
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException. Eventually consistent reads require less effort than strongly consistent
 	// reads, so a setting of 50 ReadCapacityUnits per second provides 100 eventually consistent
 	// ReadCapacityUnits per second.
-	//
 	// Minimum: 0.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
-
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	//
 	// Minimum: 0.
 	WriteCapacityUnits *int64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // Replica-specific provisioned throughput settings. If not specified, uses the source table's
 // provisioned throughput settings.
-//
 // Source: #/components/schemas/ProvisionedThroughputOverride
 type ProvisionedThroughputOverride struct {
 	// Replica-specific read capacity units. If not specified, uses the source table's read capacity
 	// settings.
-	//
 	// Minimum: 1.
 	ReadCapacityUnits *int64 `json:"ReadCapacityUnits,omitzero"`
 }
 
 // Represents a request to perform a PutItem operation.
-//
 // Source: #/components/schemas/Put
 type Put struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A map of attribute name to attribute values, representing the primary key of the item to be
 	// written by PutItem. All of the table's primary key attributes must be specified, and their data
 	// types must match those of the table's key schema. If any attributes are present in the item that
 	// are part of an index key schema for the table, their types must match the index key schema.
-	//
 	// Required.
 	Item map[string]AttributeValue `json:"Item"`
-
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Put condition fails.
 	// For ReturnValuesOnConditionCheckFailure, the valid values are: NONE and ALL_OLD.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
-
 	// Name of the table in which to write the item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the input of a PutItem operation.
 //
 // PutItemInput is the input of PutItem.
-//
 // Source: #/components/schemas/PutItemInput
 type PutItemInput struct {
 	// A condition that must be satisfied in order for a conditional PutItem operation to succeed.
@@ -3780,19 +3119,16 @@ type PutItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [Expected] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -3826,7 +3162,6 @@ type PutItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -3848,7 +3183,6 @@ type PutItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
 	// required; you can optionally provide other attribute name-value pairs for the item.
 	//
@@ -3867,18 +3201,15 @@ type PutItemInput struct {
 	// Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
-	//
 	// Required.
 	//
 	// [Primary Key]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.CoreComponents.html#HowItWorks.CoreComponents.PrimaryKey
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
-
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// updated with the PutItem request. For PutItem, the valid values are:
 	//
@@ -3890,29 +3221,22 @@ type PutItemInput struct {
 	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
 	// not recognize any values other than NONE or ALL_OLD.
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
-
 	// The name of the table to contain the item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a PutItem operation.
 //
 // PutItemOutput is the output of PutItem.
-//
 // Source: #/components/schemas/PutItemOutput
 type PutItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The attribute values as they appeared before the PutItem operation, but only if ReturnValues is
 	// specified as ALL_OLD in the request. Each element consists of an attribute name and an attribute
 	// value.
 	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
-
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -3921,7 +3245,6 @@ type PutItemOutput struct {
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// Information about item collections, if any, that were affected by the PutItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
 	// specified. If the table does not have any local secondary indexes, this information is not
@@ -3943,14 +3266,12 @@ type PutItemOutput struct {
 }
 
 // Represents a request to perform a PutItem operation on an item.
-//
 // Source: #/components/schemas/PutRequest
 type PutRequest struct {
 	// A map of attribute name to attribute values, representing the primary key of an item to be
 	// processed by PutItem. All of the table's primary key attributes must be specified, and their
 	// data types must match those of the table's key schema. If any attributes are present in the item
 	// that are part of an index key schema for the table, their types must match the index key schema.
-	//
 	// Required.
 	Item map[string]AttributeValue `json:"Item"`
 }
@@ -3958,37 +3279,31 @@ type PutRequest struct {
 // Represents the input of a Query operation.
 //
 // QueryInput is the input of Query.
-//
 // Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum items: 1.
 	//
 	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
-
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	//
 	// Strongly consistent reads are not supported on global secondary indexes. If you query a global
 	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// The primary key of the first item that this operation will evaluate. Use the value that was
 	// returned for LastEvaluatedKey in the previous operation.
 	//
 	// The data type for ExclusiveStartKey must be String, Number, or Binary. No set data types are
 	// allowed.
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -4022,7 +3337,6 @@ type QueryInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -4044,7 +3358,6 @@ type QueryInput struct {
 	//
 	// [Specifying Conditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
 	// the data is returned to you. Items that do not satisfy the FilterExpression criteria are not
 	// returned.
@@ -4059,14 +3372,11 @@ type QueryInput struct {
 	//
 	// [Filter Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#FilteringResults
 	FilterExpression *string `json:"FilterExpression,omitzero"`
-
 	// The name of an index to query. This index can be any local secondary index or global secondary
 	// index on the table. Note that if you use the IndexName parameter, you must also provide
 	// TableName.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The condition that specifies the key values for items to be retrieved by the Query action.
 	//
 	// The condition must perform an equality test on a single partition key value.
@@ -4124,13 +3434,11 @@ type QueryInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Using Placeholders for Attribute Names and Values]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ExpressionPlaceholders.html
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
 	// [KeyConditions] in the Amazon DynamoDB Developer Guide.
 	//
 	// [KeyConditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.KeyConditions.html
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
-
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
 	// DynamoDB processes the number of items up to the limit while processing the results, it stops
 	// the operation and returns the matching values up to that point, and a key in LastEvaluatedKey to
@@ -4139,12 +3447,10 @@ type QueryInput struct {
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see [Query and Scan]
 	// in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum: 1.
 	//
 	// [Query and Scan]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
 	// include scalars, sets, or elements of a JSON document. The attributes in the expression must be
 	// separated by commas.
@@ -4157,14 +3463,12 @@ type QueryInput struct {
 	//
 	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
-
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// [QueryFilter] in the Amazon DynamoDB Developer Guide.
 	//
 	// [QueryFilter]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.QueryFilter.html
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Specifies the order for index traversal: If true (default), the traversal is performed in
 	// ascending order; if false, the traversal is performed in descending order.
 	//
@@ -4177,7 +3481,6 @@ type QueryInput struct {
 	// (by sort key value). This is the default behavior. If ScanIndexForward is false, DynamoDB reads
 	// the results in reverse order by sort key value, and then returns the results to the client.
 	ScanIndexForward *bool `json:"ScanIndexForward,omitzero"`
-
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
 	// attributes, the count of matching items, or in the case of an index, some or all of the
 	// attributes projected into the index.
@@ -4213,24 +3516,18 @@ type QueryInput struct {
 	// Note: If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
 	Select *Select `json:"Select,omitzero"`
-
 	// The name of the table containing the requested items.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a Query operation.
 //
 // QueryOutput is the output of Query.
-//
 // Source: #/components/schemas/QueryOutput
 type QueryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the Query operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -4239,7 +3536,6 @@ type QueryOutput struct {
 	//
 	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// The number of items in the response.
 	//
 	// If you used a QueryFilter in the request, then Count is the number of items returned after the
@@ -4248,11 +3544,9 @@ type QueryOutput struct {
 	//
 	// If you did not use a filter in the request, then Count and ScannedCount are the same.
 	Count *int64 `json:"Count,omitzero"`
-
 	// An array of item attributes that match the query criteria. Each element in this array consists
 	// of an attribute name and the value for that attribute.
 	Items []map[string]AttributeValue `json:"Items,omitzero"`
-
 	// The primary key of the item where the operation stopped, inclusive of the previous result set.
 	// Use this value to start a new operation, excluding this value in the new request.
 	//
@@ -4263,7 +3557,6 @@ type QueryOutput struct {
 	// result set. The only way to know when you have reached the end of the result set is when
 	// LastEvaluatedKey is empty.
 	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitzero"`
-
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
 	// [Count and ScannedCount] in the Amazon DynamoDB Developer Guide.
@@ -4275,7 +3568,6 @@ type QueryOutput struct {
 }
 
 // Represents the properties of a replica.
-//
 // Source: #/components/schemas/Replica
 type Replica struct {
 	// The Region where the replica needs to be created.
@@ -4283,17 +3575,14 @@ type Replica struct {
 }
 
 // Represents the auto scaling settings of the replica.
-//
 // Source: #/components/schemas/ReplicaAutoScalingDescription
 type ReplicaAutoScalingDescription struct {
 	// Replica-specific global secondary index auto scaling settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexAutoScalingDescription `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// The Region where the replica exists.
 	RegionName                                         *string                         `json:"RegionName,omitzero"`
 	ReplicaProvisionedReadCapacityAutoScalingSettings  *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
-
 	// The current state of the replica:
 	//
 	//   - CREATING - The replica is being created.
@@ -4304,40 +3593,31 @@ type ReplicaAutoScalingDescription struct {
 }
 
 // Represents the auto scaling settings of a replica that will be modified.
-//
 // Source: #/components/schemas/ReplicaAutoScalingUpdate
 type ReplicaAutoScalingUpdate struct {
 	// The Region where the replica exists.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
-
 	// Represents the auto scaling settings of global secondary indexes that will be modified.
 	ReplicaGlobalSecondaryIndexUpdates              []ReplicaGlobalSecondaryIndexAutoScalingUpdate `json:"ReplicaGlobalSecondaryIndexUpdates,omitzero"`
 	ReplicaProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate                     `json:"ReplicaProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
 // Contains the details of the replica.
-//
 // Source: #/components/schemas/ReplicaDescription
 type ReplicaDescription struct {
 	// Replica-specific global secondary index settings.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// The AWS KMS customer master key (CMK) of the replica that will be used for AWS KMS encryption.
 	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
-
 	// Replica-specific provisioned throughput. If not described, uses the source table's provisioned
 	// throughput settings.
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
-
 	// The name of the Region.
 	RegionName *string `json:"RegionName,omitzero"`
-
 	// The time at which the replica was first detected as inaccessible. To determine cause of
 	// inaccessibility check the ReplicaStatus property.
 	ReplicaInaccessibleDateTime *openapi.EpochSeconds `json:"ReplicaInaccessibleDateTime,omitzero"`
-
 	// The current state of the replica:
 	//
 	//   - CREATING - The replica is being created.
@@ -4357,39 +3637,29 @@ type ReplicaDescription struct {
 	// replica from the replication group. The replica will not be deleted and replication will stop
 	// from and to this region.
 	ReplicaStatus *ReplicaStatus `json:"ReplicaStatus,omitzero"`
-
 	// Detailed information about the replica status.
 	ReplicaStatusDescription *string `json:"ReplicaStatusDescription,omitzero"`
-
 	// Specifies the progress of a Create, Update, or Delete action on the replica as a percentage.
 	ReplicaStatusPercentProgress *string `json:"ReplicaStatusPercentProgress,omitzero"`
 }
 
 // Represents the properties of a replica global secondary index.
-//
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndex
 type ReplicaGlobalSecondaryIndex struct {
 	// The name of the global secondary index.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// Replica table GSI-specific provisioned throughput. If not specified, uses the source table GSI's
 	// read capacity settings.
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
 // Represents the auto scaling configuration for a replica global secondary index.
-//
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription
 type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 	// The name of the global secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The current state of the replica global secondary index:
 	//
 	//   - CREATING - The index is being created.
@@ -4403,41 +3673,31 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 
 // Represents the auto scaling settings of a global secondary index for a replica that will be
 // modified.
-//
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate
 type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 	// The name of the global secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName                                *string                    `json:"IndexName,omitzero"`
 	ProvisionedReadCapacityAutoScalingUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingUpdate,omitzero"`
 }
 
 // Represents the properties of a replica global secondary index.
-//
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexDescription
 type ReplicaGlobalSecondaryIndexDescription struct {
 	// The name of the global secondary index.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// If not described, uses the source table GSI's read capacity settings.
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
 }
 
 // Represents the properties of a global secondary index.
-//
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// The current status of the global secondary index:
 	//
 	//   - CREATING - The global secondary index is being created.
@@ -4445,86 +3705,62 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 	//   - DELETING - The global secondary index is being deleted.
 	//   - ACTIVE - The global secondary index is ready for use.
 	IndexStatus *IndexStatus `json:"IndexStatus,omitzero"`
-
 	// Auto scaling settings for a global secondary index replica's read capacity units.
 	ProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedReadCapacityAutoScalingSettings,omitzero"`
-
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException.
-	//
 	// Minimum: 1.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
-
 	// Auto scaling settings for a global secondary index replica's write capacity units.
 	ProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ProvisionedWriteCapacityAutoScalingSettings,omitzero"`
-
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	//
 	// Minimum: 1.
 	ProvisionedWriteCapacityUnits *int64 `json:"ProvisionedWriteCapacityUnits,omitzero"`
 }
 
 // Represents the settings of a global secondary index for a global table that will be modified.
-//
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate
 type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// Auto scaling settings for managing a global secondary index replica's read capacity units.
 	ProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
-
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException.
-	//
 	// Minimum: 1.
 	ProvisionedReadCapacityUnits *int64 `json:"ProvisionedReadCapacityUnits,omitzero"`
 }
 
 // Represents the properties of a replica.
-//
 // Source: #/components/schemas/ReplicaSettingsDescription
 type ReplicaSettingsDescription struct {
 	// The Region name of the replica.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
-
 	// The read/write capacity mode of the replica.
 	ReplicaBillingModeSummary *BillingModeSummary `json:"ReplicaBillingModeSummary,omitzero"`
-
 	// Replica global secondary index settings for the global table.
 	ReplicaGlobalSecondaryIndexSettings []ReplicaGlobalSecondaryIndexSettingsDescription `json:"ReplicaGlobalSecondaryIndexSettings,omitzero"`
-
 	// Auto scaling settings for a global table replica's read capacity units.
 	ReplicaProvisionedReadCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedReadCapacityAutoScalingSettings,omitzero"`
-
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
 	// in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum: 0.
 	//
 	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReplicaProvisionedReadCapacityUnits *int64 `json:"ReplicaProvisionedReadCapacityUnits,omitzero"`
-
 	// Auto scaling settings for a global table replica's write capacity units.
 	ReplicaProvisionedWriteCapacityAutoScalingSettings *AutoScalingSettingsDescription `json:"ReplicaProvisionedWriteCapacityAutoScalingSettings,omitzero"`
-
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
 	// For more information, see [Specifying Read and Write Requirements] in the Amazon
 	// DynamoDB Developer Guide.
-	//
 	// Minimum: 0.
 	//
 	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
 	ReplicaProvisionedWriteCapacityUnits *int64 `json:"ReplicaProvisionedWriteCapacityUnits,omitzero"`
-
 	// The current state of the Region:
 	//
 	//   - CREATING - The Region is being created.
@@ -4535,26 +3771,19 @@ type ReplicaSettingsDescription struct {
 }
 
 // Represents the settings for a global table in a Region that will be modified.
-//
 // Source: #/components/schemas/ReplicaSettingsUpdate
 type ReplicaSettingsUpdate struct {
 	// The Region of the replica to be added.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
-
 	// Represents the settings of a global secondary index for a global table that will be modified.
-	//
 	// Minimum items: 1. Maximum items: 20.
 	ReplicaGlobalSecondaryIndexSettingsUpdate []ReplicaGlobalSecondaryIndexSettingsUpdate `json:"ReplicaGlobalSecondaryIndexSettingsUpdate,omitzero"`
-
 	// Auto scaling settings for managing a global table replica's read capacity units.
 	ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate,omitzero"`
-
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
 	// in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum: 1.
 	//
 	// [Specifying Read and Write Requirements]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/WorkingWithTables.html#ProvisionedThroughput
@@ -4562,7 +3791,6 @@ type ReplicaSettingsUpdate struct {
 }
 
 // ReplicaStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReplicaStatus
 type ReplicaStatus string
 
@@ -4587,7 +3815,6 @@ const (
 type ReplicaUpdate struct {
 	// The parameters required for creating a replica on an existing global table.
 	Create *CreateReplicaAction `json:"Create,omitzero"`
-
 	// The name of the existing replica to be removed.
 	Delete *DeleteReplicaAction `json:"Delete,omitzero"`
 }
@@ -4605,139 +3832,99 @@ type ReplicaUpdate struct {
 type ReplicationGroupUpdate struct {
 	// The parameters required for creating a replica for the table.
 	Create *CreateReplicationGroupMemberAction `json:"Create,omitzero"`
-
 	// The parameters required for deleting a replica for the table.
 	Delete *DeleteReplicationGroupMemberAction `json:"Delete,omitzero"`
-
 	// The parameters required for updating a replica for the table.
 	Update *UpdateReplicationGroupMemberAction `json:"Update,omitzero"`
 }
 
 // Contains details for the restore.
-//
 // Source: #/components/schemas/RestoreSummary
 type RestoreSummary struct {
 	// Point in time or source backup time.
-	//
 	// Required.
 	RestoreDateTime openapi.EpochSeconds `json:"RestoreDateTime"`
-
 	// Indicates if a restore is in progress or not.
-	//
 	// Required.
 	RestoreInProgress bool `json:"RestoreInProgress"`
-
 	// The Amazon Resource Name (ARN) of the backup from which the table was restored.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	SourceBackupArn *string `json:"SourceBackupArn,omitzero"`
-
 	// The ARN of the source table of the backup that is being restored.
 	SourceTableArn *string `json:"SourceTableArn,omitzero"`
 }
 
 // RestoreTableFromBackupInput is the input of RestoreTableFromBackup.
-//
 // Source: #/components/schemas/RestoreTableFromBackupInput
 type RestoreTableFromBackupInput struct {
 	// The Amazon Resource Name (ARN) associated with the backup.
-	//
-	// Minimum length: 37. Maximum length: 1024.
-	//
-	// Required.
+	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
-
 	// The billing mode of the restored table.
 	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitzero"`
-
 	// List of global secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
 	GlobalSecondaryIndexOverride []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride,omitzero"`
-
 	// List of local secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
 	LocalSecondaryIndexOverride []LocalSecondaryIndex `json:"LocalSecondaryIndexOverride,omitzero"`
-
 	// Provisioned throughput settings for the restored table.
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitzero"`
-
 	// The new server-side encryption settings for the restored table.
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
-
 	// The name of the new table to which the backup must be restored.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TargetTableName string `json:"TargetTableName"`
 }
 
 // RestoreTableFromBackupOutput is the output of RestoreTableFromBackup.
-//
 // Source: #/components/schemas/RestoreTableFromBackupOutput
 type RestoreTableFromBackupOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The description of the table created from an existing backup.
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // RestoreTableToPointInTimeInput is the input of RestoreTableToPointInTime.
-//
 // Source: #/components/schemas/RestoreTableToPointInTimeInput
 type RestoreTableToPointInTimeInput struct {
 	// The billing mode of the restored table.
 	BillingModeOverride *BillingMode `json:"BillingModeOverride,omitzero"`
-
 	// List of global secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
 	GlobalSecondaryIndexOverride []GlobalSecondaryIndex `json:"GlobalSecondaryIndexOverride,omitzero"`
-
 	// List of local secondary indexes for the restored table. The indexes provided should match
 	// existing secondary indexes. You can choose to exclude some or all of the indexes at the time of
 	// restore.
 	LocalSecondaryIndexOverride []LocalSecondaryIndex `json:"LocalSecondaryIndexOverride,omitzero"`
-
 	// Provisioned throughput settings for the restored table.
 	ProvisionedThroughputOverride *ProvisionedThroughput `json:"ProvisionedThroughputOverride,omitzero"`
-
 	// Time in the past to restore the table to.
 	RestoreDateTime *openapi.EpochSeconds `json:"RestoreDateTime,omitzero"`
-
 	// The new server-side encryption settings for the restored table.
 	SSESpecificationOverride *SSESpecification `json:"SSESpecificationOverride,omitzero"`
-
 	// The DynamoDB table that will be restored. This value is an Amazon Resource Name (ARN).
 	SourceTableArn *string `json:"SourceTableArn,omitzero"`
-
 	// Name of the source table that is being restored.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	SourceTableName *string `json:"SourceTableName,omitzero"`
-
 	// The name of the new table to which it must be restored to.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TargetTableName string `json:"TargetTableName"`
-
 	// Restore the table to the latest possible time. LatestRestorableDateTime is typically 5 minutes
 	// before the current time.
 	UseLatestRestorableTime *bool `json:"UseLatestRestorableTime,omitzero"`
 }
 
 // RestoreTableToPointInTimeOutput is the output of RestoreTableToPointInTime.
-//
 // Source: #/components/schemas/RestoreTableToPointInTimeOutput
 type RestoreTableToPointInTimeOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the properties of a table.
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
@@ -4765,7 +3952,6 @@ const (
 )
 
 // ReturnItemCollectionMetrics is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReturnItemCollectionMetrics
 type ReturnItemCollectionMetrics string
 
@@ -4776,7 +3962,6 @@ const (
 )
 
 // ReturnValue is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReturnValue
 type ReturnValue string
 
@@ -4790,7 +3975,6 @@ const (
 )
 
 // ReturnValuesOnConditionCheckFailure is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReturnValuesOnConditionCheckFailure
 type ReturnValuesOnConditionCheckFailure string
 
@@ -4801,7 +3985,6 @@ const (
 )
 
 // S3SseAlgorithm is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/S3SseAlgorithm
 type S3SseAlgorithm string
 
@@ -4812,7 +3995,6 @@ const (
 )
 
 // The description of the server-side encryption status on the specified table.
-//
 // Source: #/components/schemas/SSEDescription
 type SSEDescription struct {
 	// Indicates the time, in UNIX epoch date format, when DynamoDB detected that the table's AWS KMS
@@ -4820,16 +4002,13 @@ type SSEDescription struct {
 	// the table's AWS KMS key is accessible again. DynamoDB will initiate the table archival process
 	// when table's AWS KMS key remains inaccessible for more than seven days from this date.
 	InaccessibleEncryptionDateTime *openapi.EpochSeconds `json:"InaccessibleEncryptionDateTime,omitzero"`
-
 	// The AWS KMS customer master key (CMK) ARN used for the AWS KMS encryption.
 	KMSMasterKeyArn *string `json:"KMSMasterKeyArn,omitzero"`
-
 	// Server-side encryption type. The only supported value is:
 	//
 	//   - KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
 	//     account and is managed by AWS KMS (AWS KMS charges apply).
 	SSEType *SSEType `json:"SSEType,omitzero"`
-
 	// Represents the current state of server-side encryption. The only supported values are:
 	//
 	//   - ENABLED - Server-side encryption is enabled.
@@ -4838,7 +4017,6 @@ type SSEDescription struct {
 }
 
 // Represents the settings used to enable server-side encryption.
-//
 // Source: #/components/schemas/SSESpecification
 type SSESpecification struct {
 	// Indicates whether server-side encryption is done using an AWS managed CMK or an AWS owned CMK.
@@ -4846,13 +4024,11 @@ type SSESpecification struct {
 	// KMS charges apply). If disabled (false) or not specified, server-side encryption is set to AWS
 	// owned CMK.
 	Enabled *bool `json:"Enabled,omitzero"`
-
 	// The AWS KMS customer master key (CMK) that should be used for the AWS KMS encryption. To specify
 	// a CMK, use its key ID, Amazon Resource Name (ARN), alias name, or alias ARN. Note that you
 	// should only provide this parameter if the key is different from the default DynamoDB customer
 	// master key alias/aws/dynamodb.
 	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
-
 	// Server-side encryption type. The only supported value is:
 	//
 	//   - KMS - Server-side encryption that uses AWS Key Management Service. The key is stored in your
@@ -4861,7 +4037,6 @@ type SSESpecification struct {
 }
 
 // SSEStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/SSEStatus
 type SSEStatus string
 
@@ -4875,7 +4050,6 @@ const (
 )
 
 // SSEType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/SSEType
 type SSEType string
 
@@ -4886,7 +4060,6 @@ const (
 )
 
 // ScalarAttributeType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ScalarAttributeType
 type ScalarAttributeType string
 
@@ -4900,23 +4073,19 @@ const (
 // Represents the input of a Scan operation.
 //
 // ScanInput is the input of Scan.
-//
 // Source: #/components/schemas/ScanInput
 type ScanInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum items: 1.
 	//
 	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
-
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// A Boolean value that determines the read consistency model during the scan:
 	//
 	//   - If ConsistentRead is false, then the data returned from Scan might not contain the results
@@ -4929,7 +4098,6 @@ type ScanInput struct {
 	// The ConsistentRead parameter is not supported on global secondary indexes. If you scan a global
 	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// The primary key of the first item that this operation will evaluate. Use the value that was
 	// returned for LastEvaluatedKey in the previous operation.
 	//
@@ -4939,7 +4107,6 @@ type ScanInput struct {
 	// In a parallel scan, a Scan request that includes ExclusiveStartKey must specify the same segment
 	// whose previous Scan returned the corresponding value of LastEvaluatedKey.
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -4973,7 +4140,6 @@ type ScanInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -4995,7 +4161,6 @@ type ScanInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A string that contains conditions that DynamoDB applies after the Scan operation, but before the
 	// data is returned to you. Items that do not satisfy the FilterExpression criteria are not
 	// returned.
@@ -5007,13 +4172,10 @@ type ScanInput struct {
 	//
 	// [Filter Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#FilteringResults
 	FilterExpression *string `json:"FilterExpression,omitzero"`
-
 	// The name of a secondary index to scan. This index can be any local secondary index or global
 	// secondary index. Note that if you use the IndexName parameter, you must also provide TableName.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
 	// DynamoDB processes the number of items up to the limit while processing the results, it stops
 	// the operation and returns the matching values up to that point, and a key in LastEvaluatedKey to
@@ -5022,12 +4184,10 @@ type ScanInput struct {
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see
 	// [Working with Queries] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum: 1.
 	//
 	// [Working with Queries]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// A string that identifies one or more attributes to retrieve from the specified table or index.
 	// These attributes can include scalars, sets, or elements of a JSON document. The attributes in
 	// the expression must be separated by commas.
@@ -5041,13 +4201,11 @@ type ScanInput struct {
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see [ScanFilter]
 	// in the Amazon DynamoDB Developer Guide.
 	//
 	// [ScanFilter]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ScanFilter.html
 	ScanFilter map[string]Condition `json:"ScanFilter,omitzero"`
-
 	// For a parallel Scan request, Segment identifies an individual segment to be scanned by an
 	// application worker.
 	//
@@ -5062,10 +4220,8 @@ type ScanInput struct {
 	// TotalSegments.
 	//
 	// If you provide Segment, you must also provide TotalSegments.
-	//
 	// Minimum: 0. Maximum: 999999.
 	Segment *int64 `json:"Segment,omitzero"`
-
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
 	// attributes, the count of matching items, or in the case of an index, some or all of the
 	// attributes projected into the index.
@@ -5101,15 +4257,10 @@ type ScanInput struct {
 	// Note: If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
 	Select *Select `json:"Select,omitzero"`
-
 	// The name of the table containing the requested items; or, if you provide IndexName, the name of
 	// the table to which that index belongs.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
-
 	// For a parallel Scan request, TotalSegments represents the total number of segments into which
 	// the Scan operation will be divided. The value of TotalSegments corresponds to the number of
 	// application workers that will perform the parallel scan. For example, if you want to use four
@@ -5120,7 +4271,6 @@ type ScanInput struct {
 	// than parallel.
 	//
 	// If you specify TotalSegments, you must also specify Segment.
-	//
 	// Minimum: 1. Maximum: 1e+06.
 	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
@@ -5128,12 +4278,10 @@ type ScanInput struct {
 // Represents the output of a Scan operation.
 //
 // ScanOutput is the output of Scan.
-//
 // Source: #/components/schemas/ScanOutput
 type ScanOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the Scan operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -5142,7 +4290,6 @@ type ScanOutput struct {
 	//
 	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// The number of items in the response.
 	//
 	// If you set ScanFilter in the request, then Count is the number of items returned after the
@@ -5151,11 +4298,9 @@ type ScanOutput struct {
 	//
 	// If you did not use a filter in the request, then Count is the same as ScannedCount.
 	Count *int64 `json:"Count,omitzero"`
-
 	// An array of item attributes that match the scan criteria. Each element in this array consists of
 	// an attribute name and the value for that attribute.
 	Items []map[string]AttributeValue `json:"Items,omitzero"`
-
 	// The primary key of the item where the operation stopped, inclusive of the previous result set.
 	// Use this value to start a new operation, excluding this value in the new request.
 	//
@@ -5166,7 +4311,6 @@ type ScanOutput struct {
 	// result set. The only way to know when you have reached the end of the result set is when
 	// LastEvaluatedKey is empty.
 	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitzero"`
-
 	// The number of items evaluated, before any ScanFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Scan operation. For more information, see
 	// [Count and ScannedCount] in the Amazon DynamoDB Developer Guide.
@@ -5178,7 +4322,6 @@ type ScanOutput struct {
 }
 
 // Select is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/Select
 type Select string
 
@@ -5191,7 +4334,6 @@ const (
 )
 
 // Contains the details of the table when the backup was created.
-//
 // Source: #/components/schemas/SourceTableDetails
 type SourceTableDetails struct {
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
@@ -5202,83 +4344,55 @@ type SourceTableDetails struct {
 	//   - PAY_PER_REQUEST - Sets the read/write capacity mode to PAY_PER_REQUEST. We recommend using
 	//     PAY_PER_REQUEST for unpredictable workloads.
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
-
 	// Number of items in the table. Note that this is an approximate value.
-	//
 	// Minimum: 0.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
-
 	// Schema of the table.
-	//
-	// Minimum items: 1. Maximum items: 2.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 2. Required.
 	KeySchema []KeySchemaElement `json:"KeySchema"`
-
 	// Read IOPs and Write IOPS on the table when the backup was created.
-	//
 	// Required.
 	ProvisionedThroughput ProvisionedThroughput `json:"ProvisionedThroughput"`
-
 	// ARN of the table for which backup was created.
 	TableArn *string `json:"TableArn,omitzero"`
-
 	// Time when the source table was created.
-	//
 	// Required.
 	TableCreationDateTime openapi.EpochSeconds `json:"TableCreationDateTime"`
-
 	// Unique identifier for the table for which the backup was created.
-	//
-	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
-	//
-	// Required.
+	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}". Required.
 	TableId string `json:"TableId"`
-
 	// The name of the table for which the backup was created.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
-
 	// Size of the table in bytes. Note that this is an approximate value.
 	TableSizeBytes *int64 `json:"TableSizeBytes,omitzero"`
 }
 
 // Contains the details of the features enabled on the table when the backup was created. For
 // example, LSIs, GSIs, streams, TTL.
-//
 // Source: #/components/schemas/SourceTableFeatureDetails
 type SourceTableFeatureDetails struct {
 	// Represents the GSI properties for the table when the backup was created. It includes the
 	// IndexName, KeySchema, Projection, and ProvisionedThroughput for the GSIs on the table at the
 	// time of backup.
 	GlobalSecondaryIndexes []GlobalSecondaryIndexInfo `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// Represents the LSI properties for the table when the backup was created. It includes the
 	// IndexName, KeySchema and Projection for the LSIs on the table at the time of backup.
 	LocalSecondaryIndexes []LocalSecondaryIndexInfo `json:"LocalSecondaryIndexes,omitzero"`
-
 	// The description of the server-side encryption status on the table when the backup was created.
 	SSEDescription *SSEDescription `json:"SSEDescription,omitzero"`
-
 	// Stream settings on the table when the backup was created.
 	StreamDescription *StreamSpecification `json:"StreamDescription,omitzero"`
-
 	// Time to Live settings on the table when the backup was created.
 	TimeToLiveDescription *TimeToLiveDescription `json:"TimeToLiveDescription,omitzero"`
 }
 
 // Represents the DynamoDB Streams configuration for a table in DynamoDB.
-//
 // Source: #/components/schemas/StreamSpecification
 type StreamSpecification struct {
 	// Indicates whether DynamoDB Streams is enabled (true) or disabled (false) on the table.
-	//
 	// Required.
 	StreamEnabled bool `json:"StreamEnabled"`
-
 	// When an item in the table is modified, StreamViewType determines what information is written to
 	// the stream for this table. Valid values for StreamViewType are:
 	//
@@ -5292,7 +4406,6 @@ type StreamSpecification struct {
 }
 
 // StreamViewType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/StreamViewType
 type StreamViewType string
 
@@ -5305,17 +4418,13 @@ const (
 )
 
 // Represents the auto scaling configuration for a global table.
-//
 // Source: #/components/schemas/TableAutoScalingDescription
 type TableAutoScalingDescription struct {
 	// Represents replicas of the global table.
 	Replicas []ReplicaAutoScalingDescription `json:"Replicas,omitzero"`
-
 	// The name of the table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
-
 	// The current state of the table:
 	//
 	//   - CREATING - The table is being created.
@@ -5326,12 +4435,10 @@ type TableAutoScalingDescription struct {
 }
 
 // Represents the properties of a table.
-//
 // Source: #/components/schemas/TableDescription
 type TableDescription struct {
 	// Contains information about the table archive.
 	ArchivalSummary *ArchivalSummary `json:"ArchivalSummary,omitzero"`
-
 	// An array of AttributeDefinition objects. Each of these objects describes one attribute in the
 	// table and index key schema.
 	//
@@ -5340,15 +4447,12 @@ type TableDescription struct {
 	//   - AttributeName - The name of the attribute.
 	//   - AttributeType - The data type for the attribute.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitzero"`
-
 	// Contains the details for the read/write capacity mode.
 	BillingModeSummary *BillingModeSummary `json:"BillingModeSummary,omitzero"`
-
 	// The date and time when the table was created, in [UNIX epoch time] format.
 	//
 	// [UNIX epoch time]: http://www.epochconverter.com/
 	CreationDateTime *openapi.EpochSeconds `json:"CreationDateTime,omitzero"`
-
 	// The global secondary indexes, if any, on the table. Each index is scoped to a given partition
 	// key value. Each element is composed of:
 	//
@@ -5393,17 +4497,14 @@ type TableDescription struct {
 	//
 	// If the table is in the DELETING state, no information about indexes will be returned.
 	GlobalSecondaryIndexes []GlobalSecondaryIndexDescription `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// Represents the version of [global tables] in use, if the table is replicated across AWS
 	// Regions.
 	//
 	// [global tables]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GlobalTables.html
 	GlobalTableVersion *string `json:"GlobalTableVersion,omitzero"`
-
 	// The number of items in the specified table. DynamoDB updates this value approximately every six
 	// hours. Recent changes might not be reflected in this value.
 	ItemCount *int64 `json:"ItemCount,omitzero"`
-
 	// The primary key structure for the table. Each KeySchemaElement consists of:
 	//
 	//   - AttributeName - The name of the attribute.
@@ -5421,17 +4522,13 @@ type TableDescription struct {
 	//
 	// For more information about primary keys, see [Primary Key] in the Amazon DynamoDB Developer
 	// Guide.
-	//
 	// Minimum items: 1. Maximum items: 2.
 	//
 	// [Primary Key]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataModel.html#DataModelPrimaryKey
 	KeySchema []KeySchemaElement `json:"KeySchema,omitzero"`
-
 	// The Amazon Resource Name (ARN) that uniquely identifies the latest stream for this table.
-	//
 	// Minimum length: 37. Maximum length: 1024.
 	LatestStreamArn *string `json:"LatestStreamArn,omitzero"`
-
 	// A timestamp, in ISO 8601 format, for this stream.
 	//
 	// Note that LatestStreamLabel is not a unique identifier for the stream, because it is possible
@@ -5442,7 +4539,6 @@ type TableDescription struct {
 	//   - Table name
 	//   - StreamLabel
 	LatestStreamLabel *string `json:"LatestStreamLabel,omitzero"`
-
 	// Represents one or more local secondary indexes on the table. Each index is scoped to a given
 	// partition key value. Tables with one or more local secondary indexes are subject to an item
 	// collection size limit, where the amount of data within a given item collection cannot exceed 10
@@ -5471,40 +4567,28 @@ type TableDescription struct {
 	//
 	// If the table is in the DELETING state, no information about indexes will be returned.
 	LocalSecondaryIndexes []LocalSecondaryIndexDescription `json:"LocalSecondaryIndexes,omitzero"`
-
 	// The provisioned throughput settings for the table, consisting of read and write capacity units,
 	// along with data about increases and decreases.
 	ProvisionedThroughput *ProvisionedThroughputDescription `json:"ProvisionedThroughput,omitzero"`
-
 	// Represents replicas of the table.
 	Replicas []ReplicaDescription `json:"Replicas,omitzero"`
-
 	// Contains details for the restore.
 	RestoreSummary *RestoreSummary `json:"RestoreSummary,omitzero"`
-
 	// The description of the server-side encryption status on the specified table.
 	SSEDescription *SSEDescription `json:"SSEDescription,omitzero"`
-
 	// The current DynamoDB Streams configuration for the table.
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
-
 	// The Amazon Resource Name (ARN) that uniquely identifies the table.
 	TableArn *string `json:"TableArn,omitzero"`
-
 	// Unique identifier for the table for which the backup was created.
-	//
 	// Pattern: "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}".
 	TableId *string `json:"TableId,omitzero"`
-
 	// The name of the table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
-
 	// The total size of the specified table, in bytes. DynamoDB updates this value approximately every
 	// six hours. Recent changes might not be reflected in this value.
 	TableSizeBytes *int64 `json:"TableSizeBytes,omitzero"`
-
 	// The current state of the table:
 	//
 	//   - CREATING - The table is being created.
@@ -5522,7 +4606,6 @@ type TableDescription struct {
 }
 
 // TableStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/TableStatus
 type TableStatus string
 
@@ -5547,7 +4630,6 @@ const (
 //
 // For an overview on tagging DynamoDB resources, see [Tagging for DynamoDB] in the Amazon
 // DynamoDB Developer Guide.
-//
 // Source: #/components/schemas/Tag
 //
 // [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
@@ -5555,40 +4637,26 @@ type Tag struct {
 	// The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag
 	// with the same key. If you try to add an existing tag (same key), the existing tag value will be
 	// updated to the new value.
-	//
-	// Minimum length: 1. Maximum length: 128.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Required.
 	Key string `json:"Key"`
-
 	// The value of the tag. Tag values are case-sensitive and can be null.
-	//
-	// Maximum length: 256.
-	//
-	// Required.
+	// Maximum length: 256. Required.
 	Value string `json:"Value"`
 }
 
 // TagResourceInput is the input of TagResource.
-//
 // Source: #/components/schemas/TagResourceInput
 type TagResourceInput struct {
 	// Identifies the Amazon DynamoDB resource to which tags should be added. This value is an Amazon
 	// Resource Name (ARN).
-	//
-	// Minimum length: 1. Maximum length: 1283.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 1283. Required.
 	ResourceArn string `json:"ResourceArn"`
-
 	// The tags to be assigned to the Amazon DynamoDB resource.
-	//
 	// Required.
 	Tags []Tag `json:"Tags"`
 }
 
 // TagResourceOutput is the output of TagResource.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.TagResource/post
 type TagResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -5596,37 +4664,27 @@ type TagResourceOutput struct {
 }
 
 // The description of the Time to Live (TTL) status on the specified table.
-//
 // Source: #/components/schemas/TimeToLiveDescription
 type TimeToLiveDescription struct {
 	// The name of the TTL attribute for items in the table.
-	//
 	// Minimum length: 1. Maximum length: 255.
 	AttributeName *string `json:"AttributeName,omitzero"`
-
 	// The TTL status for the table.
 	TimeToLiveStatus *TimeToLiveStatus `json:"TimeToLiveStatus,omitzero"`
 }
 
 // Represents the settings used to enable or disable Time to Live (TTL) for the specified table.
-//
 // Source: #/components/schemas/TimeToLiveSpecification
 type TimeToLiveSpecification struct {
 	// The name of the TTL attribute used to store the expiration time for items in the table.
-	//
-	// Minimum length: 1. Maximum length: 255.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 255. Required.
 	AttributeName string `json:"AttributeName"`
-
 	// Indicates whether TTL is to be enabled (true) or disabled (false) on the table.
-	//
 	// Required.
 	Enabled bool `json:"Enabled"`
 }
 
 // TimeToLiveStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/TimeToLiveStatus
 type TimeToLiveStatus string
 
@@ -5639,45 +4697,35 @@ const (
 )
 
 // Specifies an item to be retrieved as part of the transaction.
-//
 // Source: #/components/schemas/TransactGetItem
 type TransactGetItem struct {
 	// Contains the primary key that identifies the item to get, together with the name of the table
 	// that contains the item, and optionally the specific attributes of the item to retrieve.
-	//
 	// Required.
 	Get Get `json:"Get"`
 }
 
 // TransactGetItemsInput is the input of TransactGetItems.
-//
 // Source: #/components/schemas/TransactGetItemsInput
 type TransactGetItemsInput struct {
 	// A value of TOTAL causes consumed capacity information to be returned, and a value of NONE
 	// prevents that information from being returned. No other value is valid.
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// An ordered array of up to 25 TransactGetItem objects, each of which contains a Get structure.
-	//
-	// Minimum items: 1. Maximum items: 25.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 25. Required.
 	TransactItems []TransactGetItem `json:"TransactItems"`
 }
 
 // TransactGetItemsOutput is the output of TransactGetItems.
-//
 // Source: #/components/schemas/TransactGetItemsOutput
 type TransactGetItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// If the ReturnConsumedCapacity value was TOTAL, this is an array of ConsumedCapacity objects, one
 	// for each table addressed by TransactGetItem objects in the TransactItems parameter. These
 	// ConsumedCapacity objects report the read-capacity units consumed by the TransactGetItems call in
 	// that table.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// An ordered array of up to 25 ItemResponse objects, each of which corresponds to the
 	// TransactGetItem object in the same position in the TransactItems array. Each ItemResponse object
 	// contains a Map of the name-value pairs that are the projected attributes of the requested item.
@@ -5685,31 +4733,25 @@ type TransactGetItemsOutput struct {
 	// If a requested item could not be retrieved, the corresponding ItemResponse object is Null, or if
 	// the requested item has no projected attributes, the corresponding ItemResponse object is an
 	// empty Map.
-	//
 	// Minimum items: 1. Maximum items: 25.
 	Responses []ItemResponse `json:"Responses,omitzero"`
 }
 
 // A list of requests that can perform update, put, delete, or check operations on multiple items
 // in one or more tables atomically.
-//
 // Source: #/components/schemas/TransactWriteItem
 type TransactWriteItem struct {
 	// A request to perform a check item operation.
 	ConditionCheck *ConditionCheck `json:"ConditionCheck,omitzero"`
-
 	// A request to perform a DeleteItem operation.
 	Delete *Delete `json:"Delete,omitzero"`
-
 	// A request to perform a PutItem operation.
 	Put *Put `json:"Put,omitzero"`
-
 	// A request to perform an UpdateItem operation.
 	Update *Update `json:"Update,omitzero"`
 }
 
 // TransactWriteItemsInput is the input of TransactWriteItems.
-//
 // Source: #/components/schemas/TransactWriteItemsInput
 type TransactWriteItemsInput struct {
 	// Providing a ClientRequestToken makes the call to TransactWriteItems idempotent, meaning that
@@ -5729,37 +4771,28 @@ type TransactWriteItemsInput struct {
 	//
 	// If you submit a request with the same client token but a change in other parameters within the
 	// 10-minute idempotency window, DynamoDB returns an IdempotentParameterMismatch exception.
-	//
 	// Minimum length: 1. Maximum length: 36.
 	ClientRequestToken     *string                 `json:"ClientRequestToken,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections (if any), that were modified during the operation and are
 	// returned in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
-
 	// An ordered array of up to 25 TransactWriteItem objects, each of which contains a ConditionCheck,
 	// Put, Update, or Delete object. These can operate on items in different tables, but the tables
 	// must reside in the same AWS account and Region, and no two of them can operate on the same item.
-	//
-	// Minimum items: 1. Maximum items: 25.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 25. Required.
 	TransactItems []TransactWriteItem `json:"TransactItems"`
 }
 
 // TransactWriteItemsOutput is the output of TransactWriteItems.
-//
 // Source: #/components/schemas/TransactWriteItemsOutput
 type TransactWriteItemsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the entire TransactWriteItems operation. The values of the list
 	// are ordered according to the ordering of the TransactItems request parameter.
 	ConsumedCapacity []ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// A list of tables that were processed by TransactWriteItems and, for each table, information
 	// about any item collections that were affected by individual UpdateItem, PutItem, or DeleteItem
 	// operations.
@@ -5767,26 +4800,19 @@ type TransactWriteItemsOutput struct {
 }
 
 // UntagResourceInput is the input of UntagResource.
-//
 // Source: #/components/schemas/UntagResourceInput
 type UntagResourceInput struct {
 	// The DynamoDB resource that the tags will be removed from. This value is an Amazon Resource Name
 	// (ARN).
-	//
-	// Minimum length: 1. Maximum length: 1283.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 1283. Required.
 	ResourceArn string `json:"ResourceArn"`
-
 	// A list of tag keys. Existing tags of the resource whose keys are members of this list will be
 	// removed from the DynamoDB resource.
-	//
 	// Required.
 	TagKeys []string `json:"TagKeys"`
 }
 
 // UntagResourceOutput is the output of UntagResource.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.UntagResource/post
 type UntagResourceOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -5794,130 +4820,90 @@ type UntagResourceOutput struct {
 }
 
 // Represents a request to perform an UpdateItem operation.
-//
 // Source: #/components/schemas/Update
 type Update struct {
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression.
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
-
 	// Use ReturnValuesOnConditionCheckFailure to get the item attributes if the Update condition
 	// fails. For ReturnValuesOnConditionCheckFailure, the valid values are: NONE, ALL_OLD,
 	// UPDATED_OLD, ALL_NEW, UPDATED_NEW.
 	ReturnValuesOnConditionCheckFailure *ReturnValuesOnConditionCheckFailure `json:"ReturnValuesOnConditionCheckFailure,omitzero"`
-
 	// Name of the table for the UpdateItem request.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
-
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new value(s) for them.
-	//
 	// Required.
 	UpdateExpression string `json:"UpdateExpression"`
 }
 
 // UpdateContinuousBackupsInput is the input of UpdateContinuousBackups.
-//
 // Source: #/components/schemas/UpdateContinuousBackupsInput
 type UpdateContinuousBackupsInput struct {
 	// Represents the settings used to enable point in time recovery.
-	//
 	// Required.
 	PointInTimeRecoverySpecification PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
-
 	// The name of the table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // UpdateContinuousBackupsOutput is the output of UpdateContinuousBackups.
-//
 // Source: #/components/schemas/UpdateContinuousBackupsOutput
 type UpdateContinuousBackupsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the continuous backups and point in time recovery settings on the table.
 	ContinuousBackupsDescription *ContinuousBackupsDescription `json:"ContinuousBackupsDescription,omitzero"`
 }
 
 // UpdateContributorInsightsInput is the input of UpdateContributorInsights.
-//
 // Source: #/components/schemas/UpdateContributorInsightsInput
 type UpdateContributorInsightsInput struct {
 	// Represents the contributor insights action.
-	//
 	// Required.
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
-
 	// The global secondary index name, if applicable.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The name of the table.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // UpdateContributorInsightsOutput is the output of UpdateContributorInsights.
-//
 // Source: #/components/schemas/UpdateContributorInsightsOutput
 type UpdateContributorInsightsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The status of contributor insights
 	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
-
 	// The name of the global secondary index, if applicable.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The name of the table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
 }
 
 // Represents the new provisioned throughput settings to be applied to a global secondary index.
-//
 // Source: #/components/schemas/UpdateGlobalSecondaryIndexAction
 type UpdateGlobalSecondaryIndexAction struct {
 	// The name of the global secondary index to be updated.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
-
 	// Represents the provisioned throughput settings for the specified global secondary index.
 	//
 	// For current minimum and maximum provisioned throughput values, see
 	// [Service, Account, and Table Quotas] in the Amazon DynamoDB Developer Guide.
-	//
 	// Required.
 	//
 	// [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
@@ -5925,35 +4911,26 @@ type UpdateGlobalSecondaryIndexAction struct {
 }
 
 // UpdateGlobalTableInput is the input of UpdateGlobalTable.
-//
 // Source: #/components/schemas/UpdateGlobalTableInput
 type UpdateGlobalTableInput struct {
 	// The global table name.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
-
 	// A list of Regions that should be added or removed from the global table.
-	//
 	// Required.
 	ReplicaUpdates []ReplicaUpdate `json:"ReplicaUpdates"`
 }
 
 // UpdateGlobalTableOutput is the output of UpdateGlobalTable.
-//
 // Source: #/components/schemas/UpdateGlobalTableOutput
 type UpdateGlobalTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Contains the details of the global table.
 	GlobalTableDescription *GlobalTableDescription `json:"GlobalTableDescription,omitzero"`
 }
 
 // UpdateGlobalTableSettingsInput is the input of UpdateGlobalTableSettings.
-//
 // Source: #/components/schemas/UpdateGlobalTableSettingsInput
 type UpdateGlobalTableSettingsInput struct {
 	// The billing mode of the global table. If GlobalTableBillingMode is not specified, the global
@@ -5967,45 +4944,30 @@ type UpdateGlobalTableSettingsInput struct {
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.ProvisionedThroughput.Manual
 	// [On-Demand Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.OnDemand
 	GlobalTableBillingMode *BillingMode `json:"GlobalTableBillingMode,omitzero"`
-
 	// Represents the settings of a global secondary index for a global table that will be modified.
-	//
 	// Minimum items: 1. Maximum items: 20.
 	GlobalTableGlobalSecondaryIndexSettingsUpdate []GlobalTableGlobalSecondaryIndexSettingsUpdate `json:"GlobalTableGlobalSecondaryIndexSettingsUpdate,omitzero"`
-
 	// The name of the global table
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
-
 	// Auto scaling settings for managing provisioned write capacity for the global table.
 	GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate *AutoScalingSettingsUpdate `json:"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate,omitzero"`
-
 	// The maximum number of writes consumed per second before DynamoDB returns a ThrottlingException.
-	//
 	// Minimum: 1.
 	GlobalTableProvisionedWriteCapacityUnits *int64 `json:"GlobalTableProvisionedWriteCapacityUnits,omitzero"`
-
 	// Represents the settings for a global table in a Region that will be modified.
-	//
 	// Minimum items: 1. Maximum items: 50.
 	ReplicaSettingsUpdate []ReplicaSettingsUpdate `json:"ReplicaSettingsUpdate,omitzero"`
 }
 
 // UpdateGlobalTableSettingsOutput is the output of UpdateGlobalTableSettings.
-//
 // Source: #/components/schemas/UpdateGlobalTableSettingsOutput
 type UpdateGlobalTableSettingsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The name of the global table.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	GlobalTableName *string `json:"GlobalTableName,omitzero"`
-
 	// The Region-specific settings for the global table.
 	ReplicaSettings []ReplicaSettingsDescription `json:"ReplicaSettings,omitzero"`
 }
@@ -6013,7 +4975,6 @@ type UpdateGlobalTableSettingsOutput struct {
 // Represents the input of an UpdateItem operation.
 //
 // UpdateItemInput is the input of UpdateItem.
-//
 // Source: #/components/schemas/UpdateItemInput
 type UpdateItemInput struct {
 	// This is a legacy parameter. Use UpdateExpression instead. For more information, see
@@ -6021,7 +4982,6 @@ type UpdateItemInput struct {
 	//
 	// [AttributeUpdates]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributeUpdates.html
 	AttributeUpdates map[string]AttributeValueUpdate `json:"AttributeUpdates,omitzero"`
-
 	// A condition that must be satisfied in order for a conditional update to succeed.
 	//
 	// An expression can contain any of the following:
@@ -6039,19 +4999,16 @@ type UpdateItemInput struct {
 	//
 	// [Specifying Conditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [Expected] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -6085,7 +5042,6 @@ type UpdateItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -6107,23 +5063,19 @@ type UpdateItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// The primary key of the item to be updated. Each element consists of an attribute name and a
 	// value for that attribute.
 	//
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
-	//
 	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
-
 	// Use ReturnValues if you want to get the item attributes as they appear before or after they are
 	// updated. For UpdateItem, the valid values are:
 	//
@@ -6144,14 +5096,9 @@ type UpdateItemInput struct {
 	//
 	// The values returned are strongly consistent.
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
-
 	// The name of the table containing the item to update.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
-
 	// An expression that defines one or more attributes to be updated, the action to be performed on
 	// them, and new values for them.
 	//
@@ -6223,19 +5170,16 @@ type UpdateItemInput struct {
 // Represents the output of an UpdateItem operation.
 //
 // UpdateItemOutput is the output of UpdateItem.
-//
 // Source: #/components/schemas/UpdateItemOutput
 type UpdateItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// A map of attribute values as they appear before or after the UpdateItem operation, as determined
 	// by the ReturnValues parameter.
 	//
 	// The Attributes map is only present if ReturnValues was specified as something other than NONE in
 	// the request. Each element represents one attribute.
 	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
-
 	// The capacity units consumed by the UpdateItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -6244,7 +5188,6 @@ type UpdateItemOutput struct {
 	//
 	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// Information about item collections, if any, that were affected by the UpdateItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
 	// specified. If the table does not have any local secondary indexes, this information is not
@@ -6266,26 +5209,20 @@ type UpdateItemOutput struct {
 }
 
 // Represents a replica to be modified.
-//
 // Source: #/components/schemas/UpdateReplicationGroupMemberAction
 type UpdateReplicationGroupMemberAction struct {
 	// Replica-specific global secondary index settings.
-	//
 	// Minimum items: 1.
 	GlobalSecondaryIndexes []ReplicaGlobalSecondaryIndex `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// The AWS KMS customer master key (CMK) of the replica that should be used for AWS KMS encryption.
 	// To specify a CMK, use its key ID, Amazon Resource Name (ARN), alias name, or alias ARN. Note
 	// that you should only provide this parameter if the key is different from the default DynamoDB
 	// KMS master key alias/aws/dynamodb.
 	KMSMasterKeyId *string `json:"KMSMasterKeyId,omitzero"`
-
 	// Replica-specific provisioned throughput. If not specified, uses the source table's provisioned
 	// throughput settings.
 	ProvisionedThroughputOverride *ProvisionedThroughputOverride `json:"ProvisionedThroughputOverride,omitzero"`
-
 	// The Region where the replica exists.
-	//
 	// Required.
 	RegionName string `json:"RegionName"`
 }
@@ -6293,14 +5230,12 @@ type UpdateReplicationGroupMemberAction struct {
 // Represents the input of an UpdateTable operation.
 //
 // UpdateTableInput is the input of UpdateTable.
-//
 // Source: #/components/schemas/UpdateTableInput
 type UpdateTableInput struct {
 	// An array of attributes that describe the key schema for the table and indexes. If you are adding
 	// a new global secondary index to the table, AttributeDefinitions must include the key element(s)
 	// of the new index.
 	AttributeDefinitions []AttributeDefinition `json:"AttributeDefinitions,omitzero"`
-
 	// Controls how you are charged for read and write throughput and how you manage capacity. When
 	// switching from pay-per-request to provisioned capacity, initial provisioned capacity values must
 	// be set. The initial provisioned capacity values are estimated based on the consumed read and
@@ -6314,7 +5249,6 @@ type UpdateTableInput struct {
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.ProvisionedThroughput.Manual
 	// [On-Demand Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.ReadWriteCapacityMode.html#HowItWorks.OnDemand
 	BillingMode *BillingMode `json:"BillingMode,omitzero"`
-
 	// An array of one or more global secondary indexes for the table. For each index in the array, you
 	// can request one action:
 	//
@@ -6329,80 +5263,59 @@ type UpdateTableInput struct {
 	//
 	// [Managing Global Secondary Indexes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/GSI.OnlineOps.html
 	GlobalSecondaryIndexUpdates []GlobalSecondaryIndexUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
-
 	// The new provisioned throughput settings for the specified table or index.
 	ProvisionedThroughput *ProvisionedThroughput `json:"ProvisionedThroughput,omitzero"`
-
 	// A list of replica update actions (create, delete, or update) for the table.
 	//
 	// Note: This property only applies to [Version 2019.11.21] of global tables.
-	//
 	// Minimum items: 1.
 	//
 	// [Version 2019.11.21]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/globaltables.V2.html
 	ReplicaUpdates []ReplicationGroupUpdate `json:"ReplicaUpdates,omitzero"`
-
 	// The new server-side encryption settings for the specified table.
 	SSESpecification *SSESpecification `json:"SSESpecification,omitzero"`
-
 	// Represents the DynamoDB Streams configuration for the table.
 	//
 	// Note: You receive a ResourceInUseException if you try to enable a stream on a table that already
 	// has a stream, or if you try to disable a stream on a table that doesn't have a stream.
 	StreamSpecification *StreamSpecification `json:"StreamSpecification,omitzero"`
-
 	// The name of the table to be updated.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of an UpdateTable operation.
 //
 // UpdateTableOutput is the output of UpdateTable.
-//
 // Source: #/components/schemas/UpdateTableOutput
 type UpdateTableOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the properties of the table.
 	TableDescription *TableDescription `json:"TableDescription,omitzero"`
 }
 
 // UpdateTableReplicaAutoScalingInput is the input of UpdateTableReplicaAutoScaling.
-//
 // Source: #/components/schemas/UpdateTableReplicaAutoScalingInput
 type UpdateTableReplicaAutoScalingInput struct {
 	// Represents the auto scaling settings of the global secondary indexes of the replica to be
 	// updated.
-	//
 	// Minimum items: 1.
 	GlobalSecondaryIndexUpdates               []GlobalSecondaryIndexAutoScalingUpdate `json:"GlobalSecondaryIndexUpdates,omitzero"`
 	ProvisionedWriteCapacityAutoScalingUpdate *AutoScalingSettingsUpdate              `json:"ProvisionedWriteCapacityAutoScalingUpdate,omitzero"`
-
 	// Represents the auto scaling settings of replicas of the table that will be modified.
-	//
 	// Minimum items: 1.
 	ReplicaUpdates []ReplicaAutoScalingUpdate `json:"ReplicaUpdates,omitzero"`
-
 	// The name of the global table to be updated.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // UpdateTableReplicaAutoScalingOutput is the output of UpdateTableReplicaAutoScaling.
-//
 // Source: #/components/schemas/UpdateTableReplicaAutoScalingOutput
 type UpdateTableReplicaAutoScalingOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Returns information about the auto scaling settings of a table with replicas.
 	TableAutoScalingDescription *TableAutoScalingDescription `json:"TableAutoScalingDescription,omitzero"`
 }
@@ -6410,29 +5323,21 @@ type UpdateTableReplicaAutoScalingOutput struct {
 // Represents the input of an UpdateTimeToLive operation.
 //
 // UpdateTimeToLiveInput is the input of UpdateTimeToLive.
-//
 // Source: #/components/schemas/UpdateTimeToLiveInput
 type UpdateTimeToLiveInput struct {
 	// The name of the table to be configured.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
-
 	// Represents the settings used to enable or disable Time to Live for the specified table.
-	//
 	// Required.
 	TimeToLiveSpecification TimeToLiveSpecification `json:"TimeToLiveSpecification"`
 }
 
 // UpdateTimeToLiveOutput is the output of UpdateTimeToLive.
-//
 // Source: #/components/schemas/UpdateTimeToLiveOutput
 type UpdateTimeToLiveOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the output of an UpdateTimeToLive operation.
 	TimeToLiveSpecification *TimeToLiveSpecification `json:"TimeToLiveSpecification,omitzero"`
 }
@@ -6440,12 +5345,10 @@ type UpdateTimeToLiveOutput struct {
 // Represents an operation to perform - either DeleteItem or PutItem. You can only request one of
 // these operations, not both, in a single WriteRequest. If you do need to perform both of these
 // operations, you need to provide two separate WriteRequest objects.
-//
 // Source: #/components/schemas/WriteRequest
 type WriteRequest struct {
 	// A request to perform a DeleteItem operation.
 	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitzero"`
-
 	// A request to perform a PutItem operation.
 	PutRequest *PutRequest `json:"PutRequest,omitzero"`
 }

@@ -9,7 +9,6 @@ import "github.com/retrygen/retrygen/runtime"
 // ConditionalCheckFailedException is the modelled error with code
 // "ConditionalCheckFailedException": its code alone does not make it retryable (the HTTP status
 // may).
-//
 // Source: #/components/schemas/ConditionalCheckFailedException
 type ConditionalCheckFailedException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -22,7 +21,6 @@ func (e *ConditionalCheckFailedException) Error() string {
 
 // InternalServerError is the modelled error with code "InternalServerError": its code alone does
 // not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/InternalServerError
 type InternalServerError struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -36,7 +34,6 @@ func (e *InternalServerError) Error() string {
 // ItemCollectionSizeLimitExceededException is the modelled error with code
 // "ItemCollectionSizeLimitExceededException": its code alone does not make it retryable (the HTTP
 // status may).
-//
 // Source: #/components/schemas/ItemCollectionSizeLimitExceededException
 type ItemCollectionSizeLimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -50,7 +47,6 @@ func (e *ItemCollectionSizeLimitExceededException) Error() string {
 // ProvisionedThroughputExceededException is the modelled error with code
 // "ProvisionedThroughputExceededException": by its code it is a throttling error, retried after
 // the throttling base delay.
-//
 // Source: #/components/schemas/ProvisionedThroughputExceededException
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -63,7 +59,6 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 
 // RequestLimitExceeded is the modelled error with code "RequestLimitExceeded": by its code it is a
 // throttling error, retried after the throttling base delay.
-//
 // Source: #/components/schemas/RequestLimitExceeded
 type RequestLimitExceeded struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -76,7 +71,6 @@ func (e *RequestLimitExceeded) Error() string {
 
 // ResourceNotFoundException is the modelled error with code "ResourceNotFoundException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ResourceNotFoundException
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -89,7 +83,6 @@ func (e *ResourceNotFoundException) Error() string {
 
 // TransactionConflictException is the modelled error with code "TransactionConflictException": its
 // code alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/TransactionConflictException
 type TransactionConflictException struct {
 	runtime.ErrorMetadata `json:"-"`

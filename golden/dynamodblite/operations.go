@@ -68,7 +68,6 @@ func validateDeleteItem(in *DeleteItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.DeleteItem/post
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...func(*Options)) (*DeleteItemOutput, error) {
 	if err := validateDeleteItem(in); err != nil {
@@ -130,7 +129,6 @@ func validateFetchItem(in *GetItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.GetItem/post
 func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*Options)) (*GetItemOutput, error) {
 	if err := validateFetchItem(in); err != nil {
@@ -209,7 +207,6 @@ func validatePutItem(in *PutItemInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.PutItem/post
 //
 // [PutItem in the AWS Command Line Interface]: http://docs.aws.amazon.com/goto/aws-cli/dynamodb-2012-08-10/PutItem
@@ -301,7 +298,6 @@ func validateQuery(in *QueryInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post
 //
 // [Paginating the Results]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Query.html#Query.Pagination
@@ -332,7 +328,6 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
 func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[*QueryOutput, error] {
 	return func(yield func(*QueryOutput, error) bool) {
@@ -360,7 +355,6 @@ func (c *Client) QueryPages(ctx context.Context, in *QueryInput, opts ...func(*O
 
 // QueryItems returns an iterator over the items (Items) of every page of Query, in order, fetched
 // page by page by QueryPages. After an error it yields the error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=DynamoDB_20120810.Query/post/x-pagination
 func (c *Client) QueryItems(ctx context.Context, in *QueryInput, opts ...func(*Options)) iter.Seq2[map[string]AttributeValue, error] {
 	return func(yield func(map[string]AttributeValue, error) bool) {

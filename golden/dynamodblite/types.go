@@ -12,7 +12,6 @@ import "github.com/retrygen/retrygen/runtime"
 // is the data itself.
 //
 // For more information, see [Data Types] in the Amazon DynamoDB Developer Guide.
-//
 // Source: #/components/schemas/AttributeValue
 //
 // [Data Types]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.NamingRulesDataTypes.html#HowItWorks.DataTypes
@@ -21,27 +20,22 @@ type AttributeValue struct {
 	//
 	// "B": "dGhpcyB0ZXh0IGlzIGJhc2U2NC1lbmNvZGVk"
 	B *string `json:"B,omitzero"`
-
 	// An attribute of type Boolean. For example:
 	//
 	// "BOOL": true
 	BOOL *bool `json:"BOOL,omitzero"`
-
 	// An attribute of type Binary Set. For example:
 	//
 	// "BS": ["U3Vubnk=", "UmFpbnk=", "U25vd3k="]
 	BS []string `json:"BS,omitzero"`
-
 	// An attribute of type List. For example:
 	//
 	// "L": [ {"S": "Cookies"} , {"S": "Coffee"}, {"N", "3.14159"}]
 	L []AttributeValue `json:"L,omitzero"`
-
 	// An attribute of type Map. For example:
 	//
 	// "M": {"Name": {"S": "Joe"}, "Age": {"N": "35"}}
 	M map[string]AttributeValue `json:"M,omitzero"`
-
 	// An attribute of type Number. For example:
 	//
 	// "N": "123.45"
@@ -50,7 +44,6 @@ type AttributeValue struct {
 	// languages and libraries. However, DynamoDB treats them as number type attributes for
 	// mathematical operations.
 	N *string `json:"N,omitzero"`
-
 	// An attribute of type Number Set. For example:
 	//
 	// "NS": ["42.2", "-19", "7.5", "3.14"]
@@ -59,17 +52,14 @@ type AttributeValue struct {
 	// languages and libraries. However, DynamoDB treats them as number type attributes for
 	// mathematical operations.
 	NS []string `json:"NS,omitzero"`
-
 	// An attribute of type Null. For example:
 	//
 	// "NULL": true
 	NULL *bool `json:"NULL,omitzero"`
-
 	// An attribute of type String. For example:
 	//
 	// "S": "Hello"
 	S *string `json:"S,omitzero"`
-
 	// An attribute of type String Set. For example:
 	//
 	// "SS": ["Giraffe", "Hippo" ,"Zebra"]
@@ -77,21 +67,17 @@ type AttributeValue struct {
 }
 
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
-//
 // Source: #/components/schemas/Capacity
 type Capacity struct {
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
-
 	// The total number of read capacity units consumed on a table or an index.
 	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitzero"`
-
 	// The total number of write capacity units consumed on a table or an index.
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
 
 // ComparisonOperator is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ComparisonOperator
 type ComparisonOperator string
 
@@ -142,7 +128,6 @@ type Condition struct {
 	//
 	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
-
 	// A comparator for evaluating attributes. For example, equals, greater than, less than, etc.
 	//
 	// The following comparison operators are available:
@@ -258,7 +243,6 @@ type Condition struct {
 	//
 	// For usage examples of AttributeValueList and ComparisonOperator, see
 	// [Legacy Conditional Parameters] in the Amazon DynamoDB Developer Guide.
-	//
 	// Required.
 	//
 	// [Legacy Conditional Parameters]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.html
@@ -266,7 +250,6 @@ type Condition struct {
 }
 
 // ConditionalOperator is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ConditionalOperator
 type ConditionalOperator string
 
@@ -280,31 +263,23 @@ const (
 // throughput consumed, along with statistics for the table and any indexes involved in the
 // operation. ConsumedCapacity is only returned if the request asked for it. For more information,
 // see [Provisioned Throughput] in the Amazon DynamoDB Developer Guide.
-//
 // Source: #/components/schemas/ConsumedCapacity
 //
 // [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 type ConsumedCapacity struct {
 	// The total number of capacity units consumed by the operation.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
-
 	// The amount of throughput consumed on each global index affected by the operation.
 	GlobalSecondaryIndexes map[string]Capacity `json:"GlobalSecondaryIndexes,omitzero"`
-
 	// The amount of throughput consumed on each local index affected by the operation.
 	LocalSecondaryIndexes map[string]Capacity `json:"LocalSecondaryIndexes,omitzero"`
-
 	// The total number of read capacity units consumed by the operation.
 	ReadCapacityUnits *float64 `json:"ReadCapacityUnits,omitzero"`
-
 	// The amount of throughput consumed on the table affected by the operation.
 	Table *Capacity `json:"Table,omitzero"`
-
 	// The name of the table that was affected by the operation.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	TableName *string `json:"TableName,omitzero"`
-
 	// The total number of write capacity units consumed by the operation.
 	WriteCapacityUnits *float64 `json:"WriteCapacityUnits,omitzero"`
 }
@@ -312,7 +287,6 @@ type ConsumedCapacity struct {
 // Represents the input of a DeleteItem operation.
 //
 // DeleteItemInput is the input of DeleteItem.
-//
 // Source: #/components/schemas/DeleteItemInput
 type DeleteItemInput struct {
 	// A condition that must be satisfied in order for a conditional DeleteItem to succeed.
@@ -332,19 +306,16 @@ type DeleteItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [Expected] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -378,7 +349,6 @@ type DeleteItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -400,23 +370,19 @@ type DeleteItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
 	// delete.
 	//
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
-	//
 	// Required.
 	Key                    map[string]AttributeValue `json:"Key"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
-
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// deleted. For DeleteItem, the valid values are:
 	//
@@ -427,29 +393,22 @@ type DeleteItemInput struct {
 	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, DeleteItem
 	// does not recognize any values other than NONE or ALL_OLD.
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
-
 	// The name of the table from which to delete the item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a DeleteItem operation.
 //
 // DeleteItemOutput is the output of DeleteItem.
-//
 // Source: #/components/schemas/DeleteItemOutput
 type DeleteItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// A map of attribute names to AttributeValue objects, representing the item as it appeared before
 	// the DeleteItem operation. This map appears in the response only if ReturnValues was specified as
 	// ALL_OLD in the request.
 	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
-
 	// The capacity units consumed by the DeleteItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -458,7 +417,6 @@ type DeleteItemOutput struct {
 	//
 	// [Provisioned Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// Information about item collections, if any, that were affected by the DeleteItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
 	// specified. If the table does not have any local secondary indexes, this information is not
@@ -495,7 +453,6 @@ type DeleteItemOutput struct {
 //
 // Value and Exists are incompatible with AttributeValueList and ComparisonOperator. Note that if
 // you use both sets of parameters at once, DynamoDB will return a ValidationException exception.
-//
 // Source: #/components/schemas/ExpectedAttributeValue
 type ExpectedAttributeValue struct {
 	// One or more values to evaluate against the supplied attribute. The number of values in the list
@@ -516,7 +473,6 @@ type ExpectedAttributeValue struct {
 	// [http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	// [JSON Data Format]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/DataFormat.html
 	AttributeValueList []AttributeValue `json:"AttributeValueList,omitzero"`
-
 	// A comparator for evaluating attributes in the AttributeValueList. For example, equals, greater
 	// than, less than, etc.
 	//
@@ -631,7 +587,6 @@ type ExpectedAttributeValue struct {
 	// value does not match. For example, {"S":"6"} does not compare to {"N":"6"}. Also, {"N":"6"} does
 	// not compare to {"NS":["6", "2", "1"]}
 	ComparisonOperator *ComparisonOperator `json:"ComparisonOperator,omitzero"`
-
 	// Causes DynamoDB to evaluate the value before attempting a conditional operation:
 	//
 	//   - If Exists is true, DynamoDB will check to see if that attribute value already exists in the
@@ -652,7 +607,6 @@ type ExpectedAttributeValue struct {
 	//   - Exists is false but you also provide a Value. (You cannot expect an attribute to have a
 	//     value, while also expecting it not to exist.)
 	Exists *bool `json:"Exists,omitzero"`
-
 	// Represents the data for the expected attribute.
 	//
 	// Each attribute value is described as a name-value pair. The name is the data type, and the value
@@ -667,21 +621,17 @@ type ExpectedAttributeValue struct {
 // Represents the input of a GetItem operation.
 //
 // GetItemInput is the input of FetchItem.
-//
 // Source: #/components/schemas/GetItemInput
 type GetItemInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum items: 1.
 	//
 	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
-
 	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -715,17 +665,14 @@ type GetItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// A map of attribute names to AttributeValue objects, representing the primary key of the item to
 	// retrieve.
 	//
 	// For the primary key, you must provide all of the attributes. For example, with a simple primary
 	// key, you only need to provide a value for the partition key. For a composite primary key, you
 	// must provide values for both the partition key and the sort key.
-	//
 	// Required.
 	Key map[string]AttributeValue `json:"Key"`
-
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
 	// include scalars, sets, or elements of a JSON document. The attributes in the expression must be
 	// separated by commas.
@@ -739,24 +686,18 @@ type GetItemInput struct {
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression   *string                 `json:"ProjectionExpression,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// The name of the table containing the requested item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a GetItem operation.
 //
 // GetItemOutput is the output of FetchItem.
-//
 // Source: #/components/schemas/GetItemOutput
 type GetItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the GetItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -765,7 +706,6 @@ type GetItemOutput struct {
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// A map of attribute names to AttributeValue objects, as specified by ProjectionExpression.
 	Item map[string]AttributeValue `json:"Item,omitzero"`
 }
@@ -773,13 +713,11 @@ type GetItemOutput struct {
 // Information about item collections, if any, that were affected by the operation.
 // ItemCollectionMetrics is only returned if the request asked for it. If the table does not have
 // any local secondary indexes, this information is not returned in the response.
-//
 // Source: #/components/schemas/ItemCollectionMetrics
 type ItemCollectionMetrics struct {
 	// The partition key value of the item collection. This value is the same as the partition key
 	// value of the item.
 	ItemCollectionKey map[string]AttributeValue `json:"ItemCollectionKey,omitzero"`
-
 	// An estimate of item collection size, in gigabytes. This value is a two-element array containing
 	// a lower bound and an upper bound for the estimate. The estimate includes the size of all the
 	// items in the table, plus the size of all attributes projected into all of the local secondary
@@ -794,7 +732,6 @@ type ItemCollectionMetrics struct {
 // Represents the input of a PutItem operation.
 //
 // PutItemInput is the input of PutItem.
-//
 // Source: #/components/schemas/PutItemInput
 type PutItemInput struct {
 	// A condition that must be satisfied in order for a conditional PutItem operation to succeed.
@@ -814,19 +751,16 @@ type PutItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ConditionExpression *string `json:"ConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// This is a legacy parameter. Use ConditionExpression instead. For more information, see
 	// [Expected] in the Amazon DynamoDB Developer Guide.
 	//
 	// [Expected]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.Expected.html
 	Expected map[string]ExpectedAttributeValue `json:"Expected,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -860,7 +794,6 @@ type PutItemInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -882,7 +815,6 @@ type PutItemInput struct {
 	//
 	// [Condition Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A map of attribute name/value pairs, one for each attribute. Only the primary key attributes are
 	// required; you can optionally provide other attribute name-value pairs for the item.
 	//
@@ -901,18 +833,15 @@ type PutItemInput struct {
 	// Guide.
 	//
 	// Each element in the Item map is an AttributeValue object.
-	//
 	// Required.
 	//
 	// [Primary Key]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/HowItWorks.CoreComponents.html#HowItWorks.CoreComponents.PrimaryKey
 	Item                   map[string]AttributeValue `json:"Item"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity   `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Determines whether item collection metrics are returned. If set to SIZE, the response includes
 	// statistics about item collections, if any, that were modified during the operation are returned
 	// in the response. If set to NONE (the default), no statistics are returned.
 	ReturnItemCollectionMetrics *ReturnItemCollectionMetrics `json:"ReturnItemCollectionMetrics,omitzero"`
-
 	// Use ReturnValues if you want to get the item attributes as they appeared before they were
 	// updated with the PutItem request. For PutItem, the valid values are:
 	//
@@ -924,29 +853,22 @@ type PutItemInput struct {
 	// Note: The ReturnValues parameter is used by several DynamoDB operations; however, PutItem does
 	// not recognize any values other than NONE or ALL_OLD.
 	ReturnValues *ReturnValue `json:"ReturnValues,omitzero"`
-
 	// The name of the table to contain the item.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a PutItem operation.
 //
 // PutItemOutput is the output of PutItem.
-//
 // Source: #/components/schemas/PutItemOutput
 type PutItemOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The attribute values as they appeared before the PutItem operation, but only if ReturnValues is
 	// specified as ALL_OLD in the request. Each element consists of an attribute name and an attribute
 	// value.
 	Attributes map[string]AttributeValue `json:"Attributes,omitzero"`
-
 	// The capacity units consumed by the PutItem operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -955,7 +877,6 @@ type PutItemOutput struct {
 	//
 	// [Read/Write Capacity Mode]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// Information about item collections, if any, that were affected by the PutItem operation.
 	// ItemCollectionMetrics is only returned if the ReturnItemCollectionMetrics parameter was
 	// specified. If the table does not have any local secondary indexes, this information is not
@@ -979,37 +900,31 @@ type PutItemOutput struct {
 // Represents the input of a Query operation.
 //
 // QueryInput is the input of Query.
-//
 // Source: #/components/schemas/QueryInput
 type QueryInput struct {
 	// This is a legacy parameter. Use ProjectionExpression instead. For more information, see
 	// [AttributesToGet] in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum items: 1.
 	//
 	// [AttributesToGet]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.AttributesToGet.html
 	AttributesToGet []string `json:"AttributesToGet,omitzero"`
-
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// [ConditionalOperator] in the Amazon DynamoDB Developer Guide.
 	//
 	// [ConditionalOperator]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.ConditionalOperator.html
 	ConditionalOperator *ConditionalOperator `json:"ConditionalOperator,omitzero"`
-
 	// Determines the read consistency model: If set to true, then the operation uses strongly
 	// consistent reads; otherwise, the operation uses eventually consistent reads.
 	//
 	// Strongly consistent reads are not supported on global secondary indexes. If you query a global
 	// secondary index with ConsistentRead set to true, you will receive a ValidationException.
 	ConsistentRead *bool `json:"ConsistentRead,omitzero"`
-
 	// The primary key of the first item that this operation will evaluate. Use the value that was
 	// returned for LastEvaluatedKey in the previous operation.
 	//
 	// The data type for ExclusiveStartKey must be String, Number, or Binary. No set data types are
 	// allowed.
 	ExclusiveStartKey map[string]AttributeValue `json:"ExclusiveStartKey,omitzero"`
-
 	// One or more substitution tokens for attribute names in an expression. The following are some use
 	// cases for using ExpressionAttributeNames:
 	//
@@ -1043,7 +958,6 @@ type QueryInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Specifying Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ExpressionAttributeNames map[string]string `json:"ExpressionAttributeNames,omitzero"`
-
 	// One or more values that can be substituted in an expression.
 	//
 	// Use the : (colon) character in an expression to dereference an attribute value. For example,
@@ -1065,7 +979,6 @@ type QueryInput struct {
 	//
 	// [Specifying Conditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.SpecifyingConditions.html
 	ExpressionAttributeValues map[string]AttributeValue `json:"ExpressionAttributeValues,omitzero"`
-
 	// A string that contains conditions that DynamoDB applies after the Query operation, but before
 	// the data is returned to you. Items that do not satisfy the FilterExpression criteria are not
 	// returned.
@@ -1080,14 +993,11 @@ type QueryInput struct {
 	//
 	// [Filter Expressions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html#FilteringResults
 	FilterExpression *string `json:"FilterExpression,omitzero"`
-
 	// The name of an index to query. This index can be any local secondary index or global secondary
 	// index on the table. Note that if you use the IndexName parameter, you must also provide
 	// TableName.
-	//
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
-
 	// The condition that specifies the key values for items to be retrieved by the Query action.
 	//
 	// The condition must perform an equality test on a single partition key value.
@@ -1145,13 +1055,11 @@ type QueryInput struct {
 	// [Reserved Words]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ReservedWords.html
 	// [Using Placeholders for Attribute Names and Values]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ExpressionPlaceholders.html
 	KeyConditionExpression *string `json:"KeyConditionExpression,omitzero"`
-
 	// This is a legacy parameter. Use KeyConditionExpression instead. For more information, see
 	// [KeyConditions] in the Amazon DynamoDB Developer Guide.
 	//
 	// [KeyConditions]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.KeyConditions.html
 	KeyConditions map[string]Condition `json:"KeyConditions,omitzero"`
-
 	// The maximum number of items to evaluate (not necessarily the number of matching items). If
 	// DynamoDB processes the number of items up to the limit while processing the results, it stops
 	// the operation and returns the matching values up to that point, and a key in LastEvaluatedKey to
@@ -1160,12 +1068,10 @@ type QueryInput struct {
 	// and returns the matching values up to the limit, and a key in LastEvaluatedKey to apply in a
 	// subsequent operation to continue the operation. For more information, see [Query and Scan]
 	// in the Amazon DynamoDB Developer Guide.
-	//
 	// Minimum: 1.
 	//
 	// [Query and Scan]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/QueryAndScan.html
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// A string that identifies one or more attributes to retrieve from the table. These attributes can
 	// include scalars, sets, or elements of a JSON document. The attributes in the expression must be
 	// separated by commas.
@@ -1178,14 +1084,12 @@ type QueryInput struct {
 	//
 	// [Accessing Item Attributes]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Expressions.AccessingItemAttributes.html
 	ProjectionExpression *string `json:"ProjectionExpression,omitzero"`
-
 	// This is a legacy parameter. Use FilterExpression instead. For more information, see
 	// [QueryFilter] in the Amazon DynamoDB Developer Guide.
 	//
 	// [QueryFilter]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/LegacyConditionalParameters.QueryFilter.html
 	QueryFilter            map[string]Condition    `json:"QueryFilter,omitzero"`
 	ReturnConsumedCapacity *ReturnConsumedCapacity `json:"ReturnConsumedCapacity,omitzero"`
-
 	// Specifies the order for index traversal: If true (default), the traversal is performed in
 	// ascending order; if false, the traversal is performed in descending order.
 	//
@@ -1198,7 +1102,6 @@ type QueryInput struct {
 	// (by sort key value). This is the default behavior. If ScanIndexForward is false, DynamoDB reads
 	// the results in reverse order by sort key value, and then returns the results to the client.
 	ScanIndexForward *bool `json:"ScanIndexForward,omitzero"`
-
 	// The attributes to be returned in the result. You can retrieve all item attributes, specific item
 	// attributes, the count of matching items, or in the case of an index, some or all of the
 	// attributes projected into the index.
@@ -1234,24 +1137,18 @@ type QueryInput struct {
 	// Note: If you use the ProjectionExpression parameter, then the value for Select can only be
 	// SPECIFIC_ATTRIBUTES. Any other value for Select will return an error.
 	Select *Select `json:"Select,omitzero"`
-
 	// The name of the table containing the requested items.
-	//
-	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
 }
 
 // Represents the output of a Query operation.
 //
 // QueryOutput is the output of Query.
-//
 // Source: #/components/schemas/QueryOutput
 type QueryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The capacity units consumed by the Query operation. The data returned includes the total
 	// provisioned throughput consumed, along with statistics for the table and any indexes involved in
 	// the operation. ConsumedCapacity is only returned if the ReturnConsumedCapacity parameter was
@@ -1260,7 +1157,6 @@ type QueryOutput struct {
 	//
 	// [Provisioned Throughput]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ProvisionedThroughputIntro.html
 	ConsumedCapacity *ConsumedCapacity `json:"ConsumedCapacity,omitzero"`
-
 	// The number of items in the response.
 	//
 	// If you used a QueryFilter in the request, then Count is the number of items returned after the
@@ -1269,11 +1165,9 @@ type QueryOutput struct {
 	//
 	// If you did not use a filter in the request, then Count and ScannedCount are the same.
 	Count *int64 `json:"Count,omitzero"`
-
 	// An array of item attributes that match the query criteria. Each element in this array consists
 	// of an attribute name and the value for that attribute.
 	Items []map[string]AttributeValue `json:"Items,omitzero"`
-
 	// The primary key of the item where the operation stopped, inclusive of the previous result set.
 	// Use this value to start a new operation, excluding this value in the new request.
 	//
@@ -1284,7 +1178,6 @@ type QueryOutput struct {
 	// result set. The only way to know when you have reached the end of the result set is when
 	// LastEvaluatedKey is empty.
 	LastEvaluatedKey map[string]AttributeValue `json:"LastEvaluatedKey,omitzero"`
-
 	// The number of items evaluated, before any QueryFilter is applied. A high ScannedCount value with
 	// few, or no, Count results indicates an inefficient Query operation. For more information, see
 	// [Count and ScannedCount] in the Amazon DynamoDB Developer Guide.
@@ -1318,7 +1211,6 @@ const (
 )
 
 // ReturnItemCollectionMetrics is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReturnItemCollectionMetrics
 type ReturnItemCollectionMetrics string
 
@@ -1329,7 +1221,6 @@ const (
 )
 
 // ReturnValue is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReturnValue
 type ReturnValue string
 
@@ -1343,7 +1234,6 @@ const (
 )
 
 // Select is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/Select
 type Select string
 

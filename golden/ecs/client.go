@@ -91,7 +91,6 @@ func result[P any](out P, err error) (P, error) {
 }
 
 // Server1Template is the URL template of a server of the spec.
-//
 // Source: #/servers/0
 const Server1Template = "https://ecs.aliyuncs.com"
 
@@ -100,7 +99,6 @@ const Server1Default = "https://ecs.aliyuncs.com"
 
 // DefaultServerURL is Server1Default, the spec's first https server (else its first server) with
 // its variables at their defaults; pass it (or another endpoint) to New.
-//
 // Source: #/servers/0
 const DefaultServerURL = "https://ecs.aliyuncs.com"
 

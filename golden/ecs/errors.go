@@ -11,22 +11,17 @@ import "github.com/retrygen/retrygen/runtime"
 // runtime.ErrorMetadata fields of the same names. The metadata the runtime read from the response
 // stays in e.ErrorMetadata; ErrorCode() and ErrorMessage() return its code (from the service's
 // error-code header or field, normalised) and message.
-//
 // Source: #/components/schemas/ErrorResponse
 type ErrorResponse struct {
 	runtime.ErrorMetadata `json:"-"`
 	// The error code, e.g. `Throttling.User` or `InvalidParameter`.
-	//
 	// Required.
 	Code    string  `json:"Code"`
 	HostId  *string `json:"HostId,omitzero"`
 	Message *string `json:"Message,omitzero"`
-
 	// A link to a diagnosis page.
 	Recommend *string `json:"Recommend,omitzero"`
-
-	// Required.
-	RequestId string `json:"RequestId"`
+	RequestId string  `json:"RequestId"` // Required.
 }
 
 // Error renders the error's metadata: "api error CODE (HTTP STATUS, request ID ID): MESSAGE".

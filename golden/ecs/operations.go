@@ -34,7 +34,6 @@ func validateDescribeInstances(in *DescribeInstancesInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=DescribeInstances/get
 func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInput, opts ...func(*Options)) (*DescribeInstancesResponse, error) {
 	if err := validateDescribeInstances(in); err != nil {
@@ -83,7 +82,6 @@ func validateRunInstances(in *RunInstancesInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=RunInstances/get
 func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts ...func(*Options)) (*RunInstancesResponse, error) {
 	if err := validateRunInstances(in); err != nil {

@@ -10,26 +10,21 @@ import (
 )
 
 // DescribeInstancesInput is the input of DescribeInstances.
-//
 // Source: #/paths/~1%23Action=DescribeInstances/get
 type DescribeInstancesInput struct {
 	// Sent as the query parameter "RegionId".
 	//
 	// The region, e.g. `cn-hangzhou`.
-	//
 	// Required.
 	RegionId string `json:"-"`
-
 	// Sent as the query parameter "InstanceIds".
 	//
 	// A JSON array of up to 100 instance IDs, e.g. `["i-bp67acfmxazb4p****"]`.
 	InstanceIds *string `json:"-"`
-
 	// Sent as the query parameter "PageSize".
 	//
 	// Entries per page, 1 to 100.
 	PageSize *int32 `json:"-"`
-
 	// Sent as the query parameter "PageNumber".
 	//
 	// Page to return, from 1.
@@ -37,25 +32,19 @@ type DescribeInstancesInput struct {
 }
 
 // DescribeInstancesResponse is the output of DescribeInstances.
-//
 // Source: #/components/schemas/DescribeInstancesResponse
 type DescribeInstancesResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	Instances  *DescribeInstancesResponseInstances `json:"Instances,omitzero"`
-	PageNumber *int32                              `json:"PageNumber,omitzero"`
-	PageSize   *int32                              `json:"PageSize,omitzero"`
-
-	// Required.
-	RequestId  string `json:"RequestId"`
-	TotalCount *int32 `json:"TotalCount,omitzero"`
-
+	ResultMetadata runtime.ResponseMetadata            `json:"-"`
+	Instances      *DescribeInstancesResponseInstances `json:"Instances,omitzero"`
+	PageNumber     *int32                              `json:"PageNumber,omitzero"`
+	PageSize       *int32                              `json:"PageSize,omitzero"`
+	RequestId      string                              `json:"RequestId"` // Required.
+	TotalCount     *int32                              `json:"TotalCount,omitzero"`
 	// The "User" quota, in the same format as X-RateLimit-User-API.
 	//
 	// Read from the response header "X-RateLimit-User" (nil when absent).
 	XRateLimitUser *string `json:"-"`
-
 	// The "API + User" quota, e.g. `Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
 	// (Remain -1 = quota sufficient, 0 = throttled; Time and TimeLeft in ms; Reset in epoch ms).
 	//
@@ -64,35 +53,27 @@ type DescribeInstancesResponse struct {
 }
 
 // DescribeInstancesResponseInstances is an object of the spec.
-//
 // Source: #/components/schemas/DescribeInstancesResponse/properties/Instances
 type DescribeInstancesResponseInstances struct {
 	Instance []Instance `json:"Instance,omitzero"`
 }
 
 // Instance is an object of the spec.
-//
 // Source: #/components/schemas/Instance
 type Instance struct {
 	Cpu          *int32     `json:"Cpu,omitzero"`
 	CreationTime *time.Time `json:"CreationTime,omitzero"`
 	ImageId      *string    `json:"ImageId,omitzero"`
-
-	// Required.
-	InstanceId   string  `json:"InstanceId"`
-	InstanceName *string `json:"InstanceName,omitzero"`
-	InstanceType *string `json:"InstanceType,omitzero"`
-
+	InstanceId   string     `json:"InstanceId"` // Required.
+	InstanceName *string    `json:"InstanceName,omitzero"`
+	InstanceType *string    `json:"InstanceType,omitzero"`
 	// Memory in MiB.
-	Memory   *int32  `json:"Memory,omitzero"`
-	RegionId *string `json:"RegionId,omitzero"`
-
-	// Required.
-	Status InstanceStatus `json:"Status"`
+	Memory   *int32         `json:"Memory,omitzero"`
+	RegionId *string        `json:"RegionId,omitzero"`
+	Status   InstanceStatus `json:"Status"` // Required.
 }
 
 // InstanceStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/Instance/properties/Status
 type InstanceStatus string
 
@@ -106,30 +87,23 @@ const (
 )
 
 // RunInstancesInput is the input of RunInstances.
-//
 // Source: #/paths/~1%23Action=RunInstances/get
 type RunInstancesInput struct {
 	// Sent as the query parameter "RegionId".
 	//
 	// The region, e.g. `cn-hangzhou`.
-	//
 	// Required.
 	RegionId string `json:"-"`
-
 	// Sent as the query parameter "ImageId".
 	//
 	// The image to start the instances from.
-	//
 	// Required.
 	ImageId string `json:"-"`
-
 	// Sent as the query parameter "InstanceType".
 	//
 	// The instance type, e.g. `ecs.g6.large`.
-	//
 	// Required.
 	InstanceType string `json:"-"`
-
 	// Sent as the query parameter "Amount".
 	//
 	// How many instances to create, 1 to 100.
@@ -137,23 +111,17 @@ type RunInstancesInput struct {
 }
 
 // RunInstancesResponse is the output of RunInstances.
-//
 // Source: #/components/schemas/RunInstancesResponse
 type RunInstancesResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
+	ResultMetadata runtime.ResponseMetadata            `json:"-"`
 	InstanceIdSets *RunInstancesResponseInstanceIdSets `json:"InstanceIdSets,omitzero"`
-
-	// Required.
-	RequestId  string   `json:"RequestId"`
-	TradePrice *float32 `json:"TradePrice,omitzero"`
-
+	RequestId      string                              `json:"RequestId"` // Required.
+	TradePrice     *float32                            `json:"TradePrice,omitzero"`
 	// The "User" quota, in the same format as X-RateLimit-User-API.
 	//
 	// Read from the response header "X-RateLimit-User" (nil when absent).
 	XRateLimitUser *string `json:"-"`
-
 	// The "API + User" quota, e.g. `Remain:0,Limit:2,Time:1000,TimeLeft:122,Reset:1637835220000`
 	// (Remain -1 = quota sufficient, 0 = throttled; Time and TimeLeft in ms; Reset in epoch ms).
 	//
@@ -162,7 +130,6 @@ type RunInstancesResponse struct {
 }
 
 // RunInstancesResponseInstanceIdSets is an object of the spec.
-//
 // Source: #/components/schemas/RunInstancesResponse/properties/InstanceIdSets
 type RunInstancesResponseInstanceIdSets struct {
 	InstanceIdSet []string `json:"InstanceIdSet,omitzero"`

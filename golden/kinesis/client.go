@@ -99,7 +99,6 @@ func result[P any](out P, err error) (P, error) {
 // The Kinesis multi-region endpoint
 //
 // Server1Template is the URL template of a server of the spec.
-//
 // Source: #/servers/0
 const Server1Template = "http://kinesis.{region}.amazonaws.com"
 
@@ -173,7 +172,6 @@ func Server1URL(v Server1Vars) (string, error) {
 // The Kinesis multi-region endpoint
 //
 // Server2Template is the URL template of a server of the spec.
-//
 // Source: #/servers/1
 const Server2Template = "https://kinesis.{region}.amazonaws.com"
 
@@ -247,7 +245,6 @@ func Server2URL(v Server2Vars) (string, error) {
 // The Kinesis endpoint for China (Beijing) and China (Ningxia)
 //
 // Server3Template is the URL template of a server of the spec.
-//
 // Source: #/servers/2
 const Server3Template = "http://kinesis.{region}.amazonaws.com.cn"
 
@@ -279,7 +276,6 @@ func Server3URL(v Server3Vars) (string, error) {
 // The Kinesis endpoint for China (Beijing) and China (Ningxia)
 //
 // Server4Template is the URL template of a server of the spec.
-//
 // Source: #/servers/3
 const Server4Template = "https://kinesis.{region}.amazonaws.com.cn"
 
@@ -312,7 +308,6 @@ func Server4URL(v Server4Vars) (string, error) {
 //
 // DefaultServerURL is Server2Default, the spec's first https server (else its first server) with
 // its variables at their defaults; pass it (or another endpoint) to New.
-//
 // Source: #/servers/1
 const DefaultServerURL = "https://kinesis.us-east-1.amazonaws.com"
 

@@ -8,7 +8,6 @@ import "github.com/retrygen/retrygen/runtime"
 
 // ExpiredIteratorException is the modelled error with code "ExpiredIteratorException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ExpiredIteratorException
 type ExpiredIteratorException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -21,7 +20,6 @@ func (e *ExpiredIteratorException) Error() string {
 
 // ExpiredNextTokenException is the modelled error with code "ExpiredNextTokenException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ExpiredNextTokenException
 type ExpiredNextTokenException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -34,7 +32,6 @@ func (e *ExpiredNextTokenException) Error() string {
 
 // InvalidArgumentException is the modelled error with code "InvalidArgumentException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/InvalidArgumentException
 type InvalidArgumentException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -47,7 +44,6 @@ func (e *InvalidArgumentException) Error() string {
 
 // KMSAccessDeniedException is the modelled error with code "KMSAccessDeniedException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/KMSAccessDeniedException
 type KMSAccessDeniedException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -60,7 +56,6 @@ func (e *KMSAccessDeniedException) Error() string {
 
 // KMSDisabledException is the modelled error with code "KMSDisabledException": its code alone does
 // not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/KMSDisabledException
 type KMSDisabledException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -73,7 +68,6 @@ func (e *KMSDisabledException) Error() string {
 
 // KMSInvalidStateException is the modelled error with code "KMSInvalidStateException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/KMSInvalidStateException
 type KMSInvalidStateException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -86,7 +80,6 @@ func (e *KMSInvalidStateException) Error() string {
 
 // KMSNotFoundException is the modelled error with code "KMSNotFoundException": its code alone does
 // not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/KMSNotFoundException
 type KMSNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -99,7 +92,6 @@ func (e *KMSNotFoundException) Error() string {
 
 // KMSOptInRequired is the modelled error with code "KMSOptInRequired": its code alone does not
 // make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/KMSOptInRequired
 type KMSOptInRequired struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -112,7 +104,6 @@ func (e *KMSOptInRequired) Error() string {
 
 // KMSThrottlingException is the modelled error with code "KMSThrottlingException": by its code it
 // is a throttling error, retried after the throttling base delay.
-//
 // Source: #/components/schemas/KMSThrottlingException
 type KMSThrottlingException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -125,7 +116,6 @@ func (e *KMSThrottlingException) Error() string {
 
 // LimitExceededException is the modelled error with code "LimitExceededException": by its code it
 // is a throttling error, retried after the throttling base delay.
-//
 // Source: #/components/schemas/LimitExceededException
 type LimitExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -139,7 +129,6 @@ func (e *LimitExceededException) Error() string {
 // ProvisionedThroughputExceededException is the modelled error with code
 // "ProvisionedThroughputExceededException": by its code it is a throttling error, retried after
 // the throttling base delay.
-//
 // Source: #/components/schemas/ProvisionedThroughputExceededException
 type ProvisionedThroughputExceededException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -152,7 +141,6 @@ func (e *ProvisionedThroughputExceededException) Error() string {
 
 // ResourceInUseException is the modelled error with code "ResourceInUseException": its code alone
 // does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ResourceInUseException
 type ResourceInUseException struct {
 	runtime.ErrorMetadata `json:"-"`
@@ -165,7 +153,6 @@ func (e *ResourceInUseException) Error() string {
 
 // ResourceNotFoundException is the modelled error with code "ResourceNotFoundException": its code
 // alone does not make it retryable (the HTTP status may).
-//
 // Source: #/components/schemas/ResourceNotFoundException
 type ResourceNotFoundException struct {
 	runtime.ErrorMetadata `json:"-"`

@@ -60,7 +60,6 @@ func validateAddTagsToStream(in *AddTagsToStreamInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.AddTagsToStream/post
 func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, opts ...func(*Options)) (*AddTagsToStreamOutput, error) {
 	if err := validateAddTagsToStream(in); err != nil {
@@ -147,7 +146,6 @@ func validateCreateStream(in *CreateStreamInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.CreateStream/post
 //
 // [Amazon Kinesis Data Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
@@ -198,7 +196,6 @@ func validateDecreaseStreamRetentionPeriod(in *DecreaseStreamRetentionPeriodInpu
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DecreaseStreamRetentionPeriod/post
 func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *DecreaseStreamRetentionPeriodInput, opts ...func(*Options)) (*DecreaseStreamRetentionPeriodOutput, error) {
 	if err := validateDecreaseStreamRetentionPeriod(in); err != nil {
@@ -268,7 +265,6 @@ func validateDeleteStream(in *DeleteStreamInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeleteStream/post
 func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts ...func(*Options)) (*DeleteStreamOutput, error) {
 	if err := validateDeleteStream(in); err != nil {
@@ -319,7 +315,6 @@ func newErrorSet2(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeregisterStreamConsumer/post
 func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStreamConsumerInput, opts ...func(*Options)) (*DeregisterStreamConsumerOutput, error) {
 	if in == nil {
@@ -359,7 +354,6 @@ func newErrorSet3(code string) runtime.ModeledError {
 // Kinesis_20131202.DescribeLimits.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeLimits/post
 func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, opts ...func(*Options)) (*DescribeLimitsOutput, error) {
 	if in == nil {
@@ -422,7 +416,6 @@ func validateDescribeStream(in *DescribeStreamInput2) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
 //
 // [Retrieving Shards from a Stream]: https://docs.aws.amazon.com/kinesis/latest/dev/kinesis-using-sdk-java-retrieve-shards.html
@@ -458,7 +451,6 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-pagination
 func (c *Client) DescribeStreamPages(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) iter.Seq2[*DescribeStreamOutput, error] {
 	return func(yield func(*DescribeStreamOutput, error) bool) {
@@ -501,7 +493,6 @@ func (c *Client) DescribeStreamPages(ctx context.Context, in *DescribeStreamInpu
 // DescribeStreamItems returns an iterator over the items (StreamDescription.Shards) of every page
 // of DescribeStream, in order, fetched page by page by DescribeStreamPages. After an error it
 // yields the error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-pagination
 func (c *Client) DescribeStreamItems(ctx context.Context, in *DescribeStreamInput2, opts ...func(*Options)) iter.Seq2[Shard, error] {
 	return func(yield func(Shard, error) bool) {
@@ -553,7 +544,6 @@ func streamExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, err 
 // maxWait ends first, and the poll's error when no acceptor matches it.
 //
 // Acceptors: 1. success when output "StreamDescription.StreamStatus" stringEquals "ACTIVE".
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-waiters/StreamExists
 func (c *Client) WaitUntilStreamExists(ctx context.Context, in *DescribeStreamInput2, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeStreamOutput, error) {
 	var wo runtime.WaiterOptions
@@ -605,7 +595,6 @@ func streamNotExistsState(in *DescribeStreamInput2, out *DescribeStreamOutput, e
 // maxWait ends first, and the poll's error when no acceptor matches it.
 //
 // Acceptors: 1. success when the poll fails with error code ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post/x-waiters/StreamNotExists
 func (c *Client) WaitUntilStreamNotExists(ctx context.Context, in *DescribeStreamInput2, maxWait time.Duration, opts ...func(*runtime.WaiterOptions)) (*DescribeStreamOutput, error) {
 	var wo runtime.WaiterOptions
@@ -647,7 +636,6 @@ var opDescribeStreamConsumer = runtime.Operation{Name: "DescribeStreamConsumer",
 //
 // Modelled errors (match with errors.As): InvalidArgumentException, LimitExceededException,
 // ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStreamConsumer/post
 func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamConsumerInput, opts ...func(*Options)) (*DescribeStreamConsumerOutput, error) {
 	if in == nil {
@@ -690,7 +678,6 @@ func validateDescribeStreamSummary(in *DescribeStreamSummaryInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStreamSummary/post
 func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSummaryInput, opts ...func(*Options)) (*DescribeStreamSummaryOutput, error) {
 	if err := validateDescribeStreamSummary(in); err != nil {
@@ -732,7 +719,6 @@ func validateDisableEnhancedMonitoring(in *DisableEnhancedMonitoringInput) error
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DisableEnhancedMonitoring/post
 func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhancedMonitoringInput, opts ...func(*Options)) (*EnhancedMonitoringOutput, error) {
 	if err := validateDisableEnhancedMonitoring(in); err != nil {
@@ -774,7 +760,6 @@ func validateEnableEnhancedMonitoring(in *EnableEnhancedMonitoringInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.EnableEnhancedMonitoring/post
 func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhancedMonitoringInput, opts ...func(*Options)) (*EnhancedMonitoringOutput, error) {
 	if err := validateEnableEnhancedMonitoring(in); err != nil {
@@ -890,7 +875,6 @@ func validateGetRecords(in *GetRecordsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetRecords/post
 //
 // [Amazon Kinesis Data Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
@@ -980,7 +964,6 @@ func validateGetShardIterator(in *GetShardIteratorInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.GetShardIterator/post
 //
 // [Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html
@@ -1033,7 +1016,6 @@ func validateIncreaseStreamRetentionPeriod(in *IncreaseStreamRetentionPeriodInpu
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.IncreaseStreamRetentionPeriod/post
 func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *IncreaseStreamRetentionPeriodInput, opts ...func(*Options)) (*IncreaseStreamRetentionPeriodOutput, error) {
 	if err := validateIncreaseStreamRetentionPeriod(in); err != nil {
@@ -1087,7 +1069,6 @@ func newErrorSet5(code string) runtime.ModeledError {
 //
 // Modelled errors (match with errors.As): ExpiredNextTokenException, InvalidArgumentException,
 // LimitExceededException, ResourceInUseException, ResourceNotFoundException.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListShards/post
 //
 // [Controlling Access to Amazon Kinesis Data Streams Resources Using IAM]: https://docs.aws.amazon.com/streams/latest/dev/controlling-access.html
@@ -1130,7 +1111,6 @@ func validateListStreamConsumers(in *ListStreamConsumersInput2) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
 func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) (*ListStreamConsumersOutput, error) {
 	if err := validateListStreamConsumers(in); err != nil {
@@ -1162,7 +1142,6 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.MaxResults.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post/x-pagination
 func (c *Client) ListStreamConsumersPages(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) iter.Seq2[*ListStreamConsumersOutput, error] {
 	return func(yield func(*ListStreamConsumersOutput, error) bool) {
@@ -1195,7 +1174,6 @@ func (c *Client) ListStreamConsumersPages(ctx context.Context, in *ListStreamCon
 // ListStreamConsumersItems returns an iterator over the items (Consumers) of every page of
 // ListStreamConsumers, in order, fetched page by page by ListStreamConsumersPages. After an error
 // it yields the error with a zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post/x-pagination
 func (c *Client) ListStreamConsumersItems(ctx context.Context, in *ListStreamConsumersInput2, opts ...func(*Options)) iter.Seq2[Consumer, error] {
 	return func(yield func(Consumer, error) bool) {
@@ -1240,7 +1218,6 @@ var opListStreams = runtime.Operation{Name: "ListStreams", RetrySafe: true, Fixe
 // Kinesis_20131202.ListStreams.
 //
 // Modelled errors (match with errors.As): LimitExceededException.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post
 func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) (*ListStreamsOutput, error) {
 	if in == nil {
@@ -1270,7 +1247,6 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post/x-pagination
 func (c *Client) ListStreamsPages(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) iter.Seq2[*ListStreamsOutput, error] {
 	return func(yield func(*ListStreamsOutput, error) bool) {
@@ -1309,7 +1285,6 @@ func (c *Client) ListStreamsPages(ctx context.Context, in *ListStreamsInput2, op
 // ListStreamsItems returns an iterator over the items (StreamNames) of every page of ListStreams,
 // in order, fetched page by page by ListStreamsPages. After an error it yields the error with a
 // zero item and stops.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post/x-pagination
 func (c *Client) ListStreamsItems(ctx context.Context, in *ListStreamsInput2, opts ...func(*Options)) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
@@ -1353,7 +1328,6 @@ func validateListTagsForStream(in *ListTagsForStreamInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListTagsForStream/post
 func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInput, opts ...func(*Options)) (*ListTagsForStreamOutput, error) {
 	if err := validateListTagsForStream(in); err != nil {
@@ -1424,7 +1398,6 @@ func validateMergeShards(in *MergeShardsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.MergeShards/post
 //
 // [Merge Two Shards]: https://docs.aws.amazon.com/kinesis/latest/dev/kinesis-using-sdk-java-resharding-merge.html
@@ -1533,7 +1506,6 @@ func validatePutRecord(in *PutRecordInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecord/post
 //
 // [Adding Data to a Stream]: https://docs.aws.amazon.com/kinesis/latest/dev/developing-producers-with-sdk.html#kinesis-using-sdk-java-add-data-to-stream
@@ -1635,7 +1607,6 @@ func validatePutRecords(in *PutRecordsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.PutRecords/post
 //
 // [Adding Data to a Stream]: https://docs.aws.amazon.com/kinesis/latest/dev/developing-producers-with-sdk.html#kinesis-using-sdk-java-add-data-to-stream
@@ -1694,7 +1665,6 @@ func validateRegisterStreamConsumer(in *RegisterStreamConsumerInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RegisterStreamConsumer/post
 func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamConsumerInput, opts ...func(*Options)) (*RegisterStreamConsumerOutput, error) {
 	if err := validateRegisterStreamConsumer(in); err != nil {
@@ -1740,7 +1710,6 @@ func validateRemoveTagsFromStream(in *RemoveTagsFromStreamInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RemoveTagsFromStream/post
 func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStreamInput, opts ...func(*Options)) (*RemoveTagsFromStreamOutput, error) {
 	if err := validateRemoveTagsFromStream(in); err != nil {
@@ -1821,7 +1790,6 @@ func validateSplitShard(in *SplitShardInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.SplitShard/post
 //
 // [Split a Shard]: https://docs.aws.amazon.com/kinesis/latest/dev/kinesis-using-sdk-java-resharding-split.html
@@ -1910,7 +1878,6 @@ func validateStartStreamEncryption(in *StartStreamEncryptionInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StartStreamEncryption/post
 func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncryptionInput, opts ...func(*Options)) (*StartStreamEncryptionOutput, error) {
 	if err := validateStartStreamEncryption(in); err != nil {
@@ -1967,7 +1934,6 @@ func validateStopStreamEncryption(in *StopStreamEncryptionInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StopStreamEncryption/post
 func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncryptionInput, opts ...func(*Options)) (*StopStreamEncryptionOutput, error) {
 	if err := validateStopStreamEncryption(in); err != nil {
@@ -2038,7 +2004,6 @@ func validateUpdateShardCount(in *UpdateShardCountInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.UpdateShardCount/post
 //
 // [Streams Limits]: https://docs.aws.amazon.com/kinesis/latest/dev/service-sizes-and-limits.html

@@ -12,24 +12,17 @@ import (
 // Represents the input for AddTagsToStream.
 //
 // AddTagsToStreamInput is the input of AddTagsToStream.
-//
 // Source: #/components/schemas/AddTagsToStreamInput
 type AddTagsToStreamInput struct {
 	// The name of the stream.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
-
 	// A set of up to 10 key-value pairs to use to create the tags.
-	//
 	// Required.
 	Tags map[string]string `json:"Tags"`
 }
 
 // AddTagsToStreamOutput is the output of AddTagsToStream.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.AddTagsToStream/post
 type AddTagsToStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -37,24 +30,15 @@ type AddTagsToStreamOutput struct {
 }
 
 // ChildShard is an object of the spec.
-//
 // Source: #/components/schemas/ChildShard
 type ChildShard struct {
-	// Required.
-	HashKeyRange HashKeyRange `json:"HashKeyRange"`
-
-	// Required.
-	ParentShards []string `json:"ParentShards"`
-
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
-	ShardId string `json:"ShardId"`
+	HashKeyRange HashKeyRange `json:"HashKeyRange"` // Required.
+	ParentShards []string     `json:"ParentShards"` // Required.
+	ShardId      string       `json:"ShardId"`      // Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 }
 
 // An object that represents the details of the consumer you registered. This type of object is
 // returned by RegisterStreamConsumer.
-//
 // Source: #/components/schemas/Consumer
 type Consumer struct {
 	// When you register a consumer, Kinesis Data Streams generates an ARN for it. You need this ARN to
@@ -63,32 +47,20 @@ type Consumer struct {
 	// If you delete a consumer and then create a new one with the same name, it won't have the same
 	// ARN. That's because consumer ARNs contain the creation timestamp. This is important to keep in
 	// mind if you have IAM policies that reference consumer ARNs.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern:
-	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+". Required.
 	ConsumerARN string `json:"ConsumerARN"`
-
 	// Required.
 	ConsumerCreationTimestamp openapi.EpochSeconds `json:"ConsumerCreationTimestamp"`
-
 	// The name of the consumer is something you choose when you register the consumer.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ConsumerName string `json:"ConsumerName"`
-
 	// A consumer can't read data while in the CREATING or DELETING states.
-	//
 	// Required.
 	ConsumerStatus ConsumerStatus `json:"ConsumerStatus"`
 }
 
 // An object that represents the details of a registered consumer. This type of object is returned
 // by DescribeStreamConsumer.
-//
 // Source: #/components/schemas/ConsumerDescription
 type ConsumerDescription struct {
 	// When you register a consumer, Kinesis Data Streams generates an ARN for it. You need this ARN to
@@ -97,38 +69,22 @@ type ConsumerDescription struct {
 	// If you delete a consumer and then create a new one with the same name, it won't have the same
 	// ARN. That's because consumer ARNs contain the creation timestamp. This is important to keep in
 	// mind if you have IAM policies that reference consumer ARNs.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern:
-	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+". Required.
 	ConsumerARN string `json:"ConsumerARN"`
-
 	// Required.
 	ConsumerCreationTimestamp openapi.EpochSeconds `json:"ConsumerCreationTimestamp"`
-
 	// The name of the consumer is something you choose when you register the consumer.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ConsumerName string `json:"ConsumerName"`
-
 	// A consumer can't read data while in the CREATING or DELETING states.
-	//
 	// Required.
 	ConsumerStatus ConsumerStatus `json:"ConsumerStatus"`
-
 	// The ARN of the stream with which you registered the consumer.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+". Required.
 	StreamARN string `json:"StreamARN"`
 }
 
 // ConsumerStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ConsumerStatus
 type ConsumerStatus string
 
@@ -142,30 +98,21 @@ const (
 // Represents the input for CreateStream.
 //
 // CreateStreamInput is the input of CreateStream.
-//
 // Source: #/components/schemas/CreateStreamInput
 type CreateStreamInput struct {
 	// The number of shards that the stream will use. The throughput of the stream is a function of the
 	// number of shards; more shards are required for greater provisioned throughput.
-	//
-	// Minimum: 1.
-	//
-	// Required.
+	// Minimum: 1. Required.
 	ShardCount int64 `json:"ShardCount"`
-
 	// A name to identify the stream. The stream name is scoped to the AWS account used by the
 	// application that creates the stream. It is also scoped by AWS Region. That is, two streams in
 	// two different AWS accounts can have the same name. Two streams in the same AWS account but in
 	// two different Regions can also have the same name.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // CreateStreamOutput is the output of CreateStream.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.CreateStream/post
 type CreateStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -175,25 +122,18 @@ type CreateStreamOutput struct {
 // Represents the input for DecreaseStreamRetentionPeriod.
 //
 // DecreaseStreamRetentionPeriodInput is the input of DecreaseStreamRetentionPeriod.
-//
 // Source: #/components/schemas/DecreaseStreamRetentionPeriodInput
 type DecreaseStreamRetentionPeriodInput struct {
 	// The new retention period of the stream, in hours. Must be less than the current retention
 	// period.
-	//
 	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
-
 	// The name of the stream to modify.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // DecreaseStreamRetentionPeriodOutput is the output of DecreaseStreamRetentionPeriod.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DecreaseStreamRetentionPeriod/post
 type DecreaseStreamRetentionPeriodOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -203,23 +143,17 @@ type DecreaseStreamRetentionPeriodOutput struct {
 // Represents the input for DeleteStream.
 //
 // DeleteStreamInput is the input of DeleteStream.
-//
 // Source: #/components/schemas/DeleteStreamInput
 type DeleteStreamInput struct {
 	// If this parameter is unset (null) or if you set it to false, and the stream has registered
 	// consumers, the call to DeleteStream fails with a ResourceInUseException.
 	EnforceConsumerDeletion *bool `json:"EnforceConsumerDeletion,omitzero"`
-
 	// The name of the stream to delete.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // DeleteStreamOutput is the output of DeleteStream.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeleteStream/post
 type DeleteStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -227,26 +161,19 @@ type DeleteStreamOutput struct {
 }
 
 // DeregisterStreamConsumerInput is the input of DeregisterStreamConsumer.
-//
 // Source: #/components/schemas/DeregisterStreamConsumerInput
 type DeregisterStreamConsumerInput struct {
 	// The ARN returned by Kinesis Data Streams when you registered the consumer. If you don't know the
 	// ARN of the consumer that you want to deregister, you can use the ListStreamConsumers operation
 	// to get a list of the descriptions of all the consumers that are currently registered with a
 	// given data stream. The description of a consumer contains its ARN.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern:
-	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
+	// Minimum length: 1. Maximum length: 2048. Pattern: "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
 	ConsumerARN *string `json:"ConsumerARN,omitzero"`
-
 	// The name that you gave to the consumer.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ConsumerName *string `json:"ConsumerName,omitzero"`
-
 	// The ARN of the Kinesis data stream that the consumer is registered with. For more information,
 	// see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
-	//
 	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
 	//
 	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
@@ -254,7 +181,6 @@ type DeregisterStreamConsumerInput struct {
 }
 
 // DeregisterStreamConsumerOutput is the output of DeregisterStreamConsumer.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DeregisterStreamConsumer/post
 type DeregisterStreamConsumerOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -262,50 +188,33 @@ type DeregisterStreamConsumerOutput struct {
 }
 
 // DescribeLimitsInput is the input of DescribeLimits.
-//
 // Source: #/components/schemas/DescribeLimitsInput
 type DescribeLimitsInput struct{}
 
 // DescribeLimitsOutput is the output of DescribeLimits.
-//
 // Source: #/components/schemas/DescribeLimitsOutput
 type DescribeLimitsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The number of open shards.
-	//
-	// Minimum: 0. Maximum: 1e+06.
-	//
-	// Required.
+	// Minimum: 0. Maximum: 1e+06. Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
-
 	// The maximum number of shards.
-	//
-	// Minimum: 0. Maximum: 1e+06.
-	//
-	// Required.
+	// Minimum: 0. Maximum: 1e+06. Required.
 	ShardLimit int64 `json:"ShardLimit"`
 }
 
 // DescribeStreamConsumerInput is the input of DescribeStreamConsumer.
-//
 // Source: #/components/schemas/DescribeStreamConsumerInput
 type DescribeStreamConsumerInput struct {
 	// The ARN returned by Kinesis Data Streams when you registered the consumer.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern:
-	// "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
+	// Minimum length: 1. Maximum length: 2048. Pattern: "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
 	ConsumerARN *string `json:"ConsumerARN,omitzero"`
-
 	// The name that you gave to the consumer.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ConsumerName *string `json:"ConsumerName,omitzero"`
-
 	// The ARN of the Kinesis data stream that the consumer is registered with. For more information,
 	// see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
-	//
 	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
 	//
 	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
@@ -313,111 +222,80 @@ type DescribeStreamConsumerInput struct {
 }
 
 // DescribeStreamConsumerOutput is the output of DescribeStreamConsumer.
-//
 // Source: #/components/schemas/DescribeStreamConsumerOutput
 type DescribeStreamConsumerOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// An object that represents the details of the consumer.
-	//
 	// Required.
 	ConsumerDescription ConsumerDescription `json:"ConsumerDescription"`
 }
 
 // Represents the input for DescribeStream.
-//
 // Source: #/components/schemas/DescribeStreamInput
 type DescribeStreamInput struct {
 	// The shard ID of the shard to start with.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
-
 	// The maximum number of shards to return in a single call. The default value is 100. If you
 	// specify a value greater than 100, at most 100 shards are returned.
-	//
 	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// The name of the stream to describe.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // DescribeStreamInput2 is the input of DescribeStream.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
 type DescribeStreamInput2 struct {
 	// Sent as the query parameter "Limit".
 	//
 	// Pagination limit
 	Limit2 *string `json:"-"`
-
 	// Sent as the query parameter "ExclusiveStartShardId".
 	//
 	// Pagination token
 	ExclusiveStartShardId2 *string `json:"-"`
-
 	// The shard ID of the shard to start with.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
-
 	// The maximum number of shards to return in a single call. The default value is 100. If you
 	// specify a value greater than 100, at most 100 shards are returned.
-	//
 	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// The name of the stream to describe.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // Represents the output for DescribeStream.
 //
 // DescribeStreamOutput is the output of DescribeStream.
-//
 // Source: #/components/schemas/DescribeStreamOutput
 type DescribeStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The current status of the stream, the stream Amazon Resource Name (ARN), an array of shard
 	// objects that comprise the stream, and whether there are more shards available.
-	//
 	// Required.
 	StreamDescription StreamDescription `json:"StreamDescription"`
 }
 
 // DescribeStreamSummaryInput is the input of DescribeStreamSummary.
-//
 // Source: #/components/schemas/DescribeStreamSummaryInput
 type DescribeStreamSummaryInput struct {
 	// The name of the stream to describe.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // DescribeStreamSummaryOutput is the output of DescribeStreamSummary.
-//
 // Source: #/components/schemas/DescribeStreamSummaryOutput
 type DescribeStreamSummaryOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// A StreamDescriptionSummary containing information about the stream.
-	//
 	// Required.
 	StreamDescriptionSummary StreamDescriptionSummary `json:"StreamDescriptionSummary"`
 }
@@ -425,7 +303,6 @@ type DescribeStreamSummaryOutput struct {
 // Represents the input for DisableEnhancedMonitoring.
 //
 // DisableEnhancedMonitoringInput is the input of DisableEnhancedMonitoring.
-//
 // Source: #/components/schemas/DisableEnhancedMonitoringInput
 type DisableEnhancedMonitoringInput struct {
 	// List of shard-level metrics to disable.
@@ -444,26 +321,18 @@ type DisableEnhancedMonitoringInput struct {
 	// For more information, see
 	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
 	// the Amazon Kinesis Data Streams Developer Guide.
-	//
-	// Minimum items: 1. Maximum items: 7.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 7. Required.
 	//
 	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring-with-cloudwatch.html
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics"`
-
 	// The name of the Kinesis data stream for which to disable enhanced monitoring.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // Represents the input for EnableEnhancedMonitoring.
 //
 // EnableEnhancedMonitoringInput is the input of EnableEnhancedMonitoring.
-//
 // Source: #/components/schemas/EnableEnhancedMonitoringInput
 type EnableEnhancedMonitoringInput struct {
 	// List of shard-level metrics to enable.
@@ -482,24 +351,16 @@ type EnableEnhancedMonitoringInput struct {
 	// For more information, see
 	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
 	// the Amazon Kinesis Data Streams Developer Guide.
-	//
-	// Minimum items: 1. Maximum items: 7.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 7. Required.
 	//
 	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring-with-cloudwatch.html
 	ShardLevelMetrics []MetricsName `json:"ShardLevelMetrics"`
-
 	// The name of the stream for which to enable enhanced monitoring.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // EncryptionType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/EncryptionType
 type EncryptionType string
 
@@ -510,7 +371,6 @@ const (
 )
 
 // Represents enhanced metrics types.
-//
 // Source: #/components/schemas/EnhancedMetrics
 type EnhancedMetrics struct {
 	// List of shard-level metrics.
@@ -529,7 +389,6 @@ type EnhancedMetrics struct {
 	// For more information, see
 	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch] in
 	// the Amazon Kinesis Data Streams Developer Guide.
-	//
 	// Minimum items: 1. Maximum items: 7.
 	//
 	// [Monitoring the Amazon Kinesis Data Streams Service with Amazon CloudWatch]: https://docs.aws.amazon.com/kinesis/latest/dev/monitoring-with-cloudwatch.html
@@ -539,24 +398,17 @@ type EnhancedMetrics struct {
 // Represents the output for EnableEnhancedMonitoring and DisableEnhancedMonitoring.
 //
 // EnhancedMonitoringOutput is the output of DisableEnhancedMonitoring.
-//
 // Source: #/components/schemas/EnhancedMonitoringOutput
 type EnhancedMonitoringOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Represents the current state of the metrics that are in the enhanced state before the operation.
-	//
 	// Minimum items: 1. Maximum items: 7.
 	CurrentShardLevelMetrics []MetricsName `json:"CurrentShardLevelMetrics,omitzero"`
-
 	// Represents the list of all the metrics that would be in the enhanced state after the operation.
-	//
 	// Minimum items: 1. Maximum items: 7.
 	DesiredShardLevelMetrics []MetricsName `json:"DesiredShardLevelMetrics,omitzero"`
-
 	// The name of the Kinesis data stream.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	StreamName *string `json:"StreamName,omitzero"`
 }
@@ -564,51 +416,37 @@ type EnhancedMonitoringOutput struct {
 // Represents the input for GetRecords.
 //
 // GetRecordsInput is the input of GetRecords.
-//
 // Source: #/components/schemas/GetRecordsInput
 type GetRecordsInput struct {
 	// The maximum number of records to return. Specify a value of up to 10,000. If you specify a value
 	// that is greater than 10,000, GetRecords throws InvalidArgumentException. The default value is
 	// 10,000.
-	//
 	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// The position in the shard from which you want to start sequentially reading data records. A
 	// shard iterator specifies this position using the sequence number of a data record in the shard.
-	//
-	// Minimum length: 1. Maximum length: 512.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 512. Required.
 	ShardIterator string `json:"ShardIterator"`
 }
 
 // Represents the output for GetRecords.
 //
 // GetRecordsOutput is the output of GetRecords.
-//
 // Source: #/components/schemas/GetRecordsOutput
 type GetRecordsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	ChildShards []ChildShard `json:"ChildShards,omitzero"`
-
+	ChildShards    []ChildShard             `json:"ChildShards,omitzero"`
 	// The number of milliseconds the GetRecords response is from the tip of the stream, indicating how
 	// far behind current time the consumer is. A value of zero indicates that record processing is
 	// caught up, and there are no new records to process at this moment.
-	//
 	// Minimum: 0.
 	MillisBehindLatest *int64 `json:"MillisBehindLatest,omitzero"`
-
 	// The next position in the shard from which to start sequentially reading data records. If set to
 	// null, the shard has been closed and the requested iterator does not return any more data.
-	//
 	// Minimum length: 1. Maximum length: 512.
 	NextShardIterator *string `json:"NextShardIterator,omitzero"`
-
 	// The data records retrieved from the shard.
-	//
 	// Required.
 	Records []Record `json:"Records"`
 }
@@ -616,16 +454,11 @@ type GetRecordsOutput struct {
 // Represents the input for GetShardIterator.
 //
 // GetShardIteratorInput is the input of GetShardIterator.
-//
 // Source: #/components/schemas/GetShardIteratorInput
 type GetShardIteratorInput struct {
 	// The shard ID of the Kinesis Data Streams shard to get the iterator for.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ShardId string `json:"ShardId"`
-
 	// Determines how the shard iterator is used to start reading data records from the shard.
 	//
 	// The following are the valid Amazon Kinesis shard iterator types:
@@ -643,20 +476,13 @@ type GetShardIteratorInput struct {
 	//
 	// Required.
 	ShardIteratorType ShardIteratorType `json:"ShardIteratorType"`
-
 	// The sequence number of the data record in the shard from which to start reading. Used with shard
 	// iterator type AT_SEQUENCE_NUMBER and AFTER_SEQUENCE_NUMBER.
-	//
 	// Pattern: "0|([1-9]\\d{0,128})".
 	StartingSequenceNumber *string `json:"StartingSequenceNumber,omitzero"`
-
 	// The name of the Amazon Kinesis data stream.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
-
 	// The time stamp of the data record from which to start reading. Used with shard iterator type
 	// AT_TIMESTAMP. A time stamp is the Unix epoch date with precision in milliseconds. For example,
 	// 2016-04-04T19:58:46.480-00:00 or 1459799926.480. If a record with this exact time stamp does not
@@ -669,61 +495,43 @@ type GetShardIteratorInput struct {
 // Represents the output for GetShardIterator.
 //
 // GetShardIteratorOutput is the output of GetShardIterator.
-//
 // Source: #/components/schemas/GetShardIteratorOutput
 type GetShardIteratorOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The position in the shard from which to start reading data records sequentially. A shard
 	// iterator specifies this position using the sequence number of a data record in a shard.
-	//
 	// Minimum length: 1. Maximum length: 512.
 	ShardIterator *string `json:"ShardIterator,omitzero"`
 }
 
 // The range of possible hash key values for the shard, which is a set of ordered contiguous
 // positive integers.
-//
 // Source: #/components/schemas/HashKeyRange
 type HashKeyRange struct {
 	// The ending hash key of the hash key range.
-	//
-	// Pattern: "0|([1-9]\\d{0,38})".
-	//
-	// Required.
+	// Pattern: "0|([1-9]\\d{0,38})". Required.
 	EndingHashKey string `json:"EndingHashKey"`
-
 	// The starting hash key of the hash key range.
-	//
-	// Pattern: "0|([1-9]\\d{0,38})".
-	//
-	// Required.
+	// Pattern: "0|([1-9]\\d{0,38})". Required.
 	StartingHashKey string `json:"StartingHashKey"`
 }
 
 // Represents the input for IncreaseStreamRetentionPeriod.
 //
 // IncreaseStreamRetentionPeriodInput is the input of IncreaseStreamRetentionPeriod.
-//
 // Source: #/components/schemas/IncreaseStreamRetentionPeriodInput
 type IncreaseStreamRetentionPeriodInput struct {
 	// The new retention period of the stream, in hours. Must be more than the current retention
 	// period.
-	//
 	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
-
 	// The name of the stream to modify.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // IncreaseStreamRetentionPeriodOutput is the output of IncreaseStreamRetentionPeriod.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.IncreaseStreamRetentionPeriod/post
 type IncreaseStreamRetentionPeriodOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -731,7 +539,6 @@ type IncreaseStreamRetentionPeriodOutput struct {
 }
 
 // ListShardsInput is the input of ListShards.
-//
 // Source: #/components/schemas/ListShardsInput
 type ListShardsInput struct {
 	// Specify this parameter to indicate that you want to list the shards starting with the shard
@@ -741,20 +548,16 @@ type ListShardsInput struct {
 	// starting with the first one in the stream.
 	//
 	// You cannot specify this parameter if you specify NextToken.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
-
 	// The maximum number of shards to return in a single call to ListShards. The minimum value you can
 	// specify for this parameter is 1, and the maximum is 10,000, which is also the default.
 	//
 	// When the number of shards to be listed is greater than the value of MaxResults, the response
 	// contains a NextToken value that you can use in a subsequent call to ListShards to list the next
 	// set of shards.
-	//
 	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// When the number of shards in the data stream is greater than the default value for the
 	// MaxResults parameter, or if you explicitly specify a value for MaxResults that is less than the
 	// number of shards in the data stream, the response includes a pagination token named NextToken.
@@ -772,11 +575,9 @@ type ListShardsInput struct {
 	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListShards, you have 300 seconds to use that value. If you specify an
 	// expired token in a call to ListShards, you get ExpiredNextTokenException.
-	//
 	// Minimum length: 1. Maximum length: 1048576.
 	NextToken   *string      `json:"NextToken,omitzero"`
 	ShardFilter *ShardFilter `json:"ShardFilter,omitzero"`
-
 	// Specify this input parameter to distinguish data streams that have the same name. For example,
 	// if you create a data stream and then delete it, and you later create another data stream with
 	// the same name, you can use this input parameter to specify which of the two streams you want to
@@ -784,22 +585,18 @@ type ListShardsInput struct {
 	//
 	// You cannot specify this parameter if you specify the NextToken parameter.
 	StreamCreationTimestamp *openapi.EpochSeconds `json:"StreamCreationTimestamp,omitzero"`
-
 	// The name of the data stream whose shards you want to list.
 	//
 	// You cannot specify this parameter if you specify the NextToken parameter.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	StreamName *string `json:"StreamName,omitzero"`
 }
 
 // ListShardsOutput is the output of ListShards.
-//
 // Source: #/components/schemas/ListShardsOutput
 type ListShardsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// When the number of shards in the data stream is greater than the default value for the
 	// MaxResults parameter, or if you explicitly specify a value for MaxResults that is less than the
 	// number of shards in the data stream, the response includes a pagination token named NextToken.
@@ -810,10 +607,8 @@ type ListShardsOutput struct {
 	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListShards, you have 300 seconds to use that value. If you specify an
 	// expired token in a call to ListShards, you get ExpiredNextTokenException.
-	//
 	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// An array of JSON objects. Each object represents one shard and specifies the IDs of the shard,
 	// the shard's parent, and the shard that's adjacent to the shard's parent. Each object also
 	// contains the starting and ending hash keys and the starting and ending sequence numbers for the
@@ -822,14 +617,11 @@ type ListShardsOutput struct {
 }
 
 // ListStreamConsumersInput is an object of the spec.
-//
 // Source: #/components/schemas/ListStreamConsumersInput
 type ListStreamConsumersInput struct {
 	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
-	//
 	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// When the number of consumers that are registered with the data stream is greater than the
 	// default value for the MaxResults parameter, or if you explicitly specify a value for MaxResults
 	// that is less than the number of consumers that are registered with the data stream, the response
@@ -848,20 +640,14 @@ type ListStreamConsumersInput struct {
 	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
 	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
-	//
 	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The ARN of the Kinesis data stream for which you want to list the registered consumers. For more
 	// information, see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+". Required.
 	//
 	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN string `json:"StreamARN"`
-
 	// Specify this input parameter to distinguish data streams that have the same name. For example,
 	// if you create a data stream and then delete it, and you later create another data stream with
 	// the same name, you can use this input parameter to specify which of the two streams you want to
@@ -872,24 +658,19 @@ type ListStreamConsumersInput struct {
 }
 
 // ListStreamConsumersInput2 is the input of ListStreamConsumers.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
 type ListStreamConsumersInput2 struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
 	MaxResults2 *string `json:"-"`
-
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
 	NextToken2 *string `json:"-"`
-
 	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
-	//
 	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// When the number of consumers that are registered with the data stream is greater than the
 	// default value for the MaxResults parameter, or if you explicitly specify a value for MaxResults
 	// that is less than the number of consumers that are registered with the data stream, the response
@@ -908,20 +689,14 @@ type ListStreamConsumersInput2 struct {
 	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
 	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
-	//
 	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The ARN of the Kinesis data stream for which you want to list the registered consumers. For more
 	// information, see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+". Required.
 	//
 	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN string `json:"StreamARN"`
-
 	// Specify this input parameter to distinguish data streams that have the same name. For example,
 	// if you create a data stream and then delete it, and you later create another data stream with
 	// the same name, you can use this input parameter to specify which of the two streams you want to
@@ -932,15 +707,12 @@ type ListStreamConsumersInput2 struct {
 }
 
 // ListStreamConsumersOutput is the output of ListStreamConsumers.
-//
 // Source: #/components/schemas/ListStreamConsumersOutput
 type ListStreamConsumersOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// An array of JSON objects. Each object represents one registered consumer.
 	Consumers []Consumer `json:"Consumers,omitzero"`
-
 	// When the number of consumers that are registered with the data stream is greater than the
 	// default value for the MaxResults parameter, or if you explicitly specify a value for MaxResults
 	// that is less than the number of registered consumers, the response includes a pagination token
@@ -952,47 +724,36 @@ type ListStreamConsumersOutput struct {
 	// Important: Tokens expire after 300 seconds. When you obtain a value for NextToken in the
 	// response to a call to ListStreamConsumers, you have 300 seconds to use that value. If you
 	// specify an expired token in a call to ListStreamConsumers, you get ExpiredNextTokenException.
-	//
 	// Minimum length: 1. Maximum length: 1048576.
 	NextToken *string `json:"NextToken,omitzero"`
 }
 
 // Represents the input for ListStreams.
-//
 // Source: #/components/schemas/ListStreamsInput
 type ListStreamsInput struct {
 	// The name of the stream to start the list with.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
-
 	// The maximum number of streams to list.
-	//
 	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 }
 
 // ListStreamsInput2 is the input of ListStreams.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post
 type ListStreamsInput2 struct {
 	// Sent as the query parameter "Limit".
 	//
 	// Pagination limit
 	Limit2 *string `json:"-"`
-
 	// Sent as the query parameter "ExclusiveStartStreamName".
 	//
 	// Pagination token
 	ExclusiveStartStreamName2 *string `json:"-"`
-
 	// The name of the stream to start the list with.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
-
 	// The maximum number of streams to list.
-	//
 	// Minimum: 1. Maximum: 10000.
 	Limit *int64 `json:"Limit,omitzero"`
 }
@@ -1000,20 +761,15 @@ type ListStreamsInput2 struct {
 // Represents the output for ListStreams.
 //
 // ListStreamsOutput is the output of ListStreams.
-//
 // Source: #/components/schemas/ListStreamsOutput
 type ListStreamsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// If set to true, there are more streams available to list.
-	//
 	// Required.
 	HasMoreStreams bool `json:"HasMoreStreams"`
-
 	// The names of the streams that are associated with the AWS account making the ListStreams
 	// request.
-	//
 	// Required.
 	StreamNames []string `json:"StreamNames"`
 }
@@ -1021,84 +777,56 @@ type ListStreamsOutput struct {
 // Represents the input for ListTagsForStream.
 //
 // ListTagsForStreamInput is the input of ListTagsForStream.
-//
 // Source: #/components/schemas/ListTagsForStreamInput
 type ListTagsForStreamInput struct {
 	// The key to use as the starting point for the list of tags. If this parameter is set,
 	// ListTagsForStream gets all tags that occur after ExclusiveStartTagKey.
-	//
 	// Minimum length: 1. Maximum length: 128.
 	ExclusiveStartTagKey *string `json:"ExclusiveStartTagKey,omitzero"`
-
 	// The number of tags to return. If this number is less than the total number of tags associated
 	// with the stream, HasMoreTags is set to true. To list additional tags, set ExclusiveStartTagKey
 	// to the last key in the response.
-	//
 	// Minimum: 1. Maximum: 50.
 	Limit *int64 `json:"Limit,omitzero"`
-
 	// The name of the stream.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // Represents the output for ListTagsForStream.
 //
 // ListTagsForStreamOutput is the output of ListTagsForStream.
-//
 // Source: #/components/schemas/ListTagsForStreamOutput
 type ListTagsForStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// If set to true, more tags are available. To request additional tags, set ExclusiveStartTagKey to
 	// the key of the last tag returned.
-	//
 	// Required.
 	HasMoreTags bool `json:"HasMoreTags"`
-
 	// A list of tags associated with StreamName, starting with the first tag after
 	// ExclusiveStartTagKey and up to the specified Limit.
-	//
-	// Maximum items: 200.
-	//
-	// Required.
+	// Maximum items: 200. Required.
 	Tags []Tag `json:"Tags"`
 }
 
 // Represents the input for MergeShards.
 //
 // MergeShardsInput is the input of MergeShards.
-//
 // Source: #/components/schemas/MergeShardsInput
 type MergeShardsInput struct {
 	// The shard ID of the adjacent shard for the merge.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	AdjacentShardToMerge string `json:"AdjacentShardToMerge"`
-
 	// The shard ID of the shard to combine with the adjacent shard for the merge.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ShardToMerge string `json:"ShardToMerge"`
-
 	// The name of the stream for the merge.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // MergeShardsOutput is the output of MergeShards.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.MergeShards/post
 type MergeShardsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1106,7 +834,6 @@ type MergeShardsOutput struct {
 }
 
 // MetricsName is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MetricsName
 type MetricsName string
 
@@ -1125,269 +852,186 @@ const (
 // Represents the input for PutRecord.
 //
 // PutRecordInput is the input of PutRecord.
-//
 // Source: #/components/schemas/PutRecordInput
 type PutRecordInput struct {
 	// The data blob to put into the record, which is base64-encoded when the blob is serialized. When
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
-	//
-	// Maximum length: 1048576.
-	//
-	// Required.
+	// Maximum length: 1048576. Required.
 	Data string `json:"Data"`
-
 	// The hash value used to explicitly determine the shard the data record is assigned to by
 	// overriding the partition key hash.
-	//
 	// Pattern: "0|([1-9]\\d{0,38})".
 	ExplicitHashKey *string `json:"ExplicitHashKey,omitzero"`
-
 	// Determines which shard in the stream the data record is assigned to. Partition keys are Unicode
 	// strings with a maximum length limit of 256 characters for each key. Amazon Kinesis Data Streams
 	// uses the partition key as input to a hash function that maps the partition key and associated
 	// data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to
 	// 128-bit integer values and to map associated data records to shards. As a result of this hashing
 	// mechanism, all data records with the same partition key map to the same shard within the stream.
-	//
-	// Minimum length: 1. Maximum length: 256.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 256. Required.
 	PartitionKey string `json:"PartitionKey"`
-
 	// Guarantees strictly increasing sequence numbers, for puts from the same client and to the same
 	// partition key. Usage: set the SequenceNumberForOrdering of record n to the sequence number of
 	// record n-1 (as returned in the result when putting record n-1). If this parameter is not set,
 	// records are coarsely ordered based on arrival time.
-	//
 	// Pattern: "0|([1-9]\\d{0,128})".
 	SequenceNumberForOrdering *string `json:"SequenceNumberForOrdering,omitzero"`
-
 	// The name of the stream to put the data record into.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // Represents the output for PutRecord.
 //
 // PutRecordOutput is the output of PutRecord.
-//
 // Source: #/components/schemas/PutRecordOutput
 type PutRecordOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The encryption type to use on the record. This parameter can be one of the following values:
 	//
 	//   - NONE: Do not encrypt the records in the stream.
 	//   - KMS: Use server-side encryption on the records in the stream using a customer-managed AWS
 	//     KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
-
 	// The sequence number identifier that was assigned to the put data record. The sequence number for
 	// the record is unique across all records in the stream. A sequence number is the identifier
 	// associated with every record put into the stream.
-	//
-	// Pattern: "0|([1-9]\\d{0,128})".
-	//
-	// Required.
+	// Pattern: "0|([1-9]\\d{0,128})". Required.
 	SequenceNumber string `json:"SequenceNumber"`
-
 	// The shard ID of the shard where the data record was placed.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ShardId string `json:"ShardId"`
 }
 
 // A PutRecords request.
 //
 // PutRecordsInput is the input of PutRecords.
-//
 // Source: #/components/schemas/PutRecordsInput
 type PutRecordsInput struct {
 	// The records associated with the request.
-	//
-	// Minimum items: 1. Maximum items: 500.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 500. Required.
 	Records []PutRecordsRequestEntry `json:"Records"`
-
 	// The stream name associated with the request.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // PutRecords results.
 //
 // PutRecordsOutput is the output of PutRecords.
-//
 // Source: #/components/schemas/PutRecordsOutput
 type PutRecordsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The encryption type used on the records. This parameter can be one of the following values:
 	//
 	//   - NONE: Do not encrypt the records.
 	//   - KMS: Use server-side encryption on the records using a customer-managed AWS KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
-
 	// The number of unsuccessfully processed records in a PutRecords request.
-	//
 	// Minimum: 1.
 	FailedRecordCount *int64 `json:"FailedRecordCount,omitzero"`
-
 	// An array of successfully and unsuccessfully processed record results, correlated with the
 	// request by natural ordering. A record that is successfully added to a stream includes
 	// SequenceNumber and ShardId in the result. A record that fails to be added to a stream includes
 	// ErrorCode and ErrorMessage in the result.
-	//
-	// Minimum items: 1. Maximum items: 500.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 500. Required.
 	Records []PutRecordsResultEntry `json:"Records"`
 }
 
 // Represents the output for PutRecords.
-//
 // Source: #/components/schemas/PutRecordsRequestEntry
 type PutRecordsRequestEntry struct {
 	// The data blob to put into the record, which is base64-encoded when the blob is serialized. When
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
-	//
-	// Maximum length: 1048576.
-	//
-	// Required.
+	// Maximum length: 1048576. Required.
 	Data string `json:"Data"`
-
 	// The hash value used to determine explicitly the shard that the data record is assigned to by
 	// overriding the partition key hash.
-	//
 	// Pattern: "0|([1-9]\\d{0,38})".
 	ExplicitHashKey *string `json:"ExplicitHashKey,omitzero"`
-
 	// Determines which shard in the stream the data record is assigned to. Partition keys are Unicode
 	// strings with a maximum length limit of 256 characters for each key. Amazon Kinesis Data Streams
 	// uses the partition key as input to a hash function that maps the partition key and associated
 	// data to a specific shard. Specifically, an MD5 hash function is used to map partition keys to
 	// 128-bit integer values and to map associated data records to shards. As a result of this hashing
 	// mechanism, all data records with the same partition key map to the same shard within the stream.
-	//
-	// Minimum length: 1. Maximum length: 256.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 256. Required.
 	PartitionKey string `json:"PartitionKey"`
 }
 
 // Represents the result of an individual record from a PutRecords request. A record that is
 // successfully added to a stream includes SequenceNumber and ShardId in the result. A record that
 // fails to be added to the stream includes ErrorCode and ErrorMessage in the result.
-//
 // Source: #/components/schemas/PutRecordsResultEntry
 type PutRecordsResultEntry struct {
 	// The error code for an individual record result. ErrorCodes can be either
 	// ProvisionedThroughputExceededException or InternalFailure.
 	ErrorCode *string `json:"ErrorCode,omitzero"`
-
 	// The error message for an individual record result. An ErrorCode value of
 	// ProvisionedThroughputExceededException has an error message that includes the account ID, stream
 	// name, and shard ID. An ErrorCode value of InternalFailure has the error message "Internal
 	// Service Failure".
 	ErrorMessage *string `json:"ErrorMessage,omitzero"`
-
 	// The sequence number for an individual record result.
-	//
 	// Pattern: "0|([1-9]\\d{0,128})".
 	SequenceNumber *string `json:"SequenceNumber,omitzero"`
-
 	// The shard ID for an individual record result.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ShardId *string `json:"ShardId,omitzero"`
 }
 
 // The unit of data of the Kinesis data stream, which is composed of a sequence number, a partition
 // key, and a data blob.
-//
 // Source: #/components/schemas/Record
 type Record struct {
 	// The approximate time that the record was inserted into the stream.
 	ApproximateArrivalTimestamp *openapi.EpochSeconds `json:"ApproximateArrivalTimestamp,omitzero"`
-
 	// The data blob. The data in the blob is both opaque and immutable to Kinesis Data Streams, which
 	// does not inspect, interpret, or change the data in the blob in any way. When the data blob (the
 	// payload before base64-encoding) is added to the partition key size, the total size must not
 	// exceed the maximum record size (1 MiB).
-	//
-	// Maximum length: 1048576.
-	//
-	// Required.
+	// Maximum length: 1048576. Required.
 	Data string `json:"Data"`
-
 	// The encryption type used on the record. This parameter can be one of the following values:
 	//
 	//   - NONE: Do not encrypt the records in the stream.
 	//   - KMS: Use server-side encryption on the records in the stream using a customer-managed AWS
 	//     KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
-
 	// Identifies which shard in the stream the data record is assigned to.
-	//
-	// Minimum length: 1. Maximum length: 256.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 256. Required.
 	PartitionKey string `json:"PartitionKey"`
-
 	// The unique identifier of the record within its shard.
-	//
-	// Pattern: "0|([1-9]\\d{0,128})".
-	//
-	// Required.
+	// Pattern: "0|([1-9]\\d{0,128})". Required.
 	SequenceNumber string `json:"SequenceNumber"`
 }
 
 // RegisterStreamConsumerInput is the input of RegisterStreamConsumer.
-//
 // Source: #/components/schemas/RegisterStreamConsumerInput
 type RegisterStreamConsumerInput struct {
 	// For a given Kinesis data stream, each consumer must have a unique name. However, consumer names
 	// don't have to be unique across data streams.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ConsumerName string `json:"ConsumerName"`
-
 	// The ARN of the Kinesis data stream that you want to register the consumer with. For more info,
 	// see [Amazon Resource Names (ARNs) and AWS Service Namespaces].
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+". Required.
 	//
 	// [Amazon Resource Names (ARNs) and AWS Service Namespaces]: https://docs.aws.amazon.com/general/latest/gr/aws-arns-and-namespaces.html#arn-syntax-kinesis-streams
 	StreamARN string `json:"StreamARN"`
 }
 
 // RegisterStreamConsumerOutput is the output of RegisterStreamConsumer.
-//
 // Source: #/components/schemas/RegisterStreamConsumerOutput
 type RegisterStreamConsumerOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// An object that represents the details of the consumer you registered. When you register a
 	// consumer, it gets an ARN that is generated by Kinesis Data Streams.
-	//
 	// Required.
 	Consumer Consumer `json:"Consumer"`
 }
@@ -1395,26 +1039,17 @@ type RegisterStreamConsumerOutput struct {
 // Represents the input for RemoveTagsFromStream.
 //
 // RemoveTagsFromStreamInput is the input of RemoveTagsFromStream.
-//
 // Source: #/components/schemas/RemoveTagsFromStreamInput
 type RemoveTagsFromStreamInput struct {
 	// The name of the stream.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
-
 	// A list of tag keys. Each corresponding tag is removed from the stream.
-	//
-	// Minimum items: 1. Maximum items: 50.
-	//
-	// Required.
+	// Minimum items: 1. Maximum items: 50. Required.
 	TagKeys []string `json:"TagKeys"`
 }
 
 // RemoveTagsFromStreamOutput is the output of RemoveTagsFromStream.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.RemoveTagsFromStream/post
 type RemoveTagsFromStreamOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1422,14 +1057,10 @@ type RemoveTagsFromStreamOutput struct {
 }
 
 // ScalingType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ScalingType
 type ScalingType string
 
-// Values of ScalingType, as sent on the wire.
-const (
-	ScalingTypeUniformScaling ScalingType = "UNIFORM_SCALING"
-)
+const ScalingTypeUniformScaling ScalingType = "UNIFORM_SCALING" // the only value of ScalingType, as sent on the wire
 
 // MarshalText writes ScalingType, ScalingTypeUniformScaling when it is empty: ScalingType may hold that value only, so a field left unset still sends it.
 func (v ScalingType) MarshalText() ([]byte, error) {
@@ -1437,70 +1068,47 @@ func (v ScalingType) MarshalText() ([]byte, error) {
 }
 
 // The range of possible sequence numbers for the shard.
-//
 // Source: #/components/schemas/SequenceNumberRange
 type SequenceNumberRange struct {
 	// The ending sequence number for the range. Shards that are in the OPEN state have an ending
 	// sequence number of null.
-	//
 	// Pattern: "0|([1-9]\\d{0,128})".
 	EndingSequenceNumber *string `json:"EndingSequenceNumber,omitzero"`
-
 	// The starting sequence number for the range.
-	//
-	// Pattern: "0|([1-9]\\d{0,128})".
-	//
-	// Required.
+	// Pattern: "0|([1-9]\\d{0,128})". Required.
 	StartingSequenceNumber string `json:"StartingSequenceNumber"`
 }
 
 // A uniquely identified group of data records in a Kinesis data stream.
-//
 // Source: #/components/schemas/Shard
 type Shard struct {
 	// The shard ID of the shard adjacent to the shard's parent.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	AdjacentParentShardId *string `json:"AdjacentParentShardId,omitzero"`
-
 	// The range of possible hash key values for the shard, which is a set of ordered contiguous
 	// positive integers.
-	//
 	// Required.
 	HashKeyRange HashKeyRange `json:"HashKeyRange"`
-
 	// The shard ID of the shard's parent.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ParentShardId *string `json:"ParentShardId,omitzero"`
-
 	// The range of possible sequence numbers for the shard.
-	//
 	// Required.
 	SequenceNumberRange SequenceNumberRange `json:"SequenceNumberRange"`
-
 	// The unique identifier of the shard within the stream.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ShardId string `json:"ShardId"`
 }
 
 // ShardFilter is an object of the spec.
-//
 // Source: #/components/schemas/ShardFilter
 type ShardFilter struct {
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	ShardId   *string               `json:"ShardId,omitzero"`
+	ShardId   *string               `json:"ShardId,omitzero"` // Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	Timestamp *openapi.EpochSeconds `json:"Timestamp,omitzero"`
-
-	// Required.
-	Type ShardFilterType `json:"Type"`
+	Type      ShardFilterType       `json:"Type"` // Required.
 }
 
 // ShardFilterType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ShardFilterType
 type ShardFilterType string
 
@@ -1515,7 +1123,6 @@ const (
 )
 
 // ShardIteratorType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ShardIteratorType
 type ShardIteratorType string
 
@@ -1531,7 +1138,6 @@ const (
 // Represents the input for SplitShard.
 //
 // SplitShardInput is the input of SplitShard.
-//
 // Source: #/components/schemas/SplitShardInput
 type SplitShardInput struct {
 	// A hash key value for the starting hash key of one of the child shards created by the split. The
@@ -1540,29 +1146,17 @@ type SplitShardInput struct {
 	// NewStartingHashKey hash key value and all higher hash key values in hash key range are
 	// distributed to one of the child shards. All the lower hash key values in the range are
 	// distributed to the other child shard.
-	//
-	// Pattern: "0|([1-9]\\d{0,38})".
-	//
-	// Required.
+	// Pattern: "0|([1-9]\\d{0,38})". Required.
 	NewStartingHashKey string `json:"NewStartingHashKey"`
-
 	// The shard ID of the shard to split.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ShardToSplit string `json:"ShardToSplit"`
-
 	// The name of the stream for the shard split.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // SplitShardOutput is the output of SplitShard.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.SplitShard/post
 type SplitShardOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1570,14 +1164,11 @@ type SplitShardOutput struct {
 }
 
 // StartStreamEncryptionInput is the input of StartStreamEncryption.
-//
 // Source: #/components/schemas/StartStreamEncryptionInput
 type StartStreamEncryptionInput struct {
 	// The encryption type to use. The only valid value is KMS.
-	//
 	// Required.
 	EncryptionType EncryptionType `json:"EncryptionType"`
-
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified Amazon Resource Name (ARN) to either an alias or a
 	// key, or an alias name prefixed by "alias/".You can also use a master key owned by Kinesis Data
@@ -1589,21 +1180,14 @@ type StartStreamEncryptionInput struct {
 	//   - Alias name example: alias/MyAliasName
 	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	//
-	// Minimum length: 1. Maximum length: 2048.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Required.
 	KeyId string `json:"KeyId"`
-
 	// The name of the stream for which to start encrypting records.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // StartStreamEncryptionOutput is the output of StartStreamEncryption.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StartStreamEncryption/post
 type StartStreamEncryptionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1611,14 +1195,11 @@ type StartStreamEncryptionOutput struct {
 }
 
 // StopStreamEncryptionInput is the input of StopStreamEncryption.
-//
 // Source: #/components/schemas/StopStreamEncryptionInput
 type StopStreamEncryptionInput struct {
 	// The encryption type. The only valid value is KMS.
-	//
 	// Required.
 	EncryptionType EncryptionType `json:"EncryptionType"`
-
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified Amazon Resource Name (ARN) to either an alias or a
 	// key, or an alias name prefixed by "alias/".You can also use a master key owned by Kinesis Data
@@ -1630,21 +1211,14 @@ type StopStreamEncryptionInput struct {
 	//   - Alias name example: alias/MyAliasName
 	//   - Master key owned by Kinesis Data Streams: alias/aws/kinesis
 	//
-	// Minimum length: 1. Maximum length: 2048.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Required.
 	KeyId string `json:"KeyId"`
-
 	// The name of the stream on which to stop encrypting records.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
 }
 
 // StopStreamEncryptionOutput is the output of StopStreamEncryption.
-//
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.StopStreamEncryption/post
 type StopStreamEncryptionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1652,7 +1226,6 @@ type StopStreamEncryptionOutput struct {
 }
 
 // Represents the output for DescribeStream.
-//
 // Source: #/components/schemas/StreamDescription
 type StreamDescription struct {
 	// The server-side encryption type used on the stream. This parameter can be one of the following
@@ -1662,17 +1235,12 @@ type StreamDescription struct {
 	//   - KMS: Use server-side encryption on the records in the stream using a customer-managed AWS
 	//     KMS key.
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
-
 	// Represents the current enhanced monitoring settings of the stream.
-	//
 	// Required.
 	EnhancedMonitoring []EnhancedMetrics `json:"EnhancedMonitoring"`
-
 	// If set to true, more shards in the stream are available to describe.
-	//
 	// Required.
 	HasMoreShards bool `json:"HasMoreShards"`
-
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified ARN to either an alias or a key, or an alias name
 	// prefixed by "alias/".You can also use a master key owned by Kinesis Data Streams by specifying
@@ -1686,36 +1254,21 @@ type StreamDescription struct {
 	//
 	// Minimum length: 1. Maximum length: 2048.
 	KeyId *string `json:"KeyId,omitzero"`
-
 	// The current retention period, in hours. Minimum value of 24. Maximum value of 168.
-	//
 	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
-
 	// The shards that comprise the stream.
-	//
 	// Required.
 	Shards []Shard `json:"Shards"`
-
 	// The Amazon Resource Name (ARN) for the stream being described.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+". Required.
 	StreamARN string `json:"StreamARN"`
-
 	// The approximate time that the stream was created.
-	//
 	// Required.
 	StreamCreationTimestamp openapi.EpochSeconds `json:"StreamCreationTimestamp"`
-
 	// The name of the stream being described.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
-
 	// The current status of the stream being described. The stream status is one of the following
 	// states:
 	//
@@ -1733,25 +1286,19 @@ type StreamDescription struct {
 }
 
 // Represents the output for DescribeStreamSummary
-//
 // Source: #/components/schemas/StreamDescriptionSummary
 type StreamDescriptionSummary struct {
 	// The number of enhanced fan-out consumers registered with the stream.
-	//
 	// Minimum: 0. Maximum: 1e+06.
 	ConsumerCount *int64 `json:"ConsumerCount,omitzero"`
-
 	// The encryption type used. This value is one of the following:
 	//
 	//   - KMS
 	//   - NONE
 	EncryptionType *EncryptionType `json:"EncryptionType,omitzero"`
-
 	// Represents the current enhanced monitoring settings of the stream.
-	//
 	// Required.
 	EnhancedMonitoring []EnhancedMetrics `json:"EnhancedMonitoring"`
-
 	// The GUID for the customer-managed AWS KMS key to use for encryption. This value can be a
 	// globally unique identifier, a fully specified ARN to either an alias or a key, or an alias name
 	// prefixed by "alias/".You can also use a master key owned by Kinesis Data Streams by specifying
@@ -1765,38 +1312,21 @@ type StreamDescriptionSummary struct {
 	//
 	// Minimum length: 1. Maximum length: 2048.
 	KeyId *string `json:"KeyId,omitzero"`
-
 	// The number of open shards in the stream.
-	//
-	// Minimum: 0. Maximum: 1e+06.
-	//
-	// Required.
+	// Minimum: 0. Maximum: 1e+06. Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
-
 	// The current retention period, in hours.
-	//
 	// Required.
 	RetentionPeriodHours int64 `json:"RetentionPeriodHours"`
-
 	// The Amazon Resource Name (ARN) for the stream being described.
-	//
-	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 2048. Pattern: "arn:aws.*:kinesis:.*:\\d{12}:stream/.+". Required.
 	StreamARN string `json:"StreamARN"`
-
 	// The approximate time that the stream was created.
-	//
 	// Required.
 	StreamCreationTimestamp openapi.EpochSeconds `json:"StreamCreationTimestamp"`
-
 	// The name of the stream being described.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
-
 	// The current status of the stream being described. The stream status is one of the following
 	// states:
 	//
@@ -1814,7 +1344,6 @@ type StreamDescriptionSummary struct {
 }
 
 // StreamStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/StreamStatus
 type StreamStatus string
 
@@ -1827,40 +1356,27 @@ const (
 )
 
 // Metadata assigned to the stream, consisting of a key-value pair.
-//
 // Source: #/components/schemas/Tag
 type Tag struct {
 	// A unique identifier for the tag. Maximum length: 128 characters. Valid characters: Unicode
 	// letters, digits, white space, _ . / = + - % @
-	//
-	// Minimum length: 1. Maximum length: 128.
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Required.
 	Key string `json:"Key"`
-
 	// An optional string, typically used to describe or define the tag. Maximum length: 256
 	// characters. Valid characters: Unicode letters, digits, white space, _ . / = + - % @
-	//
 	// Maximum length: 256.
 	Value *string `json:"Value,omitzero"`
 }
 
 // UpdateShardCountInput is the input of UpdateShardCount.
-//
 // Source: #/components/schemas/UpdateShardCountInput
 type UpdateShardCountInput struct {
 	// The scaling type. Uniform scaling creates shards of equal size.
-	//
 	// Required.
 	ScalingType ScalingType `json:"ScalingType"`
-
 	// The name of the stream.
-	//
-	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
-	//
-	// Required.
+	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
-
 	// The new number of shards. This value has the following default limits. By default, you cannot do
 	// the following:
 	//
@@ -1871,31 +1387,22 @@ type UpdateShardCountInput struct {
 	//   - Scale a stream with more than 500 shards down unless you set this value to less than 500
 	//     shards.
 	//
-	// Minimum: 1.
-	//
-	// Required.
+	// Minimum: 1. Required.
 	TargetShardCount int64 `json:"TargetShardCount"`
 }
 
 // UpdateShardCountOutput is the output of UpdateShardCount.
-//
 // Source: #/components/schemas/UpdateShardCountOutput
 type UpdateShardCountOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The current number of shards.
-	//
 	// Minimum: 1.
 	CurrentShardCount *int64 `json:"CurrentShardCount,omitzero"`
-
 	// The name of the stream.
-	//
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	StreamName *string `json:"StreamName,omitzero"`
-
 	// The updated number of shards.
-	//
 	// Minimum: 1.
 	TargetShardCount *int64 `json:"TargetShardCount,omitzero"`
 }

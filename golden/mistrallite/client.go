@@ -126,7 +126,6 @@ func (c *Client) open(ctx context.Context, op *runtime.Operation, req *runtime.R
 // Production server
 //
 // Server1Template is the URL template of a server of the spec.
-//
 // Source: #/servers/0
 const Server1Template = "https://api.mistral.ai"
 
@@ -137,7 +136,6 @@ const Server1Default = "https://api.mistral.ai"
 //
 // DefaultServerURL is Server1Default, the spec's first https server (else its first server) with
 // its variables at their defaults; pass it (or another endpoint) to New.
-//
 // Source: #/servers/0
 const DefaultServerURL = "https://api.mistral.ai"
 
@@ -148,7 +146,6 @@ const DefaultServerURL = "https://api.mistral.ai"
 // "AdminApiKey") on every attempt of the operations whose security requirement names that scheme
 // (their own, else the spec's root one), and never on others. Other schemes, such as AWS SigV4, go
 // through Options.BeforeAttempt.
-//
 // Source: #/components/securitySchemes/AdminApiKey
 func WithBearerToken(token string) func(*Options) {
 	return func(o *Options) {
@@ -163,7 +160,6 @@ func WithBearerToken(token string) func(*Options) {
 // every attempt of the operations whose security requirement names that scheme (their own, else
 // the spec's root one), and never on others. Other schemes, such as AWS SigV4, go through
 // Options.BeforeAttempt.
-//
 // Source: #/components/securitySchemes/ApiKey
 func WithApiKey(token string) func(*Options) {
 	return func(o *Options) {
@@ -181,7 +177,6 @@ func WithApiKey(token string) func(*Options) {
 // every attempt of the operations whose security requirement names that scheme (their own, else
 // the spec's root one), and never on others. Other schemes, such as AWS SigV4, go through
 // Options.BeforeAttempt.
-//
 // Source: #/components/securitySchemes/DashboardUserContextAuth
 func WithAPIKey(key string) func(*Options) {
 	return func(o *Options) {

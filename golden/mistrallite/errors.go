@@ -6,7 +6,6 @@ package mistrallite
 import "github.com/retrygen/retrygen/runtime"
 
 // HTTPValidationError is a modelled error response, matched by HTTP status.
-//
 // Source: #/components/schemas/HTTPValidationError
 type HTTPValidationError struct {
 	runtime.ErrorMetadata `json:"-"`

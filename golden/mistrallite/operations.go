@@ -42,7 +42,6 @@ func validateAgentsApiV1ConversationsStartStream(in *AgentsApiV1ConversationsSta
 // ConversationEventsData; the stream ends at its end or at an event whose data is "[DONE]". A
 // stream cut by a transient failure reconnects with Last-Event-ID as another attempt of the call
 // (runtime.Stream.Resume) when Options.ResumeStreams allows it: the operation is not retry-safe.
-//
 // Source: #/paths/~1v1~1conversations%23stream/post
 func (c *Client) AgentsApiV1ConversationsStartStream(ctx context.Context, in *AgentsApiV1ConversationsStartStreamInput, opts ...func(*Options)) (*openapi.EventStream[ConversationEventsData], error) {
 	if err := validateAgentsApiV1ConversationsStartStream(in); err != nil {
@@ -93,7 +92,6 @@ func validateChatComplete(in *ChatCompletionRequest) error {
 // (runtime.Stream.Resume) when Options.ResumeStreams allows it: the operation is not retry-safe.
 //
 // It sends the request's Stream as true.
-//
 // Source: #/paths/~1v1~1chat~1completions/post
 func (c *Client) ChatCompleteStream(ctx context.Context, in *ChatCompletionRequest, opts ...func(*Options)) (*openapi.EventStream[CompletionChunk], error) {
 	if err := validateChatComplete(in); err != nil {
@@ -130,7 +128,6 @@ func (c *Client) ChatCompleteStream(ctx context.Context, in *ChatCompletionReque
 //
 // It returns the response as ChatCompleteOutput; ChatCompleteStream returns its event stream
 // instead.
-//
 // Source: #/paths/~1v1~1chat~1completions/post
 func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, opts ...func(*Options)) (*ChatCompleteOutput, error) {
 	if err := validateChatComplete(in); err != nil {
@@ -180,7 +177,6 @@ func validateDownloadFile(in *DownloadFileInput) error {
 //
 // The output's Body streams the response: retries happen only before it is returned; a cut body of
 // a GET whose server advertised Accept-Ranges resumes by itself (runtime.Stream). Close it.
-//
 // Source: #/paths/~1v1~1files~1%7Bfile_id%7D~1content/get
 func (c *Client) DownloadFile(ctx context.Context, in *DownloadFileInput, opts ...func(*Options)) (*DownloadFileOutput, error) {
 	if err := validateDownloadFile(in); err != nil {
@@ -229,7 +225,6 @@ func validateFimCompletionV1FimCompletionsPost(in *FIMCompletionRequest) error {
 // (runtime.Stream.Resume) when Options.ResumeStreams allows it: the operation is not retry-safe.
 //
 // It sends the request's Stream as true.
-//
 // Source: #/paths/~1v1~1fim~1completions/post
 func (c *Client) FimCompletionV1FimCompletionsPostStream(ctx context.Context, in *FIMCompletionRequest, opts ...func(*Options)) (*openapi.EventStream[CompletionChunk], error) {
 	if err := validateFimCompletionV1FimCompletionsPost(in); err != nil {
@@ -269,7 +264,6 @@ func (c *Client) FimCompletionV1FimCompletionsPostStream(ctx context.Context, in
 //
 // It returns the response as FimCompletionV1FimCompletionsPostOutput;
 // FimCompletionV1FimCompletionsPostStream returns its event stream instead.
-//
 // Source: #/paths/~1v1~1fim~1completions/post
 func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMCompletionRequest, opts ...func(*Options)) (*FimCompletionV1FimCompletionsPostOutput, error) {
 	if err := validateFimCompletionV1FimCompletionsPost(in); err != nil {
@@ -319,7 +313,6 @@ func validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in *StreamV1Workflo
 // StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent; the stream ends at its end or at an event
 // whose data is "[DONE]". A stream cut by a transient failure reconnects with Last-Event-ID as
 // another attempt of the call (runtime.Stream.Resume).
-//
 // Source: #/paths/~1v1~1workflows~1executions~1%7Bexecution_id%7D~1stream/get
 func (c *Client) StreamV1WorkflowsExecutionsExecutionIdStreamGet(ctx context.Context, in *StreamV1WorkflowsExecutionsExecutionIdStreamGetInput, opts ...func(*Options)) (*openapi.EventStream[StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent], error) {
 	if err := validateStreamV1WorkflowsExecutionsExecutionIdStreamGet(in); err != nil {
@@ -364,7 +357,6 @@ func validateUploadFile(in *UploadFileInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1v1~1files/post
 func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...func(*Options)) (*CreateFileResponse, error) {
 	if err := validateUploadFile(in); err != nil {

@@ -13,25 +13,17 @@ import (
 )
 
 // APIKeyAuth is an object of the spec.
-//
 // Source: #/components/schemas/APIKeyAuth
 type APIKeyAuth struct {
-	// Default: "api-key".
-	Type *APIKeyAuthType `json:"type,omitzero"`
-
-	// Required.
-	Value string `json:"value"`
+	Type  *APIKeyAuthType `json:"type,omitzero"` // Default: "api-key".
+	Value string          `json:"value"`         // Required.
 }
 
 // APIKeyAuthType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/APIKeyAuth/properties/type
 type APIKeyAuthType string
 
-// Values of APIKeyAuthType, as sent on the wire.
-const (
-	APIKeyAuthTypeApiKey APIKeyAuthType = "api-key"
-)
+const APIKeyAuthTypeApiKey APIKeyAuthType = "api-key" // the only value of APIKeyAuthType, as sent on the wire
 
 // MarshalText writes APIKeyAuthType, APIKeyAuthTypeApiKey when it is empty: APIKeyAuthType may hold that value only, so a field left unset still sends it.
 func (v APIKeyAuthType) MarshalText() ([]byte, error) {
@@ -39,19 +31,13 @@ func (v APIKeyAuthType) MarshalText() ([]byte, error) {
 }
 
 // Attributes for activity task completed events.
-//
 // Source: #/components/schemas/ActivityTaskCompletedAttributesResponse
 type ActivityTaskCompletedAttributesResponse struct {
 	// The registered name of the activity being executed.
-	//
 	// Required.
-	ActivityName string `json:"activity_name"`
-
-	// Required.
-	Result JSONPayloadResponse `json:"result"`
-
+	ActivityName string              `json:"activity_name"`
+	Result       JSONPayloadResponse `json:"result"` // Required.
 	// Unique identifier for the activity task within the workflow.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -59,108 +45,65 @@ type ActivityTaskCompletedAttributesResponse struct {
 // Emitted when an activity task completes successfully.
 //
 // Contains timing information about the successful execution.
-//
 // Source: #/components/schemas/ActivityTaskCompletedResponse
 type ActivityTaskCompletedResponse struct {
-	// Required.
-	Attributes ActivityTaskCompletedAttributesResponse `json:"attributes"`
-
+	Attributes ActivityTaskCompletedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "ACTIVITY_TASK_COMPLETED".
-	//
-	// Required.
+	// Default: "ACTIVITY_TASK_COMPLETED". Required.
 	EventType ActivityTaskCompletedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/ActivityTaskCompletedResponse/properties/event_type
 type ActivityTaskCompletedResponseEventType string
 
-// Values of ActivityTaskCompletedResponseEventType, as sent on the wire.
-const (
-	ActivityTaskCompletedResponseEventTypeActivityTaskCompleted ActivityTaskCompletedResponseEventType = "ACTIVITY_TASK_COMPLETED"
-)
-
-// MarshalText writes ActivityTaskCompletedResponseEventType, ActivityTaskCompletedResponseEventTypeActivityTaskCompleted when it is empty: ActivityTaskCompletedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v ActivityTaskCompletedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ActivityTaskCompletedResponseEventTypeActivityTaskCompleted))
-}
+const ActivityTaskCompletedResponseEventTypeActivityTaskCompleted ActivityTaskCompletedResponseEventType = "ACTIVITY_TASK_COMPLETED" // the only value of ActivityTaskCompletedResponseEventType, as sent on the wire
 
 // Attributes for activity task failed events (final failure after all retries).
-//
 // Source: #/components/schemas/ActivityTaskFailedAttributes
 type ActivityTaskFailedAttributes struct {
 	// The registered name of the activity being executed.
-	//
 	// Required.
 	ActivityName string `json:"activity_name"`
-
 	// The final attempt number that failed (1-indexed).
-	//
 	// Required.
-	Attempt int64 `json:"attempt"`
-
-	// Required.
-	Failure Failure `json:"failure"`
-
+	Attempt int64   `json:"attempt"`
+	Failure Failure `json:"failure"` // Required.
 	// Unique identifier for the activity task within the workflow.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -168,108 +111,65 @@ type ActivityTaskFailedAttributes struct {
 // Emitted when an activity task fails after exhausting all retry attempts.
 //
 // This is a terminal event indicating the activity could not complete successfully.
-//
 // Source: #/components/schemas/ActivityTaskFailedResponse
 type ActivityTaskFailedResponse struct {
-	// Required.
-	Attributes ActivityTaskFailedAttributes `json:"attributes"`
-
+	Attributes ActivityTaskFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "ACTIVITY_TASK_FAILED".
-	//
-	// Required.
+	// Default: "ACTIVITY_TASK_FAILED". Required.
 	EventType ActivityTaskFailedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/ActivityTaskFailedResponse/properties/event_type
 type ActivityTaskFailedResponseEventType string
 
-// Values of ActivityTaskFailedResponseEventType, as sent on the wire.
-const (
-	ActivityTaskFailedResponseEventTypeActivityTaskFailed ActivityTaskFailedResponseEventType = "ACTIVITY_TASK_FAILED"
-)
-
-// MarshalText writes ActivityTaskFailedResponseEventType, ActivityTaskFailedResponseEventTypeActivityTaskFailed when it is empty: ActivityTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v ActivityTaskFailedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ActivityTaskFailedResponseEventTypeActivityTaskFailed))
-}
+const ActivityTaskFailedResponseEventTypeActivityTaskFailed ActivityTaskFailedResponseEventType = "ACTIVITY_TASK_FAILED" // the only value of ActivityTaskFailedResponseEventType, as sent on the wire
 
 // Attributes for activity task retrying events.
-//
 // Source: #/components/schemas/ActivityTaskRetryingAttributes
 type ActivityTaskRetryingAttributes struct {
 	// The registered name of the activity being executed.
-	//
 	// Required.
 	ActivityName string `json:"activity_name"`
-
 	// The attempt number that failed (1-indexed).
-	//
 	// Required.
-	Attempt int64 `json:"attempt"`
-
-	// Required.
-	Failure Failure `json:"failure"`
-
+	Attempt int64   `json:"attempt"`
+	Failure Failure `json:"failure"` // Required.
 	// Unique identifier for the activity task within the workflow.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -277,103 +177,62 @@ type ActivityTaskRetryingAttributes struct {
 // Emitted when an activity task fails and will be retried.
 //
 // Contains information about the failed attempt and the error that occurred.
-//
 // Source: #/components/schemas/ActivityTaskRetryingResponse
 type ActivityTaskRetryingResponse struct {
-	// Required.
-	Attributes ActivityTaskRetryingAttributes `json:"attributes"`
-
+	Attributes ActivityTaskRetryingAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "ACTIVITY_TASK_RETRYING".
-	//
-	// Required.
+	// Default: "ACTIVITY_TASK_RETRYING". Required.
 	EventType ActivityTaskRetryingResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/ActivityTaskRetryingResponse/properties/event_type
 type ActivityTaskRetryingResponseEventType string
 
-// Values of ActivityTaskRetryingResponseEventType, as sent on the wire.
-const (
-	ActivityTaskRetryingResponseEventTypeActivityTaskRetrying ActivityTaskRetryingResponseEventType = "ACTIVITY_TASK_RETRYING"
-)
-
-// MarshalText writes ActivityTaskRetryingResponseEventType, ActivityTaskRetryingResponseEventTypeActivityTaskRetrying when it is empty: ActivityTaskRetryingResponseEventType may hold that value only, so a field left unset still sends it.
-func (v ActivityTaskRetryingResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ActivityTaskRetryingResponseEventTypeActivityTaskRetrying))
-}
+const ActivityTaskRetryingResponseEventTypeActivityTaskRetrying ActivityTaskRetryingResponseEventType = "ACTIVITY_TASK_RETRYING" // the only value of ActivityTaskRetryingResponseEventType, as sent on the wire
 
 // Attributes for activity task started events.
-//
 // Source: #/components/schemas/ActivityTaskStartedAttributesResponse
 type ActivityTaskStartedAttributesResponse struct {
 	// The registered name of the activity being executed.
-	//
 	// Required.
-	ActivityName string `json:"activity_name"`
-
-	// Required.
-	Input JSONPayloadResponse `json:"input"`
-
+	ActivityName string              `json:"activity_name"`
+	Input        JSONPayloadResponse `json:"input"` // Required.
 	// Unique identifier for the activity task within the workflow.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -382,162 +241,90 @@ type ActivityTaskStartedAttributesResponse struct {
 //
 // This is the first event for an activity, emitted on the first attempt only. Subsequent retry
 // attempts emit ACTIVITY_TASK_RETRYING instead.
-//
 // Source: #/components/schemas/ActivityTaskStartedResponse
 type ActivityTaskStartedResponse struct {
-	// Required.
-	Attributes ActivityTaskStartedAttributesResponse `json:"attributes"`
-
+	Attributes ActivityTaskStartedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "ACTIVITY_TASK_STARTED".
-	//
-	// Required.
+	// Default: "ACTIVITY_TASK_STARTED". Required.
 	EventType ActivityTaskStartedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/ActivityTaskStartedResponse/properties/event_type
 type ActivityTaskStartedResponseEventType string
 
-// Values of ActivityTaskStartedResponseEventType, as sent on the wire.
-const (
-	ActivityTaskStartedResponseEventTypeActivityTaskStarted ActivityTaskStartedResponseEventType = "ACTIVITY_TASK_STARTED"
-)
-
-// MarshalText writes ActivityTaskStartedResponseEventType, ActivityTaskStartedResponseEventTypeActivityTaskStarted when it is empty: ActivityTaskStartedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v ActivityTaskStartedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ActivityTaskStartedResponseEventTypeActivityTaskStarted))
-}
+const ActivityTaskStartedResponseEventTypeActivityTaskStarted ActivityTaskStartedResponseEventType = "ACTIVITY_TASK_STARTED" // the only value of ActivityTaskStartedResponseEventType, as sent on the wire
 
 // AgentHandoffDoneEvent is an object of the spec.
-//
 // Source: #/components/schemas/AgentHandoffDoneEvent
 type AgentHandoffDoneEvent struct {
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Id string `json:"id"`
-
-	// Required.
-	NextAgentId string `json:"next_agent_id"`
-
-	// Required.
-	NextAgentName string `json:"next_agent_name"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Default: "agent.handoff.done".
-	Type *AgentHandoffDoneEventType `json:"type,omitzero"`
+	CreatedAt     *time.Time                 `json:"created_at,omitzero"`
+	Id            string                     `json:"id"`                    // Required.
+	NextAgentId   string                     `json:"next_agent_id"`         // Required.
+	NextAgentName string                     `json:"next_agent_name"`       // Required.
+	OutputIndex   *int64                     `json:"output_index,omitzero"` // Default: 0.
+	Type          *AgentHandoffDoneEventType `json:"type,omitzero"`         // Default: "agent.handoff.done".
 }
 
 // AgentHandoffDoneEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AgentHandoffDoneEvent/properties/type
 type AgentHandoffDoneEventType string
 
-// Values of AgentHandoffDoneEventType, as sent on the wire.
-const (
-	AgentHandoffDoneEventTypeAgentHandoffDone AgentHandoffDoneEventType = "agent.handoff.done"
-)
-
-// MarshalText writes AgentHandoffDoneEventType, AgentHandoffDoneEventTypeAgentHandoffDone when it is empty: AgentHandoffDoneEventType may hold that value only, so a field left unset still sends it.
-func (v AgentHandoffDoneEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(AgentHandoffDoneEventTypeAgentHandoffDone))
-}
+const AgentHandoffDoneEventTypeAgentHandoffDone AgentHandoffDoneEventType = "agent.handoff.done" // the only value of AgentHandoffDoneEventType, as sent on the wire
 
 // AgentHandoffEntry is an object of the spec.
-//
 // Source: #/components/schemas/AgentHandoffEntry
 type AgentHandoffEntry struct {
-	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
-	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
-	Id          *string                     `json:"id,omitzero"`
-
-	// Required.
-	NextAgentId string `json:"next_agent_id"`
-
-	// Required.
-	NextAgentName string `json:"next_agent_name"`
-
-	// Default: "entry".
-	Object *AgentHandoffEntryObject `json:"object,omitzero"`
-
-	// Required.
-	PreviousAgentId string `json:"previous_agent_id"`
-
-	// Required.
-	PreviousAgentName string `json:"previous_agent_name"`
-
-	// Default: "agent.handoff".
-	Type *AgentHandoffEntryType `json:"type,omitzero"`
+	CompletedAt       openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
+	CreatedAt         *time.Time                  `json:"created_at,omitzero"`
+	Id                *string                     `json:"id,omitzero"`
+	NextAgentId       string                      `json:"next_agent_id"`       // Required.
+	NextAgentName     string                      `json:"next_agent_name"`     // Required.
+	Object            *AgentHandoffEntryObject    `json:"object,omitzero"`     // Default: "entry".
+	PreviousAgentId   string                      `json:"previous_agent_id"`   // Required.
+	PreviousAgentName string                      `json:"previous_agent_name"` // Required.
+	Type              *AgentHandoffEntryType      `json:"type,omitzero"`       // Default: "agent.handoff".
 }
 
 // AgentHandoffEntryObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AgentHandoffEntry/properties/object
 type AgentHandoffEntryObject string
 
-// Values of AgentHandoffEntryObject, as sent on the wire.
-const (
-	AgentHandoffEntryObjectEntry AgentHandoffEntryObject = "entry"
-)
+const AgentHandoffEntryObjectEntry AgentHandoffEntryObject = "entry" // the only value of AgentHandoffEntryObject, as sent on the wire
 
 // MarshalText writes AgentHandoffEntryObject, AgentHandoffEntryObjectEntry when it is empty: AgentHandoffEntryObject may hold that value only, so a field left unset still sends it.
 func (v AgentHandoffEntryObject) MarshalText() ([]byte, error) {
@@ -545,14 +332,10 @@ func (v AgentHandoffEntryObject) MarshalText() ([]byte, error) {
 }
 
 // AgentHandoffEntryType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AgentHandoffEntry/properties/type
 type AgentHandoffEntryType string
 
-// Values of AgentHandoffEntryType, as sent on the wire.
-const (
-	AgentHandoffEntryTypeAgentHandoff AgentHandoffEntryType = "agent.handoff"
-)
+const AgentHandoffEntryTypeAgentHandoff AgentHandoffEntryType = "agent.handoff" // the only value of AgentHandoffEntryType, as sent on the wire
 
 // MarshalText writes AgentHandoffEntryType, AgentHandoffEntryTypeAgentHandoff when it is empty: AgentHandoffEntryType may hold that value only, so a field left unset still sends it.
 func (v AgentHandoffEntryType) MarshalText() ([]byte, error) {
@@ -560,77 +343,48 @@ func (v AgentHandoffEntryType) MarshalText() ([]byte, error) {
 }
 
 // AgentHandoffStartedEvent is an object of the spec.
-//
 // Source: #/components/schemas/AgentHandoffStartedEvent
 type AgentHandoffStartedEvent struct {
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Id string `json:"id"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Required.
-	PreviousAgentId string `json:"previous_agent_id"`
-
-	// Required.
-	PreviousAgentName string `json:"previous_agent_name"`
-
-	// Default: "agent.handoff.started".
-	Type *AgentHandoffStartedEventType `json:"type,omitzero"`
+	CreatedAt         *time.Time                    `json:"created_at,omitzero"`
+	Id                string                        `json:"id"`                    // Required.
+	OutputIndex       *int64                        `json:"output_index,omitzero"` // Default: 0.
+	PreviousAgentId   string                        `json:"previous_agent_id"`     // Required.
+	PreviousAgentName string                        `json:"previous_agent_name"`   // Required.
+	Type              *AgentHandoffStartedEventType `json:"type,omitzero"`         // Default: "agent.handoff.started".
 }
 
 // AgentHandoffStartedEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AgentHandoffStartedEvent/properties/type
 type AgentHandoffStartedEventType string
 
-// Values of AgentHandoffStartedEventType, as sent on the wire.
-const (
-	AgentHandoffStartedEventTypeAgentHandoffStarted AgentHandoffStartedEventType = "agent.handoff.started"
-)
-
-// MarshalText writes AgentHandoffStartedEventType, AgentHandoffStartedEventTypeAgentHandoffStarted when it is empty: AgentHandoffStartedEventType may hold that value only, so a field left unset still sends it.
-func (v AgentHandoffStartedEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(AgentHandoffStartedEventTypeAgentHandoffStarted))
-}
+const AgentHandoffStartedEventTypeAgentHandoffStarted AgentHandoffStartedEventType = "agent.handoff.started" // the only value of AgentHandoffStartedEventType, as sent on the wire
 
 // AgentsApiV1ConversationsStartStreamInput is the input of AgentsApiV1ConversationsStartStream.
-//
 // Source: #/paths/~1v1~1conversations%23stream/post
 type AgentsApiV1ConversationsStartStreamInput struct {
 	// Body is the JSON request body.
-	//
 	// Required.
 	Body ConversationStreamRequest `json:"-"`
 }
 
 // AssistantMessage is an object of the spec.
-//
 // Source: #/components/schemas/AssistantMessage
 type AssistantMessage struct {
 	Content openapi.Nullable[AssistantMessageContent] `json:"content,omitzero"`
-
 	// Set this to `true` when adding an assistant message as prefix to condition the model response.
 	// The role of the prefix message is to force the model to start its answer by the content of the
 	// message.
-	//
 	// Default: false.
-	Prefix *bool `json:"prefix,omitzero"`
-
-	// Default: "assistant".
-	Role      *AssistantMessageRole        `json:"role,omitzero"`
+	Prefix    *bool                        `json:"prefix,omitzero"`
+	Role      *AssistantMessageRole        `json:"role,omitzero"` // Default: "assistant".
 	ToolCalls openapi.Nullable[[]ToolCall] `json:"tool_calls,omitzero"`
 }
 
 // AssistantMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/AssistantMessage/properties/content
 type AssistantMessageContent struct {
 	String           *string
 	ContentChunkList *[]ContentChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -640,25 +394,18 @@ func (u AssistantMessageContent) MarshalJSON() ([]byte, error) {
 	return unionAssistantMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
-// unionAssistantMessageContent tells openapi.Union.DecodeInto how to recognise each variant of AssistantMessageContent.
 var unionAssistantMessageContent = openapi.Union{Name: "AssistantMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *AssistantMessageContent) UnmarshalJSON(b []byte) error {
 	return unionAssistantMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // AssistantMessageRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AssistantMessage/properties/role
 type AssistantMessageRole string
 
-// Values of AssistantMessageRole, as sent on the wire.
-const (
-	AssistantMessageRoleAssistant AssistantMessageRole = "assistant"
-)
+const AssistantMessageRoleAssistant AssistantMessageRole = "assistant" // the only value of AssistantMessageRole, as sent on the wire
 
 // MarshalText writes AssistantMessageRole, AssistantMessageRoleAssistant when it is empty: AssistantMessageRole may hold that value only, so a field left unset still sends it.
 func (v AssistantMessageRole) MarshalText() ([]byte, error) {
@@ -666,23 +413,17 @@ func (v AssistantMessageRole) MarshalText() ([]byte, error) {
 }
 
 // AudioChunk is an object of the spec.
-//
 // Source: #/components/schemas/AudioChunk
 type AudioChunk struct {
-	// Required.
-	InputAudio AudioChunkInputAudio `json:"input_audio"`
-
-	// Default: "input_audio".
-	Type *AudioChunkType `json:"type,omitzero"`
+	InputAudio AudioChunkInputAudio `json:"input_audio"`   // Required.
+	Type       *AudioChunkType      `json:"type,omitzero"` // Default: "input_audio".
 }
 
 // AudioChunkInputAudio is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/AudioChunk/properties/input_audio
 type AudioChunkInputAudio struct {
 	String *string
 	Bytes  *[]byte
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -692,25 +433,18 @@ func (u AudioChunkInputAudio) MarshalJSON() ([]byte, error) {
 	return unionAudioChunkInputAudio.Marshal(u.Raw, u.String, u.Bytes)
 }
 
-// unionAudioChunkInputAudio tells openapi.Union.DecodeInto how to recognise each variant of AudioChunkInputAudio.
 var unionAudioChunkInputAudio = openapi.Union{Name: "AudioChunkInputAudio", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Bytes", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *AudioChunkInputAudio) UnmarshalJSON(b []byte) error {
 	return unionAudioChunkInputAudio.Unmarshal(b, &u.Raw, &u.String, &u.Bytes)
 }
 
 // AudioChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/AudioChunk/properties/type
 type AudioChunkType string
 
-// Values of AudioChunkType, as sent on the wire.
-const (
-	AudioChunkTypeInputAudio AudioChunkType = "input_audio"
-)
+const AudioChunkTypeInputAudio AudioChunkType = "input_audio" // the only value of AudioChunkType, as sent on the wire
 
 // MarshalText writes AudioChunkType, AudioChunkTypeInputAudio when it is empty: AudioChunkType may hold that value only, so a field left unset still sends it.
 func (v AudioChunkType) MarshalText() ([]byte, error) {
@@ -718,7 +452,6 @@ func (v AudioChunkType) MarshalText() ([]byte, error) {
 }
 
 // BuiltInConnectors is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/BuiltInConnectors
 type BuiltInConnectors string
 
@@ -735,31 +468,24 @@ const (
 //
 // It embeds ChatCompletionResponse, the decoded response body, so its fields are read on the
 // output directly.
-//
 // Source: #/paths/~1v1~1chat~1completions/post
 type ChatCompleteOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// ChatCompletionResponse is the decoded response body; its fields and JSON methods are promoted.
 	ChatCompletionResponse
 }
 
 // ChatCompletionChoice is an object of the spec.
-//
 // Source: #/components/schemas/ChatCompletionChoice
 type ChatCompletionChoice struct {
-	// Required.
-	FinishReason ChatCompletionChoiceFinishReason `json:"finish_reason"`
-
-	// Required.
-	Index    int64             `json:"index"`
-	Message  *AssistantMessage `json:"message,omitzero"`
-	Messages []DeltaMessage    `json:"messages,omitzero"`
+	FinishReason ChatCompletionChoiceFinishReason `json:"finish_reason"` // Required.
+	Index        int64                            `json:"index"`         // Required.
+	Message      *AssistantMessage                `json:"message,omitzero"`
+	Messages     []DeltaMessage                   `json:"messages,omitzero"`
 }
 
 // ChatCompletionChoiceFinishReason is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ChatCompletionChoice/properties/finish_reason
 type ChatCompletionChoiceFinishReason string
 
@@ -773,7 +499,6 @@ const (
 )
 
 // ChatCompletionRequest is the input of ChatComplete.
-//
 // Source: #/components/schemas/ChatCompletionRequest
 type ChatCompletionRequest struct {
 	// The `frequency_penalty` penalizes the repetition of words based on their frequency in the
@@ -781,91 +506,67 @@ type ChatCompletionRequest struct {
 	// already appeared frequently in the output, promoting diversity and reducing repetition.
 	FrequencyPenalty openapi.Nullable[float64]           `json:"frequency_penalty,omitzero"`
 	Guardrails       openapi.Nullable[[]GuardrailConfig] `json:"guardrails,omitzero"`
-
 	// The maximum number of tokens to generate in the completion. The token count of your prompt plus
 	// `max_tokens` cannot exceed the model's context length.
 	MaxTokens openapi.Nullable[int64] `json:"max_tokens,omitzero"`
-
 	// The prompt(s) to generate completions for, encoded as a list of dict with role and content.
-	//
 	// Required.
 	Messages []ChatCompletionRequestMessagesItem          `json:"messages"`
 	Metadata openapi.Nullable[map[string]json.RawMessage] `json:"metadata,omitzero"`
-
 	// ID of the model to use. You can use the List Available Models API to see all of your available
 	// models, or see our Model overview for model descriptions.
-	//
 	// Required.
 	Model string `json:"model"`
-
 	// Number of completions to return for each request, input tokens are only billed once.
 	N openapi.Nullable[int64] `json:"n,omitzero"`
-
 	// Whether to enable parallel function calling during tool use, when enabled the model can call
 	// multiple tools in parallel.
-	//
 	// Default: true.
-	ParallelToolCalls *bool `json:"parallel_tool_calls,omitzero"`
-
-	// Default: {"content":"","type":"content"}.
-	Prediction *Prediction `json:"prediction,omitzero"`
-
+	ParallelToolCalls *bool       `json:"parallel_tool_calls,omitzero"`
+	Prediction        *Prediction `json:"prediction,omitzero"` // Default: {"content":"","type":"content"}.
 	// The `presence_penalty` determines how much the model penalizes the repetition of words or
 	// phrases. A higher presence penalty encourages the model to use a wider variety of words and
 	// phrases, making the output more diverse and creative.
 	PresencePenalty openapi.Nullable[float64] `json:"presence_penalty,omitzero"`
 	PromptCacheKey  openapi.Nullable[string]  `json:"prompt_cache_key,omitzero"`
-
 	// Allows toggling between the reasoning mode and no system prompt. When set to `reasoning` the
 	// system prompt for reasoning models will be used.
 	PromptMode openapi.Nullable[ChatCompletionRequestPromptMode] `json:"prompt_mode,omitzero"`
-
 	// The seed to use for random sampling. If set, different calls will generate deterministic
 	// results.
 	RandomSeed      openapi.Nullable[int64]           `json:"random_seed,omitzero"`
 	ReasoningEffort openapi.Nullable[ReasoningEffort] `json:"reasoning_effort,omitzero"`
 	ResponseFormat  *ResponseFormat                   `json:"response_format,omitzero"`
-
 	// Whether to inject a safety prompt before all conversations.
-	//
 	// Default: false.
 	SafePrompt *bool `json:"safe_prompt,omitzero"`
-
 	// Determines whether to serve the request using priority or standard capacity.
 	ServiceTier openapi.Nullable[RequestedServiceTier] `json:"service_tier,omitzero"`
-
 	// Stop generation if this token is detected. Or if one of these tokens is detected when providing
 	// an array
 	Stop openapi.Nullable[ChatCompletionRequestStop] `json:"stop,omitzero"`
-
 	// Whether to stream back partial progress. If set, tokens will be sent as data-only server-side
 	// events as they become available, with the stream terminated by a data: [DONE] message.
 	// Otherwise, the server will hold the request open until the timeout or until completion, with the
 	// response containing the full result as JSON.
-	//
 	// Default: false.
 	Stream *bool `json:"stream,omitzero"`
-
 	// What sampling temperature to use, we recommend between 0.0 and 0.7. Higher values like 0.7 will
 	// make the output more random, while lower values like 0.2 will make it more focused and
 	// deterministic. We generally recommend altering this or `top_p` but not both. The default value
 	// varies depending on the model you are targeting. Call the `/models` endpoint to retrieve the
 	// appropriate value.
 	Temperature openapi.Nullable[float64] `json:"temperature,omitzero"`
-
 	// Controls which (if any) tool is called by the model. `none` means the model will not call any
 	// tool and instead generates a message. `auto` means the model can pick between generating a
 	// message or calling one or more tools. `any` or `required` means the model must call one or more
 	// tools. Specifying a particular tool via `{"type": "function", "function": {"name":
 	// "my_function"}}` forces the model to call that tool.
-	//
 	// Default: "auto".
 	ToolChoice *ChatCompletionRequestToolChoice `json:"tool_choice,omitzero"`
-
 	// A list of tools the model may call. Use this to provide a list of functions the model may
 	// generate JSON inputs for.
 	Tools openapi.Nullable[[]ChatCompletionRequestToolsItem] `json:"tools,omitzero"`
-
 	// Nucleus sampling, where the model considers the results of the tokens with `top_p` probability
 	// mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We
 	// generally recommend altering this or `temperature` but not both.
@@ -873,14 +574,12 @@ type ChatCompletionRequest struct {
 }
 
 // ChatCompletionRequestMessagesItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ChatCompletionRequest/properties/messages/items
 type ChatCompletionRequestMessagesItem struct {
 	SystemMessage    *SystemMessage
 	UserMessage      *UserMessage
 	AssistantMessage *AssistantMessage
 	ToolMessage      *ToolMessage
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -890,19 +589,15 @@ func (u ChatCompletionRequestMessagesItem) MarshalJSON() ([]byte, error) {
 	return unionChatCompletionRequestMessagesItem.Marshal(u.Raw, u.SystemMessage, u.UserMessage, u.AssistantMessage, u.ToolMessage)
 }
 
-// unionChatCompletionRequestMessagesItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestMessagesItem.
 var unionChatCompletionRequestMessagesItem = openapi.Union{Name: "ChatCompletionRequestMessagesItem", Discriminator: "role", Variants: []openapi.Variant{{Name: "SystemMessage", Tags: []string{"SystemMessage", "system"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"system\""}, Properties: []string{"content", "role"}}, {Name: "UserMessage", Tags: []string{"UserMessage", "user"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"user\""}, Properties: []string{"content", "role"}}, {Name: "AssistantMessage", Tags: []string{"AssistantMessage", "assistant"}, Type: "object", Const: []string{"role", "\"assistant\""}, Properties: []string{"content", "prefix", "role", "tool_calls"}}, {Name: "ToolMessage", Tags: []string{"ToolMessage", "tool"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"tool\""}, Properties: []string{"content", "name", "role", "tool_call_id"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ChatCompletionRequestMessagesItem) UnmarshalJSON(b []byte) error {
 	return unionChatCompletionRequestMessagesItem.Unmarshal(b, &u.Raw, &u.SystemMessage, &u.UserMessage, &u.AssistantMessage, &u.ToolMessage)
 }
 
 // Allows toggling between the reasoning mode and no system prompt. When set to `reasoning` the
 // system prompt for reasoning models will be used.
-//
 // Source: #/components/schemas/ChatCompletionRequest/properties/prompt_mode
 type ChatCompletionRequestPromptMode string
 
@@ -921,12 +616,10 @@ func (v ChatCompletionRequestPromptMode) MarshalText() ([]byte, error) {
 
 // Stop generation if this token is detected. Or if one of these tokens is detected when providing
 // an array
-//
 // Source: #/components/schemas/ChatCompletionRequest/properties/stop
 type ChatCompletionRequestStop struct {
 	String     *string
 	StringList *[]string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -936,12 +629,9 @@ func (u ChatCompletionRequestStop) MarshalJSON() ([]byte, error) {
 	return unionChatCompletionRequestStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
-// unionChatCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestStop.
 var unionChatCompletionRequestStop = openapi.Union{Name: "ChatCompletionRequestStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ChatCompletionRequestStop) UnmarshalJSON(b []byte) error {
 	return unionChatCompletionRequestStop.Unmarshal(b, &u.Raw, &u.String, &u.StringList)
 }
@@ -951,12 +641,10 @@ func (u *ChatCompletionRequestStop) UnmarshalJSON(b []byte) error {
 // message or calling one or more tools. `any` or `required` means the model must call one or more
 // tools. Specifying a particular tool via `{"type": "function", "function": {"name":
 // "my_function"}}` forces the model to call that tool.
-//
 // Source: #/components/schemas/ChatCompletionRequest/properties/tool_choice
 type ChatCompletionRequestToolChoice struct {
 	ToolChoice     *ToolChoice
 	ToolChoiceEnum *ToolChoiceEnum
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -966,18 +654,14 @@ func (u ChatCompletionRequestToolChoice) MarshalJSON() ([]byte, error) {
 	return unionChatCompletionRequestToolChoice.Marshal(u.Raw, u.ToolChoice, u.ToolChoiceEnum)
 }
 
-// unionChatCompletionRequestToolChoice tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolChoice.
 var unionChatCompletionRequestToolChoice = openapi.Union{Name: "ChatCompletionRequestToolChoice", Variants: []openapi.Variant{{Name: "ToolChoice", Type: "object"}, {Name: "ToolChoiceEnum", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ChatCompletionRequestToolChoice) UnmarshalJSON(b []byte) error {
 	return unionChatCompletionRequestToolChoice.Unmarshal(b, &u.Raw, &u.ToolChoice, &u.ToolChoiceEnum)
 }
 
 // ChatCompletionRequestToolsItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ChatCompletionRequest/properties/tools/anyOf/0/items
 type ChatCompletionRequestToolsItem struct {
 	Tool                 *Tool
@@ -987,7 +671,6 @@ type ChatCompletionRequestToolsItem struct {
 	ImageGenerationTool  *ImageGenerationTool
 	DocumentLibraryTool  *DocumentLibraryTool
 	CustomConnector      *CustomConnector
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -997,44 +680,26 @@ func (u ChatCompletionRequestToolsItem) MarshalJSON() ([]byte, error) {
 	return unionChatCompletionRequestToolsItem.Marshal(u.Raw, u.Tool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
-// unionChatCompletionRequestToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ChatCompletionRequestToolsItem.
 var unionChatCompletionRequestToolsItem = openapi.Union{Name: "ChatCompletionRequestToolsItem", Discriminator: "type", Variants: []openapi.Variant{{Name: "Tool", Tags: []string{"Tool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}}, {Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}}, {Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ChatCompletionRequestToolsItem) UnmarshalJSON(b []byte) error {
 	return unionChatCompletionRequestToolsItem.Unmarshal(b, &u.Raw, &u.Tool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
 }
 
 // ChatCompletionResponse is an object of the spec.
-//
 // Source: #/components/schemas/ChatCompletionResponse
 type ChatCompletionResponse struct {
-	// Required.
-	Choices []ChatCompletionChoice `json:"choices"`
-
-	// Required.
-	Created int64 `json:"created"`
-
-	// Required.
-	Data json.RawMessage `json:"data"`
-
-	// Required.
-	Id string `json:"id"`
-
-	// Required.
-	Model string `json:"model"`
-
-	// Required.
-	Object string `json:"object"`
-
-	// Required.
-	Usage UsageInfo `json:"usage"`
+	Choices []ChatCompletionChoice `json:"choices"` // Required.
+	Created int64                  `json:"created"` // Required.
+	Data    json.RawMessage        `json:"data"`    // Required.
+	Id      string                 `json:"id"`      // Required.
+	Model   string                 `json:"model"`   // Required.
+	Object  string                 `json:"object"`  // Required.
+	Usage   UsageInfo              `json:"usage"`   // Required.
 }
 
 // ChatCompletionResponseBase is an object of the spec.
-//
 // Source: #/components/schemas/ChatCompletionResponseBase
 type ChatCompletionResponseBase struct {
 	Created *int64     `json:"created,omitzero"`
@@ -1045,24 +710,17 @@ type ChatCompletionResponseBase struct {
 }
 
 // CodeInterpreterTool is an object of the spec.
-//
 // Source: #/components/schemas/CodeInterpreterTool
 type CodeInterpreterTool struct {
 	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
-
-	// Default: "code_interpreter".
-	Type *CodeInterpreterToolType `json:"type,omitzero"`
+	Type              *CodeInterpreterToolType            `json:"type,omitzero"` // Default: "code_interpreter".
 }
 
 // CodeInterpreterToolType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/CodeInterpreterTool/properties/type
 type CodeInterpreterToolType string
 
-// Values of CodeInterpreterToolType, as sent on the wire.
-const (
-	CodeInterpreterToolTypeCodeInterpreter CodeInterpreterToolType = "code_interpreter"
-)
+const CodeInterpreterToolTypeCodeInterpreter CodeInterpreterToolType = "code_interpreter" // the only value of CodeInterpreterToolType, as sent on the wire
 
 // MarshalText writes CodeInterpreterToolType, CodeInterpreterToolTypeCodeInterpreter when it is empty: CodeInterpreterToolType may hold that value only, so a field left unset still sends it.
 func (v CodeInterpreterToolType) MarshalText() ([]byte, error) {
@@ -1070,7 +728,6 @@ func (v CodeInterpreterToolType) MarshalText() ([]byte, error) {
 }
 
 // White-listed arguments from the completion API
-//
 // Source: #/components/schemas/CompletionArgs
 type CompletionArgs struct {
 	FrequencyPenalty openapi.Nullable[float64]            `json:"frequency_penalty,omitzero"`
@@ -1082,19 +739,15 @@ type CompletionArgs struct {
 	ResponseFormat   openapi.Nullable[ResponseFormat]     `json:"response_format,omitzero"`
 	Stop             openapi.Nullable[CompletionArgsStop] `json:"stop,omitzero"`
 	Temperature      openapi.Nullable[float64]            `json:"temperature,omitzero"`
-
-	// Default: "auto".
-	ToolChoice *ToolChoiceEnum           `json:"tool_choice,omitzero"`
-	TopP       openapi.Nullable[float64] `json:"top_p,omitzero"`
+	ToolChoice       *ToolChoiceEnum                      `json:"tool_choice,omitzero"` // Default: "auto".
+	TopP             openapi.Nullable[float64]            `json:"top_p,omitzero"`
 }
 
 // CompletionArgsStop is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/CompletionArgsStop
 type CompletionArgsStop struct {
 	String     *string
 	StringList *[]string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1104,58 +757,40 @@ func (u CompletionArgsStop) MarshalJSON() ([]byte, error) {
 	return unionCompletionArgsStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
-// unionCompletionArgsStop tells openapi.Union.DecodeInto how to recognise each variant of CompletionArgsStop.
 var unionCompletionArgsStop = openapi.Union{Name: "CompletionArgsStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *CompletionArgsStop) UnmarshalJSON(b []byte) error {
 	return unionCompletionArgsStop.Unmarshal(b, &u.Raw, &u.String, &u.StringList)
 }
 
 // CompletionChunk is an object of the spec.
-//
 // Source: #/components/schemas/CompletionChunk
 type CompletionChunk struct {
-	// Required.
-	Choices []CompletionResponseStreamChoice `json:"choices"`
+	Choices []CompletionResponseStreamChoice `json:"choices"` // Required.
 	Created *int64                           `json:"created,omitzero"`
-
-	// Required.
-	Id string `json:"id"`
-
-	// Required.
-	Model  string     `json:"model"`
-	Object *string    `json:"object,omitzero"`
-	Usage  *UsageInfo `json:"usage,omitzero"`
+	Id      string                           `json:"id"`    // Required.
+	Model   string                           `json:"model"` // Required.
+	Object  *string                          `json:"object,omitzero"`
+	Usage   *UsageInfo                       `json:"usage,omitzero"`
 }
 
 // CompletionEvent is an object of the spec.
-//
 // Source: #/components/schemas/CompletionEvent
 type CompletionEvent struct {
-	// Required.
-	Data CompletionChunk `json:"data"`
+	Data CompletionChunk `json:"data"` // Required.
 }
 
 // CompletionResponseStreamChoice is an object of the spec.
-//
 // Source: #/components/schemas/CompletionResponseStreamChoice
 type CompletionResponseStreamChoice struct {
-	// Required.
-	Delta DeltaMessage `json:"delta"`
-
-	// Required; nil is sent as null.
-	FinishReason *CompletionResponseStreamChoiceFinishReason `json:"finish_reason"`
-
-	// Required.
-	Index int64 `json:"index"`
+	Delta        DeltaMessage                                `json:"delta"`         // Required.
+	FinishReason *CompletionResponseStreamChoiceFinishReason `json:"finish_reason"` // Required; nil is sent as null.
+	Index        int64                                       `json:"index"`         // Required.
 }
 
 // CompletionResponseStreamChoiceFinishReason is an enumeration of the spec: one constant per
 // value.
-//
 // Source: #/components/schemas/CompletionResponseStreamChoice/properties/finish_reason
 type CompletionResponseStreamChoiceFinishReason string
 
@@ -1168,7 +803,6 @@ const (
 )
 
 // ContentChunk is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ContentChunk
 type ContentChunk struct {
 	TextChunk        *TextChunk
@@ -1178,7 +812,6 @@ type ContentChunk struct {
 	FileChunk        *FileChunk
 	ThinkChunk       *ThinkChunk
 	AudioChunk       *AudioChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1188,29 +821,21 @@ func (u ContentChunk) MarshalJSON() ([]byte, error) {
 	return unionContentChunk.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.DocumentURLChunk, u.ReferenceChunk, u.FileChunk, u.ThinkChunk, u.AudioChunk)
 }
 
-// unionContentChunk tells openapi.Union.DecodeInto how to recognise each variant of ContentChunk.
 var unionContentChunk = openapi.Union{Name: "ContentChunk", Discriminator: "type", Variants: []openapi.Variant{{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Tags: []string{"ImageURLChunk", "image_url"}, Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "DocumentURLChunk", Tags: []string{"DocumentURLChunk", "document_url"}, Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ReferenceChunk", Tags: []string{"ReferenceChunk", "reference"}, Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}}, {Name: "FileChunk", Tags: []string{"FileChunk", "file"}, Type: "object", Required: []string{"file_id"}, Const: []string{"type", "\"file\""}, Properties: []string{"file_id", "type"}}, {Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "AudioChunk", Tags: []string{"AudioChunk", "input_audio"}, Type: "object", Required: []string{"input_audio"}, Const: []string{"type", "\"input_audio\""}, Properties: []string{"input_audio", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ContentChunk) UnmarshalJSON(b []byte) error {
 	return unionContentChunk.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.DocumentURLChunk, &u.ReferenceChunk, &u.FileChunk, &u.ThinkChunk, &u.AudioChunk)
 }
 
 // ConversationEvents is an object of the spec.
-//
 // Source: #/components/schemas/ConversationEvents
 type ConversationEvents struct {
-	// Required.
-	Data ConversationEventsData `json:"data"`
-
-	// Required.
-	Event SSETypes `json:"event"`
+	Data  ConversationEventsData `json:"data"`  // Required.
+	Event SSETypes               `json:"event"` // Required.
 }
 
 // ConversationEventsData is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ConversationEvents/properties/data
 type ConversationEventsData struct {
 	ResponseStartedEvent      *ResponseStartedEvent
@@ -1223,7 +848,6 @@ type ConversationEventsData struct {
 	FunctionCallEvent         *FunctionCallEvent
 	AgentHandoffStartedEvent  *AgentHandoffStartedEvent
 	AgentHandoffDoneEvent     *AgentHandoffDoneEvent
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1233,23 +857,18 @@ func (u ConversationEventsData) MarshalJSON() ([]byte, error) {
 	return unionConversationEventsData.Marshal(u.Raw, u.ResponseStartedEvent, u.ResponseDoneEvent, u.ResponseErrorEvent, u.ToolExecutionStartedEvent, u.ToolExecutionDeltaEvent, u.ToolExecutionDoneEvent, u.MessageOutputEvent, u.FunctionCallEvent, u.AgentHandoffStartedEvent, u.AgentHandoffDoneEvent)
 }
 
-// unionConversationEventsData tells openapi.Union.DecodeInto how to recognise each variant of ConversationEventsData.
 var unionConversationEventsData = openapi.Union{Name: "ConversationEventsData", Discriminator: "type", Variants: []openapi.Variant{{Name: "ResponseStartedEvent", Tags: []string{"ResponseStartedEvent", "conversation.response.started"}, Type: "object", Required: []string{"conversation_id"}, Const: []string{"type", "\"conversation.response.started\""}, Properties: []string{"conversation_id", "created_at", "type"}}, {Name: "ResponseDoneEvent", Tags: []string{"ResponseDoneEvent", "conversation.response.done"}, Type: "object", Required: []string{"usage"}, Const: []string{"type", "\"conversation.response.done\""}, Properties: []string{"created_at", "type", "usage"}}, {Name: "ResponseErrorEvent", Tags: []string{"ResponseErrorEvent", "conversation.response.error"}, Type: "object", Required: []string{"code", "message"}, Const: []string{"type", "\"conversation.response.error\""}, Properties: []string{"code", "created_at", "message", "type"}}, {Name: "ToolExecutionStartedEvent", Tags: []string{"ToolExecutionStartedEvent", "tool.execution.started"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.started\""}, Properties: []string{"agent_id", "arguments", "created_at", "id", "model", "name", "output_index", "type"}}, {Name: "ToolExecutionDeltaEvent", Tags: []string{"ToolExecutionDeltaEvent", "tool.execution.delta"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.delta\""}, Properties: []string{"arguments", "created_at", "id", "name", "output_index", "type"}}, {Name: "ToolExecutionDoneEvent", Tags: []string{"ToolExecutionDoneEvent", "tool.execution.done"}, Type: "object", Required: []string{"id", "name"}, Const: []string{"type", "\"tool.execution.done\""}, Properties: []string{"created_at", "id", "info", "name", "output_index", "type"}}, {Name: "MessageOutputEvent", Tags: []string{"MessageOutputEvent", "message.output.delta"}, Type: "object", Required: []string{"content", "id"}, Const: []string{"role", "\"assistant\"", "type", "\"message.output.delta\""}, Properties: []string{"agent_id", "content", "content_index", "created_at", "id", "model", "output_index", "role", "type"}}, {Name: "FunctionCallEvent", Tags: []string{"FunctionCallEvent", "function.call.delta"}, Type: "object", Required: []string{"arguments", "id", "name", "tool_call_id"}, Const: []string{"type", "\"function.call.delta\""}, Properties: []string{"agent_id", "arguments", "confirmation_status", "created_at", "id", "model", "name", "output_index", "tool_call_id", "type"}}, {Name: "AgentHandoffStartedEvent", Tags: []string{"AgentHandoffStartedEvent", "agent.handoff.started"}, Type: "object", Required: []string{"id", "previous_agent_id", "previous_agent_name"}, Const: []string{"type", "\"agent.handoff.started\""}, Properties: []string{"created_at", "id", "output_index", "previous_agent_id", "previous_agent_name", "type"}}, {Name: "AgentHandoffDoneEvent", Tags: []string{"AgentHandoffDoneEvent", "agent.handoff.done"}, Type: "object", Required: []string{"id", "next_agent_id", "next_agent_name"}, Const: []string{"type", "\"agent.handoff.done\""}, Properties: []string{"created_at", "id", "next_agent_id", "next_agent_name", "output_index", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ConversationEventsData) UnmarshalJSON(b []byte) error {
 	return unionConversationEventsData.Unmarshal(b, &u.Raw, &u.ResponseStartedEvent, &u.ResponseDoneEvent, &u.ResponseErrorEvent, &u.ToolExecutionStartedEvent, &u.ToolExecutionDeltaEvent, &u.ToolExecutionDoneEvent, &u.MessageOutputEvent, &u.FunctionCallEvent, &u.AgentHandoffStartedEvent, &u.AgentHandoffDoneEvent)
 }
 
 // ConversationInputs is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ConversationInputs
 type ConversationInputs struct {
 	String               *string
 	InputEntriesItemList *[]InputEntriesItem
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1259,18 +878,14 @@ func (u ConversationInputs) MarshalJSON() ([]byte, error) {
 	return unionConversationInputs.Marshal(u.Raw, u.String, u.InputEntriesItemList)
 }
 
-// unionConversationInputs tells openapi.Union.DecodeInto how to recognise each variant of ConversationInputs.
 var unionConversationInputs = openapi.Union{Name: "ConversationInputs", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "InputEntriesItemList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ConversationInputs) UnmarshalJSON(b []byte) error {
 	return unionConversationInputs.Unmarshal(b, &u.Raw, &u.String, &u.InputEntriesItemList)
 }
 
 // ConversationRequestBase is an object of the spec.
-//
 // Source: #/components/schemas/ConversationRequestBase
 type ConversationRequestBase struct {
 	AgentId          openapi.Nullable[string]                                  `json:"agent_id,omitzero"`
@@ -1279,25 +894,21 @@ type ConversationRequestBase struct {
 	Description      openapi.Nullable[string]                                  `json:"description,omitzero"`
 	Guardrails       openapi.Nullable[[]GuardrailConfig]                       `json:"guardrails,omitzero"`
 	HandoffExecution openapi.Nullable[ConversationRequestBaseHandoffExecution] `json:"handoff_execution,omitzero"`
-
-	// Required.
-	Inputs       ConversationInputs                                   `json:"inputs"`
-	Instructions openapi.Nullable[string]                             `json:"instructions,omitzero"`
-	Metadata     openapi.Nullable[map[string]json.RawMessage]         `json:"metadata,omitzero"`
-	Model        openapi.Nullable[string]                             `json:"model,omitzero"`
-	Name         openapi.Nullable[string]                             `json:"name,omitzero"`
-	Store        openapi.Nullable[bool]                               `json:"store,omitzero"`
-	Stream       openapi.Nullable[bool]                               `json:"stream,omitzero"`
-	Tools        openapi.Nullable[[]ConversationRequestBaseToolsItem] `json:"tools,omitzero"`
+	Inputs           ConversationInputs                                        `json:"inputs"` // Required.
+	Instructions     openapi.Nullable[string]                                  `json:"instructions,omitzero"`
+	Metadata         openapi.Nullable[map[string]json.RawMessage]              `json:"metadata,omitzero"`
+	Model            openapi.Nullable[string]                                  `json:"model,omitzero"`
+	Name             openapi.Nullable[string]                                  `json:"name,omitzero"`
+	Store            openapi.Nullable[bool]                                    `json:"store,omitzero"`
+	Stream           openapi.Nullable[bool]                                    `json:"stream,omitzero"`
+	Tools            openapi.Nullable[[]ConversationRequestBaseToolsItem]      `json:"tools,omitzero"`
 }
 
 // ConversationRequestBaseAgentVersion is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ConversationRequestBase/properties/agent_version
 type ConversationRequestBaseAgentVersion struct {
 	String *string
 	Int64  *int64
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1307,18 +918,14 @@ func (u ConversationRequestBaseAgentVersion) MarshalJSON() ([]byte, error) {
 	return unionConversationRequestBaseAgentVersion.Marshal(u.Raw, u.String, u.Int64)
 }
 
-// unionConversationRequestBaseAgentVersion tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseAgentVersion.
 var unionConversationRequestBaseAgentVersion = openapi.Union{Name: "ConversationRequestBaseAgentVersion", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Int64", Type: "number"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ConversationRequestBaseAgentVersion) UnmarshalJSON(b []byte) error {
 	return unionConversationRequestBaseAgentVersion.Unmarshal(b, &u.Raw, &u.String, &u.Int64)
 }
 
 // ConversationRequestBaseHandoffExecution is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ConversationRequestBase/properties/handoff_execution/anyOf/0
 type ConversationRequestBaseHandoffExecution string
 
@@ -1329,7 +936,6 @@ const (
 )
 
 // ConversationRequestBaseToolsItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ConversationRequestBase/properties/tools/anyOf/0/items
 type ConversationRequestBaseToolsItem struct {
 	FunctionTool         *FunctionTool
@@ -1339,7 +945,6 @@ type ConversationRequestBaseToolsItem struct {
 	ImageGenerationTool  *ImageGenerationTool
 	DocumentLibraryTool  *DocumentLibraryTool
 	CustomConnector      *CustomConnector
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1349,18 +954,14 @@ func (u ConversationRequestBaseToolsItem) MarshalJSON() ([]byte, error) {
 	return unionConversationRequestBaseToolsItem.Marshal(u.Raw, u.FunctionTool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
-// unionConversationRequestBaseToolsItem tells openapi.Union.DecodeInto how to recognise each variant of ConversationRequestBaseToolsItem.
 var unionConversationRequestBaseToolsItem = openapi.Union{Name: "ConversationRequestBaseToolsItem", Discriminator: "type", Variants: []openapi.Variant{{Name: "FunctionTool", Tags: []string{"FunctionTool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}}, {Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}}, {Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ConversationRequestBaseToolsItem) UnmarshalJSON(b []byte) error {
 	return unionConversationRequestBaseToolsItem.Unmarshal(b, &u.Raw, &u.FunctionTool, &u.WebSearchTool, &u.WebSearchPremiumTool, &u.CodeInterpreterTool, &u.ImageGenerationTool, &u.DocumentLibraryTool, &u.CustomConnector)
 }
 
 // ConversationStreamRequest is an object of the spec.
-//
 // Source: #/components/schemas/ConversationStreamRequest
 type ConversationStreamRequest struct {
 	AgentId          openapi.Nullable[string]                                  `json:"agent_id,omitzero"`
@@ -1369,104 +970,70 @@ type ConversationStreamRequest struct {
 	Description      openapi.Nullable[string]                                  `json:"description,omitzero"`
 	Guardrails       openapi.Nullable[[]GuardrailConfig]                       `json:"guardrails,omitzero"`
 	HandoffExecution openapi.Nullable[ConversationRequestBaseHandoffExecution] `json:"handoff_execution,omitzero"`
-
-	// Required.
-	Inputs       ConversationInputs                                   `json:"inputs"`
-	Instructions openapi.Nullable[string]                             `json:"instructions,omitzero"`
-	Metadata     openapi.Nullable[map[string]json.RawMessage]         `json:"metadata,omitzero"`
-	Model        openapi.Nullable[string]                             `json:"model,omitzero"`
-	Name         openapi.Nullable[string]                             `json:"name,omitzero"`
-	Store        openapi.Nullable[bool]                               `json:"store,omitzero"`
-	Stream       openapi.Nullable[bool]                               `json:"stream,omitzero"`
-	Tools        openapi.Nullable[[]ConversationRequestBaseToolsItem] `json:"tools,omitzero"`
+	Inputs           ConversationInputs                                        `json:"inputs"` // Required.
+	Instructions     openapi.Nullable[string]                                  `json:"instructions,omitzero"`
+	Metadata         openapi.Nullable[map[string]json.RawMessage]              `json:"metadata,omitzero"`
+	Model            openapi.Nullable[string]                                  `json:"model,omitzero"`
+	Name             openapi.Nullable[string]                                  `json:"name,omitzero"`
+	Store            openapi.Nullable[bool]                                    `json:"store,omitzero"`
+	Stream           openapi.Nullable[bool]                                    `json:"stream,omitzero"`
+	Tools            openapi.Nullable[[]ConversationRequestBaseToolsItem]      `json:"tools,omitzero"`
 }
 
 // ConversationUsageInfo is an object of the spec.
-//
 // Source: #/components/schemas/ConversationUsageInfo
 type ConversationUsageInfo struct {
-	// Default: 0.
-	CompletionTokens *int64                             `json:"completion_tokens,omitzero"`
+	CompletionTokens *int64                             `json:"completion_tokens,omitzero"` // Default: 0.
 	ConnectorTokens  openapi.Nullable[int64]            `json:"connector_tokens,omitzero"`
 	Connectors       openapi.Nullable[map[string]int64] `json:"connectors,omitzero"`
-
-	// Default: 0.
-	PromptTokens *int64 `json:"prompt_tokens,omitzero"`
-
-	// Default: 0.
-	TotalTokens *int64 `json:"total_tokens,omitzero"`
+	PromptTokens     *int64                             `json:"prompt_tokens,omitzero"` // Default: 0.
+	TotalTokens      *int64                             `json:"total_tokens,omitzero"`  // Default: 0.
 }
 
 // CreateFileResponse is the output of UploadFile.
-//
 // Source: #/components/schemas/CreateFileResponse
 type CreateFileResponse struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// The size of the file, in bytes.
-	//
 	// Required.
 	Bytes int64 `json:"bytes"`
-
 	// The UNIX timestamp (in seconds) of the event.
-	//
 	// Required.
 	CreatedAt int64                   `json:"created_at"`
 	ExpiresAt openapi.Nullable[int64] `json:"expires_at,omitzero"`
-
 	// The name of the uploaded file.
-	//
 	// Required.
 	Filename string `json:"filename"`
-
 	// The unique identifier of the file.
-	//
-	// Format: uuid.
-	//
-	// Required.
+	// Format: uuid. Required.
 	Id       string                   `json:"id"`
 	Mimetype openapi.Nullable[string] `json:"mimetype,omitzero"`
 	NumLines openapi.Nullable[int64]  `json:"num_lines,omitzero"`
-
 	// The object type, which is always "file".
-	//
 	// Required.
-	Object string `json:"object"`
-
-	// Required.
-	Purpose FilePurpose `json:"purpose"`
-
-	// Required.
-	SampleType SampleType               `json:"sample_type"`
-	Signature  openapi.Nullable[string] `json:"signature,omitzero"`
-
-	// Required.
-	Source     Source                           `json:"source"`
+	Object     string                           `json:"object"`
+	Purpose    FilePurpose                      `json:"purpose"`     // Required.
+	SampleType SampleType                       `json:"sample_type"` // Required.
+	Signature  openapi.Nullable[string]         `json:"signature,omitzero"`
+	Source     Source                           `json:"source"` // Required.
 	Visibility openapi.Nullable[FileVisibility] `json:"visibility,omitzero"`
 }
 
 // CustomConnector is an object of the spec.
-//
 // Source: #/components/schemas/CustomConnector
 type CustomConnector struct {
-	Authorization openapi.Nullable[CustomConnectorAuthorization] `json:"authorization,omitzero"`
-
-	// Required.
-	ConnectorId       string                              `json:"connector_id"`
-	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
-
-	// Default: "connector".
-	Type *CustomConnectorType `json:"type,omitzero"`
+	Authorization     openapi.Nullable[CustomConnectorAuthorization] `json:"authorization,omitzero"`
+	ConnectorId       string                                         `json:"connector_id"` // Required.
+	ToolConfiguration openapi.Nullable[ToolConfiguration]            `json:"tool_configuration,omitzero"`
+	Type              *CustomConnectorType                           `json:"type,omitzero"` // Default: "connector".
 }
 
 // CustomConnectorAuthorization is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/CustomConnector/properties/authorization/anyOf/0
 type CustomConnectorAuthorization struct {
 	OAuth2TokenAuth *OAuth2TokenAuth
 	APIKeyAuth      *APIKeyAuth
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1476,25 +1043,18 @@ func (u CustomConnectorAuthorization) MarshalJSON() ([]byte, error) {
 	return unionCustomConnectorAuthorization.Marshal(u.Raw, u.OAuth2TokenAuth, u.APIKeyAuth)
 }
 
-// unionCustomConnectorAuthorization tells openapi.Union.DecodeInto how to recognise each variant of CustomConnectorAuthorization.
 var unionCustomConnectorAuthorization = openapi.Union{Name: "CustomConnectorAuthorization", Discriminator: "type", Variants: []openapi.Variant{{Name: "OAuth2TokenAuth", Tags: []string{"OAuth2TokenAuth", "oauth2-token"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"oauth2-token\""}, Properties: []string{"type", "value"}}, {Name: "APIKeyAuth", Tags: []string{"APIKeyAuth", "api-key"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"api-key\""}, Properties: []string{"type", "value"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *CustomConnectorAuthorization) UnmarshalJSON(b []byte) error {
 	return unionCustomConnectorAuthorization.Unmarshal(b, &u.Raw, &u.OAuth2TokenAuth, &u.APIKeyAuth)
 }
 
 // CustomConnectorType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/CustomConnector/properties/type
 type CustomConnectorType string
 
-// Values of CustomConnectorType, as sent on the wire.
-const (
-	CustomConnectorTypeConnector CustomConnectorType = "connector"
-)
+const CustomConnectorTypeConnector CustomConnectorType = "connector" // the only value of CustomConnectorType, as sent on the wire
 
 // MarshalText writes CustomConnectorType, CustomConnectorTypeConnector when it is empty: CustomConnectorType may hold that value only, so a field left unset still sends it.
 func (v CustomConnectorType) MarshalText() ([]byte, error) {
@@ -1502,19 +1062,14 @@ func (v CustomConnectorType) MarshalText() ([]byte, error) {
 }
 
 // Attributes for custom task canceled events.
-//
 // Source: #/components/schemas/CustomTaskCanceledAttributes
 type CustomTaskCanceledAttributes struct {
 	// Unique identifier for the custom task within the workflow.
-	//
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
-
 	// The type/category of the custom task (e.g., 'llm_call', 'api_request').
-	//
 	// Required.
 	CustomTaskType string `json:"custom_task_type"`
-
 	// Optional reason provided for the cancellation.
 	Reason openapi.Nullable[string] `json:"reason,omitzero"`
 }
@@ -1522,324 +1077,199 @@ type CustomTaskCanceledAttributes struct {
 // Emitted when a custom task is canceled.
 //
 // Indicates the task was explicitly stopped before completion.
-//
 // Source: #/components/schemas/CustomTaskCanceledResponse
 type CustomTaskCanceledResponse struct {
-	// Required.
-	Attributes CustomTaskCanceledAttributes `json:"attributes"`
-
+	Attributes CustomTaskCanceledAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "CUSTOM_TASK_CANCELED".
-	//
-	// Required.
+	// Default: "CUSTOM_TASK_CANCELED". Required.
 	EventType CustomTaskCanceledResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/CustomTaskCanceledResponse/properties/event_type
 type CustomTaskCanceledResponseEventType string
 
-// Values of CustomTaskCanceledResponseEventType, as sent on the wire.
-const (
-	CustomTaskCanceledResponseEventTypeCustomTaskCanceled CustomTaskCanceledResponseEventType = "CUSTOM_TASK_CANCELED"
-)
-
-// MarshalText writes CustomTaskCanceledResponseEventType, CustomTaskCanceledResponseEventTypeCustomTaskCanceled when it is empty: CustomTaskCanceledResponseEventType may hold that value only, so a field left unset still sends it.
-func (v CustomTaskCanceledResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(CustomTaskCanceledResponseEventTypeCustomTaskCanceled))
-}
+const CustomTaskCanceledResponseEventTypeCustomTaskCanceled CustomTaskCanceledResponseEventType = "CUSTOM_TASK_CANCELED" // the only value of CustomTaskCanceledResponseEventType, as sent on the wire
 
 // Attributes for custom task completed events.
-//
 // Source: #/components/schemas/CustomTaskCompletedAttributesResponse
 type CustomTaskCompletedAttributesResponse struct {
 	// Unique identifier for the custom task within the workflow.
-	//
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
-
 	// The type/category of the custom task (e.g., 'llm_call', 'api_request').
-	//
 	// Required.
-	CustomTaskType string `json:"custom_task_type"`
-
-	// Required.
-	Payload JSONPayloadResponse `json:"payload"`
+	CustomTaskType string              `json:"custom_task_type"`
+	Payload        JSONPayloadResponse `json:"payload"` // Required.
 }
 
 // Emitted when a custom task completes successfully.
 //
 // Contains the final result of the task execution.
-//
 // Source: #/components/schemas/CustomTaskCompletedResponse
 type CustomTaskCompletedResponse struct {
-	// Required.
-	Attributes CustomTaskCompletedAttributesResponse `json:"attributes"`
-
+	Attributes CustomTaskCompletedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "CUSTOM_TASK_COMPLETED".
-	//
-	// Required.
+	// Default: "CUSTOM_TASK_COMPLETED". Required.
 	EventType CustomTaskCompletedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/CustomTaskCompletedResponse/properties/event_type
 type CustomTaskCompletedResponseEventType string
 
-// Values of CustomTaskCompletedResponseEventType, as sent on the wire.
-const (
-	CustomTaskCompletedResponseEventTypeCustomTaskCompleted CustomTaskCompletedResponseEventType = "CUSTOM_TASK_COMPLETED"
-)
-
-// MarshalText writes CustomTaskCompletedResponseEventType, CustomTaskCompletedResponseEventTypeCustomTaskCompleted when it is empty: CustomTaskCompletedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v CustomTaskCompletedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(CustomTaskCompletedResponseEventTypeCustomTaskCompleted))
-}
+const CustomTaskCompletedResponseEventTypeCustomTaskCompleted CustomTaskCompletedResponseEventType = "CUSTOM_TASK_COMPLETED" // the only value of CustomTaskCompletedResponseEventType, as sent on the wire
 
 // Attributes for custom task failed events.
-//
 // Source: #/components/schemas/CustomTaskFailedAttributes
 type CustomTaskFailedAttributes struct {
 	// Unique identifier for the custom task within the workflow.
-	//
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
-
 	// The type/category of the custom task (e.g., 'llm_call', 'api_request').
-	//
 	// Required.
-	CustomTaskType string `json:"custom_task_type"`
-
-	// Required.
-	Failure Failure `json:"failure"`
+	CustomTaskType string  `json:"custom_task_type"`
+	Failure        Failure `json:"failure"` // Required.
 }
 
 // Emitted when a custom task fails.
 //
 // Contains details about the failure for debugging and error handling.
-//
 // Source: #/components/schemas/CustomTaskFailedResponse
 type CustomTaskFailedResponse struct {
-	// Required.
-	Attributes CustomTaskFailedAttributes `json:"attributes"`
-
+	Attributes CustomTaskFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "CUSTOM_TASK_FAILED".
-	//
-	// Required.
+	// Default: "CUSTOM_TASK_FAILED". Required.
 	EventType CustomTaskFailedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/CustomTaskFailedResponse/properties/event_type
 type CustomTaskFailedResponseEventType string
 
-// Values of CustomTaskFailedResponseEventType, as sent on the wire.
-const (
-	CustomTaskFailedResponseEventTypeCustomTaskFailed CustomTaskFailedResponseEventType = "CUSTOM_TASK_FAILED"
-)
-
-// MarshalText writes CustomTaskFailedResponseEventType, CustomTaskFailedResponseEventTypeCustomTaskFailed when it is empty: CustomTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v CustomTaskFailedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(CustomTaskFailedResponseEventTypeCustomTaskFailed))
-}
+const CustomTaskFailedResponseEventTypeCustomTaskFailed CustomTaskFailedResponseEventType = "CUSTOM_TASK_FAILED" // the only value of CustomTaskFailedResponseEventType, as sent on the wire
 
 // Attributes for custom task in-progress events with streaming updates.
-//
 // Source: #/components/schemas/CustomTaskInProgressAttributesResponse
 type CustomTaskInProgressAttributesResponse struct {
 	// Unique identifier for the custom task within the workflow.
-	//
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
-
 	// The type/category of the custom task (e.g., 'llm_call', 'api_request').
-	//
 	// Required.
 	CustomTaskType string `json:"custom_task_type"`
-
 	// The current state or incremental update for the task.
-	//
 	// Required.
 	Payload CustomTaskInProgressAttributesResponsePayload `json:"payload"`
 }
 
 // The current state or incremental update for the task.
-//
 // Source: #/components/schemas/CustomTaskInProgressAttributesResponse/properties/payload
 type CustomTaskInProgressAttributesResponsePayload struct {
 	JSONPayloadResponse      *JSONPayloadResponse
 	JSONPatchPayloadResponse *JSONPatchPayloadResponse
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -1849,12 +1279,9 @@ func (u CustomTaskInProgressAttributesResponsePayload) MarshalJSON() ([]byte, er
 	return unionCustomTaskInProgressAttributesResponsePayload.Marshal(u.Raw, u.JSONPayloadResponse, u.JSONPatchPayloadResponse)
 }
 
-// unionCustomTaskInProgressAttributesResponsePayload tells openapi.Union.DecodeInto how to recognise each variant of CustomTaskInProgressAttributesResponsePayload.
 var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{Name: "CustomTaskInProgressAttributesResponsePayload", Discriminator: "type", Variants: []openapi.Variant{{Name: "JSONPayloadResponse", Tags: []string{"JSONPayloadResponse", "json"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json\""}, Properties: []string{"encoding_options", "type", "value"}}, {Name: "JSONPatchPayloadResponse", Tags: []string{"JSONPatchPayloadResponse", "json_patch"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json_patch\""}, Properties: []string{"encoding_options", "type", "value"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *CustomTaskInProgressAttributesResponsePayload) UnmarshalJSON(b []byte) error {
 	return unionCustomTaskInProgressAttributesResponsePayload.Unmarshal(b, &u.Raw, &u.JSONPayloadResponse, &u.JSONPatchPayloadResponse)
 }
@@ -1863,100 +1290,61 @@ func (u *CustomTaskInProgressAttributesResponsePayload) UnmarshalJSON(b []byte) 
 //
 // This event supports streaming updates via JSON or JSON Patch payloads, enabling real-time
 // progress tracking for long-running tasks.
-//
 // Source: #/components/schemas/CustomTaskInProgressResponse
 type CustomTaskInProgressResponse struct {
-	// Required.
-	Attributes CustomTaskInProgressAttributesResponse `json:"attributes"`
-
+	Attributes CustomTaskInProgressAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "CUSTOM_TASK_IN_PROGRESS".
-	//
-	// Required.
+	// Default: "CUSTOM_TASK_IN_PROGRESS". Required.
 	EventType CustomTaskInProgressResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/CustomTaskInProgressResponse/properties/event_type
 type CustomTaskInProgressResponseEventType string
 
-// Values of CustomTaskInProgressResponseEventType, as sent on the wire.
-const (
-	CustomTaskInProgressResponseEventTypeCustomTaskInProgress CustomTaskInProgressResponseEventType = "CUSTOM_TASK_IN_PROGRESS"
-)
-
-// MarshalText writes CustomTaskInProgressResponseEventType, CustomTaskInProgressResponseEventTypeCustomTaskInProgress when it is empty: CustomTaskInProgressResponseEventType may hold that value only, so a field left unset still sends it.
-func (v CustomTaskInProgressResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(CustomTaskInProgressResponseEventTypeCustomTaskInProgress))
-}
+const CustomTaskInProgressResponseEventTypeCustomTaskInProgress CustomTaskInProgressResponseEventType = "CUSTOM_TASK_IN_PROGRESS" // the only value of CustomTaskInProgressResponseEventType, as sent on the wire
 
 // Attributes for custom task started events.
-//
 // Source: #/components/schemas/CustomTaskStartedAttributesResponse
 type CustomTaskStartedAttributesResponse struct {
 	// Unique identifier for the custom task within the workflow.
-	//
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
-
 	// The type/category of the custom task (e.g., 'llm_call', 'api_request').
-	//
 	// Required.
 	CustomTaskType string               `json:"custom_task_type"`
 	Payload        *JSONPayloadResponse `json:"payload,omitzero"`
@@ -1966,103 +1354,63 @@ type CustomTaskStartedAttributesResponse struct {
 //
 // Custom tasks represent user-defined units of work within a workflow, such as LLM calls, API
 // requests, or data processing steps.
-//
 // Source: #/components/schemas/CustomTaskStartedResponse
 type CustomTaskStartedResponse struct {
-	// Required.
-	Attributes CustomTaskStartedAttributesResponse `json:"attributes"`
-
+	Attributes CustomTaskStartedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "CUSTOM_TASK_STARTED".
-	//
-	// Required.
+	// Default: "CUSTOM_TASK_STARTED". Required.
 	EventType CustomTaskStartedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/CustomTaskStartedResponse/properties/event_type
 type CustomTaskStartedResponseEventType string
 
-// Values of CustomTaskStartedResponseEventType, as sent on the wire.
-const (
-	CustomTaskStartedResponseEventTypeCustomTaskStarted CustomTaskStartedResponseEventType = "CUSTOM_TASK_STARTED"
-)
-
-// MarshalText writes CustomTaskStartedResponseEventType, CustomTaskStartedResponseEventTypeCustomTaskStarted when it is empty: CustomTaskStartedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v CustomTaskStartedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(CustomTaskStartedResponseEventTypeCustomTaskStarted))
-}
+const CustomTaskStartedResponseEventTypeCustomTaskStarted CustomTaskStartedResponseEventType = "CUSTOM_TASK_STARTED" // the only value of CustomTaskStartedResponseEventType, as sent on the wire
 
 // Attributes for custom task timed out events.
-//
 // Source: #/components/schemas/CustomTaskTimedOutAttributes
 type CustomTaskTimedOutAttributes struct {
 	// Unique identifier for the custom task within the workflow.
-	//
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
-
 	// The type/category of the custom task (e.g., 'llm_call', 'api_request').
-	//
 	// Required.
 	CustomTaskType string `json:"custom_task_type"`
-
 	// The type of timeout that occurred.
 	TimeoutType openapi.Nullable[string] `json:"timeout_type,omitzero"`
 }
@@ -2070,95 +1418,58 @@ type CustomTaskTimedOutAttributes struct {
 // Emitted when a custom task exceeds its timeout.
 //
 // Indicates the task did not complete within its configured time limit.
-//
 // Source: #/components/schemas/CustomTaskTimedOutResponse
 type CustomTaskTimedOutResponse struct {
-	// Required.
-	Attributes CustomTaskTimedOutAttributes `json:"attributes"`
-
+	Attributes CustomTaskTimedOutAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "CUSTOM_TASK_TIMED_OUT".
-	//
-	// Required.
+	// Default: "CUSTOM_TASK_TIMED_OUT". Required.
 	EventType CustomTaskTimedOutResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/CustomTaskTimedOutResponse/properties/event_type
 type CustomTaskTimedOutResponseEventType string
 
-// Values of CustomTaskTimedOutResponseEventType, as sent on the wire.
-const (
-	CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut CustomTaskTimedOutResponseEventType = "CUSTOM_TASK_TIMED_OUT"
-)
-
-// MarshalText writes CustomTaskTimedOutResponseEventType, CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut when it is empty: CustomTaskTimedOutResponseEventType may hold that value only, so a field left unset still sends it.
-func (v CustomTaskTimedOutResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut))
-}
+const CustomTaskTimedOutResponseEventTypeCustomTaskTimedOut CustomTaskTimedOutResponseEventType = "CUSTOM_TASK_TIMED_OUT" // the only value of CustomTaskTimedOutResponseEventType, as sent on the wire
 
 // DeltaMessage is an object of the spec.
-//
 // Source: #/components/schemas/DeltaMessage
 type DeltaMessage struct {
 	Content openapi.Nullable[DeltaMessageContent] `json:"content,omitzero"`
-
 	// If the completion returns multiple messages, this is to specify which message this delta is for.
 	Index      openapi.Nullable[int64]                      `json:"index,omitzero"`
 	Metadata   openapi.Nullable[map[string]json.RawMessage] `json:"metadata,omitzero"`
@@ -2168,12 +1479,10 @@ type DeltaMessage struct {
 }
 
 // DeltaMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/DeltaMessage/properties/content
 type DeltaMessageContent struct {
 	String           *string
 	ContentChunkList *[]ContentChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2183,41 +1492,28 @@ func (u DeltaMessageContent) MarshalJSON() ([]byte, error) {
 	return unionDeltaMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
-// unionDeltaMessageContent tells openapi.Union.DecodeInto how to recognise each variant of DeltaMessageContent.
 var unionDeltaMessageContent = openapi.Union{Name: "DeltaMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *DeltaMessageContent) UnmarshalJSON(b []byte) error {
 	return unionDeltaMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // DocumentLibraryTool is an object of the spec.
-//
 // Source: #/components/schemas/DocumentLibraryTool
 type DocumentLibraryTool struct {
 	// Ids of the library in which to search.
-	//
-	// Minimum items: 1.
-	//
-	// Required.
+	// Minimum items: 1. Required.
 	LibraryIds        []string                            `json:"library_ids"`
 	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
-
-	// Default: "document_library".
-	Type *DocumentLibraryToolType `json:"type,omitzero"`
+	Type              *DocumentLibraryToolType            `json:"type,omitzero"` // Default: "document_library".
 }
 
 // DocumentLibraryToolType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/DocumentLibraryTool/properties/type
 type DocumentLibraryToolType string
 
-// Values of DocumentLibraryToolType, as sent on the wire.
-const (
-	DocumentLibraryToolTypeDocumentLibrary DocumentLibraryToolType = "document_library"
-)
+const DocumentLibraryToolTypeDocumentLibrary DocumentLibraryToolType = "document_library" // the only value of DocumentLibraryToolType, as sent on the wire
 
 // MarshalText writes DocumentLibraryToolType, DocumentLibraryToolTypeDocumentLibrary when it is empty: DocumentLibraryToolType may hold that value only, so a field left unset still sends it.
 func (v DocumentLibraryToolType) MarshalText() ([]byte, error) {
@@ -2225,28 +1521,19 @@ func (v DocumentLibraryToolType) MarshalText() ([]byte, error) {
 }
 
 // DocumentURLChunk is an object of the spec.
-//
 // Source: #/components/schemas/DocumentURLChunk
 type DocumentURLChunk struct {
 	// The filename of the document
 	DocumentName openapi.Nullable[string] `json:"document_name,omitzero"`
-
-	// Required.
-	DocumentUrl string `json:"document_url"`
-
-	// Default: "document_url".
-	Type *DocumentURLChunkType `json:"type,omitzero"`
+	DocumentUrl  string                   `json:"document_url"`  // Required.
+	Type         *DocumentURLChunkType    `json:"type,omitzero"` // Default: "document_url".
 }
 
 // DocumentURLChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/DocumentURLChunk/properties/type
 type DocumentURLChunkType string
 
-// Values of DocumentURLChunkType, as sent on the wire.
-const (
-	DocumentURLChunkTypeDocumentUrl DocumentURLChunkType = "document_url"
-)
+const DocumentURLChunkTypeDocumentUrl DocumentURLChunkType = "document_url" // the only value of DocumentURLChunkType, as sent on the wire
 
 // MarshalText writes DocumentURLChunkType, DocumentURLChunkTypeDocumentUrl when it is empty: DocumentURLChunkType may hold that value only, so a field left unset still sends it.
 func (v DocumentURLChunkType) MarshalText() ([]byte, error) {
@@ -2254,31 +1541,25 @@ func (v DocumentURLChunkType) MarshalText() ([]byte, error) {
 }
 
 // DownloadFileInput is the input of DownloadFile.
-//
 // Source: #/paths/~1v1~1files~1%7Bfile_id%7D~1content/get
 type DownloadFileInput struct {
 	// Sent as the path parameter "file_id".
-	//
 	// Required.
 	FileId string `json:"-"`
 }
 
 // DownloadFileOutput is the output of DownloadFile.
-//
 // Source: #/paths/~1v1~1files~1%7Bfile_id%7D~1content/get
 type DownloadFileOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Body streams the response body (application/octet-stream), unread and unbuffered; the caller
 	// must close it.
-	//
 	// Required.
 	Body io.ReadCloser `json:"-"`
 }
 
 // EncodedPayloadOptions is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/EncodedPayloadOptions
 type EncodedPayloadOptions string
 
@@ -2296,33 +1577,19 @@ const (
 // value is encrypted and wrapped in this structure.
 //
 // The type field acts as a discriminator to distinguish this from user data.
-//
 // Source: #/components/schemas/EncryptedPatchValue
 type EncryptedPatchValue struct {
-	// Required.
-	Type EncryptedPatchValueType `json:"type"`
-
-	// Required.
-	Value string `json:"value"`
+	Type  EncryptedPatchValueType `json:"type"`  // Required.
+	Value string                  `json:"value"` // Required.
 }
 
 // EncryptedPatchValueType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/EncryptedPatchValue/properties/type
 type EncryptedPatchValueType string
 
-// Values of EncryptedPatchValueType, as sent on the wire.
-const (
-	EncryptedPatchValueTypeEncrypted EncryptedPatchValueType = "__encrypted__"
-)
-
-// MarshalText writes EncryptedPatchValueType, EncryptedPatchValueTypeEncrypted when it is empty: EncryptedPatchValueType may hold that value only, so a field left unset still sends it.
-func (v EncryptedPatchValueType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(EncryptedPatchValueTypeEncrypted))
-}
+const EncryptedPatchValueTypeEncrypted EncryptedPatchValueType = "__encrypted__" // the only value of EncryptedPatchValueType, as sent on the wire
 
 // EventSource is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/EventSource
 type EventSource string
 
@@ -2334,60 +1601,44 @@ const (
 )
 
 // FIMCompletionRequest is the input of FimCompletionV1FimCompletionsPost.
-//
 // Source: #/components/schemas/FIMCompletionRequest
 type FIMCompletionRequest struct {
 	// The maximum number of tokens to generate in the completion. The token count of your prompt plus
 	// `max_tokens` cannot exceed the model's context length.
 	MaxTokens openapi.Nullable[int64]                      `json:"max_tokens,omitzero"`
 	Metadata  openapi.Nullable[map[string]json.RawMessage] `json:"metadata,omitzero"`
-
 	// The minimum number of tokens to generate in the completion.
 	MinTokens openapi.Nullable[int64] `json:"min_tokens,omitzero"`
-
 	// ID of the model with FIM to use.
-	//
-	// Default: "codestral-2404".
-	//
-	// Required.
+	// Default: "codestral-2404". Required.
 	Model string `json:"model"`
-
 	// The text/code to complete.
-	//
 	// Required.
 	Prompt         string                   `json:"prompt"`
 	PromptCacheKey openapi.Nullable[string] `json:"prompt_cache_key,omitzero"`
-
 	// The seed to use for random sampling. If set, different calls will generate deterministic
 	// results.
 	RandomSeed openapi.Nullable[int64] `json:"random_seed,omitzero"`
-
 	// Stop generation if this token is detected. Or if one of these tokens is detected when providing
 	// an array
 	Stop openapi.Nullable[FIMCompletionRequestStop] `json:"stop,omitzero"`
-
 	// Whether to stream back partial progress. If set, tokens will be sent as data-only server-side
 	// events as they become available, with the stream terminated by a data: [DONE] message.
 	// Otherwise, the server will hold the request open until the timeout or until completion, with the
 	// response containing the full result as JSON.
-	//
 	// Default: false.
 	Stream *bool `json:"stream,omitzero"`
-
 	// Optional text/code that adds more context for the model. When given a `prompt` and a `suffix`
 	// the model will fill what is between them. When `suffix` is not provided, the model will simply
 	// execute completion starting with `prompt`.
-	//
 	// Default: "".
 	Suffix openapi.Nullable[string] `json:"suffix,omitzero"`
-
 	// What sampling temperature to use, we recommend between 0.0 and 0.7. Higher values like 0.7 will
 	// make the output more random, while lower values like 0.2 will make it more focused and
 	// deterministic. We generally recommend altering this or `top_p` but not both. The default value
 	// varies depending on the model you are targeting. Call the `/models` endpoint to retrieve the
 	// appropriate value.
 	Temperature openapi.Nullable[float64] `json:"temperature,omitzero"`
-
 	// Nucleus sampling, where the model considers the results of the tokens with `top_p` probability
 	// mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered. We
 	// generally recommend altering this or `temperature` but not both.
@@ -2396,12 +1647,10 @@ type FIMCompletionRequest struct {
 
 // Stop generation if this token is detected. Or if one of these tokens is detected when providing
 // an array
-//
 // Source: #/components/schemas/FIMCompletionRequest/properties/stop
 type FIMCompletionRequestStop struct {
 	String     *string
 	StringList *[]string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2411,74 +1660,45 @@ func (u FIMCompletionRequestStop) MarshalJSON() ([]byte, error) {
 	return unionFIMCompletionRequestStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
-// unionFIMCompletionRequestStop tells openapi.Union.DecodeInto how to recognise each variant of FIMCompletionRequestStop.
 var unionFIMCompletionRequestStop = openapi.Union{Name: "FIMCompletionRequestStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *FIMCompletionRequestStop) UnmarshalJSON(b []byte) error {
 	return unionFIMCompletionRequestStop.Unmarshal(b, &u.Raw, &u.String, &u.StringList)
 }
 
 // FIMCompletionResponse is an object of the spec.
-//
 // Source: #/components/schemas/FIMCompletionResponse
 type FIMCompletionResponse struct {
-	// Required.
-	Choices []ChatCompletionChoice `json:"choices"`
-
-	// Required.
-	Created int64 `json:"created"`
-
-	// Required.
-	Data json.RawMessage `json:"data"`
-
-	// Required.
-	Id string `json:"id"`
-
-	// Required.
-	Model string `json:"model"`
-
-	// Required.
-	Object string `json:"object"`
-
-	// Required.
-	Usage UsageInfo `json:"usage"`
+	Choices []ChatCompletionChoice `json:"choices"` // Required.
+	Created int64                  `json:"created"` // Required.
+	Data    json.RawMessage        `json:"data"`    // Required.
+	Id      string                 `json:"id"`      // Required.
+	Model   string                 `json:"model"`   // Required.
+	Object  string                 `json:"object"`  // Required.
+	Usage   UsageInfo              `json:"usage"`   // Required.
 }
 
 // Represents an error or exception that occurred during execution.
-//
 // Source: #/components/schemas/Failure
 type Failure struct {
 	// A human-readable description of the failure.
-	//
 	// Required.
 	Message string `json:"message"`
 }
 
 // FileChunk is an object of the spec.
-//
 // Source: #/components/schemas/FileChunk
 type FileChunk struct {
-	// Format: uuid.
-	//
-	// Required.
-	FileId string `json:"file_id"`
-
-	// Default: "file".
-	Type *FileChunkType `json:"type,omitzero"`
+	FileId string         `json:"file_id"`       // Format: uuid. Required.
+	Type   *FileChunkType `json:"type,omitzero"` // Default: "file".
 }
 
 // FileChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FileChunk/properties/type
 type FileChunkType string
 
-// Values of FileChunkType, as sent on the wire.
-const (
-	FileChunkTypeFile FileChunkType = "file"
-)
+const FileChunkTypeFile FileChunkType = "file" // the only value of FileChunkType, as sent on the wire
 
 // MarshalText writes FileChunkType, FileChunkTypeFile when it is empty: FileChunkType may hold that value only, so a field left unset still sends it.
 func (v FileChunkType) MarshalText() ([]byte, error) {
@@ -2486,7 +1706,6 @@ func (v FileChunkType) MarshalText() ([]byte, error) {
 }
 
 // FilePurpose is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FilePurpose
 type FilePurpose string
 
@@ -2498,7 +1717,6 @@ const (
 )
 
 // FileVisibility is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FileVisibility
 type FileVisibility string
 
@@ -2512,51 +1730,35 @@ const (
 //
 // It embeds FIMCompletionResponse, the decoded response body, so its fields are read on the output
 // directly.
-//
 // Source: #/paths/~1v1~1fim~1completions/post
 type FimCompletionV1FimCompletionsPostOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// FIMCompletionResponse is the decoded response body; its fields and JSON methods are promoted.
 	FIMCompletionResponse
 }
 
 // Function is an object of the spec.
-//
 // Source: #/components/schemas/Function
 type Function struct {
-	// Default: "".
-	Description *string `json:"description,omitzero"`
-
-	// Required.
-	Name string `json:"name"`
-
-	// Required.
-	Parameters map[string]json.RawMessage `json:"parameters"`
-
-	// Default: false.
-	Strict *bool `json:"strict,omitzero"`
+	Description *string                    `json:"description,omitzero"` // Default: "".
+	Name        string                     `json:"name"`                 // Required.
+	Parameters  map[string]json.RawMessage `json:"parameters"`           // Required.
+	Strict      *bool                      `json:"strict,omitzero"`      // Default: false.
 }
 
 // FunctionCall is an object of the spec.
-//
 // Source: #/components/schemas/FunctionCall
 type FunctionCall struct {
-	// Required.
-	Arguments FunctionCallArguments `json:"arguments"`
-
-	// Required.
-	Name string `json:"name"`
+	Arguments FunctionCallArguments `json:"arguments"` // Required.
+	Name      string                `json:"name"`      // Required.
 }
 
 // FunctionCallArguments is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/FunctionCall/properties/arguments
 type FunctionCallArguments struct {
 	JSONMap *map[string]json.RawMessage
 	String  *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2566,50 +1768,34 @@ func (u FunctionCallArguments) MarshalJSON() ([]byte, error) {
 	return unionFunctionCallArguments.Marshal(u.Raw, u.JSONMap, u.String)
 }
 
-// unionFunctionCallArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallArguments.
 var unionFunctionCallArguments = openapi.Union{Name: "FunctionCallArguments", Variants: []openapi.Variant{{Name: "JSONMap", Type: "object"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *FunctionCallArguments) UnmarshalJSON(b []byte) error {
 	return unionFunctionCallArguments.Unmarshal(b, &u.Raw, &u.JSONMap, &u.String)
 }
 
 // FunctionCallEntry is an object of the spec.
-//
 // Source: #/components/schemas/FunctionCallEntry
 type FunctionCallEntry struct {
-	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
-
-	// Required.
-	Arguments          FunctionCallEntryArguments                            `json:"arguments"`
+	AgentId            openapi.Nullable[string]                              `json:"agent_id,omitzero"`
+	Arguments          FunctionCallEntryArguments                            `json:"arguments"` // Required.
 	CompletedAt        openapi.Nullable[time.Time]                           `json:"completed_at,omitzero"`
 	ConfirmationStatus openapi.Nullable[FunctionCallEntryConfirmationStatus] `json:"confirmation_status,omitzero"`
 	CreatedAt          *time.Time                                            `json:"created_at,omitzero"`
 	Id                 *string                                               `json:"id,omitzero"`
 	Model              openapi.Nullable[string]                              `json:"model,omitzero"`
-
-	// Required.
-	Name string `json:"name"`
-
-	// Default: "entry".
-	Object *FunctionCallEntryObject `json:"object,omitzero"`
-
-	// Required.
-	ToolCallId string `json:"tool_call_id"`
-
-	// Default: "function.call".
-	Type *FunctionCallEntryType `json:"type,omitzero"`
+	Name               string                                                `json:"name"`            // Required.
+	Object             *FunctionCallEntryObject                              `json:"object,omitzero"` // Default: "entry".
+	ToolCallId         string                                                `json:"tool_call_id"`    // Required.
+	Type               *FunctionCallEntryType                                `json:"type,omitzero"`   // Default: "function.call".
 }
 
 // FunctionCallEntryArguments is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/FunctionCallEntryArguments
 type FunctionCallEntryArguments struct {
 	JSONMap *map[string]json.RawMessage
 	String  *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2619,18 +1805,14 @@ func (u FunctionCallEntryArguments) MarshalJSON() ([]byte, error) {
 	return unionFunctionCallEntryArguments.Marshal(u.Raw, u.JSONMap, u.String)
 }
 
-// unionFunctionCallEntryArguments tells openapi.Union.DecodeInto how to recognise each variant of FunctionCallEntryArguments.
 var unionFunctionCallEntryArguments = openapi.Union{Name: "FunctionCallEntryArguments", Variants: []openapi.Variant{{Name: "JSONMap", Type: "object"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *FunctionCallEntryArguments) UnmarshalJSON(b []byte) error {
 	return unionFunctionCallEntryArguments.Unmarshal(b, &u.Raw, &u.JSONMap, &u.String)
 }
 
 // FunctionCallEntryConfirmationStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionCallEntry/properties/confirmation_status/anyOf/0
 type FunctionCallEntryConfirmationStatus string
 
@@ -2642,14 +1824,10 @@ const (
 )
 
 // FunctionCallEntryObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionCallEntry/properties/object
 type FunctionCallEntryObject string
 
-// Values of FunctionCallEntryObject, as sent on the wire.
-const (
-	FunctionCallEntryObjectEntry FunctionCallEntryObject = "entry"
-)
+const FunctionCallEntryObjectEntry FunctionCallEntryObject = "entry" // the only value of FunctionCallEntryObject, as sent on the wire
 
 // MarshalText writes FunctionCallEntryObject, FunctionCallEntryObjectEntry when it is empty: FunctionCallEntryObject may hold that value only, so a field left unset still sends it.
 func (v FunctionCallEntryObject) MarshalText() ([]byte, error) {
@@ -2657,14 +1835,10 @@ func (v FunctionCallEntryObject) MarshalText() ([]byte, error) {
 }
 
 // FunctionCallEntryType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionCallEntry/properties/type
 type FunctionCallEntryType string
 
-// Values of FunctionCallEntryType, as sent on the wire.
-const (
-	FunctionCallEntryTypeFunctionCall FunctionCallEntryType = "function.call"
-)
+const FunctionCallEntryTypeFunctionCall FunctionCallEntryType = "function.call" // the only value of FunctionCallEntryType, as sent on the wire
 
 // MarshalText writes FunctionCallEntryType, FunctionCallEntryTypeFunctionCall when it is empty: FunctionCallEntryType may hold that value only, so a field left unset still sends it.
 func (v FunctionCallEntryType) MarshalText() ([]byte, error) {
@@ -2672,35 +1846,21 @@ func (v FunctionCallEntryType) MarshalText() ([]byte, error) {
 }
 
 // FunctionCallEvent is an object of the spec.
-//
 // Source: #/components/schemas/FunctionCallEvent
 type FunctionCallEvent struct {
-	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
-
-	// Required.
-	Arguments          string                                                `json:"arguments"`
+	AgentId            openapi.Nullable[string]                              `json:"agent_id,omitzero"`
+	Arguments          string                                                `json:"arguments"` // Required.
 	ConfirmationStatus openapi.Nullable[FunctionCallEventConfirmationStatus] `json:"confirmation_status,omitzero"`
 	CreatedAt          *time.Time                                            `json:"created_at,omitzero"`
-
-	// Required.
-	Id    string                   `json:"id"`
-	Model openapi.Nullable[string] `json:"model,omitzero"`
-
-	// Required.
-	Name string `json:"name"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Required.
-	ToolCallId string `json:"tool_call_id"`
-
-	// Default: "function.call.delta".
-	Type *FunctionCallEventType `json:"type,omitzero"`
+	Id                 string                                                `json:"id"` // Required.
+	Model              openapi.Nullable[string]                              `json:"model,omitzero"`
+	Name               string                                                `json:"name"`                  // Required.
+	OutputIndex        *int64                                                `json:"output_index,omitzero"` // Default: 0.
+	ToolCallId         string                                                `json:"tool_call_id"`          // Required.
+	Type               *FunctionCallEventType                                `json:"type,omitzero"`         // Default: "function.call.delta".
 }
 
 // FunctionCallEventConfirmationStatus is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionCallEvent/properties/confirmation_status/anyOf/0
 type FunctionCallEventConfirmationStatus string
 
@@ -2712,58 +1872,34 @@ const (
 )
 
 // FunctionCallEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionCallEvent/properties/type
 type FunctionCallEventType string
 
-// Values of FunctionCallEventType, as sent on the wire.
-const (
-	FunctionCallEventTypeFunctionCallDelta FunctionCallEventType = "function.call.delta"
-)
-
-// MarshalText writes FunctionCallEventType, FunctionCallEventTypeFunctionCallDelta when it is empty: FunctionCallEventType may hold that value only, so a field left unset still sends it.
-func (v FunctionCallEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(FunctionCallEventTypeFunctionCallDelta))
-}
+const FunctionCallEventTypeFunctionCallDelta FunctionCallEventType = "function.call.delta" // the only value of FunctionCallEventType, as sent on the wire
 
 // this restriction of `Function` is used to select a specific function to call
-//
 // Source: #/components/schemas/FunctionName
 type FunctionName struct {
-	// Required.
-	Name string `json:"name"`
+	Name string `json:"name"` // Required.
 }
 
 // FunctionResultEntry is an object of the spec.
-//
 // Source: #/components/schemas/FunctionResultEntry
 type FunctionResultEntry struct {
 	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
 	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
 	Id          *string                     `json:"id,omitzero"`
-
-	// Default: "entry".
-	Object *FunctionResultEntryObject `json:"object,omitzero"`
-
-	// Required.
-	Result string `json:"result"`
-
-	// Required.
-	ToolCallId string `json:"tool_call_id"`
-
-	// Default: "function.result".
-	Type *FunctionResultEntryType `json:"type,omitzero"`
+	Object      *FunctionResultEntryObject  `json:"object,omitzero"` // Default: "entry".
+	Result      string                      `json:"result"`          // Required.
+	ToolCallId  string                      `json:"tool_call_id"`    // Required.
+	Type        *FunctionResultEntryType    `json:"type,omitzero"`   // Default: "function.result".
 }
 
 // FunctionResultEntryObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionResultEntry/properties/object
 type FunctionResultEntryObject string
 
-// Values of FunctionResultEntryObject, as sent on the wire.
-const (
-	FunctionResultEntryObjectEntry FunctionResultEntryObject = "entry"
-)
+const FunctionResultEntryObjectEntry FunctionResultEntryObject = "entry" // the only value of FunctionResultEntryObject, as sent on the wire
 
 // MarshalText writes FunctionResultEntryObject, FunctionResultEntryObjectEntry when it is empty: FunctionResultEntryObject may hold that value only, so a field left unset still sends it.
 func (v FunctionResultEntryObject) MarshalText() ([]byte, error) {
@@ -2771,14 +1907,10 @@ func (v FunctionResultEntryObject) MarshalText() ([]byte, error) {
 }
 
 // FunctionResultEntryType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionResultEntry/properties/type
 type FunctionResultEntryType string
 
-// Values of FunctionResultEntryType, as sent on the wire.
-const (
-	FunctionResultEntryTypeFunctionResult FunctionResultEntryType = "function.result"
-)
+const FunctionResultEntryTypeFunctionResult FunctionResultEntryType = "function.result" // the only value of FunctionResultEntryType, as sent on the wire
 
 // MarshalText writes FunctionResultEntryType, FunctionResultEntryTypeFunctionResult when it is empty: FunctionResultEntryType may hold that value only, so a field left unset still sends it.
 func (v FunctionResultEntryType) MarshalText() ([]byte, error) {
@@ -2786,25 +1918,17 @@ func (v FunctionResultEntryType) MarshalText() ([]byte, error) {
 }
 
 // FunctionTool is an object of the spec.
-//
 // Source: #/components/schemas/FunctionTool
 type FunctionTool struct {
-	// Required.
-	Function Function `json:"function"`
-
-	// Default: "function".
-	Type *FunctionToolType `json:"type,omitzero"`
+	Function Function          `json:"function"`      // Required.
+	Type     *FunctionToolType `json:"type,omitzero"` // Default: "function".
 }
 
 // FunctionToolType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/FunctionTool/properties/type
 type FunctionToolType string
 
-// Values of FunctionToolType, as sent on the wire.
-const (
-	FunctionToolTypeFunction FunctionToolType = "function"
-)
+const FunctionToolTypeFunction FunctionToolType = "function" // the only value of FunctionToolType, as sent on the wire
 
 // MarshalText writes FunctionToolType, FunctionToolTypeFunction when it is empty: FunctionToolType may hold that value only, so a field left unset still sends it.
 func (v FunctionToolType) MarshalText() ([]byte, error) {
@@ -2812,11 +1936,9 @@ func (v FunctionToolType) MarshalText() ([]byte, error) {
 }
 
 // GuardrailConfig is an object of the spec.
-//
 // Source: #/components/schemas/GuardrailConfig
 type GuardrailConfig struct {
 	// If true, return HTTP 403 and block request in the event of a server-side error
-	//
 	// Default: false.
 	BlockOnError    *bool                                   `json:"block_on_error,omitzero"`
 	ModerationLlmV1 openapi.Nullable[ModerationLLMV1Config] `json:"moderation_llm_v1,omitzero"`
@@ -2824,7 +1946,6 @@ type GuardrailConfig struct {
 }
 
 // ImageDetail is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ImageDetail
 type ImageDetail string
 
@@ -2836,24 +1957,17 @@ const (
 )
 
 // ImageGenerationTool is an object of the spec.
-//
 // Source: #/components/schemas/ImageGenerationTool
 type ImageGenerationTool struct {
 	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
-
-	// Default: "image_generation".
-	Type *ImageGenerationToolType `json:"type,omitzero"`
+	Type              *ImageGenerationToolType            `json:"type,omitzero"` // Default: "image_generation".
 }
 
 // ImageGenerationToolType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ImageGenerationTool/properties/type
 type ImageGenerationToolType string
 
-// Values of ImageGenerationToolType, as sent on the wire.
-const (
-	ImageGenerationToolTypeImageGeneration ImageGenerationToolType = "image_generation"
-)
+const ImageGenerationToolTypeImageGeneration ImageGenerationToolType = "image_generation" // the only value of ImageGenerationToolType, as sent on the wire
 
 // MarshalText writes ImageGenerationToolType, ImageGenerationToolTypeImageGeneration when it is empty: ImageGenerationToolType may hold that value only, so a field left unset still sends it.
 func (v ImageGenerationToolType) MarshalText() ([]byte, error) {
@@ -2861,33 +1975,24 @@ func (v ImageGenerationToolType) MarshalText() ([]byte, error) {
 }
 
 // ImageURL is an object of the spec.
-//
 // Source: #/components/schemas/ImageURL
 type ImageURL struct {
 	Detail openapi.Nullable[ImageDetail] `json:"detail,omitzero"`
-
-	// Required.
-	Url string `json:"url"`
+	Url    string                        `json:"url"` // Required.
 }
 
 // {"type":"image_url","image_url":"data:image/png;base64,iVBORw0"}
-//
 // Source: #/components/schemas/ImageURLChunk
 type ImageURLChunk struct {
-	// Required.
-	ImageUrl ImageURLChunkImageUrl `json:"image_url"`
-
-	// Default: "image_url".
-	Type *ImageURLChunkType `json:"type,omitzero"`
+	ImageUrl ImageURLChunkImageUrl `json:"image_url"`     // Required.
+	Type     *ImageURLChunkType    `json:"type,omitzero"` // Default: "image_url".
 }
 
 // ImageURLChunkImageUrl is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ImageURLChunk/properties/image_url
 type ImageURLChunkImageUrl struct {
 	ImageURL *ImageURL
 	String   *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2897,25 +2002,18 @@ func (u ImageURLChunkImageUrl) MarshalJSON() ([]byte, error) {
 	return unionImageURLChunkImageUrl.Marshal(u.Raw, u.ImageURL, u.String)
 }
 
-// unionImageURLChunkImageUrl tells openapi.Union.DecodeInto how to recognise each variant of ImageURLChunkImageUrl.
 var unionImageURLChunkImageUrl = openapi.Union{Name: "ImageURLChunkImageUrl", Variants: []openapi.Variant{{Name: "ImageURL", Type: "object"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ImageURLChunkImageUrl) UnmarshalJSON(b []byte) error {
 	return unionImageURLChunkImageUrl.Unmarshal(b, &u.Raw, &u.ImageURL, &u.String)
 }
 
 // ImageURLChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ImageURLChunk/properties/type
 type ImageURLChunkType string
 
-// Values of ImageURLChunkType, as sent on the wire.
-const (
-	ImageURLChunkTypeImageUrl ImageURLChunkType = "image_url"
-)
+const ImageURLChunkTypeImageUrl ImageURLChunkType = "image_url" // the only value of ImageURLChunkType, as sent on the wire
 
 // MarshalText writes ImageURLChunkType, ImageURLChunkTypeImageUrl when it is empty: ImageURLChunkType may hold that value only, so a field left unset still sends it.
 func (v ImageURLChunkType) MarshalText() ([]byte, error) {
@@ -2923,7 +2021,6 @@ func (v ImageURLChunkType) MarshalText() ([]byte, error) {
 }
 
 // InputEntriesItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/InputEntries/items
 type InputEntriesItem struct {
 	MessageInputEntry   *MessageInputEntry
@@ -2932,7 +2029,6 @@ type InputEntriesItem struct {
 	FunctionCallEntry   *FunctionCallEntry
 	ToolExecutionEntry  *ToolExecutionEntry
 	AgentHandoffEntry   *AgentHandoffEntry
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2942,25 +2038,20 @@ func (u InputEntriesItem) MarshalJSON() ([]byte, error) {
 	return unionInputEntriesItem.Marshal(u.Raw, u.MessageInputEntry, u.MessageOutputEntry, u.FunctionResultEntry, u.FunctionCallEntry, u.ToolExecutionEntry, u.AgentHandoffEntry)
 }
 
-// unionInputEntriesItem tells openapi.Union.DecodeInto how to recognise each variant of InputEntriesItem.
 var unionInputEntriesItem = openapi.Union{Name: "InputEntriesItem", Variants: []openapi.Variant{{Name: "MessageInputEntry", Type: "object", Required: []string{"content", "role"}, Const: []string{"object", "\"entry\"", "type", "\"message.input\""}, Enum: []string{"role", "[\"assistant\",\"user\"]"}, Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"}}, {Name: "MessageOutputEntry", Type: "object", Required: []string{"content"}, Const: []string{"object", "\"entry\"", "role", "\"assistant\"", "type", "\"message.output\""}, Properties: []string{"agent_id", "completed_at", "content", "created_at", "id", "model", "object", "role", "type"}}, {Name: "FunctionResultEntry", Type: "object", Required: []string{"result", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.result\""}, Properties: []string{"completed_at", "created_at", "id", "object", "result", "tool_call_id", "type"}}, {Name: "FunctionCallEntry", Type: "object", Required: []string{"arguments", "name", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.call\""}, Properties: []string{"agent_id", "arguments", "completed_at", "confirmation_status", "created_at", "id", "model", "name", "object", "tool_call_id", "type"}}, {Name: "ToolExecutionEntry", Type: "object", Required: []string{"arguments", "name"}, Const: []string{"object", "\"entry\"", "type", "\"tool.execution\""}, Properties: []string{"agent_id", "arguments", "completed_at", "created_at", "id", "info", "model", "name", "object", "type"}}, {Name: "AgentHandoffEntry", Type: "object", Required: []string{"next_agent_id", "next_agent_name", "previous_agent_id", "previous_agent_name"}, Const: []string{"object", "\"entry\"", "type", "\"agent.handoff\""}, Properties: []string{"completed_at", "created_at", "id", "next_agent_id", "next_agent_name", "object", "previous_agent_id", "previous_agent_name", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *InputEntriesItem) UnmarshalJSON(b []byte) error {
 	return unionInputEntriesItem.Unmarshal(b, &u.Raw, &u.MessageInputEntry, &u.MessageOutputEntry, &u.FunctionResultEntry, &u.FunctionCallEntry, &u.ToolExecutionEntry, &u.AgentHandoffEntry)
 }
 
 // JSONPatch is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/JSONPatch
 type JSONPatch struct {
 	JSONPatchAppend  *JSONPatchAppend
 	JSONPatchAdd     *JSONPatchAdd
 	JSONPatchReplace *JSONPatchReplace
 	JSONPatchRemove  *JSONPatchRemove
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -2970,97 +2061,62 @@ func (u JSONPatch) MarshalJSON() ([]byte, error) {
 	return unionJSONPatch.Marshal(u.Raw, u.JSONPatchAppend, u.JSONPatchAdd, u.JSONPatchReplace, u.JSONPatchRemove)
 }
 
-// unionJSONPatch tells openapi.Union.DecodeInto how to recognise each variant of JSONPatch.
 var unionJSONPatch = openapi.Union{Name: "JSONPatch", Discriminator: "op", Variants: []openapi.Variant{{Name: "JSONPatchAppend", Tags: []string{"JSONPatchAppend", "append"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"append\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchAdd", Tags: []string{"JSONPatchAdd", "add"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"add\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchReplace", Tags: []string{"JSONPatchReplace", "replace"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"replace\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchRemove", Tags: []string{"JSONPatchRemove", "remove"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"remove\""}, Properties: []string{"op", "path", "value"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *JSONPatch) UnmarshalJSON(b []byte) error {
 	return unionJSONPatch.Unmarshal(b, &u.Raw, &u.JSONPatchAppend, &u.JSONPatchAdd, &u.JSONPatchReplace, &u.JSONPatchRemove)
 }
 
 // JSONPatchAdd is an object of the spec.
-//
 // Source: #/components/schemas/JSONPatchAdd
 type JSONPatchAdd struct {
 	// Add operation
-	//
 	// Required.
 	Op JSONPatchAddOp `json:"op"`
-
 	// A JSON Pointer (RFC 6901) identifying the target location within the document. Can be a string
 	// path (e.g., '/foo/bar'), '/', '', or an empty list [] for root-level operations.
-	//
 	// Required.
 	Path string `json:"path"`
-
 	// The value to use for the operation
-	//
 	// Required.
 	Value json.RawMessage `json:"value"`
 }
 
 // Add operation
-//
 // Source: #/components/schemas/JSONPatchAdd/properties/op
 type JSONPatchAddOp string
 
-// Values of JSONPatchAddOp, as sent on the wire.
-const (
-	JSONPatchAddOpAdd JSONPatchAddOp = "add"
-)
-
-// MarshalText writes JSONPatchAddOp, JSONPatchAddOpAdd when it is empty: JSONPatchAddOp may hold that value only, so a field left unset still sends it.
-func (v JSONPatchAddOp) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(JSONPatchAddOpAdd))
-}
+const JSONPatchAddOpAdd JSONPatchAddOp = "add" // the only value of JSONPatchAddOp, as sent on the wire
 
 // JSONPatchAppend is an object of the spec.
-//
 // Source: #/components/schemas/JSONPatchAppend
 type JSONPatchAppend struct {
 	// 'append' is an extension for efficient string concatenation in streaming scenarios.
-	//
 	// Required.
 	Op JSONPatchAppendOp `json:"op"`
-
 	// A JSON Pointer (RFC 6901) identifying the target location within the document. Can be a string
 	// path (e.g., '/foo/bar'), '/', '', or an empty list [] for root-level operations.
-	//
 	// Required.
 	Path string `json:"path"`
-
 	// The value to use for the operation. A string to append to the existing value, or an
 	// EncryptedPatchValue wrapper when encryption is applied.
-	//
 	// Required.
 	Value JSONPatchAppendValue `json:"value"`
 }
 
 // 'append' is an extension for efficient string concatenation in streaming scenarios.
-//
 // Source: #/components/schemas/JSONPatchAppend/properties/op
 type JSONPatchAppendOp string
 
-// Values of JSONPatchAppendOp, as sent on the wire.
-const (
-	JSONPatchAppendOpAppend JSONPatchAppendOp = "append"
-)
-
-// MarshalText writes JSONPatchAppendOp, JSONPatchAppendOpAppend when it is empty: JSONPatchAppendOp may hold that value only, so a field left unset still sends it.
-func (v JSONPatchAppendOp) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(JSONPatchAppendOpAppend))
-}
+const JSONPatchAppendOpAppend JSONPatchAppendOp = "append" // the only value of JSONPatchAppendOp, as sent on the wire
 
 // The value to use for the operation. A string to append to the existing value, or an
 // EncryptedPatchValue wrapper when encryption is applied.
-//
 // Source: #/components/schemas/JSONPatchAppend/properties/value
 type JSONPatchAppendValue struct {
 	String              *string
 	EncryptedPatchValue *EncryptedPatchValue
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3070,12 +2126,9 @@ func (u JSONPatchAppendValue) MarshalJSON() ([]byte, error) {
 	return unionJSONPatchAppendValue.Marshal(u.Raw, u.String, u.EncryptedPatchValue)
 }
 
-// unionJSONPatchAppendValue tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchAppendValue.
 var unionJSONPatchAppendValue = openapi.Union{Name: "JSONPatchAppendValue", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "EncryptedPatchValue", Type: "object"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *JSONPatchAppendValue) UnmarshalJSON(b []byte) error {
 	return unionJSONPatchAppendValue.Unmarshal(b, &u.Raw, &u.String, &u.EncryptedPatchValue)
 }
@@ -3085,45 +2138,27 @@ func (u *JSONPatchAppendValue) UnmarshalJSON(b []byte) error {
 // Used for streaming incremental updates to workflow state. When encrypted, the value field
 // contains base64-encoded encrypted data and encoding_options indicates the type of encryption
 // applied.
-//
 // Source: #/components/schemas/JSONPatchPayloadResponse
 type JSONPatchPayloadResponse struct {
 	// Encoding options applied to the payload.
 	EncodingOptions openapi.Nullable[[]EncodedPayloadOptions] `json:"encoding_options,omitzero"`
-
 	// Discriminator indicating this is a JSON Patch payload.
-	//
-	// Default: "json_patch".
-	//
-	// Required.
-	Type JSONPatchPayloadResponseType `json:"type"`
-
-	// Required.
-	Value JSONPatchPayloadValueResponse `json:"value"`
+	// Default: "json_patch". Required.
+	Type  JSONPatchPayloadResponseType  `json:"type"`
+	Value JSONPatchPayloadValueResponse `json:"value"` // Required.
 }
 
 // Discriminator indicating this is a JSON Patch payload.
-//
 // Source: #/components/schemas/JSONPatchPayloadResponse/properties/type
 type JSONPatchPayloadResponseType string
 
-// Values of JSONPatchPayloadResponseType, as sent on the wire.
-const (
-	JSONPatchPayloadResponseTypeJsonPatch JSONPatchPayloadResponseType = "json_patch"
-)
-
-// MarshalText writes JSONPatchPayloadResponseType, JSONPatchPayloadResponseTypeJsonPatch when it is empty: JSONPatchPayloadResponseType may hold that value only, so a field left unset still sends it.
-func (v JSONPatchPayloadResponseType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(JSONPatchPayloadResponseTypeJsonPatch))
-}
+const JSONPatchPayloadResponseTypeJsonPatch JSONPatchPayloadResponseType = "json_patch" // the only value of JSONPatchPayloadResponseType, as sent on the wire
 
 // JSONPatchPayloadValueResponse is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/JSONPatchPayloadValueResponse
 type JSONPatchPayloadValueResponse struct {
 	JSONPatchList *[]JSONPatch
 	String        *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3133,144 +2168,87 @@ func (u JSONPatchPayloadValueResponse) MarshalJSON() ([]byte, error) {
 	return unionJSONPatchPayloadValueResponse.Marshal(u.Raw, u.JSONPatchList, u.String)
 }
 
-// unionJSONPatchPayloadValueResponse tells openapi.Union.DecodeInto how to recognise each variant of JSONPatchPayloadValueResponse.
 var unionJSONPatchPayloadValueResponse = openapi.Union{Name: "JSONPatchPayloadValueResponse", Variants: []openapi.Variant{{Name: "JSONPatchList", Type: "array"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *JSONPatchPayloadValueResponse) UnmarshalJSON(b []byte) error {
 	return unionJSONPatchPayloadValueResponse.Unmarshal(b, &u.Raw, &u.JSONPatchList, &u.String)
 }
 
 // JSONPatchRemove is an object of the spec.
-//
 // Source: #/components/schemas/JSONPatchRemove
 type JSONPatchRemove struct {
 	// Remove operation
-	//
 	// Required.
 	Op JSONPatchRemoveOp `json:"op"`
-
 	// A JSON Pointer (RFC 6901) identifying the target location within the document. Can be a string
 	// path (e.g., '/foo/bar'), '/', '', or an empty list [] for root-level operations.
-	//
 	// Required.
 	Path string `json:"path"`
-
 	// The value to use for the operation
-	//
 	// Required.
 	Value json.RawMessage `json:"value"`
 }
 
 // Remove operation
-//
 // Source: #/components/schemas/JSONPatchRemove/properties/op
 type JSONPatchRemoveOp string
 
-// Values of JSONPatchRemoveOp, as sent on the wire.
-const (
-	JSONPatchRemoveOpRemove JSONPatchRemoveOp = "remove"
-)
-
-// MarshalText writes JSONPatchRemoveOp, JSONPatchRemoveOpRemove when it is empty: JSONPatchRemoveOp may hold that value only, so a field left unset still sends it.
-func (v JSONPatchRemoveOp) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(JSONPatchRemoveOpRemove))
-}
+const JSONPatchRemoveOpRemove JSONPatchRemoveOp = "remove" // the only value of JSONPatchRemoveOp, as sent on the wire
 
 // JSONPatchReplace is an object of the spec.
-//
 // Source: #/components/schemas/JSONPatchReplace
 type JSONPatchReplace struct {
 	// Replace operation
-	//
 	// Required.
 	Op JSONPatchReplaceOp `json:"op"`
-
 	// A JSON Pointer (RFC 6901) identifying the target location within the document. Can be a string
 	// path (e.g., '/foo/bar'), '/', '', or an empty list [] for root-level operations.
-	//
 	// Required.
 	Path string `json:"path"`
-
 	// The value to use for the operation
-	//
 	// Required.
 	Value json.RawMessage `json:"value"`
 }
 
 // Replace operation
-//
 // Source: #/components/schemas/JSONPatchReplace/properties/op
 type JSONPatchReplaceOp string
 
-// Values of JSONPatchReplaceOp, as sent on the wire.
-const (
-	JSONPatchReplaceOpReplace JSONPatchReplaceOp = "replace"
-)
-
-// MarshalText writes JSONPatchReplaceOp, JSONPatchReplaceOpReplace when it is empty: JSONPatchReplaceOp may hold that value only, so a field left unset still sends it.
-func (v JSONPatchReplaceOp) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(JSONPatchReplaceOpReplace))
-}
+const JSONPatchReplaceOpReplace JSONPatchReplaceOp = "replace" // the only value of JSONPatchReplaceOp, as sent on the wire
 
 // A payload containing arbitrary JSON data.
 //
 // Used for complete state snapshots or final results. When encrypted, the value field contains
 // base64-encoded encrypted data and encoding_options indicates the type of encryption applied.
-//
 // Source: #/components/schemas/JSONPayloadResponse
 type JSONPayloadResponse struct {
 	// Encoding options applied to the payload.
 	EncodingOptions openapi.Nullable[[]EncodedPayloadOptions] `json:"encoding_options,omitzero"`
-
 	// Discriminator indicating this is a raw JSON payload.
-	//
-	// Default: "json".
-	//
-	// Required.
+	// Default: "json". Required.
 	Type JSONPayloadResponseType `json:"type"`
-
 	// The JSON-serializable payload value. When encrypted, contains base64-encoded data.
-	//
 	// Required.
 	Value json.RawMessage `json:"value"`
 }
 
 // Discriminator indicating this is a raw JSON payload.
-//
 // Source: #/components/schemas/JSONPayloadResponse/properties/type
 type JSONPayloadResponseType string
 
-// Values of JSONPayloadResponseType, as sent on the wire.
-const (
-	JSONPayloadResponseTypeJson JSONPayloadResponseType = "json"
-)
-
-// MarshalText writes JSONPayloadResponseType, JSONPayloadResponseTypeJson when it is empty: JSONPayloadResponseType may hold that value only, so a field left unset still sends it.
-func (v JSONPayloadResponseType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(JSONPayloadResponseTypeJson))
-}
+const JSONPayloadResponseTypeJson JSONPayloadResponseType = "json" // the only value of JSONPayloadResponseType, as sent on the wire
 
 // JsonSchema is an object of the spec.
-//
 // Source: #/components/schemas/JsonSchema
 type JsonSchema struct {
-	Description openapi.Nullable[string] `json:"description,omitzero"`
-
-	// Required.
-	Name string `json:"name"`
-
-	// Required.
-	Schema map[string]json.RawMessage `json:"schema"`
-
-	// Default: false.
-	Strict *bool `json:"strict,omitzero"`
+	Description openapi.Nullable[string]   `json:"description,omitzero"`
+	Name        string                     `json:"name"`            // Required.
+	Schema      map[string]json.RawMessage `json:"schema"`          // Required.
+	Strict      *bool                      `json:"strict,omitzero"` // Default: false.
 }
 
 // MessageInputContentChunksItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/MessageInputContentChunks/items
 type MessageInputContentChunksItem struct {
 	TextChunk        *TextChunk
@@ -3278,7 +2256,6 @@ type MessageInputContentChunksItem struct {
 	ToolFileChunk    *ToolFileChunk
 	DocumentURLChunk *DocumentURLChunk
 	ThinkChunk       *ThinkChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3288,47 +2265,31 @@ func (u MessageInputContentChunksItem) MarshalJSON() ([]byte, error) {
 	return unionMessageInputContentChunksItem.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk)
 }
 
-// unionMessageInputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageInputContentChunksItem.
 var unionMessageInputContentChunksItem = openapi.Union{Name: "MessageInputContentChunksItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *MessageInputContentChunksItem) UnmarshalJSON(b []byte) error {
 	return unionMessageInputContentChunksItem.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk)
 }
 
 // Representation of an input message inside the conversation.
-//
 // Source: #/components/schemas/MessageInputEntry
 type MessageInputEntry struct {
 	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
-
-	// Required.
-	Content   MessageInputEntryContent `json:"content"`
-	CreatedAt *time.Time               `json:"created_at,omitzero"`
-	Id        *string                  `json:"id,omitzero"`
-
-	// Default: "entry".
-	Object *MessageInputEntryObject `json:"object,omitzero"`
-
-	// Default: false.
-	Prefix *bool `json:"prefix,omitzero"`
-
-	// Required.
-	Role MessageInputEntryRole `json:"role"`
-
-	// Default: "message.input".
-	Type *MessageInputEntryType `json:"type,omitzero"`
+	Content     MessageInputEntryContent    `json:"content"` // Required.
+	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
+	Id          *string                     `json:"id,omitzero"`
+	Object      *MessageInputEntryObject    `json:"object,omitzero"` // Default: "entry".
+	Prefix      *bool                       `json:"prefix,omitzero"` // Default: false.
+	Role        MessageInputEntryRole       `json:"role"`            // Required.
+	Type        *MessageInputEntryType      `json:"type,omitzero"`   // Default: "message.input".
 }
 
 // MessageInputEntryContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/MessageInputEntry/properties/content
 type MessageInputEntryContent struct {
 	String                            *string
 	MessageInputContentChunksItemList *[]MessageInputContentChunksItem
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3338,25 +2299,18 @@ func (u MessageInputEntryContent) MarshalJSON() ([]byte, error) {
 	return unionMessageInputEntryContent.Marshal(u.Raw, u.String, u.MessageInputContentChunksItemList)
 }
 
-// unionMessageInputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageInputEntryContent.
 var unionMessageInputEntryContent = openapi.Union{Name: "MessageInputEntryContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "MessageInputContentChunksItemList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *MessageInputEntryContent) UnmarshalJSON(b []byte) error {
 	return unionMessageInputEntryContent.Unmarshal(b, &u.Raw, &u.String, &u.MessageInputContentChunksItemList)
 }
 
 // MessageInputEntryObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageInputEntry/properties/object
 type MessageInputEntryObject string
 
-// Values of MessageInputEntryObject, as sent on the wire.
-const (
-	MessageInputEntryObjectEntry MessageInputEntryObject = "entry"
-)
+const MessageInputEntryObjectEntry MessageInputEntryObject = "entry" // the only value of MessageInputEntryObject, as sent on the wire
 
 // MarshalText writes MessageInputEntryObject, MessageInputEntryObjectEntry when it is empty: MessageInputEntryObject may hold that value only, so a field left unset still sends it.
 func (v MessageInputEntryObject) MarshalText() ([]byte, error) {
@@ -3364,7 +2318,6 @@ func (v MessageInputEntryObject) MarshalText() ([]byte, error) {
 }
 
 // MessageInputEntryRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageInputEntry/properties/role
 type MessageInputEntryRole string
 
@@ -3375,14 +2328,10 @@ const (
 )
 
 // MessageInputEntryType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageInputEntry/properties/type
 type MessageInputEntryType string
 
-// Values of MessageInputEntryType, as sent on the wire.
-const (
-	MessageInputEntryTypeMessageInput MessageInputEntryType = "message.input"
-)
+const MessageInputEntryTypeMessageInput MessageInputEntryType = "message.input" // the only value of MessageInputEntryType, as sent on the wire
 
 // MarshalText writes MessageInputEntryType, MessageInputEntryTypeMessageInput when it is empty: MessageInputEntryType may hold that value only, so a field left unset still sends it.
 func (v MessageInputEntryType) MarshalText() ([]byte, error) {
@@ -3390,7 +2339,6 @@ func (v MessageInputEntryType) MarshalText() ([]byte, error) {
 }
 
 // MessageOutputContentChunksItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/MessageOutputContentChunks/items
 type MessageOutputContentChunksItem struct {
 	TextChunk          *TextChunk
@@ -3399,7 +2347,6 @@ type MessageOutputContentChunksItem struct {
 	DocumentURLChunk   *DocumentURLChunk
 	ThinkChunk         *ThinkChunk
 	ToolReferenceChunk *ToolReferenceChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3409,46 +2356,32 @@ func (u MessageOutputContentChunksItem) MarshalJSON() ([]byte, error) {
 	return unionMessageOutputContentChunksItem.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
-// unionMessageOutputContentChunksItem tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputContentChunksItem.
 var unionMessageOutputContentChunksItem = openapi.Union{Name: "MessageOutputContentChunksItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *MessageOutputContentChunksItem) UnmarshalJSON(b []byte) error {
 	return unionMessageOutputContentChunksItem.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
 }
 
 // MessageOutputEntry is an object of the spec.
-//
 // Source: #/components/schemas/MessageOutputEntry
 type MessageOutputEntry struct {
 	AgentId     openapi.Nullable[string]    `json:"agent_id,omitzero"`
 	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
-
-	// Required.
-	Content   MessageOutputEntryContent `json:"content"`
-	CreatedAt *time.Time                `json:"created_at,omitzero"`
-	Id        *string                   `json:"id,omitzero"`
-	Model     openapi.Nullable[string]  `json:"model,omitzero"`
-
-	// Default: "entry".
-	Object *MessageOutputEntryObject `json:"object,omitzero"`
-
-	// Default: "assistant".
-	Role *MessageOutputEntryRole `json:"role,omitzero"`
-
-	// Default: "message.output".
-	Type *MessageOutputEntryType `json:"type,omitzero"`
+	Content     MessageOutputEntryContent   `json:"content"` // Required.
+	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
+	Id          *string                     `json:"id,omitzero"`
+	Model       openapi.Nullable[string]    `json:"model,omitzero"`
+	Object      *MessageOutputEntryObject   `json:"object,omitzero"` // Default: "entry".
+	Role        *MessageOutputEntryRole     `json:"role,omitzero"`   // Default: "assistant".
+	Type        *MessageOutputEntryType     `json:"type,omitzero"`   // Default: "message.output".
 }
 
 // MessageOutputEntryContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/MessageOutputEntry/properties/content
 type MessageOutputEntryContent struct {
 	String                             *string
 	MessageOutputContentChunksItemList *[]MessageOutputContentChunksItem
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3458,25 +2391,18 @@ func (u MessageOutputEntryContent) MarshalJSON() ([]byte, error) {
 	return unionMessageOutputEntryContent.Marshal(u.Raw, u.String, u.MessageOutputContentChunksItemList)
 }
 
-// unionMessageOutputEntryContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEntryContent.
 var unionMessageOutputEntryContent = openapi.Union{Name: "MessageOutputEntryContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "MessageOutputContentChunksItemList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *MessageOutputEntryContent) UnmarshalJSON(b []byte) error {
 	return unionMessageOutputEntryContent.Unmarshal(b, &u.Raw, &u.String, &u.MessageOutputContentChunksItemList)
 }
 
 // MessageOutputEntryObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageOutputEntry/properties/object
 type MessageOutputEntryObject string
 
-// Values of MessageOutputEntryObject, as sent on the wire.
-const (
-	MessageOutputEntryObjectEntry MessageOutputEntryObject = "entry"
-)
+const MessageOutputEntryObjectEntry MessageOutputEntryObject = "entry" // the only value of MessageOutputEntryObject, as sent on the wire
 
 // MarshalText writes MessageOutputEntryObject, MessageOutputEntryObjectEntry when it is empty: MessageOutputEntryObject may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEntryObject) MarshalText() ([]byte, error) {
@@ -3484,14 +2410,10 @@ func (v MessageOutputEntryObject) MarshalText() ([]byte, error) {
 }
 
 // MessageOutputEntryRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageOutputEntry/properties/role
 type MessageOutputEntryRole string
 
-// Values of MessageOutputEntryRole, as sent on the wire.
-const (
-	MessageOutputEntryRoleAssistant MessageOutputEntryRole = "assistant"
-)
+const MessageOutputEntryRoleAssistant MessageOutputEntryRole = "assistant" // the only value of MessageOutputEntryRole, as sent on the wire
 
 // MarshalText writes MessageOutputEntryRole, MessageOutputEntryRoleAssistant when it is empty: MessageOutputEntryRole may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEntryRole) MarshalText() ([]byte, error) {
@@ -3499,14 +2421,10 @@ func (v MessageOutputEntryRole) MarshalText() ([]byte, error) {
 }
 
 // MessageOutputEntryType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageOutputEntry/properties/type
 type MessageOutputEntryType string
 
-// Values of MessageOutputEntryType, as sent on the wire.
-const (
-	MessageOutputEntryTypeMessageOutput MessageOutputEntryType = "message.output"
-)
+const MessageOutputEntryTypeMessageOutput MessageOutputEntryType = "message.output" // the only value of MessageOutputEntryType, as sent on the wire
 
 // MarshalText writes MessageOutputEntryType, MessageOutputEntryTypeMessageOutput when it is empty: MessageOutputEntryType may hold that value only, so a field left unset still sends it.
 func (v MessageOutputEntryType) MarshalText() ([]byte, error) {
@@ -3514,39 +2432,24 @@ func (v MessageOutputEntryType) MarshalText() ([]byte, error) {
 }
 
 // MessageOutputEvent is an object of the spec.
-//
 // Source: #/components/schemas/MessageOutputEvent
 type MessageOutputEvent struct {
-	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
-
-	// Required.
-	Content MessageOutputEventContent `json:"content"`
-
-	// Default: 0.
-	ContentIndex *int64     `json:"content_index,omitzero"`
-	CreatedAt    *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Id    string                   `json:"id"`
-	Model openapi.Nullable[string] `json:"model,omitzero"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Default: "assistant".
-	Role *MessageOutputEventRole `json:"role,omitzero"`
-
-	// Default: "message.output.delta".
-	Type *MessageOutputEventType `json:"type,omitzero"`
+	AgentId      openapi.Nullable[string]  `json:"agent_id,omitzero"`
+	Content      MessageOutputEventContent `json:"content"`                // Required.
+	ContentIndex *int64                    `json:"content_index,omitzero"` // Default: 0.
+	CreatedAt    *time.Time                `json:"created_at,omitzero"`
+	Id           string                    `json:"id"` // Required.
+	Model        openapi.Nullable[string]  `json:"model,omitzero"`
+	OutputIndex  *int64                    `json:"output_index,omitzero"` // Default: 0.
+	Role         *MessageOutputEventRole   `json:"role,omitzero"`         // Default: "assistant".
+	Type         *MessageOutputEventType   `json:"type,omitzero"`         // Default: "message.output.delta".
 }
 
 // MessageOutputEventContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/MessageOutputEvent/properties/content
 type MessageOutputEventContent struct {
 	String              *string
 	OutputContentChunks *OutputContentChunks
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3556,65 +2459,34 @@ func (u MessageOutputEventContent) MarshalJSON() ([]byte, error) {
 	return unionMessageOutputEventContent.Marshal(u.Raw, u.String, u.OutputContentChunks)
 }
 
-// unionMessageOutputEventContent tells openapi.Union.DecodeInto how to recognise each variant of MessageOutputEventContent.
 var unionMessageOutputEventContent = openapi.Union{Name: "MessageOutputEventContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "OutputContentChunks"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *MessageOutputEventContent) UnmarshalJSON(b []byte) error {
 	return unionMessageOutputEventContent.Unmarshal(b, &u.Raw, &u.String, &u.OutputContentChunks)
 }
 
 // MessageOutputEventRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageOutputEvent/properties/role
 type MessageOutputEventRole string
 
-// Values of MessageOutputEventRole, as sent on the wire.
-const (
-	MessageOutputEventRoleAssistant MessageOutputEventRole = "assistant"
-)
-
-// MarshalText writes MessageOutputEventRole, MessageOutputEventRoleAssistant when it is empty: MessageOutputEventRole may hold that value only, so a field left unset still sends it.
-func (v MessageOutputEventRole) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(MessageOutputEventRoleAssistant))
-}
+const MessageOutputEventRoleAssistant MessageOutputEventRole = "assistant" // the only value of MessageOutputEventRole, as sent on the wire
 
 // MessageOutputEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageOutputEvent/properties/type
 type MessageOutputEventType string
 
-// Values of MessageOutputEventType, as sent on the wire.
-const (
-	MessageOutputEventTypeMessageOutputDelta MessageOutputEventType = "message.output.delta"
-)
-
-// MarshalText writes MessageOutputEventType, MessageOutputEventTypeMessageOutputDelta when it is empty: MessageOutputEventType may hold that value only, so a field left unset still sends it.
-func (v MessageOutputEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(MessageOutputEventTypeMessageOutputDelta))
-}
+const MessageOutputEventTypeMessageOutputDelta MessageOutputEventType = "message.output.delta" // the only value of MessageOutputEventType, as sent on the wire
 
 // Available options to the prompt_mode argument on the chat completion endpoint. Values represent
 // high-level intent. Assignment to actual SPs is handled internally. System prompt may include
 // knowledge cutoff date, model capabilities, tone to use, safety guidelines, etc.
-//
 // Source: #/components/schemas/MistralPromptMode
 type MistralPromptMode string
 
-// Values of MistralPromptMode, as sent on the wire.
-const (
-	MistralPromptModeReasoning MistralPromptMode = "reasoning"
-)
-
-// MarshalText writes MistralPromptMode, MistralPromptModeReasoning when it is empty: MistralPromptMode may hold that value only, so a field left unset still sends it.
-func (v MistralPromptMode) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(MistralPromptModeReasoning))
-}
+const MistralPromptModeReasoning MistralPromptMode = "reasoning" // the only value of MistralPromptMode, as sent on the wire
 
 // ModerationLLMAction is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ModerationLLMAction
 type ModerationLLMAction string
 
@@ -3625,7 +2497,6 @@ const (
 )
 
 // ModerationLLMV1CategoryThresholds is an object of the spec.
-//
 // Source: #/components/schemas/ModerationLLMV1CategoryThresholds
 type ModerationLLMV1CategoryThresholds struct {
 	DangerousAndCriminalContent openapi.Nullable[float64] `json:"dangerous_and_criminal_content,omitzero"`
@@ -3640,26 +2511,19 @@ type ModerationLLMV1CategoryThresholds struct {
 }
 
 // ModerationLLMV1Config is an object of the spec.
-//
 // Source: #/components/schemas/ModerationLLMV1Config
 type ModerationLLMV1Config struct {
-	// Default: "none".
-	Action                   *ModerationLLMAction                                `json:"action,omitzero"`
+	Action                   *ModerationLLMAction                                `json:"action,omitzero"` // Default: "none".
 	CustomCategoryThresholds openapi.Nullable[ModerationLLMV1CategoryThresholds] `json:"custom_category_thresholds,omitzero"`
-
 	// If true, only evaluate categories in custom_category_thresholds; others are ignored.
-	//
 	// Default: false.
 	IgnoreOtherCategories *bool `json:"ignore_other_categories,omitzero"`
-
 	// Override model name. Should be omitted in general.
-	//
 	// Default: "mistral-moderation-2411".
 	ModelName *string `json:"model_name,omitzero"`
 }
 
 // ModerationLLMV2CategoryThresholds is an object of the spec.
-//
 // Source: #/components/schemas/ModerationLLMV2CategoryThresholds
 type ModerationLLMV2CategoryThresholds struct {
 	Criminal              openapi.Nullable[float64] `json:"criminal,omitzero"`
@@ -3676,44 +2540,30 @@ type ModerationLLMV2CategoryThresholds struct {
 }
 
 // ModerationLLMV2Config is an object of the spec.
-//
 // Source: #/components/schemas/ModerationLLMV2Config
 type ModerationLLMV2Config struct {
-	// Default: "none".
-	Action                   *ModerationLLMAction                                `json:"action,omitzero"`
+	Action                   *ModerationLLMAction                                `json:"action,omitzero"` // Default: "none".
 	CustomCategoryThresholds openapi.Nullable[ModerationLLMV2CategoryThresholds] `json:"custom_category_thresholds,omitzero"`
-
 	// If true, only evaluate categories in custom_category_thresholds; others are ignored.
-	//
 	// Default: false.
 	IgnoreOtherCategories *bool `json:"ignore_other_categories,omitzero"`
-
 	// Override model name. Should be omitted in general.
-	//
 	// Default: "mistral-moderation-2603".
 	ModelName *string `json:"model_name,omitzero"`
 }
 
 // OAuth2TokenAuth is an object of the spec.
-//
 // Source: #/components/schemas/OAuth2TokenAuth
 type OAuth2TokenAuth struct {
-	// Default: "oauth2-token".
-	Type *OAuth2TokenAuthType `json:"type,omitzero"`
-
-	// Required.
-	Value string `json:"value"`
+	Type  *OAuth2TokenAuthType `json:"type,omitzero"` // Default: "oauth2-token".
+	Value string               `json:"value"`         // Required.
 }
 
 // OAuth2TokenAuthType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/OAuth2TokenAuth/properties/type
 type OAuth2TokenAuthType string
 
-// Values of OAuth2TokenAuthType, as sent on the wire.
-const (
-	OAuth2TokenAuthTypeOauth2Token OAuth2TokenAuthType = "oauth2-token"
-)
+const OAuth2TokenAuthTypeOauth2Token OAuth2TokenAuthType = "oauth2-token" // the only value of OAuth2TokenAuthType, as sent on the wire
 
 // MarshalText writes OAuth2TokenAuthType, OAuth2TokenAuthTypeOauth2Token when it is empty: OAuth2TokenAuthType may hold that value only, so a field left unset still sends it.
 func (v OAuth2TokenAuthType) MarshalText() ([]byte, error) {
@@ -3721,7 +2571,6 @@ func (v OAuth2TokenAuthType) MarshalText() ([]byte, error) {
 }
 
 // OutputContentChunks is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/OutputContentChunks
 type OutputContentChunks struct {
 	TextChunk          *TextChunk
@@ -3730,7 +2579,6 @@ type OutputContentChunks struct {
 	DocumentURLChunk   *DocumentURLChunk
 	ThinkChunk         *ThinkChunk
 	ToolReferenceChunk *ToolReferenceChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3740,37 +2588,26 @@ func (u OutputContentChunks) MarshalJSON() ([]byte, error) {
 	return unionOutputContentChunks.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
-// unionOutputContentChunks tells openapi.Union.DecodeInto how to recognise each variant of OutputContentChunks.
 var unionOutputContentChunks = openapi.Union{Name: "OutputContentChunks", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *OutputContentChunks) UnmarshalJSON(b []byte) error {
 	return unionOutputContentChunks.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ImageURLChunk, &u.ToolFileChunk, &u.DocumentURLChunk, &u.ThinkChunk, &u.ToolReferenceChunk)
 }
 
 // Enable users to specify an expected completion, optimizing response times by leveraging known or
 // predictable content.
-//
 // Source: #/components/schemas/Prediction
 type Prediction struct {
-	// Default: "".
-	Content *string `json:"content,omitzero"`
-
-	// Default: "content".
-	Type *PredictionType `json:"type,omitzero"`
+	Content *string         `json:"content,omitzero"` // Default: "".
+	Type    *PredictionType `json:"type,omitzero"`    // Default: "content".
 }
 
 // PredictionType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/Prediction/properties/type
 type PredictionType string
 
-// Values of PredictionType, as sent on the wire.
-const (
-	PredictionTypeContent PredictionType = "content"
-)
+const PredictionTypeContent PredictionType = "content" // the only value of PredictionType, as sent on the wire
 
 // MarshalText writes PredictionType, PredictionTypeContent when it is empty: PredictionType may hold that value only, so a field left unset still sends it.
 func (v PredictionType) MarshalText() ([]byte, error) {
@@ -3778,7 +2615,6 @@ func (v PredictionType) MarshalText() ([]byte, error) {
 }
 
 // ReasoningEffort is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReasoningEffort
 type ReasoningEffort string
 
@@ -3793,23 +2629,17 @@ const (
 )
 
 // ReferenceChunk is an object of the spec.
-//
 // Source: #/components/schemas/ReferenceChunk
 type ReferenceChunk struct {
-	// Required.
-	ReferenceIds []ReferenceChunkReferenceIdsItem `json:"reference_ids"`
-
-	// Default: "reference".
-	Type *ReferenceChunkType `json:"type,omitzero"`
+	ReferenceIds []ReferenceChunkReferenceIdsItem `json:"reference_ids"` // Required.
+	Type         *ReferenceChunkType              `json:"type,omitzero"` // Default: "reference".
 }
 
 // ReferenceChunkReferenceIdsItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ReferenceChunk/properties/reference_ids/items
 type ReferenceChunkReferenceIdsItem struct {
 	Int64  *int64
 	String *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -3819,25 +2649,18 @@ func (u ReferenceChunkReferenceIdsItem) MarshalJSON() ([]byte, error) {
 	return unionReferenceChunkReferenceIdsItem.Marshal(u.Raw, u.Int64, u.String)
 }
 
-// unionReferenceChunkReferenceIdsItem tells openapi.Union.DecodeInto how to recognise each variant of ReferenceChunkReferenceIdsItem.
 var unionReferenceChunkReferenceIdsItem = openapi.Union{Name: "ReferenceChunkReferenceIdsItem", Variants: []openapi.Variant{{Name: "Int64", Type: "number"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ReferenceChunkReferenceIdsItem) UnmarshalJSON(b []byte) error {
 	return unionReferenceChunkReferenceIdsItem.Unmarshal(b, &u.Raw, &u.Int64, &u.String)
 }
 
 // ReferenceChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ReferenceChunk/properties/type
 type ReferenceChunkType string
 
-// Values of ReferenceChunkType, as sent on the wire.
-const (
-	ReferenceChunkTypeReference ReferenceChunkType = "reference"
-)
+const ReferenceChunkTypeReference ReferenceChunkType = "reference" // the only value of ReferenceChunkType, as sent on the wire
 
 // MarshalText writes ReferenceChunkType, ReferenceChunkTypeReference when it is empty: ReferenceChunkType may hold that value only, so a field left unset still sends it.
 func (v ReferenceChunkType) MarshalText() ([]byte, error) {
@@ -3845,7 +2668,6 @@ func (v ReferenceChunkType) MarshalText() ([]byte, error) {
 }
 
 // RequestedServiceTier is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/RequestedServiceTier
 type RequestedServiceTier string
 
@@ -3856,7 +2678,6 @@ const (
 )
 
 // ResponseBase is an object of the spec.
-//
 // Source: #/components/schemas/ResponseBase
 type ResponseBase struct {
 	Id     *string    `json:"id,omitzero"`
@@ -3866,62 +2687,33 @@ type ResponseBase struct {
 }
 
 // ResponseDoneEvent is an object of the spec.
-//
 // Source: #/components/schemas/ResponseDoneEvent
 type ResponseDoneEvent struct {
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Default: "conversation.response.done".
-	Type *ResponseDoneEventType `json:"type,omitzero"`
-
-	// Required.
-	Usage ConversationUsageInfo `json:"usage"`
+	CreatedAt *time.Time             `json:"created_at,omitzero"`
+	Type      *ResponseDoneEventType `json:"type,omitzero"` // Default: "conversation.response.done".
+	Usage     ConversationUsageInfo  `json:"usage"`         // Required.
 }
 
 // ResponseDoneEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ResponseDoneEvent/properties/type
 type ResponseDoneEventType string
 
-// Values of ResponseDoneEventType, as sent on the wire.
-const (
-	ResponseDoneEventTypeConversationResponseDone ResponseDoneEventType = "conversation.response.done"
-)
-
-// MarshalText writes ResponseDoneEventType, ResponseDoneEventTypeConversationResponseDone when it is empty: ResponseDoneEventType may hold that value only, so a field left unset still sends it.
-func (v ResponseDoneEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ResponseDoneEventTypeConversationResponseDone))
-}
+const ResponseDoneEventTypeConversationResponseDone ResponseDoneEventType = "conversation.response.done" // the only value of ResponseDoneEventType, as sent on the wire
 
 // ResponseErrorEvent is an object of the spec.
-//
 // Source: #/components/schemas/ResponseErrorEvent
 type ResponseErrorEvent struct {
-	// Required.
-	Code      int64      `json:"code"`
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Message string `json:"message"`
-
-	// Default: "conversation.response.error".
-	Type *ResponseErrorEventType `json:"type,omitzero"`
+	Code      int64                   `json:"code"` // Required.
+	CreatedAt *time.Time              `json:"created_at,omitzero"`
+	Message   string                  `json:"message"`       // Required.
+	Type      *ResponseErrorEventType `json:"type,omitzero"` // Default: "conversation.response.error".
 }
 
 // ResponseErrorEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ResponseErrorEvent/properties/type
 type ResponseErrorEventType string
 
-// Values of ResponseErrorEventType, as sent on the wire.
-const (
-	ResponseErrorEventTypeConversationResponseError ResponseErrorEventType = "conversation.response.error"
-)
-
-// MarshalText writes ResponseErrorEventType, ResponseErrorEventTypeConversationResponseError when it is empty: ResponseErrorEventType may hold that value only, so a field left unset still sends it.
-func (v ResponseErrorEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ResponseErrorEventTypeConversationResponseError))
-}
+const ResponseErrorEventTypeConversationResponseError ResponseErrorEventType = "conversation.response.error" // the only value of ResponseErrorEventType, as sent on the wire
 
 // Specify the format that the model must output. By default it will use `{ "type": "text" }`.
 // Setting to `{ "type": "json_object" }` enables JSON mode, which guarantees the message the model
@@ -3929,17 +2721,13 @@ func (v ResponseErrorEventType) MarshalText() ([]byte, error) {
 // yourself with a system or a user message. Setting to `{ "type": "json_schema" }` enables JSON
 // schema mode, which guarantees the message the model generates is in JSON and follows the schema
 // you provide.
-//
 // Source: #/components/schemas/ResponseFormat
 type ResponseFormat struct {
 	JsonSchema openapi.Nullable[JsonSchema] `json:"json_schema,omitzero"`
-
-	// Default: "text".
-	Type *ResponseFormats `json:"type,omitzero"`
+	Type       *ResponseFormats             `json:"type,omitzero"` // Default: "text".
 }
 
 // ResponseFormats is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ResponseFormats
 type ResponseFormats string
 
@@ -3951,34 +2739,20 @@ const (
 )
 
 // ResponseStartedEvent is an object of the spec.
-//
 // Source: #/components/schemas/ResponseStartedEvent
 type ResponseStartedEvent struct {
-	// Required.
-	ConversationId string     `json:"conversation_id"`
-	CreatedAt      *time.Time `json:"created_at,omitzero"`
-
-	// Default: "conversation.response.started".
-	Type *ResponseStartedEventType `json:"type,omitzero"`
+	ConversationId string                    `json:"conversation_id"` // Required.
+	CreatedAt      *time.Time                `json:"created_at,omitzero"`
+	Type           *ResponseStartedEventType `json:"type,omitzero"` // Default: "conversation.response.started".
 }
 
 // ResponseStartedEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ResponseStartedEvent/properties/type
 type ResponseStartedEventType string
 
-// Values of ResponseStartedEventType, as sent on the wire.
-const (
-	ResponseStartedEventTypeConversationResponseStarted ResponseStartedEventType = "conversation.response.started"
-)
-
-// MarshalText writes ResponseStartedEventType, ResponseStartedEventTypeConversationResponseStarted when it is empty: ResponseStartedEventType may hold that value only, so a field left unset still sends it.
-func (v ResponseStartedEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ResponseStartedEventTypeConversationResponseStarted))
-}
+const ResponseStartedEventTypeConversationResponseStarted ResponseStartedEventType = "conversation.response.started" // the only value of ResponseStartedEventType, as sent on the wire
 
 // Server side events sent when streaming a conversation response.
-//
 // Source: #/components/schemas/SSETypes
 type SSETypes string
 
@@ -3997,7 +2771,6 @@ const (
 )
 
 // SampleType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/SampleType
 type SampleType string
 
@@ -4011,7 +2784,6 @@ const (
 )
 
 // Source is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/Source
 type Source string
 
@@ -4023,37 +2795,24 @@ const (
 )
 
 // StreamEventSseErrorData is an object of the spec.
-//
 // Source: #/components/schemas/StreamEventSseErrorData
 type StreamEventSseErrorData struct {
-	// Required.
-	Error string `json:"error"`
-
-	// Required.
-	Reason string `json:"reason"`
+	Error  string `json:"error"`  // Required.
+	Reason string `json:"reason"` // Required.
 }
 
 // StreamEventSsePayload is an object of the spec.
-//
 // Source: #/components/schemas/StreamEventSsePayload
 type StreamEventSsePayload struct {
-	// Required.
-	BrokerSequence int64 `json:"broker_sequence"`
-
-	// Required.
-	Data     StreamEventSsePayloadData  `json:"data"`
-	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
-
-	// Required.
-	Stream    string     `json:"stream"`
-	Timestamp *time.Time `json:"timestamp,omitzero"`
-
-	// Required.
-	WorkflowContext StreamEventWorkflowContext `json:"workflow_context"`
+	BrokerSequence  int64                      `json:"broker_sequence"` // Required.
+	Data            StreamEventSsePayloadData  `json:"data"`            // Required.
+	Metadata        map[string]json.RawMessage `json:"metadata,omitzero"`
+	Stream          string                     `json:"stream"` // Required.
+	Timestamp       *time.Time                 `json:"timestamp,omitzero"`
+	WorkflowContext StreamEventWorkflowContext `json:"workflow_context"` // Required.
 }
 
 // StreamEventSsePayloadData is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/StreamEventSsePayload/properties/data
 type StreamEventSsePayloadData struct {
 	WorkflowExecutionStartedResponse        *WorkflowExecutionStartedResponse
@@ -4073,7 +2832,6 @@ type StreamEventSsePayloadData struct {
 	ActivityTaskCompletedResponse           *ActivityTaskCompletedResponse
 	ActivityTaskRetryingResponse            *ActivityTaskRetryingResponse
 	ActivityTaskFailedResponse              *ActivityTaskFailedResponse
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4083,40 +2841,29 @@ func (u StreamEventSsePayloadData) MarshalJSON() ([]byte, error) {
 	return unionStreamEventSsePayloadData.Marshal(u.Raw, u.WorkflowExecutionStartedResponse, u.WorkflowExecutionCompletedResponse, u.WorkflowExecutionFailedResponse, u.WorkflowExecutionCanceledResponse, u.WorkflowExecutionContinuedAsNewResponse, u.WorkflowTaskTimedOutResponse, u.WorkflowTaskFailedResponse, u.CustomTaskStartedResponse, u.CustomTaskInProgressResponse, u.CustomTaskCompletedResponse, u.CustomTaskFailedResponse, u.CustomTaskTimedOutResponse, u.CustomTaskCanceledResponse, u.ActivityTaskStartedResponse, u.ActivityTaskCompletedResponse, u.ActivityTaskRetryingResponse, u.ActivityTaskFailedResponse)
 }
 
-// unionStreamEventSsePayloadData tells openapi.Union.DecodeInto how to recognise each variant of StreamEventSsePayloadData.
 var unionStreamEventSsePayloadData = openapi.Union{Name: "StreamEventSsePayloadData", Variants: []openapi.Variant{{Name: "WorkflowExecutionStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionContinuedAsNewResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CONTINUED_AS_NEW\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskInProgressResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_IN_PROGRESS\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskRetryingResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_RETRYING\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *StreamEventSsePayloadData) UnmarshalJSON(b []byte) error {
 	return unionStreamEventSsePayloadData.Unmarshal(b, &u.Raw, &u.WorkflowExecutionStartedResponse, &u.WorkflowExecutionCompletedResponse, &u.WorkflowExecutionFailedResponse, &u.WorkflowExecutionCanceledResponse, &u.WorkflowExecutionContinuedAsNewResponse, &u.WorkflowTaskTimedOutResponse, &u.WorkflowTaskFailedResponse, &u.CustomTaskStartedResponse, &u.CustomTaskInProgressResponse, &u.CustomTaskCompletedResponse, &u.CustomTaskFailedResponse, &u.CustomTaskTimedOutResponse, &u.CustomTaskCanceledResponse, &u.ActivityTaskStartedResponse, &u.ActivityTaskCompletedResponse, &u.ActivityTaskRetryingResponse, &u.ActivityTaskFailedResponse)
 }
 
 // StreamEventWorkflowContext is an object of the spec.
-//
 // Source: #/components/schemas/StreamEventWorkflowContext
 type StreamEventWorkflowContext struct {
-	// Required.
-	Namespace            string                   `json:"namespace"`
+	Namespace            string                   `json:"namespace"` // Required.
 	ParentWorkflowExecId openapi.Nullable[string] `json:"parent_workflow_exec_id,omitzero"`
 	RootWorkflowExecId   openapi.Nullable[string] `json:"root_workflow_exec_id,omitzero"`
-
-	// Required.
-	WorkflowExecId string `json:"workflow_exec_id"`
-
-	// Required.
-	WorkflowName string `json:"workflow_name"`
+	WorkflowExecId       string                   `json:"workflow_exec_id"` // Required.
+	WorkflowName         string                   `json:"workflow_name"`    // Required.
 }
 
 // StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent is a union of the spec (oneOf/anyOf): one
 // field per variant.
-//
 // Source: #/paths/~1v1~1workflows~1executions~1%7Bexecution_id%7D~1stream/get/responses/200/content/text~1event-stream/schema/properties/data
 type StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent struct {
 	StreamEventSsePayload   *StreamEventSsePayload
 	StreamEventSseErrorData *StreamEventSseErrorData
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4126,51 +2873,38 @@ func (u StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) MarshalJSON() ([]b
 	return unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.Marshal(u.Raw, u.StreamEventSsePayload, u.StreamEventSseErrorData)
 }
 
-// unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent tells openapi.Union.DecodeInto how to recognise each variant of StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.
 var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent", Variants: []openapi.Variant{{Name: "StreamEventSsePayload", Type: "object", Required: []string{"broker_sequence", "data", "stream", "workflow_context"}, Properties: []string{"broker_sequence", "data", "metadata", "stream", "timestamp", "workflow_context"}}, {Name: "StreamEventSseErrorData", Type: "object", Required: []string{"error", "reason"}, Properties: []string{"error", "reason"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) UnmarshalJSON(b []byte) error {
 	return unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.Unmarshal(b, &u.Raw, &u.StreamEventSsePayload, &u.StreamEventSseErrorData)
 }
 
 // StreamV1WorkflowsExecutionsExecutionIdStreamGetInput is the input of
 // StreamV1WorkflowsExecutionsExecutionIdStreamGet.
-//
 // Source: #/paths/~1v1~1workflows~1executions~1%7Bexecution_id%7D~1stream/get
 type StreamV1WorkflowsExecutionsExecutionIdStreamGetInput struct {
 	// Sent as the path parameter "execution_id".
-	//
 	// Required.
 	ExecutionId string `json:"-"`
-
 	// Sent as the query parameter "event_source".
 	EventSource *EventSource `json:"-"`
-
 	// Sent as the query parameter "last_event_id".
 	LastEventId *string `json:"-"`
 }
 
 // SystemMessage is an object of the spec.
-//
 // Source: #/components/schemas/SystemMessage
 type SystemMessage struct {
-	// Required.
-	Content SystemMessageContent `json:"content"`
-
-	// Default: "system".
-	Role *SystemMessageRole `json:"role,omitzero"`
+	Content SystemMessageContent `json:"content"`       // Required.
+	Role    *SystemMessageRole   `json:"role,omitzero"` // Default: "system".
 }
 
 // SystemMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/SystemMessage/properties/content
 type SystemMessageContent struct {
 	String                         *string
 	SystemMessageContentChunksList *[]SystemMessageContentChunks
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4180,23 +2914,18 @@ func (u SystemMessageContent) MarshalJSON() ([]byte, error) {
 	return unionSystemMessageContent.Marshal(u.Raw, u.String, u.SystemMessageContentChunksList)
 }
 
-// unionSystemMessageContent tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContent.
 var unionSystemMessageContent = openapi.Union{Name: "SystemMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "SystemMessageContentChunksList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *SystemMessageContent) UnmarshalJSON(b []byte) error {
 	return unionSystemMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.SystemMessageContentChunksList)
 }
 
 // SystemMessageContentChunks is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/SystemMessageContentChunks
 type SystemMessageContentChunks struct {
 	TextChunk  *TextChunk
 	ThinkChunk *ThinkChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4206,25 +2935,18 @@ func (u SystemMessageContentChunks) MarshalJSON() ([]byte, error) {
 	return unionSystemMessageContentChunks.Marshal(u.Raw, u.TextChunk, u.ThinkChunk)
 }
 
-// unionSystemMessageContentChunks tells openapi.Union.DecodeInto how to recognise each variant of SystemMessageContentChunks.
 var unionSystemMessageContentChunks = openapi.Union{Name: "SystemMessageContentChunks", Discriminator: "type", Variants: []openapi.Variant{{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *SystemMessageContentChunks) UnmarshalJSON(b []byte) error {
 	return unionSystemMessageContentChunks.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ThinkChunk)
 }
 
 // SystemMessageRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/SystemMessage/properties/role
 type SystemMessageRole string
 
-// Values of SystemMessageRole, as sent on the wire.
-const (
-	SystemMessageRoleSystem SystemMessageRole = "system"
-)
+const SystemMessageRoleSystem SystemMessageRole = "system" // the only value of SystemMessageRole, as sent on the wire
 
 // MarshalText writes SystemMessageRole, SystemMessageRoleSystem when it is empty: SystemMessageRole may hold that value only, so a field left unset still sends it.
 func (v SystemMessageRole) MarshalText() ([]byte, error) {
@@ -4232,25 +2954,17 @@ func (v SystemMessageRole) MarshalText() ([]byte, error) {
 }
 
 // TextChunk is an object of the spec.
-//
 // Source: #/components/schemas/TextChunk
 type TextChunk struct {
-	// Required.
-	Text string `json:"text"`
-
-	// Default: "text".
-	Type *TextChunkType `json:"type,omitzero"`
+	Text string         `json:"text"`          // Required.
+	Type *TextChunkType `json:"type,omitzero"` // Default: "text".
 }
 
 // TextChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/TextChunk/properties/type
 type TextChunkType string
 
-// Values of TextChunkType, as sent on the wire.
-const (
-	TextChunkTypeText TextChunkType = "text"
-)
+const TextChunkTypeText TextChunkType = "text" // the only value of TextChunkType, as sent on the wire
 
 // MarshalText writes TextChunkType, TextChunkTypeText when it is empty: TextChunkType may hold that value only, so a field left unset still sends it.
 func (v TextChunkType) MarshalText() ([]byte, error) {
@@ -4258,32 +2972,23 @@ func (v TextChunkType) MarshalText() ([]byte, error) {
 }
 
 // ThinkChunk is an object of the spec.
-//
 // Source: #/components/schemas/ThinkChunk
 type ThinkChunk struct {
 	// Whether the thinking chunk is closed or not. Currently only used for prefixing.
-	//
 	// Default: true.
 	Closed *bool `json:"closed,omitzero"`
-
 	// Signature to replay some reasoning blocks across turns.
 	Signature openapi.Nullable[string] `json:"signature,omitzero"`
-
-	// Required.
-	Thinking []ThinkChunkThinkingItem `json:"thinking"`
-
-	// Default: "thinking".
-	Type *ThinkChunkType `json:"type,omitzero"`
+	Thinking  []ThinkChunkThinkingItem `json:"thinking"`      // Required.
+	Type      *ThinkChunkType          `json:"type,omitzero"` // Default: "thinking".
 }
 
 // ThinkChunkThinkingItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ThinkChunk/properties/thinking/items
 type ThinkChunkThinkingItem struct {
 	TextChunk          *TextChunk
 	ToolReferenceChunk *ToolReferenceChunk
 	ReferenceChunk     *ReferenceChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4293,25 +2998,18 @@ func (u ThinkChunkThinkingItem) MarshalJSON() ([]byte, error) {
 	return unionThinkChunkThinkingItem.Marshal(u.Raw, u.TextChunk, u.ToolReferenceChunk, u.ReferenceChunk)
 }
 
-// unionThinkChunkThinkingItem tells openapi.Union.DecodeInto how to recognise each variant of ThinkChunkThinkingItem.
 var unionThinkChunkThinkingItem = openapi.Union{Name: "ThinkChunkThinkingItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}, {Name: "ReferenceChunk", Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ThinkChunkThinkingItem) UnmarshalJSON(b []byte) error {
 	return unionThinkChunkThinkingItem.Unmarshal(b, &u.Raw, &u.TextChunk, &u.ToolReferenceChunk, &u.ReferenceChunk)
 }
 
 // ThinkChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ThinkChunk/properties/type
 type ThinkChunkType string
 
-// Values of ThinkChunkType, as sent on the wire.
-const (
-	ThinkChunkTypeThinking ThinkChunkType = "thinking"
-)
+const ThinkChunkTypeThinking ThinkChunkType = "thinking" // the only value of ThinkChunkType, as sent on the wire
 
 // MarshalText writes ThinkChunkType, ThinkChunkTypeThinking when it is empty: ThinkChunkType may hold that value only, so a field left unset still sends it.
 func (v ThinkChunkType) MarshalText() ([]byte, error) {
@@ -4319,46 +3017,29 @@ func (v ThinkChunkType) MarshalText() ([]byte, error) {
 }
 
 // Tool is an object of the spec.
-//
 // Source: #/components/schemas/Tool
 type Tool struct {
-	// Required.
-	Function Function `json:"function"`
-
-	// Default: "function".
-	Type *ToolTypes `json:"type,omitzero"`
+	Function Function   `json:"function"`      // Required.
+	Type     *ToolTypes `json:"type,omitzero"` // Default: "function".
 }
 
 // ToolCall is an object of the spec.
-//
 // Source: #/components/schemas/ToolCall
 type ToolCall struct {
-	// Required.
-	Function FunctionCall `json:"function"`
-
-	// Default: "null".
-	Id *string `json:"id,omitzero"`
-
-	// Default: 0.
-	Index *int64 `json:"index,omitzero"`
-
-	// Default: "function".
-	Type *ToolTypes `json:"type,omitzero"`
+	Function FunctionCall `json:"function"`       // Required.
+	Id       *string      `json:"id,omitzero"`    // Default: "null".
+	Index    *int64       `json:"index,omitzero"` // Default: 0.
+	Type     *ToolTypes   `json:"type,omitzero"`  // Default: "function".
 }
 
 // ToolChoice is either a ToolChoiceEnum or a ToolChoice
-//
 // Source: #/components/schemas/ToolChoice
 type ToolChoice struct {
-	// Required.
-	Function FunctionName `json:"function"`
-
-	// Default: "function".
-	Type *ToolTypes `json:"type,omitzero"`
+	Function FunctionName `json:"function"`      // Required.
+	Type     *ToolTypes   `json:"type,omitzero"` // Default: "function".
 }
 
 // ToolChoiceEnum is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolChoiceEnum
 type ToolChoiceEnum string
 
@@ -4371,7 +3052,6 @@ const (
 )
 
 // ToolConfiguration is an object of the spec.
-//
 // Source: #/components/schemas/ToolConfiguration
 type ToolConfiguration struct {
 	Exclude              openapi.Nullable[[]string] `json:"exclude,omitzero"`
@@ -4380,33 +3060,21 @@ type ToolConfiguration struct {
 }
 
 // ToolExecutionDeltaEvent is an object of the spec.
-//
 // Source: #/components/schemas/ToolExecutionDeltaEvent
 type ToolExecutionDeltaEvent struct {
-	// Required.
-	Arguments string     `json:"arguments"`
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Id string `json:"id"`
-
-	// Required.
-	Name ToolExecutionDeltaEventName `json:"name"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Default: "tool.execution.delta".
-	Type *ToolExecutionDeltaEventType `json:"type,omitzero"`
+	Arguments   string                       `json:"arguments"` // Required.
+	CreatedAt   *time.Time                   `json:"created_at,omitzero"`
+	Id          string                       `json:"id"`                    // Required.
+	Name        ToolExecutionDeltaEventName  `json:"name"`                  // Required.
+	OutputIndex *int64                       `json:"output_index,omitzero"` // Default: 0.
+	Type        *ToolExecutionDeltaEventType `json:"type,omitzero"`         // Default: "tool.execution.delta".
 }
 
 // ToolExecutionDeltaEventName is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolExecutionDeltaEvent/properties/name
 type ToolExecutionDeltaEventName struct {
 	BuiltInConnectors *BuiltInConnectors
 	String            *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4416,58 +3084,35 @@ func (u ToolExecutionDeltaEventName) MarshalJSON() ([]byte, error) {
 	return unionToolExecutionDeltaEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
-// unionToolExecutionDeltaEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDeltaEventName.
 var unionToolExecutionDeltaEventName = openapi.Union{Name: "ToolExecutionDeltaEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolExecutionDeltaEventName) UnmarshalJSON(b []byte) error {
 	return unionToolExecutionDeltaEventName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionDeltaEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolExecutionDeltaEvent/properties/type
 type ToolExecutionDeltaEventType string
 
-// Values of ToolExecutionDeltaEventType, as sent on the wire.
-const (
-	ToolExecutionDeltaEventTypeToolExecutionDelta ToolExecutionDeltaEventType = "tool.execution.delta"
-)
-
-// MarshalText writes ToolExecutionDeltaEventType, ToolExecutionDeltaEventTypeToolExecutionDelta when it is empty: ToolExecutionDeltaEventType may hold that value only, so a field left unset still sends it.
-func (v ToolExecutionDeltaEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ToolExecutionDeltaEventTypeToolExecutionDelta))
-}
+const ToolExecutionDeltaEventTypeToolExecutionDelta ToolExecutionDeltaEventType = "tool.execution.delta" // the only value of ToolExecutionDeltaEventType, as sent on the wire
 
 // ToolExecutionDoneEvent is an object of the spec.
-//
 // Source: #/components/schemas/ToolExecutionDoneEvent
 type ToolExecutionDoneEvent struct {
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Id   string                     `json:"id"`
-	Info map[string]json.RawMessage `json:"info,omitzero"`
-
-	// Required.
-	Name ToolExecutionDoneEventName `json:"name"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Default: "tool.execution.done".
-	Type *ToolExecutionDoneEventType `json:"type,omitzero"`
+	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
+	Id          string                      `json:"id"` // Required.
+	Info        map[string]json.RawMessage  `json:"info,omitzero"`
+	Name        ToolExecutionDoneEventName  `json:"name"`                  // Required.
+	OutputIndex *int64                      `json:"output_index,omitzero"` // Default: 0.
+	Type        *ToolExecutionDoneEventType `json:"type,omitzero"`         // Default: "tool.execution.done".
 }
 
 // ToolExecutionDoneEventName is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolExecutionDoneEvent/properties/name
 type ToolExecutionDoneEventName struct {
 	BuiltInConnectors *BuiltInConnectors
 	String            *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4477,62 +3122,39 @@ func (u ToolExecutionDoneEventName) MarshalJSON() ([]byte, error) {
 	return unionToolExecutionDoneEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
-// unionToolExecutionDoneEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionDoneEventName.
 var unionToolExecutionDoneEventName = openapi.Union{Name: "ToolExecutionDoneEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolExecutionDoneEventName) UnmarshalJSON(b []byte) error {
 	return unionToolExecutionDoneEventName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionDoneEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolExecutionDoneEvent/properties/type
 type ToolExecutionDoneEventType string
 
-// Values of ToolExecutionDoneEventType, as sent on the wire.
-const (
-	ToolExecutionDoneEventTypeToolExecutionDone ToolExecutionDoneEventType = "tool.execution.done"
-)
-
-// MarshalText writes ToolExecutionDoneEventType, ToolExecutionDoneEventTypeToolExecutionDone when it is empty: ToolExecutionDoneEventType may hold that value only, so a field left unset still sends it.
-func (v ToolExecutionDoneEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ToolExecutionDoneEventTypeToolExecutionDone))
-}
+const ToolExecutionDoneEventTypeToolExecutionDone ToolExecutionDoneEventType = "tool.execution.done" // the only value of ToolExecutionDoneEventType, as sent on the wire
 
 // ToolExecutionEntry is an object of the spec.
-//
 // Source: #/components/schemas/ToolExecutionEntry
 type ToolExecutionEntry struct {
-	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
-
-	// Required.
-	Arguments   string                      `json:"arguments"`
+	AgentId     openapi.Nullable[string]    `json:"agent_id,omitzero"`
+	Arguments   string                      `json:"arguments"` // Required.
 	CompletedAt openapi.Nullable[time.Time] `json:"completed_at,omitzero"`
 	CreatedAt   *time.Time                  `json:"created_at,omitzero"`
 	Id          *string                     `json:"id,omitzero"`
 	Info        map[string]json.RawMessage  `json:"info,omitzero"`
 	Model       openapi.Nullable[string]    `json:"model,omitzero"`
-
-	// Required.
-	Name ToolExecutionEntryName `json:"name"`
-
-	// Default: "entry".
-	Object *ToolExecutionEntryObject `json:"object,omitzero"`
-
-	// Default: "tool.execution".
-	Type *ToolExecutionEntryType `json:"type,omitzero"`
+	Name        ToolExecutionEntryName      `json:"name"`            // Required.
+	Object      *ToolExecutionEntryObject   `json:"object,omitzero"` // Default: "entry".
+	Type        *ToolExecutionEntryType     `json:"type,omitzero"`   // Default: "tool.execution".
 }
 
 // ToolExecutionEntryName is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolExecutionEntry/properties/name
 type ToolExecutionEntryName struct {
 	BuiltInConnectors *BuiltInConnectors
 	String            *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4542,25 +3164,18 @@ func (u ToolExecutionEntryName) MarshalJSON() ([]byte, error) {
 	return unionToolExecutionEntryName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
-// unionToolExecutionEntryName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionEntryName.
 var unionToolExecutionEntryName = openapi.Union{Name: "ToolExecutionEntryName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolExecutionEntryName) UnmarshalJSON(b []byte) error {
 	return unionToolExecutionEntryName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionEntryObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolExecutionEntry/properties/object
 type ToolExecutionEntryObject string
 
-// Values of ToolExecutionEntryObject, as sent on the wire.
-const (
-	ToolExecutionEntryObjectEntry ToolExecutionEntryObject = "entry"
-)
+const ToolExecutionEntryObjectEntry ToolExecutionEntryObject = "entry" // the only value of ToolExecutionEntryObject, as sent on the wire
 
 // MarshalText writes ToolExecutionEntryObject, ToolExecutionEntryObjectEntry when it is empty: ToolExecutionEntryObject may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionEntryObject) MarshalText() ([]byte, error) {
@@ -4568,14 +3183,10 @@ func (v ToolExecutionEntryObject) MarshalText() ([]byte, error) {
 }
 
 // ToolExecutionEntryType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolExecutionEntry/properties/type
 type ToolExecutionEntryType string
 
-// Values of ToolExecutionEntryType, as sent on the wire.
-const (
-	ToolExecutionEntryTypeToolExecution ToolExecutionEntryType = "tool.execution"
-)
+const ToolExecutionEntryTypeToolExecution ToolExecutionEntryType = "tool.execution" // the only value of ToolExecutionEntryType, as sent on the wire
 
 // MarshalText writes ToolExecutionEntryType, ToolExecutionEntryTypeToolExecution when it is empty: ToolExecutionEntryType may hold that value only, so a field left unset still sends it.
 func (v ToolExecutionEntryType) MarshalText() ([]byte, error) {
@@ -4583,36 +3194,23 @@ func (v ToolExecutionEntryType) MarshalText() ([]byte, error) {
 }
 
 // ToolExecutionStartedEvent is an object of the spec.
-//
 // Source: #/components/schemas/ToolExecutionStartedEvent
 type ToolExecutionStartedEvent struct {
-	AgentId openapi.Nullable[string] `json:"agent_id,omitzero"`
-
-	// Required.
-	Arguments string     `json:"arguments"`
-	CreatedAt *time.Time `json:"created_at,omitzero"`
-
-	// Required.
-	Id    string                   `json:"id"`
-	Model openapi.Nullable[string] `json:"model,omitzero"`
-
-	// Required.
-	Name ToolExecutionStartedEventName `json:"name"`
-
-	// Default: 0.
-	OutputIndex *int64 `json:"output_index,omitzero"`
-
-	// Default: "tool.execution.started".
-	Type *ToolExecutionStartedEventType `json:"type,omitzero"`
+	AgentId     openapi.Nullable[string]       `json:"agent_id,omitzero"`
+	Arguments   string                         `json:"arguments"` // Required.
+	CreatedAt   *time.Time                     `json:"created_at,omitzero"`
+	Id          string                         `json:"id"` // Required.
+	Model       openapi.Nullable[string]       `json:"model,omitzero"`
+	Name        ToolExecutionStartedEventName  `json:"name"`                  // Required.
+	OutputIndex *int64                         `json:"output_index,omitzero"` // Default: 0.
+	Type        *ToolExecutionStartedEventType `json:"type,omitzero"`         // Default: "tool.execution.started".
 }
 
 // ToolExecutionStartedEventName is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolExecutionStartedEvent/properties/name
 type ToolExecutionStartedEventName struct {
 	BuiltInConnectors *BuiltInConnectors
 	String            *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4622,54 +3220,34 @@ func (u ToolExecutionStartedEventName) MarshalJSON() ([]byte, error) {
 	return unionToolExecutionStartedEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
-// unionToolExecutionStartedEventName tells openapi.Union.DecodeInto how to recognise each variant of ToolExecutionStartedEventName.
 var unionToolExecutionStartedEventName = openapi.Union{Name: "ToolExecutionStartedEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolExecutionStartedEventName) UnmarshalJSON(b []byte) error {
 	return unionToolExecutionStartedEventName.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolExecutionStartedEventType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolExecutionStartedEvent/properties/type
 type ToolExecutionStartedEventType string
 
-// Values of ToolExecutionStartedEventType, as sent on the wire.
-const (
-	ToolExecutionStartedEventTypeToolExecutionStarted ToolExecutionStartedEventType = "tool.execution.started"
-)
-
-// MarshalText writes ToolExecutionStartedEventType, ToolExecutionStartedEventTypeToolExecutionStarted when it is empty: ToolExecutionStartedEventType may hold that value only, so a field left unset still sends it.
-func (v ToolExecutionStartedEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ToolExecutionStartedEventTypeToolExecutionStarted))
-}
+const ToolExecutionStartedEventTypeToolExecutionStarted ToolExecutionStartedEventType = "tool.execution.started" // the only value of ToolExecutionStartedEventType, as sent on the wire
 
 // ToolFileChunk is an object of the spec.
-//
 // Source: #/components/schemas/ToolFileChunk
 type ToolFileChunk struct {
-	// Required.
-	FileId   string                   `json:"file_id"`
+	FileId   string                   `json:"file_id"` // Required.
 	FileName openapi.Nullable[string] `json:"file_name,omitzero"`
 	FileType openapi.Nullable[string] `json:"file_type,omitzero"`
-
-	// Required.
-	Tool ToolFileChunkTool `json:"tool"`
-
-	// Default: "tool_file".
-	Type *ToolFileChunkType `json:"type,omitzero"`
+	Tool     ToolFileChunkTool        `json:"tool"`          // Required.
+	Type     *ToolFileChunkType       `json:"type,omitzero"` // Default: "tool_file".
 }
 
 // ToolFileChunkTool is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolFileChunk/properties/tool
 type ToolFileChunkTool struct {
 	BuiltInConnectors *BuiltInConnectors
 	String            *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4679,25 +3257,18 @@ func (u ToolFileChunkTool) MarshalJSON() ([]byte, error) {
 	return unionToolFileChunkTool.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
-// unionToolFileChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolFileChunkTool.
 var unionToolFileChunkTool = openapi.Union{Name: "ToolFileChunkTool", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolFileChunkTool) UnmarshalJSON(b []byte) error {
 	return unionToolFileChunkTool.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolFileChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolFileChunk/properties/type
 type ToolFileChunkType string
 
-// Values of ToolFileChunkType, as sent on the wire.
-const (
-	ToolFileChunkTypeToolFile ToolFileChunkType = "tool_file"
-)
+const ToolFileChunkTypeToolFile ToolFileChunkType = "tool_file" // the only value of ToolFileChunkType, as sent on the wire
 
 // MarshalText writes ToolFileChunkType, ToolFileChunkTypeToolFile when it is empty: ToolFileChunkType may hold that value only, so a field left unset still sends it.
 func (v ToolFileChunkType) MarshalText() ([]byte, error) {
@@ -4705,25 +3276,19 @@ func (v ToolFileChunkType) MarshalText() ([]byte, error) {
 }
 
 // ToolMessage is an object of the spec.
-//
 // Source: #/components/schemas/ToolMessage
 type ToolMessage struct {
-	// Required; nil is sent as null.
-	Content *ToolMessageContent      `json:"content"`
-	Name    openapi.Nullable[string] `json:"name,omitzero"`
-
-	// Default: "tool".
-	Role       *ToolMessageRole         `json:"role,omitzero"`
+	Content    *ToolMessageContent      `json:"content"` // Required; nil is sent as null.
+	Name       openapi.Nullable[string] `json:"name,omitzero"`
+	Role       *ToolMessageRole         `json:"role,omitzero"` // Default: "tool".
 	ToolCallId openapi.Nullable[string] `json:"tool_call_id,omitzero"`
 }
 
 // ToolMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolMessage/properties/content
 type ToolMessageContent struct {
 	String           *string
 	ContentChunkList *[]ContentChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4733,25 +3298,18 @@ func (u ToolMessageContent) MarshalJSON() ([]byte, error) {
 	return unionToolMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
-// unionToolMessageContent tells openapi.Union.DecodeInto how to recognise each variant of ToolMessageContent.
 var unionToolMessageContent = openapi.Union{Name: "ToolMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolMessageContent) UnmarshalJSON(b []byte) error {
 	return unionToolMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // ToolMessageRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolMessage/properties/role
 type ToolMessageRole string
 
-// Values of ToolMessageRole, as sent on the wire.
-const (
-	ToolMessageRoleTool ToolMessageRole = "tool"
-)
+const ToolMessageRoleTool ToolMessageRole = "tool" // the only value of ToolMessageRole, as sent on the wire
 
 // MarshalText writes ToolMessageRole, ToolMessageRoleTool when it is empty: ToolMessageRole may hold that value only, so a field left unset still sends it.
 func (v ToolMessageRole) MarshalText() ([]byte, error) {
@@ -4759,30 +3317,21 @@ func (v ToolMessageRole) MarshalText() ([]byte, error) {
 }
 
 // ToolReferenceChunk is an object of the spec.
-//
 // Source: #/components/schemas/ToolReferenceChunk
 type ToolReferenceChunk struct {
 	Description openapi.Nullable[string] `json:"description,omitzero"`
 	Favicon     openapi.Nullable[string] `json:"favicon,omitzero"`
-
-	// Required.
-	Title string `json:"title"`
-
-	// Required.
-	Tool ToolReferenceChunkTool `json:"tool"`
-
-	// Default: "tool_reference".
-	Type *ToolReferenceChunkType  `json:"type,omitzero"`
-	Url  openapi.Nullable[string] `json:"url,omitzero"`
+	Title       string                   `json:"title"`         // Required.
+	Tool        ToolReferenceChunkTool   `json:"tool"`          // Required.
+	Type        *ToolReferenceChunkType  `json:"type,omitzero"` // Default: "tool_reference".
+	Url         openapi.Nullable[string] `json:"url,omitzero"`
 }
 
 // ToolReferenceChunkTool is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ToolReferenceChunk/properties/tool
 type ToolReferenceChunkTool struct {
 	BuiltInConnectors *BuiltInConnectors
 	String            *string
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4792,25 +3341,18 @@ func (u ToolReferenceChunkTool) MarshalJSON() ([]byte, error) {
 	return unionToolReferenceChunkTool.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
-// unionToolReferenceChunkTool tells openapi.Union.DecodeInto how to recognise each variant of ToolReferenceChunkTool.
 var unionToolReferenceChunkTool = openapi.Union{Name: "ToolReferenceChunkTool", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ToolReferenceChunkTool) UnmarshalJSON(b []byte) error {
 	return unionToolReferenceChunkTool.Unmarshal(b, &u.Raw, &u.BuiltInConnectors, &u.String)
 }
 
 // ToolReferenceChunkType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolReferenceChunk/properties/type
 type ToolReferenceChunkType string
 
-// Values of ToolReferenceChunkType, as sent on the wire.
-const (
-	ToolReferenceChunkTypeToolReference ToolReferenceChunkType = "tool_reference"
-)
+const ToolReferenceChunkTypeToolReference ToolReferenceChunkType = "tool_reference" // the only value of ToolReferenceChunkType, as sent on the wire
 
 // MarshalText writes ToolReferenceChunkType, ToolReferenceChunkTypeToolReference when it is empty: ToolReferenceChunkType may hold that value only, so a field left unset still sends it.
 func (v ToolReferenceChunkType) MarshalText() ([]byte, error) {
@@ -4818,14 +3360,10 @@ func (v ToolReferenceChunkType) MarshalText() ([]byte, error) {
 }
 
 // ToolTypes is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/ToolTypes
 type ToolTypes string
 
-// Values of ToolTypes, as sent on the wire.
-const (
-	ToolTypesFunction ToolTypes = "function"
-)
+const ToolTypesFunction ToolTypes = "function" // the only value of ToolTypes, as sent on the wire
 
 // MarshalText writes ToolTypes, ToolTypesFunction when it is empty: ToolTypes may hold that value only, so a field left unset still sends it.
 func (v ToolTypes) MarshalText() ([]byte, error) {
@@ -4833,21 +3371,15 @@ func (v ToolTypes) MarshalText() ([]byte, error) {
 }
 
 // UploadFileInput is the input of UploadFile.
-//
 // Source: #/paths/~1v1~1files/post
 type UploadFileInput struct {
-	Expiry openapi.Nullable[int64] `json:"expiry,omitzero"`
-
-	// Required.
-	File    *openapi.File `json:"file"`
-	Purpose *FilePurpose  `json:"purpose,omitzero"`
-
-	// Default: "workspace".
-	Visibility *UploadFileInputVisibility `json:"visibility,omitzero"`
+	Expiry     openapi.Nullable[int64]    `json:"expiry,omitzero"`
+	File       *openapi.File              `json:"file"` // Required.
+	Purpose    *FilePurpose               `json:"purpose,omitzero"`
+	Visibility *UploadFileInputVisibility `json:"visibility,omitzero"` // Default: "workspace".
 }
 
 // UploadFileInputVisibility is an enumeration of the spec: one constant per value.
-//
 // Source: #/paths/~1v1~1files/post/requestBody/content/multipart~1form-data/schema/properties/visibility/allOf/0
 type UploadFileInputVisibility string
 
@@ -4858,47 +3390,28 @@ const (
 )
 
 // UsageInfo is an object of the spec.
-//
 // Source: #/components/schemas/UsageInfo
 type UsageInfo struct {
-	// Default: 0.
-	//
-	// Required.
-	CompletionTokens   int64                   `json:"completion_tokens"`
+	CompletionTokens   int64                   `json:"completion_tokens"` // Default: 0. Required.
 	PromptAudioSeconds openapi.Nullable[int64] `json:"prompt_audio_seconds,omitzero"`
-
-	// Default: 0.
-	//
-	// Required.
-	PromptTokens int64 `json:"prompt_tokens"`
-
+	PromptTokens       int64                   `json:"prompt_tokens"` // Default: 0. Required.
 	// The service tier at which the request was processed: standard or priority.
 	ServiceTier openapi.Nullable[string] `json:"service_tier,omitzero"`
-
-	// Default: 0.
-	//
-	// Required.
-	TotalTokens int64 `json:"total_tokens"`
+	TotalTokens int64                    `json:"total_tokens"` // Default: 0. Required.
 }
 
 // UserMessage is an object of the spec.
-//
 // Source: #/components/schemas/UserMessage
 type UserMessage struct {
-	// Required; nil is sent as null.
-	Content *UserMessageContent `json:"content"`
-
-	// Default: "user".
-	Role *UserMessageRole `json:"role,omitzero"`
+	Content *UserMessageContent `json:"content"`       // Required; nil is sent as null.
+	Role    *UserMessageRole    `json:"role,omitzero"` // Default: "user".
 }
 
 // UserMessageContent is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/UserMessage/properties/content
 type UserMessageContent struct {
 	String           *string
 	ContentChunkList *[]ContentChunk
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4908,25 +3421,18 @@ func (u UserMessageContent) MarshalJSON() ([]byte, error) {
 	return unionUserMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
-// unionUserMessageContent tells openapi.Union.DecodeInto how to recognise each variant of UserMessageContent.
 var unionUserMessageContent = openapi.Union{Name: "UserMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *UserMessageContent) UnmarshalJSON(b []byte) error {
 	return unionUserMessageContent.Unmarshal(b, &u.Raw, &u.String, &u.ContentChunkList)
 }
 
 // UserMessageRole is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/UserMessage/properties/role
 type UserMessageRole string
 
-// Values of UserMessageRole, as sent on the wire.
-const (
-	UserMessageRoleUser UserMessageRole = "user"
-)
+const UserMessageRoleUser UserMessageRole = "user" // the only value of UserMessageRole, as sent on the wire
 
 // MarshalText writes UserMessageRole, UserMessageRoleUser when it is empty: UserMessageRole may hold that value only, so a field left unset still sends it.
 func (v UserMessageRole) MarshalText() ([]byte, error) {
@@ -4934,29 +3440,20 @@ func (v UserMessageRole) MarshalText() ([]byte, error) {
 }
 
 // ValidationError is an object of the spec.
-//
 // Source: #/components/schemas/ValidationError
 type ValidationError struct {
 	Ctx   map[string]json.RawMessage `json:"ctx,omitzero"`
 	Input json.RawMessage            `json:"input,omitzero"`
-
-	// Required.
-	Loc []ValidationErrorLocItem `json:"loc"`
-
-	// Required.
-	Msg string `json:"msg"`
-
-	// Required.
-	Type string `json:"type"`
+	Loc   []ValidationErrorLocItem   `json:"loc"`  // Required.
+	Msg   string                     `json:"msg"`  // Required.
+	Type  string                     `json:"type"` // Required.
 }
 
 // ValidationErrorLocItem is a union of the spec (oneOf/anyOf): one field per variant.
-//
 // Source: #/components/schemas/ValidationError/properties/loc/items
 type ValidationErrorLocItem struct {
 	String *string
 	Int64  *int64
-
 	// Raw is the JSON value as received; MarshalJSON writes it when no variant is set.
 	Raw json.RawMessage
 }
@@ -4966,35 +3463,25 @@ func (u ValidationErrorLocItem) MarshalJSON() ([]byte, error) {
 	return unionValidationErrorLocItem.Marshal(u.Raw, u.String, u.Int64)
 }
 
-// unionValidationErrorLocItem tells openapi.Union.DecodeInto how to recognise each variant of ValidationErrorLocItem.
 var unionValidationErrorLocItem = openapi.Union{Name: "ValidationErrorLocItem", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Int64", Type: "number"}}}
 
-// UnmarshalJSON keeps b in Raw and decodes it into the one variant openapi.Union.DecodeInto chooses
-// (discriminator, else JSON type, required and const properties; unknown members never disqualify).
-// It returns an *openapi.UnionError naming every variant tried when none fits.
+// UnmarshalJSON keeps b in Raw and decodes the one variant openapi.Union.DecodeInto chooses; it returns an *openapi.UnionError when none fits.
 func (u *ValidationErrorLocItem) UnmarshalJSON(b []byte) error {
 	return unionValidationErrorLocItem.Unmarshal(b, &u.Raw, &u.String, &u.Int64)
 }
 
 // WebSearchPremiumTool is an object of the spec.
-//
 // Source: #/components/schemas/WebSearchPremiumTool
 type WebSearchPremiumTool struct {
 	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
-
-	// Default: "web_search_premium".
-	Type *WebSearchPremiumToolType `json:"type,omitzero"`
+	Type              *WebSearchPremiumToolType           `json:"type,omitzero"` // Default: "web_search_premium".
 }
 
 // WebSearchPremiumToolType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/WebSearchPremiumTool/properties/type
 type WebSearchPremiumToolType string
 
-// Values of WebSearchPremiumToolType, as sent on the wire.
-const (
-	WebSearchPremiumToolTypeWebSearchPremium WebSearchPremiumToolType = "web_search_premium"
-)
+const WebSearchPremiumToolTypeWebSearchPremium WebSearchPremiumToolType = "web_search_premium" // the only value of WebSearchPremiumToolType, as sent on the wire
 
 // MarshalText writes WebSearchPremiumToolType, WebSearchPremiumToolTypeWebSearchPremium when it is empty: WebSearchPremiumToolType may hold that value only, so a field left unset still sends it.
 func (v WebSearchPremiumToolType) MarshalText() ([]byte, error) {
@@ -5002,24 +3489,17 @@ func (v WebSearchPremiumToolType) MarshalText() ([]byte, error) {
 }
 
 // WebSearchTool is an object of the spec.
-//
 // Source: #/components/schemas/WebSearchTool
 type WebSearchTool struct {
 	ToolConfiguration openapi.Nullable[ToolConfiguration] `json:"tool_configuration,omitzero"`
-
-	// Default: "web_search".
-	Type *WebSearchToolType `json:"type,omitzero"`
+	Type              *WebSearchToolType                  `json:"type,omitzero"` // Default: "web_search".
 }
 
 // WebSearchToolType is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/WebSearchTool/properties/type
 type WebSearchToolType string
 
-// Values of WebSearchToolType, as sent on the wire.
-const (
-	WebSearchToolTypeWebSearch WebSearchToolType = "web_search"
-)
+const WebSearchToolTypeWebSearch WebSearchToolType = "web_search" // the only value of WebSearchToolType, as sent on the wire
 
 // MarshalText writes WebSearchToolType, WebSearchToolTypeWebSearch when it is empty: WebSearchToolType may hold that value only, so a field left unset still sends it.
 func (v WebSearchToolType) MarshalText() ([]byte, error) {
@@ -5027,19 +3507,14 @@ func (v WebSearchToolType) MarshalText() ([]byte, error) {
 }
 
 // Attributes for workflow execution canceled events.
-//
 // Source: #/components/schemas/WorkflowExecutionCanceledAttributes
 type WorkflowExecutionCanceledAttributes struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
-	//
 	// Default: 1.
 	Attempt *int64 `json:"attempt,omitzero"`
-
 	// Optional reason provided for the cancellation.
 	Reason openapi.Nullable[string] `json:"reason,omitzero"`
-
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -5047,103 +3522,62 @@ type WorkflowExecutionCanceledAttributes struct {
 // Emitted when a workflow execution is canceled.
 //
 // This is a terminal event indicating the workflow was explicitly canceled.
-//
 // Source: #/components/schemas/WorkflowExecutionCanceledResponse
 type WorkflowExecutionCanceledResponse struct {
-	// Required.
-	Attributes WorkflowExecutionCanceledAttributes `json:"attributes"`
-
+	Attributes WorkflowExecutionCanceledAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_EXECUTION_CANCELED".
-	//
-	// Required.
+	// Default: "WORKFLOW_EXECUTION_CANCELED". Required.
 	EventType WorkflowExecutionCanceledResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowExecutionCanceledResponse/properties/event_type
 type WorkflowExecutionCanceledResponseEventType string
 
-// Values of WorkflowExecutionCanceledResponseEventType, as sent on the wire.
-const (
-	WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled WorkflowExecutionCanceledResponseEventType = "WORKFLOW_EXECUTION_CANCELED"
-)
-
-// MarshalText writes WorkflowExecutionCanceledResponseEventType, WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled when it is empty: WorkflowExecutionCanceledResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowExecutionCanceledResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled))
-}
+const WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled WorkflowExecutionCanceledResponseEventType = "WORKFLOW_EXECUTION_CANCELED" // the only value of WorkflowExecutionCanceledResponseEventType, as sent on the wire
 
 // Attributes for workflow execution completed events.
-//
 // Source: #/components/schemas/WorkflowExecutionCompletedAttributesResponse
 type WorkflowExecutionCompletedAttributesResponse struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
-	//
 	// Default: 1.
-	Attempt *int64 `json:"attempt,omitzero"`
-
-	// Required.
-	Result JSONPayloadResponse `json:"result"`
-
+	Attempt *int64              `json:"attempt,omitzero"`
+	Result  JSONPayloadResponse `json:"result"` // Required.
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -5151,108 +3585,65 @@ type WorkflowExecutionCompletedAttributesResponse struct {
 // Emitted when a workflow execution completes successfully.
 //
 // This is a terminal event indicating the workflow finished without errors.
-//
 // Source: #/components/schemas/WorkflowExecutionCompletedResponse
 type WorkflowExecutionCompletedResponse struct {
-	// Required.
-	Attributes WorkflowExecutionCompletedAttributesResponse `json:"attributes"`
-
+	Attributes WorkflowExecutionCompletedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_EXECUTION_COMPLETED".
-	//
-	// Required.
+	// Default: "WORKFLOW_EXECUTION_COMPLETED". Required.
 	EventType WorkflowExecutionCompletedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowExecutionCompletedResponse/properties/event_type
 type WorkflowExecutionCompletedResponseEventType string
 
-// Values of WorkflowExecutionCompletedResponseEventType, as sent on the wire.
-const (
-	WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted WorkflowExecutionCompletedResponseEventType = "WORKFLOW_EXECUTION_COMPLETED"
-)
-
-// MarshalText writes WorkflowExecutionCompletedResponseEventType, WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted when it is empty: WorkflowExecutionCompletedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowExecutionCompletedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted))
-}
+const WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted WorkflowExecutionCompletedResponseEventType = "WORKFLOW_EXECUTION_COMPLETED" // the only value of WorkflowExecutionCompletedResponseEventType, as sent on the wire
 
 // Attributes for workflow execution continued-as-new events.
-//
 // Source: #/components/schemas/WorkflowExecutionContinuedAsNewAttributesResponse
 type WorkflowExecutionContinuedAsNewAttributesResponse struct {
-	// Required.
-	Input JSONPayloadResponse `json:"input"`
-
+	Input JSONPayloadResponse `json:"input"` // Required.
 	// The run ID of the new workflow execution that continues this workflow.
-	//
 	// Required.
 	NewExecutionRunId string `json:"new_execution_run_id"`
-
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
-
 	// The registered name of the continued workflow.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
 }
@@ -5261,103 +3652,62 @@ type WorkflowExecutionContinuedAsNewAttributesResponse struct {
 //
 // This occurs when a workflow uses continue-as-new to reset its history while maintaining logical
 // continuity.
-//
 // Source: #/components/schemas/WorkflowExecutionContinuedAsNewResponse
 type WorkflowExecutionContinuedAsNewResponse struct {
-	// Required.
-	Attributes WorkflowExecutionContinuedAsNewAttributesResponse `json:"attributes"`
-
+	Attributes WorkflowExecutionContinuedAsNewAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_EXECUTION_CONTINUED_AS_NEW".
-	//
-	// Required.
+	// Default: "WORKFLOW_EXECUTION_CONTINUED_AS_NEW". Required.
 	EventType WorkflowExecutionContinuedAsNewResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowExecutionContinuedAsNewResponse/properties/event_type
 type WorkflowExecutionContinuedAsNewResponseEventType string
 
-// Values of WorkflowExecutionContinuedAsNewResponseEventType, as sent on the wire.
-const (
-	WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew WorkflowExecutionContinuedAsNewResponseEventType = "WORKFLOW_EXECUTION_CONTINUED_AS_NEW"
-)
-
-// MarshalText writes WorkflowExecutionContinuedAsNewResponseEventType, WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew when it is empty: WorkflowExecutionContinuedAsNewResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowExecutionContinuedAsNewResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew))
-}
+const WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinuedAsNew WorkflowExecutionContinuedAsNewResponseEventType = "WORKFLOW_EXECUTION_CONTINUED_AS_NEW" // the only value of WorkflowExecutionContinuedAsNewResponseEventType, as sent on the wire
 
 // Attributes for workflow execution failed events.
-//
 // Source: #/components/schemas/WorkflowExecutionFailedAttributes
 type WorkflowExecutionFailedAttributes struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
-	//
 	// Default: 1.
-	Attempt *int64 `json:"attempt,omitzero"`
-
-	// Required.
-	Failure Failure `json:"failure"`
-
+	Attempt *int64  `json:"attempt,omitzero"`
+	Failure Failure `json:"failure"` // Required.
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -5365,111 +3715,67 @@ type WorkflowExecutionFailedAttributes struct {
 // Emitted when a workflow execution fails due to an unhandled exception.
 //
 // This is a terminal event indicating the workflow ended with an error.
-//
 // Source: #/components/schemas/WorkflowExecutionFailedResponse
 type WorkflowExecutionFailedResponse struct {
-	// Required.
-	Attributes WorkflowExecutionFailedAttributes `json:"attributes"`
-
+	Attributes WorkflowExecutionFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_EXECUTION_FAILED".
-	//
-	// Required.
+	// Default: "WORKFLOW_EXECUTION_FAILED". Required.
 	EventType WorkflowExecutionFailedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowExecutionFailedResponse/properties/event_type
 type WorkflowExecutionFailedResponseEventType string
 
-// Values of WorkflowExecutionFailedResponseEventType, as sent on the wire.
-const (
-	WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed WorkflowExecutionFailedResponseEventType = "WORKFLOW_EXECUTION_FAILED"
-)
-
-// MarshalText writes WorkflowExecutionFailedResponseEventType, WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed when it is empty: WorkflowExecutionFailedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowExecutionFailedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed))
-}
+const WorkflowExecutionFailedResponseEventTypeWorkflowExecutionFailed WorkflowExecutionFailedResponseEventType = "WORKFLOW_EXECUTION_FAILED" // the only value of WorkflowExecutionFailedResponseEventType, as sent on the wire
 
 // Attributes for workflow execution started events.
-//
 // Source: #/components/schemas/WorkflowExecutionStartedAttributesResponse
 type WorkflowExecutionStartedAttributesResponse struct {
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
-	//
 	// Default: 1.
 	Attempt *int64 `json:"attempt,omitzero"`
-
 	// The user-friendly display name of the workflow, if available.
 	DisplayName openapi.Nullable[string] `json:"display_name,omitzero"`
-
-	// Required.
-	Input JSONPayloadResponse `json:"input"`
-
+	Input       JSONPayloadResponse      `json:"input"` // Required.
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
-
 	// The registered name of the workflow being executed.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
 }
@@ -5477,98 +3783,59 @@ type WorkflowExecutionStartedAttributesResponse struct {
 // Emitted when a workflow execution begins.
 //
 // This is the first event in any workflow execution lifecycle.
-//
 // Source: #/components/schemas/WorkflowExecutionStartedResponse
 type WorkflowExecutionStartedResponse struct {
-	// Required.
-	Attributes WorkflowExecutionStartedAttributesResponse `json:"attributes"`
-
+	Attributes WorkflowExecutionStartedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_EXECUTION_STARTED".
-	//
-	// Required.
+	// Default: "WORKFLOW_EXECUTION_STARTED". Required.
 	EventType WorkflowExecutionStartedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowExecutionStartedResponse/properties/event_type
 type WorkflowExecutionStartedResponseEventType string
 
-// Values of WorkflowExecutionStartedResponseEventType, as sent on the wire.
-const (
-	WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted WorkflowExecutionStartedResponseEventType = "WORKFLOW_EXECUTION_STARTED"
-)
-
-// MarshalText writes WorkflowExecutionStartedResponseEventType, WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted when it is empty: WorkflowExecutionStartedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowExecutionStartedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted))
-}
+const WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted WorkflowExecutionStartedResponseEventType = "WORKFLOW_EXECUTION_STARTED" // the only value of WorkflowExecutionStartedResponseEventType, as sent on the wire
 
 // Attributes for workflow task failed events.
-//
 // Source: #/components/schemas/WorkflowTaskFailedAttributes
 type WorkflowTaskFailedAttributes struct {
-	// Required.
-	Failure Failure `json:"failure"`
-
+	Failure Failure `json:"failure"` // Required.
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
 }
@@ -5577,98 +3844,60 @@ type WorkflowTaskFailedAttributes struct {
 //
 // This indicates an error occurred during workflow task execution, which may trigger a retry
 // depending on configuration.
-//
 // Source: #/components/schemas/WorkflowTaskFailedResponse
 type WorkflowTaskFailedResponse struct {
-	// Required.
-	Attributes WorkflowTaskFailedAttributes `json:"attributes"`
-
+	Attributes WorkflowTaskFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_TASK_FAILED".
-	//
-	// Required.
+	// Default: "WORKFLOW_TASK_FAILED". Required.
 	EventType WorkflowTaskFailedResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowTaskFailedResponse/properties/event_type
 type WorkflowTaskFailedResponseEventType string
 
-// Values of WorkflowTaskFailedResponseEventType, as sent on the wire.
-const (
-	WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed WorkflowTaskFailedResponseEventType = "WORKFLOW_TASK_FAILED"
-)
-
-// MarshalText writes WorkflowTaskFailedResponseEventType, WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed when it is empty: WorkflowTaskFailedResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowTaskFailedResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed))
-}
+const WorkflowTaskFailedResponseEventTypeWorkflowTaskFailed WorkflowTaskFailedResponseEventType = "WORKFLOW_TASK_FAILED" // the only value of WorkflowTaskFailedResponseEventType, as sent on the wire
 
 // Attributes for workflow task timed out events.
-//
 // Source: #/components/schemas/WorkflowTaskTimedOutAttributes
 type WorkflowTaskTimedOutAttributes struct {
 	// Unique identifier for the task within the workflow execution.
-	//
 	// Required.
 	TaskId string `json:"task_id"`
-
 	// The type of timeout that occurred (e.g., 'START_TO_CLOSE', 'SCHEDULE_TO_START').
 	TimeoutType openapi.Nullable[string] `json:"timeout_type,omitzero"`
 }
@@ -5676,85 +3905,50 @@ type WorkflowTaskTimedOutAttributes struct {
 // Emitted when a workflow task times out.
 //
 // This indicates the workflow task (a unit of workflow execution) exceeded its configured timeout.
-//
 // Source: #/components/schemas/WorkflowTaskTimedOutResponse
 type WorkflowTaskTimedOutResponse struct {
-	// Required.
-	Attributes WorkflowTaskTimedOutAttributes `json:"attributes"`
-
+	Attributes WorkflowTaskTimedOutAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
-	//
 	// Required; nil is sent as null.
 	ContinuedRunId *string `json:"continued_run_id"`
-
 	// Unique identifier for this event instance.
-	//
 	// Required.
 	EventId string `json:"event_id"`
-
 	// Unix timestamp in nanoseconds when the event was created.
-	//
 	// Required.
 	EventTimestamp int64 `json:"event_timestamp"`
-
 	// Event type discriminator.
-	//
-	// Default: "WORKFLOW_TASK_TIMED_OUT".
-	//
-	// Required.
+	// Default: "WORKFLOW_TASK_TIMED_OUT". Required.
 	EventType WorkflowTaskTimedOutResponseEventType `json:"event_type"`
-
 	// Run ID of the first execution in this workflow chain. Equals workflow_run_id on fresh starts and
 	// resets (chain anchor resets on reset); differs on CAN and Retry runs where it stays anchored to
 	// the original first run.
-	//
 	// Required; nil is sent as null.
 	FirstExecutionRunId *string `json:"first_execution_run_id"`
-
 	// Execution ID of the parent workflow that initiated this execution. If this is a root workflow,
 	// this field is not set.
-	//
 	// Required; nil is sent as null.
 	ParentWorkflowExecId *string `json:"parent_workflow_exec_id"`
-
 	// Execution ID of the root workflow that initiated this execution chain.
-	//
 	// Required.
 	RootWorkflowExecId string `json:"root_workflow_exec_id"`
-
 	// Temporal schedule ID that triggered this execution, if any.
-	//
 	// Required; nil is sent as null.
 	ScheduleId *string `json:"schedule_id"`
-
 	// Execution ID of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowExecId string `json:"workflow_exec_id"`
-
 	// The registered name of the workflow that emitted this event.
-	//
 	// Required.
 	WorkflowName string `json:"workflow_name"`
-
 	// Run ID of the workflow execution. Changes on continue-as-new while workflow_exec_id stays the
 	// same.
-	//
 	// Required.
 	WorkflowRunId string `json:"workflow_run_id"`
 }
 
 // Event type discriminator.
-//
 // Source: #/components/schemas/WorkflowTaskTimedOutResponse/properties/event_type
 type WorkflowTaskTimedOutResponseEventType string
 
-// Values of WorkflowTaskTimedOutResponseEventType, as sent on the wire.
-const (
-	WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut WorkflowTaskTimedOutResponseEventType = "WORKFLOW_TASK_TIMED_OUT"
-)
-
-// MarshalText writes WorkflowTaskTimedOutResponseEventType, WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut when it is empty: WorkflowTaskTimedOutResponseEventType may hold that value only, so a field left unset still sends it.
-func (v WorkflowTaskTimedOutResponseEventType) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut))
-}
+const WorkflowTaskTimedOutResponseEventTypeWorkflowTaskTimedOut WorkflowTaskTimedOutResponseEventType = "WORKFLOW_TASK_TIMED_OUT" // the only value of WorkflowTaskTimedOutResponseEventType, as sent on the wire

@@ -95,7 +95,6 @@ func result[P any](out P, err error) (P, error) {
 }
 
 // Server1Template is the URL template of a server of the spec.
-//
 // Source: #/servers/0
 const Server1Template = "https://api.example.com"
 
@@ -104,7 +103,6 @@ const Server1Default = "https://api.example.com"
 
 // DefaultServerURL is Server1Default, the spec's first https server (else its first server) with
 // its variables at their defaults; pass it (or another endpoint) to New.
-//
 // Source: #/servers/0
 const DefaultServerURL = "https://api.example.com"
 

@@ -24,7 +24,6 @@ var fixedHeaders1 = map[string]string{"Accept": "application/json"}
 var opListCustomers = runtime.Operation{Name: "ListCustomers", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // ListCustomers sends GET /v1/customers with Accept: application/json.
-//
 // Source: #/paths/~1v1~1customers/get
 func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts ...func(*Options)) (*ListCustomersOutput, error) {
 	if in == nil {
@@ -50,7 +49,6 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1v1~1customers/get/x-pagination
 func (c *Client) ListCustomersPages(ctx context.Context, in *ListCustomersInput, opts ...func(*Options)) iter.Seq2[*ListCustomersOutput, error] {
 	return func(yield func(*ListCustomersOutput, error) bool) {
@@ -93,7 +91,6 @@ func (c *Client) ListCustomersPages(ctx context.Context, in *ListCustomersInput,
 // ListCustomersItems returns an iterator over the items (Data) of every page of ListCustomers, in
 // order, fetched page by page by ListCustomersPages. After an error it yields the error with a
 // zero item and stops.
-//
 // Source: #/paths/~1v1~1customers/get/x-pagination
 func (c *Client) ListCustomersItems(ctx context.Context, in *ListCustomersInput, opts ...func(*Options)) iter.Seq2[Customer, error] {
 	return func(yield func(Customer, error) bool) {
@@ -117,7 +114,6 @@ func (c *Client) ListCustomersItems(ctx context.Context, in *ListCustomersInput,
 var opListEvents = runtime.Operation{Name: "ListEvents", RetrySafe: true, FixedHeaders: fixedHeaders1}
 
 // ListEvents sends GET /v1/events with Accept: application/json.
-//
 // Source: #/paths/~1v1~1events/get
 func (c *Client) ListEvents(ctx context.Context, in *ListEventsInput, opts ...func(*Options)) (*ListEventsOutput, error) {
 	if in == nil {
@@ -142,7 +138,6 @@ func (c *Client) ListEvents(ctx context.Context, in *ListEventsInput, opts ...fu
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.Limit.
-//
 // Source: #/paths/~1v1~1events/get/x-pagination
 func (c *Client) ListEventsPages(ctx context.Context, in *ListEventsInput, opts ...func(*Options)) iter.Seq2[*ListEventsOutput, error] {
 	return func(yield func(*ListEventsOutput, error) bool) {
@@ -187,7 +182,6 @@ func (c *Client) ListEventsPages(ctx context.Context, in *ListEventsInput, opts 
 // ListEventsItems returns an iterator over the items (Data) of every page of ListEvents, in order,
 // fetched page by page by ListEventsPages. After an error it yields the error with a zero item and
 // stops.
-//
 // Source: #/paths/~1v1~1events/get/x-pagination
 func (c *Client) ListEventsItems(ctx context.Context, in *ListEventsInput, opts ...func(*Options)) iter.Seq2[Customer, error] {
 	return func(yield func(Customer, error) bool) {
@@ -224,7 +218,6 @@ func validateListIssues(in *ListIssuesInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
 func (c *Client) ListIssues(ctx context.Context, in *ListIssuesInput, opts ...func(*Options)) (*ListIssuesOutput, error) {
 	return c.listIssuesLinked(ctx, in, opts, nil)
@@ -261,7 +254,6 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 // them with a *runtime.NextPageError.
 //
 // Pagination declared by Link heuristic.
-//
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
 func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts ...func(*Options)) iter.Seq2[*ListIssuesOutput, error] {
 	return func(yield func(*ListIssuesOutput, error) bool) {
@@ -344,7 +336,6 @@ func (c *Client) ListIssuesPages(ctx context.Context, in *ListIssuesInput, opts 
 // ListIssuesItems returns an iterator over the items (Body) of every page of ListIssues, in order,
 // fetched page by page by ListIssuesPages. After an error it yields the error with a zero item and
 // stops.
-//
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
 func (c *Client) ListIssuesItems(ctx context.Context, in *ListIssuesInput, opts ...func(*Options)) iter.Seq2[Issue, error] {
 	return func(yield func(Issue, error) bool) {

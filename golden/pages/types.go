@@ -3,139 +3,95 @@
 
 package pages
 
-import (
-	"github.com/retrygen/retrygen/runtime"
-	"github.com/retrygen/retrygen/runtime/openapi"
-)
+import "github.com/retrygen/retrygen/runtime"
 
 // Customer is an object of the spec.
-//
 // Source: #/components/schemas/Customer
 type Customer struct {
-	// Required.
-	Id   string  `json:"id"`
+	Id   string  `json:"id"` // Required.
 	Name *string `json:"name,omitzero"`
 }
 
 // Issue is an object of the spec.
-//
 // Source: #/components/schemas/Issue
 type Issue struct {
-	// Required.
-	Number int64   `json:"number"`
+	Number int64   `json:"number"` // Required.
 	Title  *string `json:"title,omitzero"`
 }
 
 // ListCustomersInput is the input of ListCustomers.
-//
 // Source: #/paths/~1v1~1customers/get
 type ListCustomersInput struct {
 	// Sent as the query parameter "limit".
 	Limit *int64 `json:"-"`
-
 	// Sent as the query parameter "starting_after".
 	StartingAfter *string `json:"-"`
 }
 
 // ListCustomersOutput is the output of ListCustomers.
-//
 // Source: #/paths/~1v1~1customers/get/responses/200/content/application~1json/schema
 type ListCustomersOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
-	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Required.
-	Data []Customer `json:"data"`
-
-	// Required.
-	HasMore bool `json:"has_more"`
-
-	// Required.
-	Object ListCustomersOutputObject `json:"object"`
-
-	// Required.
-	Url string `json:"url"`
+	ResultMetadata runtime.ResponseMetadata  `json:"-"`
+	Data           []Customer                `json:"data"`     // Required.
+	HasMore        bool                      `json:"has_more"` // Required.
+	Object         ListCustomersOutputObject `json:"object"`   // Required.
+	Url            string                    `json:"url"`      // Required.
 }
 
 // ListCustomersOutputObject is an enumeration of the spec: one constant per value.
-//
 // Source: #/paths/~1v1~1customers/get/responses/200/content/application~1json/schema/properties/object
 type ListCustomersOutputObject string
 
-// Values of ListCustomersOutputObject, as sent on the wire.
-const (
-	ListCustomersOutputObjectList ListCustomersOutputObject = "list"
-)
-
-// MarshalText writes ListCustomersOutputObject, ListCustomersOutputObjectList when it is empty: ListCustomersOutputObject may hold that value only, so a field left unset still sends it.
-func (v ListCustomersOutputObject) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(ListCustomersOutputObjectList))
-}
+const ListCustomersOutputObjectList ListCustomersOutputObject = "list" // the only value of ListCustomersOutputObject, as sent on the wire
 
 // ListEventsInput is the input of ListEvents.
-//
 // Source: #/paths/~1v1~1events/get
 type ListEventsInput struct {
 	// Sent as the query parameter "limit".
 	Limit *int64 `json:"-"`
-
 	// Sent as the query parameter "offset".
 	Offset *int64 `json:"-"`
 }
 
 // ListEventsOutput is the output of ListEvents.
-//
 // Source: #/paths/~1v1~1events/get/responses/200/content/application~1json/schema
 type ListEventsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
-	// Required.
-	Data []Customer `json:"data"`
+	Data           []Customer               `json:"data"` // Required.
 }
 
 // ListIssuesInput is the input of ListIssues.
-//
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
 type ListIssuesInput struct {
 	// Sent as the path parameter "owner".
-	//
 	// Required.
 	Owner string `json:"-"`
-
 	// Sent as the path parameter "repo".
-	//
 	// Required.
 	Repo string `json:"-"`
-
 	// Sent as the query parameter "state".
 	State *ListIssuesState `json:"-"`
-
 	// Sent as the query parameter "per_page".
 	PerPage *int64 `json:"-"`
-
 	// Sent as the query parameter "page".
 	Page *int64 `json:"-"`
 }
 
 // ListIssuesOutput is the output of ListIssues.
-//
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
 type ListIssuesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Body is the JSON response body.
-	//
 	// Required.
 	Body []Issue `json:"-"`
-
 	// Read from the response header "Link" (nil when absent).
 	Link *string `json:"-"`
 }
 
 // ListIssuesState is an enumeration of the spec: one constant per value.
-//
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get/parameters/2/schema
 type ListIssuesState string
 

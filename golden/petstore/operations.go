@@ -33,7 +33,6 @@ func validateCreatePet(in *Pet) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1pets/post
 func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options)) (*CreatePetOutput, error) {
 	if err := validateCreatePet(in); err != nil {
@@ -71,7 +70,6 @@ func validateGetPet(in *GetPetInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1pets~1%7BpetId%7D/get
 func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Options)) (*GetPetOutput, error) {
 	if err := validateGetPet(in); err != nil {
@@ -108,7 +106,6 @@ var opListPets = runtime.Operation{
 // List all pets.
 //
 // ListPets sends GET /pets with Accept: application/json.
-//
 // Source: #/paths/~1pets/get
 func (c *Client) ListPets(ctx context.Context, in *ListPetsInput, opts ...func(*Options)) (*ListPetsOutput, error) {
 	if in == nil {

@@ -6,7 +6,6 @@ package petstore
 import "github.com/retrygen/retrygen/runtime"
 
 // CreatePetOutput is the output of CreatePet.
-//
 // Source: #/paths/~1pets/post
 type CreatePetOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -14,11 +13,9 @@ type CreatePetOutput struct {
 }
 
 // GetPetInput is the input of GetPet.
-//
 // Source: #/paths/~1pets~1%7BpetId%7D/get
 type GetPetInput struct {
 	// Sent as the path parameter "petId".
-	//
 	// Required.
 	PetId string `json:"-"`
 }
@@ -26,41 +23,31 @@ type GetPetInput struct {
 // GetPetOutput is the output of GetPet.
 //
 // It embeds Pet, the decoded response body, so its fields are read on the output directly.
-//
 // Source: #/paths/~1pets~1%7BpetId%7D/get
 type GetPetOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Pet is the decoded response body; its fields and JSON methods are promoted.
 	Pet
 }
 
 // ListPetsInput is the input of ListPets.
-//
 // Source: #/paths/~1pets/get
 type ListPetsInput struct{}
 
 // ListPetsOutput is the output of ListPets.
-//
 // Source: #/paths/~1pets/get
 type ListPetsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
-
 	// Body is the JSON response body.
-	//
 	// Required.
 	Body []Pet `json:"-"`
 }
 
 // Pet is the input of CreatePet.
-//
 // Source: #/components/schemas/Pet
 type Pet struct {
-	// Required.
-	Id int64 `json:"id"`
-
-	// Required.
-	Name string `json:"name"`
+	Id   int64  `json:"id"`   // Required.
+	Name string `json:"name"` // Required.
 }

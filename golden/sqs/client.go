@@ -123,7 +123,6 @@ func result[P any](out P, err error) (P, error) {
 // The Amazon SQS multi-region endpoint
 //
 // Server1Template is the URL template of a server of the spec.
-//
 // Source: #/servers/0
 const Server1Template = "http://sqs.{region}.amazonaws.com"
 
@@ -197,7 +196,6 @@ func Server1URL(v Server1Vars) (string, error) {
 // The Amazon SQS multi-region endpoint
 //
 // Server2Template is the URL template of a server of the spec.
-//
 // Source: #/servers/1
 const Server2Template = "https://sqs.{region}.amazonaws.com"
 
@@ -271,7 +269,6 @@ func Server2URL(v Server2Vars) (string, error) {
 // The Amazon SQS endpoint for China (Beijing) and China (Ningxia)
 //
 // Server3Template is the URL template of a server of the spec.
-//
 // Source: #/servers/2
 const Server3Template = "http://sqs.{region}.amazonaws.com.cn"
 
@@ -303,7 +300,6 @@ func Server3URL(v Server3Vars) (string, error) {
 // The Amazon SQS endpoint for China (Beijing) and China (Ningxia)
 //
 // Server4Template is the URL template of a server of the spec.
-//
 // Source: #/servers/3
 const Server4Template = "https://sqs.{region}.amazonaws.com.cn"
 
@@ -336,7 +332,6 @@ func Server4URL(v Server4Vars) (string, error) {
 //
 // DefaultServerURL is Server2Default, the spec's first https server (else its first server) with
 // its variables at their defaults; pass it (or another endpoint) to New.
-//
 // Source: #/servers/1
 const DefaultServerURL = "https://sqs.us-east-1.amazonaws.com"
 

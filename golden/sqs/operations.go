@@ -62,7 +62,6 @@ func validateGETAddPermission(in *GETAddPermissionInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 //
 // [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
@@ -149,7 +148,6 @@ func validateGETChangeMessageVisibility(in *GETChangeMessageVisibilityInput) err
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 //
 // [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
@@ -209,7 +207,6 @@ func validateGETChangeMessageVisibilityBatch(in *GETChangeMessageVisibilityBatch
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
 func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETChangeMessageVisibilityBatchInput, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
 	if err := validateGETChangeMessageVisibilityBatch(in); err != nil {
@@ -283,7 +280,6 @@ func validateGETCreateQueue(in *GETCreateQueueInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=CreateQueue/get
 //
 // [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
@@ -342,7 +338,6 @@ func validateGETDeleteMessage(in *GETDeleteMessageInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput, opts ...func(*Options)) (*GETDeleteMessageOutput, error) {
 	if err := validateGETDeleteMessage(in); err != nil {
@@ -393,7 +388,6 @@ func validateGETDeleteMessageBatch(in *GETDeleteMessageBatchInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
 func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessageBatchInput, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
 	if err := validateGETDeleteMessageBatch(in); err != nil {
@@ -442,7 +436,6 @@ func validateGETDeleteQueue(in *GETDeleteQueueInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -483,7 +476,6 @@ func validateGETGetQueueAttributes(in *GETGetQueueAttributesInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 //
 // [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
@@ -525,7 +517,6 @@ func validateGETGetQueueUrl(in *GETGetQueueUrlInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=GetQueueUrl/get
 //
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
@@ -576,7 +567,6 @@ func validateGETListDeadLetterSourceQueues(in *GETListDeadLetterSourceQueuesInpu
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 //
 // [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
@@ -620,7 +610,6 @@ func validateGETListQueueTags(in *GETListQueueTagsInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
@@ -658,7 +647,6 @@ var opGETListQueues = runtime.Operation{Name: "GETListQueues", RetrySafe: true, 
 // Developer Guide.
 //
 // GETListQueues sends GET /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
-//
 // Source: #/paths/~1%23Action=ListQueues/get
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -689,7 +677,6 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.MaxResults.
-//
 // Source: #/paths/~1%23Action=ListQueues/get/x-pagination
 func (c *Client) GETListQueuesPages(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) iter.Seq2[*ListQueuesResult, error] {
 	return func(yield func(*ListQueuesResult, error) bool) {
@@ -722,7 +709,6 @@ func (c *Client) GETListQueuesPages(ctx context.Context, in *GETListQueuesInput,
 // GETListQueuesItems returns an iterator over the items (QueueUrls) of every page of
 // GETListQueues, in order, fetched page by page by GETListQueuesPages. After an error it yields
 // the error with a zero item and stops.
-//
 // Source: #/paths/~1%23Action=ListQueues/get/x-pagination
 func (c *Client) GETListQueuesItems(ctx context.Context, in *GETListQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
@@ -771,7 +757,6 @@ func validateGETPurgeQueue(in *GETPurgeQueueInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts ...func(*Options)) (*GETPurgeQueueOutput, error) {
 	if err := validateGETPurgeQueue(in); err != nil {
@@ -842,7 +827,6 @@ func validateGETReceiveMessage(in *GETReceiveMessageInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
 //
 // [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
@@ -898,7 +882,6 @@ func validateGETRemovePermission(in *GETRemovePermissionInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -945,7 +928,6 @@ func validateGETSendMessage(in *GETSendMessageInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
@@ -1016,7 +998,6 @@ func validateGETSendMessageBatch(in *GETSendMessageBatchInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
@@ -1067,7 +1048,6 @@ func validateGETSetQueueAttributes(in *GETSetQueueAttributesInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -1120,7 +1100,6 @@ func validateGETTagQueue(in *GETTagQueueInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
@@ -1165,7 +1144,6 @@ func validateGETUntagQueue(in *GETUntagQueueInput) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
@@ -1233,7 +1211,6 @@ func validatePOSTAddPermission(in *AddPermissionRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=AddPermission/post
 //
 // [principal]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
@@ -1319,7 +1296,6 @@ func validatePOSTChangeMessageVisibility(in *ChangeMessageVisibilityRequest) err
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 //
 // [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
@@ -1376,7 +1352,6 @@ func validatePOSTChangeMessageVisibilityBatch(in *ChangeMessageVisibilityBatchRe
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=ChangeMessageVisibilityBatch/post
 func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *ChangeMessageVisibilityBatchRequest, opts ...func(*Options)) (*ChangeMessageVisibilityBatchResult, error) {
 	if err := validatePOSTChangeMessageVisibilityBatch(in); err != nil {
@@ -1453,7 +1428,6 @@ func validatePOSTCreateQueue(in *CreateQueueRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=CreateQueue/post
 //
 // [Moving From a Standard Queue to a FIFO Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html#FIFO-queues-moving
@@ -1511,7 +1485,6 @@ func validatePOSTDeleteMessage(in *DeleteMessageRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=DeleteMessage/post
 func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest, opts ...func(*Options)) (*POSTDeleteMessageOutput, error) {
 	if err := validatePOSTDeleteMessage(in); err != nil {
@@ -1563,7 +1536,6 @@ func validatePOSTDeleteMessageBatch(in *DeleteMessageBatchRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=DeleteMessageBatch/post
 func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBatchRequest, opts ...func(*Options)) (*DeleteMessageBatchResult, error) {
 	if err := validatePOSTDeleteMessageBatch(in); err != nil {
@@ -1614,7 +1586,6 @@ func validatePOSTDeleteQueue(in *DeleteQueueRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=DeleteQueue/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -1657,7 +1628,6 @@ func validatePOSTGetQueueAttributes(in *GetQueueAttributesRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=GetQueueAttributes/post
 //
 // [FIFO]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues.html
@@ -1702,7 +1672,6 @@ func validatePOSTGetQueueUrl(in *GetQueueUrlRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=GetQueueUrl/post
 //
 // [Allow Developers to Write Messages to a Shared Queue]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-writing-an-sqs-policy.html#write-messages-to-shared-queue
@@ -1753,7 +1722,6 @@ func validatePOSTListDeadLetterSourceQueues(in *POSTListDeadLetterSourceQueuesIn
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 //
 // [Using Amazon SQS Dead-Letter Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-dead-letter-queues.html
@@ -1790,7 +1758,6 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.MaxResults.
-//
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post/x-pagination
 func (c *Client) POSTListDeadLetterSourceQueuesPages(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) iter.Seq2[*ListDeadLetterSourceQueuesResult, error] {
 	return func(yield func(*ListDeadLetterSourceQueuesResult, error) bool) {
@@ -1824,7 +1791,6 @@ func (c *Client) POSTListDeadLetterSourceQueuesPages(ctx context.Context, in *PO
 // of POSTListDeadLetterSourceQueues, in order, fetched page by page by
 // POSTListDeadLetterSourceQueuesPages. After an error it yields the error with a zero item and
 // stops.
-//
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post/x-pagination
 func (c *Client) POSTListDeadLetterSourceQueuesItems(ctx context.Context, in *POSTListDeadLetterSourceQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
@@ -1865,7 +1831,6 @@ func validatePOSTListQueueTags(in *ListQueueTagsRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=ListQueueTags/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
@@ -1907,7 +1872,6 @@ var opPOSTListQueues = runtime.Operation{Name: "POSTListQueues", FixedHeaders: f
 // Developer Guide.
 //
 // POSTListQueues sends POST /?Action=ListQueues&Version=2012-11-05 with Accept: text/xml.
-//
 // Source: #/paths/~1%23Action=ListQueues/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -1941,7 +1905,6 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 // Pagination declared by x-pagination.
 //
 // Set the page size with in.MaxResults.
-//
 // Source: #/paths/~1%23Action=ListQueues/post/x-pagination
 func (c *Client) POSTListQueuesPages(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) iter.Seq2[*ListQueuesResult, error] {
 	return func(yield func(*ListQueuesResult, error) bool) {
@@ -1974,7 +1937,6 @@ func (c *Client) POSTListQueuesPages(ctx context.Context, in *POSTListQueuesInpu
 // POSTListQueuesItems returns an iterator over the items (QueueUrls) of every page of
 // POSTListQueues, in order, fetched page by page by POSTListQueuesPages. After an error it yields
 // the error with a zero item and stops.
-//
 // Source: #/paths/~1%23Action=ListQueues/post/x-pagination
 func (c *Client) POSTListQueuesItems(ctx context.Context, in *POSTListQueuesInput, opts ...func(*Options)) iter.Seq2[string, error] {
 	return func(yield func(string, error) bool) {
@@ -2022,7 +1984,6 @@ func validatePOSTPurgeQueue(in *PurgeQueueRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=PurgeQueue/post
 func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts ...func(*Options)) (*POSTPurgeQueueOutput, error) {
 	if err := validatePOSTPurgeQueue(in); err != nil {
@@ -2095,7 +2056,6 @@ func validatePOSTReceiveMessage(in *ReceiveMessageRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=ReceiveMessage/post
 //
 // [Amazon SQS Long Polling]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-long-polling.html
@@ -2147,7 +2107,6 @@ func validatePOSTRemovePermission(in *RemovePermissionRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=RemovePermission/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -2195,7 +2154,6 @@ func validatePOSTSendMessage(in *SendMessageRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=SendMessage/post
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
@@ -2263,7 +2221,6 @@ func validatePOSTSendMessageBatch(in *SendMessageBatchRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=SendMessageBatch/post
 //
 // [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
@@ -2315,7 +2272,6 @@ func validatePOSTSetQueueAttributes(in *SetQueueAttributesRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
 //
 // [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
@@ -2370,7 +2326,6 @@ func validatePOSTTagQueue(in *TagQueueRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=TagQueue/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
@@ -2417,7 +2372,6 @@ func validatePOSTUntagQueue(in *UntagQueueRequest) error {
 //
 // An input missing a required member, or with an empty path parameter, is refused before sending
 // (*runtime.InvalidParamsError).
-//
 // Source: #/paths/~1%23Action=UntagQueue/post
 //
 // [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html

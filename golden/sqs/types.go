@@ -4,39 +4,29 @@
 
 package sqs
 
-import (
-	"github.com/retrygen/retrygen/runtime"
-	"github.com/retrygen/retrygen/runtime/openapi"
-)
+import "github.com/retrygen/retrygen/runtime"
 
 // AddPermissionRequest is the input of POSTAddPermission.
-//
 // Source: #/components/schemas/AddPermissionRequest
 type AddPermissionRequest struct {
 	// The URL of the Amazon SQS queue to which permissions are added.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The unique identification of the permission you're setting (for example, AliceSendMessage).
 	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
 	// underscores (_).
-	//
 	// Required.
 	Label string `json:"Label" xml:"Label"`
-
 	// The account numbers of the [principals] who are to receive permission. For information about
 	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
 	// Amazon SQS Developer Guide.
-	//
 	// Required.
 	//
 	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
 	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
 	AWSAccountIds []string `json:"AWSAccountIds" xml:"AWSAccountId"`
-
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
 	// action or *.
 	//
@@ -47,7 +37,6 @@ type AddPermissionRequest struct {
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
 	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
-	//
 	// Required.
 	//
 	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
@@ -55,41 +44,30 @@ type AddPermissionRequest struct {
 }
 
 // Gives a detailed description of the result of an action on each entry in the request.
-//
 // Source: #/components/schemas/BatchResultErrorEntry
 type BatchResultErrorEntry struct {
 	// The Id of an entry in a batch request.
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
-
 	// Specifies whether the error happened due to the caller of the batch API action.
-	//
 	// Required.
 	SenderFault bool `json:"SenderFault" xml:"SenderFault"`
-
 	// An error code representing why the action failed on this entry.
-	//
 	// Required.
 	Code string `json:"Code" xml:"Code"`
-
 	// A message explaining why the action failed on this entry.
 	Message *string `json:"Message,omitzero" xml:"Message,omitempty"`
 }
 
 // ChangeMessageVisibilityBatchRequest is the input of POSTChangeMessageVisibilityBatch.
-//
 // Source: #/components/schemas/ChangeMessageVisibilityBatchRequest
 type ChangeMessageVisibilityBatchRequest struct {
 	// The URL of the Amazon SQS queue whose messages' visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// A list of receipt handles of the messages for which the visibility timeout must be changed.
-	//
 	// Required.
 	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"Entries" xml:"ChangeMessageVisibilityBatchRequestEntry"`
 }
@@ -105,7 +83,6 @@ type ChangeMessageVisibilityBatchRequest struct {
 // &ChangeMessageVisibilityBatchRequestEntry.1.ReceiptHandle=your_receipt_handle
 //
 // &ChangeMessageVisibilityBatchRequestEntry.1.VisibilityTimeout=45
-//
 // Source: #/components/schemas/ChangeMessageVisibilityBatchRequestEntry
 type ChangeMessageVisibilityBatchRequestEntry struct {
 	// An identifier for this particular receipt handle used to communicate the result.
@@ -114,15 +91,11 @@ type ChangeMessageVisibilityBatchRequestEntry struct {
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
-
 	// A receipt handle.
-	//
 	// Required.
 	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
-
 	// The new value (in seconds) for the message's visibility timeout.
 	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero" xml:"VisibilityTimeout,omitempty"`
 }
@@ -131,59 +104,45 @@ type ChangeMessageVisibilityBatchRequestEntry struct {
 // tag if the message succeeds or a BatchResultErrorEntry tag if the message fails.
 //
 // ChangeMessageVisibilityBatchResult is the output of GETChangeMessageVisibilityBatch.
-//
 // Source: #/components/schemas/ChangeMessageVisibilityBatchResult
 type ChangeMessageVisibilityBatchResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A list of ChangeMessageVisibilityBatchResultEntry items.
-	//
 	// Required.
 	Successful []ChangeMessageVisibilityBatchResultEntry `json:"Successful" xml:"ChangeMessageVisibilityBatchResultEntry"`
-
 	// A list of BatchResultErrorEntry items.
-	//
 	// Required.
 	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses the Id of an entry in ChangeMessageVisibilityBatch.
-//
 // Source: #/components/schemas/ChangeMessageVisibilityBatchResultEntry
 type ChangeMessageVisibilityBatchResultEntry struct {
 	// Represents a message whose visibility timeout has been changed successfully.
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
 }
 
 // ChangeMessageVisibilityRequest is the input of POSTChangeMessageVisibility.
-//
 // Source: #/components/schemas/ChangeMessageVisibilityRequest
 type ChangeMessageVisibilityRequest struct {
 	// The URL of the Amazon SQS queue whose message's visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The receipt handle associated with the message whose visibility timeout is changed. This
 	// parameter is returned by the ReceiveMessage action.
-	//
 	// Required.
 	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
-
 	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200.
 	// Maximum: 12 hours.
-	//
 	// Required.
 	VisibilityTimeout int64 `json:"VisibilityTimeout" xml:"VisibilityTimeout"`
 }
 
 // CreateQueueRequest is the input of POSTCreateQueue.
-//
 // Source: #/components/schemas/CreateQueueRequest
 type CreateQueueRequest struct {
 	// The name of the new queue. The following limits apply to this name:
@@ -193,10 +152,8 @@ type CreateQueueRequest struct {
 	//   - A FIFO queue name must end with the .fifo suffix.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueName string `json:"QueueName" xml:"QueueName"`
-
 	// A map of attributes with their corresponding values.
 	//
 	// The following lists the names, descriptions, and values of the special request parameters that
@@ -327,7 +284,6 @@ type CreateQueueRequest struct {
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
-
 	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
 	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
@@ -357,35 +313,28 @@ type CreateQueueRequest struct {
 // Returns the QueueUrl attribute of the created queue.
 //
 // CreateQueueResult is the output of GETCreateQueue.
-//
 // Source: #/components/schemas/CreateQueueResult
 type CreateQueueResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// The URL of the created Amazon SQS queue.
 	QueueUrl *string `json:"QueueUrl,omitzero" xml:"QueueUrl,omitempty"`
 }
 
 // DeleteMessageBatchRequest is the input of POSTDeleteMessageBatch.
-//
 // Source: #/components/schemas/DeleteMessageBatchRequest
 type DeleteMessageBatchRequest struct {
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// A list of receipt handles for the messages to be deleted.
-	//
 	// Required.
 	Entries []DeleteMessageBatchRequestEntry `json:"Entries" xml:"DeleteMessageBatchRequestEntry"`
 }
 
 // Encloses a receipt handle and an identifier for it.
-//
 // Source: #/components/schemas/DeleteMessageBatchRequestEntry
 type DeleteMessageBatchRequestEntry struct {
 	// An identifier for this particular receipt handle. This is used to communicate the result.
@@ -394,12 +343,9 @@ type DeleteMessageBatchRequestEntry struct {
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
-
 	// A receipt handle.
-	//
 	// Required.
 	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 }
@@ -408,64 +354,50 @@ type DeleteMessageBatchRequestEntry struct {
 // message is deleted or a BatchResultErrorEntry tag if the message can't be deleted.
 //
 // DeleteMessageBatchResult is the output of GETDeleteMessageBatch.
-//
 // Source: #/components/schemas/DeleteMessageBatchResult
 type DeleteMessageBatchResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A list of DeleteMessageBatchResultEntry items.
-	//
 	// Required.
 	Successful []DeleteMessageBatchResultEntry `json:"Successful" xml:"DeleteMessageBatchResultEntry"`
-
 	// A list of BatchResultErrorEntry items.
-	//
 	// Required.
 	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses the Id of an entry in DeleteMessageBatch.
-//
 // Source: #/components/schemas/DeleteMessageBatchResultEntry
 type DeleteMessageBatchResultEntry struct {
 	// Represents a successfully deleted message.
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
 }
 
 // DeleteMessageRequest is the input of POSTDeleteMessage.
-//
 // Source: #/components/schemas/DeleteMessageRequest
 type DeleteMessageRequest struct {
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The receipt handle associated with the message to delete.
-	//
 	// Required.
 	ReceiptHandle string `json:"ReceiptHandle" xml:"ReceiptHandle"`
 }
 
 // DeleteQueueRequest is the input of POSTDeleteQueue.
-//
 // Source: #/components/schemas/DeleteQueueRequest
 type DeleteQueueRequest struct {
 	// The URL of the Amazon SQS queue to delete.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // GETAddPermissionInput is the input of GETAddPermission.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 type GETAddPermissionInput struct {
 	// Sent as the query parameter "Label".
@@ -473,22 +405,18 @@ type GETAddPermissionInput struct {
 	// The unique identification of the permission you're setting (for example, AliceSendMessage).
 	// Maximum 80 characters. Allowed characters include alphanumeric characters, hyphens (-), and
 	// underscores (_).
-	//
 	// Required.
 	Label string `json:"-"`
-
 	// Sent as the query parameter "AWSAccountIds".
 	//
 	// The account numbers of the [principals] who are to receive permission. For information about
 	// locating the account identification, see [Your Amazon Web Services Identifiers] in the
 	// Amazon SQS Developer Guide.
-	//
 	// Required.
 	//
 	// [principals]: https://docs.aws.amazon.com/general/latest/gr/glos-chap.html#P
 	// [Your Amazon Web Services Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-making-api-requests.html#sqs-api-request-authentication
 	AWSAccountIds []string `json:"-"`
-
 	// Sent as the query parameter "Actions".
 	//
 	// The action the client wants to allow for the specified principal. Valid values: the name of any
@@ -501,29 +429,23 @@ type GETAddPermissionInput struct {
 	// Specifying SendMessage, DeleteMessage, or ChangeMessageVisibility for ActionName.n also grants
 	// permissions for the corresponding batch versions of those actions: SendMessageBatch,
 	// DeleteMessageBatch, and ChangeMessageVisibilityBatch.
-	//
 	// Required.
 	//
 	// [Overview of Managing Access Permissions to Your Amazon Simple Queue Service Resource]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-overview-of-managing-access.html
 	Actions []string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETAddPermissionOutput is the output of GETAddPermission.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=AddPermission/get
 type GETAddPermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -531,68 +453,53 @@ type GETAddPermissionOutput struct {
 }
 
 // GETChangeMessageVisibilityBatchInput is the input of GETChangeMessageVisibilityBatch.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibilityBatch/get
 type GETChangeMessageVisibilityBatchInput struct {
 	// Sent as the query parameter "Entries".
 	//
 	// A list of receipt handles of the messages for which the visibility timeout must be changed.
-	//
 	// Required.
 	Entries []ChangeMessageVisibilityBatchRequestEntry `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETChangeMessageVisibilityInput is the input of GETChangeMessageVisibility.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 type GETChangeMessageVisibilityInput struct {
 	// Sent as the query parameter "ReceiptHandle".
 	//
 	// The receipt handle associated with the message whose visibility timeout is changed. This
 	// parameter is returned by the ReceiveMessage action.
-	//
 	// Required.
 	ReceiptHandle string `json:"-"`
-
 	// Sent as the query parameter "VisibilityTimeout".
 	//
 	// The new value for the message's visibility timeout (in seconds). Values range: 0 to 43200.
 	// Maximum: 12 hours.
-	//
 	// Required.
 	VisibilityTimeout int64 `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETChangeMessageVisibilityOutput is the output of GETChangeMessageVisibility.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 type GETChangeMessageVisibilityOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -600,7 +507,6 @@ type GETChangeMessageVisibilityOutput struct {
 }
 
 // GETCreateQueueInput is the input of GETCreateQueue.
-//
 // Source: #/paths/~1%23Action=CreateQueue/get
 type GETCreateQueueInput struct {
 	// Sent as the query parameter "QueueName".
@@ -612,10 +518,8 @@ type GETCreateQueueInput struct {
 	//   - A FIFO queue name must end with the .fifo suffix.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueName string `json:"-"`
-
 	// Sent as the query parameter "Attribute".
 	//
 	// A map of attributes with their corresponding values.
@@ -748,7 +652,6 @@ type GETCreateQueueInput struct {
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attribute map[string]string `json:"-"`
-
 	// Sent as the query parameter "Tag".
 	//
 	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
@@ -778,59 +681,46 @@ type GETCreateQueueInput struct {
 }
 
 // GETDeleteMessageBatchInput is the input of GETDeleteMessageBatch.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessageBatch/get
 type GETDeleteMessageBatchInput struct {
 	// Sent as the query parameter "Entries".
 	//
 	// A list of receipt handles for the messages to be deleted.
-	//
 	// Required.
 	Entries []DeleteMessageBatchRequestEntry `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETDeleteMessageInput is the input of GETDeleteMessage.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 type GETDeleteMessageInput struct {
 	// Sent as the query parameter "ReceiptHandle".
 	//
 	// The receipt handle associated with the message to delete.
-	//
 	// Required.
 	ReceiptHandle string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETDeleteMessageOutput is the output of GETDeleteMessage.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 type GETDeleteMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -838,26 +728,21 @@ type GETDeleteMessageOutput struct {
 }
 
 // GETDeleteQueueInput is the input of GETDeleteQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 type GETDeleteQueueInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETDeleteQueueOutput is the output of GETDeleteQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 type GETDeleteQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -865,7 +750,6 @@ type GETDeleteQueueOutput struct {
 }
 
 // GETGetQueueAttributesInput is the input of GETGetQueueAttributes.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=GetQueueAttributes/get
 type GETGetQueueAttributesInput struct {
 	// Sent as the query parameter "AttributeNames".
@@ -991,24 +875,19 @@ type GETGetQueueAttributesInput struct {
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	AttributeNames []QueueAttributeName `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETGetQueueUrlInput is the input of GETGetQueueUrl.
-//
 // Source: #/paths/~1%23Action=GetQueueUrl/get
 type GETGetQueueUrlInput struct {
 	// Sent as the query parameter "QueueName".
@@ -1017,10 +896,8 @@ type GETGetQueueUrlInput struct {
 	// alphanumeric characters, hyphens (-), and underscores (_).
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueName string `json:"-"`
-
 	// Sent as the query parameter "QueueOwnerAWSAccountId".
 	//
 	// The account ID of the account that created the queue.
@@ -1028,56 +905,45 @@ type GETGetQueueUrlInput struct {
 }
 
 // GETListDeadLetterSourceQueuesInput is the input of GETListDeadLetterSourceQueues.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 type GETListDeadLetterSourceQueuesInput struct {
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token to request the next set of results.
 	NextToken *string `json:"-"`
-
 	// Sent as the query parameter "MaxResults".
 	//
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETListQueueTagsInput is the input of GETListQueueTags.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 type GETListQueueTagsInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETListQueuesInput is the input of GETListQueues.
-//
 // Source: #/paths/~1%23Action=ListQueues/get
 type GETListQueuesInput struct {
 	// Sent as the query parameter "QueueNamePrefix".
@@ -1087,12 +953,10 @@ type GETListQueuesInput struct {
 	//
 	// Queue URLs and names are case-sensitive.
 	QueueNamePrefix *string `json:"-"`
-
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token to request the next set of results.
 	NextToken *string `json:"-"`
-
 	// Sent as the query parameter "MaxResults".
 	//
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
@@ -1101,26 +965,21 @@ type GETListQueuesInput struct {
 }
 
 // GETPurgeQueueInput is the input of GETPurgeQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 type GETPurgeQueueInput struct {
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETPurgeQueueOutput is the output of GETPurgeQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 type GETPurgeQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1128,7 +987,6 @@ type GETPurgeQueueOutput struct {
 }
 
 // GETReceiveMessageInput is the input of GETReceiveMessage.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ReceiveMessage/get
 type GETReceiveMessageInput struct {
 	// Sent as the query parameter "AttributeNames".
@@ -1154,7 +1012,6 @@ type GETReceiveMessageInput struct {
 	//
 	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	AttributeNames []QueueAttributeName `json:"-"`
-
 	// Sent as the query parameter "MessageAttributeNames".
 	//
 	// The name of the message attribute, where N is the index.
@@ -1172,19 +1029,16 @@ type GETReceiveMessageInput struct {
 	// all of the attributes by specifying All or .* in your request. You can also use all message
 	// attributes starting with a prefix, for example bar.*.
 	MessageAttributeNames []string `json:"-"`
-
 	// Sent as the query parameter "MaxNumberOfMessages".
 	//
 	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
 	// (however, fewer messages might be returned). Valid values: 1 to 10. Default: 1.
 	MaxNumberOfMessages *int64 `json:"-"`
-
 	// Sent as the query parameter "VisibilityTimeout".
 	//
 	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
 	// requests after being retrieved by a ReceiveMessage request.
 	VisibilityTimeout *int64 `json:"-"`
-
 	// Sent as the query parameter "WaitTimeSeconds".
 	//
 	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
@@ -1200,7 +1054,6 @@ type GETReceiveMessageInput struct {
 	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
 	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
 	WaitTimeSeconds *int64 `json:"-"`
-
 	// Sent as the query parameter "ReceiveRequestAttemptId".
 	//
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -1248,51 +1101,40 @@ type GETReceiveMessageInput struct {
 	// [Visibility Timeout]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html
 	// [Using the ReceiveRequestAttemptId Request Parameter]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-receiverequestattemptid-request-parameter.html
 	ReceiveRequestAttemptId *string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETRemovePermissionInput is the input of GETRemovePermission.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 type GETRemovePermissionInput struct {
 	// Sent as the query parameter "Label".
 	//
 	// The identification of the permission to remove. This is the label added using the AddPermission
 	// action.
-	//
 	// Required.
 	Label string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETRemovePermissionOutput is the output of GETRemovePermission.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 type GETRemovePermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1300,33 +1142,26 @@ type GETRemovePermissionOutput struct {
 }
 
 // GETSendMessageBatchInput is the input of GETSendMessageBatch.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessageBatch/get
 type GETSendMessageBatchInput struct {
 	// Sent as the query parameter "Entries".
 	//
 	// A list of SendMessageBatchRequestEntry items.
-	//
 	// Required.
 	Entries []SendMessageBatchRequestEntry `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETSendMessageInput is the input of GETSendMessage.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SendMessage/get
 type GETSendMessageInput struct {
 	// Sent as the query parameter "MessageBody".
@@ -1340,12 +1175,10 @@ type GETSendMessageInput struct {
 	//
 	// Any characters not included in this list will be rejected. For more information, see the
 	// [W3C specification for characters].
-	//
 	// Required.
 	//
 	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 	MessageBody string `json:"-"`
-
 	// Sent as the query parameter "DelaySeconds".
 	//
 	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
@@ -1356,7 +1189,6 @@ type GETSendMessageInput struct {
 	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
 	// only on a queue level.
 	DelaySeconds *int64 `json:"-"`
-
 	// Sent as the query parameter "MessageAttribute".
 	//
 	// Each message attribute consists of a Name, Type, and Value. For more information, see
@@ -1364,7 +1196,6 @@ type GETSendMessageInput struct {
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttribute map[string]MessageAttributeValue `json:"-"`
-
 	// Sent as the query parameter "MessageSystemAttribute".
 	//
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
@@ -1376,7 +1207,6 @@ type GETSendMessageInput struct {
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
 	MessageSystemAttribute map[string]MessageSystemAttributeValue `json:"-"`
-
 	// Sent as the query parameter "MessageDeduplicationId".
 	//
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -1425,7 +1255,6 @@ type GETSendMessageInput struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"-"`
-
 	// Sent as the query parameter "MessageGroupId".
 	//
 	// This parameter applies only to FIFO (first-in-first-out) queues.
@@ -1453,24 +1282,19 @@ type GETSendMessageInput struct {
 	//
 	// [Using the MessageGroupId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagegroupid-property.html
 	MessageGroupId *string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETSetQueueAttributesInput is the input of GETSetQueueAttributes.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 type GETSetQueueAttributesInput struct {
 	// Sent as the query parameter "Attribute".
@@ -1581,7 +1405,6 @@ type GETSetQueueAttributesInput struct {
 	//
 	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
 	// Developer Guide.
-	//
 	// Required.
 	//
 	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
@@ -1597,24 +1420,19 @@ type GETSetQueueAttributesInput struct {
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
 	Attribute map[string]string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETSetQueueAttributesOutput is the output of GETSetQueueAttributes.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=SetQueueAttributes/get
 type GETSetQueueAttributesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1622,33 +1440,26 @@ type GETSetQueueAttributesOutput struct {
 }
 
 // GETTagQueueInput is the input of GETTagQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 type GETTagQueueInput struct {
 	// Sent as the query parameter "Tags".
 	//
 	// The list of tags to be added to the specified queue.
-	//
 	// Required.
 	Tags map[string]string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETTagQueueOutput is the output of GETTagQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=TagQueue/get
 type GETTagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1656,33 +1467,26 @@ type GETTagQueueOutput struct {
 }
 
 // GETUntagQueueInput is the input of GETUntagQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 type GETUntagQueueInput struct {
 	// Sent as the query parameter "TagKeys".
 	//
 	// The list of tags to be removed from the specified queue.
-	//
 	// Required.
 	TagKeys []string `json:"-"`
-
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
-	//
 	// Required.
 	AccountNumber int64 `json:"-"`
-
 	// Sent as the path parameter "QueueName".
 	//
 	// The name of the queue
-	//
 	// Required.
 	QueueName string `json:"-"`
 }
 
 // GETUntagQueueOutput is the output of GETUntagQueue.
-//
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=UntagQueue/get
 type GETUntagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -1690,16 +1494,13 @@ type GETUntagQueueOutput struct {
 }
 
 // GetQueueAttributesRequest is the input of POSTGetQueueAttributes.
-//
 // Source: #/components/schemas/GetQueueAttributesRequest
 type GetQueueAttributesRequest struct {
 	// The URL of the Amazon SQS queue whose attribute information is retrieved.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// A list of attributes for which to retrieve information.
 	//
 	// The AttributeName.N parameter is optional, but if you don't specify values for this parameter,
@@ -1826,28 +1627,23 @@ type GetQueueAttributesRequest struct {
 // A list of returned queue attributes.
 //
 // GetQueueAttributesResult is the output of GETGetQueueAttributes.
-//
 // Source: #/components/schemas/GetQueueAttributesResult
 type GetQueueAttributesResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A map of attributes to their respective values.
 	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
 }
 
 // GetQueueUrlRequest is the input of POSTGetQueueUrl.
-//
 // Source: #/components/schemas/GetQueueUrlRequest
 type GetQueueUrlRequest struct {
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
 	// alphanumeric characters, hyphens (-), and underscores (_).
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueName string `json:"QueueName" xml:"QueueName"`
-
 	// The account ID of the account that created the queue.
 	QueueOwnerAWSAccountId *string `json:"QueueOwnerAWSAccountId,omitzero" xml:"QueueOwnerAWSAccountId,omitempty"`
 }
@@ -1855,14 +1651,12 @@ type GetQueueUrlRequest struct {
 // For more information, see [Interpreting Responses] in the Amazon SQS Developer Guide.
 //
 // GetQueueUrlResult is the output of GETGetQueueUrl.
-//
 // Source: #/components/schemas/GetQueueUrlResult
 //
 // [Interpreting Responses]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-api-responses.html
 type GetQueueUrlResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// The URL of the queue.
 	QueueUrl *string `json:"QueueUrl,omitzero" xml:"QueueUrl,omitempty"`
 }
@@ -1872,14 +1666,11 @@ type ListDeadLetterSourceQueuesRequest struct {
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// Pagination token to request the next set of results.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// The URL of a dead-letter queue.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl"`
 }
@@ -1887,40 +1678,32 @@ type ListDeadLetterSourceQueuesRequest struct {
 // A list of your dead letter source queues.
 //
 // ListDeadLetterSourceQueuesResult is the output of GETListDeadLetterSourceQueues.
-//
 // Source: #/components/schemas/ListDeadLetterSourceQueuesResult
 type ListDeadLetterSourceQueuesResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A list of source queue URLs that have the RedrivePolicy queue attribute configured with a
 	// dead-letter queue.
-	//
 	// Required.
 	QueueUrls []string `json:"queueUrls" xml:"QueueUrl"`
-
 	// Pagination token to include in the next request. Token value is null if there are no additional
 	// results to request, or if you did not set MaxResults in the request.
 	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 }
 
 // ListQueueTagsRequest is the input of POSTListQueueTags.
-//
 // Source: #/components/schemas/ListQueueTagsRequest
 type ListQueueTagsRequest struct {
 	// The URL of the queue.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // ListQueueTagsResult is the output of GETListQueueTags.
-//
 // Source: #/components/schemas/ListQueueTagsResult
 type ListQueueTagsResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// The list of all tags added to the specified queue.
 	Tags map[string]string `json:"Tags,omitzero" xml:"-"`
 }
@@ -1930,10 +1713,8 @@ type ListQueuesRequest struct {
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
-
 	// Pagination token to request the next set of results.
 	NextToken *string `json:"NextToken,omitzero"`
-
 	// A string to use for filtering the list results. Only those queues whose name begins with the
 	// specified string are returned.
 	//
@@ -1944,40 +1725,32 @@ type ListQueuesRequest struct {
 // A list of your queues.
 //
 // ListQueuesResult is the output of GETListQueues.
-//
 // Source: #/components/schemas/ListQueuesResult
 type ListQueuesResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A list of queue URLs, up to 1,000 entries, or the value of MaxResults that you sent in the
 	// request.
 	QueueUrls []string `json:"QueueUrls,omitzero" xml:"QueueUrl"`
-
 	// Pagination token to include in the next request. Token value is null if there are no additional
 	// results to request, or if you did not set MaxResults in the request.
 	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
 }
 
 // An Amazon SQS message.
-//
 // Source: #/components/schemas/Message
 type Message struct {
 	// A unique identifier for the message. A MessageIdis considered unique across all accounts for an
 	// extended period of time.
 	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
-
 	// An identifier associated with the act of receiving the message. A new receipt handle is returned
 	// every time you receive a message. When deleting a message, you provide the last received receipt
 	// handle to delete the message.
 	ReceiptHandle *string `json:"ReceiptHandle,omitzero" xml:"ReceiptHandle,omitempty"`
-
 	// An MD5 digest of the non-URL-encoded message body string.
 	MD5OfBody *string `json:"MD5OfBody,omitzero" xml:"MD5OfBody,omitempty"`
-
 	// The message's contents (not URL-encoded).
 	Body *string `json:"Body,omitzero" xml:"Body,omitempty"`
-
 	// A map of the attributes requested in ReceiveMessage to their respective values. Supported
 	// attributes:
 	//
@@ -1994,14 +1767,12 @@ type Message struct {
 	//
 	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
-
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
-
 	// Each message attribute consists of a Name, Type, and Value. For more information, see
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
@@ -2015,7 +1786,6 @@ type Message struct {
 // Name, type, value and the message body must not be empty or null. All parts of the message
 // attribute, including Name, Type, and Value, are part of the message size restriction (256 KB or
 // 262,144 bytes).
-//
 // Source: #/components/schemas/MessageAttributeValue
 type MessageAttributeValue struct {
 	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
@@ -2023,23 +1793,18 @@ type MessageAttributeValue struct {
 	//
 	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
-
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
 	// images.
 	BinaryValue *string `json:"BinaryValue,omitzero" xml:"BinaryValue,omitempty"`
-
 	// Not implemented. Reserved for future use.
 	StringListValues []string `json:"StringListValues,omitzero" xml:"StringListValue"`
-
 	// Not implemented. Reserved for future use.
 	BinaryListValues []string `json:"BinaryListValues,omitzero" xml:"BinaryListValue"`
-
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
 	// You can also append custom labels. For more information, see
 	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
-	//
 	// Required.
 	//
 	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
@@ -2047,7 +1812,6 @@ type MessageAttributeValue struct {
 }
 
 // MessageSystemAttributeName is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageSystemAttributeName
 type MessageSystemAttributeName string
 
@@ -2064,26 +1828,16 @@ const (
 )
 
 // MessageSystemAttributeNameForSends is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/MessageSystemAttributeNameForSends
 type MessageSystemAttributeNameForSends string
 
-// Values of MessageSystemAttributeNameForSends, as sent on the wire.
-const (
-	MessageSystemAttributeNameForSendsAWSTraceHeader MessageSystemAttributeNameForSends = "AWSTraceHeader"
-)
-
-// MarshalText writes MessageSystemAttributeNameForSends, MessageSystemAttributeNameForSendsAWSTraceHeader when it is empty: MessageSystemAttributeNameForSends may hold that value only, so a field left unset still sends it.
-func (v MessageSystemAttributeNameForSends) MarshalText() ([]byte, error) {
-	return openapi.ConstText(string(v), string(MessageSystemAttributeNameForSendsAWSTraceHeader))
-}
+const MessageSystemAttributeNameForSendsAWSTraceHeader MessageSystemAttributeNameForSends = "AWSTraceHeader" // the only value of MessageSystemAttributeNameForSends, as sent on the wire
 
 // The user-specified message system attribute value. For string data types, the Value attribute
 // has the same restrictions on the content as the message body. For more information, see
 // SendMessage.
 //
 // Name, type, value and the message body must not be empty or null.
-//
 // Source: #/components/schemas/MessageSystemAttributeValue
 type MessageSystemAttributeValue struct {
 	// Strings are Unicode with UTF-8 binary encoding. For a list of code values, see
@@ -2091,23 +1845,18 @@ type MessageSystemAttributeValue struct {
 	//
 	// [ASCII Printable Characters]: http://en.wikipedia.org/wiki/ASCII#ASCII_printable_characters
 	StringValue *string `json:"StringValue,omitzero" xml:"StringValue,omitempty"`
-
 	// Binary type attributes can store any binary data, such as compressed data, encrypted data, or
 	// images.
 	BinaryValue *string `json:"BinaryValue,omitzero" xml:"BinaryValue,omitempty"`
-
 	// Not implemented. Reserved for future use.
 	StringListValues []string `json:"StringListValues,omitzero" xml:"StringListValue"`
-
 	// Not implemented. Reserved for future use.
 	BinaryListValues []string `json:"BinaryListValues,omitzero" xml:"BinaryListValue"`
-
 	// Amazon SQS supports the following logical data types: String, Number, and Binary. For the Number
 	// data type, you must use StringValue.
 	//
 	// You can also append custom labels. For more information, see
 	// [Amazon SQS Message Attributes] in the Amazon SQS Developer Guide.
-	//
 	// Required.
 	//
 	// [Amazon SQS Message Attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
@@ -2115,7 +1864,6 @@ type MessageSystemAttributeValue struct {
 }
 
 // POSTAddPermissionOutput is the output of POSTAddPermission.
-//
 // Source: #/paths/~1%23Action=AddPermission/post
 type POSTAddPermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2123,7 +1871,6 @@ type POSTAddPermissionOutput struct {
 }
 
 // POSTChangeMessageVisibilityOutput is the output of POSTChangeMessageVisibility.
-//
 // Source: #/paths/~1%23Action=ChangeMessageVisibility/post
 type POSTChangeMessageVisibilityOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2131,7 +1878,6 @@ type POSTChangeMessageVisibilityOutput struct {
 }
 
 // POSTDeleteMessageOutput is the output of POSTDeleteMessage.
-//
 // Source: #/paths/~1%23Action=DeleteMessage/post
 type POSTDeleteMessageOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2139,7 +1885,6 @@ type POSTDeleteMessageOutput struct {
 }
 
 // POSTDeleteQueueOutput is the output of POSTDeleteQueue.
-//
 // Source: #/paths/~1%23Action=DeleteQueue/post
 type POSTDeleteQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2147,64 +1892,52 @@ type POSTDeleteQueueOutput struct {
 }
 
 // POSTListDeadLetterSourceQueuesInput is the input of POSTListDeadLetterSourceQueues.
-//
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 type POSTListDeadLetterSourceQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
 	MaxResults2 *string `json:"-" xml:"-"`
-
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
 	NextToken2 *string `json:"-" xml:"-"`
-
 	// The URL of a dead-letter queue.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// Pagination token to request the next set of results.
 	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
-
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"MaxResults,omitzero" xml:"MaxResults,omitempty"`
 }
 
 // POSTListQueuesInput is the input of POSTListQueues.
-//
 // Source: #/paths/~1%23Action=ListQueues/post
 type POSTListQueuesInput struct {
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
 	MaxResults2 *string `json:"-" xml:"-"`
-
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token
 	NextToken2 *string `json:"-" xml:"-"`
-
 	// A string to use for filtering the list results. Only those queues whose name begins with the
 	// specified string are returned.
 	//
 	// Queue URLs and names are case-sensitive.
 	QueueNamePrefix *string `json:"QueueNamePrefix,omitzero" xml:"QueueNamePrefix,omitempty"`
-
 	// Pagination token to request the next set of results.
 	NextToken *string `json:"NextToken,omitzero" xml:"NextToken,omitempty"`
-
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"MaxResults,omitzero" xml:"MaxResults,omitempty"`
 }
 
 // POSTPurgeQueueOutput is the output of POSTPurgeQueue.
-//
 // Source: #/paths/~1%23Action=PurgeQueue/post
 type POSTPurgeQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2212,7 +1945,6 @@ type POSTPurgeQueueOutput struct {
 }
 
 // POSTRemovePermissionOutput is the output of POSTRemovePermission.
-//
 // Source: #/paths/~1%23Action=RemovePermission/post
 type POSTRemovePermissionOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2220,7 +1952,6 @@ type POSTRemovePermissionOutput struct {
 }
 
 // POSTSetQueueAttributesOutput is the output of POSTSetQueueAttributes.
-//
 // Source: #/paths/~1%23Action=SetQueueAttributes/post
 type POSTSetQueueAttributesOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2228,7 +1959,6 @@ type POSTSetQueueAttributesOutput struct {
 }
 
 // POSTTagQueueOutput is the output of POSTTagQueue.
-//
 // Source: #/paths/~1%23Action=TagQueue/post
 type POSTTagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2236,7 +1966,6 @@ type POSTTagQueueOutput struct {
 }
 
 // POSTUntagQueueOutput is the output of POSTUntagQueue.
-//
 // Source: #/paths/~1%23Action=UntagQueue/post
 type POSTUntagQueueOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
@@ -2244,19 +1973,16 @@ type POSTUntagQueueOutput struct {
 }
 
 // PurgeQueueRequest is the input of POSTPurgeQueue.
-//
 // Source: #/components/schemas/PurgeQueueRequest
 type PurgeQueueRequest struct {
 	// The URL of the queue from which the PurgeQueue action deletes messages.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 }
 
 // QueueAttributeName is an enumeration of the spec: one constant per value.
-//
 // Source: #/components/schemas/QueueAttributeName
 type QueueAttributeName string
 
@@ -2286,16 +2012,13 @@ const (
 )
 
 // ReceiveMessageRequest is the input of POSTReceiveMessage.
-//
 // Source: #/components/schemas/ReceiveMessageRequest
 type ReceiveMessageRequest struct {
 	// The URL of the Amazon SQS queue from which messages are received.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// A list of attributes that need to be returned along with each message. These attributes include:
 	//
 	//   - All – Returns all values.
@@ -2317,7 +2040,6 @@ type ReceiveMessageRequest struct {
 	//
 	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
 	AttributeNames []QueueAttributeName `json:"AttributeNames,omitzero" xml:"AttributeName"`
-
 	// The name of the message attribute, where N is the index.
 	//
 	//   - The name can contain alphanumeric characters and the underscore (_), hyphen (-), and period
@@ -2333,15 +2055,12 @@ type ReceiveMessageRequest struct {
 	// all of the attributes by specifying All or .* in your request. You can also use all message
 	// attributes starting with a prefix, for example bar.*.
 	MessageAttributeNames []string `json:"MessageAttributeNames,omitzero" xml:"MessageAttributeName"`
-
 	// The maximum number of messages to return. Amazon SQS never returns more messages than this value
 	// (however, fewer messages might be returned). Valid values: 1 to 10. Default: 1.
 	MaxNumberOfMessages *int64 `json:"MaxNumberOfMessages,omitzero" xml:"MaxNumberOfMessages,omitempty"`
-
 	// The duration (in seconds) that the received messages are hidden from subsequent retrieve
 	// requests after being retrieved by a ReceiveMessage request.
 	VisibilityTimeout *int64 `json:"VisibilityTimeout,omitzero" xml:"VisibilityTimeout,omitempty"`
-
 	// The duration (in seconds) for which the call waits for a message to arrive in the queue before
 	// returning. If a message is available, the call returns sooner than WaitTimeSeconds. If no
 	// messages are available and the wait time expires, the call returns successfully with an empty
@@ -2355,7 +2074,6 @@ type ReceiveMessageRequest struct {
 	// [NettyNioAsyncHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/nio/netty/NettyNioAsyncHttpClient.html
 	// [ApacheHttpClient]: https://sdk.amazonaws.com/java/api/latest/software/amazon/awssdk/http/apache/ApacheHttpClient.html
 	WaitTimeSeconds *int64 `json:"WaitTimeSeconds,omitzero" xml:"WaitTimeSeconds,omitempty"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of ReceiveMessage calls. If a networking issue occurs after a
@@ -2406,53 +2124,42 @@ type ReceiveMessageRequest struct {
 // A list of received messages.
 //
 // ReceiveMessageResult is the output of GETReceiveMessage.
-//
 // Source: #/components/schemas/ReceiveMessageResult
 type ReceiveMessageResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A list of messages.
 	Messages []Message `json:"Messages,omitzero" xml:"Message"`
 }
 
 // RemovePermissionRequest is the input of POSTRemovePermission.
-//
 // Source: #/components/schemas/RemovePermissionRequest
 type RemovePermissionRequest struct {
 	// The URL of the Amazon SQS queue from which permissions are removed.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The identification of the permission to remove. This is the label added using the AddPermission
 	// action.
-	//
 	// Required.
 	Label string `json:"Label" xml:"Label"`
 }
 
 // SendMessageBatchRequest is the input of POSTSendMessageBatch.
-//
 // Source: #/components/schemas/SendMessageBatchRequest
 type SendMessageBatchRequest struct {
 	// The URL of the Amazon SQS queue to which batched messages are sent.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// A list of SendMessageBatchRequestEntry items.
-	//
 	// Required.
 	Entries []SendMessageBatchRequestEntry `json:"Entries" xml:"SendMessageBatchRequestEntry"`
 }
 
 // Contains the details of a single Amazon SQS message along with an Id.
-//
 // Source: #/components/schemas/SendMessageBatchRequestEntry
 type SendMessageBatchRequestEntry struct {
 	// An identifier for a message in this batch used to communicate the result.
@@ -2461,15 +2168,11 @@ type SendMessageBatchRequestEntry struct {
 	//
 	// This identifier can have up to 80 characters. The following characters are accepted:
 	// alphanumeric characters, hyphens(-), and underscores (_).
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
-
 	// The body of the message.
-	//
 	// Required.
 	MessageBody string `json:"MessageBody" xml:"MessageBody"`
-
 	// The length of time, in seconds, for which a specific message is delayed. Valid values: 0 to 900.
 	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
 	// after the delay period is finished. If you don't specify a value, the default value for the
@@ -2478,13 +2181,11 @@ type SendMessageBatchRequestEntry struct {
 	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
 	// only on a queue level.
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
-
 	// Each message attribute consists of a Name, Type, and Value. For more information, see
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
-
 	// The message system attribute to send Each message system attribute consists of a Name, Type, and
 	// Value.
 	//
@@ -2494,7 +2195,6 @@ type SendMessageBatchRequestEntry struct {
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of messages within a 5-minute minimum deduplication interval.
@@ -2539,7 +2239,6 @@ type SendMessageBatchRequestEntry struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The tag that specifies that a message belongs to a specific message group. Messages that belong
@@ -2571,61 +2270,47 @@ type SendMessageBatchRequestEntry struct {
 // message succeeds or a BatchResultErrorEntry tag if the message fails.
 //
 // SendMessageBatchResult is the output of GETSendMessageBatch.
-//
 // Source: #/components/schemas/SendMessageBatchResult
 type SendMessageBatchResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// A list of SendMessageBatchResultEntry items.
-	//
 	// Required.
 	Successful []SendMessageBatchResultEntry `json:"Successful" xml:"SendMessageBatchResultEntry"`
-
 	// A list of BatchResultErrorEntry items with error details about each message that can't be
 	// enqueued.
-	//
 	// Required.
 	Failed []BatchResultErrorEntry `json:"Failed" xml:"BatchResultErrorEntry"`
 }
 
 // Encloses a MessageId for a successfully-enqueued message in a SendMessageBatch.
-//
 // Source: #/components/schemas/SendMessageBatchResultEntry
 type SendMessageBatchResultEntry struct {
 	// An identifier for the message in this batch.
-	//
 	// Required.
 	Id string `json:"Id" xml:"Id"`
-
 	// An identifier for the message.
-	//
 	// Required.
 	MessageId string `json:"MessageId" xml:"MessageId"`
-
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
-	//
 	// Required.
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageBody string `json:"MD5OfMessageBody" xml:"MD5OfMessageBody"`
-
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
-
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
 	// before creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The large, non-consecutive number that Amazon SQS assigns to each message.
@@ -2636,16 +2321,13 @@ type SendMessageBatchResultEntry struct {
 }
 
 // SendMessageRequest is the input of POSTSendMessage.
-//
 // Source: #/components/schemas/SendMessageRequest
 type SendMessageRequest struct {
 	// The URL of the Amazon SQS queue to which a message is sent.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The message to send. The minimum size is one character. The maximum size is 256 KB.
 	//
 	// Important: A message can include only XML, JSON, and unformatted text. The following Unicode
@@ -2655,12 +2337,10 @@ type SendMessageRequest struct {
 	//
 	// Any characters not included in this list will be rejected. For more information, see the
 	// [W3C specification for characters].
-	//
 	// Required.
 	//
 	// [W3C specification for characters]: http://www.w3.org/TR/REC-xml/#charsets
 	MessageBody string `json:"MessageBody" xml:"MessageBody"`
-
 	// The length of time, in seconds, for which to delay a specific message. Valid values: 0 to 900.
 	// Maximum: 15 minutes. Messages with a positive DelaySeconds value become available for processing
 	// after the delay period is finished. If you don't specify a value, the default value for the
@@ -2669,13 +2349,11 @@ type SendMessageRequest struct {
 	// Note: When you set FifoQueue, you can't set DelaySeconds per message. You can set this parameter
 	// only on a queue level.
 	DelaySeconds *int64 `json:"DelaySeconds,omitzero" xml:"DelaySeconds,omitempty"`
-
 	// Each message attribute consists of a Name, Type, and Value. For more information, see
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
 	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
-
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
@@ -2685,7 +2363,6 @@ type SendMessageRequest struct {
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
 	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of sent messages. If a message with a particular
@@ -2732,7 +2409,6 @@ type SendMessageRequest struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [Using the MessageDeduplicationId Property]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/using-messagededuplicationid-property.html
 	MessageDeduplicationId *string `json:"MessageDeduplicationId,omitzero" xml:"MessageDeduplicationId,omitempty"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The tag that specifies that a message belongs to a specific message group. Messages that belong
@@ -2763,37 +2439,31 @@ type SendMessageRequest struct {
 // The MD5OfMessageBody and MessageId elements.
 //
 // SendMessageResult is the output of GETSendMessage.
-//
 // Source: #/components/schemas/SendMessageResult
 type SendMessageResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
-
 	// An MD5 digest of the non-URL-encoded message body string. You can use this attribute to verify
 	// that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageBody *string `json:"MD5OfMessageBody,omitzero" xml:"MD5OfMessageBody,omitempty"`
-
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
 	//
 	// [RFC1321]: https://www.ietf.org/rfc/rfc1321.txt
 	MD5OfMessageAttributes *string `json:"MD5OfMessageAttributes,omitzero" xml:"MD5OfMessageAttributes,omitempty"`
-
 	// An MD5 digest of the non-URL-encoded message system attribute string. You can use this attribute
 	// to verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message
 	// before creating the MD5 digest.
 	MD5OfMessageSystemAttributes *string `json:"MD5OfMessageSystemAttributes,omitzero" xml:"MD5OfMessageSystemAttributes,omitempty"`
-
 	// An attribute containing the MessageId of the message sent to the queue. For more information,
 	// see [Queue and Message Identifiers] in the Amazon SQS Developer Guide.
 	//
 	// [Queue and Message Identifiers]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-message-identifiers.html
 	MessageId *string `json:"MessageId,omitzero" xml:"MessageId,omitempty"`
-
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The large, non-consecutive number that Amazon SQS assigns to each message.
@@ -2804,16 +2474,13 @@ type SendMessageResult struct {
 }
 
 // SetQueueAttributesRequest is the input of POSTSetQueueAttributes.
-//
 // Source: #/components/schemas/SetQueueAttributesRequest
 type SetQueueAttributesRequest struct {
 	// The URL of the Amazon SQS queue whose attributes are set.
 	//
 	// Queue URLs and names are case-sensitive.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// A map of attributes to set.
 	//
 	// The following lists the names, descriptions, and values of the special request parameters that
@@ -2920,7 +2587,6 @@ type SetQueueAttributesRequest struct {
 	//
 	// For information on throughput quotas, see [Quotas related to messages] in the Amazon SQS
 	// Developer Guide.
-	//
 	// Required.
 	//
 	// [Overview of Amazon Web Services IAM Policies]: https://docs.aws.amazon.com/IAM/latest/UserGuide/PoliciesOverview.html
@@ -2939,31 +2605,23 @@ type SetQueueAttributesRequest struct {
 }
 
 // TagQueueRequest is the input of POSTTagQueue.
-//
 // Source: #/components/schemas/TagQueueRequest
 type TagQueueRequest struct {
 	// The URL of the queue.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The list of tags to be added to the specified queue.
-	//
 	// Required.
 	Tags map[string]string `json:"Tags" xml:"-"`
 }
 
 // UntagQueueRequest is the input of POSTUntagQueue.
-//
 // Source: #/components/schemas/UntagQueueRequest
 type UntagQueueRequest struct {
 	// The URL of the queue.
-	//
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
-
 	// The list of tags to be removed from the specified queue.
-	//
 	// Required.
 	TagKeys []string `json:"TagKeys" xml:"TagKey"`
 }

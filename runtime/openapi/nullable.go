@@ -22,10 +22,19 @@ import (
 //
 // Absent is exactly the all-zero Nullable (every constructor and a failed
 // decode keep the value zero unless the state is "a value"), so
-// encoding/json's omitzero needs no IsZero method. Each method costs two
-// compiled functions per instantiation, and a client such as Stripe's has
-// about a thousand: only the methods encoding/json and callers need exist.
+// encoding/json's omitzero needs no IsZero method.
+//
+// Read it with [ValueOf] and [IsNull], functions rather than methods: a
+// method of a generic type is compiled once per instantiation (two
+// functions for a value receiver), and a client such as Stripe's has about
+// a thousand instantiations, so only the two methods encoding/json needs
+// exist (issue 24: Get and IsNull methods were a tenth of that client's
+// compile memory). Nullable is not comparable (the zero-size func array,
+// protoc-gen-go's DoNotCompare): == would compare the hidden state, and
+// comparable instantiations each compiled an equality function; compare
+// what [ValueOf] returns instead.
 type Nullable[T any] struct {
+	_     [0]func()
 	value T
 	state nullableState
 }
@@ -49,15 +58,14 @@ func Null[T any]() Nullable[T] {
 	return Nullable[T]{state: nullableNull}
 }
 
-// Get returns the value and true when n holds one; the zero T and false
-// when n is absent or null. Get and IsNull take a pointer: a value method
-// compiles to one more function per instantiation (issue 24).
-func (n *Nullable[T]) Get() (T, bool) {
+// ValueOf returns n's value and true when n holds one; the zero T and false
+// when n is absent or null.
+func ValueOf[T any](n Nullable[T]) (T, bool) {
 	return n.value, n.state == nullableValue
 }
 
-// IsNull reports whether n is JSON null.
-func (n *Nullable[T]) IsNull() bool {
+// IsNull reports whether n is JSON null (not absent, not a value).
+func IsNull[T any](n Nullable[T]) bool {
 	return n.state == nullableNull
 }
 

@@ -39,17 +39,17 @@ func TestNullableThreeStates(t *testing.T) {
 func TestNullableAccessors(t *testing.T) {
 	var n Nullable[int64]
 	require.NoError(t, json.Unmarshal([]byte(` null `), &n))
-	require.True(t, n.IsNull())
+	require.True(t, IsNull(n))
 	require.NotEqual(t, Nullable[int64]{}, n, "null is not absent")
-	v, ok := n.Get()
+	v, ok := ValueOf(n)
 	require.Equal(t, int64(0), v)
 	require.False(t, ok)
 
 	require.NoError(t, json.Unmarshal([]byte(`0`), &n))
-	v, ok = n.Get()
+	v, ok = ValueOf(n)
 	require.Equal(t, int64(0), v)
 	require.True(t, ok, "0 is a value, distinct from null")
-	require.False(t, n.IsNull())
+	require.False(t, IsNull(n))
 
 	err := json.Unmarshal([]byte(`"x"`), &n)
 	require.Error(t, err)
