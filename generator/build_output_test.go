@@ -115,7 +115,7 @@ func TestEmbeddedOutputEmitted(t *testing.T) {
 	}
 	require.Contains(t, types, "type GetPetOutput struct {\n"+
 		"\t// ResultMetadata describes how the call went: attempts made, request ID.\n"+
-		"\tResultMetadata runtime.ResponseMetadata `json:\"-\"`\n\n"+
+		"\tResultMetadata runtime.ResponseMetadata `json:\"-\"`\n"+
 		"\t// Pet is the decoded response body; its fields and JSON methods are promoted.\n"+
 		"\tPet\n}")
 	require.Contains(t, types, "type Pet struct {\n\tName *string `json:\"name,omitzero\"`\n}")

@@ -74,3 +74,10 @@ func (c *Client) releaseRetry(n int, quota bool) {
 func windowIdentity(service, host, identity string) string {
 	return strconv.Itoa(len(service)) + ":" + service + ":" + strconv.Itoa(len(host)) + ":" + host + ":" + identity
 }
+
+// WindowIdentity returns the key the client's throttle windows are kept
+// under in its ThrottleWindowStore (Options.Windows): Options.ThrottleIdentity
+// (or the client's own when unset) scoped to the service and endpoint host
+// (windowIdentity). Read a store's windows for this client with it, e.g.
+// engine.WindowStore.Windows(c.WindowIdentity(), op, now).
+func (c *Client) WindowIdentity() string { return c.identity }
