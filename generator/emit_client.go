@@ -113,17 +113,6 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		)
 		f.Line()
 	}
-	f.Comment("result returns out, or nil when err is not nil: the return of every operation method.")
-	// Not inlined: inlining it into each of a large client's thousands of
-	// methods made compiling the package take more memory than the seven
-	// statements it replaced (issue 24).
-	f.Comment("")
-	f.Comment("//go:noinline")
-	f.Func().Id("result").Types(jen.Id("P").Any()).Params(jen.Id("out").Id("P"), jen.Err().Error()).Params(jen.Id("P"), jen.Error()).Block(
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Var().Id("none").Id("P"), jen.Return(jen.Id("none"), jen.Err())),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	)
-	f.Line()
 
 	if streams(svc) {
 		f.Comment("open sends req for op with c's options and then opts applied (runtime.Client.Open) and returns")

@@ -99,17 +99,6 @@ func (c *Client) callJSON(ctx context.Context, op *runtime.Operation, req *runti
 	return c.call(ctx, op, req, opts, md, runtime.DecodeJSONKeep(v, &md.Body))
 }
 
-// result returns out, or nil when err is not nil: the return of every operation method.
-//
-//go:noinline
-func result[P any](out P, err error) (P, error) {
-	if err != nil {
-		var none P
-		return none, err
-	}
-	return out, nil
-}
-
 // The DynamoDB multi-region endpoint
 //
 // Server1Template is the URL template of a server of the spec.

@@ -61,7 +61,10 @@ func (c *Client) BatchExecuteStatement(ctx context.Context, in *BatchExecuteStat
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchExecuteStatementOutput)
-	return result(out, c.callJSON(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opBatchExecuteStatement, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchGetItem.
@@ -162,7 +165,10 @@ func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchGetItemOutput)
-	return result(out, c.callJSON(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opBatchGetItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.BatchWriteItem.
@@ -276,7 +282,10 @@ func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(BatchWriteItemOutput)
-	return result(out, c.callJSON(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opBatchWriteItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateBackup.
@@ -361,7 +370,10 @@ func (c *Client) CreateBackup(ctx context.Context, in *CreateBackupInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateBackupOutput)
-	return result(out, c.callJSON(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opCreateBackup, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders5 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateGlobalTable.
@@ -449,7 +461,10 @@ func (c *Client) CreateGlobalTable(ctx context.Context, in *CreateGlobalTableInp
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateGlobalTableOutput)
-	return result(out, c.callJSON(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opCreateGlobalTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders6 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.CreateTable.
@@ -518,7 +533,10 @@ func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(CreateTableOutput)
-	return result(out, c.callJSON(ctx, &opCreateTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opCreateTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders7 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteBackup.
@@ -575,7 +593,10 @@ func (c *Client) DeleteBackup(ctx context.Context, in *DeleteBackupInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteBackupOutput)
-	return result(out, c.callJSON(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDeleteBackup, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders8 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteItem.
@@ -648,7 +669,10 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteItemOutput)
-	return result(out, c.callJSON(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders9 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DeleteTable.
@@ -718,7 +742,10 @@ func (c *Client) DeleteTable(ctx context.Context, in *DeleteTableInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteTableOutput)
-	return result(out, c.callJSON(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDeleteTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders10 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeBackup.
@@ -770,7 +797,10 @@ func (c *Client) DescribeBackup(ctx context.Context, in *DescribeBackupInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeBackupOutput)
-	return result(out, c.callJSON(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeBackup, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders11 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeContinuousBackups.
@@ -830,7 +860,10 @@ func (c *Client) DescribeContinuousBackups(ctx context.Context, in *DescribeCont
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeContinuousBackupsOutput)
-	return result(out, c.callJSON(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeContinuousBackups, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders12 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeContributorInsights.
@@ -880,7 +913,10 @@ func (c *Client) DescribeContributorInsights(ctx context.Context, in *DescribeCo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeContributorInsightsOutput)
-	return result(out, c.callJSON(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeContributorInsights, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders13 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeEndpoints.
@@ -904,7 +940,10 @@ func (c *Client) DescribeEndpoints(ctx context.Context, in *DescribeEndpointsReq
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeEndpointsResponse)
-	return result(out, c.callJSON(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeEndpoints, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders14 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeExport.
@@ -957,7 +996,10 @@ func (c *Client) DescribeExport(ctx context.Context, in *DescribeExportInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeExportOutput)
-	return result(out, c.callJSON(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeExport, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders15 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeGlobalTable.
@@ -1014,7 +1056,10 @@ func (c *Client) DescribeGlobalTable(ctx context.Context, in *DescribeGlobalTabl
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeGlobalTableOutput)
-	return result(out, c.callJSON(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeGlobalTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders16 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeGlobalTableSettings.
@@ -1057,7 +1102,10 @@ func (c *Client) DescribeGlobalTableSettings(ctx context.Context, in *DescribeGl
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeGlobalTableSettingsOutput)
-	return result(out, c.callJSON(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeGlobalTableSettings, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders17 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeKinesisStreamingDestination.
@@ -1096,7 +1144,10 @@ func (c *Client) DescribeKinesisStreamingDestination(ctx context.Context, in *De
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeKinesisStreamingDestinationOutput)
-	return result(out, c.callJSON(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeKinesisStreamingDestination, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders18 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeLimits.
@@ -1176,7 +1227,10 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeLimitsOutput)
-	return result(out, c.callJSON(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders19 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTable.
@@ -1221,7 +1275,10 @@ func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput, opts
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTableOutput)
-	return result(out, c.callJSON(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // waiterTableExists is the TableExists waiter's name and declared delays.
@@ -1378,7 +1435,10 @@ func (c *Client) DescribeTableReplicaAutoScaling(ctx context.Context, in *Descri
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTableReplicaAutoScalingOutput)
-	return result(out, c.callJSON(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeTableReplicaAutoScaling, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders21 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DescribeTimeToLive.
@@ -1417,7 +1477,10 @@ func (c *Client) DescribeTimeToLive(ctx context.Context, in *DescribeTimeToLiveI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DescribeTimeToLiveOutput)
-	return result(out, c.callJSON(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeTimeToLive, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders22 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.DisableKinesisStreamingDestination.
@@ -1459,7 +1522,10 @@ func (c *Client) DisableKinesisStreamingDestination(ctx context.Context, in *Kin
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(KinesisStreamingDestinationOutput)
-	return result(out, c.callJSON(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDisableKinesisStreamingDestination, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders23 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.EnableKinesisStreamingDestination.
@@ -1502,7 +1568,10 @@ func (c *Client) EnableKinesisStreamingDestination(ctx context.Context, in *Kine
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(KinesisStreamingDestinationOutput)
-	return result(out, c.callJSON(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opEnableKinesisStreamingDestination, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders24 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExecuteStatement.
@@ -1568,7 +1637,10 @@ func (c *Client) ExecuteStatement(ctx context.Context, in *ExecuteStatementInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExecuteStatementOutput)
-	return result(out, c.callJSON(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opExecuteStatement, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders25 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExecuteTransaction.
@@ -1638,7 +1710,10 @@ func (c *Client) ExecuteTransaction(ctx context.Context, in *ExecuteTransactionI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExecuteTransactionOutput)
-	return result(out, c.callJSON(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opExecuteTransaction, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders26 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ExportTableToPointInTime.
@@ -1700,7 +1775,10 @@ func (c *Client) ExportTableToPointInTime(ctx context.Context, in *ExportTableTo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ExportTableToPointInTimeOutput)
-	return result(out, c.callJSON(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opExportTableToPointInTime, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders27 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
@@ -1746,7 +1824,10 @@ func (c *Client) GetItem(ctx context.Context, in *GetItemInput, opts ...func(*Op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(GetItemOutput)
-	return result(out, c.callJSON(ctx, &opGetItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opGetItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders28 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListBackups.
@@ -1779,7 +1860,10 @@ func (c *Client) ListBackups(ctx context.Context, in *ListBackupsInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListBackupsOutput)
-	return result(out, c.callJSON(ctx, &opListBackups, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListBackups, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders29 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListContributorInsights.
@@ -1805,7 +1889,10 @@ func (c *Client) ListContributorInsights(ctx context.Context, in *ListContributo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListContributorInsightsOutput)
-	return result(out, c.callJSON(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListContributorInsights, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListContributorInsightsPages returns an iterator over the pages of ListContributorInsights,
@@ -1903,7 +1990,10 @@ func (c *Client) ListExports(ctx context.Context, in *ListExportsInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListExportsOutput)
-	return result(out, c.callJSON(ctx, &opListExports, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListExports, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListExportsPages returns an iterator over the pages of ListExports, starting from in (not
@@ -1996,7 +2086,10 @@ func (c *Client) ListGlobalTables(ctx context.Context, in *ListGlobalTablesInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListGlobalTablesOutput)
-	return result(out, c.callJSON(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListGlobalTables, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders32 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.ListTables.
@@ -2023,7 +2116,10 @@ func (c *Client) ListTables(ctx context.Context, in *ListTablesInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListTablesOutput)
-	return result(out, c.callJSON(ctx, &opListTables, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListTables, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListTablesPages returns an iterator over the pages of ListTables, starting from in (not changed;
@@ -2131,7 +2227,10 @@ func (c *Client) ListTagsOfResource(ctx context.Context, in *ListTagsOfResourceI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ListTagsOfResourceOutput)
-	return result(out, c.callJSON(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListTagsOfResource, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders34 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -2220,7 +2319,10 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(PutItemOutput)
-	return result(out, c.callJSON(ctx, &opPutItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opPutItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders35 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
@@ -2302,7 +2404,10 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(QueryOutput)
-	return result(out, c.callJSON(ctx, &opQuery, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opQuery, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an
@@ -2431,7 +2536,10 @@ func (c *Client) RestoreTableFromBackup(ctx context.Context, in *RestoreTableFro
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(RestoreTableFromBackupOutput)
-	return result(out, c.callJSON(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opRestoreTableFromBackup, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders37 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.RestoreTableToPointInTime.
@@ -2520,7 +2628,10 @@ func (c *Client) RestoreTableToPointInTime(ctx context.Context, in *RestoreTable
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(RestoreTableToPointInTimeOutput)
-	return result(out, c.callJSON(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opRestoreTableToPointInTime, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders38 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Scan.
@@ -2585,7 +2696,10 @@ func (c *Client) Scan(ctx context.Context, in *ScanInput, opts ...func(*Options)
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(ScanOutput)
-	return result(out, c.callJSON(ctx, &opScan, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opScan, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ScanPages returns an iterator over the pages of Scan, starting from in (not changed; nil is an
@@ -2689,7 +2803,10 @@ func (c *Client) TagResource(ctx context.Context, in *TagResourceInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TagResourceOutput)
-	return result(out, c.call(ctx, &opTagResource, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opTagResource, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders40 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.TransactGetItems.
@@ -2759,7 +2876,10 @@ func (c *Client) TransactGetItems(ctx context.Context, in *TransactGetItemsInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TransactGetItemsOutput)
-	return result(out, c.callJSON(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opTransactGetItems, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders41 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.TransactWriteItems.
@@ -2843,7 +2963,10 @@ func (c *Client) TransactWriteItems(ctx context.Context, in *TransactWriteItemsI
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(TransactWriteItemsOutput)
-	return result(out, c.callJSON(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opTransactWriteItems, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders42 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: DynamoDB_20120810.UntagResource.
@@ -2889,7 +3012,10 @@ func (c *Client) UntagResource(ctx context.Context, in *UntagResourceInput, opts
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UntagResourceOutput)
-	return result(out, c.call(ctx, &opUntagResource, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opUntagResource, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders43 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateContinuousBackups.
@@ -2952,7 +3078,10 @@ func (c *Client) UpdateContinuousBackups(ctx context.Context, in *UpdateContinuo
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateContinuousBackupsOutput)
-	return result(out, c.callJSON(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateContinuousBackups, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders44 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateContributorInsights.
@@ -2992,7 +3121,10 @@ func (c *Client) UpdateContributorInsights(ctx context.Context, in *UpdateContri
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateContributorInsightsOutput)
-	return result(out, c.callJSON(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateContributorInsights, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders45 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateGlobalTable.
@@ -3064,7 +3196,10 @@ func (c *Client) UpdateGlobalTable(ctx context.Context, in *UpdateGlobalTableInp
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateGlobalTableOutput)
-	return result(out, c.callJSON(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateGlobalTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders46 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateGlobalTableSettings.
@@ -3123,7 +3258,10 @@ func (c *Client) UpdateGlobalTableSettings(ctx context.Context, in *UpdateGlobal
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateGlobalTableSettingsOutput)
-	return result(out, c.callJSON(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateGlobalTableSettings, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders47 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateItem.
@@ -3171,7 +3309,10 @@ func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateItemOutput)
-	return result(out, c.callJSON(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders48 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTable.
@@ -3224,7 +3365,10 @@ func (c *Client) UpdateTable(ctx context.Context, in *UpdateTableInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTableOutput)
-	return result(out, c.callJSON(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateTable, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders49 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTableReplicaAutoScaling.
@@ -3268,7 +3412,10 @@ func (c *Client) UpdateTableReplicaAutoScaling(ctx context.Context, in *UpdateTa
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTableReplicaAutoScalingOutput)
-	return result(out, c.callJSON(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateTableReplicaAutoScaling, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders50 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.UpdateTimeToLive.
@@ -3334,5 +3481,8 @@ func (c *Client) UpdateTimeToLive(ctx context.Context, in *UpdateTimeToLiveInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(UpdateTimeToLiveOutput)
-	return result(out, c.callJSON(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateTimeToLive, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

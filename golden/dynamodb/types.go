@@ -12,6 +12,7 @@ import (
 // Contains details of a table archival operation.
 // Source: #/components/schemas/ArchivalSummary
 type ArchivalSummary struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Amazon Resource Name (ARN) of the backup the table was archived to, when applicable in the
 	// archival reason. If you wish to restore this backup to the same table name, you will need to
 	// delete the original table.
@@ -41,6 +42,7 @@ const (
 // Represents an attribute for describing the key schema for the table and indexes.
 // Source: #/components/schemas/AttributeDefinition
 type AttributeDefinition struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// A name for the attribute.
 	// Minimum length: 1. Maximum length: 255. Required.
 	AttributeName string `json:"AttributeName"`
@@ -125,6 +127,7 @@ type AttributeValue struct {
 // rejected with a ValidationException exception.
 // Source: #/components/schemas/AttributeValueUpdate
 type AttributeValueUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Specifies how to perform the update. Valid values are PUT (default), DELETE, and ADD. The
 	// behavior depends on whether the specified primary key already exists in the table.
 	//
@@ -192,6 +195,7 @@ type AttributeValueUpdate struct {
 // Represents the properties of the scaling policy.
 // Source: #/components/schemas/AutoScalingPolicyDescription
 type AutoScalingPolicyDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the scaling policy.
 	// Minimum length: 1. Maximum length: 256. Pattern: "\\p{Print}+".
 	PolicyName *string `json:"PolicyName,omitzero"`
@@ -202,6 +206,7 @@ type AutoScalingPolicyDescription struct {
 // Represents the auto scaling policy to be modified.
 // Source: #/components/schemas/AutoScalingPolicyUpdate
 type AutoScalingPolicyUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the scaling policy.
 	// Minimum length: 1. Maximum length: 256. Pattern: "\\p{Print}+".
 	PolicyName *string `json:"PolicyName,omitzero"`
@@ -232,6 +237,7 @@ type AutoScalingSettingsDescription struct {
 // index.
 // Source: #/components/schemas/AutoScalingSettingsUpdate
 type AutoScalingSettingsUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Disabled auto scaling for this global table or global secondary index.
 	AutoScalingDisabled *bool `json:"AutoScalingDisabled,omitzero"`
 	// Role ARN used for configuring auto scaling policy.
@@ -252,6 +258,7 @@ type AutoScalingSettingsUpdate struct {
 // Represents the properties of a target tracking scaling policy.
 // Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationDescription
 type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
 	// resource. Otherwise, scale in is enabled and the target tracking policy can remove capacity from
@@ -277,6 +284,7 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationDescription struct {
 // Represents the settings of a target tracking scaling policy that will be modified.
 // Source: #/components/schemas/AutoScalingTargetTrackingScalingPolicyConfigurationUpdate
 type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Indicates whether scale in by the target tracking policy is disabled. If the value is true,
 	// scale in is disabled and the target tracking policy won't remove capacity from the scalable
 	// resource. Otherwise, scale in is enabled and the target tracking policy can remove capacity from
@@ -302,6 +310,7 @@ type AutoScalingTargetTrackingScalingPolicyConfigurationUpdate struct {
 // Contains the description of the backup created for the table.
 // Source: #/components/schemas/BackupDescription
 type BackupDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Contains the details of the backup created for the table.
 	BackupDetails *BackupDetails `json:"BackupDetails,omitzero"`
 	// Contains the details of the table when the backup was created.
@@ -314,6 +323,7 @@ type BackupDescription struct {
 // Contains the details of the backup created for the table.
 // Source: #/components/schemas/BackupDetails
 type BackupDetails struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// ARN associated with the backup.
 	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
@@ -359,6 +369,7 @@ const (
 // Contains details for the backup.
 // Source: #/components/schemas/BackupSummary
 type BackupSummary struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// ARN associated with the backup.
 	// Minimum length: 37. Maximum length: 1024.
 	BackupArn *string `json:"BackupArn,omitzero"`
@@ -540,6 +551,7 @@ type BatchGetItemOutput struct {
 // An error associated with a statement in a PartiQL batch that was run.
 // Source: #/components/schemas/BatchStatementError
 type BatchStatementError struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The error code associated with the failed PartiQL batch statement.
 	Code *BatchStatementErrorCodeEnum `json:"Code,omitzero"`
 	// The error message associated with the PartiQL batch resposne.
@@ -693,6 +705,7 @@ const (
 // Contains the details for the read/write capacity mode.
 // Source: #/components/schemas/BillingModeSummary
 type BillingModeSummary struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Controls how you are charged for read and write throughput and how you manage capacity. This
 	// setting can be changed later.
 	//
@@ -708,6 +721,7 @@ type BillingModeSummary struct {
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
 // Source: #/components/schemas/Capacity
 type Capacity struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
 	// The total number of read capacity units consumed on a table or an index.
@@ -950,6 +964,7 @@ type ConsumedCapacity struct {
 // Represents the continuous backups and point in time recovery settings on the table.
 // Source: #/components/schemas/ContinuousBackupsDescription
 type ContinuousBackupsDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// ContinuousBackupsStatus can be one of the following states: ENABLED, DISABLED
 	// Required.
 	ContinuousBackupsStatus ContinuousBackupsStatus `json:"ContinuousBackupsStatus"`
@@ -993,6 +1008,7 @@ const (
 // Represents a Contributor Insights summary entry.
 // Source: #/components/schemas/ContributorInsightsSummary
 type ContributorInsightsSummary struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Describes the current status for contributor insights for the given table and index, if
 	// applicable.
 	ContributorInsightsStatus *ContributorInsightsStatus `json:"ContributorInsightsStatus,omitzero"`
@@ -1007,6 +1023,7 @@ type ContributorInsightsSummary struct {
 // CreateBackupInput is the input of CreateBackup.
 // Source: #/components/schemas/CreateBackupInput
 type CreateBackupInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Specified name for the backup.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	BackupName string `json:"BackupName"`
@@ -1070,6 +1087,7 @@ type CreateGlobalTableOutput struct {
 // Represents a replica to be added.
 // Source: #/components/schemas/CreateReplicaAction
 type CreateReplicaAction struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Region of the replica to be added.
 	// Required.
 	RegionName string `json:"RegionName"`
@@ -1258,6 +1276,7 @@ type Delete struct {
 // DeleteBackupInput is the input of DeleteBackup.
 // Source: #/components/schemas/DeleteBackupInput
 type DeleteBackupInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The ARN associated with the backup.
 	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
@@ -1275,6 +1294,7 @@ type DeleteBackupOutput struct {
 // Represents a global secondary index to be deleted from an existing table.
 // Source: #/components/schemas/DeleteGlobalSecondaryIndexAction
 type DeleteGlobalSecondaryIndexAction struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index to be deleted.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
@@ -1436,6 +1456,7 @@ type DeleteItemOutput struct {
 // Represents a replica to be removed.
 // Source: #/components/schemas/DeleteReplicaAction
 type DeleteReplicaAction struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Region of the replica to be removed.
 	// Required.
 	RegionName string `json:"RegionName"`
@@ -1444,6 +1465,7 @@ type DeleteReplicaAction struct {
 // Represents a replica to be deleted.
 // Source: #/components/schemas/DeleteReplicationGroupMemberAction
 type DeleteReplicationGroupMemberAction struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Region where the replica exists.
 	// Required.
 	RegionName string `json:"RegionName"`
@@ -1464,6 +1486,7 @@ type DeleteRequest struct {
 // DeleteTableInput is the input of DeleteTable.
 // Source: #/components/schemas/DeleteTableInput
 type DeleteTableInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the table to delete.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
@@ -1483,6 +1506,7 @@ type DeleteTableOutput struct {
 // DescribeBackupInput is the input of DescribeBackup.
 // Source: #/components/schemas/DescribeBackupInput
 type DescribeBackupInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Amazon Resource Name (ARN) associated with the backup.
 	// Minimum length: 37. Maximum length: 1024. Required.
 	BackupArn string `json:"BackupArn"`
@@ -1500,6 +1524,7 @@ type DescribeBackupOutput struct {
 // DescribeContinuousBackupsInput is the input of DescribeContinuousBackups.
 // Source: #/components/schemas/DescribeContinuousBackupsInput
 type DescribeContinuousBackupsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Name of the table for which the customer wants to check the continuous backups and point in time
 	// recovery settings.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
@@ -1518,6 +1543,7 @@ type DescribeContinuousBackupsOutput struct {
 // DescribeContributorInsightsInput is the input of DescribeContributorInsights.
 // Source: #/components/schemas/DescribeContributorInsightsInput
 type DescribeContributorInsightsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index to describe, if applicable.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
@@ -1561,7 +1587,9 @@ type DescribeContributorInsightsOutput struct {
 
 // DescribeEndpointsRequest is the input of DescribeEndpoints.
 // Source: #/components/schemas/DescribeEndpointsRequest
-type DescribeEndpointsRequest struct{}
+type DescribeEndpointsRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
+}
 
 // DescribeEndpointsResponse is the output of DescribeEndpoints.
 // Source: #/components/schemas/DescribeEndpointsResponse
@@ -1576,6 +1604,7 @@ type DescribeEndpointsResponse struct {
 // DescribeExportInput is the input of DescribeExport.
 // Source: #/components/schemas/DescribeExportInput
 type DescribeExportInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Amazon Resource Name (ARN) associated with the export.
 	// Minimum length: 37. Maximum length: 1024. Required.
 	ExportArn string `json:"ExportArn"`
@@ -1593,6 +1622,7 @@ type DescribeExportOutput struct {
 // DescribeGlobalTableInput is the input of DescribeGlobalTable.
 // Source: #/components/schemas/DescribeGlobalTableInput
 type DescribeGlobalTableInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global table.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
@@ -1610,6 +1640,7 @@ type DescribeGlobalTableOutput struct {
 // DescribeGlobalTableSettingsInput is the input of DescribeGlobalTableSettings.
 // Source: #/components/schemas/DescribeGlobalTableSettingsInput
 type DescribeGlobalTableSettingsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global table to describe.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	GlobalTableName string `json:"GlobalTableName"`
@@ -1630,6 +1661,7 @@ type DescribeGlobalTableSettingsOutput struct {
 // DescribeKinesisStreamingDestinationInput is the input of DescribeKinesisStreamingDestination.
 // Source: #/components/schemas/DescribeKinesisStreamingDestinationInput
 type DescribeKinesisStreamingDestinationInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the table being described.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
@@ -1651,7 +1683,9 @@ type DescribeKinesisStreamingDestinationOutput struct {
 //
 // DescribeLimitsInput is the input of DescribeLimits.
 // Source: #/components/schemas/DescribeLimitsInput
-type DescribeLimitsInput struct{}
+type DescribeLimitsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
+}
 
 // Represents the output of a DescribeLimits operation.
 //
@@ -1685,6 +1719,7 @@ type DescribeLimitsOutput struct {
 // DescribeTableInput is the input of DescribeTable.
 // Source: #/components/schemas/DescribeTableInput
 type DescribeTableInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the table to describe.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
@@ -1704,6 +1739,7 @@ type DescribeTableOutput struct {
 // DescribeTableReplicaAutoScalingInput is the input of DescribeTableReplicaAutoScaling.
 // Source: #/components/schemas/DescribeTableReplicaAutoScalingInput
 type DescribeTableReplicaAutoScalingInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the table.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
@@ -1721,6 +1757,7 @@ type DescribeTableReplicaAutoScalingOutput struct {
 // DescribeTimeToLiveInput is the input of DescribeTimeToLive.
 // Source: #/components/schemas/DescribeTimeToLiveInput
 type DescribeTimeToLiveInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the table to be described.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
@@ -1750,6 +1787,7 @@ const (
 // An endpoint information details.
 // Source: #/components/schemas/Endpoint
 type Endpoint struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// IP address of the endpoint.
 	// Required.
 	Address string `json:"Address"`
@@ -1995,6 +2033,7 @@ type ExpectedAttributeValue struct {
 // Represents the properties of the exported table.
 // Source: #/components/schemas/ExportDescription
 type ExportDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The billable size of the table export.
 	// Minimum: 0.
 	BilledSizeBytes *int64 `json:"BilledSizeBytes,omitzero"`
@@ -2071,6 +2110,7 @@ const (
 // Summary information about an export task.
 // Source: #/components/schemas/ExportSummary
 type ExportSummary struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Amazon Resource Name (ARN) of the export.
 	// Minimum length: 37. Maximum length: 1024.
 	ExportArn *string `json:"ExportArn,omitzero"`
@@ -2081,6 +2121,7 @@ type ExportSummary struct {
 // ExportTableToPointInTimeInput is the input of ExportTableToPointInTime.
 // Source: #/components/schemas/ExportTableToPointInTimeInput
 type ExportTableToPointInTimeInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Providing a ClientToken makes the call to ExportTableToPointInTimeInput idempotent, meaning that
 	// multiple identical calls have the same effect as one single call.
 	//
@@ -2131,6 +2172,7 @@ type ExportTableToPointInTimeOutput struct {
 // Represents a failure a contributor insights operation.
 // Source: #/components/schemas/FailureException
 type FailureException struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Description of the failure.
 	ExceptionDescription *string `json:"ExceptionDescription,omitzero"`
 	// Exception name.
@@ -2288,6 +2330,7 @@ type GlobalSecondaryIndex struct {
 // modified.
 // Source: #/components/schemas/GlobalSecondaryIndexAutoScalingUpdate
 type GlobalSecondaryIndexAutoScalingUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName                                 *string                    `json:"IndexName,omitzero"`
@@ -2393,6 +2436,7 @@ type GlobalSecondaryIndexInfo struct {
 //
 // Source: #/components/schemas/GlobalSecondaryIndexUpdate
 type GlobalSecondaryIndexUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The parameters required for creating a global secondary index on an existing table:
 	//
 	//   - IndexName
@@ -2442,6 +2486,7 @@ type GlobalTableDescription struct {
 // Represents the settings of a global secondary index for a global table that will be modified.
 // Source: #/components/schemas/GlobalTableGlobalSecondaryIndexSettingsUpdate
 type GlobalTableGlobalSecondaryIndexSettingsUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
@@ -2515,6 +2560,7 @@ type ItemResponse struct {
 // must be one of String, Number, or Binary. The attribute cannot be nested within a List or a Map.
 // Source: #/components/schemas/KeySchemaElement
 type KeySchemaElement struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of a key attribute.
 	// Minimum length: 1. Maximum length: 255. Required.
 	AttributeName string `json:"AttributeName"`
@@ -2614,6 +2660,7 @@ type KeysAndAttributes struct {
 // Describes a Kinesis data stream destination.
 // Source: #/components/schemas/KinesisDataStreamDestination
 type KinesisDataStreamDestination struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The current status of replication.
 	DestinationStatus *DestinationStatus `json:"DestinationStatus,omitzero"`
 	// The human-readable string that corresponds to the replica status.
@@ -2626,6 +2673,7 @@ type KinesisDataStreamDestination struct {
 // KinesisStreamingDestinationInput is the input of DisableKinesisStreamingDestination.
 // Source: #/components/schemas/KinesisStreamingDestinationInput
 type KinesisStreamingDestinationInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The ARN for a Kinesis data stream.
 	// Minimum length: 37. Maximum length: 1024. Required.
 	StreamArn string `json:"StreamArn"`
@@ -2652,6 +2700,7 @@ type KinesisStreamingDestinationOutput struct {
 // ListBackupsInput is the input of ListBackups.
 // Source: #/components/schemas/ListBackupsInput
 type ListBackupsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The backups from the table specified by BackupType are listed.
 	//
 	// Where BackupType can be:
@@ -2702,6 +2751,7 @@ type ListBackupsOutput struct {
 // ListContributorInsightsInput is the input of ListContributorInsights.
 // Source: #/components/schemas/ListContributorInsightsInput
 type ListContributorInsightsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Maximum number of results to return per page.
 	// Maximum: 100.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -2726,6 +2776,7 @@ type ListContributorInsightsOutput struct {
 // ListExportsInput is the input of ListExports.
 // Source: #/components/schemas/ListExportsInput
 type ListExportsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Maximum number of results to return per page.
 	// Minimum: 1. Maximum: 25.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -2751,6 +2802,7 @@ type ListExportsOutput struct {
 // ListGlobalTablesInput is the input of ListGlobalTables.
 // Source: #/components/schemas/ListGlobalTablesInput
 type ListGlobalTablesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The first global table name that this operation will evaluate.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartGlobalTableName *string `json:"ExclusiveStartGlobalTableName,omitzero"`
@@ -2784,6 +2836,7 @@ type ListGlobalTablesOutput struct {
 // ListTablesInput is the input of ListTables.
 // Source: #/components/schemas/ListTablesInput
 type ListTablesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The first table name that this operation will evaluate. Use the value that was returned for
 	// LastEvaluatedTableName in a previous operation, so that you can obtain the next page of results.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
@@ -2820,6 +2873,7 @@ type ListTablesOutput struct {
 // ListTagsOfResourceInput is the input of ListTagsOfResource.
 // Source: #/components/schemas/ListTagsOfResourceInput
 type ListTagsOfResourceInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// An optional string that, if supplied, must be copied from the output of a previous call to
 	// ListTagOfResource. When provided in this manner, this API fetches the next page of results.
 	NextToken *string `json:"NextToken,omitzero"`
@@ -2946,6 +3000,7 @@ type ParameterizedStatement struct {
 // The description of the point in time settings applied to the table.
 // Source: #/components/schemas/PointInTimeRecoveryDescription
 type PointInTimeRecoveryDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Specifies the earliest point in time you can restore your table to. You can restore your table
 	// to any point in time during the last 35 days.
 	EarliestRestorableDateTime *openapi.EpochSeconds `json:"EarliestRestorableDateTime,omitzero"`
@@ -2962,6 +3017,7 @@ type PointInTimeRecoveryDescription struct {
 // Represents the settings used to enable point in time recovery.
 // Source: #/components/schemas/PointInTimeRecoverySpecification
 type PointInTimeRecoverySpecification struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Indicates whether point in time recovery is enabled (true) or disabled (false) on the table.
 	// Required.
 	PointInTimeRecoveryEnabled bool `json:"PointInTimeRecoveryEnabled"`
@@ -3018,6 +3074,7 @@ const (
 //
 // [Service, Account, and Table Quotas]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Limits.html
 type ProvisionedThroughput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The maximum number of strongly consistent reads consumed per second before DynamoDB returns a
 	// ThrottlingException. For more information, see [Specifying Read and Write Requirements]
 	// in the Amazon DynamoDB Developer Guide.
@@ -3042,6 +3099,7 @@ type ProvisionedThroughput struct {
 // capacity units, along with data about increases and decreases.
 // Source: #/components/schemas/ProvisionedThroughputDescription
 type ProvisionedThroughputDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The date and time of the last provisioned throughput decrease for this table.
 	LastDecreaseDateTime *openapi.EpochSeconds `json:"LastDecreaseDateTime,omitzero"`
 	// The date and time of the last provisioned throughput increase for this table.
@@ -3068,6 +3126,7 @@ type ProvisionedThroughputDescription struct {
 // provisioned throughput settings.
 // Source: #/components/schemas/ProvisionedThroughputOverride
 type ProvisionedThroughputOverride struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Replica-specific read capacity units. If not specified, uses the source table's read capacity
 	// settings.
 	// Minimum: 1.
@@ -3570,6 +3629,7 @@ type QueryOutput struct {
 // Represents the properties of a replica.
 // Source: #/components/schemas/Replica
 type Replica struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Region where the replica needs to be created.
 	RegionName *string `json:"RegionName,omitzero"`
 }
@@ -3646,6 +3706,7 @@ type ReplicaDescription struct {
 // Represents the properties of a replica global secondary index.
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndex
 type ReplicaGlobalSecondaryIndex struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
@@ -3657,6 +3718,7 @@ type ReplicaGlobalSecondaryIndex struct {
 // Represents the auto scaling configuration for a replica global secondary index.
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingDescription
 type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
@@ -3675,6 +3737,7 @@ type ReplicaGlobalSecondaryIndexAutoScalingDescription struct {
 // modified.
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexAutoScalingUpdate
 type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName                                *string                    `json:"IndexName,omitzero"`
@@ -3684,6 +3747,7 @@ type ReplicaGlobalSecondaryIndexAutoScalingUpdate struct {
 // Represents the properties of a replica global secondary index.
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexDescription
 type ReplicaGlobalSecondaryIndexDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+".
 	IndexName *string `json:"IndexName,omitzero"`
@@ -3694,6 +3758,7 @@ type ReplicaGlobalSecondaryIndexDescription struct {
 // Represents the properties of a global secondary index.
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsDescription
 type ReplicaGlobalSecondaryIndexSettingsDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
@@ -3721,6 +3786,7 @@ type ReplicaGlobalSecondaryIndexSettingsDescription struct {
 // Represents the settings of a global secondary index for a global table that will be modified.
 // Source: #/components/schemas/ReplicaGlobalSecondaryIndexSettingsUpdate
 type ReplicaGlobalSecondaryIndexSettingsUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index. The name must be unique among all other indexes on this
 	// table.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
@@ -3813,6 +3879,7 @@ const (
 //
 // Source: #/components/schemas/ReplicaUpdate
 type ReplicaUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The parameters required for creating a replica on an existing global table.
 	Create *CreateReplicaAction `json:"Create,omitzero"`
 	// The name of the existing replica to be removed.
@@ -3830,6 +3897,7 @@ type ReplicaUpdate struct {
 //
 // Source: #/components/schemas/ReplicationGroupUpdate
 type ReplicationGroupUpdate struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The parameters required for creating a replica for the table.
 	Create *CreateReplicationGroupMemberAction `json:"Create,omitzero"`
 	// The parameters required for deleting a replica for the table.
@@ -3841,6 +3909,7 @@ type ReplicationGroupUpdate struct {
 // Contains details for the restore.
 // Source: #/components/schemas/RestoreSummary
 type RestoreSummary struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Point in time or source backup time.
 	// Required.
 	RestoreDateTime openapi.EpochSeconds `json:"RestoreDateTime"`
@@ -3997,6 +4066,7 @@ const (
 // The description of the server-side encryption status on the specified table.
 // Source: #/components/schemas/SSEDescription
 type SSEDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Indicates the time, in UNIX epoch date format, when DynamoDB detected that the table's AWS KMS
 	// key was inaccessible. This attribute will automatically be cleared when DynamoDB detects that
 	// the table's AWS KMS key is accessible again. DynamoDB will initiate the table archival process
@@ -4019,6 +4089,7 @@ type SSEDescription struct {
 // Represents the settings used to enable server-side encryption.
 // Source: #/components/schemas/SSESpecification
 type SSESpecification struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Indicates whether server-side encryption is done using an AWS managed CMK or an AWS owned CMK.
 	// If enabled (true), server-side encryption type is set to KMS and an AWS managed CMK is used (AWS
 	// KMS charges apply). If disabled (false) or not specified, server-side encryption is set to AWS
@@ -4390,6 +4461,7 @@ type SourceTableFeatureDetails struct {
 // Represents the DynamoDB Streams configuration for a table in DynamoDB.
 // Source: #/components/schemas/StreamSpecification
 type StreamSpecification struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Indicates whether DynamoDB Streams is enabled (true) or disabled (false) on the table.
 	// Required.
 	StreamEnabled bool `json:"StreamEnabled"`
@@ -4634,6 +4706,7 @@ const (
 //
 // [Tagging for DynamoDB]: https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Tagging.html
 type Tag struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The key of the tag. Tag keys are case sensitive. Each DynamoDB table can only have up to one tag
 	// with the same key. If you try to add an existing tag (same key), the existing tag value will be
 	// updated to the new value.
@@ -4666,6 +4739,7 @@ type TagResourceOutput struct {
 // The description of the Time to Live (TTL) status on the specified table.
 // Source: #/components/schemas/TimeToLiveDescription
 type TimeToLiveDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the TTL attribute for items in the table.
 	// Minimum length: 1. Maximum length: 255.
 	AttributeName *string `json:"AttributeName,omitzero"`
@@ -4676,6 +4750,7 @@ type TimeToLiveDescription struct {
 // Represents the settings used to enable or disable Time to Live (TTL) for the specified table.
 // Source: #/components/schemas/TimeToLiveSpecification
 type TimeToLiveSpecification struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the TTL attribute used to store the expiration time for items in the table.
 	// Minimum length: 1. Maximum length: 255. Required.
 	AttributeName string `json:"AttributeName"`
@@ -4699,6 +4774,7 @@ const (
 // Specifies an item to be retrieved as part of the transaction.
 // Source: #/components/schemas/TransactGetItem
 type TransactGetItem struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Contains the primary key that identifies the item to get, together with the name of the table
 	// that contains the item, and optionally the specific attributes of the item to retrieve.
 	// Required.
@@ -4741,6 +4817,7 @@ type TransactGetItemsOutput struct {
 // in one or more tables atomically.
 // Source: #/components/schemas/TransactWriteItem
 type TransactWriteItem struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// A request to perform a check item operation.
 	ConditionCheck *ConditionCheck `json:"ConditionCheck,omitzero"`
 	// A request to perform a DeleteItem operation.
@@ -4848,6 +4925,7 @@ type Update struct {
 // UpdateContinuousBackupsInput is the input of UpdateContinuousBackups.
 // Source: #/components/schemas/UpdateContinuousBackupsInput
 type UpdateContinuousBackupsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Represents the settings used to enable point in time recovery.
 	// Required.
 	PointInTimeRecoverySpecification PointInTimeRecoverySpecification `json:"PointInTimeRecoverySpecification"`
@@ -4868,6 +4946,7 @@ type UpdateContinuousBackupsOutput struct {
 // UpdateContributorInsightsInput is the input of UpdateContributorInsights.
 // Source: #/components/schemas/UpdateContributorInsightsInput
 type UpdateContributorInsightsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Represents the contributor insights action.
 	// Required.
 	ContributorInsightsAction ContributorInsightsAction `json:"ContributorInsightsAction"`
@@ -4897,6 +4976,7 @@ type UpdateContributorInsightsOutput struct {
 // Represents the new provisioned throughput settings to be applied to a global secondary index.
 // Source: #/components/schemas/UpdateGlobalSecondaryIndexAction
 type UpdateGlobalSecondaryIndexAction struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the global secondary index to be updated.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	IndexName string `json:"IndexName"`
@@ -5325,6 +5405,7 @@ type UpdateTableReplicaAutoScalingOutput struct {
 // UpdateTimeToLiveInput is the input of UpdateTimeToLive.
 // Source: #/components/schemas/UpdateTimeToLiveInput
 type UpdateTimeToLiveInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the table to be configured.
 	// Minimum length: 3. Maximum length: 255. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	TableName string `json:"TableName"`
@@ -5347,6 +5428,7 @@ type UpdateTimeToLiveOutput struct {
 // operations, you need to provide two separate WriteRequest objects.
 // Source: #/components/schemas/WriteRequest
 type WriteRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// A request to perform a DeleteItem operation.
 	DeleteRequest *DeleteRequest `json:"DeleteRequest,omitzero"`
 	// A request to perform a PutItem operation.

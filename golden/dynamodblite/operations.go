@@ -82,7 +82,10 @@ func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(DeleteItemOutput)
-	return result(out, c.callJSON(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDeleteItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.GetItem.
@@ -143,7 +146,10 @@ func (c *Client) FetchItem(ctx context.Context, in *GetItemInput, opts ...func(*
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(GetItemOutput)
-	return result(out, c.callJSON(ctx, &opFetchItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opFetchItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.PutItem.
@@ -232,7 +238,10 @@ func (c *Client) PutItem(ctx context.Context, in *PutItemInput, opts ...func(*Op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(PutItemOutput)
-	return result(out, c.callJSON(ctx, &opPutItem, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opPutItem, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: DynamoDB_20120810.Query.
@@ -314,7 +323,10 @@ func (c *Client) Query(ctx context.Context, in *QueryInput, opts ...func(*Option
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.0", Method: "POST", Path: "/"}
 	out := new(QueryOutput)
-	return result(out, c.callJSON(ctx, &opQuery, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opQuery, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // QueryPages returns an iterator over the pages of Query, starting from in (not changed; nil is an

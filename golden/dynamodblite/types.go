@@ -69,6 +69,7 @@ type AttributeValue struct {
 // Represents the amount of provisioned throughput capacity consumed on a table or an index.
 // Source: #/components/schemas/Capacity
 type Capacity struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The total number of capacity units consumed on a table or an index.
 	CapacityUnits *float64 `json:"CapacityUnits,omitzero"`
 	// The total number of read capacity units consumed on a table or an index.

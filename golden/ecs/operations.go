@@ -51,7 +51,7 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 	openapi.AppendQuery(req.Query, "PageSize", in.PageSize, "form", true)
 	openapi.AppendQuery(req.Query, "PageNumber", in.PageNumber, "form", true)
 	out := new(DescribeInstancesResponse)
-	return result(out, c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+	if err := c.call(ctx, &opDescribeInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
 			return err
 		}
@@ -59,7 +59,10 @@ func (c *Client) DescribeInstances(ctx context.Context, in *DescribeInstancesInp
 			return err
 		}
 		return runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)(r)
-	}))
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opRunInstances describes RunInstances to the runtime.
@@ -99,7 +102,7 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 	openapi.AppendQuery(req.Query, "InstanceType", in.InstanceType, "form", true)
 	openapi.AppendQuery(req.Query, "Amount", in.Amount, "form", true)
 	out := new(RunInstancesResponse)
-	return result(out, c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
+	if err := c.call(ctx, &opRunInstances, req, opts, &out.ResultMetadata, func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "X-RateLimit-User", &out.XRateLimitUser); err != nil {
 			return err
 		}
@@ -107,7 +110,10 @@ func (c *Client) RunInstances(ctx context.Context, in *RunInstancesInput, opts .
 			return err
 		}
 		return runtime.DecodeJSONKeep(out, &out.ResultMetadata.Body)(r)
-	}))
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // newStatusErrorSet1 returns an empty modelled error of DescribeInstances and RunInstances for an HTTP status, or nil.

@@ -12,6 +12,7 @@ import (
 // DescribeInstancesInput is the input of DescribeInstances.
 // Source: #/paths/~1%23Action=DescribeInstances/get
 type DescribeInstancesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "RegionId".
 	//
 	// The region, e.g. `cn-hangzhou`.
@@ -61,6 +62,7 @@ type DescribeInstancesResponseInstances struct {
 // Instance is an object of the spec.
 // Source: #/components/schemas/Instance
 type Instance struct {
+	_            [0]func()  // not comparable: no equality function to compile
 	Cpu          *int32     `json:"Cpu,omitzero"`
 	CreationTime *time.Time `json:"CreationTime,omitzero"`
 	ImageId      *string    `json:"ImageId,omitzero"`
@@ -89,6 +91,7 @@ const (
 // RunInstancesInput is the input of RunInstances.
 // Source: #/paths/~1%23Action=RunInstances/get
 type RunInstancesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "RegionId".
 	//
 	// The region, e.g. `cn-hangzhou`.

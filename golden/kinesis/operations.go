@@ -74,7 +74,10 @@ func (c *Client) AddTagsToStream(ctx context.Context, in *AddTagsToStreamInput, 
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(AddTagsToStreamOutput)
-	return result(out, c.call(ctx, &opAddTagsToStream, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opAddTagsToStream, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders2 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.CreateStream.
@@ -163,7 +166,10 @@ func (c *Client) CreateStream(ctx context.Context, in *CreateStreamInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(CreateStreamOutput)
-	return result(out, c.call(ctx, &opCreateStream, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opCreateStream, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.DecreaseStreamRetentionPeriod.
@@ -210,7 +216,10 @@ func (c *Client) DecreaseStreamRetentionPeriod(ctx context.Context, in *Decrease
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DecreaseStreamRetentionPeriodOutput)
-	return result(out, c.call(ctx, &opDecreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opDecreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders4 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.DeleteStream.
@@ -279,7 +288,10 @@ func (c *Client) DeleteStream(ctx context.Context, in *DeleteStreamInput, opts .
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DeleteStreamOutput)
-	return result(out, c.call(ctx, &opDeleteStream, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opDeleteStream, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders5 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.DeregisterStreamConsumer.
@@ -326,7 +338,10 @@ func (c *Client) DeregisterStreamConsumer(ctx context.Context, in *DeregisterStr
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DeregisterStreamConsumerOutput)
-	return result(out, c.call(ctx, &opDeregisterStreamConsumer, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opDeregisterStreamConsumer, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders6 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeLimits.
@@ -365,7 +380,10 @@ func (c *Client) DescribeLimits(ctx context.Context, in *DescribeLimitsInput, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeLimitsOutput)
-	return result(out, c.callJSON(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeLimits, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders7 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStream.
@@ -434,7 +452,10 @@ func (c *Client) DescribeStream(ctx context.Context, in *DescribeStreamInput2, o
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartShardId", in.ExclusiveStartShardId2, "form", true)
 	out := new(DescribeStreamOutput)
-	return result(out, c.callJSON(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeStream, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // DescribeStreamPages returns an iterator over the pages of DescribeStream, starting from in (not
@@ -647,7 +668,10 @@ func (c *Client) DescribeStreamConsumer(ctx context.Context, in *DescribeStreamC
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeStreamConsumerOutput)
-	return result(out, c.callJSON(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeStreamConsumer, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders9 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DescribeStreamSummary.
@@ -692,7 +716,10 @@ func (c *Client) DescribeStreamSummary(ctx context.Context, in *DescribeStreamSu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(DescribeStreamSummaryOutput)
-	return result(out, c.callJSON(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDescribeStreamSummary, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders10 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.DisableEnhancedMonitoring.
@@ -733,7 +760,10 @@ func (c *Client) DisableEnhancedMonitoring(ctx context.Context, in *DisableEnhan
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(EnhancedMonitoringOutput)
-	return result(out, c.callJSON(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opDisableEnhancedMonitoring, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders11 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.EnableEnhancedMonitoring.
@@ -774,7 +804,10 @@ func (c *Client) EnableEnhancedMonitoring(ctx context.Context, in *EnableEnhance
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(EnhancedMonitoringOutput)
-	return result(out, c.callJSON(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opEnableEnhancedMonitoring, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders12 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.GetRecords.
@@ -892,7 +925,10 @@ func (c *Client) GetRecords(ctx context.Context, in *GetRecordsInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(GetRecordsOutput)
-	return result(out, c.callJSON(ctx, &opGetRecords, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opGetRecords, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders13 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.GetShardIterator.
@@ -980,7 +1016,10 @@ func (c *Client) GetShardIterator(ctx context.Context, in *GetShardIteratorInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(GetShardIteratorOutput)
-	return result(out, c.callJSON(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opGetShardIterator, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders14 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.IncreaseStreamRetentionPeriod.
@@ -1030,7 +1069,10 @@ func (c *Client) IncreaseStreamRetentionPeriod(ctx context.Context, in *Increase
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(IncreaseStreamRetentionPeriodOutput)
-	return result(out, c.call(ctx, &opIncreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opIncreaseStreamRetentionPeriod, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders15 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListShards.
@@ -1082,7 +1124,10 @@ func (c *Client) ListShards(ctx context.Context, in *ListShardsInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(ListShardsOutput)
-	return result(out, c.callJSON(ctx, &opListShards, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListShards, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders16 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.ListStreamConsumers.
@@ -1127,7 +1172,10 @@ func (c *Client) ListStreamConsumers(ctx context.Context, in *ListStreamConsumer
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListStreamConsumersOutput)
-	return result(out, c.callJSON(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListStreamConsumers, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListStreamConsumersPages returns an iterator over the pages of ListStreamConsumers, starting
@@ -1231,7 +1279,10 @@ func (c *Client) ListStreams(ctx context.Context, in *ListStreamsInput2, opts ..
 	openapi.AppendQuery(req.Query, "Limit", in.Limit2, "form", true)
 	openapi.AppendQuery(req.Query, "ExclusiveStartStreamName", in.ExclusiveStartStreamName2, "form", true)
 	out := new(ListStreamsOutput)
-	return result(out, c.callJSON(ctx, &opListStreams, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListStreams, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListStreamsPages returns an iterator over the pages of ListStreams, starting from in (not
@@ -1342,7 +1393,10 @@ func (c *Client) ListTagsForStream(ctx context.Context, in *ListTagsForStreamInp
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(ListTagsForStreamOutput)
-	return result(out, c.callJSON(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListTagsForStream, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders19 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.MergeShards.
@@ -1414,7 +1468,10 @@ func (c *Client) MergeShards(ctx context.Context, in *MergeShardsInput, opts ...
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(MergeShardsOutput)
-	return result(out, c.call(ctx, &opMergeShards, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opMergeShards, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders20 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecord.
@@ -1522,7 +1579,10 @@ func (c *Client) PutRecord(ctx context.Context, in *PutRecordInput, opts ...func
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(PutRecordOutput)
-	return result(out, c.callJSON(ctx, &opPutRecord, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opPutRecord, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders21 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.PutRecords.
@@ -1624,7 +1684,10 @@ func (c *Client) PutRecords(ctx context.Context, in *PutRecordsInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(PutRecordsOutput)
-	return result(out, c.callJSON(ctx, &opPutRecords, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opPutRecords, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders22 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.RegisterStreamConsumer.
@@ -1679,7 +1742,10 @@ func (c *Client) RegisterStreamConsumer(ctx context.Context, in *RegisterStreamC
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(RegisterStreamConsumerOutput)
-	return result(out, c.callJSON(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opRegisterStreamConsumer, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders23 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.RemoveTagsFromStream.
@@ -1724,7 +1790,10 @@ func (c *Client) RemoveTagsFromStream(ctx context.Context, in *RemoveTagsFromStr
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(RemoveTagsFromStreamOutput)
-	return result(out, c.call(ctx, &opRemoveTagsFromStream, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opRemoveTagsFromStream, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders24 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.SplitShard.
@@ -1808,7 +1877,10 @@ func (c *Client) SplitShard(ctx context.Context, in *SplitShardInput, opts ...fu
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(SplitShardOutput)
-	return result(out, c.call(ctx, &opSplitShard, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opSplitShard, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders25 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.StartStreamEncryption.
@@ -1892,7 +1964,10 @@ func (c *Client) StartStreamEncryption(ctx context.Context, in *StartStreamEncry
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(StartStreamEncryptionOutput)
-	return result(out, c.call(ctx, &opStartStreamEncryption, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opStartStreamEncryption, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders26 is the runtime.Operation.FixedHeaders of the operations sending X-Amz-Target: Kinesis_20131202.StopStreamEncryption.
@@ -1948,7 +2023,10 @@ func (c *Client) StopStreamEncryption(ctx context.Context, in *StopStreamEncrypt
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(StopStreamEncryptionOutput)
-	return result(out, c.call(ctx, &opStopStreamEncryption, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opStopStreamEncryption, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders27 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json, X-Amz-Target: Kinesis_20131202.UpdateShardCount.
@@ -2021,5 +2099,8 @@ func (c *Client) UpdateShardCount(ctx context.Context, in *UpdateShardCountInput
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/x-amz-json-1.1", Method: "POST", Path: "/"}
 	out := new(UpdateShardCountOutput)
-	return result(out, c.callJSON(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opUpdateShardCount, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -41,6 +41,7 @@ type ChildShard struct {
 // returned by RegisterStreamConsumer.
 // Source: #/components/schemas/Consumer
 type Consumer struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// When you register a consumer, Kinesis Data Streams generates an ARN for it. You need this ARN to
 	// be able to call SubscribeToShard.
 	//
@@ -63,6 +64,7 @@ type Consumer struct {
 // by DescribeStreamConsumer.
 // Source: #/components/schemas/ConsumerDescription
 type ConsumerDescription struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// When you register a consumer, Kinesis Data Streams generates an ARN for it. You need this ARN to
 	// be able to call SubscribeToShard.
 	//
@@ -100,6 +102,7 @@ const (
 // CreateStreamInput is the input of CreateStream.
 // Source: #/components/schemas/CreateStreamInput
 type CreateStreamInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The number of shards that the stream will use. The throughput of the stream is a function of the
 	// number of shards; more shards are required for greater provisioned throughput.
 	// Minimum: 1. Required.
@@ -124,6 +127,7 @@ type CreateStreamOutput struct {
 // DecreaseStreamRetentionPeriodInput is the input of DecreaseStreamRetentionPeriod.
 // Source: #/components/schemas/DecreaseStreamRetentionPeriodInput
 type DecreaseStreamRetentionPeriodInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The new retention period of the stream, in hours. Must be less than the current retention
 	// period.
 	// Required.
@@ -145,6 +149,7 @@ type DecreaseStreamRetentionPeriodOutput struct {
 // DeleteStreamInput is the input of DeleteStream.
 // Source: #/components/schemas/DeleteStreamInput
 type DeleteStreamInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// If this parameter is unset (null) or if you set it to false, and the stream has registered
 	// consumers, the call to DeleteStream fails with a ResourceInUseException.
 	EnforceConsumerDeletion *bool `json:"EnforceConsumerDeletion,omitzero"`
@@ -163,6 +168,7 @@ type DeleteStreamOutput struct {
 // DeregisterStreamConsumerInput is the input of DeregisterStreamConsumer.
 // Source: #/components/schemas/DeregisterStreamConsumerInput
 type DeregisterStreamConsumerInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The ARN returned by Kinesis Data Streams when you registered the consumer. If you don't know the
 	// ARN of the consumer that you want to deregister, you can use the ListStreamConsumers operation
 	// to get a list of the descriptions of all the consumers that are currently registered with a
@@ -189,7 +195,9 @@ type DeregisterStreamConsumerOutput struct {
 
 // DescribeLimitsInput is the input of DescribeLimits.
 // Source: #/components/schemas/DescribeLimitsInput
-type DescribeLimitsInput struct{}
+type DescribeLimitsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
+}
 
 // DescribeLimitsOutput is the output of DescribeLimits.
 // Source: #/components/schemas/DescribeLimitsOutput
@@ -207,6 +215,7 @@ type DescribeLimitsOutput struct {
 // DescribeStreamConsumerInput is the input of DescribeStreamConsumer.
 // Source: #/components/schemas/DescribeStreamConsumerInput
 type DescribeStreamConsumerInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The ARN returned by Kinesis Data Streams when you registered the consumer.
 	// Minimum length: 1. Maximum length: 2048. Pattern: "^(arn):aws.*:kinesis:.*:\\d{12}:.*stream\\/[a-zA-Z0-9_.-]+\\/consumer\\/[a-zA-Z0-9_.-]+:[0-9]+".
 	ConsumerARN *string `json:"ConsumerARN,omitzero"`
@@ -234,6 +243,7 @@ type DescribeStreamConsumerOutput struct {
 // Represents the input for DescribeStream.
 // Source: #/components/schemas/DescribeStreamInput
 type DescribeStreamInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The shard ID of the shard to start with.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartShardId *string `json:"ExclusiveStartShardId,omitzero"`
@@ -249,6 +259,7 @@ type DescribeStreamInput struct {
 // DescribeStreamInput2 is the input of DescribeStream.
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.DescribeStream/post
 type DescribeStreamInput2 struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "Limit".
 	//
 	// Pagination limit
@@ -285,6 +296,7 @@ type DescribeStreamOutput struct {
 // DescribeStreamSummaryInput is the input of DescribeStreamSummary.
 // Source: #/components/schemas/DescribeStreamSummaryInput
 type DescribeStreamSummaryInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the stream to describe.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	StreamName string `json:"StreamName"`
@@ -418,6 +430,7 @@ type EnhancedMonitoringOutput struct {
 // GetRecordsInput is the input of GetRecords.
 // Source: #/components/schemas/GetRecordsInput
 type GetRecordsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The maximum number of records to return. Specify a value of up to 10,000. If you specify a value
 	// that is greater than 10,000, GetRecords throws InvalidArgumentException. The default value is
 	// 10,000.
@@ -456,6 +469,7 @@ type GetRecordsOutput struct {
 // GetShardIteratorInput is the input of GetShardIterator.
 // Source: #/components/schemas/GetShardIteratorInput
 type GetShardIteratorInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The shard ID of the Kinesis Data Streams shard to get the iterator for.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	ShardId string `json:"ShardId"`
@@ -509,6 +523,7 @@ type GetShardIteratorOutput struct {
 // positive integers.
 // Source: #/components/schemas/HashKeyRange
 type HashKeyRange struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The ending hash key of the hash key range.
 	// Pattern: "0|([1-9]\\d{0,38})". Required.
 	EndingHashKey string `json:"EndingHashKey"`
@@ -522,6 +537,7 @@ type HashKeyRange struct {
 // IncreaseStreamRetentionPeriodInput is the input of IncreaseStreamRetentionPeriod.
 // Source: #/components/schemas/IncreaseStreamRetentionPeriodInput
 type IncreaseStreamRetentionPeriodInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The new retention period of the stream, in hours. Must be more than the current retention
 	// period.
 	// Required.
@@ -541,6 +557,7 @@ type IncreaseStreamRetentionPeriodOutput struct {
 // ListShardsInput is the input of ListShards.
 // Source: #/components/schemas/ListShardsInput
 type ListShardsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Specify this parameter to indicate that you want to list the shards starting with the shard
 	// whose ID immediately follows ExclusiveStartShardId.
 	//
@@ -619,6 +636,7 @@ type ListShardsOutput struct {
 // ListStreamConsumersInput is an object of the spec.
 // Source: #/components/schemas/ListStreamConsumersInput
 type ListStreamConsumersInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The maximum number of consumers that you want a single call of ListStreamConsumers to return.
 	// Minimum: 1. Maximum: 10000.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -660,6 +678,7 @@ type ListStreamConsumersInput struct {
 // ListStreamConsumersInput2 is the input of ListStreamConsumers.
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreamConsumers/post
 type ListStreamConsumersInput2 struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
@@ -731,6 +750,7 @@ type ListStreamConsumersOutput struct {
 // Represents the input for ListStreams.
 // Source: #/components/schemas/ListStreamsInput
 type ListStreamsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the stream to start the list with.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	ExclusiveStartStreamName *string `json:"ExclusiveStartStreamName,omitzero"`
@@ -742,6 +762,7 @@ type ListStreamsInput struct {
 // ListStreamsInput2 is the input of ListStreams.
 // Source: #/paths/~1%23X-Amz-Target=Kinesis_20131202.ListStreams/post
 type ListStreamsInput2 struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "Limit".
 	//
 	// Pagination limit
@@ -779,6 +800,7 @@ type ListStreamsOutput struct {
 // ListTagsForStreamInput is the input of ListTagsForStream.
 // Source: #/components/schemas/ListTagsForStreamInput
 type ListTagsForStreamInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The key to use as the starting point for the list of tags. If this parameter is set,
 	// ListTagsForStream gets all tags that occur after ExclusiveStartTagKey.
 	// Minimum length: 1. Maximum length: 128.
@@ -815,6 +837,7 @@ type ListTagsForStreamOutput struct {
 // MergeShardsInput is the input of MergeShards.
 // Source: #/components/schemas/MergeShardsInput
 type MergeShardsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The shard ID of the adjacent shard for the merge.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
 	AdjacentShardToMerge string `json:"AdjacentShardToMerge"`
@@ -854,6 +877,7 @@ const (
 // PutRecordInput is the input of PutRecord.
 // Source: #/components/schemas/PutRecordInput
 type PutRecordInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The data blob to put into the record, which is base64-encoded when the blob is serialized. When
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
@@ -944,6 +968,7 @@ type PutRecordsOutput struct {
 // Represents the output for PutRecords.
 // Source: #/components/schemas/PutRecordsRequestEntry
 type PutRecordsRequestEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The data blob to put into the record, which is base64-encoded when the blob is serialized. When
 	// the data blob (the payload before base64-encoding) is added to the partition key size, the total
 	// size must not exceed the maximum record size (1 MiB).
@@ -968,6 +993,7 @@ type PutRecordsRequestEntry struct {
 // fails to be added to the stream includes ErrorCode and ErrorMessage in the result.
 // Source: #/components/schemas/PutRecordsResultEntry
 type PutRecordsResultEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The error code for an individual record result. ErrorCodes can be either
 	// ProvisionedThroughputExceededException or InternalFailure.
 	ErrorCode *string `json:"ErrorCode,omitzero"`
@@ -988,6 +1014,7 @@ type PutRecordsResultEntry struct {
 // key, and a data blob.
 // Source: #/components/schemas/Record
 type Record struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The approximate time that the record was inserted into the stream.
 	ApproximateArrivalTimestamp *openapi.EpochSeconds `json:"ApproximateArrivalTimestamp,omitzero"`
 	// The data blob. The data in the blob is both opaque and immutable to Kinesis Data Streams, which
@@ -1013,6 +1040,7 @@ type Record struct {
 // RegisterStreamConsumerInput is the input of RegisterStreamConsumer.
 // Source: #/components/schemas/RegisterStreamConsumerInput
 type RegisterStreamConsumerInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// For a given Kinesis data stream, each consumer must have a unique name. However, consumer names
 	// don't have to be unique across data streams.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+". Required.
@@ -1070,6 +1098,7 @@ func (v ScalingType) MarshalText() ([]byte, error) {
 // The range of possible sequence numbers for the shard.
 // Source: #/components/schemas/SequenceNumberRange
 type SequenceNumberRange struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The ending sequence number for the range. Shards that are in the OPEN state have an ending
 	// sequence number of null.
 	// Pattern: "0|([1-9]\\d{0,128})".
@@ -1082,6 +1111,7 @@ type SequenceNumberRange struct {
 // A uniquely identified group of data records in a Kinesis data stream.
 // Source: #/components/schemas/Shard
 type Shard struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The shard ID of the shard adjacent to the shard's parent.
 	// Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	AdjacentParentShardId *string `json:"AdjacentParentShardId,omitzero"`
@@ -1103,6 +1133,7 @@ type Shard struct {
 // ShardFilter is an object of the spec.
 // Source: #/components/schemas/ShardFilter
 type ShardFilter struct {
+	_         [0]func()             // not comparable: no equality function to compile
 	ShardId   *string               `json:"ShardId,omitzero"` // Minimum length: 1. Maximum length: 128. Pattern: "[a-zA-Z0-9_.-]+".
 	Timestamp *openapi.EpochSeconds `json:"Timestamp,omitzero"`
 	Type      ShardFilterType       `json:"Type"` // Required.
@@ -1140,6 +1171,7 @@ const (
 // SplitShardInput is the input of SplitShard.
 // Source: #/components/schemas/SplitShardInput
 type SplitShardInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// A hash key value for the starting hash key of one of the child shards created by the split. The
 	// hash key range for a given shard constitutes a set of ordered contiguous positive integers. The
 	// value for NewStartingHashKey must be in the range of hash keys being mapped into the shard. The
@@ -1166,6 +1198,7 @@ type SplitShardOutput struct {
 // StartStreamEncryptionInput is the input of StartStreamEncryption.
 // Source: #/components/schemas/StartStreamEncryptionInput
 type StartStreamEncryptionInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The encryption type to use. The only valid value is KMS.
 	// Required.
 	EncryptionType EncryptionType `json:"EncryptionType"`
@@ -1197,6 +1230,7 @@ type StartStreamEncryptionOutput struct {
 // StopStreamEncryptionInput is the input of StopStreamEncryption.
 // Source: #/components/schemas/StopStreamEncryptionInput
 type StopStreamEncryptionInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The encryption type. The only valid value is KMS.
 	// Required.
 	EncryptionType EncryptionType `json:"EncryptionType"`
@@ -1358,6 +1392,7 @@ const (
 // Metadata assigned to the stream, consisting of a key-value pair.
 // Source: #/components/schemas/Tag
 type Tag struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// A unique identifier for the tag. Maximum length: 128 characters. Valid characters: Unicode
 	// letters, digits, white space, _ . / = + - % @
 	// Minimum length: 1. Maximum length: 128. Required.
@@ -1371,6 +1406,7 @@ type Tag struct {
 // UpdateShardCountInput is the input of UpdateShardCount.
 // Source: #/components/schemas/UpdateShardCountInput
 type UpdateShardCountInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The scaling type. Uniform scaling creates shards of equal size.
 	// Required.
 	ScalingType ScalingType `json:"ScalingType"`

@@ -95,17 +95,6 @@ func (c *Client) callJSON(ctx context.Context, op *runtime.Operation, req *runti
 	return c.call(ctx, op, req, opts, md, runtime.DecodeJSONKeep(v, &md.Body), security)
 }
 
-// result returns out, or nil when err is not nil: the return of every operation method.
-//
-//go:noinline
-func result[P any](out P, err error) (P, error) {
-	if err != nil {
-		var none P
-		return none, err
-	}
-	return out, nil
-}
-
 // open sends req for op with c's options and then opts applied (runtime.Client.Open) and returns
 // the 2xx response's body unread, as a stream that resumes through the retry engine. It returns
 // runtime.Client.Open's error. Every operation that streams its response calls it.

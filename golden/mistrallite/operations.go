@@ -149,7 +149,10 @@ func (c *Client) ChatComplete(ctx context.Context, in *ChatCompletionRequest, op
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/chat/completions"}
 	out := new(ChatCompleteOutput)
-	return result(out, c.callJSON(ctx, &opChatComplete, req, opts, &out.ResultMetadata, out, [][]string{{"ApiKey"}}))
+	if err := c.callJSON(ctx, &opChatComplete, req, opts, &out.ResultMetadata, out, [][]string{{"ApiKey"}}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders3 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/octet-stream.
@@ -285,7 +288,10 @@ func (c *Client) FimCompletionV1FimCompletionsPost(ctx context.Context, in *FIMC
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/v1/fim/completions"}
 	out := new(FimCompletionV1FimCompletionsPostOutput)
-	return result(out, c.callJSON(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, out, [][]string{{"ApiKey"}}))
+	if err := c.callJSON(ctx, &opFimCompletionV1FimCompletionsPost, req, opts, &out.ResultMetadata, out, [][]string{{"ApiKey"}}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opStreamV1WorkflowsExecutionsExecutionIdStreamGet describes StreamV1WorkflowsExecutionsExecutionIdStreamGet to the runtime.
@@ -388,7 +394,10 @@ func (c *Client) UploadFile(ctx context.Context, in *UploadFileInput, opts ...fu
 	}
 	req := &runtime.Request{BodyReader: body, ContentType: ct, Method: "POST", Path: "/v1/files"}
 	out := new(CreateFileResponse)
-	return result(out, c.callJSON(ctx, &opUploadFile, req, opts, &out.ResultMetadata, out, [][]string{{"ApiKey"}}))
+	if err := c.callJSON(ctx, &opUploadFile, req, opts, &out.ResultMetadata, out, [][]string{{"ApiKey"}}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // newStatusErrorSet1 returns an empty modelled error of AgentsApiV1ConversationsStartStream, ChatComplete and 2 other operations for an HTTP status, or nil.

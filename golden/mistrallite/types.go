@@ -15,6 +15,7 @@ import (
 // APIKeyAuth is an object of the spec.
 // Source: #/components/schemas/APIKeyAuth
 type APIKeyAuth struct {
+	_     [0]func()       // not comparable: no equality function to compile
 	Type  *APIKeyAuthType `json:"type,omitzero"` // Default: "api-key".
 	Value string          `json:"value"`         // Required.
 }
@@ -33,6 +34,7 @@ func (v APIKeyAuthType) MarshalText() ([]byte, error) {
 // Attributes for activity task completed events.
 // Source: #/components/schemas/ActivityTaskCompletedAttributesResponse
 type ActivityTaskCompletedAttributesResponse struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The registered name of the activity being executed.
 	// Required.
 	ActivityName string              `json:"activity_name"`
@@ -47,6 +49,7 @@ type ActivityTaskCompletedAttributesResponse struct {
 // Contains timing information about the successful execution.
 // Source: #/components/schemas/ActivityTaskCompletedResponse
 type ActivityTaskCompletedResponse struct {
+	_          [0]func()                               // not comparable: no equality function to compile
 	Attributes ActivityTaskCompletedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -96,6 +99,7 @@ const ActivityTaskCompletedResponseEventTypeActivityTaskCompleted ActivityTaskCo
 // Attributes for activity task failed events (final failure after all retries).
 // Source: #/components/schemas/ActivityTaskFailedAttributes
 type ActivityTaskFailedAttributes struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The registered name of the activity being executed.
 	// Required.
 	ActivityName string `json:"activity_name"`
@@ -113,6 +117,7 @@ type ActivityTaskFailedAttributes struct {
 // This is a terminal event indicating the activity could not complete successfully.
 // Source: #/components/schemas/ActivityTaskFailedResponse
 type ActivityTaskFailedResponse struct {
+	_          [0]func()                    // not comparable: no equality function to compile
 	Attributes ActivityTaskFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -162,6 +167,7 @@ const ActivityTaskFailedResponseEventTypeActivityTaskFailed ActivityTaskFailedRe
 // Attributes for activity task retrying events.
 // Source: #/components/schemas/ActivityTaskRetryingAttributes
 type ActivityTaskRetryingAttributes struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The registered name of the activity being executed.
 	// Required.
 	ActivityName string `json:"activity_name"`
@@ -179,6 +185,7 @@ type ActivityTaskRetryingAttributes struct {
 // Contains information about the failed attempt and the error that occurred.
 // Source: #/components/schemas/ActivityTaskRetryingResponse
 type ActivityTaskRetryingResponse struct {
+	_          [0]func()                      // not comparable: no equality function to compile
 	Attributes ActivityTaskRetryingAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -228,6 +235,7 @@ const ActivityTaskRetryingResponseEventTypeActivityTaskRetrying ActivityTaskRetr
 // Attributes for activity task started events.
 // Source: #/components/schemas/ActivityTaskStartedAttributesResponse
 type ActivityTaskStartedAttributesResponse struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The registered name of the activity being executed.
 	// Required.
 	ActivityName string              `json:"activity_name"`
@@ -243,6 +251,7 @@ type ActivityTaskStartedAttributesResponse struct {
 // attempts emit ACTIVITY_TASK_RETRYING instead.
 // Source: #/components/schemas/ActivityTaskStartedResponse
 type ActivityTaskStartedResponse struct {
+	_          [0]func()                             // not comparable: no equality function to compile
 	Attributes ActivityTaskStartedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -292,6 +301,7 @@ const ActivityTaskStartedResponseEventTypeActivityTaskStarted ActivityTaskStarte
 // AgentHandoffDoneEvent is an object of the spec.
 // Source: #/components/schemas/AgentHandoffDoneEvent
 type AgentHandoffDoneEvent struct {
+	_             [0]func()                  // not comparable: no equality function to compile
 	CreatedAt     *time.Time                 `json:"created_at,omitzero"`
 	Id            string                     `json:"id"`                    // Required.
 	NextAgentId   string                     `json:"next_agent_id"`         // Required.
@@ -345,6 +355,7 @@ func (v AgentHandoffEntryType) MarshalText() ([]byte, error) {
 // AgentHandoffStartedEvent is an object of the spec.
 // Source: #/components/schemas/AgentHandoffStartedEvent
 type AgentHandoffStartedEvent struct {
+	_                 [0]func()                     // not comparable: no equality function to compile
 	CreatedAt         *time.Time                    `json:"created_at,omitzero"`
 	Id                string                        `json:"id"`                    // Required.
 	OutputIndex       *int64                        `json:"output_index,omitzero"` // Default: 0.
@@ -362,6 +373,7 @@ const AgentHandoffStartedEventTypeAgentHandoffStarted AgentHandoffStartedEventTy
 // AgentsApiV1ConversationsStartStreamInput is the input of AgentsApiV1ConversationsStartStream.
 // Source: #/paths/~1v1~1conversations%23stream/post
 type AgentsApiV1ConversationsStartStreamInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Body is the JSON request body.
 	// Required.
 	Body ConversationStreamRequest `json:"-"`
@@ -415,6 +427,7 @@ func (v AssistantMessageRole) MarshalText() ([]byte, error) {
 // AudioChunk is an object of the spec.
 // Source: #/components/schemas/AudioChunk
 type AudioChunk struct {
+	_          [0]func()            // not comparable: no equality function to compile
 	InputAudio AudioChunkInputAudio `json:"input_audio"`   // Required.
 	Type       *AudioChunkType      `json:"type,omitzero"` // Default: "input_audio".
 }
@@ -702,6 +715,7 @@ type ChatCompletionResponse struct {
 // ChatCompletionResponseBase is an object of the spec.
 // Source: #/components/schemas/ChatCompletionResponseBase
 type ChatCompletionResponseBase struct {
+	_       [0]func()  // not comparable: no equality function to compile
 	Created *int64     `json:"created,omitzero"`
 	Id      *string    `json:"id,omitzero"`
 	Model   *string    `json:"model,omitzero"`
@@ -778,12 +792,14 @@ type CompletionChunk struct {
 // CompletionEvent is an object of the spec.
 // Source: #/components/schemas/CompletionEvent
 type CompletionEvent struct {
+	_    [0]func()       // not comparable: no equality function to compile
 	Data CompletionChunk `json:"data"` // Required.
 }
 
 // CompletionResponseStreamChoice is an object of the spec.
 // Source: #/components/schemas/CompletionResponseStreamChoice
 type CompletionResponseStreamChoice struct {
+	_            [0]func()                                   // not comparable: no equality function to compile
 	Delta        DeltaMessage                                `json:"delta"`         // Required.
 	FinishReason *CompletionResponseStreamChoiceFinishReason `json:"finish_reason"` // Required; nil is sent as null.
 	Index        int64                                       `json:"index"`         // Required.
@@ -831,6 +847,7 @@ func (u *ContentChunk) UnmarshalJSON(b []byte) error {
 // ConversationEvents is an object of the spec.
 // Source: #/components/schemas/ConversationEvents
 type ConversationEvents struct {
+	_     [0]func()              // not comparable: no equality function to compile
 	Data  ConversationEventsData `json:"data"`  // Required.
 	Event SSETypes               `json:"event"` // Required.
 }
@@ -1079,6 +1096,7 @@ type CustomTaskCanceledAttributes struct {
 // Indicates the task was explicitly stopped before completion.
 // Source: #/components/schemas/CustomTaskCanceledResponse
 type CustomTaskCanceledResponse struct {
+	_          [0]func()                    // not comparable: no equality function to compile
 	Attributes CustomTaskCanceledAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -1128,6 +1146,7 @@ const CustomTaskCanceledResponseEventTypeCustomTaskCanceled CustomTaskCanceledRe
 // Attributes for custom task completed events.
 // Source: #/components/schemas/CustomTaskCompletedAttributesResponse
 type CustomTaskCompletedAttributesResponse struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Unique identifier for the custom task within the workflow.
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
@@ -1142,6 +1161,7 @@ type CustomTaskCompletedAttributesResponse struct {
 // Contains the final result of the task execution.
 // Source: #/components/schemas/CustomTaskCompletedResponse
 type CustomTaskCompletedResponse struct {
+	_          [0]func()                             // not comparable: no equality function to compile
 	Attributes CustomTaskCompletedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -1191,6 +1211,7 @@ const CustomTaskCompletedResponseEventTypeCustomTaskCompleted CustomTaskComplete
 // Attributes for custom task failed events.
 // Source: #/components/schemas/CustomTaskFailedAttributes
 type CustomTaskFailedAttributes struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Unique identifier for the custom task within the workflow.
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
@@ -1205,6 +1226,7 @@ type CustomTaskFailedAttributes struct {
 // Contains details about the failure for debugging and error handling.
 // Source: #/components/schemas/CustomTaskFailedResponse
 type CustomTaskFailedResponse struct {
+	_          [0]func()                  // not comparable: no equality function to compile
 	Attributes CustomTaskFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -1254,6 +1276,7 @@ const CustomTaskFailedResponseEventTypeCustomTaskFailed CustomTaskFailedResponse
 // Attributes for custom task in-progress events with streaming updates.
 // Source: #/components/schemas/CustomTaskInProgressAttributesResponse
 type CustomTaskInProgressAttributesResponse struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Unique identifier for the custom task within the workflow.
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
@@ -1292,6 +1315,7 @@ func (u *CustomTaskInProgressAttributesResponsePayload) UnmarshalJSON(b []byte) 
 // progress tracking for long-running tasks.
 // Source: #/components/schemas/CustomTaskInProgressResponse
 type CustomTaskInProgressResponse struct {
+	_          [0]func()                              // not comparable: no equality function to compile
 	Attributes CustomTaskInProgressAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -1341,6 +1365,7 @@ const CustomTaskInProgressResponseEventTypeCustomTaskInProgress CustomTaskInProg
 // Attributes for custom task started events.
 // Source: #/components/schemas/CustomTaskStartedAttributesResponse
 type CustomTaskStartedAttributesResponse struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Unique identifier for the custom task within the workflow.
 	// Required.
 	CustomTaskId string `json:"custom_task_id"`
@@ -1356,6 +1381,7 @@ type CustomTaskStartedAttributesResponse struct {
 // requests, or data processing steps.
 // Source: #/components/schemas/CustomTaskStartedResponse
 type CustomTaskStartedResponse struct {
+	_          [0]func()                           // not comparable: no equality function to compile
 	Attributes CustomTaskStartedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -1420,6 +1446,7 @@ type CustomTaskTimedOutAttributes struct {
 // Indicates the task did not complete within its configured time limit.
 // Source: #/components/schemas/CustomTaskTimedOutResponse
 type CustomTaskTimedOutResponse struct {
+	_          [0]func()                    // not comparable: no equality function to compile
 	Attributes CustomTaskTimedOutAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -1543,6 +1570,7 @@ func (v DocumentURLChunkType) MarshalText() ([]byte, error) {
 // DownloadFileInput is the input of DownloadFile.
 // Source: #/paths/~1v1~1files~1%7Bfile_id%7D~1content/get
 type DownloadFileInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "file_id".
 	// Required.
 	FileId string `json:"-"`
@@ -1579,6 +1607,7 @@ const (
 // The type field acts as a discriminator to distinguish this from user data.
 // Source: #/components/schemas/EncryptedPatchValue
 type EncryptedPatchValue struct {
+	_     [0]func()               // not comparable: no equality function to compile
 	Type  EncryptedPatchValueType `json:"type"`  // Required.
 	Value string                  `json:"value"` // Required.
 }
@@ -1682,6 +1711,7 @@ type FIMCompletionResponse struct {
 // Represents an error or exception that occurred during execution.
 // Source: #/components/schemas/Failure
 type Failure struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// A human-readable description of the failure.
 	// Required.
 	Message string `json:"message"`
@@ -1690,6 +1720,7 @@ type Failure struct {
 // FileChunk is an object of the spec.
 // Source: #/components/schemas/FileChunk
 type FileChunk struct {
+	_      [0]func()      // not comparable: no equality function to compile
 	FileId string         `json:"file_id"`       // Format: uuid. Required.
 	Type   *FileChunkType `json:"type,omitzero"` // Default: "file".
 }
@@ -1750,6 +1781,7 @@ type Function struct {
 // FunctionCall is an object of the spec.
 // Source: #/components/schemas/FunctionCall
 type FunctionCall struct {
+	_         [0]func()             // not comparable: no equality function to compile
 	Arguments FunctionCallArguments `json:"arguments"` // Required.
 	Name      string                `json:"name"`      // Required.
 }
@@ -1880,7 +1912,8 @@ const FunctionCallEventTypeFunctionCallDelta FunctionCallEventType = "function.c
 // this restriction of `Function` is used to select a specific function to call
 // Source: #/components/schemas/FunctionName
 type FunctionName struct {
-	Name string `json:"name"` // Required.
+	_    [0]func() // not comparable: no equality function to compile
+	Name string    `json:"name"` // Required.
 }
 
 // FunctionResultEntry is an object of the spec.
@@ -1920,6 +1953,7 @@ func (v FunctionResultEntryType) MarshalText() ([]byte, error) {
 // FunctionTool is an object of the spec.
 // Source: #/components/schemas/FunctionTool
 type FunctionTool struct {
+	_        [0]func()         // not comparable: no equality function to compile
 	Function Function          `json:"function"`      // Required.
 	Type     *FunctionToolType `json:"type,omitzero"` // Default: "function".
 }
@@ -1984,6 +2018,7 @@ type ImageURL struct {
 // {"type":"image_url","image_url":"data:image/png;base64,iVBORw0"}
 // Source: #/components/schemas/ImageURLChunk
 type ImageURLChunk struct {
+	_        [0]func()             // not comparable: no equality function to compile
 	ImageUrl ImageURLChunkImageUrl `json:"image_url"`     // Required.
 	Type     *ImageURLChunkType    `json:"type,omitzero"` // Default: "image_url".
 }
@@ -2092,6 +2127,7 @@ const JSONPatchAddOpAdd JSONPatchAddOp = "add" // the only value of JSONPatchAdd
 // JSONPatchAppend is an object of the spec.
 // Source: #/components/schemas/JSONPatchAppend
 type JSONPatchAppend struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// 'append' is an extension for efficient string concatenation in streaming scenarios.
 	// Required.
 	Op JSONPatchAppendOp `json:"op"`
@@ -2555,6 +2591,7 @@ type ModerationLLMV2Config struct {
 // OAuth2TokenAuth is an object of the spec.
 // Source: #/components/schemas/OAuth2TokenAuth
 type OAuth2TokenAuth struct {
+	_     [0]func()            // not comparable: no equality function to compile
 	Type  *OAuth2TokenAuthType `json:"type,omitzero"` // Default: "oauth2-token".
 	Value string               `json:"value"`         // Required.
 }
@@ -2599,6 +2636,7 @@ func (u *OutputContentChunks) UnmarshalJSON(b []byte) error {
 // predictable content.
 // Source: #/components/schemas/Prediction
 type Prediction struct {
+	_       [0]func()       // not comparable: no equality function to compile
 	Content *string         `json:"content,omitzero"` // Default: "".
 	Type    *PredictionType `json:"type,omitzero"`    // Default: "content".
 }
@@ -2680,6 +2718,7 @@ const (
 // ResponseBase is an object of the spec.
 // Source: #/components/schemas/ResponseBase
 type ResponseBase struct {
+	_      [0]func()  // not comparable: no equality function to compile
 	Id     *string    `json:"id,omitzero"`
 	Model  *string    `json:"model,omitzero"`
 	Object *string    `json:"object,omitzero"`
@@ -2689,6 +2728,7 @@ type ResponseBase struct {
 // ResponseDoneEvent is an object of the spec.
 // Source: #/components/schemas/ResponseDoneEvent
 type ResponseDoneEvent struct {
+	_         [0]func()              // not comparable: no equality function to compile
 	CreatedAt *time.Time             `json:"created_at,omitzero"`
 	Type      *ResponseDoneEventType `json:"type,omitzero"` // Default: "conversation.response.done".
 	Usage     ConversationUsageInfo  `json:"usage"`         // Required.
@@ -2703,6 +2743,7 @@ const ResponseDoneEventTypeConversationResponseDone ResponseDoneEventType = "con
 // ResponseErrorEvent is an object of the spec.
 // Source: #/components/schemas/ResponseErrorEvent
 type ResponseErrorEvent struct {
+	_         [0]func()               // not comparable: no equality function to compile
 	Code      int64                   `json:"code"` // Required.
 	CreatedAt *time.Time              `json:"created_at,omitzero"`
 	Message   string                  `json:"message"`       // Required.
@@ -2741,6 +2782,7 @@ const (
 // ResponseStartedEvent is an object of the spec.
 // Source: #/components/schemas/ResponseStartedEvent
 type ResponseStartedEvent struct {
+	_              [0]func()                 // not comparable: no equality function to compile
 	ConversationId string                    `json:"conversation_id"` // Required.
 	CreatedAt      *time.Time                `json:"created_at,omitzero"`
 	Type           *ResponseStartedEventType `json:"type,omitzero"` // Default: "conversation.response.started".
@@ -2797,8 +2839,9 @@ const (
 // StreamEventSseErrorData is an object of the spec.
 // Source: #/components/schemas/StreamEventSseErrorData
 type StreamEventSseErrorData struct {
-	Error  string `json:"error"`  // Required.
-	Reason string `json:"reason"` // Required.
+	_      [0]func() // not comparable: no equality function to compile
+	Error  string    `json:"error"`  // Required.
+	Reason string    `json:"reason"` // Required.
 }
 
 // StreamEventSsePayload is an object of the spec.
@@ -2884,6 +2927,7 @@ func (u *StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) UnmarshalJSON(b [
 // StreamV1WorkflowsExecutionsExecutionIdStreamGet.
 // Source: #/paths/~1v1~1workflows~1executions~1%7Bexecution_id%7D~1stream/get
 type StreamV1WorkflowsExecutionsExecutionIdStreamGetInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "execution_id".
 	// Required.
 	ExecutionId string `json:"-"`
@@ -2896,6 +2940,7 @@ type StreamV1WorkflowsExecutionsExecutionIdStreamGetInput struct {
 // SystemMessage is an object of the spec.
 // Source: #/components/schemas/SystemMessage
 type SystemMessage struct {
+	_       [0]func()            // not comparable: no equality function to compile
 	Content SystemMessageContent `json:"content"`       // Required.
 	Role    *SystemMessageRole   `json:"role,omitzero"` // Default: "system".
 }
@@ -2956,6 +3001,7 @@ func (v SystemMessageRole) MarshalText() ([]byte, error) {
 // TextChunk is an object of the spec.
 // Source: #/components/schemas/TextChunk
 type TextChunk struct {
+	_    [0]func()      // not comparable: no equality function to compile
 	Text string         `json:"text"`          // Required.
 	Type *TextChunkType `json:"type,omitzero"` // Default: "text".
 }
@@ -3019,6 +3065,7 @@ func (v ThinkChunkType) MarshalText() ([]byte, error) {
 // Tool is an object of the spec.
 // Source: #/components/schemas/Tool
 type Tool struct {
+	_        [0]func()  // not comparable: no equality function to compile
 	Function Function   `json:"function"`      // Required.
 	Type     *ToolTypes `json:"type,omitzero"` // Default: "function".
 }
@@ -3026,6 +3073,7 @@ type Tool struct {
 // ToolCall is an object of the spec.
 // Source: #/components/schemas/ToolCall
 type ToolCall struct {
+	_        [0]func()    // not comparable: no equality function to compile
 	Function FunctionCall `json:"function"`       // Required.
 	Id       *string      `json:"id,omitzero"`    // Default: "null".
 	Index    *int64       `json:"index,omitzero"` // Default: 0.
@@ -3035,6 +3083,7 @@ type ToolCall struct {
 // ToolChoice is either a ToolChoiceEnum or a ToolChoice
 // Source: #/components/schemas/ToolChoice
 type ToolChoice struct {
+	_        [0]func()    // not comparable: no equality function to compile
 	Function FunctionName `json:"function"`      // Required.
 	Type     *ToolTypes   `json:"type,omitzero"` // Default: "function".
 }
@@ -3062,6 +3111,7 @@ type ToolConfiguration struct {
 // ToolExecutionDeltaEvent is an object of the spec.
 // Source: #/components/schemas/ToolExecutionDeltaEvent
 type ToolExecutionDeltaEvent struct {
+	_           [0]func()                    // not comparable: no equality function to compile
 	Arguments   string                       `json:"arguments"` // Required.
 	CreatedAt   *time.Time                   `json:"created_at,omitzero"`
 	Id          string                       `json:"id"`                    // Required.
@@ -3403,6 +3453,7 @@ type UsageInfo struct {
 // UserMessage is an object of the spec.
 // Source: #/components/schemas/UserMessage
 type UserMessage struct {
+	_       [0]func()           // not comparable: no equality function to compile
 	Content *UserMessageContent `json:"content"`       // Required; nil is sent as null.
 	Role    *UserMessageRole    `json:"role,omitzero"` // Default: "user".
 }
@@ -3524,6 +3575,7 @@ type WorkflowExecutionCanceledAttributes struct {
 // This is a terminal event indicating the workflow was explicitly canceled.
 // Source: #/components/schemas/WorkflowExecutionCanceledResponse
 type WorkflowExecutionCanceledResponse struct {
+	_          [0]func()                           // not comparable: no equality function to compile
 	Attributes WorkflowExecutionCanceledAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -3573,6 +3625,7 @@ const WorkflowExecutionCanceledResponseEventTypeWorkflowExecutionCanceled Workfl
 // Attributes for workflow execution completed events.
 // Source: #/components/schemas/WorkflowExecutionCompletedAttributesResponse
 type WorkflowExecutionCompletedAttributesResponse struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
 	// Default: 1.
 	Attempt *int64              `json:"attempt,omitzero"`
@@ -3587,6 +3640,7 @@ type WorkflowExecutionCompletedAttributesResponse struct {
 // This is a terminal event indicating the workflow finished without errors.
 // Source: #/components/schemas/WorkflowExecutionCompletedResponse
 type WorkflowExecutionCompletedResponse struct {
+	_          [0]func()                                    // not comparable: no equality function to compile
 	Attributes WorkflowExecutionCompletedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -3636,6 +3690,7 @@ const WorkflowExecutionCompletedResponseEventTypeWorkflowExecutionCompleted Work
 // Attributes for workflow execution continued-as-new events.
 // Source: #/components/schemas/WorkflowExecutionContinuedAsNewAttributesResponse
 type WorkflowExecutionContinuedAsNewAttributesResponse struct {
+	_     [0]func()           // not comparable: no equality function to compile
 	Input JSONPayloadResponse `json:"input"` // Required.
 	// The run ID of the new workflow execution that continues this workflow.
 	// Required.
@@ -3654,6 +3709,7 @@ type WorkflowExecutionContinuedAsNewAttributesResponse struct {
 // continuity.
 // Source: #/components/schemas/WorkflowExecutionContinuedAsNewResponse
 type WorkflowExecutionContinuedAsNewResponse struct {
+	_          [0]func()                                         // not comparable: no equality function to compile
 	Attributes WorkflowExecutionContinuedAsNewAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -3703,6 +3759,7 @@ const WorkflowExecutionContinuedAsNewResponseEventTypeWorkflowExecutionContinued
 // Attributes for workflow execution failed events.
 // Source: #/components/schemas/WorkflowExecutionFailedAttributes
 type WorkflowExecutionFailedAttributes struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Workflow retry attempt number. 1 on first run and CAN; >1 on workflow-level retries.
 	// Default: 1.
 	Attempt *int64  `json:"attempt,omitzero"`
@@ -3717,6 +3774,7 @@ type WorkflowExecutionFailedAttributes struct {
 // This is a terminal event indicating the workflow ended with an error.
 // Source: #/components/schemas/WorkflowExecutionFailedResponse
 type WorkflowExecutionFailedResponse struct {
+	_          [0]func()                         // not comparable: no equality function to compile
 	Attributes WorkflowExecutionFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -3785,6 +3843,7 @@ type WorkflowExecutionStartedAttributesResponse struct {
 // This is the first event in any workflow execution lifecycle.
 // Source: #/components/schemas/WorkflowExecutionStartedResponse
 type WorkflowExecutionStartedResponse struct {
+	_          [0]func()                                  // not comparable: no equality function to compile
 	Attributes WorkflowExecutionStartedAttributesResponse `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -3834,7 +3893,8 @@ const WorkflowExecutionStartedResponseEventTypeWorkflowExecutionStarted Workflow
 // Attributes for workflow task failed events.
 // Source: #/components/schemas/WorkflowTaskFailedAttributes
 type WorkflowTaskFailedAttributes struct {
-	Failure Failure `json:"failure"` // Required.
+	_       [0]func() // not comparable: no equality function to compile
+	Failure Failure   `json:"failure"` // Required.
 	// Unique identifier for the task within the workflow execution.
 	// Required.
 	TaskId string `json:"task_id"`
@@ -3846,6 +3906,7 @@ type WorkflowTaskFailedAttributes struct {
 // depending on configuration.
 // Source: #/components/schemas/WorkflowTaskFailedResponse
 type WorkflowTaskFailedResponse struct {
+	_          [0]func()                    // not comparable: no equality function to compile
 	Attributes WorkflowTaskFailedAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.
@@ -3907,6 +3968,7 @@ type WorkflowTaskTimedOutAttributes struct {
 // This indicates the workflow task (a unit of workflow execution) exceeded its configured timeout.
 // Source: #/components/schemas/WorkflowTaskTimedOutResponse
 type WorkflowTaskTimedOutResponse struct {
+	_          [0]func()                      // not comparable: no equality function to compile
 	Attributes WorkflowTaskTimedOutAttributes `json:"attributes"` // Required.
 	// Run ID of the execution this run continued from. Non-null for continue-as-new runs.
 	// Required; nil is sent as null.

@@ -33,7 +33,10 @@ func (c *Client) ListCustomers(ctx context.Context, in *ListCustomersInput, opts
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "starting_after", in.StartingAfter, "form", true)
 	out := new(ListCustomersOutput)
-	return result(out, c.callJSON(ctx, &opListCustomers, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListCustomers, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListCustomersPages returns an iterator over the pages of ListCustomers, starting from in (not
@@ -123,7 +126,10 @@ func (c *Client) ListEvents(ctx context.Context, in *ListEventsInput, opts ...fu
 	openapi.AppendQuery(req.Query, "limit", in.Limit, "form", true)
 	openapi.AppendQuery(req.Query, "offset", in.Offset, "form", true)
 	out := new(ListEventsOutput)
-	return result(out, c.callJSON(ctx, &opListEvents, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opListEvents, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListEventsPages returns an iterator over the pages of ListEvents, starting from in (not changed;
@@ -236,12 +242,15 @@ func (c *Client) listIssuesLinked(ctx context.Context, in *ListIssuesInput, opts
 	openapi.AppendQuery(req.Query, "per_page", in.PerPage, "form", true)
 	openapi.AppendQuery(req.Query, "page", in.Page, "form", true)
 	out := new(ListIssuesOutput)
-	return result(out, c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
+	if err := c.call(ctx, &opListIssues, req, opts, &out.ResultMetadata, runtime.KeepHeader(func(r *http.Response) error {
 		if err := openapi.HeaderString(r.Header, "Link", &out.Link); err != nil {
 			return err
 		}
 		return runtime.DecodeJSONKeep(&out.Body, &out.ResultMetadata.Body)(r)
-	}, "Link", link)))
+	}, "Link", link)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ListIssuesPages returns an iterator over the pages of ListIssues, starting from in (not changed;

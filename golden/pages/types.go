@@ -8,20 +8,23 @@ import "github.com/retrygen/retrygen/runtime"
 // Customer is an object of the spec.
 // Source: #/components/schemas/Customer
 type Customer struct {
-	Id   string  `json:"id"` // Required.
-	Name *string `json:"name,omitzero"`
+	_    [0]func() // not comparable: no equality function to compile
+	Id   string    `json:"id"` // Required.
+	Name *string   `json:"name,omitzero"`
 }
 
 // Issue is an object of the spec.
 // Source: #/components/schemas/Issue
 type Issue struct {
-	Number int64   `json:"number"` // Required.
-	Title  *string `json:"title,omitzero"`
+	_      [0]func() // not comparable: no equality function to compile
+	Number int64     `json:"number"` // Required.
+	Title  *string   `json:"title,omitzero"`
 }
 
 // ListCustomersInput is the input of ListCustomers.
 // Source: #/paths/~1v1~1customers/get
 type ListCustomersInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "limit".
 	Limit *int64 `json:"-"`
 	// Sent as the query parameter "starting_after".
@@ -48,6 +51,7 @@ const ListCustomersOutputObjectList ListCustomersOutputObject = "list" // the on
 // ListEventsInput is the input of ListEvents.
 // Source: #/paths/~1v1~1events/get
 type ListEventsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "limit".
 	Limit *int64 `json:"-"`
 	// Sent as the query parameter "offset".
@@ -65,6 +69,7 @@ type ListEventsOutput struct {
 // ListIssuesInput is the input of ListIssues.
 // Source: #/paths/~1repos~1%7Bowner%7D~1%7Brepo%7D~1issues/get
 type ListIssuesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "owner".
 	// Required.
 	Owner string `json:"-"`

@@ -47,7 +47,10 @@ func (c *Client) CreatePet(ctx context.Context, in *Pet, opts ...func(*Options))
 	}
 	req := &runtime.Request{Body: body, ContentType: "application/json", Method: "POST", Path: "/pets"}
 	out := new(CreatePetOutput)
-	return result(out, c.call(ctx, &opCreatePet, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opCreatePet, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: application/json.
@@ -80,7 +83,10 @@ func (c *Client) GetPet(ctx context.Context, in *GetPetInput, opts ...func(*Opti
 	}
 	req := &runtime.Request{Method: "GET", Path: "/pets/" + openapi.PathParam("petId", in.PetId, "simple", false)}
 	out := new(GetPetOutput)
-	return result(out, c.callJSON(ctx, &opGetPet, req, opts, &out.ResultMetadata, out))
+	if err := c.callJSON(ctx, &opGetPet, req, opts, &out.ResultMetadata, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opListPets describes ListPets to the runtime.
@@ -113,5 +119,8 @@ func (c *Client) ListPets(ctx context.Context, in *ListPetsInput, opts ...func(*
 	}
 	req := &runtime.Request{Method: "GET", Path: "/pets"}
 	out := new(ListPetsOutput)
-	return result(out, c.callJSON(ctx, &opListPets, req, opts, &out.ResultMetadata, &out.Body))
+	if err := c.callJSON(ctx, &opListPets, req, opts, &out.ResultMetadata, &out.Body); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

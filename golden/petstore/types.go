@@ -15,6 +15,7 @@ type CreatePetOutput struct {
 // GetPetInput is the input of GetPet.
 // Source: #/paths/~1pets~1%7BpetId%7D/get
 type GetPetInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "petId".
 	// Required.
 	PetId string `json:"-"`
@@ -33,7 +34,9 @@ type GetPetOutput struct {
 
 // ListPetsInput is the input of ListPets.
 // Source: #/paths/~1pets/get
-type ListPetsInput struct{}
+type ListPetsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
+}
 
 // ListPetsOutput is the output of ListPets.
 // Source: #/paths/~1pets/get
@@ -48,6 +51,7 @@ type ListPetsOutput struct {
 // Pet is the input of CreatePet.
 // Source: #/components/schemas/Pet
 type Pet struct {
-	Id   int64  `json:"id"`   // Required.
-	Name string `json:"name"` // Required.
+	_    [0]func() // not comparable: no equality function to compile
+	Id   int64     `json:"id"`   // Required.
+	Name string    `json:"name"` // Required.
 }

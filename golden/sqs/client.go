@@ -109,17 +109,6 @@ func (c *Client) call(ctx context.Context, op *runtime.Operation, req *runtime.R
 	return err
 }
 
-// result returns out, or nil when err is not nil: the return of every operation method.
-//
-//go:noinline
-func result[P any](out P, err error) (P, error) {
-	if err != nil {
-		var none P
-		return none, err
-	}
-	return out, nil
-}
-
 // The Amazon SQS multi-region endpoint
 //
 // Server1Template is the URL template of a server of the spec.

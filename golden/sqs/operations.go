@@ -83,7 +83,10 @@ func (c *Client) GETAddPermission(ctx context.Context, in *GETAddPermissionInput
 	openapi.AppendQuery(req.Query, "AWSAccountIds", in.AWSAccountIds, "form", true)
 	openapi.AppendQuery(req.Query, "Actions", in.Actions, "form", true)
 	out := new(GETAddPermissionOutput)
-	return result(out, c.call(ctx, &opGETAddPermission, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETAddPermission, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETChangeMessageVisibility describes GETChangeMessageVisibility to the runtime.
@@ -166,7 +169,10 @@ func (c *Client) GETChangeMessageVisibility(ctx context.Context, in *GETChangeMe
 	openapi.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
 	openapi.AppendQuery(req.Query, "VisibilityTimeout", in.VisibilityTimeout, "form", true)
 	out := new(GETChangeMessageVisibilityOutput)
-	return result(out, c.call(ctx, &opGETChangeMessageVisibility, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETChangeMessageVisibility, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // fixedHeaders1 is the runtime.Operation.FixedHeaders of the operations sending Accept: text/xml.
@@ -221,7 +227,10 @@ func (c *Client) GETChangeMessageVisibilityBatch(ctx context.Context, in *GETCha
 	}}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(ChangeMessageVisibilityBatchResult)
-	return result(out, c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETCreateQueue describes GETCreateQueue to the runtime.
@@ -300,7 +309,10 @@ func (c *Client) GETCreateQueue(ctx context.Context, in *GETCreateQueueInput, op
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	openapi.AppendQuery(req.Query, "Tag", in.Tag, "form", true)
 	out := new(CreateQueueResult)
-	return result(out, c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETDeleteMessage describes GETDeleteMessage to the runtime.
@@ -352,7 +364,10 @@ func (c *Client) GETDeleteMessage(ctx context.Context, in *GETDeleteMessageInput
 	}}
 	openapi.AppendQuery(req.Query, "ReceiptHandle", in.ReceiptHandle, "form", true)
 	out := new(GETDeleteMessageOutput)
-	return result(out, c.call(ctx, &opGETDeleteMessage, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETDeleteMessage, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETDeleteMessageBatch describes GETDeleteMessageBatch to the runtime.
@@ -402,7 +417,10 @@ func (c *Client) GETDeleteMessageBatch(ctx context.Context, in *GETDeleteMessage
 	}}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(DeleteMessageBatchResult)
-	return result(out, c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETDeleteQueue describes GETDeleteQueue to the runtime.
@@ -451,7 +469,10 @@ func (c *Client) GETDeleteQueue(ctx context.Context, in *GETDeleteQueueInput, op
 		"Version": {"2012-11-05"},
 	}}
 	out := new(GETDeleteQueueOutput)
-	return result(out, c.call(ctx, &opGETDeleteQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETDeleteQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETGetQueueAttributes describes GETGetQueueAttributes to the runtime.
@@ -492,7 +513,10 @@ func (c *Client) GETGetQueueAttributes(ctx context.Context, in *GETGetQueueAttri
 	}}
 	openapi.AppendQuery(req.Query, "AttributeNames", in.AttributeNames, "form", true)
 	out := new(GetQueueAttributesResult)
-	return result(out, c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETGetQueueUrl describes GETGetQueueUrl to the runtime.
@@ -534,7 +558,10 @@ func (c *Client) GETGetQueueUrl(ctx context.Context, in *GETGetQueueUrlInput, op
 	openapi.AppendQuery(req.Query, "QueueName", in.QueueName, "form", true)
 	openapi.AppendQuery(req.Query, "QueueOwnerAWSAccountId", in.QueueOwnerAWSAccountId, "form", true)
 	out := new(GetQueueUrlResult)
-	return result(out, c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETListDeadLetterSourceQueues describes GETListDeadLetterSourceQueues to the runtime.
@@ -584,7 +611,10 @@ func (c *Client) GETListDeadLetterSourceQueues(ctx context.Context, in *GETListD
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	return result(out, c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETListQueueTags describes GETListQueueTags to the runtime.
@@ -626,7 +656,10 @@ func (c *Client) GETListQueueTags(ctx context.Context, in *GETListQueueTagsInput
 		"Version": {"2012-11-05"},
 	}}
 	out := new(ListQueueTagsResult)
-	return result(out, c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETListQueues describes GETListQueues to the runtime.
@@ -662,7 +695,10 @@ func (c *Client) GETListQueues(ctx context.Context, in *GETListQueuesInput, opts
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken, "form", true)
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults, "form", true)
 	out := new(ListQueuesResult)
-	return result(out, c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // GETListQueuesPages returns an iterator over the pages of GETListQueues, starting from in (not
@@ -770,7 +806,10 @@ func (c *Client) GETPurgeQueue(ctx context.Context, in *GETPurgeQueueInput, opts
 		"Version": {"2012-11-05"},
 	}}
 	out := new(GETPurgeQueueOutput)
-	return result(out, c.call(ctx, &opGETPurgeQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETPurgeQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETReceiveMessage describes GETReceiveMessage to the runtime.
@@ -851,7 +890,10 @@ func (c *Client) GETReceiveMessage(ctx context.Context, in *GETReceiveMessageInp
 	openapi.AppendQuery(req.Query, "WaitTimeSeconds", in.WaitTimeSeconds, "form", true)
 	openapi.AppendQuery(req.Query, "ReceiveRequestAttemptId", in.ReceiveRequestAttemptId, "form", true)
 	out := new(ReceiveMessageResult)
-	return result(out, c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETRemovePermission describes GETRemovePermission to the runtime.
@@ -898,7 +940,10 @@ func (c *Client) GETRemovePermission(ctx context.Context, in *GETRemovePermissio
 	}}
 	openapi.AppendQuery(req.Query, "Label", in.Label, "form", true)
 	out := new(GETRemovePermissionOutput)
-	return result(out, c.call(ctx, &opGETRemovePermission, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETRemovePermission, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETSendMessage describes GETSendMessage to the runtime.
@@ -949,7 +994,10 @@ func (c *Client) GETSendMessage(ctx context.Context, in *GETSendMessageInput, op
 	openapi.AppendQuery(req.Query, "MessageDeduplicationId", in.MessageDeduplicationId, "form", true)
 	openapi.AppendQuery(req.Query, "MessageGroupId", in.MessageGroupId, "form", true)
 	out := new(SendMessageResult)
-	return result(out, c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETSendMessageBatch describes GETSendMessageBatch to the runtime.
@@ -1014,7 +1062,10 @@ func (c *Client) GETSendMessageBatch(ctx context.Context, in *GETSendMessageBatc
 	}}
 	openapi.AppendQuery(req.Query, "Entries", in.Entries, "form", true)
 	out := new(SendMessageBatchResult)
-	return result(out, c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opGETSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETSetQueueAttributes describes GETSetQueueAttributes to the runtime.
@@ -1064,7 +1115,10 @@ func (c *Client) GETSetQueueAttributes(ctx context.Context, in *GETSetQueueAttri
 	}}
 	openapi.AppendQuery(req.Query, "Attribute", in.Attribute, "form", true)
 	out := new(GETSetQueueAttributesOutput)
-	return result(out, c.call(ctx, &opGETSetQueueAttributes, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETSetQueueAttributes, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETTagQueue describes GETTagQueue to the runtime.
@@ -1118,7 +1172,10 @@ func (c *Client) GETTagQueue(ctx context.Context, in *GETTagQueueInput, opts ...
 	}}
 	openapi.AppendQuery(req.Query, "Tags", in.Tags, "form", true)
 	out := new(GETTagQueueOutput)
-	return result(out, c.call(ctx, &opGETTagQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETTagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opGETUntagQueue describes GETUntagQueue to the runtime.
@@ -1161,7 +1218,10 @@ func (c *Client) GETUntagQueue(ctx context.Context, in *GETUntagQueueInput, opts
 	}}
 	openapi.AppendQuery(req.Query, "TagKeys", in.TagKeys, "form", true)
 	out := new(GETUntagQueueOutput)
-	return result(out, c.call(ctx, &opGETUntagQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opGETUntagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTAddPermission describes POSTAddPermission to the runtime.
@@ -1233,7 +1293,10 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTAddPermissionOutput)
-	return result(out, c.call(ctx, &opPOSTAddPermission, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTAddPermission, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTChangeMessageVisibility describes POSTChangeMessageVisibility to the runtime.
@@ -1316,7 +1379,10 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMess
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTChangeMessageVisibilityOutput)
-	return result(out, c.call(ctx, &opPOSTChangeMessageVisibility, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTChangeMessageVisibility, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTChangeMessageVisibilityBatch describes POSTChangeMessageVisibilityBatch to the runtime.
@@ -1369,7 +1435,10 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *Chang
 		"Version": {"2012-11-05"},
 	}}
 	out := new(ChangeMessageVisibilityBatchResult)
-	return result(out, c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTChangeMessageVisibilityBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTCreateQueue describes POSTCreateQueue to the runtime.
@@ -1449,7 +1518,10 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, op
 		"Version": {"2012-11-05"},
 	}}
 	out := new(CreateQueueResult)
-	return result(out, c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTCreateQueue, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTDeleteMessage describes POSTDeleteMessage to the runtime.
@@ -1502,7 +1574,10 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTDeleteMessageOutput)
-	return result(out, c.call(ctx, &opPOSTDeleteMessage, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTDeleteMessage, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTDeleteMessageBatch describes POSTDeleteMessageBatch to the runtime.
@@ -1553,7 +1628,10 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBa
 		"Version": {"2012-11-05"},
 	}}
 	out := new(DeleteMessageBatchResult)
-	return result(out, c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTDeleteMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTDeleteQueue describes POSTDeleteQueue to the runtime.
@@ -1605,7 +1683,10 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, op
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTDeleteQueueOutput)
-	return result(out, c.call(ctx, &opPOSTDeleteQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTDeleteQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTGetQueueAttributes describes POSTGetQueueAttributes to the runtime.
@@ -1647,7 +1728,10 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttribu
 		"Version": {"2012-11-05"},
 	}}
 	out := new(GetQueueAttributesResult)
-	return result(out, c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTGetQueueAttributes, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTGetQueueUrl describes POSTGetQueueUrl to the runtime.
@@ -1691,7 +1775,10 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, op
 		"Version": {"2012-11-05"},
 	}}
 	out := new(GetQueueUrlResult)
-	return result(out, c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTGetQueueUrl, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTListDeadLetterSourceQueues describes POSTListDeadLetterSourceQueues to the runtime.
@@ -1743,7 +1830,10 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListDeadLetterSourceQueuesResult)
-	return result(out, c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTListDeadLetterSourceQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // POSTListDeadLetterSourceQueuesPages returns an iterator over the pages of
@@ -1851,7 +1941,10 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest
 		"Version": {"2012-11-05"},
 	}}
 	out := new(ListQueueTagsResult)
-	return result(out, c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTListQueueTags, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTListQueues describes POSTListQueues to the runtime.
@@ -1890,7 +1983,10 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 	openapi.AppendQuery(req.Query, "MaxResults", in.MaxResults2, "form", true)
 	openapi.AppendQuery(req.Query, "NextToken", in.NextToken2, "form", true)
 	out := new(ListQueuesResult)
-	return result(out, c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTListQueues, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // POSTListQueuesPages returns an iterator over the pages of POSTListQueues, starting from in (not
@@ -2001,7 +2097,10 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTPurgeQueueOutput)
-	return result(out, c.call(ctx, &opPOSTPurgeQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTPurgeQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTReceiveMessage describes POSTReceiveMessage to the runtime.
@@ -2078,7 +2177,10 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageReque
 		"Version": {"2012-11-05"},
 	}}
 	out := new(ReceiveMessageResult)
-	return result(out, c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTReceiveMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTRemovePermission describes POSTRemovePermission to the runtime.
@@ -2126,7 +2228,10 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionR
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTRemovePermissionOutput)
-	return result(out, c.call(ctx, &opPOSTRemovePermission, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTRemovePermission, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTSendMessage describes POSTSendMessage to the runtime.
@@ -2173,7 +2278,10 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, op
 		"Version": {"2012-11-05"},
 	}}
 	out := new(SendMessageResult)
-	return result(out, c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTSendMessage, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTSendMessageBatch describes POSTSendMessageBatch to the runtime.
@@ -2240,7 +2348,10 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchR
 		"Version": {"2012-11-05"},
 	}}
 	out := new(SendMessageBatchResult)
-	return result(out, c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)))
+	if err := c.call(ctx, &opPOSTSendMessageBatch, req, opts, &out.ResultMetadata, openapi.DecodeXMLResult(out, &out.ResultMetadata.Body)); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTSetQueueAttributes describes POSTSetQueueAttributes to the runtime.
@@ -2291,7 +2402,10 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttribu
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTSetQueueAttributesOutput)
-	return result(out, c.call(ctx, &opPOSTSetQueueAttributes, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTSetQueueAttributes, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTTagQueue describes POSTTagQueue to the runtime.
@@ -2347,7 +2461,10 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTTagQueueOutput)
-	return result(out, c.call(ctx, &opPOSTTagQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTTagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // opPOSTUntagQueue describes POSTUntagQueue to the runtime.
@@ -2392,5 +2509,8 @@ func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts
 		"Version": {"2012-11-05"},
 	}}
 	out := new(POSTUntagQueueOutput)
-	return result(out, c.call(ctx, &opPOSTUntagQueue, req, opts, &out.ResultMetadata, nil))
+	if err := c.call(ctx, &opPOSTUntagQueue, req, opts, &out.ResultMetadata, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

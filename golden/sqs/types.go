@@ -46,6 +46,7 @@ type AddPermissionRequest struct {
 // Gives a detailed description of the result of an action on each entry in the request.
 // Source: #/components/schemas/BatchResultErrorEntry
 type BatchResultErrorEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The Id of an entry in a batch request.
 	// Required.
 	Id string `json:"Id" xml:"Id"`
@@ -85,6 +86,7 @@ type ChangeMessageVisibilityBatchRequest struct {
 // &ChangeMessageVisibilityBatchRequestEntry.1.VisibilityTimeout=45
 // Source: #/components/schemas/ChangeMessageVisibilityBatchRequestEntry
 type ChangeMessageVisibilityBatchRequestEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// An identifier for this particular receipt handle used to communicate the result.
 	//
 	// Note: The Ids of a batch request need to be unique within a request.
@@ -119,6 +121,7 @@ type ChangeMessageVisibilityBatchResult struct {
 // Encloses the Id of an entry in ChangeMessageVisibilityBatch.
 // Source: #/components/schemas/ChangeMessageVisibilityBatchResultEntry
 type ChangeMessageVisibilityBatchResultEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Represents a message whose visibility timeout has been changed successfully.
 	// Required.
 	Id string `json:"Id" xml:"Id"`
@@ -127,6 +130,7 @@ type ChangeMessageVisibilityBatchResultEntry struct {
 // ChangeMessageVisibilityRequest is the input of POSTChangeMessageVisibility.
 // Source: #/components/schemas/ChangeMessageVisibilityRequest
 type ChangeMessageVisibilityRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The URL of the Amazon SQS queue whose message's visibility is changed.
 	//
 	// Queue URLs and names are case-sensitive.
@@ -337,6 +341,7 @@ type DeleteMessageBatchRequest struct {
 // Encloses a receipt handle and an identifier for it.
 // Source: #/components/schemas/DeleteMessageBatchRequestEntry
 type DeleteMessageBatchRequestEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// An identifier for this particular receipt handle. This is used to communicate the result.
 	//
 	// Note: The Ids of a batch request need to be unique within a request.
@@ -369,6 +374,7 @@ type DeleteMessageBatchResult struct {
 // Encloses the Id of an entry in DeleteMessageBatch.
 // Source: #/components/schemas/DeleteMessageBatchResultEntry
 type DeleteMessageBatchResultEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Represents a successfully deleted message.
 	// Required.
 	Id string `json:"Id" xml:"Id"`
@@ -377,6 +383,7 @@ type DeleteMessageBatchResultEntry struct {
 // DeleteMessageRequest is the input of POSTDeleteMessage.
 // Source: #/components/schemas/DeleteMessageRequest
 type DeleteMessageRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The URL of the Amazon SQS queue from which messages are deleted.
 	//
 	// Queue URLs and names are case-sensitive.
@@ -390,6 +397,7 @@ type DeleteMessageRequest struct {
 // DeleteQueueRequest is the input of POSTDeleteQueue.
 // Source: #/components/schemas/DeleteQueueRequest
 type DeleteQueueRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The URL of the Amazon SQS queue to delete.
 	//
 	// Queue URLs and names are case-sensitive.
@@ -475,6 +483,7 @@ type GETChangeMessageVisibilityBatchInput struct {
 // GETChangeMessageVisibilityInput is the input of GETChangeMessageVisibility.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ChangeMessageVisibility/get
 type GETChangeMessageVisibilityInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "ReceiptHandle".
 	//
 	// The receipt handle associated with the message whose visibility timeout is changed. This
@@ -703,6 +712,7 @@ type GETDeleteMessageBatchInput struct {
 // GETDeleteMessageInput is the input of GETDeleteMessage.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteMessage/get
 type GETDeleteMessageInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "ReceiptHandle".
 	//
 	// The receipt handle associated with the message to delete.
@@ -730,6 +740,7 @@ type GETDeleteMessageOutput struct {
 // GETDeleteQueueInput is the input of GETDeleteQueue.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=DeleteQueue/get
 type GETDeleteQueueInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
@@ -890,6 +901,7 @@ type GETGetQueueAttributesInput struct {
 // GETGetQueueUrlInput is the input of GETGetQueueUrl.
 // Source: #/paths/~1%23Action=GetQueueUrl/get
 type GETGetQueueUrlInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "QueueName".
 	//
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
@@ -907,6 +919,7 @@ type GETGetQueueUrlInput struct {
 // GETListDeadLetterSourceQueuesInput is the input of GETListDeadLetterSourceQueues.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListDeadLetterSourceQueues/get
 type GETListDeadLetterSourceQueuesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "NextToken".
 	//
 	// Pagination token to request the next set of results.
@@ -931,6 +944,7 @@ type GETListDeadLetterSourceQueuesInput struct {
 // GETListQueueTagsInput is the input of GETListQueueTags.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=ListQueueTags/get
 type GETListQueueTagsInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
@@ -946,6 +960,7 @@ type GETListQueueTagsInput struct {
 // GETListQueuesInput is the input of GETListQueues.
 // Source: #/paths/~1%23Action=ListQueues/get
 type GETListQueuesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "QueueNamePrefix".
 	//
 	// A string to use for filtering the list results. Only those queues whose name begins with the
@@ -967,6 +982,7 @@ type GETListQueuesInput struct {
 // GETPurgeQueueInput is the input of GETPurgeQueue.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=PurgeQueue/get
 type GETPurgeQueueInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the path parameter "AccountNumber".
 	//
 	// The AWS account number
@@ -1116,6 +1132,7 @@ type GETReceiveMessageInput struct {
 // GETRemovePermissionInput is the input of GETRemovePermission.
 // Source: #/paths/~1%7BAccountNumber%7D~1%7BQueueName%7D~1%23Action=RemovePermission/get
 type GETRemovePermissionInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "Label".
 	//
 	// The identification of the permission to remove. This is the label added using the AddPermission
@@ -1638,6 +1655,7 @@ type GetQueueAttributesResult struct {
 // GetQueueUrlRequest is the input of POSTGetQueueUrl.
 // Source: #/components/schemas/GetQueueUrlRequest
 type GetQueueUrlRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The name of the queue whose URL must be fetched. Maximum 80 characters. Valid values:
 	// alphanumeric characters, hyphens (-), and underscores (_).
 	//
@@ -1663,6 +1681,7 @@ type GetQueueUrlResult struct {
 
 // Source: #/components/schemas/ListDeadLetterSourceQueuesRequest
 type ListDeadLetterSourceQueuesRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -1694,6 +1713,7 @@ type ListDeadLetterSourceQueuesResult struct {
 // ListQueueTagsRequest is the input of POSTListQueueTags.
 // Source: #/components/schemas/ListQueueTagsRequest
 type ListQueueTagsRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The URL of the queue.
 	// Required.
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
@@ -1710,6 +1730,7 @@ type ListQueueTagsResult struct {
 
 // Source: #/components/schemas/ListQueuesRequest
 type ListQueuesRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Maximum number of results to include in the response. Value range is 1 to 1000. You must set
 	// MaxResults to receive a value for NextToken in the response.
 	MaxResults *int64 `json:"MaxResults,omitzero"`
@@ -1894,6 +1915,7 @@ type POSTDeleteQueueOutput struct {
 // POSTListDeadLetterSourceQueuesInput is the input of POSTListDeadLetterSourceQueues.
 // Source: #/paths/~1%23Action=ListDeadLetterSourceQueues/post
 type POSTListDeadLetterSourceQueuesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
@@ -1917,6 +1939,7 @@ type POSTListDeadLetterSourceQueuesInput struct {
 // POSTListQueuesInput is the input of POSTListQueues.
 // Source: #/paths/~1%23Action=ListQueues/post
 type POSTListQueuesInput struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// Sent as the query parameter "MaxResults".
 	//
 	// Pagination limit
@@ -1975,6 +1998,7 @@ type POSTUntagQueueOutput struct {
 // PurgeQueueRequest is the input of POSTPurgeQueue.
 // Source: #/components/schemas/PurgeQueueRequest
 type PurgeQueueRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The URL of the queue from which the PurgeQueue action deletes messages.
 	//
 	// Queue URLs and names are case-sensitive.
@@ -2135,6 +2159,7 @@ type ReceiveMessageResult struct {
 // RemovePermissionRequest is the input of POSTRemovePermission.
 // Source: #/components/schemas/RemovePermissionRequest
 type RemovePermissionRequest struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// The URL of the Amazon SQS queue from which permissions are removed.
 	//
 	// Queue URLs and names are case-sensitive.
@@ -2286,6 +2311,7 @@ type SendMessageBatchResult struct {
 // Encloses a MessageId for a successfully-enqueued message in a SendMessageBatch.
 // Source: #/components/schemas/SendMessageBatchResultEntry
 type SendMessageBatchResultEntry struct {
+	_ [0]func() // not comparable: no equality function to compile
 	// An identifier for the message in this batch.
 	// Required.
 	Id string `json:"Id" xml:"Id"`

@@ -57,7 +57,7 @@ func TestTaggingRoundTrip(t *testing.T) {
 	if (*got)[0] != "GET /b1?tagging" || (*got)[2] != "text/xml" {
 		t.Fatalf("sent %q", *got)
 	}
-	if len(out.TagSet) != 2 || out.TagSet[1] != (Tag{Key: "team", Value: "a&b"}) {
+	if len(out.TagSet) != 2 || out.TagSet[1].Key != "team" || out.TagSet[1].Value != "a&b" {
 		t.Fatalf("decoded %+v", out.TagSet)
 	}
 	again, err := openapi.XMLBody(out, "Tagging", "")
