@@ -38,6 +38,8 @@ func (b *builder) authOptions() []AuthOption {
 		case s.Type == "apiKey" && s.Extensions["x-amazon-apigateway-authtype"] != nil:
 			b.d.warnf(ptr, "%s authentication has no option; sign requests in Options.BeforeAttempt (e.g. with a SigV4 signer)", key)
 			continue
+		case s.Type == "apiKey" && s.In == "header" && !b.checkHeaderName(s.Name, ptr):
+			continue
 		case s.Type == "apiKey" && (s.In == "header" || s.In == "query" || s.In == "cookie"):
 			a.Kind, a.Option, a.In, a.Name = "apiKey", "WithAPIKey", s.In, s.Name
 		default:

@@ -122,6 +122,9 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 	for _, l := range all {
 		p := l.p
 		canon := http.CanonicalHeaderKey(p.Name)
+		if p.In == "header" && !b.checkHeaderName(p.Name, l.ptr) {
+			continue
+		}
 		if p.In == "header" {
 			switch {
 			case canon == headerContentType && !hasBody:
@@ -289,4 +292,15 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 		In:       p.In,
 	}
 	return f, Param{Field: name, Name: p.Name, In: p.In, Style: style, Explode: explode}
+}
+
+// checkHeaderName reports whether name can be an HTTP header name (an RFC
+// 9110 token); if not, a located error refuses it: no request could carry
+// it, so every call would fail at run time (trial F14).
+func (b *builder) checkHeaderName(name, ptr string) bool {
+	if isToken(name) {
+		return true
+	}
+	b.d.errorf(ptr, "header name %q is not an HTTP header name (RFC 9110 token); no request could carry it", name)
+	return false
 }

@@ -14,6 +14,11 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 		"",
 		"Calls are retried as the spec's x-retry extension declares (see the retrygen runtime): use",
 		"Options to choose the retry mode, max attempts, HTTP client and a per-attempt request hook."}
+	if !svc.XRetry {
+		pkgDoc = append(pkgDoc[:2], "Calls are retried with the settings retrygen derives for this spec (it declares no x-retry",
+			"extension; retrygen explain prints them): use Options to choose the retry mode, max attempts,",
+			"HTTP client and a per-attempt request hook.")
+	}
 	if lines := withDefs(specDocLines(svc.Doc)); len(lines) > 0 {
 		pkgDoc = append(append(pkgDoc, ""), lines...)
 	}

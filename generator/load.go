@@ -172,6 +172,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
 	}
 	svc.SpecFile = filepath.Base(specPath)
+	svc.XRetry = declared
 	for _, o := range overlays {
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))
 	}

@@ -14,6 +14,9 @@ type Service struct {
 	Title string
 	// Doc is the spec's info.description.
 	Doc string
+	// XRetry: the spec declares a root x-retry extension (the package doc
+	// says where the retry settings come from).
+	XRetry bool
 	// SpecFile is the spec's base file name, quoted in file headers;
 	// Overlays the overlays' base file names, in the order applied.
 	SpecFile string
