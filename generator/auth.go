@@ -20,7 +20,7 @@ func (b *builder) authOptions() []AuthOption {
 		return nil
 	}
 	var out []AuthOption
-	taken := namespace{}
+	var ptrs []string
 	schemes := b.api.Components.SecuritySchemes
 	for _, key := range sortedKeys(schemes) {
 		ptr := pointer("components", "securitySchemes", key)
@@ -44,12 +44,45 @@ func (b *builder) authOptions() []AuthOption {
 			b.d.warnf(ptr, "security scheme type %q (scheme %q) has no option; authenticate in Options.BeforeAttempt", s.Type, s.Scheme)
 			continue
 		}
-		if taken[a.Option] {
-			a.Option = "With" + goName(key, false)
-		}
-		a.Option = b.claim(a.Option, ptr)
-		taken[a.Option] = true
 		out = append(out, a)
+		ptrs = append(ptrs, ptr)
+	}
+	// A kind with one scheme keeps its generic option (WithBearerToken);
+	// the schemes of a kind with several are each named after the scheme
+	// (WithAdminApiKey, WithApiKey), so no option's name hides which
+	// credential it is (trial F2). Scheme-named options are claimed first;
+	// a generic name that would differ from one of them only by case is
+	// named after its scheme too, with a warning.
+	perKind := map[string]int{}
+	for _, a := range out {
+		perKind[a.Kind]++
+	}
+	folded := map[string]string{} // lower-case option → "Option (scheme S)"
+	assign := func(i int, name string) {
+		a := &out[i]
+		a.Option = b.claim(name, ptrs[i])
+		low := strings.ToLower(a.Option)
+		if prev, ok := folded[low]; ok {
+			b.d.warnf(ptrs[i], "option %s differs from %s only by case", a.Option, prev)
+		}
+		folded[low] = a.Option + " (scheme " + a.Scheme + ")"
+	}
+	for i := range out {
+		if perKind[out[i].Kind] > 1 {
+			assign(i, "With"+goName(out[i].Scheme, false))
+		}
+	}
+	for i := range out {
+		if perKind[out[i].Kind] > 1 {
+			continue
+		}
+		name := out[i].Option
+		if prev, ok := folded[strings.ToLower(name)]; ok {
+			derived := "With" + goName(out[i].Scheme, false)
+			b.d.warnf(ptrs[i], "option %s would differ from %s only by case; named %s", name, prev, derived)
+			name = derived
+		}
+		assign(i, name)
 	}
 	return out
 }

@@ -32,6 +32,21 @@ paths:
       requestBody: {content: {text/xml: {schema: {$ref: '#/components/schemas/Shared'}}}}
       responses:
         '200': {description: ok}
+  /blobs/{Key}:
+    get:
+      operationId: GetBlob
+      parameters: [{name: Key, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            text/xml:
+              schema:
+                description: The blob.
+                type: object
+                properties:
+                  Body: {type: string, description: Its bytes.}
+                  Meta: {type: object, additionalProperties: {type: string}, xml: {name: x-amz-meta-}}
 components:
   schemas:
     GetThingOutput:
@@ -73,4 +88,21 @@ func TestAWSOutputPrefixHeadersBesideXMLMembers(t *testing.T) {
 	files := emitFiles(t, svc)
 	require.Contains(t, files["operations.go"], `out.Metadata = openapi.HeaderMap(r.Header, "x-amz-meta-")`)
 	requireBuilds(t, svc)
+}
+
+// An inline payload output is made as an empty struct with the schema's
+// doc and place, then given its Body and header-map fields (it was built
+// from the schema, fields and all, and its fields dropped).
+func TestAWSInlinePayloadOutput(t *testing.T) {
+	svc, _, err := load(t, awsPrefixSpec)
+	require.NoError(t, err)
+	out := typeNamed(svc, "GetBlobOutput")
+	require.NotNil(t, out)
+	require.Equal(t, "The blob.", out.Doc)
+	require.Equal(t, "/paths/~1blobs~1{Key}/get/responses/200/content/text~1xml/schema", out.Source)
+	var fields []string
+	for _, f := range out.Fields {
+		fields = append(fields, f.Name+" "+f.In)
+	}
+	require.Equal(t, []string{"Body body", "Meta header"}, fields)
 }

@@ -116,6 +116,9 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 			kind = b.checkMediaType(mt, kind, bptr)
 		}
 		body = Body{Kind: kind, ContentType: mt, Others: others}
+		if kind == BodyJSON {
+			b.warnUnsendableFiles(rb.Value.Content, others, child(ptr, "requestBody"))
+		}
 	}
 	obj := objectSchema(sr)
 	if body.Kind == BodyXML && obj == nil {
@@ -180,7 +183,7 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 		bodyFields = slices.DeleteFunc(bodyFields, func(f Field) bool { return f.ReadOnly }) // never sent
 		if body.Kind == BodyMultipart {
 			for i, f := range bodyFields {
-				if p := obj.Properties[f.JSONName]; p != nil && p.Value != nil && p.Value.Format == "binary" && f.Type.Kind == RefScalar {
+				if p := obj.Properties[f.JSONName]; p != nil && isFile(p.Value) && f.Type.Kind == RefScalar {
 					// *openapi.File; a required one is refused when nil,
 					// before the first attempt (inputChecks).
 					bodyFields[i].Type = TypeRef{Kind: RefScalar, Scalar: ScalarFile}
@@ -456,4 +459,49 @@ func (b *builder) dedicatedOutput(sr *openapi3.SchemaRef) bool {
 	}
 	name, ok := strings.CutPrefix(sr.Ref, componentPrefix)
 	return !ok || b.uses[name] == 0
+}
+
+// isFile reports whether a multipart property is a file: format: binary
+// (OpenAPI 3.0), or, in 3.1 (§4.8.14.3), a string with contentEncoding:
+// binary or with a contentMediaType that is not text and no
+// contentEncoding (base64 text is a field).
+func isFile(s *openapi3.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Format == "binary" || s.ContentEncoding == "binary" {
+		return true
+	}
+	mt := s.ContentMediaType
+	return mt != "" && s.ContentEncoding == "" && !strings.HasPrefix(mt, "text/") && mt != "application/json"
+}
+
+// warnUnsendableFiles warns, at each multipart/form-data alternative of a
+// body the client sends as JSON, about the file parts JSON cannot carry
+// (Discord's create_message: files[0]…): those uploads cannot be made with
+// the generated operation (trial F15).
+func (b *builder) warnUnsendableFiles(content openapi3.Content, others []string, bptr string) {
+	for _, mt := range others {
+		if bodyKind(mt) != BodyMultipart || content[mt] == nil {
+			continue
+		}
+		obj := objectSchema(content[mt].Schema)
+		if obj == nil {
+			continue
+		}
+		var files []string
+		for _, name := range sortedKeys(obj.Properties) {
+			p := obj.Properties[name]
+			if p == nil || p.Value == nil {
+				continue
+			}
+			if isFile(p.Value) || p.Value.Items != nil && isFile(p.Value.Items.Value) {
+				files = append(files, name)
+			}
+		}
+		if len(files) > 0 {
+			b.d.warnf(child(child(bptr, "content"), mt), "%s body has file parts (%s) that the application/json body this client sends cannot carry; those cannot be uploaded with this operation",
+				mt, strings.Join(files, ", "))
+		}
+	}
 }

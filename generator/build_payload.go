@@ -168,13 +168,20 @@ func (b *builder) awsInput(t *Type, body *Body, aws awsBody, sr *openapi3.Schema
 func (b *builder) awsOutput(name, ptr, cptr, mt string, sr *openapi3.SchemaRef, aws awsBody) (string, string) {
 	s := sr.Value
 	var t *Type
-	if b.dedicatedOutput(sr) {
-		// The component is this response's only use (S3's GetObjectOutput):
-		// it becomes the streamed output, keeping its name.
-		t = b.typeNamed(b.structOrEmpty(sr, child(cptr, "schema"), name))
+	if comp, ok := strings.CutPrefix(sr.Ref, componentPrefix); ok && b.dedicatedOutput(sr) {
+		// The component is this response's only use (S3's GetObjectOutput),
+		// built with the components: it becomes the streamed output,
+		// keeping its name and doc; its fields are the ones below.
+		if ref := b.component(comp); ref.Kind == RefNamed && ref.Struct {
+			t = b.typeNamed(ref.Name)
+		}
 	}
 	if t == nil || t.Kind != KindStruct {
+		// Made empty, not built from the schema only to drop its fields.
 		t = &Type{Name: b.claim(name, cptr), Kind: KindStruct, Source: ptr}
+		if sr.Ref == "" { // an inline schema: its doc and place, as building it gave
+			t.Doc, t.Source = withDeprecated(s.Description, s.Deprecated, "schema"), child(cptr, "schema")
+		}
 		b.types = append(b.types, t)
 	}
 	tname := t.Name

@@ -235,6 +235,12 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 		// additionalProperties: true, or an object with no properties: any members
 		return TypeRef{Kind: RefMap, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}}
 	case "array":
+		if len(s.PrefixItems) > 0 {
+			// A tuple's positions have different types: each element is
+			// kept raw, so every valid tuple decodes (trial F5).
+			b.d.warnf(child(ptr, "prefixItems"), "prefixItems (a tuple) is not modelled; elements typed as json.RawMessage")
+			return TypeRef{Kind: RefSlice, Elem: &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}}
+		}
 		if s.Items == nil {
 			return b.raw(ptr, "array without items")
 		}
@@ -489,7 +495,12 @@ func (b *builder) namedType(name string, s *openapi3.Schema, ptr string) {
 			v := b.schemaRef(sh.additional, sh.additionalPtr, name+"Value")
 			v.Nullable = nullElem(sh.additional, v)
 			t.Additional = &v
-		} else if sh.additionalAny {
+		} else if sh.additionalAny || len(s.PatternProperties) > 0 {
+			if !sh.additionalAny {
+				// Members a pattern matches would be dropped from the typed
+				// value (trial F13): kept raw instead.
+				b.d.warnf(child(ptr, "patternProperties"), "patternProperties is not modelled; members matching it are kept in AdditionalProperties as raw JSON")
+			}
 			t.Additional = &TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
 			reserved = append(slices.Clip(reserved), reservedAdditionalFields...)
 		}

@@ -66,8 +66,11 @@ func commentLines(text string) []string {
 	// break; most descriptions have neither, and scanning them was most
 	// of the doc comments' time (issue 24).
 	tags := strings.IndexByte(text, '<') >= 0
-	if tags {
-		text = listTag.ReplaceAllString(listItemTag.ReplaceAllString(text, "\n* "), "\n\n")
+	if hasTag(text, "li") {
+		text = listItemTag.ReplaceAllString(text, "\n* ")
+	}
+	if hasTag(text, "ul") || hasTag(text, "ol") || hasTag(text, "/ul") || hasTag(text, "/ol") {
+		text = listTag.ReplaceAllString(text, "\n\n")
 	}
 	paras := []string{text}
 	if strings.IndexByte(text, '\n') >= 0 {

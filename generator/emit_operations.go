@@ -24,7 +24,6 @@ func emitOperations(f *jen.File, svc *Service) error {
 	var owners []*Operation         // the first operation of each mapping
 	var ownerFuncs []string         // and its constructor's name
 	byCode := map[string]string{}   // error list → constructor name
-	uses := map[string]int{}        // key → operations using it
 	types := typesByName(svc)
 	headers := fixedHeaderVars{}
 	// Constructor names live in one namespace: "new"+op+"StatusError" of
@@ -34,17 +33,16 @@ func emitOperations(f *jen.File, svc *Service) error {
 	claimFunc := func(name string) string { got, _ := funcs.claim(name); return got }
 	users := map[string][]string{} // key → the operations using it, in order
 	for _, op := range svc.Operations {
-		uses[strings.Join(op.Errors, ",")]++
-		uses[statusKey(op.StatusErrors)]++
-		users[strings.Join(op.Errors, ",")] = append(users[strings.Join(op.Errors, ",")], op.Name)
-		users[statusKey(op.StatusErrors)] = append(users[statusKey(op.StatusErrors)], op.Name)
+		codes, statuses := strings.Join(op.Errors, ","), statusKey(op.StatusErrors)
+		users[codes] = append(users[codes], op.Name)
+		users[statuses] = append(users[statuses], op.Name)
 	}
 	// A constructor one operation uses is named after it; one several share
 	// is an error set, numbered in operation order, never named after the
 	// first operation that happened to use it.
 	sets := 0
 	ctorName := func(op *Operation, key, kind string) string {
-		if uses[key] > 1 {
+		if len(users[key]) > 1 {
 			sets++
 			return claimFunc("new" + kind + "Set" + strconv.Itoa(sets))
 		}

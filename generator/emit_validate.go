@@ -18,11 +18,12 @@ type inputCheck struct {
 
 // inputChecks are the checks of op's input (after aws-sdk-go-v2's
 // generated validators): every path parameter must be non-empty (a string
-// or string enum "", a list with no items, a nil pointer) and a string one
+// or string enum "", a list with no items, a nil pointer, a union that
+// renders empty) and a string one
 // not "." or ".." (which would name another resource; the runtime's
 // Client.Do refuses any other dot segment), every required
-// member that can be nil (pointer, slice, map, bytes; not nullable ones,
-// whose nil is sent as null) must be set. Required values that cannot be
+// member that can be nil (pointer, slice, map, bytes, a union with no variant
+// set; not nullable ones, whose nil is sent as null) must be set. Required values that cannot be
 // nil (a string in the body, a number) are refused only when the whole
 // input is nil: their zero is a value. types is the service's types by
 // name (typesByName).
@@ -35,7 +36,12 @@ func inputChecks(op *Operation, types map[string]*Type) []inputCheck {
 	for _, fl := range in.Fields {
 		v := jen.Id("in").Dot(fl.Name)
 		nilable := isNilable(fl)
+		union := fl.Type.Kind == RefNamed && types[fl.Type.Name] != nil && types[fl.Type.Name].Kind == KindUnion
 		switch {
+		case fl.In == "path" && union:
+			// Rendered empty (no variant set, or the set one ""): the
+			// runtime's rule, openapi.PathParam's.
+			out = append(out, inputCheck{fl.Name, jen.Qual(openapiPath, "EmptyPathParam").Call(jen.Op("&").Add(v)), "EmptyPathParameter", false})
 		case fl.In == "path" && fl.Type.Kind == RefSlice:
 			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter", false})
 		case fl.In == "path" && nilable:
@@ -48,6 +54,9 @@ func inputChecks(op *Operation, types map[string]*Type) []inputCheck {
 			// A number or boolean: never empty.
 		case !fl.Required || fl.Nullable || fl.Type.Scalar == ScalarReader:
 			// Optional; nil sent as null; a raw body (optional or not, it is read as given).
+		case union:
+			// No variant set: it would be sent as null (or no body).
+			out = append(out, inputCheck{fl.Name, jen.Qual(openapiPath, "UnionUnset").Call(jen.Op("&").Add(v)), "MissingRequiredField", false})
 		case nilable:
 			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "MissingRequiredField", false})
 		default:

@@ -60,3 +60,41 @@ paths:
 		`V: in == nil → MissingRequiredField`,
 	}, got)
 }
+
+// TestInputChecksOfUnions: a union path parameter is refused when it would
+// render as an empty segment (no variant set, or the set one empty), as a
+// string one is, and a required union body or member when no variant is
+// set (it would be sent as null or nothing) — trial F1.
+func TestInputChecksOfUnions(t *testing.T) {
+	svc, _, err := load(t, `openapi: 3.0.3
+info: {title: T, version: '1'}
+paths:
+  /a/{u}/b:
+    post:
+      operationId: Put
+      parameters:
+        - {name: u, in: path, required: true, schema: {anyOf: [{type: string}, {type: string, format: uuid}]}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - {type: object, required: [a], properties: {a: {type: string}}}
+                - {type: object, required: [b], properties: {b: {type: integer}}}
+      responses: {'204': {description: ok}}
+`)
+	require.NoError(t, err)
+	var got []string
+	for _, c := range inputChecks(svc.Operations[0], typesByName(svc)) {
+		cond := "in == nil"
+		if c.cond != nil {
+			cond += " || " + c.cond.GoString()
+		}
+		got = append(got, c.field+": "+cond+" → "+c.reason)
+	}
+	require.Equal(t, []string{
+		`U: in == nil || openapi.EmptyPathParam(&in.U) → EmptyPathParameter`,
+		`Body: in == nil || openapi.UnionUnset(&in.Body) → MissingRequiredField`,
+	}, got)
+}

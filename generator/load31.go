@@ -25,6 +25,12 @@ import (
 //
 // A reference that cannot be resolved this way is removed (the schema is
 // then untyped: json.RawMessage) with a warning.
+//
+// A schema's $ref applies beside its sibling keywords (JSON Schema 2020-12
+// §8.2.3.1), which kin-openapi drops: a $ref with assertion or applicator
+// siblings (properties, required, items, …) becomes allOf [{$ref}, {the
+// siblings}] (refSiblingsToAllOf); annotations (description, title, …)
+// stay beside the $ref.
 
 // convert31 rewrites the 3.1 constructs above in the spec's root mapping.
 func convert31(root *yaml.Node, d *diags) {
@@ -69,6 +75,9 @@ func (c *conv31) collect(n *yaml.Node, path []string) {
 func (c *conv31) rewrite(n *yaml.Node, path []string, recursive []string) {
 	switch n.Kind {
 	case yaml.MappingNode:
+		if mapValue(n, "$ref") != nil && isSchemaPosition(path) {
+			refSiblingsToAllOf(n)
+		}
 		if v := mapValue(n, "$recursiveAnchor"); v != nil && v.Value == "true" {
 			recursive = append(recursive[:len(recursive):len(recursive)], pointer(path...))
 		}
@@ -150,4 +159,46 @@ func enclosingComponent(ptr string) string {
 		rest = rest[:i]
 	}
 	return prefix + rest
+}
+
+// refSiblingKeywords are the keywords beside a schema's $ref that constrain
+// or shape the value, so that 3.1 applies them with the $ref (annotations
+// such as description or default are not among them).
+var refSiblingKeywords = map[string]bool{
+	"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
+	"items": true, "prefixItems": true, "allOf": true, "oneOf": true, "anyOf": true, "not": true,
+	"enum": true, "const": true, "minProperties": true, "maxProperties": true, "unevaluatedProperties": true,
+}
+
+// refSiblingsToAllOf rewrites the schema mapping n, which holds a $ref,
+// into allOf [{$ref}, {its refSiblingKeywords}] (an allOf of its own is
+// appended to, not nested) when it has any; other keys stay in n.
+func refSiblingsToAllOf(n *yaml.Node) {
+	var keep, moved []*yaml.Node
+	var allOf, ref *yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Value == "$ref":
+			ref = v
+		case k.Value == "allOf" && v.Kind == yaml.SequenceNode:
+			allOf = v
+		case refSiblingKeywords[k.Value]:
+			moved = append(moved, k, v)
+		default:
+			keep = append(keep, k, v)
+		}
+	}
+	if len(moved) == 0 && allOf == nil {
+		return
+	}
+	key := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+	items := []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{key("$ref"), ref}}}
+	if allOf != nil {
+		items = append(items, allOf.Content...)
+	}
+	if len(moved) > 0 {
+		items = append(items, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: moved})
+	}
+	n.Content = append(keep, key("allOf"), &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items})
 }

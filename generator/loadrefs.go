@@ -383,6 +383,9 @@ func (b *bundler) dangling(n *yaml.Node, file, at, out, msg string) {
 func (b *bundler) target(file, ref string) (refTarget, error) {
 	p, frag, _ := strings.Cut(ref, "#")
 	if urlScheme.MatchString(p) || strings.HasPrefix(p, "//") {
+		if at, ok := findID(b.root, p, nil); ok {
+			return refTarget{}, fmt.Errorf("names the schema at #%s by its $id, which is not resolved; write $ref: '#%s'", fragment(at), fragment(at+frag))
+		}
 		return refTarget{}, fmt.Errorf("is a URL; only files under the spec's directory %s are read", b.dirName())
 	}
 	if p == "" {
@@ -617,4 +620,29 @@ func nodeAt(n *yaml.Node, ptr string) *yaml.Node {
 		n = n.Alias
 	}
 	return n
+}
+
+// findID returns the JSON pointer of the mapping below n whose $id is id
+// (a 3.1 schema identifier), walked only for a $ref that is a URL, so the
+// refusal can name the schema meant (trial F13). toks are n's pointer
+// tokens.
+func findID(n *yaml.Node, id string, toks []string) (string, bool) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		if v := mapValue(n, "$id"); v != nil && v.Value == id {
+			return pointer(toks...), true
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if p, ok := findID(n.Content[i+1], id, append(toks[:len(toks):len(toks)], n.Content[i].Value)); ok {
+				return p, true
+			}
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			if p, ok := findID(v, id, append(toks[:len(toks):len(toks)], strconv.Itoa(i))); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
 }

@@ -48,7 +48,7 @@ func TestRequestsStayOnTheEndpointAndCredentialsFollowTheSpec(t *testing.T) {
 	ctx := context.Background()
 
 	// Given bearer and the header key only (not basic, not the query key).
-	c, err := New(srv.URL+"/v1", WithBearerToken("T"), WithAPIKey("K"), func(o *Options) { o.MaxAttempts = 1 })
+	c, err := New(srv.URL+"/v1", WithBearerToken("T"), WithKey("K"), func(o *Options) { o.MaxAttempts = 1 })
 	if err != nil {
 		t.Fatal(err)
 	}

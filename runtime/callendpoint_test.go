@@ -81,3 +81,25 @@ func TestCallEndpointIsParsedOnce(t *testing.T) {
 	require.Equal(t, "http://up.test/v2/x", cl.target(req))
 	require.Equal(t, 1.0, testing.AllocsPerRun(100, func() { _ = cl.target(req) }))
 }
+
+// An endpoint that does not parse is quoted as far as it is safe (userinfo
+// and query values REDACTED, the rest as given) with the parser's reason,
+// not wholly REDACTED with a wrong reason; a port outside 1–65535 is
+// refused at NewClient instead of failing every call with a dial error
+// that is retried as transient (trial F14).
+func TestRefusedEndpointSaysWhy(t *testing.T) {
+	for _, tc := range []struct{ endpoint, err string }{
+		{"https://x/%zz", `endpoint "https://x/%zz": invalid URL escape "%zz"`},
+		{" http://x", `endpoint " http://x": has leading or trailing space`},
+		{"http://x\n", `endpoint "http://x\n": has leading or trailing space`},
+		{"https://u:SECRET@x/%zz?api_key=SECRET&b", `endpoint "https://REDACTED@x/%zz?api_key=REDACTED&b": invalid URL escape "%zz"`},
+		{"http://x:99999/", `endpoint "http://x:99999/": port 99999 is outside 1–65535`},
+		{"http://x:0/", `endpoint "http://x:0/": port 0 is outside 1–65535`},
+		{"ftp://x/", `endpoint "ftp://x/": must be an absolute http or https URL`},
+	} {
+		_, err := NewClient(testService(), tc.endpoint, Options{})
+		require.EqualError(t, err, tc.err, tc.endpoint)
+	}
+	_, err := NewClient(testService(), "http://x:65535/", Options{})
+	require.NoError(t, err)
+}

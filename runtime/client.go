@@ -120,6 +120,8 @@ type Client struct {
 	svc      *Service
 	firstMem opPolicy
 	windows  engine.ThrottleWindowStore
+	// identity keys the client's throttle windows: the throttle identity
+	// scoped to the service and endpoint host (windowIdentity, fleet.go).
 	identity string
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
@@ -289,6 +291,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if c.identity == "" {
 		c.identity = fmt.Sprintf("client-%p", c)
 	}
+	c.identity = windowIdentity(svc.Name, ep.origin.Host, c.identity)
 	s, err := resolveSettings(svc, &c.opts, nil, Env{})
 	if err != nil {
 		return nil, err

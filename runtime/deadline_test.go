@@ -43,7 +43,7 @@ func TestDeadlineEndsTheCallAsDeadlineExceeded(t *testing.T) {
 		{rule: "a throttle window longer than the time left, before an attempt (admit)", svc: throttled, deadline: 5 * time.Second,
 			edit: func(o *Options) {
 				ws := engine.NewWindowStore()
-				ws.Record("u", opGet.Name, engine.ThrottleHeaders{User: engine.ThrottleQuota{Present: true, Remain: 0, TimeLeft: 10 * time.Second}}, future)
+				ws.Record(windowIdentity("Throttled", "svc.test", "u"), opGet.Name, engine.ThrottleHeaders{User: engine.ThrottleQuota{Present: true, Remain: 0, TimeLeft: 10 * time.Second}}, future)
 				o.Windows, o.ThrottleIdentity = ws, "u"
 			},
 			wantAs: new(*ThrottleWindowError)},

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/retrygen/retrygen/runtime/engine"
 )
@@ -61,3 +62,22 @@ func (c *Client) releaseRetry(n int, quota bool) {
 		c.fleet.Release(n)
 	}
 }
+
+// windowIdentity is the identity a client's throttle windows are kept under
+// in its ThrottleWindowStore: the throttle identity scoped to the service
+// and endpoint host, "LEN:SERVICE:LEN:HOST:IDENTITY". A window is the
+// server's answer for one product in one region, so it blocks the clients
+// of that identity, service and host only, as the fleet retry budget is
+// scoped (ScopedRetryBudget); one store (the in-process WindowStore or
+// runtime/redisstore) holds the windows of many services without one
+// blocking another.
+func windowIdentity(service, host, identity string) string {
+	return strconv.Itoa(len(service)) + ":" + service + ":" + strconv.Itoa(len(host)) + ":" + host + ":" + identity
+}
+
+// WindowIdentity returns the key the client's throttle windows are kept
+// under in its ThrottleWindowStore (Options.Windows): Options.ThrottleIdentity
+// (or the client's own when unset) scoped to the service and endpoint host
+// (windowIdentity). Read a store's windows for this client with it, e.g.
+// engine.WindowStore.Windows(c.WindowIdentity(), op, now).
+func (c *Client) WindowIdentity() string { return c.identity }

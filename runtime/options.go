@@ -158,9 +158,11 @@ type Options struct {
 	// 0 means DefaultMaxThrottleWindow (10 min). Read once, by NewClient.
 	MaxThrottleWindow time.Duration
 
-	// ThrottleIdentity keys "User" throttle windows (§8): clients sharing a
-	// WindowStore and an identity block each other. Empty means the client
-	// itself.
+	// ThrottleIdentity keys "User" throttle windows (§8): clients of one
+	// service (Service.Name) and endpoint host sharing a WindowStore and an
+	// identity block each other; a window never blocks another service or
+	// host (a product in a region throttles its own calls), as the fleet
+	// retry budget is scoped. Empty means the client itself.
 	ThrottleIdentity string
 	// Windows is the throttle-window store; nil means a [*WindowStore] owned
 	// by the client. Share one between clients on purpose, or share windows

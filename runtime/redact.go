@@ -27,28 +27,62 @@ func redactTransportError(err error) error {
 }
 
 // redactURL returns s with its userinfo and each query value replaced with
-// REDACTED; REDACTED alone when s does not parse.
+// REDACTED. When s does not parse, the same parts are found by their
+// delimiters instead (userinfo: up to the last "@" of the authority after
+// "://"; the query: after the first "?", up to a "#"), so an error can
+// still show the rest of what was given.
 func redactURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil {
-		return redacted
+		return redactUnparsed(s)
 	}
 	if u.User != nil {
 		u.User = url.User(redacted)
 	}
 	if u.RawQuery != "" {
-		var b strings.Builder
-		for i, kv := range strings.Split(u.RawQuery, "&") {
-			if i > 0 {
-				b.WriteByte('&')
-			}
-			name, _, hasValue := strings.Cut(kv, "=")
-			b.WriteString(name)
-			if hasValue {
-				b.WriteString("=" + redacted)
-			}
-		}
-		u.RawQuery = b.String()
+		u.RawQuery = redactQuery(u.RawQuery)
 	}
 	return u.String()
+}
+
+// redactQuery replaces each value of a raw query with REDACTED, keeping
+// the names, their order and bare flags.
+func redactQuery(q string) string {
+	var b strings.Builder
+	for i, kv := range strings.Split(q, "&") {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		name, _, hasValue := strings.Cut(kv, "=")
+		b.WriteString(name)
+		if hasValue {
+			b.WriteString("=" + redacted)
+		}
+	}
+	return b.String()
+}
+
+// redactUnparsed is redactURL for a string url.Parse refuses.
+func redactUnparsed(s string) string {
+	rest, fragment, hasFragment := strings.Cut(s, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	if i := strings.Index(rest, "://"); i >= 0 {
+		authority := rest[i+3:]
+		end := strings.IndexByte(authority, '/')
+		if end < 0 {
+			end = len(authority)
+		}
+		if at := strings.LastIndexByte(authority[:end], '@'); at >= 0 {
+			rest = rest[:i+3] + redacted + authority[at:]
+		}
+	} else if at := strings.LastIndexByte(rest, '@'); at >= 0 && !strings.Contains(rest[:at], "/") {
+		rest = redacted + rest[at:] // "user:pass@host" without a scheme
+	}
+	if hasQuery {
+		rest += "?" + redactQuery(query)
+	}
+	if hasFragment {
+		rest += "#" + fragment
+	}
+	return rest
 }

@@ -100,3 +100,36 @@ func TestServerDelayTooLong(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryAfterDateIsMeasuredAgainstTheResponsesDate: an HTTP-date
+// Retry-After is relative to the server's clock (RFC 9110 §10.2.3), so the
+// delay is Retry-After − Date of the same response when it has a valid Date
+// (§6.6.1), else measured against the client's clock; delta-seconds are
+// unaffected. The client's clock is at 1970-01-01 00:00:00 UTC; r=1 gives
+// t = 50 ms (trial F17: a server 1 h ahead made "2 s" a refused 1 h wait).
+func TestRetryAfterDateIsMeasuredAgainstTheResponsesDate(t *testing.T) {
+	const tr = 50 * time.Millisecond
+	for _, tc := range []struct {
+		name, date, retryAfter string
+		want                   time.Duration
+	}{
+		{"server clock 1 h ahead: 2 s, not 1 h 2 s", "Thu, 01 Jan 1970 01:00:00 GMT", "Thu, 01 Jan 1970 01:00:02 GMT", 2 * time.Second},
+		{"server clock 1 h behind: 3 s, not a past date", "Wed, 31 Dec 1969 23:00:00 GMT", "Wed, 31 Dec 1969 23:00:03 GMT", 3 * time.Second},
+		{"a date before the response's Date gives t", "Thu, 01 Jan 1970 01:00:00 GMT", "Thu, 01 Jan 1970 00:59:00 GMT", tr},
+		{"a malformed Date: the client's clock", "yesterday", "Thu, 01 Jan 1970 00:00:10 GMT", 10 * time.Second},
+		{"no Date: the client's clock", "", "Thu, 01 Jan 1970 00:00:04 GMT", 4 * time.Second},
+		{"delta-seconds ignore Date", "Thu, 01 Jan 1970 01:00:00 GMT", "5", 5 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			kv := []string{engine.HeaderRetryAfter, tc.retryAfter}
+			if tc.date != "" {
+				kv = append(kv, "Date", tc.date)
+			}
+			h := newHarness(t, nil, 1, script(status(503, kv...), status(200)), nil)
+			md, err := h.call(context.Background(), opPost)
+			require.NoError(t, err)
+			require.Equal(t, 2, md.Attempts)
+			require.Equal(t, []time.Duration{tc.want}, h.clock.Sleeps())
+		})
+	}
+}

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/clocktest"
 	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
 )
@@ -190,4 +192,43 @@ func TestNilPointersMeanNotSet(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps(), "the client's own store holds the window")
 	require.Nil(t, h.c.fleet)
+}
+
+// TestSharedWindowsAreScopedByServiceAndEndpointHost: a throttle window is
+// the server's answer for one service at one endpoint host (a product in a
+// region), so a store shared by clients of one identity blocks only the
+// clients of that service and host, as the fleet retry budget is scoped
+// (trial F12: service A's User window failed service B's calls unsent).
+func TestSharedWindowsAreScopedByServiceAndEndpointHost(t *testing.T) {
+	store := engine.NewWindowStore()
+	client := func(name, endpoint string, sc *scriptedClient, clock *clocktest.Clock) *Client {
+		svc := aliyunService()
+		svc.Name = name
+		c, err := NewClient(svc, endpoint, Options{HTTPClient: sc, Clock: clock, Rand: fixedRand(0), Windows: store, ThrottleIdentity: "ak-1", MaxAttempts: 1})
+		require.NoError(t, err)
+		return c
+	}
+	call := func(c *Client) error {
+		_, err := c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/"}, nil, nil)
+		return err
+	}
+	ecs := client("Ecs", "https://ecs.cn-hangzhou.aliyuncs.com", script(status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserHeader, throttled2s)), clocktest.New(epoch))
+	wantAs[*MaxAttemptsError](t, call(ecs))
+
+	for _, tc := range []struct {
+		name, service, endpoint string
+		sleeps                  []time.Duration
+	}{
+		{"another service at another host is not blocked", "Rds", "https://rds.cn-hangzhou.aliyuncs.com", nil},
+		{"another service at the same host is not blocked", "Rds", "https://ecs.cn-hangzhou.aliyuncs.com", nil},
+		{"the same service in another region is not blocked", "Ecs", "https://ecs.cn-beijing.aliyuncs.com", nil},
+		{"the same service at the same host waits out the window", "Ecs", "https://ecs.cn-hangzhou.aliyuncs.com/v2", []time.Duration{2 * time.Second}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc, clock := script(status(200)), clocktest.New(epoch)
+			require.NoError(t, call(client(tc.service, tc.endpoint, sc, clock)))
+			require.Len(t, sc.requests(), 1, "sent")
+			require.Equal(t, tc.sleeps, clock.Sleeps())
+		})
+	}
 }

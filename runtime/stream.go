@@ -26,8 +26,10 @@ import (
 //     response advertised Accept-Ranges: bytes and carried a strong ETag or a
 //     Last-Modified date resumes by itself inside Read: the next attempt
 //     sends Range: bytes=N- (N the bytes read so far) and If-Range, and must
-//     get a 206 starting at N, else Read fails with a
-//     *RepresentationChangedError; the caller reads one complete body;
+//     get a 206 starting at N, or a 200 with the same strong ETag (the
+//     server ignored Range: its first N bytes are skipped), else Read fails
+//     with a *RangeIgnoredError (a 200 with the same Last-Modified date) or
+//     a *RepresentationChangedError; the caller reads one complete body;
 //   - an event stream resumes when its reader calls [Stream.Resume]
 //     (openapi.EventStream does, with Last-Event-ID).
 //
@@ -61,7 +63,13 @@ type Stream struct {
 	// validator is the If-Range value (a strong ETag, else Last-Modified)
 	// when the first response allows range resumes; "" when it does not.
 	validator string
-	err       error
+	// strong: validator is a strong ETag (not a Last-Modified date).
+	strong bool
+	// skip counts the bytes of the current response to drop before Read
+	// delivers any: a resume answered with the whole representation (200,
+	// the same strong ETag) repeats the s.n bytes already read.
+	skip int64
+	err  error
 }
 
 // RepresentationChangedError ends a download whose resume (Range with
@@ -79,6 +87,25 @@ type RepresentationChangedError struct {
 // Error names the offset and what the server sent.
 func (e *RepresentationChangedError) Error() string {
 	return fmt.Sprintf("resuming the download at byte %d: the representation changed (HTTP %d, Content-Range %q)", e.Offset, e.StatusCode, e.ContentRange)
+}
+
+// RangeIgnoredError ends a download whose resume (Range with If-Range) was
+// answered with the whole representation (HTTP 200) carrying the same
+// Last-Modified date: the server ignored Range, and a date does not prove
+// the body is the same bytes, so the bytes read so far cannot be completed.
+// (With the same strong ETag the download continues: the bytes already
+// read are skipped.)
+type RangeIgnoredError struct {
+	// Offset is how many bytes had been read; StatusCode is the resume's
+	// response status, Validator the If-Range value it matched.
+	Offset     int64
+	StatusCode int
+	Validator  string
+}
+
+// Error names the offset and the validator.
+func (e *RangeIgnoredError) Error() string {
+	return fmt.Sprintf("resuming the download at byte %d: the server ignored the Range request (HTTP %d with the same validator %q), and only a strong ETag proves the body is the same bytes", e.Offset, e.StatusCode, e.Validator)
 }
 
 // errAttemptTimeout is the cause an attempt of a stream is cancelled with
@@ -117,7 +144,7 @@ func (c *Client) Open(ctx context.Context, op *Operation, req *Request, opts *Op
 	if h := s.resp.Header; req.Method == http.MethodGet && !isEventStream(h.Get("Content-Type")) &&
 		strings.EqualFold(strings.TrimSpace(h.Get("Accept-Ranges")), "bytes") && s.resp.StatusCode == http.StatusOK {
 		if etag := h.Get("ETag"); etag != "" && !strings.HasPrefix(etag, "W/") {
-			s.validator = etag
+			s.validator, s.strong = etag, true
 		} else {
 			s.validator = h.Get("Last-Modified")
 		}
@@ -162,8 +189,16 @@ func (s *Stream) Read(p []byte) (int, error) {
 		body := s.resp.Body
 		s.mu.Unlock()
 		n, err := body.Read(p)
+		skipped := false
+		if s.skip > 0 && n > 0 {
+			drop := min(int64(n), s.skip)
+			s.skip -= drop
+			n, skipped = copy(p, p[drop:n]), true
+		}
 		s.n += int64(n)
 		switch {
+		case err == nil && n == 0 && skipped:
+			continue // all of it already read
 		case err == nil:
 			return n, nil
 		case err == io.EOF:
@@ -195,10 +230,31 @@ func (s *Stream) resumeRange(cause error) error {
 		return err
 	}
 	resp := s.resp
-	if cr := resp.Header.Get("Content-Range"); resp.StatusCode != http.StatusPartialContent || !rangeStartsAt(cr, s.n) {
-		return s.fail(&RepresentationChangedError{Offset: s.n, StatusCode: resp.StatusCode, ContentRange: cr})
+	s.skip = 0
+	cr := resp.Header.Get("Content-Range")
+	switch {
+	case resp.StatusCode == http.StatusPartialContent && rangeStartsAt(cr, s.n):
+		return nil
+	case resp.StatusCode == http.StatusOK && s.sameValidator(resp.Header):
+		// The server ignored Range and sent the whole representation.
+		if s.strong {
+			// A strong ETag means the same bytes (RFC 9110 §8.8.1):
+			// drop the ones already read.
+			s.skip = s.n
+			return nil
+		}
+		return s.fail(&RangeIgnoredError{Offset: s.n, StatusCode: resp.StatusCode, Validator: s.validator})
 	}
-	return nil
+	return s.fail(&RepresentationChangedError{Offset: s.n, StatusCode: resp.StatusCode, ContentRange: cr})
+}
+
+// sameValidator reports whether a resume's response header carries the
+// validator of the first response (its ETag, or Last-Modified date).
+func (s *Stream) sameValidator(h http.Header) bool {
+	if s.strong {
+		return h.Get("ETag") == s.validator
+	}
+	return h.Get("ETag") == "" && h.Get("Last-Modified") == s.validator
 }
 
 // rangeStartsAt reports whether a Content-Range value ("bytes 100-199/200",

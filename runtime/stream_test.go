@@ -377,3 +377,70 @@ func TestEventStreamWithoutAResumePointEndsInsteadOfRepeating(t *testing.T) {
 		})
 	}
 }
+
+// TestDownloadResumeWhenTheServerIgnoresRange: a resume answered with 200
+// and the same strong ETag (the server ignored Range; RFC 9110 §8.8.1: a
+// strong validator means the same bytes) continues the download by
+// skipping the bytes already read, also when that answer is cut during the
+// skip; with only a Last-Modified date (no proof of the same bytes) the
+// read fails with a *RangeIgnoredError that says so, not "the
+// representation changed" (trial F8).
+func TestDownloadResumeWhenTheServerIgnoresRange(t *testing.T) {
+	data := []byte("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWX") // 60 bytes
+	const lastModified = "Tue, 01 Dec 2026 21:00:00 GMT"
+	serve := func(etag string, cutSecondAt int) *recordingServer {
+		return newRecordingServer(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			if etag != "" {
+				w.Header().Set("ETag", etag)
+			} else {
+				w.Header().Set("Last-Modified", lastModified)
+			}
+			w.Header().Set("Accept-Ranges", "bytes")
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Length", "60")
+			switch {
+			case n == 1:
+				cut(w, string(data[:20]))
+			case n == 2 && cutSecondAt > 0:
+				cut(w, string(data[:cutSecondAt])) // 200, whole body again, cut during the skip
+			default:
+				_, _ = w.Write(data) // 200: Range ignored
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name        string
+		etag        string
+		cutSecondAt int
+		requests    int
+		err         string
+	}{
+		{"strong ETag: the bytes already read are skipped", `"v1"`, 0, 2, ""},
+		{"strong ETag, cut again while skipping: resumed from the same byte", `"v1"`, 10, 3, ""},
+		{"Last-Modified only: a clear error", "", 0, 2, `test: GetThing: resuming the download at byte 20: the server ignored the Range request (HTTP 200 with the same validator "Tue, 01 Dec 2026 21:00:00 GMT"), and only a strong ETag proves the body is the same bytes`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := serve(tc.etag, tc.cutSecondAt)
+			c, _ := loopbackClient(t, testService(), srv.URL, nil)
+			s, err := c.Open(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/file"}, nil)
+			require.NoError(t, err)
+			got, err := io.ReadAll(s)
+			require.NoError(t, s.Close())
+			seen := srv.seen()
+			require.Len(t, seen, tc.requests)
+			for _, h := range seen[1:] {
+				require.Equal(t, "bytes=20-", h.Get("Range"))
+			}
+			if tc.err == "" {
+				require.NoError(t, err)
+				require.Equal(t, string(data), string(got), "one complete body")
+				return
+			}
+			require.EqualError(t, err, tc.err)
+			var ignored *RangeIgnoredError
+			require.ErrorAs(t, err, &ignored)
+			require.Equal(t, RangeIgnoredError{Offset: 20, StatusCode: 200, Validator: lastModified}, *ignored)
+			require.Equal(t, string(data[:20]), string(got), "the bytes before the cut only")
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -61,12 +62,29 @@ type endpoint struct {
 
 // parseEndpoint parses s, the client's endpoint or a call's
 // Options.Endpoint. It returns an error, s quoted with its query values
-// and userinfo REDACTED (redactURL), unless s is an absolute http(s) URL
-// with no dot segment in its path.
+// and userinfo REDACTED (redactURL) and the reason (leading or trailing
+// space, the parser's error, not http(s), a port outside 1–65535, a dot
+// segment), unless s is an absolute http(s) URL with no dot segment in its
+// path.
 func parseEndpoint(s string) (*endpoint, error) {
+	if strings.TrimSpace(s) != s {
+		return nil, fmt.Errorf("endpoint %q: has leading or trailing space", redactURL(s))
+	}
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if err != nil {
+		reason := err.Error()
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			reason = ue.Err.Error() // without the URL, quoted redacted here
+		}
+		return nil, fmt.Errorf("endpoint %q: %s", redactURL(s), reason)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("endpoint %q: must be an absolute http or https URL", redactURL(s))
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return nil, fmt.Errorf("endpoint %q: port %s is outside 1–65535", redactURL(s), p)
+		}
 	}
 	if msg := endpointDotSegment(s, u); msg != "" {
 		return nil, errors.New(msg)

@@ -45,13 +45,13 @@ func main() {
 }
 
 // defaultMemoryLimit is the soft limit of the Go heap the simulator sets
-// (runtime/debug.SetMemoryLimit) when GOMEMLIMIT is not set: 768 MiB. The
+// (runtime/debug.SetMemoryLimit) when GOMEMLIMIT is not set: 900 MiB. The
 // garbage collector then runs more often as the heap nears it, rather than
 // letting the heap reach twice what is live (GOGC=100): the runs of a
 // large fleet (50,000 clients, two runs at once) keep their peak within
 // 1 GiB. Below it nothing changes: a run allocates little per event, so
 // collections stay rare.
-const defaultMemoryLimit = 768 << 20
+const defaultMemoryLimit = 900 << 20
 
 // memoryLimit returns the memory limit to set, and false when GOMEMLIMIT
 // (looked up with lookup) is set: the user's limit stands.

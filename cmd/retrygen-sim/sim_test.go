@@ -254,14 +254,14 @@ func TestShippedScenarios(t *testing.T) {
 }
 
 // The command writes the report and the plots, and refuses bad usage.
-// The command sets a soft memory limit of 768 MiB unless GOMEMLIMIT is
+// The command sets a soft memory limit of 900 MiB unless GOMEMLIMIT is
 // set (then the user's stands; an empty one counts as unset).
 func TestMemoryLimit(t *testing.T) {
 	env := map[string]string{}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	limit, ok := memoryLimit(lookup)
 	require.True(t, ok)
-	require.Equal(t, int64(768<<20), limit)
+	require.Equal(t, int64(900<<20), limit)
 	env["GOMEMLIMIT"] = ""
 	_, ok = memoryLimit(lookup)
 	require.True(t, ok)

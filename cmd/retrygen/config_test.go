@@ -84,7 +84,7 @@ rename:
 	types, err := os.ReadFile(filepath.Join(out, "types.go"))
 	require.NoError(t, err)
 	require.Contains(t, string(types), "type Animal struct")
-	require.Contains(t, string(types), "\tLabel *string `json:\"tag,omitzero\"`")
+	require.Regexp(t, "\n\tLabel +\\*string +`json:\"tag,omitzero\"`", string(types))
 	require.NotContains(t, string(types), "Owner", "components no kept operation reaches are left out")
 }
 

@@ -128,7 +128,7 @@ func (r *vectorRunner) runThrottleControl(sc *vectors.Scenario) result {
 				return failf("step %d: want delay_ms %d, got %v", i+1, *want.DelayMs, d.Delay)
 			}
 			if want.BlockedUntilMs != nil {
-				apiUser, user := store.Windows(throttleIdentity, cs.op, clock.Now())
+				apiUser, user := store.Windows(c.WindowIdentity(), cs.op, clock.Now())
 				if msg := checkWindow("api_user", want.BlockedUntilMs, apiUser, epoch); msg != "" {
 					return failf("step %d: %s", i+1, msg)
 				}

@@ -131,12 +131,12 @@ const DefaultServerURL = "https://api.mistral.ai"
 // Admin-scoped API key passed as a bearer token. Standard workspace/inference API keys are
 // rejected.
 //
-// WithBearerToken sends token as "Authorization: Bearer TOKEN" (RFC 6750) (security scheme
+// WithAdminApiKey sends token as "Authorization: Bearer TOKEN" (RFC 6750) (security scheme
 // "AdminApiKey") on every attempt of the operations whose security requirement names that scheme
 // (their own, else the spec's root one), and never on others. Other schemes, such as AWS SigV4, go
 // through Options.BeforeAttempt.
 // Source: #/components/securitySchemes/AdminApiKey
-func WithBearerToken(token string) func(*Options) {
+func WithAdminApiKey(token string) func(*Options) {
 	return func(o *Options) {
 		o.credentials = o.credentials.With("AdminApiKey", openapi.Credential{
 			Kind:  openapi.CredentialBearer,
@@ -162,12 +162,12 @@ func WithApiKey(token string) func(*Options) {
 // Public API key. The gateway validates the key and forwards authenticated user context to the
 // dashboard.
 //
-// WithAPIKey sends key as the header "x-api-key" (security scheme "DashboardUserContextAuth") on
-// every attempt of the operations whose security requirement names that scheme (their own, else
-// the spec's root one), and never on others. Other schemes, such as AWS SigV4, go through
-// Options.BeforeAttempt.
+// WithDashboardUserContextAuth sends key as the header "x-api-key" (security scheme
+// "DashboardUserContextAuth") on every attempt of the operations whose security requirement names
+// that scheme (their own, else the spec's root one), and never on others. Other schemes, such as
+// AWS SigV4, go through Options.BeforeAttempt.
 // Source: #/components/securitySchemes/DashboardUserContextAuth
-func WithAPIKey(key string) func(*Options) {
+func WithDashboardUserContextAuth(key string) func(*Options) {
 	return func(o *Options) {
 		o.credentials = o.credentials.With("DashboardUserContextAuth", openapi.Credential{
 			In:    "header",

@@ -401,9 +401,9 @@ type AssistantMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u AssistantMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionAssistantMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 var unionAssistantMessageContent = openapi.Union{Name: "AssistantMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
@@ -441,9 +441,9 @@ type AudioChunkInputAudio struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u AudioChunkInputAudio) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.Bytes)
+	return unionAudioChunkInputAudio.Marshal(u.Raw, u.String, u.Bytes)
 }
 
 var unionAudioChunkInputAudio = openapi.Union{Name: "AudioChunkInputAudio", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Bytes", Type: "string"}}}
@@ -597,9 +597,9 @@ type ChatCompletionRequestMessagesItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestMessagesItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.SystemMessage, u.UserMessage, u.AssistantMessage, u.ToolMessage)
+	return unionChatCompletionRequestMessagesItem.Marshal(u.Raw, u.SystemMessage, u.UserMessage, u.AssistantMessage, u.ToolMessage)
 }
 
 var unionChatCompletionRequestMessagesItem = openapi.Union{Name: "ChatCompletionRequestMessagesItem", Discriminator: "role", Variants: []openapi.Variant{{Name: "SystemMessage", Tags: []string{"SystemMessage", "system"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"system\""}, Properties: []string{"content", "role"}}, {Name: "UserMessage", Tags: []string{"UserMessage", "user"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"user\""}, Properties: []string{"content", "role"}}, {Name: "AssistantMessage", Tags: []string{"AssistantMessage", "assistant"}, Type: "object", Const: []string{"role", "\"assistant\""}, Properties: []string{"content", "prefix", "role", "tool_calls"}}, {Name: "ToolMessage", Tags: []string{"ToolMessage", "tool"}, Type: "object", Required: []string{"content"}, Const: []string{"role", "\"tool\""}, Properties: []string{"content", "name", "role", "tool_call_id"}}}}
@@ -637,9 +637,9 @@ type ChatCompletionRequestStop struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestStop) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
+	return unionChatCompletionRequestStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
 var unionChatCompletionRequestStop = openapi.Union{Name: "ChatCompletionRequestStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
@@ -662,9 +662,9 @@ type ChatCompletionRequestToolChoice struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestToolChoice) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.ToolChoice, u.ToolChoiceEnum)
+	return unionChatCompletionRequestToolChoice.Marshal(u.Raw, u.ToolChoice, u.ToolChoiceEnum)
 }
 
 var unionChatCompletionRequestToolChoice = openapi.Union{Name: "ChatCompletionRequestToolChoice", Variants: []openapi.Variant{{Name: "ToolChoice", Type: "object"}, {Name: "ToolChoiceEnum", Type: "string"}}}
@@ -688,9 +688,9 @@ type ChatCompletionRequestToolsItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ChatCompletionRequestToolsItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.Tool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
+	return unionChatCompletionRequestToolsItem.Marshal(u.Raw, u.Tool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
 var unionChatCompletionRequestToolsItem = openapi.Union{Name: "ChatCompletionRequestToolsItem", Discriminator: "type", Variants: []openapi.Variant{{Name: "Tool", Tags: []string{"Tool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}}, {Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}}, {Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}}}}
@@ -766,9 +766,9 @@ type CompletionArgsStop struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u CompletionArgsStop) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
+	return unionCompletionArgsStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
 var unionCompletionArgsStop = openapi.Union{Name: "CompletionArgsStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
@@ -832,9 +832,9 @@ type ContentChunk struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ContentChunk) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.DocumentURLChunk, u.ReferenceChunk, u.FileChunk, u.ThinkChunk, u.AudioChunk)
+	return unionContentChunk.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.DocumentURLChunk, u.ReferenceChunk, u.FileChunk, u.ThinkChunk, u.AudioChunk)
 }
 
 var unionContentChunk = openapi.Union{Name: "ContentChunk", Discriminator: "type", Variants: []openapi.Variant{{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Tags: []string{"ImageURLChunk", "image_url"}, Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "DocumentURLChunk", Tags: []string{"DocumentURLChunk", "document_url"}, Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ReferenceChunk", Tags: []string{"ReferenceChunk", "reference"}, Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}}, {Name: "FileChunk", Tags: []string{"FileChunk", "file"}, Type: "object", Required: []string{"file_id"}, Const: []string{"type", "\"file\""}, Properties: []string{"file_id", "type"}}, {Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "AudioChunk", Tags: []string{"AudioChunk", "input_audio"}, Type: "object", Required: []string{"input_audio"}, Const: []string{"type", "\"input_audio\""}, Properties: []string{"input_audio", "type"}}}}
@@ -869,9 +869,9 @@ type ConversationEventsData struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationEventsData) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.ResponseStartedEvent, u.ResponseDoneEvent, u.ResponseErrorEvent, u.ToolExecutionStartedEvent, u.ToolExecutionDeltaEvent, u.ToolExecutionDoneEvent, u.MessageOutputEvent, u.FunctionCallEvent, u.AgentHandoffStartedEvent, u.AgentHandoffDoneEvent)
+	return unionConversationEventsData.Marshal(u.Raw, u.ResponseStartedEvent, u.ResponseDoneEvent, u.ResponseErrorEvent, u.ToolExecutionStartedEvent, u.ToolExecutionDeltaEvent, u.ToolExecutionDoneEvent, u.MessageOutputEvent, u.FunctionCallEvent, u.AgentHandoffStartedEvent, u.AgentHandoffDoneEvent)
 }
 
 var unionConversationEventsData = openapi.Union{Name: "ConversationEventsData", Discriminator: "type", Variants: []openapi.Variant{{Name: "ResponseStartedEvent", Tags: []string{"ResponseStartedEvent", "conversation.response.started"}, Type: "object", Required: []string{"conversation_id"}, Const: []string{"type", "\"conversation.response.started\""}, Properties: []string{"conversation_id", "created_at", "type"}}, {Name: "ResponseDoneEvent", Tags: []string{"ResponseDoneEvent", "conversation.response.done"}, Type: "object", Required: []string{"usage"}, Const: []string{"type", "\"conversation.response.done\""}, Properties: []string{"created_at", "type", "usage"}}, {Name: "ResponseErrorEvent", Tags: []string{"ResponseErrorEvent", "conversation.response.error"}, Type: "object", Required: []string{"code", "message"}, Const: []string{"type", "\"conversation.response.error\""}, Properties: []string{"code", "created_at", "message", "type"}}, {Name: "ToolExecutionStartedEvent", Tags: []string{"ToolExecutionStartedEvent", "tool.execution.started"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.started\""}, Properties: []string{"agent_id", "arguments", "created_at", "id", "model", "name", "output_index", "type"}}, {Name: "ToolExecutionDeltaEvent", Tags: []string{"ToolExecutionDeltaEvent", "tool.execution.delta"}, Type: "object", Required: []string{"arguments", "id", "name"}, Const: []string{"type", "\"tool.execution.delta\""}, Properties: []string{"arguments", "created_at", "id", "name", "output_index", "type"}}, {Name: "ToolExecutionDoneEvent", Tags: []string{"ToolExecutionDoneEvent", "tool.execution.done"}, Type: "object", Required: []string{"id", "name"}, Const: []string{"type", "\"tool.execution.done\""}, Properties: []string{"created_at", "id", "info", "name", "output_index", "type"}}, {Name: "MessageOutputEvent", Tags: []string{"MessageOutputEvent", "message.output.delta"}, Type: "object", Required: []string{"content", "id"}, Const: []string{"role", "\"assistant\"", "type", "\"message.output.delta\""}, Properties: []string{"agent_id", "content", "content_index", "created_at", "id", "model", "output_index", "role", "type"}}, {Name: "FunctionCallEvent", Tags: []string{"FunctionCallEvent", "function.call.delta"}, Type: "object", Required: []string{"arguments", "id", "name", "tool_call_id"}, Const: []string{"type", "\"function.call.delta\""}, Properties: []string{"agent_id", "arguments", "confirmation_status", "created_at", "id", "model", "name", "output_index", "tool_call_id", "type"}}, {Name: "AgentHandoffStartedEvent", Tags: []string{"AgentHandoffStartedEvent", "agent.handoff.started"}, Type: "object", Required: []string{"id", "previous_agent_id", "previous_agent_name"}, Const: []string{"type", "\"agent.handoff.started\""}, Properties: []string{"created_at", "id", "output_index", "previous_agent_id", "previous_agent_name", "type"}}, {Name: "AgentHandoffDoneEvent", Tags: []string{"AgentHandoffDoneEvent", "agent.handoff.done"}, Type: "object", Required: []string{"id", "next_agent_id", "next_agent_name"}, Const: []string{"type", "\"agent.handoff.done\""}, Properties: []string{"created_at", "id", "next_agent_id", "next_agent_name", "output_index", "type"}}}}
@@ -890,9 +890,9 @@ type ConversationInputs struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationInputs) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.InputEntriesItemList)
+	return unionConversationInputs.Marshal(u.Raw, u.String, u.InputEntriesItemList)
 }
 
 var unionConversationInputs = openapi.Union{Name: "ConversationInputs", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "InputEntriesItemList", Type: "array"}}}
@@ -930,9 +930,9 @@ type ConversationRequestBaseAgentVersion struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationRequestBaseAgentVersion) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.Int64)
+	return unionConversationRequestBaseAgentVersion.Marshal(u.Raw, u.String, u.Int64)
 }
 
 var unionConversationRequestBaseAgentVersion = openapi.Union{Name: "ConversationRequestBaseAgentVersion", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Int64", Type: "number"}}}
@@ -966,9 +966,9 @@ type ConversationRequestBaseToolsItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ConversationRequestBaseToolsItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.FunctionTool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
+	return unionConversationRequestBaseToolsItem.Marshal(u.Raw, u.FunctionTool, u.WebSearchTool, u.WebSearchPremiumTool, u.CodeInterpreterTool, u.ImageGenerationTool, u.DocumentLibraryTool, u.CustomConnector)
 }
 
 var unionConversationRequestBaseToolsItem = openapi.Union{Name: "ConversationRequestBaseToolsItem", Discriminator: "type", Variants: []openapi.Variant{{Name: "FunctionTool", Tags: []string{"FunctionTool", "function"}, Type: "object", Required: []string{"function"}, Const: []string{"type", "\"function\""}, Properties: []string{"function", "type"}}, {Name: "WebSearchTool", Tags: []string{"WebSearchTool", "web_search"}, Type: "object", Const: []string{"type", "\"web_search\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "WebSearchPremiumTool", Tags: []string{"WebSearchPremiumTool", "web_search_premium"}, Type: "object", Const: []string{"type", "\"web_search_premium\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "CodeInterpreterTool", Tags: []string{"CodeInterpreterTool", "code_interpreter"}, Type: "object", Const: []string{"type", "\"code_interpreter\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "ImageGenerationTool", Tags: []string{"ImageGenerationTool", "image_generation"}, Type: "object", Const: []string{"type", "\"image_generation\""}, Properties: []string{"tool_configuration", "type"}}, {Name: "DocumentLibraryTool", Tags: []string{"DocumentLibraryTool", "document_library"}, Type: "object", Required: []string{"library_ids"}, Const: []string{"type", "\"document_library\""}, Properties: []string{"library_ids", "tool_configuration", "type"}}, {Name: "CustomConnector", Tags: []string{"CustomConnector", "connector"}, Type: "object", Required: []string{"connector_id"}, Const: []string{"type", "\"connector\""}, Properties: []string{"authorization", "connector_id", "tool_configuration", "type"}}}}
@@ -1055,9 +1055,9 @@ type CustomConnectorAuthorization struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u CustomConnectorAuthorization) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.OAuth2TokenAuth, u.APIKeyAuth)
+	return unionCustomConnectorAuthorization.Marshal(u.Raw, u.OAuth2TokenAuth, u.APIKeyAuth)
 }
 
 var unionCustomConnectorAuthorization = openapi.Union{Name: "CustomConnectorAuthorization", Discriminator: "type", Variants: []openapi.Variant{{Name: "OAuth2TokenAuth", Tags: []string{"OAuth2TokenAuth", "oauth2-token"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"oauth2-token\""}, Properties: []string{"type", "value"}}, {Name: "APIKeyAuth", Tags: []string{"APIKeyAuth", "api-key"}, Type: "object", Required: []string{"value"}, Const: []string{"type", "\"api-key\""}, Properties: []string{"type", "value"}}}}
@@ -1297,9 +1297,9 @@ type CustomTaskInProgressAttributesResponsePayload struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u CustomTaskInProgressAttributesResponsePayload) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONPayloadResponse, u.JSONPatchPayloadResponse)
+	return unionCustomTaskInProgressAttributesResponsePayload.Marshal(u.Raw, u.JSONPayloadResponse, u.JSONPatchPayloadResponse)
 }
 
 var unionCustomTaskInProgressAttributesResponsePayload = openapi.Union{Name: "CustomTaskInProgressAttributesResponsePayload", Discriminator: "type", Variants: []openapi.Variant{{Name: "JSONPayloadResponse", Tags: []string{"JSONPayloadResponse", "json"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json\""}, Properties: []string{"encoding_options", "type", "value"}}, {Name: "JSONPatchPayloadResponse", Tags: []string{"JSONPatchPayloadResponse", "json_patch"}, Type: "object", Required: []string{"type", "value"}, Const: []string{"type", "\"json_patch\""}, Properties: []string{"encoding_options", "type", "value"}}}}
@@ -1514,9 +1514,9 @@ type DeltaMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u DeltaMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionDeltaMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 var unionDeltaMessageContent = openapi.Union{Name: "DeltaMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
@@ -1684,9 +1684,9 @@ type FIMCompletionRequestStop struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u FIMCompletionRequestStop) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.StringList)
+	return unionFIMCompletionRequestStop.Marshal(u.Raw, u.String, u.StringList)
 }
 
 var unionFIMCompletionRequestStop = openapi.Union{Name: "FIMCompletionRequestStop", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "StringList", Type: "array"}}}
@@ -1795,9 +1795,9 @@ type FunctionCallArguments struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u FunctionCallArguments) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONMap, u.String)
+	return unionFunctionCallArguments.Marshal(u.Raw, u.JSONMap, u.String)
 }
 
 var unionFunctionCallArguments = openapi.Union{Name: "FunctionCallArguments", Variants: []openapi.Variant{{Name: "JSONMap", Type: "object"}, {Name: "String", Type: "string"}}}
@@ -1832,9 +1832,9 @@ type FunctionCallEntryArguments struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u FunctionCallEntryArguments) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONMap, u.String)
+	return unionFunctionCallEntryArguments.Marshal(u.Raw, u.JSONMap, u.String)
 }
 
 var unionFunctionCallEntryArguments = openapi.Union{Name: "FunctionCallEntryArguments", Variants: []openapi.Variant{{Name: "JSONMap", Type: "object"}, {Name: "String", Type: "string"}}}
@@ -2032,9 +2032,9 @@ type ImageURLChunkImageUrl struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ImageURLChunkImageUrl) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.ImageURL, u.String)
+	return unionImageURLChunkImageUrl.Marshal(u.Raw, u.ImageURL, u.String)
 }
 
 var unionImageURLChunkImageUrl = openapi.Union{Name: "ImageURLChunkImageUrl", Variants: []openapi.Variant{{Name: "ImageURL", Type: "object"}, {Name: "String", Type: "string"}}}
@@ -2068,9 +2068,9 @@ type InputEntriesItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u InputEntriesItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.MessageInputEntry, u.MessageOutputEntry, u.FunctionResultEntry, u.FunctionCallEntry, u.ToolExecutionEntry, u.AgentHandoffEntry)
+	return unionInputEntriesItem.Marshal(u.Raw, u.MessageInputEntry, u.MessageOutputEntry, u.FunctionResultEntry, u.FunctionCallEntry, u.ToolExecutionEntry, u.AgentHandoffEntry)
 }
 
 var unionInputEntriesItem = openapi.Union{Name: "InputEntriesItem", Variants: []openapi.Variant{{Name: "MessageInputEntry", Type: "object", Required: []string{"content", "role"}, Const: []string{"object", "\"entry\"", "type", "\"message.input\""}, Enum: []string{"role", "[\"assistant\",\"user\"]"}, Properties: []string{"completed_at", "content", "created_at", "id", "object", "prefix", "role", "type"}}, {Name: "MessageOutputEntry", Type: "object", Required: []string{"content"}, Const: []string{"object", "\"entry\"", "role", "\"assistant\"", "type", "\"message.output\""}, Properties: []string{"agent_id", "completed_at", "content", "created_at", "id", "model", "object", "role", "type"}}, {Name: "FunctionResultEntry", Type: "object", Required: []string{"result", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.result\""}, Properties: []string{"completed_at", "created_at", "id", "object", "result", "tool_call_id", "type"}}, {Name: "FunctionCallEntry", Type: "object", Required: []string{"arguments", "name", "tool_call_id"}, Const: []string{"object", "\"entry\"", "type", "\"function.call\""}, Properties: []string{"agent_id", "arguments", "completed_at", "confirmation_status", "created_at", "id", "model", "name", "object", "tool_call_id", "type"}}, {Name: "ToolExecutionEntry", Type: "object", Required: []string{"arguments", "name"}, Const: []string{"object", "\"entry\"", "type", "\"tool.execution\""}, Properties: []string{"agent_id", "arguments", "completed_at", "created_at", "id", "info", "model", "name", "object", "type"}}, {Name: "AgentHandoffEntry", Type: "object", Required: []string{"next_agent_id", "next_agent_name", "previous_agent_id", "previous_agent_name"}, Const: []string{"object", "\"entry\"", "type", "\"agent.handoff\""}, Properties: []string{"completed_at", "created_at", "id", "next_agent_id", "next_agent_name", "object", "previous_agent_id", "previous_agent_name", "type"}}}}
@@ -2091,9 +2091,9 @@ type JSONPatch struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u JSONPatch) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONPatchAppend, u.JSONPatchAdd, u.JSONPatchReplace, u.JSONPatchRemove)
+	return unionJSONPatch.Marshal(u.Raw, u.JSONPatchAppend, u.JSONPatchAdd, u.JSONPatchReplace, u.JSONPatchRemove)
 }
 
 var unionJSONPatch = openapi.Union{Name: "JSONPatch", Discriminator: "op", Variants: []openapi.Variant{{Name: "JSONPatchAppend", Tags: []string{"JSONPatchAppend", "append"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"append\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchAdd", Tags: []string{"JSONPatchAdd", "add"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"add\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchReplace", Tags: []string{"JSONPatchReplace", "replace"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"replace\""}, Properties: []string{"op", "path", "value"}}, {Name: "JSONPatchRemove", Tags: []string{"JSONPatchRemove", "remove"}, Type: "object", Required: []string{"op", "path", "value"}, Const: []string{"op", "\"remove\""}, Properties: []string{"op", "path", "value"}}}}
@@ -2157,9 +2157,9 @@ type JSONPatchAppendValue struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u JSONPatchAppendValue) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.EncryptedPatchValue)
+	return unionJSONPatchAppendValue.Marshal(u.Raw, u.String, u.EncryptedPatchValue)
 }
 
 var unionJSONPatchAppendValue = openapi.Union{Name: "JSONPatchAppendValue", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "EncryptedPatchValue", Type: "object"}}}
@@ -2199,9 +2199,9 @@ type JSONPatchPayloadValueResponse struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u JSONPatchPayloadValueResponse) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.JSONPatchList, u.String)
+	return unionJSONPatchPayloadValueResponse.Marshal(u.Raw, u.JSONPatchList, u.String)
 }
 
 var unionJSONPatchPayloadValueResponse = openapi.Union{Name: "JSONPatchPayloadValueResponse", Variants: []openapi.Variant{{Name: "JSONPatchList", Type: "array"}, {Name: "String", Type: "string"}}}
@@ -2296,9 +2296,9 @@ type MessageInputContentChunksItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageInputContentChunksItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk)
+	return unionMessageInputContentChunksItem.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk)
 }
 
 var unionMessageInputContentChunksItem = openapi.Union{Name: "MessageInputContentChunksItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}}}
@@ -2330,9 +2330,9 @@ type MessageInputEntryContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageInputEntryContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.MessageInputContentChunksItemList)
+	return unionMessageInputEntryContent.Marshal(u.Raw, u.String, u.MessageInputContentChunksItemList)
 }
 
 var unionMessageInputEntryContent = openapi.Union{Name: "MessageInputEntryContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "MessageInputContentChunksItemList", Type: "array"}}}
@@ -2387,9 +2387,9 @@ type MessageOutputContentChunksItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageOutputContentChunksItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
+	return unionMessageOutputContentChunksItem.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
 var unionMessageOutputContentChunksItem = openapi.Union{Name: "MessageOutputContentChunksItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}}}
@@ -2422,9 +2422,9 @@ type MessageOutputEntryContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageOutputEntryContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.MessageOutputContentChunksItemList)
+	return unionMessageOutputEntryContent.Marshal(u.Raw, u.String, u.MessageOutputContentChunksItemList)
 }
 
 var unionMessageOutputEntryContent = openapi.Union{Name: "MessageOutputEntryContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "MessageOutputContentChunksItemList", Type: "array"}}}
@@ -2490,9 +2490,9 @@ type MessageOutputEventContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u MessageOutputEventContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.OutputContentChunks)
+	return unionMessageOutputEventContent.Marshal(u.Raw, u.String, u.OutputContentChunks)
 }
 
 var unionMessageOutputEventContent = openapi.Union{Name: "MessageOutputEventContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "OutputContentChunks"}}}
@@ -2620,9 +2620,9 @@ type OutputContentChunks struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u OutputContentChunks) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
+	return unionOutputContentChunks.Marshal(u.Raw, u.TextChunk, u.ImageURLChunk, u.ToolFileChunk, u.DocumentURLChunk, u.ThinkChunk, u.ToolReferenceChunk)
 }
 
 var unionOutputContentChunks = openapi.Union{Name: "OutputContentChunks", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ImageURLChunk", Type: "object", Required: []string{"image_url"}, Const: []string{"type", "\"image_url\""}, Properties: []string{"image_url", "type"}}, {Name: "ToolFileChunk", Type: "object", Required: []string{"file_id", "tool"}, Const: []string{"type", "\"tool_file\""}, Properties: []string{"file_id", "file_name", "file_type", "tool", "type"}}, {Name: "DocumentURLChunk", Type: "object", Required: []string{"document_url"}, Const: []string{"type", "\"document_url\""}, Properties: []string{"document_name", "document_url", "type"}}, {Name: "ThinkChunk", Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}}}
@@ -2682,9 +2682,9 @@ type ReferenceChunkReferenceIdsItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ReferenceChunkReferenceIdsItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.Int64, u.String)
+	return unionReferenceChunkReferenceIdsItem.Marshal(u.Raw, u.Int64, u.String)
 }
 
 var unionReferenceChunkReferenceIdsItem = openapi.Union{Name: "ReferenceChunkReferenceIdsItem", Variants: []openapi.Variant{{Name: "Int64", Type: "number"}, {Name: "String", Type: "string"}}}
@@ -2879,9 +2879,9 @@ type StreamEventSsePayloadData struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u StreamEventSsePayloadData) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.WorkflowExecutionStartedResponse, u.WorkflowExecutionCompletedResponse, u.WorkflowExecutionFailedResponse, u.WorkflowExecutionCanceledResponse, u.WorkflowExecutionContinuedAsNewResponse, u.WorkflowTaskTimedOutResponse, u.WorkflowTaskFailedResponse, u.CustomTaskStartedResponse, u.CustomTaskInProgressResponse, u.CustomTaskCompletedResponse, u.CustomTaskFailedResponse, u.CustomTaskTimedOutResponse, u.CustomTaskCanceledResponse, u.ActivityTaskStartedResponse, u.ActivityTaskCompletedResponse, u.ActivityTaskRetryingResponse, u.ActivityTaskFailedResponse)
+	return unionStreamEventSsePayloadData.Marshal(u.Raw, u.WorkflowExecutionStartedResponse, u.WorkflowExecutionCompletedResponse, u.WorkflowExecutionFailedResponse, u.WorkflowExecutionCanceledResponse, u.WorkflowExecutionContinuedAsNewResponse, u.WorkflowTaskTimedOutResponse, u.WorkflowTaskFailedResponse, u.CustomTaskStartedResponse, u.CustomTaskInProgressResponse, u.CustomTaskCompletedResponse, u.CustomTaskFailedResponse, u.CustomTaskTimedOutResponse, u.CustomTaskCanceledResponse, u.ActivityTaskStartedResponse, u.ActivityTaskCompletedResponse, u.ActivityTaskRetryingResponse, u.ActivityTaskFailedResponse)
 }
 
 var unionStreamEventSsePayloadData = openapi.Union{Name: "StreamEventSsePayloadData", Variants: []openapi.Variant{{Name: "WorkflowExecutionStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowExecutionContinuedAsNewResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_EXECUTION_CONTINUED_AS_NEW\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "WorkflowTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"WORKFLOW_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskInProgressResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_IN_PROGRESS\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskTimedOutResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_TIMED_OUT\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "CustomTaskCanceledResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"CUSTOM_TASK_CANCELED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskStartedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_STARTED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskCompletedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_COMPLETED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskRetryingResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_RETRYING\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}, {Name: "ActivityTaskFailedResponse", Type: "object", Required: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}, Const: []string{"event_type", "\"ACTIVITY_TASK_FAILED\""}, Properties: []string{"attributes", "continued_run_id", "event_id", "event_timestamp", "event_type", "first_execution_run_id", "parent_workflow_exec_id", "root_workflow_exec_id", "schedule_id", "workflow_exec_id", "workflow_name", "workflow_run_id"}}}}
@@ -2911,9 +2911,9 @@ type StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.StreamEventSsePayload, u.StreamEventSseErrorData)
+	return unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent.Marshal(u.Raw, u.StreamEventSsePayload, u.StreamEventSseErrorData)
 }
 
 var unionStreamV1WorkflowsExecutionsExecutionIdStreamGetEvent = openapi.Union{Name: "StreamV1WorkflowsExecutionsExecutionIdStreamGetEvent", Variants: []openapi.Variant{{Name: "StreamEventSsePayload", Type: "object", Required: []string{"broker_sequence", "data", "stream", "workflow_context"}, Properties: []string{"broker_sequence", "data", "metadata", "stream", "timestamp", "workflow_context"}}, {Name: "StreamEventSseErrorData", Type: "object", Required: []string{"error", "reason"}, Properties: []string{"error", "reason"}}}}
@@ -2954,9 +2954,9 @@ type SystemMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u SystemMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.SystemMessageContentChunksList)
+	return unionSystemMessageContent.Marshal(u.Raw, u.String, u.SystemMessageContentChunksList)
 }
 
 var unionSystemMessageContent = openapi.Union{Name: "SystemMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "SystemMessageContentChunksList", Type: "array"}}}
@@ -2975,9 +2975,9 @@ type SystemMessageContentChunks struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u SystemMessageContentChunks) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ThinkChunk)
+	return unionSystemMessageContentChunks.Marshal(u.Raw, u.TextChunk, u.ThinkChunk)
 }
 
 var unionSystemMessageContentChunks = openapi.Union{Name: "SystemMessageContentChunks", Discriminator: "type", Variants: []openapi.Variant{{Name: "TextChunk", Tags: []string{"TextChunk", "text"}, Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ThinkChunk", Tags: []string{"ThinkChunk", "thinking"}, Type: "object", Required: []string{"thinking"}, Const: []string{"type", "\"thinking\""}, Properties: []string{"closed", "signature", "thinking", "type"}}}}
@@ -3039,9 +3039,9 @@ type ThinkChunkThinkingItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ThinkChunkThinkingItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.TextChunk, u.ToolReferenceChunk, u.ReferenceChunk)
+	return unionThinkChunkThinkingItem.Marshal(u.Raw, u.TextChunk, u.ToolReferenceChunk, u.ReferenceChunk)
 }
 
 var unionThinkChunkThinkingItem = openapi.Union{Name: "ThinkChunkThinkingItem", Variants: []openapi.Variant{{Name: "TextChunk", Type: "object", Required: []string{"text"}, Const: []string{"type", "\"text\""}, Properties: []string{"text", "type"}}, {Name: "ToolReferenceChunk", Type: "object", Required: []string{"title", "tool"}, Const: []string{"type", "\"tool_reference\""}, Properties: []string{"description", "favicon", "title", "tool", "type", "url"}}, {Name: "ReferenceChunk", Type: "object", Required: []string{"reference_ids"}, Const: []string{"type", "\"reference\""}, Properties: []string{"reference_ids", "type"}}}}
@@ -3129,9 +3129,9 @@ type ToolExecutionDeltaEventName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionDeltaEventName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionDeltaEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 var unionToolExecutionDeltaEventName = openapi.Union{Name: "ToolExecutionDeltaEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
@@ -3167,9 +3167,9 @@ type ToolExecutionDoneEventName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionDoneEventName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionDoneEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 var unionToolExecutionDoneEventName = openapi.Union{Name: "ToolExecutionDoneEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
@@ -3209,9 +3209,9 @@ type ToolExecutionEntryName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionEntryName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionEntryName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 var unionToolExecutionEntryName = openapi.Union{Name: "ToolExecutionEntryName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
@@ -3265,9 +3265,9 @@ type ToolExecutionStartedEventName struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolExecutionStartedEventName) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolExecutionStartedEventName.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 var unionToolExecutionStartedEventName = openapi.Union{Name: "ToolExecutionStartedEventName", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
@@ -3302,9 +3302,9 @@ type ToolFileChunkTool struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolFileChunkTool) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolFileChunkTool.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 var unionToolFileChunkTool = openapi.Union{Name: "ToolFileChunkTool", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
@@ -3343,9 +3343,9 @@ type ToolMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionToolMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 var unionToolMessageContent = openapi.Union{Name: "ToolMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
@@ -3386,9 +3386,9 @@ type ToolReferenceChunkTool struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ToolReferenceChunkTool) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.BuiltInConnectors, u.String)
+	return unionToolReferenceChunkTool.Marshal(u.Raw, u.BuiltInConnectors, u.String)
 }
 
 var unionToolReferenceChunkTool = openapi.Union{Name: "ToolReferenceChunkTool", Variants: []openapi.Variant{{Name: "BuiltInConnectors", Type: "string"}, {Name: "String", Type: "string"}}}
@@ -3467,9 +3467,9 @@ type UserMessageContent struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u UserMessageContent) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.ContentChunkList)
+	return unionUserMessageContent.Marshal(u.Raw, u.String, u.ContentChunkList)
 }
 
 var unionUserMessageContent = openapi.Union{Name: "UserMessageContent", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "ContentChunkList", Type: "array"}}}
@@ -3509,9 +3509,9 @@ type ValidationErrorLocItem struct {
 	Raw json.RawMessage
 }
 
-// MarshalJSON writes the first variant that is set, else Raw (null when empty).
+// MarshalJSON writes the first variant that is set, with the tags that name it, else Raw (null when empty).
 func (u ValidationErrorLocItem) MarshalJSON() ([]byte, error) {
-	return openapi.MarshalUnion(u.Raw, u.String, u.Int64)
+	return unionValidationErrorLocItem.Marshal(u.Raw, u.String, u.Int64)
 }
 
 var unionValidationErrorLocItem = openapi.Union{Name: "ValidationErrorLocItem", Variants: []openapi.Variant{{Name: "String", Type: "string"}, {Name: "Int64", Type: "number"}}}

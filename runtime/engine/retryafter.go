@@ -99,7 +99,8 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 // request, which the caller checks against the max server delay and the
 // context deadline when bounded is true (Retry-After and x-acs-retry-after;
 // x-amz-retry-after is clamped to t + 5 s instead). A later header in the
-// service's list wins over an earlier one.
+// service's list wins over an earlier one. An HTTP-date Retry-After is
+// measured from the response's Date when valid, else from now (serverNow).
 func ServerDelay(h http.Header, headers []string, t time.Duration, now time.Time) (d, requested time.Duration, from string, bounded bool) {
 	d = t
 	for _, name := range headers {
@@ -113,7 +114,7 @@ func ServerDelay(h http.Header, headers []string, t time.Duration, now time.Time
 				d, requested, from, bounded = max(t, min(ms, satAdd(t, amzRetryAfterSlack))), ms, HeaderAmzRetryAfter, false
 			}
 		case strings.EqualFold(name, HeaderRetryAfter):
-			if v, ok := parseRetryAfter(v, now); ok {
+			if v, ok := parseRetryAfter(v, serverNow(h, now)); ok {
 				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
 			}
 		case strings.EqualFold(name, HeaderACSRetryAfter):
@@ -123,6 +124,20 @@ func ServerDelay(h http.Header, headers []string, t time.Duration, now time.Time
 		}
 	}
 	return d, requested, from, bounded
+}
+
+// serverNow is the time an HTTP-date Retry-After is measured from: the
+// response's Date when it is a valid HTTP-date (an origin server with a
+// clock sends one, RFC 9110 §6.6.1; the Retry-After date is on that clock,
+// §10.2.3), so a server clock ahead of or behind the client's does not
+// lengthen or cancel the wait; else the client's now.
+func serverNow(h http.Header, now time.Time) time.Time {
+	if v := HeaderGet(h, "Date"); v != "" {
+		if t, err := http.ParseTime(strings.TrimSpace(v)); err == nil {
+			return t
+		}
+	}
+	return now
 }
 
 // satAdd returns a + b for non-negative durations, saturating at the largest

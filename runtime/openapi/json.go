@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -186,6 +187,86 @@ func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
 	return json.Marshal(raw)
 }
 
+// Marshal is a generated union's MarshalJSON: it writes what
+// [MarshalUnion] writes and then, when the variant written (variants[i] is
+// the field of u.Variants[i]) is a JSON object, fills in the tags that tell
+// the server which variant it is, where the value leaves them out or at a
+// zero value ("", 0, false, null): each of the variant's Const pairs, and
+// u.Discriminator with the variant's tag (a mapping key before the
+// schema's own name, OpenAPI 3.0 §4.7.25). A member left out is written
+// first; one the caller set to another value is kept. Without it a
+// variant's optional const tag (Mistral's UserMessage "role") was not
+// sent, or a one-value enum tag went out as 0 (Discord's components), and
+// the server could not tell the variants apart (second new-user trial
+// F11). It returns encoding/json's error.
+func (u *Union) Marshal(raw json.RawMessage, variants ...any) ([]byte, error) {
+	for i, v := range variants {
+		if rv := reflect.ValueOf(v); v == nil || rv.Kind() == reflect.Pointer && rv.IsNil() {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil || i >= len(u.Variants) || len(b) == 0 || b[0] != '{' {
+			return b, err
+		}
+		vr := &u.Variants[i]
+		for j := 0; j+1 < len(vr.Const); j += 2 {
+			b = fillMember(b, vr.Const[j], vr.Const[j+1])
+		}
+		if tag, ok := vr.tag(); ok && u.Discriminator != "" {
+			q, _ := json.Marshal(tag) // a string always encodes
+			b = fillMember(b, u.Discriminator, string(q))
+		}
+		return b, nil
+	}
+	return json.Marshal(raw)
+}
+
+// tag returns the discriminator value that names v: its first tag other
+// than its own name (a mapping key), else its name when that is a tag.
+func (v *Variant) tag() (string, bool) {
+	for _, t := range v.Tags {
+		if t != v.Name {
+			return t, true
+		}
+	}
+	return v.Name, len(v.Tags) > 0
+}
+
+// fillMember returns the compact JSON object b with member name set to
+// value (JSON text) when b leaves it out (written first) or holds a zero
+// value ("", 0, false, null) there; else b unchanged.
+func fillMember(b []byte, name, value string) []byte {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return b
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return b
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return b
+		}
+		if k != name {
+			continue
+		}
+		switch string(v) {
+		case `""`, "0", "false", "null":
+			end := int(dec.InputOffset())
+			return slices.Concat(b[:end-len(v)], []byte(value), b[end:])
+		}
+		return b
+	}
+	key, _ := json.Marshal(name) // a string always encodes
+	member := string(key) + ":" + value
+	if len(b) > 2 {
+		member += ","
+	}
+	return slices.Concat(b[:1], []byte(member), b[1:])
+}
+
 // Unmarshal is a generated union's UnmarshalJSON: it sets *raw to a copy of
 // b and every variant field dsts[i] (a **T, as for [Union.DecodeInto]) to
 // nil, then decodes b into the one variant DecodeInto chooses. One shared
@@ -241,6 +322,10 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 	if string(b) == "null" || len(u.Variants) == 0 {
 		return -1, nil
 	}
+	if deeperThan(b, MaxUnionDepth) {
+		return -1, &UnionError{Union: u.Name, Raw: append(json.RawMessage(nil), b...),
+			Tried: []string{"nested more than " + strconv.Itoa(MaxUnionDepth) + " arrays and objects deep (openapi.MaxUnionDepth)"}}
+	}
 	kind := jsonKind(b)
 	var obj map[string]json.RawMessage
 	if kind == JSONObject {
@@ -248,7 +333,9 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 			return -1, err
 		}
 	}
-	fail := &UnionError{Union: u.Name, Raw: append(json.RawMessage(nil), b...)}
+	// fail.Raw is copied only when fail is returned: a union that decodes
+	// copies nothing here.
+	fail := &UnionError{Union: u.Name}
 	// named: the object names a discriminator value no member is tagged
 	// with; only untagged members (inline schemas, which no value can name)
 	// may still take it, and if none does it sets no member.
@@ -264,6 +351,7 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 					}
 					if err := decoders[i](b); err != nil {
 						fail.Tried = append(fail.Tried, fmt.Sprintf("%s (discriminator %s=%q): %v", v.Name, u.Discriminator, tag, err))
+						fail.Raw = append(json.RawMessage(nil), b...)
 						return -1, fail
 					}
 					return i, nil
@@ -310,7 +398,35 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 	if named {
 		return -1, nil
 	}
+	fail.Raw = append(json.RawMessage(nil), b...)
 	return -1, fail
+}
+
+// deeperThan reports whether the JSON value b nests arrays and objects
+// more than limit deep (brackets inside strings do not count). One pass,
+// no allocation.
+func deeperThan(b []byte, limit int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // reject returns why v cannot be the JSON value of the given kind (obj is
@@ -449,3 +565,13 @@ func ConstText(v, only string) ([]byte, error) {
 	}
 	return []byte(v), nil
 }
+
+// MaxUnionDepth is how many arrays and objects deep a JSON value a union
+// decodes may nest. encoding/json hands each union's UnmarshalJSON its
+// value's bytes and each union decodes them again, so a value nested d
+// unions deep costs d passes over its bytes (second new-user trial F10: a
+// 16 KB "any JSON value" nested 8,000 deep took 13 s and 586 MB, deeper
+// ones overflowed the stack). With the bound, a union decodes a value in at
+// most MaxUnionDepth passes; a deeper one is refused by the outermost union
+// with a *UnionError, which the call returns in a *runtime.DecodeError.
+const MaxUnionDepth = 64

@@ -439,3 +439,46 @@ func TestUnionDecodeNoVariants(t *testing.T) {
 		require.Equal(t, -1, i, b)
 	}
 }
+
+// TestUnionMarshalWritesTags: Union.Marshal writes the set variant as
+// MarshalUnion does, then gives it the tags it must carry that the value
+// left out or at its zero value: each Const pair, and the discriminator
+// value naming the variant (a mapping key before the schema's own name).
+// A tag the caller set to another value is kept (trial F11).
+func TestUnionMarshalWritesTags(t *testing.T) {
+	u := &Union{Name: "Msg", Discriminator: "role", Variants: []Variant{
+		{Name: "User", Tags: []string{"User", "user"}, Const: []string{"role", `"user"`}},
+		{Name: "Tool", Tags: []string{"Tool", "tool"}},
+		{Name: "Row", Const: []string{"type", "1", "kind", `"row"`}},
+		{Name: "Text"},
+	}}
+	type user struct {
+		Content string `json:"content"`
+		Role    string `json:"role,omitempty"`
+	}
+	type row struct {
+		Kind string `json:"kind"`
+		Type int    `json:"type"`
+		ID   int    `json:"id,omitempty"`
+	}
+	text := "plain"
+	for _, c := range []struct {
+		variants []any
+		want     string
+	}{
+		{[]any{&user{Content: "hi"}, (*user)(nil), (*row)(nil), (*string)(nil)}, `{"role":"user","content":"hi"}`},
+		{[]any{(*user)(nil), &user{Content: "x"}, (*row)(nil), (*string)(nil)}, `{"role":"tool","content":"x"}`},
+		{[]any{(*user)(nil), &user{Content: "x", Role: "mine"}, (*row)(nil), (*string)(nil)}, `{"content":"x","role":"mine"}`},
+		{[]any{(*user)(nil), (*user)(nil), &row{}, (*string)(nil)}, `{"kind":"row","type":1}`},
+		{[]any{(*user)(nil), (*user)(nil), &row{ID: 7}, (*string)(nil)}, `{"kind":"row","type":1,"id":7}`},
+		{[]any{(*user)(nil), (*user)(nil), (*row)(nil), &text}, `"plain"`},
+		{[]any{(*user)(nil), (*user)(nil), (*row)(nil), (*string)(nil)}, `null`},
+	} {
+		b, err := u.Marshal(nil, c.variants...)
+		require.NoError(t, err)
+		require.Equal(t, c.want, string(b))
+	}
+	b, err := (&Union{Name: "E"}).Marshal(json.RawMessage(`{"a":1}`))
+	require.NoError(t, err)
+	require.Equal(t, `{"a":1}`, string(b))
+}

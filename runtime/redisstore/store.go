@@ -41,7 +41,9 @@
 // (disconnected, or its subscription broke) catches up at its next resync,
 // within ResyncInterval (default 2 s) of Redis being reachable again.
 // Windows are keyed by the throttle identity ([runtime.Options.ThrottleIdentity]),
-// which a client that shares windows must set.
+// which a client that shares windows must set, scoped by the runtime to the
+// client's service and endpoint host: one Store shares the windows of many
+// services without one blocking another.
 //
 // Host clocks are not trusted: a window's end is computed by Redis, as its
 // own TIME plus the time left that the server reported, and each Store maps

@@ -306,3 +306,34 @@ func TestDownloadFileReadsItsHeaders(t *testing.T) {
 		t.Fatalf("got %v, %v", out, err)
 	}
 }
+
+// Trial F1: a union path parameter that would render empty ("/connectors//tools")
+// and a required union body with no variant set (sent as nothing) are refused
+// before the first attempt, as a "" string and a nil pointer are; a set union
+// is sent as its variant.
+func TestEmptyUnionsAreRefused(t *testing.T) {
+	c, got := serve(t, func(w http.ResponseWriter) { w.WriteHeader(204) })
+	empty, name := "", "a"
+	body := CallConnectorInputBody{CallConnectorInputBodyVariant1: &CallConnectorInputBodyVariant1{Name: "n"}}
+	for _, tc := range []struct {
+		in   *CallConnectorInput
+		want string
+	}{
+		{&CallConnectorInput{Body: body}, "wire: CallConnector: 1 validation error(s) found. - empty path parameter, CallConnectorInput.Ref."},
+		{&CallConnectorInput{Ref: CallConnectorRef{String: &empty}, Body: body}, "wire: CallConnector: 1 validation error(s) found. - empty path parameter, CallConnectorInput.Ref."},
+		{&CallConnectorInput{Ref: CallConnectorRef{String: &name}}, "wire: CallConnector: 1 validation error(s) found. - missing required field, CallConnectorInput.Body."},
+	} {
+		_, err := c.CallConnector(context.Background(), tc.in)
+		var invalid *runtime.InvalidParamsError
+		if !errors.As(err, &invalid) || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
+	}
+	if len(*got) != 0 {
+		t.Fatalf("%d requests sent", len(*got))
+	}
+	if _, err := c.CallConnector(context.Background(), &CallConnectorInput{Ref: CallConnectorRef{String: &name}, Body: body}); err != nil {
+		t.Fatal(err)
+	}
+	check(t, *got, wireRequest{line: "POST /v1/connectors/a/tools", headers: []string{"Content-Type: application/json"}, body: `{"name":"n"}`})
+}

@@ -23,7 +23,7 @@ const pathValue = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
 func TestPrismRoundTrips(t *testing.T) {
 	endpoint := testserver.StartPrism(t, os.Getenv("RETRYGEN_PRISM_SPEC"), testserver.PrismDynamicArgs...)
 	rec := &testserver.BodyRecorder{Base: testserver.PrismTransport(t, nil)}
-	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithApiKey("prism"), WithBearerToken("prism"), WithAPIKey("prism"))
+	c, err := New(endpoint, func(o *Options) { o.HTTPClient = &http.Client{Transport: rec} }, WithApiKey("prism"), WithAdminApiKey("prism"), WithDashboardUserContextAuth("prism"))
 	if err != nil {
 		t.Fatal(err)
 	}
