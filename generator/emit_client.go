@@ -142,7 +142,7 @@ func emitClient(f *jen.File, svc *Service, pkg string) error {
 	if err != nil {
 		return err
 	}
-	f.Comment("service holds what the spec's x-retry extension declares.")
+	f.Comment("service holds the retry settings: the spec's x-retry extension, or what retrygen derives without one.")
 	f.Var().Id("service").Op("=").Add(lit)
 	return nil
 }

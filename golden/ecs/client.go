@@ -91,7 +91,7 @@ const Server1Default = "https://ecs.aliyuncs.com"
 // Source: #/servers/0
 const DefaultServerURL = "https://ecs.aliyuncs.com"
 
-// service holds what the spec's x-retry extension declares.
+// service holds the retry settings: the spec's x-retry extension, or what retrygen derives without one.
 var service = runtime.Service{
 	Name:               "ECS-like Compute Service",
 	PackageName:        "ecs",

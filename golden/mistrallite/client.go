@@ -179,7 +179,7 @@ func WithDashboardUserContextAuth(key string) func(*Options) {
 	}
 }
 
-// service holds what the spec's x-retry extension declares.
+// service holds the retry settings: the spec's x-retry extension, or what retrygen derives without one.
 var service = runtime.Service{
 	Name:               "Mistral AI API",
 	PackageName:        "mistrallite",

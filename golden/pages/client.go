@@ -96,7 +96,7 @@ const Server1Default = "https://api.example.com"
 // Source: #/servers/0
 const DefaultServerURL = "https://api.example.com"
 
-// service holds what the spec's x-retry extension declares.
+// service holds the retry settings: the spec's x-retry extension, or what retrygen derives without one.
 var service = runtime.Service{
 	Name:               "Pages",
 	PackageName:        "pages",

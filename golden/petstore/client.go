@@ -93,7 +93,7 @@ const Server1Default = "https://petstore.example.com/v1"
 // Source: #/servers/0
 const DefaultServerURL = "https://petstore.example.com/v1"
 
-// service holds what the spec's x-retry extension declares.
+// service holds the retry settings: the spec's x-retry extension, or what retrygen derives without one.
 var service = runtime.Service{
 	Name:        "Swagger Petstore",
 	PackageName: "petstore",

@@ -331,7 +331,7 @@ func ServerURL(vars map[string]string) string {
 	return openapi.ExpandServerURL("http://sqs.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
 }
 
-// service holds what the spec's x-retry extension declares.
+// service holds the retry settings: the spec's x-retry extension, or what retrygen derives without one.
 var service = runtime.Service{
 	Name:               "Amazon Simple Queue Service",
 	PackageName:        "sqs",
