@@ -178,13 +178,11 @@ func (u *Union) DecodeInto(b []byte, dsts ...any) (int, error) {
 // (the value as received; JSON null when empty), with encoding/json. One
 // shared encoder instead of a switch per union keeps a client with
 // thousands of unions small (issue 24). It returns encoding/json's error.
+// Generated unions call [Union.Marshal], which writes the same and adds the
+// variant's tags; MarshalUnion is that without a Union (no tags to add).
 func MarshalUnion(raw json.RawMessage, variants ...any) ([]byte, error) {
-	for _, v := range variants {
-		if rv := reflect.ValueOf(v); v != nil && !(rv.Kind() == reflect.Pointer && rv.IsNil()) {
-			return json.Marshal(v)
-		}
-	}
-	return json.Marshal(raw)
+	var none Union
+	return none.Marshal(raw, variants...)
 }
 
 // Marshal is a generated union's MarshalJSON: it writes what
