@@ -92,7 +92,12 @@ func TestRefusedEndpointSaysWhy(t *testing.T) {
 		{"https://x/%zz", `endpoint "https://x/%zz": invalid URL escape "%zz"`},
 		{" http://x", `endpoint " http://x": has leading or trailing space`},
 		{"http://x\n", `endpoint "http://x\n": has leading or trailing space`},
-		{"https://u:SECRET@x/%zz?api_key=SECRET&b", `endpoint "https://REDACTED@x/%zz?api_key=REDACTED&b": invalid URL escape "%zz"`},
+		{"https://u:SECRET@x/%zz?api_key=SECRET&b", `endpoint "https://REDACTED@x/%zz?api_key=REDACTED&b": does not parse as a URL (its userinfo is not shown)`},
+		// A password holding "#" or "/" and a fragment never show (review:
+		// the userinfo was looked for before the first "#" or "/" only).
+		{"http://u:s#cret@h/%zz", `endpoint "http://REDACTED@h/%zz": does not parse as a URL (its userinfo is not shown)`},
+		{"http://u:p/w@h:x/", `endpoint "http://REDACTED@h:x/": does not parse as a URL (its userinfo is not shown)`},
+		{"https://x/%zz#access_token=SECRET", `endpoint "https://x/%zz#REDACTED": invalid URL escape "%zz"`},
 		{"http://x:99999/", `endpoint "http://x:99999/": port 99999 is outside 1–65535`},
 		{"http://x:0/", `endpoint "http://x:0/": port 0 is outside 1–65535`},
 		{"ftp://x/", `endpoint "ftp://x/": must be an absolute http or https URL`},

@@ -62,27 +62,26 @@ func redactQuery(q string) string {
 	return b.String()
 }
 
-// redactUnparsed is redactURL for a string url.Parse refuses.
+// redactUnparsed is redactURL for a string url.Parse refuses. Where the
+// parse failed is unknown, so it assumes the worst: everything between the
+// scheme's "://" (or the start) and the last "@" of the whole string is
+// userinfo (a password may hold "#", "?" or "/"), and a fragment is
+// REDACTED whole (it may carry a token).
 func redactUnparsed(s string) string {
-	rest, fragment, hasFragment := strings.Cut(s, "#")
-	rest, query, hasQuery := strings.Cut(rest, "?")
-	if i := strings.Index(rest, "://"); i >= 0 {
-		authority := rest[i+3:]
-		end := strings.IndexByte(authority, '/')
-		if end < 0 {
-			end = len(authority)
-		}
-		if at := strings.LastIndexByte(authority[:end], '@'); at >= 0 {
-			rest = rest[:i+3] + redacted + authority[at:]
-		}
-	} else if at := strings.LastIndexByte(rest, '@'); at >= 0 && !strings.Contains(rest[:at], "/") {
-		rest = redacted + rest[at:] // "user:pass@host" without a scheme
+	start := 0
+	if i := strings.Index(s, "://"); i >= 0 {
+		start = i + 3
 	}
+	if at := strings.LastIndexByte(s, '@'); at >= start {
+		s = s[:start] + redacted + s[at:]
+	}
+	rest, _, hasFragment := strings.Cut(s, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
 	if hasQuery {
 		rest += "?" + redactQuery(query)
 	}
 	if hasFragment {
-		rest += "#" + fragment
+		rest += "#" + redacted
 	}
 	return rest
 }

@@ -76,6 +76,11 @@ func parseEndpoint(s string) (*endpoint, error) {
 		if ue, ok := errors.AsType[*url.Error](err); ok {
 			reason = ue.Err.Error() // without the URL, quoted redacted here
 		}
+		if strings.Contains(s, "@") {
+			// The parser's reason may quote a piece of the userinfo
+			// (`invalid port ":s3cret"`); say only that it does not parse.
+			reason = "does not parse as a URL (its userinfo is not shown)"
+		}
 		return nil, fmt.Errorf("endpoint %q: %s", redactURL(s), reason)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
