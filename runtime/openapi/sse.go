@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"iter"
 	"math"
@@ -191,11 +192,15 @@ type EventStream[T any] struct {
 	anchored  bool
 	// cause is the read error of the latest reconnect, until its first
 	// event is checked; firstIDs are the first delivered ID of every
-	// connection, recent the latest delivered IDs (a ring of recentIDs).
+	// connection, recent the latest delivered IDs (a ring of recentIDs),
+	// each kept as its 64-bit hash with seed (an ID may be as long as an
+	// event, MaxEventSize: 256 of them kept whole could hold gigabytes).
 	cause      error
 	newConn    bool
-	firstIDs   []string
-	recent     []string
+	seed       maphash.Seed
+	seeded     bool
+	firstIDs   []uint64
+	recent     []uint64
 	recentNext int
 	// resumedFrom is the Last-Event-ID the latest reconnect sent.
 	resumedFrom string
@@ -354,24 +359,35 @@ func (s *EventStream[T]) deliver() error {
 		if !s.dispatchID {
 			return &StreamCutError{Delivered: s.delivered, LastEventID: s.resumedFrom, Reconnected: true, Err: cause}
 		}
-		if slices.Contains(s.firstIDs, s.lastID) || slices.Contains(s.recent, s.lastID) {
+		if h := s.idHash(); slices.Contains(s.firstIDs, h) || slices.Contains(s.recent, h) {
 			return &StreamCutError{Delivered: s.delivered, LastEventID: s.resumedFrom, Reconnected: true, ID: s.lastID, Err: cause}
 		}
 	}
 	s.delivered++
 	s.anchored = s.dispatchID
 	if s.dispatchID {
+		h := s.idHash()
 		if s.newConn {
-			s.firstIDs, s.newConn = append(s.firstIDs, s.lastID), false
+			s.firstIDs, s.newConn = append(s.firstIDs, h), false
 		}
 		if len(s.recent) < recentIDs {
-			s.recent = append(s.recent, s.lastID)
+			s.recent = append(s.recent, h)
 		} else {
-			s.recent[s.recentNext] = s.lastID
+			s.recent[s.recentNext] = h
 			s.recentNext = (s.recentNext + 1) % recentIDs
 		}
 	}
 	return nil
+}
+
+// idHash returns the hash of lastID that firstIDs and recent hold. Two IDs
+// with one hash (a chance of 2^-64 per pair) end the stream with a
+// *StreamCutError, never deliver an event twice.
+func (s *EventStream[T]) idHash() uint64 {
+	if !s.seeded {
+		s.seed, s.seeded = maphash.MakeSeed(), true
+	}
+	return maphash.String(s.seed, s.lastID)
 }
 
 // reset starts parsing a new connection: the partial line and event are
