@@ -77,6 +77,7 @@ func (c *conv31) rewrite(n *yaml.Node, path []string, recursive []string) {
 	case yaml.MappingNode:
 		if mapValue(n, "$ref") != nil && isSchemaPosition(path) {
 			refSiblingsToAllOf(n)
+			c.warnIgnoredRefSiblings(n, path)
 		}
 		if v := mapValue(n, "$recursiveAnchor"); v != nil && v.Value == "true" {
 			recursive = append(recursive[:len(recursive):len(recursive)], pointer(path...))
@@ -168,6 +169,31 @@ var refSiblingKeywords = map[string]bool{
 	"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
 	"items": true, "prefixItems": true, "allOf": true, "oneOf": true, "anyOf": true, "not": true,
 	"enum": true, "const": true, "minProperties": true, "maxProperties": true, "unevaluatedProperties": true,
+}
+
+// refSiblingAnnotations are the keywords beside a $ref that annotate it
+// (JSON Schema 2020-12 §7.7, OpenAPI 3.1's example, xml, externalDocs,
+// discriminator and 3.0's nullable, which the loader reads beside a $ref).
+var refSiblingAnnotations = map[string]bool{
+	"$ref": true, "description": true, "title": true, "default": true, "examples": true, "example": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true, "externalDocs": true,
+	"xml": true, "discriminator": true, "nullable": true, "$id": true, "$schema": true, "$anchor": true,
+	"$dynamicAnchor": true, "$recursiveAnchor": true, "$defs": true,
+}
+
+// warnIgnoredRefSiblings warns, at its place, of each keyword left beside
+// the $ref of n (after refSiblingsToAllOf) that is neither an annotation
+// nor an x- extension: 3.1 applies it with the $ref, the generated client
+// does not (type, format, maxLength, …), so it is named, not dropped
+// without a word.
+func (c *conv31) warnIgnoredRefSiblings(n *yaml.Node, path []string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i].Value
+		if refSiblingAnnotations[k] || k == "allOf" || strings.HasPrefix(k, "x-") { // allOf: the rewrite's own
+			continue
+		}
+		c.d.warnf(pointer(append(path[:len(path):len(path)], k)...), "%q beside a $ref is not applied: the generated client uses the referenced schema alone (it models properties, items, enum, const and the other object and list keywords beside a $ref)", k)
+	}
 }
 
 // refSiblingsToAllOf rewrites the schema mapping n, which holds a $ref,
