@@ -363,7 +363,18 @@ type call struct {
 
 // hotCallBytes is how much of a call an event reads: the call's own
 // fields and the first lines of its state machine.
-var hotCallBytes = unsafe.Offsetof(call{}.rc) + 192
+const hotCallBytes = unsafe.Offsetof(call{}.rc) + 192
+
+// hotClientBytes is how much of a runtime.Client prefetch reads.
+const hotClientBytes = 128
+
+// The reads of prefetch stay inside their objects: these fail to compile
+// (a negative array length) when call or runtime.Client shrinks below what
+// is read (review: readLines would read past the object).
+var (
+	_ [unsafe.Sizeof(call{}) - hotCallBytes]byte
+	_ [unsafe.Sizeof(runtime.Client{}) - hotClientBytes]byte
+)
 
 // run is one mode's simulation of a scenario.
 type run struct {
@@ -658,7 +669,7 @@ func (r *run) prefetch() {
 		sum += readLines(unsafe.Pointer(cl), unsafe.Sizeof(*cl))
 	}
 	for _, cl := range clients {
-		sum += readLines(unsafe.Pointer(cl.rc), 128)
+		sum += readLines(unsafe.Pointer(cl.rc), hotClientBytes)
 	}
 	for _, cl := range clients {
 		sum += uintptr(cl.rc.RetryQuota().Balance())
