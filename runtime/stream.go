@@ -397,6 +397,8 @@ func (s *Stream) finish(err error) {
 // output's fields with it, as Client.Do's decoder does for a decoded body.
 // A decode error closes the stream, ends the call with it and is returned
 // as Do returns a decoder's: an *OperationError around a *DecodeError.
+// Without a response (the stream was never opened) it runs nothing and
+// returns nil.
 func (s *Stream) DecodeHeaders(decode func(*http.Response) error) error {
 	s.mu.Lock()
 	resp := s.resp

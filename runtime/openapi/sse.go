@@ -110,10 +110,11 @@ type StreamCutError struct {
 	// LastEventID is the stream's last event ID when it broke off.
 	LastEventID string
 	// Reconnected is true when the stream was reconnected with
-	// Last-Event-ID and the server's first event was the problem: ID is the
-	// repeated event ID, "" when the event carried no id field.
+	// Last-Event-ID and the server's first event was the problem.
 	Reconnected bool
-	ID          string
+	// ID is the event ID the server sent again after the reconnect; "" when
+	// that event carried no id field or the stream was not reconnected.
+	ID string
 	// Err is the read error that cut the stream.
 	Err error
 }
@@ -144,6 +145,8 @@ const recentIDs = 256
 // others do; errors.As still finds an [*EventDecodeError] or an
 // [*EventTooLargeError] inside.
 type ErrorWrapper interface {
+	// WrapError returns err wrapped so that errors.Is and errors.As still
+	// find err inside; never nil for a non-nil err.
 	WrapError(err error) error
 }
 
