@@ -3,7 +3,7 @@ package openapi
 import (
 	"errors"
 	"fmt"
-	"strings"
+	"strconv"
 	"time"
 )
 
@@ -27,16 +27,33 @@ func DateOf(t time.Time) Date {
 // two-digit month and day, a day that exists in that month. It returns an
 // error quoting s otherwise.
 func ParseDate(s string) (Date, error) {
-	t, err := time.Parse(time.DateOnly, s)
-	if err != nil || len(s) != len(time.DateOnly) {
-		var pe *time.ParseError
-		if len(s) == len(time.DateOnly) && errors.As(err, &pe) && strings.HasPrefix(pe.Message, ": ") && strings.HasSuffix(pe.Message, "out of range") {
-			// The shape is right; the month or day does not exist.
-			return Date{}, fmt.Errorf("openapi: date %q does not exist (%s)", s, pe.Message[2:])
-		}
+	if len(s) != len(time.DateOnly) || s[4] != '-' || s[7] != '-' {
 		return Date{}, fmt.Errorf("openapi: date %q is not YYYY-MM-DD", s)
 	}
-	return DateOf(t), nil
+	y, errY := digits(s[:4])
+	m, errM := digits(s[5:7])
+	d, errD := digits(s[8:])
+	if errY != nil || errM != nil || errD != nil {
+		return Date{}, fmt.Errorf("openapi: date %q is not YYYY-MM-DD", s)
+	}
+	switch {
+	case m < 1 || m > 12:
+		return Date{}, fmt.Errorf("openapi: date %q does not exist (month out of range)", s)
+	case d < 1 || time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Day() != d:
+		return Date{}, fmt.Errorf("openapi: date %q does not exist (day out of range)", s)
+	}
+	return Date{Year: y, Month: time.Month(m), Day: d}, nil
+}
+
+// digits returns the value of s, which holds only ASCII digits, else an
+// error (strconv.Atoi alone accepts a sign).
+func digits(s string) (int, error) {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, errors.New("not a digit")
+		}
+	}
+	return strconv.Atoi(s)
 }
 
 // String returns d as YYYY-MM-DD.
