@@ -825,7 +825,7 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 func callsJSON(op *Operation) bool {
 	linked := op.Pagination != nil && op.Pagination.Style == PageLink && len(op.Pagination.NextLink) == 0
 	return (op.OutputBody == OutputSelf || op.OutputBody == OutputJSONField) && len(op.ResponseHeaders) == 0 && !linked &&
-		op.OutputBody != OutputStreamField && (op.Stream == nil || !op.Stream.Only)
+		(op.Stream == nil || !op.Stream.Only)
 }
 
 // jsonTarget renders what op's JSON body decodes into: out, or &out.Body.

@@ -74,8 +74,9 @@ func ParseACSRetryAfter(v string) (time.Duration, bool) {
 // HTTP-date in any of its three forms (IMF-fixdate/RFC 1123, RFC 850,
 // asctime). A date in the past gives 0. A delta that overflows
 // time.Duration gives the largest Duration ("too long", never negative).
-// ok is false for an empty or malformed value.
-func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+// ok is false for an empty or malformed value. clock is called only for an
+// HTTP-date (ServerDelay's reads the response's Date header).
+func parseRetryAfter(v string, clock func() time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
@@ -87,6 +88,7 @@ func parseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	if err != nil {
 		return 0, false
 	}
+	now := clock()
 	if !t.After(now) {
 		return 0, true
 	}
@@ -114,7 +116,7 @@ func ServerDelay(h http.Header, headers []string, t time.Duration, now time.Time
 				d, requested, from, bounded = max(t, min(ms, satAdd(t, amzRetryAfterSlack))), ms, HeaderAmzRetryAfter, false
 			}
 		case strings.EqualFold(name, HeaderRetryAfter):
-			if v, ok := parseRetryAfter(v, serverNow(h, now)); ok {
+			if v, ok := parseRetryAfter(v, func() time.Time { return serverNow(h, now) }); ok {
 				d, requested, from, bounded = max(t, v), v, HeaderRetryAfter, true
 			}
 		case strings.EqualFold(name, HeaderACSRetryAfter):

@@ -34,7 +34,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"garbage is malformed", "soon", 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, ok := parseRetryAfter(tc.value, now)
+			d, ok := parseRetryAfter(tc.value, func() time.Time { return now })
 			require.Equal(t, tc.ok, ok)
 			require.Equal(t, tc.want, d)
 			require.GreaterOrEqual(t, d, time.Duration(0), "never negative")

@@ -257,7 +257,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // so no file's reader is read after Close returns; but for a writer in a
 // file's Read (a stalled reader), which Close does not wait for (that
 // could last forever): it stops when that Read returns, reading nothing
-// more. Reads after Close fail with io.ErrClosedPipe.
+// more. Reads after Close fail with io.ErrClosedPipe. Close, Read and Seek
+// must not run at the same time (the runtime calls them in turn: the
+// transport closes an attempt's body before the next attempt rewinds it);
+// close a body handed to a call only once the call has returned.
 func (s *MultipartStream) Close() error {
 	s.closed.Store(true)
 	started := true
