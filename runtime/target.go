@@ -42,6 +42,9 @@ func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) (*endpo
 		if ep, err = c.checkEndpoint(op, opts.Endpoint); err != nil {
 			return nil, err
 		}
+		if ep.origin.Host != c.origin.Host {
+			ep.scope = c.scopeTo(ep.origin.Host) // windows, fleet budget and limiter of that host
+		}
 	}
 	return ep, checkPath(req)
 }
@@ -58,6 +61,9 @@ type endpoint struct {
 	// query is its query, each U+FDD0 in it quoted as data
 	// (querymark.QuoteValues), merged with each request's.
 	query url.Values
+	// scope is a call endpoint's host scope (scopeTo) when its host is
+	// not the client's; nil for the client's host.
+	scope *hostScope
 }
 
 // parseEndpoint parses s, the client's endpoint or a call's
