@@ -237,8 +237,13 @@ func closeBodyReader(req *Request) {
 
 // begin starts the call cl of op: it resolves the call's parameters, reads
 // the request body (bufferBody), sets the call's headers and calls
-// Options.OnCall. It returns the context the attempts use.
+// Options.OnCall. It returns the context the attempts use, or
+// ErrNoIdempotencyHeader before anything else for an IdempotencyKey that op
+// would not send.
 func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req *Request, opts *Options) (context.Context, error) {
+	if opts != nil && opts.IdempotencyKey != "" && op.IdempotencyHeader == "" {
+		return ctx, ErrNoIdempotencyHeader // options.go: a key that would do nothing
+	}
 	if err := c.initCall(cl, op, opts); err != nil {
 		return ctx, err
 	}

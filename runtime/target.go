@@ -34,9 +34,6 @@ const DotSegmentPathParameter = "dot segment in path parameter"
 // *InvalidParamsError (field "Options.Endpoint" or "Request.Path").
 func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) (*endpoint, error) {
 	var ep *endpoint
-	if opts != nil && opts.IdempotencyKey != "" && op.IdempotencyHeader == "" {
-		return nil, ErrNoIdempotencyHeader // options.go: a key that would do nothing
-	}
 	if opts != nil && opts.Endpoint != "" {
 		var err error
 		if ep, err = c.checkEndpoint(op, opts.Endpoint); err != nil {
