@@ -144,13 +144,8 @@ func serverOrigins(op *Operation) []*url.URL {
 			us = append(us, su)
 		}
 	}
-	if nServerOrigins.Load() < maxServerOrigins {
-		if prev, loaded := serverOriginsOf.LoadOrStore(op, us); loaded {
-			return prev.([]*url.URL)
-		}
-		nServerOrigins.Add(1)
-	}
-	return us
+	got, _ := storeBounded(&serverOriginsOf, &nServerOrigins, maxServerOrigins, op, us)
+	return got.([]*url.URL)
 }
 
 // serverOriginsOf holds serverOrigins' results (*Operation → []*url.URL).
