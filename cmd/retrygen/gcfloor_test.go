@@ -94,7 +94,9 @@ func TestGCFloorCollectsOnceOnASmallSpec(t *testing.T) {
 		require.Equal(t, []gc{{heapFloor >> 20, true}}, floored)
 	}
 	unfloored := goals("100")
-	require.Greater(t, len(unfloored), 10)
+	// Without the floor the same run collects several times (15–19 at
+	// the floor's introduction; fewer as generating allocates less).
+	require.Greater(t, len(unfloored), len(floored)+2, "%v", unfloored)
 	require.Less(t, unfloored[0].goalMB, heapFloor>>20)
 }
 
