@@ -107,6 +107,7 @@ func (b *builder) operations() []*Operation {
 			o.Output, o.OutputBody = b.output(withoutEventStream(op), ptr, name+"Output")
 			if o.OutputBody == OutputXML {
 				o.OutputXMLRoot = outputXMLRoot(op)
+				o.ErrorDocument = b.aws
 			}
 			if b.aws && o.OutputBody == OutputStreamField {
 				// aws2openapi's payload member (S3's GetObject Body): the

@@ -811,6 +811,9 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		if resultWrapper {
 			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), rawBody())
 		}
+		if op.ErrorDocument {
+			return jen.Qual(openapiPath, "DecodeAWSXML").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot))
+		}
 		if op.OutputXMLRoot != "" {
 			return jen.Qual(openapiPath, "DecodeXMLNamed").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot))
 		}

@@ -136,6 +136,10 @@ type Operation struct {
 	// name the response schema's XML Object gives, "" when it names none
 	// (the root is then not checked: S3 names its roots after operations).
 	OutputXMLRoot string
+	// ErrorDocument: the spec is an AWS REST-XML one (aws2openapi) and a
+	// 2xx body whose root is <Error> is an error response
+	// (openapi.DecodeAWSXML), unless OutputXMLRoot is "Error".
+	ErrorDocument bool
 	// Servers are the operation's own servers (its servers, else its path
 	// item's), nil when it uses the root's.
 	Servers []Server

@@ -83,6 +83,70 @@ func DecodeXMLNamed(v any, raw *[]byte, root string) func(*http.Response) error 
 	}
 }
 
+// DecodeAWSXML is [DecodeXMLNamed] for the operations of an AWS REST-XML
+// service (a spec aws2openapi converted): a 2xx body whose root element is
+// <Error>, when root (the modelled output's element, "" when unnamed) is
+// not "Error", is the service's error document, not the output. S3 answers
+// CopyObject, UploadPartCopy and CompleteMultipartUpload with 200 OK
+// before it has finished and may then send <Error><Code>InternalError</Code>…
+// (the S3 API reference: "a 200 OK response can contain either a success
+// or an error"); aws-sdk-go-v2 (service/s3 customizations,
+// processResponseWith200Error) and the other AWS SDKs make it an error
+// response with status 500. The decoder then returns an
+// *[ErrorDocumentError] holding the body, which the runtime handles as an
+// HTTP 500 error response with that body: classified by its Code (an
+// InternalError is transient and retried) and returned as the operation's
+// modelled error or a *runtime.APIError. Any other body decodes as
+// DecodeXMLNamed does (root "" checks no name), with its errors.
+func DecodeAWSXML(v any, raw *[]byte, root string) func(*http.Response) error {
+	return func(r *http.Response) error {
+		var kept []byte
+		if raw == nil {
+			raw = &kept
+		}
+		body, err := keepBody(r.Body, raw)
+		if err != nil {
+			return err
+		}
+		if err := xmlMediaType(r.Header); err != nil {
+			return err
+		}
+		d := xml.NewDecoder(body)
+		start, err := rootElement(d)
+		if err != nil || start == nil {
+			return err
+		}
+		if start.Name.Local == awsErrorRoot && root != awsErrorRoot {
+			return &ErrorDocumentError{Body: *raw}
+		}
+		if root != "" && start.Name.Local != root {
+			return fmt.Errorf("openapi: the XML body's root element is <%s>, want <%s>", start.Name.Local, root)
+		}
+		return d.DecodeElement(v, start)
+	}
+}
+
+// awsErrorRoot is the root element of an AWS REST-XML error document
+// (<Error><Code>…</Code><Message>…</Message><RequestId>…</RequestId></Error>).
+const awsErrorRoot = "Error"
+
+// ErrorDocumentError is what [DecodeAWSXML] returns for a 2xx response
+// whose body is the service's <Error> document: Body is the whole body.
+// The runtime recognises it by its ErrorDocument method and handles the
+// response as an HTTP 500 error response with that body; a caller never
+// sees it.
+type ErrorDocumentError struct {
+	Body []byte
+}
+
+// Error says that the 2xx body is an error document.
+func (e *ErrorDocumentError) Error() string {
+	return "openapi: the 2xx body is an <Error> document"
+}
+
+// ErrorDocument returns the error document's bytes (the runtime's hook).
+func (e *ErrorDocumentError) ErrorDocument() []byte { return e.Body }
+
 // xmlMediaType returns an error when h's Content-Type names HTML or JSON
 // (text/html, application/json, …+json), which an XML operation's 2xx body
 // never is (a login page, a gateway's JSON error). A missing or other
