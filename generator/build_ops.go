@@ -108,6 +108,9 @@ func (b *builder) operations() []*Operation {
 			if o.OutputBody == OutputXML {
 				o.OutputXMLRoot = outputXMLRoot(op)
 				o.ErrorDocument = b.aws
+				if b.aws {
+					o.OutputPayload, o.OutputPayloadElement = awsOutputPayload(b.typeNamed(o.Output))
+				}
 			}
 			if b.aws && o.OutputBody == OutputStreamField {
 				// aws2openapi's payload member (S3's GetObject Body): the

@@ -811,6 +811,10 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 		if resultWrapper {
 			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), rawBody())
 		}
+		if op.ErrorDocument && op.OutputPayload != "" {
+			return jen.Qual(openapiPath, "DecodeAWSXMLPayload").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot),
+				jen.Lit(op.OutputPayloadElement), jen.Op("&").Id("out").Dot(op.OutputPayload))
+		}
 		if op.ErrorDocument {
 			return jen.Qual(openapiPath, "DecodeAWSXML").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot))
 		}

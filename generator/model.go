@@ -140,6 +140,12 @@ type Operation struct {
 	// 2xx body whose root is <Error> is an error response
 	// (openapi.DecodeAWSXML), unless OutputXMLRoot is "Error".
 	ErrorDocument bool
+	// OutputPayload is the Go field of an AWS REST-XML output's only XML
+	// member, which may be the whole document (Smithy @httpPayload on a
+	// structure or string: S3's CopyObjectResult, LocationConstraint):
+	// a body whose root element is OutputPayloadElement decodes into it
+	// (openapi.DecodeAWSXMLPayload). "" for other outputs.
+	OutputPayload, OutputPayloadElement string
 	// Servers are the operation's own servers (its servers, else its path
 	// item's), nil when it uses the root's.
 	Servers []Server

@@ -278,3 +278,75 @@ func TestErrorDocumentWith200(t *testing.T) {
 		t.Fatalf("CopyObject: %v, %d requests", err, n)
 	}
 }
+
+// acl is an AccessControlPolicy as S3 writes it (the S3 API reference's
+// GetObjectAcl sample, one grant of each grantee form).
+const acl = `<AccessControlPolicy><Owner><DisplayName>owner</DisplayName><ID>75aa</ID></Owner><AccessControlList>` +
+	`<Grant><Grantee xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="CanonicalUser"><DisplayName>owner</DisplayName><ID>75aa</ID></Grantee><Permission>FULL_CONTROL</Permission></Grant>` +
+	`<Grant><Grantee xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="Group"><URI>http://acs.amazonaws.com/groups/global/AllUsers</URI></Grantee><Permission>READ</Permission></Grant>` +
+	`</AccessControlList></AccessControlPolicy>`
+
+// GetObjectAcl decodes every grantee with its xsi:type attribute, and
+// PutObjectAcl sends them back byte for byte as S3 spells them (new-user
+// trial 3, F13: aws2openapi's attribute: true on the Grantee object made
+// it an XML attribute, so grantees decoded as nil and could not be sent).
+func TestACLRoundTrip(t *testing.T) {
+	c, _ := serve(t, 200, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+strings.Replace(acl, "<AccessControlPolicy>", `<AccessControlPolicy xmlns="http://s3.amazonaws.com/doc/2006-03-01/">`, 1))
+	out, err := c.GetObjectAcl(context.Background(), &GetObjectAclInput{Bucket: "b", Key: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Grants) != 2 || out.Grants[0].Grantee == nil || out.Grants[0].Grantee.Type != TypeCanonicalUser || *out.Grants[0].Grantee.ID != "75aa" ||
+		*out.Grants[0].Permission != PermissionFullControl || out.Grants[1].Grantee == nil || out.Grants[1].Grantee.Type != TypeGroup ||
+		*out.Grants[1].Grantee.URI != "http://acs.amazonaws.com/groups/global/AllUsers" || *out.Owner.ID != "75aa" {
+		t.Fatalf("decoded %+v", out)
+	}
+	c, got := serve(t, 200, "")
+	if _, err := c.PutObjectAcl(context.Background(), &PutObjectAclInput{Bucket: "b", Key: "k",
+		AccessControlPolicy: &PutObjectAclInputAccessControlPolicy{Owner: out.Owner, Grants: out.Grants}}); err != nil {
+		t.Fatal(err)
+	}
+	// Sent in the spec's member order (Grants, then Owner), as
+	// aws-sdk-go-v2 serializes the Smithy members.
+	owner := "<Owner><DisplayName>owner</DisplayName><ID>75aa</ID></Owner>"
+	want := strings.Replace(strings.Replace(acl, owner, "", 1), "</AccessControlPolicy>", owner+"</AccessControlPolicy>", 1)
+	if (*got)[0] != "PUT /b/k?acl" || (*got)[3] != want {
+		t.Fatalf("sent %q\nwant %s", *got, want)
+	}
+}
+
+// Outputs whose payload is one structure (Smithy @httpPayload: the
+// member's element is the document root) decode from the root: CopyObject,
+// GetObjectRetention, GetPublicAccessBlock, and GetBucketLocation's text
+// root; an output whose root wraps its only member (GetBucketLogging's
+// <BucketLoggingStatus><LoggingEnabled>) still decodes as a wrapper
+// (new-user trial 3, F13: every payload decoded to nil).
+func TestStructurePayloadOutputs(t *testing.T) {
+	ctx := context.Background()
+	c, _ := serve(t, 200, `<?xml version="1.0" encoding="UTF-8"?><CopyObjectResult><LastModified>2009-10-28T22:32:00.000Z</LastModified><ETag>"9b2c"</ETag></CopyObjectResult>`)
+	cp, err := c.CopyObject(ctx, &CopyObjectInput{Bucket: "b", Key: "k", XAmzCopySource: "s/k"})
+	if err != nil || cp.CopyObjectResult == nil || *cp.CopyObjectResult.ETag != `"9b2c"` ||
+		!cp.CopyObjectResult.LastModified.Equal(time.Date(2009, 10, 28, 22, 32, 0, 0, time.UTC)) {
+		t.Fatalf("CopyObject %+v %v", cp, err)
+	}
+	c, _ = serve(t, 200, `<Retention xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Mode>GOVERNANCE</Mode><RetainUntilDate>2030-01-01T00:00:00.000Z</RetainUntilDate></Retention>`)
+	r, err := c.GetObjectRetention(ctx, &GetObjectRetentionInput{Bucket: "b", Key: "k"})
+	if err != nil || r.Retention == nil || *r.Retention.Mode != ObjectLockRetentionModeGovernance || !r.Retention.RetainUntilDate.Equal(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("GetObjectRetention %+v %v", r, err)
+	}
+	c, _ = serve(t, 200, `<PublicAccessBlockConfiguration><BlockPublicAcls>true</BlockPublicAcls><IgnorePublicAcls>true</IgnorePublicAcls><BlockPublicPolicy>false</BlockPublicPolicy><RestrictPublicBuckets>false</RestrictPublicBuckets></PublicAccessBlockConfiguration>`)
+	p, err := c.GetPublicAccessBlock(ctx, &GetPublicAccessBlockInput{Bucket: "b"})
+	if err != nil || p.PublicAccessBlockConfiguration == nil || !*p.PublicAccessBlockConfiguration.BlockPublicAcls || *p.PublicAccessBlockConfiguration.BlockPublicPolicy {
+		t.Fatalf("GetPublicAccessBlock %+v %v", p, err)
+	}
+	c, _ = serve(t, 200, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+`<LocationConstraint xmlns="http://s3.amazonaws.com/doc/2006-03-01/">us-west-2</LocationConstraint>`)
+	l, err := c.GetBucketLocation(ctx, &GetBucketLocationInput{Bucket: "b"})
+	if err != nil || l.LocationConstraint == nil || *l.LocationConstraint != BucketLocationConstraintUsWest2 {
+		t.Fatalf("GetBucketLocation %+v %v", l, err)
+	}
+	c, _ = serve(t, 200, `<BucketLoggingStatus><LoggingEnabled><TargetBucket>logs</TargetBucket><TargetPrefix>p/</TargetPrefix></LoggingEnabled></BucketLoggingStatus>`)
+	g, err := c.GetBucketLogging(ctx, &GetBucketLoggingInput{Bucket: "b"})
+	if err != nil || g.LoggingEnabled == nil || g.LoggingEnabled.TargetBucket != "logs" {
+		t.Fatalf("GetBucketLogging %+v %v", g, err)
+	}
+}
