@@ -36,6 +36,14 @@ func MarshalObject[T any](fixed any, extra map[string]T) ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// Unmarshal is json.Unmarshal with member names matched exactly: a member
+// whose name equals a field's only ignoring case fills nothing (encoding/json
+// alone would fill the field with it). A generated type's UnmarshalJSON
+// decodes its plain fields with it. It returns encoding/json's error.
+func Unmarshal(b []byte, v any) error {
+	return exactjson.Unmarshal(b, v)
+}
+
 // UnmarshalObject decodes the JSON object b into fixed (a pointer to a
 // struct) and every member whose name is not in known into *extra (nil when
 // there is none). Names are compared exactly, in both (exactjson: a member
