@@ -13,7 +13,7 @@ import (
 // The calendar queue pops every event in (at, seq) order, as a sort of all
 // of them would: ties at the same time in the order scheduled, events
 // scheduled while popping (at or after the time popped, into the current
-// bucket too), events beyond the wheel (in far) and long gaps of empty
+// bucket too), in the fine and the coarse wheel, beyond them (in far), and long gaps of empty
 // buckets included.
 func TestEventQueueOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -26,7 +26,7 @@ func TestEventQueueOrder(t *testing.T) {
 		q.push(e)
 		want = append(want, e)
 	}
-	delays := []time.Duration{0, time.Nanosecond, time.Millisecond, 8 * time.Millisecond, time.Second, 20 * time.Second, 40 * time.Second, 10 * time.Minute}
+	delays := []time.Duration{0, time.Nanosecond, 300 * time.Microsecond, time.Millisecond, 8 * time.Millisecond, 60 * time.Millisecond, 70 * time.Millisecond, time.Second, 20 * time.Second, 34 * time.Second, 40 * time.Second, 10 * time.Minute}
 	for range 2000 {
 		schedule(delays[rng.IntN(len(delays))] + time.Duration(rng.IntN(3)))
 	}
@@ -57,7 +57,7 @@ func TestEventQueueOrder(t *testing.T) {
 	for i := range want {
 		require.Equal(t, want[i], got[i], "event %d", i)
 	}
-	require.Zero(t, q.inWheel)
+	require.Zero(t, q.inFine+q.inCoarse)
 }
 
 // The latency histogram's buckets are 1 % wide from 1 µs: a quantile is

@@ -110,23 +110,30 @@ func clientEvent(at time.Duration, kind evKind, cl *simClient, gen uint32) event
 // eventQueue is a calendar queue of events, popped in (at, seq) order:
 // events at the same time run in the order they were scheduled, so a run is
 // deterministic (any correct priority queue pops this same order). Time is
-// cut into buckets of 2^bucketShift ns; the events of the current bucket
-// are in a small heap (now), those of the next wheelSize-1 buckets in the
-// wheel, appended to their bucket in chunks, and later ones in a heap of
-// their own (far). Scheduling appends to a bucket; taking the next bucket
-// heapifies its few events, which stay in cache. A binary heap of every
-// event walked a level of cold cache lines per pop instead: at 20,000
-// clients it was the run's largest cost. Buckets are short (4.2 ms: a few
-// hundred events at 20,000 clients) so that what run.prefetch reads for a
-// bucket's events is still in cache when they run.
+// cut into buckets of 2^bucketShift ns (262 µs: a few dozen events at
+// 20,000 clients), and buckets into spans of fineBuckets buckets (67 ms).
+// The events of the current bucket are in a small heap (now); those of the
+// rest of the current span in the fine wheel, one bucket per slot; those of
+// the next coarseSpans-1 spans (34 s) in the coarse wheel, one span per
+// slot; later ones in a heap of their own (far). Events are appended to
+// their slot in chunks. Entering a span moves its coarse slot's events into
+// the fine wheel; taking a bucket heapifies its few events, which stay in
+// cache. The two wheels keep the lines that scheduling writes few (one per
+// slot: ≈ 50 KB): with one wheel of 4.2 ms buckets over 34 s, the writes
+// of scheduling and the bucket's reads ahead (run.prefetch) pushed each
+// other out of cache. A binary heap of every event walked a level of cold
+// cache lines per pop instead: at 20,000 clients it was the run's largest
+// cost.
 type eventQueue struct {
 	now eventHeap
-	// cur is the current bucket's number (at >> bucketShift).
-	cur   int64
-	wheel []bucket
-	// inWheel counts the wheel's events.
-	inWheel int
-	far     eventHeap
+	// cur is the current bucket's number (at >> bucketShift); span the
+	// current span's (cur >> fineShift).
+	cur, span int64
+	fine      []bucket
+	coarse    []bucket
+	// inFine and inCoarse count the wheels' events.
+	inFine, inCoarse int
+	far              eventHeap
 	// spare are emptied chunks to reuse.
 	spare *chunk
 	// taken: peek took a new bucket into now (run.prefetch).
@@ -134,21 +141,24 @@ type eventQueue struct {
 }
 
 const (
-	bucketShift = 22   // 2^22 ns ≈ 4.2 ms per bucket
-	wheelSize   = 8192 // buckets in the wheel: ≈ 34 s ahead
-	chunkLen    = 32   // events per chunk
+	bucketShift = 18             // 2^18 ns ≈ 262 µs per bucket
+	fineShift   = 8              // buckets per span: 2^8, ≈ 67 ms
+	fineBuckets = 1 << fineShift // slots of the fine wheel
+	coarseSpans = 512            // slots of the coarse wheel: ≈ 34 s ahead
+	chunkLen    = 32             // events per chunk
+	spanShift   = bucketShift + fineShift
 )
 
-// bucket holds the events of one bucket number in chunks, in the order
-// they were scheduled; n counts the events in last (pushing reads the
-// bucket and the line it writes, not the chunk's count after its events).
+// bucket holds the events of one slot in chunks, in the order they were
+// scheduled; n counts the events in last (pushing reads the slot and the
+// line it writes, not the chunk's count after its events).
 type bucket struct {
 	first, last *chunk
 	n           int
 }
 
-// chunk holds chunkLen events, n of them once it is full or its bucket
-// is taken.
+// chunk holds chunkLen events, n of them once it is full or its slot is
+// emptied.
 type chunk struct {
 	ev   [chunkLen]event
 	n    int
@@ -157,65 +167,103 @@ type chunk struct {
 
 func (q *eventQueue) push(e event) {
 	b := int64(e.at >> bucketShift)
-	switch {
+	switch s := b >> fineShift; {
 	case b <= q.cur:
 		q.now.push(e)
-	case b < q.cur+wheelSize:
-		if q.wheel == nil {
-			q.wheel = make([]bucket, wheelSize)
+	case s == q.span:
+		if q.fine == nil {
+			q.fine = make([]bucket, fineBuckets)
 		}
-		k := &q.wheel[b&(wheelSize-1)]
-		if k.last == nil || k.n == chunkLen {
-			c := q.spare
-			if c != nil {
-				q.spare, c.next = c.next, nil
-			} else {
-				c = new(chunk)
-			}
-			if k.last == nil {
-				k.first = c
-			} else {
-				k.last.n, k.last.next = chunkLen, c
-			}
-			k.last, k.n = c, 0
+		q.append(&q.fine[b&(fineBuckets-1)], e)
+		q.inFine++
+	case s < q.span+coarseSpans:
+		if q.coarse == nil {
+			q.coarse = make([]bucket, coarseSpans)
 		}
-		k.last.ev[k.n] = e
-		k.n++
-		q.inWheel++
+		q.append(&q.coarse[s%coarseSpans], e)
+		q.inCoarse++
 	default:
 		q.far.push(e)
 	}
+}
+
+// append adds e to slot k.
+func (q *eventQueue) append(k *bucket, e event) {
+	if k.last == nil || k.n == chunkLen {
+		c := q.spare
+		if c != nil {
+			q.spare, c.next = c.next, nil
+		} else {
+			c = new(chunk)
+		}
+		if k.last == nil {
+			k.first = c
+		} else {
+			k.last.n, k.last.next = chunkLen, c
+		}
+		k.last, k.n = c, 0
+	}
+	k.last.ev[k.n] = e
+	k.n++
+}
+
+// drain calls f with each event of slot k in the order they were appended,
+// and empties k (its chunks go to spare).
+func (q *eventQueue) drain(k *bucket, f func(evs []event)) {
+	if k.last != nil {
+		k.last.n = k.n
+	}
+	for c := k.first; c != nil; {
+		f(c.ev[:c.n])
+		next := c.next
+		c.next, q.spare = q.spare, c
+		c = next
+	}
+	*k = bucket{}
+}
+
+// enter makes span s (after the current one) current: the bucket before
+// its first is taken, the far events within the coarse wheel's reach move
+// into it, and the events of s move from their coarse slot into the fine
+// wheel.
+func (q *eventQueue) enter(s int64) {
+	q.span, q.cur = s, s<<fineShift-1
+	for len(q.far) > 0 && int64(q.far[0].at>>spanShift) < s+coarseSpans {
+		q.push(q.far.pop())
+	}
+	if q.coarse == nil {
+		return
+	}
+	q.drain(&q.coarse[s%coarseSpans], func(evs []event) {
+		q.inCoarse -= len(evs)
+		for _, e := range evs {
+			q.push(e) // into the fine wheel
+		}
+	})
 }
 
 // peek returns the next event without taking it; ok is false when none is
 // left.
 func (q *eventQueue) peek() (e *event, ok bool) {
 	for len(q.now) == 0 {
-		if q.inWheel == 0 && len(q.far) == 0 {
-			return nil, false
-		}
-		q.cur++
-		if q.inWheel == 0 {
-			q.cur = max(q.cur, int64(q.far[0].at>>bucketShift))
-		}
-		for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+wheelSize {
-			q.push(q.far.pop()) // now within the wheel's reach
-		}
-		if q.wheel == nil {
+		if q.inFine == 0 {
+			// The rest of the span is empty: enter the next span, or
+			// the far heap's first when the coarse wheel is empty too.
+			if q.inCoarse == 0 && len(q.far) == 0 {
+				return nil, false
+			}
+			s := q.span + 1
+			if q.inCoarse == 0 {
+				s = max(s, int64(q.far[0].at>>spanShift))
+			}
+			q.enter(s)
 			continue
 		}
-		k := &q.wheel[q.cur&(wheelSize-1)]
-		if k.last != nil {
-			k.last.n = k.n
-		}
-		for c := k.first; c != nil; {
-			q.now = append(q.now, c.ev[:c.n]...)
-			q.inWheel -= c.n
-			next := c.next
-			c.next, q.spare = q.spare, c
-			c = next
-		}
-		*k = bucket{}
+		q.cur++
+		q.drain(&q.fine[q.cur&(fineBuckets-1)], func(evs []event) {
+			q.now = append(q.now, evs...)
+			q.inFine -= len(evs)
+		})
 		q.now.heapify()
 		q.taken = true
 	}
