@@ -280,3 +280,12 @@ func TestCallMachineStepFieldsFirst(t *testing.T) {
 	cl := callMachine{attempts: 3, md: ResponseMetadata{RequestID: "r"}}
 	require.Equal(t, ResponseMetadata{Attempts: 3, RequestID: "r"}, cl.metadata())
 }
+
+// The Client fields a step reads lie in its first cache line, those a
+// call's start and the retry quota read in its second (cmd/retrygen-sim
+// reads one or two lines of each client ahead: hotClientBytes).
+func TestClientStepFieldsFirst(t *testing.T) {
+	var c Client
+	require.LessOrEqual(t, unsafe.Offsetof(c.first)+unsafe.Sizeof(c.first), uintptr(64))
+	require.LessOrEqual(t, unsafe.Offsetof(c.svc)+unsafe.Sizeof(c.svc), uintptr(128))
+}
