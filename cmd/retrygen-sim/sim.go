@@ -435,8 +435,15 @@ func (c *call) Value(any) any { return nil }
 // the fields of a step in its first 120 bytes).
 const hotCallBytes = unsafe.Offsetof(call{}.rc) + 128
 
-// hotClientBytes is how much of a runtime.Client prefetch reads.
-const hotClientBytes = 128
+// hotClientBytes is how much of a runtime.Client prefetch reads for a
+// call's start or, in runs with a retry quota or fleet retry budget, for
+// each event (the client's second cache line: the retry costs, the
+// invocation ID header); stepClientBytes for an event of a call otherwise
+// (TestClientStepFieldsFirst in runtime keeps the fields there).
+const (
+	hotClientBytes  = 128
+	stepClientBytes = 64
+)
 
 // The reads of prefetch stay inside their objects: these fail to compile
 // (a negative array length) when call or runtime.Client shrinks below what
@@ -459,12 +466,18 @@ type run struct {
 	timeouts []*timeoutQueue
 	// free are ended calls to reuse.
 	free []*call
-	// calls are every call slot of the run by id; alive[id] is the life
-	// of the slot's call while it has not ended, else 0 (a dense array,
-	// so that a timeout whose call has ended, as most have, is dropped
+	// slabs hold every call slot of the run, slabLen a slab: slot id is
+	// slabs[id/slabLen][id%slabLen] (slot), found without reading memory
+	// that is not in cache; nCalls counts them. alive[id] is the life of
+	// the slot's call while it has not ended, else 0 (a dense array, so
+	// that a timeout whose call has ended, as most have, is dropped
 	// without touching the call).
-	calls []*call
-	alive []uint32
+	slabs  [][]call
+	nCalls uint32
+	alive  []uint32
+	// paying: a client of the run has a retry quota or fleet retry budget
+	// (prefetch reads the quota and hotClientBytes of each client).
+	paying bool
 	// clientMem holds the clients; clients point into it.
 	clientMem []simClient
 	// limiters are the distinct rate limiters of the clients whose mode
@@ -560,6 +573,10 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 		}
 	}
 	r.stats.maxAttempts = r.clients[0].info.params.MaxAttempts
+	r.paying = len(r.budgets) > 0
+	for _, cl := range r.clients {
+		r.paying = r.paying || cl.info.params.UsesQuota
+	}
 	seen := map[*engine.RateLimiter]bool{}
 	for _, cl := range r.clients {
 		if l := cl.rc.RateLimiter(); cl.info.params.UsesLimiter && !seen[l] {
@@ -727,7 +744,7 @@ func (r *run) prefetch() {
 		e := &r.q.now[i]
 		switch e.kind {
 		case evWaited, evResponse:
-			calls = append(calls, r.calls[e.ref])
+			calls = append(calls, r.slot(e.ref))
 		case evArrival, evToken:
 			clients = append(clients, &r.clientMem[e.ref])
 		}
@@ -736,19 +753,30 @@ func (r *run) prefetch() {
 	for _, c := range calls {
 		sum += readLines(unsafe.Pointer(c), hotCallBytes)
 	}
+	starts := len(clients) // the clients of arrivals and tokens come first
 	for _, c := range calls {
 		clients = append(clients, c.cl)
 	}
 	for _, cl := range clients {
 		sum += readLines(unsafe.Pointer(cl), unsafe.Sizeof(*cl))
 	}
-	for _, cl := range clients {
-		sum += readLines(unsafe.Pointer(cl.rc), hotClientBytes)
+	step := uintptr(stepClientBytes)
+	if r.paying {
+		step = hotClientBytes
+	}
+	for i, cl := range clients {
+		n := step
+		if i < starts {
+			n = hotClientBytes
+		}
+		sum += readLines(unsafe.Pointer(cl.rc), n)
 		// The closure object of cl.jitterFn (a func value points to it).
 		sum += readLines(*(*unsafe.Pointer)(unsafe.Pointer(&cl.jitterFn)), 8)
 	}
-	for _, cl := range clients {
-		sum += uintptr(cl.rc.RetryQuota().Balance())
+	if r.paying {
+		for _, cl := range clients {
+			sum += uintptr(cl.rc.RetryQuota().Balance())
+		}
 	}
 	r.preCalls, r.preClients = calls, clients
 	r.sink += sum
@@ -811,7 +839,7 @@ func (r *run) handle(e event) {
 	case evArrival, evToken:
 		cl = &r.clientMem[e.ref]
 	case evWaited, evResponse, evTimeout:
-		c = r.calls[e.ref]
+		c = r.slot(e.ref)
 		cur := c.gen
 		if e.kind == evTimeout {
 			cur = c.life
@@ -854,6 +882,12 @@ func (r *run) handle(e event) {
 	}
 }
 
+// slabLen is the number of call slots in a slab (run.slabs).
+const slabLen = 256
+
+// slot returns the call in slot id.
+func (r *run) slot(id uint32) *call { return &r.slabs[id/slabLen][id%slabLen] }
+
 func (r *run) startCall(cl *simClient) {
 	var c *call
 	if n := len(r.free); n > 0 {
@@ -861,8 +895,13 @@ func (r *run) startCall(cl *simClient) {
 		r.free[n-1] = nil
 		r.free = r.free[:n-1]
 	} else {
-		c = &call{id: uint32(len(r.calls))}
-		r.calls, r.alive = append(r.calls, c), append(r.alive, 0)
+		if r.nCalls%slabLen == 0 {
+			r.slabs = append(r.slabs, make([]call, slabLen))
+		}
+		c = r.slot(r.nCalls)
+		c.id = r.nCalls
+		r.nCalls++
+		r.alive = append(r.alive, 0)
 	}
 	// The state machine's memory is reused from the slot's earlier life
 	// (runtime.Client.StartCall writes all of it).
