@@ -47,6 +47,10 @@ type builder struct {
 	// responseUses counts the operations whose 2xx response with content is
 	// each components/responses reference (sharedResponse).
 	responseUses map[string]int
+	// typesByName indexes types[:typesIndexed] by name, the last of a name
+	// winning (markXML; types only grows while building).
+	typesByName  map[string]*Type
+	typesIndexed int
 }
 
 // reservedNames are the exported package-level names the generator itself

@@ -13,28 +13,45 @@ import (
 // -1 when there is none. A schema without properties of its own stands for
 // a member when that member is the only one with a type (the AWS form
 // `allOf: [{$ref: X}, {description: …}]`), or when no typed member is an
-// object (constraints on a scalar: the first typed member).
+// object (constraints on a scalar: the first typed member). A member that
+// only restates a type or adds value constraints (`{type: object}` or
+// `{maxLength: 5}` beside a 3.1 $ref) does not count while another member
+// has a type; one that lists required names does (it adds to an object).
 func aliasMember(s *openapi3.Schema) int {
 	if len(s.AllOf) == 0 || len(s.Properties) > 0 {
 		return -1
 	}
-	first, typed, objects := -1, 0, 0
-	for i, m := range s.AllOf {
-		if m.Ref == "" && annotationOnly(m.Value) {
+	for _, skipBare := range []bool{true, false} {
+		first, typed, objects := -1, 0, 0
+		for i, m := range s.AllOf {
+			if m.Ref == "" && m.Value != nil && len(m.Value.Required) == 0 && (annotationOnly(m.Value) || skipBare && bareType(m.Value)) {
+				continue
+			}
+			typed++
+			if objectish(m.Value, 0) {
+				objects++
+			}
+			if first < 0 {
+				first = i
+			}
+		}
+		switch {
+		case typed == 0 && skipBare:
 			continue
+		case typed == 1 || objects == 0:
+			return first
 		}
-		typed++
-		if objectish(m.Value, 0) {
-			objects++
-		}
-		if first < 0 {
-			first = i
-		}
-	}
-	if typed == 1 || objects == 0 {
-		return first
+		break
 	}
 	return -1
+}
+
+// bareType reports whether s is a type with no structure: annotationOnly
+// but for its type (value constraints such as maxLength are not structure).
+func bareType(s *openapi3.Schema) bool {
+	t := *s
+	t.Type = nil
+	return annotationOnly(&t)
 }
 
 // objectish reports whether a schema describes an object (properties, type

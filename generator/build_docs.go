@@ -20,10 +20,13 @@ func factsDoc(sr *openapi3.SchemaRef) string {
 		return ""
 	}
 	own := sr.Value
-	target := own
-	if sr.Ref == "" {
-		if i := aliasMember(own); i >= 0 && own.AllOf[i].Value != nil {
-			target = own.AllOf[i].Value // AWS: allOf [{$ref: X}, {description}]
+	target, extra := own, (*openapi3.Schema)(nil)
+	if i := aliasMember(own); i >= 0 && own.AllOf[i].Value != nil {
+		target = own.AllOf[i].Value // AWS: allOf [{$ref: X}, {description}]
+		if f := flattenAllOf(own, ""); f != nil && f.named {
+			extra = f.extra // a named type's own facts are its type's
+		} else if f != nil {
+			target = f.merged // every member's constraints (allOf [$ref, {maxLength}])
 		}
 	}
 	var facts []string
@@ -38,6 +41,8 @@ func factsDoc(sr *openapi3.SchemaRef) string {
 	}
 	if _, named := namedKind(target, false); !named && target.Const == nil {
 		facts = append(facts, constraintFacts(target)...)
+	} else if extra != nil {
+		facts = append(facts, constraintFacts(extra)...)
 	}
 	var paras []string
 	if len(facts) > 0 {

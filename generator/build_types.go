@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -196,6 +195,14 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 		return TypeRef{Kind: RefScalar, Scalar: ScalarRawJSON}
 	}
 	if i := aliasMember(s); i >= 0 {
+		if f := flattenAllOf(s, ptr); f != nil {
+			for _, c := range f.conflicts {
+				b.d.warnf(c.ptr, "%s", c.msg)
+			}
+			if f.retyped {
+				return b.inline(f.merged, ptr, ctxName) // every member's format and enum
+			}
+		}
 		return b.schemaRef(s.AllOf[i], child(child(ptr, "allOf"), strconv.Itoa(i)), ctxName)
 	}
 	if (len(s.OneOf) > 0 || len(s.AnyOf) > 0) && constMembers(s) == nil {
@@ -654,26 +661,13 @@ func (b *builder) shapeFields(typeName string, sh *objectShape, reserved []strin
 // 1 only; `allOf: [{$ref: T}, {const: 1}]` too), or nil when nothing
 // limits it.
 func propertyEnum(s *openapi3.Schema) []any {
-	out := enumOf(s)
 	if objectish(s, 0) {
-		return out // an object (allOf of an enum and an object merges into a struct): no enum of its own
+		return enumOf(s) // an object (allOf of an enum and an object merges into a struct): no enum of its own
 	}
-	for _, m := range s.AllOf {
-		if m == nil || m.Value == nil {
-			continue
-		}
-		e := enumOf(m.Value)
-		switch {
-		case len(e) == 0:
-		case out == nil:
-			out = e
-		default:
-			out = slices.DeleteFunc(slices.Clone(out), func(v any) bool {
-				return !slices.ContainsFunc(e, func(w any) bool { return reflect.DeepEqual(v, w) })
-			})
-		}
+	if f := flattenAllOf(s, ""); f != nil {
+		return enumOf(f.merged) // one rule: the allOf flattener's
 	}
-	return out
+	return enumOf(s)
 }
 
 // constOf returns the JSON text of the only value a property may hold (an

@@ -234,7 +234,23 @@ func (b *builder) warnUnionTies() {
 // shadows reports whether every value shaped as variant y (all its
 // properties, with its const and enum values) is accepted by variant x at
 // least as well as by y.
+// A union fits what one of its variants fits; it is fitted when each of
+// its variants is (nested unions followed at most 8 deep).
 func shadows(x, y TypeRef, types map[string]*Type) bool {
+	return shadowsAt(x, y, types, 0)
+}
+
+// shadowsAt is shadows at nesting depth.
+func shadowsAt(x, y TypeRef, types map[string]*Type, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	if u := types[y.Name]; y.Kind == RefNamed && u != nil && u.Kind == KindUnion {
+		return len(u.Variants) > 0 && !slices.ContainsFunc(u.Variants, func(v Variant) bool { return !shadowsAt(x, v.Type, types, depth+1) })
+	}
+	if u := types[x.Name]; x.Kind == RefNamed && u != nil && u.Kind == KindUnion {
+		return slices.ContainsFunc(u.Variants, func(v Variant) bool { return shadowsAt(v.Type, y, types, depth+1) })
+	}
 	kx, ky := jsonType(x, types), jsonType(y, types)
 	if kx != "" && kx != ky {
 		return false

@@ -12,10 +12,12 @@ import (
 // commentWidth is the column at which doc comment text is wrapped.
 const commentWidth = 96
 
-// htmlTag matches the HTML elements spec descriptions use (AWS's
-// documentation is HTML) and HTML comments; other text in angle brackets,
-// such as a placeholder "<Op>", is kept.
-var htmlTag = regexp.MustCompile(`(?i)<!--.*?-->|</?(a|abbr|b|blockquote|br|caption|code|dd|div|dl|dt|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|q|s|samp|small|span|strong|sub|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var)\b[^>]*>`)
+// htmlTagNames are the HTML elements spec descriptions use (AWS's
+// documentation is HTML), in the order stripTags tries them. Other text in
+// angle brackets, such as a placeholder "<Op>", is kept.
+var htmlTagNames = []string{"a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "div", "dl", "dt", "em",
+	"h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "q", "s", "samp", "small", "span",
+	"strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt", "u", "ul", "var"}
 
 // inlineTags are the elements that sit inside a sentence: removing them
 // leaves no space ("the <code>Item</code>." reads "the Item."). Other tags
@@ -23,14 +25,121 @@ var htmlTag = regexp.MustCompile(`(?i)<!--.*?-->|</?(a|abbr|b|blockquote|br|capt
 var inlineTags = map[string]bool{"a": true, "abbr": true, "b": true, "code": true, "em": true, "i": true, "kbd": true,
 	"q": true, "s": true, "samp": true, "small": true, "span": true, "strong": true, "sub": true, "sup": true, "tt": true, "u": true, "var": true}
 
-// stripTags removes the HTML elements and comments htmlTag matches.
+// stripTags removes from s the HTML comments that end on their line and
+// the tags of htmlTagNames, start or end, with any attributes, in any case
+// (a tag is "<", an optional "/", the name, then a character that cannot
+// continue a word, up to the next ">"). An inline tag is removed, anything
+// else becomes a space. It is the regular expression
+//
+//	(?i)<!--.*?-->|</?(a|abbr|…|var)\b[^>]*>
+//
+// (each match replaced by "" when its name is an inline tag, " "
+// otherwise) read by hand, Unicode case folding and all ("<ſpan>" is the
+// tag "s" for it): a scan from each "<" instead of the backtracker, which
+// cleared a bitmap the size of the text for every tag, most of the time
+// spent on AWS's HTML docs (issue 24). TestStripTagsIsTheRegexp holds the
+// expression.
 func stripTags(s string) string {
-	return htmlTag.ReplaceAllStringFunc(s, func(tag string) string {
-		if m := htmlTag.FindStringSubmatch(tag); m != nil && inlineTags[strings.ToLower(m[1])] {
-			return ""
+	var b strings.Builder
+	done := 0 // s[:done] is written
+	for i := strings.IndexByte(s, '<'); i >= 0; {
+		end, inline := htmlTagAt(s, i)
+		if end < 0 {
+			j := strings.IndexByte(s[i+1:], '<')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+			continue
 		}
-		return " "
-	})
+		if b.Len() == 0 {
+			b.Grow(len(s))
+		}
+		b.WriteString(s[done:i])
+		if !inline {
+			b.WriteByte(' ')
+		}
+		done = end
+		j := strings.IndexByte(s[end:], '<')
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// htmlTagAt returns the end of the comment or tag stripTags removes at
+// s[i] (a "<"), and whether it is an inline tag; end is -1 when there is
+// none.
+func htmlTagAt(s string, i int) (end int, inline bool) {
+	rest := s[i+1:]
+	if strings.HasPrefix(rest, "!--") {
+		body := rest[3:]
+		if e := strings.Index(body, "-->"); e >= 0 && !strings.Contains(body[:e], "\n") {
+			return i + 4 + e + 3, false
+		}
+		return -1, false
+	}
+	j := i + 1
+	if strings.HasPrefix(rest, "/") {
+		j++
+	}
+	gt := strings.IndexByte(s[j:], '>')
+	if gt < 0 {
+		return -1, false
+	}
+	for _, name := range htmlTagNames {
+		if e := foldPrefix(s, j, name); e >= 0 && wordBoundary(s, e) {
+			return j + gt + 1, inlineTags[strings.ToLower(s[j:e])]
+		}
+	}
+	return -1, false
+}
+
+// foldPrefix returns where name (ASCII lower case letters and digits)
+// ends when s[j:] starts with it under Unicode simple case folding (k is
+// also the Kelvin sign U+212A, s the long s U+017F), or -1.
+func foldPrefix(s string, j int, name string) int {
+	for k := 0; k < len(name); k++ {
+		if j >= len(s) {
+			return -1
+		}
+		c := name[k]
+		if r := s[j]; r < utf8.RuneSelf {
+			if r != c && !('a' <= c && c <= 'z' && r == c-'a'+'A') {
+				return -1
+			}
+			j++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if !(c == 'k' && r == '\u212A' || c == 's' && r == '\u017F') {
+			return -1
+		}
+		j += n
+	}
+	return j
+}
+
+// wordBoundary reports whether s has a word boundary (regexp's \b: an
+// ASCII word character on one side only) at byte e, e > 0.
+func wordBoundary(s string, e int) bool {
+	before, _ := utf8.DecodeLastRuneInString(s[:e])
+	after := rune(-1)
+	if e < len(s) {
+		after, _ = utf8.DecodeRuneInString(s[e:])
+	}
+	return isWordRune(before) != isWordRune(after)
+}
+
+// isWordRune reports regexp's \w: an ASCII letter, digit or underscore.
+func isWordRune(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
 }
 
 // Markdown and HTML lists, which commentLines keeps as Go doc comment

@@ -14,6 +14,9 @@ type inputCheck struct {
 	// nilOK: a nil input does not fail this check (another check of the
 	// field already names it).
 	nilOK bool
+	// places, when set, is a list of places refused for reason
+	// (runtime.CheckParams) instead of cond.
+	places *jen.Statement
 }
 
 // inputChecks are the checks of op's input (after aws-sdk-go-v2's
@@ -41,29 +44,76 @@ func inputChecks(op *Operation, types map[string]*Type) []inputCheck {
 		case fl.In == "path" && union:
 			// Rendered empty (no variant set, or the set one ""): the
 			// runtime's rule, openapi.PathParam's.
-			out = append(out, inputCheck{fl.Name, jen.Qual(openapiPath, "EmptyPathParam").Call(jen.Op("&").Add(v)), "EmptyPathParameter", false})
+			out = append(out, inputCheck{fl.Name, jen.Qual(openapiPath, "EmptyPathParam").Call(jen.Op("&").Add(v)), "EmptyPathParameter", false, nil})
 		case fl.In == "path" && fl.Type.Kind == RefSlice:
-			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter", false})
+			out = append(out, inputCheck{fl.Name, jen.Len(v).Op("==").Lit(0), "EmptyPathParameter", false, nil})
 		case fl.In == "path" && nilable:
-			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "EmptyPathParameter", false})
+			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "EmptyPathParameter", false, nil})
 		case fl.In == "path" && (fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarString ||
 			fl.Type.Kind == RefNamed && types[fl.Type.Name] != nil && types[fl.Type.Name].Kind == KindEnum && !types[fl.Type.Name].IntEnum):
-			out = append(out, inputCheck{fl.Name, v.Op("==").Lit(""), "EmptyPathParameter", false},
-				inputCheck{fl.Name, jen.Parens(jen.Id("in").Dot(fl.Name).Op("==").Lit(".").Op("||").Id("in").Dot(fl.Name).Op("==").Lit("..")), "DotSegmentPathParameter", true})
+			out = append(out, inputCheck{fl.Name, v.Op("==").Lit(""), "EmptyPathParameter", false, nil},
+				inputCheck{fl.Name, jen.Parens(jen.Id("in").Dot(fl.Name).Op("==").Lit(".").Op("||").Id("in").Dot(fl.Name).Op("==").Lit("..")), "DotSegmentPathParameter", true, nil})
 		case fl.In == "path":
 			// A number or boolean: never empty.
 		case !fl.Required || fl.Nullable || fl.Type.Scalar == ScalarReader:
 			// Optional; nil sent as null; a raw body (optional or not, it is read as given).
 		case union:
 			// No variant set: it would be sent as null (or no body).
-			out = append(out, inputCheck{fl.Name, jen.Qual(openapiPath, "UnionUnset").Call(jen.Op("&").Add(v)), "MissingRequiredField", false})
+			out = append(out, inputCheck{fl.Name, jen.Qual(openapiPath, "UnionUnset").Call(jen.Op("&").Add(v)), "MissingRequiredField", false, nil})
 		case nilable:
-			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "MissingRequiredField", false})
+			out = append(out, inputCheck{fl.Name, v.Op("==").Nil(), "MissingRequiredField", false, nil})
 		default:
-			out = append(out, inputCheck{fl.Name, nil, "MissingRequiredField", false})
+			out = append(out, inputCheck{fl.Name, nil, "MissingRequiredField", false, nil})
 		}
 	}
+	if nestedRequiredUnion(in, types) {
+		// A required union below the input's own members with no variant
+		// set would go out as null (Prism refuses it): named by its JSON
+		// path (openapi.UnsetUnions).
+		out = append(out, inputCheck{reason: "MissingRequiredField",
+			places: jen.Qual(openapiPath, "UnsetUnions").Call(jen.Id("in"), jen.Lit(op.Input))})
+	}
 	return out
+}
+
+// nestedRequiredUnion reports whether a value of in can hold, below its
+// own members, a required union member that is not nullable, or a union
+// list or map element: what openapi.UnsetUnions names.
+func nestedRequiredUnion(in *Type, types map[string]*Type) bool {
+	seen := map[string]bool{}
+	var reaches func(r TypeRef) bool
+	isUnion := func(r TypeRef) bool {
+		return r.Kind == RefNamed && types[r.Name] != nil && types[r.Name].Kind == KindUnion
+	}
+	reaches = func(r TypeRef) bool {
+		switch r.Kind {
+		case RefSlice, RefMap:
+			return r.Elem != nil && (isUnion(*r.Elem) && !r.Elem.Nullable || reaches(*r.Elem))
+		case RefNamed:
+			t := types[r.Name]
+			if t == nil || seen[r.Name] {
+				return false
+			}
+			seen[r.Name] = true
+			for _, v := range t.Variants {
+				if reaches(v.Type) {
+					return true
+				}
+			}
+			for _, fl := range t.Fields {
+				if fl.In == "" && (fl.Required && !fl.Nullable && isUnion(fl.Type) || reaches(fl.Type)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, fl := range in.Fields {
+		if (fl.In == "" || fl.In == "body") && reaches(fl.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // isNilable reports whether a field's Go type (fieldType) can be nil.
@@ -99,6 +149,10 @@ func emitValidate(f *jen.File, op *Operation, checks []inputCheck) {
 			errs, assign := jen.Id("errs"), "="
 			if i == 0 {
 				errs, assign = jen.Nil(), ":="
+			}
+			if c.places != nil {
+				g.Id("errs").Op(assign).Qual(runtimePath, "CheckParams").Call(errs, c.places, jen.Qual(runtimePath, c.reason))
+				continue
 			}
 			g.Id("errs").Op(assign).Qual(runtimePath, "CheckParam").Call(errs, cond, jen.Lit(op.Input+"."+c.field), jen.Qual(runtimePath, c.reason))
 		}

@@ -29,8 +29,8 @@ import (
 // A schema's $ref applies beside its sibling keywords (JSON Schema 2020-12
 // §8.2.3.1), which kin-openapi drops: a $ref with assertion or applicator
 // siblings (properties, required, items, …) becomes allOf [{$ref}, {the
-// siblings}] (refSiblingsToAllOf); annotations (description, title, …)
-// stay beside the $ref.
+// siblings}] (refSiblingsToAllOf), which the builder's allOf flattener
+// applies; annotations (description, title, …) stay beside the $ref.
 
 // convert31 rewrites the 3.1 constructs above in the spec's root mapping.
 func convert31(root *yaml.Node, d *diags) {
@@ -77,7 +77,6 @@ func (c *conv31) rewrite(n *yaml.Node, path []string, recursive []string) {
 	case yaml.MappingNode:
 		if mapValue(n, "$ref") != nil && isSchemaPosition(path) {
 			refSiblingsToAllOf(n)
-			c.warnIgnoredRefSiblings(n, path)
 		}
 		if v := mapValue(n, "$recursiveAnchor"); v != nil && v.Value == "true" {
 			recursive = append(recursive[:len(recursive):len(recursive)], pointer(path...))
@@ -162,18 +161,11 @@ func enclosingComponent(ptr string) string {
 	return prefix + rest
 }
 
-// refSiblingKeywords are the keywords beside a schema's $ref that constrain
-// or shape the value, so that 3.1 applies them with the $ref (annotations
-// such as description or default are not among them).
-var refSiblingKeywords = map[string]bool{
-	"properties": true, "required": true, "additionalProperties": true, "patternProperties": true,
-	"items": true, "prefixItems": true, "allOf": true, "oneOf": true, "anyOf": true, "not": true,
-	"enum": true, "const": true, "minProperties": true, "maxProperties": true, "unevaluatedProperties": true,
-}
-
 // refSiblingAnnotations are the keywords beside a $ref that annotate it
 // (JSON Schema 2020-12 §7.7, OpenAPI 3.1's example, xml, externalDocs,
-// discriminator and 3.0's nullable, which the loader reads beside a $ref).
+// discriminator and 3.0's nullable, which the loader reads beside a $ref):
+// they stay beside it; every other keyword but an x- extension asserts or
+// applies, and moves into the allOf.
 var refSiblingAnnotations = map[string]bool{
 	"$ref": true, "description": true, "title": true, "default": true, "examples": true, "example": true,
 	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true, "externalDocs": true,
@@ -181,24 +173,11 @@ var refSiblingAnnotations = map[string]bool{
 	"$dynamicAnchor": true, "$recursiveAnchor": true, "$defs": true,
 }
 
-// warnIgnoredRefSiblings warns, at its place, of each keyword left beside
-// the $ref of n (after refSiblingsToAllOf) that is neither an annotation
-// nor an x- extension: 3.1 applies it with the $ref, the generated client
-// does not (type, format, maxLength, …), so it is named, not dropped
-// without a word.
-func (c *conv31) warnIgnoredRefSiblings(n *yaml.Node, path []string) {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k := n.Content[i].Value
-		if refSiblingAnnotations[k] || k == "allOf" || strings.HasPrefix(k, "x-") { // allOf: the rewrite's own
-			continue
-		}
-		c.d.warnf(pointer(append(path[:len(path):len(path)], k)...), "%q beside a $ref is not applied: the generated client uses the referenced schema alone (it models properties, items, enum, const and the other object and list keywords beside a $ref)", k)
-	}
-}
-
 // refSiblingsToAllOf rewrites the schema mapping n, which holds a $ref,
-// into allOf [{$ref}, {its refSiblingKeywords}] (an allOf of its own is
-// appended to, not nested) when it has any; other keys stay in n.
+// into allOf [{$ref}, {its siblings that are neither annotations nor x-
+// extensions}] (an allOf of its own is appended to, not nested) when it
+// has any; the builder's allOf flattener then applies them (maxLength,
+// format, enum, properties, …). Other keys stay in n.
 func refSiblingsToAllOf(n *yaml.Node) {
 	var keep, moved []*yaml.Node
 	var allOf, ref *yaml.Node
@@ -209,10 +188,10 @@ func refSiblingsToAllOf(n *yaml.Node) {
 			ref = v
 		case k.Value == "allOf" && v.Kind == yaml.SequenceNode:
 			allOf = v
-		case refSiblingKeywords[k.Value]:
-			moved = append(moved, k, v)
-		default:
+		case refSiblingAnnotations[k.Value] || strings.HasPrefix(k.Value, "x-"):
 			keep = append(keep, k, v)
+		default:
+			moved = append(moved, k, v)
 		}
 	}
 	if len(moved) == 0 && allOf == nil {

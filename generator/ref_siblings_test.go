@@ -44,31 +44,35 @@ components:
 	require.Equal(t, "Base", fieldNamed(typeNamed(svc, "S"), "Sib").Type.Name)
 }
 
-// TestRefSiblingAssertionsAreNamed: a 3.1 sibling of a $ref that the
-// generated client does not apply (maxLength, format, type) gets a warning
-// at its own place; annotations, x- extensions and the keywords moved into
-// the allOf get none (review: they were dropped without a word).
-func TestRefSiblingAssertionsAreNamed(t *testing.T) {
+// TestRefSiblingAssertionsApply: a 3.1 sibling of a $ref that asserts
+// (maxLength, format, type) applies with the $ref through the allOf
+// flattener, as JSON Schema 2020-12 says: the field's facts name it, a
+// format sets the Go type; a restated type keeps the referenced type;
+// annotations and x- extensions stay beside the $ref (review: they were
+// dropped, then only warned about).
+func TestRefSiblingAssertionsApply(t *testing.T) {
 	spec := `openapi: 3.1.0
 info: {title: T, version: "1"}
 paths: {}
 components:
   schemas:
-    Name: {type: string}
+    Name: {type: string, maxLength: 10}
+    Base: {type: object, properties: {base: {type: string}}}
     S:
       type: object
       properties:
         short: {$ref: '#/components/schemas/Name', maxLength: 5, format: email}
+        when: {$ref: '#/components/schemas/Name', format: date-time}
+        obj: {$ref: '#/components/schemas/Base', type: object, minProperties: 1}
         doc: {$ref: '#/components/schemas/Name', description: Just a name., title: N, nullable: true, x-note: kept}
 `
-	_, diags, err := load(t, spec)
+	svc, diags, err := load(t, spec)
 	require.NoError(t, err)
-	var got []string
-	for _, d := range diags {
-		got = append(got, d)
-	}
-	require.Equal(t, []string{
-		`spec.yaml#/components/schemas/S/properties/short/maxLength: "maxLength" beside a $ref is not applied: the generated client uses the referenced schema alone (it models properties, items, enum, const and the other object and list keywords beside a $ref)`,
-		`spec.yaml#/components/schemas/S/properties/short/format: "format" beside a $ref is not applied: the generated client uses the referenced schema alone (it models properties, items, enum, const and the other object and list keywords beside a $ref)`,
-	}, got)
+	require.Empty(t, diags)
+	s := typeNamed(svc, "S")
+	require.Equal(t, "Format: email. Maximum length: 5.", fieldNamed(s, "Short").Facts)
+	require.Equal(t, ScalarString, fieldNamed(s, "Short").Type.Scalar)
+	require.Equal(t, ScalarTime, fieldNamed(s, "When").Type.Scalar)
+	require.Equal(t, "Base", fieldNamed(s, "Obj").Type.Name)
+	require.Equal(t, "Maximum length: 10.", fieldNamed(s, "Doc").Facts)
 }

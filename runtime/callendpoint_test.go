@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -107,4 +108,41 @@ func TestRefusedEndpointSaysWhy(t *testing.T) {
 	}
 	_, err := NewClient(testService(), "http://x:65535/", Options{})
 	require.NoError(t, err)
+}
+
+// TestServerOriginsCacheBound: the process-wide cache of parsed server
+// origins never holds more than maxServerOrigins operations, even when
+// many goroutines add new operations at once at its last free place (a
+// check-then-store let each of them in, review), and an operation past
+// the bound still gets its servers parsed.
+func TestServerOriginsCacheBound(t *testing.T) {
+	before := nServerOrigins.Load()
+	t.Cleanup(func() { nServerOrigins.Store(before) })
+	count := func() (n int32) {
+		serverOriginsOf.Range(func(any, any) bool { n++; return true })
+		return n
+	}
+	stored := count()
+	nServerOrigins.Store(maxServerOrigins - 1) // one place left
+	ops := make([]*Operation, 64)
+	for i := range ops {
+		ops[i] = &Operation{Name: "Op", Servers: []string{"http://up.test/v1"}}
+	}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for _, op := range ops {
+		wg.Go(func() {
+			<-start
+			if got := serverOrigins(op); len(got) != 1 || got[0].Host != "up.test" {
+				t.Errorf("origins %v", got)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	require.Equal(t, stored+1, count(), "one operation took the last place")
+	require.Equal(t, int32(maxServerOrigins), nServerOrigins.Load())
+	for _, op := range ops {
+		serverOriginsOf.Delete(op)
+	}
 }

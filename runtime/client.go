@@ -234,7 +234,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if opts.IdempotencyKey != "" {
 		return nil, errors.New("Options.IdempotencyKey is set per call: one key on every call makes the server answer each later call with the first call's result; set it in a call's options")
 	}
-	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, identity: opts.ThrottleIdentity, origin: ep.origin}
+	c := &Client{svc: svc, opts: opts, clock: opts.Clock, rand: opts.Rand, windows: opts.Windows, origin: ep.origin}
 	c.observed = opts.Logger != nil || opts.OnAttempt != nil
 	c.base, c.baseQuery = ep.base, ep.query
 	c.baseSlash = c.base + "/"
@@ -278,10 +278,6 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		// of that type.
 		c.windows = engine.NewWindowStore()
 	}
-	c.fleet = opts.FleetRetryBudget
-	if q, ok := c.fleet.(*engine.RetryQuota); ok && q == nil {
-		c.fleet = nil
-	}
 	if err := c.resolveFleet(ep.origin.Host); err != nil {
 		return nil, err
 	}
@@ -290,10 +286,6 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 			c.faults = append(c.faults, f)
 		}
 	}
-	if c.identity == "" {
-		c.identity = fmt.Sprintf("client-%p", c)
-	}
-	c.identity = windowIdentity(svc.Name, ep.origin.Host, c.identity)
 	s, err := resolveSettings(svc, &c.opts, nil, Env{})
 	if err != nil {
 		return nil, err

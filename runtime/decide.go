@@ -40,7 +40,7 @@ func (cl *callMachine) decide(ctx context.Context, res *engine.AttemptResult) en
 	if cl.pol.Params.UsesLimiter {
 		// After every attempt, transport failures included
 		// (aws-sdk-go-v2 aws/retry/adaptive.go).
-		cl.c.limiter.Update(d.Class == engine.ClassThrottling)
+		cl.scope().limiter.Update(d.Class == engine.ClassThrottling)
 	}
 	if cl.decideEnd(ctx, res, &d) ||
 		cl.payQuota(ctx, res, &d) ||
@@ -79,7 +79,7 @@ func (cl *callMachine) recordThrottleHeaders(res *engine.AttemptResult) (throttl
 	// same cap, or one header could hold an identity for days.
 	cl.md.Throttle.UserAPI.Window = min(cl.md.Throttle.UserAPI.Window, cl.pol.MaxThrottleWindow)
 	cl.md.Throttle.User.Window = min(cl.md.Throttle.User.Window, cl.pol.MaxThrottleWindow)
-	c.windows.Record(c.identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
+	c.windows.Record(cl.scope().identity, cl.op.Name, cl.md.Throttle, c.clock.Now())
 	return cl.md.Throttle.Throttled()
 }
 
@@ -92,11 +92,11 @@ func (cl *callMachine) recordThrottleHeaders(res *engine.AttemptResult) (throttl
 func (cl *callMachine) decideEnd(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	switch d.Class {
 	case engine.ClassSuccess:
-		if cl.pol.Params.UsesQuota || cl.c.fleet != nil {
+		if cl.pol.Params.UsesQuota || cl.scope().fleet != nil {
 			if cl.paid > 0 {
-				cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
+				cl.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 			} else {
-				cl.c.releaseRetry(cl.c.costs.noRetryIncrement, cl.pol.Params.UsesQuota)
+				cl.releaseRetry(cl.c.costs.noRetryIncrement, cl.pol.Params.UsesQuota)
 			}
 			cl.paid = 0
 		}
@@ -136,11 +136,11 @@ func (cl *callMachine) decideEnd(ctx context.Context, res *engine.AttemptResult,
 func (cl *callMachine) payQuota(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
 	d.Delay, d.DelayReason = cl.backoff(d.Class, res.Err)
 	cl.paid = 0
-	if !cl.pol.Params.UsesQuota && cl.c.fleet == nil {
+	if !cl.pol.Params.UsesQuota && cl.scope().fleet == nil {
 		return false
 	}
 	cost := cl.c.costs.retryCost(d.Class, res.Err)
-	ok, balance, fleet := cl.c.payRetry(cost, cl.pol.Params.UsesQuota)
+	ok, balance, fleet := cl.payRetry(cost, cl.pol.Params.UsesQuota)
 	if ok {
 		cl.paid = cost
 		return false
@@ -200,7 +200,7 @@ func (cl *callMachine) applyThrottleWindow(res *engine.AttemptResult, d *engine.
 	if dim != "" {
 		d.Delay, d.DelayReason = delay, "throttle window ("+dim+")"
 		if !exceeded { // spread over the next window (release.go), within the max delay
-			d.Delay = cl.c.spreadRetry(cl.op.Name, delay, cl.pol.ThrottleMaxDelay)
+			d.Delay = cl.spreadRetry(cl.op.Name, delay, cl.pol.ThrottleMaxDelay)
 		}
 	}
 	if !exceeded {
@@ -254,7 +254,7 @@ func (cl *callMachine) backoff(class engine.Class, err error) (time.Duration, st
 // sent (§3 step 7).
 func (cl *callMachine) refund() {
 	if cl.paid > 0 {
-		cl.c.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
+		cl.releaseRetry(cl.paid, cl.pol.Params.UsesQuota)
 		cl.paid = 0
 	}
 }

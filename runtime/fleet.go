@@ -7,43 +7,82 @@ import (
 	"github.com/retrygen/retrygen/runtime/engine"
 )
 
-// resolveFleet takes the client's shared rate limiter (Options.RateLimiters),
-// scopes the client's fleet retry budget to its service and
-// endpoint host (ScopedRetryBudget) and checks the throttle identity: a
-// throttle-window store shared between processes (one that reports faults,
-// StoreFaultReporter: runtime/redisstore) needs Options.ThrottleIdentity,
-// since a per-client identity would share no window. The runtime never
-// sees credentials, so it cannot derive the identity itself: the error
-// names the option to set.
+// resolveFleet scopes the client to its endpoint host (scopeTo: its
+// throttle-window identity, fleet retry budget and shared rate limiter)
+// and checks the throttle identity: a throttle-window store shared between
+// processes (one that reports faults, StoreFaultReporter:
+// runtime/redisstore) needs Options.ThrottleIdentity, since a per-client
+// identity would share no window. The runtime never sees credentials, so
+// it cannot derive the identity itself: the error names the option to set.
 func (c *Client) resolveFleet(host string) error {
-	if c.opts.RateLimiters != nil {
-		c.limiter = c.opts.RateLimiters.Limiter(c.svc.Name, host, c.clock)
-	}
-	if s, ok := c.fleet.(engine.ScopedRetryBudget); ok {
-		c.fleet = s.Scope(c.svc.Name, host)
-	}
+	s := c.scopeTo(host)
+	c.identity, c.fleet, c.limiter = s.identity, s.fleet, s.limiter
 	if _, shared := c.windows.(engine.StoreFaultReporter); shared && c.opts.ThrottleIdentity == "" {
 		return fmt.Errorf("runtime.NewClient: Options.Windows (%T) shares throttle windows between processes, but Options.ThrottleIdentity is empty: set it to the identity the server throttles (the access key ID the requests are signed with), or no window would ever be shared", c.windows)
 	}
 	return nil
 }
 
+// hostScope is what a client keeps per endpoint host: a throttle window, a
+// fleet retry budget and a shared rate limiter are the server's answer, or
+// the fleet's allowance, for one service at one host (a product in a
+// region), so one host's never holds back another's calls.
+type hostScope struct {
+	identity string              // the throttle-window identity (windowIdentity)
+	fleet    engine.RetryBudget  // Options.FleetRetryBudget, scoped when a ScopedRetryBudget
+	limiter  *engine.RateLimiter // Options.RateLimiters' for the host, else the client's own
+}
+
+// scopeTo returns the client's scope at host: the one scoping rule, for
+// the client's endpoint (NewClient) and for a call whose Options.Endpoint
+// names a server at another host (checkTarget). Each part is keyed by
+// the service name and host: windowIdentity's key, ScopedRetryBudget.Scope
+// and SharedRateLimiters.Limiter.
+func (c *Client) scopeTo(host string) *hostScope {
+	s := &hostScope{fleet: c.opts.FleetRetryBudget, limiter: c.limiter}
+	if q, ok := s.fleet.(*engine.RetryQuota); ok && q == nil {
+		s.fleet = nil
+	}
+	if c.opts.RateLimiters != nil {
+		s.limiter = c.opts.RateLimiters.Limiter(c.svc.Name, host, c.clock)
+	}
+	if b, ok := s.fleet.(engine.ScopedRetryBudget); ok {
+		s.fleet = b.Scope(c.svc.Name, host)
+	}
+	id := c.opts.ThrottleIdentity
+	if id == "" {
+		id = fmt.Sprintf("client-%p", c)
+	}
+	s.identity = windowIdentity(c.svc.Name, host, id)
+	return s
+}
+
+// scope is the call's host scope: its Options.Endpoint's when that names
+// another host than the client's (checkTarget), else the client's.
+func (cl *callMachine) scope() hostScope {
+	if ep := cl.endpoint; ep != nil && ep.scope != nil {
+		return *ep.scope
+	}
+	return hostScope{cl.c.identity, cl.c.fleet, cl.c.limiter}
+}
+
 // payRetry pays cost tokens from the client's retry quota when quota is
-// true (modes with a retry quota, §5) and, when set, from the fleet retry
-// budget, which every retrying mode pays (legacy and aliyun too, issue 22):
-// from all or from none. When one refuses it returns false with that
-// bucket's balance, and fleet reports whether it was the fleet retry
-// budget.
-func (c *Client) payRetry(cost int, quota bool) (ok bool, balance int, fleet bool) {
+// true (modes with a retry quota, §5) and, when set, from the call's fleet
+// retry budget (scope), which every retrying mode pays (legacy and aliyun
+// too, issue 22): from all or from none. When one refuses it returns false
+// with that bucket's balance, and fleet reports whether it was the fleet
+// retry budget.
+func (cl *callMachine) payRetry(cost int, quota bool) (ok bool, balance int, fleet bool) {
+	c, budget := cl.c, cl.scope().fleet
 	if quota {
 		if ok, balance = c.quota.Acquire(cost); !ok {
 			return false, balance, false
 		}
 	}
-	if c.fleet == nil {
+	if budget == nil {
 		return true, balance, false
 	}
-	if fok, fbalance := c.fleet.Acquire(cost); !fok {
+	if fok, fbalance := budget.Acquire(cost); !fok {
 		if quota {
 			c.quota.Release(cost)
 		}
@@ -53,13 +92,13 @@ func (c *Client) payRetry(cost int, quota bool) (ok bool, balance int, fleet boo
 }
 
 // releaseRetry gives n tokens back to the client's retry quota when quota
-// is true and, when set, to the fleet retry budget.
-func (c *Client) releaseRetry(n int, quota bool) {
+// is true and, when set, to the call's fleet retry budget.
+func (cl *callMachine) releaseRetry(n int, quota bool) {
 	if quota {
-		c.quota.Release(n)
+		cl.c.quota.Release(n)
 	}
-	if c.fleet != nil {
-		c.fleet.Release(n)
+	if budget := cl.scope().fleet; budget != nil {
+		budget.Release(n)
 	}
 }
 

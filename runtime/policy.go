@@ -220,13 +220,8 @@ func (c *Client) operationPolicy(op *Operation) *Policy {
 	if f := c.first.Load(); f != nil && f.op == op {
 		return &f.pol // claimed by a call racing with this one
 	}
-	if c.nPolicies.Load() < maxCachedPolicies {
-		if prev, loaded := c.policies.LoadOrStore(op, &p); loaded {
-			return prev.(*Policy)
-		}
-		c.nPolicies.Add(1)
-	}
-	return &p
+	got, _ := storeBounded(&c.policies, &c.nPolicies, maxCachedPolicies, op, &p)
+	return got.(*Policy)
 }
 
 // opPolicy is an operation's resolved policy (Client.first).
@@ -298,11 +293,11 @@ func (c *Client) sharedPolicy(op *Operation) *opPolicy {
 		return nil
 	}
 	p := &opPolicy{op: op, pol: resolvePolicy(c.settings, c.svc, op, o, o)}
-	if prev, loaded := sharedPolicies.LoadOrStore(k, p); loaded {
-		return prev.(*opPolicy)
+	got, kept := storeBounded(&sharedPolicies, &nSharedPolicies, maxSharedPolicies, k, p)
+	if !kept {
+		return nil // full: the client keeps its own
 	}
-	nSharedPolicies.Add(1)
-	return p
+	return got.(*opPolicy)
 }
 
 // sharesPolicy reports whether a call with options call resolves the same

@@ -9,12 +9,13 @@ import (
 // releaseAt is when a call held back by a window until `until` is sent: the
 // store's spread release (WindowReleaser; reserve as there) when it has
 // one and it comes no later than latest, else until.
-func (c *Client) releaseAt(operation, dimension string, until, latest time.Time, reserve bool) time.Time {
+func (cl *callMachine) releaseAt(operation, dimension string, until, latest time.Time, reserve bool) time.Time {
+	c := cl.c
 	rel, ok := c.windows.(engine.WindowReleaser)
 	if !ok || dimension == "" {
 		return until
 	}
-	if t := rel.ReleaseAt(c.identity, operation, dimension, until, latest, c.rand(), reserve); t.After(until) {
+	if t := rel.ReleaseAt(cl.scope().identity, operation, dimension, until, latest, c.rand(), reserve); t.After(until) {
 		return t
 	}
 	return until
@@ -25,11 +26,12 @@ func (c *Client) releaseAt(operation, dimension string, until, latest time.Time,
 // ends no later than that, the retry is placed by the release schedule
 // (ReleaseAt, not reserved: it is counted when Blocked lets it go), never
 // earlier than delay nor past maxDelay.
-func (c *Client) spreadRetry(operation string, delay, maxDelay time.Duration) time.Duration {
+func (cl *callMachine) spreadRetry(operation string, delay, maxDelay time.Duration) time.Duration {
+	c := cl.c
 	now := c.clock.Now()
-	until, dim, ok := c.windows.Blocked(c.identity, operation, now)
+	until, dim, ok := c.windows.Blocked(cl.scope().identity, operation, now)
 	if !ok {
 		return delay
 	}
-	return max(delay, c.releaseAt(operation, dim, until, now.Add(maxDelay), false).Sub(now))
+	return max(delay, cl.releaseAt(operation, dim, until, now.Add(maxDelay), false).Sub(now))
 }

@@ -256,8 +256,13 @@ func closeBodyReader(req *Request) {
 
 // begin starts the call cl of op: it resolves the call's parameters, reads
 // the request body (bufferBody), sets the call's headers and calls
-// Options.OnCall. It returns the context the attempts use.
+// Options.OnCall. It returns the context the attempts use, or
+// ErrNoIdempotencyHeader before anything else for an IdempotencyKey that op
+// would not send.
 func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req *Request, opts *Options) (context.Context, error) {
+	if opts != nil && opts.IdempotencyKey != "" && op.IdempotencyHeader == "" {
+		return ctx, ErrNoIdempotencyHeader // options.go: a key that would do nothing
+	}
 	if err := c.initCall(cl, op, opts); err != nil {
 		return ctx, err
 	}
@@ -317,7 +322,7 @@ func (cl *callMachine) drive(ctx context.Context, req *Request, decode func(*htt
 			}
 		case engine.ActionAcquire:
 			kind = engine.EventAcquired
-			if err = cl.c.limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
+			if err = cl.scope().limiter.Acquire(ctx, cl.opts.RateLimiterFailFast); err != nil {
 				kind = engine.EventFailed
 			}
 		case engine.ActionSend:
@@ -462,11 +467,11 @@ func (cl *callMachine) admit(ctx context.Context) (time.Duration, error) {
 		return 0, nil
 	}
 	now := c.clock.Now()
-	until, dim, ok := c.windows.Blocked(c.identity, cl.op.Name, now)
+	until, dim, ok := c.windows.Blocked(cl.scope().identity, cl.op.Name, now)
 	if !ok {
 		return 0, nil
 	}
-	until = c.releaseAt(cl.op.Name, dim, until, now.Add(cl.pol.ThrottleMaxDelay), true) // spread over the next window (release.go)
+	until = cl.releaseAt(cl.op.Name, dim, until, now.Add(cl.pol.ThrottleMaxDelay), true) // spread over the next window (release.go)
 	wait := until.Sub(now)
 	if wait > cl.pol.ThrottleMaxDelay || !cl.fitsDeadline(ctx, wait) {
 		return 0, &ThrottleWindowError{Until: until, Dimension: dim, Operation: cl.op.Name, Err: cl.deadlineErr(ctx, cl.last, wait)}
@@ -504,7 +509,7 @@ func (cl *callMachine) observe(res *engine.AttemptResult, d engine.Decision) eng
 		QuotaBalance: cl.c.quota.Balance(), Throttle: cl.md.Throttle, AdmitWait: cl.admitWait, StoreFault: cl.c.storeFault(),
 	}
 	if cl.pol.Params.UsesLimiter {
-		info.LimiterRate = cl.c.limiter.Rate()
+		info.LimiterRate = cl.scope().limiter.Rate()
 	}
 	for _, opts := range hopts {
 		if opts != nil && opts.OnAttempt != nil {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,4 +233,49 @@ func TestSharedWindowsAreScopedByServiceAndEndpointHost(t *testing.T) {
 			require.Equal(t, tc.sleeps, clock.Sleeps())
 		})
 	}
+}
+
+// TestCallEndpointScopesWindowsAndFleetBudget: a call whose Options.Endpoint
+// names a server the operation declares at another host keeps its throttle
+// windows and pays its fleet retry budget under that host, by the one
+// scoping rule NewClient uses for the client's own host (scopeTo): a
+// window the Beijing server answers blocks Beijing calls only, never the
+// client's Hangzhou calls, and a Hangzhou window never blocks a Beijing
+// call (review: the call's windows were kept under the client's host).
+func TestCallEndpointScopesWindowsAndFleetBudget(t *testing.T) {
+	const hz, bj = "https://ecs.cn-hangzhou.aliyuncs.com", "https://ecs.cn-beijing.aliyuncs.com"
+	store := engine.NewWindowStore()
+	budget := &scopes{RetryQuota: engine.NewRetryQuota(100), by: map[string]*engine.RetryQuota{}}
+	clock := clocktest.New(epoch)
+	sc := script(status(500), status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserHeader, throttled2s),
+		status(200), status(200), status(200))
+	svc := aliyunService()
+	svc.Name = "Ecs"
+	c, err := NewClient(svc, hz, Options{HTTPClient: sc, Clock: clock, Rand: fixedRand(0), Windows: store, FleetRetryBudget: budget, ThrottleIdentity: "ak-1", MaxAttempts: 2})
+	require.NoError(t, err)
+	op := &Operation{Name: "Get", RetrySafe: true, Servers: []string{bj}}
+	call := func(endpoint string) error {
+		var opts *Options
+		if endpoint != "" {
+			opts = &Options{Endpoint: endpoint, HTTPClient: sc}
+		}
+		_, err := c.Do(context.Background(), op, &Request{Method: http.MethodGet, Path: "/"}, opts, nil)
+		return err
+	}
+	wantAs[*MaxAttemptsError](t, call(bj)) // 500, then throttled
+	bjKey, hzKey := "3:Ecs:27:ecs.cn-beijing.aliyuncs.com:ak-1", "3:Ecs:28:ecs.cn-hangzhou.aliyuncs.com:ak-1"
+	require.Equal(t, hzKey, c.WindowIdentity())
+	_, user := store.Windows(bjKey, "Get", clock.Now())
+	require.Equal(t, []time.Duration{100 * time.Millisecond}, clock.Sleeps(), "the 500's backoff")
+	require.Equal(t, epoch.Add(2100*time.Millisecond), user, "Beijing's window (2 s from the throttled answer at 100 ms), under Beijing's key")
+	_, user = store.Windows(hzKey, "Get", clock.Now())
+	require.True(t, user.IsZero(), "nothing under the client's key")
+	require.Equal(t, []string{"Ecs|ecs.cn-beijing.aliyuncs.com", "Ecs|ecs.cn-hangzhou.aliyuncs.com"}, slices.Sorted(maps.Keys(budget.by)))
+	require.Equal(t, 86, budget.by["Ecs|ecs.cn-beijing.aliyuncs.com"].Balance(), "the retry paid Beijing's bucket (14)")
+	require.Equal(t, 100, budget.by["Ecs|ecs.cn-hangzhou.aliyuncs.com"].Balance())
+
+	require.NoError(t, call(""))
+	require.Len(t, clock.Sleeps(), 1, "the client's own host is not blocked")
+	require.NoError(t, call(bj))
+	require.Equal(t, []time.Duration{100 * time.Millisecond, 2 * time.Second}, clock.Sleeps(), "a Beijing call waits out Beijing's window")
 }

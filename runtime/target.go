@@ -34,13 +34,13 @@ const DotSegmentPathParameter = "dot segment in path parameter"
 // *InvalidParamsError (field "Options.Endpoint" or "Request.Path").
 func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) (*endpoint, error) {
 	var ep *endpoint
-	if opts != nil && opts.IdempotencyKey != "" && op.IdempotencyHeader == "" {
-		return nil, ErrNoIdempotencyHeader // options.go: a key that would do nothing
-	}
 	if opts != nil && opts.Endpoint != "" {
 		var err error
 		if ep, err = c.checkEndpoint(op, opts.Endpoint); err != nil {
 			return nil, err
+		}
+		if ep.origin.Host != c.origin.Host {
+			ep.scope = c.scopeTo(ep.origin.Host) // windows, fleet budget and limiter of that host
 		}
 	}
 	return ep, checkPath(req)
@@ -58,6 +58,9 @@ type endpoint struct {
 	// query is its query, each U+FDD0 in it quoted as data
 	// (querymark.QuoteValues), merged with each request's.
 	query url.Values
+	// scope is a call endpoint's host scope (scopeTo) when its host is
+	// not the client's; nil for the client's host.
+	scope *hostScope
 }
 
 // parseEndpoint parses s, the client's endpoint or a call's
@@ -141,13 +144,8 @@ func serverOrigins(op *Operation) []*url.URL {
 			us = append(us, su)
 		}
 	}
-	if nServerOrigins.Load() < maxServerOrigins {
-		if prev, loaded := serverOriginsOf.LoadOrStore(op, us); loaded {
-			return prev.([]*url.URL)
-		}
-		nServerOrigins.Add(1)
-	}
-	return us
+	got, _ := storeBounded(&serverOriginsOf, &nServerOrigins, maxServerOrigins, op, us)
+	return got.([]*url.URL)
 }
 
 // serverOriginsOf holds serverOrigins' results (*Operation → []*url.URL).

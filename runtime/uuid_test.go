@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -106,4 +107,12 @@ func TestIdempotencyKeyPerCallOnly(t *testing.T) {
 	require.EqualError(t, err, "test: PutThing: Options.IdempotencyKey is set but the operation declares no idempotency header (x-retry idempotencyKey): the key would not be sent and the call would not be retry-safe")
 	require.ErrorIs(t, err, ErrNoIdempotencyHeader)
 	require.Empty(t, sc.requests(), "nothing is sent")
+
+	// The one check where a call begins (Client.begin) covers streams, and
+	// runs before the body is read.
+	body := strings.NewReader("payload")
+	_, err = h.c.Open(context.Background(), opPost, &Request{Method: http.MethodPost, Path: "/", BodyReader: body}, &call)
+	require.ErrorIs(t, err, ErrNoIdempotencyHeader)
+	require.Equal(t, 7, body.Len(), "the body is not read")
+	require.Empty(t, sc.requests())
 }

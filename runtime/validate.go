@@ -77,6 +77,19 @@ func CheckParam(errs []InvalidParamError, refused bool, field, reason string) []
 	return errs
 }
 
+// CheckParams returns errs with the refusal {field, reason} appended for
+// each of fields, else errs unchanged: a generated validator's check that
+// names places it found (openapi.UnsetUnions' JSON paths,
+// "Input.Messages[1].content", reason [MissingRequiredField]).
+//
+//go:noinline
+func CheckParams(errs []InvalidParamError, fields []string, reason string) []InvalidParamError {
+	for _, f := range fields {
+		errs = append(errs, InvalidParamError{Field: f, Reason: reason})
+	}
+	return errs
+}
+
 // InvalidParams returns an [*InvalidParamsError] holding errs, or a nil
 // error when errs is empty: what a generated operation's validator returns
 // after its [CheckParam] calls.

@@ -134,7 +134,9 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 			code = 1
 		}
 	}()
-	svc, diags, err := loadLean(j)
+	floor := newGCFloor(loadingGCPercent, os.Getenv("GOGC"))
+	defer floor.stop()
+	svc, diags, err := loadLean(j, floor)
 	for _, d := range diags {
 		fmt.Fprintln(stderr, d)
 	}
@@ -182,17 +184,19 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 
 // loadLean is loadService with the garbage collector's GOGC at
 // loadingGCPercent while the spec loads (unless the GOGC environment
-// variable sets it), then one collection. Loading holds the spec's YAML
+// variable sets it; floor is nil then), then one collection. Loading holds the spec's YAML
 // tree, then kin-openapi's document beside the model being built (on
 // Stripe's spec 50–75 MiB live at once), and the collector lets the heap
 // grow to twice what is live by default, further on a loaded machine
 // that starves it. What loading built besides the model is garbage once it
 // returns: collected then, the heap the collector lets grow while
-// rendering is twice the model's, not twice what loading held.
-func loadLean(j genJob) (*generator.Service, []generator.Diagnostic, error) {
+// rendering is twice the model's, not twice what loading held. floor
+// (gcfloor.go) keeps the heap goal at heapFloor or above throughout, and
+// takes the GOGC it found as rendering's.
+func loadLean(j genJob, floor *gcFloor) (*generator.Service, []generator.Diagnostic, error) {
 	defer runtime.GC()
-	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(loadingGCPercent))
+	if floor != nil {
+		defer floor.phase(floor.saved)
 	}
 	return loadService(j.spec, j.overlays, j.sel)
 }

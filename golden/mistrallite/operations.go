@@ -22,6 +22,7 @@ var opAgentsApiV1ConversationsStartStream = runtime.Operation{Name: "AgentsApiV1
 // that AgentsApiV1ConversationsStartStream refuses before sending (a nil in misses them all), or nil.
 func validateAgentsApiV1ConversationsStartStream(in *AgentsApiV1ConversationsStartStreamInput) error {
 	errs := runtime.CheckParam(nil, in == nil, "AgentsApiV1ConversationsStartStreamInput.Body", runtime.MissingRequiredField)
+	errs = runtime.CheckParams(errs, openapi.UnsetUnions(in, "AgentsApiV1ConversationsStartStreamInput"), runtime.MissingRequiredField)
 	return runtime.InvalidParams(errs)
 }
 
@@ -73,6 +74,7 @@ var opChatComplete = runtime.Operation{Name: "ChatComplete", FixedHeaders: fixed
 func validateChatComplete(in *ChatCompletionRequest) error {
 	errs := runtime.CheckParam(nil, in == nil || in.Messages == nil, "ChatCompletionRequest.Messages", runtime.MissingRequiredField)
 	errs = runtime.CheckParam(errs, in == nil, "ChatCompletionRequest.Model", runtime.MissingRequiredField)
+	errs = runtime.CheckParams(errs, openapi.UnsetUnions(in, "ChatCompletionRequest"), runtime.MissingRequiredField)
 	return runtime.InvalidParams(errs)
 }
 

@@ -2,8 +2,13 @@ package openapi
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // rawMessageType is json.RawMessage's type: a generated union's Raw field.
@@ -104,3 +109,175 @@ func rawEmpty(b []byte) bool {
 	}
 	return false
 }
+
+// UnsetUnions returns the place, below at (the input type's name), of
+// every required union member of v, a generated operation input, that has
+// no variant set and no Raw value: encoding/json would send it as null,
+// which the spec does not allow and a validating server refuses. The
+// input's own members are named by their Go field ("Input.Messages"), the
+// members below by their JSON path ("Input.Messages[1].content",
+// `Input.Meta["k"]`, map keys in sorted order). A union member is required
+// when its json tag has no omitzero or omitempty; list and map elements
+// always are (a nullable one is a Nullable). The input's own members are
+// not reported (UnionUnset checks them) but are walked, as are the variant
+// a union sends and a Nullable's value; fields tagged "-" are walked on
+// the input only (its Body). A generated validator refuses what it names
+// (runtime.MissingRequiredField), as aws-sdk-go-v2's validators walk nested
+// shapes. It walks at most maxWalkDepth levels and allocates nothing when
+// it finds none.
+func UnsetUnions(v any, at string) []string {
+	w := unionWalk{}
+	w.walk(reflect.ValueOf(v), 0)
+	if w.found == 0 {
+		return nil
+	}
+	w = unionWalk{report: true, path: []string{at}}
+	w.walk(reflect.ValueOf(v), 0)
+	return w.out
+}
+
+// maxWalkDepth bounds UnsetUnions' walk, as encoding/json stops at a
+// pointer cycle 1,000 levels deep.
+const maxWalkDepth = 1000
+
+// unionWalk is one UnsetUnions pass: the first counts (found), the second
+// (report) names each place, path holding its segments.
+type unionWalk struct {
+	report bool
+	found  int
+	path   []string
+	out    []string
+}
+
+// unset records the place path + seg.
+func (w *unionWalk) unset(seg pathSeg) {
+	w.found++
+	if w.report {
+		w.out = append(w.out, strings.Join(w.path, "")+seg.String())
+	}
+}
+
+// pathSeg is one step of a JSON path: ".name", "[index]" or `["key"]`,
+// built only when a place is named.
+type pathSeg struct {
+	name  string
+	index int
+	key   reflect.Value
+}
+
+func (p pathSeg) String() string {
+	switch {
+	case p.name != "":
+		return "." + p.name
+	case p.key.IsValid():
+		return "[" + strconv.Quote(fmt.Sprint(p.key)) + "]"
+	}
+	return "[" + strconv.Itoa(p.index) + "]"
+}
+
+// child walks rv at path + seg, reporting it when it is an unset union
+// and required (depth 0 is the input itself, whose members are not).
+func (w *unionWalk) child(rv reflect.Value, depth int, seg pathSeg, required bool) {
+	if required && depth > 0 && isUnionStruct(rv.Type()) {
+		if sent, _ := unionVariant(rv); !sent.IsValid() {
+			w.unset(seg)
+			return
+		}
+	}
+	if w.report {
+		w.path = append(w.path, seg.String())
+		defer func() { w.path = w.path[:len(w.path)-1] }()
+	}
+	w.walk(rv, depth+1)
+}
+
+// walk visits rv's members.
+func (w *unionWalk) walk(rv reflect.Value, depth int) {
+	rv, ok := deref(rv)
+	if !ok || depth > maxWalkDepth {
+		return
+	}
+	switch rv.Kind() {
+	case reflect.Struct:
+		t := rv.Type()
+		if isUnionStruct(t) {
+			if sent, _ := unionVariant(rv); sent.IsValid() && sent.Type() != rawMessageType {
+				w.walk(sent, depth) // the variant is the value: no segment of its own
+			}
+			return
+		}
+		if t.PkgPath() == nullablePkg && strings.HasPrefix(t.Name(), "Nullable[") {
+			if rv.Field(2).Uint() == uint64(nullableValue) {
+				w.walk(rv.Field(1), depth)
+			}
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			tag, hasTag := f.Tag.Lookup("json")
+			name, opts, _ := strings.Cut(tag, ",")
+			switch {
+			case !f.IsExported():
+				continue
+			case depth == 0:
+				name = f.Name
+			case !hasTag || name == "-" && opts == "":
+				continue
+			}
+			w.child(rv.Field(i), depth, pathSeg{name: name}, !hasOption(opts, "omitzero") && !hasOption(opts, "omitempty"))
+		}
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+			return // bytes, json.RawMessage
+		}
+		for i := range rv.Len() {
+			w.child(rv.Index(i), depth, pathSeg{index: i}, true)
+		}
+	case reflect.Map:
+		if !w.report {
+			var it reflect.MapIter
+			it.Reset(rv)
+			for it.Next() {
+				w.child(it.Value(), depth, pathSeg{}, true)
+			}
+			return
+		}
+		keys := rv.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(fmt.Sprint(a), fmt.Sprint(b)) })
+		for _, k := range keys {
+			w.child(rv.MapIndex(k), depth, pathSeg{key: k}, true)
+		}
+	}
+}
+
+// hasOption reports whether a json tag's options (after the name) hold o.
+func hasOption(opts, o string) bool {
+	for opts != "" {
+		var one string
+		one, opts, _ = strings.Cut(opts, ",")
+		if one == o {
+			return true
+		}
+	}
+	return false
+}
+
+// isUnionStruct reports whether t has a generated union's shape: untagged
+// pointer variants and Raw json.RawMessage (a generated struct's fields
+// all carry json tags).
+func isUnionStruct(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct || t.NumField() == 0 {
+		return false
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, tagged := f.Tag.Lookup("json"); tagged || f.Type != rawMessageType && f.Type.Kind() != reflect.Pointer {
+			return false
+		}
+	}
+	last := t.Field(t.NumField() - 1)
+	return last.Name == "Raw" && last.Type == rawMessageType
+}
+
+// nullablePkg is the package path of Nullable (this package's).
+var nullablePkg = reflect.TypeFor[nullableState]().PkgPath()

@@ -1,0 +1,199 @@
+package generator
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// flatAllOf is an allOf that stands for one member that is not an object
+// (aliasMember): a value must satisfy every member (JSON Schema 2020-12
+// §10.2.1.1), so the value's schema is that member with every other
+// member's constraints, and the schema's own, folded in (foldConstraints):
+// the tighter bound where both give one, the values both enums allow, a
+// format or pattern where only one gives it.
+type flatAllOf struct {
+	alias int
+	// merged is the alias member's schema with every constraint folded in.
+	merged *openapi3.Schema
+	// extra holds only the constraints the other members and the schema
+	// itself give (the facts a property shows beside a named type).
+	extra *openapi3.Schema
+	// named: the alias member is a $ref to a named type (an enum, a
+	// union), which stays the Go type; the other members add doc facts.
+	named bool
+	// retyped: the folded constraints change the Go type (a format, an
+	// enum, a type the alias member does not give).
+	retyped bool
+	// conflicts are the constraints that cannot be combined, each at its
+	// place; the first member's is kept.
+	conflicts []flatConflict
+}
+
+// flatConflict is a constraint that cannot be combined with another one.
+type flatConflict struct{ ptr, msg string }
+
+// flattenAllOf folds s's allOf (at ptr) into one scalar or array schema;
+// nil when s does not stand for one member that is not an object.
+func flattenAllOf(s *openapi3.Schema, ptr string) *flatAllOf {
+	i := aliasMember(s)
+	if i < 0 || s.AllOf[i].Value == nil || objectish(s.AllOf[i].Value, 0) {
+		return nil
+	}
+	alias := s.AllOf[i]
+	f := &flatAllOf{alias: i, extra: &openapi3.Schema{}}
+	if alias.Ref != "" {
+		_, f.named = namedKind(alias.Value, true)
+	}
+	merged := *alias.Value
+	f.merged = &merged
+	for j, m := range s.AllOf {
+		if j == i || m.Value == nil {
+			continue
+		}
+		mptr := child(child(ptr, "allOf"), strconv.Itoa(j))
+		f.conflicts = append(f.conflicts, foldConstraints(f.merged, m.Value, mptr, i)...)
+		foldConstraints(f.extra, m.Value, mptr, i)
+	}
+	f.conflicts = append(f.conflicts, foldConstraints(f.merged, s, ptr, i)...)
+	foldConstraints(f.extra, s, ptr, i)
+	a := alias.Value
+	f.retyped = !f.named && (f.merged.Format != a.Format || !reflect.DeepEqual(f.merged.Enum, a.Enum) ||
+		!reflect.DeepEqual(f.merged.Const, a.Const) || !reflect.DeepEqual(f.merged.Type, a.Type))
+	return f
+}
+
+// foldConstraints folds the value constraints of m (at mptr) into dst,
+// keeping the tighter of two bounds, and returns those it cannot combine
+// with dst's (first is the allOf member dst started from, for messages).
+// It reads only m's constraint keywords, never its structure (allOf,
+// properties, items).
+func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConflict {
+	var out []flatConflict
+	conflict := func(kw, format string, args ...any) {
+		out = append(out, flatConflict{child(mptr, kw), fmt.Sprintf(format, args...)})
+	}
+	if m.Type != nil && !m.Type.IsEmpty() {
+		switch {
+		case dst.Type == nil || dst.Type.IsEmpty():
+			t := m.Type.Clone()
+			dst.Type = &t
+		default:
+			var both openapi3.Types
+			for _, a := range dst.Type.Slice() {
+				for _, b := range m.Type.Slice() {
+					switch {
+					case a == b:
+						both = append(both, a)
+					case a == "integer" && b == "number", a == "number" && b == "integer":
+						both = append(both, "integer")
+					}
+				}
+			}
+			both = slices.Compact(both)
+			if len(both) == 0 {
+				conflict("type", "type %v has no value in common with type %v (allOf member %d); the type follows the first", m.Type.Slice(), dst.Type.Slice(), first)
+			} else if !slices.Equal(both, dst.Type.Slice()) {
+				dst.Type = &both
+			}
+		}
+	}
+	switch {
+	case m.Format == "" || m.Format == dst.Format:
+	case dst.Format == "":
+		dst.Format = m.Format
+	default:
+		conflict("format", "format %q and format %q (allOf member %d) cannot both apply; the type follows %q", m.Format, dst.Format, first, dst.Format)
+	}
+	if lo, excl, ok := lowerBound(m); ok {
+		if dlo, dexcl, dok := lowerBound(dst); !dok || lo > dlo || lo == dlo && excl && !dexcl {
+			dst.Min, dst.ExclusiveMin = &lo, openapi3.ExclusiveBound{}
+			if excl {
+				dst.Min, dst.ExclusiveMin.Value = nil, &lo
+			}
+		}
+	}
+	if hi, excl, ok := upperBound(m); ok {
+		if dhi, dexcl, dok := upperBound(dst); !dok || hi < dhi || hi == dhi && excl && !dexcl {
+			dst.Max, dst.ExclusiveMax = &hi, openapi3.ExclusiveBound{}
+			if excl {
+				dst.Max, dst.ExclusiveMax.Value = nil, &hi
+			}
+		}
+	}
+	if m.MultipleOf != nil && (dst.MultipleOf == nil || *m.MultipleOf > *dst.MultipleOf) {
+		dst.MultipleOf = m.MultipleOf // a multiple of both is what the tighter one names when one divides the other
+	}
+	dst.MinLength = max(dst.MinLength, m.MinLength)
+	dst.MaxLength = minPtr(dst.MaxLength, m.MaxLength)
+	dst.MinItems = max(dst.MinItems, m.MinItems)
+	dst.MaxItems = minPtr(dst.MaxItems, m.MaxItems)
+	dst.UniqueItems = dst.UniqueItems || m.UniqueItems
+	dst.Deprecated = dst.Deprecated || m.Deprecated
+	switch {
+	case m.Pattern == "" || m.Pattern == dst.Pattern:
+	case dst.Pattern == "":
+		dst.Pattern = m.Pattern
+	default:
+		conflict("pattern", "pattern %q is not combined with pattern %q (one RE2 pattern cannot require both); the doc names the first", m.Pattern, dst.Pattern)
+	}
+	if e := enumOf(m); len(e) > 0 {
+		d := enumOf(dst)
+		var both []any
+		for _, v := range d {
+			if slices.ContainsFunc(e, func(w any) bool { return reflect.DeepEqual(v, w) }) {
+				both = append(both, v)
+			}
+		}
+		kw := "enum"
+		if len(m.Enum) == 0 && m.Const != nil {
+			kw = "const"
+		}
+		switch {
+		case len(d) == 0:
+			dst.Enum = e
+		case len(both) == 0:
+			conflict(kw, "%s has no value in common with the other allOf members'; the type keeps %v", kw, d)
+		default:
+			dst.Enum = both
+		}
+	}
+	if dst.Default == nil {
+		dst.Default = m.Default
+	}
+	return out
+}
+
+// lowerBound is s's tightest lower bound and whether it is exclusive
+// (minimum with 3.0's boolean exclusiveMinimum, or 3.1's numeric one).
+func lowerBound(s *openapi3.Schema) (v float64, excl, ok bool) {
+	if s.Min != nil {
+		v, excl, ok = *s.Min, s.ExclusiveMin.IsTrue(), true
+	}
+	if e := s.ExclusiveMin.Value; e != nil && (!ok || *e >= v) {
+		v, excl, ok = *e, true, true
+	}
+	return v, excl, ok
+}
+
+// upperBound is s's tightest upper bound and whether it is exclusive.
+func upperBound(s *openapi3.Schema) (v float64, excl, ok bool) {
+	if s.Max != nil {
+		v, excl, ok = *s.Max, s.ExclusiveMax.IsTrue(), true
+	}
+	if e := s.ExclusiveMax.Value; e != nil && (!ok || *e <= v) {
+		v, excl, ok = *e, true, true
+	}
+	return v, excl, ok
+}
+
+// minPtr is the smaller of two optional limits.
+func minPtr(a, b *uint64) *uint64 {
+	if a == nil || b != nil && *b < *a {
+		return b
+	}
+	return a
+}
