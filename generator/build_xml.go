@@ -32,6 +32,11 @@ type XMLObject struct {
 	// xsi:type), by the type's generated MarshalXML and UnmarshalXML:
 	// encoding/xml would invent a prefix of its own (xmlAttributes).
 	PrefixedAttr bool
+	// Declared: some XML Object (the property's or an allOf member's) is
+	// present; a map with one that does not say wrapped: true is
+	// flattened (aws2openapi writes Smithy's @xmlFlattened as wrapped:
+	// false), one with none is wrapped (Smithy's default).
+	Declared bool
 	// Skip: another property of the type already has this element name,
 	// so this one is not written or read as XML (a warning says so).
 	Skip bool
@@ -56,6 +61,7 @@ func xmlObjectAt(sr *openapi3.SchemaRef, withItems bool) XMLObject {
 			return
 		}
 		if o := s.XML; o != nil {
+			x.Declared = true
 			x.Name = cmpOr(x.Name, o.Name)
 			x.Namespace = cmpOr(x.Namespace, o.Namespace)
 			x.Prefix = cmpOr(x.Prefix, o.Prefix)
@@ -297,6 +303,11 @@ func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
 			x.Attribute, x.Namespace = false, ""
 			continue
 		}
+		if f.Type.Kind == RefMap && !xmlMapField(f) && !x.Skip {
+			b.d.warnf(t.Source, "XML: map property %q of %s is nullable (three-state); it is not written or read as XML", f.JSONName, t.Name)
+			x.Skip = true
+			continue
+		}
 		prefix, local, ok := strings.Cut(x.Name, ":")
 		if !ok || prefix == "" || local == "" || x.Attribute || own.Namespace == "" || !own.Attribute {
 			continue
@@ -310,4 +321,12 @@ func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
 		}
 		x.Attribute, x.PrefixedAttr, x.Prefix, x.Name, x.Namespace = true, true, prefix, local, own.Namespace
 	}
+}
+
+// xmlMapField reports whether a map field travels in XML bodies as an
+// openapi.XMLMap (wrapped <entry><key>/<value>) or openapi.XMLFlatMap (one
+// element per entry): any map but a nullable one (three-state, or a
+// nullable map type), which keeps xml:"-" with a warning (xmlAttributes).
+func xmlMapField(f Field) bool {
+	return f.Type.Kind == RefMap && f.Type.Elem != nil && !f.Type.Nullable && !f.ThreeState() && f.In == ""
 }

@@ -291,7 +291,16 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		if xml {
 			tags["xml"] = xmlTag(fl)
 		}
-		s.Id(fl.Name).Add(fieldType(fl)).Tag(tags)
+		typ := fieldType(fl)
+		if xml && xmlMapField(fl) && xmlTag(fl) != "-" {
+			// encoding/xml refuses Go maps: AWS's map serialization.
+			kind := "XMLMap"
+			if fl.XML.Declared && !fl.XML.Wrapped {
+				kind = "XMLFlatMap"
+			}
+			typ = jen.Qual(openapiPath, kind).Types(typeExpr(*fl.Type.Elem))
+		}
+		s.Id(fl.Name).Add(typ).Tag(tags)
 		if trailing != "" {
 			s.Comment(trailing)
 		}
@@ -446,7 +455,7 @@ func typeExpr(r TypeRef) *jen.Statement {
 // property (parameters), maps and raw JSON are not written ("-").
 func xmlTag(fl Field) string {
 	switch {
-	case fl.In != "" || fl.XML.Skip || fl.XML.PrefixedAttr || fl.Type.Kind == RefMap || fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarRawJSON:
+	case fl.In != "" || fl.XML.Skip || fl.XML.PrefixedAttr || fl.Type.Kind == RefMap && !xmlMapField(fl) || fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarRawJSON:
 		return "-"
 	}
 	x := fl.XML
@@ -459,6 +468,8 @@ func xmlTag(fl Field) string {
 		omit = "" // a required value is written even when zero
 	}
 	switch {
+	case fl.Type.Kind == RefMap:
+		return ns + name + ",omitempty" // openapi.XMLMap or XMLFlatMap: no entries, no element
 	case x.Attribute:
 		return ns + name + ",attr" + omit
 	case fl.Type.Kind == RefSlice:
