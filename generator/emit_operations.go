@@ -763,6 +763,10 @@ func paramStatements(op *Operation) []jen.Code {
 		case "query":
 			out = append(out, jen.Qual(openapiPath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
 		case "header":
+			if p.TimeFormat != "" {
+				out = append(out, jen.Qual(openapiPath, "SetHeaderTimestamp").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.TimeFormat)))
+				continue
+			}
 			out = append(out, jen.Qual(openapiPath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		case "headerPrefix":
 			out = append(out, jen.Qual(openapiPath, "SetHeaderMap").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v))

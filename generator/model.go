@@ -221,6 +221,11 @@ type Param struct {
 	// Style and Explode are the serialisation (OpenAPI defaults applied).
 	Style   string
 	Explode bool
+	// TimeFormat is how a time.Time header parameter of an AWS REST spec
+	// (aws2openapi) travels: "http-date" (Smithy's default for headers)
+	// or "date-time" (awsDateTimeHeader); "" for other specs and
+	// parameters (openapi.SetHeaderTimestamp).
+	TimeFormat string
 }
 
 // Request body kinds.

@@ -350,3 +350,35 @@ func TestStructurePayloadOutputs(t *testing.T) {
 		t.Fatalf("GetBucketLogging %+v %v", g, err)
 	}
 }
+
+// Header timestamps go out as HTTP dates (IMF-fixdate), Smithy's default
+// for @httpHeader timestamps and what Expires is (RFC 9111 §5.3), except
+// x-amz-object-lock-retain-until-date, which S3's Smithy model marks
+// @timestampFormat("date-time"): RFC 3339 in UTC, as smithy-go writes it
+// (new-user trial 3, F2: Expires went out as RFC 3339).
+func TestHeaderTimestamps(t *testing.T) {
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		got = append(got, r.Header.Get("Expires"), r.Header.Get("X-Amz-Object-Lock-Retain-Until-Date"), r.Header.Get("X-Amz-Copy-Source-If-Modified-Since"))
+		if r.Header.Get("X-Amz-Copy-Source") != "" {
+			_, _ = io.WriteString(w, "<CopyObjectResult/>")
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL, func(o *Options) { o.MaxAttempts = 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	when := time.Date(2030, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))
+	if _, err := c.PutObject(context.Background(), &PutObjectInput{Bucket: "b", Key: "k", Body: strings.NewReader("x"), Expires: &when, XAmzObjectLockRetainUntilDate: &when}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CopyObject(context.Background(), &CopyObjectInput{Bucket: "b", Key: "k", XAmzCopySource: "s/k", XAmzCopySourceIfModifiedSince: &when}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Wed, 02 Jan 2030 02:04:05 GMT", "2030-01-02T02:04:05Z", "", "", "", "Wed, 02 Jan 2030 02:04:05 GMT"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("sent %q\nwant %q", got, want)
+	}
+}
