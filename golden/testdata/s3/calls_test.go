@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -380,5 +381,52 @@ func TestHeaderTimestamps(t *testing.T) {
 	want := []string{"Wed, 02 Jan 2030 02:04:05 GMT", "2030-01-02T02:04:05Z", "", "", "", "Wed, 02 Jan 2030 02:04:05 GMT"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("sent %q\nwant %q", got, want)
+	}
+}
+
+// ListObjectsV2Items pages by continuation-token (specs/s3.overlay.yaml's
+// x-pagination, Smithy's @paginated) until a page has no
+// NextContinuationToken; ListPartsItems by part-number-marker (new-user
+// trial 3, F14: S3 had no paginators).
+func TestS3Paginators(t *testing.T) {
+	var sent []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sent = append(sent, r.URL.RawQuery)
+		w.Header().Set("Content-Type", "application/xml")
+		switch q := r.URL.Query(); {
+		case q.Has("uploadId") && q.Get("part-number-marker") == "":
+			_, _ = io.WriteString(w, `<ListPartsResult><NextPartNumberMarker>2</NextPartNumberMarker><IsTruncated>true</IsTruncated><Part><PartNumber>1</PartNumber></Part><Part><PartNumber>2</PartNumber></Part></ListPartsResult>`)
+		case q.Has("uploadId"):
+			_, _ = io.WriteString(w, `<ListPartsResult><IsTruncated>false</IsTruncated><Part><PartNumber>3</PartNumber></Part></ListPartsResult>`)
+		case q.Get("continuation-token") == "":
+			_, _ = io.WriteString(w, `<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>a</Key></Contents><Contents><Key>b</Key></Contents><NextContinuationToken>t1</NextContinuationToken></ListBucketResult>`)
+		case q.Get("continuation-token") == "t1":
+			_, _ = io.WriteString(w, `<ListBucketResult><IsTruncated>true</IsTruncated><Contents><Key>c</Key></Contents><NextContinuationToken>t/2+</NextContinuationToken></ListBucketResult>`)
+		default:
+			_, _ = io.WriteString(w, `<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>d</Key></Contents></ListBucketResult>`)
+		}
+	}))
+	defer srv.Close()
+	c, err := New(srv.URL, func(o *Options) { o.MaxAttempts = 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for o, err := range c.ListObjectsV2Items(context.Background(), &ListObjectsV2Input{Bucket: "b", MaxKeys: ptr(int64(2))}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, *o.Key)
+	}
+	var parts []string
+	for p, err := range c.ListPartsItems(context.Background(), &ListPartsInput{Bucket: "b", Key: "k", UploadId: "U"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, strconv.FormatInt(*p.PartNumber, 10))
+	}
+	want := "list-type=2&max-keys=2|continuation-token=t1&list-type=2&max-keys=2|continuation-token=t%2F2%2B&list-type=2&max-keys=2|uploadId=U|part-number-marker=2&uploadId=U"
+	if strings.Join(keys, ",") != "a,b,c,d" || strings.Join(parts, ",") != "1,2,3" || strings.Join(sent, "|") != want {
+		t.Fatalf("keys %v parts %v sent\n%s\nwant\n%s", keys, parts, strings.Join(sent, "|"), want)
 	}
 }
