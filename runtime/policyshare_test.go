@@ -271,12 +271,12 @@ func changeOption(t *testing.T, f reflect.StructField, v reflect.Value) bool {
 	return true
 }
 
-// The fields a step of the state machine reads or writes (through start)
+// The fields a step of the state machine reads or writes (through endpoint)
 // lie in its first two cache lines, which cmd/retrygen-sim reads ahead for
 // each of its calls (hotCallBytes); ResponseMetadata.Attempts is the
 // attempts decided, though md, after them, no longer keeps a copy.
 func TestCallMachineStepFieldsFirst(t *testing.T) {
-	require.LessOrEqual(t, unsafe.Offsetof(callMachine{}.start)+unsafe.Sizeof(time.Time{}), uintptr(128))
+	require.LessOrEqual(t, unsafe.Offsetof(callMachine{}.endpoint)+unsafe.Sizeof(callMachine{}.endpoint), uintptr(128))
 	cl := callMachine{attempts: 3, md: ResponseMetadata{RequestID: "r"}}
 	require.Equal(t, ResponseMetadata{Attempts: 3, RequestID: "r"}, cl.metadata())
 }
