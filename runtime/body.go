@@ -64,6 +64,9 @@ func bufferBody(ctx context.Context, req *Request, attemptTimeout time.Duration)
 	}
 	if rs, ok := req.BodyReader.(io.ReadSeeker); ok {
 		sb, err := newSeekBody(rs)
+		if err == nil && sb != nil {
+			err = req.checkDeclaredLength(sb.size)
+		}
 		if sb != nil || err != nil {
 			req.seek = sb
 			return nil, err
@@ -74,13 +77,20 @@ func bufferBody(ctx context.Context, req *Request, attemptTimeout time.Duration)
 		return nil, fmt.Errorf("reading request body: %w", err)
 	}
 	if len(b) <= MaxReplayBody {
+		if err := req.checkDeclaredLength(int64(len(b))); err != nil {
+			return nil, err
+		}
 		req.Body = slices.Clip(b)
 		if req.Body == nil {
 			req.Body = []byte{}
 		}
 		return nil, nil
 	}
-	return &streamBody{r: io.MultiReader(bytes.NewReader(b), req.BodyReader), src: req.BodyReader}, nil
+	if n, ok := req.declared-1, req.declared > 0; ok && n <= MaxReplayBody {
+		return nil, &ContentLengthError{Declared: n, Actual: -1}
+	}
+	r, _ := req.declaredBody(io.MultiReader(bytes.NewReader(b), req.BodyReader))
+	return &streamBody{r: r, src: req.BodyReader}, nil
 }
 
 // readReplayable reads up to MaxReplayBody+1 bytes of r. A reader held in

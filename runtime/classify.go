@@ -71,8 +71,10 @@ type classifier struct {
 
 // classify applies retry-behavior.md §4 in its stated order:
 //  0. Options.Classify, when set and deciding;
-//  1. a cancelled context, a request hook's error or a response body over
-//     the cap (*BodyTooLargeError) → non-retryable;
+//  1. a cancelled context, a request hook's error, a response body over
+//     the cap (*BodyTooLargeError) or a request body whose length differs
+//     from its declared Content-Length (*ContentLengthError) →
+//     non-retryable;
 //  2. a non-retryable code → non-retryable (whatever the status);
 //  3. a throttling code, a positive x-acs-retry-after, or (with throttle
 //     control) a throttle header with Remain 0 → throttling;
@@ -102,7 +104,7 @@ func (k *classifier) classify(ctx context.Context, r *engine.AttemptResult, thro
 	// failure (rule 5), even though net/http's timeout errors match
 	// context.DeadlineExceeded.
 	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || isError[*RequestHookError](r.Err) ||
-		isError[*BodyTooLargeError](r.Err) {
+		isError[*BodyTooLargeError](r.Err) || isError[*ContentLengthError](r.Err) {
 		// A body over the cap would come back as long: not retried.
 		return engine.ClassNonRetryable
 	}
