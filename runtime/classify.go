@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/retrygen/retrygen/runtime/engine"
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // The built-in error codes of retry-behavior.md §4. Specs and options add to
@@ -346,7 +346,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	}
 	if e != nil {
 		if end > 0 {
-			_ = json.Unmarshal(body[:end], e) // modeled fields are best effort
+			_ = exactjson.Unmarshal(body[:end], e) // modeled fields are best effort
 		}
 		*e.Metadata() = md
 		e.Metadata().Body = keptErrorBody(body)

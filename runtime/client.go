@@ -97,9 +97,11 @@ type ResponseMetadata struct {
 // the retry quota, the adaptive rate limiter and the throttle-window store.
 // It is safe for concurrent use.
 type Client struct {
-	// The fields every call reads come first, in two cache lines, with
-	// the first operation's policy (first, firstMem) after them: a driver
-	// of many clients (cmd/retrygen-sim) touches few lines of each.
+	// The fields every step of a call reads come first, in one cache
+	// line, then those a call's start and the retry quota's payments read
+	// (a second line), with the first operation's policy (first,
+	// firstMem) after them: a driver of many clients (cmd/retrygen-sim)
+	// touches one or two lines of each.
 	clock engine.Clock
 	rand  func() float64
 	quota *engine.RetryQuota
@@ -108,15 +110,15 @@ type Client struct {
 	limiter *engine.RateLimiter
 	// fleet is Options.FleetRetryBudget (nil for none).
 	fleet engine.RetryBudget
+	// first is the policy of the first operation operationPolicy resolved:
+	// the one clients with the same options share (sharedPolicy), else in
+	// firstMem (firstClaimed: written); the others are in policies.
+	first atomic.Pointer[opPolicy]
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
 	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
 	invocationIDHeader string
-	// first is the policy of the first operation operationPolicy resolved:
-	// the one clients with the same options share (sharedPolicy), else in
-	// firstMem (firstClaimed: written); the others are in policies.
-	first        atomic.Pointer[opPolicy]
-	firstClaimed atomic.Bool
+	firstClaimed       atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
 	observed bool

@@ -34,7 +34,6 @@ import (
 // Otherwise the outcome is OutcomeRetry after Decision.Delay.
 func (cl *callMachine) decide(ctx context.Context, res *engine.AttemptResult) engine.Decision {
 	cl.attempts++
-	cl.md.Attempts = cl.attempts
 	throttled := cl.recordThrottleHeaders(res)
 	k := classifier{p: cl.pol, op: cl.op}
 	d := engine.Decision{Class: k.classify(ctx, res, throttled)}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/retrygen/retrygen/runtime/engine"
 	"github.com/stretchr/testify/require"
@@ -268,4 +269,23 @@ func changeOption(t *testing.T, f reflect.StructField, v reflect.Value) bool {
 		t.Fatalf("Options.%s: kind %s not covered by this test", f.Name, v.Kind())
 	}
 	return true
+}
+
+// The fields a step of the state machine reads or writes (through start)
+// lie in its first two cache lines, which cmd/retrygen-sim reads ahead for
+// each of its calls (hotCallBytes); ResponseMetadata.Attempts is the
+// attempts decided, though md, after them, no longer keeps a copy.
+func TestCallMachineStepFieldsFirst(t *testing.T) {
+	require.LessOrEqual(t, unsafe.Offsetof(callMachine{}.start)+unsafe.Sizeof(time.Time{}), uintptr(128))
+	cl := callMachine{attempts: 3, md: ResponseMetadata{RequestID: "r"}}
+	require.Equal(t, ResponseMetadata{Attempts: 3, RequestID: "r"}, cl.metadata())
+}
+
+// The Client fields a step reads lie in its first cache line, those a
+// call's start and the retry quota read in its second (cmd/retrygen-sim
+// reads one or two lines of each client ahead: hotClientBytes).
+func TestClientStepFieldsFirst(t *testing.T) {
+	var c Client
+	require.LessOrEqual(t, unsafe.Offsetof(c.first)+unsafe.Sizeof(c.first), uintptr(64))
+	require.LessOrEqual(t, unsafe.Offsetof(c.svc)+unsafe.Sizeof(c.svc), uintptr(128))
 }
