@@ -237,6 +237,9 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 		p = p[:room]
 	}
 	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF && !c.decompressed {
+		err = &wireReadError{err} // the connection's, not the content's
+	}
 	c.read += int64(n)
 	if c.read > c.limit {
 		n -= int(c.read - c.limit)
@@ -249,6 +252,18 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// wireReadError is an error reading a response body off the connection —
+// a reset, a timeout, a body shorter than its Content-Length, broken
+// chunked framing ("invalid byte in chunk length") — as opposed to its
+// content failing to decode: the connection failing mid-body, a transient
+// I/O failure (§4 rule 5; isIOFailure) whatever its type (third new-user
+// trial F4: net/http's chunk framing errors are untyped). Its text is the
+// transport's.
+type wireReadError struct{ err error }
+
+func (e *wireReadError) Error() string { return e.err.Error() }
+func (e *wireReadError) Unwrap() error { return e.err }
 
 // gzipReader decompresses a gzip body read from r, opening the gzip stream
 // on the first Read (as aws-sdk-go-v2's accept-encoding DecompressGzip

@@ -200,7 +200,8 @@ func positiveACSRetryAfter(r *engine.AttemptResult) bool {
 
 // isIOFailure reports whether err is a transport failure worth retrying
 // (§4): connection reset or refused, broken pipe, an unexpected EOF (a body
-// shorter than its Content-Length), a timeout (an attempt's deadline
+// shorter than its Content-Length), any error reading a response body off
+// the connection (*wireReadError: broken chunked framing too), a timeout (an attempt's deadline
 // included: the caller has checked that the call's context is alive), a
 // response checksum mismatch, or a DNS failure other than "no such host".
 func isIOFailure(err error) bool {
@@ -213,8 +214,10 @@ func isIOFailure(err error) bool {
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return true
 	}
-	if errors.Is(err, context.DeadlineExceeded) || isError[*ChecksumError](err) {
-		return true // an attempt's own deadline (the caller checked ctx), a corrupted body
+	if errors.Is(err, context.DeadlineExceeded) || isError[*ChecksumError](err) || isError[*wireReadError](err) {
+		// An attempt's own deadline (the caller checked ctx), a corrupted
+		// body, a body read off the connection that broke (framing included).
+		return true
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
