@@ -65,6 +65,9 @@ type Request struct {
 	// ContentType is the body's media type
 	// ("application/x-amz-json-1.0").
 	ContentType string
+	// declared is the Content-Length Header declares, plus one; 0: none
+	// (contentlength.go).
+	declared int64
 }
 
 // ResponseMetadata describes how a call went. Generated output types carry it
@@ -433,6 +436,8 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
+	} else if req.stream != nil && req.declared > 0 {
+		hreq.ContentLength = req.declared - 1 // contentlength.go: not chunked
 	}
 	var extra [5 + len(cl.callHeaders)]headerKV
 	n := 0
