@@ -280,6 +280,9 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 		b.d.warnf(child(ptr, "allowReserved"), "allowReserved is not supported: reserved characters in %q are percent-encoded", p.Name)
 	}
 	doc := "Sent as the " + p.In + " parameter " + strconv.Quote(p.Name) + "."
+	if p.In == "header" && http.CanonicalHeaderKey(p.Name) == "Content-Length" {
+		doc += " It is the request body's length on the wire: a body that cannot seek is sent with it rather than chunked, and a body of another length, over or under, ends the call with a *runtime.ContentLengthError before the server has a complete request."
+	}
 	if p.Description != "" {
 		doc += "\n\n" + p.Description
 	}
