@@ -63,24 +63,29 @@ func awsQueryPaths(api *openapi3.T) bool {
 	return false
 }
 
-// awsQueryWarnings warns, for an operation of a spec aws2openapi converted
-// from the AWS query protocol, of what the spec makes the client send that
-// the protocol does not take (new-user trial 3, F7): a request body, which
-// aws2openapi writes as XML while the protocol takes form parameters
-// (Action=…&Version=…&QueueUrl=…, lists as Name.N, maps as Name.N.Name and
-// Name.N.Value); and list or map query parameters of the GET variants,
-// sent by OpenAPI's form/explode rule (AttributeNames=All, a map as JSON)
-// where the protocol wants AttributeName.1=All. The generated client
-// sends what the spec says; no AWS query serializer is built.
+// awsQueryWarnings makes an operation of a spec aws2openapi converted from
+// the AWS query protocol send its request body (which aws2openapi writes
+// as XML) as the protocol's form parameters (Action=…&Version=…&QueueUrl=…,
+// lists as Name.N, maps as Name.N.Name and Name.N.Value;
+// openapi.AWSQueryBody), and warns of the GET variants' list, map and
+// object query parameters, sent by OpenAPI's form/explode rule
+// (AttributeNames=All, a map as JSON) where the protocol wants
+// AttributeName.1=All (new-user trial 3, F7).
 func (b *builder) awsQueryWarnings(o *Operation, ptr string) {
 	if o.Body.Kind == BodyXML {
-		action := o.Name
 		for _, q := range o.Query {
 			if q.Name == "Action" {
-				action = q.Value
+				o.Body.AWSQueryAction = q.Value
 			}
 		}
-		b.d.warnf(child(ptr, "requestBody"), "AWS query protocol: this operation sends the spec's XML body, but the service takes form parameters (Action=%s&Version=…); call the GET variant, or send the form yourself", action)
+		if o.Body.AWSQueryAction == "" || b.api.Info.Version == "" {
+			b.d.warnf(child(ptr, "requestBody"), "AWS query protocol: no Action in the path key or no info.version; this operation sends the spec's XML body, but the service takes form parameters")
+		} else {
+			// The protocol's form, as aws-sdk-go-v2 writes it, not the
+			// spec's XML (new-user trial 3, F7).
+			o.Body.AWSQueryVersion = b.api.Info.Version
+			o.Body.ContentType = "application/x-www-form-urlencoded"
+		}
 	}
 	t := b.typeNamed(o.Input)
 	if t == nil {
