@@ -19,6 +19,11 @@ import (
 // it on a virtual clock through [Client.NewCall]. The order of the rules
 // lives in Next and decide only. Not safe for concurrent use.
 type callMachine struct {
+	// The fields every step reads or writes come first (128 bytes), so
+	// that a driver of many calls (cmd/retrygen-sim, whose calls embed a
+	// CallState after 64 bytes of their own) finds a step's memory in
+	// three cache lines; the fields after endpoint are read when the call is
+	// observed, hooked, sent over HTTP or streamed.
 	c    *Client
 	op   *Operation
 	opts *Options
@@ -32,38 +37,44 @@ type callMachine struct {
 	polOwned bool
 	// state is where the state machine stands (Next).
 	state callState
-	// final is the error a long-polling call returns after its last sleep.
-	final error
-	// attempts counts the attempts decided so far.
+	// noReplay: the request body is longer than MaxReplayBody and is
+	// streamed by the only attempt; a retryable failure ends the call with
+	// a *NotRetrySafeError saying so.
+	noReplay bool
+	// observed: something observes every decision (observe): the
+	// client's or the call's Logger or OnAttempt, or an OnAttempt hook
+	// that OnCall returned.
+	observed bool
+	// attempts counts the attempts decided so far
+	// (ResponseMetadata.Attempts: metadata).
 	attempts int
 	// paid is the retry cost paid for the attempt in flight: 0 for a first
 	// attempt, else 14 or 5 tokens (§5).
 	paid int
+	// final is the error a long-polling call returns after its last sleep.
+	final error
 	// last is the last attempt's error.
 	last error
+	// admitWait is how long the attempt in flight waited for throttle
+	// windows before it was sent (AttemptInfo.AdmitWait).
+	admitWait time.Duration
+	// start is when the call started (the retry deadline Service.MaxElapsed
+	// counts from it).
+	start time.Time
+	// endpoint is the call's Options.Endpoint as checkTarget parsed and
+	// checked it before the first attempt (nil for the client's): every
+	// attempt and stream resume uses it, never the caller's Options again;
+	// its scope is the call's (callMachine.scope, read by every step).
+	endpoint *endpoint
 	// own are the call's own options when they are not the client's
 	// (nil otherwise): their hooks run after the client's (hooks.go).
 	own *Options
 	// hooks are what the client's and then the call's Options.OnCall
 	// returned for this call.
 	hooks [2]CallHooks
-	// noReplay: the request body is longer than MaxReplayBody and is
-	// streamed by the only attempt; a retryable failure ends the call with
-	// a *NotRetrySafeError saying so.
-	noReplay bool
-	// admitWait is how long the attempt in flight waited for throttle
-	// windows before it was sent (AttemptInfo.AdmitWait).
-	admitWait time.Duration
-	// md is what the call reports (ResponseMetadata); start is when the
-	// call started (the retry deadline Service.MaxElapsed counts from it).
-	// With what follows, these are read less often than the fields above,
-	// which a driver of many calls finds in two cache lines.
-	md    ResponseMetadata
-	start time.Time
-	// endpoint is the call's Options.Endpoint as checkTarget parsed and
-	// checked it before the first attempt (nil for the client's): every
-	// attempt and stream resume uses it, never the caller's Options again.
-	endpoint *endpoint
+	// md is what the call reports (ResponseMetadata, read through
+	// metadata), but for Attempts.
+	md ResponseMetadata
 	// callHeaders are headers that hold one value for the whole call and
 	// are sent on every attempt, such as the invocation ID
 	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
@@ -73,6 +84,14 @@ type callMachine struct {
 	nCallHeaders int
 	// stream, when set, receives a 2xx response unread (Client.Open).
 	stream *Stream
+}
+
+// metadata returns what the call reports: md with the attempts decided
+// so far.
+func (cl *callMachine) metadata() ResponseMetadata {
+	md := cl.md
+	md.Attempts = cl.attempts
+	return md
 }
 
 // headerKV is one header key (canonical) and its value.
@@ -176,9 +195,10 @@ func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
 		pol, owned = &p, true
 	}
-	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now()}
+	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now(), observed: c.observed}
 	if opts != &c.opts {
 		cl.own = opts
+		cl.observed = cl.observed || opts.Logger != nil || opts.OnAttempt != nil
 	}
 	if c.invocationIDHeader != "" {
 		cl.setCallHeader(c.invocationIDHeader, NewUUID())
@@ -213,7 +233,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 	err = cl.run(ctx, req, decode)
 	closeBodyReader(req)
 	cl.end(err)
-	return cl.md, err
+	return cl.metadata(), err
 }
 
 // end runs the call's End hooks with err, as deferred calls: the call's
@@ -221,7 +241,7 @@ func (c *Client) do(ctx context.Context, op *Operation, req *Request, opts *Opti
 func (cl *callMachine) end(err error) {
 	for i := len(cl.hooks) - 1; i >= 0; i-- {
 		if end := cl.hooks[i].End; end != nil {
-			end(cl.md, err)
+			end(cl.metadata(), err)
 		}
 	}
 }
@@ -245,6 +265,9 @@ func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req 
 		return ctx, ErrNoIdempotencyHeader // options.go: a key that would do nothing
 	}
 	if err := c.initCall(cl, op, opts); err != nil {
+		return ctx, err
+	}
+	if err := req.readDeclaredLength(); err != nil { // contentlength.go
 		return ctx, err
 	}
 	stream, err := bufferBody(ctx, req, cl.opts.AttemptTimeout)
@@ -273,6 +296,7 @@ func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req 
 		if cl.hooks[i].Context != nil {
 			ctx = cl.hooks[i].Context
 		}
+		cl.observed = cl.observed || cl.hooks[i].OnAttempt != nil
 	}
 	return ctx, nil
 }
@@ -478,9 +502,8 @@ func (e *joinedError) Unwrap() []error { return e.errs[:] }
 // observe reports one decision to the OnAttempt hook and the logger, if any,
 // and returns it. It builds nothing when neither is set.
 func (cl *callMachine) observe(res *engine.AttemptResult, d engine.Decision) engine.Decision {
-	if cl.hooks[0].OnAttempt == nil && cl.hooks[1].OnAttempt == nil && !cl.c.observed &&
-		(cl.own == nil || cl.own.Logger == nil && cl.own.OnAttempt == nil) {
-		return d // nothing observes it (Client.observed: the client's options set no Logger or OnAttempt)
+	if !cl.observed {
+		return d // nothing observes it (callMachine.observed)
 	}
 	hopts := cl.hookOptions()
 	info := AttemptInfo{

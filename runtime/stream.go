@@ -175,7 +175,7 @@ func (s *Stream) StatusCode() int {
 
 // Metadata returns how the call went so far: its attempts, reconnects
 // included, and the last response's request ID.
-func (s *Stream) Metadata() ResponseMetadata { return s.cl.md }
+func (s *Stream) Metadata() ResponseMetadata { return s.cl.metadata() }
 
 // Read reads the body. A download that can resume by range (see [Stream])
 // does so when the body breaks off; io.EOF ends the body; any other error

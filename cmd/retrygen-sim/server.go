@@ -61,10 +61,10 @@ func (s *server) handle(r *run, c *call) (time.Duration, *engine.AttemptResult) 
 		if now%win < boundarySpan {
 			s.atBoundary++
 		}
-		w := s.windows[c.cl.user]
+		w := s.windows[c.cl.info.user]
 		if w == nil {
 			w = &userWindow{index: idx}
-			s.windows[c.cl.user] = w
+			s.windows[c.cl.info.user] = w
 		}
 		if w.index != idx {
 			w.index, w.count = idx, 0

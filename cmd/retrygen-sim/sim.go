@@ -36,16 +36,6 @@ var errSleep = errors.New("retrygen-sim: the runtime tried to sleep on the virtu
 // Sleep never waits; see errSleep.
 func (c *virtualClock) Sleep(context.Context, time.Duration) error { return errSleep }
 
-// deadlineCtx is a call's context: never cancelled, with a deadline on the
-// virtual clock (a real context.WithDeadline would compare it with real time).
-type deadlineCtx struct {
-	context.Context
-	deadline time.Time
-}
-
-// Deadline returns the virtual deadline.
-func (c *deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
-
 // simOperation is the one operation every simulated call makes.
 var simOperation = runtime.Operation{Name: "GetItem", RetrySafe: true}
 
@@ -347,15 +337,19 @@ type timeoutEvent struct {
 }
 
 // simClient is one simulated client process: one runtime.Client. The
-// clients of a run sit side by side in one slice (run.clientMem), each with
-// its random sources inline: an event touches one client's few cache lines,
-// not a chain of separate allocations.
+// clients of a run sit side by side in one slice (run.clientMem), each in
+// two cache lines with its random sources inline: an event touches one
+// client's two lines, not a chain of separate allocations. What events
+// seldom read is in info.
 type simClient struct {
 	group *ClientGroup
 	rc    *runtime.Client
+	// jitterFn is the client's Options.Rand (jitter.Float64): the runtime
+	// reads the jitter through this one function value, which prefetch
+	// reads ahead.
+	jitterFn func() float64
 	// rng draws the client's arrivals and think times from rngSrc; jitter
-	// (from jitterSrc) is the client's Options.Rand, the runtime's source
-	// of backoff jitter.
+	// (from jitterSrc) is the runtime's source of backoff jitter.
 	rng, jitter       rand.Rand
 	rngSrc, jitterSrc rand.PCG
 	// waiters are the calls waiting for a send token (some may have
@@ -363,7 +357,12 @@ type simClient struct {
 	// latest planned evToken.
 	waiters  []*call
 	tokenGen uint32
-	idx      int
+	idx      uint32
+	info     *clientInfo
+}
+
+// clientInfo is what a client's events seldom read.
+type clientInfo struct {
 	// user is the client's Alibaba user and throttle identity.
 	user string
 	svc  *runtime.Service
@@ -375,11 +374,13 @@ type simClient struct {
 // keeps counting across its lives, so an event planned in an earlier life
 // never matches (evTimeout events carry the life instead).
 
-// call is one simulated call.
+// call is one simulated call. With a deadline it is its own context
+// (Deadline).
 type call struct {
-	// The fields every event of the call reads come first, then the
-	// call's state machine (whose own first lines are what a step reads),
-	// so that an event reads a few adjacent cache lines (prefetch).
+	// The fields every event of the call reads come first (64 bytes),
+	// then the call's state machine (whose own first lines are what a step
+	// reads), so that an event reads three adjacent cache lines
+	// (prefetch).
 	gen uint32
 	// life numbers the call's lives (recycling, run.free).
 	life uint32
@@ -392,29 +393,57 @@ type call struct {
 	waiting  bool
 	drained  bool // started after its phase's retry quota drained
 	cl       *simClient
-	ctx      context.Context
 	attempts int
 	// res is the response of the attempt in flight (shared: the runtime
 	// only reads it).
-	res *engine.AttemptResult
-	// dctx is ctx when the call has a deadline.
-	dctx deadlineCtx
-	// rc is the call's state machine, started anew in each life
-	// (runtime.Client.StartCall).
-	rc       runtime.CallState
+	res      *engine.AttemptResult
 	start    time.Duration
 	deadline time.Duration // 0: none
 	phase    int           // the phase the call started in
+	// rc is the call's state machine, started anew in each life
+	// (runtime.Client.StartCall).
+	rc runtime.CallState
 	// stream is the state of a streaming group's call (streams.go).
 	stream streamState
 }
 
-// hotCallBytes is how much of a call an event reads: the call's own
-// fields and the first lines of its state machine.
-const hotCallBytes = unsafe.Offsetof(call{}.rc) + 192
+// ctx is the context of c's steps: c itself when it has a deadline.
+func (c *call) ctx() context.Context {
+	if c.deadline > 0 {
+		return c
+	}
+	return context.Background()
+}
 
-// hotClientBytes is how much of a runtime.Client prefetch reads.
-const hotClientBytes = 128
+// Deadline returns the call's deadline on the virtual clock (a real
+// context.WithDeadline would compare it with real time). Deadline, Done,
+// Err and Value make a call with a deadline a context that is never
+// cancelled.
+func (c *call) Deadline() (time.Time, bool) { return simEpoch.Add(c.deadline), true }
+
+// Done returns nil: the call's context is never cancelled.
+func (c *call) Done() <-chan struct{} { return nil }
+
+// Err returns nil: the call's context is never cancelled.
+func (c *call) Err() error { return nil }
+
+// Value returns nil: the call's context holds no values.
+func (c *call) Value(any) any { return nil }
+
+// hotCallBytes is how much of a call an event reads: the call's own
+// fields and the first two lines of its state machine (the runtime keeps
+// the fields of a step in its first 128 bytes: TestCallMachineStepFieldsFirst).
+const hotCallBytes = unsafe.Offsetof(call{}.rc) + 128
+
+// hotClientBytes is how much of a runtime.Client prefetch reads for a
+// call's start or, in runs with a retry quota or fleet retry budget, for
+// each event (the client's second cache line: the retry costs, the
+// invocation ID header); stepClientBytes for an event of a call otherwise
+// (TestClientStepFieldsFirst in runtime keeps the fields there).
+const (
+	hotClientBytes  = 128
+	stepClientBytes = 64
+)
 
 // The reads of prefetch stay inside their objects: these fail to compile
 // (a negative array length) when call or runtime.Client shrinks below what
@@ -422,6 +451,8 @@ const hotClientBytes = 128
 var (
 	_ [unsafe.Sizeof(call{}) - hotCallBytes]byte
 	_ [unsafe.Sizeof(runtime.Client{}) - hotClientBytes]byte
+	// A client stays within two cache lines.
+	_ [128 - unsafe.Sizeof(simClient{})]byte
 )
 
 // run is one mode's simulation of a scenario.
@@ -435,12 +466,18 @@ type run struct {
 	timeouts []*timeoutQueue
 	// free are ended calls to reuse.
 	free []*call
-	// calls are every call slot of the run by id; alive[id] is the life
-	// of the slot's call while it has not ended, else 0 (a dense array,
-	// so that a timeout whose call has ended, as most have, is dropped
+	// slabs hold every call slot of the run, slabLen a slab: slot id is
+	// slabs[id/slabLen][id%slabLen] (slot), found without reading memory
+	// that is not in cache; nCalls counts them. alive[id] is the life of
+	// the slot's call while it has not ended, else 0 (a dense array, so
+	// that a timeout whose call has ended, as most have, is dropped
 	// without touching the call).
-	calls []*call
-	alive []uint32
+	slabs  [][]call
+	nCalls uint32
+	alive  []uint32
+	// paying: a client of the run has a retry quota or fleet retry budget
+	// (prefetch reads the quota and hotClientBytes of each client).
+	paying bool
 	// clientMem holds the clients; clients point into it.
 	clientMem []simClient
 	// limiters are the distinct rate limiters of the clients whose mode
@@ -535,10 +572,14 @@ func simulate(sc *Scenario, mode, sharing string, seed uint64, services serviceS
 			r.schedule(clientEvent(r.interArrival(cl, 0), evArrival, cl, 0))
 		}
 	}
-	r.stats.maxAttempts = r.clients[0].params.MaxAttempts
+	r.stats.maxAttempts = r.clients[0].info.params.MaxAttempts
+	r.paying = len(r.budgets) > 0
+	for _, cl := range r.clients {
+		r.paying = r.paying || cl.info.params.UsesQuota
+	}
 	seen := map[*engine.RateLimiter]bool{}
 	for _, cl := range r.clients {
-		if l := cl.rc.RateLimiter(); cl.params.UsesLimiter && !seen[l] {
+		if l := cl.rc.RateLimiter(); cl.info.params.UsesLimiter && !seen[l] {
 			seen[l] = true
 			r.limiters = append(r.limiters, l)
 		}
@@ -591,10 +632,11 @@ func (r *run) newClient(cl *simClient, svc *runtime.Service, g *ClientGroup, idx
 		}
 		maxAttempts = s.MaxAttempts.Value
 	}
-	*cl = simClient{idx: idx, svc: svc, group: g}
+	*cl = simClient{idx: uint32(idx), group: g, info: &clientInfo{svc: svc}}
 	cl.rngSrc.Seed(seed, uint64(1_000_000+idx))
 	cl.jitterSrc.Seed(seed, uint64(2_000_000+idx))
 	cl.rng, cl.jitter = *rand.New(&cl.rngSrc), *rand.New(&cl.jitterSrc)
+	cl.jitterFn = cl.jitter.Float64
 	user := g.User
 	if user == "" {
 		user = fmt.Sprintf("client-%d", idx)
@@ -603,7 +645,7 @@ func (r *run) newClient(cl *simClient, svc *runtime.Service, g *ClientGroup, idx
 		RetryMode:        mode,
 		MaxAttempts:      maxAttempts,
 		Clock:            r.clock,
-		Rand:             cl.jitter.Float64,
+		Rand:             cl.jitterFn,
 		ThrottleIdentity: user,
 		Windows:          windows,
 		FleetRetryBudget: budget,
@@ -613,14 +655,14 @@ func (r *run) newClient(cl *simClient, svc *runtime.Service, g *ClientGroup, idx
 	if err != nil {
 		return err
 	}
-	cl.user, cl.rc = user, rc
+	cl.info.user, cl.rc = user, rc
 	// The policy each call of the client resolves (the client's path is
 	// ResolvePolicy's: TestClientCallResolvesThePolicy).
 	pol, err := runtime.ResolvePolicy(svc, &simOperation, &opts, nil, noEnv)
 	if err != nil {
 		return err
 	}
-	cl.params = pol.Params
+	cl.info.params = pol.Params
 	return nil
 }
 
@@ -689,7 +731,8 @@ func (r *run) next() (e event, ok bool) {
 
 // prefetch reads, before they run, the memory that the events of the
 // bucket just taken (eventQueue.taken) will read: their calls (the first
-// lines, hotCallBytes), clients, runtime clients and retry quotas, level by
+// lines, hotCallBytes), clients, runtime clients with their jitter source
+// (the closure of Options.Rand) and retry quotas, level by
 // level. The reads of one level are independent, so the processor waits
 // for many at once; the events then find their memory in cache instead of
 // waiting for each line in turn (at 20,000 clients the calls in flight are
@@ -701,7 +744,7 @@ func (r *run) prefetch() {
 		e := &r.q.now[i]
 		switch e.kind {
 		case evWaited, evResponse:
-			calls = append(calls, r.calls[e.ref])
+			calls = append(calls, r.slot(e.ref))
 		case evArrival, evToken:
 			clients = append(clients, &r.clientMem[e.ref])
 		}
@@ -710,17 +753,30 @@ func (r *run) prefetch() {
 	for _, c := range calls {
 		sum += readLines(unsafe.Pointer(c), hotCallBytes)
 	}
+	starts := len(clients) // the clients of arrivals and tokens come first
 	for _, c := range calls {
 		clients = append(clients, c.cl)
 	}
 	for _, cl := range clients {
 		sum += readLines(unsafe.Pointer(cl), unsafe.Sizeof(*cl))
 	}
-	for _, cl := range clients {
-		sum += readLines(unsafe.Pointer(cl.rc), hotClientBytes)
+	step := uintptr(stepClientBytes)
+	if r.paying {
+		step = hotClientBytes
 	}
-	for _, cl := range clients {
-		sum += uintptr(cl.rc.RetryQuota().Balance())
+	for i, cl := range clients {
+		n := step
+		if i < starts {
+			n = hotClientBytes
+		}
+		sum += readLines(unsafe.Pointer(cl.rc), n)
+		// The closure object of cl.jitterFn (a func value points to it).
+		sum += readLines(*(*unsafe.Pointer)(unsafe.Pointer(&cl.jitterFn)), 8)
+	}
+	if r.paying {
+		for _, cl := range clients {
+			sum += uintptr(cl.rc.RetryQuota().Balance())
+		}
 	}
 	r.preCalls, r.preClients = calls, clients
 	r.sink += sum
@@ -783,7 +839,7 @@ func (r *run) handle(e event) {
 	case evArrival, evToken:
 		cl = &r.clientMem[e.ref]
 	case evWaited, evResponse, evTimeout:
-		c = r.calls[e.ref]
+		c = r.slot(e.ref)
 		cur := c.gen
 		if e.kind == evTimeout {
 			cur = c.life
@@ -802,7 +858,7 @@ func (r *run) handle(e event) {
 			r.schedule(clientEvent(r.interArrival(cl, r.now), evArrival, cl, 0))
 		}
 	case evWaited:
-		r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventWaited}))
+		r.drive(c, c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventWaited}))
 	case evToken:
 		if e.gen == cl.tokenGen {
 			r.serveWaiters(cl)
@@ -813,7 +869,7 @@ func (r *run) handle(e event) {
 		if !c.inFlight {
 			// The attempt it waited to send is never sent: the state
 			// machine refunds its retry cost.
-			c.rc.Next(c.ctx, engine.Event{Kind: engine.EventFailed, Err: context.DeadlineExceeded})
+			c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventFailed, Err: context.DeadlineExceeded})
 		}
 		r.finish(c, false)
 	case evDrop:
@@ -826,6 +882,12 @@ func (r *run) handle(e event) {
 	}
 }
 
+// slabLen is the number of call slots in a slab (run.slabs).
+const slabLen = 256
+
+// slot returns the call in slot id.
+func (r *run) slot(id uint32) *call { return &r.slabs[id/slabLen][id%slabLen] }
+
 func (r *run) startCall(cl *simClient) {
 	var c *call
 	if n := len(r.free); n > 0 {
@@ -833,14 +895,19 @@ func (r *run) startCall(cl *simClient) {
 		r.free[n-1] = nil
 		r.free = r.free[:n-1]
 	} else {
-		c = &call{id: uint32(len(r.calls))}
-		r.calls, r.alive = append(r.calls, c), append(r.alive, 0)
+		if r.nCalls%slabLen == 0 {
+			r.slabs = append(r.slabs, make([]call, slabLen))
+		}
+		c = r.slot(r.nCalls)
+		c.id = r.nCalls
+		r.nCalls++
+		r.alive = append(r.alive, 0)
 	}
 	// The state machine's memory is reused from the slot's earlier life
 	// (runtime.Client.StartCall writes all of it).
 	c.gen, c.life = c.gen+1, c.life+1
 	c.inFlight, c.done, c.waiting, c.drained = false, false, false, false
-	c.cl, c.ctx, c.attempts, c.res = cl, context.Background(), 0, nil
+	c.cl, c.attempts, c.res = cl, 0, nil
 	c.start, c.deadline, c.phase, c.stream = r.now, 0, r.phaseAt(r.now), streamState{}
 	r.alive[c.id] = c.life
 	if err := cl.rc.StartCall(&c.rc, &simOperation, nil); err != nil {
@@ -852,12 +919,10 @@ func (r *run) startCall(cl *simClient) {
 	if ms := cl.group.TimeoutMs; ms > 0 {
 		d := time.Duration(ms) * time.Millisecond
 		c.deadline = r.now + d
-		c.dctx = deadlineCtx{Context: context.Background(), deadline: simEpoch.Add(c.deadline)}
-		c.ctx = &c.dctx
 		r.scheduleTimeout(c, d)
 	}
 	r.stats.callStarted(r, c)
-	r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventStart}))
+	r.drive(c, c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventStart}))
 }
 
 // drive carries out what the call's state machine (engine.Call.Next) asks
@@ -873,7 +938,7 @@ func (r *run) drive(c *call, act engine.Action) {
 	case engine.ActionAcquire:
 		wait, ok := c.cl.rc.RateLimiter().TryAcquireAt(r.clock.now)
 		if ok {
-			r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventAcquired}))
+			r.drive(c, c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventAcquired}))
 			return
 		}
 		c.cl.waiters = append(c.cl.waiters, c)
@@ -916,7 +981,7 @@ func (r *run) serveWaiters(cl *simClient) {
 			return
 		}
 		cl.removeWaiter(i)
-		r.drive(c, c.rc.Next(c.ctx, engine.Event{Kind: engine.EventAcquired}))
+		r.drive(c, c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventAcquired}))
 	}
 }
 
@@ -940,9 +1005,9 @@ func (r *run) send(c *call) {
 
 func (r *run) response(c *call) {
 	c.inFlight = false
-	act := c.rc.Next(c.ctx, engine.Event{Kind: engine.EventResponse, Result: c.res})
+	act := c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventResponse, Result: c.res})
 	r.stats.responded(r, act.Decision.Class)
-	if c.cl.params.UsesLimiter && len(c.cl.waiters) > 0 {
+	if len(c.cl.waiters) > 0 && c.cl.info.params.UsesLimiter {
 		r.serveWaiters(c.cl)
 	}
 	r.drive(c, act)
@@ -978,7 +1043,7 @@ func (r *run) recycle(c *call) {
 	if c.waiting || c.cl.group.Streaming || !recycleCalls {
 		return
 	}
-	c.ctx, c.res, c.dctx = nil, nil, deadlineCtx{}
+	c.res = nil
 	r.free = append(r.free, c)
 }
 

@@ -161,7 +161,7 @@ func (s *runStats) sample(r *run) {
 	}
 	p := r.phaseAt(r.now - 1)
 	cost := engine.RetryCostTransient
-	if p >= 0 && r.sc.Phases[p].Failure != failure503 && r.clients[0].svc.CodeClass(r.sc.Phases[p].Failure) == engine.ClassThrottling {
+	if p >= 0 && r.sc.Phases[p].Failure != failure503 && r.clients[0].info.svc.CodeClass(r.sc.Phases[p].Failure) == engine.ClassThrottling {
 		cost = engine.RetryCostThrottling
 	}
 	var quota, rate float64
@@ -191,7 +191,7 @@ func (s *runStats) sample(r *run) {
 		ps.quotaSum += quota
 		ps.sendRateSum += rate
 		ps.samples++
-		if drained && ps.drainedAt < 0 && r.clients[0].params.UsesQuota && r.clients[0].params.MaxAttempts > 1 && r.sc.Phases[p].Kind == kindOutage {
+		if drained && ps.drainedAt < 0 && r.clients[0].info.params.UsesQuota && r.clients[0].info.params.MaxAttempts > 1 && r.sc.Phases[p].Kind == kindOutage {
 			ps.drainedAt = r.now
 		}
 	}

@@ -87,7 +87,7 @@ func (r *run) dropStreams() {
 		c.stream = streamState{dropped: true, droppedAt: r.now, attemptsAtDrop: c.attempts}
 		r.stats.streams.drops++
 		res := engine.AttemptResult{StatusCode: http.StatusOK, Err: errCut, Sent: true}
-		act := c.rc.Next(c.ctx, engine.Event{Kind: engine.EventCut, Result: &res})
+		act := c.rc.Next(c.ctx(), engine.Event{Kind: engine.EventCut, Result: &res})
 		if act.Kind == engine.ActionWait {
 			r.stats.streams.firstWait.add(act.Delay)
 			r.stats.streams.firstWaits = append(r.stats.streams.firstWaits, act.Delay)

@@ -32,6 +32,9 @@ const HeaderThrottlingControl = "X-Sdk-Throttling-Control"
 // token character is used as it is). It returns the first value, or ""
 // when the header is absent; it never fails.
 func HeaderGet(h http.Header, key string) string {
+	if len(h) == 0 {
+		return "" // nothing to canonicalize the key for (most error responses of a simulation)
+	}
 	if v := h[key]; len(v) > 0 {
 		return v[0]
 	}
