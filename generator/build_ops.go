@@ -107,6 +107,10 @@ func (b *builder) operations() []*Operation {
 			o.Output, o.OutputBody = b.output(withoutEventStream(op), ptr, name+"Output")
 			if o.OutputBody == OutputXML {
 				o.OutputXMLRoot = outputXMLRoot(op)
+				o.ErrorDocument = b.aws
+				if b.aws {
+					o.OutputPayload, o.OutputPayloadElement = awsOutputPayload(b.typeNamed(o.Output))
+				}
 			}
 			if b.aws && o.OutputBody == OutputStreamField {
 				// aws2openapi's payload member (S3's GetObject Body): the

@@ -295,7 +295,28 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 		Required: p.Required || p.In == "path",
 		In:       p.In,
 	}
-	return f, Param{Field: name, Name: p.Name, In: p.In, Style: style, Explode: explode}
+	prm := Param{Field: name, Name: p.Name, In: p.In, Style: style, Explode: explode}
+	if b.aws && p.In == "header" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarTime {
+		// Smithy's rule for @httpHeader timestamps, which aws2openapi's
+		// format: date-time does not carry (new-user trial 3, F2).
+		prm.TimeFormat = "http-date"
+		f.Doc += "\n\nSent as an HTTP date (\"Wed, 02 Jan 2030 02:04:05 GMT\"), the AWS protocols' header timestamp format."
+		if awsDateTimeHeader(p.Name) {
+			prm.TimeFormat = "date-time"
+			f.Doc = strings.Replace(f.Doc, "as an HTTP date (\"Wed, 02 Jan 2030 02:04:05 GMT\"), the AWS protocols' header timestamp format.",
+				"in RFC 3339 in UTC (\"2030-01-02T02:04:05Z\"), as the service's Smithy model says (@timestampFormat(\"date-time\")).", 1)
+		}
+	}
+	return f, prm
+}
+
+// awsDateTimeHeader reports the header timestamps that Smithy models of
+// AWS REST services mark @timestampFormat("date-time"), which aws2openapi
+// drops: S3's ObjectLockRetainUntilDate (x-amz-object-lock-retain-until-date,
+// also forwarded by WriteGetObjectResponse). Every other header timestamp
+// of an aws2openapi REST spec is an HTTP date, Smithy's default.
+func awsDateTimeHeader(name string) bool {
+	return strings.HasSuffix(strings.ToLower(name), "x-amz-object-lock-retain-until-date")
 }
 
 // checkCookieName reports whether name can be a cookie's name (RFC 6265

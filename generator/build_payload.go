@@ -253,3 +253,31 @@ func payloadField(s *openapi3.Schema, payload, mt string) Field {
 	doc = strings.TrimSpace(doc + "\n\nBody streams the response body (the spec's " + payload + ", sent as raw bytes although the spec says " + mt + "), unread and unbuffered; the caller must close it.")
 	return Field{Name: "Body", JSONName: payload, Doc: doc, Type: TypeRef{Kind: RefScalar, Scalar: ScalarReadCloser}, Required: true, In: "body"}
 }
+
+// awsOutputPayload returns the Go field and element name of an AWS
+// REST-XML output type's only XML member when it is a structure or a
+// scalar (not a list or map): aws2openapi writes a Smithy @httpPayload
+// structure member (S3's CopyObjectOutput.CopyObjectResult) exactly as a
+// lone wrapped member (GetBucketLoggingOutput.LoggingEnabled inside
+// <BucketLoggingStatus>), so the decoder tells them apart by the
+// document's root element (openapi.DecodeAWSXMLPayload). "" for none.
+func awsOutputPayload(t *Type) (field, element string) {
+	if t == nil || t.Kind != KindStruct || t.Embed != "" || t.Additional != nil {
+		return "", ""
+	}
+	var only *Field
+	for i, f := range t.Fields {
+		if f.In != "" || f.XML.Skip || f.XML.Attribute || f.Type.Kind == RefMap {
+			continue
+		}
+		if only != nil {
+			return "", ""
+		}
+		only = &t.Fields[i]
+	}
+	if only == nil || only.Type.Kind != RefNamed && only.Type.Kind != RefScalar || only.ThreeState() ||
+		only.Type.Kind == RefScalar && (only.Type.Scalar == ScalarRawJSON || only.Type.Scalar == ScalarReader || only.Type.Scalar == ScalarReadCloser) {
+		return "", ""
+	}
+	return only.Name, cmpOr(only.XML.Name, only.JSONName)
+}

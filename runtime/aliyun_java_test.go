@@ -155,7 +155,7 @@ func TestAliyunDefaultsAreJavas(t *testing.T) {
 	// max delay.
 	c, err := NewClient(aliyunService(), "http://svc.test", Options{})
 	require.NoError(t, err)
-	p := c.policy.Params
+	p := resolvePolicy(c.settings, c.svc, nil, &c.opts, nil).Params // the client's own policy
 	require.Equal(t, 4, p.MaxAttempts)
 	require.Equal(t, ms(javaBaseDelayMs), p.TransientBaseDelay)
 	require.Equal(t, ms(javaMaxBackoffMs), p.MaxBackoff)

@@ -207,12 +207,11 @@ func (c *Client) operationPolicy(op *Operation) *Policy {
 	p := resolvePolicy(c.settings, c.svc, op, &c.opts, &c.opts)
 	if c.firstClaimed.CompareAndSwap(false, true) {
 		// The first operation's policy: the one every client with the same
-		// key shares (sharedPolicy), else in the client's own memory beside
-		// the fields each call reads; published once written.
+		// key shares (sharedPolicy), else the client's own; published once
+		// written.
 		f := c.sharedPolicy(op)
 		if f == nil {
-			c.firstMem = opPolicy{op: op, pol: p}
-			f = &c.firstMem
+			f = &opPolicy{op: op, pol: p}
 		}
 		c.first.Store(f)
 		return &f.pol

@@ -201,7 +201,9 @@ func TestClientsShareAPolicy(t *testing.T) {
 	require.Equal(t, 3*time.Second, slow.operationPolicy(opGet).Params.MaxBackoff)
 	require.Equal(t, 20*time.Second, a.operationPolicy(opGet).Params.MaxBackoff)
 	own := newClient(Options{Backoff: func(int, error) time.Duration { return time.Second }})
-	require.Same(t, &own.firstMem.pol, own.operationPolicy(opGet), "Backoff set: the client's own")
+	ownPol := own.operationPolicy(opGet)
+	require.Same(t, &own.first.Load().pol, ownPol, "Backoff set: the client's own")
+	require.NotSame(t, a.operationPolicy(opGet), ownPol, "Backoff set: not shared")
 	other, err := NewClient(svc, "http://svc.test", Options{RetryMode: ModeStandard, TransientCodes: []string{"X"}})
 	require.NoError(t, err)
 	require.NotSame(t, a.operationPolicy(opGet), other.operationPolicy(opGet), "code lists compare by identity")
@@ -271,12 +273,12 @@ func changeOption(t *testing.T, f reflect.StructField, v reflect.Value) bool {
 	return true
 }
 
-// The fields a step of the state machine reads or writes (through start)
+// The fields a step of the state machine reads or writes (through endpoint)
 // lie in its first two cache lines, which cmd/retrygen-sim reads ahead for
 // each of its calls (hotCallBytes); ResponseMetadata.Attempts is the
 // attempts decided, though md, after them, no longer keeps a copy.
 func TestCallMachineStepFieldsFirst(t *testing.T) {
-	require.LessOrEqual(t, unsafe.Offsetof(callMachine{}.start)+unsafe.Sizeof(time.Time{}), uintptr(128))
+	require.LessOrEqual(t, unsafe.Offsetof(callMachine{}.endpoint)+unsafe.Sizeof(callMachine{}.endpoint), uintptr(128))
 	cl := callMachine{attempts: 3, md: ResponseMetadata{RequestID: "r"}}
 	require.Equal(t, ResponseMetadata{Attempts: 3, RequestID: "r"}, cl.metadata())
 }

@@ -19,10 +19,10 @@ import (
 // it on a virtual clock through [Client.NewCall]. The order of the rules
 // lives in Next and decide only. Not safe for concurrent use.
 type callMachine struct {
-	// The fields every step reads or writes come first (120 bytes), so
+	// The fields every step reads or writes come first (128 bytes), so
 	// that a driver of many calls (cmd/retrygen-sim, whose calls embed a
-	// CallState after 56 bytes of their own) finds a step's memory in
-	// three cache lines; the fields after start are read when the call is
+	// CallState after 64 bytes of their own) finds a step's memory in
+	// three cache lines; the fields after endpoint are read when the call is
 	// observed, hooked, sent over HTTP or streamed.
 	c    *Client
 	op   *Operation
@@ -61,6 +61,11 @@ type callMachine struct {
 	// start is when the call started (the retry deadline Service.MaxElapsed
 	// counts from it).
 	start time.Time
+	// endpoint is the call's Options.Endpoint as checkTarget parsed and
+	// checked it before the first attempt (nil for the client's): every
+	// attempt and stream resume uses it, never the caller's Options again;
+	// its scope is the call's (callMachine.scope, read by every step).
+	endpoint *endpoint
 	// own are the call's own options when they are not the client's
 	// (nil otherwise): their hooks run after the client's (hooks.go).
 	own *Options
@@ -70,10 +75,6 @@ type callMachine struct {
 	// md is what the call reports (ResponseMetadata, read through
 	// metadata), but for Attempts.
 	md ResponseMetadata
-	// endpoint is the call's Options.Endpoint as checkTarget parsed and
-	// checked it before the first attempt (nil for the client's): every
-	// attempt and stream resume uses it, never the caller's Options again.
-	endpoint *endpoint
 	// callHeaders are headers that hold one value for the whole call and
 	// are sent on every attempt, such as the invocation ID
 	// (Service.InvocationIDHeader, a UUID v4) and the idempotency key
