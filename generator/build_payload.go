@@ -51,11 +51,11 @@ func aws2openapi(api *openapi3.T) bool {
 }
 
 // awsQueryPaths reports whether a path key holds the query protocol's
-// "Action=".
+// "#Action=" (aws2openapi's path key for the protocol's operations: /#Action=SendMessage).
 func awsQueryPaths(api *openapi3.T) bool {
 	if api.Paths != nil {
 		for path := range api.Paths.Map() {
-			if strings.Contains(path, "Action=") {
+			if strings.Contains(path, "#Action=") {
 				return true
 			}
 		}

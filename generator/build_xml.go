@@ -153,8 +153,8 @@ func (b *builder) markXML(names ...string) {
 			return
 		}
 		t.XML = true
-		b.xmlAttributes(t, byName)
 		b.xmlOrder(t)
+		b.xmlAttributes(t, byName)
 		b.xmlClashes(t)
 		for _, f := range t.Fields {
 			visitRef(f.Type)
@@ -291,6 +291,9 @@ func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
 			own = XMLObject{Namespace: sr.Value.XML.Namespace, Attribute: sr.Value.XML.Attribute}
 		}
 	}
+	// prefixedBy maps each prefixed attribute's local name (all are in
+	// own.Namespace) to the property that has it.
+	prefixedBy := map[string]string{}
 	for i, f := range t.Fields {
 		x := &t.Fields[i].XML
 		if f.In != "" {
@@ -319,6 +322,22 @@ func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
 			x.Skip = true
 			continue
 		}
+		if strings.HasPrefix(strings.ToLower(prefix), "xml") {
+			// XML Namespaces §3: xml and xmlns are bound or reserved, and
+			// every prefix beginning with xml is reserved; declaring one
+			// is malformed.
+			b.d.warnf(t.Source, "XML: property %q of %s is named %q, whose prefix XML reserves; it is not written or read as XML", f.JSONName, t.Name, x.Name)
+			x.Skip = true
+			continue
+		}
+		if other, ok := prefixedBy[local]; ok {
+			// The same attribute twice on one start tag is malformed, and
+			// each would read the other's value.
+			b.d.warnf(t.Source, "XML: property %q of %s is the attribute %q in namespace %q, as %q is; it is not written or read as XML", f.JSONName, t.Name, local, own.Namespace, other)
+			x.Skip = true
+			continue
+		}
+		prefixedBy[local] = f.JSONName
 		x.Attribute, x.PrefixedAttr, x.Prefix, x.Name, x.Namespace = true, true, prefix, local, own.Namespace
 	}
 }
