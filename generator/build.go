@@ -35,8 +35,12 @@ type builder struct {
 	// a shared response is one shape.
 	inlineErrors map[*openapi3.Schema]*ErrorShape
 	memo         map[*openapi3.Schema]*component // inline schemas typed so far
-	broken       map[*openapi3.Schema]bool       // schemas on an allOf cycle
-	merged       map[string]*openapi3.SchemaRef  // properties defined by several allOf members, by their schemas
+	// flatDepth counts the flattened allOf schemas being typed inside one
+	// another (unnamed): each is a new schema, which the memo cannot see
+	// again, so a cycle through them is cut by depth (maxFlatDepth).
+	flatDepth int
+	broken    map[*openapi3.Schema]bool      // schemas on an allOf cycle
+	merged    map[string]*openapi3.SchemaRef // properties defined by several allOf members, by their schemas
 	// mergedPtrs locates the members of each merged object property's allOf.
 	mergedPtrs map[*openapi3.Schema][]string
 	// uses counts each component schema's references other than as a

@@ -182,6 +182,11 @@ func (b *builder) inline(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	return c.ref
 }
 
+// maxFlatDepth bounds how many flattened allOf schemas unnamed types
+// inside one another; a spec's own nesting of retyping allOfs is one or two
+// deep, a $ref cycle endless.
+const maxFlatDepth = 16
+
 // unnamed returns the Go type of a schema that is written where it is used:
 // scalars, arrays, maps, the member an allOf or a one-member oneOf stands
 // for, and json.RawMessage for what cannot be typed.
@@ -200,6 +205,14 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 				b.d.warnf(c.ptr, "%s", c.msg)
 			}
 			if f.retyped {
+				// merged is a new schema each time: a $ref cycle whose
+				// members each retype the value would build one per turn
+				// without end (review: stack overflow).
+				if b.flatDepth >= maxFlatDepth {
+					return b.raw(ptr, "allOf leads back to itself through its members, each adding a format, enum or type")
+				}
+				b.flatDepth++
+				defer func() { b.flatDepth-- }()
 				return b.inline(f.merged, ptr, ctxName) // every member's format and enum
 			}
 		}
