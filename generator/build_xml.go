@@ -306,6 +306,11 @@ func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
 			x.Attribute, x.Namespace = false, ""
 			continue
 		}
+		if (f.Type.Kind == RefMap || f.Type.Kind == RefSlice) && f.Type.Elem != nil && holdsMap(*f.Type.Elem) && !x.Skip {
+			b.d.warnf(t.Source, "XML: property %q of %s holds a map inside a map or list, which encoding/xml cannot write or read; it is not written or read as XML", f.JSONName, t.Name)
+			x.Skip = true
+			continue
+		}
 		if f.Type.Kind == RefMap && !xmlMapField(f) && !x.Skip {
 			b.d.warnf(t.Source, "XML: map property %q of %s is nullable (three-state); it is not written or read as XML", f.JSONName, t.Name)
 			x.Skip = true
@@ -348,4 +353,11 @@ func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
 // nullable map type), which keeps xml:"-" with a warning (xmlAttributes).
 func xmlMapField(f Field) bool {
 	return f.Type.Kind == RefMap && f.Type.Elem != nil && !f.Type.Nullable && !f.ThreeState() && f.In == ""
+}
+
+// holdsMap reports whether a value of r is a map or a list holding maps:
+// encoding/xml refuses a map ("xml: unsupported type") anywhere but as
+// the openapi.XMLMap or XMLFlatMap a map property is.
+func holdsMap(r TypeRef) bool {
+	return r.Kind == RefMap || r.Kind == RefSlice && r.Elem != nil && holdsMap(*r.Elem)
 }
