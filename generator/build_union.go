@@ -215,13 +215,14 @@ func (b *builder) warnUnionTies() {
 	for _, t := range b.types {
 		types[t.Name] = t
 	}
+	memo := shadowMemo{}
 	for _, t := range b.types {
 		if t.Kind != KindUnion || t.Discriminator != "" && hasTags(t) {
 			continue
 		}
 		for j := 1; j < len(t.Variants); j++ {
 			for i := 0; i < j; i++ {
-				if shadows(t.Variants[i].Type, t.Variants[j].Type, types) {
+				if shadows(t.Variants[i].Type, t.Variants[j].Type, types, memo) {
 					b.d.warnf(t.Source, "variants %s and %s of %s fit the same values (no discriminator, const or enum tells them apart); such a value decodes as %s",
 						t.Variants[i].Name, t.Variants[j].Name, t.Name, t.Variants[i].Name)
 					break
@@ -236,21 +237,48 @@ func (b *builder) warnUnionTies() {
 // least as well as by y.
 // A union fits what one of its variants fits; it is fitted when each of
 // its variants is (nested unions followed at most 8 deep).
-func shadows(x, y TypeRef, types map[string]*Type) bool {
-	return shadowsAt(x, y, types, 0)
+// memo holds the answers already found, so that unions sharing variants
+// (a DAG) cost one comparison per pair and depth, not one per path.
+func shadows(x, y TypeRef, types map[string]*Type, memo shadowMemo) bool {
+	return shadowsAt(x, y, types, 0, memo)
+}
+
+// shadowMemo holds shadowsAt's answers by its arguments.
+type shadowMemo map[shadowKey]bool
+
+// shadowKey is one shadowsAt question.
+type shadowKey struct {
+	x, y  TypeRef
+	depth int
 }
 
 // shadowsAt is shadows at nesting depth.
-func shadowsAt(x, y TypeRef, types map[string]*Type, depth int) bool {
+func shadowsAt(x, y TypeRef, types map[string]*Type, depth int, memo shadowMemo) bool {
 	if depth > 8 {
 		return false
 	}
-	if u := types[y.Name]; y.Kind == RefNamed && u != nil && u.Kind == KindUnion {
-		return len(u.Variants) > 0 && !slices.ContainsFunc(u.Variants, func(v Variant) bool { return !shadowsAt(x, v.Type, types, depth+1) })
+	uy, ux := types[y.Name], types[x.Name]
+	nestedY := y.Kind == RefNamed && uy != nil && uy.Kind == KindUnion
+	nestedX := x.Kind == RefNamed && ux != nil && ux.Kind == KindUnion
+	if !nestedX && !nestedY {
+		return shadowsLeaf(x, y, types)
 	}
-	if u := types[x.Name]; x.Kind == RefNamed && u != nil && u.Kind == KindUnion {
-		return slices.ContainsFunc(u.Variants, func(v Variant) bool { return shadowsAt(v.Type, y, types, depth+1) })
+	key := shadowKey{x, y, depth}
+	if v, ok := memo[key]; ok {
+		return v
 	}
+	var v bool
+	if nestedY {
+		v = len(uy.Variants) > 0 && !slices.ContainsFunc(uy.Variants, func(w Variant) bool { return !shadowsAt(x, w.Type, types, depth+1, memo) })
+	} else {
+		v = slices.ContainsFunc(ux.Variants, func(w Variant) bool { return shadowsAt(w.Type, y, types, depth+1, memo) })
+	}
+	memo[key] = v
+	return v
+}
+
+// shadowsLeaf is shadows for two types neither of which is a union.
+func shadowsLeaf(x, y TypeRef, types map[string]*Type) bool {
 	kx, ky := jsonType(x, types), jsonType(y, types)
 	if kx != "" && kx != ky {
 		return false
