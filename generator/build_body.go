@@ -182,6 +182,16 @@ func (b *builder) input(op *openapi3.Operation, ptr, name string, ps *opParams) 
 		bodyFields = b.memberFields(tname, obj, child(bptr, "schema"), reservedTypeFields)
 		bodyFields = slices.DeleteFunc(bodyFields, func(f Field) bool { return f.ReadOnly }) // never sent
 		if body.Kind == BodyMultipart {
+			bodyFields = slices.DeleteFunc(bodyFields, func(f Field) bool {
+				if headerValueOK(f.JSONName) {
+					return false
+				}
+				// Escaped at run time as mime/multipart escapes it, but a
+				// name no form can hold is the spec's error: say so.
+				b.d.warnf(child(child(child(bptr, "schema"), "properties"), f.JSONName),
+					"multipart part name %q holds a control byte; the property is skipped", f.JSONName)
+				return true
+			})
 			for i, f := range bodyFields {
 				if p := obj.Properties[f.JSONName]; p != nil && isFile(p.Value) && f.Type.Kind == RefScalar {
 					// *openapi.File; a required one is refused when nil,
@@ -273,6 +283,11 @@ func (b *builder) encodings(mt *openapi3.MediaType, kind, ptr string) map[string
 			continue
 		}
 		enc := Encoding{ContentType: e.ContentType, Style: e.Style}
+		if !headerValueOK(enc.ContentType) {
+			b.d.warnf(child(child(child(ptr, "encoding"), name), "contentType"),
+				"contentType %q holds a control byte and cannot be written in a part header; the part's default media type is sent", enc.ContentType)
+			enc.ContentType = ""
+		}
 		if enc.Style == "" {
 			enc.Style = "form"
 		}
@@ -288,9 +303,17 @@ func (b *builder) encodings(mt *openapi3.MediaType, kind, ptr string) map[string
 				continue // OpenAPI 3.0 §4.7.15: ignored
 			}
 			hp := child(child(child(child(ptr, "encoding"), name), "headers"), h)
+			if !isToken(h) {
+				b.d.warnf(hp, "multipart part header name %q is not an RFC 9110 token; not sent", h)
+				continue
+			}
 			v, ok := fixedHeaderValue(e.Headers[h])
 			if !ok {
 				b.d.warnf(hp, "multipart part header %q has no fixed value (default or single enum value); not sent", h)
+				continue
+			}
+			if !headerValueOK(v) {
+				b.d.warnf(hp, "multipart part header %q value %q holds a control byte and cannot be written in a part header; not sent", h, v)
 				continue
 			}
 			if enc.Headers == nil {
@@ -504,4 +527,10 @@ func (b *builder) warnUnsendableFiles(content openapi3.Content, others []string,
 				mt, strings.Join(files, ", "))
 		}
 	}
+}
+
+// headerValueOK reports whether v holds no control byte but HTAB (RFC 9110
+// §5.5 field-value), so written in a header it stays one line.
+func headerValueOK(v string) bool {
+	return !strings.ContainsFunc(v, func(r rune) bool { return r < ' ' && r != '\t' || r == 0x7f })
 }

@@ -107,6 +107,10 @@ func (b *builder) operations() []*Operation {
 			o.Output, o.OutputBody = b.output(withoutEventStream(op), ptr, name+"Output")
 			if o.OutputBody == OutputXML {
 				o.OutputXMLRoot = outputXMLRoot(op)
+				o.ErrorDocument = b.aws
+				if b.aws {
+					o.OutputPayload, o.OutputPayloadElement = awsOutputPayload(b.typeNamed(o.Output))
+				}
 			}
 			if b.aws && o.OutputBody == OutputStreamField {
 				// aws2openapi's payload member (S3's GetObject Body): the
@@ -125,6 +129,9 @@ func (b *builder) operations() []*Operation {
 			o.Servers = b.serverList(*op.Servers, child(ptr, "servers"), name+"Server")
 		case len(b.api.Paths.Value(path).Servers) > 0:
 			o.Servers = b.serverList(b.api.Paths.Value(path).Servers, pointer("paths", path, "servers"), name+"Server")
+		}
+		if b.awsQuery {
+			b.awsQueryWarnings(o, ptr)
 		}
 		servers := b.serverURLs(o.Servers, warned) // set on o.Retry below, once it is parsed
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)

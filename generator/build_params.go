@@ -122,7 +122,8 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 	for _, l := range all {
 		p := l.p
 		canon := http.CanonicalHeaderKey(p.Name)
-		if p.In == "header" && !b.checkHeaderName(p.Name, l.ptr) {
+		if p.In == "header" && !b.checkHeaderName(p.Name, l.ptr) ||
+			p.In == "cookie" && !b.checkCookieName(p.Name, l.ptr, "the parameter is skipped") {
 			continue
 		}
 		if p.In == "header" {
@@ -280,6 +281,9 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 		b.d.warnf(child(ptr, "allowReserved"), "allowReserved is not supported: reserved characters in %q are percent-encoded", p.Name)
 	}
 	doc := "Sent as the " + p.In + " parameter " + strconv.Quote(p.Name) + "."
+	if p.In == "header" && http.CanonicalHeaderKey(p.Name) == "Content-Length" {
+		doc += " It is the request body's length on the wire: a body that cannot seek is sent with it rather than chunked, and a body of another length, over or under, ends the call with a *runtime.ContentLengthError before the server has a complete request."
+	}
 	if p.Description != "" {
 		doc += "\n\n" + p.Description
 	}
@@ -291,7 +295,40 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 		Required: p.Required || p.In == "path",
 		In:       p.In,
 	}
-	return f, Param{Field: name, Name: p.Name, In: p.In, Style: style, Explode: explode}
+	prm := Param{Field: name, Name: p.Name, In: p.In, Style: style, Explode: explode}
+	if b.aws && p.In == "header" && f.Type.Kind == RefScalar && f.Type.Scalar == ScalarTime {
+		// Smithy's rule for @httpHeader timestamps, which aws2openapi's
+		// format: date-time does not carry (new-user trial 3, F2).
+		prm.TimeFormat = "http-date"
+		f.Doc += "\n\nSent as an HTTP date (\"Wed, 02 Jan 2030 02:04:05 GMT\"), the AWS protocols' header timestamp format."
+		if awsDateTimeHeader(p.Name) {
+			prm.TimeFormat = "date-time"
+			f.Doc = strings.Replace(f.Doc, "as an HTTP date (\"Wed, 02 Jan 2030 02:04:05 GMT\"), the AWS protocols' header timestamp format.",
+				"in RFC 3339 in UTC (\"2030-01-02T02:04:05Z\"), as the service's Smithy model says (@timestampFormat(\"date-time\")).", 1)
+		}
+	}
+	return f, prm
+}
+
+// awsDateTimeHeader reports the header timestamps that Smithy models of
+// AWS REST services mark @timestampFormat("date-time"), which aws2openapi
+// drops: S3's ObjectLockRetainUntilDate (x-amz-object-lock-retain-until-date,
+// also forwarded by WriteGetObjectResponse). Every other header timestamp
+// of an aws2openapi REST spec is an HTTP date, Smithy's default.
+func awsDateTimeHeader(name string) bool {
+	return strings.HasSuffix(strings.ToLower(name), "x-amz-object-lock-retain-until-date")
+}
+
+// checkCookieName reports whether name can be a cookie's name (RFC 6265
+// §4.1.1 cookie-name: an RFC 9110 token); if not, a located warning says
+// what is skipped: sent raw, "tok;en=v" is two cookies to the server
+// (third new-user trial F6).
+func (b *builder) checkCookieName(name, ptr, skipped string) bool {
+	if isToken(name) {
+		return true
+	}
+	b.d.warnf(ptr, "cookie name %q is not an RFC 6265 cookie-name (a token: no ; = , space or quote); %s", name, skipped)
+	return false
 }
 
 // checkHeaderName reports whether name can be an HTTP header name (an RFC

@@ -51,8 +51,16 @@ func (b *builder) serverURLs(servers []Server, warned map[string]bool) []string 
 				combos = next
 			}
 		}
+		enums := map[string][]string{}
+		for _, v := range s.Vars {
+			if len(v.Enum) > 0 {
+				enums[v.Name] = v.Enum
+			}
+		}
 		for _, c := range combos {
-			if u := openapi.ExpandServerURL(s.URL, c, s.Defaults); !seen[u] {
+			// Enum members are the spec's values: ServerURL takes them as
+			// written (it checks the place of a free value only).
+			if u, err := openapi.ServerURL(s.URL, c, s.Defaults, enums); err == nil && !seen[u] {
 				seen[u] = true
 				out = append(out, u)
 			}

@@ -27,6 +27,16 @@ type XMLObject struct {
 	// ItemName is the name the array's items' XML Object gives each
 	// element ("" for none).
 	ItemName string
+	// PrefixedAttr: the property is an attribute written prefix:name with
+	// xmlns:prefix="namespace" declared beside it (S3's Grantee
+	// xsi:type), by the type's generated MarshalXML and UnmarshalXML:
+	// encoding/xml would invent a prefix of its own (xmlAttributes).
+	PrefixedAttr bool
+	// Declared: some XML Object (the property's or an allOf member's) is
+	// present; a map with one that does not say wrapped: true is
+	// flattened (aws2openapi writes Smithy's @xmlFlattened as wrapped:
+	// false), one with none is wrapped (Smithy's default).
+	Declared bool
 	// Skip: another property of the type already has this element name,
 	// so this one is not written or read as XML (a warning says so).
 	Skip bool
@@ -51,6 +61,7 @@ func xmlObjectAt(sr *openapi3.SchemaRef, withItems bool) XMLObject {
 			return
 		}
 		if o := s.XML; o != nil {
+			x.Declared = true
 			x.Name = cmpOr(x.Name, o.Name)
 			x.Namespace = cmpOr(x.Namespace, o.Namespace)
 			x.Prefix = cmpOr(x.Prefix, o.Prefix)
@@ -142,6 +153,7 @@ func (b *builder) markXML(names ...string) {
 			return
 		}
 		t.XML = true
+		b.xmlAttributes(t, byName)
 		b.xmlOrder(t)
 		b.xmlClashes(t)
 		for _, f := range t.Fields {
@@ -255,4 +267,66 @@ func outputXMLRoot(op *openapi3.Operation) string {
 		}
 	}
 	return ""
+}
+
+// xmlAttributes corrects two XML Object readings of t's fields that
+// encoding/xml cannot carry (new-user trial 3, F13):
+//
+//   - attribute: true on a property whose value is not a scalar (an
+//     object, array or map) is ignored with a located warning, and the
+//     namespace beside it with it: OpenAPI 3.0 §4.7.26 gives attribute to
+//     primitive properties only, and encoding/xml refuses a struct (or
+//     drops it) as an attribute. aws2openapi writes S3's Grantee so: the
+//     Smithy @xmlNamespace(prefix: "xsi") of the structure and the
+//     @xmlAttribute of its member Type, both put on the Grantee schema;
+//   - a string property whose xml.name is prefix:name, in a component
+//     schema whose own XML Object gives a namespace and says attribute
+//     (that same pattern), is the attribute name in that namespace,
+//     written prefix:name with xmlns:prefix declared (PrefixedAttr):
+//     <Grantee xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="CanonicalUser">.
+func (b *builder) xmlAttributes(t *Type, byName map[string]*Type) {
+	var own XMLObject
+	if name, ok := strings.CutPrefix(t.Source, "/components/schemas/"); ok && b.api.Components != nil {
+		if sr := b.api.Components.Schemas[name]; sr != nil && sr.Value != nil && sr.Value.XML != nil {
+			own = XMLObject{Namespace: sr.Value.XML.Namespace, Attribute: sr.Value.XML.Attribute}
+		}
+	}
+	for i, f := range t.Fields {
+		x := &t.Fields[i].XML
+		if f.In != "" {
+			continue
+		}
+		scalar := f.Type.Kind == RefScalar || f.Type.Kind == RefNamed && byName[f.Type.Name] != nil && byName[f.Type.Name].Kind == KindEnum
+		if x.Attribute && !scalar {
+			b.d.warnf(t.Source, "XML: property %q of %s has attribute: true, but its value is not a scalar (OpenAPI: attributes are primitive values); it travels as the element <%s>, its namespace %q not applied",
+				f.JSONName, t.Name, cmpOr(x.Name, f.JSONName), x.Namespace)
+			x.Attribute, x.Namespace = false, ""
+			continue
+		}
+		if f.Type.Kind == RefMap && !xmlMapField(f) && !x.Skip {
+			b.d.warnf(t.Source, "XML: map property %q of %s is nullable (three-state); it is not written or read as XML", f.JSONName, t.Name)
+			x.Skip = true
+			continue
+		}
+		prefix, local, ok := strings.Cut(x.Name, ":")
+		if !ok || prefix == "" || local == "" || x.Attribute || own.Namespace == "" || !own.Attribute {
+			continue
+		}
+		stringKind := f.Type.Kind == RefScalar && f.Type.Scalar == ScalarString ||
+			f.Type.Kind == RefNamed && byName[f.Type.Name] != nil && byName[f.Type.Name].Kind == KindEnum && !byName[f.Type.Name].IntEnum
+		if !stringKind || f.ThreeState() || !validJSONName(local) || !validJSONName(prefix) {
+			b.d.warnf(t.Source, "XML: property %q of %s is named %q, an attribute in namespace %q, but is not a plain string; it is not written or read as XML", f.JSONName, t.Name, x.Name, own.Namespace)
+			x.Skip = true
+			continue
+		}
+		x.Attribute, x.PrefixedAttr, x.Prefix, x.Name, x.Namespace = true, true, prefix, local, own.Namespace
+	}
+}
+
+// xmlMapField reports whether a map field travels in XML bodies as an
+// openapi.XMLMap (wrapped <entry><key>/<value>) or openapi.XMLFlatMap (one
+// element per entry): any map but a nullable one (three-state, or a
+// nullable map type), which keeps xml:"-" with a warning (xmlAttributes).
+func xmlMapField(f Field) bool {
+	return f.Type.Kind == RefMap && f.Type.Elem != nil && !f.Type.Nullable && !f.ThreeState() && f.In == ""
 }

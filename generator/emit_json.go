@@ -307,8 +307,9 @@ func memberList(t *Type, recv string) []jen.Code {
 
 // emitMemberMethods writes MarshalJSON and UnmarshalJSON of a struct some
 // of whose properties have names no struct tag can hold: encoding/json
-// moves the other fields and openapi.AddMembers / DecodeMembers those,
-// by their exact names.
+// moves the other fields (decoded by openapi.Unmarshal, names matched
+// exactly) and openapi.AddMembers / DecodeMembers those, by their exact
+// names.
 func emitMemberMethods(f *jen.File, t *Type) {
 	list := memberList(t, "v")
 	f.Comment("MarshalJSON writes the fields, those whose JSON names no struct tag can hold by their exact names.")
@@ -321,6 +322,6 @@ func emitMemberMethods(f *jen.File, t *Type) {
 	f.Comment("UnmarshalJSON reads the fields, those whose JSON names no struct tag can hold by their exact names.")
 	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 		jen.Type().Id("plain").Id(t.Name),
-		jen.Return(jen.Qual(openapiPath, "DecodeMembers").Call(append([]jen.Code{jen.Id("b"), jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")))}, list...)...)),
+		jen.Return(jen.Qual(openapiPath, "DecodeMembers").Call(append([]jen.Code{jen.Id("b"), jen.Qual(openapiPath, "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")))}, list...)...)),
 	)
 }

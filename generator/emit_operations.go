@@ -520,6 +520,10 @@ func encodeBody(op *Operation) []jen.Code {
 			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
 	case BodyXML:
+		if op.Body.AWSQueryAction != "" {
+			call = jen.Qual(openapiPath, "AWSQueryBody").Call(bodySource(op), jen.Lit(op.Body.AWSQueryAction), jen.Lit(op.Body.AWSQueryVersion))
+			break
+		}
 		call = jen.Qual(openapiPath, "XMLBody").Call(bodySource(op), jen.Lit(op.Body.XMLRoot), jen.Lit(op.Body.XMLNamespace))
 	case BodyForm:
 		enc := jen.Nil()
@@ -763,6 +767,10 @@ func paramStatements(op *Operation) []jen.Code {
 		case "query":
 			out = append(out, jen.Qual(openapiPath, "AppendQuery").Call(jen.Id("req").Dot("Query"), jen.Lit(p.Name), v, jen.Lit(p.Style), jen.Lit(p.Explode)))
 		case "header":
+			if p.TimeFormat != "" {
+				out = append(out, jen.Qual(openapiPath, "SetHeaderTimestamp").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.TimeFormat)))
+				continue
+			}
 			out = append(out, jen.Qual(openapiPath, "SetHeader").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v, jen.Lit(p.Explode)))
 		case "headerPrefix":
 			out = append(out, jen.Qual(openapiPath, "SetHeaderMap").Call(jen.Id("req").Dot("Header"), jen.Lit(p.Name), v))
@@ -810,6 +818,13 @@ func bodyDecoder(op *Operation, resultWrapper bool) jen.Code {
 	case OutputXML:
 		if resultWrapper {
 			return jen.Qual(openapiPath, "DecodeXMLResult").Call(jen.Id("out"), rawBody())
+		}
+		if op.ErrorDocument && op.OutputPayload != "" {
+			return jen.Qual(openapiPath, "DecodeAWSXMLPayload").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot),
+				jen.Lit(op.OutputPayloadElement), jen.Op("&").Id("out").Dot(op.OutputPayload))
+		}
+		if op.ErrorDocument {
+			return jen.Qual(openapiPath, "DecodeAWSXML").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot))
 		}
 		if op.OutputXMLRoot != "" {
 			return jen.Qual(openapiPath, "DecodeXMLNamed").Call(jen.Id("out"), rawBody(), jen.Lit(op.OutputXMLRoot))

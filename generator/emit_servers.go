@@ -48,7 +48,7 @@ func emitServers(f *jen.File, svc *Service) {
 	sort.Strings(names)
 	for _, l := range commentLines("ServerURL returns the spec's first server URL, " + strconv.Quote(s.URL) +
 		", with its variables replaced by vars; a variable missing from vars (or empty) takes its default: " +
-		strings.Join(names, ", ") + ". " + s.Name + "URL is its typed form, which checks enums.") {
+		strings.Join(names, ", ") + ". A value that would leave its place in the URL keeps its placeholder (openapi.ExpandServerURL); " + s.Name + "URL is its typed form, which checks enums and places and returns an error.") {
 		f.Comment(l)
 	}
 	f.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
@@ -114,7 +114,7 @@ func emitServer(f *jen.File, s Server, what string) {
 	f.Comment(s.Name + "Vars are the variables of " + s.Name + "Template.")
 	f.Type().Id(s.Name + "Vars").Struct(fields...)
 	f.Line()
-	for _, l := range commentLines(s.Name + "URL returns " + s.Name + "Template with its variables from v (an empty one takes its default); a value outside its variable's enum is an error naming the variable.") {
+	for _, l := range commentLines(s.Name + "URL returns " + s.Name + "Template with its variables from v (an empty one takes its default); a value outside its variable's enum, or one that would leave its place in the URL (a host or port holding / ? # @ :, a port not 1-65535), is an error naming the variable; a path value is percent-encoded (openapi.ServerURL).") {
 		f.Comment(l)
 	}
 	enumMap := jen.Nil()

@@ -47,6 +47,9 @@ func emitTypes(out *pieces, svc *Service) {
 				if len(members(t)) > 0 {
 					emitMemberMethods(f, t)
 				}
+				if t.XML {
+					emitPrefixedAttrMethods(f, t)
+				}
 				break
 			}
 			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
@@ -288,7 +291,16 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		if xml {
 			tags["xml"] = xmlTag(fl)
 		}
-		s.Id(fl.Name).Add(fieldType(fl)).Tag(tags)
+		typ := fieldType(fl)
+		if xml && xmlMapField(fl) && xmlTag(fl) != "-" {
+			// encoding/xml refuses Go maps: AWS's map serialization.
+			kind := "XMLMap"
+			if fl.XML.Declared && !fl.XML.Wrapped {
+				kind = "XMLFlatMap"
+			}
+			typ = jen.Qual(openapiPath, kind).Types(typeExpr(*fl.Type.Elem))
+		}
+		s.Id(fl.Name).Add(typ).Tag(tags)
 		if trailing != "" {
 			s.Comment(trailing)
 		}
@@ -443,7 +455,7 @@ func typeExpr(r TypeRef) *jen.Statement {
 // property (parameters), maps and raw JSON are not written ("-").
 func xmlTag(fl Field) string {
 	switch {
-	case fl.In != "" || fl.XML.Skip || fl.Type.Kind == RefMap || fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarRawJSON:
+	case fl.In != "" || fl.XML.Skip || fl.XML.PrefixedAttr || fl.Type.Kind == RefMap && !xmlMapField(fl) || fl.Type.Kind == RefScalar && fl.Type.Scalar == ScalarRawJSON:
 		return "-"
 	}
 	x := fl.XML
@@ -456,6 +468,8 @@ func xmlTag(fl Field) string {
 		omit = "" // a required value is written even when zero
 	}
 	switch {
+	case fl.Type.Kind == RefMap:
+		return ns + name + ",omitempty" // openapi.XMLMap or XMLFlatMap: no entries, no element
 	case x.Attribute:
 		return ns + name + ",attr" + omit
 	case fl.Type.Kind == RefSlice:
@@ -465,4 +479,55 @@ func xmlTag(fl Field) string {
 		return ns + cmpOr(x.ItemName, name)
 	}
 	return ns + name + omit
+}
+
+// emitPrefixedAttrMethods writes MarshalXML and UnmarshalXML for an XML
+// struct with PrefixedAttr fields (S3's Grantee): the rest of the struct
+// travels by its tags (a local type without the methods), the attributes
+// are written prefix:name beside xmlns:prefix="namespace"
+// (openapi.AppendXMLPrefixedAttr) and read by namespace and name
+// (openapi.XMLAttrValue), whatever prefix the document binds.
+func emitPrefixedAttrMethods(f *jen.File, t *Type) {
+	var attrs []Field
+	for _, fl := range t.Fields {
+		if fl.XML.PrefixedAttr {
+			attrs = append(attrs, fl)
+		}
+	}
+	if len(attrs) == 0 {
+		return
+	}
+	xmlPkg := "encoding/xml"
+	f.Comment("MarshalXML writes " + t.Name + " with its namespaced attributes as the spec prefixes them")
+	f.Comment("(encoding/xml would invent a prefix of its own); the other fields by their xml tags.")
+	f.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalXML").Params(jen.Id("e").Op("*").Qual(xmlPkg, "Encoder"), jen.Id("start").Qual(xmlPkg, "StartElement")).Error().BlockFunc(func(g *jen.Group) {
+		g.Type().Id("plain").Id(t.Name)
+		for _, fl := range attrs {
+			val := jen.Parens(jen.Op("*").String()).Call(jen.Id("v").Dot(fl.Name))
+			if !fieldIsPointer(fl) {
+				g.Id("s" + fl.Name).Op(":=").String().Call(jen.Id("v").Dot(fl.Name))
+				val = jen.Op("&").Id("s" + fl.Name)
+			}
+			g.Id("start").Dot("Attr").Op("=").Qual(openapiPath, "AppendXMLPrefixedAttr").Call(jen.Id("start").Dot("Attr"),
+				jen.Lit(fl.XML.Prefix), jen.Lit(fl.XML.Namespace), jen.Lit(fl.XML.Name), val)
+		}
+		g.Return(jen.Id("e").Dot("EncodeElement").Call(jen.Id("plain").Call(jen.Id("v")), jen.Id("start")))
+	})
+	f.Line()
+	f.Comment("UnmarshalXML reads " + t.Name + ": its namespaced attributes by namespace and name, whatever")
+	f.Comment("prefix the document binds; the other fields by their xml tags.")
+	f.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalXML").Params(jen.Id("d").Op("*").Qual(xmlPkg, "Decoder"), jen.Id("start").Qual(xmlPkg, "StartElement")).Error().BlockFunc(func(g *jen.Group) {
+		g.Type().Id("plain").Id(t.Name)
+		g.If(jen.Err().Op(":=").Id("d").Dot("DecodeElement").Call(jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("start")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		for _, fl := range attrs {
+			get := jen.Qual(openapiPath, "XMLAttrValue").Call(jen.Id("start").Dot("Attr"), jen.Lit(fl.XML.Namespace), jen.Lit(fl.XML.Name))
+			if fieldIsPointer(fl) {
+				g.Id("v").Dot(fl.Name).Op("=").Parens(jen.Op("*").Add(typeExpr(fl.Type))).Call(get)
+				continue
+			}
+			g.If(jen.Id("s").Op(":=").Add(get), jen.Id("s").Op("!=").Nil()).Block(
+				jen.Id("v").Dot(fl.Name).Op("=").Add(typeExpr(fl.Type)).Call(jen.Op("*").Id("s")))
+		}
+		g.Return(jen.Nil())
+	})
 }

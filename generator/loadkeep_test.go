@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	yaml4 "go.yaml.in/yaml/v4"
 	"gopkg.in/yaml.v3"
 )
 
@@ -204,4 +206,36 @@ func TestKinTreeReleasesTheSpec(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, string(before), string(after), name)
 	}
+}
+
+// TestKinTreeSlabs: kinTree's copy, its nodes and children lists cut from
+// shared blocks (kinSlab), is node for node the spec tree (kind, style,
+// tag, value, place), over more than one block of each, and every
+// children list has no room past its length, so an append to one cannot
+// overwrite the next.
+func TestKinTreeSlabs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("openapi: 3.0.3\nitems:\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "  - {name: n%d, tags: [a, b, c], x-n: %d}\n", i, i)
+	}
+	var doc yaml.Node
+	require.NoError(t, yaml.Unmarshal([]byte(b.String()), &doc))
+	got, err := kinTree(&doc, false)
+	require.NoError(t, err)
+	nodes := 0
+	var same func(a *yaml.Node, c *yaml4.Node)
+	same = func(a *yaml.Node, c *yaml4.Node) {
+		nodes++
+		require.Equal(t, int(a.Kind), int(c.Kind))
+		require.Equal(t, int(a.Style), int(c.Style))
+		require.Equal(t, []any{a.Tag, a.Value, a.Line, a.Column}, []any{c.Tag, c.Value, c.Line, c.Column})
+		require.Len(t, c.Content, len(a.Content))
+		require.Equal(t, len(c.Content), cap(c.Content))
+		for i := range a.Content {
+			same(a.Content[i], c.Content[i])
+		}
+	}
+	same(&doc, got)
+	require.Greater(t, nodes, 3*kinSlabNodes)
 }

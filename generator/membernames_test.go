@@ -98,7 +98,7 @@ components:
 		"\tAB             int64                    `json:\"-\"` // Required.\n",
 		"\t\topenapi.Member{Name: \"a,b\", Field: &v.AB, OmitZero: false},\n",
 		"\t\topenapi.Member{Name: \"bell\\a\", Field: &v.Bell, OmitZero: true},\n",
-		"\treturn openapi.DecodeMembers(b, json.Unmarshal(b, (*plain)(v)),\n",
+		"\treturn openapi.DecodeMembers(b, openapi.Unmarshal(b, (*plain)(v)),\n",
 		"\t\topenapi.Member{Name: \"x,y\", Field: &v.XY, OmitZero: true})\n",
 		"\tif err := openapi.DecodeMembers(b, nil,\n\t\topenapi.Member{Name: \"u,v\", Field: &u.UV, OmitZero: true}); err != nil {\n",
 	} {

@@ -136,6 +136,16 @@ type Operation struct {
 	// name the response schema's XML Object gives, "" when it names none
 	// (the root is then not checked: S3 names its roots after operations).
 	OutputXMLRoot string
+	// ErrorDocument: the spec is an AWS REST-XML one (aws2openapi) and a
+	// 2xx body whose root is <Error> is an error response
+	// (openapi.DecodeAWSXML), unless OutputXMLRoot is "Error".
+	ErrorDocument bool
+	// OutputPayload is the Go field of an AWS REST-XML output's only XML
+	// member, which may be the whole document (Smithy @httpPayload on a
+	// structure or string: S3's CopyObjectResult, LocationConstraint):
+	// a body whose root element is OutputPayloadElement decodes into it
+	// (openapi.DecodeAWSXMLPayload). "" for other outputs.
+	OutputPayload, OutputPayloadElement string
 	// Servers are the operation's own servers (its servers, else its path
 	// item's), nil when it uses the root's.
 	Servers []Server
@@ -211,6 +221,11 @@ type Param struct {
 	// Style and Explode are the serialisation (OpenAPI defaults applied).
 	Style   string
 	Explode bool
+	// TimeFormat is how a time.Time header parameter of an AWS REST spec
+	// (aws2openapi) travels: "http-date" (Smithy's default for headers)
+	// or "date-time" (awsDateTimeHeader); "" for other specs and
+	// parameters (openapi.SetHeaderTimestamp).
+	TimeFormat string
 }
 
 // Request body kinds.
@@ -230,6 +245,11 @@ type Body struct {
 	Kind string
 	// XMLRoot and XMLNamespace name the root element of an XML body.
 	XMLRoot, XMLNamespace string
+	// AWSQueryAction and AWSQueryVersion: the XML body of an aws2openapi
+	// query-protocol spec (SQS) is sent as the protocol's form parameters
+	// instead, Action=AWSQueryAction&Version=AWSQueryVersion&…
+	// (openapi.AWSQueryBody); "" for other bodies.
+	AWSQueryAction, AWSQueryVersion string
 	// ContentType is the media type sent (for multipart the runtime adds
 	// the boundary).
 	ContentType string

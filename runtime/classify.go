@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/retrygen/retrygen/runtime/engine"
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // The built-in error codes of retry-behavior.md §4. Specs and options add to
@@ -71,8 +71,10 @@ type classifier struct {
 
 // classify applies retry-behavior.md §4 in its stated order:
 //  0. Options.Classify, when set and deciding;
-//  1. a cancelled context, a request hook's error or a response body over
-//     the cap (*BodyTooLargeError) → non-retryable;
+//  1. a cancelled context, a request hook's error, a response body over
+//     the cap (*BodyTooLargeError) or a request body whose length differs
+//     from its declared Content-Length (*ContentLengthError) →
+//     non-retryable;
 //  2. a non-retryable code → non-retryable (whatever the status);
 //  3. a throttling code, a positive x-acs-retry-after, or (with throttle
 //     control) a throttle header with Remain 0 → throttling;
@@ -102,7 +104,7 @@ func (k *classifier) classify(ctx context.Context, r *engine.AttemptResult, thro
 	// failure (rule 5), even though net/http's timeout errors match
 	// context.DeadlineExceeded.
 	if ctx.Err() != nil || errors.Is(r.Err, context.Canceled) || isError[*RequestHookError](r.Err) ||
-		isError[*BodyTooLargeError](r.Err) {
+		isError[*BodyTooLargeError](r.Err) || isError[*ContentLengthError](r.Err) {
 		// A body over the cap would come back as long: not retried.
 		return engine.ClassNonRetryable
 	}
@@ -198,7 +200,8 @@ func positiveACSRetryAfter(r *engine.AttemptResult) bool {
 
 // isIOFailure reports whether err is a transport failure worth retrying
 // (§4): connection reset or refused, broken pipe, an unexpected EOF (a body
-// shorter than its Content-Length), a timeout (an attempt's deadline
+// shorter than its Content-Length), any error reading a response body off
+// the connection (*wireReadError: broken chunked framing too), a timeout (an attempt's deadline
 // included: the caller has checked that the call's context is alive), a
 // response checksum mismatch, or a DNS failure other than "no such host".
 func isIOFailure(err error) bool {
@@ -211,8 +214,10 @@ func isIOFailure(err error) bool {
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return true
 	}
-	if errors.Is(err, context.DeadlineExceeded) || isError[*ChecksumError](err) {
-		return true // an attempt's own deadline (the caller checked ctx), a corrupted body
+	if errors.Is(err, context.DeadlineExceeded) || isError[*ChecksumError](err) || isError[*wireReadError](err) {
+		// An attempt's own deadline (the caller checked ctx), a corrupted
+		// body, a body read off the connection that broke (framing included).
+		return true
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) ||
@@ -344,7 +349,7 @@ func (c *Client) decodeError(op *Operation, resp *http.Response, body []byte) (E
 	}
 	if e != nil {
 		if end > 0 {
-			_ = json.Unmarshal(body[:end], e) // modeled fields are best effort
+			_ = exactjson.Unmarshal(body[:end], e) // modeled fields are best effort
 		}
 		*e.Metadata() = md
 		e.Metadata().Body = keptErrorBody(body)

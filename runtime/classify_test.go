@@ -50,8 +50,10 @@ func TestClassification(t *testing.T) {
 		{name: "501 without a code is non-retryable", first: status(501), class: engine.ClassNonRetryable},
 		{name: "unlisted code on a 400 is non-retryable", first: coded(400, "AccessDeniedException"),
 			class: engine.ClassNonRetryable, code: "AccessDeniedException"},
+		// Its value is also the delay (§5; acsdelay_test.go): 1000 ms, the
+		// throttling sleep the table expects.
 		{name: "positive x-acs-retry-after makes a 400 throttling",
-			first: status(400, engine.HeaderACSRetryAfter, "10"), class: engine.ClassThrottling},
+			first: status(400, engine.HeaderACSRetryAfter, "1000"), class: engine.ClassThrottling},
 		{name: "zero x-acs-retry-after is absent", first: status(400, engine.HeaderACSRetryAfter, "0"), class: engine.ClassNonRetryable},
 		{name: "service ThrottlingCodes moves a transient code", first: coded(400, "InternalError"),
 			svc: func(s *Service) { s.ThrottlingCodes = []string{"InternalError"} }, class: engine.ClassThrottling, code: "InternalError"},

@@ -65,6 +65,9 @@ type Request struct {
 	// ContentType is the body's media type
 	// ("application/x-amz-json-1.0").
 	ContentType string
+	// declared is the Content-Length Header declares, plus one; 0: none
+	// (contentlength.go).
+	declared int64
 }
 
 // ResponseMetadata describes how a call went. Generated output types carry it
@@ -361,6 +364,9 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 			return res
 		}
 		if err := cl.readSuccess(resp, decode, bodies); err != nil {
+			if doc, ok := errors.AsType[errorDocument](err); ok {
+				return cl.errorDocument(resp, doc.ErrorDocument())
+			}
 			res.Err = &DecodeError{Operation: cl.op.Name, StatusCode: resp.StatusCode, Err: err}
 		}
 		return res
@@ -383,6 +389,29 @@ func (cl *callMachine) send(ctx context.Context, req *Request, attempt int, deco
 		res.Err = fmt.Errorf("%w: redirect to another origin (%s) not followed", res.Err, o)
 	}
 	return res
+}
+
+// errorDocument is the decoder's report (openapi.ErrorDocumentError) that
+// a 2xx body is the service's error document: S3's 200 OK followed by
+// <Error><Code>InternalError</Code>…, which aws-sdk-go-v2 handles as an
+// error response with status 500 (service/s3 customizations,
+// processResponseWith200Error).
+type errorDocument interface {
+	error
+	ErrorDocument() []byte
+}
+
+// errorDocument makes the attempt whose 2xx response carried the error
+// document body an HTTP 500 error response with that body, as
+// aws-sdk-go-v2 does: its code, message and request ID are read as any
+// error body's, it is classified by code and then by status 500 (§4: an
+// InternalError is transient), and the error reports HTTP status 500.
+func (cl *callMachine) errorDocument(resp *http.Response, body []byte) engine.AttemptResult {
+	as500 := *resp
+	as500.StatusCode, as500.Status = http.StatusInternalServerError, "500 Internal Server Error"
+	md, err := cl.c.decodeError(cl.op, &as500, body)
+	cl.md.RequestID = md.RequestID
+	return engine.AttemptResult{StatusCode: as500.StatusCode, Header: resp.Header, Sent: true, Code: md.Code, Err: err}
 }
 
 // newAttemptRequest builds one attempt's request from the operation's
@@ -434,6 +463,8 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
+	} else if req.stream != nil && req.declared > 0 {
+		hreq.ContentLength = req.declared - 1 // contentlength.go: not chunked
 	}
 	var extra [5 + len(cl.callHeaders)]headerKV
 	n := 0

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/engine"
@@ -151,7 +153,7 @@ func (cl *callMachine) payQuota(ctx context.Context, res *engine.AttemptResult, 
 		// §7: the forced sleep honours the server delay headers the
 		// service declares, clamped to the max server delay as a retry's
 		// delay would be (aws-sdk-go-v2 honours x-amz-retry-after here).
-		delay, _, from, _ := engine.ServerDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+		delay, _, from, _ := cl.serverDelay(res, d.Delay)
 		if from != "" {
 			d.Delay, d.DelayReason = min(delay, cl.pol.MaxServerDelay), from
 		}
@@ -171,7 +173,7 @@ func (cl *callMachine) payQuota(ctx context.Context, res *engine.AttemptResult, 
 // deadline. With throttle control, x-acs-retry-after is bounded by the max
 // delay like a throttle window instead (applyThrottleWindow).
 func (cl *callMachine) applyServerDelay(ctx context.Context, res *engine.AttemptResult, d *engine.Decision) bool {
-	delay, requested, from, bounded := engine.ServerDelay(res.Header, cl.pol.ServerDelayHeaders, d.Delay, cl.c.clock.Now())
+	delay, requested, from, bounded := cl.serverDelay(res, d.Delay)
 	if from != "" {
 		d.Delay, d.DelayReason = delay, from
 	} else if res.StreamRetry > 0 {
@@ -187,6 +189,25 @@ func (cl *callMachine) applyServerDelay(ctx context.Context, res *engine.Attempt
 	d.Err = &ServerDelayError{Delay: requested, Header: from, Err: cl.deadlineErr(ctx, res.Err, requested)}
 	return true
 }
+
+// serverDelay is engine.ServerDelay over the service's server-delay
+// headers, and x-acs-retry-after even when the service does not list it:
+// a positive value makes the response throttling wherever it appears
+// (classify, §4 rule 3), so it is also its delay (§5), as if listed last
+// (third new-user trial F11: it classified but was not waited for).
+func (cl *callMachine) serverDelay(res *engine.AttemptResult, t time.Duration) (d, requested time.Duration, from string, bounded bool) {
+	d, requested, from, bounded = engine.ServerDelay(res.Header, cl.pol.ServerDelayHeaders, t, cl.c.clock.Now())
+	if res.Header == nil || slices.ContainsFunc(cl.pol.ServerDelayHeaders, isACSRetryAfter) {
+		return d, requested, from, bounded
+	}
+	if ms, ok := engine.ParseACSRetryAfter(engine.HeaderGet(res.Header, engine.HeaderACSRetryAfter)); ok {
+		return ms, ms, engine.HeaderACSRetryAfter, true
+	}
+	return d, requested, from, bounded
+}
+
+// isACSRetryAfter reports whether header name is x-acs-retry-after.
+func isACSRetryAfter(name string) bool { return strings.EqualFold(name, engine.HeaderACSRetryAfter) }
 
 // applyThrottleWindow, with throttle control on (§8), makes a throttled
 // response wait at least the time left of its window (throttleDelay). It

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // DecodeJSONKeep returns a decoder that reads the whole response body,
@@ -61,6 +63,7 @@ func readAllSized(r io.Reader, size int64) ([]byte, error) {
 // *json.SyntaxError v is untouched and the Decoder decides (empty, trailing
 // bytes, or a value that breaks off: io.ErrUnexpectedEOF, as before).
 func decodeFirstJSON(b []byte, v any) error {
+	b = exactjson.Names(b, v) // member names matched exactly (README "Limits")
 	err := json.Unmarshal(b, v)
 	if _, syntax := errors.AsType[*json.SyntaxError](err); !syntax {
 		return err

@@ -98,6 +98,9 @@ func (req *Request) attemptBodyOf(ctx context.Context) (io.ReadCloser, int64, er
 		if err != nil {
 			return nil, 0, fmt.Errorf("request body (GetBody): %w", err)
 		}
+		if r, n := req.declaredBody(rc); n >= 0 {
+			return r.(io.ReadCloser), n, nil // exactLength closes rc
+		}
 		return rc, -1, nil
 	case req.seek != nil:
 		rc, err := req.seek.next(ctx)

@@ -267,6 +267,9 @@ func (c *Client) begin(ctx context.Context, cl *callMachine, op *Operation, req 
 	if err := c.initCall(cl, op, opts); err != nil {
 		return ctx, err
 	}
+	if err := req.readDeclaredLength(); err != nil { // contentlength.go
+		return ctx, err
+	}
 	stream, err := bufferBody(ctx, req, cl.opts.AttemptTimeout)
 	if err != nil {
 		return ctx, err

@@ -177,7 +177,9 @@ type Server1Vars struct {
 }
 
 // Server1URL returns Server1Template with its variables from v (an empty one takes its default); a
-// value outside its variable's enum is an error naming the variable.
+// value outside its variable's enum, or one that would leave its place in the URL (a host or port
+// holding / ? # @ :, a port not 1-65535), is an error naming the variable; a path value is
+// percent-encoded (openapi.ServerURL).
 func Server1URL(v Server1Vars) (string, error) {
 	return openapi.ServerURL(Server1Template, map[string]string{"region": v.Region}, map[string]string{"region": "us-east-1"}, map[string][]string{"region": {"us-east-1", "us-east-2", "us-west-1", "us-west-2", "us-gov-west-1", "us-gov-east-1", "ca-central-1", "eu-north-1", "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-south-1", "af-south-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-southeast-1", "ap-southeast-2", "ap-east-1", "ap-south-1", "sa-east-1", "me-south-1"}})
 }
@@ -250,7 +252,9 @@ type Server2Vars struct {
 }
 
 // Server2URL returns Server2Template with its variables from v (an empty one takes its default); a
-// value outside its variable's enum is an error naming the variable.
+// value outside its variable's enum, or one that would leave its place in the URL (a host or port
+// holding / ? # @ :, a port not 1-65535), is an error naming the variable; a path value is
+// percent-encoded (openapi.ServerURL).
 func Server2URL(v Server2Vars) (string, error) {
 	return openapi.ServerURL(Server2Template, map[string]string{"region": v.Region}, map[string]string{"region": "us-east-1"}, map[string][]string{"region": {"us-east-1", "us-east-2", "us-west-1", "us-west-2", "us-gov-west-1", "us-gov-east-1", "ca-central-1", "eu-north-1", "eu-west-1", "eu-west-2", "eu-west-3", "eu-central-1", "eu-south-1", "af-south-1", "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-southeast-1", "ap-southeast-2", "ap-east-1", "ap-south-1", "sa-east-1", "me-south-1"}})
 }
@@ -281,7 +285,9 @@ type Server3Vars struct {
 }
 
 // Server3URL returns Server3Template with its variables from v (an empty one takes its default); a
-// value outside its variable's enum is an error naming the variable.
+// value outside its variable's enum, or one that would leave its place in the URL (a host or port
+// holding / ? # @ :, a port not 1-65535), is an error naming the variable; a path value is
+// percent-encoded (openapi.ServerURL).
 func Server3URL(v Server3Vars) (string, error) {
 	return openapi.ServerURL(Server3Template, map[string]string{"region": v.Region}, map[string]string{"region": "cn-north-1"}, map[string][]string{"region": {"cn-north-1", "cn-northwest-1"}})
 }
@@ -312,7 +318,9 @@ type Server4Vars struct {
 }
 
 // Server4URL returns Server4Template with its variables from v (an empty one takes its default); a
-// value outside its variable's enum is an error naming the variable.
+// value outside its variable's enum, or one that would leave its place in the URL (a host or port
+// holding / ? # @ :, a port not 1-65535), is an error naming the variable; a path value is
+// percent-encoded (openapi.ServerURL).
 func Server4URL(v Server4Vars) (string, error) {
 	return openapi.ServerURL(Server4Template, map[string]string{"region": v.Region}, map[string]string{"region": "cn-north-1"}, map[string][]string{"region": {"cn-north-1", "cn-northwest-1"}})
 }
@@ -326,7 +334,9 @@ const DefaultServerURL = "https://sqs.us-east-1.amazonaws.com"
 
 // ServerURL returns the spec's first server URL, "http://sqs.{region}.amazonaws.com", with its
 // variables replaced by vars; a variable missing from vars (or empty) takes its default: region:
-// "us-east-1". Server1URL is its typed form, which checks enums.
+// "us-east-1". A value that would leave its place in the URL keeps its placeholder
+// (openapi.ExpandServerURL); Server1URL is its typed form, which checks enums and places and
+// returns an error.
 func ServerURL(vars map[string]string) string {
 	return openapi.ExpandServerURL("http://sqs.{region}.amazonaws.com", vars, map[string]string{"region": "us-east-1"})
 }

@@ -4,7 +4,10 @@
 
 package sqs
 
-import "github.com/retrygen/retrygen/runtime"
+import (
+	"github.com/retrygen/retrygen/runtime"
+	"github.com/retrygen/retrygen/runtime/openapi"
+)
 
 // AddPermissionRequest is the input of POSTAddPermission.
 // Source: #/components/schemas/AddPermissionRequest
@@ -287,7 +290,7 @@ type CreateQueueRequest struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
-	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
+	Attributes openapi.XMLFlatMap[string] `json:"Attributes,omitzero" xml:"Attribute,omitempty"`
 	// Add cost allocation tags to the specified Amazon SQS queue. For an overview, see
 	// [Tagging Your Amazon SQS Queues] in the Amazon SQS Developer Guide.
 	//
@@ -311,7 +314,7 @@ type CreateQueueRequest struct {
 	// [Tagging Your Amazon SQS Queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-queue-tags.html
 	// [Quotas related to queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-limits.html#limits-queues
 	// [Grant cross-account permissions to a role and a user name]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-customer-managed-policy-examples.html#grant-cross-account-permissions-to-role-and-user-name
-	Tags map[string]string `json:"tags,omitzero" xml:"-"`
+	Tags openapi.XMLFlatMap[string] `json:"tags,omitzero" xml:"Tag,omitempty"`
 }
 
 // Returns the QueueUrl attribute of the created queue.
@@ -1649,7 +1652,7 @@ type GetQueueAttributesResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 	// A map of attributes to their respective values.
-	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
+	Attributes openapi.XMLFlatMap[string] `json:"Attributes,omitzero" xml:"Attribute,omitempty"`
 }
 
 // GetQueueUrlRequest is the input of POSTGetQueueUrl.
@@ -1725,7 +1728,7 @@ type ListQueueTagsResult struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-" xml:"-"`
 	// The list of all tags added to the specified queue.
-	Tags map[string]string `json:"Tags,omitzero" xml:"-"`
+	Tags openapi.XMLFlatMap[string] `json:"Tags,omitzero" xml:"Tag,omitempty"`
 }
 
 // Source: #/components/schemas/ListQueuesRequest
@@ -1787,7 +1790,7 @@ type Message struct {
 	// the [epoch time] in milliseconds.
 	//
 	// [epoch time]: http://en.wikipedia.org/wiki/Unix_time
-	Attributes map[string]string `json:"Attributes,omitzero" xml:"-"`
+	Attributes openapi.XMLFlatMap[string] `json:"Attributes,omitzero" xml:"Attribute,omitempty"`
 	// An MD5 digest of the non-URL-encoded message attribute string. You can use this attribute to
 	// verify that Amazon SQS received the message correctly. Amazon SQS URL-decodes the message before
 	// creating the MD5 digest. For information about MD5, see [RFC1321].
@@ -1798,7 +1801,7 @@ type Message struct {
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
+	MessageAttributes openapi.XMLFlatMap[MessageAttributeValue] `json:"MessageAttributes,omitzero" xml:"MessageAttribute,omitempty"`
 }
 
 // The user-specified message attribute value. For string data types, the Value attribute has the
@@ -2210,7 +2213,7 @@ type SendMessageBatchRequestEntry struct {
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
+	MessageAttributes openapi.XMLFlatMap[MessageAttributeValue] `json:"MessageAttributes,omitzero" xml:"MessageAttribute,omitempty"`
 	// The message system attribute to send Each message system attribute consists of a Name, Type, and
 	// Value.
 	//
@@ -2219,7 +2222,7 @@ type SendMessageBatchRequestEntry struct {
 	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
+	MessageSystemAttributes openapi.XMLFlatMap[MessageSystemAttributeValue] `json:"MessageSystemAttributes,omitzero" xml:"MessageSystemAttribute,omitempty"`
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of messages within a 5-minute minimum deduplication interval.
@@ -2379,7 +2382,7 @@ type SendMessageRequest struct {
 	// [Amazon SQS message attributes] in the Amazon SQS Developer Guide.
 	//
 	// [Amazon SQS message attributes]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-message-metadata.html#sqs-message-attributes
-	MessageAttributes map[string]MessageAttributeValue `json:"MessageAttributes,omitzero" xml:"-"`
+	MessageAttributes openapi.XMLFlatMap[MessageAttributeValue] `json:"MessageAttributes,omitzero" xml:"MessageAttribute,omitempty"`
 	// The message system attribute to send. Each message system attribute consists of a Name, Type,
 	// and Value.
 	//
@@ -2388,7 +2391,7 @@ type SendMessageRequest struct {
 	//   - Currently, the only supported message system attribute is AWSTraceHeader. Its type must be
 	//     String and its value must be a correctly formatted X-Ray trace header string.
 	//   - The size of a message system attribute doesn't count towards the total size of a message.
-	MessageSystemAttributes map[string]MessageSystemAttributeValue `json:"MessageSystemAttributes,omitzero" xml:"-"`
+	MessageSystemAttributes openapi.XMLFlatMap[MessageSystemAttributeValue] `json:"MessageSystemAttributes,omitzero" xml:"MessageSystemAttribute,omitempty"`
 	// This parameter applies only to FIFO (first-in-first-out) queues.
 	//
 	// The token used for deduplication of sent messages. If a message with a particular
@@ -2627,7 +2630,7 @@ type SetQueueAttributesRequest struct {
 	// [Exactly-once processing]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/FIFO-queues-exactly-once-processing.html
 	// [high throughput for FIFO queues]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/high-throughput-fifo.html
 	// [Quotas related to messages]: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/quotas-messages.html
-	Attributes map[string]string `json:"Attributes" xml:"-"`
+	Attributes openapi.XMLFlatMap[string] `json:"Attributes" xml:"Attribute,omitempty"`
 }
 
 // TagQueueRequest is the input of POSTTagQueue.
@@ -2638,7 +2641,7 @@ type TagQueueRequest struct {
 	QueueUrl string `json:"QueueUrl" xml:"QueueUrl"`
 	// The list of tags to be added to the specified queue.
 	// Required.
-	Tags map[string]string `json:"Tags" xml:"-"`
+	Tags openapi.XMLFlatMap[string] `json:"Tags" xml:"Tags,omitempty"`
 }
 
 // UntagQueueRequest is the input of POSTUntagQueue.

@@ -224,3 +224,28 @@ func TestEndpoint(t *testing.T) {
 	_, ok = awsauth.SigningNameOf("amazonaws.com")
 	require.False(t, ok)
 }
+
+// ContentMD5 sets the base64 MD5 of the body (RFC 1864; openssl md5 -binary | base64 of
+// "Check Integrity!"), leaves a set header alone, and refuses a body it cannot re-read.
+func TestContentMD5(t *testing.T) {
+	req, err := http.NewRequest(http.MethodPost, "https://b.s3.amazonaws.com/?delete", strings.NewReader("Check Integrity!"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := awsauth.ContentMD5(req, 1); err != nil || req.Header.Get("Content-MD5") != "nwqq6b6ua/tTDk7B5M184w==" {
+		t.Fatalf("%q %v", req.Header.Get("Content-MD5"), err)
+	}
+	req.Header.Set("Content-MD5", "x")
+	if err := awsauth.ContentMD5(req, 2); err != nil || req.Header.Get("Content-MD5") != "x" {
+		t.Fatalf("%q %v", req.Header.Get("Content-MD5"), err)
+	}
+	empty, _ := http.NewRequest(http.MethodPut, "https://b.s3.amazonaws.com/?tagging", nil)
+	if err := awsauth.ContentMD5(empty, 1); err != nil || empty.Header.Get("Content-MD5") != "1B2M2Y8AsgTpgAmY7PhCfg==" {
+		t.Fatalf("%q %v", empty.Header.Get("Content-MD5"), err)
+	}
+	req.Header.Del("Content-MD5")
+	req.GetBody = nil
+	if err := awsauth.ContentMD5(req, 1); err == nil || !strings.Contains(err.Error(), "no GetBody") {
+		t.Fatal(err)
+	}
+}

@@ -345,7 +345,11 @@ func writeMultipart(all []multipartPart) ([]byte, string, error) {
 		return nil, "", err
 	}
 	for _, r := range all {
-		pw, err := w.CreatePart(partHeader(r))
+		hdr, err := partHeader(r)
+		if err != nil {
+			return nil, "", err
+		}
+		pw, err := w.CreatePart(hdr)
 		if err != nil {
 			return nil, "", err
 		}
@@ -362,8 +366,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
-// escapeQuotes escapes '\\' and '"' in a Content-Disposition parameter, as
-// mime/multipart does.
+// quoteEscaper is mime/multipart's (Go 1.21+): backslash escapes for '\\'
+// and '"', percent-encoding for CR and LF.
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A")
+
+// escapeQuotes escapes a Content-Disposition parameter (a part's name or
+// filename) as mime/multipart's escapeQuotes does, so CR and LF cannot end
+// the header line (WHATWG's form-data encoding percent-encodes them too).
 func escapeQuotes(s string) string {
-	return strings.NewReplacer("\\", "\\\\", `"`, "\\\"").Replace(s)
+	return quoteEscaper.Replace(s)
 }

@@ -150,3 +150,30 @@ func HeaderMap(h http.Header, prefix string) map[string]string {
 	}
 	return m
 }
+
+// SetHeaderTimestamp sets header name to v (a time.Time or *time.Time; a
+// nil pointer sets nothing) in the AWS protocols' header timestamp
+// format: "http-date", an IMF-fixdate in GMT (RFC 9110 §5.6.7,
+// "Wed, 02 Jan 2030 02:04:05 GMT"), Smithy's default for @httpHeader
+// timestamps; or "date-time", RFC 3339 in UTC with milliseconds only when
+// not zero ("2030-01-02T02:04:05Z"), as smithy-go writes Smithy's
+// @timestampFormat("date-time"). The generator uses it for the header
+// parameters of specs aws2openapi converted from a REST protocol (other
+// specs' date-time headers are RFC 3339, SetHeader). It returns nothing.
+func SetHeaderTimestamp[T time.Time | *time.Time](h http.Header, name string, v T, format string) {
+	var t time.Time
+	switch x := any(v).(type) {
+	case time.Time:
+		t = x
+	case *time.Time:
+		if x == nil {
+			return
+		}
+		t = *x
+	}
+	if format == "date-time" {
+		h.Set(name, t.UTC().Format("2006-01-02T15:04:05.999Z"))
+		return
+	}
+	h.Set(name, t.UTC().Format(http.TimeFormat))
+}

@@ -13,16 +13,18 @@ import (
 
 // TestImportsOnlyStandardLibrary checks the house rule for the packages
 // generated code imports: runtime, runtime/openapi and runtime/engine
-// (non-test files), and runtime/internal/querymark that runtime and openapi
-// share, import only the standard library, except that runtime imports
-// runtime/engine (the state machine's vocabulary) and runtime and openapi
-// import querymark (the query separator mark's one definition); openapi
-// imports neither runtime nor engine, and engine and querymark import no
-// other package of the module.
+// (non-test files), and runtime/internal/querymark and exactjson that
+// runtime and openapi share, import only the standard library, except that
+// runtime imports runtime/engine (the state machine's vocabulary) and
+// runtime and openapi import querymark (the query separator mark's one
+// definition) and exactjson (exact member names, one rule); openapi
+// imports neither runtime nor engine, and engine, querymark and exactjson
+// import no other package of the module.
 func TestImportsOnlyStandardLibrary(t *testing.T) {
 	const engine = "github.com/retrygen/retrygen/runtime/engine"
 	const querymark = "github.com/retrygen/retrygen/runtime/internal/querymark"
-	for _, dir := range []string{".", "..", "../engine", "../internal/querymark"} {
+	const exactjson = "github.com/retrygen/retrygen/runtime/internal/exactjson"
+	for _, dir := range []string{".", "..", "../engine", "../internal/querymark", "../internal/exactjson"} {
 		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files)
@@ -34,7 +36,7 @@ func TestImportsOnlyStandardLibrary(t *testing.T) {
 			require.NoError(t, err)
 			for _, imp := range f.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
-				if dir == ".." && path == engine || (dir == "." || dir == "..") && path == querymark {
+				if dir == ".." && path == engine || (dir == "." || dir == "..") && (path == querymark || path == exactjson) {
 					continue
 				}
 				first, _, _ := strings.Cut(path, "/")

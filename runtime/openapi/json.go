@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // MarshalObject encodes fixed (a struct) and adds the members of extra that
@@ -34,13 +36,21 @@ func MarshalObject[T any](fixed any, extra map[string]T) ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// Unmarshal is json.Unmarshal with member names matched exactly: a member
+// whose name equals a field's only ignoring case fills nothing (encoding/json
+// alone would fill the field with it). A generated type's UnmarshalJSON
+// decodes its plain fields with it. It returns encoding/json's error.
+func Unmarshal(b []byte, v any) error {
+	return exactjson.Unmarshal(b, v)
+}
+
 // UnmarshalObject decodes the JSON object b into fixed (a pointer to a
 // struct) and every member whose name is not in known into *extra (nil when
-// there is none). Names are compared exactly; encoding/json fills fixed
-// case-insensitively, so a member spelled in another case is kept in both.
-// It returns encoding/json's error.
+// there is none). Names are compared exactly, in both (exactjson: a member
+// spelled in another case than a field is kept in *extra only). It returns
+// encoding/json's error.
 func UnmarshalObject[T any](b []byte, fixed any, extra *map[string]T, known ...string) error {
-	if err := json.Unmarshal(b, fixed); err != nil {
+	if err := exactjson.Unmarshal(b, fixed); err != nil {
 		return err
 	}
 	var m map[string]json.RawMessage
@@ -53,7 +63,7 @@ func UnmarshalObject[T any](b []byte, fixed any, extra *map[string]T, known ...s
 	*extra = nil
 	for k, raw := range m {
 		var v T
-		if err := json.Unmarshal(raw, &v); err != nil {
+		if err := exactjson.Unmarshal(raw, &v); err != nil {
 			return err
 		}
 		if *extra == nil {
@@ -144,7 +154,7 @@ func (e *UnionError) Error() string {
 func Into[T any](dst **T) func([]byte) error {
 	return func(b []byte) error {
 		v := new(T)
-		if err := json.Unmarshal(b, v); err != nil {
+		if err := exactjson.Unmarshal(b, v); err != nil {
 			return err
 		}
 		*dst = v
@@ -163,7 +173,7 @@ func (u *Union) DecodeInto(b []byte, dsts ...any) (int, error) {
 	decoders := make([]func([]byte) error, len(dsts))
 	for i, dst := range dsts {
 		decoders[i] = func(b []byte) error {
-			err := json.Unmarshal(b, dst)
+			err := exactjson.Unmarshal(b, dst)
 			if err != nil {
 				_ = json.Unmarshal(jsonNull, dst) // null into a pointer: nil
 			}
@@ -549,7 +559,7 @@ func DecodeFields(b []byte, fields any) error {
 	if jsonKind(bytes.TrimSpace(b)) != JSONObject {
 		return nil
 	}
-	return json.Unmarshal(b, fields)
+	return exactjson.Unmarshal(b, fields)
 }
 
 // ConstText is the MarshalText of a generated string enum that may hold one

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // Member is a struct field whose JSON name no Go struct tag can hold (one
@@ -86,7 +88,7 @@ func DecodeMembers(b []byte, err error, members ...Member) error {
 		if !ok {
 			continue
 		}
-		if err := json.Unmarshal(raw, mb.Field); err != nil {
+		if err := exactjson.Unmarshal(raw, mb.Field); err != nil {
 			return err
 		}
 	}

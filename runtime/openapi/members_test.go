@@ -83,3 +83,18 @@ func TestAddMembersLeavesNonObjects(t *testing.T) {
 		t.Errorf("DecodeMembers with an error: %v, %q", err, x)
 	}
 }
+
+// TestUnmarshalMatchesNamesExactly: openapi.Unmarshal, which a generated
+// type's UnmarshalJSON calls for its plain fields, fills a field only from
+// the member spelled as its name (trial F16).
+func TestUnmarshalMatchesNamesExactly(t *testing.T) {
+	var v struct {
+		V string `json:"v"`
+	}
+	if err := Unmarshal([]byte(`{"V":"undeclared"}`), &v); err != nil || v.V != "" {
+		t.Fatalf("%q, %v", v.V, err)
+	}
+	if err := Unmarshal([]byte(`{"v":"real","V":"undeclared"}`), &v); err != nil || v.V != "real" {
+		t.Fatalf("%q, %v", v.V, err)
+	}
+}

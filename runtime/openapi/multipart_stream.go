@@ -62,7 +62,11 @@ func MultipartReader(parts ...Part) (*MultipartStream, string, error) {
 			if f.Body == nil {
 				continue
 			}
-			s.parts = append(s.parts, streamPart{header: fileHeader(p, f), file: f.Body})
+			hdr, err := fileHeader(p, f)
+			if err != nil {
+				return nil, "", err
+			}
+			s.parts = append(s.parts, streamPart{header: hdr, file: f.Body})
 			continue
 		}
 		rendered, err := renderPart(p)
@@ -70,7 +74,11 @@ func MultipartReader(parts ...Part) (*MultipartStream, string, error) {
 			return nil, "", err
 		}
 		for _, r := range rendered {
-			s.parts = append(s.parts, streamPart{header: partHeader(r), data: r.data})
+			hdr, err := partHeader(r)
+			if err != nil {
+				return nil, "", err
+			}
+			s.parts = append(s.parts, streamPart{header: hdr, data: r.data})
 		}
 	}
 	return s, "multipart/form-data; boundary=" + s.boundary, nil
@@ -96,8 +104,8 @@ func fileOf(v any) (File, bool) {
 }
 
 // fileHeader is the part header of file f sent as p, named as filePart
-// names it.
-func fileHeader(p Part, f File) textproto.MIMEHeader {
+// names it; it returns partHeader's error.
+func fileHeader(p Part, f File) (textproto.MIMEHeader, error) {
 	ct := f.ContentType
 	if ct == "" {
 		ct = p.Encoding.ContentType
@@ -112,8 +120,14 @@ func fileHeader(p Part, f File) textproto.MIMEHeader {
 	return partHeader(multipartPart{name: p.Name, filename: filename, contentType: ct, header: p.Encoding.Headers})
 }
 
-// partHeader is the MIME header writeMultipart writes for r.
-func partHeader(r multipartPart) textproto.MIMEHeader {
+// partHeader is the MIME header writeMultipart writes for r. The name and
+// filename are quoted and escaped as mime/multipart escapes them, so they
+// cannot end their parameter or the header line; a media type or an
+// Encoding header that is not a MIME header (a name that is not an RFC
+// 9110 token, a value holding CR, LF or another control byte) has no
+// escaping, so it returns an error naming the part instead of writing it
+// (third new-user trial F1: part-header injection).
+func partHeader(r multipartPart) (textproto.MIMEHeader, error) {
 	hdr := textproto.MIMEHeader{}
 	disp := `form-data; name="` + escapeQuotes(r.name) + `"`
 	if r.filename != "" {
@@ -121,12 +135,44 @@ func partHeader(r multipartPart) textproto.MIMEHeader {
 	}
 	hdr.Set("Content-Disposition", disp)
 	if r.contentType != "" {
+		if !headerValueOK(r.contentType) {
+			return nil, fmt.Errorf("multipart part %q: media type %q cannot be written in a MIME part header (control byte)", r.name, r.contentType)
+		}
 		hdr.Set("Content-Type", r.contentType)
 	}
 	for _, k := range sortedKeys(r.header) {
+		if !headerNameOK(k) || !headerValueOK(r.header[k]) {
+			return nil, fmt.Errorf("multipart part %q: header %q: %q cannot be written in a MIME part header (name not an RFC 9110 token or control byte in the value)", r.name, k, r.header[k])
+		}
 		hdr.Set(k, r.header[k])
 	}
-	return hdr
+	return hdr, nil
+}
+
+// headerNameOK reports whether k is an RFC 9110 token (tchar+), the only
+// header names a MIME or HTTP header line can carry.
+func headerNameOK(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// headerValueOK reports whether v holds no control byte but HTAB (RFC 9110
+// §5.5 field-value), so written raw it stays one header line.
+func headerValueOK(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // Read reads the body, starting its writer on the first call. After

@@ -3,6 +3,8 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // Nullable is an optional member whose schema also admits null (OpenAPI 3.0
@@ -87,7 +89,7 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := exactjson.Unmarshal(b, &v); err != nil {
 		*n = Nullable[T]{}
 		return err
 	}

@@ -134,8 +134,9 @@ func (p paramValue) pairs() []string {
 
 // PathParam renders a path parameter for substitution into the path template
 // (OpenAPI 3.0 §4.7.12.4, styles simple, label and matrix; anything else is
-// treated as simple). Every value is escaped with url.PathEscape; the
-// separators the style adds ("," "." ";" "=") are not. An absent value (nil,
+// treated as simple). Every value is escaped with url.PathEscape and "+"
+// as %2B (pathEscape); the separators the style adds ("," "." ";" "=")
+// are not. An absent value (nil,
 // nil pointer) renders as "" (matrix: ";name").
 //
 // Examples for name "id" and the array [3, 4]: simple "3,4"; label ".3,4",
@@ -146,7 +147,7 @@ func PathParam(name string, v any, style string, explode bool) string {
 	esc := func(ss []string) []string {
 		out := make([]string, len(ss))
 		for i, s := range ss {
-			out[i] = url.PathEscape(s)
+			out[i] = pathEscape(s)
 		}
 		return out
 	}
@@ -162,9 +163,9 @@ func PathParam(name string, v any, style string, explode bool) string {
 	case p.isObj:
 		vals = esc(p.pairs())
 	case !p.absent:
-		vals = []string{url.PathEscape(p.prim)}
+		vals = []string{pathEscape(p.prim)}
 	}
-	ename := url.PathEscape(name)
+	ename := pathEscape(name)
 	switch style {
 	case StyleLabel:
 		if explode {
@@ -183,6 +184,19 @@ func PathParam(name string, v any, style string, explode bool) string {
 		return ";" + ename + "=" + strings.Join(vals, ",")
 	}
 	return strings.Join(vals, ",")
+}
+
+// pathEscape escapes s for a path segment: url.PathEscape, and "+" as %2B.
+// RFC 3986 allows a literal "+" in a path, but S3 (and other servers that
+// decode paths as forms) read it as a space, so the client would name
+// another object; aws-sdk-go-v2 escapes it in path labels too, and %2B
+// decodes to "+" everywhere (third new-user trial F15).
+func pathEscape(s string) string {
+	e := url.PathEscape(s)
+	if strings.IndexByte(e, '+') < 0 {
+		return e
+	}
+	return strings.ReplaceAll(e, "+", "%2B")
 }
 
 // AppendQuery adds query parameter name with value v to q (OpenAPI 3.0

@@ -43,6 +43,10 @@ func TestPathParam(t *testing.T) {
 		{"enum values are their wire value", paramColour("blue"), StyleSimple, false, "blue"},
 		{"pointers are dereferenced", ptr(int64(7)), StyleSimple, false, "7"},
 		{"booleans are true/false", true, StyleSimple, false, "true"},
+		{"+ is %2B in every style (S3 reads + in a path as a space; trial F15)", "a+b c", StyleSimple, false, "a%2Bb%20c"},
+		{"+ in label values", []string{"a+b", "c"}, StyleLabel, true, ".a%2Bb.c"},
+		{"+ in matrix names and values", map[string]any{"k+": "v+"}, StyleMatrix, true, ";k%2B=v%2B"},
+		{"+ in a matrix value", "v+", StyleMatrix, false, ";id=v%2B"},
 		{"times are RFC 3339", time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), StyleSimple, false, "2024-01-02T03:04:05Z"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
 
 // DoneSentinel is the data of the event that ends a stream by the
@@ -587,5 +589,5 @@ func decodeEventData[T any](data string, v *T) error {
 		*p = []byte(data)
 		return nil
 	}
-	return json.Unmarshal([]byte(data), v)
+	return exactjson.Unmarshal([]byte(data), v)
 }

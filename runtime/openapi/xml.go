@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -81,6 +82,120 @@ func DecodeXMLNamed(v any, raw *[]byte, root string) func(*http.Response) error 
 		}
 		return d.DecodeElement(v, start)
 	}
+}
+
+// DecodeAWSXML is [DecodeXMLNamed] for the operations of an AWS REST-XML
+// service (a spec aws2openapi converted): a 2xx body whose root element is
+// <Error>, when root (the modelled output's element, "" when unnamed) is
+// not "Error", is the service's error document, not the output. S3 answers
+// CopyObject, UploadPartCopy and CompleteMultipartUpload with 200 OK
+// before it has finished and may then send <Error><Code>InternalError</Code>…
+// (the S3 API reference: "a 200 OK response can contain either a success
+// or an error"); aws-sdk-go-v2 (service/s3 customizations,
+// processResponseWith200Error) and the other AWS SDKs make it an error
+// response with status 500. The decoder then returns an
+// *[ErrorDocumentError] holding the body, which the runtime handles as an
+// HTTP 500 error response with that body: classified by its Code (an
+// InternalError is transient and retried) and returned as the operation's
+// modelled error or a *runtime.APIError. Any other body decodes as
+// DecodeXMLNamed does (root "" checks no name), with its errors.
+func DecodeAWSXML(v any, raw *[]byte, root string) func(*http.Response) error {
+	return DecodeAWSXMLPayload(v, raw, root, "", nil)
+}
+
+// DecodeAWSXMLPayload is [DecodeAWSXML] for an output whose one XML member
+// may be the whole document (Smithy @httpPayload on a structure or string
+// member, which aws2openapi writes as the output schema's only property:
+// S3's CopyObject <CopyObjectResult>, GetObjectRetention <Retention>,
+// GetBucketLocation's text root <LocationConstraint>us-west-2</…>): a body
+// whose root element's local name is name decodes into member (a pointer
+// to that field) from the root itself; any other root decodes into v as
+// DecodeAWSXML does (GetBucketLogging's <BucketLoggingStatus> wraps its
+// only member <LoggingEnabled>). The spec cannot tell the two kinds apart,
+// the root's name does. It returns DecodeAWSXML's errors.
+func DecodeAWSXMLPayload(v any, raw *[]byte, root, name string, member any) func(*http.Response) error {
+	return func(r *http.Response) error {
+		var kept []byte
+		if raw == nil {
+			raw = &kept
+		}
+		body, err := keepBody(r.Body, raw)
+		if err != nil {
+			return err
+		}
+		if err := xmlMediaType(r.Header); err != nil {
+			return err
+		}
+		d := xml.NewDecoder(body)
+		start, err := rootElement(d)
+		if err != nil || start == nil {
+			return err
+		}
+		if start.Name.Local == awsErrorRoot && root != awsErrorRoot {
+			return &ErrorDocumentError{Body: *raw}
+		}
+		if member != nil && start.Name.Local == name {
+			return d.DecodeElement(member, start)
+		}
+		if root != "" && start.Name.Local != root {
+			return fmt.Errorf("openapi: the XML body's root element is <%s>, want <%s>", start.Name.Local, root)
+		}
+		return d.DecodeElement(v, start)
+	}
+}
+
+// awsErrorRoot is the root element of an AWS REST-XML error document
+// (<Error><Code>…</Code><Message>…</Message><RequestId>…</RequestId></Error>).
+const awsErrorRoot = "Error"
+
+// ErrorDocumentError is what [DecodeAWSXML] returns for a 2xx response
+// whose body is the service's <Error> document: Body is the whole body.
+// The runtime recognises it by its ErrorDocument method and handles the
+// response as an HTTP 500 error response with that body; a caller never
+// sees it.
+type ErrorDocumentError struct {
+	Body []byte
+}
+
+// Error says that the 2xx body is an error document.
+func (e *ErrorDocumentError) Error() string {
+	return "openapi: the 2xx body is an <Error> document"
+}
+
+// ErrorDocument returns the error document's bytes (the runtime's hook).
+func (e *ErrorDocumentError) ErrorDocument() []byte { return e.Body }
+
+// AppendXMLPrefixedAttr returns attrs with the attribute prefix:local
+// set to *value and, unless attrs already declares it, xmlns:prefix="space"
+// before it: the spelling a spec's prefixed attribute name asks for (S3's
+// <Grantee xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="CanonicalUser">),
+// which encoding/xml's namespaced attributes cannot give (it invents a
+// prefix). A nil value appends nothing. Generated MarshalXML methods call
+// it; it returns no error.
+func AppendXMLPrefixedAttr(attrs []xml.Attr, prefix, space, local string, value *string) []xml.Attr {
+	if value == nil {
+		return attrs
+	}
+	decl := xml.Name{Local: "xmlns:" + prefix}
+	if !slices.ContainsFunc(attrs, func(a xml.Attr) bool { return a.Name == decl }) {
+		attrs = append(attrs, xml.Attr{Name: decl, Value: space})
+	}
+	return append(attrs, xml.Attr{Name: xml.Name{Local: prefix + ":" + local}, Value: *value})
+}
+
+// XMLAttrValue returns the value of the attribute local in namespace space
+// among attrs (a decoded start element's, whose prefixes encoding/xml has
+// resolved to namespace URIs), or nil when there is none. Generated
+// UnmarshalXML methods call it for prefixed attributes
+// ([AppendXMLPrefixedAttr]).
+func XMLAttrValue(attrs []xml.Attr, space, local string) *string {
+	for _, a := range attrs {
+		if a.Name.Space == space && a.Name.Local == local {
+			v := a.Value
+			return &v
+		}
+	}
+	return nil
 }
 
 // xmlMediaType returns an error when h's Content-Type names HTML or JSON

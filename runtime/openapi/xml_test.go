@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -150,5 +151,33 @@ func TestDecodeXMLRefusesWhatIsNotTheModelledXML(t *testing.T) {
 		if err := DecodeXMLResult(&struct{}{}, nil)(r); err == nil {
 			t.Errorf("DecodeXMLResult(%q) accepted it", body)
 		}
+	}
+}
+
+// DecodeAWSXML: a 2xx <Error> root, where the output is another element
+// (or unnamed), is an *ErrorDocumentError holding the whole body; an
+// output whose own root is Error, and any other root, decode as
+// DecodeXMLNamed does (new-user trial 3, F16).
+func TestDecodeAWSXMLErrorDocument(t *testing.T) {
+	const doc = `<?xml version="1.0"?><Error><Code>InternalError</Code></Error>`
+	resp := func() *http.Response {
+		return &http.Response{Header: http.Header{"Content-Type": {"application/xml"}}, Body: io.NopCloser(strings.NewReader(doc))}
+	}
+	for _, root := range []string{"", "CopyObjectResult"} {
+		var v struct{ Code string }
+		err := DecodeAWSXML(&v, nil, root)(resp())
+		var ed *ErrorDocumentError
+		if !errors.As(err, &ed) || string(ed.ErrorDocument()) != doc || v.Code != "" {
+			t.Fatalf("root %q: %v %+v", root, err, v)
+		}
+	}
+	var v struct{ Code string }
+	var raw []byte
+	if err := DecodeAWSXML(&v, &raw, "Error")(resp()); err != nil || v.Code != "InternalError" || string(raw) != doc {
+		t.Fatalf("root Error: %v %+v", err, v)
+	}
+	err := DecodeAWSXML(&v, nil, "X")(&http.Response{Body: io.NopCloser(strings.NewReader("<Y/>"))})
+	if err == nil || err.Error() != "openapi: the XML body's root element is <Y>, want <X>" {
+		t.Fatal(err)
 	}
 }
