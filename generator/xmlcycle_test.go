@@ -30,7 +30,7 @@ components:
 	require.NoError(t, checkGenerated(files))
 	for _, ty := range svc.Types {
 		if ty.Name == "Plain" {
-			require.Equal(t, XMLObject{Name: "tree", ItemName: "tree"}, ty.Fields[0].XML)
+			require.Equal(t, XMLObject{Name: "tree", ItemName: "tree", Declared: true}, ty.Fields[0].XML)
 		}
 	}
 }
