@@ -40,6 +40,8 @@ func (b *builder) authOptions() []AuthOption {
 			continue
 		case s.Type == "apiKey" && s.In == "header" && !b.checkHeaderName(s.Name, ptr):
 			continue
+		case s.Type == "apiKey" && s.In == "cookie" && !b.checkCookieName(s.Name, ptr, "the scheme has no option"):
+			continue
 		case s.Type == "apiKey" && (s.In == "header" || s.In == "query" || s.In == "cookie"):
 			a.Kind, a.Option, a.In, a.Name = "apiKey", "WithAPIKey", s.In, s.Name
 		default:

@@ -18,6 +18,9 @@ type builder struct {
 	// aws: the spec was converted by aws2openapi from a REST protocol
 	// (build_payload.go).
 	aws bool
+	// awsQuery: the spec was converted by aws2openapi from the AWS query
+	// protocol (awsQueryWarnings).
+	awsQuery bool
 	// outputHeaderMaps are the prefix-header maps of aws2openapi outputs,
 	// by output type name (build_payload.go).
 	outputHeaderMaps map[string][]Param
@@ -69,7 +72,7 @@ func build(api *openapi3.T, keep *kept, retry runtime.Service, protocol Protocol
 	}
 	b := &builder{api: api, root: keep.root, kept: keep, retry: retry, protocol: protocol, d: d,
 		names: namespace{}, comps: map[string]*component{}, errors: map[string]*ErrorShape{}, uses: componentUses(api),
-		sel: sel, renamed: map[string]bool{}, aws: awsRESTXML(api)}
+		sel: sel, renamed: map[string]bool{}, aws: awsRESTXML(api), awsQuery: awsQuery(api)}
 	for _, n := range reservedNames {
 		b.names[n] = true
 	}

@@ -132,6 +132,9 @@ func (b *builder) operations() []*Operation {
 		case len(b.api.Paths.Value(path).Servers) > 0:
 			o.Servers = b.serverList(b.api.Paths.Value(path).Servers, pointer("paths", path, "servers"), name+"Server")
 		}
+		if b.awsQuery {
+			b.awsQueryWarnings(o, ptr)
+		}
 		servers := b.serverURLs(o.Servers, warned) // set on o.Retry below, once it is parsed
 		o.Errors, o.StatusErrors = b.errorResponses(op, ptr, name)
 		o.Security = b.security(op)

@@ -124,7 +124,8 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 	for _, l := range all {
 		p := l.p
 		canon := http.CanonicalHeaderKey(p.Name)
-		if p.In == "header" && !b.checkHeaderName(p.Name, l.ptr) {
+		if p.In == "header" && !b.checkHeaderName(p.Name, l.ptr) ||
+			p.In == "cookie" && !b.checkCookieName(p.Name, l.ptr, "the parameter is skipped") {
 			continue
 		}
 		if p.In == "header" {
@@ -320,6 +321,18 @@ func (b *builder) paramField(p *openapi3.Parameter, ptr, opName string, ns names
 // of an aws2openapi REST spec is an HTTP date, Smithy's default.
 func awsDateTimeHeader(name string) bool {
 	return strings.HasSuffix(strings.ToLower(name), "x-amz-object-lock-retain-until-date")
+}
+
+// checkCookieName reports whether name can be a cookie's name (RFC 6265
+// §4.1.1 cookie-name: an RFC 9110 token); if not, a located warning says
+// what is skipped: sent raw, "tok;en=v" is two cookies to the server
+// (third new-user trial F6).
+func (b *builder) checkCookieName(name, ptr, skipped string) bool {
+	if isToken(name) {
+		return true
+	}
+	b.d.warnf(ptr, "cookie name %q is not an RFC 6265 cookie-name (a token: no ; = , space or quote); %s", name, skipped)
+	return false
 }
 
 // checkHeaderName reports whether name can be an HTTP header name (an RFC

@@ -31,21 +31,76 @@ import (
 // key holds the query protocol's "#Action=" (SQS), whose XML 2xx schemas
 // are result elements, never payloads.
 func awsRESTXML(api *openapi3.T) bool {
+	return aws2openapi(api) && !awsQueryPaths(api)
+}
+
+// awsQuery reports whether the spec says it was converted by aws2openapi
+// from the AWS query protocol (SQS, SNS…): a path key holds "#Action=".
+func awsQuery(api *openapi3.T) bool {
+	return aws2openapi(api) && awsQueryPaths(api)
+}
+
+// aws2openapi reports whether info.x-origin names aws2openapi as the
+// spec's converter.
+func aws2openapi(api *openapi3.T) bool {
 	if api.Info == nil || api.Info.Extensions["x-origin"] == nil {
 		return false
 	}
 	origin, err := json.Marshal(api.Info.Extensions["x-origin"])
-	if err != nil || !strings.Contains(string(origin), "aws2openapi") {
-		return false
-	}
+	return err == nil && strings.Contains(string(origin), "aws2openapi")
+}
+
+// awsQueryPaths reports whether a path key holds the query protocol's
+// "Action=".
+func awsQueryPaths(api *openapi3.T) bool {
 	if api.Paths != nil {
 		for path := range api.Paths.Map() {
 			if strings.Contains(path, "Action=") {
-				return false
+				return true
 			}
 		}
 	}
-	return true
+	return false
+}
+
+// awsQueryWarnings makes an operation of a spec aws2openapi converted from
+// the AWS query protocol send its request body (which aws2openapi writes
+// as XML) as the protocol's form parameters (Action=…&Version=…&QueueUrl=…,
+// lists as Name.N, maps as Name.N.Name and Name.N.Value;
+// openapi.AWSQueryBody), and warns of the GET variants' list, map and
+// object query parameters, sent by OpenAPI's form/explode rule
+// (AttributeNames=All, a map as JSON) where the protocol wants
+// AttributeName.1=All (new-user trial 3, F7).
+func (b *builder) awsQueryWarnings(o *Operation, ptr string) {
+	if o.Body.Kind == BodyXML {
+		for _, q := range o.Query {
+			if q.Name == "Action" {
+				o.Body.AWSQueryAction = q.Value
+			}
+		}
+		if o.Body.AWSQueryAction == "" || b.api.Info.Version == "" {
+			b.d.warnf(child(ptr, "requestBody"), "AWS query protocol: no Action in the path key or no info.version; this operation sends the spec's XML body, but the service takes form parameters")
+		} else {
+			// The protocol's form, as aws-sdk-go-v2 writes it, not the
+			// spec's XML (new-user trial 3, F7).
+			o.Body.AWSQueryVersion = b.api.Info.Version
+			o.Body.ContentType = "application/x-www-form-urlencoded"
+		}
+	}
+	t := b.typeNamed(o.Input)
+	if t == nil {
+		return
+	}
+	for _, p := range o.Params {
+		if p.In != "query" {
+			continue
+		}
+		for _, f := range t.Fields {
+			if f.Name == p.Field && (f.Type.Kind == RefSlice || f.Type.Kind == RefMap || f.Type.Kind == RefNamed && f.Type.Struct) {
+				b.d.warnf(ptr, "AWS query protocol: query parameter %q (%s) is sent by OpenAPI's form rule (%s=a&%s=b, objects as JSON), not the protocol's numbered members (Name.1=a, Name.1.Name=…); the service may ignore it", p.Name, f.Name, p.Name, p.Name)
+			}
+		}
+	}
 }
 
 // awsBody is how an aws2openapi XML body schema's properties travel.

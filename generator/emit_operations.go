@@ -520,6 +520,10 @@ func encodeBody(op *Operation) []jen.Code {
 			call = jen.Qual(openapiPath, "JSONBody").Call(bodySource(op))
 		}
 	case BodyXML:
+		if op.Body.AWSQueryAction != "" {
+			call = jen.Qual(openapiPath, "AWSQueryBody").Call(bodySource(op), jen.Lit(op.Body.AWSQueryAction), jen.Lit(op.Body.AWSQueryVersion))
+			break
+		}
 		call = jen.Qual(openapiPath, "XMLBody").Call(bodySource(op), jen.Lit(op.Body.XMLRoot), jen.Lit(op.Body.XMLNamespace))
 	case BodyForm:
 		enc := jen.Nil()

@@ -245,6 +245,11 @@ type Body struct {
 	Kind string
 	// XMLRoot and XMLNamespace name the root element of an XML body.
 	XMLRoot, XMLNamespace string
+	// AWSQueryAction and AWSQueryVersion: the XML body of an aws2openapi
+	// query-protocol spec (SQS) is sent as the protocol's form parameters
+	// instead, Action=AWSQueryAction&Version=AWSQueryVersion&…
+	// (openapi.AWSQueryBody); "" for other bodies.
+	AWSQueryAction, AWSQueryVersion string
 	// ContentType is the media type sent (for multipart the runtime adds
 	// the boundary).
 	ContentType string

@@ -97,10 +97,10 @@ type ResponseMetadata struct {
 // the retry quota, the adaptive rate limiter and the throttle-window store.
 // It is safe for concurrent use.
 type Client struct {
-	// The fields every step of a call reads come first, in one cache
-	// line, then those a call's start and the retry quota's payments read
-	// (a second line): a driver of many clients (cmd/retrygen-sim)
-	// touches one or two lines of each. A client holds no Policy of its
+	// The fields every step of a call reads come first, in two cache
+	// lines (the second: the retry costs and the scope's identity), then
+	// those a call's start reads (a third): a driver of many clients
+	// (cmd/retrygen-sim) touches two or three lines of each. A client holds no Policy of its
 	// own (1,064 bytes, was 2,144): clients with the same options share
 	// their first operation's (first).
 	clock engine.Clock
@@ -117,17 +117,18 @@ type Client struct {
 	first atomic.Pointer[opPolicy]
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
-	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
-	invocationIDHeader string
-	firstClaimed       atomic.Bool
+	// identity keys the client's throttle windows: the throttle identity
+	// scoped to the service and endpoint host (windowIdentity, fleet.go);
+	// every step reads it with the fleet budget (callMachine.scope).
+	identity     string
+	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
 	observed bool
 	svc      *Service
-	windows  engine.ThrottleWindowStore
-	// identity keys the client's throttle windows: the throttle identity
-	// scoped to the service and endpoint host (windowIdentity, fleet.go).
-	identity string
+	// invocationIDHeader is svc.InvocationIDHeader in canonical form.
+	invocationIDHeader string
+	windows            engine.ThrottleWindowStore
 	// base is the endpoint without a trailing slash; baseQuery its query.
 	base      string
 	baseQuery url.Values

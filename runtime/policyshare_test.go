@@ -283,11 +283,13 @@ func TestCallMachineStepFieldsFirst(t *testing.T) {
 	require.Equal(t, ResponseMetadata{Attempts: 3, RequestID: "r"}, cl.metadata())
 }
 
-// The Client fields a step reads lie in its first cache line, those a
-// call's start and the retry quota read in its second (cmd/retrygen-sim
-// reads one or two lines of each client ahead: hotClientBytes).
+// The Client fields a step reads lie in its first two cache lines (the
+// scope's identity too: callMachine.scope reads it with the fleet budget),
+// those a call's start reads in its first three (cmd/retrygen-sim reads
+// them ahead: stepClientBytes, hotClientBytes).
 func TestClientStepFieldsFirst(t *testing.T) {
 	var c Client
-	require.LessOrEqual(t, unsafe.Offsetof(c.first)+unsafe.Sizeof(c.first), uintptr(64))
-	require.LessOrEqual(t, unsafe.Offsetof(c.svc)+unsafe.Sizeof(c.svc), uintptr(128))
+	require.LessOrEqual(t, unsafe.Offsetof(c.identity)+unsafe.Sizeof(c.identity), uintptr(128))
+	require.LessOrEqual(t, unsafe.Offsetof(c.costs)+unsafe.Sizeof(c.costs), uintptr(128))
+	require.LessOrEqual(t, unsafe.Offsetof(c.invocationIDHeader)+unsafe.Sizeof(c.invocationIDHeader), uintptr(192))
 }

@@ -279,3 +279,22 @@ func TestCallEndpointScopesWindowsAndFleetBudget(t *testing.T) {
 	require.NoError(t, call(bj))
 	require.Equal(t, []time.Duration{100 * time.Millisecond, 2 * time.Second}, clock.Sleeps(), "a Beijing call waits out Beijing's window")
 }
+
+// TestCallEndpointScopesSharedLimiter: in adaptive mode a throttled answer
+// from a call Endpoint's host turns on that host's shared rate limiter
+// (Options.RateLimiters), not the client's host's, by the same scopeTo.
+func TestCallEndpointScopesSharedLimiter(t *testing.T) {
+	const hz, bj = "https://ecs.cn-hangzhou.aliyuncs.com", "https://ecs.cn-beijing.aliyuncs.com"
+	pool, clock := engine.NewRateLimiterPool(), clocktest.New(epoch)
+	sc := script(status(429, "X-Amzn-ErrorType", "Throttling"), status(200))
+	svc := testService()
+	svc.Name = "Ecs"
+	c, err := NewClient(svc, hz, Options{HTTPClient: sc, Clock: clock, Rand: fixedRand(0), RateLimiters: pool, RetryMode: ModeAdaptive, MaxAttempts: 1})
+	require.NoError(t, err)
+	op := &Operation{Name: "Get", RetrySafe: true, Servers: []string{bj}}
+	_, err = c.Do(context.Background(), op, &Request{Method: http.MethodGet, Path: "/"}, &Options{Endpoint: bj, HTTPClient: sc}, nil)
+	require.Error(t, err)
+	require.True(t, pool.Limiter("Ecs", "ecs.cn-beijing.aliyuncs.com", clock).State().Enabled, "Beijing's limiter saw the throttle")
+	require.False(t, pool.Limiter("Ecs", "ecs.cn-hangzhou.aliyuncs.com", clock).State().Enabled, "the client's host's did not")
+	require.Same(t, pool.Limiter("Ecs", "ecs.cn-hangzhou.aliyuncs.com", clock), c.RateLimiter())
+}

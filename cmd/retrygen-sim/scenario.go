@@ -483,8 +483,12 @@ func (s *Scenario) validate(v *validator) {
 			if c := g.ClosedLoop.Concurrency; c < 1 || c > 1000 {
 				v.fail(at+".closedLoop.concurrency", "must be an integer between 1 and 1000, got %d", c)
 			}
-			if t := g.ClosedLoop.ThinkMs; !finite(t) || t < 0 {
-				v.fail(at+".closedLoop.thinkMs", "must be ≥ 0, got %v", t)
+			// A call may end without reaching the server (a throttle
+			// window longer than the client waits, a timeout) or reach one
+			// with latencyMs 0, taking no virtual time: only think time
+			// moves a closed loop on (third new-user trial F10).
+			if t := g.ClosedLoop.ThinkMs; !finite(t) || t < 1 {
+				v.fail(at+".closedLoop.thinkMs", "must be at least 1 ms (mean think time between a caller's calls), got %v: a call that ends without reaching the server (a throttle window, a timeout) takes no virtual time, so a closed loop without think time would not advance", t)
 			}
 		case !finite(g.Rate) || g.Rate <= 0 || g.Rate > maxRate:
 			v.fail(at+".rate", "must be a call rate in calls/s in (0, %g], or give closedLoop", float64(maxRate))

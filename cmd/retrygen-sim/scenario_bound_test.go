@@ -48,7 +48,7 @@ phases:
 modes: [standard]
 clients:
   - {name: small, count: 10, rate: 1}
-  - {name: c, count: 99990, closedLoop: {concurrency: 1000, thinkMs: 0}}
+  - {name: c, count: 99990, closedLoop: {concurrency: 1000, thinkMs: 1}}
 server: {capacity: 1500, latencyMs: 0}
 phases:
   - {kind: healthy, durationS: 1}

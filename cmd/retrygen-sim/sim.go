@@ -436,13 +436,13 @@ func (c *call) Value(any) any { return nil }
 const hotCallBytes = unsafe.Offsetof(call{}.rc) + 128
 
 // hotClientBytes is how much of a runtime.Client prefetch reads for a
-// call's start or, in runs with a retry quota or fleet retry budget, for
-// each event (the client's second cache line: the retry costs, the
-// invocation ID header); stepClientBytes for an event of a call otherwise
-// (TestClientStepFieldsFirst in runtime keeps the fields there).
+// call's start, stepClientBytes for an event of a call (the retry costs
+// and the identity every step reads are in the second cache line, the
+// invocation ID header a call's start reads in the third;
+// TestClientStepFieldsFirst in runtime keeps the fields there).
 const (
-	hotClientBytes  = 128
-	stepClientBytes = 64
+	hotClientBytes  = 192
+	stepClientBytes = 128
 )
 
 // The reads of prefetch stay inside their objects: these fail to compile
@@ -476,7 +476,7 @@ type run struct {
 	nCalls uint32
 	alive  []uint32
 	// paying: a client of the run has a retry quota or fleet retry budget
-	// (prefetch reads the quota and hotClientBytes of each client).
+	// (prefetch reads the quotas).
 	paying bool
 	// clientMem holds the clients; clients point into it.
 	clientMem []simClient
@@ -760,12 +760,8 @@ func (r *run) prefetch() {
 	for _, cl := range clients {
 		sum += readLines(unsafe.Pointer(cl), unsafe.Sizeof(*cl))
 	}
-	step := uintptr(stepClientBytes)
-	if r.paying {
-		step = hotClientBytes
-	}
 	for i, cl := range clients {
-		n := step
+		n := uintptr(stepClientBytes)
 		if i < starts {
 			n = hotClientBytes
 		}

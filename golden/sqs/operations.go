@@ -1284,11 +1284,11 @@ func (c *Client) POSTAddPermission(ctx context.Context, in *AddPermissionRequest
 	if in == nil {
 		in = &AddPermissionRequest{}
 	}
-	body, err := openapi.XMLBody(in, "AddPermissionRequest", "")
+	body, err := openapi.AWSQueryBody(in, "AddPermission", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTAddPermission, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"AddPermission"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1370,11 +1370,11 @@ func (c *Client) POSTChangeMessageVisibility(ctx context.Context, in *ChangeMess
 	if in == nil {
 		in = &ChangeMessageVisibilityRequest{}
 	}
-	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityRequest", "")
+	body, err := openapi.AWSQueryBody(in, "ChangeMessageVisibility", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibility, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"ChangeMessageVisibility"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1426,11 +1426,11 @@ func (c *Client) POSTChangeMessageVisibilityBatch(ctx context.Context, in *Chang
 	if in == nil {
 		in = &ChangeMessageVisibilityBatchRequest{}
 	}
-	body, err := openapi.XMLBody(in, "ChangeMessageVisibilityBatchRequest", "")
+	body, err := openapi.AWSQueryBody(in, "ChangeMessageVisibilityBatch", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTChangeMessageVisibilityBatch, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"ChangeMessageVisibilityBatch"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1509,11 +1509,11 @@ func (c *Client) POSTCreateQueue(ctx context.Context, in *CreateQueueRequest, op
 	if in == nil {
 		in = &CreateQueueRequest{}
 	}
-	body, err := openapi.XMLBody(in, "CreateQueueRequest", "")
+	body, err := openapi.AWSQueryBody(in, "CreateQueue", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTCreateQueue, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"CreateQueue"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1565,11 +1565,11 @@ func (c *Client) POSTDeleteMessage(ctx context.Context, in *DeleteMessageRequest
 	if in == nil {
 		in = &DeleteMessageRequest{}
 	}
-	body, err := openapi.XMLBody(in, "DeleteMessageRequest", "")
+	body, err := openapi.AWSQueryBody(in, "DeleteMessage", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteMessage, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"DeleteMessage"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1619,11 +1619,11 @@ func (c *Client) POSTDeleteMessageBatch(ctx context.Context, in *DeleteMessageBa
 	if in == nil {
 		in = &DeleteMessageBatchRequest{}
 	}
-	body, err := openapi.XMLBody(in, "DeleteMessageBatchRequest", "")
+	body, err := openapi.AWSQueryBody(in, "DeleteMessageBatch", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteMessageBatch, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"DeleteMessageBatch"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1674,11 +1674,11 @@ func (c *Client) POSTDeleteQueue(ctx context.Context, in *DeleteQueueRequest, op
 	if in == nil {
 		in = &DeleteQueueRequest{}
 	}
-	body, err := openapi.XMLBody(in, "DeleteQueueRequest", "")
+	body, err := openapi.AWSQueryBody(in, "DeleteQueue", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTDeleteQueue, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"DeleteQueue"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1719,11 +1719,11 @@ func (c *Client) POSTGetQueueAttributes(ctx context.Context, in *GetQueueAttribu
 	if in == nil {
 		in = &GetQueueAttributesRequest{}
 	}
-	body, err := openapi.XMLBody(in, "GetQueueAttributesRequest", "")
+	body, err := openapi.AWSQueryBody(in, "GetQueueAttributes", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTGetQueueAttributes, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"GetQueueAttributes"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1766,11 +1766,11 @@ func (c *Client) POSTGetQueueUrl(ctx context.Context, in *GetQueueUrlRequest, op
 	if in == nil {
 		in = &GetQueueUrlRequest{}
 	}
-	body, err := openapi.XMLBody(in, "GetQueueUrlRequest", "")
+	body, err := openapi.AWSQueryBody(in, "GetQueueUrl", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTGetQueueUrl, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"GetQueueUrl"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1819,11 +1819,11 @@ func (c *Client) POSTListDeadLetterSourceQueues(ctx context.Context, in *POSTLis
 	if in == nil {
 		in = &POSTListDeadLetterSourceQueuesInput{}
 	}
-	body, err := openapi.XMLBody(in, "ListDeadLetterSourceQueuesRequest", "")
+	body, err := openapi.AWSQueryBody(in, "ListDeadLetterSourceQueues", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListDeadLetterSourceQueues, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"ListDeadLetterSourceQueues"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1932,11 +1932,11 @@ func (c *Client) POSTListQueueTags(ctx context.Context, in *ListQueueTagsRequest
 	if in == nil {
 		in = &ListQueueTagsRequest{}
 	}
-	body, err := openapi.XMLBody(in, "ListQueueTagsRequest", "")
+	body, err := openapi.AWSQueryBody(in, "ListQueueTags", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListQueueTags, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"ListQueueTags"},
 		"Version": {"2012-11-05"},
 	}}
@@ -1972,11 +1972,11 @@ func (c *Client) POSTListQueues(ctx context.Context, in *POSTListQueuesInput, op
 	if in == nil {
 		in = &POSTListQueuesInput{}
 	}
-	body, err := openapi.XMLBody(in, "ListQueuesRequest", "")
+	body, err := openapi.AWSQueryBody(in, "ListQueues", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTListQueues, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"ListQueues"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2088,11 +2088,11 @@ func (c *Client) POSTPurgeQueue(ctx context.Context, in *PurgeQueueRequest, opts
 	if in == nil {
 		in = &PurgeQueueRequest{}
 	}
-	body, err := openapi.XMLBody(in, "PurgeQueueRequest", "")
+	body, err := openapi.AWSQueryBody(in, "PurgeQueue", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTPurgeQueue, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"PurgeQueue"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2168,11 +2168,11 @@ func (c *Client) POSTReceiveMessage(ctx context.Context, in *ReceiveMessageReque
 	if in == nil {
 		in = &ReceiveMessageRequest{}
 	}
-	body, err := openapi.XMLBody(in, "ReceiveMessageRequest", "")
+	body, err := openapi.AWSQueryBody(in, "ReceiveMessage", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTReceiveMessage, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"ReceiveMessage"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2219,11 +2219,11 @@ func (c *Client) POSTRemovePermission(ctx context.Context, in *RemovePermissionR
 	if in == nil {
 		in = &RemovePermissionRequest{}
 	}
-	body, err := openapi.XMLBody(in, "RemovePermissionRequest", "")
+	body, err := openapi.AWSQueryBody(in, "RemovePermission", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTRemovePermission, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"RemovePermission"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2269,11 +2269,11 @@ func (c *Client) POSTSendMessage(ctx context.Context, in *SendMessageRequest, op
 	if in == nil {
 		in = &SendMessageRequest{}
 	}
-	body, err := openapi.XMLBody(in, "SendMessageRequest", "")
+	body, err := openapi.AWSQueryBody(in, "SendMessage", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSendMessage, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"SendMessage"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2339,11 +2339,11 @@ func (c *Client) POSTSendMessageBatch(ctx context.Context, in *SendMessageBatchR
 	if in == nil {
 		in = &SendMessageBatchRequest{}
 	}
-	body, err := openapi.XMLBody(in, "SendMessageBatchRequest", "")
+	body, err := openapi.AWSQueryBody(in, "SendMessageBatch", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSendMessageBatch, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"SendMessageBatch"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2393,11 +2393,11 @@ func (c *Client) POSTSetQueueAttributes(ctx context.Context, in *SetQueueAttribu
 	if in == nil {
 		in = &SetQueueAttributesRequest{}
 	}
-	body, err := openapi.XMLBody(in, "SetQueueAttributesRequest", "")
+	body, err := openapi.AWSQueryBody(in, "SetQueueAttributes", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTSetQueueAttributes, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"SetQueueAttributes"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2452,11 +2452,11 @@ func (c *Client) POSTTagQueue(ctx context.Context, in *TagQueueRequest, opts ...
 	if in == nil {
 		in = &TagQueueRequest{}
 	}
-	body, err := openapi.XMLBody(in, "TagQueueRequest", "")
+	body, err := openapi.AWSQueryBody(in, "TagQueue", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTTagQueue, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"TagQueue"},
 		"Version": {"2012-11-05"},
 	}}
@@ -2500,11 +2500,11 @@ func (c *Client) POSTUntagQueue(ctx context.Context, in *UntagQueueRequest, opts
 	if in == nil {
 		in = &UntagQueueRequest{}
 	}
-	body, err := openapi.XMLBody(in, "UntagQueueRequest", "")
+	body, err := openapi.AWSQueryBody(in, "UntagQueue", "2012-11-05")
 	if err != nil {
 		return nil, c.rt.InvalidInput(&opPOSTUntagQueue, err)
 	}
-	req := &runtime.Request{Body: body, ContentType: "text/xml", Method: "POST", Path: "/", Query: url.Values{
+	req := &runtime.Request{Body: body, ContentType: "application/x-www-form-urlencoded", Method: "POST", Path: "/", Query: url.Values{
 		"Action":  {"UntagQueue"},
 		"Version": {"2012-11-05"},
 	}}
