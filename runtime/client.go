@@ -280,7 +280,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		// of that type.
 		c.windows = engine.NewWindowStore()
 	}
-	if err := c.resolveFleet(ep.origin.Host); err != nil {
+	if err := c.resolveFleet(scopeHost(ep.origin)); err != nil {
 		return nil, err
 	}
 	for _, s := range []any{c.windows, c.fleet} {

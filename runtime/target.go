@@ -39,8 +39,8 @@ func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) (*endpo
 		if ep, err = c.checkEndpoint(op, opts.Endpoint); err != nil {
 			return nil, err
 		}
-		if ep.origin.Host != c.origin.Host {
-			ep.scope = c.scopeTo(ep.origin.Host) // windows, fleet budget and limiter of that host
+		if h := scopeHost(ep.origin); h != scopeHost(c.origin) {
+			ep.scope = c.scopeTo(h) // windows, fleet budget and limiter of that host
 		}
 	}
 	return ep, checkPath(req)
