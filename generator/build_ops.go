@@ -2,10 +2,12 @@ package generator
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/retrygen/retrygen/runtime"
 	"gopkg.in/yaml.v3"
 )
 
@@ -244,7 +246,8 @@ func is2xx(code string) bool {
 // checkPathKey reports a path key that could make a request leave the
 // client's endpoint or reach another resource: one not starting with "/"
 // (appended to the endpoint, "@evil.example/x" would change its host) or
-// one with a "." or ".." segment. The runtime refuses such paths too
+// one with a "." or ".." segment, plain or percent-encoded ("%2e%2e"), or
+// one whose braces are not a template ("/a/{b"). The runtime refuses such paths too
 // (Client.Do); the error here says which key is at fault.
 func checkPathKey(d *diags, key, path string) {
 	ptr := pointer("paths", key)
@@ -252,9 +255,19 @@ func checkPathKey(d *diags, key, path string) {
 		d.errorf(ptr, "path %q must start with \"/\": appended to the endpoint, it could send requests (and credentials) to another host", key)
 		return
 	}
+	if defect := templateDefect(path); defect != "" {
+		d.errorf(ptr, "path %q has %s: it is not a path template (RFC 6570) and would be sent literally", key, defect)
+		return
+	}
 	for _, seg := range strings.Split(path, "/") {
-		if seg == "." || seg == ".." {
+		switch {
+		case seg == "." || seg == "..":
 			d.errorf(ptr, "path %q has a %q segment: it would name another resource", key, seg)
+			return
+		case runtime.HasDotSegment(seg):
+			// Percent-encoded, as the runtime refuses it at every call.
+			dec, _ := url.PathUnescape(seg)
+			d.errorf(ptr, "path %q has a %q segment (%q): it would name another resource", key, seg, dec)
 			return
 		}
 	}

@@ -117,6 +117,8 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 
 	var out opParams
 	ns := namespace{}
+	path0, _, _ := splitPathKey(path)
+	names := placeholders(path0)
 	accept := acceptValue(op)
 	hasBody := op.RequestBody != nil && op.RequestBody.Value != nil && len(op.RequestBody.Value.Content) > 0
 	for _, l := range all {
@@ -182,6 +184,8 @@ func (b *builder) params(path, opPtr, opName string, op *openapi3.Operation) opP
 		case p.Schema == nil:
 			b.d.warnf(l.ptr, "parameter %q has no schema (content parameters are not supported); skipped", p.Name)
 			continue
+		case p.In == "path" && !slices.Contains(names, p.Name):
+			continue // skipUnfilledPlaceholders warned: it would never be sent
 		}
 		f, prm := b.paramField(p, l.ptr, opName, ns)
 		out.fields = append(out.fields, f)

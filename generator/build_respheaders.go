@@ -2,6 +2,8 @@ package generator
 
 import (
 	"net/http"
+	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -64,10 +66,20 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 				b.d.warnf(hptr, "response header %q is not a string, integer, number, boolean or date-time; it is not an output field (read it from ResultMetadata.Header)", name)
 				continue
 			}
+			if f := sharedHeaderField(t, canon, ref); f != "" {
+				// Another operation returning this type declared the same
+				// header the same way: one field (trial F3).
+				hs = append(hs, ResponseHeader{Field: f, Name: name, Reader: reader})
+				continue
+			}
 			base := goName(name, false)
 			fname, renamed := ns.claim(base)
 			if renamed {
-				b.d.warnf(hptr, "Go field name %s is taken in %s; the response header %q is field %s", base, out, name, fname)
+				by := ""
+				if slices.ContainsFunc(t.Fields, func(f Field) bool { return f.Name == base && f.In == "header" }) {
+					by = " by a response header of another type"
+				}
+				b.d.warnf(hptr, "Go field name %s is taken in %s%s; the response header %q is field %s", base, out, by, name, fname)
 			}
 			doc := "Read from the response header " + strconv.Quote(name) + " (nil when absent)."
 			if h.Value.Description != "" {
@@ -81,6 +93,18 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 		}
 	}
 	return hs
+}
+
+// sharedHeaderField returns the name of t's response-header field for the
+// header canon (canonical form) of type ref, declared by another operation
+// returning t, or "".
+func sharedHeaderField(t *Type, canon string, ref TypeRef) string {
+	for _, f := range t.Fields {
+		if f.In == "header" && http.CanonicalHeaderKey(f.JSONName) == canon && reflect.DeepEqual(f.Type, ref) {
+			return f.Name
+		}
+	}
+	return ""
 }
 
 // headerReader names the runtime/openapi function reading a header of type

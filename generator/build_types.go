@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -146,7 +147,7 @@ func namedKind(s *openapi3.Schema, component bool) (TypeKind, bool) {
 		return KindStruct, true
 	case component && typ == "object" && s.AdditionalProperties.Schema == nil && !additionalAny(s):
 		return KindStruct, true
-	case len(enumOf(s)) > 0 && (typ == "string" || typ == "integer"):
+	case len(enumOf(s)) > 0 && (typ == "string" || typ == "integer" && intEnumOverflow(s) == ""):
 		return KindEnum, true
 	}
 	return 0, false
@@ -270,6 +271,11 @@ func (b *builder) unnamed(s *openapi3.Schema, ptr, ctxName string) TypeRef {
 	case "string":
 		return TypeRef{Kind: RefScalar, Scalar: b.stringScalar(s.Format)}
 	case "integer":
+		if v := intEnumOverflow(s); v != "" {
+			// int64 cannot carry the value: a response holding it would
+			// fail to decode (trial F8).
+			return b.raw(ptr, "enum value "+v+" does not fit int64")
+		}
 		if s.Format == "int32" {
 			return TypeRef{Kind: RefScalar, Scalar: ScalarInt32}
 		}
@@ -397,6 +403,28 @@ func enumOf(s *openapi3.Schema) []any {
 		}
 	}
 	return s.Enum
+}
+
+// intEnumOverflow returns the first value of s's enum or const (enumOf)
+// that is an integer int64 cannot hold (|v| ≥ 2^63; -2^63 itself too, as
+// a float64 it may be a rounded -2^63-1), written out in full, or "".
+func intEnumOverflow(s *openapi3.Schema) string {
+	for _, v := range enumOf(s) {
+		if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) >= 1<<63 {
+			return new(big.Float).SetFloat64(f).Text('f', 0)
+		}
+	}
+	return ""
+}
+
+// inexactNumbers reports an enum or const holding a number beyond ±2^53,
+// whose digits the float64 it was read as may not keep: such a value is
+// never written as a field's constant.
+func inexactNumbers(vs []any) bool {
+	return slices.ContainsFunc(vs, func(v any) bool {
+		f, ok := v.(float64)
+		return ok && math.Abs(f) > 1<<53
+	})
 }
 
 // constMember is one member of a oneOf/anyOf of const values: the value,
@@ -548,6 +576,7 @@ func (b *builder) enumValues(t *Type, s *openapi3.Schema, ptr string) {
 		}
 		ev, ok := b.enumValue(v, t.IntEnum, vptr)
 		if !ok {
+			t.Partial = true
 			continue
 		}
 		text := ev.Value
@@ -569,8 +598,12 @@ func (b *builder) enumValues(t *Type, s *openapi3.Schema, ptr string) {
 func (b *builder) enumValue(v any, integer bool, ptr string) (EnumValue, bool) {
 	if integer {
 		f, ok := v.(float64)
-		if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		if !ok || f != math.Trunc(f) {
 			b.d.warnf(ptr, "enum value %v is not an integer; no constant", v)
+			return EnumValue{}, false
+		}
+		if math.Abs(f) > 1<<53 {
+			b.d.warnf(ptr, "enum value %s is beyond ±2^53: read as a float64, its last digits may differ from the spec's; no constant", new(big.Float).SetFloat64(f).Text('f', 0))
 			return EnumValue{}, false
 		}
 		return EnumValue{Int: int64(f)}, true
@@ -689,7 +722,7 @@ func constOf(p *openapi3.SchemaRef) string {
 	if p == nil || p.Value == nil {
 		return ""
 	}
-	if e := propertyEnum(p.Value); len(e) == 1 && e[0] != nil {
+	if e := propertyEnum(p.Value); len(e) == 1 && e[0] != nil && !inexactNumbers(e) {
 		if b, err := json.Marshal(e[0]); err == nil {
 			return string(b)
 		}
@@ -703,7 +736,7 @@ func enumListOf(p *openapi3.SchemaRef) string {
 	if p == nil || p.Value == nil {
 		return ""
 	}
-	if e := propertyEnum(p.Value); len(e) > 1 {
+	if e := propertyEnum(p.Value); len(e) > 1 && !inexactNumbers(e) {
 		if b, err := json.Marshal(e); err == nil {
 			return string(b)
 		}

@@ -119,23 +119,28 @@ func (b *builder) waiters(o *Operation, opNode *yaml.Node, ptr string, types map
 		w := &Waiter{Name: name, Source: wptr, MinDelay: defaultWaiterMinDelay, MaxDelay: defaultWaiterMaxDelay}
 		before := b.d.errors()
 		var accNode *yaml.Node
+		refused := false // a delay already refused is not compared (trial F14)
 		x.mapping(v, wptr, map[string]func(*yaml.Node, string){
 			"documentation": func(v *yaml.Node, p string) { w.Doc = x.str(v, p) },
 			"minDelay": func(v *yaml.Node, p string) {
-				if s, ok := x.intAtLeast(v, p, 1, "seconds"); ok {
+				s, ok := x.intAtLeast(v, p, 1, "seconds")
+				if ok {
 					w.MinDelay = time.Duration(s) * time.Second
 				}
+				refused = refused || !ok
 			},
 			"maxDelay": func(v *yaml.Node, p string) {
-				if s, ok := x.intAtLeast(v, p, 1, "seconds"); ok {
+				s, ok := x.intAtLeast(v, p, 1, "seconds")
+				if ok {
 					w.MaxDelay = time.Duration(s) * time.Second
 				}
+				refused = refused || !ok
 			},
 			"acceptors":  func(v *yaml.Node, p string) { accNode = v },
 			"deprecated": func(v *yaml.Node, p string) { x.boolean(v, p) },
 			"tags":       func(v *yaml.Node, p string) { x.strs(v, p) },
 		})
-		if w.MinDelay > w.MaxDelay {
+		if !refused && w.MinDelay > w.MaxDelay {
 			b.d.errorf(child(wptr, "minDelay"), "must be at most maxDelay (%v), got %v", w.MaxDelay, w.MinDelay)
 		}
 		if accNode == nil || accNode.Kind != yaml.SequenceNode || len(accNode.Content) == 0 {

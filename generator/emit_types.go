@@ -175,7 +175,7 @@ func emitEnum(f *jen.File, t *Type, sent bool) {
 		}
 		f.Add(decl)
 		f.Const().Id(v.Name).Id(t.Name).Op("=").Add(lit).Comment("the only value of " + t.Name + ", as sent on the wire")
-		if sent && !zeroOnly(t) {
+		if sent && !zeroOnly(t) && !t.Partial {
 			f.Line()
 			emitConstMarshal(f, t)
 		}
@@ -201,7 +201,7 @@ func emitEnum(f *jen.File, t *Type, sent bool) {
 			g.Id(v.Name).Id(t.Name).Op("=").Lit(v.Value)
 		}
 	})
-	if len(t.Values) == 1 && sent && !zeroOnly(t) {
+	if len(t.Values) == 1 && sent && !zeroOnly(t) && !t.Partial {
 		emitConstMarshal(f, t)
 	}
 }

@@ -163,8 +163,10 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	if err := checkAllOfBound(api); err != nil {
 		return nil, append(all, d.list...), fmt.Errorf("%s%w", specPath, err)
 	}
-	skipped = append(skipped, skipUnfilledPlaceholders(api, d)...)
+	unfilled, restoreParams := skipUnfilledPlaceholders(api, d)
+	skipped = append(skipped, unfilled...)
 	validateLeniently(api, d)
+	restoreParams()
 	sel.apply(api, d)
 
 	svc = build(api, keep, retry, protocol, sel, d)

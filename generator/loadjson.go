@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -148,8 +149,8 @@ func (p *jsonScanner) value(depth int) *yaml.Node {
 			return p.fail()
 		}
 		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!int", text
-		if float {
-			n.Tag = "!!float"
+		if float || !fitsInteger(text) {
+			n.Tag = "!!float" // as a YAML parser resolves an integer beyond uint64
 		}
 	case p.literal("true"):
 		n.Kind, n.Tag, n.Value = yaml.ScalarNode, "!!bool", "true"
@@ -348,4 +349,18 @@ func hex4(b []byte) rune {
 		r = r<<4 | rune(c)
 	}
 	return r
+}
+
+// fitsInteger reports whether the JSON integer text fits int64 or uint64,
+// the integers a YAML decoder constructs; a longer one is a float to it
+// (trial F8: "cannot construct !!float … as a !!int" failed the spec).
+func fitsInteger(text string) bool {
+	if len(text) < 19 {
+		return true // the common case, without parsing
+	}
+	if _, err := strconv.ParseInt(text, 10, 64); err == nil {
+		return true
+	}
+	_, err := strconv.ParseUint(text, 10, 64)
+	return err == nil
 }

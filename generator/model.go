@@ -374,6 +374,10 @@ type Type struct {
 	// component (or allOf/oneOf type) its 2xx JSON object decodes into, so
 	// the object's fields are promoted onto the output. "" for none.
 	Embed string
+	// Partial: some of the spec's enum values got no constant (a value
+	// that is not an integer of an integer enum, …): the type is never a
+	// one-value enum filled in when left unset.
+	Partial bool
 	// IntEnum: the enum's values are integers (EnumValue.Int), its Go type
 	// int64.
 	IntEnum bool

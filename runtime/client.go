@@ -231,7 +231,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		return nil, err
 	}
 	if opts.Endpoint != "" {
-		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to NewClient")
+		return nil, errors.New("Options.Endpoint is set per call; pass the client's endpoint to New (the generated constructor; runtime.NewClient's endpoint argument)")
 	}
 	if opts.IdempotencyKey != "" {
 		return nil, errors.New("Options.IdempotencyKey is set per call: one key on every call makes the server answer each later call with the first call's result; set it in a call's options")
@@ -280,7 +280,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 		// of that type.
 		c.windows = engine.NewWindowStore()
 	}
-	if err := c.resolveFleet(ep.origin.Host); err != nil {
+	if err := c.resolveFleet(scopeHost(ep.origin)); err != nil {
 		return nil, err
 	}
 	for _, s := range []any{c.windows, c.fleet} {

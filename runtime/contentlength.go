@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // ContentLengthError ends a call whose request body's length differs from
@@ -44,7 +45,7 @@ func (req *Request) readDeclaredLength() error {
 		return nil
 	}
 	n, err := strconv.ParseInt(vs[0], 10, 64)
-	if len(vs) > 1 || err != nil || n < 0 || vs[0][0] == '+' {
+	if len(vs) > 1 || err != nil || strings.TrimLeft(vs[0], "0123456789") != "" {
 		return fmt.Errorf("request header Content-Length: %q is not a length in bytes", vs)
 	}
 	req.declared = n + 1

@@ -72,3 +72,16 @@ func TestDeclaredContentLength(t *testing.T) {
 		require.Contains(t, s, "err=true", "the server never got a complete request")
 	}
 }
+
+// TestDeclaredContentLengthIsDigits: a Content-Length is 1*DIGIT (RFC 9110
+// §8.6): a sign, spaces or an empty value are refused naming the header
+// before anything is sent; "-0" parsed as 0 was accepted (review).
+func TestDeclaredContentLengthIsDigits(t *testing.T) {
+	for _, v := range []string{"-0", "+0", "", " 1", "1 ", "0x1"} {
+		req := &Request{Method: "PUT", Path: "/k", Header: http.Header{"Content-Length": {v}}}
+		require.EqualError(t, req.readDeclaredLength(), "request header Content-Length: [\""+v+"\"] is not a length in bytes", v)
+	}
+	req := &Request{Method: "PUT", Path: "/k", Body: []byte("ab"), Header: http.Header{"Content-Length": {"02"}}}
+	require.NoError(t, req.readDeclaredLength())
+	require.Equal(t, int64(3), req.declared)
+}

@@ -98,5 +98,5 @@ func TestPerCallEndpointStaysOnDeclaredServers(t *testing.T) {
 
 	// Endpoint is per call: a client's options setting it are refused.
 	_, err = NewClient(&Service{Name: "svc"}, a.srv.URL, Options{Endpoint: b.srv.URL})
-	require.EqualError(t, err, "Options.Endpoint is set per call; pass the client's endpoint to NewClient")
+	require.EqualError(t, err, "Options.Endpoint is set per call; pass the client's endpoint to New (the generated constructor; runtime.NewClient's endpoint argument)")
 }

@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/retrygen/retrygen/runtime/engine"
 )
@@ -55,6 +57,20 @@ func (c *Client) scopeTo(host string) *hostScope {
 	}
 	s.identity = windowIdentity(c.svc.Name, host, id)
 	return s
+}
+
+// scopeHost is the host a scope is keyed by: u's host in lower case,
+// without the scheme's default port, so that every spelling of one origin
+// (sameOrigin: "ECS.example.com:443" for https://ecs.example.com) has one
+// throttle window, fleet retry budget and shared rate limiter (review: the
+// host as written gave a call Endpoint in other letter case a scope of its
+// own, which passed the client's windows).
+func scopeHost(u *url.URL) string {
+	h := strings.ToLower(u.Host)
+	if p := u.Port(); p != "" && p == originPort(&url.URL{Scheme: u.Scheme}) {
+		h = strings.TrimSuffix(h, ":"+p)
+	}
+	return strings.TrimSuffix(h, ":")
 }
 
 // scope is the call's host scope: its Options.Endpoint's when that names

@@ -298,3 +298,30 @@ func TestCallEndpointScopesSharedLimiter(t *testing.T) {
 	require.False(t, pool.Limiter("Ecs", "ecs.cn-hangzhou.aliyuncs.com", clock).State().Enabled, "the client's host's did not")
 	require.Same(t, pool.Limiter("Ecs", "ecs.cn-hangzhou.aliyuncs.com", clock), c.RateLimiter())
 }
+
+// TestCallEndpointSameHostSpelledOtherwiseKeepsClientScope: a call
+// Endpoint that names the client's own host in other letter case or with
+// the scheme's default port is the client's origin (sameOrigin), so it is
+// kept under the client's scope: it waits out the client's throttle window
+// instead of passing it under a key of its own ("ECS…:443"), and two
+// clients that spell one host differently share their windows (review:
+// the scope compared and keyed u.Host as written).
+func TestCallEndpointSameHostSpelledOtherwiseKeepsClientScope(t *testing.T) {
+	const hz = "https://ecs.cn-hangzhou.aliyuncs.com"
+	store := engine.NewWindowStore()
+	clock := clocktest.New(epoch)
+	sc := script(status(400, "X-Amzn-ErrorType", "Throttling.User", engine.DefaultUserHeader, throttled2s), status(200), status(200))
+	svc := aliyunService()
+	svc.Name = "Ecs"
+	c, err := NewClient(svc, hz, Options{HTTPClient: sc, Clock: clock, Rand: fixedRand(0), Windows: store, ThrottleIdentity: "ak-1", MaxAttempts: 1})
+	require.NoError(t, err)
+	_, err = c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/"}, nil, nil)
+	wantAs[*MaxAttemptsError](t, err)
+	_, err = c.Do(context.Background(), opGet, &Request{Method: http.MethodGet, Path: "/"}, &Options{Endpoint: "https://ECS.cn-hangzhou.aliyuncs.com:443/", HTTPClient: sc}, nil)
+	require.NoError(t, err)
+	require.Equal(t, []time.Duration{2 * time.Second}, clock.Sleeps(), "the call waits out the client's window")
+
+	other, err := NewClient(svc, "HTTPS://Ecs.CN-Hangzhou.aliyuncs.com:443", Options{HTTPClient: sc, Clock: clock, Rand: fixedRand(0), Windows: store, ThrottleIdentity: "ak-1"})
+	require.NoError(t, err)
+	require.Equal(t, c.WindowIdentity(), other.WindowIdentity())
+}

@@ -39,8 +39,8 @@ func (c *Client) checkTarget(op *Operation, req *Request, opts *Options) (*endpo
 		if ep, err = c.checkEndpoint(op, opts.Endpoint); err != nil {
 			return nil, err
 		}
-		if ep.origin.Host != c.origin.Host {
-			ep.scope = c.scopeTo(ep.origin.Host) // windows, fleet budget and limiter of that host
+		if h := scopeHost(ep.origin); h != scopeHost(c.origin) {
+			ep.scope = c.scopeTo(h) // windows, fleet budget and limiter of that host
 		}
 	}
 	return ep, checkPath(req)
@@ -172,15 +172,18 @@ func checkPath(req *Request) error {
 	if p != "" && p[0] != '/' {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: "path must start with \"/\""}}}
 	}
-	if hasDotSegment(p) {
+	if HasDotSegment(p) {
 		return &InvalidParamsError{Errs: []InvalidParamError{{Field: "Request.Path", Reason: DotSegmentPathParameter}}}
 	}
 	return nil
 }
 
-// hasDotSegment reports whether the escaped path p has a "." or ".."
-// segment, also percent-encoded ("%2e%2E").
-func hasDotSegment(p string) bool {
+// HasDotSegment reports whether the escaped path p has a "." or ".."
+// segment, also percent-encoded ("%2e%2E"): a server or proxy removing dot
+// segments (RFC 3986 §5.2.4, after decoding §6.2.2.2) would serve another
+// resource. Client.Do refuses such a request path and the generator such a
+// path key.
+func HasDotSegment(p string) bool {
 	if !strings.ContainsAny(p, ".%") {
 		return false // the common path: nothing to split
 	}
@@ -201,7 +204,7 @@ func hasDotSegment(p string) bool {
 // segment ("" when it has none): the endpoint prefixes every request path,
 // so it is held to checkPath's rule.
 func endpointDotSegment(endpoint string, u *url.URL) string {
-	if !hasDotSegment(u.EscapedPath()) {
+	if !HasDotSegment(u.EscapedPath()) {
 		return ""
 	}
 	return fmt.Sprintf("endpoint %q: its path holds a dot segment (\".\" or \"..\"), which a server or proxy may resolve to another resource", redactURL(endpoint))

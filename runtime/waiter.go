@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/engine"
@@ -38,6 +39,23 @@ const (
 	// wait ends with that error (smithy: an unmatched error is a failure).
 	WaiterError
 )
+
+// String returns the state's name as smithy's waiter acceptors write it
+// ("retry", "success", "failure"; "error" for WaiterError), or
+// "WaiterState(N)" for a value outside the four.
+func (s WaiterState) String() string {
+	switch s {
+	case WaiterRetry:
+		return "retry"
+	case WaiterSuccess:
+		return "success"
+	case WaiterFailure:
+		return "failure"
+	case WaiterError:
+		return "error"
+	}
+	return "WaiterState(" + strconv.Itoa(int(s)) + ")"
+}
 
 // Waiter describes one waiter to Wait: its name and smithy's default
 // delays.

@@ -138,6 +138,9 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 	defer floor.stop()
 	svc, diags, err := loadLean(j, floor)
 	for _, d := range diags {
+		if d.Severity == generator.SeverityError {
+			fmt.Fprint(stderr, "error: ") // told apart from the warnings around it (trial F14)
+		}
 		fmt.Fprintln(stderr, d)
 	}
 	if ie := (*generator.InternalError)(nil); errors.As(err, &ie) {

@@ -151,7 +151,7 @@ func PayloadHash(req *http.Request) (string, error) {
 	h := sha256.New()
 	if req.Body != nil && req.Body != http.NoBody {
 		if req.GetBody == nil {
-			return "", fmt.Errorf("awsauth: %s %s has a body but no GetBody to hash it", req.Method, req.URL)
+			return "", fmt.Errorf("awsauth: %s %s has a body but no GetBody to hash it", req.Method, req.URL.EscapedPath())
 		}
 		body, err := req.GetBody()
 		if err != nil {
@@ -184,7 +184,7 @@ func ContentMD5(req *http.Request, attempt int) error {
 	h := md5.New()
 	if req.Body != nil && req.Body != http.NoBody {
 		if req.GetBody == nil {
-			return fmt.Errorf("awsauth: %s %s has a body but no GetBody to take its MD5", req.Method, req.URL)
+			return fmt.Errorf("awsauth: %s %s has a body but no GetBody to take its MD5", req.Method, req.URL.EscapedPath())
 		}
 		body, err := req.GetBody()
 		if err != nil {

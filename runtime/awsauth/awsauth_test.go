@@ -249,3 +249,16 @@ func TestContentMD5(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBodyErrorsNameNoQuery: an error about a body without GetBody names the
+// method and path only: the query may carry credentials (a presigned URL's
+// X-Amz-Signature, an API key), and errors reach logs (review).
+func TestBodyErrorsNameNoQuery(t *testing.T) {
+	req, err := http.NewRequest("PUT", "https://bkt.s3.amazonaws.com/k?X-Amz-Signature=secret&key=secret2", nil)
+	require.NoError(t, err)
+	req.Body = io.NopCloser(strings.NewReader("x"))
+	_, err = awsauth.PayloadHash(req)
+	require.EqualError(t, err, "awsauth: PUT /k has a body but no GetBody to hash it")
+	err = awsauth.ContentMD5(req, 1)
+	require.EqualError(t, err, "awsauth: PUT /k has a body but no GetBody to take its MD5")
+}

@@ -27,7 +27,7 @@ import (
 func AWSQueryBody(v any, action, version string) ([]byte, error) {
 	q := url.Values{"Action": {action}, "Version": {version}}
 	rv := reflect.ValueOf(v)
-	if err := awsQueryValue(q, "", rv); err != nil {
+	if err := awsQueryValue(q, "", rv, 0); err != nil {
 		return nil, err
 	}
 	return []byte(q.Encode()), nil
@@ -36,8 +36,14 @@ func AWSQueryBody(v any, action, version string) ([]byte, error) {
 // flattenedMap marks openapi.XMLFlatMap for the query encoder.
 func (XMLFlatMap[V]) flattenedMap() {}
 
-// awsQueryValue adds v under name to q.
-func awsQueryValue(q url.Values, name string, v reflect.Value) error {
+// awsQueryValue adds v under name to q, depth levels below the input: past
+// maxWalkDepth (a value that refers to itself, which json.Marshal refuses
+// as a cycle) it returns an error naming the member instead of recursing
+// until the stack overflows.
+func awsQueryValue(q url.Values, name string, v reflect.Value, depth int) error {
+	if depth > maxWalkDepth {
+		return fmt.Errorf("openapi: AWS query member %.200s…: nested more than %d levels (a cycle?)", name, maxWalkDepth)
+	}
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
 		if v.IsNil() {
 			return nil
@@ -63,7 +69,7 @@ func awsQueryValue(q url.Values, name string, v reflect.Value) error {
 	case reflect.Float32, reflect.Float64:
 		q.Set(name, strconv.FormatFloat(v.Float(), 'f', -1, v.Type().Bits()))
 	case reflect.Struct:
-		return awsQueryStruct(q, name, v)
+		return awsQueryStruct(q, name, v, depth)
 	case reflect.Slice:
 		if v.IsNil() {
 			return nil
@@ -76,7 +82,7 @@ func awsQueryValue(q url.Values, name string, v reflect.Value) error {
 			q.Set(name, "")
 		}
 		for i := range v.Len() {
-			if err := awsQueryValue(q, name+"."+strconv.Itoa(i+1), v.Index(i)); err != nil {
+			if err := awsQueryValue(q, name+"."+strconv.Itoa(i+1), v.Index(i), depth+1); err != nil {
 				return err
 			}
 		}
@@ -96,7 +102,7 @@ func awsQueryValue(q url.Values, name string, v reflect.Value) error {
 		for i, k := range keys {
 			n := prefix + strconv.Itoa(i+1)
 			q.Set(n+key, k)
-			if err := awsQueryValue(q, n+val, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key()))); err != nil {
+			if err := awsQueryValue(q, n+val, v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), depth+1); err != nil {
 				return err
 			}
 		}
@@ -108,7 +114,7 @@ func awsQueryValue(q url.Values, name string, v reflect.Value) error {
 
 // awsQueryStruct adds the members of struct v, named by their xml tags,
 // under prefix (none for the input itself).
-func awsQueryStruct(q url.Values, prefix string, v reflect.Value) error {
+func awsQueryStruct(q url.Values, prefix string, v reflect.Value, depth int) error {
 	t := v.Type()
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -132,7 +138,7 @@ func awsQueryStruct(q url.Values, prefix string, v reflect.Value) error {
 		if prefix != "" {
 			name = prefix + "." + name
 		}
-		if err := awsQueryValue(q, name, v.Field(i)); err != nil {
+		if err := awsQueryValue(q, name, v.Field(i), depth+1); err != nil {
 			return err
 		}
 	}

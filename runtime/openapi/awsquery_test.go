@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -52,5 +53,23 @@ func TestAWSQueryBody(t *testing.T) {
 		C chan int `xml:"C"`
 	}{C: make(chan int)}, "A", "1"); err == nil || err.Error() != "openapi: AWS query member C: cannot encode a chan int" {
 		t.Fatal(err)
+	}
+}
+
+// awsqNode is a recursive input shape.
+type awsqNode struct {
+	Next *awsqNode `xml:"Next,omitempty"`
+}
+
+// TestAWSQueryBodyRefusesACycle: an input that refers to itself is
+// refused with an error naming the member past maxWalkDepth levels, as
+// json.Marshal refuses a cycle, instead of recursing until the stack
+// overflows (a fatal error no recover catches; review).
+func TestAWSQueryBodyRefusesACycle(t *testing.T) {
+	n := &awsqNode{}
+	n.Next = n
+	_, err := AWSQueryBody(n, "A", "1")
+	if err == nil || !strings.Contains(err.Error(), "nested more than 1000 levels") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -24,8 +24,16 @@ var rawMessageType = reflect.TypeFor[json.RawMessage]()
 // another resource on a server that merges slashes. It allocates nothing
 // for unions of strings, numbers and lists.
 func EmptyPathParam(v any) bool {
+	return emptyPathParam(v, 0)
+}
+
+// emptyPathParam is EmptyPathParam at the depth-th union nested in a
+// variant: past maxWalkDepth (a union that holds itself, which
+// json.Marshal refuses as a cycle) the value is empty, so it is refused
+// before sending instead of recursing until the stack overflows.
+func emptyPathParam(v any, depth int) bool {
 	rv, ok := deref(reflect.ValueOf(v))
-	if !ok {
+	if !ok || depth > maxWalkDepth {
 		return true
 	}
 	switch rv.Kind() {
@@ -40,7 +48,7 @@ func EmptyPathParam(v any) bool {
 		return rv.Len() == 0
 	case reflect.Struct:
 		if sent, isUnion := unionVariant(rv); isUnion {
-			return !sent.IsValid() || EmptyPathParam(sent.Interface())
+			return !sent.IsValid() || emptyPathParam(sent.Interface(), depth+1)
 		}
 	}
 	if !rv.CanInterface() {
@@ -124,7 +132,8 @@ func rawEmpty(b []byte) bool {
 // the input only (its Body). A generated validator refuses what it names
 // (runtime.MissingRequiredField), as aws-sdk-go-v2's validators walk nested
 // shapes. It walks at most maxWalkDepth levels and allocates nothing when
-// it finds none.
+// it finds none. A value deeper than that (a cycle: json.Marshal refuses
+// it) ends the whole walk, with what was found so far.
 func UnsetUnions(v any, at string) []string {
 	w := unionWalk{}
 	w.walk(reflect.ValueOf(v), 0)
@@ -144,9 +153,14 @@ const maxWalkDepth = 1000
 // (report) names each place, path holding its segments.
 type unionWalk struct {
 	report bool
-	found  int
-	path   []string
-	out    []string
+	// stopped: the walk went maxWalkDepth levels down (a cycle, most
+	// likely) and ends everywhere, not only on that branch, so a value
+	// that refers to itself through two members costs maxWalkDepth steps,
+	// not 2^maxWalkDepth.
+	stopped bool
+	found   int
+	path    []string
+	out     []string
 }
 
 // unset records the place path + seg.
@@ -193,8 +207,15 @@ func (w *unionWalk) child(rv reflect.Value, depth int, seg pathSeg, required boo
 
 // walk visits rv's members.
 func (w *unionWalk) walk(rv reflect.Value, depth int) {
+	if w.stopped {
+		return
+	}
+	if depth > maxWalkDepth {
+		w.stopped = true
+		return
+	}
 	rv, ok := deref(rv)
-	if !ok || depth > maxWalkDepth {
+	if !ok {
 		return
 	}
 	switch rv.Kind() {
@@ -202,13 +223,13 @@ func (w *unionWalk) walk(rv reflect.Value, depth int) {
 		t := rv.Type()
 		if isUnionStruct(t) {
 			if sent, _ := unionVariant(rv); sent.IsValid() && sent.Type() != rawMessageType {
-				w.walk(sent, depth) // the variant is the value: no segment of its own
+				w.walk(sent, depth+1) // the variant is the value: no segment of its own, but a level (a union may hold itself)
 			}
 			return
 		}
 		if t.PkgPath() == nullablePkg && strings.HasPrefix(t.Name(), "Nullable[") {
 			if rv.Field(2).Uint() == uint64(nullableValue) {
-				w.walk(rv.Field(1), depth)
+				w.walk(rv.Field(1), depth+1)
 			}
 			return
 		}

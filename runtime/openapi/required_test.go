@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -118,4 +119,55 @@ func TestUnsetUnions(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(100, func() { _ = UnsetUnions(valid, "In") }), "a valid input without maps allocates nothing")
 	valid.ByKey = map[string]uwItem{"a": {Content: set}}
 	require.Empty(t, UnsetUnions(valid, "In"))
+}
+
+// uwTree is a recursive generated shape (a tree node with two children).
+type uwTree struct {
+	Left  *uwTree `json:"left,omitzero"`
+	Right *uwTree `json:"right,omitzero"`
+}
+
+// TestUnsetUnionsStopsAtACycle: a value that refers to itself through two
+// members (a caller's mistake json.Marshal reports as a cycle) is walked
+// at most maxWalkDepth levels in all, not maxWalkDepth levels down each
+// branch (2^1000 steps: the call hung before json.Marshal could refuse
+// it; review).
+func TestUnsetUnionsStopsAtACycle(t *testing.T) {
+	n := &uwTree{}
+	n.Left, n.Right = n, n
+	done := make(chan []string, 1)
+	go func() { done <- UnsetUnions(n, "Input") }()
+	select {
+	case got := <-done:
+		require.Nil(t, got)
+	case <-time.After(10 * time.Second):
+		t.Fatal("UnsetUnions did not return in 10 s")
+	}
+	_, err := json.Marshal(n)
+	require.ErrorContains(t, err, "encountered a cycle")
+}
+
+// uwSelfUnion is a union one of whose variants is the union itself (a
+// hostile spec's oneOf that refers to its own schema).
+type uwSelfUnion struct {
+	Self *uwSelfUnion
+	Raw  json.RawMessage
+}
+
+// TestUnsetUnionsStopsAtAUnionCycle: a union whose variant is itself
+// counts a level per variant, so a union set to itself ends at
+// maxWalkDepth instead of recursing until the stack overflows (a fatal
+// error no recover catches; review).
+func TestUnsetUnionsStopsAtAUnionCycle(t *testing.T) {
+	u := &uwSelfUnion{}
+	u.Self = u
+	require.Nil(t, UnsetUnions(&struct{ U *uwSelfUnion }{u}, "Input"))
+}
+
+// TestEmptyPathParamStopsAtAUnionCycle: a path parameter union set to
+// itself is empty (refused before sending), not a stack overflow (review).
+func TestEmptyPathParamStopsAtAUnionCycle(t *testing.T) {
+	u := &uwSelfUnion{}
+	u.Self = u
+	require.True(t, EmptyPathParam(u))
 }
