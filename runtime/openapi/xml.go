@@ -65,23 +65,39 @@ func DecodeXML(v any, raw *[]byte) func(*http.Response) error {
 // and that one.
 func DecodeXMLNamed(v any, raw *[]byte, root string) func(*http.Response) error {
 	return func(r *http.Response) error {
-		body, err := keepBody(r.Body, raw)
-		if err != nil {
-			return err
-		}
-		if err := xmlMediaType(r.Header); err != nil {
-			return err
-		}
-		d := xml.NewDecoder(body)
-		start, err := rootElement(d)
+		d, start, err := openXML(r, raw)
 		if err != nil || start == nil {
 			return err
 		}
-		if root != "" && start.Name.Local != root {
-			return fmt.Errorf("openapi: the XML body's root element is <%s>, want <%s>", start.Name.Local, root)
-		}
-		return d.DecodeElement(v, start)
+		return decodeRoot(d, start, v, root)
 	}
+}
+
+// openXML reads r's body (kept in *raw when raw is not nil), checks its
+// media type and returns a decoder positioned after the root element's
+// start, which is nil for an empty body. It returns keepBody's,
+// xmlMediaType's and rootElement's errors.
+func openXML(r *http.Response, raw *[]byte) (*xml.Decoder, *xml.StartElement, error) {
+	body, err := keepBody(r.Body, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := xmlMediaType(r.Header); err != nil {
+		return nil, nil, err
+	}
+	d := xml.NewDecoder(body)
+	start, err := rootElement(d)
+	return d, start, err
+}
+
+// decodeRoot decodes the element start into v after checking its local
+// name is root ("" checks none); it returns an error naming both, or
+// encoding/xml's.
+func decodeRoot(d *xml.Decoder, start *xml.StartElement, v any, root string) error {
+	if root != "" && start.Name.Local != root {
+		return fmt.Errorf("openapi: the XML body's root element is <%s>, want <%s>", start.Name.Local, root)
+	}
+	return d.DecodeElement(v, start)
 }
 
 // DecodeAWSXML is [DecodeXMLNamed] for the operations of an AWS REST-XML
@@ -119,15 +135,7 @@ func DecodeAWSXMLPayload(v any, raw *[]byte, root, name string, member any) func
 		if raw == nil {
 			raw = &kept
 		}
-		body, err := keepBody(r.Body, raw)
-		if err != nil {
-			return err
-		}
-		if err := xmlMediaType(r.Header); err != nil {
-			return err
-		}
-		d := xml.NewDecoder(body)
-		start, err := rootElement(d)
+		d, start, err := openXML(r, raw)
 		if err != nil || start == nil {
 			return err
 		}
@@ -137,10 +145,7 @@ func DecodeAWSXMLPayload(v any, raw *[]byte, root, name string, member any) func
 		if member != nil && start.Name.Local == name {
 			return d.DecodeElement(member, start)
 		}
-		if root != "" && start.Name.Local != root {
-			return fmt.Errorf("openapi: the XML body's root element is <%s>, want <%s>", start.Name.Local, root)
-		}
-		return d.DecodeElement(v, start)
+		return decodeRoot(d, start, v, root)
 	}
 }
 

@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/xml"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -32,7 +33,7 @@ func (m XMLMap[V]) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
 	if err := e.EncodeToken(start); err != nil {
 		return err
 	}
-	for _, k := range sortedMapKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := encodeXMLEntry(e, xml.StartElement{Name: xml.Name{Local: "entry"}}, k, m[k]); err != nil {
 			return err
 		}
@@ -73,7 +74,7 @@ func (m *XMLMap[V]) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 // <start><key>k</key><value>v</value></start>…. It returns encoding/xml's
 // error for a value it cannot encode.
 func (m XMLFlatMap[V]) MarshalXML(e *xml.Encoder, start xml.StartElement) error {
-	for _, k := range sortedMapKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if err := encodeXMLEntry(e, start, k, m[k]); err != nil {
 			return err
 		}
@@ -141,14 +142,4 @@ func decodeXMLEntry[V any](d *xml.Decoder, start xml.StartElement, m map[string]
 			return nil
 		}
 	}
-}
-
-// sortedMapKeys returns m's keys in order.
-func sortedMapKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
