@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"strings"
-
 	"github.com/retrygen/retrygen/runtime/openapi"
 )
 
@@ -22,7 +20,7 @@ func (b *builder) serverURLs(servers []Server, warned map[string]bool) []string 
 	var out []string
 	seen := map[string]bool{}
 	for _, s := range servers {
-		inOrigin := originVariables(s.URL)
+		inOrigin := openapi.OriginVariables(s.URL)
 		combos := []map[string]string{{}}
 		for _, v := range s.Vars {
 			if !inOrigin[v.Name] {
@@ -67,36 +65,4 @@ func (b *builder) serverURLs(servers []Server, warned map[string]bool) []string 
 		}
 	}
 	return out
-}
-
-// originVariables returns the names of the variables of a server URL
-// template that stand in its scheme, host or port: those before the first
-// "/" that follows "://" (a template with no "://" is relative: none).
-func originVariables(template string) map[string]bool {
-	names := map[string]bool{}
-	scheme := true
-	for _, part := range openapi.SplitTemplate(template) {
-		if part.Name != "" {
-			names[part.Name] = true
-			continue
-		}
-		text := part.Text
-		if scheme {
-			i := strings.Index(text, "://")
-			if i < 0 {
-				if strings.Contains(text, "/") {
-					return map[string]bool{} // relative: the client's own origin
-				}
-				continue
-			}
-			scheme, text = false, text[i+3:]
-		}
-		if strings.Contains(text, "/") {
-			return names
-		}
-	}
-	if scheme {
-		return map[string]bool{}
-	}
-	return names
 }

@@ -85,6 +85,24 @@ func expandServer(template string, vars, defaults map[string]string, enums map[s
 	return b.String(), nil
 }
 
+// OriginVariables returns the names of the variables of a server URL
+// template (OpenAPI 3.0 §4.7.5, Server Object "url") that can move a
+// request's origin: those in its scheme, host or port, and any before a
+// literal "://" appears (such a variable may hold the whole origin, as
+// "{base}/v1" with base "https://api.example.com"). A relative template
+// ("/v1/{x}") has none. It is the rule [ServerURL] checks values by; the
+// generator lists from it the origins a call's Options.Endpoint may name.
+func OriginVariables(template string) map[string]bool {
+	names := map[string]bool{}
+	parts := SplitTemplate(template)
+	for i, place := range urlPlaces(parts) {
+		if parts[i].Name != "" && place != placePath {
+			names[parts[i].Name] = true
+		}
+	}
+	return names
+}
+
 // urlPlace is where a server variable stands in its URL.
 type urlPlace uint8
 

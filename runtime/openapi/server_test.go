@@ -1,6 +1,8 @@
 package openapi
 
 import (
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -101,4 +103,27 @@ func TestExpandServerURLNeverMovesTheHost(t *testing.T) {
 		ExpandServerURL(tmpl, map[string]string{"region": "evil.example.net/", "base": "a b"}, nil))
 	require.Equal(t, "https://sqs.eu-west-1.amazonaws.com/v1",
 		ExpandServerURL(tmpl, map[string]string{"region": "eu-west-1", "base": "v1"}, nil))
+}
+
+// TestOriginVariables: the variables that can move a request's origin are
+// those urlPlaces puts in the scheme, host or port, or before any literal
+// "://" (the whole origin); the generator lists a call's allowed origins
+// from them (one rule with ServerURL's checks).
+func TestOriginVariables(t *testing.T) {
+	for _, c := range []struct {
+		template string
+		want     []string
+	}{
+		{"https://{host}:{port}/{base}", []string{"host", "port"}},
+		{"{scheme}://api.example.com/v1/{ver}", []string{"scheme"}},
+		{"https://{region}.example.com/{ver}?q={q}", []string{"region"}},
+		{"{base}/v1", []string{"base"}},
+		{"{server}", []string{"server"}},
+		{"/v1/{x}", nil},
+		{"https://api.example.com/{x}", nil},
+		{"https://api.example.com", nil},
+	} {
+		got := OriginVariables(c.template)
+		require.ElementsMatch(t, c.want, slices.Collect(maps.Keys(got)), c.template)
+	}
 }
