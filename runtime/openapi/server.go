@@ -3,7 +3,6 @@ package openapi
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -173,8 +172,8 @@ func placeValue(place urlPlace, name, v string) (string, error) {
 			}
 		}
 	case placePort:
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 65535 || strings.TrimLeft(v, "0123456789") != "" {
+		n, err := digits(v)
+		if err != nil || n < 1 || n > 65535 {
 			return "", fmt.Errorf("server variable %q: %q is not a port (1-65535)", name, v)
 		}
 	case placeHost:
