@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // ContentLengthError ends a call whose request body's length differs from
@@ -45,7 +46,7 @@ func (req *Request) readDeclaredLength() error {
 		return nil
 	}
 	n, err := strconv.ParseInt(vs[0], 10, 64)
-	if len(vs) > 1 || err != nil || strings.TrimLeft(vs[0], "0123456789") != "" {
+	if len(vs) > 1 || err != nil || !httpsyntax.Digits(vs[0]) {
 		return fmt.Errorf("request header Content-Length: %q is not a length in bytes", vs)
 	}
 	req.declared = n + 1
