@@ -106,21 +106,18 @@ type Client struct {
 	clock engine.Clock
 	rand  func() float64
 	quota *engine.RetryQuota
-	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
-	// every call; disabled until the first throttling response.
-	limiter *engine.RateLimiter
-	// fleet is Options.FleetRetryBudget (nil for none).
-	fleet engine.RetryBudget
+	// scope is the client's host scope (scopeTo its endpoint host): the
+	// throttle-window identity, Options.FleetRetryBudget (nil for none)
+	// and the adaptive-mode client-side rate limiter (§6; the host's
+	// shared one, else the client's own, disabled until the first
+	// throttling response). Every step reads it (callMachine.scope).
+	scope hostScope
 	// first is the policy of the first operation operationPolicy resolved
 	// (firstClaimed: written): the one clients with the same options share
 	// (sharedPolicy), else the client's own; the others are in policies.
 	first atomic.Pointer[opPolicy]
 	// costs are the retry costs and success increment (§5).
 	costs retryCosts
-	// identity keys the client's throttle windows: the throttle identity
-	// scoped to the service and endpoint host (windowIdentity, fleet.go);
-	// every step reads it with the fleet budget (callMachine.scope).
-	identity     string
 	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
@@ -258,7 +255,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	qs := ResolveQuotaSettings(&opts)
 	c.quota = engine.NewRetryQuota(qs.Capacity.Value)
 	c.costs = newRetryCosts(qs)
-	c.limiter = engine.NewRateLimiter(c.clock)
+	c.scope.limiter = engine.NewRateLimiter(c.clock)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
@@ -283,7 +280,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err := c.resolveFleet(scopeHost(ep.origin)); err != nil {
 		return nil, err
 	}
-	for _, s := range []any{c.windows, c.fleet} {
+	for _, s := range []any{c.windows, c.scope.fleet} {
 		if f, ok := s.(engine.StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
 		}
@@ -311,7 +308,7 @@ func (c *Client) RetryQuota() *engine.RetryQuota { return c.quota }
 // RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
 // all its calls, e.g. to read its state or to take send tokens with
 // [engine.RateLimiter.TryAcquireAt] when driving calls with the step API.
-func (c *Client) RateLimiter() *engine.RateLimiter { return c.limiter }
+func (c *Client) RateLimiter() *engine.RateLimiter { return c.scope.limiter }
 
 // send makes one attempt, under its own deadline when Options.AttemptTimeout
 // is set: the deadline covers the response headers and the reading and
