@@ -117,7 +117,7 @@ type Client struct {
 	// (sharedPolicy), else the client's own; the others are in policies.
 	first atomic.Pointer[opPolicy]
 	// costs are the retry costs and success increment (§5).
-	costs retryCosts
+	costs        retryCosts
 	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
