@@ -65,9 +65,10 @@ type Request struct {
 	// ContentType is the body's media type
 	// ("application/x-amz-json-1.0").
 	ContentType string
-	// declared is the Content-Length Header declares, plus one; 0: none
+	// declared is the Content-Length Header declares when hasDeclared
 	// (contentlength.go).
-	declared int64
+	declared    int64
+	hasDeclared bool
 }
 
 // ResponseMetadata describes how a call went. Generated output types carry it
@@ -460,8 +461,8 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
-	} else if req.stream != nil && req.declared > 0 {
-		hreq.ContentLength = req.declared - 1 // contentlength.go: not chunked
+	} else if req.stream != nil && req.hasDeclared {
+		hreq.ContentLength = req.declared // contentlength.go: not chunked
 	}
 	var extra [5 + len(cl.callHeaders)]headerKV
 	n := 0
