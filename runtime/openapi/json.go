@@ -66,7 +66,10 @@ func UnmarshalObject[T any](b []byte, fixed any, extra *map[string]T, known ...s
 	*extra = nil
 	for k, raw := range m {
 		var v T
-		if err := exactjson.Unmarshal(raw, &v); err != nil {
+		tracked := exactjson.Derived(b, raw) // a copy: it stays in b's decode session
+		err := exactjson.Unmarshal(raw, &v)
+		exactjson.Untrack(tracked)
+		if err != nil {
 			return err
 		}
 		if *extra == nil {

@@ -275,3 +275,65 @@ func TestUnionMemoSameAsBeforeRapid(t *testing.T) {
 		check(func() any { return new(jsonValue) })
 	})
 }
+
+// objChain is a union whose object variant has properties and
+// additionalProperties (openapi.UnmarshalObject, which decodes the extra
+// members from copies): `O(i): oneOf: [$ref O(i-1), {type: object,
+// properties: {z: string}, additionalProperties: O(i-1)}]`.
+type objChain[T any] struct {
+	Prev *T
+	Obj  *objChainObj[T]
+	Raw  json.RawMessage
+}
+
+type objChainObj[T any] struct {
+	Z                    *string `json:"z,omitzero"`
+	AdditionalProperties map[string]T
+}
+
+func (o *objChainObj[T]) UnmarshalJSON(b []byte) error {
+	type plain objChainObj[T]
+	return UnmarshalObject(b, (*plain)(o), &o.AdditionalProperties, "z")
+}
+
+var unionObjChain = Union{Name: "O", Variants: []Variant{{Name: "Prev"}, {Name: "Obj", Type: JSONObject, Open: true}}}
+
+func (u *objChain[T]) UnmarshalJSON(b []byte) error {
+	return unionObjChain.Unmarshal(b, &u.Raw, &u.Prev, &u.Obj)
+}
+
+// TestUnionChainThroughAdditionalProperties: the extra members an object
+// decodes from copies stay in the decode session, so the chain is linear
+// there too (2^depth variant decodes before).
+func TestUnionChainThroughAdditionalProperties(t *testing.T) {
+	type (
+		o1  = objChain[string]
+		o2  = objChain[o1]
+		o3  = objChain[o2]
+		o4  = objChain[o3]
+		o5  = objChain[o4]
+		o6  = objChain[o5]
+		o7  = objChain[o6]
+		o8  = objChain[o7]
+		o9  = objChain[o8]
+		o10 = objChain[o9]
+		o11 = objChain[o10]
+		o12 = objChain[o11]
+		o13 = objChain[o12]
+		o14 = objChain[o13]
+		o15 = objChain[o14]
+		o16 = objChain[o15]
+	)
+	body := chainValue(15, `"x"`)
+	var v o16
+	n := countVariantDecodes(t, func() { require.NoError(t, json.Unmarshal(body, &v)) })
+	require.LessOrEqual(t, n, 2*16*16)
+	var before o8
+	unionMemoOff = true
+	err := json.Unmarshal(chainValue(6, `"x"`), &before)
+	unionMemoOff = false
+	require.NoError(t, err)
+	var after o8
+	require.NoError(t, json.Unmarshal(chainValue(6, `"x"`), &after))
+	require.Equal(t, before, after)
+}
