@@ -265,9 +265,9 @@ func (cl *callMachine) backoff(class engine.Class, err error) (time.Duration, st
 	case JitterNone:
 		return backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n), "exponential backoff"
 	case JitterEqual:
-		return equalJitter(base, p.MaxBackoff, p.BackoffExponent, n+1, cl.c.rand()), "equal jitter"
+		return equalJitter(base, p.MaxBackoff, p.BackoffExponent, n+1, cl.rand()), "equal jitter"
 	default:
-		return fullJitter(base, p.MaxBackoff, p.BackoffExponent, n, cl.c.rand()), "full jitter"
+		return fullJitter(base, p.MaxBackoff, p.BackoffExponent, n, cl.rand()), "full jitter"
 	}
 }
 

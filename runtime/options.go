@@ -207,11 +207,16 @@ type Options struct {
 	// Info level through the same information as OnAttempt.
 	Logger *slog.Logger
 
-	// Clock and Rand make time and jitter injectable. Clock nil means the
-	// system clock; Rand nil means math/rand/v2.Float64. Rand returns a
-	// value in [0,1) and must be safe for concurrent use.
+	// Clock makes time injectable; nil means the system clock. Read once,
+	// by NewClient: the client's rate limiters, throttle windows and fleet
+	// limiter keep time on it, so a call's Clock is ignored (one client,
+	// one clock).
 	Clock engine.Clock
-	Rand  func() float64
+	// Rand makes jitter injectable; nil means math/rand/v2.Float64. It
+	// returns a value in [0,1) and must be safe for concurrent use. A
+	// call's Rand draws that call's jitter (backoff and the spread of a
+	// throttle window's release); nil there means the client's.
+	Rand func() float64
 }
 
 // CallInfo describes a call as it starts; Options.OnCall receives it.
