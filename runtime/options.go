@@ -66,15 +66,19 @@ type Options struct {
 	// 1 disables retries). 0 means "not set in code"; negative is invalid.
 	MaxAttempts int
 	// MaxBackoff caps base × 2^n before jitter; 0 means the mode's default
-	// (20 s).
+	// (20 s). Negative is invalid: NewClient, or the call, returns a
+	// *ConfigError (`MaxBackoff=-1s (client option): must be a duration ≥
+	// 0`), as for MaxServerDelay and AttemptTimeout.
 	MaxBackoff time.Duration
 	// MaxServerDelay is the longest server-directed delay (Retry-After) the
 	// client sleeps; longer requests end the call with a throttling error
-	// carrying the delay. 0 means 20 s.
+	// carrying the delay. 0 means 20 s; negative is invalid (a
+	// *ConfigError).
 	MaxServerDelay time.Duration
 	// AttemptTimeout bounds each attempt on its own, under the call's
 	// context: the response headers and the reading and decoding of the
-	// body. 0 means no per-attempt deadline. An attempt that times out (by
+	// body. 0 means no per-attempt deadline; negative is invalid (a
+	// *ConfigError). An attempt that times out (by
 	// this, http.Client.Timeout, a Transport's ResponseHeaderTimeout or a
 	// net timeout) while the call's context is alive is a transient I/O
 	// failure (§4 rule 5, retry cost 14); after the request was written it
