@@ -487,6 +487,10 @@ var jsonNull = []byte("null")
 //     which no discriminator value can name) are tried for it, by step 2.
 //     With DiscriminatorOnly, an object whose discriminator property is
 //     absent also decodes into no member;
+//     an object holding, in a property every member gives one value (a
+//     const: Discord's components, `type: [1]`, `[13]`, …), a value of
+//     the same JSON type that no member has (a member added to the API
+//     later) decodes into no member too (-1, nil);
 //  2. else among the members whose JSON type matches, whose required
 //     properties are all present and whose const properties hold their
 //     values and whose enum properties, when present, hold one of theirs:
@@ -563,6 +567,9 @@ func (u *Union) decode(b, own []byte, openNow bool, decoders []func([]byte) erro
 	if u.DiscriminatorOnly && obj != nil {
 		return -1, nil
 	}
+	if obj != nil && !named && u.unknownTag(obj) {
+		return -1, nil
+	}
 	type fit struct{ index, dropped, evidence int }
 	var fits []fit
 	for i, v := range u.Variants {
@@ -606,6 +613,49 @@ func (u *Union) decode(b, own []byte, openNow bool, decoders []func([]byte) erro
 	}
 	fail.Raw = append(json.RawMessage(nil), b...)
 	return -1, fail
+}
+
+// unknownTag reports whether obj holds, in a property every variant of u
+// gives one value (a const, or a one-value enum: Discord's components,
+// `type: [1]`, `[13]`, … with no discriminator), a value of the same JSON
+// type that none of them has: a variant added to the API later. Decode
+// then sets no variant and keeps the value in Raw, as for a discriminator
+// value that names no variant (newuser4 G11: one new component type made
+// a whole message fail to decode).
+func (u *Union) unknownTag(obj map[string]json.RawMessage) bool {
+	if len(u.Variants) < 2 {
+		return false
+	}
+	first := u.Variants[0].Const
+	for i := 0; i+1 < len(first); i += 2 {
+		raw, ok := obj[first[i]]
+		if !ok {
+			continue
+		}
+		kind := jsonKind(bytes.TrimSpace(raw))
+		unknown := true
+		for _, v := range u.Variants {
+			val, has := v.constOf(first[i])
+			if !has || jsonKind([]byte(val)) != kind || jsonEqual(raw, val) {
+				unknown = false
+				break
+			}
+		}
+		if unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// constOf returns the JSON value v's Const gives the property name.
+func (v *Variant) constOf(name string) (string, bool) {
+	for i := 0; i+1 < len(v.Const); i += 2 {
+		if v.Const[i] == name {
+			return v.Const[i+1], true
+		}
+	}
+	return "", false
 }
 
 // deeperThan reports whether the JSON value b nests arrays and objects
