@@ -235,3 +235,35 @@ func FuzzScanYAML(f *testing.F) {
 		checkScanYAML(t, raw)
 	})
 }
+
+// BenchmarkParseYAML reads S3's spec (752 KB) with parseYAML (scanYAML)
+// and, for comparison, as parseYAML did before it: yaml.v3 and the
+// duplicate-key check.
+func BenchmarkParseYAML(b *testing.B) {
+	raw, err := os.ReadFile("../../shared/specs/aws-s3-2006-03-01.openapi.yaml")
+	if err != nil {
+		b.Skip("no S3 spec")
+	}
+	b.Run("scanYAML", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			if _, err := parseYAML("s3.yaml", raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("yaml.v3", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(raw)))
+		for b.Loop() {
+			var doc yaml.Node
+			if err := yaml.Unmarshal(decodeSurrogatePairs(raw), &doc); err != nil {
+				b.Fatal(err)
+			}
+			if err := checkDuplicateKeys("s3.yaml", &doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
