@@ -832,7 +832,7 @@ func yamlEscape(b []byte, e byte, hex []byte) ([]byte, bool) {
 	if n == 0 || len(hex) < n {
 		return b, false
 	}
-	var r rune
+	r := 0 // eight hex digits overflow a rune
 	for _, c := range hex[:n] {
 		switch {
 		case '0' <= c && c <= '9':
@@ -844,12 +844,12 @@ func yamlEscape(b []byte, e byte, hex []byte) ([]byte, bool) {
 		default:
 			return b, false
 		}
-		r = r<<4 | rune(c)
+		r = r<<4 | int(c)
 	}
 	if 0xd800 <= r && r <= 0xdfff || r > 0x10ffff {
 		return b, false
 	}
-	return utf8.AppendRune(b, r), true
+	return utf8.AppendRune(b, rune(r)), true
 }
 
 // blockScalar reads a literal or folded block scalar (YAML 1.2.2 8.1) as

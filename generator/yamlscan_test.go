@@ -132,6 +132,8 @@ var yamlScanCases = []struct {
 	{"double quotes, yaml.v3's escapes", `a: "\0\a\b\t\	\n\v\f\r\e\ \"\'\\\N\_\L\P\x41\u00e9\U0001F600 tab:	."` + "\n", true},
 	{"double quotes fold, escaped break", "a: \"one \\\n  two\n  \n  three\\\n\n  four \"\n", true},
 	{"double quotes, a surrogate", `a: "\ud800"` + "\n", false},
+	{"double quotes, an escape past U+10FFFF", `a: "\U80000000"` + "\n", false},
+	{"double quotes, the last code point", `a: "\U0010FFFF\x7f\u0080"` + "\n", true},
 	{"double quotes, unknown escape", `a: "\q"` + "\n", false},
 	{"quoted keys", "'a': 1\n\"b c\": 2\n'3': x\n", true},
 	{"literal (8.1.2)", "a: |\n  line 1\n\n    more\n  end\n\n\nb: 1\n", true},
