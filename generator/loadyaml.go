@@ -117,7 +117,11 @@ func secondDocumentLine(raw []byte) (int, bool) {
 	if !hasDocumentMarker(raw) {
 		return 0, false // the common case: parsed once only
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(decodeSurrogatePairs(raw)))
+	raw = decodeSurrogatePairs(raw)
+	if _, ok := scanYAML(raw); ok {
+		return 0, false // scanYAML reads a text of one document only
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	var first, second yaml.Node
 	if dec.Decode(&first) != nil {
 		return 0, false
