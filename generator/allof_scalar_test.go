@@ -120,3 +120,14 @@ func TestFoldMultipleOf(t *testing.T) {
 		require.Equal(t, c.conflict, len(out) == 1, "%v and %v: %v", c.a, c.b, out)
 	}
 }
+
+// TestNumText: integer bounds read as the spec wrote them (newuser4 G8:
+// Discord's maximum 16777215 read "1.6777215e+07").
+func TestNumText(t *testing.T) {
+	for f, want := range map[float64]string{
+		16777215: "16777215", 0: "0", -3: "-3", 0.5: "0.5", 0.1: "0.1", 9007199254740993: "9007199254740992",
+		1e20: "100000000000000000000", 1e21: "1e+21", 1e300: "1e+300", -2.5e-7: "-2.5e-07",
+	} {
+		require.Equal(t, want, numText(f), "%v", f)
+	}
+}

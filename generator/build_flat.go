@@ -134,7 +134,7 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 			if l, ok := commonMultiple(*dst.MultipleOf, *m.MultipleOf); ok {
 				dst.MultipleOf = &l
 			} else {
-				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: neither is a multiple of the other in floating point, and they are not both integers", fmt.Sprint(*m.MultipleOf), fmt.Sprint(*dst.MultipleOf), first)
+				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: neither is a multiple of the other in floating point, and they are not both integers", numText(*m.MultipleOf), numText(*dst.MultipleOf), first)
 			}
 		}
 	}
@@ -159,9 +159,9 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 		default:
 			bound := func(name string, v float64, excl bool) string {
 				if excl {
-					return name + " " + fmt.Sprint(v) + " (exclusive)"
+					return name + " " + numText(v) + " (exclusive)"
 				}
-				return name + " " + fmt.Sprint(v)
+				return name + " " + numText(v)
 			}
 			if _, _, ok := upperBound(m); ok {
 				kw, text = "maximum", bound("maximum", hi, hexcl)+" with "+bound("minimum", lo, lexcl)
@@ -205,6 +205,16 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 		dst.Default = m.Default
 	}
 	return out
+}
+
+// numText writes a schema's number as its spec would: an integer within
+// ±1e21 in plain digits (16777215, not 1.6777215e+07), any other the
+// shortest way that reads back the same (0.1, 1e+300).
+func numText(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // emptyRange reports whether s's bounds leave no value: a lower bound
