@@ -1,0 +1,280 @@
+package generator
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+)
+
+// cloneTree copies a yaml tree node for node (no aliases).
+func cloneTree(n *yaml.Node) *yaml.Node {
+	c := *n
+	if n.Content != nil {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, s := range n.Content {
+			c.Content[i] = cloneTree(s)
+		}
+	}
+	return &c
+}
+
+// kinBothWays decodes doc with kin-openapi's decoder (kinTree, Decode) and
+// with decodeKinDoc, each on a copy, and returns both before and after
+// ResolveRefsIn, and whether decodeKinDoc handled it.
+type kinResult struct {
+	api, resolved   *openapi3.T
+	err, resolveErr error
+}
+
+func kinOld(doc *yaml.Node) kinResult {
+	var r kinResult
+	tree, err := kinTree(cloneTree(doc), true)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	api := &openapi3.T{}
+	if r.err = tree.Decode(api); r.err != nil {
+		return r
+	}
+	r.api = api
+	again := &openapi3.T{}
+	tree2, _ := kinTree(cloneTree(doc), true)
+	_ = tree2.Decode(again)
+	loader := openapi3.NewLoader()
+	r.resolveErr = loader.ResolveRefsIn(again, nil)
+	r.resolved = again
+	return r
+}
+
+func kinNew(doc *yaml.Node) (kinResult, bool) {
+	var r kinResult
+	api, ok := decodeKinDoc(cloneTree(doc))
+	if !ok {
+		return r, false
+	}
+	r.api = api
+	again, _ := decodeKinDoc(cloneTree(doc))
+	loader := openapi3.NewLoader()
+	r.resolveErr = loader.ResolveRefsIn(again, nil)
+	r.resolved = again
+	return r, true
+}
+
+// kinDiff returns the first place a and b differ (reflect.DeepEqual's
+// rules, unexported fields included), or "".
+func kinDiff(a, b reflect.Value, path string, seen map[[2]uintptr]bool, depth int) string {
+	if depth > 200 {
+		return ""
+	}
+	if a.IsValid() != b.IsValid() {
+		return path + ": valid differs"
+	}
+	if !a.IsValid() {
+		return ""
+	}
+	if a.Type() != b.Type() {
+		return fmt.Sprintf("%s: type %s vs %s", path, a.Type(), b.Type())
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if a.IsNil() != b.IsNil() {
+			return fmt.Sprintf("%s: nil %v vs %v", path, a.IsNil(), b.IsNil())
+		}
+		if a.IsNil() {
+			return ""
+		}
+		k := [2]uintptr{a.Pointer(), b.Pointer()}
+		if seen[k] {
+			return ""
+		}
+		seen[k] = true
+		return kinDiff(a.Elem(), b.Elem(), path, seen, depth+1)
+	case reflect.Interface:
+		if a.IsNil() != b.IsNil() {
+			return fmt.Sprintf("%s: nil %v vs %v", path, a.IsNil(), b.IsNil())
+		}
+		if a.IsNil() {
+			return ""
+		}
+		return kinDiff(a.Elem(), b.Elem(), path, seen, depth+1)
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if s := kinDiff(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name, seen, depth+1); s != "" {
+				return s
+			}
+		}
+		return ""
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() {
+			return fmt.Sprintf("%s: nil slice %v vs %v", path, a.IsNil(), b.IsNil())
+		}
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: len %d vs %d", path, a.Len(), b.Len())
+		}
+		for i := range a.Len() {
+			if s := kinDiff(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i), seen, depth+1); s != "" {
+				return s
+			}
+		}
+		return ""
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() {
+			return fmt.Sprintf("%s: nil map %v vs %v", path, a.IsNil(), b.IsNil())
+		}
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: len %d vs %d (%v vs %v)", path, a.Len(), b.Len(), a.MapKeys(), b.MapKeys())
+		}
+		keys := a.MapKeys()
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		for _, k := range keys {
+			bv := b.MapIndex(k)
+			if !bv.IsValid() {
+				return fmt.Sprintf("%s: key %v missing", path, k)
+			}
+			if s := kinDiff(a.MapIndex(k), bv, fmt.Sprintf("%s[%v]", path, k), seen, depth+1); s != "" {
+				return s
+			}
+		}
+		return ""
+	case reflect.Func:
+		if a.IsNil() != b.IsNil() {
+			return path + ": func"
+		}
+		return ""
+	}
+	if a.CanInterface() && b.CanInterface() {
+		if !reflect.DeepEqual(a.Interface(), b.Interface()) {
+			return fmt.Sprintf("%s: %#v vs %#v", path, a.Interface(), b.Interface())
+		}
+		return ""
+	}
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		return fmt.Sprintf("%s: %v vs %v", path, a, b)
+	}
+	return ""
+}
+
+// checkKinSame fails t unless decodeKinDoc either leaves doc to kin or
+// gives what kin-openapi's decoder gives, before and after ResolveRefsIn.
+// It reports whether decodeKinDoc handled doc.
+func checkKinSame(t testing.TB, name string, doc *yaml.Node) bool {
+	t.Helper()
+	if hasAliases(doc) {
+		return false
+	}
+	got, ok := kinNew(doc)
+	if !ok {
+		return false
+	}
+	if _, _, subs := decodeKinDocCount(cloneTree(doc)); subs > 0 {
+		t.Logf("%s: %d subtrees decoded by kin", name, subs)
+	}
+	want := kinOld(doc)
+	if want.err != nil {
+		t.Fatalf("%s: decodeKinDoc decoded what kin refuses (%v)", name, want.err)
+	}
+	if !reflect.DeepEqual(got.api, want.api) {
+		t.Fatalf("%s: decoded document differs: %s", name,
+			kinDiff(reflect.ValueOf(got.api), reflect.ValueOf(want.api), "T", map[[2]uintptr]bool{}, 0))
+	}
+	if fmt.Sprint(got.resolveErr) != fmt.Sprint(want.resolveErr) {
+		t.Fatalf("%s: ResolveRefsIn: %v, want %v", name, got.resolveErr, want.resolveErr)
+	}
+	if !reflect.DeepEqual(got.resolved, want.resolved) {
+		t.Fatalf("%s: resolved document differs: %s", name,
+			kinDiff(reflect.ValueOf(got.resolved), reflect.ValueOf(want.resolved), "T", map[[2]uintptr]bool{}, 0))
+	}
+	return true
+}
+
+// kinOracleSpecs lists the specs the oracle test loads, with the overlays
+// they are generated with.
+func kinOracleSpecs(t *testing.T) [][]string {
+	var specs [][]string
+	add := func(pattern string) {
+		files, _ := filepath.Glob(pattern)
+		for _, f := range files {
+			specs = append(specs, []string{f})
+		}
+	}
+	add("../../shared/specs/*.yaml")
+	add("../../shared/specs/*.json")
+	add("../specs/*.openapi.yaml")
+	add("../specs/mistral_openapi.yaml")
+	home, _ := os.UserHomeDir()
+	cache := filepath.Join(home, ".cache", "retrygen")
+	if c := os.Getenv("RETRYGEN_CACHE"); c != "" {
+		cache = c
+	}
+	for _, f := range []string{"stripe-mock-v0.203.0/spec3.json", "octokit-openapi-23.0.2/api.github.com.json"} {
+		if _, err := os.Stat(filepath.Join(cache, f)); err == nil {
+			specs = append(specs, []string{filepath.Join(cache, f)})
+		}
+	}
+	specs = append(specs,
+		[]string{filepath.Join(cache, "stripe-mock-v0.203.0/spec3.json"), "../specs/stripe.overlay.yaml"},
+		[]string{"../../shared/specs/aws-s3-2006-03-01.openapi.yaml", "../specs/s3.overlay.yaml"},
+		[]string{"../specs/aws-sqs-2012-11-05.openapi.yaml", "../specs/sqs.overlay.yaml"},
+		[]string{"../specs/aws-dynamodb-2012-08-10.openapi.yaml", "../specs/dynamodb.overlay.yaml"},
+		[]string{"../specs/aws-kinesis-2013-12-02.openapi.yaml", "../specs/kinesis.overlay.yaml"},
+	)
+	for _, root := range []string{"testdata", "../golden"} {
+		_ = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return nil
+			}
+			if strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".json") {
+				if !strings.Contains(p, "overlay") {
+					specs = append(specs, []string{p})
+				}
+			}
+			return nil
+		})
+	}
+	return specs
+}
+
+// TestKinDecodeMatchesKin is the oracle: on every spec the project knows,
+// the document decodeKinDoc makes is kin-openapi's, before and after
+// ResolveRefsIn; and on the real specs decodeKinDoc handles the spec.
+func TestKinDecodeMatchesKin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads every spec")
+	}
+	handled, seen := 0, 0
+	for _, spec := range kinOracleSpecs(t) {
+		if _, err := os.Stat(spec[0]); err != nil {
+			continue
+		}
+		var saw, did bool
+		kinDecodeCheck = func(doc *yaml.Node) {
+			saw = true
+			did = checkKinSame(t, strings.Join(spec, "+"), doc)
+		}
+		_, _, _ = LoadService(spec[0], spec[1:])
+		kinDecodeCheck = nil
+		if !saw {
+			continue
+		}
+		seen++
+		if did {
+			handled++
+		}
+		real := strings.Contains(spec[0], "shared/specs") || strings.Contains(spec[0], "../specs/") || strings.Contains(spec[0], "retrygen/")
+		if real && !did {
+			t.Errorf("%s: decodeKinDoc left the spec to kin", spec)
+		}
+	}
+	t.Logf("decodeKinDoc handled %d of %d specs", handled, seen)
+	if seen < 20 {
+		t.Fatalf("only %d specs reached loadOpenAPI", seen)
+	}
+}
