@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	yaml4 "go.yaml.in/yaml/v4"
 	"gopkg.in/yaml.v3"
 )
 
@@ -33,6 +34,10 @@ import (
 // kin-openapi's own decoding.
 var kinDecodeOff = false
 
+// kinSubTrace, when set (by tests), is given each subtree kinSub hands to
+// kin-openapi's decoder.
+var kinSubTrace func(key string, n *yaml.Node)
+
 // kinMaxDepth bounds the nesting decodeKinDoc follows; a deeper tree goes
 // to kin-openapi's decoder (checkDuplicateKeys has already refused trees
 // deeper than maxNestingDepth when the spec comes through Load).
@@ -46,6 +51,8 @@ type kinDecoder struct {
 	hard bool
 	// subs counts the subtrees handed to kin-openapi's decoder (kinSub).
 	subs int
+	// at is the last declared key read (for kinSubTrace).
+	at string
 }
 
 // decodeKinDoc returns the document kin-openapi's decoder makes of doc
@@ -101,16 +108,23 @@ func kinFields[T any]() kinFieldIndex {
 }
 
 var (
-	kinFieldsT          = kinFields[openapi3.T]()
-	kinFieldsComponents = kinFields[openapi3.Components]()
-	kinFieldsPathItem   = kinFields[openapi3.PathItem]()
-	kinFieldsOperation  = kinFields[openapi3.Operation]()
-	kinFieldsParameter  = kinFields[openapi3.Parameter]()
-	kinFieldsRequest    = kinFields[openapi3.RequestBody]()
-	kinFieldsResponse   = kinFields[openapi3.Response]()
-	kinFieldsMediaType  = kinFields[openapi3.MediaType]()
-	kinFieldsSchema     = kinFields[openapi3.Schema]()
-	kinFieldsXML        = kinFields[openapi3.XML]()
+	kinFieldsT            = kinFields[openapi3.T]()
+	kinFieldsComponents   = kinFields[openapi3.Components]()
+	kinFieldsPathItem     = kinFields[openapi3.PathItem]()
+	kinFieldsOperation    = kinFields[openapi3.Operation]()
+	kinFieldsParameter    = kinFields[openapi3.Parameter]()
+	kinFieldsRequest      = kinFields[openapi3.RequestBody]()
+	kinFieldsResponse     = kinFields[openapi3.Response]()
+	kinFieldsMediaType    = kinFields[openapi3.MediaType]()
+	kinFieldsSchema       = kinFields[openapi3.Schema]()
+	kinFieldsXML          = kinFields[openapi3.XML]()
+	kinFieldsExternalDocs = kinFields[openapi3.ExternalDocs]()
+	kinFieldsInfo         = kinFields[openapi3.Info]()
+	kinFieldsContact      = kinFields[openapi3.Contact]()
+	kinFieldsLicense      = kinFields[openapi3.License]()
+	kinFieldsServer       = kinFields[openapi3.Server]()
+	kinFieldsExample      = kinFields[openapi3.Example]()
+	kinFieldsEncoding     = kinFields[openapi3.Encoding]()
 )
 
 // kinTag is the tag kin-openapi's decoder sees on scalar n after its
@@ -394,7 +408,19 @@ func (d *kinDecoder) kinSub(n *yaml.Node, out any) bool {
 		return false
 	}
 	d.subs++
-	tree, err := kinTree(n, false)
+	if kinSubTrace != nil {
+		kinSubTrace(d.at, n)
+	}
+	// The copy's blocks sized to the subtree: kinTree's blocks of 256
+	// nodes are for the whole spec (a url under externalDocs would cost
+	// 48 KiB).
+	var slab kinSlab
+	nodes, ptrs := kinCount(n)
+	slab.free = make([]yaml4.Node, nodes)
+	if ptrs > 0 {
+		slab.ptrs = make([]*yaml4.Node, ptrs)
+	}
+	tree, err := slab.copy(n, false)
 	if err == nil {
 		err = tree.Decode(out)
 	}
@@ -403,6 +429,21 @@ func (d *kinDecoder) kinSub(n *yaml.Node, out any) bool {
 		return false
 	}
 	return true
+}
+
+// kinCount returns how many nodes the tree n holds, and how many of their
+// children fit kinSlab's shared lists (kinSlab.content).
+func kinCount(n *yaml.Node) (nodes, ptrs int) {
+	nodes = 1
+	if len(n.Content) <= kinSlabPtrs/4 {
+		ptrs = len(n.Content)
+	}
+	for _, c := range n.Content {
+		a, b := kinCount(c)
+		nodes += a
+		ptrs += b
+	}
+	return nodes, ptrs
 }
 
 // field decodes a declared field this file has no branch for, through the
@@ -428,6 +469,56 @@ func (d *kinDecoder) field(st reflect.Value, index int, n *yaml.Node) bool {
 		}
 		return ok
 	}
+	if !notNull(n) {
+		return false
+	}
+	var ok bool
+	switch p := f.Addr().Interface().(type) {
+	case **bool:
+		var b bool
+		b, ok = d.boolean(n)
+		*p = &b
+		return ok
+	case **string:
+		*p, ok = d.strPtr(n)
+		return ok
+	case **openapi3.ExternalDocs:
+		*p, ok = kinStruct[openapi3.ExternalDocs](d, n, kinFieldsExternalDocs)
+		return ok
+	case **openapi3.Info:
+		*p, ok = kinStruct[openapi3.Info](d, n, kinFieldsInfo)
+		return ok
+	case **openapi3.Contact:
+		*p, ok = kinStruct[openapi3.Contact](d, n, kinFieldsContact)
+		return ok
+	case **openapi3.License:
+		*p, ok = kinStruct[openapi3.License](d, n, kinFieldsLicense)
+		return ok
+	case *openapi3.Servers:
+		*p, ok = d.servers(n)
+		return ok
+	case **openapi3.Servers:
+		var v openapi3.Servers
+		v, ok = d.servers(n)
+		*p = &v
+		return ok
+	case *openapi3.SecurityRequirements:
+		*p, ok = d.security(n)
+		return ok
+	case **openapi3.SecurityRequirements:
+		var v openapi3.SecurityRequirements
+		v, ok = d.security(n)
+		*p = &v
+		return ok
+	case *openapi3.Examples:
+		*p, ok = kinMap[openapi3.Examples](d, n, d.exampleRef)
+		return ok
+	case *openapi3.Encodings:
+		*p, ok = kinMap[openapi3.Encodings](d, n, func(n *yaml.Node) (*openapi3.Encoding, bool) {
+			return kinStruct[openapi3.Encoding](d, n, kinFieldsEncoding)
+		})
+		return ok
+	}
 	t := f.Type()
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -442,10 +533,95 @@ func (d *kinDecoder) field(st reflect.Value, index int, n *yaml.Node) bool {
 	case t.Kind() == reflect.Map && reflect.PointerTo(t.Elem()).Implements(reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()):
 		return false
 	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return false
-	}
 	return d.kinSub(n, f.Addr().Interface())
+}
+
+// servers reads openapi3.Servers (yaml v4 sequence of *Server; a null
+// element is left to kin).
+func (d *kinDecoder) servers(n *yaml.Node) (openapi3.Servers, bool) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	list := make(openapi3.Servers, len(n.Content))
+	for i, e := range n.Content {
+		if !notNull(e) {
+			return nil, false
+		}
+		var ok bool
+		if list[i], ok = kinStruct[openapi3.Server](d, e, kinFieldsServer); !ok {
+			return nil, false
+		}
+	}
+	return list, true
+}
+
+// security reads openapi3.SecurityRequirements: a sequence of
+// SecurityRequirement ((*SecurityRequirement).UnmarshalYAML: a map, made
+// even when empty, of scheme names to lists of scopes, each list as
+// stringList keeps it). A null, or scopes other than a list of strings,
+// are left to kin.
+func (d *kinDecoder) security(n *yaml.Node) (openapi3.SecurityRequirements, bool) {
+	if n.Kind != yaml.SequenceNode || !d.enter() {
+		return nil, false
+	}
+	defer d.leave()
+	list := make(openapi3.SecurityRequirements, len(n.Content))
+	for i, e := range n.Content {
+		if e.Kind != yaml.MappingNode {
+			return nil, false
+		}
+		r := make(openapi3.SecurityRequirement, len(e.Content)/2)
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, ok := d.key(e.Content[j])
+			if !ok {
+				return nil, false
+			}
+			if _, dup := r[k]; dup {
+				return nil, false
+			}
+			scopes, ok := d.strings(e.Content[j+1])
+			if !ok {
+				return nil, false
+			}
+			r[k] = scopes
+		}
+		list[i] = r
+	}
+	return list, true
+}
+
+// exampleRef decodes an openapi3.ExampleRef ((*ExampleRef).UnmarshalYAML),
+// or has kin decode it.
+func (d *kinDecoder) exampleRef(n *yaml.Node) (*openapi3.ExampleRef, bool) {
+	ref, summary, description, isRef, ok := d.refOnly(n, true)
+	if ok && isRef {
+		return &openapi3.ExampleRef{Ref: ref, Summary: summary, Description: description}, true
+	}
+	if ok {
+		if e, ok := kinStruct[openapi3.Example](d, n, kinFieldsExample); ok {
+			return &openapi3.ExampleRef{Value: e}, true
+		}
+	}
+	var r openapi3.ExampleRef
+	return &r, d.kinSub(n, &r)
+}
+
+// kinStruct decodes a T (one of the types whose UnmarshalYAML is
+// decodeMapping) field by field with field, or has kin decode it.
+func kinStruct[T any](d *kinDecoder, n *yaml.Node, fields kinFieldIndex) (*T, bool) {
+	v := new(T)
+	st := reflect.ValueOf(v).Elem()
+	ext, ok := d.mapping(n, fields, func(k string, index int, f *yaml.Node) bool {
+		return d.field(st, index, f)
+	})
+	if ok {
+		if ext != nil {
+			st.FieldByName("Extensions").Set(reflect.ValueOf(ext))
+		}
+		return v, true
+	}
+	var w T
+	return &w, d.kinSub(n, &w)
 }
 
 // mapping walks the pairs of a mapping decoded into a struct
@@ -472,6 +648,7 @@ func (d *kinDecoder) mapping(n *yaml.Node, fields kinFieldIndex, set func(key st
 				return nil, false
 			}
 			seen[index/64] |= 1 << (index % 64)
+			d.at = k
 			if !set(k, index, v) {
 				return nil, false
 			}
@@ -1033,16 +1210,7 @@ func (d *kinDecoder) exclusiveBound(n *yaml.Node) (openapi3.ExclusiveBound, bool
 
 // xml decodes openapi3.XML (decodeMapping).
 func (d *kinDecoder) xml(n *yaml.Node) (*openapi3.XML, bool) {
-	x := &openapi3.XML{}
-	st := reflect.ValueOf(x).Elem()
-	ext, ok := d.mapping(n, kinFieldsXML, func(k string, index int, v *yaml.Node) bool {
-		return d.field(st, index, v)
-	})
-	if !ok {
-		return nil, false
-	}
-	x.Extensions = ext
-	return x, true
+	return kinStruct[openapi3.XML](d, n, kinFieldsXML)
 }
 
 // parameterRef decodes an openapi3.ParameterRef ((*ParameterRef).

@@ -278,3 +278,73 @@ func TestKinDecodeMatchesKin(t *testing.T) {
 		t.Fatalf("only %d specs reached loadOpenAPI", seen)
 	}
 }
+
+// kinCapture returns the tree loadOpenAPI is given when spec is loaded.
+func kinCapture(tb testing.TB, spec ...string) *yaml.Node {
+	var doc *yaml.Node
+	kinDecodeCheck = func(d *yaml.Node) { doc = cloneTree(d) }
+	defer func() { kinDecodeCheck = nil }()
+	if _, _, err := LoadService(spec[0], spec[1:]); err != nil {
+		tb.Fatal(err)
+	}
+	return doc
+}
+
+// BenchmarkLoadOpenAPI measures loadOpenAPI on S3 and SQS (with their
+// overlays, as generated), with kin-openapi's decoder alone ("kin") and
+// with decodeKinDoc ("direct").
+func BenchmarkLoadOpenAPI(b *testing.B) {
+	for _, spec := range [][]string{
+		{"../../shared/specs/aws-s3-2006-03-01.openapi.yaml", "../specs/s3.overlay.yaml"},
+		{"../specs/aws-sqs-2012-11-05.openapi.yaml", "../specs/sqs.overlay.yaml"},
+	} {
+		doc := kinCapture(b, spec...)
+		name := strings.Split(filepath.Base(spec[0]), "-")[1]
+		for _, off := range []bool{true, false} {
+			mode := "direct"
+			if off {
+				mode = "kin"
+			}
+			b.Run(name+"/"+mode, func(b *testing.B) {
+				kinDecodeOff = off
+				defer func() { kinDecodeOff = false }()
+				b.ReportAllocs()
+				for b.Loop() {
+					b.StopTimer()
+					d := cloneTree(doc)
+					b.StartTimer()
+					if _, err := loadOpenAPI(d); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestKinSubtrees lists what decodeKinDoc leaves to kin-openapi on a spec
+// (KINSPEC), for looking at.
+func TestKinSubtrees(t *testing.T) {
+	spec := os.Getenv("KINSPEC")
+	if spec == "" {
+		t.Skip("KINSPEC not set")
+	}
+	doc := kinCapture(t, strings.Split(spec, "+")...)
+	counts := map[string]int{}
+	kinSubTrace = func(key string, n *yaml.Node) {
+		desc := fmt.Sprintf("%s: kind %d", key, n.Kind)
+		if n.Kind == yaml.MappingNode {
+			var keys []string
+			for i := 0; i < len(n.Content); i += 2 {
+				keys = append(keys, n.Content[i].Value)
+			}
+			desc = key + ": " + strings.Join(keys, ",")
+		}
+		counts[desc]++
+	}
+	defer func() { kinSubTrace = nil }()
+	decodeKinDoc(doc)
+	for k, v := range counts {
+		t.Logf("%5d %s", v, k)
+	}
+}
