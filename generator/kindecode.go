@@ -34,6 +34,10 @@ import (
 // kin-openapi's own decoding.
 var kinDecodeOff = false
 
+// kinSubBudget is how many nodes kinSub may copy beyond twice the number
+// decodeKinDoc read itself.
+const kinSubBudget = 100_000
+
 // kinSubTrace, when set (by tests), is given each subtree kinSub hands to
 // kin-openapi's decoder.
 var kinSubTrace func(key string, n *yaml.Node)
@@ -53,6 +57,11 @@ type kinDecoder struct {
 	subs int
 	// at is the last declared key read (for kinSubTrace).
 	at string
+	// own counts the children of the collections this file read, and
+	// copied the nodes handed to kinSub: a subtree read here, then left
+	// to kin, and its parent too, and so on, could take time quadratic in
+	// the depth, so past kinSubBudget the whole document goes to kin.
+	own, copied int
 }
 
 // decodeKinDoc returns the document kin-openapi's decoder makes of doc
@@ -247,7 +256,10 @@ func isDecimalFloat(s string) bool {
 // then constructFloat): !!int in plain decimal, !!float in plain decimal
 // notation. Anything else is left to kin.
 func (d *kinDecoder) number(n *yaml.Node) (float64, bool) {
-	if n.Kind != yaml.ScalarNode {
+	if n.Kind != yaml.ScalarNode || n.Value == "-0" || n.Value == "-0.0" {
+		// yaml v4 resolves -0 and -0.0 to the float negative zero from its
+		// table (resolver.go resolveMapList) whatever the node's tag, and
+		// refuses it under !!int, where yaml.v3 puts it.
 		return 0, false
 	}
 	switch n.Tag {
@@ -342,7 +354,7 @@ func (d *kinDecoder) value(n *yaml.Node) (any, bool) {
 		}
 		return nil, false
 	case yaml.SequenceNode:
-		if !d.enter() {
+		if !d.enter(n) {
 			return nil, false
 		}
 		defer d.leave()
@@ -356,7 +368,7 @@ func (d *kinDecoder) value(n *yaml.Node) (any, bool) {
 		}
 		return list, true
 	case yaml.MappingNode:
-		if !d.enter() {
+		if !d.enter(n) {
 			return nil, false
 		}
 		defer d.leave()
@@ -393,11 +405,18 @@ func (d *kinDecoder) values(n *yaml.Node) ([]any, bool) {
 	return v.([]any), true
 }
 
-func (d *kinDecoder) enter() bool {
+// enter goes one level down into collection n, false when that is deeper
+// than kinMaxDepth.
+func (d *kinDecoder) enter(n *yaml.Node) bool {
+	d.own += len(n.Content)
+	if d.depth >= kinMaxDepth {
+		return false
+	}
 	d.depth++
-	return d.depth <= kinMaxDepth
+	return true
 }
 
+// leave comes back up from enter.
 func (d *kinDecoder) leave() { d.depth-- }
 
 // kinSub decodes n into out (a pointer to the field or value) with
@@ -416,6 +435,11 @@ func (d *kinDecoder) kinSub(n *yaml.Node, out any) bool {
 	// 48 KiB).
 	var slab kinSlab
 	nodes, ptrs := kinCount(n)
+	d.copied += nodes
+	if d.copied > 2*d.own+kinSubBudget {
+		d.hard = true
+		return false
+	}
 	slab.free = make([]yaml4.Node, nodes)
 	if ptrs > 0 {
 		slab.ptrs = make([]*yaml4.Node, ptrs)
@@ -561,7 +585,7 @@ func (d *kinDecoder) servers(n *yaml.Node) (openapi3.Servers, bool) {
 // stringList keeps it). A null, or scopes other than a list of strings,
 // are left to kin.
 func (d *kinDecoder) security(n *yaml.Node) (openapi3.SecurityRequirements, bool) {
-	if n.Kind != yaml.SequenceNode || !d.enter() {
+	if n.Kind != yaml.SequenceNode || !d.enter(n) {
 		return nil, false
 	}
 	defer d.leave()
@@ -631,7 +655,7 @@ func kinStruct[T any](d *kinDecoder, n *yaml.Node, fields kinFieldIndex) (*T, bo
 // (collectExtensions: all undeclared keys, x- or not). It returns the
 // extensions, nil when there are none.
 func (d *kinDecoder) mapping(n *yaml.Node, fields kinFieldIndex, set func(key string, index int, v *yaml.Node) bool) (map[string]any, bool) {
-	if n.Kind != yaml.MappingNode || !d.enter() {
+	if n.Kind != yaml.MappingNode || !d.enter(n) {
 		return nil, false
 	}
 	defer d.leave()
@@ -705,7 +729,7 @@ func (d *kinDecoder) doc(n *yaml.Node) (*openapi3.T, bool) {
 // unmarshalMaplikeYAML, for Paths and Responses): x- keys are extensions,
 // every other key an entry; the extensions' map is made even when empty.
 func maplike[V any](d *kinDecoder, n *yaml.Node, entry func(*yaml.Node) (*V, bool), set func(string, *V)) (map[string]any, bool) {
-	if n.Kind != yaml.MappingNode || !d.enter() {
+	if n.Kind != yaml.MappingNode || !d.enter(n) {
 		return nil, false
 	}
 	defer d.leave()
@@ -807,7 +831,7 @@ func (d *kinDecoder) components(n *yaml.Node) (*openapi3.Components, bool) {
 // a new map, even when empty; a null entry, which it keeps as nil, is left
 // to kin).
 func kinMap[M ~map[string]*V, V any](d *kinDecoder, n *yaml.Node, entry func(*yaml.Node) (*V, bool)) (M, bool) {
-	if n.Kind != yaml.MappingNode || !d.enter() {
+	if n.Kind != yaml.MappingNode || !d.enter(n) {
 		return nil, false
 	}
 	defer d.leave()

@@ -348,3 +348,163 @@ func TestKinSubtrees(t *testing.T) {
 		t.Logf("%5d %s", v, k)
 	}
 }
+
+// kinCaseSpec builds a spec whose schema S, operation GET /p and root
+// carry the given flow-style pieces.
+func kinCaseSpec(schema, op, root string) []byte {
+	if schema == "" {
+		schema = "{type: string}"
+	}
+	ops := `{responses: {"200": {description: ok}}}`
+	if op != "" {
+		ops = `{responses: {"200": {description: ok}}, ` + op + `}`
+	}
+	return []byte("openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /p:\n    get: " + ops +
+		"\ncomponents:\n  schemas:\n    S: " + schema + "\n" + root)
+}
+
+// TestKinDecodeCases holds decodeKinDoc to kin-openapi's decoder on the
+// fields where YAML's notations and kin-openapi's rules meet: each case
+// either goes to kin (whole or subtree) or gives its document exactly;
+// own marks the cases decodeKinDoc must read itself, with no subtree left
+// to kin.
+func TestKinDecodeCases(t *testing.T) {
+	cases := []struct {
+		schema, op, root string
+		own              bool
+	}{
+		{schema: `{type: [string, "null"]}`, own: true},
+		{schema: `{type: ~}`},
+		{schema: `{type: 5}`},
+		{schema: `{type: [a, null]}`},
+		{schema: `{exclusiveMinimum: true, minimum: 1}`, own: true},
+		{schema: `{exclusiveMinimum: 5, exclusiveMaximum: 5.5}`, own: true},
+		{schema: `{exclusiveMinimum: "5"}`},
+		{schema: `{exclusiveMaximum: yes}`},
+		{schema: `{exclusiveMaximum: True}`},
+		{schema: `{exclusiveMaximum: ~}`},
+		{schema: `{exclusiveMaximum: {a: 1}}`},
+		{schema: `{nullable: true, readOnly: false, writeOnly: true, deprecated: true, uniqueItems: true}`, own: true},
+		{schema: `{nullable: "true"}`},
+		{schema: `{nullable: on}`},
+		{schema: `{minimum: 0x10}`},
+		{schema: `{minimum: 1_000}`},
+		{schema: `{minimum: 010}`},
+		{schema: `{minimum: 1e3, maximum: -2.5E-3, multipleOf: 0.5}`, own: true},
+		{schema: `{minimum: .5}`},
+		{schema: `{minimum: -0}`},
+		{schema: `{minimum: -0.0, maximum: -0.5}`},
+		{schema: `{minimum: +5}`},
+		{schema: `{minimum: 12345678901234567890}`},
+		{schema: `{minimum: .inf}`},
+		{schema: `{minimum: "5"}`},
+		{schema: `{maxLength: 5, minLength: 0, maxItems: 18446744073709551615}`, own: true},
+		{schema: `{maxLength: 5.0}`},
+		{schema: `{maxLength: -1}`},
+		{schema: `{maxLength: 18446744073709551616}`},
+		{schema: `{enum: [1, "1", null, true, 1.5, {a: 1}, [1], -7]}`, own: true},
+		{schema: `{enum: a}`},
+		{schema: `{enum: [.nan]}`},
+		{schema: `{enum: [0o17, 0b1]}`},
+		{schema: `{default: 2020-01-01, example: 2020-06-11T16:32:50-03:00}`, own: true},
+		{schema: `{example: !custom 5, default: !!str 7}`, own: true},
+		{schema: `{example: !!binary aGk=}`},
+		{schema: `{example: !!int "12"}`, own: true},
+		{schema: `{example: !!float "12"}`},
+		{schema: `{const: null, default: null, example: ~}`, own: true},
+		{schema: `{examples: [1, a], const: {b: [1, 2]}}`, own: true},
+		{schema: `{title: 1}`},
+		{schema: `{title: 2020-01-01}`, own: true},
+		{schema: `{description: null}`},
+		{schema: `{description: ""}`, own: true},
+		{schema: `{required: [a, null]}`},
+		{schema: `{required: a}`},
+		{schema: `{required: []}`, own: true},
+		{schema: `{properties: {a: null}}`},
+		{schema: `{properties: {a: true, b: false}}`, own: true},
+		{schema: `{properties: {}}`, own: true},
+		{schema: `{properties: {a: yes}}`},
+		{schema: `{additionalProperties: false}`, own: true},
+		{schema: `{additionalProperties: {}}`, own: true},
+		{schema: `{additionalProperties: ~}`},
+		{schema: `{additionalProperties: "yes"}`},
+		{schema: `{additionalProperties: [1]}`},
+		{schema: `{x-ext: 1, x-other: {a: [1, null]}, unknown: {b: [1, 2]}, 5: five}`, own: true},
+		{schema: `{$ref: "#/components/schemas/T"}`, root: "    T: {type: integer}\n", own: true},
+		{schema: `{$ref: "#/components/schemas/T", description: d}`, root: "    T: {type: integer}\n"},
+		{schema: `{$ref: 5}`},
+		{schema: `{$ref: ""}`},
+		{schema: `{$ref: "#/components/schemas/Missing"}`},
+		{schema: `{discriminator: {propertyName: t, mapping: {a: "#/components/schemas/S"}}}`},
+		{schema: `{items: ~}`},
+		{schema: `{type: array, items: {type: string}}`, own: true},
+		{schema: `{unevaluatedProperties: false, dependentRequired: {a: [b]}, prefixItems: [{}]}`},
+		{schema: `{xml: {name: x, attribute: true, wrapped: false, namespace: n, prefix: p, x-a: 1}}`, own: true},
+		{schema: `{xml: ~}`},
+		{schema: `{not: {type: string}, oneOf: [{type: string}], anyOf: [{}], allOf: [{type: object}]}`, own: true},
+		{schema: `{allOf: [~]}`},
+		{schema: `{externalDocs: {url: u, description: d, x-e: 1}}`, own: true},
+		{schema: `true`, own: true},
+		{schema: `yes`},
+		{schema: `[1]`},
+		{schema: `{type: string, type: integer}`},
+		{op: `responses: ~`},
+		{op: `parameters: [~]`},
+		{op: `parameters: [{name: a, in: query, schema: {type: string}, explode: false, style: form, allowReserved: true, example: 1}]`, own: true},
+		{op: `parameters: [{$ref: "#/components/parameters/P", description: d, summary: s}]`, root: "  parameters:\n    P: {name: p, in: query}\n", own: true},
+		{op: `parameters: [{$ref: "#/components/parameters/P", x-a: 1}]`, root: "  parameters:\n    P: {name: p, in: query}\n"},
+		{op: `requestBody: {$ref: "#/components/requestBodies/B", description: d}`, root: "  requestBodies:\n    B: {content: {a/b: {}}}\n", own: true},
+		{op: `requestBody: {required: true, content: {application/json: {schema: {type: object}, example: {a: 1}, examples: {e: {value: 1, summary: s}}, encoding: {a: {style: form, explode: true}}}}}`, own: true},
+		{op: `requestBody: ~`},
+		{op: `security: [{}], servers: [{url: "https://x", description: d}]`, own: true},
+		{op: `security: []`, own: true},
+		{op: `security: [{a: [x, null]}]`},
+		{op: `security: [{a: x}]`},
+		{op: `security: [~]`},
+		{op: `tags: [a, b], deprecated: true, operationId: o, summary: s, description: d`, own: true},
+		{op: `tags: [a, null]`},
+		{op: `deprecated: yes`},
+		{op: `servers: [{url: x, variables: {v: {default: a, enum: [a]}}}]`},
+		{op: `callbacks: {c: {"{$request.body#/u}": {post: {responses: {"200": {description: ok}}}}}}`},
+		{op: `externalDocs: ~`},
+		{op: `x-op: {a: 1}, other: 2`, own: true},
+		{root: "x-root: [1, 2.5]\n", own: true},
+		{root: "security: [{a: []}]\ntags: [{name: t}]\n"},
+		{root: "servers: [{url: x}]\nexternalDocs: {url: u}\n", own: true},
+		{root: "webhooks: {w: {post: {responses: {\"200\": {description: ok}}}}}\n"},
+		{root: "jsonSchemaDialect: d\n", own: true},
+		{root: "~: 1\n"},
+	}
+	for i, c := range cases {
+		raw := kinCaseSpec(c.schema, c.op, c.root)
+		var doc yaml.Node
+		if err := yaml.Unmarshal(raw, &doc); err != nil {
+			t.Fatalf("case %d: %v\n%s", i, err, raw)
+		}
+		name := fmt.Sprintf("case %d (%s%s%s)", i, c.schema, c.op, c.root)
+		handled := checkKinSame(t, name, &doc)
+		_, _, subs := decodeKinDocCount(cloneTree(&doc))
+		if c.own && (!handled || subs > 0) {
+			t.Errorf("%s: handled %v, %d subtrees to kin; want read by decodeKinDoc alone", name, handled, subs)
+		}
+		t.Logf("%s: handled %v, %d subtrees", name, handled, subs)
+	}
+}
+
+// FuzzKinDecode holds decodeKinDoc to its oracle on any YAML: it leaves
+// the document to kin-openapi, or gives what kin-openapi's decoder gives.
+func FuzzKinDecode(f *testing.F) {
+	f.Add(kinCaseSpec("", "", ""))
+	f.Add(kinCaseSpec(`{type: [string, "null"], enum: [1, a, null], exclusiveMinimum: 1, properties: {a: {$ref: "#/components/schemas/S"}}}`, `parameters: [{name: a, in: query}], security: [{a: []}]`, "x-a: 1\n"))
+	f.Add(kinCaseSpec(`{allOf: [{$ref: "#/components/schemas/S", description: d}], xml: {name: x}, maxLength: 3}`, `requestBody: {content: {a/b: {examples: {e: {value: 1}}}}}`, "servers: [{url: x}]\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if len(raw) > 1<<14 {
+			return
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(raw, &doc) != nil || doc.Kind != yaml.DocumentNode {
+			return
+		}
+		checkKinSame(t, "fuzz", &doc)
+	})
+}
