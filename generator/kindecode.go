@@ -29,6 +29,26 @@ import (
 //
 // Origins are not set: kin-openapi sets them only during a load that asks
 // for them (openapi3/origin.go originsApply), and loadOpenAPI does not.
+//
+// Where the comments below name kin-openapi's rules, they are in
+// github.com/getkin/kin-openapi v0.153.0, package openapi3:
+//   - native_yaml.go: decodeMapping, decodeStructWithExtensions,
+//     collectExtensions, checkDeclaredFields (requireStringScalar,
+//     stringList), decodeAny, normalizeDecoded, normalizeAnyFields,
+//     prepareScalars (nameKeys, stripLocalTag, stripTimestamp, checkFinite);
+//   - native_yaml_shadow.go: the types decoded by decodeMapping alone
+//     (Components, Info, Parameter, PathItem, MediaType, Response, ...);
+//   - native_yaml_special.go: unmarshalMaplikeYAML (Paths, Responses,
+//     Callback), (*Header), (*Types), (*BoolSchema), (*Schema),
+//     (*ExclusiveBound), (*Operation), (*T), (*SecurityRequirement)
+//     UnmarshalYAML;
+//   - native_yaml_refs.go: unmarshalRefYAML, used by every (*XRef)
+//     UnmarshalYAML in refs.go;
+//
+// and what they leave to go.yaml.in/yaml/v4 v4.0.0 is in its
+// internal/libyaml: constructor.go (Construct, prepare, null, scalar,
+// constructStr/Int/Bool/Float, sequence, mapping, mappingStruct) and
+// resolver.go (resolve, resolveMapList).
 
 // kinDecodeOff turns decodeKinDoc off, so that tests can compare it with
 // kin-openapi's own decoding.
