@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
@@ -337,3 +339,26 @@ func TestUnionChainThroughAdditionalProperties(t *testing.T) {
 	require.NoError(t, json.Unmarshal(chainValue(6, `"x"`), &after))
 	require.Equal(t, before, after)
 }
+
+// TestUnionSessionsConcurrent: goroutines decoding the same buffer at once
+// each get their own session (a union opens it on its own copy of the
+// value), so the results are the same and -race sees nothing shared.
+func TestUnionSessionsConcurrent(t *testing.T) {
+	body := chainValue(12, `"x"`)
+	var want c20
+	require.NoError(t, json.Unmarshal(body, &want))
+	results := make([]c20, 8)
+	errs := make([]error, 8)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Go(func() { errs[i] = json.Unmarshal(body, &results[i]) })
+	}
+	wg.Wait()
+	for i := range results {
+		require.NoError(t, errs[i])
+		require.Equal(t, want, results[i])
+	}
+	require.Zero(t, exactjsonTracked(), "every session ended")
+}
+
+func exactjsonTracked() int64 { return exactjson.Tracked() }

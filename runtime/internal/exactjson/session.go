@@ -73,3 +73,7 @@ func Derived(b, c []byte) *byte {
 	}
 	return Track(c, s)
 }
+
+// Tracked returns how many buffers are tracked now (0 when no decode
+// session is open), for tests.
+func Tracked() int64 { return tracked.Load() }
