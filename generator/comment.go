@@ -3,7 +3,6 @@ package generator
 import (
 	"go/build/constraint"
 	"html"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -173,20 +172,6 @@ func isWordRune(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
 }
 
-// Markdown and HTML lists, which commentLines keeps as Go doc comment
-// lists.
-var (
-	// listItemTag and listTag are HTML's <li> and <ul>/<ol>: an item starts
-	// a "* " line, a list starts and ends a paragraph.
-	listItemTag = regexp.MustCompile(`(?i)<li\b[^>]*>`)
-	listTag     = regexp.MustCompile(`(?i)</?(?:ul|ol)\b[^>]*>`)
-	// bullet is a Markdown list item's start: "* ", "- ", "+ ", "1. " or
-	// "1) ", after any indentation.
-	bullet = regexp.MustCompile(`^[ \t]*(?:[*+-]|([0-9]{1,9})[.)])[ \t]+`)
-	// blankLine separates paragraphs.
-	blankLine = regexp.MustCompile(`\n[ \t]*\n`)
-)
-
 // commentLines turns a spec description into plain-text lines for
 // jen.Comment, one call per line. HTML tags are removed (stripTags), entities decoded,
 // invalid UTF-8 replaced by U+FFFD, and every other line break ("\n" within a
@@ -200,48 +185,25 @@ var (
 // after spaces, "+build" (an old build constraint; defuseLine), so no
 // description can end a comment, open one, make a directive or change the
 // build.
+//
+// The text is read by the scanners of docscan.go, which copy it only where
+// they change it, and the lines are cut from one string (docWriter): the
+// regular expressions they replace, and a string per word and per line
+// joined, were most of the doc comments' time (issue 24).
 func commentLines(text string) []string {
-	text = paragraphBreaks.Replace(strings.ToValidUTF8(text, "\uFFFD"))
-	// The regular expressions below match nothing without a "<" or a line
-	// break; most descriptions have neither, and scanning them was most
-	// of the doc comments' time (issue 24).
-	tags := strings.IndexByte(text, '<') >= 0
-	if hasTag(text, "li") {
-		text = listItemTag.ReplaceAllString(text, "\n* ")
+	text = replaceListTags(normalizeBreaks(strings.ToValidUTF8(text, "\uFFFD")))
+	var w docWriter
+	w.b.Grow(len(text) + len(text)/8 + 8)
+	for more := true; more; {
+		var para string
+		para, text, more = cutParagraph(text)
+		w.paragraph(html.UnescapeString(stripTags(para)))
 	}
-	if hasTag(text, "ul") || hasTag(text, "ol") || hasTag(text, "/ul") || hasTag(text, "/ol") {
-		text = listTag.ReplaceAllString(text, "\n\n")
+	for i, l := range w.lines {
+		w.lines[i] = defuseLine(l)
 	}
-	paras := []string{text}
-	if strings.IndexByte(text, '\n') >= 0 {
-		paras = blankLine.Split(text, -1)
-	}
-	var out []string
-	endsInList := false
-	for _, para := range paras {
-		if tags {
-			para = stripTags(para)
-		}
-		lines, startsList, endsList := paragraphLines(html.UnescapeString(para))
-		if len(lines) == 0 {
-			continue
-		}
-		// Items of one list stay together even when a paragraph ends inside
-		// an item (<li><p>…</p></li>).
-		if len(out) > 0 && !(endsInList && startsList) {
-			out = append(out, "")
-		}
-		out = append(out, lines...)
-		endsInList = endsList
-	}
-	for i, l := range out {
-		out[i] = defuseLine(l)
-	}
-	return out
+	return w.lines
 }
-
-// paragraphBreaks makes every line break "\n" and a </p> a blank line.
-var paragraphBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n")
 
 // defuseLine keeps a comment line made from spec text from becoming
 // anything but prose once jennifer writes it as "// " + l: a line starting
@@ -255,7 +217,7 @@ func defuseLine(l string) string {
 	if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") {
 		l = " " + l
 	}
-	if constraint.IsPlusBuild("// " + l) {
+	if strings.Contains(l, "+build") && constraint.IsPlusBuild("// "+l) {
 		i := strings.Index(l, "+build")
 		l = l[:i] + `\` + l[i:]
 	}
@@ -279,67 +241,134 @@ func plainLine(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "\uFFFD"), breaksWord), " ")
 }
 
-// paragraphLines renders one paragraph: its text wrapped, and each list
-// item (a line starting with a bullet; the lines after it, up to the next
-// item, continue it) as a Go doc comment list item, set apart from text by
-// an empty line as gofmt sets lists apart. It reports whether the
-// paragraph starts and ends with a list item.
-func paragraphLines(para string) (out []string, startsList, endsList bool) {
-	type block struct {
-		marker string // "" for text, "  -" or " 1." for a list item
-		words  []string
-	}
-	var blocks []block
-	for _, line := range strings.Split(para, "\n") {
-		if m := bullet.FindStringSubmatch(line); m != nil {
-			marker := "  -"
-			if m[1] != "" {
-				marker = " " + m[1] + "."
-			}
-			blocks = append(blocks, block{marker: marker})
-			line = line[len(m[0]):]
-		} else if len(blocks) == 0 {
-			blocks = append(blocks, block{})
-		}
-		b := &blocks[len(blocks)-1]
-		b.words = append(b.words, strings.FieldsFunc(line, breaksWord)...)
-	}
-	prevList := false
-	for _, b := range blocks {
-		if len(b.words) == 0 {
-			continue
-		}
-		list := b.marker != ""
-		if len(out) == 0 {
-			startsList = list
-		} else if list != prevList {
-			out = append(out, "")
-		}
-		prevList = list
-		if list {
-			out = append(out, wrap(b.words, b.marker+" ", "    ")...)
-			continue
-		}
-		out = append(out, wrap(b.words, "", "")...)
-	}
-	return out, startsList, prevList
+// docWriter makes comment lines of paragraphs, one word at a time: each
+// paragraph's text wrapped, and each list item (a line starting with a
+// bullet; the lines after it, up to the next item, continue it) a Go doc
+// comment list item, set apart from text by an empty line as gofmt sets
+// lists apart; paragraphs are set apart by an empty line, except where a
+// paragraph ending in a list item is followed by one starting with one
+// (items of one list stay together even when a paragraph ends inside an
+// item: <li><p>…</p></li>). Every line is a part of one string, b's.
+type docWriter struct {
+	b     strings.Builder
+	lines []string
+	// line is where the open line starts in b.
+	line int
+	// endsInList: the last paragraph with words ended in a list item.
+	endsInList bool
+	// In the paragraph being written: started once a word is; list is
+	// whether its last block with words is a list item.
+	started, list bool
+	// The block being written: its marker ("" for text, "  -" or " 1."
+	// for a list item), and whether a line of it is open.
+	marker string
+	open   bool
 }
 
-// wrap joins words into lines of at most commentWidth bytes (longer words
-// stand alone), the first line starting with first and the others with
-// rest.
-func wrap(words []string, first, rest string) []string {
-	var lines []string
-	line := first + words[0]
-	for _, w := range words[1:] {
-		// A line starting "+build" would be a build constraint: keep
-		// the word on the line before, however long it gets.
-		if len(line)+1+len(w) > commentWidth && w != "+build" {
-			lines = append(lines, line)
-			line = rest + w
+// paragraph writes one paragraph's lines.
+func (w *docWriter) paragraph(para string) {
+	w.started, w.list = false, false
+	w.marker, w.open = "", false
+	for more := true; more; {
+		var line string
+		line, para, more = strings.Cut(para, "\n")
+		if marker, rest, ok := bulletPrefix(line); ok {
+			w.endLine()
+			w.marker, line = marker, rest
+		}
+		w.words(line)
+	}
+	w.endLine()
+	if w.started {
+		w.endsInList = w.list
+	}
+}
+
+// words writes the words of line: the runs of characters that are not
+// breaksWord.
+func (w *docWriter) words(line string) {
+	for i := 0; i < len(line); {
+		if n := breakLen(line, i); n > 0 {
+			i += n
 			continue
 		}
-		line += " " + w
+		j := i
+		for j < len(line) {
+			if c := line[j]; ' ' < c && c < 0x7f {
+				j++ // most of the text: ASCII letters, digits and punctuation
+				continue
+			}
+			if breakLen(line, j) > 0 {
+				break
+			}
+			_, n := utf8.DecodeRuneInString(line[j:])
+			j += n
+		}
+		w.word(line[i:j])
+		i = j
 	}
-	return append(lines, line)
+}
+
+// breakLen returns the length of the character at s[i] when breaksWord
+// holds for it, else 0.
+func breakLen(s string, i int) int {
+	if c := s[i]; c < utf8.RuneSelf {
+		if c <= ' ' || c == 0x7f {
+			return 1
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s[i:])
+	if breaksWord(r) {
+		return n
+	}
+	return 0
+}
+
+// word writes one word: on the open line after a space while the line
+// stays within commentWidth bytes (a longer word stands alone; a
+// "+build" stays on the line before, however long it gets: a line starting
+// with it would be a build constraint), else on a new line, which starts
+// with the block's marker and a space (the first line of a list item),
+// four spaces (the others) or nothing (text).
+func (w *docWriter) word(word string) {
+	if w.open {
+		if w.b.Len()-w.line+1+len(word) > commentWidth && word != "+build" {
+			w.endLine()
+			w.open, w.line = true, w.b.Len()
+			if w.marker != "" {
+				w.b.WriteString("    ")
+			}
+		} else {
+			w.b.WriteByte(' ')
+		}
+		w.b.WriteString(word)
+		return
+	}
+	list := w.marker != ""
+	switch {
+	case !w.started:
+		if len(w.lines) > 0 && !(w.endsInList && list) {
+			w.lines = append(w.lines, "")
+		}
+		w.started = true
+	case list != w.list:
+		w.lines = append(w.lines, "")
+	}
+	w.list, w.open, w.line = list, true, w.b.Len()
+	if list {
+		w.b.WriteString(w.marker)
+		w.b.WriteByte(' ')
+	}
+	w.b.WriteString(word)
+}
+
+// endLine ends the open line, if any: a part of b's string (the bytes a
+// strings.Builder has written never change, so the part stays valid as
+// more is written).
+func (w *docWriter) endLine() {
+	if w.open {
+		w.lines = append(w.lines, w.b.String()[w.line:])
+		w.open = false
+	}
 }

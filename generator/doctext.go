@@ -2,7 +2,6 @@ package generator
 
 import (
 	"html"
-	"regexp"
 	"strings"
 )
 
@@ -12,17 +11,6 @@ import (
 // callouts — before commentLines makes comment lines of the rest; the
 // lines themselves (wrapping, directive safety) are commentLines' business.
 
-var (
-	// htmlLink is an HTML anchor with an href; markdownLink a Markdown
-	// inline link [text](url).
-	htmlLink     = regexp.MustCompile(`(?is)<a\b[^>]*?\bhref\s*=\s*("([^"]*)"|'([^']*)')[^>]*>(.*?)</a\s*>`)
-	markdownLink = regexp.MustCompile(`\[([^\[\]\n]+)\]\((\S+?)\)`)
-	// callout is AWS's <note> and <important> (and their ends), with a
-	// paragraph tag right after the start.
-	calloutStart = regexp.MustCompile(`(?i)<(note|important)\b[^>]*>\s*(?:<p\b[^>]*>)?`)
-	calloutEnd   = regexp.MustCompile(`(?i)</(?:note|important)\s*>`)
-)
-
 // docText returns text with links made Go doc links — "[text]" in the text,
 // and "[text]: url" in defs, one per distinct text, in order — and AWS
 // <note>/<important> blocks made paragraphs starting "Note:"/"Important:".
@@ -30,7 +18,7 @@ var (
 // keeps its text alone.
 func docText(text string) (string, []string) {
 	var defs []string
-	seen := map[string]bool{}
+	var seen map[string]bool // made for the first link
 	link := func(label, url string) string {
 		label = strings.Join(strings.Fields(html.UnescapeString(stripTags(label))), " ")
 		url = html.UnescapeString(strings.TrimSpace(url))
@@ -42,6 +30,9 @@ func docText(text string) (string, []string) {
 			return label
 		}
 		if !seen[label] {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
 			seen[label] = true
 			defs = append(defs, "["+label+"]: "+url)
 		}
@@ -50,33 +41,10 @@ func docText(text string) (string, []string) {
 		// specDocLines has wrapped the text.
 		return "[" + strings.ReplaceAll(label, " ", linkGlue) + "]"
 	}
-	// Each expression needs its tag or a "](" to match; most descriptions
-	// have none (issue 24: scanning them was a tenth of generating SQS's
-	// client, whose HTML docs these case-insensitive expressions read
-	// byte by byte).
-	if hasTag(text, "a") {
-		text = htmlLink.ReplaceAllStringFunc(text, func(a string) string {
-			m := htmlLink.FindStringSubmatch(a)
-			return link(m[4], m[2]+m[3])
-		})
-	}
-	if strings.Contains(text, "](") {
-		text = markdownLink.ReplaceAllStringFunc(text, func(a string) string {
-			m := markdownLink.FindStringSubmatch(a)
-			return link(m[1], m[2])
-		})
-	}
-	// (Checked after the links: a link's text may have decoded a "<".)
-	if hasTag(text, "note") || hasTag(text, "important") {
-		text = calloutStart.ReplaceAllStringFunc(text, func(s string) string {
-			m := calloutStart.FindStringSubmatch(s)
-			return "\n\n" + strings.ToUpper(m[1][:1]) + strings.ToLower(m[1][1:]) + ": "
-		})
-	}
-	if hasTag(text, "/note") || hasTag(text, "/important") {
-		text = calloutEnd.ReplaceAllString(text, "\n\n")
-	}
-	return text, defs
+	// The links, then the callouts: a link's text may have decoded a "<".
+	text = replaceHTMLLinks(text, link)
+	text = replaceMarkdownLinks(text, link)
+	return replaceCallouts(text), defs
 }
 
 // specDocLines is commentLines of a spec description after docText, with
@@ -85,8 +53,12 @@ func docText(text string) (string, []string) {
 func specDocLines(text string) (lines, defs []string) {
 	text, defs = docText(text)
 	lines = commentLines(text)
-	for i, l := range lines {
-		lines[i] = strings.ReplaceAll(l, linkGlue, " ")
+	// Only a link (or the glue in the spec, or an entity of it) puts glue
+	// in a line.
+	if strings.Contains(text, linkGlue) || strings.IndexByte(text, '&') >= 0 {
+		for i, l := range lines {
+			lines[i] = strings.ReplaceAll(l, linkGlue, " ")
+		}
 	}
 	return lines, defs
 }
@@ -105,21 +77,4 @@ func withDefs(lines, defs []string) []string {
 		lines = append(lines, "")
 	}
 	return append(lines, defs...)
-}
-
-// hasTag reports whether text holds "<" followed by name, in any case: a
-// tag's expression above cannot match without it.
-func hasTag(text, name string) bool {
-	for i := strings.IndexByte(text, '<'); i >= 0; {
-		rest := text[i+1:]
-		if len(rest) >= len(name) && strings.EqualFold(rest[:len(name)], name) {
-			return true
-		}
-		j := strings.IndexByte(rest, '<')
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
 }
