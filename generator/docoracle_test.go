@@ -2,14 +2,16 @@ package generator
 
 // The doc path as it was before docfast (issue 24), kept whole as the
 // oracle of the hand-written scanners: docTextOracle, commentLinesOracle
-// and specDocLinesOracle are the former docText, commentLines and
-// specDocLines, regular expressions and all.
+// specDocLinesOracle and docCommentOracle are the former docText,
+// commentLines, specDocLines and docComment, regular expressions and all.
 
 import (
 	"go/build/constraint"
 	"html"
 	"regexp"
 	"strings"
+
+	"github.com/dave/jennifer/jen"
 )
 
 var (
@@ -255,4 +257,62 @@ func hasTagOracle(text, name string) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// docCommentOracle is docComment as it was before docfast; it returns a doc comment built like a hand-written SDK's: the
+// spec's own text first (spec: summary, then description; empty and
+// repeated texts left out), then the generator's notes (one paragraph each;
+// the first names the declaration, so it leads when the spec says nothing),
+// and last "Source: #POINTER", the JSON pointer of what the declaration is
+// generated from (omitted when source is ""), continuing the paragraph
+// before it (notesAfter); then the Go doc link
+// definitions of the spec text's links ("[text]: url"). Spec text passes
+// through docText and commentLines, notes through commentLines; the pointer is fragment-encoded, so no line can end
+// the comment.
+func docCommentOracle(spec, notes []string, source string) *jen.Statement {
+	var paras [][]string
+	var defs []string
+	seen := map[string]bool{}
+	for _, text := range spec {
+		lines, ds := specDocLinesOracle(text)
+		key := strings.Join(lines, " ")
+		if len(lines) == 0 || seen[key] {
+			continue
+		}
+		seen[key] = true
+		paras = append(paras, lines)
+		for _, d := range ds {
+			if !seen[d] {
+				seen[d] = true
+				defs = append(defs, d)
+			}
+		}
+	}
+	for _, n := range notes {
+		if lines := commentLinesOracle(n); len(lines) > 0 {
+			paras = append(paras, lines)
+		}
+	}
+	var lines []string
+	for i, p := range paras {
+		if i > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, p...)
+	}
+	// The Source line continues the paragraph before it (notesAfter)
+	// instead of opening one: a blank comment line per declaration was
+	// thousands of lines in a client (issue 24).
+	if source != "" {
+		lines = notesAfter(lines, "Source: #"+fragment(source))
+	}
+	lines = withDefs(lines, defs) // Go doc link definitions end the comment
+	if len(lines) == 0 {
+		return &jen.Statement{}
+	}
+	s := jen.Comment(lines[0])
+	for _, l := range lines[1:] {
+		s.Line().Comment(l)
+	}
+	return s
 }

@@ -257,3 +257,60 @@ func FuzzDocPath(f *testing.F) {
 		require.Equal(t, commentLinesOracle(s), commentLines(s), "commentLines(%q)", s)
 	})
 }
+
+// TestDocCommentIsTheFormerOne: docComment gives what it gave before
+// docfast, with its texts' doc lines made once or each time (specDocs):
+// a text repeating another, or repeating a link definition ("[x]: u" as
+// a whole text), is left out as before.
+func TestDocCommentIsTheFormerOne(t *testing.T) {
+	texts := []string{"", " ", "Same.", "Same.", `<a href="http://u">x</a>: http://u`, "[x]: http://u", "[x](http://u)",
+		"[y](http://v) and [x](http://u)", "<p>Same.</p>", "Same.\n\n", "a\nb", "a b"}
+	check := func(spec []string, notes []string) {
+		t.Helper()
+		want := docCommentOracle(spec, notes, "/s").GoString()
+		require.Equal(t, want, docComment(spec, notes, "/s").GoString(), "%q %q", spec, notes)
+	}
+	for _, a := range texts {
+		for _, b := range texts {
+			check([]string{a, b}, nil)
+			check([]string{a, b, a}, []string{"note"})
+		}
+	}
+	end := specDocs.begin()
+	defer end()
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 4000 {
+		spec := make([]string, r.IntN(4))
+		for i := range spec {
+			spec[i] = texts[r.IntN(len(texts))]
+			if r.IntN(2) == 0 {
+				spec[i] = randomText(r, docPieces, 12)
+			}
+		}
+		check(spec, []string{randomText(r, docPieces, 6)})
+	}
+}
+
+// TestSpecDocsKeepsWhileGenerating: specDocLines keeps a text's result
+// while a generation runs, the same as it computes, and shares it full to
+// capacity (an append copies); with no generation running it keeps
+// nothing.
+func TestSpecDocsKeepsWhileGenerating(t *testing.T) {
+	text := `<p>See <a href="https://x.example">the guide</a>.</p>`
+	lines, defs := specDocLines(text)
+	require.Nil(t, specDocs.m, "nothing kept outside a generation")
+	end := specDocs.begin()
+	end2 := specDocs.begin()
+	l1, d1 := specDocLines(text)
+	l2, d2 := specDocLines(text)
+	require.Equal(t, lines, l1)
+	require.Equal(t, defs, d1)
+	require.Same(t, &l1[0], &l2[0], "made once")
+	require.Same(t, &d1[0], &d2[0])
+	require.Equal(t, len(l1), cap(l1))
+	require.Equal(t, len(d1), cap(d1))
+	end()
+	require.NotNil(t, specDocs.m, "kept while another generation runs")
+	end2()
+	require.Nil(t, specDocs.m, "dropped when the last one ends")
+}
