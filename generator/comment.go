@@ -1,8 +1,8 @@
 package generator
 
 import (
+	"bytes"
 	"go/build/constraint"
-	"html"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,46 +39,54 @@ var inlineTags = map[string]bool{"a": true, "abbr": true, "b": true, "code": tru
 // spent on AWS's HTML docs (issue 24). TestStripTagsIsTheRegexp holds the
 // expression.
 func stripTags(s string) string {
-	var b strings.Builder
+	out, changed := stripTagsTo(nil, []byte(s))
+	if !changed {
+		return s
+	}
+	return string(out)
+}
+
+// stripTagsTo is stripTags on bytes: it appends s with its tags and
+// comments removed to dst and reports true, or, when s has none, returns
+// s itself and false (docScratch's passes).
+func stripTagsTo(dst, s []byte) ([]byte, bool) {
 	done := 0 // s[:done] is written
+	changed := false
 	next := tagScan{gt: nextIndex{sep: ">"}, comment: nextIndex{sep: "-->"}, newline: nextIndex{sep: "\n"}}
-	for i := strings.IndexByte(s, '<'); i >= 0; {
+	for i := bytes.IndexByte(s, '<'); i >= 0; {
 		end, inline := htmlTagAt(s, i, &next)
 		if end < 0 {
-			j := strings.IndexByte(s[i+1:], '<')
+			j := bytes.IndexByte(s[i+1:], '<')
 			if j < 0 {
 				break
 			}
 			i += 1 + j
 			continue
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[done:i])
+		changed = true
+		dst = append(dst, s[done:i]...)
 		if !inline {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
 		done = end
-		j := strings.IndexByte(s[end:], '<')
+		j := bytes.IndexByte(s[end:], '<')
 		if j < 0 {
 			break
 		}
 		i = end + j
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // htmlTagAt returns the end of the comment or tag stripTags removes at
 // s[i] (a "<"), and whether it is an inline tag; end is -1 when there is
 // none.
-func htmlTagAt(s string, i int, next *tagScan) (end int, inline bool) {
+func htmlTagAt(s []byte, i int, next *tagScan) (end int, inline bool) {
 	rest := s[i+1:]
-	if strings.HasPrefix(rest, "!--") {
+	if hasPrefix(rest, "!--") {
 		e := next.comment.from(s, i+4)
 		if nl := next.newline.from(s, i+4); e >= 0 && (nl < 0 || nl > e) {
 			return e + 3, false
@@ -86,7 +94,7 @@ func htmlTagAt(s string, i int, next *tagScan) (end int, inline bool) {
 		return -1, false
 	}
 	j := i + 1
-	if strings.HasPrefix(rest, "/") {
+	if hasPrefix(rest, "/") {
 		j++
 	}
 	gt := next.gt.from(s, j)
@@ -95,10 +103,18 @@ func htmlTagAt(s string, i int, next *tagScan) (end int, inline bool) {
 	}
 	for _, name := range htmlTagNames {
 		if e := foldPrefix(s, j, name); e >= 0 && wordBoundary(s, e) {
-			return gt + 1, inlineTags[strings.ToLower(s[j:e])]
+			if e-j == len(name) { // ASCII: the name in some case
+				return gt + 1, inlineTags[name]
+			}
+			return gt + 1, inlineTags[strings.ToLower(string(s[j:e]))] // "ſpan" is no "span"; the Kelvin sign lowers to k
 		}
 	}
 	return -1, false
+}
+
+// hasPrefix reports whether s starts with prefix.
+func hasPrefix(s []byte, prefix string) bool {
+	return len(s) >= len(prefix) && string(s[:len(prefix)]) == prefix
 }
 
 // tagScan holds where stripTags last found each text its tags and
@@ -120,12 +136,18 @@ type nextIndex struct {
 
 // from returns the index of the first sep in s at or after p (p at least
 // the last call's), or -1.
-func (n *nextIndex) from(s string, p int) int {
+func (n *nextIndex) from(s []byte, p int) int {
 	if n.found && (n.at < 0 || n.at >= p) {
 		return n.at
 	}
 	n.found, n.at = true, -1
-	if k := strings.Index(s[p:], n.sep); k >= 0 {
+	var k int
+	if len(n.sep) == 1 {
+		k = bytes.IndexByte(s[p:], n.sep[0])
+	} else {
+		k = bytes.Index(s[p:], []byte(n.sep))
+	}
+	if k >= 0 {
 		n.at = p + k
 	}
 	return n.at
@@ -134,7 +156,7 @@ func (n *nextIndex) from(s string, p int) int {
 // foldPrefix returns where name (ASCII lower case letters and digits)
 // ends when s[j:] starts with it under Unicode simple case folding (k is
 // also the Kelvin sign U+212A, s the long s U+017F), or -1.
-func foldPrefix(s string, j int, name string) int {
+func foldPrefix(s []byte, j int, name string) int {
 	for k := 0; k < len(name); k++ {
 		if j >= len(s) {
 			return -1
@@ -147,7 +169,7 @@ func foldPrefix(s string, j int, name string) int {
 			j++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[j:])
+		r, n := utf8.DecodeRune(s[j:])
 		if !(c == 'k' && r == '\u212A' || c == 's' && r == '\u017F') {
 			return -1
 		}
@@ -158,11 +180,11 @@ func foldPrefix(s string, j int, name string) int {
 
 // wordBoundary reports whether s has a word boundary (regexp's \b: an
 // ASCII word character on one side only) at byte e, e > 0.
-func wordBoundary(s string, e int) bool {
-	before, _ := utf8.DecodeLastRuneInString(s[:e])
+func wordBoundary(s []byte, e int) bool {
+	before, _ := utf8.DecodeLastRune(s[:e])
 	after := rune(-1)
 	if e < len(s) {
-		after, _ = utf8.DecodeRuneInString(s[e:])
+		after, _ = utf8.DecodeRune(s[e:])
 	}
 	return isWordRune(before) != isWordRune(after)
 }
@@ -186,23 +208,16 @@ func isWordRune(r rune) bool {
 // description can end a comment, open one, make a directive or change the
 // build.
 //
-// The text is read by the scanners of docscan.go, which copy it only where
-// they change it, and the lines are cut from one string (docWriter): the
-// regular expressions they replace, and a string per word and per line
-// joined, were most of the doc comments' time (issue 24).
+// The text is read by the scanners of docscan.go, in memory kept from
+// text to text (docScratch), and the lines are cut from one string
+// (docWriter): the regular expressions they replace, a copy of the text
+// per pass, and a string per word and per line joined, were most of the
+// doc comments' time (issue 24).
 func commentLines(text string) []string {
-	text = replaceListTags(normalizeBreaks(strings.ToValidUTF8(text, "\uFFFD")))
-	var w docWriter
-	w.b.Grow(len(text) + len(text)/8 + 8)
-	for more := true; more; {
-		var para string
-		para, text, more = cutParagraph(text)
-		w.paragraph(html.UnescapeString(stripTags(para)))
-	}
-	for i, l := range w.lines {
-		w.lines[i] = defuseLine(l)
-	}
-	return w.lines
+	d := docScratches.Get().(*docScratch)
+	defer docScratches.Put(d)
+	d.cur = append(d.cur[:0], text...)
+	return d.commentLines()
 }
 
 // defuseLine keeps a comment line made from spec text from becoming
@@ -266,12 +281,12 @@ type docWriter struct {
 }
 
 // paragraph writes one paragraph's lines.
-func (w *docWriter) paragraph(para string) {
+func (w *docWriter) paragraph(para []byte) {
 	w.started, w.list = false, false
 	w.marker, w.open = "", false
 	for more := true; more; {
-		var line string
-		line, para, more = strings.Cut(para, "\n")
+		var line []byte
+		line, para, more = bytes.Cut(para, []byte("\n"))
 		if marker, rest, ok := bulletPrefix(line); ok {
 			w.endLine()
 			w.marker, line = marker, rest
@@ -286,7 +301,7 @@ func (w *docWriter) paragraph(para string) {
 
 // words writes the words of line: the runs of characters that are not
 // breaksWord.
-func (w *docWriter) words(line string) {
+func (w *docWriter) words(line []byte) {
 	for i := 0; i < len(line); {
 		if n := breakLen(line, i); n > 0 {
 			i += n
@@ -301,7 +316,7 @@ func (w *docWriter) words(line string) {
 			if breakLen(line, j) > 0 {
 				break
 			}
-			_, n := utf8.DecodeRuneInString(line[j:])
+			_, n := utf8.DecodeRune(line[j:])
 			j += n
 		}
 		w.word(line[i:j])
@@ -311,14 +326,14 @@ func (w *docWriter) words(line string) {
 
 // breakLen returns the length of the character at s[i] when breaksWord
 // holds for it, else 0.
-func breakLen(s string, i int) int {
+func breakLen(s []byte, i int) int {
 	if c := s[i]; c < utf8.RuneSelf {
 		if c <= ' ' || c == 0x7f {
 			return 1
 		}
 		return 0
 	}
-	r, n := utf8.DecodeRuneInString(s[i:])
+	r, n := utf8.DecodeRune(s[i:])
 	if breaksWord(r) {
 		return n
 	}
@@ -331,9 +346,9 @@ func breakLen(s string, i int) int {
 // with it would be a build constraint), else on a new line, which starts
 // with the block's marker and a space (the first line of a list item),
 // four spaces (the others) or nothing (text).
-func (w *docWriter) word(word string) {
+func (w *docWriter) word(word []byte) {
 	if w.open {
-		if w.b.Len()-w.line+1+len(word) > commentWidth && word != "+build" {
+		if w.b.Len()-w.line+1+len(word) > commentWidth && string(word) != "+build" {
 			w.endLine()
 			w.open, w.line = true, w.b.Len()
 			if w.marker != "" {
@@ -342,7 +357,7 @@ func (w *docWriter) word(word string) {
 		} else {
 			w.b.WriteByte(' ')
 		}
-		w.b.WriteString(word)
+		w.b.Write(word)
 		return
 	}
 	list := w.marker != ""
@@ -360,7 +375,7 @@ func (w *docWriter) word(word string) {
 		w.b.WriteString(w.marker)
 		w.b.WriteByte(' ')
 	}
-	w.b.WriteString(word)
+	w.b.Write(word)
 }
 
 // endLine ends the open line, if any: a part of b's string (the bytes a

@@ -1,7 +1,11 @@
 package generator
 
 import (
+	"bytes"
+	"html"
 	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // Scanners of the doc path (issue 24: the regular expressions that read
@@ -10,8 +14,111 @@ import (
 // non-overlapping, the same replacement, in one pass from "<" (or "[") to
 // "<" with every search it repeats remembered, so that hostile text is
 // read in linear time as RE2 reads it. The expressions themselves are the
-// tests' oracles (docscan_test.go). A scanner returns its text itself,
-// not a copy, when nothing matches.
+// tests' oracles (docscan_test.go).
+//
+// A scanner appends its result to dst and reports true, or, when nothing
+// matches, returns s itself and false; docScratch runs them one after the
+// other over two buffers it keeps from text to text, so converting a text
+// allocates only its lines.
+
+// docScratch is the memory of the doc path's passes: the text being
+// converted is cur, each pass that changes it writes over spare and the
+// two swap; paras holds the paragraphs ready for docWriter. It is reused
+// from text to text (docScratches): every fresh MiB costs 3-4 ms of page
+// faults on our machines (issue 24), and a copy per pass was most of the
+// doc path's allocations.
+type docScratch struct {
+	cur, spare []byte
+	paras      []byte
+	ends       []int // where each paragraph ends in paras
+}
+
+// docScratches holds docScratch values between texts.
+var docScratches = sync.Pool{New: func() any { return new(docScratch) }}
+
+// apply makes a pass's result the text when the pass changed it.
+func (d *docScratch) apply(out []byte, changed bool) {
+	if changed {
+		d.cur, d.spare = out, d.cur
+	}
+}
+
+// docText rewrites cur with links made Go doc links — "[text]" in the
+// text, and "[text]: url" in defs, one per distinct text, in order — and
+// AWS <note>/<important> blocks made paragraphs starting "Note:" or
+// "Important:". Only absolute http and https URLs become links; a link to
+// anything else keeps its text alone.
+func (d *docScratch) docText() (defs []string) {
+	var seen map[string]bool // made for the first link
+	link := func(label, url string) string {
+		label = strings.Join(strings.Fields(html.UnescapeString(stripTags(label))), " ")
+		url = html.UnescapeString(strings.TrimSpace(url))
+		if label == "" {
+			label = url
+		}
+		if strings.ContainsAny(label, "[]") || strings.ContainsAny(url, " \t\n") ||
+			!strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
+			return label
+		}
+		if !seen[label] {
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			seen[label] = true
+			defs = append(defs, "["+label+"]: "+url)
+		}
+		// A link's text stays on one line: gofmt does not read a link
+		// broken across lines, so the spaces in it are glue until
+		// specDocLines has wrapped the text.
+		return "[" + strings.ReplaceAll(label, " ", linkGlue) + "]"
+	}
+	// The links, then the callouts: a link's text may have decoded a "<".
+	d.apply(replaceHTMLLinks(d.spare[:0], d.cur, link))
+	d.apply(replaceMarkdownLinks(d.spare[:0], d.cur, link))
+	d.apply(replaceCallouts(d.spare[:0], d.cur))
+	return defs
+}
+
+// commentLines returns commentLines of cur.
+func (d *docScratch) commentLines() []string {
+	if !utf8.Valid(d.cur) {
+		d.cur = bytes.ToValidUTF8(d.cur, []byte("\uFFFD"))
+	}
+	d.apply(normalizeBreaks(d.spare[:0], d.cur))
+	d.apply(replaceTag(d.spare[:0], d.cur, false, "li", "", "\n* "))
+	d.apply(replaceTag(d.spare[:0], d.cur, true, "ul", "ol", "\n\n"))
+	d.paras, d.ends = d.paras[:0], d.ends[:0]
+	text := d.cur
+	for more := true; more; {
+		var para []byte
+		para, text, more = cutParagraph(text)
+		start := len(d.paras)
+		out, changed := stripTagsTo(d.paras, para)
+		if !changed {
+			out = append(d.paras, para...)
+		}
+		if p := out[start:]; bytes.IndexByte(p, '&') >= 0 {
+			out = append(out[:start], html.UnescapeString(string(p))...)
+		}
+		d.paras = out
+		d.ends = append(d.ends, len(d.paras))
+	}
+	var w docWriter
+	if len(d.paras) > 0 {
+		// Room for the lines: the words, a space or a line's start
+		// between them (four bytes at most where the text had one).
+		w.b.Grow(len(d.paras) + len(d.paras)/16 + 16)
+	}
+	start := 0
+	for _, end := range d.ends {
+		w.paragraph(d.paras[start:end])
+		start = end
+	}
+	for i, l := range w.lines {
+		w.lines[i] = defuseLine(l)
+	}
+	return w.lines
+}
 
 // replaceHTMLLinks replaces each HTML anchor with an href in s by
 // link(text, href), the anchor's content and its href's value as written:
@@ -31,9 +138,9 @@ import (
 // A start that gives no match gives none for any later start before g
 // (they have the same candidates), so the scan goes on after g; and with
 // no "</a>" after g, no later start can match at all.
-func replaceHTMLLinks(s string, link func(text, href string) string) string {
-	var b strings.Builder
+func replaceHTMLLinks(dst, s []byte, link func(text, href string) string) ([]byte, bool) {
 	done := 0
+	changed := false
 	var gt, dq, sq nextIndex
 	gt.sep, dq.sep, sq.sep = ">", `"`, "'"
 	var ends nextMatch // the first "</a>" after a tag's g (g only grows)
@@ -56,25 +163,22 @@ func replaceHTMLLinks(s string, link func(text, href string) string) string {
 			i = g + 1
 			continue
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[done:p])
-		b.WriteString(link(text, href))
+		changed = true
+		dst = append(dst, s[done:p]...)
+		dst = append(dst, link(string(text), string(href))...)
 		done, i = end, end
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // anchorStart returns the first "<a" at or after i followed by a word
 // boundary, in any case, or -1.
-func anchorStart(s string, i int) int {
+func anchorStart(s []byte, i int) int {
 	for {
-		j := strings.IndexByte(s[i:], '<')
+		j := bytes.IndexByte(s[i:], '<')
 		if j < 0 {
 			return -1
 		}
@@ -92,7 +196,7 @@ func anchorStart(s string, i int) int {
 // sq find closing quotes (their positions only grow from call to call:
 // each candidate's value starts after the last one's), noEnd is
 // anchorEndAfter's.
-func anchorAt(s string, p, g, z int, dq, sq *nextIndex, noEnd *int) (text, href string, end int) {
+func anchorAt(s []byte, p, g, z int, dq, sq *nextIndex, noEnd *int) (text, href []byte, end int) {
 	for k := p + 3; k+4 <= g; k++ {
 		if s[k]|0x20 != 'h' || isWordRune(rune(s[k-1])) || foldPrefix(s, k, "href") < 0 {
 			continue
@@ -118,7 +222,7 @@ func anchorAt(s string, p, g, z int, dq, sq *nextIndex, noEnd *int) (text, href 
 		}
 		tag, close := g, z
 		if c > g {
-			t := strings.IndexByte(s[c+1:], '>')
+			t := bytes.IndexByte(s[c+1:], '>')
 			if t < 0 {
 				continue
 			}
@@ -129,19 +233,19 @@ func anchorAt(s string, p, g, z int, dq, sq *nextIndex, noEnd *int) (text, href 
 		}
 		return s[tag+1 : close], s[v+1 : c], anchorEndLen(s, close)
 	}
-	return "", "", -1
+	return nil, nil, -1
 }
 
 // anchorEnd returns the first "</a\s*>" (any case) at or after i, or -1.
-func anchorEnd(s string, i int) int {
+func anchorEnd(s []byte, i int) int {
 	return anchorEndBefore(s, i, len(s))
 }
 
 // anchorEndBefore returns the first "</a\s*>" starting in s[i:limit], or
 // -1; it reads past limit only to finish one.
-func anchorEndBefore(s string, i, limit int) int {
+func anchorEndBefore(s []byte, i, limit int) int {
 	for i < limit {
-		j := strings.Index(s[i:min(len(s), limit+1)], "</")
+		j := bytes.Index(s[i:min(len(s), limit+1)], []byte("</"))
 		if j < 0 {
 			return -1
 		}
@@ -158,7 +262,7 @@ func anchorEndBefore(s string, i, limit int) int {
 // first one after the tag's g (z < x needs a search of its own). Every
 // search that finds none lowers *noEnd to where it began, and the next
 // searches stop there: each part of the text is searched in vain once.
-func anchorEndAfter(s string, x, z int, noEnd *int) int {
+func anchorEndAfter(s []byte, x, z int, noEnd *int) int {
 	if z >= x {
 		return z
 	}
@@ -174,8 +278,8 @@ func anchorEndAfter(s string, x, z int, noEnd *int) int {
 
 // anchorEndLen returns where the "</a\s*>" at q ends, or -1 when there is
 // none at q.
-func anchorEndLen(s string, q int) int {
-	if !strings.HasPrefix(s[q:], "</") || q+2 >= len(s) || s[q+2]|0x20 != 'a' {
+func anchorEndLen(s []byte, q int) int {
+	if !hasPrefix(s[q:], "</") || q+2 >= len(s) || s[q+2]|0x20 != 'a' {
 		return -1
 	}
 	e := skipSpace(s, q+3)
@@ -192,17 +296,17 @@ func anchorEndLen(s string, q int) int {
 //
 // read by hand. The url runs from the "(" to the first ")" after its first
 // character; a space before it, or no ")", is no link.
-func replaceMarkdownLinks(s string, link func(text, url string) string) string {
-	var b strings.Builder
+func replaceMarkdownLinks(dst, s []byte, link func(text, url string) string) ([]byte, bool) {
 	done := 0
+	changed := false
 	var stop nextMatch // the url's end (its start only grows)
 	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '[')
+		j := bytes.IndexByte(s[i:], '[')
 		if j < 0 {
 			break
 		}
 		p := i + j
-		q := strings.IndexAny(s[p+1:], "[]\n")
+		q := bytes.IndexAny(s[p+1:], "[]\n")
 		if q < 0 {
 			break // no "]" after p: no link after it either
 		}
@@ -217,23 +321,20 @@ func replaceMarkdownLinks(s string, link func(text, url string) string) string {
 			i = p + 1
 			continue
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[done:p])
-		b.WriteString(link(s[p+1:q], s[u:e]))
+		changed = true
+		dst = append(dst, s[done:p]...)
+		dst = append(dst, link(string(s[p+1:q]), string(s[u:e]))...)
 		done, i = e+1, e+1
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // urlStop returns the first ")" or space (\s) at or after i, or -1.
-func urlStop(s string, i int) int {
-	if k := strings.IndexAny(s[i:], ") \t\n\f\r"); k >= 0 {
+func urlStop(s []byte, i int) int {
+	if k := bytes.IndexAny(s[i:], ") \t\n\f\r"); k >= 0 {
 		return i + k
 	}
 	return -1
@@ -250,13 +351,13 @@ func urlStop(s string, i int) int {
 // applied one after the other, read in one pass: a start tag's match
 // never holds part of an end tag's, nor the reverse, and neither
 // replacement can complete a match.
-func replaceCallouts(s string) string {
-	var b strings.Builder
+func replaceCallouts(dst, s []byte) ([]byte, bool) {
 	done := 0
+	changed := false
 	var gt nextIndex
 	gt.sep = ">"
 	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '<')
+		j := bytes.IndexByte(s[i:], '<')
 		if j < 0 {
 			break
 		}
@@ -269,24 +370,21 @@ func replaceCallouts(s string) string {
 			i = p + 1
 			continue
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s) + 16)
-		}
-		b.WriteString(s[done:p])
-		b.WriteString(repl)
+		changed = true
+		dst = append(dst, s[done:p]...)
+		dst = append(dst, repl...)
 		done, i = end, end
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // calloutAt returns the end and the replacement of the callout tag at p
 // (see replaceCallouts), end -1 when there is none, -2 when none can
 // follow either (no ">" after p). gt finds ">" (its positions only grow).
-func calloutAt(s string, p int, gt *nextIndex) (end int, repl string) {
+func calloutAt(s []byte, p int, gt *nextIndex) (end int, repl string) {
 	if p+1 < len(s) && s[p+1] == '/' {
 		e := calloutName(s, p+2)
 		if e < 0 {
@@ -320,37 +418,33 @@ func calloutAt(s string, p int, gt *nextIndex) (end int, repl string) {
 
 // calloutName returns where "note" or "important" (any case) starting at
 // j ends, or -1.
-func calloutName(s string, j int) int {
+func calloutName(s []byte, j int) int {
 	if e := foldPrefix(s, j, "note"); e >= 0 {
 		return e
 	}
 	return foldPrefix(s, j, "important")
 }
 
-// replaceListTags makes HTML lists Markdown ones: each <li> tag (with any
-// attributes, any case) becomes "\n* ", then each <ul>, <ol>, </ul> or
-// </ol> tag "\n\n". It is the expressions
+// The list tags: each <li> tag (with any attributes, any case) becomes
+// "\n* ", then each <ul>, <ol>, </ul> or </ol> tag "\n\n" (docScratch's
+// commentLines, two passes of replaceTag). It is the expressions
 //
 //	(?i)<li\b[^>]*>
 //	(?i)</?(?:ul|ol)\b[^>]*>
 //
 // applied one after the other (an <li> tag may hold an <ul>'s "<" and end
 // it: one pass would read that differently).
-func replaceListTags(s string) string {
-	s = replaceTag(s, false, "li", "", "\n* ")
-	return replaceTag(s, true, "ul", "ol", "\n\n")
-}
 
 // replaceTag replaces each tag named name or alt ("" for none) in s, end
 // tags too when ends is set, with repl: "<", an optional "/", the name in
 // any case, a word boundary, then up to the next ">".
-func replaceTag(s string, ends bool, name, alt, repl string) string {
-	var b strings.Builder
+func replaceTag(dst, s []byte, ends bool, name, alt, repl string) ([]byte, bool) {
 	done := 0
+	changed := false
 	var gt nextIndex
 	gt.sep = ">"
 	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '<')
+		j := bytes.IndexByte(s[i:], '<')
 		if j < 0 {
 			break
 		}
@@ -371,33 +465,30 @@ func replaceTag(s string, ends bool, name, alt, repl string) string {
 		if g < 0 {
 			break
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s) + 16)
-		}
-		b.WriteString(s[done:p])
-		b.WriteString(repl)
+		changed = true
+		dst = append(dst, s[done:p]...)
+		dst = append(dst, repl...)
 		done, i = g+1, g+1
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // normalizeBreaks makes every line break in s "\n" and each "</p>" or
 // "</P>" a blank line: strings.NewReplacer("\r\n", "\n", "\r", "\n",
 // "</p>", "\n\n", "</P>", "\n\n") read by hand.
-func normalizeBreaks(s string) string {
-	var b strings.Builder
+func normalizeBreaks(dst, s []byte) ([]byte, bool) {
 	done := 0
-	cr := strings.IndexByte(s, '\r') >= 0
+	changed := false
+	cr := bytes.IndexByte(s, '\r') >= 0
 	for i := 0; i < len(s); {
 		var j int
 		if cr {
-			j = strings.IndexAny(s[i:], "\r<")
+			j = bytes.IndexAny(s[i:], "\r<")
 		} else {
-			j = strings.IndexByte(s[i:], '<')
+			j = bytes.IndexByte(s[i:], '<')
 		}
 		if j < 0 {
 			break
@@ -410,34 +501,31 @@ func normalizeBreaks(s string) string {
 			n, repl = 2, "\n"
 		case s[p] == '\r':
 			n, repl = 1, "\n"
-		case strings.HasPrefix(s[p:], "</p>") || strings.HasPrefix(s[p:], "</P>"):
+		case hasPrefix(s[p:], "</p>") || hasPrefix(s[p:], "</P>"):
 			n, repl = 4, "\n\n"
 		default:
 			i = p + 1
 			continue
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[done:p])
-		b.WriteString(repl)
+		changed = true
+		dst = append(dst, s[done:p]...)
+		dst = append(dst, repl...)
 		done, i = p+n, p+n
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // cutParagraph returns the text before the first blank line in s (a
 // "\n", spaces and tabs, then a "\n": the expression \n[ \t]*\n) and the
 // text after it; found is false when s has none.
-func cutParagraph(s string) (para, rest string, found bool) {
+func cutParagraph(s []byte) (para, rest []byte, found bool) {
 	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '\n')
+		j := bytes.IndexByte(s[i:], '\n')
 		if j < 0 {
-			return s, "", false
+			return s, nil, false
 		}
 		p := i + j
 		e := p + 1
@@ -458,37 +546,40 @@ func cutParagraph(s string) (para, rest string, found bool) {
 //	^[ \t]*(?:[*+-]|([0-9]{1,9})[.)])[ \t]+
 //
 // read by hand.
-func bulletPrefix(line string) (marker, rest string, ok bool) {
+func bulletPrefix(line []byte) (marker string, rest []byte, ok bool) {
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
 	if i >= len(line) {
-		return "", "", false
+		return "", nil, false
 	}
 	marker = "  -"
+	d := -1 // where the number starts
 	switch c := line[i]; {
 	case c == '*' || c == '+' || c == '-':
 		i++
 	case '0' <= c && c <= '9':
-		d := i
+		d = i
 		for i < len(line) && '0' <= line[i] && line[i] <= '9' {
 			i++
 		}
 		if i-d > 9 || i >= len(line) || line[i] != '.' && line[i] != ')' {
-			return "", "", false
+			return "", nil, false
 		}
-		marker = " " + line[d:i] + "."
 		i++
 	default:
-		return "", "", false
+		return "", nil, false
 	}
 	e := i
 	for e < len(line) && (line[e] == ' ' || line[e] == '\t') {
 		e++
 	}
 	if e == i {
-		return "", "", false
+		return "", nil, false
+	}
+	if d >= 0 {
+		marker = " " + string(line[d:i-1]) + "."
 	}
 	return marker, line[e:], true
 }
@@ -496,7 +587,7 @@ func bulletPrefix(line string) (marker, rest string, ok bool) {
 // skipSpace returns the first index at or after i that is not a space of
 // regular expressions' \s (tab, newline, form feed, carriage return,
 // space), or len(s).
-func skipSpace(s string, i int) int {
+func skipSpace(s []byte, i int) int {
 	for i < len(s) && isSpaceByte(s[i]) {
 		i++
 	}
@@ -519,7 +610,7 @@ type nextMatch struct {
 
 // from returns find(s, p), the first match in s at or after p (p at least
 // the last call's), or -1.
-func (n *nextMatch) from(s string, p int, find func(s string, p int) int) int {
+func (n *nextMatch) from(s []byte, p int, find func(s []byte, p int) int) int {
 	if n.found && (n.at < 0 || n.at >= p) {
 		return n.at
 	}

@@ -18,6 +18,34 @@ import (
 // doc path, specDocLines and commentLines, against the former one on the
 // same and on every description of the real specs.
 
+// onString runs a scanner on a string.
+func onString(scan func(dst, s []byte) ([]byte, bool)) func(string) string {
+	return func(s string) string {
+		out, changed := scan([]byte("junk"), []byte(s))
+		if !changed {
+			if string(out) != s {
+				panic("a scanner that changes nothing returns its text")
+			}
+			return s
+		}
+		if !strings.HasPrefix(string(out), "junk") {
+			panic("a scanner appends to dst")
+		}
+		return string(out[len("junk"):])
+	}
+}
+
+// replaceListTags is the two list tag passes of docScratch's commentLines.
+func replaceListTags(s []byte) []byte {
+	if out, changed := replaceTag(nil, s, false, "li", "", "\n* "); changed {
+		s = out
+	}
+	if out, changed := replaceTag(nil, s, true, "ul", "ol", "\n\n"); changed {
+		s = out
+	}
+	return s
+}
+
 // linkOracle is a link replacement that shows both of its arguments.
 func linkOracle(text, url string) string { return "{" + text + "|" + url + "}" }
 
@@ -57,10 +85,11 @@ func paragraphsOracle(s string) []string { return blankLineOracle.Split(s, -1) }
 
 func paragraphs(s string) []string {
 	var out []string
+	b := []byte(s)
 	for more := true; more; {
-		var p string
-		p, s, more = cutParagraph(s)
-		out = append(out, p)
+		var p []byte
+		p, b, more = cutParagraph(b)
+		out = append(out, string(p))
 	}
 	return out
 }
@@ -90,24 +119,24 @@ type scanCheck struct {
 var anyText = []string{"<", ">", "/", " ", "\n", "\t", "\r", "x", "é", "\xff", "ſ", "\u212A", "_", "1"}
 
 var scanChecks = []scanCheck{
-	{"htmlLinks", func(s string) string { return replaceHTMLLinks(s, linkOracle) }, replaceHTMLLinksOracle,
+	{"htmlLinks", onString(func(dst, s []byte) ([]byte, bool) { return replaceHTMLLinks(dst, s, linkOracle) }), replaceHTMLLinksOracle,
 		[]string{"<a", "<A", "<a ", "<ab", "href", "HREF", " href", "href=", "=", `"`, "'", ">", "</a>", "</A >", "</a\n>", "</ab>",
 			"x", " ", "\n", "<b>", "\xff", "<a href=\"", "<a href='", "https://x"}},
-	{"markdownLinks", func(s string) string { return replaceMarkdownLinks(s, linkOracle) }, replaceMarkdownLinksOracle,
+	{"markdownLinks", onString(func(dst, s []byte) ([]byte, bool) { return replaceMarkdownLinks(dst, s, linkOracle) }), replaceMarkdownLinksOracle,
 		[]string{"[", "]", "(", ")", "](", "[x]", "x", " ", "\n", "\t", "\f", "\v", "http://a", "\xff", "é"}},
-	{"callouts", replaceCallouts, replaceCalloutsOracle,
+	{"callouts", onString(replaceCallouts), replaceCalloutsOracle,
 		[]string{"<note", "<NOTE", "<important", "<Important", "</note", "</IMPORTANT", "<notes", "<p", "<P", "<pre", ">", " ", "\n", "\t",
 			"\v", "<", "/", "x", "_", "é"}},
-	{"listTags", replaceListTags, replaceListTagsOracle,
+	{"listTags", func(s string) string { return string(replaceListTags([]byte(s))) }, replaceListTagsOracle,
 		[]string{"<li", "<LI", "<lix", "<ul", "</ul", "<OL", "</Ol", "<ol_", "<", "/", ">", " ", "\n", "x", "é", "-"}},
-	{"breaks", normalizeBreaks, paragraphBreaksOracle.Replace,
+	{"breaks", onString(normalizeBreaks), paragraphBreaksOracle.Replace,
 		[]string{"\r", "\n", "\r\n", "</p>", "</P>", "</p", "<", "/", "p", ">", "x", "é"}},
 	{"paragraphs", func(s string) string { return strings.Join(paragraphs(s), "¶") },
 		func(s string) string { return strings.Join(paragraphsOracle(s), "¶") },
 		[]string{"\n", " ", "\t", "\r", "x", "\n\n", "\n \n", "é"}},
 	{"bullet", func(s string) string {
-		m, r, ok := bulletPrefix(s)
-		return strings.Join([]string{m, r, map[bool]string{true: "ok"}[ok]}, "|")
+		m, r, ok := bulletPrefix([]byte(s))
+		return strings.Join([]string{m, string(r), map[bool]string{true: "ok"}[ok]}, "|")
 	},
 		func(s string) string {
 			m, r, ok := bulletOracleOf(s)

@@ -1,7 +1,7 @@
 package generator
 
 import (
-	"html"
+	"bytes"
 	"slices"
 	"strings"
 	"sync"
@@ -12,42 +12,6 @@ import (
 // what commentLines would otherwise drop or keep raw — links and AWS
 // callouts — before commentLines makes comment lines of the rest; the
 // lines themselves (wrapping, directive safety) are commentLines' business.
-
-// docText returns text with links made Go doc links — "[text]" in the text,
-// and "[text]: url" in defs, one per distinct text, in order — and AWS
-// <note>/<important> blocks made paragraphs starting "Note:"/"Important:".
-// Only absolute http and https URLs become links; a link to anything else
-// keeps its text alone.
-func docText(text string) (string, []string) {
-	var defs []string
-	var seen map[string]bool // made for the first link
-	link := func(label, url string) string {
-		label = strings.Join(strings.Fields(html.UnescapeString(stripTags(label))), " ")
-		url = html.UnescapeString(strings.TrimSpace(url))
-		if label == "" {
-			label = url
-		}
-		if strings.ContainsAny(label, "[]") || strings.ContainsAny(url, " \t\n") ||
-			!strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
-			return label
-		}
-		if !seen[label] {
-			if seen == nil {
-				seen = map[string]bool{}
-			}
-			seen[label] = true
-			defs = append(defs, "["+label+"]: "+url)
-		}
-		// A link's text stays on one line: gofmt does not read a link
-		// broken across lines, so the spaces in it are glue until
-		// specDocLines has wrapped the text.
-		return "[" + strings.ReplaceAll(label, " ", linkGlue) + "]"
-	}
-	// The links, then the callouts: a link's text may have decoded a "<".
-	text = replaceHTMLLinks(text, link)
-	text = replaceMarkdownLinks(text, link)
-	return replaceCallouts(text), defs
-}
 
 // specDocLines is commentLines of a spec description after docText, with
 // the link definitions returned apart: they go at the end of the doc
@@ -60,18 +24,21 @@ func specDocLines(text string) (lines, defs []string) {
 	if d, ok := specDocs.get(text); ok {
 		return d.lines, d.defs
 	}
-	text0 := text
-	text, defs = docText(text)
-	lines = commentLines(text)
+	d := docScratches.Get().(*docScratch)
+	defer docScratches.Put(d)
+	d.cur = append(d.cur[:0], text...)
+	defs = d.docText()
 	// Only a link (or the glue in the spec, or an entity of it) puts glue
 	// in a line.
-	if strings.Contains(text, linkGlue) || strings.IndexByte(text, '&') >= 0 {
+	glue := bytes.Contains(d.cur, []byte(linkGlue)) || bytes.IndexByte(d.cur, '&') >= 0
+	lines = d.commentLines()
+	if glue {
 		for i, l := range lines {
 			lines[i] = strings.ReplaceAll(l, linkGlue, " ")
 		}
 	}
 	lines, defs = slices.Clip(lines), slices.Clip(defs)
-	specDocs.put(text0, specDoc{lines, defs})
+	specDocs.put(text, specDoc{lines, defs})
 	return lines, defs
 }
 
