@@ -51,7 +51,10 @@ func (d *docScratch) apply(out []byte, changed bool) {
 func (d *docScratch) docText() (defs []string) {
 	var seen map[string]bool // made for the first link
 	link := func(label, url string) string {
-		label = strings.Join(strings.Fields(html.UnescapeString(stripTags(label))), " ")
+		if strings.IndexByte(label, '<') >= 0 {
+			label = stripTags(label)
+		}
+		label = oneSpaced(html.UnescapeString(label))
 		url = html.UnescapeString(strings.TrimSpace(url))
 		if label == "" {
 			label = url
@@ -106,18 +109,37 @@ func (d *docScratch) commentLines() []string {
 	var w docWriter
 	if len(d.paras) > 0 {
 		// Room for the lines: the words, a space or a line's start
-		// between them (four bytes at most where the text had one).
-		w.b.Grow(len(d.paras) + len(d.paras)/16 + 16)
+		// between them (four bytes at most where the text had one, a
+		// line in about 80 bytes), and an empty line between paragraphs.
+		w.b.Grow(len(d.paras) + len(d.paras)/8 + 16)
+		w.lines = make([]string, 0, len(d.paras)/80+2*len(d.ends))
 	}
 	start := 0
 	for _, end := range d.ends {
 		w.paragraph(d.paras[start:end])
 		start = end
 	}
+	if len(w.lines) == 0 {
+		return nil
+	}
 	for i, l := range w.lines {
 		w.lines[i] = defuseLine(l)
 	}
 	return w.lines
+}
+
+// oneSpaced returns strings.Join(strings.Fields(s), " "): s itself when
+// it is ASCII with single spaces between its words, as most links' texts
+// are.
+func oneSpaced(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c != ' ' && '\t' <= c && c <= '\r' ||
+			c == ' ' && (i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }
 
 // replaceHTMLLinks replaces each HTML anchor with an href in s by

@@ -343,3 +343,18 @@ func TestSpecDocsKeepsWhileGenerating(t *testing.T) {
 	end2()
 	require.Nil(t, specDocs.m, "dropped when the last one ends")
 }
+
+// TestOneSpaced: oneSpaced is strings.Join(strings.Fields(s), " ").
+func TestOneSpaced(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{" ", "  ", "\t", "\n", "\v", "\f", "\r", "a", "b", "é", "\u00a0", "\u0085", "\u2028", "\x1c", "\xff"}
+	for _, s := range append([]string{"", " ", "a", "a b", " a", "a ", "a  b", "a\tb"}, func() []string {
+		var out []string
+		for range 20000 {
+			out = append(out, randomText(r, pieces, 8))
+		}
+		return out
+	}()...) {
+		require.Equal(t, strings.Join(strings.Fields(s), " "), oneSpaced(s), "%q", s)
+	}
+}
