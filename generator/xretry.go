@@ -254,7 +254,7 @@ func rootIdempotencyHeader(root *yaml.Node) string {
 // sentHeaderAt returns the header named by n, an x-retry setting that
 // sentHeader has read, or "" when n is absent or was refused.
 func sentHeaderAt(n *yaml.Node) string {
-	if n == nil || n.Kind != yaml.ScalarNode || runtime.CheckSentHeader(n.Value) != nil {
+	if n == nil || n.Kind != yaml.ScalarNode || checkSentHeader(n.Value) != nil {
 		return ""
 	}
 	return n.Value
@@ -267,9 +267,13 @@ const (
 	roleIdempotency = "the idempotency key"
 )
 
+// checkSentHeader is the runtime's rule for the headers it sends of its
+// own (runtime.Service.CheckSentHeader, the same for every Service).
+func checkSentHeader(h string) error { return (*runtime.Service)(nil).CheckSentHeader(h) }
+
 // sentHeader reads a header the runtime sends on every attempt (x-retry
 // attemptHeader, invocationIdHeader, idempotencyKey.header): a header name
-// that runtime.CheckSentHeader accepts, else a located error and "" (an
+// that checkSentHeader accepts, else a located error and "" (an
 // idempotency key that is never sent must not make a POST retry-safe,
 // newuser4 G2). role says what the header carries.
 func (x extReader) sentHeader(n *yaml.Node, ptr, role string) string {
@@ -277,7 +281,7 @@ func (x extReader) sentHeader(n *yaml.Node, ptr, role string) string {
 	if h == "" {
 		return ""
 	}
-	if err := runtime.CheckSentHeader(h); err != nil {
+	if err := checkSentHeader(h); err != nil {
 		x.d.errorf(ptr, "%q cannot carry %s: %v", h, role, err)
 		return ""
 	}

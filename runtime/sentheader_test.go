@@ -30,13 +30,13 @@ func TestCheckSentHeader(t *testing.T) {
 		"X A":                      `"X A" is not an HTTP header name (RFC 9110 token)`,
 		"":                         `"" is not an HTTP header name (RFC 9110 token)`,
 	} {
-		err := CheckSentHeader(name)
+		err := (*Service)(nil).CheckSentHeader(name)
 		require.EqualError(t, err, want, name)
 	}
 	for _, ok := range []string{"Idempotency-Key", "amz-sdk-request", "amz-sdk-invocation-id", "X-Hostname", "Authorization", "User-Agent"} {
-		require.NoError(t, CheckSentHeader(ok), ok)
+		require.NoError(t, testService().CheckSentHeader(ok), ok)
 	}
-	require.Zero(t, testing.AllocsPerRun(100, func() { _ = CheckSentHeader("Idempotency-Key") }))
+	require.Zero(t, testing.AllocsPerRun(100, func() { _ = (*Service)(nil).CheckSentHeader("Idempotency-Key") }))
 }
 
 // TestNewClientRefusesUnsendableServiceHeaders: a hand-built Service gets

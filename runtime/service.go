@@ -238,7 +238,8 @@ var unsentHeaders = [...]struct{ name, reason string }{
 const headerRateLimitMode = "X-Ratelimit-Mode"
 
 // CheckSentHeader returns an error when name cannot be a header the runtime
-// sends of its own on every attempt (Service.AttemptHeader,
+// sends of its own on every attempt of any Service (the rule does not
+// depend on s, which may be nil) (Service.AttemptHeader,
 // Service.InvocationIDHeader, Operation.IdempotencyHeader; x-retry
 // attemptHeader, invocationIdHeader, idempotencyKey.header): it is not an
 // RFC 9110 token, net/http does not send it as set (Host, Content-Length,
@@ -250,7 +251,7 @@ const headerRateLimitMode = "X-Ratelimit-Mode"
 // x-retry setting, NewClient for the Service's headers, Client.Do (before
 // any attempt) for an operation's: an idempotency key that is not sent must
 // not make a POST retry-safe (newuser4 G2).
-func CheckSentHeader(name string) error {
+func (s *Service) CheckSentHeader(name string) error {
 	if !httpsyntax.Token(name) {
 		return errors.New(strconv.Quote(name) + " is not an HTTP header name (RFC 9110 token)")
 	}
@@ -269,7 +270,7 @@ func (s *Service) checkSentHeaders() error {
 		if h.name == "" {
 			continue
 		}
-		if err := CheckSentHeader(h.name); err != nil {
+		if err := s.CheckSentHeader(h.name); err != nil {
 			return fmt.Errorf("Service.%s %q: %w", h.field, h.name, err)
 		}
 	}
@@ -283,7 +284,7 @@ func (s *Service) checkSentHeaders() error {
 // and unlike the service's own headers) before a call's first attempt.
 func (s *Service) checkIdempotencyHeader(op *Operation) error {
 	h := op.IdempotencyHeader
-	if err := CheckSentHeader(h); err != nil {
+	if err := s.CheckSentHeader(h); err != nil {
 		return fmt.Errorf("Operation.IdempotencyHeader %q: %w", h, err)
 	}
 	switch {
