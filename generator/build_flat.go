@@ -45,10 +45,19 @@ func flattenAllOf(s *openapi3.Schema, ptr string) *flatAllOf {
 		return nil
 	}
 	alias := s.AllOf[i]
-	f := &flatAllOf{alias: i, extra: &openapi3.Schema{}}
+	f := &flatAllOf{alias: i}
 	if alias.Ref != "" {
 		_, f.named = namedKind(alias.Value, true)
 	}
+	if foldsNothing(s, i) {
+		// aws2openapi's allOf [{$ref: X}, {description}]: the alias
+		// member is the result as it is, with no extra facts (what the
+		// folds below give, without copying two schemas; they are read,
+		// never written: retyped is false).
+		f.merged = alias.Value
+		return f
+	}
+	f.extra = &openapi3.Schema{}
 	merged := *alias.Value
 	f.merged = &merged
 	for j, m := range s.AllOf {
@@ -65,6 +74,31 @@ func flattenAllOf(s *openapi3.Schema, ptr string) *flatAllOf {
 	f.retyped = !f.named && (f.merged.Format != a.Format || !reflect.DeepEqual(f.merged.Enum, a.Enum) ||
 		!reflect.DeepEqual(f.merged.Const, a.Const) || !reflect.DeepEqual(f.merged.Type, a.Type))
 	return f
+}
+
+// foldsNothing reports whether no member of s's allOf but the alias
+// member i, and not s itself, carries a value constraint foldConstraints
+// reads, so that folding them would change nothing
+// (TestFoldsNothingMatchesFold checks it field by field).
+func foldsNothing(s *openapi3.Schema, i int) bool {
+	if !constraintFree(s) {
+		return false
+	}
+	for j, m := range s.AllOf {
+		if j != i && m.Value != nil && !constraintFree(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// constraintFree reports whether m gives none of the keywords
+// foldConstraints folds.
+func constraintFree(m *openapi3.Schema) bool {
+	return (m.Type == nil || m.Type.IsEmpty()) && m.Format == "" && m.Min == nil && m.Max == nil &&
+		!m.ExclusiveMin.IsSet() && !m.ExclusiveMax.IsSet() && m.MultipleOf == nil &&
+		m.MinLength == 0 && m.MaxLength == nil && m.MinItems == 0 && m.MaxItems == nil &&
+		!m.UniqueItems && !m.Deprecated && m.Pattern == "" && len(m.Enum) == 0 && m.Const == nil && m.Default == nil
 }
 
 // foldConstraints folds the value constraints of m (at mptr) into dst,
@@ -134,7 +168,7 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 			if l, ok := commonMultiple(*dst.MultipleOf, *m.MultipleOf); ok {
 				dst.MultipleOf = &l
 			} else {
-				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: neither is a multiple of the other in floating point, and they are not both integers", fmt.Sprint(*m.MultipleOf), fmt.Sprint(*dst.MultipleOf), first)
+				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: neither is a multiple of the other in floating point, and they are not both integers", numText(*m.MultipleOf), numText(*dst.MultipleOf), first)
 			}
 		}
 	}
@@ -159,9 +193,9 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 		default:
 			bound := func(name string, v float64, excl bool) string {
 				if excl {
-					return name + " " + fmt.Sprint(v) + " (exclusive)"
+					return name + " " + numText(v) + " (exclusive)"
 				}
-				return name + " " + fmt.Sprint(v)
+				return name + " " + numText(v)
 			}
 			if _, _, ok := upperBound(m); ok {
 				kw, text = "maximum", bound("maximum", hi, hexcl)+" with "+bound("minimum", lo, lexcl)
@@ -205,6 +239,16 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 		dst.Default = m.Default
 	}
 	return out
+}
+
+// numText writes a schema's number as its spec would: an integer within
+// ±1e21 in plain digits (16777215, not 1.6777215e+07), any other the
+// shortest way that reads back the same (0.1, 1e+300).
+func numText(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // emptyRange reports whether s's bounds leave no value: a lower bound
