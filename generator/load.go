@@ -65,6 +65,21 @@ func LoadRetryService(specPath string, overlays []string) (*runtime.Service, []D
 	return &svc.Retry, diags, nil
 }
 
+// LoadRetryOperations is LoadRetryService with the runtime.Operation a
+// generated client declares for each operation (Name its Go method name),
+// sorted by Name: what `retrygen explain -operation` resolves.
+func LoadRetryOperations(specPath string, overlays []string) (*runtime.Service, []runtime.Operation, []Diagnostic, error) {
+	svc, diags, err := LoadService(specPath, overlays)
+	if err != nil {
+		return nil, nil, diags, err
+	}
+	ops := make([]runtime.Operation, len(svc.Operations))
+	for i, o := range svc.Operations {
+		ops[i] = o.Retry
+	}
+	return &svc.Retry, ops, diags, nil
+}
+
 // loadData is LoadService on the spec's bytes; specPath names it in
 // diagnostics, and the files its $refs name are read from fsys (the spec's
 // directory; nil: none can be).

@@ -75,7 +75,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	gs, diags, err := generator.LoadService(*spec, overlays)
+	rs, ops, diags, err := generator.LoadRetryOperations(*spec, overlays)
 	if err != nil {
 		for _, d := range diags {
 			if d.Severity == generator.SeverityError {
@@ -85,12 +85,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		printError(stderr, "retrygen explain", err)
 		return 1
 	}
-	rs := &gs.Retry
-	var op *generator.Operation
+	var op *runtime.Operation
 	if *opName != "" {
-		if op = findOperation(gs.Operations, *opName); op == nil {
-			names := make([]string, len(gs.Operations))
-			for i, o := range gs.Operations {
+		if op = findOperation(ops, *opName); op == nil {
+			names := make([]string, len(ops))
+			for i, o := range ops {
 				names[i] = o.Name
 			}
 			fmt.Fprintf(stderr, "retrygen explain: -operation %s: no such operation; the spec's are %s\n", *opName, strings.Join(names, ", "))
@@ -98,11 +97,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	opts.RetryMode, opts.MaxAttempts = runtime.Mode(*mode), *maxAttempts
-	var rop *runtime.Operation
-	if op != nil {
-		rop = &op.Retry
-	}
-	pol, err := runtime.ResolvePolicy(rs, rop, &opts, nil, runtime.Env{})
+	pol, err := runtime.ResolvePolicy(rs, op, &opts, nil, runtime.Env{})
 	if err != nil {
 		printError(stderr, "retrygen explain", err)
 		return 1
@@ -110,7 +105,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	out := explain(rs, &pol, runtime.ResolveQuotaSettings(&opts))
 	if op != nil {
 		out = explainOperation(out, op)
-	} else if own := overriding(gs.Operations); len(own) > 0 {
+	} else if own := overriding(ops); len(own) > 0 {
 		out += fmt.Sprintf("%-22s %s  (retrygen explain -operation NAME)\n", "operations with their own x-retry:", strings.Join(own, ", "))
 	}
 	fmt.Fprint(stdout, out)
@@ -120,40 +115,39 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 // findOperation returns the operation whose Go method name is name, else
 // the one name matches in another letter case ("getA" for GetA, as its
 // operationId is often written), else nil.
-func findOperation(ops []*generator.Operation, name string) *generator.Operation {
-	var folded *generator.Operation
-	for _, o := range ops {
+func findOperation(ops []runtime.Operation, name string) *runtime.Operation {
+	var folded *runtime.Operation
+	for i := range ops {
 		switch {
-		case o.Name == name:
-			return o
-		case strings.EqualFold(o.Name, name) && folded == nil:
-			folded = o
+		case ops[i].Name == name:
+			return &ops[i]
+		case strings.EqualFold(ops[i].Name, name) && folded == nil:
+			folded = &ops[i]
 		}
 	}
 	return folded
 }
 
 // explainOperation adds to out, explain's lines for op's resolved policy,
-// the operation's name and place after the service line, and whether it
-// long-polls and is retry-safe (§3, §7) at the end.
-func explainOperation(out string, op *generator.Operation) string {
+// the operation's name after the service line, and whether it long-polls
+// and is retry-safe (§3, §7) at the end.
+func explainOperation(out string, op *runtime.Operation) string {
 	first, rest, _ := strings.Cut(out, "\n")
 	yes := map[bool]string{true: "yes", false: "no"}
-	return first + "\n" + fmt.Sprintf("%-22s %s  (#%s)\n", "operation:", op.Name, op.Source) + rest +
-		fmt.Sprintf("%-22s %s\n%-22s %s\n", "long polling:", onOff(op.Retry.LongPolling), "retry-safe:", yes[op.Retry.RetrySafe])
+	return first + "\n" + fmt.Sprintf("%-22s %s\n", "operation:", op.Name) + rest +
+		fmt.Sprintf("%-22s %s\n%-22s %s\n", "long polling:", onOff(op.LongPolling), "retry-safe:", yes[op.RetrySafe])
 }
 
 // overriding returns the names of the operations whose own x-retry (or
 // x-speakeasy-retries) changes a setting explain prints: max attempts,
 // delays, retry statuses, connection errors, the retry deadline, long
 // polling or error codes.
-func overriding(ops []*generator.Operation) []string {
+func overriding(ops []runtime.Operation) []string {
 	var out []string
-	for _, o := range ops {
-		r := o.Retry
+	for _, r := range ops {
 		if r.Backoff != (runtime.ModeDefaults{}) || r.LongPolling || len(r.RetryStatuses) > 0 || r.ConnectionErrorsNotRetried ||
 			r.MaxElapsed > 0 || len(r.TransientCodes)+len(r.ThrottlingCodes)+len(r.NonRetryableCodes) > 0 {
-			out = append(out, o.Name)
+			out = append(out, r.Name)
 		}
 	}
 	return out

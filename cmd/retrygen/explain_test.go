@@ -224,7 +224,7 @@ paths:
 
 	code, out, errOut = runExplainCmd(t, "-spec", spec, "-operation", "GetA")
 	require.Equal(t, 0, code, errOut)
-	require.Contains(t, out, "operation:             GetA  (#/paths/~1a/get)\n")
+	require.Contains(t, out, "operation:             GetA\n")
 	require.Contains(t, out, "max attempts:          7  (")
 	require.Contains(t, out, "transient base delay:  1ms\n")
 	require.Contains(t, out, "long polling:          on\n")
@@ -238,7 +238,7 @@ paths:
 
 	code, out, _ = runExplainCmd(t, "-spec", spec, "-operation", "geta")
 	require.Equal(t, 0, code, "any letter case, as an operationId is often written")
-	require.Contains(t, out, "operation:             GetA  (#/paths/~1a/get)\n")
+	require.Contains(t, out, "operation:             GetA\n")
 
 	code, _, errOut = runExplainCmd(t, "-spec", spec, "-operation", "Nope")
 	require.Equal(t, 1, code)
