@@ -97,6 +97,7 @@ func build(api *openapi3.T, keep *kept, retry runtime.Service, protocol Protocol
 		svc.Title, svc.Doc = api.Info.Title, api.Info.Description
 	}
 	svc.Retry.Name = svc.Title
+	b.checkRetryHeaders() // retryheaders.go
 	b.warnUnrequiredSchemes(svc)
 	for _, name := range sortedKeys(b.errors) {
 		e := b.errors[name]

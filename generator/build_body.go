@@ -501,30 +501,44 @@ func isFile(s *openapi3.Schema) bool {
 
 // warnUnsendableFiles warns, at each multipart/form-data alternative of a
 // body the client sends as JSON, about the file parts JSON cannot carry
-// (Discord's create_message: files[0]…): those uploads cannot be made with
-// the generated operation (trial F15).
+// (Discord's create_message: allOf [$ref MessageCreateRequest,
+// {properties: files[0]…}]): those uploads cannot be made with the
+// generated operation (trial F15; newuser4 G4). The parts are read through
+// allOf, oneOf and anyOf (fileParts).
 func (b *builder) warnUnsendableFiles(content openapi3.Content, others []string, bptr string) {
 	for _, mt := range others {
 		if bodyKind(mt) != BodyMultipart || content[mt] == nil {
 			continue
 		}
-		obj := objectSchema(content[mt].Schema)
-		if obj == nil {
-			continue
-		}
-		var files []string
-		for _, name := range sortedKeys(obj.Properties) {
-			p := obj.Properties[name]
-			if p == nil || p.Value == nil {
-				continue
-			}
-			if isFile(p.Value) || p.Value.Items != nil && isFile(p.Value.Items.Value) {
-				files = append(files, name)
-			}
-		}
-		if len(files) > 0 {
+		found := map[string]bool{}
+		fileParts(content[mt].Schema, map[*openapi3.Schema]bool{}, found)
+		if len(found) > 0 {
 			b.d.warnf(child(child(bptr, "content"), mt), "%s body has file parts (%s) that the application/json body this client sends cannot carry; those cannot be uploaded with this operation",
-				mt, strings.Join(files, ", "))
+				mt, strings.Join(sortedKeys(found), ", "))
+		}
+	}
+}
+
+// fileParts adds to found the names of the file properties (isFile, or an
+// array of files) of the multipart schema sr: its own properties and those
+// of its allOf members (flattened into one object) and of its oneOf and
+// anyOf variants (any one of which may be sent), through $refs. Each
+// schema is read once (seen), so a cycle ends and the work is linear in
+// the schemas reached.
+func fileParts(sr *openapi3.SchemaRef, seen map[*openapi3.Schema]bool, found map[string]bool) {
+	if sr == nil || sr.Value == nil || seen[sr.Value] {
+		return
+	}
+	s := sr.Value
+	seen[s] = true
+	for name, p := range s.Properties {
+		if p != nil && p.Value != nil && (isFile(p.Value) || p.Value.Items != nil && isFile(p.Value.Items.Value)) {
+			found[name] = true
+		}
+	}
+	for _, list := range [...]openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+		for _, m := range list {
+			fileParts(m, seen, found)
 		}
 	}
 }

@@ -65,6 +65,21 @@ func LoadRetryService(specPath string, overlays []string) (*runtime.Service, []D
 	return &svc.Retry, diags, nil
 }
 
+// LoadRetryOperations is LoadRetryService with the runtime.Operation a
+// generated client declares for each operation (Name its Go method name),
+// sorted by Name: what `retrygen explain -operation` resolves.
+func LoadRetryOperations(specPath string, overlays []string) (*runtime.Service, []runtime.Operation, []Diagnostic, error) {
+	svc, diags, err := LoadService(specPath, overlays)
+	if err != nil {
+		return nil, nil, diags, err
+	}
+	ops := make([]runtime.Operation, len(svc.Operations))
+	for i, o := range svc.Operations {
+		ops[i] = o.Retry
+	}
+	return &svc.Retry, ops, diags, nil
+}
+
 // loadData is LoadService on the spec's bytes; specPath names it in
 // diagnostics, and the files its $refs name are read from fsys (the spec's
 // directory; nil: none can be).
@@ -109,6 +124,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		return nil, d.list, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)
 	}
 	d.setBy = map[string]string{}
+	declaredOps := countOperations(root)
 	all, err = applyOverlays(doc, overlays, budget, d.setBy)
 	if err != nil {
 		return nil, append(all, d.list...), err
@@ -140,6 +156,7 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 	if err := checkRefs(root, d, budget, skip, origin, names); err != nil {
 		return nil, append(all, d.list...), err
 	}
+	overlaidOps := countOperations(root)
 	skipped := removeSkipped(root, skip)
 	retry, declared := parseXRetry(root, d)
 	var xr *yaml.Node
@@ -179,6 +196,9 @@ func loadSelected(specPath string, raw []byte, overlays []string, fsys fs.FS, se
 		svc.Overlays = append(svc.Overlays, filepath.Base(o))
 	}
 	svc.Skipped = skipped
+	if len(svc.Operations) == 0 {
+		checkNoOperations(d, declaredOps, overlaidOps, skipped, overlays, sel)
+	}
 	all = append(all, d.list...)
 	if n := d.errors(); n > 0 {
 		return nil, all, fmt.Errorf("%s: %d error(s) in the spec", specPath, n)
@@ -240,4 +260,63 @@ func overlayNames(overlays []string) []string {
 		names[i] = filepath.Base(o)
 	}
 	return names
+}
+
+// countOperations counts the operations under root's paths: the HTTP
+// method keys of each path item.
+func countOperations(root *yaml.Node) int {
+	paths := mapValue(root, "paths")
+	if paths == nil || paths.Kind != yaml.MappingNode {
+		return 0
+	}
+	n := 0
+	for i := 1; i < len(paths.Content); i += 2 {
+		for _, m := range httpMethods {
+			if mapValue(paths.Content[i], m) != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// checkNoOperations reports a client left without operations: an error at
+// /paths when the spec declared some (declared as written, overlaid after
+// the overlays), saying how many the overlays removed, how many were
+// skipped for a defect of their own and how many the selection left out:
+// a client without operations is a mistake a CI check must not pass on
+// (newuser4 G8). A spec that declares none (types only) is left alone.
+func checkNoOperations(d *diags, declared, overlaid int, skipped, overlays []string, sel *Selection) {
+	if max(declared, overlaid) == 0 {
+		return // a spec of types (or webhooks, warned of) only: its client is what it asks for
+	}
+	var why []string
+	if removed := declared - overlaid; removed > 0 {
+		why = append(why, fmt.Sprintf("%d removed by overlay %s", removed, strings.Join(overlayNames(overlays), ", ")))
+	}
+	nSkipped := 0
+	for _, s := range skipped {
+		if !strings.HasPrefix(s, "path ") {
+			nSkipped++
+		}
+	}
+	switch nSkipped {
+	case 0:
+	case 1:
+		why = append(why, "1 skipped for a defect of its own, warned of above")
+	default:
+		why = append(why, fmt.Sprintf("%d skipped for defects of their own, warned of above", nSkipped))
+	}
+	if rest := overlaid - nSkipped; rest > 0 {
+		what := "not generated"
+		if sel != nil {
+			what = "left out by the selection (include, exclude)"
+		}
+		why = append(why, fmt.Sprintf("%d %s", rest, what))
+	}
+	verb := "is"
+	if max(declared, overlaid) > 1 {
+		verb = "are"
+	}
+	d.errorf("/paths", "none of the spec's %s %s left to generate (%s); a client without operations is not written", plural(max(declared, overlaid), "operation"), verb, strings.Join(why, ", "))
 }

@@ -69,9 +69,9 @@ func parseXRetry(root *yaml.Node, d *diags) (s runtime.Service, declared bool) {
 		},
 		"serverDelayHeaders": func(v *yaml.Node, p string) { s.ServerDelayHeaders = parseDelayHeaders(x, v, p) },
 		"retrySafe":          func(v *yaml.Node, p string) { s.RetrySafe = x.boolean(v, p) },
-		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.header(v, p) },
+		"attemptHeader":      func(v *yaml.Node, p string) { s.AttemptHeader = x.sentHeader(v, p, roleAttempt) },
 		"idempotencyKey":     func(v *yaml.Node, p string) { idempotencyKey(x, v, p) }, // the builder reads it: rootIdempotencyHeader
-		"invocationIdHeader": func(v *yaml.Node, p string) { s.InvocationIDHeader = x.header(v, p) },
+		"invocationIdHeader": func(v *yaml.Node, p string) { s.InvocationIDHeader = x.sentHeader(v, p, roleInvocation) },
 		"checksumHeader":     func(v *yaml.Node, p string) { s.ChecksumHeader = x.header(v, p) },
 		"throttleControl": func(v *yaml.Node, p string) {
 			s.ThrottleControl = &runtime.ThrottleControl{}
@@ -246,13 +246,46 @@ func parseOperationXRetry(n *yaml.Node, ptr string, d *diags) runtime.Operation 
 }
 
 // rootIdempotencyHeader returns the header of the root-level x-retry
-// idempotencyKey ("" for none), which parseXRetry has checked.
+// idempotencyKey ("" for none or one parseXRetry refused).
 func rootIdempotencyHeader(root *yaml.Node) string {
-	h := mapValue(mapValue(mapValue(root, "x-retry"), "idempotencyKey"), "header")
-	if h == nil || h.Kind != yaml.ScalarNode {
+	return sentHeaderAt(mapValue(mapValue(mapValue(root, "x-retry"), "idempotencyKey"), "header"))
+}
+
+// sentHeaderAt returns the header named by n, an x-retry setting that
+// sentHeader has read, or "" when n is absent or was refused.
+func sentHeaderAt(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode || checkSentHeader(n.Value) != nil {
 		return ""
 	}
-	return h.Value
+	return n.Value
+}
+
+// What each header the runtime sends of its own carries, for errors.
+const (
+	roleAttempt     = "the attempt number"
+	roleInvocation  = "the invocation ID"
+	roleIdempotency = "the idempotency key"
+)
+
+// checkSentHeader is the runtime's rule for the headers it sends of its
+// own (runtime.Service.CheckSentHeader, the same for every Service).
+func checkSentHeader(h string) error { return (*runtime.Service)(nil).CheckSentHeader(h) }
+
+// sentHeader reads a header the runtime sends on every attempt (x-retry
+// attemptHeader, invocationIdHeader, idempotencyKey.header): a header name
+// that checkSentHeader accepts, else a located error and "" (an
+// idempotency key that is never sent must not make a POST retry-safe,
+// newuser4 G2). role says what the header carries.
+func (x extReader) sentHeader(n *yaml.Node, ptr, role string) string {
+	h := x.header(n, ptr)
+	if h == "" {
+		return ""
+	}
+	if err := checkSentHeader(h); err != nil {
+		x.d.errorf(ptr, "%q cannot carry %s: %v", h, role, err)
+		return ""
+	}
+	return h
 }
 
 // idempotencyKey reads an idempotencyKey mapping, {header: NAME}, and
@@ -260,8 +293,8 @@ func rootIdempotencyHeader(root *yaml.Node) string {
 func idempotencyKey(x extReader, v *yaml.Node, p string) string {
 	var h string
 	if x.mapping(v, p, map[string]func(*yaml.Node, string){
-		"header": func(v *yaml.Node, p string) { h = x.header(v, p) },
-	}) && h == "" {
+		"header": func(v *yaml.Node, p string) { h = x.sentHeader(v, p, roleIdempotency) },
+	}) && mapValue(v, "header") == nil {
 		x.d.errorf(p, "header is required (the header that carries the idempotency key)")
 	}
 	return h

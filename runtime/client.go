@@ -224,6 +224,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if svc == nil {
 		return nil, fmt.Errorf("runtime.NewClient: nil service")
 	}
+	if err := svc.checkSentHeaders(); err != nil { // service.go
+		return nil, fmt.Errorf("runtime.NewClient: %w", err)
+	}
 	ep, err := parseEndpoint(endpoint) // target.go
 	if err != nil {
 		return nil, err
@@ -486,7 +489,7 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 		add(engine.HeaderThrottlingControl, "enable")
 	}
 	if cl.opts.ThrottleDebug {
-		add("X-Ratelimit-Mode", "debug")
+		add(headerRateLimitMode, "debug")
 	}
 	fixed := cl.op.FixedHeaders
 	nv := n + len(fixed)

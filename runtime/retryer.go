@@ -181,6 +181,12 @@ func (s *CallState) Next(ctx context.Context, ev engine.Event) engine.Action {
 }
 
 func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
+	if op.IdempotencyHeader != "" {
+		// service.go: a key that is not sent must not make a call retry-safe.
+		if err := c.svc.checkIdempotencyHeader(op); err != nil {
+			return err
+		}
+	}
 	if opts == nil {
 		opts = &c.opts
 	}

@@ -1,6 +1,15 @@
 package runtime
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrygen/retrygen/runtime/engine"
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
+)
 
 // Service is what a spec's x-retry extension declares about a service. The
 // generator emits one as a Go literal in every client; the runtime never
@@ -195,4 +204,99 @@ func (s *Service) errorName() string {
 		return s.PackageName
 	}
 	return s.Name
+}
+
+// connectionSpecific is why a connection-specific header is not sent: Go
+// 1.26 net/http's HTTP/2 transport (internal/httpcommon encodeHeaders and
+// checkConnHeaders) drops it, or refuses the request for most values.
+const connectionSpecific = " is connection-specific: net/http's HTTP/2 transport drops it (or refuses the request) and a proxy removes it (RFC 9110 §7.6.1, RFC 9113 §8.2.2)"
+
+// unsentHeaders are the request headers the runtime cannot send as its own,
+// each with the reason (any letter case matches): the ones net/http does
+// not send as a Request's Header sets them (Go 1.26: request.go's
+// reqWriteExcludeHeader for HTTP/1.1, internal/httpcommon's encodeHeaders
+// for HTTP/2), RFC 9110's hop-by-hop headers, and the ones the runtime
+// itself sets on an attempt for another purpose (Client.Do, body.go).
+// User-Agent is sent as set and is not listed.
+var unsentHeaders = [...]struct{ name, reason string }{
+	{"Host", "net/http sends the endpoint's host (Request.Host) as Host, never a header value"},
+	{"Content-Length", "net/http sends the body's length as Content-Length, never a header value"},
+	{"Transfer-Encoding", "net/http sets Transfer-Encoding itself (HTTP/1.1; HTTP/2 has none), never a header value"},
+	{"Trailer", "net/http sends Request.Trailer's names as Trailer (HTTP/1.1), never a header value"},
+	{"Connection", "Connection" + connectionSpecific},
+	{"Proxy-Connection", "Proxy-Connection" + connectionSpecific},
+	{"Keep-Alive", "Keep-Alive" + connectionSpecific},
+	{"Upgrade", "Upgrade" + connectionSpecific},
+	{"TE", `TE is hop-by-hop: a proxy removes it and HTTP/2 allows only "trailers" (RFC 9110 §7.6.1, RFC 9113 §8.2.2)`},
+	{"Content-Type", "the runtime sends the request body's media type as Content-Type"},
+	{"Accept-Encoding", "the runtime sets Accept-Encoding (gzip with Options.AcceptGzip, identity to check a response checksum)"},
+	{engine.HeaderThrottlingControl, "the runtime sends " + engine.HeaderThrottlingControl + " when throttle control is on (retry-behavior.md §8)"},
+	{headerRateLimitMode, "the runtime sends " + headerRateLimitMode + " with Options.ThrottleDebug"},
+}
+
+// headerRateLimitMode is the header Options.ThrottleDebug sends ("debug").
+const headerRateLimitMode = "X-Ratelimit-Mode"
+
+// CheckSentHeader returns an error when name cannot be a header the runtime
+// sends of its own on every attempt of any Service (the rule does not
+// depend on s, which may be nil) (Service.AttemptHeader,
+// Service.InvocationIDHeader, Operation.IdempotencyHeader; x-retry
+// attemptHeader, invocationIdHeader, idempotencyKey.header): it is not an
+// RFC 9110 token, net/http does not send it as set (Host, Content-Length,
+// Transfer-Encoding, Trailer), it is connection-specific or hop-by-hop
+// (Connection, Proxy-Connection, Keep-Alive, Upgrade, TE), or the runtime
+// sets it for another purpose (Content-Type, Accept-Encoding,
+// X-Sdk-Throttling-Control, X-Ratelimit-Mode). Any letter case; nil
+// otherwise, without allocating. The generator reports the error at the
+// x-retry setting, NewClient for the Service's headers, Client.Do (before
+// any attempt) for an operation's: an idempotency key that is not sent must
+// not make a POST retry-safe (newuser4 G2).
+func (s *Service) CheckSentHeader(name string) error {
+	if !httpsyntax.Token(name) {
+		return errors.New(strconv.Quote(name) + " is not an HTTP header name (RFC 9110 token)")
+	}
+	for _, u := range unsentHeaders {
+		if strings.EqualFold(name, u.name) {
+			return errors.New(u.reason)
+		}
+	}
+	return nil
+}
+
+// checkSentHeaders checks the headers s sends on every attempt
+// (CheckSentHeader) and that they differ: for NewClient.
+func (s *Service) checkSentHeaders() error {
+	for _, h := range [...]struct{ field, name string }{{"AttemptHeader", s.AttemptHeader}, {"InvocationIDHeader", s.InvocationIDHeader}} {
+		if h.name == "" {
+			continue
+		}
+		if err := s.CheckSentHeader(h.name); err != nil {
+			return fmt.Errorf("Service.%s %q: %w", h.field, h.name, err)
+		}
+	}
+	if s.AttemptHeader != "" && strings.EqualFold(s.AttemptHeader, s.InvocationIDHeader) {
+		return sameHeaderError("Service.InvocationIDHeader", s.InvocationIDHeader, "Service.AttemptHeader")
+	}
+	return nil
+}
+
+// checkIdempotencyHeader checks op's IdempotencyHeader (CheckSentHeader,
+// and unlike the service's own headers) before a call's first attempt.
+func (s *Service) checkIdempotencyHeader(op *Operation) error {
+	h := op.IdempotencyHeader
+	if err := s.CheckSentHeader(h); err != nil {
+		return fmt.Errorf("Operation.IdempotencyHeader %q: %w", h, err)
+	}
+	switch {
+	case strings.EqualFold(h, s.AttemptHeader):
+		return sameHeaderError("Operation.IdempotencyHeader", h, "Service.AttemptHeader")
+	case strings.EqualFold(h, s.InvocationIDHeader):
+		return sameHeaderError("Operation.IdempotencyHeader", h, "Service.InvocationIDHeader")
+	}
+	return nil
+}
+
+// sameHeaderError is the error for two settings naming one header.
+func sameHeaderError(field, name, other string) error {
+	return fmt.Errorf("%s %q is also %s: each attempt would carry one of the two values", field, name, other)
 }

@@ -206,6 +206,13 @@ const (
 	// 600 s is 6e9 calls). 1.5e8 is 2.5 times the bench's largest
 	// scenario, 20,000 clients × 1 call/s × 600 s in five modes (6e7).
 	maxCalls = 1.5e8
+	// maxAttempts bounds the attempts a scenario's runs may make in all:
+	// calls × max attempts, summed over its groups and runs (a call of an
+	// outage with no retry quota makes every attempt it may). 4.8e8 is 2.5
+	// times the bench's largest scenario, 1.2e7 calls per run in five
+	// modes of 5 + 3 + 3 + 4 + 1 attempts (1.92e8); the calls bound alone
+	// let 1.5e8 calls of 100 attempts each through (newuser4 G1: hours).
+	maxAttempts = 4.8e8
 )
 
 // LoadScenario reads and validates a scenario file, loading the spec and
@@ -251,6 +258,9 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 	if v.err == nil {
 		// Specs last: loading one costs more than every other check.
 		s.loadSpecs(&v)
+	}
+	if v.err == nil {
+		s.boundAttempts(&v)
 	}
 	if v.err != nil {
 		return nil, v.err
@@ -605,6 +615,80 @@ func (s *Scenario) validate(v *validator) {
 	}
 }
 
+// groupCalls is the calls group g asks for per run (boundCalls), the
+// phases lasting seconds in all and weighted seconds weighted by load.
+func (s *Scenario) groupCalls(g *ClientGroup, seconds, weighted float64) float64 {
+	switch {
+	case g.Streaming:
+		return float64(g.Count)
+	case g.ClosedLoop != nil:
+		return float64(g.Count) * float64(g.ClosedLoop.Concurrency) * seconds * 1000 / max(g.ClosedLoop.ThinkMs+s.Server.LatencyMs, 1)
+	}
+	return float64(g.Count) * g.Rate * weighted
+}
+
+// boundAttempts refuses a scenario whose calls × max attempts, summed over
+// its groups and runs, exceed maxAttempts, at the group and mode that ask
+// for the most: the work a run does grows with each call's attempts, which
+// boundCalls does not count. Max attempts are the ones each client of the
+// run resolves (groupMaxAttempts); it runs after the specs are loaded.
+func (s *Scenario) boundAttempts(v *validator) {
+	var seconds, weighted float64
+	for _, p := range s.Phases {
+		seconds += p.DurationS
+		weighted += p.Load * p.DurationS
+	}
+	total, worst, worstAt, worstMode, worstCalls, worstMax := 0.0, -1.0, 0, "", 0.0, 0
+	for i := range s.Clients {
+		g := &s.Clients[i]
+		calls := s.groupCalls(g, seconds, weighted)
+		svc, err := groupService(s, g)
+		if err != nil {
+			v.fail(fmt.Sprintf("clients[%d]", i), "%v", err)
+			return
+		}
+		for _, mode := range s.Modes {
+			n, err := groupMaxAttempts(svc, g, mode)
+			if err != nil {
+				v.fail(fmt.Sprintf("clients[%d]", i), "%v", err)
+				return
+			}
+			a := calls * float64(n)
+			total += a * float64(len(s.Sharing))
+			if a > worst {
+				worst, worstAt, worstMode, worstCalls, worstMax = a, i, mode, calls, n
+			}
+		}
+	}
+	if total <= maxAttempts {
+		return
+	}
+	runs := len(s.Modes) * len(s.Sharing)
+	plural := "s"
+	if runs == 1 {
+		plural = ""
+	}
+	v.fail(fmt.Sprintf("clients[%d]", worstAt), "calls × max attempts = %.3g × %d (%s) = %.3g attempts; the scenario asks for up to %.3g attempts over %d run%s (modes × sharing), at most %.3g: lower maxAttempts, count, rate or the phases' durationS",
+		worstCalls, worstMax, modeName(worstMode), worst, total, runs, plural, float64(maxAttempts))
+}
+
+// groupMaxAttempts is the max attempts of a client of group g in a run of
+// mode: the group's maxAttempts, else the one svc (the group's x-retry)
+// resolves for the mode with nothing else set; 1 in mode "none".
+func groupMaxAttempts(svc *runtime.Service, g *ClientGroup, mode string) (int, error) {
+	if mode == modeNone {
+		return 1, nil
+	}
+	if g.MaxAttempts > 0 {
+		return g.MaxAttempts, nil
+	}
+	p, err := runtime.ResolvePolicy(svc, nil, &runtime.Options{RetryMode: runtime.Mode(mode)}, nil, noEnv)
+	if err != nil {
+		return 0, err
+	}
+	return p.MaxAttempts.Value, nil
+}
+
 // boundCalls refuses a scenario whose estimated calls over all its runs
 // exceed maxCalls, at the group that asks for the most. Per run, an open
 // loop group makes count × rate × Σ(load × durationS) calls; a closed loop
@@ -618,16 +702,8 @@ func (s *Scenario) boundCalls(v *validator) {
 	}
 	runs := float64(len(s.Modes) * len(s.Sharing))
 	perRun, worst, worstAt := 0.0, -1.0, 0
-	for i, g := range s.Clients {
-		var n float64
-		switch {
-		case g.Streaming:
-			n = float64(g.Count)
-		case g.ClosedLoop != nil:
-			n = float64(g.Count) * float64(g.ClosedLoop.Concurrency) * seconds * 1000 / max(g.ClosedLoop.ThinkMs+s.Server.LatencyMs, 1)
-		default:
-			n = float64(g.Count) * g.Rate * weighted
-		}
+	for i := range s.Clients {
+		n := s.groupCalls(&s.Clients[i], seconds, weighted)
 		perRun += n
 		if n > worst {
 			worst, worstAt = n, i

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,4 +57,38 @@ phases:
 `
 	_, err = parseScenario("s.yaml", []byte(closed))
 	require.EqualError(t, err, "s.yaml:5: clients[1]: count × closedLoop.concurrency × durationS × 1000 / (thinkMs + server.latencyMs, at least 1 ms) = 1e+11 calls per run; the scenario asks for 1e+11 calls over 1 run (modes × sharing), at most 1.5e+08: lower count, closedLoop.concurrency or the phases' durationS")
+}
+
+// The work a scenario asks for counts each call's attempts: calls × max
+// attempts over all runs may be at most maxAttempts (newuser4 G1: 1.5e8
+// calls, within the calls bound, each making up to 100 attempts against an
+// outage, ran for hours). Max attempts are the group's, else its spec's
+// x-retry for the mode, else the mode's default; "none" makes one. The
+// bench's scenario in five modes and two sharings stays valid.
+func TestScenarioTotalAttemptsAreBounded(t *testing.T) {
+	storm := `name: storm
+modes: [legacy]
+clients:
+  - {name: web, count: 10000, rate: 10, maxAttempts: 100}
+server: {capacity: 100000, latencyMs: 1, overload: "503"}
+phases:
+  - {name: outage, kind: outage, durationS: 1500, failure: "503"}
+`
+	_, err := parseScenario("s.yaml", []byte(storm))
+	require.EqualError(t, err, "s.yaml:4: clients[0]: calls × max attempts = 1.5e+08 × 100 (legacy) = 1.5e+10 attempts; the scenario asks for up to 1.5e+10 attempts over 1 run (modes × sharing), at most 4.8e+08: lower maxAttempts, count, rate or the phases' durationS")
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "api.yaml"), []byte(`openapi: 3.0.3
+info: {title: fast, version: "1"}
+x-retry: {version: 1, modes: {legacy: {maxAttempts: 100}}}
+paths: {/a: {get: {operationId: getA, responses: {"200": {description: ok}}}}}
+`), 0o644))
+	fromSpec := strings.Replace(strings.Replace(storm, "maxAttempts: 100}", "spec: api.yaml}", 1), "durationS: 1500", "durationS: 100", 1)
+	fromSpec = strings.Replace(fromSpec, "modes: [legacy]", "modes: [legacy, standard, none]", 1)
+	_, err = parseScenario(filepath.Join(dir, "s.yaml"), []byte(fromSpec))
+	require.EqualError(t, err, filepath.Join(dir, "s.yaml")+":4: clients[0]: calls × max attempts = 1e+07 × 100 (legacy) = 1e+09 attempts; the scenario asks for up to 1.04e+09 attempts over 3 runs (modes × sharing), at most 4.8e+08: lower maxAttempts, count, rate or the phases' durationS")
+
+	within := strings.Replace(fromSpec, "durationS: 100", "durationS: 40", 1)
+	_, err = parseScenario(filepath.Join(dir, "s.yaml"), []byte(within))
+	require.NoError(t, err, "4e6 calls × (100 + 3 + 1) = 4.16e8 attempts")
 }

@@ -621,16 +621,12 @@ func seconds(s float64) time.Duration { return time.Duration(math.Round(s * floa
 // own; budget the group's fleet retry budget, or nil for none.
 func (r *run) newClient(cl *simClient, svc *runtime.Service, g *ClientGroup, idx int, seed uint64, windows engine.ThrottleWindowStore, budget engine.RetryBudget, limiters engine.SharedRateLimiters) error {
 	mode := runtime.Mode(r.mode)
-	maxAttempts := g.MaxAttempts
 	if r.mode == modeNone {
-		mode, maxAttempts = runtime.ModeStandard, 1
+		mode = runtime.ModeStandard
 	}
-	if maxAttempts == 0 {
-		s, err := runtime.ResolvePolicy(svc, nil, &runtime.Options{RetryMode: mode}, nil, noEnv)
-		if err != nil {
-			return err
-		}
-		maxAttempts = s.MaxAttempts.Value
+	maxAttempts, err := groupMaxAttempts(svc, g, r.mode) // scenario.go: what boundAttempts counted
+	if err != nil {
+		return err
 	}
 	*cl = simClient{idx: uint32(idx), group: g, info: &clientInfo{svc: svc}}
 	cl.rngSrc.Seed(seed, uint64(1_000_000+idx))

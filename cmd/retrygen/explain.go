@@ -28,6 +28,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&overlays, "overlay", "OpenAPI Overlay 1.0 `FILE` applied to the spec first; repeatable, applied in order")
 	mode := fs.String("mode", "", "retry `MODE` as if set in client options (standard, adaptive, legacy, aliyun)")
 	maxAttempts := fs.Int("max-attempts", 0, "max attempts `N` as if set in client options (0: not set)")
+	opName := fs.String("operation", "", "explain the operation `NAME` (its Go method name, any letter case): its own x-retry applies")
 	config := fs.String("config", "", "read spec and overlays from the YAML `FILE` that retrygen generate -config reads; flags override it")
 	opts := runtime.Options{}
 	for name, dst := range map[string]**int{
@@ -45,7 +46,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		})
 	}
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS] [-retry-cost-throttling TOKENS] [-retry-cost-timeout TOKENS] [-no-retry-increment TOKENS] [-retry-quota-capacity TOKENS]\n\n"+
+		fmt.Fprint(stderr, "usage: retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-operation NAME] [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS] [-retry-cost-throttling TOKENS] [-retry-cost-timeout TOKENS] [-no-retry-increment TOKENS] [-retry-quota-capacity TOKENS]\n\n"+
 			"Prints the retry settings a generated client would resolve in this environment, and where each came from.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
@@ -74,7 +75,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	rs, diags, err := generator.LoadRetryService(*spec, overlays)
+	rs, ops, diags, err := generator.LoadRetryOperations(*spec, overlays)
 	if err != nil {
 		for _, d := range diags {
 			if d.Severity == generator.SeverityError {
@@ -84,14 +85,72 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		printError(stderr, "retrygen explain", err)
 		return 1
 	}
+	var op *runtime.Operation
+	if *opName != "" {
+		if op = findOperation(ops, *opName); op == nil {
+			names := make([]string, len(ops))
+			for i, o := range ops {
+				names[i] = o.Name
+			}
+			fmt.Fprintf(stderr, "retrygen explain: -operation %s: no such operation; the spec's are %s\n", *opName, strings.Join(names, ", "))
+			return 1
+		}
+	}
 	opts.RetryMode, opts.MaxAttempts = runtime.Mode(*mode), *maxAttempts
-	pol, err := runtime.ResolvePolicy(rs, nil, &opts, nil, runtime.Env{})
+	pol, err := runtime.ResolvePolicy(rs, op, &opts, nil, runtime.Env{})
 	if err != nil {
 		printError(stderr, "retrygen explain", err)
 		return 1
 	}
-	fmt.Fprint(stdout, explain(rs, &pol, runtime.ResolveQuotaSettings(&opts)))
+	out := explain(rs, &pol, runtime.ResolveQuotaSettings(&opts))
+	if op != nil {
+		out = explainOperation(out, op)
+	} else if own := overriding(ops); len(own) > 0 {
+		out += fmt.Sprintf("%-22s %s  (retrygen explain -operation NAME)\n", "operations with their own x-retry:", strings.Join(own, ", "))
+	}
+	fmt.Fprint(stdout, out)
 	return 0
+}
+
+// findOperation returns the operation whose Go method name is name, else
+// the one name matches in another letter case ("getA" for GetA, as its
+// operationId is often written), else nil.
+func findOperation(ops []runtime.Operation, name string) *runtime.Operation {
+	var folded *runtime.Operation
+	for i := range ops {
+		switch {
+		case ops[i].Name == name:
+			return &ops[i]
+		case strings.EqualFold(ops[i].Name, name) && folded == nil:
+			folded = &ops[i]
+		}
+	}
+	return folded
+}
+
+// explainOperation adds to out, explain's lines for op's resolved policy,
+// the operation's name after the service line, and whether it long-polls
+// and is retry-safe (§3, §7) at the end.
+func explainOperation(out string, op *runtime.Operation) string {
+	first, rest, _ := strings.Cut(out, "\n")
+	yes := map[bool]string{true: "yes", false: "no"}
+	return first + "\n" + fmt.Sprintf("%-22s %s\n", "operation:", op.Name) + rest +
+		fmt.Sprintf("%-22s %s\n%-22s %s\n", "long polling:", onOff(op.LongPolling), "retry-safe:", yes[op.RetrySafe])
+}
+
+// overriding returns the names of the operations whose own x-retry (or
+// x-speakeasy-retries) changes a setting explain prints: max attempts,
+// delays, retry statuses, connection errors, the retry deadline, long
+// polling or error codes.
+func overriding(ops []runtime.Operation) []string {
+	var out []string
+	for _, r := range ops {
+		if r.Backoff != (runtime.ModeDefaults{}) || r.LongPolling || len(r.RetryStatuses) > 0 || r.ConnectionErrorsNotRetried ||
+			r.MaxElapsed > 0 || len(r.TransientCodes)+len(r.ThrottlingCodes)+len(r.NonRetryableCodes) > 0 {
+			out = append(out, r.Name)
+		}
+	}
+	return out
 }
 
 // explain renders the resolved policy (the one every call of an operation

@@ -196,3 +196,51 @@ func TestExplainReadsTheGenerateConfig(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "nonexistent.yaml")
 }
+
+// An operation's own x-retry is shown: -operation NAME (the Go method name)
+// (any letter case) resolves that operation's settings, with the source of its max attempts,
+// and without it the settings end with the operations that override them
+// (newuser4 G10: explain printed 3 attempts where GetA makes 7).
+func TestExplainOperationOverrides(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "api.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`openapi: 3.0.3
+info: {title: opx, version: "1"}
+x-retry: {version: 1, maxAttempts: 3}
+paths:
+  /a:
+    get:
+      operationId: getA
+      x-retry: {maxAttempts: 7, transientBaseDelayMs: 1, longPolling: true}
+      responses: {"200": {description: ok}}
+  /b:
+    post:
+      operationId: postB
+      responses: {"200": {description: ok}}
+`), 0o644))
+	code, out, errOut := runExplainCmd(t, "-spec", spec)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "max attempts:          3  (maxAttempts (service default x-retry of opx))\n")
+	require.True(t, strings.HasSuffix(out, "operations with their own x-retry: GetA  (retrygen explain -operation NAME)\n"), out)
+
+	code, out, errOut = runExplainCmd(t, "-spec", spec, "-operation", "GetA")
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "operation:             GetA\n")
+	require.Contains(t, out, "max attempts:          7  (")
+	require.Contains(t, out, "transient base delay:  1ms\n")
+	require.Contains(t, out, "long polling:          on\n")
+	require.Contains(t, out, "retry-safe:            yes\n")
+	require.NotContains(t, out, "operations with their own x-retry")
+
+	code, out, _ = runExplainCmd(t, "-spec", spec, "-operation", "PostB")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "max attempts:          3  (maxAttempts (service default x-retry of opx))\n")
+	require.Contains(t, out, "retry-safe:            no\n")
+
+	code, out, _ = runExplainCmd(t, "-spec", spec, "-operation", "geta")
+	require.Equal(t, 0, code, "any letter case, as an operationId is often written")
+	require.Contains(t, out, "operation:             GetA\n")
+
+	code, _, errOut = runExplainCmd(t, "-spec", spec, "-operation", "Nope")
+	require.Equal(t, 1, code)
+	require.Equal(t, "retrygen explain: -operation Nope: no such operation; the spec's are GetA, PostB\n", errOut)
+}

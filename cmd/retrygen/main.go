@@ -5,7 +5,7 @@
 //
 //	retrygen generate [-config FILE] -spec FILE [-overlay FILE]... -out DIR -package NAME [-strict] [-check] [-link-pagination] [-cpuprofile FILE] [-memprofile FILE]
 //	retrygen vectors [-specs DIR] FILE...
-//	retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS] [-retry-cost-throttling TOKENS] [-retry-cost-timeout TOKENS] [-no-retry-increment TOKENS] [-retry-quota-capacity TOKENS]
+//	retrygen explain [-config FILE] -spec FILE [-overlay FILE]... [-operation NAME] [-mode MODE] [-max-attempts N] [-retry-cost-transient TOKENS] [-retry-cost-throttling TOKENS] [-retry-cost-timeout TOKENS] [-no-retry-increment TOKENS] [-retry-quota-capacity TOKENS]
 //	retrygen version (or retrygen -version)
 //
 // Exit status: 0 on success, 1 when the command fails, 2 on bad usage.

@@ -10,8 +10,11 @@
 package vectors
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -158,7 +161,10 @@ func ReadFile(path string) (File, error) {
 
 // Parse parses a vector file's content; path only names it in errors. It
 // returns an error naming path and line when data is not YAML, is not a
-// mapping of scenario names to scenarios, or a scenario does not decode.
+// mapping of scenario names to scenarios, or a scenario does not decode,
+// and one line "PATH:LINE:COL: unknown key "retry_qouta" (scenario …;
+// known: …)" per key that names no field, in the file's order: a misspelt
+// expectation would otherwise pass unchecked (newuser4 G7).
 func Parse(path string, data []byte) (File, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -169,6 +175,15 @@ func Parse(path string, data []byte) (File, error) {
 	}
 	m := doc.Content[0]
 	f := File{Path: path}
+	var unknown []error
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		unknownKeys(m.Content[i+1], reflect.TypeFor[Scenario](), func(k *yaml.Node, known []string) {
+			unknown = append(unknown, fmt.Errorf("%s:%d:%d: unknown key %q (scenario %q; known: %s)", path, k.Line, k.Column, k.Value, m.Content[i].Value, strings.Join(known, ", ")))
+		})
+	}
+	if len(unknown) > 0 {
+		return File{}, errors.Join(unknown...)
+	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		key := m.Content[i]
 		var sc Scenario
@@ -179,4 +194,45 @@ func Parse(path string, data []byte) (File, error) {
 		f.Scenarios = append(f.Scenarios, sc)
 	}
 	return f, nil
+}
+
+// unknownKeys calls report for each mapping key in n or below it that names
+// no field of t (yaml tags), with the keys t knows: what yaml.v3's
+// KnownFields checks, which yaml.Node.Decode cannot. Keys of maps are free.
+func unknownKeys(n *yaml.Node, t reflect.Type, report func(key *yaml.Node, known []string)) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		for _, item := range n.Content {
+			unknownKeys(item, t.Elem(), report)
+		}
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		var known []string
+		fields := map[string]reflect.Type{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if !f.IsExported() || name == "-" || name == "" {
+				continue
+			}
+			known = append(known, name)
+			fields[name] = f.Type
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if key.Value == "<<" { // a merge key: what it merges is checked where it is defined
+				continue
+			}
+			if ft, ok := fields[key.Value]; ok {
+				unknownKeys(n.Content[i+1], ft, report)
+			} else {
+				report(key, known)
+			}
+		}
+	}
 }

@@ -61,3 +61,33 @@ func TestParseErrorsNameThePlace(t *testing.T) {
 		})
 	}
 }
+
+// TestParseRefusesUnknownKeys: a misspelt key anywhere in a scenario is an
+// error at its line and column, each one, in the file's order (newuser4 G7:
+// "retry_qouta" and "dealy" in an expectation, "heders" in a response and
+// "max_atempts" in given were ignored, so the vector passed without
+// checking them). Keys of maps (headers, blocked_until_ms) are free.
+func TestParseRefusesUnknownKeys(t *testing.T) {
+	data := `"typo in given":
+  given: {exponential_bse: 1, max_attempts: 9}
+  responses:
+    - {response: {status_code: 500, headers: {x-any: y}}, expected: {outcome: retry_request, retry_quota: 486}}
+"typo in expected":
+  given: {exponential_base: 1}
+  responses:
+    - {response: {status_code: 500}, expected: {outcome: retry_request, retry_qouta: 1, dealy: 9}}
+    - {response: {status_code: 200, heders: {x: y}}, expected: {outcome: success}}
+"throttle":
+  kind: throttle_control
+  steps:
+    - {call: a, operation: Op, at_ms: 0, expected: {outcome: send, blocked_until_ms: {user: 1}, wait: 1}}
+`
+	_, err := Parse("v2.yaml", []byte(data))
+	require.EqualError(t, err, `v2.yaml:2:11: unknown key "exponential_bse" (scenario "typo in given"; known: max_attempts, initial_retry_tokens, exponential_base, max_backoff_time, service, long_polling, mode, last_max_rate, last_throttle_time, max_retries, max_delay_ms, random)
+v2.yaml:8:73: unknown key "retry_qouta" (scenario "typo in expected"; known: outcome, retry_quota, delay)
+v2.yaml:8:89: unknown key "dealy" (scenario "typo in expected"; known: outcome, retry_quota, delay)
+v2.yaml:9:37: unknown key "heders" (scenario "typo in expected"; known: status_code, error_code, headers)
+v2.yaml:13:97: unknown key "wait" (scenario "throttle"; known: outcome, wait_ms, delay_ms, blocked_until_ms)`)
+	_, err = Parse("v.yaml", []byte("\"s\":\n  givn: {}\n"))
+	require.EqualError(t, err, `v.yaml:2:3: unknown key "givn" (scenario "s"; known: kind, given, responses, threads, expected_final_quota, cases, steps)`)
+}
