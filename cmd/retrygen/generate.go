@@ -134,6 +134,7 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 			code = 1
 		}
 	}()
+	hugePages(os.Getenv("GOGC")) // hugepages.go
 	floor := newGCFloor(loadingGCPercent, os.Getenv("GOGC"))
 	defer floor.stop()
 	svc, diags, err := loadLean(j, floor)
