@@ -12,9 +12,13 @@ import (
 
 // builder turns a loaded spec into the model. All Go names are decided here.
 type builder struct {
-	api  *openapi3.T
-	root *yaml.Node // what the builder reads of the spec's root mapping (kept.root)
-	kept *kept      // what it reads of the spec's YAML tree (keepForBuild)
+	api *openapi3.T
+	// headerDecls are the response-header declarations already given a
+	// field, by output type and canonical header name
+	// (responseHeaders: equal declarations share a field).
+	headerDecls map[string][]headerDecl
+	root        *yaml.Node // what the builder reads of the spec's root mapping (kept.root)
+	kept        *kept      // what it reads of the spec's YAML tree (keepForBuild)
 	// aws: the spec was converted by aws2openapi from a REST protocol
 	// (build_payload.go).
 	aws bool

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -108,6 +109,7 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 	default:
 		conflict("format", "format %q and format %q (allOf member %d) cannot both apply; the type follows %q", m.Format, dst.Format, first, dst.Format)
 	}
+	wasEmpty := emptyRange(dst)
 	if lo, excl, ok := lowerBound(m); ok {
 		if dlo, dexcl, dok := lowerBound(dst); !dok || lo > dlo || lo == dlo && excl && !dexcl {
 			dst.Min, dst.ExclusiveMin = &lo, openapi3.ExclusiveBound{}
@@ -124,13 +126,51 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 			}
 		}
 	}
-	if m.MultipleOf != nil && (dst.MultipleOf == nil || *m.MultipleOf > *dst.MultipleOf) {
-		dst.MultipleOf = m.MultipleOf // a multiple of both is what the tighter one names when one divides the other
+	if m.MultipleOf != nil {
+		switch {
+		case dst.MultipleOf == nil:
+			dst.MultipleOf = m.MultipleOf
+		default:
+			if l, ok := commonMultiple(*dst.MultipleOf, *m.MultipleOf); ok {
+				dst.MultipleOf = &l
+			} else {
+				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: neither is a multiple of the other in floating point, and they are not both integers", numText(*m.MultipleOf), numText(*dst.MultipleOf), first)
+			}
+		}
 	}
 	dst.MinLength = max(dst.MinLength, m.MinLength)
 	dst.MaxLength = minPtr(dst.MaxLength, m.MaxLength)
 	dst.MinItems = max(dst.MinItems, m.MinItems)
 	dst.MaxItems = minPtr(dst.MaxItems, m.MaxItems)
+	if !wasEmpty && emptyRange(dst) {
+		// m's bound met another member's: name m's keyword and the other.
+		lo, lexcl, _ := lowerBound(dst)
+		hi, hexcl, _ := upperBound(dst)
+		kw, text := "", ""
+		switch {
+		case m.MaxLength != nil && dst.MaxLength != nil && *dst.MaxLength < dst.MinLength:
+			kw, text = "maxLength", fmt.Sprintf("maxLength %d with minLength %d", *dst.MaxLength, dst.MinLength)
+		case m.MinLength > 0 && dst.MaxLength != nil && *dst.MaxLength < dst.MinLength:
+			kw, text = "minLength", fmt.Sprintf("minLength %d with maxLength %d", dst.MinLength, *dst.MaxLength)
+		case m.MaxItems != nil && dst.MaxItems != nil && *dst.MaxItems < dst.MinItems:
+			kw, text = "maxItems", fmt.Sprintf("maxItems %d with minItems %d", *dst.MaxItems, dst.MinItems)
+		case m.MinItems > 0 && dst.MaxItems != nil && *dst.MaxItems < dst.MinItems:
+			kw, text = "minItems", fmt.Sprintf("minItems %d with maxItems %d", dst.MinItems, *dst.MaxItems)
+		default:
+			bound := func(name string, v float64, excl bool) string {
+				if excl {
+					return name + " " + numText(v) + " (exclusive)"
+				}
+				return name + " " + numText(v)
+			}
+			if _, _, ok := upperBound(m); ok {
+				kw, text = "maximum", bound("maximum", hi, hexcl)+" with "+bound("minimum", lo, lexcl)
+			} else {
+				kw, text = "minimum", bound("minimum", lo, lexcl)+" with "+bound("maximum", hi, hexcl)
+			}
+		}
+		conflict(kw, "%s (allOf member %d) leaves no value; a request with this field cannot be valid", text, first)
+	}
 	dst.UniqueItems = dst.UniqueItems || m.UniqueItems
 	dst.Deprecated = dst.Deprecated || m.Deprecated
 	switch {
@@ -165,6 +205,52 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 		dst.Default = m.Default
 	}
 	return out
+}
+
+// numText writes a schema's number as its spec would: an integer within
+// ±1e21 in plain digits (16777215, not 1.6777215e+07), any other the
+// shortest way that reads back the same (0.1, 1e+300).
+func numText(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// emptyRange reports whether s's bounds leave no value: a lower bound
+// above the upper, equal bounds either of which is exclusive, or a
+// minimum length or item count above the maximum.
+func emptyRange(s *openapi3.Schema) bool {
+	if lo, lexcl, ok := lowerBound(s); ok {
+		if hi, hexcl, ok := upperBound(s); ok && (lo > hi || lo == hi && (lexcl || hexcl)) {
+			return true
+		}
+	}
+	return s.MaxLength != nil && *s.MaxLength < s.MinLength || s.MaxItems != nil && *s.MaxItems < s.MinItems
+}
+
+// commonMultiple is the least number that is a multiple of both a and b
+// (both > 0), as a multipleOf both allow: the larger when it is an exact
+// multiple of the smaller in floating point, else the integers' least
+// common multiple while it stays exact (≤ 2^53); ok is false otherwise.
+func commonMultiple(a, b float64) (float64, bool) {
+	lo, hi := min(a, b), max(a, b)
+	if r := hi / lo; r == math.Trunc(r) && !math.IsInf(r, 0) {
+		return hi, true
+	}
+	const exact = 1 << 53
+	if a != math.Trunc(a) || b != math.Trunc(b) || hi > exact {
+		return 0, false
+	}
+	x, y := uint64(a), uint64(b)
+	for y != 0 {
+		x, y = y, x%y
+	}
+	l := uint64(a) / x * uint64(b)
+	if l > exact || l/uint64(b) != uint64(a)/x {
+		return 0, false
+	}
+	return float64(l), true
 }
 
 // lowerBound is s's tightest lower bound and whether it is exclusive

@@ -60,6 +60,14 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 				b.d.warnf(hptr, "response header %q has no schema; it is not an output field (read it from ResultMetadata.Header)", name)
 				continue
 			}
+			key := out + "\x00" + canon
+			if d, ok := sameHeaderDecl(b.headerDecls[key], h.Value.Schema); ok {
+				// Another operation returning this type declared the same
+				// header with an equal schema (an inline enum too): one
+				// field of one type.
+				hs = append(hs, ResponseHeader{Field: d.field, Name: name, Reader: d.reader})
+				continue
+			}
 			ref := nonNull(b.schemaRef(h.Value.Schema, child(hptr, "schema"), out+goName(name, false)))
 			reader := headerReader(ref, b)
 			if reader == "" {
@@ -70,6 +78,7 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 				// Another operation returning this type declared the same
 				// header the same way: one field (trial F3).
 				hs = append(hs, ResponseHeader{Field: f, Name: name, Reader: reader})
+				b.noteHeaderDecl(key, h.Value.Schema, f, reader)
 				continue
 			}
 			base := goName(name, false)
@@ -90,9 +99,49 @@ func (b *builder) responseHeaders(op *openapi3.Operation, ptr, out string) []Res
 			}
 			t.Fields = append(t.Fields, Field{Name: fname, JSONName: name, Doc: doc, Type: ref, In: "header"})
 			hs = append(hs, ResponseHeader{Field: fname, Name: name, Reader: reader})
+			b.noteHeaderDecl(key, h.Value.Schema, fname, reader)
 		}
 	}
 	return hs
+}
+
+// headerDecl is a response header's schema as declared, with the field
+// and reader it was given.
+type headerDecl struct {
+	schema        *openapi3.SchemaRef
+	field, reader string
+}
+
+// noteHeaderDecl records the declaration s of the header key (output type
+// and canonical name) as field.
+func (b *builder) noteHeaderDecl(key string, s *openapi3.SchemaRef, field, reader string) {
+	if b.headerDecls == nil {
+		b.headerDecls = map[string][]headerDecl{}
+	}
+	b.headerDecls[key] = append(b.headerDecls[key], headerDecl{s, field, reader})
+}
+
+// sameHeaderDecl returns the declaration among ds whose schema equals s:
+// the same $ref, or inline schemas equal in every keyword but their docs
+// (title, description, examples), which would make the same Go type.
+func sameHeaderDecl(ds []headerDecl, s *openapi3.SchemaRef) (headerDecl, bool) {
+	for _, d := range ds {
+		switch {
+		case d.schema.Ref != "" || s.Ref != "":
+			if d.schema.Ref == s.Ref {
+				return d, true
+			}
+		case d.schema.Value != nil && s.Value != nil && reflect.DeepEqual(undocumented(*d.schema.Value), undocumented(*s.Value)):
+			return d, true
+		}
+	}
+	return headerDecl{}, false
+}
+
+// undocumented is s without the keywords that only document it.
+func undocumented(s openapi3.Schema) openapi3.Schema {
+	s.Title, s.Description, s.Example, s.Examples, s.ExternalDocs = "", "", nil, nil, nil
+	return s
 }
 
 // sharedHeaderField returns the name of t's response-header field for the

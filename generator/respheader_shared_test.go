@@ -59,3 +59,60 @@ components:
 		require.Equal(t, want, got, o.Name)
 	}
 }
+
+// TestSharedOutputHeaderInlineEnumIsOneField: two operations returning one
+// type declare the same header with the same inline enum. The enum became
+// a Go type per operation (SXMode, SXMode2), the types differed, so the
+// header was two fields (last stop's leftover after F3). Declarations
+// equal but for their docs make one field of one enum type.
+func TestSharedOutputHeaderInlineEnumIsOneField(t *testing.T) {
+	svc, ds, err := load(t, `openapi: 3.0.3
+info: {title: T, version: '1'}
+paths:
+  /a:
+    post:
+      operationId: CreateS
+      responses:
+        '201':
+          description: ok
+          headers:
+            X-Mode: {schema: {type: string, enum: [fast, slow], description: the mode}}
+          content: {application/json: {schema: {$ref: '#/components/schemas/S'}}}
+  /b:
+    post:
+      operationId: UpdateS
+      responses:
+        '200':
+          description: ok
+          headers:
+            x-mode: {schema: {type: string, enum: [fast, slow]}}
+          content: {application/json: {schema: {$ref: '#/components/schemas/S'}}}
+  /c:
+    post:
+      operationId: DeleteS
+      responses:
+        '200':
+          description: ok
+          headers:
+            X-Mode: {schema: {type: string, enum: [fast, slow, off]}}
+          content: {application/json: {schema: {$ref: '#/components/schemas/S'}}}
+components:
+  schemas:
+    S: {type: object, properties: {sid: {type: string}}}
+`)
+	require.NoError(t, err)
+	require.Equal(t, []string{
+		`spec.yaml#/paths/~1c/post/responses/200/headers/X-Mode/schema: Go name SXMode is taken; using SXMode2`,
+		`spec.yaml#/paths/~1c/post/responses/200/headers/X-Mode: Go field name XMode is taken in S by a response header of another type; the response header "X-Mode" is field XMode2`,
+	}, ds)
+	var fields []string
+	for _, f := range typeNamed(svc, "S").Fields {
+		fields = append(fields, f.Name+" "+f.Type.Name)
+	}
+	require.Equal(t, []string{"Sid ", "XMode SXMode", "XMode2 SXMode2"}, fields)
+	for _, o := range svc.Operations {
+		want := map[string]string{"CreateS": "XMode", "UpdateS": "XMode", "DeleteS": "XMode2"}[o.Name]
+		require.Len(t, o.ResponseHeaders, 1, o.Name)
+		require.Equal(t, want, o.ResponseHeaders[0].Field, o.Name)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrygen/retrygen/runtime/openapi"
 	"gopkg.in/yaml.v3"
 )
 
@@ -150,19 +151,9 @@ func (x extReader) headers(n *yaml.Node, ptr string) []string {
 	return out
 }
 
-// isToken reports whether s is an RFC 9110 token (tchar+).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
+// isToken reports whether s is an RFC 9110 token (tchar+): the runtime's
+// one rule (openapi.Token).
+func isToken(s string) bool { return openapi.Token(s) }
 
 // str reads a non-empty string.
 func (x extReader) str(n *yaml.Node, ptr string) string {

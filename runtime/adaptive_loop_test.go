@@ -43,10 +43,10 @@ func TestAdaptiveEnablesLimiterOnThrottle(t *testing.T) {
 	})
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
-	require.False(t, h.c.limiter.State().Enabled, "a success alone must not enable the limiter")
+	require.False(t, h.c.scope.limiter.State().Enabled, "a success alone must not enable the limiter")
 	_, err = h.call(context.Background(), opGet)
 	require.NoError(t, err)
-	st := h.c.limiter.State()
+	st := h.c.scope.limiter.State()
 	require.True(t, st.Enabled)
 	// The hook reports 0 while the limiter is disabled. The throttle at t = 0
 	// finds a measured rate of 0: fill rate = the 0.5 tokens/s floor. The
@@ -94,7 +94,7 @@ func TestStandardModeNeverTouchesLimiter(t *testing.T) {
 	h := newHarness(t, nil, 0, script(coded(400, "Throttling"), status(200)), nil)
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
-	require.False(t, h.c.limiter.State().Enabled)
+	require.False(t, h.c.scope.limiter.State().Enabled)
 }
 
 func roundAll(v []float64) []float64 {

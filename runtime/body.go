@@ -86,7 +86,7 @@ func bufferBody(ctx context.Context, req *Request, attemptTimeout time.Duration)
 		}
 		return nil, nil
 	}
-	if n, ok := req.declared-1, req.declared > 0; ok && n <= MaxReplayBody {
+	if n, ok := req.declared, req.hasDeclared; ok && n <= MaxReplayBody {
 		return nil, &ContentLengthError{Declared: n, Actual: -1}
 	}
 	r, _ := req.declaredBody(io.MultiReader(bytes.NewReader(b), req.BodyReader))

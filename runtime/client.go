@@ -65,9 +65,10 @@ type Request struct {
 	// ContentType is the body's media type
 	// ("application/x-amz-json-1.0").
 	ContentType string
-	// declared is the Content-Length Header declares, plus one; 0: none
+	// declared is the Content-Length Header declares when hasDeclared
 	// (contentlength.go).
-	declared int64
+	declared    int64
+	hasDeclared bool
 }
 
 // ResponseMetadata describes how a call went. Generated output types carry it
@@ -106,21 +107,18 @@ type Client struct {
 	clock engine.Clock
 	rand  func() float64
 	quota *engine.RetryQuota
-	// limiter is the adaptive-mode client-side rate limiter (§6), shared by
-	// every call; disabled until the first throttling response.
-	limiter *engine.RateLimiter
-	// fleet is Options.FleetRetryBudget (nil for none).
-	fleet engine.RetryBudget
+	// scope is the client's host scope (scopeTo its endpoint host): the
+	// throttle-window identity, Options.FleetRetryBudget (nil for none)
+	// and the adaptive-mode client-side rate limiter (§6; the host's
+	// shared one, else the client's own, disabled until the first
+	// throttling response). Every step reads it (callMachine.scope).
+	scope hostScope
 	// first is the policy of the first operation operationPolicy resolved
 	// (firstClaimed: written): the one clients with the same options share
 	// (sharedPolicy), else the client's own; the others are in policies.
 	first atomic.Pointer[opPolicy]
 	// costs are the retry costs and success increment (§5).
-	costs retryCosts
-	// identity keys the client's throttle windows: the throttle identity
-	// scoped to the service and endpoint host (windowIdentity, fleet.go);
-	// every step reads it with the fleet budget (callMachine.scope).
-	identity     string
+	costs        retryCosts
 	firstClaimed atomic.Bool
 	// observed: the client's options set a Logger or OnAttempt, which
 	// every decision is reported to (callMachine.observe).
@@ -258,7 +256,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	qs := ResolveQuotaSettings(&opts)
 	c.quota = engine.NewRetryQuota(qs.Capacity.Value)
 	c.costs = newRetryCosts(qs)
-	c.limiter = engine.NewRateLimiter(c.clock)
+	c.scope.limiter = engine.NewRateLimiter(c.clock)
 	if svc.AttemptHeader != "" {
 		c.attemptHeader = http.CanonicalHeaderKey(svc.AttemptHeader)
 	}
@@ -283,7 +281,7 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 	if err := c.resolveFleet(scopeHost(ep.origin)); err != nil {
 		return nil, err
 	}
-	for _, s := range []any{c.windows, c.fleet} {
+	for _, s := range []any{c.windows, c.scope.fleet} {
 		if f, ok := s.(engine.StoreFaultReporter); ok {
 			c.faults = append(c.faults, f)
 		}
@@ -311,7 +309,7 @@ func (c *Client) RetryQuota() *engine.RetryQuota { return c.quota }
 // RateLimiter returns the client's adaptive-mode rate limiter (§6), shared by
 // all its calls, e.g. to read its state or to take send tokens with
 // [engine.RateLimiter.TryAcquireAt] when driving calls with the step API.
-func (c *Client) RateLimiter() *engine.RateLimiter { return c.limiter }
+func (c *Client) RateLimiter() *engine.RateLimiter { return c.scope.limiter }
 
 // send makes one attempt, under its own deadline when Options.AttemptTimeout
 // is set: the deadline covers the response headers and the reading and
@@ -463,8 +461,8 @@ func (cl *callMachine) newAttemptRequest(ctx context.Context, req *Request, atte
 	}
 	if replay != nil && size >= 0 {
 		hreq.ContentLength = size
-	} else if req.stream != nil && req.declared > 0 {
-		hreq.ContentLength = req.declared - 1 // contentlength.go: not chunked
+	} else if req.stream != nil && req.hasDeclared {
+		hreq.ContentLength = req.declared // contentlength.go: not chunked
 	}
 	var extra [5 + len(cl.callHeaders)]headerKV
 	n := 0

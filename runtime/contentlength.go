@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // ContentLengthError ends a call whose request body's length differs from
@@ -45,10 +46,10 @@ func (req *Request) readDeclaredLength() error {
 		return nil
 	}
 	n, err := strconv.ParseInt(vs[0], 10, 64)
-	if len(vs) > 1 || err != nil || strings.TrimLeft(vs[0], "0123456789") != "" {
+	if len(vs) > 1 || err != nil || !httpsyntax.Digits(vs[0]) {
 		return fmt.Errorf("request header Content-Length: %q is not a length in bytes", vs)
 	}
-	req.declared = n + 1
+	req.declared, req.hasDeclared = n, true
 	if req.BodyReader == nil && req.GetBody == nil && int64(len(req.Body)) != n {
 		return &ContentLengthError{Declared: n, Actual: int64(len(req.Body))}
 	}
@@ -58,8 +59,8 @@ func (req *Request) readDeclaredLength() error {
 // checkDeclaredLength returns a *ContentLengthError when req declares a
 // Content-Length and size (the body's known length) differs from it.
 func (req *Request) checkDeclaredLength(size int64) error {
-	if req.declared > 0 && size != req.declared-1 {
-		return &ContentLengthError{Declared: req.declared - 1, Actual: size}
+	if req.hasDeclared && size != req.declared {
+		return &ContentLengthError{Declared: req.declared, Actual: size}
 	}
 	return nil
 }
@@ -135,8 +136,8 @@ func (e *exactLength) Close() error {
 // declaredBody returns r read through exactLength when req declares a
 // Content-Length, else r; and the length to send (-1: unknown).
 func (req *Request) declaredBody(r io.Reader) (io.Reader, int64) {
-	if req.declared == 0 {
+	if !req.hasDeclared {
 		return r, -1
 	}
-	return &exactLength{r: r, n: req.declared - 1}, req.declared - 1
+	return &exactLength{r: r, n: req.declared}, req.declared
 }

@@ -17,8 +17,7 @@ import (
 // identity would share no window. The runtime never sees credentials, so
 // it cannot derive the identity itself: the error names the option to set.
 func (c *Client) resolveFleet(host string) error {
-	s := c.scopeTo(host)
-	c.identity, c.fleet, c.limiter = s.identity, s.fleet, s.limiter
+	c.scope = *c.scopeTo(host)
 	if _, shared := c.windows.(engine.StoreFaultReporter); shared && c.opts.ThrottleIdentity == "" {
 		return fmt.Errorf("runtime.NewClient: Options.Windows (%T) shares throttle windows between processes, but Options.ThrottleIdentity is empty: set it to the identity the server throttles (the access key ID the requests are signed with), or no window would ever be shared", c.windows)
 	}
@@ -41,7 +40,7 @@ type hostScope struct {
 // the service name and host: windowIdentity's key, ScopedRetryBudget.Scope
 // and SharedRateLimiters.Limiter.
 func (c *Client) scopeTo(host string) *hostScope {
-	s := &hostScope{fleet: c.opts.FleetRetryBudget, limiter: c.limiter}
+	s := &hostScope{fleet: c.opts.FleetRetryBudget, limiter: c.scope.limiter}
 	if q, ok := s.fleet.(*engine.RetryQuota); ok && q == nil {
 		s.fleet = nil
 	}
@@ -75,11 +74,11 @@ func scopeHost(u *url.URL) string {
 
 // scope is the call's host scope: its Options.Endpoint's when that names
 // another host than the client's (checkTarget), else the client's.
-func (cl *callMachine) scope() hostScope {
+func (cl *callMachine) scope() *hostScope {
 	if ep := cl.endpoint; ep != nil && ep.scope != nil {
-		return *ep.scope
+		return ep.scope
 	}
-	return hostScope{cl.c.identity, cl.c.fleet, cl.c.limiter}
+	return &cl.c.scope
 }
 
 // payRetry pays cost tokens from the client's retry quota when quota is
@@ -135,4 +134,4 @@ func windowIdentity(service, host, identity string) string {
 // (or the client's own when unset) scoped to the service and endpoint host
 // (windowIdentity). Read a store's windows for this client with it, e.g.
 // engine.WindowStore.Windows(c.WindowIdentity(), op, now).
-func (c *Client) WindowIdentity() string { return c.identity }
+func (c *Client) WindowIdentity() string { return c.scope.identity }

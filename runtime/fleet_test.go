@@ -44,7 +44,7 @@ func TestFleetRetryBudgetScoped(t *testing.T) {
 	require.Equal(t, 100, sc.Balance(), "the unscoped bucket is untouched")
 	require.Len(t, sc.by, 1)
 	require.Equal(t, 100, sc.by[testService().Name+"|svc.test"].Balance(), "paid 14 and refunded on success")
-	require.Same(t, sc.by[testService().Name+"|svc.test"], h.c.fleet)
+	require.Same(t, sc.by[testService().Name+"|svc.test"], h.c.scope.fleet)
 }
 
 // TestFleetRetryBudgetEveryMode: legacy and aliyun modes, which have no

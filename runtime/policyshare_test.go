@@ -289,7 +289,7 @@ func TestCallMachineStepFieldsFirst(t *testing.T) {
 // them ahead: stepClientBytes, hotClientBytes).
 func TestClientStepFieldsFirst(t *testing.T) {
 	var c Client
-	require.LessOrEqual(t, unsafe.Offsetof(c.identity)+unsafe.Sizeof(c.identity), uintptr(128))
+	require.LessOrEqual(t, unsafe.Offsetof(c.scope)+unsafe.Sizeof(c.scope), uintptr(128))
 	require.LessOrEqual(t, unsafe.Offsetof(c.costs)+unsafe.Sizeof(c.costs), uintptr(128))
 	require.LessOrEqual(t, unsafe.Offsetof(c.invocationIDHeader)+unsafe.Sizeof(c.invocationIDHeader), uintptr(192))
 }

@@ -101,7 +101,7 @@ func TestNoFleetRetryBudgetByDefault(t *testing.T) {
 	var qe *QuotaExhaustedError
 	require.ErrorAs(t, err, &qe)
 	require.False(t, qe.Fleet)
-	require.Nil(t, h.c.fleet)
+	require.Nil(t, h.c.scope.fleet)
 	require.Empty(t, h.c.faults)
 }
 
@@ -193,7 +193,7 @@ func TestNilPointersMeanNotSet(t *testing.T) {
 	_, err := h.call(context.Background(), opGet)
 	require.NoError(t, err)
 	require.Equal(t, []time.Duration{2 * time.Second}, h.clock.Sleeps(), "the client's own store holds the window")
-	require.Nil(t, h.c.fleet)
+	require.Nil(t, h.c.scope.fleet)
 }
 
 // TestSharedWindowsAreScopedByServiceAndEndpointHost: a throttle window is

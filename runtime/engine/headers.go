@@ -2,7 +2,8 @@ package engine
 
 import (
 	"net/http"
-	"strings"
+
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // Server-delay header names (retry-behavior.md §5).
@@ -46,7 +47,7 @@ func HeaderGet(h http.Header, key string) string {
 	upper := true
 	for i := 0; i < len(key); i++ {
 		c := key[i]
-		if !isTokenByte(c) {
+		if !httpsyntax.TokenByte(c) { // the bytes net/textproto canonicalizes
 			return "" // used as it is: looked up above
 		}
 		switch {
@@ -62,14 +63,4 @@ func HeaderGet(h http.Header, key string) string {
 		return v[0]
 	}
 	return ""
-}
-
-// isTokenByte reports whether c may appear in a header name (RFC 7230
-// token), the bytes net/textproto canonicalizes.
-func isTokenByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // amzRetryAfterSlack bounds how far x-amz-retry-after may push a delay past
@@ -31,13 +33,8 @@ func parseMillis(v string) (time.Duration, bool) {
 // space), as a count of unit. Anything else is not ok; a count that
 // overflows time.Duration saturates to tooLong.
 func parseUnits(v string, unit time.Duration) (time.Duration, bool) {
-	if v == "" {
+	if !httpsyntax.Digits(v) {
 		return 0, false
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] < '0' || v[i] > '9' {
-			return 0, false
-		}
 	}
 	n, ok := parseInt64(v)
 	if !ok || n > int64(tooLong/unit) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // Date is a calendar date without a time or a time zone: a JSON string of
@@ -48,10 +50,8 @@ func ParseDate(s string) (Date, error) {
 // digits returns the value of s, which holds only ASCII digits, else an
 // error (strconv.Atoi alone accepts a sign).
 func digits(s string) (int, error) {
-	for i := range len(s) {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, errors.New("not a digit")
-		}
+	if !httpsyntax.Digits(s) {
+		return 0, errors.New("not a digit")
 	}
 	return strconv.Atoi(s)
 }

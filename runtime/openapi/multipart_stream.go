@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // MultipartStream is a multipart/form-data request body written through a
@@ -141,7 +143,7 @@ func partHeader(r multipartPart) (textproto.MIMEHeader, error) {
 		hdr.Set("Content-Type", r.contentType)
 	}
 	for _, k := range sortedKeys(r.header) {
-		if !headerNameOK(k) || !headerValueOK(r.header[k]) {
+		if !Token(k) || !headerValueOK(r.header[k]) {
 			return nil, fmt.Errorf("multipart part %q: header %q: %q cannot be written in a MIME part header (name not an RFC 9110 token or control byte in the value)", r.name, k, r.header[k])
 		}
 		hdr.Set(k, r.header[k])
@@ -149,19 +151,14 @@ func partHeader(r multipartPart) (textproto.MIMEHeader, error) {
 	return hdr, nil
 }
 
-// headerNameOK reports whether k is an RFC 9110 token (tchar+), the only
-// header names a MIME or HTTP header line can carry.
-func headerNameOK(k string) bool {
-	if k == "" {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
+// Token reports whether s is an RFC 9110 §5.6.2 token (1*tchar: ASCII
+// letters, digits and !#$%&'*+-.^_`|~): the only header field names a MIME
+// or HTTP header line can carry, and the only cookie names RFC 6265 §4.1.1
+// allows. The generator skips, with a warning, a header or cookie parameter
+// whose name is not one; a multipart part header whose name is not one is
+// refused before sending.
+func Token(s string) bool {
+	return httpsyntax.Token(s)
 }
 
 // headerValueOK reports whether v holds no control byte but HTAB (RFC 9110

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/retrygen/retrygen/runtime/internal/exactjson"
+	"github.com/retrygen/retrygen/runtime/internal/httpsyntax"
 )
 
 // DoneSentinel is the data of the event that ends a stream by the
@@ -460,7 +461,7 @@ func (s *EventStream[T]) field(line []byte) {
 			s.idBuf, s.blockID = string(value), true
 		}
 	case "retry":
-		if !allDigits(value) {
+		if !httpsyntax.Digits(value) {
 			break
 		}
 		// Too long for a Duration: the longest wait, which the runtime
@@ -471,18 +472,6 @@ func (s *EventStream[T]) field(line []byte) {
 			s.retry = time.Duration(ms) * time.Millisecond
 		}
 	}
-}
-
-func allDigits(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // readLine returns the next line without its end (CRLF, LF or CR). The
