@@ -10,19 +10,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestHugePages: with GOGC in the environment hugePages does nothing (no
-// collection); without, on Linux with transparent huge pages, the mapping
+// TestHugePages: with GOGC in the environment, or for a small spec,
+// hugePages does nothing (no collection); without, on Linux with transparent huge pages, the mapping
 // that holds the advised range has "hg" in its smaps VmFlags.
 func TestHugePages(t *testing.T) {
 	n := numGC()
-	hugePages("100")
+	hugePages("100", hugePagesMinSpec)
+	hugePages("", hugePagesMinSpec-1)
 	require.Equal(t, n, numGC())
 
 	thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	if err != nil || strings.Contains(string(thp), "[never]") {
 		t.Skipf("no transparent huge pages here (%q, %v)", thp, err)
 	}
-	hugePages("") // once per process: maybe done by a test before
+	hugePages("", hugePagesMinSpec) // once per process: maybe done by a test before
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	require.NoError(t, err)
 	r := hugePagesAdvised
