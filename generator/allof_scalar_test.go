@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -130,4 +131,82 @@ func TestNumText(t *testing.T) {
 	} {
 		require.Equal(t, want, numText(f), "%v", f)
 	}
+}
+
+// TestFoldsNothingMatchesFold: for every field of openapi3.Schema set
+// alone on a member, constraintFree says "nothing to fold" only when
+// foldConstraints indeed changes nothing and reports nothing, so the fast
+// path of flattenAllOf cannot drift from the fold (a keyword the fold
+// learns to read must be added to constraintFree, or this fails).
+func TestFoldsNothingMatchesFold(t *testing.T) {
+	lo, hi, ml := 1.0, 9.0, uint64(7)
+	dsts := []openapi3.Schema{
+		{},
+		{Type: &openapi3.Types{"string"}, Format: "email", Min: &lo, Max: &hi, MaxLength: &ml, MinLength: 2, Pattern: "^a", Enum: []any{"a"}},
+	}
+	st := reflect.TypeOf(openapi3.Schema{})
+	for k := 0; k < st.NumField(); k++ {
+		sf := st.Field(k)
+		if !sf.IsExported() {
+			continue
+		}
+		var m openapi3.Schema
+		v := reflect.ValueOf(&m).Elem().Field(k)
+		if !setSchemaField(v) {
+			t.Fatalf("no non-zero value for Schema.%s (%s): teach setSchemaField", sf.Name, sf.Type)
+		}
+		if !constraintFree(&m) {
+			continue
+		}
+		for _, d := range dsts {
+			dst := d
+			out := foldConstraints(&dst, &m, "#/m", 0)
+			require.Empty(t, out, "Schema.%s", sf.Name)
+			require.True(t, reflect.DeepEqual(d, dst), "Schema.%s alone changed the fold, but constraintFree says it gives nothing", sf.Name)
+		}
+	}
+}
+
+// setSchemaField sets v to a value other than its zero value; false when its
+// kind is not handled.
+func setSchemaField(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64:
+		v.SetInt(2)
+	case reflect.Uint64, reflect.Uint:
+		v.SetUint(2)
+	case reflect.Float64:
+		v.SetFloat(2)
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		setSchemaField(p.Elem())
+		v.Set(p)
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		setSchemaField(s.Index(0))
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		key, val := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		setSchemaField(key)
+		setSchemaField(val)
+		m.SetMapIndex(key, val)
+		v.Set(m)
+	case reflect.Interface:
+		v.Set(reflect.ValueOf("v"))
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() && setSchemaField(v.Field(i)) {
+				return true
+			}
+		}
+		return false
+	default:
+		return false
+	}
+	return true
 }

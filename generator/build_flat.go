@@ -45,10 +45,19 @@ func flattenAllOf(s *openapi3.Schema, ptr string) *flatAllOf {
 		return nil
 	}
 	alias := s.AllOf[i]
-	f := &flatAllOf{alias: i, extra: &openapi3.Schema{}}
+	f := &flatAllOf{alias: i}
 	if alias.Ref != "" {
 		_, f.named = namedKind(alias.Value, true)
 	}
+	if foldsNothing(s, i) {
+		// aws2openapi's allOf [{$ref: X}, {description}]: the alias
+		// member is the result as it is, with no extra facts (what the
+		// folds below give, without copying two schemas; they are read,
+		// never written: retyped is false).
+		f.merged = alias.Value
+		return f
+	}
+	f.extra = &openapi3.Schema{}
 	merged := *alias.Value
 	f.merged = &merged
 	for j, m := range s.AllOf {
@@ -65,6 +74,31 @@ func flattenAllOf(s *openapi3.Schema, ptr string) *flatAllOf {
 	f.retyped = !f.named && (f.merged.Format != a.Format || !reflect.DeepEqual(f.merged.Enum, a.Enum) ||
 		!reflect.DeepEqual(f.merged.Const, a.Const) || !reflect.DeepEqual(f.merged.Type, a.Type))
 	return f
+}
+
+// foldsNothing reports whether no member of s's allOf but the alias
+// member i, and not s itself, carries a value constraint foldConstraints
+// reads, so that folding them would change nothing
+// (TestFoldsNothingMatchesFold checks it field by field).
+func foldsNothing(s *openapi3.Schema, i int) bool {
+	if !constraintFree(s) {
+		return false
+	}
+	for j, m := range s.AllOf {
+		if j != i && m.Value != nil && !constraintFree(m.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// constraintFree reports whether m gives none of the keywords
+// foldConstraints folds.
+func constraintFree(m *openapi3.Schema) bool {
+	return (m.Type == nil || m.Type.IsEmpty()) && m.Format == "" && m.Min == nil && m.Max == nil &&
+		!m.ExclusiveMin.IsSet() && !m.ExclusiveMax.IsSet() && m.MultipleOf == nil &&
+		m.MinLength == 0 && m.MaxLength == nil && m.MinItems == 0 && m.MaxItems == nil &&
+		!m.UniqueItems && !m.Deprecated && m.Pattern == "" && len(m.Enum) == 0 && m.Const == nil && m.Default == nil
 }
 
 // foldConstraints folds the value constraints of m (at mptr) into dst,

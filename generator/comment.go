@@ -1,9 +1,8 @@
 package generator
 
 import (
+	"bytes"
 	"go/build/constraint"
-	"html"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -40,46 +39,54 @@ var inlineTags = map[string]bool{"a": true, "abbr": true, "b": true, "code": tru
 // spent on AWS's HTML docs (issue 24). TestStripTagsIsTheRegexp holds the
 // expression.
 func stripTags(s string) string {
-	var b strings.Builder
+	out, changed := stripTagsTo(nil, []byte(s))
+	if !changed {
+		return s
+	}
+	return string(out)
+}
+
+// stripTagsTo is stripTags on bytes: it appends s with its tags and
+// comments removed to dst and reports true, or, when s has none, returns
+// s itself and false (docScratch's passes).
+func stripTagsTo(dst, s []byte) ([]byte, bool) {
 	done := 0 // s[:done] is written
+	changed := false
 	next := tagScan{gt: nextIndex{sep: ">"}, comment: nextIndex{sep: "-->"}, newline: nextIndex{sep: "\n"}}
-	for i := strings.IndexByte(s, '<'); i >= 0; {
+	for i := bytes.IndexByte(s, '<'); i >= 0; {
 		end, inline := htmlTagAt(s, i, &next)
 		if end < 0 {
-			j := strings.IndexByte(s[i+1:], '<')
+			j := bytes.IndexByte(s[i+1:], '<')
 			if j < 0 {
 				break
 			}
 			i += 1 + j
 			continue
 		}
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[done:i])
+		changed = true
+		dst = append(dst, s[done:i]...)
 		if !inline {
-			b.WriteByte(' ')
+			dst = append(dst, ' ')
 		}
 		done = end
-		j := strings.IndexByte(s[end:], '<')
+		j := bytes.IndexByte(s[end:], '<')
 		if j < 0 {
 			break
 		}
 		i = end + j
 	}
-	if done == 0 {
-		return s
+	if !changed {
+		return s, false
 	}
-	b.WriteString(s[done:])
-	return b.String()
+	return append(dst, s[done:]...), true
 }
 
 // htmlTagAt returns the end of the comment or tag stripTags removes at
 // s[i] (a "<"), and whether it is an inline tag; end is -1 when there is
 // none.
-func htmlTagAt(s string, i int, next *tagScan) (end int, inline bool) {
+func htmlTagAt(s []byte, i int, next *tagScan) (end int, inline bool) {
 	rest := s[i+1:]
-	if strings.HasPrefix(rest, "!--") {
+	if hasPrefix(rest, "!--") {
 		e := next.comment.from(s, i+4)
 		if nl := next.newline.from(s, i+4); e >= 0 && (nl < 0 || nl > e) {
 			return e + 3, false
@@ -87,7 +94,7 @@ func htmlTagAt(s string, i int, next *tagScan) (end int, inline bool) {
 		return -1, false
 	}
 	j := i + 1
-	if strings.HasPrefix(rest, "/") {
+	if hasPrefix(rest, "/") {
 		j++
 	}
 	gt := next.gt.from(s, j)
@@ -96,10 +103,18 @@ func htmlTagAt(s string, i int, next *tagScan) (end int, inline bool) {
 	}
 	for _, name := range htmlTagNames {
 		if e := foldPrefix(s, j, name); e >= 0 && wordBoundary(s, e) {
-			return gt + 1, inlineTags[strings.ToLower(s[j:e])]
+			if e-j == len(name) { // ASCII: the name in some case
+				return gt + 1, inlineTags[name]
+			}
+			return gt + 1, inlineTags[strings.ToLower(string(s[j:e]))] // "ſpan" is no "span"; the Kelvin sign lowers to k
 		}
 	}
 	return -1, false
+}
+
+// hasPrefix reports whether s starts with prefix.
+func hasPrefix(s []byte, prefix string) bool {
+	return len(s) >= len(prefix) && string(s[:len(prefix)]) == prefix
 }
 
 // tagScan holds where stripTags last found each text its tags and
@@ -121,12 +136,18 @@ type nextIndex struct {
 
 // from returns the index of the first sep in s at or after p (p at least
 // the last call's), or -1.
-func (n *nextIndex) from(s string, p int) int {
+func (n *nextIndex) from(s []byte, p int) int {
 	if n.found && (n.at < 0 || n.at >= p) {
 		return n.at
 	}
 	n.found, n.at = true, -1
-	if k := strings.Index(s[p:], n.sep); k >= 0 {
+	var k int
+	if len(n.sep) == 1 {
+		k = bytes.IndexByte(s[p:], n.sep[0])
+	} else {
+		k = bytes.Index(s[p:], []byte(n.sep))
+	}
+	if k >= 0 {
 		n.at = p + k
 	}
 	return n.at
@@ -135,7 +156,7 @@ func (n *nextIndex) from(s string, p int) int {
 // foldPrefix returns where name (ASCII lower case letters and digits)
 // ends when s[j:] starts with it under Unicode simple case folding (k is
 // also the Kelvin sign U+212A, s the long s U+017F), or -1.
-func foldPrefix(s string, j int, name string) int {
+func foldPrefix(s []byte, j int, name string) int {
 	for k := 0; k < len(name); k++ {
 		if j >= len(s) {
 			return -1
@@ -148,7 +169,7 @@ func foldPrefix(s string, j int, name string) int {
 			j++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(s[j:])
+		r, n := utf8.DecodeRune(s[j:])
 		if !(c == 'k' && r == '\u212A' || c == 's' && r == '\u017F') {
 			return -1
 		}
@@ -159,11 +180,11 @@ func foldPrefix(s string, j int, name string) int {
 
 // wordBoundary reports whether s has a word boundary (regexp's \b: an
 // ASCII word character on one side only) at byte e, e > 0.
-func wordBoundary(s string, e int) bool {
-	before, _ := utf8.DecodeLastRuneInString(s[:e])
+func wordBoundary(s []byte, e int) bool {
+	before, _ := utf8.DecodeLastRune(s[:e])
 	after := rune(-1)
 	if e < len(s) {
-		after, _ = utf8.DecodeRuneInString(s[e:])
+		after, _ = utf8.DecodeRune(s[e:])
 	}
 	return isWordRune(before) != isWordRune(after)
 }
@@ -172,20 +193,6 @@ func wordBoundary(s string, e int) bool {
 func isWordRune(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
 }
-
-// Markdown and HTML lists, which commentLines keeps as Go doc comment
-// lists.
-var (
-	// listItemTag and listTag are HTML's <li> and <ul>/<ol>: an item starts
-	// a "* " line, a list starts and ends a paragraph.
-	listItemTag = regexp.MustCompile(`(?i)<li\b[^>]*>`)
-	listTag     = regexp.MustCompile(`(?i)</?(?:ul|ol)\b[^>]*>`)
-	// bullet is a Markdown list item's start: "* ", "- ", "+ ", "1. " or
-	// "1) ", after any indentation.
-	bullet = regexp.MustCompile(`^[ \t]*(?:[*+-]|([0-9]{1,9})[.)])[ \t]+`)
-	// blankLine separates paragraphs.
-	blankLine = regexp.MustCompile(`\n[ \t]*\n`)
-)
 
 // commentLines turns a spec description into plain-text lines for
 // jen.Comment, one call per line. HTML tags are removed (stripTags), entities decoded,
@@ -200,48 +207,18 @@ var (
 // after spaces, "+build" (an old build constraint; defuseLine), so no
 // description can end a comment, open one, make a directive or change the
 // build.
+//
+// The text is read by the scanners of docscan.go, in memory kept from
+// text to text (docScratch), and the lines are cut from one string
+// (docWriter): the regular expressions they replace, a copy of the text
+// per pass, and a string per word and per line joined, were most of the
+// doc comments' time (issue 24).
 func commentLines(text string) []string {
-	text = paragraphBreaks.Replace(strings.ToValidUTF8(text, "\uFFFD"))
-	// The regular expressions below match nothing without a "<" or a line
-	// break; most descriptions have neither, and scanning them was most
-	// of the doc comments' time (issue 24).
-	tags := strings.IndexByte(text, '<') >= 0
-	if hasTag(text, "li") {
-		text = listItemTag.ReplaceAllString(text, "\n* ")
-	}
-	if hasTag(text, "ul") || hasTag(text, "ol") || hasTag(text, "/ul") || hasTag(text, "/ol") {
-		text = listTag.ReplaceAllString(text, "\n\n")
-	}
-	paras := []string{text}
-	if strings.IndexByte(text, '\n') >= 0 {
-		paras = blankLine.Split(text, -1)
-	}
-	var out []string
-	endsInList := false
-	for _, para := range paras {
-		if tags {
-			para = stripTags(para)
-		}
-		lines, startsList, endsList := paragraphLines(html.UnescapeString(para))
-		if len(lines) == 0 {
-			continue
-		}
-		// Items of one list stay together even when a paragraph ends inside
-		// an item (<li><p>…</p></li>).
-		if len(out) > 0 && !(endsInList && startsList) {
-			out = append(out, "")
-		}
-		out = append(out, lines...)
-		endsInList = endsList
-	}
-	for i, l := range out {
-		out[i] = defuseLine(l)
-	}
-	return out
+	d := docScratches.Get().(*docScratch)
+	defer docScratches.Put(d)
+	d.cur = append(d.cur[:0], text...)
+	return d.commentLines()
 }
-
-// paragraphBreaks makes every line break "\n" and a </p> a blank line.
-var paragraphBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "</p>", "\n\n", "</P>", "\n\n")
 
 // defuseLine keeps a comment line made from spec text from becoming
 // anything but prose once jennifer writes it as "// " + l: a line starting
@@ -255,7 +232,7 @@ func defuseLine(l string) string {
 	if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") {
 		l = " " + l
 	}
-	if constraint.IsPlusBuild("// " + l) {
+	if strings.Contains(l, "+build") && constraint.IsPlusBuild("// "+l) {
 		i := strings.Index(l, "+build")
 		l = l[:i] + `\` + l[i:]
 	}
@@ -279,67 +256,134 @@ func plainLine(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "\uFFFD"), breaksWord), " ")
 }
 
-// paragraphLines renders one paragraph: its text wrapped, and each list
-// item (a line starting with a bullet; the lines after it, up to the next
-// item, continue it) as a Go doc comment list item, set apart from text by
-// an empty line as gofmt sets lists apart. It reports whether the
-// paragraph starts and ends with a list item.
-func paragraphLines(para string) (out []string, startsList, endsList bool) {
-	type block struct {
-		marker string // "" for text, "  -" or " 1." for a list item
-		words  []string
-	}
-	var blocks []block
-	for _, line := range strings.Split(para, "\n") {
-		if m := bullet.FindStringSubmatch(line); m != nil {
-			marker := "  -"
-			if m[1] != "" {
-				marker = " " + m[1] + "."
-			}
-			blocks = append(blocks, block{marker: marker})
-			line = line[len(m[0]):]
-		} else if len(blocks) == 0 {
-			blocks = append(blocks, block{})
-		}
-		b := &blocks[len(blocks)-1]
-		b.words = append(b.words, strings.FieldsFunc(line, breaksWord)...)
-	}
-	prevList := false
-	for _, b := range blocks {
-		if len(b.words) == 0 {
-			continue
-		}
-		list := b.marker != ""
-		if len(out) == 0 {
-			startsList = list
-		} else if list != prevList {
-			out = append(out, "")
-		}
-		prevList = list
-		if list {
-			out = append(out, wrap(b.words, b.marker+" ", "    ")...)
-			continue
-		}
-		out = append(out, wrap(b.words, "", "")...)
-	}
-	return out, startsList, prevList
+// docWriter makes comment lines of paragraphs, one word at a time: each
+// paragraph's text wrapped, and each list item (a line starting with a
+// bullet; the lines after it, up to the next item, continue it) a Go doc
+// comment list item, set apart from text by an empty line as gofmt sets
+// lists apart; paragraphs are set apart by an empty line, except where a
+// paragraph ending in a list item is followed by one starting with one
+// (items of one list stay together even when a paragraph ends inside an
+// item: <li><p>…</p></li>). Every line is a part of one string, b's.
+type docWriter struct {
+	b     strings.Builder
+	lines []string
+	// line is where the open line starts in b.
+	line int
+	// endsInList: the last paragraph with words ended in a list item.
+	endsInList bool
+	// In the paragraph being written: started once a word is; list is
+	// whether its last block with words is a list item.
+	started, list bool
+	// The block being written: its marker ("" for text, "  -" or " 1."
+	// for a list item), and whether a line of it is open.
+	marker string
+	open   bool
 }
 
-// wrap joins words into lines of at most commentWidth bytes (longer words
-// stand alone), the first line starting with first and the others with
-// rest.
-func wrap(words []string, first, rest string) []string {
-	var lines []string
-	line := first + words[0]
-	for _, w := range words[1:] {
-		// A line starting "+build" would be a build constraint: keep
-		// the word on the line before, however long it gets.
-		if len(line)+1+len(w) > commentWidth && w != "+build" {
-			lines = append(lines, line)
-			line = rest + w
+// paragraph writes one paragraph's lines.
+func (w *docWriter) paragraph(para []byte) {
+	w.started, w.list = false, false
+	w.marker, w.open = "", false
+	for more := true; more; {
+		var line []byte
+		line, para, more = bytes.Cut(para, []byte("\n"))
+		if marker, rest, ok := bulletPrefix(line); ok {
+			w.endLine()
+			w.marker, line = marker, rest
+		}
+		w.words(line)
+	}
+	w.endLine()
+	if w.started {
+		w.endsInList = w.list
+	}
+}
+
+// words writes the words of line: the runs of characters that are not
+// breaksWord.
+func (w *docWriter) words(line []byte) {
+	for i := 0; i < len(line); {
+		if n := breakLen(line, i); n > 0 {
+			i += n
 			continue
 		}
-		line += " " + w
+		j := i
+		for j < len(line) {
+			if c := line[j]; ' ' < c && c < 0x7f {
+				j++ // most of the text: ASCII letters, digits and punctuation
+				continue
+			}
+			if breakLen(line, j) > 0 {
+				break
+			}
+			_, n := utf8.DecodeRune(line[j:])
+			j += n
+		}
+		w.word(line[i:j])
+		i = j
 	}
-	return append(lines, line)
+}
+
+// breakLen returns the length of the character at s[i] when breaksWord
+// holds for it, else 0.
+func breakLen(s []byte, i int) int {
+	if c := s[i]; c < utf8.RuneSelf {
+		if c <= ' ' || c == 0x7f {
+			return 1
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRune(s[i:])
+	if breaksWord(r) {
+		return n
+	}
+	return 0
+}
+
+// word writes one word: on the open line after a space while the line
+// stays within commentWidth bytes (a longer word stands alone; a
+// "+build" stays on the line before, however long it gets: a line starting
+// with it would be a build constraint), else on a new line, which starts
+// with the block's marker and a space (the first line of a list item),
+// four spaces (the others) or nothing (text).
+func (w *docWriter) word(word []byte) {
+	if w.open {
+		if w.b.Len()-w.line+1+len(word) > commentWidth && string(word) != "+build" {
+			w.endLine()
+			w.open, w.line = true, w.b.Len()
+			if w.marker != "" {
+				w.b.WriteString("    ")
+			}
+		} else {
+			w.b.WriteByte(' ')
+		}
+		w.b.Write(word)
+		return
+	}
+	list := w.marker != ""
+	switch {
+	case !w.started:
+		if len(w.lines) > 0 && !(w.endsInList && list) {
+			w.lines = append(w.lines, "")
+		}
+		w.started = true
+	case list != w.list:
+		w.lines = append(w.lines, "")
+	}
+	w.list, w.open, w.line = list, true, w.b.Len()
+	if list {
+		w.b.WriteString(w.marker)
+		w.b.WriteByte(' ')
+	}
+	w.b.Write(word)
+}
+
+// endLine ends the open line, if any: a part of b's string (the bytes a
+// strings.Builder has written never change, so the part stays valid as
+// more is written).
+func (w *docWriter) endLine() {
+	if w.open {
+		w.lines = append(w.lines, w.b.String()[w.line:])
+		w.open = false
+	}
 }

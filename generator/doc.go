@@ -8,9 +8,10 @@
 // step has its own files; [LoadService] runs the first three and
 // [Generate] the last.
 //
-//   - load (load.go; loadyaml.go, loadrefs.go, loaddegrade.go, overlay.go,
-//     load31.go, jsonescape.go, kinload.go, kinvalidate.go): read the spec as YAML or JSON
-//     within a node budget, bundle the files its relative $refs name, apply
+//   - load (load.go; loadyaml.go, loadjson.go, yamlscan.go, loadrefs.go,
+//     loaddegrade.go, overlay.go, load31.go, jsonescape.go, kinload.go,
+//     kinvalidate.go): read the spec as YAML or JSON (JSON and the YAML real
+//     specs use by scanners of our own, other YAML by yaml.v3) within a node budget, bundle the files its relative $refs name, apply
 //     OpenAPI Overlay 1.0 documents in order, skip operations with a defect
 //     of their own, convert what kin-openapi does not resolve of OpenAPI 3.1,
 //     and load the tree leniently with kin-openapi. xretry.go (with

@@ -13,7 +13,7 @@ import (
 // RFC 8259 says JSON names SHOULD be unique; yaml.v3 and encoding/json keep
 // the last silently, which dropped a path's operations with no word
 // (newuser.md item 6), so both are refused. A YAML merge key ("<<") is not
-// checked. One set, cleared per mapping, serves the whole walk.
+// checked (duplicateKey).
 //
 // The same walk bounds the tree before anything builds on it: a mapping or
 // sequence nested deeper than maxNestingDepth (the builder's memory grows
@@ -56,18 +56,10 @@ func checkDuplicateKeys(file string, doc *yaml.Node) error {
 		if keys := len(n.Content) / 2; keys > maxMappingKeys {
 			return fmt.Errorf("%s:%d:%d: the mapping at #%s holds %d keys; at most %d (README \"Limits\")", file, n.Line, n.Column, pointer(path...), keys, maxMappingKeys)
 		}
-		clear(seen)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
-				continue
-			}
-			if first, ok := seen[k.Value]; ok {
-				ptr := "#" + pointer(path...)
-				return fmt.Errorf("%s:%d:%d: duplicate key %q at %s (first at %s:%d:%d); YAML and JSON specs may hold each key once",
-					file, k.Line, k.Column, k.Value, ptr, file, first.Line, first.Column)
-			}
-			seen[k.Value] = k
+		if first, k := duplicateKey(n.Content, seen); k != nil {
+			ptr := "#" + pointer(path...)
+			return fmt.Errorf("%s:%d:%d: duplicate key %q at %s (first at %s:%d:%d); YAML and JSON specs may hold each key once",
+				file, k.Line, k.Column, k.Value, ptr, file, first.Line, first.Column)
 		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			path = append(path, n.Content[i].Value)
@@ -79,6 +71,47 @@ func checkDuplicateKeys(file string, doc *yaml.Node) error {
 		return nil
 	}
 	return walk(doc)
+}
+
+// duplicateKeySetFrom is the number of keys from which duplicateKey looks
+// keys up in a set; below it, comparing each key with those before it is
+// quicker (issue 24: hashing every key and clearing the set per mapping was
+// a third of parseYAML's time on S3's spec, whose mappings mostly hold a
+// few keys).
+const duplicateKeySetFrom = 16
+
+// duplicateKey returns the first key of a mapping's content written again
+// in it, and its first occurrence; nil when every key is once. Keys that
+// are not scalars, and merge keys, are not compared. seen is the set used
+// for a mapping of duplicateKeySetFrom keys or more (cleared first).
+func duplicateKey(content []*yaml.Node, seen map[string]*yaml.Node) (first, again *yaml.Node) {
+	checked := func(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag != "!!merge" }
+	if len(content)/2 < duplicateKeySetFrom {
+		for i := 0; i+1 < len(content); i += 2 {
+			k := content[i]
+			if !checked(k) {
+				continue
+			}
+			for j := 0; j < i; j += 2 {
+				if c := content[j]; c.Value == k.Value && checked(c) {
+					return c, k
+				}
+			}
+		}
+		return nil, nil
+	}
+	clear(seen)
+	for i := 0; i+1 < len(content); i += 2 {
+		k := content[i]
+		if !checked(k) {
+			continue
+		}
+		if f, ok := seen[k.Value]; ok {
+			return f, k
+		}
+		seen[k.Value] = k
+	}
+	return nil, nil
 }
 
 const (

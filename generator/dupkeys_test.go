@@ -1,11 +1,13 @@
 package generator
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gopkg.in/yaml.v3"
 )
 
 // A mapping key written twice is an error naming both places: YAML 1.2
@@ -47,4 +49,38 @@ func TestKeysRepeatedAcrossMappingsLoad(t *testing.T) {
 	svc, _, err := load(t, doc)
 	require.NoError(t, err)
 	require.Len(t, svc.Operations, 2)
+}
+
+// duplicateKey finds the same first duplicate, and its first occurrence,
+// by comparing keys below duplicateKeySetFrom keys and through the set from
+// there; merge keys and keys that are not scalars are not compared.
+func TestDuplicateKeyBothWays(t *testing.T) {
+	seen := map[string]*yaml.Node{}
+	mapping := func(keys ...string) []*yaml.Node {
+		var c []*yaml.Node
+		for i, k := range keys {
+			kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k, Line: i + 1}
+			switch k {
+			case "<<":
+				kn.Tag = "!!merge"
+			case "[x]":
+				kn.Kind = yaml.SequenceNode
+			}
+			c = append(c, kn, &yaml.Node{Kind: yaml.ScalarNode})
+		}
+		return c
+	}
+	for _, pad := range []int{0, duplicateKeySetFrom} {
+		var filler []string
+		for i := range pad {
+			filler = append(filler, fmt.Sprintf("k%d", i))
+		}
+		line := func(i int) int { return pad + i }
+		first, again := duplicateKey(mapping(append(filler, "a", "b", "a", "b", "a")...), seen)
+		require.Equal(t, line(1), first.Line, "pad %d", pad)
+		require.Equal(t, line(3), again.Line, "pad %d", pad)
+		first, again = duplicateKey(mapping(append(filler, "<<", "<<", "[x]", "[x]", "c")...), seen)
+		require.Nil(t, first, "pad %d", pad)
+		require.Nil(t, again, "pad %d", pad)
+	}
 }

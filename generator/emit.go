@@ -36,6 +36,7 @@ func Generate(svc *Service, pkg string) ([]File, error) {
 	if !ValidPackageName(pkg) {
 		return nil, fmt.Errorf("invalid package name %q", pkg)
 	}
+	defer specDocs.begin()() // each spec text's doc lines made once (specDocLines)
 	emitters := []struct {
 		name string
 		emit func(*jen.File, *Service) error
@@ -171,6 +172,24 @@ func groupImports(src []byte) []byte {
 	return out.Bytes()
 }
 
+// joinedEqual reports whether lines joined by spaces are s, without
+// joining them.
+func joinedEqual(lines []string, s string) bool {
+	for i, l := range lines {
+		if i > 0 {
+			if s == "" || s[0] != ' ' {
+				return false
+			}
+			s = s[1:]
+		}
+		if !strings.HasPrefix(s, l) {
+			return false
+		}
+		s = s[len(l):]
+	}
+	return s == ""
+}
+
 // docComment returns a doc comment built like a hand-written SDK's: the
 // spec's own text first (spec: summary, then description; empty and
 // repeated texts left out), then the generator's notes (one paragraph each;
@@ -201,11 +220,32 @@ func docStatement(lines []string) *jen.Statement {
 func docLines(spec, notes []string, source string) []string {
 	var paras [][]string
 	var defs []string
-	seen := map[string]bool{}
+	// seen holds the texts (their lines joined) and the definitions so
+	// far, once a second text has lines; with one, only its definitions
+	// can repeat it.
+	var seen map[string]bool
 	for _, text := range spec {
 		lines, ds := specDocLines(text)
+		if len(lines) == 0 {
+			continue
+		}
+		if len(paras) == 0 {
+			paras = append(paras, lines)
+			for _, d := range ds { // distinct: one per link text (docText)
+				if !joinedEqual(lines, d) {
+					defs = append(defs, d)
+				}
+			}
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{strings.Join(paras[0], " "): true}
+			for _, d := range defs {
+				seen[d] = true
+			}
+		}
 		key := strings.Join(lines, " ")
-		if len(lines) == 0 || seen[key] {
+		if seen[key] {
 			continue
 		}
 		seen[key] = true

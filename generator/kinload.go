@@ -18,6 +18,10 @@ import (
 // 1.8 s of 7.8 s. The copy empties doc as it goes (see kinTree): take what
 // is needed of it first (keepForBuild).
 //
+// decodeKinDoc makes the document without the copy when the tree holds only
+// what it reads exactly as kin-openapi's decoder does (kindecode.go); the
+// copy and kin-openapi's decoder remain for everything else.
+//
 // A tree with anchors, aliases or merge keys goes through LoadFromData as
 // YAML text, so kin-openapi's own reading of them (and its check for alias
 // cycles) applies unchanged.
@@ -30,6 +34,19 @@ func loadOpenAPI(doc *yaml.Node) (*openapi3.T, error) {
 			return nil, err
 		}
 		return loader.LoadFromData(text)
+	}
+	if kinDecodeCheck != nil {
+		kinDecodeCheck(doc)
+	}
+	if api, ok := decodeKinDoc(doc); ok {
+		// The same document kin-openapi's decoder makes (kindecode.go),
+		// without the copy into its YAML nodes. The spec tree is let go
+		// of as kinTree's copy would have.
+		doc.Content = nil
+		if err := loader.ResolveRefsIn(api, nil); err != nil {
+			return nil, err
+		}
+		return api, nil
 	}
 	tree, err := kinTree(doc, true)
 	if err != nil {
@@ -44,6 +61,10 @@ func loadOpenAPI(doc *yaml.Node) (*openapi3.T, error) {
 	}
 	return api, nil
 }
+
+// kinDecodeCheck, when set (by tests), is given the tree loadOpenAPI is
+// about to decode, before it is changed.
+var kinDecodeCheck func(doc *yaml.Node)
 
 // errAliases reports an alias or merge key kinTree was given (see
 // hasAliases).

@@ -161,15 +161,3 @@ func TestHasDocumentMarkerIsTheRegexp(t *testing.T) {
 		require.Equal(t, re.MatchString(s), hasDocumentMarker([]byte(s)), "%q", s)
 	}
 }
-
-// hasTag finds a tag's start in any case, and only a "<" directly before
-// the name.
-func TestHasTag(t *testing.T) {
-	for s, want := range map[string]bool{"": false, "<": false, "a <A href": true, "<b> <a": true, "< a": false, "x<nOtE>": false,
-		"<Note>": false, "<ab": true, "<<a": true, "a<": false} {
-		require.Equal(t, want, hasTag(s, "a"), "%q", s)
-	}
-	require.True(t, hasTag("x<nOtE>", "note"))
-	require.True(t, hasTag("</Important >", "/important"))
-	require.False(t, hasTag("< /important>", "/important"))
-}

@@ -55,7 +55,9 @@ func (nb *nodeBudget) take(s treeSize) bool {
 type treeSize struct{ nodes, bytes int }
 
 // parseYAML parses one file of the spec (YAML or JSON) into a document
-// node; valid JSON is read by parseJSON, keeping its exact strings. A syntax error names the file, line and column where the parser
+// node; valid JSON is read by parseJSON, keeping its exact strings, and the
+// YAML real specs are written in by scanYAML, which builds yaml.v3's tree
+// without it (anything else goes to yaml.v3). A syntax error names the file, line and column where the parser
 // stopped (and the line where the construct it was reading began, when
 // that differs): gopkg.in/yaml.v3 reports the line before, or the line of
 // the enclosing block, so the error is taken from go.yaml.in/yaml/v4's
@@ -65,6 +67,9 @@ func parseYAML(file string, raw []byte) (*yaml.Node, error) {
 		return doc, checkDuplicateKeys(file, doc)
 	}
 	raw = decodeSurrogatePairs(raw)
+	if doc, ok := scanYAML(raw); ok {
+		return doc, checkDuplicateKeys(file, doc)
+	}
 	var doc yaml.Node
 	err := yaml.Unmarshal(raw, &doc)
 	if err == nil {
@@ -112,7 +117,11 @@ func secondDocumentLine(raw []byte) (int, bool) {
 	if !hasDocumentMarker(raw) {
 		return 0, false // the common case: parsed once only
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(decodeSurrogatePairs(raw)))
+	raw = decodeSurrogatePairs(raw)
+	if _, ok := scanYAML(raw); ok {
+		return 0, false // scanYAML reads a text of one document only
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(raw))
 	var first, second yaml.Node
 	if dec.Decode(&first) != nil {
 		return 0, false
