@@ -210,3 +210,20 @@ func setSchemaField(v reflect.Value) bool {
 	}
 	return true
 }
+
+// TestFactsIntegerBound: a field's doc reads an integer bound in digits
+// (newuser4 G8: Discord's `maximum: 16777215` read "Maximum: 1.6777215e+07").
+func TestFactsIntegerBound(t *testing.T) {
+	svc, _, err := load(t, `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    S:
+      type: object
+      properties:
+        color: {type: integer, minimum: 0, maximum: 16777215}
+`)
+	require.NoError(t, err)
+	require.Equal(t, "Minimum: 0. Maximum: 16777215.", fieldNamed(typeNamed(svc, "S"), "Color").Facts)
+}

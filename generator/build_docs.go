@@ -63,26 +63,25 @@ func constraintFacts(s *openapi3.Schema) []string {
 	case typ == "string" && f != "date-time" && f != "date" && f != "byte" && f != "binary":
 		out = append(out, "Format: "+f+".")
 	}
-	num := func(f float64) string { return fmt.Sprint(f) }
 	if s.Min != nil {
 		if s.ExclusiveMin.IsTrue() {
-			out = append(out, "Minimum: "+num(*s.Min)+" (exclusive).")
+			out = append(out, "Minimum: "+numText(*s.Min)+" (exclusive).")
 		} else {
-			out = append(out, "Minimum: "+num(*s.Min)+".")
+			out = append(out, "Minimum: "+numText(*s.Min)+".")
 		}
 	}
 	if s.ExclusiveMin.Value != nil {
-		out = append(out, "Minimum: "+num(*s.ExclusiveMin.Value)+" (exclusive).")
+		out = append(out, "Minimum: "+numText(*s.ExclusiveMin.Value)+" (exclusive).")
 	}
 	if s.Max != nil {
 		if s.ExclusiveMax.IsTrue() {
-			out = append(out, "Maximum: "+num(*s.Max)+" (exclusive).")
+			out = append(out, "Maximum: "+numText(*s.Max)+" (exclusive).")
 		} else {
-			out = append(out, "Maximum: "+num(*s.Max)+".")
+			out = append(out, "Maximum: "+numText(*s.Max)+".")
 		}
 	}
 	if s.ExclusiveMax.Value != nil {
-		out = append(out, "Maximum: "+num(*s.ExclusiveMax.Value)+" (exclusive).")
+		out = append(out, "Maximum: "+numText(*s.ExclusiveMax.Value)+" (exclusive).")
 	}
 	if s.MinLength > 0 {
 		out = append(out, fmt.Sprintf("Minimum length: %d.", s.MinLength))

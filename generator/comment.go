@@ -217,7 +217,7 @@ func commentLines(text string) []string {
 	d := docScratches.Get().(*docScratch)
 	defer docScratches.Put(d)
 	d.cur = append(d.cur[:0], text...)
-	return d.commentLines()
+	return d.commentLines(false)
 }
 
 // defuseLine keeps a comment line made from spec text from becoming

@@ -82,8 +82,9 @@ func (d *docScratch) docText() (defs []string) {
 	return defs
 }
 
-// commentLines returns commentLines of cur.
-func (d *docScratch) commentLines() []string {
+// commentLines returns commentLines of cur; with glue, each linkGlue in a
+// line is a space again before defuseLine reads the line (specDocLines).
+func (d *docScratch) commentLines(glue bool) []string {
 	if !utf8.Valid(d.cur) {
 		d.cur = bytes.ToValidUTF8(d.cur, []byte("\uFFFD"))
 	}
@@ -123,6 +124,9 @@ func (d *docScratch) commentLines() []string {
 		return nil
 	}
 	for i, l := range w.lines {
+		if glue {
+			l = strings.ReplaceAll(l, linkGlue, " ")
+		}
 		w.lines[i] = defuseLine(l)
 	}
 	return w.lines

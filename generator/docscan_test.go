@@ -2,6 +2,7 @@ package generator
 
 import (
 	"encoding/json"
+	"go/build/constraint"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -356,5 +357,21 @@ func TestOneSpaced(t *testing.T) {
 		return out
 	}()...) {
 		require.Equal(t, strings.Join(strings.Fields(s), " "), oneSpaced(s), "%q", s)
+	}
+}
+
+// TestSpecTextGlueMakesNoBuildConstraint: a spec text holding the link
+// glue character (U+E000, or its entity) before "+build" gives no comment
+// line that go/build reads as a build constraint: the glue becomes a
+// space before defuseLine reads the line (it was after: the package doc
+// of a spec whose description held "\uE000+build ignore" made gofmt write
+// //go:build ignore, and client.go left the package).
+func TestSpecTextGlueMakesNoBuildConstraint(t *testing.T) {
+	for _, text := range []string{"a\n\n\uE000+build ignore", "&#xE000;+build ignore", "\uE000 +build ignore", "x\n\n\uE000\uE000+build linux"} {
+		lines, _ := specDocLines(text)
+		require.NotEmpty(t, lines)
+		for _, l := range lines {
+			require.False(t, constraint.IsPlusBuild("// "+l), "%q gives the line %q", text, l)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -29,14 +28,11 @@ func specDocLines(text string) (lines, defs []string) {
 	d.cur = append(d.cur[:0], text...)
 	defs = d.docText()
 	// Only a link (or the glue in the spec, or an entity of it) puts glue
-	// in a line.
+	// in a line. It is a space again before defuseLine reads the line: a
+	// spec's own U+E000 before "+build" made a build constraint when it
+	// became a space after.
 	glue := bytes.Contains(d.cur, []byte(linkGlue)) || bytes.IndexByte(d.cur, '&') >= 0
-	lines = d.commentLines()
-	if glue {
-		for i, l := range lines {
-			lines[i] = strings.ReplaceAll(l, linkGlue, " ")
-		}
-	}
+	lines = d.commentLines(glue)
 	lines, defs = slices.Clip(lines), slices.Clip(defs)
 	specDocs.put(text, specDoc{lines, defs})
 	return lines, defs

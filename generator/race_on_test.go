@@ -2,6 +2,8 @@
 
 package generator
 
-// raceEnabled: the race detector slows generation tenfold, so the
-// real-spec oracles run on the repository's small specs only.
+// raceEnabled: the race detector makes loading the largest specs take
+// minutes (TestKinDecodeMatchesKin leaves them out), and slows generation
+// tenfold (the real-spec oracle of struct printing runs on the
+// repository's small specs only).
 const raceEnabled = true

@@ -286,6 +286,9 @@ func newClient(svc *Service, endpoint string, opts Options) (*Client, error) {
 			c.faults = append(c.faults, f)
 		}
 	}
+	if err := checkDurations(&c.opts, engine.LevelClientOption); err != nil {
+		return nil, err
+	}
 	s, err := resolveSettings(svc, &c.opts, nil, Env{})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/retrygen/retrygen/runtime/engine"
 )
@@ -23,7 +24,29 @@ type Settings struct {
 // The reasons a ConfigError gives.
 const (
 	reasonMaxAttempts = "must be an integer ≥ 1"
+	reasonDuration    = "must be a duration ≥ 0"
 )
+
+// checkDurations refuses a negative MaxBackoff, AttemptTimeout or
+// MaxServerDelay in o (options at level) with a *ConfigError, as a
+// negative MaxAttempts is refused: their docs define 0 (the default, or
+// none) and positive values only, and a negative one was taken as 0
+// silently (newuser4 G8).
+func checkDurations(o *Options, level engine.Level) error {
+	for _, d := range [...]struct {
+		setting, name string
+		v             time.Duration
+	}{
+		{"max backoff", "MaxBackoff", o.MaxBackoff},
+		{"attempt timeout", "AttemptTimeout", o.AttemptTimeout},
+		{"max server delay", "MaxServerDelay", o.MaxServerDelay},
+	} {
+		if d.v < 0 {
+			return &ConfigError{Setting: d.setting, Value: d.v, Source: engine.Source{Level: level, Name: d.name}, Reason: reasonDuration}
+		}
+	}
+	return nil
+}
 
 // ConfigError reports an invalid retry mode or max attempts at the level
 // that wins (retry-behavior.md §2), or a selected profile that does not
@@ -31,13 +54,15 @@ const (
 // `AWS_MAX_ATTEMPTS="-1" (environment): must be an integer ≥ 1` or
 // `MaxAttempts=-1 (client option): must be an integer ≥ 1`.
 type ConfigError struct {
-	// Setting is "retry mode", "max attempts", or "profile" for a
-	// <PREFIX>_PROFILE naming a profile that no config or credentials file
-	// defines.
+	// Setting is "retry mode", "max attempts", "max backoff", "attempt
+	// timeout", "max server delay" (a negative Options duration), or
+	// "profile" for a <PREFIX>_PROFILE naming a profile that no config or
+	// credentials file defines.
 	Setting string
 	// Value is the value as found: a string for text (environment, config
 	// file, Options.RetryMode, Service.DefaultMode), an int for a
-	// MaxAttempts given in code or in the Service.
+	// MaxAttempts given in code or in the Service, a time.Duration for an
+	// Options duration.
 	Value any
 	// Source is where the value was found.
 	Source engine.Source

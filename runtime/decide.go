@@ -241,9 +241,22 @@ func (cl *callMachine) checkDeadline(ctx context.Context, res *engine.AttemptRes
 		return false
 	}
 	cl.refund()
-	d.Outcome, d.Err = engine.OutcomeDeadline, joinCtx(res.Err, context.DeadlineExceeded)
+	d.Outcome, d.Err = engine.OutcomeDeadline, joinCtx(res.Err, &waitPastDeadlineError{wait: d.Delay})
 	return true
 }
+
+// waitPastDeadlineError is context.DeadlineExceeded for a wait the call did
+// not start because it would end after the call's deadline (§3 step 7):
+// errors.Is(err, context.DeadlineExceeded) holds, as when the deadline has
+// passed, and the message says it has not yet (newuser4 G8: a caller saw
+// "context deadline exceeded" seconds before its deadline).
+type waitPastDeadlineError struct{ wait time.Duration }
+
+func (e *waitPastDeadlineError) Error() string {
+	return "a wait of " + e.wait.String() + " would end after the call's deadline: " + context.DeadlineExceeded.Error()
+}
+
+func (e *waitPastDeadlineError) Unwrap() error { return context.DeadlineExceeded }
 
 // backoff computes the delay before the next retry after err, of class,
 // and names its rule: the policy's Backoff (Options.Backoff) when set, else
@@ -265,9 +278,9 @@ func (cl *callMachine) backoff(class engine.Class, err error) (time.Duration, st
 	case JitterNone:
 		return backoffCeilingExp(base, p.MaxBackoff, p.BackoffExponent, n), "exponential backoff"
 	case JitterEqual:
-		return equalJitter(base, p.MaxBackoff, p.BackoffExponent, n+1, cl.c.rand()), "equal jitter"
+		return equalJitter(base, p.MaxBackoff, p.BackoffExponent, n+1, cl.rand()), "equal jitter"
 	default:
-		return fullJitter(base, p.MaxBackoff, p.BackoffExponent, n, cl.c.rand()), "full jitter"
+		return fullJitter(base, p.MaxBackoff, p.BackoffExponent, n, cl.rand()), "full jitter"
 	}
 }
 
@@ -288,7 +301,7 @@ func (cl *callMachine) deadlineErr(ctx context.Context, err error, d time.Durati
 	if cl.fitsDeadline(ctx, d) {
 		return err
 	}
-	return joinCtx(err, context.DeadlineExceeded)
+	return joinCtx(err, &waitPastDeadlineError{wait: d})
 }
 
 // fitsDeadline reports whether a wait of d would end no later than ctx's

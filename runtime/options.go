@@ -66,15 +66,19 @@ type Options struct {
 	// 1 disables retries). 0 means "not set in code"; negative is invalid.
 	MaxAttempts int
 	// MaxBackoff caps base × 2^n before jitter; 0 means the mode's default
-	// (20 s).
+	// (20 s). Negative is invalid: NewClient, or the call, returns a
+	// *ConfigError (`MaxBackoff=-1s (client option): must be a duration ≥
+	// 0`), as for MaxServerDelay and AttemptTimeout.
 	MaxBackoff time.Duration
 	// MaxServerDelay is the longest server-directed delay (Retry-After) the
 	// client sleeps; longer requests end the call with a throttling error
-	// carrying the delay. 0 means 20 s.
+	// carrying the delay. 0 means 20 s; negative is invalid (a
+	// *ConfigError).
 	MaxServerDelay time.Duration
 	// AttemptTimeout bounds each attempt on its own, under the call's
 	// context: the response headers and the reading and decoding of the
-	// body. 0 means no per-attempt deadline. An attempt that times out (by
+	// body. 0 means no per-attempt deadline; negative is invalid (a
+	// *ConfigError). An attempt that times out (by
 	// this, http.Client.Timeout, a Transport's ResponseHeaderTimeout or a
 	// net timeout) while the call's context is alive is a transient I/O
 	// failure (§4 rule 5, retry cost 14); after the request was written it
@@ -207,11 +211,16 @@ type Options struct {
 	// Info level through the same information as OnAttempt.
 	Logger *slog.Logger
 
-	// Clock and Rand make time and jitter injectable. Clock nil means the
-	// system clock; Rand nil means math/rand/v2.Float64. Rand returns a
-	// value in [0,1) and must be safe for concurrent use.
+	// Clock makes time injectable; nil means the system clock. Read once,
+	// by NewClient: the client's rate limiters, throttle windows and fleet
+	// limiter keep time on it, so a call's Clock is ignored (one client,
+	// one clock).
 	Clock engine.Clock
-	Rand  func() float64
+	// Rand makes jitter injectable; nil means math/rand/v2.Float64. It
+	// returns a value in [0,1) and must be safe for concurrent use. A
+	// call's Rand draws that call's jitter (backoff and the spread of a
+	// throttle window's release); nil there means the client's.
+	Rand func() float64
 }
 
 // CallInfo describes a call as it starts; Options.OnCall receives it.

@@ -15,10 +15,19 @@ func (cl *callMachine) releaseAt(operation, dimension string, until, latest time
 	if !ok || dimension == "" {
 		return until
 	}
-	if t := rel.ReleaseAt(cl.scope().identity, operation, dimension, until, latest, c.rand(), reserve); t.After(until) {
+	if t := rel.ReleaseAt(cl.scope().identity, operation, dimension, until, latest, cl.rand(), reserve); t.After(until) {
 		return t
 	}
 	return until
+}
+
+// rand draws the call's jitter: from its own Options.Rand when it has one
+// (a call's options replace the client's, options.go), else the client's.
+func (cl *callMachine) rand() float64 {
+	if r := cl.opts.Rand; r != nil {
+		return r()
+	}
+	return cl.c.rand()
 }
 
 // spreadRetry is the delay of a retry after a throttled response whose

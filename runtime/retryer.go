@@ -184,6 +184,9 @@ func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 	if opts == nil {
 		opts = &c.opts
 	}
+	if opts != &c.opts && (opts.MaxBackoff < 0 || opts.AttemptTimeout < 0 || opts.MaxServerDelay < 0) {
+		return checkDurations(opts, engine.LevelCallOption)
+	}
 	pol, owned := (*Policy)(nil), false
 	if opts == &c.opts || c.sharesPolicy(opts) {
 		pol = c.operationPolicy(op)

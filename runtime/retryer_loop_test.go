@@ -13,14 +13,16 @@ import (
 
 func TestDeadlineErrorIsOneLine(t *testing.T) {
 	// The next backoff (1 s throttling base, r = 1) would end past a 500 ms
-	// deadline: the call returns at once, "LAST: context deadline exceeded".
+	// deadline: the call returns at once, "LAST: a wait of 1s would end
+	// after the call's deadline: context deadline exceeded" (newuser4 G8:
+	// it said only "context deadline exceeded", 500 ms before the deadline).
 	h := newHarnessAt(t, future, nil, 1, script(coded(400, "Throttling")), nil)
 	ctx := h.deadline(t, 500*time.Millisecond)
 	_, err := h.call(ctx, opGet)
 	require.True(t, errors.Is(err, context.DeadlineExceeded))
 	var api *APIError
 	require.ErrorAs(t, err, &api)
-	require.Equal(t, "test: GetThing: api error Throttling (HTTP 400): context deadline exceeded", err.Error())
+	require.Equal(t, "test: GetThing: api error Throttling (HTTP 400): a wait of 1s would end after the call's deadline: context deadline exceeded", err.Error())
 	require.False(t, strings.Contains(err.Error(), "\n"))
 }
 

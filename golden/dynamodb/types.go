@@ -4342,7 +4342,7 @@ type ScanInput struct {
 	// than parallel.
 	//
 	// If you specify TotalSegments, you must also specify Segment.
-	// Minimum: 1. Maximum: 1e+06.
+	// Minimum: 1. Maximum: 1000000.
 	TotalSegments *int64 `json:"TotalSegments,omitzero"`
 }
 

@@ -205,10 +205,10 @@ type DescribeLimitsOutput struct {
 	// ResultMetadata describes how the call went: attempts made, request ID.
 	ResultMetadata runtime.ResponseMetadata `json:"-"`
 	// The number of open shards.
-	// Minimum: 0. Maximum: 1e+06. Required.
+	// Minimum: 0. Maximum: 1000000. Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
 	// The maximum number of shards.
-	// Minimum: 0. Maximum: 1e+06. Required.
+	// Minimum: 0. Maximum: 1000000. Required.
 	ShardLimit int64 `json:"ShardLimit"`
 }
 
@@ -1323,7 +1323,7 @@ type StreamDescription struct {
 // Source: #/components/schemas/StreamDescriptionSummary
 type StreamDescriptionSummary struct {
 	// The number of enhanced fan-out consumers registered with the stream.
-	// Minimum: 0. Maximum: 1e+06.
+	// Minimum: 0. Maximum: 1000000.
 	ConsumerCount *int64 `json:"ConsumerCount,omitzero"`
 	// The encryption type used. This value is one of the following:
 	//
@@ -1347,7 +1347,7 @@ type StreamDescriptionSummary struct {
 	// Minimum length: 1. Maximum length: 2048.
 	KeyId *string `json:"KeyId,omitzero"`
 	// The number of open shards in the stream.
-	// Minimum: 0. Maximum: 1e+06. Required.
+	// Minimum: 0. Maximum: 1000000. Required.
 	OpenShardCount int64 `json:"OpenShardCount"`
 	// The current retention period, in hours.
 	// Required.

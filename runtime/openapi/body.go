@@ -179,8 +179,10 @@ type File struct {
 type Part struct {
 	// Name is the form field's name (Content-Disposition name).
 	Name string
-	// Value is the part's content. nil (or a nil pointer, slice or map) is
-	// left out. File and *File are file parts; []byte and io.Reader are
+	// Value is the part's content. nil (or a nil pointer, slice or map, or
+	// an absent Nullable) is left out; a Nullable set to [Null] is an error
+	// naming the part (multipart/form-data has no null, RFC 7578), unless
+	// Encoding's ContentType is JSON, which sends null. File and *File are file parts; []byte and io.Reader are
 	// file parts named Name. Strings, numbers, booleans and enums are text
 	// parts. Objects are application/json parts unless Encoding says
 	// otherwise. An array is one part per element, all named Name, each
@@ -281,8 +283,13 @@ func renderValue(p Part, top bool) ([]multipartPart, error) {
 		return filePart(p, File{Body: v})
 	}
 	v, e := p.Value, p.Encoding
+	if isNull(v) && !isJSONMedia(e.ContentType) {
+		return nil, fmt.Errorf("multipart part %q: openapi.Null cannot be sent: multipart/form-data has no null (RFC 7578); leave the field absent or give a value", p.Name)
+	}
 	pv := toParam(v)
 	switch {
+	case pv.absent && isNull(v): // a JSON part: null is JSON
+		return []multipartPart{{name: p.Name, contentType: e.ContentType, header: e.Headers, data: []byte("null")}}, nil
 	case pv.absent:
 		return nil, nil
 	case top && (pv.isArr || pv.isObj) && e.Style == StyleDeepObject:
@@ -305,6 +312,21 @@ func renderValue(p Part, top bool) ([]multipartPart, error) {
 	default:
 		return []multipartPart{{name: p.Name, contentType: e.ContentType, header: e.Headers, data: []byte(pv.prim)}}, nil
 	}
+}
+
+// isNull reports whether v is a [Nullable] (or a pointer to one) set to
+// [Null]: explicit null, which a form has no way to write, unlike absent.
+// Read by reflection, as Nullable has no method to ask (nullable.go).
+func isNull(v any) bool {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct || rv.Type().PkgPath() != nullablePkg || !strings.HasPrefix(rv.Type().Name(), "Nullable[") {
+		return false
+	}
+	state := rv.FieldByName("state")
+	return state.IsValid() && nullableState(state.Uint()) == nullableNull
 }
 
 // filePart reads f.Body to its end and returns it as p's one file part: its

@@ -3,11 +3,14 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/retrygen/retrygen/runtime/internal/exactjson"
 )
@@ -63,7 +66,10 @@ func UnmarshalObject[T any](b []byte, fixed any, extra *map[string]T, known ...s
 	*extra = nil
 	for k, raw := range m {
 		var v T
-		if err := exactjson.Unmarshal(raw, &v); err != nil {
+		tracked := exactjson.Derived(b, raw) // a copy: it stays in b's decode session
+		err := exactjson.Unmarshal(raw, &v)
+		exactjson.Untrack(tracked)
+		if err != nil {
 			return err
 		}
 		if *extra == nil {
@@ -170,9 +176,33 @@ func Into[T any](dst **T) func([]byte) error {
 // an [Into] per variant type keeps the compiled size of a client with
 // thousands of unions down (issue 24). It returns what Decode returns.
 func (u *Union) DecodeInto(b []byte, dsts ...any) (int, error) {
+	return u.decodeInto(b, nil, dsts)
+}
+
+// decodeInto is DecodeInto; own, when not nil, is a copy of b that no one
+// else holds (the union's Raw), which a decode session may be tracked by.
+//
+// A union tries its variants in turn, and a variant holding other unions
+// decodes them again on each try: a chain of unions each holding the one
+// below twice cost 2^depth variant decodes (newuser4 G6: 129 bytes, 39 s
+// of CPU). So the first union of a decode that tries two or more variants
+// (or decodes its value twice: DecodeFields, then DecodeInto) opens a
+// decode session, and every union decoded inside it remembers what it
+// chose for each JSON value (by its exact bytes): the variant, or the
+// error. A union meeting the same JSON value again decodes only the
+// variant it chose before (or returns the error it returned): each
+// (union, JSON value) pair is tried once per decode. What is chosen, and
+// every error's text, is what trying each variant again would give.
+func (u *Union) decodeInto(b, own []byte, dsts []any) (int, error) {
 	decoders := make([]func([]byte) error, len(dsts))
 	for i, dst := range dsts {
 		decoders[i] = func(b []byte) error {
+			if variantDecoded != nil {
+				variantDecoded()
+			}
+			if s, _ := exactjson.Session(b).(*unionSession); s != nil && !s.spend() {
+				return errUnionWork
+			}
 			err := exactjson.Unmarshal(b, dst)
 			if err != nil {
 				_ = json.Unmarshal(jsonNull, dst) // null into a pointer: nil
@@ -180,7 +210,156 @@ func (u *Union) DecodeInto(b []byte, dsts ...any) (int, error) {
 			return err
 		}
 	}
-	return u.Decode(b, decoders...)
+	if unionMemoOff {
+		return u.decode(b, nil, false, decoders)
+	}
+	s, _ := exactjson.Session(b).(*unionSession)
+	if s == nil || own == nil && !allNil(dsts) {
+		// Outside a session: DecodeInto (a union with fields, whose
+		// value DecodeFields decoded first) opens one at once, Unmarshal
+		// when it has variants to try.
+		return u.decode(b, own, own == nil, decoders)
+	}
+	t := bytes.TrimSpace(b)
+	key := memoKey{u: u, h: maphash.Bytes(memoSeed, t)}
+	if len(dsts) > 0 {
+		key.t = reflect.TypeOf(dsts[0])
+	}
+	if e, ok := s.find(key, t); ok {
+		if e.err != nil || e.index < 0 || e.index >= len(decoders) {
+			return e.index, e.err
+		}
+		if decoders[e.index](t) == nil {
+			return e.index, nil
+		}
+	}
+	i, err := u.decode(b, nil, false, decoders)
+	if own != nil {
+		t = bytes.TrimSpace(own)
+	} else {
+		t = append([]byte(nil), t...)
+	}
+	s.memo[key] = append(s.memo[key], memoEntry{b: t, index: i, err: err})
+	return i, err
+}
+
+// variantDecoded, when set (by tests), is called once per variant decode.
+var variantDecoded func()
+
+// unionMemoOff (set by tests) decodes unions without decode sessions, as
+// before they existed: the oracle the memo is tested against.
+var unionMemoOff bool
+
+// unionSession is the memo of one decode session (decodeInto): what each
+// union chose for each JSON value.
+type unionSession struct {
+	memo map[memoKey][]memoEntry
+	// work is the variant decodes made so far, limit how many the
+	// session may make (MaxUnionWork per byte of the value it opened on).
+	work, limit int
+}
+
+// MaxUnionWork is how many variant decodes per byte of a JSON value (plus
+// 4,096) one decode of a union may make, memo hits included. A decode
+// session (Union.DecodeInto) tries each (union, JSON value) pair once,
+// but the decoded value itself can be exponential in size when a union
+// holds the same union both beside its oneOf (DecodeFields) and in its
+// variants: each level decodes the one below twice, into two values. A
+// value needing more is refused with a *UnionError saying so (the call
+// returns it in a *runtime.DecodeError) instead of taking minutes of CPU
+// (newuser4 G6). newuser4's 41-schema chain, 40 deep, takes 7 per byte.
+const MaxUnionWork = 64
+
+// errUnionWork is what a variant decode returns once the session's work
+// is spent.
+var errUnionWork = errors.New("decoding took more than openapi.MaxUnionWork variant decodes per byte of the value")
+
+// spend counts one variant decode and reports whether it is within the
+// session's limit.
+func (s *unionSession) spend() bool {
+	s.work++
+	return s.work <= s.limit
+}
+
+// memoKey is a union, the type of its first variant field (one Union
+// describes one Go type) and the hash of a JSON value's bytes.
+type memoKey struct {
+	u *Union
+	t reflect.Type
+	h uint64
+}
+
+// memoEntry is what a union chose for the JSON value b: the variant's
+// index (-1: none) or the error.
+type memoEntry struct {
+	b     []byte
+	index int
+	err   error
+}
+
+var memoSeed = maphash.MakeSeed()
+
+// find returns the entry for the JSON value b under key.
+func (s *unionSession) find(key memoKey, b []byte) (memoEntry, bool) {
+	for _, e := range s.memo[key] {
+		if bytes.Equal(e.b, b) {
+			return e, true
+		}
+	}
+	return memoEntry{}, false
+}
+
+// openSession starts a decode session tracked by c (a copy of the JSON
+// value no one else holds) and returns its key for exactjson.Untrack.
+func openSession(c []byte) (*byte, *unionSession) {
+	s := &unionSession{memo: map[memoKey][]memoEntry{}, limit: MaxUnionWork*len(c) + 4096}
+	return exactjson.Track(c, s), s
+}
+
+// ownSession opens a decode session for the JSON value b unless b is in
+// one, tracked by own (a copy of b no one else holds; a new copy when nil),
+// and returns the bytes to decode (own, trimmed) and the session's key (nil
+// when it opened none).
+func ownSession(b, own []byte) ([]byte, *byte, *unionSession) {
+	if unionMemoOff || exactjson.Session(b) != nil {
+		return b, nil, nil
+	}
+	if own == nil {
+		own = append([]byte(nil), b...)
+	}
+	k, s := openSession(own)
+	return bytes.TrimSpace(own), k, s
+}
+
+// maxReasonText is how long, in bytes, the reason a variant was rejected
+// may be in a UnionError's Tried: a longer one (another union's error,
+// naming every variant it tried, which name theirs…) is cut to it and
+// ends with "…". Without the cut the text grew as the product of the
+// unions' variant counts: 9 MB for newuser4's G6 chain at depth 3.
+const maxReasonText = 2048
+
+// cutReason returns s cut to maxReasonText bytes (on a UTF-8 boundary)
+// followed by "…", or s when it is no longer.
+func cutReason(s string) string {
+	if len(s) <= maxReasonText {
+		return s
+	}
+	n := maxReasonText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// allNil reports whether every dsts[i] (a **T) points to nil.
+func allNil(dsts []any) bool {
+	for _, d := range dsts {
+		rv := reflect.ValueOf(d)
+		if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Pointer || !rv.Elem().IsNil() {
+			return false
+		}
+	}
+	return true
 }
 
 // MarshalUnion encodes a union for generated code: the first of variants
@@ -288,7 +467,7 @@ func (u *Union) Unmarshal(b []byte, raw *json.RawMessage, dsts ...any) error {
 			rv.Elem().SetZero()
 		}
 	}
-	_, err := u.DecodeInto(b, dsts...)
+	_, err := u.decodeInto(b, *raw, dsts)
 	return err
 }
 
@@ -308,6 +487,10 @@ var jsonNull = []byte("null")
 //     which no discriminator value can name) are tried for it, by step 2.
 //     With DiscriminatorOnly, an object whose discriminator property is
 //     absent also decodes into no member;
+//     an object holding, in a property every member gives one value (a
+//     const: Discord's components, `type: [1]`, `[13]`, …), a value of
+//     the same JSON type that no member has (a member added to the API
+//     later) decodes into no member too (-1, nil);
 //  2. else among the members whose JSON type matches, whose required
 //     properties are all present and whose const properties hold their
 //     values and whose enum properties, when present, hold one of theirs:
@@ -323,6 +506,14 @@ var jsonNull = []byte("null")
 // every value into none: -1, nil. A decoder count other than
 // len(u.Variants) is an error naming the union (never an index panic).
 func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
+	return u.decode(b, nil, false, decoders)
+}
+
+// decode is Decode. When it has two or more variants to try, or at once
+// when openNow is set, and b is in no decode session, it opens one
+// (decodeInto) and tries the variants on own (a copy of b no one else
+// holds; a new copy when nil), which the session is tracked by.
+func (u *Union) decode(b, own []byte, openNow bool, decoders []func([]byte) error) (int, error) {
 	if len(decoders) != len(u.Variants) {
 		return -1, fmt.Errorf("openapi: union %s: %d decoders for %d variants", u.Name, len(decoders), len(u.Variants))
 	}
@@ -333,6 +524,12 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 	if deeperThan(b, MaxUnionDepth) {
 		return -1, &UnionError{Union: u.Name, Raw: append(json.RawMessage(nil), b...),
 			Tried: []string{"nested more than " + strconv.Itoa(MaxUnionDepth) + " arrays and objects deep (openapi.MaxUnionDepth)"}}
+	}
+	var tracked *byte // the session this decode opened, if any
+	var opened *unionSession
+	defer func() { exactjson.Untrack(tracked) }()
+	if openNow {
+		b, tracked, opened = ownSession(b, own)
 	}
 	kind := jsonKind(b)
 	var obj map[string]json.RawMessage
@@ -358,7 +555,7 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 						continue
 					}
 					if err := decoders[i](b); err != nil {
-						fail.Tried = append(fail.Tried, fmt.Sprintf("%s (discriminator %s=%q): %v", v.Name, u.Discriminator, tag, err))
+						fail.Tried = append(fail.Tried, fmt.Sprintf("%s (discriminator %s=%q): %s", v.Name, u.Discriminator, tag, cutReason(err.Error())))
 						fail.Raw = append(json.RawMessage(nil), b...)
 						return -1, fail
 					}
@@ -368,6 +565,9 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 		}
 	}
 	if u.DiscriminatorOnly && obj != nil {
+		return -1, nil
+	}
+	if obj != nil && !named && u.unknownTag(obj) {
 		return -1, nil
 	}
 	type fit struct{ index, dropped, evidence int }
@@ -396,18 +596,66 @@ func (u *Union) Decode(b []byte, decoders ...func([]byte) error) (int, error) {
 		}
 		return b.evidence - a.evidence
 	})
+	if len(fits) > 1 && tracked == nil {
+		b, tracked, opened = ownSession(b, own)
+	}
 	for _, f := range fits {
 		if err := decoders[f.index](b); err != nil {
-			fail.Tried = append(fail.Tried, u.Variants[f.index].Name+": "+err.Error())
+			fail.Tried = append(fail.Tried, u.Variants[f.index].Name+": "+cutReason(err.Error()))
 			continue
 		}
 		return f.index, nil
 	}
-	if named {
+	if opened != nil && opened.work > opened.limit {
+		fail.Tried = []string{errUnionWork.Error()}
+	} else if named {
 		return -1, nil
 	}
 	fail.Raw = append(json.RawMessage(nil), b...)
 	return -1, fail
+}
+
+// unknownTag reports whether obj holds, in a property every variant of u
+// gives one value (a const, or a one-value enum: Discord's components,
+// `type: [1]`, `[13]`, … with no discriminator), a value of the same JSON
+// type that none of them has: a variant added to the API later. Decode
+// then sets no variant and keeps the value in Raw, as for a discriminator
+// value that names no variant (newuser4 G11: one new component type made
+// a whole message fail to decode).
+func (u *Union) unknownTag(obj map[string]json.RawMessage) bool {
+	if len(u.Variants) < 2 {
+		return false
+	}
+	first := u.Variants[0].Const
+	for i := 0; i+1 < len(first); i += 2 {
+		raw, ok := obj[first[i]]
+		if !ok {
+			continue
+		}
+		kind := jsonKind(bytes.TrimSpace(raw))
+		unknown := true
+		for _, v := range u.Variants {
+			val, has := v.constOf(first[i])
+			if !has || jsonKind([]byte(val)) != kind || jsonEqual(raw, val) {
+				unknown = false
+				break
+			}
+		}
+		if unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// constOf returns the JSON value v's Const gives the property name.
+func (v *Variant) constOf(name string) (string, bool) {
+	for i := 0; i+1 < len(v.Const); i += 2 {
+		if v.Const[i] == name {
+			return v.Const[i+1], true
+		}
+	}
+	return "", false
 }
 
 // deeperThan reports whether the JSON value b nests arrays and objects
@@ -559,7 +807,16 @@ func DecodeFields(b []byte, fields any) error {
 	if jsonKind(bytes.TrimSpace(b)) != JSONObject {
 		return nil
 	}
-	return exactjson.Unmarshal(b, fields)
+	// The union decodes b again, into its variant, right after: a session
+	// (Union.decodeInto) keeps the unions below from doubling the work
+	// at each level.
+	b, tracked, opened := ownSession(b, nil)
+	defer exactjson.Untrack(tracked)
+	err := exactjson.Unmarshal(b, fields)
+	if opened != nil && opened.work > opened.limit {
+		return &UnionError{Union: "(fields beside a oneOf/anyOf)", Tried: []string{errUnionWork.Error()}, Raw: append(json.RawMessage(nil), b...)}
+	}
+	return err
 }
 
 // ConstText is the MarshalText of a generated string enum that may hold one

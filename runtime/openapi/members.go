@@ -88,7 +88,10 @@ func DecodeMembers(b []byte, err error, members ...Member) error {
 		if !ok {
 			continue
 		}
-		if err := exactjson.Unmarshal(raw, mb.Field); err != nil {
+		k := exactjson.Derived(b, raw) // a copy: it stays in b's decode session
+		err := exactjson.Unmarshal(raw, mb.Field)
+		exactjson.Untrack(k)
+		if err != nil {
 			return err
 		}
 	}

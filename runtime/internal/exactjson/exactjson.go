@@ -22,7 +22,11 @@ import (
 // Unmarshal is json.Unmarshal with exact member names (Names). It returns
 // encoding/json's error.
 func Unmarshal(b []byte, v any) error {
-	return json.Unmarshal(Names(b, v), v)
+	c := Names(b, v)
+	k := Derived(b, c) // a renamed copy stays in b's decode session
+	err := json.Unmarshal(c, v)
+	Untrack(k)
+	return err
 }
 
 // Names returns b with every member that encoding/json would match to a
