@@ -201,6 +201,23 @@ func joinedEqual(lines []string, s string) bool {
 // through docText and commentLines, notes through commentLines; the pointer is fragment-encoded, so no line can end
 // the comment.
 func docComment(spec, notes []string, source string) *jen.Statement {
+	return docStatement(docLines(spec, notes, source))
+}
+
+// docStatement is the comment of lines, one line each.
+func docStatement(lines []string) *jen.Statement {
+	if len(lines) == 0 {
+		return &jen.Statement{}
+	}
+	s := jen.Comment(lines[0])
+	for _, l := range lines[1:] {
+		s.Line().Comment(l)
+	}
+	return s
+}
+
+// docLines is docComment's lines, one per comment line (without "// ").
+func docLines(spec, notes []string, source string) []string {
 	var paras [][]string
 	var defs []string
 	// seen holds the texts (their lines joined) and the definitions so
@@ -258,13 +275,5 @@ func docComment(spec, notes []string, source string) *jen.Statement {
 	if source != "" {
 		lines = notesAfter(lines, "Source: #"+fragment(source))
 	}
-	lines = withDefs(lines, defs) // Go doc link definitions end the comment
-	if len(lines) == 0 {
-		return &jen.Statement{}
-	}
-	s := jen.Comment(lines[0])
-	for _, l := range lines[1:] {
-		s.Line().Comment(l)
-	}
-	return s
+	return withDefs(lines, defs) // Go doc link definitions end the comment
 }

@@ -30,7 +30,35 @@ func emitTypes(out *pieces, svc *Service) {
 		if t.Embed != "" {
 			notes = append(notes, "It embeds "+t.Embed+", the decoded response body, so its fields are read on the output directly.")
 		}
-		f.Add(docComment([]string{t.Doc}, notes, t.Source))
+		doc := docLines([]string{t.Doc}, notes, t.Source)
+		if directStructs && t.Kind != KindEnum && t.Kind != KindUnion && t.Embed == "" && out.canDirect() {
+			// Printed as go/format prints it (appendStructDecl), unless
+			// its shape is one that does not: then by jennifer, below.
+			fields := fieldSpecs(t.Fields, t.Output, t.XML)
+			if t.Additional == nil && noCompare(t) != nil {
+				fields = append([]fieldSpec{{name: "_", typ: &goType{name: "[0]func()"}, trailing: noCompareNote}}, fields...)
+			}
+			if t.Additional != nil {
+				fields = append(fields, fieldSpec{doc: []string{additionalNote}, name: "AdditionalProperties",
+					typ: &goType{op: "map[string]", elem: typeOf(*t.Additional)}, tags: skipTag(t.XML)})
+			}
+			if decl, imports, ok := appendStructDecl(nil, t.Name, doc, fields); ok {
+				out.addDirect(decl, imports)
+				if t.Additional != nil {
+					emitAdditionalMethods(f, t)
+				} else {
+					if len(members(t)) > 0 {
+						emitMemberMethods(f, t)
+					}
+					if t.XML {
+						emitPrefixedAttrMethods(f, t)
+					}
+				}
+				f.Line()
+				continue
+			}
+		}
+		f.Add(docStatement(doc))
 		switch t.Kind {
 		case KindEnum:
 			emitEnum(f, t, sent[t.Name])
@@ -53,13 +81,17 @@ func emitTypes(out *pieces, svc *Service) {
 				break
 			}
 			f.Type().Id(t.Name).Struct(append(structFields(t.Fields, t.Output, t.XML),
-				jen.Comment("AdditionalProperties holds the object's other members (additionalProperties)."),
+				jen.Comment(additionalNote),
 				jen.Id("AdditionalProperties").Map(jen.String()).Add(typeExpr(*t.Additional)).Tag(skipTag(t.XML)))...)
 			emitAdditionalMethods(f, t)
 		}
 		f.Line()
 	}
 }
+
+// directStructs turns on printing struct declarations without jennifer
+// and go/format (appendStructDecl); tests turn it off to compare.
+var directStructs = true
 
 // typeRoles says, by type name, which operation a type is the input or
 // output of ("the input of GetItem"); the first operation in name order
@@ -115,8 +147,14 @@ func noCompare(t *Type) []jen.Code {
 			return nil
 		}
 	}
-	return []jen.Code{jen.Id("_").Index(jen.Lit(0)).Func().Params().Comment("not comparable: no equality function to compile")}
+	return []jen.Code{jen.Id("_").Index(jen.Lit(0)).Func().Params().Comment(noCompareNote)}
 }
+
+// noCompareNote is the line comment of noCompare's field.
+const noCompareNote = "not comparable: no equality function to compile"
+
+// additionalNote is the doc comment of the AdditionalProperties field.
+const additionalNote = "AdditionalProperties holds the object's other members (additionalProperties)."
 
 // sentTypes is the set of model types a request can carry: the operations'
 // inputs and every type their fields, union variants, elements and
@@ -257,13 +295,45 @@ func skipTag(xml bool) map[string]string {
 // structFields renders fields; output types get ResultMetadata first. The
 // fields of a type written as XML also get xml tags (xmlTag).
 func structFields(fields []Field, output, xml bool) []jen.Code {
-	var out []jen.Code
+	specs := fieldSpecs(fields, output, xml)
+	out := make([]jen.Code, 0, len(specs))
+	for _, fs := range specs {
+		out = append(out, fs.jen())
+	}
+	return out
+}
+
+// fieldSpec is one field of a generated struct: its doc comment lines,
+// name, type, struct tag (by key) and line comment ("" for none).
+type fieldSpec struct {
+	doc      []string
+	name     string
+	typ      *goType
+	tags     map[string]string
+	trailing string
+}
+
+// jen is fs as jennifer code.
+func (fs fieldSpec) jen() jen.Code {
+	var s jen.Statement
+	for _, l := range fs.doc {
+		s.Comment(l).Line()
+	}
+	s.Id(fs.name).Add(fs.typ.jen()).Tag(fs.tags)
+	if fs.trailing != "" {
+		s.Comment(fs.trailing)
+	}
+	return &s
+}
+
+// fieldSpecs is structFields before rendering.
+func fieldSpecs(fields []Field, output, xml bool) []fieldSpec {
+	var out []fieldSpec
 	if output {
-		out = append(out, jen.Comment("ResultMetadata describes how the call went: attempts made, request ID."),
-			jen.Id("ResultMetadata").Qual(runtimePath, "ResponseMetadata").Tag(skipTag(xml)))
+		out = append(out, fieldSpec{doc: []string{"ResultMetadata describes how the call went: attempts made, request ID."},
+			name: "ResultMetadata", typ: &goType{pkg: runtimePath, name: "ResponseMetadata"}, tags: skipTag(xml)})
 	}
 	for _, fl := range fields {
-		var s jen.Statement
 		// No blank line between fields, documented or not (protoc-gen-go's
 		// layout): it was a tenth of a client's lines (issue 24). A field
 		// the spec does not describe gets its one line of notes ("Maximum
@@ -272,9 +342,6 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		trailing := ""
 		if len(lines) == 1 && strings.TrimSpace(fl.Doc) == "" {
 			trailing, lines = lines[0], nil
-		}
-		for _, l := range lines {
-			s.Comment(l).Line()
 		}
 		tag := fl.JSONName
 		switch {
@@ -291,20 +358,16 @@ func structFields(fields []Field, output, xml bool) []jen.Code {
 		if xml {
 			tags["xml"] = xmlTag(fl)
 		}
-		typ := fieldType(fl)
+		typ := fieldGoType(fl)
 		if xml && xmlMapField(fl) && xmlTag(fl) != "-" {
 			// encoding/xml refuses Go maps: AWS's map serialization.
 			kind := "XMLMap"
 			if fl.XML.Declared && !fl.XML.Wrapped {
 				kind = "XMLFlatMap"
 			}
-			typ = jen.Qual(openapiPath, kind).Types(typeExpr(*fl.Type.Elem))
+			typ = &goType{pkg: openapiPath, name: kind, elem: typeOf(*fl.Type.Elem)}
 		}
-		s.Id(fl.Name).Add(typ).Tag(tags)
-		if trailing != "" {
-			s.Comment(trailing)
-		}
-		out = append(out, &s)
+		out = append(out, fieldSpec{doc: lines, name: fl.Name, typ: typ, tags: tags, trailing: trailing})
 	}
 	return out
 }
@@ -385,17 +448,23 @@ func listOrCodeParagraph(lines []string) bool {
 // of values (Indirect); required ones are plain values; slices, maps,
 // []byte and json.RawMessage are nil-able values.
 func fieldType(fl Field) jen.Code {
+	return fieldGoType(fl).jen()
+}
+
+// fieldGoType is fieldType as a goType (the one rule, for jennifer and for
+// structText).
+func fieldGoType(fl Field) *goType {
 	if fl.ThreeState() {
-		elem := typeExpr(fl.Type)
+		elem := typeOf(fl.Type)
 		if fl.Indirect {
-			elem = jen.Op("*").Add(elem)
+			elem = &goType{op: "*", elem: elem}
 		}
-		return jen.Qual(openapiPath, "Nullable").Types(elem)
+		return &goType{pkg: openapiPath, name: "Nullable", elem: elem}
 	}
 	if fieldIsPointer(fl) {
-		return jen.Op("*").Add(typeExpr(fl.Type))
+		return &goType{op: "*", elem: typeOf(fl.Type)}
 	}
-	return typeExpr(fl.Type)
+	return typeOf(fl.Type)
 }
 
 // fieldIsPointer reports whether fieldType makes fl a pointer.
@@ -411,39 +480,70 @@ func fieldIsPointer(fl Field) bool {
 // typeExpr is the Go type of r as a value (slice elements and map values of
 // struct type are values; a nullable one, TypeRef.Nullable, is a pointer).
 func typeExpr(r TypeRef) *jen.Statement {
+	return typeOf(r).jen()
+}
+
+// typeOf is typeExpr as a goType.
+func typeOf(r TypeRef) *goType {
 	if r.Nullable {
 		r.Nullable = false
-		return jen.Op("*").Add(typeExpr(r))
+		return &goType{op: "*", elem: typeOf(r)}
 	}
 	switch r.Kind {
 	case RefNamed:
-		return jen.Id(r.Name)
+		return &goType{name: r.Name}
 	case RefSlice:
-		return jen.Index().Add(typeExpr(*r.Elem))
+		return &goType{op: "[]", elem: typeOf(*r.Elem)}
 	case RefMap:
-		return jen.Map(jen.String()).Add(typeExpr(*r.Elem))
+		return &goType{op: "map[string]", elem: typeOf(*r.Elem)}
 	}
-	switch r.Scalar {
-	case ScalarBytes:
-		return jen.Index().Byte()
-	case ScalarTime:
-		return jen.Qual("time", "Time")
-	case ScalarDate:
-		return jen.Qual(openapiPath, "Date")
-	case ScalarEpochSeconds:
-		return jen.Qual(openapiPath, "EpochSeconds")
-	case ScalarRawJSON:
-		return jen.Qual("encoding/json", "RawMessage")
-	case ScalarReader:
-		return jen.Qual("io", "Reader")
-	case ScalarReadCloser:
-		return jen.Qual("io", "ReadCloser")
-	case ScalarFile:
-		return jen.Qual(openapiPath, "File")
-	case ScalarPart:
-		return jen.Qual(openapiPath, "Part")
+	if r.Scalar == ScalarBytes {
+		return &goType{op: "[]", elem: &goType{name: "byte"}}
 	}
-	return jen.Id(r.Scalar)
+	// The other scalars are spelled as Go writes them: a predeclared
+	// name, or PACKAGE.Name of one of scalarPackages.
+	if pkg, name, ok := strings.Cut(r.Scalar, "."); ok {
+		return &goType{pkg: scalarPackages[pkg], name: name}
+	}
+	return &goType{name: r.Scalar}
+}
+
+// scalarPackages is the import path of each package a Scalar names, by the
+// package name it is spelled with (and jennifer imports it as).
+var scalarPackages = map[string]string{
+	"time":    "time",
+	"openapi": openapiPath,
+	"json":    "encoding/json",
+	"io":      "io",
+}
+
+// goType is a Go type expression as the generator writes field types: an
+// operator applied to elem (op "*", "[]" or "map[string]"), or a name,
+// local or predeclared (pkg "") or of the package imported from pkg, with
+// elem its one type argument when not nil.
+type goType struct {
+	op, pkg, name string
+	elem          *goType
+}
+
+// jen is t as jennifer code.
+func (t *goType) jen() *jen.Statement {
+	switch t.op {
+	case "*":
+		return jen.Op("*").Add(t.elem.jen())
+	case "[]":
+		return jen.Index().Add(t.elem.jen())
+	case "map[string]":
+		return jen.Map(jen.String()).Add(t.elem.jen())
+	}
+	s := jen.Id(t.name)
+	if t.pkg != "" {
+		s = jen.Qual(t.pkg, t.name)
+	}
+	if t.elem != nil {
+		s.Types(t.elem.jen())
+	}
+	return s
 }
 
 // xmlTag is a field's encoding/xml struct tag from its XML Object

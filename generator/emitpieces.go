@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -43,6 +44,10 @@ type pieces struct {
 	body    [][]byte // the formatted pieces so far, each after a blank line
 	size    int      // their length
 	err     error
+	// direct holds the declarations printed without jennifer and
+	// go/format (appendStructDecl) in the piece being built, in order:
+	// each stands at a placeholder (directName) until it is formatted.
+	direct [][]byte
 }
 
 // newPieces starts file name of package pkg.
@@ -107,8 +112,65 @@ func (p *pieces) flush() {
 		return
 	}
 	piece := bytes.TrimPrefix(out, []byte("package "+p.pkg+"\n"))
+	if len(p.direct) > 0 {
+		piece = p.fill(piece)
+	}
 	p.body = append(p.body, piece)
 	p.size += len(piece)
+}
+
+// directName names the placeholder type declaration ("type NAME
+// struct{}") that holds a direct declaration's place in a piece: a
+// top-level declaration like the one it stands for, so go/format lays out
+// what is around it the same way.
+const directName = "_retrygen_direct_"
+
+// addDirect adds a declaration printed as go/format prints it (decl, from
+// appendStructDecl, naming the packages of imports) to the piece being
+// built, after what next returned was given.
+func (p *pieces) addDirect(decl []byte, imports []string) {
+	for _, path := range imports {
+		line := strconv.Quote(path) // as jennifer writes an import it names by its last element
+		if old, seen := p.imports[line]; seen && old != line {
+			p.clash = true
+		}
+		p.imports[line] = line
+	}
+	p.f.Type().Id(directName).Struct()
+	p.direct = append(p.direct, decl)
+}
+
+// direct reports whether declarations can be added with addDirect: not
+// when the file is rendered whole (render's redo).
+func (p *pieces) canDirect() bool {
+	return p.imports != nil
+}
+
+// fill puts the direct declarations in place of their placeholders in the
+// formatted piece. Should the piece hold another line like a placeholder
+// (spec text kept verbatim in a comment), the file is rendered whole
+// (clash).
+func (p *pieces) fill(piece []byte) []byte {
+	mark := []byte("\ntype " + directName + " struct{}\n")
+	if bytes.Count(piece, mark) != len(p.direct) {
+		p.clash = true
+		p.direct = p.direct[:0]
+		return piece
+	}
+	size := len(piece)
+	for _, d := range p.direct {
+		size += len(d) - len(mark) + 1
+	}
+	out := make([]byte, 0, size)
+	for _, d := range p.direct {
+		i := bytes.Index(piece, mark) + 1
+		out = append(out, piece[:i]...)
+		out = append(out, d...)
+		piece = piece[i+len(mark)-1:]
+	}
+	out = append(out, piece...)
+	p.direct = p.direct[:0]
+	return out
 }
 
 // splitImports splits a piece's text after its package clause into the

@@ -134,6 +134,9 @@ func generate(j genJob, stdout, stderr io.Writer) (code int) {
 			code = 1
 		}
 	}()
+	if fi, err := os.Stat(j.spec); err == nil {
+		hugePages(os.Getenv("GOGC"), fi.Size()) // hugepages.go
+	}
 	floor := newGCFloor(loadingGCPercent, os.Getenv("GOGC"))
 	defer floor.stop()
 	svc, diags, err := loadLean(j, floor)
