@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/retrygen/retrygen/generator"
+	"github.com/retrygen/retrygen/internal/yamlfields"
 	"github.com/retrygen/retrygen/runtime"
 	"github.com/retrygen/retrygen/runtime/engine"
 )
@@ -238,7 +239,16 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 		return nil, fmt.Errorf("%s: want a mapping (name, clients, server, phases)", path)
 	}
 	v := validator{path: path, root: root.Content[0]}
-	v.knownFields(root.Content[0], reflect.TypeFor[Scenario](), "")
+	// The first key naming no field, located by the scenario's own path
+	// (yaml.v3's KnownFields, with its line).
+	yamlfields.Unknown(root.Content[0], reflect.TypeFor[Scenario](), "", func(key *yaml.Node, path string, known []string) bool {
+		at := ""
+		if path != "" {
+			at = path + ": "
+		}
+		v.failLine(key.Line, "%sunknown field %q (allowed: %s)", at, key.Value, strings.Join(known, ", "))
+		return false
+	})
 	if v.err != nil {
 		return nil, v.err
 	}
@@ -266,56 +276,6 @@ func parseScenario(path string, data []byte) (*Scenario, error) {
 		return nil, v.err
 	}
 	return &s, nil
-}
-
-// knownFields reports the first mapping key, in n or below it, that names no
-// field of t (yaml tags), with its line and the fields t allows: what
-// yaml.v3's KnownFields reports, located by the scenario's own path.
-func (v *validator) knownFields(n *yaml.Node, t reflect.Type, path string) {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch {
-	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
-		for i, item := range n.Content {
-			v.knownFields(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))
-		}
-	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
-		var names []string
-		fields := map[string]reflect.Type{}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if !f.IsExported() || name == "-" || name == "" {
-				continue
-			}
-			names = append(names, name)
-			fields[name] = f.Type
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i]
-			if key.Value == "<<" { // a merge key: yaml.v3 checks what it merges
-				continue
-			}
-			ft, ok := fields[key.Value]
-			if !ok {
-				at := ""
-				if path != "" {
-					at = path + ": "
-				}
-				v.failLine(key.Line, "%sunknown field %q (allowed: %s)", at, key.Value, strings.Join(names, ", "))
-				return
-			}
-			sub := key.Value
-			if path != "" {
-				sub = path + "." + key.Value
-			}
-			v.knownFields(n.Content[i+1], ft, sub)
-		}
-	}
 }
 
 // resolve returns a path from the scenario file: p itself when absolute,

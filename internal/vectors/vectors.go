@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/retrygen/retrygen/internal/yamlfields"
 	"gopkg.in/yaml.v3"
 )
 
@@ -177,8 +178,9 @@ func Parse(path string, data []byte) (File, error) {
 	f := File{Path: path}
 	var unknown []error
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		unknownKeys(m.Content[i+1], reflect.TypeFor[Scenario](), func(k *yaml.Node, known []string) {
+		yamlfields.Unknown(m.Content[i+1], reflect.TypeFor[Scenario](), "", func(k *yaml.Node, _ string, known []string) bool {
 			unknown = append(unknown, fmt.Errorf("%s:%d:%d: unknown key %q (scenario %q; known: %s)", path, k.Line, k.Column, k.Value, m.Content[i].Value, strings.Join(known, ", ")))
+			return true
 		})
 	}
 	if len(unknown) > 0 {
@@ -194,45 +196,4 @@ func Parse(path string, data []byte) (File, error) {
 		f.Scenarios = append(f.Scenarios, sc)
 	}
 	return f, nil
-}
-
-// unknownKeys calls report for each mapping key in n or below it that names
-// no field of t (yaml tags), with the keys t knows: what yaml.v3's
-// KnownFields checks, which yaml.Node.Decode cannot. Keys of maps are free.
-func unknownKeys(n *yaml.Node, t reflect.Type, report func(key *yaml.Node, known []string)) {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch {
-	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
-		for _, item := range n.Content {
-			unknownKeys(item, t.Elem(), report)
-		}
-	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
-		var known []string
-		fields := map[string]reflect.Type{}
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if !f.IsExported() || name == "-" || name == "" {
-				continue
-			}
-			known = append(known, name)
-			fields[name] = f.Type
-		}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i]
-			if key.Value == "<<" { // a merge key: what it merges is checked where it is defined
-				continue
-			}
-			if ft, ok := fields[key.Value]; ok {
-				unknownKeys(n.Content[i+1], ft, report)
-			} else {
-				report(key, known)
-			}
-		}
-	}
 }
