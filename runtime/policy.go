@@ -71,6 +71,10 @@ type Policy struct {
 	// codes are the error-code lists, most specific first: the call's
 	// options, the operation, the service; the built-in lists follow (§4).
 	codes [3]codeLists
+	// idempotencyErr refuses the operation's IdempotencyHeader
+	// (Service.checkIdempotencyHeader), resolved once with the policy
+	// instead of on every call.
+	idempotencyErr error
 }
 
 // ResolvePolicy resolves the policy of one call of op (nil: an operation
@@ -177,6 +181,9 @@ func resolvePolicy(s Settings, svc *Service, op *Operation, client, call *Option
 	p.Bare429NotRetried = svc.Bare429NotRetried
 	p.ServerDelayHeaders = svc.ServerDelayHeaders
 	p.Classify, p.Backoff = call.Classify, call.Backoff
+	if op.IdempotencyHeader != "" {
+		p.idempotencyErr = svc.checkIdempotencyHeader(op)
+	}
 	p.codes = [3]codeLists{
 		{call.TransientCodes, call.ThrottlingCodes, call.NonRetryableCodes},
 		{op.TransientCodes, op.ThrottlingCodes, op.NonRetryableCodes},

@@ -181,12 +181,6 @@ func (s *CallState) Next(ctx context.Context, ev engine.Event) engine.Action {
 }
 
 func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
-	if op.IdempotencyHeader != "" {
-		// service.go: a key that is not sent must not make a call retry-safe.
-		if err := c.svc.checkIdempotencyHeader(op); err != nil {
-			return err
-		}
-	}
 	if opts == nil {
 		opts = &c.opts
 	}
@@ -203,6 +197,10 @@ func (c *Client) initCall(cl *callMachine, op *Operation, opts *Options) error {
 		}
 		p := resolvePolicy(s, c.svc, op, &c.opts, opts)
 		pol, owned = &p, true
+	}
+	if pol.idempotencyErr != nil {
+		// service.go: a key that is not sent must not make a call retry-safe.
+		return pol.idempotencyErr
 	}
 	*cl = callMachine{c: c, op: op, opts: opts, pol: pol, polOwned: owned, start: c.clock.Now(), observed: c.observed}
 	if opts != &c.opts {
