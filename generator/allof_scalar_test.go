@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"math"
 	"reflect"
 	"testing"
 
@@ -113,6 +114,10 @@ func TestFoldMultipleOf(t *testing.T) {
 		{0.1, 0.3, 0.1, true},
 		{1e300, 3e300, 3e300, false},
 		{4e15, 6e15, 4e15, true}, // the LCM (1.2e16) is past 2^53: not named
+		{0, 0, 0, true},          // not a multipleOf (must be > 0): nothing to combine (review: divided by zero)
+		{0, 3, 0, true},
+		{-3, -2, -3, true}, // negative: not a multipleOf either
+		{math.Inf(1), 2, math.Inf(1), true},
 	} {
 		dst := &openapi3.Schema{MultipleOf: &c.a}
 		b := c.b

@@ -165,8 +165,11 @@ func foldConstraints(dst, m *openapi3.Schema, mptr string, first int) []flatConf
 		case dst.MultipleOf == nil:
 			dst.MultipleOf = m.MultipleOf
 		default:
-			if l, ok := commonMultiple(*dst.MultipleOf, *m.MultipleOf); ok {
+			a, b := *dst.MultipleOf, *m.MultipleOf
+			if l, ok := commonMultiple(a, b); ok {
 				dst.MultipleOf = &l
+			} else if !positive(a) || !positive(b) {
+				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: a multipleOf must be a finite number above 0 (JSON Schema validation §6.2.1)", numText(b), numText(a), first)
 			} else {
 				conflict("multipleOf", "multipleOf %s and multipleOf %s (allOf member %d) are kept as the first: neither is a multiple of the other in floating point, and they are not both integers", numText(*m.MultipleOf), numText(*dst.MultipleOf), first)
 			}
@@ -268,6 +271,9 @@ func emptyRange(s *openapi3.Schema) bool {
 // multiple of the smaller in floating point, else the integers' least
 // common multiple while it stays exact (≤ 2^53); ok is false otherwise.
 func commonMultiple(a, b float64) (float64, bool) {
+	if !positive(a) || !positive(b) {
+		return 0, false
+	}
 	lo, hi := min(a, b), max(a, b)
 	if r := hi / lo; r == math.Trunc(r) && !math.IsInf(r, 0) {
 		return hi, true
@@ -286,6 +292,10 @@ func commonMultiple(a, b float64) (float64, bool) {
 	}
 	return float64(l), true
 }
+
+// positive reports whether f is a finite number above 0, the only values
+// a multipleOf may hold.
+func positive(f float64) bool { return f > 0 && !math.IsInf(f, 1) }
 
 // lowerBound is s's tightest lower bound and whether it is exclusive
 // (minimum with 3.0's boolean exclusiveMinimum, or 3.1's numeric one).
